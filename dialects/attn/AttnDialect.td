@@ -1,0 +1,33 @@
+//===- AttnDialect.td - attn dialect definition ------------*- tablegen -*-===//
+//
+// Part of the attnc project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ATTN_DIALECT_TD
+#define ATTN_DIALECT_TD
+
+include "mlir/IR/OpBase.td"
+
+def Attn_Dialect : Dialect {
+  let name = "attn";
+  let cppNamespace = "::mlir::attn";
+  let summary = "Scaled dot-product attention and its block-level steps";
+  let description = [{
+    The `attn` dialect holds attention at two levels. The graph level has one
+    op, `attn.attention`, computing `softmax(scale * Q K^T + mask) V` on whole
+    tensors. The tile level names each block step of the FlashAttention
+    algorithm on explicit, statically shaped tiles (`attn.qk`, `attn.mask`,
+    `attn.row_max`, `attn.exp_diff`, `attn.row_sum`, `attn.pv`, ...), so that the
+    tiling, online-softmax and GPU lowering passes can pattern-match their
+    input without guessing. See docs/RationaleAttn.md.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+class Attn_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Attn_Dialect, mnemonic, traits>;
+
+#endif // ATTN_DIALECT_TD

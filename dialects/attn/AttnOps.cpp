@@ -1,0 +1,325 @@
+//===- AttnOps.cpp - attn dialect operations ------------------------------===//
+//
+// Part of the attnc project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Verifiers and helpers of the attn ops. Every verifier message names the
+// operand and the rule it breaks; each has an expected-error test in
+// test/Dialect/Attn/invalid.mlir.
+//
+//===----------------------------------------------------------------------===//
+
+#include "attn/AttnOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::attn;
+
+#include "attn/AttnEnums.cpp.inc"
+
+#define GET_OP_CLASSES
+#include "attn/AttnOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Layout helpers
+//===----------------------------------------------------------------------===//
+
+unsigned mlir::attn::physicalDim(unsigned logicalDim, Layout layout) {
+  if (layout == Layout::BSHD && (logicalDim == 1 || logicalDim == 2))
+    return 3 - logicalDim;
+  return logicalDim;
+}
+
+SmallVector<int64_t, 4> mlir::attn::toLogicalBHSD(ArrayRef<int64_t> shape,
+                                                  Layout layout) {
+  SmallVector<int64_t, 4> logical;
+  for (unsigned d = 0; d < 4; ++d)
+    logical.push_back(shape[physicalDim(d, layout)]);
+  return logical;
+}
+
+static std::string formatDim(int64_t d) {
+  return ShapedType::isDynamic(d) ? std::string("?") : std::to_string(d);
+}
+
+/// Two sizes conflict only when both are static and differ.
+static bool conflict(int64_t a, int64_t b) {
+  return !ShapedType::isDynamic(a) && !ShapedType::isDynamic(b) && a != b;
+}
+
+static LogicalResult verifyWindow(Operation *op,
+                                  std::optional<ArrayRef<int64_t>> window) {
+  if (!window)
+    return success();
+  if (window->size() != 2)
+    return op->emitOpError("window must be [left, right], got ")
+           << window->size() << " elements";
+  if ((*window)[0] < 0 || (*window)[1] < 0)
+    return op->emitOpError("window sizes must be non-negative, got [")
+           << (*window)[0] << ", " << (*window)[1] << "]";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// AttentionOp
+//===----------------------------------------------------------------------===//
+
+SmallVector<int64_t, 4> AttentionOp::getLogicalShape(Type type) {
+  return toLogicalBHSD(cast<RankedTensorType>(type).getShape(), getLayout());
+}
+
+int64_t AttentionOp::getNumQueryHeads() {
+  return getLogicalShape(getQuery().getType())[1];
+}
+int64_t AttentionOp::getNumKVHeads() {
+  return getLogicalShape(getKey().getType())[1];
+}
+int64_t AttentionOp::getHeadDim() {
+  return getLogicalShape(getQuery().getType())[3];
+}
+int64_t AttentionOp::getValueHeadDim() {
+  return getLogicalShape(getValue().getType())[3];
+}
+float AttentionOp::getScaleValue() {
+  if (std::optional<APFloat> scale = getScale())
+    return scale->convertToFloat();
+  return 1.0f / std::sqrt(static_cast<float>(getHeadDim()));
+}
+
+LogicalResult AttentionOp::verify() {
+  Type elementType = getQuery().getType().getElementType();
+  for (auto [name, value] :
+       {std::pair<StringRef, Value>{"key", getKey()}, {"value", getValue()},
+        {"output", getOutput()}}) {
+    Type other = cast<RankedTensorType>(value.getType()).getElementType();
+    if (other != elementType)
+      return emitOpError() << name << " element type " << other
+                           << " does not match query element type "
+                           << elementType;
+  }
+
+  auto q = getLogicalShape(getQuery().getType());
+  auto k = getLogicalShape(getKey().getType());
+  auto v = getLogicalShape(getValue().getType());
+  auto o = getLogicalShape(getOutput().getType());
+
+  // Heads and head dims decide the kernel; they must be known at compile time.
+  for (auto [name, shape] :
+       {std::pair<StringRef, ArrayRef<int64_t>>{"query", q}, {"key", k},
+        {"value", v}, {"output", o}}) {
+    if (ShapedType::isDynamic(shape[1]))
+      return emitOpError() << name << " heads must be static";
+    if (ShapedType::isDynamic(shape[3]))
+      return emitOpError() << name << " head dim must be static";
+  }
+
+  if (k[3] != q[3])
+    return emitOpError() << "key head dim " << k[3]
+                         << " does not match query head dim " << q[3];
+  if (v[1] != k[1])
+    return emitOpError() << "value heads " << v[1]
+                         << " does not match key heads " << k[1];
+  if (q[1] % k[1] != 0)
+    return emitOpError() << "query heads " << q[1]
+                         << " is not a multiple of key/value heads " << k[1];
+  if (conflict(v[2], k[2]))
+    return emitOpError() << "value sequence length " << v[2]
+                         << " does not match key sequence length " << k[2];
+  for (auto [name, shape] :
+       {std::pair<StringRef, ArrayRef<int64_t>>{"key", k}, {"value", v},
+        {"output", o}})
+    if (conflict(shape[0], q[0]))
+      return emitOpError() << name << " batch " << shape[0]
+                           << " does not match query batch " << q[0];
+  if (o[1] != q[1])
+    return emitOpError() << "output heads " << o[1]
+                         << " does not match query heads " << q[1];
+  if (conflict(o[2], q[2]))
+    return emitOpError() << "output sequence length " << o[2]
+                         << " does not match query sequence length " << q[2];
+  if (o[3] != v[3])
+    return emitOpError() << "output head dim " << o[3]
+                         << " does not match value head dim " << v[3];
+
+  if (Value lse = getLse()) {
+    ArrayRef<int64_t> l = cast<RankedTensorType>(lse.getType()).getShape();
+    if (conflict(l[0], q[0]) || l[1] != q[1] || conflict(l[2], q[2]))
+      return emitOpError() << "lse shape [" << formatDim(l[0]) << ", "
+                           << formatDim(l[1]) << ", " << formatDim(l[2])
+                           << "] does not match [batch, query heads, query "
+                              "sequence length] = ["
+                           << formatDim(q[0]) << ", " << q[1] << ", "
+                           << formatDim(q[2]) << "]";
+  }
+
+  auto checkPositive = [&](StringRef name,
+                           std::optional<APFloat> value) -> LogicalResult {
+    if (!value)
+      return success();
+    double d = value->convertToDouble();
+    if (!std::isfinite(d) || d <= 0.0)
+      return emitOpError() << name << " must be a finite positive number, got "
+                           << d;
+    return success();
+  };
+  if (failed(checkPositive("scale", getScale())) ||
+      failed(checkPositive("softcap", getSoftcap())))
+    return failure();
+  if (failed(verifyWindow(*this, getWindow())))
+    return failure();
+
+  if (std::optional<ArrayRef<int64_t>> tiles = getTileSizes()) {
+    if (tiles->size() != 2 || (*tiles)[0] <= 0 || (*tiles)[1] <= 0)
+      return emitOpError("tile_sizes must be [block_m, block_n] with positive "
+                         "sizes");
+  }
+  return success();
+}
+
+namespace {
+/// Bottom-right and top-left causal masks coincide when Nq == Nk.
+struct CanonicalizeSquareBottomRightCausal
+    : public OpRewritePattern<AttentionOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AttentionOp op,
+                                PatternRewriter &rewriter) const override {
+    if (op.getMask() != MaskKind::CausalBottomRight)
+      return failure();
+    int64_t nq = op.getLogicalShape(op.getQuery().getType())[2];
+    int64_t nk = op.getLogicalShape(op.getKey().getType())[2];
+    if (ShapedType::isDynamic(nq) || nq != nk)
+      return rewriter.notifyMatchFailure(op, "sequence lengths may differ");
+    rewriter.modifyOpInPlace(op, [&] { op.setMask(MaskKind::Causal); });
+    return success();
+  }
+};
+
+/// A causal mask already hides every key right of the diagonal, so the right
+/// half of a window is redundant: canonical form is right = 0.
+struct DropRedundantRightWindow : public OpRewritePattern<AttentionOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AttentionOp op,
+                                PatternRewriter &rewriter) const override {
+    std::optional<ArrayRef<int64_t>> window = op.getWindow();
+    if (op.getMask() == MaskKind::None || !window || window->size() != 2 ||
+        (*window)[1] == 0)
+      return failure();
+    int64_t left = (*window)[0];
+    rewriter.modifyOpInPlace(op, [&] { op.setWindow(ArrayRef{left, 0l}); });
+    return success();
+  }
+};
+} // namespace
+
+void AttentionOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                              MLIRContext *context) {
+  results.add<CanonicalizeSquareBottomRightCausal, DropRedundantRightWindow>(
+      context);
+}
+
+//===----------------------------------------------------------------------===//
+// Tile ops
+//===----------------------------------------------------------------------===//
+
+static ArrayRef<int64_t> shapeOf(Value v) {
+  return cast<RankedTensorType>(v.getType()).getShape();
+}
+static Type elementTypeOf(Value v) {
+  return cast<RankedTensorType>(v.getType()).getElementType();
+}
+
+/// Emits "<what> <got> does not match <whatOther> <expected>" when both sizes
+/// are static and differ.
+static LogicalResult checkSize(Operation *op, StringRef what, int64_t got,
+                               StringRef whatOther, int64_t expected) {
+  if (!conflict(got, expected))
+    return success();
+  return op->emitOpError() << what << " " << got << " does not match "
+                           << whatOther << " " << expected;
+}
+
+LogicalResult LoadTileOp::verify() {
+  if (elementTypeOf(getTile()) != elementTypeOf(getSource()))
+    return emitOpError() << "tile element type " << elementTypeOf(getTile())
+                         << " does not match source element type "
+                         << elementTypeOf(getSource());
+  if (!getTile().getType().hasStaticShape())
+    return emitOpError("tile must have a static shape");
+  int64_t headDim = shapeOf(getSource())[physicalDim(3, getLayout())];
+  return checkSize(*this, "tile columns", shapeOf(getTile())[1],
+                   "source head dim", headDim);
+}
+
+LogicalResult QKOp::verify() {
+  if (elementTypeOf(getKey()) != elementTypeOf(getQuery()))
+    return emitOpError() << "key element type " << elementTypeOf(getKey())
+                         << " does not match query element type "
+                         << elementTypeOf(getQuery());
+  ArrayRef<int64_t> q = shapeOf(getQuery()), k = shapeOf(getKey()),
+                    s = shapeOf(getScores());
+  if (failed(checkSize(*this, "key head dim", k[1], "query head dim", q[1])) ||
+      failed(checkSize(*this, "scores rows", s[0], "query rows", q[0])) ||
+      failed(checkSize(*this, "scores columns", s[1], "key rows", k[0])))
+    return failure();
+  return success();
+}
+
+LogicalResult MaskOp::verify() { return verifyWindow(*this, getWindow()); }
+
+/// Row-reduction ops: `rows` has one element per row of `tile`.
+static LogicalResult verifyRows(Operation *op, StringRef name, Value rows,
+                                Value tile) {
+  if (!rows)
+    return success();
+  return checkSize(op, (name + " size").str(), shapeOf(rows)[0], "tile rows",
+                   shapeOf(tile)[0]);
+}
+
+LogicalResult RowMaxOp::verify() {
+  if (failed(verifyRows(*this, "init", getInit(), getScores())))
+    return failure();
+  return verifyRows(*this, "result", getResult(), getScores());
+}
+
+LogicalResult ExpDiffOp::verify() {
+  return verifyRows(*this, "row_max", getRowMax(), getScores());
+}
+
+LogicalResult RowSumOp::verify() {
+  if (failed(verifyRows(*this, "init", getInit(), getProbs())))
+    return failure();
+  return verifyRows(*this, "result", getResult(), getProbs());
+}
+
+LogicalResult PVOp::verify() {
+  ArrayRef<int64_t> p = shapeOf(getProbs()), v = shapeOf(getValue()),
+                    acc = shapeOf(getAcc());
+  if (failed(checkSize(*this, "value rows", v[0], "probs columns", p[1])) ||
+      failed(checkSize(*this, "acc rows", acc[0], "probs rows", p[0])) ||
+      failed(checkSize(*this, "acc columns", acc[1], "value head dim", v[1])))
+    return failure();
+  return success();
+}
+
+LogicalResult ScaleRowsOp::verify() {
+  return verifyRows(*this, "factor", getFactor(), getInput());
+}
+
+LogicalResult FinalizeOp::verify() {
+  if (failed(verifyRows(*this, "row_sum", getRowSum(), getAcc())) ||
+      failed(verifyRows(*this, "row_max", getRowMax(), getAcc())) ||
+      failed(verifyRows(*this, "lse", getLse(), getAcc())))
+    return failure();
+  if (shapeOf(getOutput()) != shapeOf(getAcc()))
+    return emitOpError("output shape must match acc shape");
+  return success();
+}

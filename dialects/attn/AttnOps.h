@@ -1,0 +1,31 @@
+//===- AttnOps.h - attn dialect operations ------------------------*- C++ -*-===//
+//
+// Part of the attnc project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ATTN_ATTNOPS_H
+#define ATTN_ATTNOPS_H
+
+#include "attn/AttnDialect.h"
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "attn/AttnEnums.h.inc"
+
+#define GET_OP_CLASSES
+#include "attn/AttnOps.h.inc"
+
+namespace mlir::attn {
+/// Returns the logical [batch, heads, seq, head_dim] sizes of a 4-D operand
+/// stored in `layout`.
+SmallVector<int64_t, 4> toLogicalBHSD(ArrayRef<int64_t> shape, Layout layout);
+/// Returns the index of the logical dimension `logicalDim` (0 = batch,
+/// 1 = heads, 2 = seq, 3 = head_dim) in an operand stored in `layout`.
+unsigned physicalDim(unsigned logicalDim, Layout layout);
+} // namespace mlir::attn
+
+#endif // ATTN_ATTNOPS_H

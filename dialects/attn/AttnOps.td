@@ -1,0 +1,298 @@
+//===- AttnOps.td - attn dialect operations ----------------*- tablegen -*-===//
+//
+// Part of the attnc project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ATTN_OPS_TD
+#define ATTN_OPS_TD
+
+include "attn/AttnDialect.td"
+include "attn/AttnEnums.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/CommonAttrConstraints.td"
+include "mlir/IR/CommonTypeConstraints.td"
+
+def Attn_ElementType : AnyTypeOf<[BF16, F16, F32]>;
+def Attn_Tensor4D : 4DTensorOf<[BF16, F16, F32]>;
+def Attn_LseTensor : 3DTensorOf<[F32]>;
+def Attn_Tile : 2DTensorOf<[BF16, F16, F32]>;
+def Attn_F32Tile : 2DTensorOf<[F32]>;
+def Attn_F32Rows : 1DTensorOf<[F32]>;
+def Attn_F32RowsOrTile : TensorRankOf<[F32], [1, 2]>;
+
+//===----------------------------------------------------------------------===//
+// Graph level
+//===----------------------------------------------------------------------===//
+
+def Attn_AttentionOp : Attn_Op<"attention", [Pure]> {
+  let summary = "scaled dot-product attention: softmax(scale * Q K^T + mask) V";
+  let description = [{
+    Computes, for every batch `b`, query head `h`, query row `i` and value
+    column `e`:
+
+    ```
+    s[j]   = scale * sum_d Q[b, h, i, d] * K[b, h / G, j, d]      (j < Nk)
+    s[j]   = softcap * tanh(s[j] / softcap)          (if softcap is present)
+    s[j]   = -inf                      (if mask/window hide key j from row i)
+    O[b, h, i, e] = sum_j exp(s[j] - max_j s) * V[b, h / G, j, e]
+                    / sum_j exp(s[j] - max_j s)
+    LSE[b, h, i]  = log(sum_j exp(s[j]))                       (natural log)
+    ```
+
+    where `G = Hq / Hkv` groups query heads over shared key/value heads
+    (GQA; MQA when `Hkv = 1`). Shapes in the default `bhsd` layout:
+    Q `[B, Hq, Nq, D]`, K `[B, Hkv, Nk, D]`, V `[B, Hkv, Nk, Dv]`,
+    O `[B, Hq, Nq, Dv]`; with `layout = bshd` the middle two dimensions of
+    every operand and of O are swapped. The optional second result LSE is
+    always `[B, Hq, Nq]` in f32. `B`, `Nq` and `Nk` may be dynamic; heads and
+    head dims must be static.
+
+    `scale` defaults to `1/sqrt(D)`. `mask = causal` hides key `j` from query
+    `i` when `j > i`; `causal_bottom_right` when `j > i + Nk - Nq`. `window =
+    [left, right]` additionally hides keys outside `[i' - left, i' + right]`,
+    where `i'` is `i` on the mask's diagonal (`i + Nk - Nq` for
+    `causal_bottom_right`, `i` otherwise). A row that sees no key at all has
+    O = 0 and LSE = -inf. `tile_sizes = [block_m, block_n]` overrides the tile
+    configuration the compiler would pick.
+
+    Example (GQA 4:1, causal, bf16, with LSE):
+
+    ```mlir
+    %o, %lse = attn.attention %q, %k, %v mask = causal scale = 0.125
+        : tensor<2x32x?x128xbf16>, tensor<2x8x?x128xbf16>,
+          tensor<2x8x?x128xbf16> -> tensor<2x32x?x128xbf16>, tensor<2x32x?xf32>
+    ```
+  }];
+
+  let arguments = (ins
+    Attn_Tensor4D:$query,
+    Attn_Tensor4D:$key,
+    Attn_Tensor4D:$value,
+    DefaultValuedAttr<Attn_MaskKind, "::mlir::attn::MaskKind::None">:$mask,
+    OptionalAttr<DenseI64ArrayAttr>:$window,
+    OptionalAttr<F32Attr>:$scale,
+    OptionalAttr<F32Attr>:$softcap,
+    DefaultValuedAttr<Attn_Layout, "::mlir::attn::Layout::BHSD">:$layout,
+    OptionalAttr<DenseI64ArrayAttr>:$tile_sizes
+  );
+  let results = (outs Attn_Tensor4D:$output, Optional<Attn_LseTensor>:$lse);
+
+  let assemblyFormat = [{
+    $query `,` $key `,` $value
+    (`mask` `=` $mask^)?
+    (`window` `=` $window^)?
+    (`scale` `=` $scale^)?
+    (`softcap` `=` $softcap^)?
+    (`layout` `=` $layout^)?
+    (`tile_sizes` `=` $tile_sizes^)?
+    attr-dict `:` type($query) `,` type($key) `,` type($value)
+    `->` type($output) (`,` type($lse)^)?
+  }];
+
+  let extraClassDeclaration = [{
+    /// The dimensions of an operand in logical [batch, heads, seq, head_dim]
+    /// order, whatever the layout.
+    ::llvm::SmallVector<int64_t, 4> getLogicalShape(::mlir::Type type);
+    /// Static sizes: query heads, key/value heads, head dims.
+    int64_t getNumQueryHeads();
+    int64_t getNumKVHeads();
+    int64_t getHeadDim();
+    int64_t getValueHeadDim();
+    /// The softmax scale: the attribute if present, else 1/sqrt(D).
+    float getScaleValue();
+  }];
+
+  let hasVerifier = 1;
+  let hasCanonicalizer = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Tile level
+//===----------------------------------------------------------------------===//
+
+def Attn_LoadTileOp : Attn_Op<"load_tile", [Pure]> {
+  let summary = "read a block of rows of one head, zero-filled past the end";
+  let description = [{
+    Returns `tile[r, d] = source[batch, head, row + r, d]` (in the operand's
+    logical BHSD order; `layout` says how `source` is stored), and 0 where
+    `row + r` is past the sequence length. This is the tile a TMA load with
+    out-of-bounds zero fill produces.
+
+    ```mlir
+    %qt = attn.load_tile %q[%b, %h, %row] : tensor<2x8x?x64xbf16> -> tensor<128x64xbf16>
+    ```
+  }];
+  let arguments = (ins Attn_Tensor4D:$source, Index:$batch, Index:$head,
+                   Index:$row,
+                   DefaultValuedAttr<Attn_Layout, "::mlir::attn::Layout::BHSD">:$layout);
+  let results = (outs Attn_Tile:$tile);
+  let assemblyFormat = [{
+    $source `[` $batch `,` $head `,` $row `]` (`layout` `=` $layout^)?
+    attr-dict `:` type($source) `->` type($tile)
+  }];
+  let hasVerifier = 1;
+}
+
+def Attn_QKOp : Attn_Op<"qk", [Pure]> {
+  let summary = "score tile S = Q K^T with f32 accumulation";
+  let description = [{
+    `scores[i, j] = sum_d query[i, d] * key[j, d]`, unscaled; the scale is
+    folded into the exponent later (`attn.exp_diff`).
+
+    ```mlir
+    %s = attn.qk %qt, %kt : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
+    ```
+  }];
+  let arguments = (ins Attn_Tile:$query, Attn_Tile:$key);
+  let results = (outs Attn_F32Tile:$scores);
+  let assemblyFormat = [{
+    $query `,` $key attr-dict `:` type($query) `,` type($key) `->` type($scores)
+  }];
+  let hasVerifier = 1;
+}
+
+def Attn_SoftcapOp : Attn_Op<"softcap", [Pure, AllTypesMatch<["scores", "result"]>]> {
+  let summary = "soft-cap a score tile: cap * tanh(scale * s / cap)";
+  let description = [{
+    Applies the softmax scale and Gemma-2 style soft-capping to raw scores.
+    After it the scores are already scaled, so later steps use scale 1.
+  }];
+  let arguments = (ins Attn_F32Tile:$scores, F32Attr:$scale, F32Attr:$cap);
+  let results = (outs Attn_F32Tile:$result);
+  let assemblyFormat = [{
+    $scores `scale` `=` $scale `cap` `=` $cap attr-dict `:` type($scores)
+  }];
+}
+
+def Attn_MaskOp : Attn_Op<"mask", [Pure, AllTypesMatch<["scores", "result"]>]> {
+  let summary = "set hidden scores of a tile to -inf";
+  let description = [{
+    The tile covers query rows `row_offset + i` and key columns
+    `col_offset + j`. A score becomes `-inf` when its key is past `seq_k`, or
+    when `kind`/`window` hide it (see `attn.attention`; the diagonal depends
+    on `seq_q` and `seq_k` for `causal_bottom_right`). Query rows past
+    `seq_q` are left alone: they are never stored.
+
+    ```mlir
+    %m = attn.mask %s rows %r cols %c seq_q %nq seq_k %nk kind = causal : tensor<128x64xf32>
+    ```
+  }];
+  let arguments = (ins Attn_F32Tile:$scores, Index:$row_offset,
+                   Index:$col_offset, Index:$seq_q, Index:$seq_k,
+                   DefaultValuedAttr<Attn_MaskKind, "::mlir::attn::MaskKind::None">:$kind,
+                   OptionalAttr<DenseI64ArrayAttr>:$window);
+  let results = (outs Attn_F32Tile:$result);
+  let assemblyFormat = [{
+    $scores `rows` $row_offset `cols` $col_offset `seq_q` $seq_q `seq_k` $seq_k
+    (`kind` `=` $kind^)? (`window` `=` $window^)? attr-dict `:` type($scores)
+  }];
+  let hasVerifier = 1;
+}
+
+def Attn_RowMaxOp : Attn_Op<"row_max", [Pure,
+    TypesMatchWith<"init matches result", "result", "init", "$_self">]> {
+  let summary = "row maximum of a score tile, optionally combined with a running max";
+  let description = [{
+    `result[i] = max(init[i], max_j scores[i, j])`; without `init` the max
+    starts at -inf.
+  }];
+  let arguments = (ins Attn_F32Tile:$scores, Optional<Attn_F32Rows>:$init);
+  let results = (outs Attn_F32Rows:$result);
+  let assemblyFormat = [{
+    $scores (`init` $init^)? attr-dict `:` type($scores) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Attn_ExpDiffOp : Attn_Op<"exp_diff", [Pure, AllTypesMatch<["scores", "result"]>]> {
+  let summary = "unnormalized probabilities exp2((s - m) * scale_log2)";
+  let description = [{
+    `result[i, j] = exp2((scores[i, j] - row_max[i]) * scale_log2)`, with the
+    softmax scale and log2(e) folded into one multiplier so the GPU path uses
+    a single `ex2` per score. A row whose max is -inf (every key hidden so far)
+    gives 0, not NaN.
+  }];
+  let arguments = (ins Attn_F32Tile:$scores, Attn_F32Rows:$row_max,
+                   F32Attr:$scale_log2);
+  let results = (outs Attn_F32Tile:$result);
+  let assemblyFormat = [{
+    $scores `,` $row_max `scale_log2` `=` $scale_log2 attr-dict
+    `:` type($scores) `,` type($row_max)
+  }];
+  let hasVerifier = 1;
+}
+
+def Attn_RowSumOp : Attn_Op<"row_sum", [Pure,
+    TypesMatchWith<"init matches result", "result", "init", "$_self">]> {
+  let summary = "row sum of a tile, optionally added to a running sum";
+  let arguments = (ins Attn_F32Tile:$probs, Optional<Attn_F32Rows>:$init);
+  let results = (outs Attn_F32Rows:$result);
+  let assemblyFormat = [{
+    $probs (`init` $init^)? attr-dict `:` type($probs) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Attn_PVOp : Attn_Op<"pv", [Pure, AllTypesMatch<["acc", "result"]>]> {
+  let summary = "accumulate P V into the output tile";
+  let description = [{
+    `result[i, e] = acc[i, e] + sum_j T(probs[i, j]) * value[j, e]` where `T`
+    rounds the probabilities to the element type of `value`, as the tensor
+    cores consume them.
+  }];
+  let arguments = (ins Attn_F32Tile:$probs, Attn_Tile:$value,
+                   Attn_F32Tile:$acc);
+  let results = (outs Attn_F32Tile:$result);
+  let assemblyFormat = [{
+    $probs `,` $value `,` $acc attr-dict `:` type($probs) `,` type($value)
+    `,` type($acc)
+  }];
+  let hasVerifier = 1;
+}
+
+def Attn_RescaleFactorOp : Attn_Op<"rescale_factor", [Pure, AllTypesMatch<["old_max", "new_max", "result"]>]> {
+  let summary = "online-softmax correction exp2((m_old - m_new) * scale_log2)";
+  let description = [{
+    The factor that rescales a running sum and accumulator when the running
+    row max grows from `old_max` to `new_max`; 0 when `old_max` is -inf
+    (nothing was accumulated yet), so the guard never produces NaN.
+  }];
+  let arguments = (ins Attn_F32Rows:$old_max, Attn_F32Rows:$new_max,
+                   F32Attr:$scale_log2);
+  let results = (outs Attn_F32Rows:$result);
+  let assemblyFormat = [{
+    $old_max `,` $new_max `scale_log2` `=` $scale_log2 attr-dict `:` type($old_max)
+  }];
+}
+
+def Attn_ScaleRowsOp : Attn_Op<"scale_rows", [Pure, AllTypesMatch<["input", "result"]>]> {
+  let summary = "multiply each row of a tile (or each element of a row vector) by a factor";
+  let arguments = (ins Attn_F32RowsOrTile:$input, Attn_F32Rows:$factor);
+  let results = (outs Attn_F32RowsOrTile:$result);
+  let assemblyFormat = [{
+    $input `,` $factor attr-dict `:` type($input) `,` type($factor)
+  }];
+  let hasVerifier = 1;
+}
+
+def Attn_FinalizeOp : Attn_Op<"finalize", [Pure, AllTypesMatch<["row_sum", "row_max", "lse"]>]> {
+  let summary = "normalize the accumulator by the row sum and compute the LSE";
+  let description = [{
+    `output[i, e] = acc[i, e] / row_sum[i]` rounded to the output element type
+    and `lse[i] = scale * row_max[i] + log(row_sum[i])`, where `row_max` is in
+    raw-score units. Rows with `row_sum = 0` (no visible key) give output 0
+    and LSE -inf.
+  }];
+  let arguments = (ins Attn_F32Tile:$acc, Attn_F32Rows:$row_sum,
+                   Attn_F32Rows:$row_max, F32Attr:$scale);
+  let results = (outs Attn_Tile:$output, Attn_F32Rows:$lse);
+  let assemblyFormat = [{
+    $acc `,` $row_sum `,` $row_max `scale` `=` $scale attr-dict
+    `:` type($acc) `,` type($row_sum) `->` type($output)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // ATTN_OPS_TD

@@ -1,0 +1,72 @@
+//===- Pipelines.h - attnc pass pipelines -------------------------*- C++ -*-===//
+//
+// Part of the attnc project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The attention pipeline as library functions with an options struct, so an
+// embedding compiler sets every choice in code; attnc-opt only registers them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ATTNC_PIPELINES_PIPELINES_H
+#define ATTNC_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+
+#include <optional>
+
+namespace mlir::attn {
+
+/// Named points of the target-independent pipeline, in order.
+enum class AttnStage {
+  Graph, ///< attn.attention as written.
+  Tiled, ///< after attn-tile: block loops, three-pass softmax.
+  Fused, ///< after attn-fuse-online-softmax: one online-softmax kv loop.
+  Split, ///< after attn-split-masked-loops: masks only on edge blocks.
+};
+
+/// Parses "graph" | "tiled" | "fused" | "split".
+std::optional<AttnStage> parseAttnStage(StringRef name);
+StringRef stringifyAttnStage(AttnStage stage);
+
+struct AttnPipelineOptions : public PassPipelineOptions<AttnPipelineOptions> {
+  PassOptions::Option<std::string> target{
+      *this, "target", llvm::cl::desc("Target whose tile table is used"),
+      llvm::cl::init("sm_90a")};
+  PassOptions::Option<int64_t> blockM{
+      *this, "block-m", llvm::cl::desc("Query rows per tile (0: default)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<int64_t> blockN{
+      *this, "block-n", llvm::cl::desc("Key rows per tile (0: default)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<std::string> stopAfter{
+      *this, "stop-after",
+      llvm::cl::desc("Last stage to run: graph, tiled, fused or split"),
+      llvm::cl::init("split")};
+};
+
+/// attn-tile, attn-fuse-online-softmax, attn-split-masked-loops (each with
+/// canonicalize + cse), stopping after `options.stopAfter`. Anchored on
+/// func.func.
+void buildAttnTilingPipeline(OpPassManager &pm,
+                             const AttnPipelineOptions &options);
+
+/// convert-attn-to-linalg, one-shot bufferization (function boundaries
+/// included, identity layouts), and linalg to scf loops: attn IR of any stage
+/// becomes loops on memrefs. Anchored on builtin.module.
+void buildAttnToLoopsPipeline(OpPassManager &pm);
+
+/// buildAttnToLoopsPipeline followed by the upstream lowering to the LLVM
+/// dialect, ready for the ExecutionEngine (the CPU reference backend).
+void buildAttnToCPUPipeline(OpPassManager &pm);
+
+/// Registers attn-tiling-pipeline, convert-attn-to-loops and
+/// attn-lower-to-cpu-pipeline.
+void registerAttnPipelines();
+
+} // namespace mlir::attn
+
+#endif // ATTNC_PIPELINES_PIPELINES_H

@@ -1,0 +1,154 @@
+//===- Manifest.h - attnc kernel manifest ------------------------*- C++ -*-===//
+//
+// The manifest is the contract between the compiler and the runtime: a JSON
+// file beside the PTX that says how to launch the kernel (block, cluster,
+// shared memory, grid as a function of the problem) and how to build its
+// parameters (tensor maps, pointers, scalars). This header holds the data
+// structure, a dependency-free parser with precise errors and a writer, so
+// that the compiler side (which never links CUDA) emits exactly what the
+// runtime reads. It must not include cuda.h.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ATTNC_RUNTIME_MANIFEST_H
+#define ATTNC_RUNTIME_MANIFEST_H
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace attnc::rt {
+
+/// The format tag and the only version this code reads and writes.
+inline constexpr const char *kManifestFormat = "attnc-kernel-manifest";
+inline constexpr int64_t kManifestVersion = 1;
+/// The only target the runtime launches.
+inline constexpr const char *kManifestTarget = "sm_90a";
+
+enum class DType { BF16, F16, F32 };
+enum class Swizzle { None, B32, B64, B128 };
+enum class OobFill { Zero, NaN };
+enum class ParamKind { TensorMap, Pointer, I32, F32 };
+/// The tensors of an attention call; Lse only as a raw pointer.
+enum class TensorName { Q, K, V, O, Lse };
+/// A logical tensor dimension in BHSD terms.
+enum class TensorDim { D, S, H, B };
+/// Problem quantities that grids and scalar parameters are built from.
+enum class Symbol {
+  Batch,
+  HeadsQ,
+  HeadsKv,
+  HeadsRatio,
+  SeqQ,
+  SeqK,
+  HeadDim,
+  HeadDimV,
+  NumSms,
+  One,
+  Scale,
+  ScaleLog2,
+};
+
+const char *toString(DType dtype);
+const char *toString(Swizzle swizzle);
+const char *toString(OobFill fill);
+const char *toString(ParamKind kind);
+const char *toString(TensorName tensor);
+const char *toString(TensorDim dim);
+const char *toString(Symbol symbol);
+std::optional<DType> parseDType(std::string_view text);
+std::optional<Swizzle> parseSwizzle(std::string_view text);
+std::optional<OobFill> parseOobFill(std::string_view text);
+std::optional<ParamKind> parseParamKind(std::string_view text);
+std::optional<TensorName> parseTensorName(std::string_view text);
+std::optional<TensorDim> parseTensorDim(std::string_view text);
+std::optional<Symbol> parseSymbol(std::string_view text);
+
+/// Bytes per element.
+int64_t elementSize(DType dtype);
+/// Swizzle span in bytes (0 for none).
+int64_t swizzleBytes(Swizzle swizzle);
+/// Whether a symbol may appear in a grid product (integers known at launch).
+bool isGridSymbol(Symbol symbol);
+/// Whether a symbol may be an i32 kernel parameter.
+bool isI32Symbol(Symbol symbol);
+/// Whether a symbol may be an f32 kernel parameter.
+bool isF32Symbol(Symbol symbol);
+
+/// One grid dimension: ceil_div(product of symbols, ceilDiv).
+struct GridDim {
+  std::vector<Symbol> product;
+  int64_t ceilDiv = 1;
+};
+
+/// What the kernel was compiled for; launches are checked against it.
+struct Problem {
+  DType dtype = DType::BF16;
+  int64_t headDim = 0;
+  int64_t headDimV = 0;
+  std::string layout = "bhsd"; // bhsd | bshd; informational for the runtime
+  std::string mask = "none";   // none | causal; informational for the runtime
+  bool gqa = false;
+  bool hasLse = false;
+};
+
+/// One kernel parameter, in launch order. Which fields matter depends on kind:
+/// tensor_map uses tensor/dims/box/swizzle/oobFill, pointer uses tensor,
+/// i32 and f32 use value.
+struct KernelParam {
+  ParamKind kind = ParamKind::I32;
+  TensorName tensor = TensorName::Q;
+  std::vector<TensorDim> dims; // innermost first
+  std::vector<int64_t> box;    // innermost first, same rank as dims
+  Swizzle swizzle = Swizzle::None;
+  OobFill oobFill = OobFill::Zero;
+  Symbol value = Symbol::One;
+};
+
+/// A compile option, recorded for reproducibility; the runtime ignores it.
+struct CompileOption {
+  std::string name;
+  std::string value;     // JSON text of a number/bool/null, or a string's text
+  bool isString = false; // whether value is a JSON string
+};
+
+struct Manifest {
+  std::string format = kManifestFormat;
+  int64_t version = kManifestVersion;
+  std::string attncVersion;
+  std::string target = kManifestTarget;
+  std::string entry;
+  std::string ptx;   // file name beside the manifest
+  std::string cubin; // optional file name beside the manifest; empty if none
+  int64_t threadsPerBlock = 0;
+  std::array<int64_t, 3> cluster = {1, 1, 1};
+  int64_t dynamicSmemBytes = 0;
+  std::array<GridDim, 3> grid;
+  Problem problem;
+  int64_t alignmentBytes = 16;
+  std::vector<KernelParam> params;
+  std::vector<CompileOption> options;
+};
+
+/// Parses a manifest and validates it (validateManifest). On failure returns
+/// false and sets `error` to "<source>: <key path>: <what was expected, what
+/// was found>" or, for JSON syntax, "<source>:<line>:<column>: <what>"; with
+/// an empty `sourceName` the "<source>" part and its separator are left out.
+bool parseManifest(std::string_view json, Manifest &out, std::string &error,
+                   std::string_view sourceName = {});
+
+/// Checks what the types alone do not: ranges, consistency between params and
+/// the problem, and the TMA rules that can be checked without a tensor. Does
+/// not need a device. Errors use the same key paths as the parser.
+bool validateManifest(const Manifest &manifest, std::string &error);
+
+/// Writes the manifest as indented JSON with keys in schema order. The output
+/// parses back to an equal manifest.
+std::string toJson(const Manifest &manifest);
+
+} // namespace attnc::rt
+
+#endif // ATTNC_RUNTIME_MANIFEST_H

@@ -1,0 +1,55 @@
+//===- MaskUtils.h - mask predicates and kv block ranges ----------*- C++ -*-===//
+//
+// Part of the attnc project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The one definition of "which keys does a query see", shared by the CPU
+// lowering, the tiling pass (loop bounds) and the mask-split pass, so the
+// element mask and the block ranges can never disagree.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ATTNC_TRANSFORMS_MASKUTILS_H
+#define ATTNC_TRANSFORMS_MASKUTILS_H
+
+#include "attn/AttnOps.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir::attn {
+
+/// The attention mask of one op: kind plus optional [left, right] window.
+struct MaskSpec {
+  MaskKind kind = MaskKind::None;
+  std::optional<SmallVector<int64_t, 2>> window;
+
+  /// True if some in-bounds key can be hidden from some query.
+  bool hidesKeys() const { return kind != MaskKind::None || window; }
+};
+
+/// Returns an i1 that is true iff key `col` is visible to query `row`
+/// (`col < seqK` included). All values are `index`.
+Value buildKeyVisible(OpBuilder &b, Location loc, Value row, Value col,
+                      Value seqQ, Value seqK, const MaskSpec &mask);
+
+/// Key-block ranges of one query block covering rows
+/// [rowBegin, min(rowBegin + blockM, seqQ)):
+///  - [begin, end): blocks holding at least one key visible to some row;
+///    blocks outside it are never visited.
+///  - [fullBegin, fullEnd): blocks whose every key is in bounds and visible to
+///    every row; they need no element mask. May be empty or extend outside
+///    [begin, end); callers clamp.
+struct KvBlockRange {
+  Value begin, fullBegin, fullEnd, end;
+};
+
+/// Emits the index arithmetic for the ranges above; folds to constants when
+/// the inputs are constants.
+KvBlockRange buildKvBlockRange(OpBuilder &b, Location loc, Value rowBegin,
+                               Value seqQ, Value seqK, int64_t blockM,
+                               int64_t blockN, const MaskSpec &mask);
+
+} // namespace mlir::attn
+
+#endif // ATTNC_TRANSFORMS_MASKUTILS_H

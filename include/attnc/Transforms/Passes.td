@@ -1,0 +1,90 @@
+//===- Passes.td - attnc transformation passes -------------*- tablegen -*-===//
+//
+// Part of the attnc project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The target-independent half of the attention pipeline, in pipeline order:
+// tile, fuse the softmax passes into one online loop, split masked loops.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ATTNC_TRANSFORMS_PASSES_TD
+#define ATTNC_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def AttnTilePass : Pass<"attn-tile", "func::FuncOp"> {
+  let summary = "Tile attn.attention into block loops over tile-level ops";
+  let description = [{
+    Rewrites every `attn.attention` into an `scf.forall` over
+    (batch, query head, query block) whose body loads a `block_m` x D query
+    tile and runs the classic three-pass softmax over key/value blocks of
+    `block_n` rows: one loop for the row max, one for the row sum, one for
+    P V, then `attn.finalize`. Each query head reads key/value head
+    `h / (Hq / Hkv)` (GQA). Key blocks that the mask hides entirely are never
+    visited: the kv loops run over the minimal block range of the query block.
+    Sequence lengths need not divide the tile sizes; `attn.load_tile` zero-fills
+    and `attn.mask` hides the ragged tail.
+
+    Tile sizes come from, in order: the op's `tile_sizes` attribute, the pass
+    options, the per-target table (`getDefaultTileConfig`).
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let options = [
+    Option<"blockM", "block-m", "int64_t", /*default=*/"0",
+           "Query rows per tile (0: per-target default)">,
+    Option<"blockN", "block-n", "int64_t", /*default=*/"0",
+           "Key/value rows per tile (0: per-target default)">,
+  ];
+  let statistics = [
+    Statistic<"numTiled", "num-tiled", "Number of attention ops tiled">,
+  ];
+}
+
+def AttnFuseOnlineSoftmaxPass
+    : Pass<"attn-fuse-online-softmax", "func::FuncOp"> {
+  let summary = "Fuse the three softmax passes into one online-softmax loop";
+  let description = [{
+    Matches the max / sum / P V loops that `attn-tile` produces and replaces
+    them with one kv loop carrying the running row max `m`, the running row
+    sum `l` and the unnormalized accumulator:
+
+    ```
+    m' = row_max(S, init m);  a = rescale_factor(m, m')
+    P  = exp_diff(S, m')      // exp2((S - m') * scale * log2 e)
+    l' = row_sum(P, init scale_rows(l, a))
+    acc' = pv(P, V, scale_rows(acc, a))
+    ```
+
+    The 1/l normalization and the LSE stay in the epilogue
+    (`attn.finalize`). `rescale_factor` is 0 while m is -inf, so rows that
+    see no key end with O = 0 and LSE = -inf, never NaN.
+  }];
+  let statistics = [
+    Statistic<"numFused", "num-fused", "Number of softmax loop triples fused">,
+  ];
+}
+
+def AttnSplitMaskedLoopsPass
+    : Pass<"attn-split-masked-loops", "func::FuncOp"> {
+  let summary = "Split kv loops so only edge blocks apply the mask";
+  let description = [{
+    For every kv loop whose body applies `attn.mask`, computes the range of
+    key blocks that every row of the query block sees entirely and splits the
+    loop into up to three: masked blocks before that range (sliding-window
+    edge), the unmasked range with the `attn.mask` removed, and masked blocks
+    after it (causal diagonal, ragged key tail). Iteration order and the
+    carried values are preserved.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
+  let statistics = [
+    Statistic<"numSplit", "num-split", "Number of kv loops split">,
+  ];
+}
+
+#endif // ATTNC_TRANSFORMS_PASSES_TD

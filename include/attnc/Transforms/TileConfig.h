@@ -1,0 +1,30 @@
+//===- TileConfig.h - per-target attention tile table -------------*- C++ -*-===//
+//
+// Part of the attnc project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ATTNC_TRANSFORMS_TILECONFIG_H
+#define ATTNC_TRANSFORMS_TILECONFIG_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+
+namespace mlir::attn {
+
+/// Rows of Q (block_m) and of K/V (block_n) handled per tile step.
+struct TileConfig {
+  int64_t blockM;
+  int64_t blockN;
+};
+
+/// The default tile for a head dim on a target ("sm_90a"; anything else gets
+/// the generic entry). Starts from FlashAttention-3's Hopper table.
+TileConfig getDefaultTileConfig(int64_t headDim, bool causal,
+                                llvm::StringRef target = "sm_90a");
+
+} // namespace mlir::attn
+
+#endif // ATTNC_TRANSFORMS_TILECONFIG_H

@@ -1,0 +1,512 @@
+//===- AttnToLinalg.cpp - attn ops to linalg on tensors -------------------===//
+//
+// Part of the attnc project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The CPU reference lowering. Every attn op becomes destination-style
+// linalg.generic ops on tensors computing in f32; the surrounding loops
+// (scf.forall / scf.for from the tiling passes) are kept, so the numerics of
+// each pipeline stage can be run as they are. Indexing maps carry the layout
+// (bhsd / bshd) and the GQA head mapping (h floordiv G).
+//
+//===----------------------------------------------------------------------===//
+
+#include "attnc/Conversion/Passes.h"
+#include "attnc/Transforms/MaskUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#include <limits>
+
+#define DEBUG_TYPE "convert-attn-to-linalg"
+
+namespace mlir::attn {
+#define GEN_PASS_DEF_CONVERTATTNTOLINALGPASS
+#include "attnc/Conversion/Passes.h.inc"
+} // namespace mlir::attn
+
+using namespace mlir;
+using namespace mlir::attn;
+
+namespace {
+
+using utils::IteratorType;
+using BodyFn = function_ref<Value(OpBuilder &, Location, ValueRange)>;
+
+constexpr IteratorType kPar = IteratorType::parallel;
+constexpr IteratorType kRed = IteratorType::reduction;
+
+//===----------------------------------------------------------------------===//
+// Scalar helpers (inside linalg bodies)
+//===----------------------------------------------------------------------===//
+
+Value f32Const(OpBuilder &b, Location loc, double v) {
+  return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
+}
+Value negInf(OpBuilder &b, Location loc) {
+  return f32Const(b, loc, -std::numeric_limits<float>::infinity());
+}
+Value toF32(OpBuilder &b, Location loc, Value x) {
+  if (x.getType().isF32())
+    return x;
+  return arith::ExtFOp::create(b, loc, b.getF32Type(), x);
+}
+Value fromF32(OpBuilder &b, Location loc, Value x, Type type) {
+  if (type.isF32())
+    return x;
+  return arith::TruncFOp::create(b, loc, type, x);
+}
+Value isNegInf(OpBuilder &b, Location loc, Value x) {
+  return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, x,
+                               negInf(b, loc));
+}
+Value isZero(OpBuilder &b, Location loc, Value x) {
+  return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, x,
+                               f32Const(b, loc, 0.0));
+}
+Value fma(OpBuilder &b, Location loc, Value acc, Value x, Value y) {
+  return arith::AddFOp::create(b, loc, acc,
+                               arith::MulFOp::create(b, loc, x, y));
+}
+
+//===----------------------------------------------------------------------===//
+// Tensor helpers
+//===----------------------------------------------------------------------===//
+
+Value emptyTensor(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
+                  Type elementType) {
+  return tensor::EmptyOp::create(b, loc, sizes, elementType);
+}
+Value filled(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes,
+             double value) {
+  Value empty = emptyTensor(b, loc, sizes, b.getF32Type());
+  return linalg::FillOp::create(b, loc, ValueRange{f32Const(b, loc, value)},
+                                ValueRange{empty})
+      .getResult(0);
+}
+SmallVector<OpFoldResult> sizesOf(OpBuilder &b, Location loc, Value tensor) {
+  return tensor::getMixedSizes(b, loc, tensor);
+}
+
+/// One linalg.generic with a single init; `maps` lists inputs then init.
+Value generic(OpBuilder &b, Location loc, ValueRange inputs, Value init,
+              ArrayRef<AffineMap> maps, ArrayRef<IteratorType> iterators,
+              BodyFn body) {
+  auto op = linalg::GenericOp::create(
+      b, loc, TypeRange{init.getType()}, inputs, ValueRange{init}, maps,
+      iterators, [&](OpBuilder &nb, Location nl, ValueRange args) {
+        linalg::YieldOp::create(nb, nl, body(nb, nl, args));
+      });
+  return op.getResult(0);
+}
+
+AffineMap mapOf(MLIRContext *ctx, unsigned numDims,
+                ArrayRef<AffineExpr> results) {
+  return AffineMap::get(numDims, 0, results, ctx);
+}
+
+/// The map of a 4-D operand given its logical (b, h, s, d) index expressions.
+AffineMap operandMap(MLIRContext *ctx, unsigned numDims, Layout layout,
+                     ArrayRef<AffineExpr> logical) {
+  SmallVector<AffineExpr, 4> physical(4);
+  for (unsigned d = 0; d < 4; ++d)
+    physical[physicalDim(d, layout)] = logical[d];
+  return mapOf(ctx, numDims, physical);
+}
+
+MaskSpec maskSpecOf(MaskKind kind, std::optional<ArrayRef<int64_t>> window) {
+  MaskSpec spec;
+  spec.kind = kind;
+  if (window)
+    spec.window = SmallVector<int64_t, 2>(*window);
+  return spec;
+}
+
+//===----------------------------------------------------------------------===//
+// attn.attention: the untiled textbook computation
+//===----------------------------------------------------------------------===//
+
+SmallVector<Value> lowerAttention(OpBuilder &b, AttentionOp op) {
+  Location loc = op.getLoc();
+  MLIRContext *ctx = b.getContext();
+  Layout layout = op.getLayout();
+  Value q = op.getQuery(), k = op.getKey(), v = op.getValue();
+  auto dimOf = [&](Value t, unsigned logical) -> OpFoldResult {
+    return tensor::getMixedSize(b, loc, t, physicalDim(logical, layout));
+  };
+  OpFoldResult batch = dimOf(q, 0), heads = dimOf(q, 1), seqQ = dimOf(q, 2),
+               seqK = dimOf(k, 2), valueDim = dimOf(v, 3);
+  int64_t group = op.getNumQueryHeads() / op.getNumKVHeads();
+  float scale = op.getScaleValue();
+  std::optional<APFloat> softcap = op.getSoftcap();
+  MaskSpec mask = maskSpecOf(op.getMask(), op.getWindow());
+
+  AffineExpr d0, d1, d2, d3, d4;
+  bindDims(ctx, d0, d1, d2, d3, d4);
+  AffineExpr kvHead = group == 1 ? d1 : d1.floorDiv(group);
+
+  // S[b, h, i, j] = sum_d Q[b, h, i, d] K[b, h / G, j, d]
+  Value scores = generic(
+      b, loc, {q, k}, filled(b, loc, {batch, heads, seqQ, seqK}, 0.0),
+      {operandMap(ctx, 5, layout, {d0, d1, d2, d4}),
+       operandMap(ctx, 5, layout, {d0, kvHead, d3, d4}),
+       mapOf(ctx, 5, {d0, d1, d2, d3})},
+      {kPar, kPar, kPar, kPar, kRed},
+      [&](OpBuilder &nb, Location l, ValueRange a) {
+        return fma(nb, l, a[2], toF32(nb, l, a[0]), toF32(nb, l, a[1]));
+      });
+
+  AffineMap id4 = mapOf(ctx, 4, {d0, d1, d2, d3});
+  AffineMap rows4 = mapOf(ctx, 4, {d0, d1, d2});
+  Value seqQV = getValueOrCreateConstantIndexOp(b, loc, seqQ);
+  Value seqKV = getValueOrCreateConstantIndexOp(b, loc, seqK);
+  // Scale, soft-cap, mask.
+  scores = generic(
+      b, loc, {}, scores, {id4}, {kPar, kPar, kPar, kPar},
+      [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
+        Value s = arith::MulFOp::create(nb, l, a[0], f32Const(nb, l, scale));
+        if (softcap) {
+          Value cap = f32Const(nb, l, softcap->convertToDouble());
+          s = arith::MulFOp::create(
+              nb, l, cap,
+              math::TanhOp::create(nb, l,
+                                   arith::DivFOp::create(nb, l, s, cap)));
+        }
+        Value i = linalg::IndexOp::create(nb, l, 2);
+        Value j = linalg::IndexOp::create(nb, l, 3);
+        Value visible = buildKeyVisible(nb, l, i, j, seqQV, seqKV, mask);
+        return arith::SelectOp::create(nb, l, visible, s, negInf(nb, l));
+      });
+
+  SmallVector<OpFoldResult> rowSizes = {batch, heads, seqQ};
+  Value rowMax = generic(
+      b, loc, {scores}, filled(b, loc, rowSizes, -INFINITY), {id4, rows4},
+      {kPar, kPar, kPar, kRed}, [&](OpBuilder &nb, Location l, ValueRange a) {
+        return arith::MaximumFOp::create(nb, l, a[0], a[1]);
+      });
+  Value probs = generic(
+      b, loc, {rowMax}, scores, {rows4, id4}, {kPar, kPar, kPar, kPar},
+      [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
+        Value e = math::ExpOp::create(nb, l,
+                                      arith::SubFOp::create(nb, l, a[1], a[0]));
+        return arith::SelectOp::create(nb, l, isNegInf(nb, l, a[0]),
+                                       f32Const(nb, l, 0.0), e);
+      });
+  Value rowSum = generic(
+      b, loc, {probs}, filled(b, loc, rowSizes, 0.0), {id4, rows4},
+      {kPar, kPar, kPar, kRed}, [&](OpBuilder &nb, Location l, ValueRange a) {
+        return arith::AddFOp::create(nb, l, a[0], a[1]);
+      });
+
+  // acc[b, h, i, e] = sum_j P[b, h, i, j] V[b, h / G, j, e]
+  Value acc = generic(
+      b, loc, {probs, v}, filled(b, loc, {batch, heads, seqQ, valueDim}, 0.0),
+      {mapOf(ctx, 5, {d0, d1, d2, d4}),
+       operandMap(ctx, 5, layout, {d0, kvHead, d4, d3}),
+       mapOf(ctx, 5, {d0, d1, d2, d3})},
+      {kPar, kPar, kPar, kPar, kRed},
+      [&](OpBuilder &nb, Location l, ValueRange a) {
+        return fma(nb, l, a[2], a[0], toF32(nb, l, a[1]));
+      });
+
+  auto outputType = op.getOutput().getType();
+  Type elementType = outputType.getElementType();
+  // O has Q's layout with the value head dim.
+  SmallVector<OpFoldResult> outputSizes = sizesOf(b, loc, q);
+  outputSizes[physicalDim(3, layout)] = valueDim;
+  Value outputInit = emptyTensor(b, loc, outputSizes, elementType);
+  Value output = generic(
+      b, loc, {acc, rowSum}, outputInit,
+      {id4, rows4, operandMap(ctx, 4, layout, {d0, d1, d2, d3})},
+      {kPar, kPar, kPar, kPar}, [&](OpBuilder &nb, Location l, ValueRange a) {
+        Value o = arith::DivFOp::create(nb, l, a[0], a[1]);
+        o = arith::SelectOp::create(nb, l, isZero(nb, l, a[1]),
+                                    f32Const(nb, l, 0.0), o);
+        return fromF32(nb, l, o, elementType);
+      });
+  if (!op.getLse())
+    return {output};
+
+  AffineMap id3 = mapOf(ctx, 3, {d0, d1, d2});
+  Value lse = generic(
+      b, loc, {rowMax, rowSum},
+      emptyTensor(b, loc, rowSizes, b.getF32Type()), {id3, id3, id3},
+      {kPar, kPar, kPar}, [&](OpBuilder &nb, Location l, ValueRange a) {
+        Value r = arith::AddFOp::create(nb, l, a[0],
+                                        math::LogOp::create(nb, l, a[1]));
+        return arith::SelectOp::create(nb, l, isZero(nb, l, a[1]),
+                                       negInf(nb, l), r);
+      });
+  return {output, lse};
+}
+
+//===----------------------------------------------------------------------===//
+// Tile ops: one linalg.generic each
+//===----------------------------------------------------------------------===//
+
+struct TileMaps {
+  MLIRContext *ctx;
+  AffineExpr i, j, k;
+  explicit TileMaps(MLIRContext *ctx) : ctx(ctx) { bindDims(ctx, i, j, k); }
+  AffineMap get(unsigned numDims, ArrayRef<AffineExpr> r) {
+    return mapOf(ctx, numDims, r);
+  }
+};
+
+SmallVector<Value> lowerLoadTile(OpBuilder &b, LoadTileOp op) {
+  Location loc = op.getLoc();
+  Layout layout = op.getLayout();
+  Value source = op.getSource();
+  Value seq = tensor::DimOp::create(b, loc, source, physicalDim(2, layout));
+  auto tileType = op.getTile().getType();
+  Type elementType = tileType.getElementType();
+  TileMaps m(b.getContext());
+  Value init = tensor::EmptyOp::create(b, loc, tileType.getShape(), elementType);
+  Value tile = generic(
+      b, loc, {}, init, {m.get(2, {m.i, m.j})}, {kPar, kPar},
+      [&](OpBuilder &nb, Location l, ValueRange) -> Value {
+        Value r = linalg::IndexOp::create(nb, l, 0);
+        Value d = linalg::IndexOp::create(nb, l, 1);
+        Value row = arith::AddIOp::create(nb, l, op.getRow(), r);
+        Value inBounds =
+            arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt, row, seq);
+        Value safeRow = arith::SelectOp::create(
+            nb, l, inBounds, row, arith::ConstantIndexOp::create(nb, l, 0));
+        SmallVector<Value, 4> indices(4);
+        Value logical[4] = {op.getBatch(), op.getHead(), safeRow, d};
+        for (unsigned dim = 0; dim < 4; ++dim)
+          indices[physicalDim(dim, layout)] = logical[dim];
+        Value x = tensor::ExtractOp::create(nb, l, source, indices);
+        Value zero = arith::ConstantOp::create(nb, l,
+                                               nb.getZeroAttr(elementType));
+        return arith::SelectOp::create(nb, l, inBounds, x, zero);
+      });
+  return {tile};
+}
+
+SmallVector<Value> lowerQK(OpBuilder &b, QKOp op) {
+  Location loc = op.getLoc();
+  TileMaps m(b.getContext());
+  Value scores = generic(
+      b, loc, {op.getQuery(), op.getKey()},
+      filled(b, loc, sizesOf(b, loc, op.getScores()), 0.0),
+      {m.get(3, {m.i, m.k}), m.get(3, {m.j, m.k}), m.get(3, {m.i, m.j})},
+      {kPar, kPar, kRed}, [&](OpBuilder &nb, Location l, ValueRange a) {
+        return fma(nb, l, a[2], toF32(nb, l, a[0]), toF32(nb, l, a[1]));
+      });
+  return {scores};
+}
+
+/// Elementwise map over a 2-D f32 tile.
+Value mapTile(OpBuilder &b, Location loc, Value tile, ValueRange rowOperands,
+              BodyFn body) {
+  TileMaps m(b.getContext());
+  SmallVector<AffineMap> maps = {m.get(2, {m.i, m.j})};
+  for (size_t n = 0; n < rowOperands.size(); ++n)
+    maps.push_back(m.get(2, {m.i}));
+  maps.push_back(m.get(2, {m.i, m.j}));
+  SmallVector<Value> inputs = {tile};
+  llvm::append_range(inputs, rowOperands);
+  Value init = emptyTensor(b, loc, sizesOf(b, loc, tile), b.getF32Type());
+  return generic(b, loc, inputs, init, maps, {kPar, kPar}, body);
+}
+
+SmallVector<Value> lowerSoftcap(OpBuilder &b, SoftcapOp op) {
+  double scale = op.getScale().convertToDouble();
+  double cap = op.getCap().convertToDouble();
+  return {mapTile(b, op.getLoc(), op.getScores(), {},
+                  [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
+                    Value s = arith::MulFOp::create(nb, l, a[0],
+                                                    f32Const(nb, l, scale / cap));
+                    return arith::MulFOp::create(nb, l, f32Const(nb, l, cap),
+                                                 math::TanhOp::create(nb, l, s));
+                  })};
+}
+
+SmallVector<Value> lowerMask(OpBuilder &b, MaskOp op) {
+  MaskSpec mask = maskSpecOf(op.getKind(), op.getWindow());
+  return {mapTile(
+      b, op.getLoc(), op.getScores(), {},
+      [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
+        Value row = arith::AddIOp::create(nb, l, op.getRowOffset(),
+                                          linalg::IndexOp::create(nb, l, 0));
+        Value col = arith::AddIOp::create(nb, l, op.getColOffset(),
+                                          linalg::IndexOp::create(nb, l, 1));
+        Value visible =
+            buildKeyVisible(nb, l, row, col, op.getSeqQ(), op.getSeqK(), mask);
+        return arith::SelectOp::create(nb, l, visible, a[0], negInf(nb, l));
+      })};
+}
+
+/// Row reduction of a 2-D tile into `init` (or a fresh fill of `identity`).
+Value reduceRows(OpBuilder &b, Location loc, Value tile, Value init,
+                 double identity, BodyFn combine) {
+  TileMaps m(b.getContext());
+  if (!init)
+    init = filled(b, loc, {tensor::getMixedSize(b, loc, tile, 0)}, identity);
+  return generic(b, loc, {tile}, init,
+                 {m.get(2, {m.i, m.j}), m.get(2, {m.i})}, {kPar, kRed},
+                 combine);
+}
+
+SmallVector<Value> lowerRowMax(OpBuilder &b, RowMaxOp op) {
+  return {reduceRows(b, op.getLoc(), op.getScores(), op.getInit(), -INFINITY,
+                     [](OpBuilder &nb, Location l, ValueRange a) -> Value {
+                       return arith::MaximumFOp::create(nb, l, a[0], a[1]);
+                     })};
+}
+
+SmallVector<Value> lowerRowSum(OpBuilder &b, RowSumOp op) {
+  return {reduceRows(b, op.getLoc(), op.getProbs(), op.getInit(), 0.0,
+                     [](OpBuilder &nb, Location l, ValueRange a) -> Value {
+                       return arith::AddFOp::create(nb, l, a[0], a[1]);
+                     })};
+}
+
+/// exp2((x - m) * c), or 0 when m is -inf.
+Value guardedExp2(OpBuilder &b, Location loc, Value x, Value m, double c) {
+  Value e = math::Exp2Op::create(
+      b, loc,
+      arith::MulFOp::create(b, loc, arith::SubFOp::create(b, loc, x, m),
+                            f32Const(b, loc, c)));
+  return arith::SelectOp::create(b, loc, isNegInf(b, loc, m),
+                                 f32Const(b, loc, 0.0), e);
+}
+
+SmallVector<Value> lowerExpDiff(OpBuilder &b, ExpDiffOp op) {
+  double c = op.getScaleLog2().convertToDouble();
+  return {mapTile(b, op.getLoc(), op.getScores(), {op.getRowMax()},
+                  [&](OpBuilder &nb, Location l, ValueRange a) {
+                    return guardedExp2(nb, l, a[0], a[1], c);
+                  })};
+}
+
+SmallVector<Value> lowerPV(OpBuilder &b, PVOp op) {
+  Location loc = op.getLoc();
+  TileMaps m(b.getContext());
+  Type valueType = op.getValue().getType().getElementType();
+  Value acc = generic(
+      b, loc, {op.getProbs(), op.getValue()}, op.getAcc(),
+      {m.get(3, {m.i, m.k}), m.get(3, {m.k, m.j}), m.get(3, {m.i, m.j})},
+      {kPar, kPar, kRed}, [&](OpBuilder &nb, Location l, ValueRange a) {
+        // P is rounded to V's element type, as the tensor cores consume it.
+        Value p = toF32(nb, l, fromF32(nb, l, a[0], valueType));
+        return fma(nb, l, a[2], p, toF32(nb, l, a[1]));
+      });
+  return {acc};
+}
+
+SmallVector<Value> lowerRescaleFactor(OpBuilder &b, RescaleFactorOp op) {
+  Location loc = op.getLoc();
+  TileMaps m(b.getContext());
+  double c = op.getScaleLog2().convertToDouble();
+  AffineMap id = m.get(1, {m.i});
+  return {generic(b, loc, {op.getOldMax(), op.getNewMax()},
+                  emptyTensor(b, loc, sizesOf(b, loc, op.getOldMax()),
+                              b.getF32Type()),
+                  {id, id, id}, {kPar},
+                  [&](OpBuilder &nb, Location l, ValueRange a) {
+                    return guardedExp2(nb, l, a[0], a[1], c);
+                  })};
+}
+
+SmallVector<Value> lowerScaleRows(OpBuilder &b, ScaleRowsOp op) {
+  Location loc = op.getLoc();
+  auto mul = [](OpBuilder &nb, Location l, ValueRange a) -> Value {
+    return arith::MulFOp::create(nb, l, a[0], a[1]);
+  };
+  if (op.getInput().getType().getRank() == 2)
+    return {mapTile(b, loc, op.getInput(), {op.getFactor()}, mul)};
+  TileMaps m(b.getContext());
+  AffineMap id = m.get(1, {m.i});
+  return {generic(b, loc, {op.getInput(), op.getFactor()},
+                  emptyTensor(b, loc, sizesOf(b, loc, op.getInput()),
+                              b.getF32Type()),
+                  {id, id, id}, {kPar}, mul)};
+}
+
+SmallVector<Value> lowerFinalize(OpBuilder &b, FinalizeOp op) {
+  Location loc = op.getLoc();
+  TileMaps m(b.getContext());
+  Type elementType = op.getOutput().getType().getElementType();
+  Value output = generic(
+      b, loc, {op.getAcc(), op.getRowSum()},
+      emptyTensor(b, loc, sizesOf(b, loc, op.getAcc()), elementType),
+      {m.get(2, {m.i, m.j}), m.get(2, {m.i}), m.get(2, {m.i, m.j})},
+      {kPar, kPar}, [&](OpBuilder &nb, Location l, ValueRange a) {
+        Value o = arith::DivFOp::create(nb, l, a[0], a[1]);
+        o = arith::SelectOp::create(nb, l, isZero(nb, l, a[1]),
+                                    f32Const(nb, l, 0.0), o);
+        return fromF32(nb, l, o, elementType);
+      });
+  double scale = op.getScale().convertToDouble();
+  AffineMap id = m.get(1, {m.i});
+  Value lse = generic(
+      b, loc, {op.getRowMax(), op.getRowSum()},
+      emptyTensor(b, loc, sizesOf(b, loc, op.getRowSum()), b.getF32Type()),
+      {id, id, id}, {kPar}, [&](OpBuilder &nb, Location l, ValueRange a) {
+        Value r = arith::AddFOp::create(
+            nb, l, arith::MulFOp::create(nb, l, a[0], f32Const(nb, l, scale)),
+            math::LogOp::create(nb, l, a[1]));
+        return arith::SelectOp::create(nb, l, isZero(nb, l, a[1]),
+                                       negInf(nb, l), r);
+      });
+  return {output, lse};
+}
+
+/// Replaces an attn op by the values its lowering function returns.
+template <typename OpTy, SmallVector<Value> (*Lower)(OpBuilder &, OpTy)>
+struct LowerToLinalg final : public OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, Lower(rewriter, op));
+    return success();
+  }
+};
+
+struct ConvertAttnToLinalgPass final
+    : public mlir::attn::impl::ConvertAttnToLinalgPassBase<ConvertAttnToLinalgPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    populateAttnToLinalgConversionPatterns(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+    WalkResult left = getOperation().walk([](Operation *op) {
+      if (isa<AttnDialect>(op->getDialect())) {
+        op->emitOpError("was not lowered to linalg");
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (left.wasInterrupted())
+      signalPassFailure();
+  }
+};
+
+} // namespace
+
+void mlir::attn::populateAttnToLinalgConversionPatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<LowerToLinalg<AttentionOp, lowerAttention>,
+               LowerToLinalg<LoadTileOp, lowerLoadTile>,
+               LowerToLinalg<QKOp, lowerQK>,
+               LowerToLinalg<SoftcapOp, lowerSoftcap>,
+               LowerToLinalg<MaskOp, lowerMask>,
+               LowerToLinalg<RowMaxOp, lowerRowMax>,
+               LowerToLinalg<ExpDiffOp, lowerExpDiff>,
+               LowerToLinalg<RowSumOp, lowerRowSum>,
+               LowerToLinalg<PVOp, lowerPV>,
+               LowerToLinalg<RescaleFactorOp, lowerRescaleFactor>,
+               LowerToLinalg<ScaleRowsOp, lowerScaleRows>,
+               LowerToLinalg<FinalizeOp, lowerFinalize>>(
+      patterns.getContext());
+}

@@ -1,0 +1,1165 @@
+//===- Runtime.cpp - attnc kernel runtime ------------------------*- C++ -*-===//
+//
+// The C ABI of attnc/Runtime/Runtime.h: one device per process, kernel
+// artifacts loaded into a process-wide module cache, and launches that check
+// every caller-supplied tensor against the manifest before the driver sees
+// it, so bad input ends in a message that names the call and the value at
+// fault instead of a crash, a hang or a silently wrong result.
+//
+//===----------------------------------------------------------------------===//
+
+#include "attnc/Runtime/Runtime.h"
+
+#include "CudaDriver.h"
+#include "attnc/Runtime/Manifest.h"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <sstream>
+#include <vector>
+
+using namespace attnc::rt;
+
+//===----------------------------------------------------------------------===//
+// Errors
+//===----------------------------------------------------------------------===//
+
+namespace {
+thread_local std::string lastError;
+
+/// Records `message` as this thread's last error and returns `status`.
+attnc_status failWith(attnc_status status, std::string message) {
+  lastError = std::move(message);
+  return status;
+}
+
+attnc_status invalid(const char *call, const std::string &message) {
+  return failWith(ATTNC_ERROR_INVALID_ARGUMENT, std::string(call) + ": " +
+                                                    message);
+}
+
+/// Every entry point starts here, so a success leaves "" behind.
+void clearError() { lastError.clear(); }
+
+std::string hex(uint64_t value) {
+  char buf[24];
+  std::snprintf(buf, sizeof(buf), "0x%llx",
+                static_cast<unsigned long long>(value));
+  return buf;
+}
+
+template <typename T> std::string joinInts(const T *values, size_t n) {
+  std::string out;
+  for (size_t i = 0; i < n; ++i)
+    out += (i ? ", " : "") + std::to_string(values[i]);
+  return out;
+}
+
+//===----------------------------------------------------------------------===//
+// Device session: the driver table plus the one device this process uses
+//===----------------------------------------------------------------------===//
+
+struct Session {
+  const CudaDriver *driver = nullptr;
+  int ordinal = 0;
+  CUdevice device = 0;
+  CUcontext context = nullptr;
+  std::string name;
+  int ccMajor = 0, ccMinor = 0;
+  int maxSmemOptin = 0;
+  int numSms = 0;
+};
+
+std::mutex sessionMutex;
+Session *session = nullptr; // set once, then read-only; leaked on purpose
+
+attnc_status openSession(const char *call, int ordinal, Session *&out) {
+  std::string error;
+  bool notFound = false;
+  const CudaDriver *driver = loadCudaDriver(error, notFound);
+  if (!driver)
+    return failWith(notFound ? ATTNC_ERROR_DRIVER_NOT_FOUND : ATTNC_ERROR_CUDA,
+                    std::string(call) + ": " + error);
+  const CudaDriver &d = *driver;
+  auto cudaFail = [&] {
+    return failWith(ATTNC_ERROR_CUDA, std::string(call) + ": " + error);
+  };
+  if (!ATTNC_CUDA_CALL(d, cuInit, "", error, 0))
+    return cudaFail();
+  int count = 0;
+  if (!ATTNC_CUDA_CALL(d, cuDeviceGetCount, "", error, &count))
+    return cudaFail();
+  if (ordinal >= count)
+    return invalid(call, "device ordinal " + std::to_string(ordinal) +
+                             " is out of range; " + std::to_string(count) +
+                             " CUDA device(s) visible");
+  auto s = std::make_unique<Session>();
+  s->driver = driver;
+  s->ordinal = ordinal;
+  std::string what = "device " + std::to_string(ordinal);
+  char name[256] = {0};
+  if (!ATTNC_CUDA_CALL(d, cuDeviceGet, what, error, &s->device, ordinal) ||
+      !ATTNC_CUDA_CALL(d, cuDeviceGetName, what, error, name,
+                       static_cast<int>(sizeof(name) - 1), s->device))
+    return cudaFail();
+  s->name = name;
+  struct {
+    CUdevice_attribute attr;
+    int *out;
+  } attrs[] = {
+      {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, &s->ccMajor},
+      {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, &s->ccMinor},
+      {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+       &s->maxSmemOptin},
+      {CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, &s->numSms}};
+  for (auto &a : attrs)
+    if (!ATTNC_CUDA_CALL(d, cuDeviceGetAttribute, what, error, a.out, a.attr,
+                         s->device))
+      return cudaFail();
+  if (!ATTNC_CUDA_CALL(d, cuDevicePrimaryCtxRetain, what, error, &s->context,
+                       s->device))
+    return cudaFail();
+  out = s.release();
+  return ATTNC_OK;
+}
+
+/// The process's session, opened on first use (device `ordinal`, or 0 when
+/// negative), with its context current on the calling thread.
+attnc_status getSession(const char *call, int ordinal, const Session *&out) {
+  Session *s = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(sessionMutex);
+    if (!session) {
+      attnc_status status = openSession(call, ordinal < 0 ? 0 : ordinal, s);
+      if (status != ATTNC_OK)
+        return status;
+      session = s;
+    }
+    s = session;
+  }
+  if (ordinal >= 0 && ordinal != s->ordinal)
+    return failWith(ATTNC_ERROR_UNSUPPORTED,
+                    std::string(call) + ": the runtime already uses device " +
+                        std::to_string(s->ordinal) + "; one device per process"
+                        " (asked for device " + std::to_string(ordinal) + ")");
+  // Contexts are per thread: make ours current on threads that arrive later.
+  CUcontext current = nullptr;
+  std::string error;
+  const CudaDriver &d = *s->driver;
+  if (!ATTNC_CUDA_CALL(d, cuCtxGetCurrent, "", error, &current) ||
+      (current != s->context &&
+       !ATTNC_CUDA_CALL(d, cuCtxSetCurrent, "primary context", error,
+                        s->context)))
+    return failWith(ATTNC_ERROR_CUDA, std::string(call) + ": " + error);
+  out = s;
+  return ATTNC_OK;
+}
+
+//===----------------------------------------------------------------------===//
+// Artifact files
+//===----------------------------------------------------------------------===//
+
+bool readFile(const std::string &path, std::string &out, std::string &error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = "cannot read '" + path + "': " + std::strerror(errno);
+    return false;
+  }
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  out = buffer.str();
+  return true;
+}
+
+uint64_t fnv1a(uint64_t hash, std::string_view data) {
+  for (unsigned char c : data) {
+    hash ^= c;
+    hash *= 1099511628211ull;
+  }
+  return hash;
+}
+
+bool isIdentChar(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+         (c >= '0' && c <= '9') || c == '_' || c == '$';
+}
+
+/// The words following each occurrence of `directive` outside `//` comments.
+std::vector<std::string> ptxDirectiveArgs(const std::string &ptx,
+                                          const char *directive) {
+  std::vector<std::string> words;
+  size_t len = std::strlen(directive);
+  std::istringstream lines(ptx);
+  std::string line;
+  while (std::getline(lines, line)) {
+    line = line.substr(0, line.find("//"));
+    for (size_t at = line.find(directive); at != std::string::npos;
+         at = line.find(directive, at + len)) {
+      if (at > 0 && isIdentChar(line[at - 1]))
+        continue;
+      size_t begin = at + len;
+      if (begin < line.size() && isIdentChar(line[begin]))
+        continue; // a longer directive
+      while (begin < line.size() && (line[begin] == ' ' || line[begin] == '\t'))
+        ++begin;
+      size_t end = begin;
+      while (end < line.size() && isIdentChar(line[end]))
+        ++end;
+      words.push_back(line.substr(begin, end - begin));
+    }
+  }
+  return words;
+}
+
+/// Catches a PTX that does not match its manifest before the driver JITs it.
+bool checkPtx(const Manifest &m, const std::string &ptxPath,
+              const std::string &ptx, std::string &error) {
+  std::vector<std::string> targets = ptxDirectiveArgs(ptx, ".target");
+  if (targets.empty()) {
+    error = ptxPath + ": no .target directive; not a PTX file?";
+    return false;
+  }
+  if (targets.front() != m.target) {
+    error = ptxPath + ": .target is " + targets.front() +
+            " but the manifest's target is " + m.target;
+    return false;
+  }
+  std::vector<std::string> entries = ptxDirectiveArgs(ptx, ".entry");
+  if (std::find(entries.begin(), entries.end(), m.entry) != entries.end())
+    return true;
+  error = ptxPath + ": no .entry named " + m.entry + " (entries: ";
+  for (size_t i = 0; i < entries.size(); ++i)
+    error += (i ? ", " : "") + entries[i];
+  error += entries.empty() ? "none)" : ")";
+  return false;
+}
+
+//===----------------------------------------------------------------------===//
+// Module cache
+//===----------------------------------------------------------------------===//
+
+/// Modules keyed by (device, canonical manifest path, content hash). They stay
+/// loaded for the life of the process: unloading at exit races the driver's
+/// own teardown, and a kernel handle may be released while work is queued.
+struct ModuleCache {
+  std::mutex mutex;
+  std::map<std::string, CUmodule> modules;
+};
+
+ModuleCache &moduleCache() {
+  static ModuleCache *cache = new ModuleCache;
+  return *cache;
+}
+
+constexpr size_t kJitLogBytes = 64 * 1024;
+
+attnc_status loadModule(const Session &s, const std::string &key,
+                        const std::string &imagePath, const std::string &image,
+                        CUmodule &out) {
+  ModuleCache &cache = moduleCache();
+  // Held across the JIT so that concurrent loads of one artifact JIT once.
+  std::lock_guard<std::mutex> lock(cache.mutex);
+  auto it = cache.modules.find(key);
+  if (it != cache.modules.end()) {
+    out = it->second;
+    return ATTNC_OK;
+  }
+  std::vector<char> errorLog(kJitLogBytes, 0), infoLog(kJitLogBytes, 0);
+  CUjit_option options[] = {
+      CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES,
+      CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES};
+  void *values[] = {
+      errorLog.data(),
+      reinterpret_cast<void *>(static_cast<uintptr_t>(kJitLogBytes - 1)),
+      infoLog.data(),
+      reinterpret_cast<void *>(static_cast<uintptr_t>(kJitLogBytes - 1))};
+  CUmodule module = nullptr;
+  std::string error;
+  if (!ATTNC_CUDA_CALL(*s.driver, cuModuleLoadDataEx, imagePath, error,
+                       &module, image.c_str(),
+                       static_cast<unsigned>(sizeof(options) /
+                                             sizeof(options[0])),
+                       options, values)) {
+    if (errorLog[0])
+      error += "\nJIT error log:\n" + std::string(errorLog.data());
+    return failWith(ATTNC_ERROR_CUDA, "attnc_kernel_load: " + error);
+  }
+  cache.modules.emplace(key, module);
+  out = module;
+  return ATTNC_OK;
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Kernel handles
+//===----------------------------------------------------------------------===//
+
+struct attnc_kernel_s {
+  static constexpr uint64_t kMagic = 0x61746e636b726e6cull; // "atnckrnl"
+  uint64_t magic = kMagic;
+  Manifest manifest;
+  std::string manifestPath;
+  CUfunction function = nullptr;
+  attnc_kernel_attrs attrs = {};
+};
+
+namespace {
+attnc_status checkKernel(const char *call, attnc_kernel kernel) {
+  if (!kernel)
+    return invalid(call, "kernel is NULL");
+  if (kernel->magic != attnc_kernel_s::kMagic)
+    return invalid(call, "kernel is not a live attnc_kernel (released?)");
+  return ATTNC_OK;
+}
+
+bool isDirectory(const std::string &path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+std::string canonical(const std::string &path) {
+  char *resolved = realpath(path.c_str(), nullptr);
+  if (!resolved)
+    return path;
+  std::string out = resolved;
+  std::free(resolved);
+  return out;
+}
+
+attnc_status loadKernel(const char *path, attnc_kernel *out) {
+  const char *call = "attnc_kernel_load";
+  std::string manifestPath = path;
+  std::string dir;
+  if (isDirectory(manifestPath)) {
+    dir = manifestPath;
+    manifestPath += "/manifest.json";
+  } else {
+    size_t slash = manifestPath.rfind('/');
+    dir = slash == std::string::npos ? "." : manifestPath.substr(0, slash);
+  }
+
+  // Everything about the artifact is checked before the driver is needed, so
+  // these errors read the same on machines without a GPU.
+  std::string error, manifestText, ptx, cubin;
+  if (!readFile(manifestPath, manifestText, error))
+    return failWith(ATTNC_ERROR_MANIFEST, std::string(call) + ": manifest " +
+                                              error);
+  auto kernel = std::make_unique<attnc_kernel_s>();
+  Manifest &m = kernel->manifest;
+  if (!parseManifest(manifestText, m, error, manifestPath))
+    return failWith(ATTNC_ERROR_MANIFEST, std::string(call) + ": " + error);
+  std::string ptxPath = dir + "/" + m.ptx;
+  if (!readFile(ptxPath, ptx, error))
+    return failWith(ATTNC_ERROR_MANIFEST, std::string(call) + ": PTX " + error);
+  if (!checkPtx(m, ptxPath, ptx, error))
+    return failWith(ATTNC_ERROR_MANIFEST, std::string(call) + ": " + error);
+  std::string cubinPath = m.cubin.empty() ? "" : dir + "/" + m.cubin;
+  if (!cubinPath.empty() && !readFile(cubinPath, cubin, error))
+    return failWith(ATTNC_ERROR_MANIFEST,
+                    std::string(call) + ": cubin " + error);
+
+  const Session *s = nullptr;
+  if (attnc_status status = getSession(call, -1, s))
+    return status;
+  const CudaDriver &d = *s->driver;
+  std::string device = "device " + std::to_string(s->ordinal) + " (" +
+                       s->name + ")";
+  if (s->ccMajor != 9 || s->ccMinor != 0)
+    return failWith(ATTNC_ERROR_UNSUPPORTED,
+                    std::string(call) + ": the artifact targets " + m.target +
+                        " but " + device + " has compute capability " +
+                        std::to_string(s->ccMajor) + "." +
+                        std::to_string(s->ccMinor) + ", not 9.0");
+  if (m.dynamicSmemBytes > s->maxSmemOptin)
+    return failWith(ATTNC_ERROR_UNSUPPORTED,
+                    std::string(call) + ": dynamic_smem_bytes " +
+                        std::to_string(m.dynamicSmemBytes) + " exceeds the " +
+                        std::to_string(s->maxSmemOptin) +
+                        " bytes per block that " + device + " allows");
+
+  const std::string &image = cubin.empty() ? ptx : cubin;
+  const std::string &imagePath = cubin.empty() ? ptxPath : cubinPath;
+  uint64_t hash = fnv1a(1469598103934665603ull, manifestText);
+  hash = fnv1a(hash, image);
+  std::string key = std::to_string(s->ordinal) + "|" +
+                    canonical(manifestPath) + "|" + hex(hash);
+  CUmodule module = nullptr;
+  if (attnc_status status = loadModule(*s, key, imagePath, image, module))
+    return status;
+
+  auto cudaFail = [&] {
+    return failWith(ATTNC_ERROR_CUDA, std::string(call) + ": " + error);
+  };
+  CUfunction fn = nullptr;
+  if (!ATTNC_CUDA_CALL(d, cuModuleGetFunction, m.entry, error, &fn, module,
+                       m.entry.c_str()))
+    return cudaFail();
+  attnc_kernel_attrs &a = kernel->attrs;
+  int regs = 0, local = 0, staticSmem = 0, maxThreads = 0;
+  if (!ATTNC_CUDA_CALL(d, cuFuncGetAttribute, m.entry, error, &regs,
+                       CU_FUNC_ATTRIBUTE_NUM_REGS, fn) ||
+      !ATTNC_CUDA_CALL(d, cuFuncGetAttribute, m.entry, error, &local,
+                       CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, fn) ||
+      !ATTNC_CUDA_CALL(d, cuFuncGetAttribute, m.entry, error, &staticSmem,
+                       CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, fn) ||
+      !ATTNC_CUDA_CALL(d, cuFuncGetAttribute, m.entry, error, &maxThreads,
+                       CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, fn))
+    return cudaFail();
+  a.num_regs = regs;
+  a.local_bytes = local;
+  a.static_smem_bytes = staticSmem;
+  a.max_threads_per_block = maxThreads;
+  a.dynamic_smem_bytes = static_cast<int32_t>(m.dynamicSmemBytes);
+  a.threads_per_block = static_cast<int32_t>(m.threadsPerBlock);
+  if (m.threadsPerBlock > maxThreads)
+    return failWith(ATTNC_ERROR_UNSUPPORTED,
+                    std::string(call) + ": " + m.entry + " uses " +
+                        std::to_string(regs) +
+                        " registers per thread, so it launches with at most " +
+                        std::to_string(maxThreads) +
+                        " threads per block, but threads_per_block is " +
+                        std::to_string(m.threadsPerBlock));
+  if (staticSmem + m.dynamicSmemBytes > s->maxSmemOptin)
+    return failWith(ATTNC_ERROR_UNSUPPORTED,
+                    std::string(call) + ": " + m.entry + " needs " +
+                        std::to_string(staticSmem) + " bytes of static + " +
+                        std::to_string(m.dynamicSmemBytes) +
+                        " bytes of dynamic shared memory, more than the " +
+                        std::to_string(s->maxSmemOptin) + " that " + device +
+                        " allows");
+  // A function attribute, so raised once here rather than on every launch.
+  if (!ATTNC_CUDA_CALL(d, cuFuncSetAttribute, m.entry, error, fn,
+                       CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                       static_cast<int>(m.dynamicSmemBytes)))
+    return cudaFail();
+  kernel->function = fn;
+  kernel->manifestPath = manifestPath;
+  *out = kernel.release();
+  return ATTNC_OK;
+}
+
+//===----------------------------------------------------------------------===//
+// Launch preparation
+//===----------------------------------------------------------------------===//
+
+const char *const kDimNames[4] = {"batch", "heads", "seq", "head dim"};
+
+/// Index of a logical dim in attnc_tensor's [B, H, S, D] arrays.
+int dimIndex(TensorDim dim) {
+  switch (dim) {
+  case TensorDim::B:
+    return 0;
+  case TensorDim::H:
+    return 1;
+  case TensorDim::S:
+    return 2;
+  case TensorDim::D:
+    return 3;
+  }
+  return 3;
+}
+
+std::optional<DType> toDType(attnc_dtype dtype) {
+  switch (dtype) {
+  case ATTNC_BF16:
+    return DType::BF16;
+  case ATTNC_F16:
+    return DType::F16;
+  case ATTNC_F32:
+    return DType::F32;
+  }
+  return std::nullopt;
+}
+
+const attnc_tensor &tensorOf(const attnc_attention_args &args, TensorName t) {
+  switch (t) {
+  case TensorName::Q:
+    return args.q;
+  case TensorName::K:
+    return args.k;
+  case TensorName::V:
+    return args.v;
+  default:
+    return args.o;
+  }
+}
+
+/// Everything cuLaunchKernelEx needs; parameter storage has stable addresses.
+struct PreparedLaunch {
+  std::vector<CUtensorMap> maps; // 64-byte aligned: CUtensorMap is over-aligned
+  std::vector<uint64_t> scalars; // pointers, i32 and f32 values, 8 bytes each
+  std::vector<void *> params;
+  CUlaunchConfig config = {};
+  CUlaunchAttribute clusterAttr = {};
+  std::string description; // for launch errors
+};
+
+class LaunchBuilder {
+public:
+  LaunchBuilder(const Session &s, const attnc_kernel_s &kernel,
+                const attnc_attention_args &args, const char *call)
+      : s(s), m(kernel.manifest), args(args), call(call) {}
+
+  attnc_status build(void *stream, PreparedLaunch &out);
+
+private:
+  const Session &s;
+  const Manifest &m;
+  const attnc_attention_args &args;
+  const char *call;
+  int64_t symbols[12] = {};
+
+  attnc_status fail(const std::string &message) { return invalid(call, message); }
+  attnc_status checkTensor(const char *name, const attnc_tensor &t);
+  attnc_status checkShapes();
+  attnc_status checkTma(const char *name, const attnc_tensor &t);
+  attnc_status checkContiguous(const char *name, const attnc_tensor &t);
+  attnc_status encodeMap(const KernelParam &p, CUtensorMap &map);
+  attnc_status computeGrid(unsigned grid[3]);
+  int64_t &symbol(Symbol sym) { return symbols[static_cast<int>(sym)]; }
+};
+
+attnc_status LaunchBuilder::checkTensor(const char *name,
+                                        const attnc_tensor &t) {
+  std::string n = name;
+  if (!t.data)
+    return fail(n + ".data is NULL");
+  std::optional<DType> dtype = toDType(t.dtype);
+  if (!dtype)
+    return fail(n + ".dtype is " + std::to_string(static_cast<int>(t.dtype)) +
+                ", not an attnc_dtype (ATTNC_BF16, ATTNC_F16 or ATTNC_F32)");
+  if (*dtype != m.problem.dtype)
+    return fail(n + ".dtype is " + toString(*dtype) +
+                " but the artifact was compiled for " +
+                toString(m.problem.dtype));
+  for (int i = 0; i < 4; ++i)
+    if (t.shape[i] < 1 || t.shape[i] > INT32_MAX)
+      return fail(n + ".shape[" + std::to_string(i) + "] (" + kDimNames[i] +
+                  ") is " + std::to_string(t.shape[i]) +
+                  "; dimensions must be in 1.." + std::to_string(INT32_MAX));
+  if (t.strides[3] != 1)
+    return fail(n + ".strides[3] (head dim) is " +
+                std::to_string(t.strides[3]) +
+                "; the head dim must be contiguous (stride 1)");
+  for (int i = 0; i < 3; ++i)
+    if (t.strides[i] < 1)
+      return fail(n + ".strides[" + std::to_string(i) + "] (" + kDimNames[i] +
+                  ") is " + std::to_string(t.strides[i]) +
+                  "; strides must be positive");
+  return ATTNC_OK;
+}
+
+attnc_status LaunchBuilder::checkShapes() {
+  const Problem &p = m.problem;
+  const attnc_tensor &q = args.q, &k = args.k, &v = args.v, &o = args.o;
+  auto same = [&](const char *a, const attnc_tensor &ta, const char *b,
+                  const attnc_tensor &tb, int i) -> attnc_status {
+    if (ta.shape[i] == tb.shape[i])
+      return ATTNC_OK;
+    return fail(std::string(a) + ".shape[" + std::to_string(i) + "] (" +
+                kDimNames[i] + ") is " + std::to_string(ta.shape[i]) +
+                " but " + b + ".shape[" + std::to_string(i) + "] is " +
+                std::to_string(tb.shape[i]));
+  };
+  auto headDim = [&](const char *name, const attnc_tensor &t, int64_t want,
+                     const char *key) -> attnc_status {
+    if (t.shape[3] == want)
+      return ATTNC_OK;
+    return fail(std::string(name) + ".shape[3] (head dim) is " +
+                std::to_string(t.shape[3]) + " but the artifact's " + key +
+                " is " + std::to_string(want));
+  };
+  if (attnc_status st = headDim("q", q, p.headDim, "head_dim"))
+    return st;
+  if (attnc_status st = headDim("k", k, p.headDim, "head_dim"))
+    return st;
+  if (attnc_status st = headDim("v", v, p.headDimV, "head_dim_v"))
+    return st;
+  if (attnc_status st = headDim("o", o, p.headDimV, "head_dim_v"))
+    return st;
+  const std::pair<const char *, const attnc_tensor *> others[] = {
+      {"k", &k}, {"v", &v}, {"o", &o}};
+  for (auto [name, t] : others)
+    if (attnc_status st = same(name, *t, "q", q, 0))
+      return st;
+  if (attnc_status st = same("o", o, "q", q, 1))
+    return st;
+  if (attnc_status st = same("o", o, "q", q, 2))
+    return st;
+  if (attnc_status st = same("v", v, "k", k, 1))
+    return st;
+  if (attnc_status st = same("v", v, "k", k, 2))
+    return st;
+  if (q.shape[1] % k.shape[1] != 0)
+    return fail("q has " + std::to_string(q.shape[1]) +
+                " heads, not a multiple of k's " + std::to_string(k.shape[1]));
+  if (!p.gqa && q.shape[1] != k.shape[1])
+    return fail("the artifact was compiled without GQA (problem.gqa is false) "
+                "but q has " +
+                std::to_string(q.shape[1]) + " heads and k has " +
+                std::to_string(k.shape[1]));
+  if (p.hasLse && !args.lse)
+    return fail("args.lse is NULL but the artifact writes the log-sum-exp "
+                "(problem.has_lse); pass a float32 buffer of batch * heads_q "
+                "* seq_q elements");
+  if (!p.hasLse && args.lse)
+    return fail("args.lse is set but the artifact does not write the "
+                "log-sum-exp (problem.has_lse is false)");
+  if (args.lse && reinterpret_cast<uintptr_t>(args.lse) % 4 != 0)
+    return fail("args.lse " + hex(reinterpret_cast<uintptr_t>(args.lse)) +
+                " is not 4-byte aligned");
+  if (!std::isfinite(args.scale) || args.scale == 0.0f)
+    return fail("args.scale is " + std::to_string(args.scale) +
+                "; pass the softmax scale (usually 1/sqrt(head_dim))");
+  return ATTNC_OK;
+}
+
+attnc_status LaunchBuilder::checkTma(const char *name, const attnc_tensor &t) {
+  std::string n = name;
+  uint64_t base = reinterpret_cast<uintptr_t>(t.data);
+  int64_t align = std::max<int64_t>(16, m.alignmentBytes);
+  if (base % align != 0)
+    return fail(n + ".data " + hex(base) + " is not " + std::to_string(align) +
+                "-byte aligned (" +
+                (align == 16 ? std::string("TMA requires 16")
+                             : "alignment_bytes is " +
+                                   std::to_string(m.alignmentBytes)) +
+                ")");
+  int64_t size = elementSize(m.problem.dtype);
+  for (int i = 0; i < 3; ++i) {
+    int64_t bytes = t.strides[i] * size;
+    if (bytes % 16 != 0)
+      return fail(n + ": global stride " + std::to_string(bytes) +
+                  " bytes of dim " + kDimNames[i] + " (strides[" +
+                  std::to_string(i) + "] = " + std::to_string(t.strides[i]) +
+                  ") is not a multiple of 16, as TMA requires");
+    if (bytes >= (int64_t(1) << 40))
+      return fail(n + ": global stride " + std::to_string(bytes) +
+                  " bytes of dim " + kDimNames[i] +
+                  " is not below 2^40, as TMA requires");
+  }
+  return ATTNC_OK;
+}
+
+/// A raw pointer carries no strides: the kernel assumes the manifest's
+/// layout, packed, so anything else would be read wrongly.
+attnc_status LaunchBuilder::checkContiguous(const char *name,
+                                            const attnc_tensor &t) {
+  const int64_t *sh = t.shape;
+  int64_t want[4];
+  bool bshd = m.problem.layout == "bshd";
+  want[3] = 1;
+  if (bshd) {
+    want[1] = sh[3];
+    want[2] = sh[1] * sh[3];
+    want[0] = sh[2] * want[2];
+  } else {
+    want[2] = sh[3];
+    want[1] = sh[2] * sh[3];
+    want[0] = sh[1] * want[1];
+  }
+  if (std::equal(want, want + 4, t.strides) &&
+      reinterpret_cast<uintptr_t>(t.data) % m.alignmentBytes == 0)
+    return ATTNC_OK;
+  return fail(std::string(name) + " is passed as a raw pointer, so the kernel "
+                                  "assumes a packed " +
+              m.problem.layout + " tensor " + std::to_string(m.alignmentBytes) +
+              "-byte aligned: expected strides [" + joinInts(want, 4) +
+              "], found [" + joinInts(t.strides, 4) + "] at " +
+              hex(reinterpret_cast<uintptr_t>(t.data)));
+}
+
+attnc_status LaunchBuilder::encodeMap(const KernelParam &p, CUtensorMap &map) {
+  const char *name = toString(p.tensor);
+  const attnc_tensor &t = tensorOf(args, p.tensor);
+  int64_t size = elementSize(m.problem.dtype);
+  cuuint64_t dims[4], strides[3];
+  cuuint32_t box[4], elementStrides[4] = {1, 1, 1, 1};
+  for (size_t i = 0; i < 4; ++i) {
+    int idx = dimIndex(p.dims[i]);
+    dims[i] = static_cast<cuuint64_t>(t.shape[idx]);
+    if (i > 0)
+      strides[i - 1] = static_cast<cuuint64_t>(t.strides[idx] * size);
+    box[i] = static_cast<cuuint32_t>(p.box[i]);
+  }
+  CUtensorMapDataType dtype = m.problem.dtype == DType::BF16
+                                  ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+                              : m.problem.dtype == DType::F16
+                                  ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+                                  : CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+  CUtensorMapSwizzle swizzle = CU_TENSOR_MAP_SWIZZLE_NONE;
+  switch (p.swizzle) {
+  case Swizzle::None:
+    break;
+  case Swizzle::B32:
+    swizzle = CU_TENSOR_MAP_SWIZZLE_32B;
+    break;
+  case Swizzle::B64:
+    swizzle = CU_TENSOR_MAP_SWIZZLE_64B;
+    break;
+  case Swizzle::B128:
+    swizzle = CU_TENSOR_MAP_SWIZZLE_128B;
+    break;
+  }
+  std::string error;
+  if (ATTNC_CUDA_CALL(
+          *s.driver, cuTensorMapEncodeTiled, name, error, &map, dtype, 4,
+          t.data, dims, strides, box, elementStrides,
+          CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
+          CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+          p.oobFill == OobFill::NaN
+              ? CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA
+              : CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE))
+    return ATTNC_OK;
+  return failWith(ATTNC_ERROR_CUDA,
+                  std::string(call) + ": " + error + " [" +
+                      toString(m.problem.dtype) + ", base " +
+                      hex(reinterpret_cast<uintptr_t>(t.data)) + ", dims (" +
+                      joinInts(dims, 4) + "), byte strides (" +
+                      joinInts(strides, 3) + "), box (" + joinInts(box, 4) +
+                      "), swizzle " + toString(p.swizzle) + "]");
+}
+
+attnc_status LaunchBuilder::computeGrid(unsigned grid[3]) {
+  static const char *const axes[3] = {"x", "y", "z"};
+  for (int i = 0; i < 3; ++i) {
+    const GridDim &g = m.grid[i];
+    int64_t limit = i == 0 ? INT32_MAX : 65535;
+    std::string expr;
+    int64_t value = 1;
+    bool overflow = false;
+    for (Symbol sym : g.product) {
+      expr += (expr.empty() ? "" : " * ") + std::string(toString(sym));
+      int64_t factor = symbol(sym);
+      if (value > (int64_t(1) << 62) / factor)
+        overflow = true;
+      else
+        value *= factor;
+    }
+    if (g.ceilDiv != 1) {
+      expr = "ceil_div(" + expr + ", " + std::to_string(g.ceilDiv) + ")";
+      value = (value + g.ceilDiv - 1) / g.ceilDiv;
+    }
+    if (overflow || value > limit)
+      return failWith(ATTNC_ERROR_UNSUPPORTED,
+                      std::string(call) + ": grid " + axes[i] + " = " + expr +
+                          " = " + (overflow ? "overflow" : std::to_string(value)) +
+                          " exceeds CUDA's limit of " + std::to_string(limit));
+    if (value % m.cluster[i] != 0)
+      return failWith(ATTNC_ERROR_UNSUPPORTED,
+                      std::string(call) + ": grid " + axes[i] + " = " + expr +
+                          " = " + std::to_string(value) +
+                          " is not a multiple of the cluster's " +
+                          std::to_string(m.cluster[i]));
+    grid[i] = static_cast<unsigned>(value);
+  }
+  return ATTNC_OK;
+}
+
+attnc_status LaunchBuilder::build(void *stream, PreparedLaunch &out) {
+  const std::pair<const char *, const attnc_tensor *> tensors[] = {
+      {"q", &args.q}, {"k", &args.k}, {"v", &args.v}, {"o", &args.o}};
+  for (auto [name, t] : tensors)
+    if (attnc_status st = checkTensor(name, *t))
+      return st;
+  if (attnc_status st = checkShapes())
+    return st;
+
+  symbol(Symbol::Batch) = args.q.shape[0];
+  symbol(Symbol::HeadsQ) = args.q.shape[1];
+  symbol(Symbol::HeadsKv) = args.k.shape[1];
+  symbol(Symbol::HeadsRatio) = args.q.shape[1] / args.k.shape[1];
+  symbol(Symbol::SeqQ) = args.q.shape[2];
+  symbol(Symbol::SeqK) = args.k.shape[2];
+  symbol(Symbol::HeadDim) = m.problem.headDim;
+  symbol(Symbol::HeadDimV) = m.problem.headDimV;
+  symbol(Symbol::NumSms) = s.numSms;
+  symbol(Symbol::One) = 1;
+
+  // Reserve first: params point into these vectors.
+  size_t numMaps = 0;
+  for (const KernelParam &p : m.params)
+    numMaps += p.kind == ParamKind::TensorMap;
+  out.maps.assign(numMaps, CUtensorMap());
+  out.scalars.assign(m.params.size(), 0);
+  out.params.clear();
+  size_t mapIndex = 0;
+  for (size_t i = 0; i < m.params.size(); ++i) {
+    const KernelParam &p = m.params[i];
+    uint64_t &slot = out.scalars[i];
+    switch (p.kind) {
+    case ParamKind::TensorMap: {
+      const attnc_tensor &t = tensorOf(args, p.tensor);
+      if (attnc_status st = checkTma(toString(p.tensor), t))
+        return st;
+      CUtensorMap &map = out.maps[mapIndex++];
+      if (attnc_status st = encodeMap(p, map))
+        return st;
+      out.params.push_back(&map);
+      continue;
+    }
+    case ParamKind::Pointer:
+      if (p.tensor == TensorName::Lse) {
+        slot = reinterpret_cast<uintptr_t>(args.lse);
+      } else {
+        const attnc_tensor &t = tensorOf(args, p.tensor);
+        if (attnc_status st = checkContiguous(toString(p.tensor), t))
+          return st;
+        slot = reinterpret_cast<uintptr_t>(t.data);
+      }
+      break;
+    case ParamKind::I32: {
+      int32_t value = static_cast<int32_t>(symbol(p.value));
+      std::memcpy(&slot, &value, sizeof(value));
+      break;
+    }
+    case ParamKind::F32: {
+      // log2(e): kernels use exp2, so they take the scale pre-multiplied.
+      float value = p.value == Symbol::Scale
+                        ? args.scale
+                        : args.scale * 1.4426950408889634f;
+      std::memcpy(&slot, &value, sizeof(value));
+      break;
+    }
+    }
+    out.params.push_back(&slot);
+  }
+
+  unsigned grid[3];
+  if (attnc_status st = computeGrid(grid))
+    return st;
+  CUlaunchConfig &c = out.config;
+  c.gridDimX = grid[0];
+  c.gridDimY = grid[1];
+  c.gridDimZ = grid[2];
+  c.blockDimX = static_cast<unsigned>(m.threadsPerBlock);
+  c.blockDimY = c.blockDimZ = 1;
+  c.sharedMemBytes = static_cast<unsigned>(m.dynamicSmemBytes);
+  c.hStream = static_cast<CUstream>(stream);
+  bool clustered = m.cluster[0] * m.cluster[1] * m.cluster[2] > 1;
+  if (clustered) {
+    out.clusterAttr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    out.clusterAttr.value.clusterDim.x = static_cast<unsigned>(m.cluster[0]);
+    out.clusterAttr.value.clusterDim.y = static_cast<unsigned>(m.cluster[1]);
+    out.clusterAttr.value.clusterDim.z = static_cast<unsigned>(m.cluster[2]);
+    c.attrs = &out.clusterAttr;
+    c.numAttrs = 1;
+  }
+  out.description = m.entry + ", grid " + std::to_string(grid[0]) + "x" +
+                    std::to_string(grid[1]) + "x" + std::to_string(grid[2]) +
+                    ", block " + std::to_string(m.threadsPerBlock) +
+                    ", cluster " + std::to_string(m.cluster[0]) + "x" +
+                    std::to_string(m.cluster[1]) + "x" +
+                    std::to_string(m.cluster[2]) + ", dynamic smem " +
+                    std::to_string(m.dynamicSmemBytes);
+  return ATTNC_OK;
+}
+
+attnc_status prepare(const char *call, attnc_kernel kernel,
+                     const attnc_attention_args *args, void *stream,
+                     const Session *&s, PreparedLaunch &out) {
+  if (attnc_status st = checkKernel(call, kernel))
+    return st;
+  if (!args)
+    return invalid(call, "args is NULL");
+  if (attnc_status st = getSession(call, -1, s))
+    return st;
+  return LaunchBuilder(*s, *kernel, *args, call).build(stream, out);
+}
+
+attnc_status launch(const char *call, const Session &s,
+                    const attnc_kernel_s &kernel, PreparedLaunch &launch) {
+  std::string error;
+  if (ATTNC_CUDA_CALL(*s.driver, cuLaunchKernelEx, launch.description, error,
+                      &launch.config, kernel.function, launch.params.data(),
+                      nullptr))
+    return ATTNC_OK;
+  return failWith(ATTNC_ERROR_CUDA, std::string(call) + ": " + error);
+}
+
+/// Device-memory helpers share this preamble: a session and a checked call.
+template <typename Fn>
+attnc_status withDriver(const char *call, Fn body) {
+  clearError();
+  const Session *s = nullptr;
+  if (attnc_status st = getSession(call, -1, s))
+    return st;
+  std::string error;
+  if (body(*s->driver, error))
+    return ATTNC_OK;
+  return failWith(ATTNC_ERROR_CUDA, std::string(call) + ": " + error);
+}
+
+CUdeviceptr devicePtr(const void *p) {
+  return static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(p));
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// C ABI
+//===----------------------------------------------------------------------===//
+
+extern "C" {
+
+const char *attnc_last_error(void) { return lastError.c_str(); }
+
+const char *attnc_status_name(attnc_status status) {
+  switch (status) {
+  case ATTNC_OK:
+    return "ATTNC_OK";
+  case ATTNC_ERROR_INVALID_ARGUMENT:
+    return "ATTNC_ERROR_INVALID_ARGUMENT";
+  case ATTNC_ERROR_DRIVER_NOT_FOUND:
+    return "ATTNC_ERROR_DRIVER_NOT_FOUND";
+  case ATTNC_ERROR_CUDA:
+    return "ATTNC_ERROR_CUDA";
+  case ATTNC_ERROR_MANIFEST:
+    return "ATTNC_ERROR_MANIFEST";
+  case ATTNC_ERROR_UNSUPPORTED:
+    return "ATTNC_ERROR_UNSUPPORTED";
+  }
+  return "ATTNC_ERROR_UNKNOWN";
+}
+
+const char *attnc_version(void) { return ATTNC_RUNTIME_VERSION; }
+
+attnc_status attnc_init(int device_ordinal) {
+  clearError();
+  if (device_ordinal < 0)
+    return invalid("attnc_init", "device ordinal " +
+                                     std::to_string(device_ordinal) +
+                                     " is negative");
+  const Session *s = nullptr;
+  return getSession("attnc_init", device_ordinal, s);
+}
+
+attnc_status attnc_kernel_load(const char *path, attnc_kernel *out) {
+  clearError();
+  if (!path || !*path)
+    return invalid("attnc_kernel_load", "path is NULL or empty");
+  if (!out)
+    return invalid("attnc_kernel_load", "out is NULL");
+  *out = nullptr;
+  return loadKernel(path, out);
+}
+
+attnc_status attnc_kernel_release(attnc_kernel kernel) {
+  clearError();
+  if (!kernel)
+    return ATTNC_OK;
+  if (attnc_status st = checkKernel("attnc_kernel_release", kernel))
+    return st;
+  kernel->magic = 0; // so a second release is reported, not a double free
+  delete kernel;
+  return ATTNC_OK;
+}
+
+attnc_status attnc_kernel_info(attnc_kernel kernel, char *buf, size_t len,
+                               size_t *required) {
+  clearError();
+  const char *call = "attnc_kernel_info";
+  if (attnc_status st = checkKernel(call, kernel))
+    return st;
+  std::string json = toJson(kernel->manifest);
+  if (required)
+    *required = json.size() + 1;
+  if (!buf && len == 0)
+    return ATTNC_OK;
+  if (!buf)
+    return invalid(call, "buf is NULL but len is " + std::to_string(len));
+  if (len < json.size() + 1)
+    return invalid(call, "buffer of " + std::to_string(len) +
+                             " bytes is too small; " +
+                             std::to_string(json.size() + 1) + " needed");
+  std::memcpy(buf, json.c_str(), json.size() + 1);
+  return ATTNC_OK;
+}
+
+attnc_status attnc_kernel_get_attrs(attnc_kernel kernel,
+                                    attnc_kernel_attrs *out) {
+  clearError();
+  if (attnc_status st = checkKernel("attnc_kernel_get_attrs", kernel))
+    return st;
+  if (!out)
+    return invalid("attnc_kernel_get_attrs", "out is NULL");
+  *out = kernel->attrs;
+  return ATTNC_OK;
+}
+
+attnc_status attnc_attention_launch(attnc_kernel kernel,
+                                    const attnc_attention_args *args,
+                                    void *stream) {
+  clearError();
+  const char *call = "attnc_attention_launch";
+  const Session *s = nullptr;
+  PreparedLaunch prepared;
+  if (attnc_status st = prepare(call, kernel, args, stream, s, prepared))
+    return st;
+  return launch(call, *s, *kernel, prepared);
+}
+
+attnc_status attnc_time_launches(attnc_kernel kernel,
+                                 const attnc_attention_args *args,
+                                 void *stream, int warmup, int iters,
+                                 float *median_ms) {
+  clearError();
+  const char *call = "attnc_time_launches";
+  if (!median_ms)
+    return invalid(call, "median_ms is NULL");
+  if (warmup < 0 || warmup > 10000)
+    return invalid(call, "warmup " + std::to_string(warmup) +
+                             " is outside 0..10000");
+  if (iters < 1 || iters > 10000)
+    return invalid(call,
+                   "iters " + std::to_string(iters) + " is outside 1..10000");
+  const Session *s = nullptr;
+  PreparedLaunch prepared;
+  if (attnc_status st = prepare(call, kernel, args, stream, s, prepared))
+    return st;
+  for (int i = 0; i < warmup; ++i)
+    if (attnc_status st = launch(call, *s, *kernel, prepared))
+      return st;
+
+  const CudaDriver &d = *s->driver;
+  std::vector<CUevent> events;
+  std::string error;
+  auto destroyEvents = [&] {
+    for (CUevent e : events)
+      d.cuEventDestroy(e);
+  };
+  auto cudaFail = [&] {
+    destroyEvents();
+    return failWith(ATTNC_ERROR_CUDA, std::string(call) + ": " + error);
+  };
+  CUstream cuStream = static_cast<CUstream>(stream);
+  events.reserve(2 * static_cast<size_t>(iters));
+  for (int i = 0; i < 2 * iters; ++i) {
+    CUevent e = nullptr;
+    if (!ATTNC_CUDA_CALL(d, cuEventCreate, "", error, &e, CU_EVENT_DEFAULT))
+      return cudaFail();
+    events.push_back(e);
+  }
+  for (int i = 0; i < iters; ++i) {
+    if (!ATTNC_CUDA_CALL(d, cuEventRecord, "start", error, events[2 * i],
+                         cuStream))
+      return cudaFail();
+    if (attnc_status st = launch(call, *s, *kernel, prepared)) {
+      destroyEvents();
+      return st;
+    }
+    if (!ATTNC_CUDA_CALL(d, cuEventRecord, "stop", error, events[2 * i + 1],
+                         cuStream))
+      return cudaFail();
+  }
+  if (!ATTNC_CUDA_CALL(d, cuEventSynchronize, "stop", error, events.back()))
+    return cudaFail();
+  std::vector<float> times(static_cast<size_t>(iters));
+  for (int i = 0; i < iters; ++i)
+    if (!ATTNC_CUDA_CALL(d, cuEventElapsedTime, "", error, &times[i],
+                         events[2 * i], events[2 * i + 1]))
+      return cudaFail();
+  destroyEvents();
+  std::sort(times.begin(), times.end());
+  size_t mid = times.size() / 2;
+  *median_ms = times.size() % 2 ? times[mid] : (times[mid - 1] + times[mid]) / 2;
+  return ATTNC_OK;
+}
+
+attnc_status attnc_malloc(void **ptr, size_t bytes) {
+  clearError();
+  if (!ptr)
+    return invalid("attnc_malloc", "ptr is NULL");
+  *ptr = nullptr;
+  if (bytes == 0)
+    return invalid("attnc_malloc", "bytes is 0");
+  return withDriver("attnc_malloc", [&](const CudaDriver &d,
+                                        std::string &error) {
+    CUdeviceptr p = 0;
+    if (!ATTNC_CUDA_CALL(d, cuMemAlloc, std::to_string(bytes) + " bytes",
+                         error, &p, bytes))
+      return false;
+    *ptr = reinterpret_cast<void *>(static_cast<uintptr_t>(p));
+    return true;
+  });
+}
+
+attnc_status attnc_free(void *ptr) {
+  clearError();
+  if (!ptr)
+    return ATTNC_OK;
+  return withDriver("attnc_free", [&](const CudaDriver &d, std::string &error) {
+    return ATTNC_CUDA_CALL(d, cuMemFree, hex(devicePtr(ptr)), error,
+                           devicePtr(ptr));
+  });
+}
+
+attnc_status attnc_memcpy_htod(void *dst, const void *src, size_t bytes) {
+  clearError();
+  if (bytes == 0)
+    return ATTNC_OK;
+  if (!dst || !src)
+    return invalid("attnc_memcpy_htod", std::string(dst ? "src" : "dst") +
+                                            " is NULL");
+  return withDriver("attnc_memcpy_htod", [&](const CudaDriver &d,
+                                             std::string &error) {
+    return ATTNC_CUDA_CALL(d, cuMemcpyHtoD,
+                           std::to_string(bytes) + " bytes to " +
+                               hex(devicePtr(dst)),
+                           error, devicePtr(dst), src, bytes);
+  });
+}
+
+attnc_status attnc_memcpy_dtoh(void *dst, const void *src, size_t bytes) {
+  clearError();
+  if (bytes == 0)
+    return ATTNC_OK;
+  if (!dst || !src)
+    return invalid("attnc_memcpy_dtoh", std::string(dst ? "src" : "dst") +
+                                            " is NULL");
+  return withDriver("attnc_memcpy_dtoh", [&](const CudaDriver &d,
+                                             std::string &error) {
+    return ATTNC_CUDA_CALL(d, cuMemcpyDtoH,
+                           std::to_string(bytes) + " bytes from " +
+                               hex(devicePtr(src)),
+                           error, dst, devicePtr(src), bytes);
+  });
+}
+
+attnc_status attnc_memset_u16(void *dst, uint16_t value, size_t count) {
+  clearError();
+  if (count == 0)
+    return ATTNC_OK;
+  if (!dst)
+    return invalid("attnc_memset_u16", "dst is NULL");
+  if (reinterpret_cast<uintptr_t>(dst) % 2 != 0)
+    return invalid("attnc_memset_u16",
+                   "dst " + hex(devicePtr(dst)) + " is not 2-byte aligned");
+  return withDriver("attnc_memset_u16", [&](const CudaDriver &d,
+                                            std::string &error) {
+    return ATTNC_CUDA_CALL(d, cuMemsetD16,
+                           std::to_string(count) + " elements at " +
+                               hex(devicePtr(dst)),
+                           error, devicePtr(dst), value, count);
+  });
+}
+
+attnc_status attnc_synchronize(void) {
+  return withDriver("attnc_synchronize",
+                    [](const CudaDriver &d, std::string &error) {
+                      return ATTNC_CUDA_CALL(d, cuCtxSynchronize, "", error);
+                    });
+}
+
+} // extern "C"

@@ -1,0 +1,323 @@
+//===- Tile.cpp - tile attn.attention into block loops --------------------===//
+//
+// Part of the attnc project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Rewrites attn.attention into the blocked FlashAttention form with the
+// classic three-pass softmax (max, sum, P V). The output is the contract the
+// online-softmax fusion pass matches:
+//
+//   scf.forall (b, h, qb) shared_outs(O[, LSE]) {
+//     Qt = load_tile Q[b, h, qb * BM]
+//     m  = scf.for kb in [begin, end) iter(-inf)  { S = qk(Qt, Kt); ...; row_max }
+//     l  = scf.for kb in [begin, end) iter(0)     { ...; exp_diff(S, m); row_sum }
+//     acc = scf.for kb in [begin, end) iter(0)    { ...; exp_diff(S, m); pv }
+//     Ot, LSEt = finalize(acc, l, m)
+//     parallel_insert_slice Ot (and LSEt), clipped to the sequence
+//   }
+//
+//===----------------------------------------------------------------------===//
+
+#include "attnc/Transforms/MaskUtils.h"
+#include "attnc/Transforms/Passes.h"
+#include "attnc/Transforms/TileConfig.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <cmath>
+
+#define DEBUG_TYPE "attn-tile"
+
+namespace mlir::attn {
+#define GEN_PASS_DEF_ATTNTILEPASS
+#include "attnc/Transforms/Passes.h.inc"
+} // namespace mlir::attn
+
+using namespace mlir;
+using namespace mlir::attn;
+
+namespace {
+
+/// Everything the loop bodies need, computed once outside the loops.
+struct TileContext {
+  AttentionOp op;
+  int64_t blockM, blockN;
+  MaskSpec mask;
+  Value batch, head, kvHead, rowBegin, seqQ, seqK;
+  Value queryTile;
+  RankedTensorType scoresType, rowsType;
+  float scale;
+};
+
+/// Emits S for kv block `kb`: load K, S = Q K^T, softcap, mask.
+Value buildMaskedScores(OpBuilder &b, Location loc, const TileContext &ctx,
+                        Value kb) {
+  AttentionOp op = ctx.op;
+  Value colBegin = arith::MulIOp::create(
+      b, loc, kb, arith::ConstantIndexOp::create(b, loc, ctx.blockN));
+  auto keyTileType = RankedTensorType::get(
+      {ctx.blockN, op.getHeadDim()}, op.getKey().getType().getElementType());
+  Value keyTile =
+      LoadTileOp::create(b, loc, keyTileType, op.getKey(), ctx.batch,
+                         ctx.kvHead, colBegin, op.getLayout());
+  Value scores = QKOp::create(b, loc, ctx.scoresType, ctx.queryTile, keyTile);
+  if (std::optional<APFloat> cap = op.getSoftcap())
+    scores = SoftcapOp::create(b, loc, scores.getType(), scores, b.getF32FloatAttr(ctx.scale),
+                               b.getF32FloatAttr(cap->convertToFloat()));
+  DenseI64ArrayAttr window;
+  if (ctx.mask.window)
+    window = b.getDenseI64ArrayAttr(*ctx.mask.window);
+  return MaskOp::create(b, loc, scores.getType(), scores, ctx.rowBegin, colBegin, ctx.seqQ,
+                        ctx.seqK, ctx.mask.kind, window);
+}
+
+Value buildFilled(OpBuilder &b, Location loc, RankedTensorType type,
+                  float value) {
+  return arith::ConstantOp::create(
+      b, loc, DenseElementsAttr::get(type, b.getF32FloatAttr(value)));
+}
+
+/// Builds `scf.for kb in [begin, end) iter_args(init)` whose body yields
+/// `step(kb, carried)`.
+Value buildKvLoop(OpBuilder &b, Location loc, Value begin, Value end,
+                  Value init,
+                  function_ref<Value(OpBuilder &, Location, Value, Value)>
+                      step) {
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  auto loop = scf::ForOp::create(
+      b, loc, begin, end, one, ValueRange{init},
+      [&](OpBuilder &nested, Location nestedLoc, Value kb, ValueRange iter) {
+        Value next = step(nested, nestedLoc, kb, iter[0]);
+        scf::YieldOp::create(nested, nestedLoc, next);
+      });
+  return loop.getResult(0);
+}
+
+/// Offsets/sizes of one (batch, head, rows) slab of a 4-D tensor in `layout`.
+void slabSlice(OpBuilder &b, Location loc, Layout layout, Value batch,
+               Value head, Value rowBegin, Value rows, int64_t headDim,
+               SmallVectorImpl<OpFoldResult> &offsets,
+               SmallVectorImpl<OpFoldResult> &sizes) {
+  SmallVector<OpFoldResult> logicalOffsets = {batch, head, rowBegin,
+                                              b.getIndexAttr(0)};
+  SmallVector<OpFoldResult> logicalSizes = {b.getIndexAttr(1),
+                                            b.getIndexAttr(1), rows,
+                                            b.getIndexAttr(headDim)};
+  offsets.assign(4, OpFoldResult());
+  sizes.assign(4, OpFoldResult());
+  for (unsigned d = 0; d < 4; ++d) {
+    offsets[physicalDim(d, layout)] = logicalOffsets[d];
+    sizes[physicalDim(d, layout)] = logicalSizes[d];
+  }
+}
+
+LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
+                            TileConfig config) {
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  Layout layout = op.getLayout();
+  auto dimOf = [&](Value tensor, unsigned logical) -> Value {
+    return tensor::DimOp::create(rewriter, loc, tensor,
+                                 physicalDim(logical, layout));
+  };
+  auto outputType = op.getOutput().getType();
+  int64_t numQueryHeads = op.getNumQueryHeads();
+  int64_t headDim = op.getHeadDim(), valueHeadDim = op.getValueHeadDim();
+  int64_t groupSize = numQueryHeads / op.getNumKVHeads();
+
+  Value batch = dimOf(op.getQuery(), 0);
+  Value seqQ = dimOf(op.getQuery(), 2);
+  Value seqK = dimOf(op.getKey(), 2);
+  Value numQueryBlocks = arith::CeilDivSIOp::create(
+      rewriter, loc, seqQ,
+      arith::ConstantIndexOp::create(rewriter, loc, config.blockM));
+
+  // Destinations: O in its own layout, LSE as [B, Hq, Nq].
+  SmallVector<Value> outputs;
+  SmallVector<Value> dynamicOut;
+  for (unsigned d = 0; d < 4; ++d)
+    if (outputType.isDynamicDim(d))
+      dynamicOut.push_back(tensor::DimOp::create(rewriter, loc, op.getQuery(), d));
+  outputs.push_back(tensor::EmptyOp::create(rewriter, loc, outputType.getShape(),
+                                            outputType.getElementType(),
+                                            dynamicOut));
+  if (Value lse = op.getLse()) {
+    auto lseType = cast<RankedTensorType>(lse.getType());
+    SmallVector<Value> dynamicLse;
+    Value logical[3] = {batch, Value(), seqQ};
+    for (unsigned d = 0; d < 3; ++d)
+      if (lseType.isDynamicDim(d))
+        dynamicLse.push_back(logical[d]);
+    outputs.push_back(tensor::EmptyOp::create(rewriter, loc, lseType.getShape(),
+                                              lseType.getElementType(),
+                                              dynamicLse));
+  }
+
+  MaskSpec mask;
+  mask.kind = op.getMask();
+  if (std::optional<ArrayRef<int64_t>> window = op.getWindow())
+    mask.window = SmallVector<int64_t, 2>(*window);
+  float scale = op.getScaleValue();
+  bool softcapped = op.getSoftcap().has_value();
+  // With a softcap the scores are already scaled when they reach the softmax.
+  float softmaxScale = softcapped ? 1.0f : scale;
+  float scaleLog2 = softmaxScale * static_cast<float>(M_LOG2E);
+
+  SmallVector<OpFoldResult> upperBounds = {
+      batch, rewriter.getIndexAttr(numQueryHeads), numQueryBlocks};
+  auto forall = scf::ForallOp::create(rewriter, loc, upperBounds, outputs,
+                                      /*mapping=*/std::nullopt);
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPointToStart(forall.getBody());
+  Value b = forall.getInductionVar(0), h = forall.getInductionVar(1),
+        qb = forall.getInductionVar(2);
+
+  TileContext ctx;
+  ctx.op = op;
+  ctx.blockM = config.blockM;
+  ctx.blockN = config.blockN;
+  ctx.mask = mask;
+  ctx.batch = b;
+  ctx.head = h;
+  ctx.kvHead = groupSize == 1
+                   ? h
+                   : arith::DivUIOp::create(
+                         rewriter, loc, h,
+                         arith::ConstantIndexOp::create(rewriter, loc,
+                                                        groupSize))
+                         .getResult();
+  ctx.rowBegin = arith::MulIOp::create(
+      rewriter, loc, qb,
+      arith::ConstantIndexOp::create(rewriter, loc, config.blockM));
+  ctx.seqQ = seqQ;
+  ctx.seqK = seqK;
+  ctx.scale = scale;
+  auto queryTileType = RankedTensorType::get(
+      {config.blockM, headDim}, op.getQuery().getType().getElementType());
+  ctx.queryTile = LoadTileOp::create(rewriter, loc, queryTileType,
+                                     op.getQuery(), b, h, ctx.rowBegin, layout);
+  ctx.scoresType = RankedTensorType::get({config.blockM, config.blockN},
+                                         rewriter.getF32Type());
+  ctx.rowsType = RankedTensorType::get({config.blockM}, rewriter.getF32Type());
+  auto accType = RankedTensorType::get({config.blockM, valueHeadDim},
+                                       rewriter.getF32Type());
+
+  KvBlockRange range =
+      buildKvBlockRange(rewriter, loc, ctx.rowBegin, seqQ, seqK, config.blockM,
+                        config.blockN, mask);
+  float negInf = -std::numeric_limits<float>::infinity();
+
+  // Pass 1: row max.
+  Value rowMax = buildKvLoop(
+      rewriter, loc, range.begin, range.end,
+      buildFilled(rewriter, loc, ctx.rowsType, negInf),
+      [&](OpBuilder &nb, Location l, Value kb, Value m) -> Value {
+        Value s = buildMaskedScores(nb, l, ctx, kb);
+        return RowMaxOp::create(nb, l, ctx.rowsType, s, m);
+      });
+  // Pass 2: row sum of exp2((S - m) * scale log2 e).
+  Value rowSum = buildKvLoop(
+      rewriter, loc, range.begin, range.end,
+      buildFilled(rewriter, loc, ctx.rowsType, 0.0f),
+      [&](OpBuilder &nb, Location l, Value kb, Value sum) -> Value {
+        Value s = buildMaskedScores(nb, l, ctx, kb);
+        Value p = ExpDiffOp::create(nb, l, s.getType(), s, rowMax,
+                                    nb.getF32FloatAttr(scaleLog2));
+        return RowSumOp::create(nb, l, ctx.rowsType, p, sum);
+      });
+  // Pass 3: P V.
+  Value acc = buildKvLoop(
+      rewriter, loc, range.begin, range.end,
+      buildFilled(rewriter, loc, accType, 0.0f),
+      [&](OpBuilder &nb, Location l, Value kb, Value accIn) -> Value {
+        Value s = buildMaskedScores(nb, l, ctx, kb);
+        Value p = ExpDiffOp::create(nb, l, s.getType(), s, rowMax,
+                                    nb.getF32FloatAttr(scaleLog2));
+        Value colBegin = arith::MulIOp::create(
+            nb, l, kb, arith::ConstantIndexOp::create(nb, l, ctx.blockN));
+        auto valueTileType =
+            RankedTensorType::get({ctx.blockN, valueHeadDim},
+                                  op.getValue().getType().getElementType());
+        Value valueTile = LoadTileOp::create(nb, l, valueTileType, op.getValue(),
+                                             ctx.batch, ctx.kvHead, colBegin,
+                                             layout);
+        return PVOp::create(nb, l, accIn.getType(), p, valueTile, accIn);
+      });
+
+  auto outTileType =
+      RankedTensorType::get({config.blockM, valueHeadDim},
+                            outputType.getElementType());
+  auto finalize =
+      FinalizeOp::create(rewriter, loc, outTileType, ctx.rowsType, acc, rowSum,
+                         rowMax, rewriter.getF32FloatAttr(softmaxScale));
+
+  // Store the rows that exist: min(BM, Nq - rowBegin).
+  Value rows = arith::MinSIOp::create(
+      rewriter, loc,
+      arith::ConstantIndexOp::create(rewriter, loc, config.blockM),
+      arith::SubIOp::create(rewriter, loc, seqQ, ctx.rowBegin));
+  OpFoldResult zeroAttr = rewriter.getIndexAttr(0),
+               oneAttr = rewriter.getIndexAttr(1);
+  Value outRows = tensor::ExtractSliceOp::create(
+      rewriter, loc,
+      RankedTensorType::get({ShapedType::kDynamic, valueHeadDim},
+                            outputType.getElementType()),
+      finalize.getOutput(), ArrayRef<OpFoldResult>{zeroAttr, zeroAttr},
+      ArrayRef<OpFoldResult>{rows, rewriter.getIndexAttr(valueHeadDim)},
+      ArrayRef<OpFoldResult>{oneAttr, oneAttr});
+  Value lseRows;
+  if (op.getLse())
+    lseRows = tensor::ExtractSliceOp::create(
+        rewriter, loc,
+        RankedTensorType::get({ShapedType::kDynamic}, rewriter.getF32Type()),
+        finalize.getLse(), ArrayRef<OpFoldResult>{zeroAttr},
+        ArrayRef<OpFoldResult>{rows}, ArrayRef<OpFoldResult>{oneAttr});
+
+  rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
+  SmallVector<OpFoldResult> offsets, sizes;
+  slabSlice(rewriter, loc, layout, b, h, ctx.rowBegin, rows, valueHeadDim,
+            offsets, sizes);
+  SmallVector<OpFoldResult> strides(4, oneAttr);
+  tensor::ParallelInsertSliceOp::create(rewriter, loc, outRows,
+                                        forall.getRegionIterArgs()[0], offsets,
+                                        sizes, strides);
+  if (lseRows)
+    tensor::ParallelInsertSliceOp::create(
+        rewriter, loc, lseRows, forall.getRegionIterArgs()[1],
+        ArrayRef<OpFoldResult>{b, h, ctx.rowBegin},
+        ArrayRef<OpFoldResult>{oneAttr, oneAttr, rows},
+        ArrayRef<OpFoldResult>{oneAttr, oneAttr, oneAttr});
+
+  rewriter.replaceOp(op, forall.getResults());
+  return success();
+}
+
+struct AttnTilePass final : public mlir::attn::impl::AttnTilePassBase<AttnTilePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<AttentionOp> ops;
+    getOperation().walk([&](AttentionOp op) { ops.push_back(op); });
+    IRRewriter rewriter(&getContext());
+    for (AttentionOp op : ops) {
+      TileConfig config = getDefaultTileConfig(
+          op.getHeadDim(), op.getMask() != MaskKind::None);
+      if (blockM > 0)
+        config.blockM = blockM;
+      if (blockN > 0)
+        config.blockN = blockN;
+      if (std::optional<ArrayRef<int64_t>> tiles = op.getTileSizes())
+        config = {(*tiles)[0], (*tiles)[1]};
+      if (failed(tileAttention(rewriter, op, config)))
+        return signalPassFailure();
+      ++numTiled;
+    }
+  }
+};
+
+} // namespace

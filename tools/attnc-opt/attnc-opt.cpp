@@ -1,0 +1,29 @@
+//===- attnc-opt.cpp - attnc optimizer driver -----------------------------===//
+//
+// Part of the attnc project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// mlir-opt with the attn dialect, the attnc passes and the attnc pipelines:
+// runs any prefix of the pipeline and prints the IR after it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "attnc/InitAll.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/raw_ostream.h"
+
+int main(int argc, char **argv) {
+  llvm::cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
+    os << "attnc " ATTNC_VERSION " (MLIR " << LLVM_VERSION_STRING << ")\n";
+  });
+  mlir::attn::registerAllAttncPasses();
+  mlir::DialectRegistry registry;
+  mlir::attn::registerAllAttncDialects(registry);
+  return mlir::asMainReturnCode(mlir::MlirOptMain(
+      argc, argv, "attnc optimizer driver\n", registry));
+}
