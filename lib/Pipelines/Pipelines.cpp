@@ -10,7 +10,14 @@
 #include "attnc/Conversion/Passes.h"
 #include "attnc/Transforms/Passes.h"
 
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -69,35 +76,45 @@ void mlir::attn::buildAttnTilingPipeline(OpPassManager &pm,
   addCleanup(pm);
 }
 
-/// Upstream passes are added from their textual names: that keeps this file
-/// independent of each pass's options struct, and the names are what a user
-/// would type to reproduce a step with attnc-opt.
-static void addUpstream(OpPassManager &pm, StringRef pipeline) {
-  if (failed(parsePassPipeline(pipeline, pm)))
-    llvm::report_fatal_error(llvm::Twine("attnc: bad built-in pipeline: ") +
-                             pipeline);
-}
-
 void mlir::attn::buildAttnToLoopsPipeline(OpPassManager &pm) {
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
   funcPm.addPass(createConvertAttnToLinalgPass());
   addCleanup(funcPm);
-  addUpstream(pm, "one-shot-bufferize{bufferize-function-boundaries=true "
-                  "function-boundary-type-conversion=identity-layout-map "
-                  "allow-return-allocs-from-loops=true}");
-  addUpstream(pm, "buffer-deallocation-pipeline");
-  addUpstream(pm, "func.func(convert-linalg-to-loops,scf-forall-to-for,"
-                  "canonicalize,cse)");
+
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  // Plain memrefs at function boundaries: what the C interface expects.
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  // The kv loops carry freshly computed tiles, not updated in place.
+  bufferize.allowReturnAllocsFromLoops = true;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  bufferization::buildBufferDeallocationPipeline(pm);
+  pm.addPass(createConvertBufferizationToMemRefPass());
+
+  OpPassManager &loopsPm = pm.nest<func::FuncOp>();
+  loopsPm.addPass(createConvertLinalgToLoopsPass());
+  loopsPm.addPass(createForallToForLoopPass());
+  addCleanup(loopsPm);
 }
 
 void mlir::attn::buildAttnToCPUPipeline(OpPassManager &pm) {
   buildAttnToLoopsPipeline(pm);
-  addUpstream(pm, "lower-affine,expand-strided-metadata,"
-                  "arith-expand{include-bf16=true},convert-scf-to-cf,"
-                  "convert-math-to-llvm,convert-math-to-libm,"
-                  "convert-arith-to-llvm,convert-index-to-llvm,"
-                  "finalize-memref-to-llvm,convert-func-to-llvm,"
-                  "convert-cf-to-llvm,reconcile-unrealized-casts");
+  // Strided-metadata expansion emits affine.apply: lower affine after it.
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  arith::ArithExpandOpsPassOptions expand;
+  expand.includeBf16 = true; // bf16 <-> f32 as integer ops for any host CPU.
+  pm.addPass(arith::createArithExpandOpsPass(expand));
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass()); // tanh (softcap)
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
 void mlir::attn::registerAttnPipelines() {

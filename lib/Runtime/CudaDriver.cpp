@@ -1,4 +1,4 @@
-//===- CudaDriver.cpp - dlopen'ed CUDA driver API ----------------*- C++ -*-===//
+//===- CudaDriver.cpp - dlopen'ed CUDA driver API ---------------*- C++ -*-===//
 //
 // Opens the CUDA driver once per process and resolves the function table.
 // The table is never unloaded: kernels and allocations may outlive any
@@ -43,8 +43,8 @@ LoadResult load() {
     return fn;
   };
 #define ATTNC_RESOLVE(api, symbol, fallback)                                   \
-  result.driver.api =                                                          \
-      reinterpret_cast<decltype(result.driver.api)>(resolve(symbol, fallback)); \
+  result.driver.api = reinterpret_cast<decltype(result.driver.api)>(           \
+      resolve(symbol, fallback));                                              \
   if (!result.driver.api) {                                                    \
     result.error = std::string(path) + " has no symbol " + symbol +            \
                    "; the CUDA driver is too old (CUDA 12.0 or newer needed)"; \

@@ -1,4 +1,4 @@
-//===- CudaDriver.h - dlopen'ed CUDA driver API ------------------*- C++ -*-===//
+//===- CudaDriver.h - dlopen'ed CUDA driver API -----------------*- C++ -*-===//
 //
 // The runtime never links libcuda: the driver is opened with dlopen at first
 // use and every entry point is resolved by its exported (versioned) symbol,

@@ -1,4 +1,4 @@
-//===- Manifest.cpp - attnc kernel manifest parser and writer ----*- C++ -*-===//
+//===- Manifest.cpp - attnc kernel manifest parser and writer ---*- C++ -*-===//
 //
 // A small JSON reader (just enough for manifests: positions for syntax
 // errors, a depth limit, no exceptions) and the mapping between its values and
@@ -48,12 +48,12 @@ constexpr EnumName<TensorDim> kTensorDims[] = {{TensorDim::D, "d"},
                                                {TensorDim::H, "h"},
                                                {TensorDim::B, "b"}};
 constexpr EnumName<Symbol> kSymbols[] = {
-    {Symbol::Batch, "batch"},         {Symbol::HeadsQ, "heads_q"},
-    {Symbol::HeadsKv, "heads_kv"},    {Symbol::HeadsRatio, "heads_ratio"},
-    {Symbol::SeqQ, "seq_q"},          {Symbol::SeqK, "seq_k"},
-    {Symbol::HeadDim, "head_dim"},    {Symbol::HeadDimV, "head_dim_v"},
-    {Symbol::NumSms, "num_sms"},      {Symbol::One, "one"},
-    {Symbol::Scale, "scale"},         {Symbol::ScaleLog2, "scale_log2"}};
+    {Symbol::Batch, "batch"},      {Symbol::HeadsQ, "heads_q"},
+    {Symbol::HeadsKv, "heads_kv"}, {Symbol::HeadsRatio, "heads_ratio"},
+    {Symbol::SeqQ, "seq_q"},       {Symbol::SeqK, "seq_k"},
+    {Symbol::HeadDim, "head_dim"}, {Symbol::HeadDimV, "head_dim_v"},
+    {Symbol::NumSms, "num_sms"},   {Symbol::One, "one"},
+    {Symbol::Scale, "scale"},      {Symbol::ScaleLog2, "scale_log2"}};
 
 template <typename E, size_t N>
 const char *nameOf(const EnumName<E> (&table)[N], E value) {
@@ -180,7 +180,8 @@ public:
       return false;
     skipSpace();
     if (pos != text.size())
-      return fail("unexpected " + describeNext() + " after the top-level value");
+      return fail("unexpected " + describeNext() +
+                  " after the top-level value");
     return true;
   }
 
@@ -200,8 +201,8 @@ private:
         ++column;
       }
     }
-    error = std::to_string(line) + ":" + std::to_string(column) + ": " +
-            message;
+    error =
+        std::to_string(line) + ":" + std::to_string(column) + ": " + message;
     return false;
   }
 
@@ -252,7 +253,8 @@ private:
     for (const char *word : {"true", "false", "null"}) {
       if (text.substr(pos, std::char_traits<char>::length(word)) == word) {
         pos += std::char_traits<char>::length(word);
-        out.kind = word[0] == 'n' ? JsonValue::Kind::Null : JsonValue::Kind::Bool;
+        out.kind =
+            word[0] == 'n' ? JsonValue::Kind::Null : JsonValue::Kind::Bool;
         out.boolean = word[0] == 't';
         return true;
       }
@@ -557,9 +559,8 @@ public:
       return true;
     static const char *const names[] = {"null",     "a boolean", "a number",
                                         "a string", "an array",  "an object"};
-    return fail(path, std::string("expected ") +
-                          names[static_cast<int>(kind)] + ", found " +
-                          describe(v));
+    return fail(path, std::string("expected ") + names[static_cast<int>(kind)] +
+                          ", found " + describe(v));
   }
 
   bool asObject(const JsonValue &v, const std::string &path) {
@@ -664,12 +665,11 @@ bool ManifestReader::readManifest(const JsonValue &root, Manifest &m) {
   if (!readInt(root, "", "version", m.version))
     return false;
   if (m.version != kManifestVersion)
-    return fail("version", "found " + std::to_string(m.version) +
-                               ", expected " +
-                               std::to_string(kManifestVersion) +
-                               " (this runtime reads " + kManifestFormat +
-                               " version " + std::to_string(kManifestVersion) +
-                               ")");
+    return fail("version",
+                "found " + std::to_string(m.version) + ", expected " +
+                    std::to_string(kManifestVersion) + " (this runtime reads " +
+                    kManifestFormat + " version " +
+                    std::to_string(kManifestVersion) + ")");
   if (!checkKeys(root, "",
                  {"format", "version", "attnc_version", "target", "entry",
                   "ptx", "cubin", "threads_per_block", "cluster",
@@ -960,12 +960,11 @@ bool attnc::rt::validateManifest(const Manifest &m, std::string &error) {
                     "\"");
   if (!m.cubin.empty() && !isPlainFileName(m.cubin))
     return fail(error, "cubin",
-                "expected a file name beside the manifest, found \"" +
-                    m.cubin + "\"");
+                "expected a file name beside the manifest, found \"" + m.cubin +
+                    "\"");
   if (m.threadsPerBlock < 1 || m.threadsPerBlock > 1024)
     return fail(error, "threads_per_block",
-                "expected 1..1024, found " +
-                    std::to_string(m.threadsPerBlock));
+                "expected 1..1024, found " + std::to_string(m.threadsPerBlock));
   int64_t clusterSize = 1;
   for (size_t i = 0; i < 3; ++i) {
     if (m.cluster[i] < 1 || m.cluster[i] > 8)

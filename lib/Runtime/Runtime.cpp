@@ -1,4 +1,4 @@
-//===- Runtime.cpp - attnc kernel runtime ------------------------*- C++ -*-===//
+//===- Runtime.cpp - attnc kernel runtime -----------------------*- C++ -*-===//
 //
 // The C ABI of attnc/Runtime/Runtime.h: one device per process, kernel
 // artifacts loaded into a process-wide module cache, and launches that check
@@ -46,8 +46,8 @@ attnc_status failWith(attnc_status status, std::string message) {
 }
 
 attnc_status invalid(const char *call, const std::string &message) {
-  return failWith(ATTNC_ERROR_INVALID_ARGUMENT, std::string(call) + ": " +
-                                                    message);
+  return failWith(ATTNC_ERROR_INVALID_ARGUMENT,
+                  std::string(call) + ": " + message);
 }
 
 /// Every entry point starts here, so a success leaves "" behind.
@@ -57,6 +57,12 @@ std::string hex(uint64_t value) {
   char buf[24];
   std::snprintf(buf, sizeof(buf), "0x%llx",
                 static_cast<unsigned long long>(value));
+  return buf;
+}
+
+std::string formatFloat(float value) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%g", static_cast<double>(value));
   return buf;
 }
 
@@ -121,8 +127,7 @@ attnc_status openSession(const char *call, int ordinal, Session *&out) {
   } attrs[] = {
       {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, &s->ccMajor},
       {CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, &s->ccMinor},
-      {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
-       &s->maxSmemOptin},
+      {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, &s->maxSmemOptin},
       {CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, &s->numSms}};
   for (auto &a : attrs)
     if (!ATTNC_CUDA_CALL(d, cuDeviceGetAttribute, what, error, a.out, a.attr,
@@ -152,8 +157,10 @@ attnc_status getSession(const char *call, int ordinal, const Session *&out) {
   if (ordinal >= 0 && ordinal != s->ordinal)
     return failWith(ATTNC_ERROR_UNSUPPORTED,
                     std::string(call) + ": the runtime already uses device " +
-                        std::to_string(s->ordinal) + "; one device per process"
-                        " (asked for device " + std::to_string(ordinal) + ")");
+                        std::to_string(s->ordinal) +
+                        "; one device per process"
+                        " (asked for device " +
+                        std::to_string(ordinal) + ")");
   // Contexts are per thread: make ours current on threads that arrive later.
   CUcontext current = nullptr;
   std::string error;
@@ -287,11 +294,11 @@ attnc_status loadModule(const Session &s, const std::string &key,
       reinterpret_cast<void *>(static_cast<uintptr_t>(kJitLogBytes - 1))};
   CUmodule module = nullptr;
   std::string error;
-  if (!ATTNC_CUDA_CALL(*s.driver, cuModuleLoadDataEx, imagePath, error,
-                       &module, image.c_str(),
-                       static_cast<unsigned>(sizeof(options) /
-                                             sizeof(options[0])),
-                       options, values)) {
+  if (!ATTNC_CUDA_CALL(
+          *s.driver, cuModuleLoadDataEx, imagePath, error, &module,
+          image.c_str(),
+          static_cast<unsigned>(sizeof(options) / sizeof(options[0])), options,
+          values)) {
     if (errorLog[0])
       error += "\nJIT error log:\n" + std::string(errorLog.data());
     return failWith(ATTNC_ERROR_CUDA, "attnc_kernel_load: " + error);
@@ -354,8 +361,8 @@ attnc_status loadKernel(const char *path, attnc_kernel *out) {
   // these errors read the same on machines without a GPU.
   std::string error, manifestText, ptx, cubin;
   if (!readFile(manifestPath, manifestText, error))
-    return failWith(ATTNC_ERROR_MANIFEST, std::string(call) + ": manifest " +
-                                              error);
+    return failWith(ATTNC_ERROR_MANIFEST,
+                    std::string(call) + ": manifest " + error);
   auto kernel = std::make_unique<attnc_kernel_s>();
   Manifest &m = kernel->manifest;
   if (!parseManifest(manifestText, m, error, manifestPath))
@@ -374,8 +381,8 @@ attnc_status loadKernel(const char *path, attnc_kernel *out) {
   if (attnc_status status = getSession(call, -1, s))
     return status;
   const CudaDriver &d = *s->driver;
-  std::string device = "device " + std::to_string(s->ordinal) + " (" +
-                       s->name + ")";
+  std::string device =
+      "device " + std::to_string(s->ordinal) + " (" + s->name + ")";
   if (s->ccMajor != 9 || s->ccMinor != 0)
     return failWith(ATTNC_ERROR_UNSUPPORTED,
                     std::string(call) + ": the artifact targets " + m.target +
@@ -393,8 +400,8 @@ attnc_status loadKernel(const char *path, attnc_kernel *out) {
   const std::string &imagePath = cubin.empty() ? ptxPath : cubinPath;
   uint64_t hash = fnv1a(1469598103934665603ull, manifestText);
   hash = fnv1a(hash, image);
-  std::string key = std::to_string(s->ordinal) + "|" +
-                    canonical(manifestPath) + "|" + hex(hash);
+  std::string key = std::to_string(s->ordinal) + "|" + canonical(manifestPath) +
+                    "|" + hex(hash);
   CUmodule module = nullptr;
   if (attnc_status status = loadModule(*s, key, imagePath, image, module))
     return status;
@@ -521,7 +528,9 @@ private:
   const char *call;
   int64_t symbols[12] = {};
 
-  attnc_status fail(const std::string &message) { return invalid(call, message); }
+  attnc_status fail(const std::string &message) {
+    return invalid(call, message);
+  }
   attnc_status checkTensor(const char *name, const attnc_tensor &t);
   attnc_status checkShapes();
   attnc_status checkTma(const char *name, const attnc_tensor &t);
@@ -569,8 +578,8 @@ attnc_status LaunchBuilder::checkShapes() {
     if (ta.shape[i] == tb.shape[i])
       return ATTNC_OK;
     return fail(std::string(a) + ".shape[" + std::to_string(i) + "] (" +
-                kDimNames[i] + ") is " + std::to_string(ta.shape[i]) +
-                " but " + b + ".shape[" + std::to_string(i) + "] is " +
+                kDimNames[i] + ") is " + std::to_string(ta.shape[i]) + " but " +
+                b + ".shape[" + std::to_string(i) + "] is " +
                 std::to_string(tb.shape[i]));
   };
   auto headDim = [&](const char *name, const attnc_tensor &t, int64_t want,
@@ -621,7 +630,7 @@ attnc_status LaunchBuilder::checkShapes() {
     return fail("args.lse " + hex(reinterpret_cast<uintptr_t>(args.lse)) +
                 " is not 4-byte aligned");
   if (!std::isfinite(args.scale) || args.scale == 0.0f)
-    return fail("args.scale is " + std::to_string(args.scale) +
+    return fail("args.scale is " + formatFloat(args.scale) +
                 "; pass the softmax scale (usually 1/sqrt(head_dim))");
   return ATTNC_OK;
 }
@@ -673,8 +682,9 @@ attnc_status LaunchBuilder::checkContiguous(const char *name,
   if (std::equal(want, want + 4, t.strides) &&
       reinterpret_cast<uintptr_t>(t.data) % m.alignmentBytes == 0)
     return ATTNC_OK;
-  return fail(std::string(name) + " is passed as a raw pointer, so the kernel "
-                                  "assumes a packed " +
+  return fail(std::string(name) +
+              " is passed as a raw pointer, so the kernel "
+              "assumes a packed " +
               m.problem.layout + " tensor " + std::to_string(m.alignmentBytes) +
               "-byte aligned: expected strides [" + joinInts(want, 4) +
               "], found [" + joinInts(t.strides, 4) + "] at " +
@@ -694,11 +704,10 @@ attnc_status LaunchBuilder::encodeMap(const KernelParam &p, CUtensorMap &map) {
       strides[i - 1] = static_cast<cuuint64_t>(t.strides[idx] * size);
     box[i] = static_cast<cuuint32_t>(p.box[i]);
   }
-  CUtensorMapDataType dtype = m.problem.dtype == DType::BF16
-                                  ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
-                              : m.problem.dtype == DType::F16
-                                  ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
-                                  : CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
+  CUtensorMapDataType dtype =
+      m.problem.dtype == DType::BF16  ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+      : m.problem.dtype == DType::F16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+                                      : CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
   CUtensorMapSwizzle swizzle = CU_TENSOR_MAP_SWIZZLE_NONE;
   switch (p.swizzle) {
   case Swizzle::None:
@@ -714,14 +723,13 @@ attnc_status LaunchBuilder::encodeMap(const KernelParam &p, CUtensorMap &map) {
     break;
   }
   std::string error;
-  if (ATTNC_CUDA_CALL(
-          *s.driver, cuTensorMapEncodeTiled, name, error, &map, dtype, 4,
-          t.data, dims, strides, box, elementStrides,
-          CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
-          CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
-          p.oobFill == OobFill::NaN
-              ? CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA
-              : CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE))
+  if (ATTNC_CUDA_CALL(*s.driver, cuTensorMapEncodeTiled, name, error, &map,
+                      dtype, 4, t.data, dims, strides, box, elementStrides,
+                      CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
+                      CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+                      p.oobFill == OobFill::NaN
+                          ? CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA
+                          : CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE))
     return ATTNC_OK;
   return failWith(ATTNC_ERROR_CUDA,
                   std::string(call) + ": " + error + " [" +
@@ -755,7 +763,8 @@ attnc_status LaunchBuilder::computeGrid(unsigned grid[3]) {
     if (overflow || value > limit)
       return failWith(ATTNC_ERROR_UNSUPPORTED,
                       std::string(call) + ": grid " + axes[i] + " = " + expr +
-                          " = " + (overflow ? "overflow" : std::to_string(value)) +
+                          " = " +
+                          (overflow ? "overflow" : std::to_string(value)) +
                           " exceeds CUDA's limit of " + std::to_string(limit));
     if (value % m.cluster[i] != 0)
       return failWith(ATTNC_ERROR_UNSUPPORTED,
@@ -827,9 +836,8 @@ attnc_status LaunchBuilder::build(void *stream, PreparedLaunch &out) {
     }
     case ParamKind::F32: {
       // log2(e): kernels use exp2, so they take the scale pre-multiplied.
-      float value = p.value == Symbol::Scale
-                        ? args.scale
-                        : args.scale * 1.4426950408889634f;
+      float value = p.value == Symbol::Scale ? args.scale
+                                             : args.scale * 1.4426950408889634f;
       std::memcpy(&slot, &value, sizeof(value));
       break;
     }
@@ -890,8 +898,7 @@ attnc_status launch(const char *call, const Session &s,
 }
 
 /// Device-memory helpers share this preamble: a session and a checked call.
-template <typename Fn>
-attnc_status withDriver(const char *call, Fn body) {
+template <typename Fn> attnc_status withDriver(const char *call, Fn body) {
   clearError();
   const Session *s = nullptr;
   if (attnc_status st = getSession(call, -1, s))
@@ -1011,16 +1018,15 @@ attnc_status attnc_attention_launch(attnc_kernel kernel,
 }
 
 attnc_status attnc_time_launches(attnc_kernel kernel,
-                                 const attnc_attention_args *args,
-                                 void *stream, int warmup, int iters,
-                                 float *median_ms) {
+                                 const attnc_attention_args *args, void *stream,
+                                 int warmup, int iters, float *median_ms) {
   clearError();
   const char *call = "attnc_time_launches";
   if (!median_ms)
     return invalid(call, "median_ms is NULL");
   if (warmup < 0 || warmup > 10000)
-    return invalid(call, "warmup " + std::to_string(warmup) +
-                             " is outside 0..10000");
+    return invalid(call,
+                   "warmup " + std::to_string(warmup) + " is outside 0..10000");
   if (iters < 1 || iters > 10000)
     return invalid(call,
                    "iters " + std::to_string(iters) + " is outside 1..10000");
@@ -1073,7 +1079,8 @@ attnc_status attnc_time_launches(attnc_kernel kernel,
   destroyEvents();
   std::sort(times.begin(), times.end());
   size_t mid = times.size() / 2;
-  *median_ms = times.size() % 2 ? times[mid] : (times[mid - 1] + times[mid]) / 2;
+  *median_ms =
+      times.size() % 2 ? times[mid] : (times[mid - 1] + times[mid]) / 2;
   return ATTNC_OK;
 }
 
@@ -1084,15 +1091,15 @@ attnc_status attnc_malloc(void **ptr, size_t bytes) {
   *ptr = nullptr;
   if (bytes == 0)
     return invalid("attnc_malloc", "bytes is 0");
-  return withDriver("attnc_malloc", [&](const CudaDriver &d,
-                                        std::string &error) {
-    CUdeviceptr p = 0;
-    if (!ATTNC_CUDA_CALL(d, cuMemAlloc, std::to_string(bytes) + " bytes",
-                         error, &p, bytes))
-      return false;
-    *ptr = reinterpret_cast<void *>(static_cast<uintptr_t>(p));
-    return true;
-  });
+  return withDriver(
+      "attnc_malloc", [&](const CudaDriver &d, std::string &error) {
+        CUdeviceptr p = 0;
+        if (!ATTNC_CUDA_CALL(d, cuMemAlloc, std::to_string(bytes) + " bytes",
+                             error, &p, bytes))
+          return false;
+        *ptr = reinterpret_cast<void *>(static_cast<uintptr_t>(p));
+        return true;
+      });
 }
 
 attnc_status attnc_free(void *ptr) {
@@ -1110,15 +1117,15 @@ attnc_status attnc_memcpy_htod(void *dst, const void *src, size_t bytes) {
   if (bytes == 0)
     return ATTNC_OK;
   if (!dst || !src)
-    return invalid("attnc_memcpy_htod", std::string(dst ? "src" : "dst") +
-                                            " is NULL");
-  return withDriver("attnc_memcpy_htod", [&](const CudaDriver &d,
-                                             std::string &error) {
-    return ATTNC_CUDA_CALL(d, cuMemcpyHtoD,
-                           std::to_string(bytes) + " bytes to " +
-                               hex(devicePtr(dst)),
-                           error, devicePtr(dst), src, bytes);
-  });
+    return invalid("attnc_memcpy_htod",
+                   std::string(dst ? "src" : "dst") + " is NULL");
+  return withDriver(
+      "attnc_memcpy_htod", [&](const CudaDriver &d, std::string &error) {
+        return ATTNC_CUDA_CALL(d, cuMemcpyHtoD,
+                               std::to_string(bytes) + " bytes to " +
+                                   hex(devicePtr(dst)),
+                               error, devicePtr(dst), src, bytes);
+      });
 }
 
 attnc_status attnc_memcpy_dtoh(void *dst, const void *src, size_t bytes) {
@@ -1126,15 +1133,15 @@ attnc_status attnc_memcpy_dtoh(void *dst, const void *src, size_t bytes) {
   if (bytes == 0)
     return ATTNC_OK;
   if (!dst || !src)
-    return invalid("attnc_memcpy_dtoh", std::string(dst ? "src" : "dst") +
-                                            " is NULL");
-  return withDriver("attnc_memcpy_dtoh", [&](const CudaDriver &d,
-                                             std::string &error) {
-    return ATTNC_CUDA_CALL(d, cuMemcpyDtoH,
-                           std::to_string(bytes) + " bytes from " +
-                               hex(devicePtr(src)),
-                           error, dst, devicePtr(src), bytes);
-  });
+    return invalid("attnc_memcpy_dtoh",
+                   std::string(dst ? "src" : "dst") + " is NULL");
+  return withDriver(
+      "attnc_memcpy_dtoh", [&](const CudaDriver &d, std::string &error) {
+        return ATTNC_CUDA_CALL(d, cuMemcpyDtoH,
+                               std::to_string(bytes) + " bytes from " +
+                                   hex(devicePtr(src)),
+                               error, dst, devicePtr(src), bytes);
+      });
 }
 
 attnc_status attnc_memset_u16(void *dst, uint16_t value, size_t count) {
@@ -1146,13 +1153,13 @@ attnc_status attnc_memset_u16(void *dst, uint16_t value, size_t count) {
   if (reinterpret_cast<uintptr_t>(dst) % 2 != 0)
     return invalid("attnc_memset_u16",
                    "dst " + hex(devicePtr(dst)) + " is not 2-byte aligned");
-  return withDriver("attnc_memset_u16", [&](const CudaDriver &d,
-                                            std::string &error) {
-    return ATTNC_CUDA_CALL(d, cuMemsetD16,
-                           std::to_string(count) + " elements at " +
-                               hex(devicePtr(dst)),
-                           error, devicePtr(dst), value, count);
-  });
+  return withDriver(
+      "attnc_memset_u16", [&](const CudaDriver &d, std::string &error) {
+        return ATTNC_CUDA_CALL(d, cuMemsetD16,
+                               std::to_string(count) + " elements at " +
+                                   hex(devicePtr(dst)),
+                               error, devicePtr(dst), value, count);
+      });
 }
 
 attnc_status attnc_synchronize(void) {

@@ -1,4 +1,4 @@
-//===- attnc-rt-check.cpp - exercise the attnc runtime -----------*- C++ -*-===//
+//===- attnc-rt-check.cpp - exercise the attnc runtime ----------*- C++ -*-===//
 //
 // A small CLI over the runtime, for lit tests and for checking an artifact by
 // hand:

@@ -1,4 +1,4 @@
-//===- Manifest.h - attnc kernel manifest ------------------------*- C++ -*-===//
+//===- Manifest.h - attnc kernel manifest -----------------------*- C++ -*-===//
 //
 // The manifest is the contract between the compiler and the runtime: a JSON
 // file beside the PTX that says how to launch the kernel (block, cluster,

@@ -1,0 +1,129 @@
+//===- CpuBackend.cpp - run attention functions through the JIT -----------===//
+//
+// Part of the attnc project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Functions are lowered with their tensors bufferized at the boundary to
+// identity-layout memrefs and called through their C interface
+// (`_mlir_ciface_<name>(results*, q*, k*, v*)`, each a memref descriptor).
+//
+//===----------------------------------------------------------------------===//
+
+#include "CpuBackend.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/Support/Error.h"
+
+#include <chrono>
+#include <cstdlib>
+
+using namespace mlir;
+using namespace attnc::run;
+
+namespace {
+template <int Rank>
+struct MemRefDescriptor {
+  void *allocated = nullptr;
+  void *aligned = nullptr;
+  int64_t offset = 0;
+  int64_t sizes[Rank] = {};
+  int64_t strides[Rank] = {};
+};
+
+MemRefDescriptor<4> describe(HostTensor &t) {
+  MemRefDescriptor<4> d;
+  d.allocated = d.aligned = t.data();
+  int64_t stride = 1;
+  for (int r = 3; r >= 0; --r) {
+    d.sizes[r] = t.shape[r];
+    d.strides[r] = stride;
+    stride *= t.shape[r];
+  }
+  return d;
+}
+
+/// The C interface returns all results through one pointer to a struct of
+/// descriptors; every field is 8 bytes wide, so the struct has no padding.
+struct Results {
+  MemRefDescriptor<4> output;
+  MemRefDescriptor<3> lse;
+};
+using CInterfaceFn = void (*)(Results *, MemRefDescriptor<4> *,
+                              MemRefDescriptor<4> *, MemRefDescriptor<4> *);
+} // namespace
+
+std::unique_ptr<ExecutionEngine> attnc::run::compileForCpu(
+    ModuleOp module, const attn::AttnPipelineOptions &options) {
+  OwningOpRef<ModuleOp> clone(module.clone());
+  Builder b(module.getContext());
+  clone->walk([&](func::FuncOp f) {
+    f->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(), b.getUnitAttr());
+  });
+  PassManager pm(module.getContext());
+  attn::buildAttnTilingPipeline(pm.nest<func::FuncOp>(), options);
+  attn::buildAttnToCPUPipeline(pm);
+  if (failed(pm.run(*clone)))
+    return nullptr;
+  ExecutionEngineOptions engineOptions;
+  static const StringRef runtimeLibs[] = {ATTNC_C_RUNNER_UTILS};
+  engineOptions.sharedLibPaths = runtimeLibs;
+  engineOptions.transformer = makeOptimizingTransformer(
+      /*optLevel=*/2, /*sizeLevel=*/0, /*targetMachine=*/nullptr);
+  auto engine = ExecutionEngine::create(*clone, engineOptions);
+  if (!engine) {
+    llvm::errs() << "attnc-run: JIT compilation failed: "
+                 << llvm::toString(engine.takeError()) << "\n";
+    return nullptr;
+  }
+  return std::move(*engine);
+}
+
+llvm::Expected<DeviceResult>
+attnc::run::runOnCpu(ExecutionEngine &engine, const Problem &problem,
+                     HostTensor &q, HostTensor &k, HostTensor &v) {
+  auto symbol = engine.lookup("_mlir_ciface_" + problem.function);
+  if (!symbol)
+    return symbol.takeError();
+  auto fn = reinterpret_cast<CInterfaceFn>(*symbol);
+  MemRefDescriptor<4> qd = describe(q), kd = describe(k), vd = describe(v);
+  Results results;
+  auto start = std::chrono::steady_clock::now();
+  fn(&results, &qd, &kd, &vd);
+  auto stop = std::chrono::steady_clock::now();
+
+  DeviceResult r;
+  r.milliseconds =
+      std::chrono::duration<double, std::milli>(stop - start).count();
+  r.output = makeTensor(problem.dtype, problem.outputShape());
+  auto *base = static_cast<uint8_t *>(results.output.aligned);
+  size_t width = byteWidth(problem.dtype);
+  const auto &o = results.output;
+  int64_t n = 0;
+  for (int64_t i0 = 0; i0 < o.sizes[0]; ++i0)
+    for (int64_t i1 = 0; i1 < o.sizes[1]; ++i1)
+      for (int64_t i2 = 0; i2 < o.sizes[2]; ++i2)
+        for (int64_t i3 = 0; i3 < o.sizes[3]; ++i3, ++n) {
+          int64_t at = o.offset + i0 * o.strides[0] + i1 * o.strides[1] +
+                       i2 * o.strides[2] + i3 * o.strides[3];
+          std::memcpy(r.output.bytes.data() + n * width, base + at * width,
+                      width);
+        }
+  std::free(results.output.allocated);
+  if (problem.hasLse) {
+    const auto &l = results.lse;
+    auto *lse = static_cast<float *>(l.aligned);
+    for (int64_t i0 = 0; i0 < l.sizes[0]; ++i0)
+      for (int64_t i1 = 0; i1 < l.sizes[1]; ++i1)
+        for (int64_t i2 = 0; i2 < l.sizes[2]; ++i2)
+          r.lse.push_back(lse[l.offset + i0 * l.strides[0] +
+                              i1 * l.strides[1] + i2 * l.strides[2]]);
+    std::free(results.lse.allocated);
+  }
+  return r;
+}

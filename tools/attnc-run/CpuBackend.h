@@ -1,0 +1,42 @@
+//===- CpuBackend.h - run attention functions through the JIT -----*- C++ -*-===//
+//
+// Part of the attnc project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ATTNC_RUN_CPUBACKEND_H
+#define ATTNC_RUN_CPUBACKEND_H
+
+#include "Problem.h"
+
+#include "attnc/Pipelines/Pipelines.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <memory>
+
+namespace attnc::run {
+
+/// Outputs of one call of a compiled attention function.
+struct DeviceResult {
+  HostTensor output;
+  std::vector<double> lse;
+  double milliseconds = 0.0;
+};
+
+/// Lowers `module` (a clone is taken) through the tiling pipeline up to
+/// `stage` and the CPU pipeline, and JIT-compiles it. Diagnostics go to the
+/// context's handler; returns null on failure.
+std::unique_ptr<mlir::ExecutionEngine>
+compileForCpu(mlir::ModuleOp module, const mlir::attn::AttnPipelineOptions &);
+
+/// Calls `problem.function` (compiled by compileForCpu) on q, k, v.
+llvm::Expected<DeviceResult> runOnCpu(mlir::ExecutionEngine &engine,
+                                      const Problem &problem,
+                                      HostTensor &q, HostTensor &k,
+                                      HostTensor &v);
+
+} // namespace attnc::run
+
+#endif // ATTNC_RUN_CPUBACKEND_H

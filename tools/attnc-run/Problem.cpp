@@ -1,0 +1,159 @@
+//===- Problem.cpp - one attention problem and its host data --------------===//
+//
+// Part of the attnc project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "Problem.h"
+
+#include <cmath>
+#include <cstring>
+#include <sstream>
+
+using namespace attnc::run;
+
+const char *attnc::run::toString(ElementType type) {
+  switch (type) {
+  case ElementType::F32:
+    return "f32";
+  case ElementType::BF16:
+    return "bf16";
+  case ElementType::F16:
+    return "f16";
+  }
+  return "?";
+}
+
+const char *attnc::run::toString(Mask mask) {
+  switch (mask) {
+  case Mask::None:
+    return "none";
+  case Mask::Causal:
+    return "causal";
+  case Mask::CausalBottomRight:
+    return "causal_br";
+  }
+  return "?";
+}
+
+size_t attnc::run::byteWidth(ElementType type) {
+  return type == ElementType::F32 ? 4 : 2;
+}
+
+static std::vector<int64_t> physical(bool bshd, int64_t b, int64_t h,
+                                     int64_t s, int64_t d) {
+  if (bshd)
+    return {b, s, h, d};
+  return {b, h, s, d};
+}
+
+std::vector<int64_t> Problem::queryShape() const {
+  return physical(bshd, batch, headsQ, seqQ, headDim);
+}
+std::vector<int64_t> Problem::keyShape() const {
+  return physical(bshd, batch, headsKV, seqK, headDim);
+}
+std::vector<int64_t> Problem::valueShape() const {
+  return physical(bshd, batch, headsKV, seqK, valueHeadDim);
+}
+std::vector<int64_t> Problem::outputShape() const {
+  return physical(bshd, batch, headsQ, seqQ, valueHeadDim);
+}
+
+std::string Problem::describeShape() const {
+  std::ostringstream os;
+  os << "B=" << batch << " Hq=" << headsQ << " Hkv=" << headsKV
+     << " Nq=" << seqQ << " Nk=" << seqK << " D=" << headDim;
+  if (valueHeadDim != headDim)
+    os << " Dv=" << valueHeadDim;
+  if (bshd)
+    os << " bshd";
+  return os.str();
+}
+
+std::string Problem::describeMask() const {
+  std::ostringstream os;
+  os << toString(mask);
+  if (window)
+    os << "+win(" << window->first << "," << window->second << ")";
+  if (softcap)
+    os << "+cap";
+  return os.str();
+}
+
+//===----------------------------------------------------------------------===//
+// Element conversions (round to nearest even)
+//===----------------------------------------------------------------------===//
+
+static float bf16ToFloat(uint16_t bits) {
+  uint32_t wide = static_cast<uint32_t>(bits) << 16;
+  float f;
+  std::memcpy(&f, &wide, 4);
+  return f;
+}
+
+static uint16_t floatToBF16(float f) {
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  if (std::isnan(f))
+    return 0x7fc0;
+  uint32_t rounding = 0x7fff + ((bits >> 16) & 1);
+  return static_cast<uint16_t>((bits + rounding) >> 16);
+}
+
+static float f16ToFloat(uint16_t bits) {
+  _Float16 h;
+  std::memcpy(&h, &bits, 2);
+  return static_cast<float>(h);
+}
+
+static uint16_t floatToF16(float f) {
+  _Float16 h = static_cast<_Float16>(f);
+  uint16_t bits;
+  std::memcpy(&bits, &h, 2);
+  return bits;
+}
+
+int64_t HostTensor::numElements() const {
+  int64_t n = 1;
+  for (int64_t d : shape)
+    n *= d;
+  return n;
+}
+
+double HostTensor::get(int64_t i) const {
+  if (type == ElementType::F32) {
+    float f;
+    std::memcpy(&f, bytes.data() + 4 * i, 4);
+    return f;
+  }
+  uint16_t bits;
+  std::memcpy(&bits, bytes.data() + 2 * i, 2);
+  return type == ElementType::BF16 ? bf16ToFloat(bits) : f16ToFloat(bits);
+}
+
+void HostTensor::set(int64_t i, double value) {
+  float f = static_cast<float>(value);
+  if (type == ElementType::F32) {
+    std::memcpy(bytes.data() + 4 * i, &f, 4);
+    return;
+  }
+  uint16_t bits = type == ElementType::BF16 ? floatToBF16(f) : floatToF16(f);
+  std::memcpy(bytes.data() + 2 * i, &bits, 2);
+}
+
+HostTensor attnc::run::makeTensor(ElementType type,
+                                  std::vector<int64_t> shape) {
+  HostTensor t;
+  t.type = type;
+  t.shape = std::move(shape);
+  t.bytes.assign(t.numElements() * byteWidth(type), 0);
+  return t;
+}
+
+void attnc::run::fillNormal(HostTensor &t, std::mt19937_64 &rng) {
+  std::normal_distribution<double> normal(0.0, 1.0);
+  for (int64_t i = 0, e = t.numElements(); i < e; ++i)
+    t.set(i, normal(rng));
+}

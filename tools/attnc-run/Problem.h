@@ -1,0 +1,74 @@
+//===- Problem.h - one attention problem and its host data --------*- C++ -*-===//
+//
+// Part of the attnc project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The concrete problem attnc-run executes (shapes resolved, attributes read
+// off the attn.attention op) and host tensors in the element type the kernel
+// consumes. Independent of MLIR so the reference can never share code with
+// the lowering it checks.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ATTNC_RUN_PROBLEM_H
+#define ATTNC_RUN_PROBLEM_H
+
+#include <cstdint>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace attnc::run {
+
+enum class ElementType { F32, BF16, F16 };
+enum class Mask { None, Causal, CausalBottomRight };
+
+const char *toString(ElementType type);
+const char *toString(Mask mask);
+size_t byteWidth(ElementType type);
+
+struct Problem {
+  std::string function;
+  ElementType dtype = ElementType::F32;
+  int64_t batch = 1, headsQ = 1, headsKV = 1, seqQ = 1, seqK = 1;
+  int64_t headDim = 64, valueHeadDim = 64;
+  Mask mask = Mask::None;
+  std::optional<std::pair<int64_t, int64_t>> window; // [left, right]
+  float scale = 1.0f;
+  std::optional<float> softcap;
+  bool bshd = false; // layout of Q/K/V/O; false = bhsd
+  bool hasLse = false;
+
+  /// Physical shapes of Q, K, V and O.
+  std::vector<int64_t> queryShape() const;
+  std::vector<int64_t> keyShape() const;
+  std::vector<int64_t> valueShape() const;
+  std::vector<int64_t> outputShape() const;
+  /// "B=2 Hq=8 Hkv=2 Nq=113 Nk=203 D=64"
+  std::string describeShape() const;
+  std::string describeMask() const;
+};
+
+/// A dense row-major host tensor stored in `type`; values are kept as the
+/// exact doubles the stored elements represent.
+struct HostTensor {
+  ElementType type = ElementType::F32;
+  std::vector<int64_t> shape;
+  std::vector<uint8_t> bytes;
+
+  int64_t numElements() const;
+  double get(int64_t i) const;
+  void set(int64_t i, double value); // rounds to nearest even
+  void *data() { return bytes.data(); }
+};
+
+HostTensor makeTensor(ElementType type, std::vector<int64_t> shape);
+/// Fills with N(0, 1) samples; never all zeros.
+void fillNormal(HostTensor &t, std::mt19937_64 &rng);
+
+} // namespace attnc::run
+
+#endif // ATTNC_RUN_PROBLEM_H

@@ -1,0 +1,94 @@
+//===- Reference.cpp - float64 reference attention ------------------------===//
+//
+// Part of the attnc project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "Reference.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace attnc::run;
+
+bool attnc::run::keyVisible(const Problem &p, int64_t i, int64_t j) {
+  if (j < 0 || j >= p.seqK)
+    return false;
+  int64_t diagonal = p.mask == Mask::CausalBottomRight ? i + p.seqK - p.seqQ : i;
+  if (p.mask != Mask::None && j > diagonal)
+    return false;
+  if (p.window) {
+    if (j < diagonal - p.window->first)
+      return false;
+    if (p.mask == Mask::None && j > diagonal + p.window->second)
+      return false;
+  }
+  return true;
+}
+
+namespace {
+/// Flat index of logical (b, h, s, d) in a tensor of the problem's layout.
+struct Indexer {
+  bool bshd;
+  int64_t heads, seq, dim;
+  int64_t operator()(int64_t b, int64_t h, int64_t s, int64_t d) const {
+    if (bshd)
+      return ((b * seq + s) * heads + h) * dim + d;
+    return ((b * heads + h) * seq + s) * dim + d;
+  }
+};
+} // namespace
+
+ReferenceResult attnc::run::referenceAttention(const Problem &p,
+                                               const HostTensor &q,
+                                               const HostTensor &k,
+                                               const HostTensor &v) {
+  Indexer qi{p.bshd, p.headsQ, p.seqQ, p.headDim};
+  Indexer ki{p.bshd, p.headsKV, p.seqK, p.headDim};
+  Indexer vi{p.bshd, p.headsKV, p.seqK, p.valueHeadDim};
+  Indexer oi{p.bshd, p.headsQ, p.seqQ, p.valueHeadDim};
+  int64_t group = p.headsQ / p.headsKV;
+  const double negInf = -std::numeric_limits<double>::infinity();
+
+  ReferenceResult r;
+  r.output.assign(p.batch * p.headsQ * p.seqQ * p.valueHeadDim, 0.0);
+  r.lse.assign(p.batch * p.headsQ * p.seqQ, negInf);
+  std::vector<double> scores(p.seqK), acc(p.valueHeadDim);
+  for (int64_t b = 0; b < p.batch; ++b)
+    for (int64_t h = 0; h < p.headsQ; ++h) {
+      int64_t hk = h / group;
+      for (int64_t i = 0; i < p.seqQ; ++i) {
+        double rowMax = negInf;
+        for (int64_t j = 0; j < p.seqK; ++j) {
+          scores[j] = negInf;
+          if (!keyVisible(p, i, j))
+            continue;
+          double dot = 0.0;
+          for (int64_t d = 0; d < p.headDim; ++d)
+            dot += q.get(qi(b, h, i, d)) * k.get(ki(b, hk, j, d));
+          double s = dot * p.scale;
+          if (p.softcap)
+            s = *p.softcap * std::tanh(s / *p.softcap);
+          scores[j] = s;
+          rowMax = std::max(rowMax, s);
+        }
+        if (rowMax == negInf)
+          continue; // Sees no key: O = 0, LSE = -inf.
+        double sum = 0.0;
+        std::fill(acc.begin(), acc.end(), 0.0);
+        for (int64_t j = 0; j < p.seqK; ++j) {
+          if (scores[j] == negInf)
+            continue;
+          double w = std::exp(scores[j] - rowMax);
+          sum += w;
+          for (int64_t e = 0; e < p.valueHeadDim; ++e)
+            acc[e] += w * v.get(vi(b, hk, j, e));
+        }
+        for (int64_t e = 0; e < p.valueHeadDim; ++e)
+          r.output[oi(b, h, i, e)] = acc[e] / sum;
+        r.lse[(b * p.headsQ + h) * p.seqQ + i] = rowMax + std::log(sum);
+      }
+    }
+  return r;
+}

@@ -1,0 +1,34 @@
+//===- Reference.h - float64 reference attention ------------------*- C++ -*-===//
+//
+// Part of the attnc project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Plain C++ attention in double precision, written from the op's documented
+// semantics and sharing no code with the compiler: the oracle every backend
+// and every pipeline stage is compared against.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ATTNC_RUN_REFERENCE_H
+#define ATTNC_RUN_REFERENCE_H
+
+#include "Problem.h"
+
+namespace attnc::run {
+
+struct ReferenceResult {
+  std::vector<double> output; // physical layout of O
+  std::vector<double> lse;    // [B, Hq, Nq]; -inf for rows that see no key
+};
+
+ReferenceResult referenceAttention(const Problem &p, const HostTensor &q,
+                                   const HostTensor &k, const HostTensor &v);
+
+/// True iff key `j` is visible to query `i` (j < seqK included).
+bool keyVisible(const Problem &p, int64_t i, int64_t j);
+
+} // namespace attnc::run
+
+#endif // ATTNC_RUN_REFERENCE_H

@@ -1,0 +1,321 @@
+//===- attnc-run.cpp - compile, run, check and time attention -------------===//
+//
+// Part of the attnc project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// For every function of the input that computes one attn.attention from its
+// three arguments, attnc-run lowers it to a pipeline stage, runs it on seeded
+// normal random inputs, compares the outputs (and LSE) with the float64
+// reference and prints one line per function and stage. Exits non-zero when
+// any result is off by more than the element type's tolerance.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CpuBackend.h"
+#include "Problem.h"
+#include "Reference.h"
+#include "Sweep.h"
+
+#include "attn/AttnOps.h"
+#include "attnc/InitAll.h"
+#include "attnc/Pipelines/Pipelines.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace attnc::run;
+namespace cl = llvm::cl;
+
+static cl::opt<std::string> inputFile(cl::Positional,
+                                      cl::desc("<input .mlir file>"),
+                                      cl::init("-"));
+static cl::opt<std::string> backend("backend",
+                                    cl::desc("Where to run: cpu"),
+                                    cl::init("cpu"));
+static cl::opt<std::string>
+    stages("stages",
+           cl::desc("Comma-separated pipeline stages to run each function "
+                    "at: graph, tiled, fused, split"),
+           cl::init("split"));
+static cl::opt<std::string>
+    sweep("sweep", cl::desc("Run a generated sweep instead of a file (ci)"),
+          cl::init(""));
+static cl::opt<int64_t> blockM("block-m", cl::desc("Query tile rows (0: table)"),
+                               cl::init(0));
+static cl::opt<int64_t> blockN("block-n", cl::desc("Key tile rows (0: table)"),
+                               cl::init(0));
+static cl::opt<int64_t> batchSize("batch",
+                                  cl::desc("Size of a dynamic batch dim"),
+                                  cl::init(2));
+static cl::opt<int64_t> seqQ("seq-q",
+                             cl::desc("Size of a dynamic query length"),
+                             cl::init(113));
+static cl::opt<int64_t> seqK("seq-k", cl::desc("Size of a dynamic key length"),
+                             cl::init(203));
+static cl::opt<uint64_t> seed("seed", cl::desc("Random seed"), cl::init(1));
+
+namespace {
+
+/// Largest relative error ‖out - ref‖ / ‖ref‖ each element type may show.
+double tolerance(ElementType type) {
+  return type == ElementType::F32 ? 1e-5 : 1e-2;
+}
+
+/// Resolves a possibly dynamic size.
+int64_t resolve(int64_t size, int64_t dynamicValue) {
+  return ShapedType::isDynamic(size) ? dynamicValue : size;
+}
+
+/// Reads the problem a function computes, or explains why it has none.
+FailureOr<Problem> problemFromFunction(func::FuncOp func) {
+  attn::AttentionOp op;
+  int count = 0;
+  func.walk([&](attn::AttentionOp found) {
+    op = found;
+    ++count;
+  });
+  auto fail = [&](const Twine &why) {
+    func.emitError("attnc-run: function @")
+        << func.getSymName() << " " << why;
+    return failure();
+  };
+  if (count != 1)
+    return fail("must contain exactly one attn.attention (found " +
+                Twine(count) + ")");
+  auto args = func.getArguments();
+  if (args.size() != 3 || op.getQuery() != args[0] ||
+      op.getKey() != args[1] || op.getValue() != args[2])
+    return fail("must pass its three arguments (q, k, v) to attn.attention");
+  auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+  if (ret.getOperands() != op->getResults())
+    return fail("must return the results of attn.attention");
+
+  Problem p;
+  p.function = func.getSymName().str();
+  Type el = op.getQuery().getType().getElementType();
+  p.dtype = el.isF32() ? ElementType::F32
+                       : (el.isBF16() ? ElementType::BF16 : ElementType::F16);
+  auto q = op.getLogicalShape(op.getQuery().getType());
+  auto k = op.getLogicalShape(op.getKey().getType());
+  p.batch = resolve(q[0], batchSize);
+  p.headsQ = q[1];
+  p.headsKV = k[1];
+  p.seqQ = resolve(q[2], seqQ);
+  p.seqK = resolve(k[2], seqK);
+  p.headDim = q[3];
+  p.valueHeadDim = op.getValueHeadDim();
+  p.mask = static_cast<Mask>(op.getMask());
+  if (auto window = op.getWindow())
+    p.window = std::make_pair((*window)[0], (*window)[1]);
+  p.scale = op.getScaleValue();
+  if (auto cap = op.getSoftcap())
+    p.softcap = cap->convertToFloat();
+  p.bshd = op.getLayout() == attn::Layout::BSHD;
+  p.hasLse = op.getLse() != nullptr;
+  return p;
+}
+
+struct Comparison {
+  double maxAbs = 0, relErr = 0, lseErr = 0;
+  int64_t emptyRows = 0; // rows that see no key
+  std::string problem;   // why the result is wrong, if it is
+};
+
+Comparison compare(const Problem &p, const DeviceResult &got,
+                   const ReferenceResult &ref) {
+  Comparison c;
+  double diff2 = 0, ref2 = 0;
+  for (int64_t i = 0, e = got.output.numElements(); i < e; ++i) {
+    double x = got.output.get(i), r = ref.output[i];
+    if (std::isnan(x)) {
+      c.problem = "NaN in output";
+      return c;
+    }
+    c.maxAbs = std::max(c.maxAbs, std::abs(x - r));
+    diff2 += (x - r) * (x - r);
+    ref2 += r * r;
+  }
+  c.relErr = ref2 > 0 ? std::sqrt(diff2 / ref2) : std::sqrt(diff2);
+  if (!p.hasLse)
+    return c;
+  for (size_t i = 0; i < ref.lse.size(); ++i) {
+    double x = got.lse[i], r = ref.lse[i];
+    if (std::isnan(x)) {
+      c.problem = "NaN in lse";
+      return c;
+    }
+    if (std::isinf(r)) {
+      ++c.emptyRows;
+      if (!(std::isinf(x) && x < 0)) {
+        c.problem = "row without visible keys has lse " + std::to_string(x);
+        return c;
+      }
+      continue;
+    }
+    c.lseErr = std::max(c.lseErr, std::abs(x - r) / std::max(1.0, std::abs(r)));
+  }
+  return c;
+}
+
+/// Runs every problem of `module` at every stage; returns the failure count.
+int runModule(ModuleOp module, ArrayRef<Problem> problems,
+              ArrayRef<attn::AttnStage> stageList) {
+  int failures = 0, passes = 0;
+  llvm::outs() << llvm::formatv(
+      "{0,-10} {1,-5} {2,-40} {3,-16} {4,-6} {5,10} {6,10} {7,10} {8,6} "
+      "{9,9}  {10}\n",
+      "function", "dtype", "shape", "mask", "stage", "max_abs", "rel_err",
+      "lse_err", "empty", "ms", "result");
+  std::mt19937_64 rng(seed);
+  struct Inputs {
+    HostTensor q, k, v;
+    ReferenceResult ref;
+  };
+  std::vector<Inputs> inputs;
+  for (const Problem &p : problems) {
+    Inputs in{makeTensor(p.dtype, p.queryShape()),
+              makeTensor(p.dtype, p.keyShape()),
+              makeTensor(p.dtype, p.valueShape()),
+              {}};
+    fillNormal(in.q, rng);
+    fillNormal(in.k, rng);
+    fillNormal(in.v, rng);
+    in.ref = referenceAttention(p, in.q, in.k, in.v);
+    inputs.push_back(std::move(in));
+  }
+  for (attn::AttnStage stage : stageList) {
+    attn::AttnPipelineOptions options;
+    options.stopAfter = attn::stringifyAttnStage(stage).str();
+    options.blockM = blockM;
+    options.blockN = blockN;
+    std::unique_ptr<ExecutionEngine> engine = compileForCpu(module, options);
+    if (!engine) {
+      llvm::errs() << "attnc-run: compiling stage "
+                   << attn::stringifyAttnStage(stage) << " failed\n";
+      failures += problems.size();
+      continue;
+    }
+    for (size_t i = 0; i < problems.size(); ++i) {
+      const Problem &p = problems[i];
+      auto result = runOnCpu(*engine, p, inputs[i].q, inputs[i].k, inputs[i].v);
+      if (!result) {
+        llvm::errs() << "attnc-run: " << p.function << ": "
+                     << llvm::toString(result.takeError()) << "\n";
+        ++failures;
+        continue;
+      }
+      Comparison c = compare(p, *result, inputs[i].ref);
+      double tol = tolerance(p.dtype);
+      bool ok = c.problem.empty() && c.relErr <= tol &&
+                c.lseErr <= (p.dtype == ElementType::F32 ? 1e-5 : 1e-4);
+      llvm::outs() << llvm::formatv(
+          "{0,-10} {1,-5} {2,-40} {3,-16} {4,-6} {5,10:e2} {6,10:e2} "
+          "{7,10:e2} {8,6} {9,9:f2}  {10}{11}\n",
+          p.function, toString(p.dtype), p.describeShape(), p.describeMask(),
+          attn::stringifyAttnStage(stage), c.maxAbs, c.relErr, c.lseErr,
+          c.emptyRows, result->milliseconds, ok ? "PASS" : "FAIL",
+          c.problem.empty() ? "" : " (" + c.problem + ")");
+      ok ? ++passes : ++failures;
+    }
+  }
+  llvm::outs() << "backend: cpu (MLIR ExecutionEngine; no GPU used)\n";
+  llvm::outs() << passes << " passed, " << failures << " failed\n";
+  return failures;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  cl::SetVersionPrinter([](llvm::raw_ostream &os) {
+    os << "attnc-run " ATTNC_VERSION " (MLIR " << LLVM_VERSION_STRING << ")\n";
+  });
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "attnc-run: compile attention graphs, run them, check them against a "
+      "float64 reference\n");
+  if (backend != "cpu") {
+    llvm::errs() << "attnc-run: unknown --backend '" << backend
+                 << "' (available: cpu)\n";
+    return 2;
+  }
+  SmallVector<attn::AttnStage> stageList;
+  for (StringRef name : llvm::split(stages, ',')) {
+    std::optional<attn::AttnStage> stage = attn::parseAttnStage(name.trim());
+    if (!stage) {
+      llvm::errs() << "attnc-run: unknown stage '" << name
+                   << "' (expected graph, tiled, fused or split)\n";
+      return 2;
+    }
+    stageList.push_back(*stage);
+  }
+
+  llvm::InitializeNativeTarget();
+  llvm::InitializeNativeTargetAsmPrinter();
+  DialectRegistry registry;
+  attn::registerAllAttncDialects(registry);
+  registerAllToLLVMIRTranslations(registry);
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module;
+  if (!sweep.empty()) {
+    auto generated = sweepProblems(sweep);
+    if (!generated) {
+      llvm::errs() << "attnc-run: unknown --sweep '" << sweep
+                   << "' (available: ci)\n";
+      return 2;
+    }
+    std::string text;
+    for (const Problem &p : *generated)
+      text += attentionFunctionText(p);
+    module = parseSourceString<ModuleOp>(text, &context);
+  } else {
+    std::string error;
+    auto file = openInputFile(inputFile, &error);
+    if (!file) {
+      llvm::errs() << "attnc-run: " << error << "\n";
+      return 1;
+    }
+    sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+    module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  }
+  if (!module)
+    return 1;
+  if (failed(verify(*module)))
+    return 1;
+
+  SmallVector<Problem> problems;
+  for (auto func : module->getOps<func::FuncOp>()) {
+    if (func.isDeclaration())
+      continue;
+    FailureOr<Problem> p = problemFromFunction(func);
+    if (failed(p))
+      return 1;
+    problems.push_back(*p);
+  }
+  if (problems.empty()) {
+    llvm::errs() << "attnc-run: no function to run in " << inputFile << "\n";
+    return 1;
+  }
+  return runModule(*module, problems, stageList) == 0 ? 0 : 1;
+}
