@@ -43,6 +43,9 @@ struct IndexMath {
   Value cmp(arith::CmpIPredicate p, Value x, Value y) {
     return b.createOrFold<arith::CmpIOp>(loc, p, x, y);
   }
+  Value select(Value cond, Value x, Value y) {
+    return b.createOrFold<arith::SelectOp>(loc, cond, x, y);
+  }
   Value andI(Value x, Value y) {
     return b.createOrFold<arith::AndIOp>(loc, x, y);
   }
@@ -108,6 +111,9 @@ KvBlockRange mlir::attn::buildKvBlockRange(OpBuilder &b, Location loc,
   range.begin = m.floorDiv(lowerMin, blockN);
   range.end = m.min(m.max(m.ceilDiv(m.add(upperMax, 1), blockN), zero),
                     numBlocks);
+  // Rows whose window starts past the last key see nothing: empty range.
+  range.end = m.select(m.cmp(arith::CmpIPredicate::sgt, lowerMin, upperMax),
+                       range.begin, range.end);
 
   // Unmasked: every column >= the largest lower bound and <= the smallest
   // upper bound, and the whole block in bounds.
