@@ -15,6 +15,8 @@
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
@@ -64,6 +66,7 @@ void mlir::attn::buildAttnTilingPipeline(OpPassManager &pm,
   AttnTilePassOptions tileOptions;
   tileOptions.blockM = options.blockM;
   tileOptions.blockN = options.blockN;
+  tileOptions.target = options.target;
   pm.addPass(createAttnTilePass(tileOptions));
   addCleanup(pm);
   if (last == AttnStage::Tiled)
@@ -117,12 +120,50 @@ void mlir::attn::buildAttnToCPUPipeline(OpPassManager &pm) {
   pm.addPass(createReconcileUnrealizedCastsPass());
 }
 
+void mlir::attn::buildAttnToNVVMPipeline(OpPassManager &pm,
+                                         const AttnPipelineOptions &options) {
+  buildAttnTilingPipeline(pm.nest<func::FuncOp>(), options);
+  ConvertAttnToNVVMPassOptions nvvm;
+  nvvm.chip = "sm_90a";
+  pm.addPass(createConvertAttnToNVVMPass(nvvm));
+  OpPassManager &gpuPm = pm.nest<gpu::GPUModuleOp>();
+  gpuPm.addPass(createSCFToControlFlowPass());
+  gpuPm.addPass(createArithToLLVMConversionPass());
+  gpuPm.addPass(createConvertIndexToLLVMPass());
+  gpuPm.addPass(createConvertNVVMToLLVMPass());
+  // Anchored on builtin.module; it reaches into the gpu.module.
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  addCleanup(pm.nest<gpu::GPUModuleOp>());
+}
+
+void mlir::attn::buildAttnToPTXPipeline(OpPassManager &pm,
+                                        const AttnPipelineOptions &options) {
+  buildAttnToNVVMPipeline(pm, options);
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = "isa"; // PTX text; the driver JITs it.
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+}
+
 void mlir::attn::registerAttnPipelines() {
   PassPipelineRegistration<AttnPipelineOptions>(
       "attn-tiling-pipeline",
       "Tile, fuse the online softmax and split masked loops (func.func)",
       [](OpPassManager &pm, const AttnPipelineOptions &options) {
         buildAttnTilingPipeline(pm, options);
+      });
+  PassPipelineRegistration<AttnPipelineOptions>(
+      "attn-lower-to-nvvm-pipeline",
+      "Tile, fuse, split and lower attention to an sm_90a kernel in a "
+      "gpu.module (LLVM + NVVM dialects)",
+      [](OpPassManager &pm, const AttnPipelineOptions &options) {
+        buildAttnToNVVMPipeline(pm, options);
+      });
+  PassPipelineRegistration<AttnPipelineOptions>(
+      "attn-lower-to-ptx-pipeline",
+      "attn-lower-to-nvvm-pipeline plus gpu-module-to-binary{format=isa}",
+      [](OpPassManager &pm, const AttnPipelineOptions &options) {
+        buildAttnToPTXPipeline(pm, options);
       });
   PassPipelineRegistration<>(
       "convert-attn-to-loops",

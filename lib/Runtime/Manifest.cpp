@@ -1002,9 +1002,11 @@ bool attnc::rt::validateManifest(const Manifest &m, std::string &error) {
   if (p.layout != "bhsd" && p.layout != "bshd")
     return fail(error, "problem.layout",
                 "unknown layout \"" + p.layout + "\"; expected bhsd or bshd");
-  if (p.mask != "none" && p.mask != "causal")
+  if (p.mask != "none" && p.mask != "causal" &&
+      p.mask != "causal_bottom_right")
     return fail(error, "problem.mask",
-                "unknown mask \"" + p.mask + "\"; expected none or causal");
+                "unknown mask \"" + p.mask +
+                    "\"; expected none, causal or causal_bottom_right");
   if (m.alignmentBytes < 1 || (m.alignmentBytes & (m.alignmentBytes - 1)))
     return fail(error, "alignment_bytes",
                 "expected a power of two, found " +

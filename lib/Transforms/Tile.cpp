@@ -306,7 +306,7 @@ struct AttnTilePass final : public mlir::attn::impl::AttnTilePassBase<AttnTilePa
     IRRewriter rewriter(&getContext());
     for (AttentionOp op : ops) {
       TileConfig config = getDefaultTileConfig(
-          op.getHeadDim(), op.getMask() != MaskKind::None);
+          op.getHeadDim(), op.getMask() != MaskKind::None, target);
       if (blockM > 0)
         config.blockM = blockM;
       if (blockN > 0)

@@ -12,8 +12,15 @@ using namespace mlir::attn;
 TileConfig mlir::attn::getDefaultTileConfig(int64_t headDim, bool causal,
                                             llvm::StringRef target) {
   if (target == "sm_90a") {
-    // FA3 (hopper/tile_size.h): bigger kv tiles while registers and shared
-    // memory allow; 176-wide kv tiles only pay off without a causal diagonal.
+    // What convert-attn-to-nvvm's kernel runs today: one consumer warpgroup
+    // (64 query rows); kv tiles as wide as 255 registers allow (the f32
+    // accumulator holds Dv / 2 values per thread, S holds block_n / 2).
+    return {64, headDim <= 128 ? 128 : 64};
+  }
+  if (target == "sm_90a-fa3") {
+    // FlashAttention-3's table (hopper/tile_size.h), the goal once the kernel
+    // is warp-specialized with 2-3 consumer warpgroups; 176-wide kv tiles
+    // only pay off without a causal diagonal.
     if (headDim <= 64)
       return {192, 128};
     if (headDim <= 128)

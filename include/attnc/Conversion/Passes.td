@@ -27,4 +27,35 @@ def ConvertAttnToLinalgPass : Pass<"convert-attn-to-linalg", "func::FuncOp"> {
                            "::mlir::tensor::TensorDialect"];
 }
 
+def ConvertAttnToNVVMPass : Pass<"convert-attn-to-nvvm", "ModuleOp"> {
+  let summary = "Lower fused attention tiles to an sm_90a TMA/wgmma kernel";
+  let description = [{
+    Replaces every function holding a fused (and optionally mask-split)
+    attention `scf.forall` by a kernel in `gpu.module @attn_kernels`
+    (target sm_90a, +ptx86): an `llvm.func` with `nvvm.kernel`, built from
+    NVVM, LLVM, arith and scf ops. One warpgroup per 64 query rows; TMA loads
+    of Q and of K/V blocks into a two-stage ring of 128B-swizzled shared
+    memory with mbarriers; `wgmma` SS for S = Q K^T; the online softmax on the
+    accumulator registers (quad shuffles, ex2); P converted to bf16/f16 in
+    registers and `wgmma` RS (inline PTX: MLIR 22 has no op for it) for
+    O += P V; kv loops tagged by attn-split-masked-loops apply the mask only
+    where it is needed. Tensor maps are `grid_constant` by-value parameters;
+    dynamic shared memory is a 1024-aligned extern global.
+
+    Each kernel carries its runtime manifest (JSON, see docs/Runtime.md) in
+    the `attnc.manifest` attribute for the artifact writer.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
+                           "::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect",
+                           "::mlir::scf::SCFDialect"];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
+           "Target chip">,
+    Option<"features", "features", "std::string", /*default=*/"\"+ptx86\"",
+           "PTX features (+ptx86 or newer: older versions make LLVM abort)">,
+  ];
+}
+
 #endif // ATTNC_CONVERSION_PASSES_TD

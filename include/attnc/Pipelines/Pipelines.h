@@ -63,7 +63,19 @@ void buildAttnToLoopsPipeline(OpPassManager &pm);
 /// dialect, ready for the ExecutionEngine (the CPU reference backend).
 void buildAttnToCPUPipeline(OpPassManager &pm);
 
-/// Registers attn-tiling-pipeline, convert-attn-to-loops and
+/// The tiling pipeline, convert-attn-to-nvvm and the lowering of the
+/// gpu.module contents to the LLVM and NVVM dialects. Anchored on
+/// builtin.module.
+void buildAttnToNVVMPipeline(OpPassManager &pm,
+                             const AttnPipelineOptions &options);
+
+/// buildAttnToNVVMPipeline plus gpu-module-to-binary{format=isa}: the
+/// gpu.module becomes a gpu.binary holding PTX text.
+void buildAttnToPTXPipeline(OpPassManager &pm,
+                            const AttnPipelineOptions &options);
+
+/// Registers attn-tiling-pipeline, attn-lower-to-nvvm-pipeline,
+/// attn-lower-to-ptx-pipeline, convert-attn-to-loops and
 /// attn-lower-to-cpu-pipeline.
 void registerAttnPipelines();
 

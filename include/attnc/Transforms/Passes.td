@@ -39,6 +39,8 @@ def AttnTilePass : Pass<"attn-tile", "func::FuncOp"> {
            "Query rows per tile (0: per-target default)">,
     Option<"blockN", "block-n", "int64_t", /*default=*/"0",
            "Key/value rows per tile (0: per-target default)">,
+    Option<"target", "target", "std::string", /*default=*/"\"sm_90a\"",
+           "Target whose tile table gives the defaults">,
   ];
   let statistics = [
     Statistic<"numTiled", "num-tiled", "Number of attention ops tiled">,

@@ -20,8 +20,9 @@ struct TileConfig {
   int64_t blockN;
 };
 
-/// The default tile for a head dim on a target ("sm_90a"; anything else gets
-/// the generic entry). Starts from FlashAttention-3's Hopper table.
+/// The default tile for a head dim on a target: "sm_90a" (what the current
+/// Hopper kernel runs), "sm_90a-fa3" (FlashAttention-3's table), anything
+/// else gets a generic 64 x 64.
 TileConfig getDefaultTileConfig(int64_t headDim, bool causal,
                                 llvm::StringRef target = "sm_90a");
 

@@ -1,0 +1,82 @@
+//===- AttnToNVVM.cpp - fused attention tiles to an sm_90a kernel ---------===//
+//
+// Part of the attnc project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Reads the kernel plan off each function's tiled attention and replaces the
+// function by a Hopper kernel in gpu.module @attn_kernels (HopperKernel.cpp).
+//
+//===----------------------------------------------------------------------===//
+
+#include "HopperKernel.h"
+#include "KernelPlan.h"
+
+#include "attnc/Conversion/Passes.h"
+
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#define DEBUG_TYPE "convert-attn-to-nvvm"
+
+namespace mlir::attn {
+#define GEN_PASS_DEF_CONVERTATTNTONVVMPASS
+#include "attnc/Conversion/Passes.h.inc"
+} // namespace mlir::attn
+
+using namespace mlir;
+using namespace mlir::attn;
+
+namespace {
+
+struct ConvertAttnToNVVMPass final
+    : public mlir::attn::impl::ConvertAttnToNVVMPassBase<ConvertAttnToNVVMPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    SmallVector<std::pair<func::FuncOp, scf::ForallOp>> work;
+    for (auto func : module.getOps<func::FuncOp>()) {
+      scf::ForallOp forall;
+      func.walk([&](scf::ForallOp op) {
+        if (!op.getBody()->getOps<FinalizeOp>().empty())
+          forall = op;
+      });
+      if (forall)
+        work.emplace_back(func, forall);
+    }
+    if (work.empty())
+      return;
+
+    OpBuilder b(ctx);
+    b.setInsertionPointToEnd(module.getBody());
+    auto gpuModule =
+        gpu::GPUModuleOp::create(b, module.getLoc(), "attn_kernels");
+    auto target = NVVM::NVVMTargetAttr::get(
+        ctx, /*optLevel=*/3, "nvptx64-nvidia-cuda", chip, features);
+    gpuModule.setTargetsAttr(b.getArrayAttr({target}));
+    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                    b.getUnitAttr());
+
+    for (auto [func, forall] : work) {
+      FailureOr<KernelPlan> plan = readKernelPlan(forall, func.getSymName());
+      if (failed(plan))
+        return signalPassFailure();
+      attnc::rt::Manifest manifest;
+      LLVM::LLVMFuncOp kernel = buildHopperAttentionKernel(
+          b, func.getLoc(), gpuModule, *plan, manifest);
+      kernel->setAttr("attnc.manifest",
+                      b.getStringAttr(attnc::rt::toJson(manifest)));
+      func.erase();
+    }
+  }
+};
+
+} // namespace

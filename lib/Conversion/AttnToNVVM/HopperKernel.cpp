@@ -1,0 +1,653 @@
+//===- HopperKernel.cpp - build the sm_90a attention kernel ---------------===//
+//
+// Part of the attnc project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// One CTA = one warpgroup (128 threads) owning 64 query rows of one
+// (batch, head). Thread 0 issues TMA loads: Q once, K and V blocks into a
+// two-stage ring, each stage with its own mbarrier so S = Q K^T can start
+// before V lands. Per kv block:
+//
+//   S   = wgmma SS (Q from smem, K from smem; both K-major, 128B swizzle)
+//   S   = mask(S)                         (only in the masked loops)
+//   m'  = max(m, rowmax S); a = exp2((m - m') c); P = exp2(S c - m' c)
+//   l   = a l + rowsum P;  O = a O
+//   O  += wgmma RS (P from registers as bf16/f16, V from smem, MN-major)
+//
+// Accumulator layout (wgmma m64nN, f32): thread t of the warpgroup holds rows
+// r0 = 16 (t / 32) + (t % 32) / 4 and r0 + 8; value 4j + e sits at row
+// r0 + 8 (e / 2), column 8j + 2 (t % 4) + e % 2. Row reductions therefore
+// combine the 4 threads of a quad (shuffles by 1 and 2). The same order makes
+// consecutive value pairs of S exactly the A-fragment registers of the RS
+// wgmma, so P never leaves registers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "HopperKernel.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::attn;
+namespace rt = attnc::rt;
+
+static constexpr int64_t kThreads = 128;
+static constexpr int64_t kAtomBytes = 128; // one 128B swizzle row
+static constexpr int64_t kAtomElems = 64;  // bf16/f16 elements per atom row
+
+SharedMemoryLayout::SharedMemoryLayout(const KernelPlan &plan) {
+  int64_t width = 2; // bf16 / f16
+  keyStageBytes = plan.blockN * plan.headDim * width;
+  valueStageBytes = plan.blockN * plan.valueHeadDim * width;
+  query = 0;
+  keyStages = query + plan.blockM * plan.headDim * width;
+  valueStages = keyStages + kStages * keyStageBytes;
+  barriers = valueStages + kStages * valueStageBytes;
+  total = barriers + 8 * (1 + 2 * kStages);
+}
+
+namespace {
+
+/// Emits the kernel body; one instance per kernel.
+class KernelEmitter {
+public:
+  KernelEmitter(OpBuilder &b, Location loc, const KernelPlan &plan)
+      : b(b), loc(loc), plan(plan), smem(plan) {}
+
+  void emit(LLVM::LLVMFuncOp func);
+
+private:
+  //===--- scalar helpers ------------------------------------------------===//
+  Type i32() { return b.getI32Type(); }
+  Type i64() { return b.getI64Type(); }
+  Type f32() { return b.getF32Type(); }
+  Value c32(int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 32); }
+  Value c64(int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 64); }
+  Value cIdx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value cF32(double v) {
+    return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
+  }
+  Value negInf() { return cF32(-INFINITY); }
+  Value toIndex(Value v) {
+    return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
+  }
+  Value toI32(Value v) { return arith::IndexCastOp::create(b, loc, i32(), v); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  Value eqI(Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, y);
+  }
+  Value isNegInf(Value x) {
+    return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, x,
+                                 negInf());
+  }
+  Value intrinsic(StringRef name, Value x) {
+    return LLVM::CallIntrinsicOp::create(b, loc, f32(),
+                                         b.getStringAttr(name), ValueRange{x})
+        .getResult(0);
+  }
+  Value exp2(Value x) { return intrinsic("llvm.nvvm.ex2.approx.ftz.f", x); }
+  Value log2(Value x) { return intrinsic("llvm.nvvm.lg2.approx.ftz.f", x); }
+  Value quadReduce(Value x, bool isMax);
+  /// Emits `body` under `scf.if cond` with this emitter's builder.
+  void ifThen(Value cond, function_ref<void()> body) {
+    auto op = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(op.thenBlock()->getTerminator());
+    body();
+  }
+
+  //===--- shared memory, barriers, TMA -----------------------------------===//
+  Value smemPtr(int64_t offset, Value dynamicOffset = {});
+  Value smemAddr32(int64_t offset, Value dynamicOffset = {});
+  Value barrier(int64_t index) { return smemPtr(smem.barriers + 8 * index); }
+  Value queryBarrier() { return barrier(0); }
+  Value keyBarrier(Value stage) {
+    return smemPtr(smem.barriers + 8, mul(stage, c32(8)));
+  }
+  Value valueBarrier(Value stage) {
+    return smemPtr(smem.barriers + 8 + 8 * SharedMemoryLayout::kStages,
+                   mul(stage, c32(8)));
+  }
+  void waitBarrier(Value bar, Value phase) {
+    NVVM::MBarrierTryWaitParityOp::create(b, loc, bar, phase, c32(0x989680));
+  }
+  void expectBytes(Value bar, int64_t bytes) {
+    NVVM::MBarrierArriveExpectTxOp::create(b, loc, Type(), bar, c32(bytes),
+                                           NVVM::MemScopeKind::CTA,
+                                           /*relaxed=*/false, Value());
+  }
+  /// TMA-loads `rows` rows x `cols` columns of one head into `dst`, one
+  /// 64-column swizzle atom per box.
+  void loadTile(Value tensorMap, int64_t dstOffset, Value dstDynamicOffset,
+                int64_t rows, int64_t cols, Value row, Value head, Value batch,
+                Value bar);
+  void issueKeyValueLoads(Value stage, Value kvBlock);
+
+  //===--- wgmma ----------------------------------------------------------===//
+  Value descriptor(Value addr32, int64_t leadingBytes, int64_t strideBytes);
+  Value scoresGemm(Value stage);
+  Value outputGemm(Value acc, ArrayRef<Value> probs, Value stage);
+  SmallVector<Value> unpack(Value structValue, int64_t n);
+  Value pack(ArrayRef<Value> values, Type structType);
+  Value packPair(Value lo, Value hi);
+
+  //===--- the online-softmax step ----------------------------------------===//
+  SmallVector<Value> kvStep(Value kvBlock, Value iteration, ValueRange carried,
+                            bool masked);
+
+  OpBuilder &b;
+  Location loc;
+  const KernelPlan &plan;
+  SharedMemoryLayout smem;
+
+  // Kernel-wide values.
+  Value smemBase, tmQuery, tmKey, tmValue;
+  Value tid, lane, row0, isLeader;
+  Value batch, head, kvHead, rowBegin;
+  Value seqQ, seqK, kvEnd;
+  Type accType, scoresType;
+};
+
+Value KernelEmitter::quadReduce(Value x, bool isMax) {
+  for (int offset : {1, 2}) {
+    Value other = NVVM::ShflOp::create(b, loc, f32(), c32(-1), x, c32(offset),
+                                       c32(0x1f), NVVM::ShflKind::bfly,
+                                       UnitAttr());
+    x = isMax ? arith::MaxNumFOp::create(b, loc, x, other).getResult()
+              : arith::AddFOp::create(b, loc, x, other).getResult();
+  }
+  return x;
+}
+
+Value KernelEmitter::smemPtr(int64_t offset, Value dynamicOffset) {
+  Value off = c32(offset);
+  if (dynamicOffset)
+    off = add(off, dynamicOffset);
+  return LLVM::GEPOp::create(b, loc, smemBase.getType(), b.getI8Type(),
+                             smemBase, ValueRange{off});
+}
+
+Value KernelEmitter::smemAddr32(int64_t offset, Value dynamicOffset) {
+  Value ptr = smemPtr(offset, dynamicOffset);
+  return LLVM::PtrToIntOp::create(b, loc, i32(), ptr);
+}
+
+void KernelEmitter::loadTile(Value tensorMap, int64_t dstOffset,
+                             Value dstDynamicOffset, int64_t rows,
+                             int64_t cols, Value row, Value headIdx,
+                             Value batchIdx, Value bar) {
+  auto clusterPtr = LLVM::LLVMPointerType::get(b.getContext(), 7);
+  for (int64_t atom = 0; atom < cols / kAtomElems; ++atom) {
+    Value dst = smemPtr(dstOffset + atom * rows * kAtomBytes, dstDynamicOffset);
+    dst = LLVM::AddrSpaceCastOp::create(b, loc, clusterPtr, dst);
+    SmallVector<Value> coords = {c32(atom * kAtomElems), row, headIdx,
+                                 batchIdx};
+    NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+        b, loc, dst, tensorMap, coords, bar, ValueRange{}, Value(), Value(),
+        NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false, nullptr, Value());
+  }
+}
+
+void KernelEmitter::issueKeyValueLoads(Value stage, Value kvBlock) {
+  Value row = toI32(mul(kvBlock, cIdx(plan.blockN)));
+  Value kb = keyBarrier(stage), vb = valueBarrier(stage);
+  expectBytes(kb, smem.keyStageBytes);
+  loadTile(tmKey, smem.keyStages, mul(stage, c32(smem.keyStageBytes)),
+           plan.blockN, plan.headDim, row, kvHead, batch, kb);
+  expectBytes(vb, smem.valueStageBytes);
+  loadTile(tmValue, smem.valueStages, mul(stage, c32(smem.valueStageBytes)),
+           plan.blockN, plan.valueHeadDim, row, kvHead, batch, vb);
+}
+
+/// A wgmma shared-memory descriptor with 128-byte swizzle.
+Value KernelEmitter::descriptor(Value addr32, int64_t leadingBytes,
+                                int64_t strideBytes) {
+  Value start = arith::ExtUIOp::create(
+      b, loc, i64(),
+      arith::AndIOp::create(
+          b, loc, arith::ShRUIOp::create(b, loc, addr32, c32(4)),
+          c32(0x3fff)));
+  int64_t fixed = ((leadingBytes >> 4) << 16) | ((strideBytes >> 4) << 32) |
+                  (int64_t(1) << 62);
+  return arith::OrIOp::create(b, loc, start, c64(fixed));
+}
+
+SmallVector<Value> KernelEmitter::unpack(Value structValue, int64_t n) {
+  SmallVector<Value> values;
+  for (int64_t i = 0; i < n; ++i)
+    values.push_back(LLVM::ExtractValueOp::create(b, loc, structValue, i));
+  return values;
+}
+
+Value KernelEmitter::pack(ArrayRef<Value> values, Type structType) {
+  Value s = LLVM::PoisonOp::create(b, loc, structType);
+  for (auto [i, v] : llvm::enumerate(values))
+    s = LLVM::InsertValueOp::create(b, loc, s, v, int64_t(i));
+  return s;
+}
+
+Value KernelEmitter::packPair(Value lo, Value hi) {
+  auto pairType = VectorType::get({2}, f32());
+  Value v = LLVM::PoisonOp::create(b, loc, pairType);
+  v = LLVM::InsertElementOp::create(b, loc, v, lo, c32(0));
+  v = LLVM::InsertElementOp::create(b, loc, v, hi, c32(1));
+  Value narrow = LLVM::FPTruncOp::create(
+      b, loc, VectorType::get({2}, plan.elementType), v);
+  return LLVM::BitcastOp::create(b, loc, i32(), narrow);
+}
+
+Value KernelEmitter::scoresGemm(Value stage) {
+  NVVM::WGMMATypes type = plan.elementType.isBF16() ? NVVM::WGMMATypes::bf16
+                                                    : NVVM::WGMMATypes::f16;
+  auto shape = NVVM::MMAShapeAttr::get(b.getContext(), 64, plan.blockN, 16);
+  Value s = LLVM::ZeroOp::create(b, loc, scoresType);
+  Value keyStage = mul(stage, c32(smem.keyStageBytes));
+  for (int64_t k = 0; k < plan.headDim / 16; ++k) {
+    int64_t atom = k / 4, within = (k % 4) * 32;
+    Value a = descriptor(
+        smemAddr32(smem.query + atom * plan.blockM * kAtomBytes + within),
+        16, 1024);
+    Value bDesc = descriptor(
+        smemAddr32(smem.keyStages + atom * plan.blockN * kAtomBytes + within,
+                   keyStage),
+        16, 1024);
+    s = NVVM::WgmmaMmaAsyncOp::create(
+        b, loc, scoresType, s, a, bDesc, shape, type, type,
+        NVVM::WGMMATypes::f32,
+        k == 0 ? NVVM::WGMMAScaleOut::zero : NVVM::WGMMAScaleOut::one,
+        NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
+        NVVM::MMALayout::row, NVVM::MMALayout::col, nullptr);
+  }
+  return s;
+}
+
+/// O += P V with P in registers: the RS form of wgmma, which neither NVVM
+/// nor NVGPU can express in MLIR 22, as one inline-asm statement per k16.
+Value KernelEmitter::outputGemm(Value acc, ArrayRef<Value> probs,
+                                Value stage) {
+  int64_t n = plan.valueHeadDim / 2; // accumulator registers per thread
+  std::string el = plan.elementType.isBF16() ? "bf16" : "f16";
+  std::string asmText = "{\n.reg .pred p;\nsetp.ne.b32 p, $" +
+                        std::to_string(2 * n + 5) +
+                        ", 0;\nwgmma.mma_async.sync.aligned.m64n" +
+                        std::to_string(plan.valueHeadDim) + "k16.f32." + el +
+                        "." + el + " {";
+  for (int64_t i = 0; i < n; ++i)
+    asmText += (i ? ", $" : "$") + std::to_string(i);
+  asmText += "}, {$" + std::to_string(2 * n) + ", $" +
+             std::to_string(2 * n + 1) + ", $" + std::to_string(2 * n + 2) +
+             ", $" + std::to_string(2 * n + 3) + "}, $" +
+             std::to_string(2 * n + 4) + ", p, 1, 1, 1;\n}";
+  std::string constraints;
+  for (int64_t i = 0; i < n; ++i)
+    constraints += "=f,";
+  for (int64_t i = 0; i < n; ++i)
+    constraints += std::to_string(i) + ",";
+  constraints += "r,r,r,r,l,n";
+
+  Value valueStage = mul(stage, c32(smem.valueStageBytes));
+  for (int64_t t = 0; t < plan.blockN / 16; ++t) {
+    // MN-major B: 64-column atoms are blockN rows apart; 8-row groups 1024 B.
+    Value desc = descriptor(
+        smemAddr32(smem.valueStages + t * 16 * kAtomBytes, valueStage),
+        plan.blockN * kAtomBytes, 1024);
+    SmallVector<Value> operands = unpack(acc, n);
+    for (int64_t r = 0; r < 4; ++r)
+      operands.push_back(probs[4 * t + r]);
+    operands.push_back(desc);
+    operands.push_back(c32(1));
+    acc = LLVM::InlineAsmOp::create(
+              b, loc, TypeRange{accType}, operands, asmText, constraints,
+              /*has_side_effects=*/true, /*is_align_stack=*/false,
+              LLVM::tailcallkind::TailCallKind::None,
+              LLVM::AsmDialectAttr::get(b.getContext(),
+                                        LLVM::AsmDialect::AD_ATT),
+              ArrayAttr())
+              .getResult(0);
+  }
+  return acc;
+}
+
+SmallVector<Value> KernelEmitter::kvStep(Value kvBlock, Value iteration,
+                                         ValueRange carried, bool masked) {
+  Value stage = arith::AndIOp::create(b, loc, iteration, c32(1));
+  Value phase = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, iteration, c32(1)), c32(1));
+  Value mOld[2] = {carried[0], carried[1]};
+  Value lOld[2] = {carried[2], carried[3]};
+  Value acc = carried[4];
+
+  waitBarrier(keyBarrier(stage), phase);
+  NVVM::WgmmaFenceAlignedOp::create(b, loc);
+  Value scores = scoresGemm(stage);
+  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+  SmallVector<Value> s = unpack(scores, plan.blockN / 2);
+
+  if (masked) {
+    Value colBase = add(mul(kvBlock, cIdx(plan.blockN)),
+                        toIndex(mul(arith::AndIOp::create(b, loc, tid, c32(3)),
+                                    c32(2))));
+    Value rows[2] = {toIndex(row0), toIndex(add(row0, c32(8)))};
+    for (size_t i = 0; i < s.size(); ++i) {
+      Value col = add(colBase, cIdx(8 * (i / 4) + i % 2));
+      Value visible = buildKeyVisible(b, loc, rows[(i % 4) / 2], col,
+                                      toIndex(seqQ), toIndex(seqK), plan.mask);
+      s[i] = arith::SelectOp::create(b, loc, visible, s[i], negInf());
+    }
+  }
+
+  Value c = cF32(plan.scaleLog2);
+  Value mNew[2], mScaled[2], alpha[2], rowSum[2];
+  for (int r = 0; r < 2; ++r) {
+    Value m = mOld[r];
+    for (size_t i = 0; i < s.size(); ++i)
+      if ((i % 4) / 2 == size_t(r))
+        m = arith::MaxNumFOp::create(b, loc, m, s[i]);
+    mNew[r] = quadReduce(m, /*isMax=*/true);
+    // A row that has seen no key yet keeps m = -inf: use 0 so that
+    // exp2(-inf - m) is 0, not NaN.
+    Value mUse = arith::SelectOp::create(b, loc, isNegInf(mNew[r]), cF32(0.0),
+                                         mNew[r]);
+    mScaled[r] = arith::MulFOp::create(b, loc, mUse, c);
+    Value a = exp2(arith::MulFOp::create(
+        b, loc, arith::SubFOp::create(b, loc, mOld[r], mNew[r]), c));
+    alpha[r] = arith::SelectOp::create(b, loc, isNegInf(mOld[r]), cF32(0.0), a);
+    rowSum[r] = cF32(0.0);
+  }
+  SmallVector<Value> p(s.size());
+  for (size_t i = 0; i < s.size(); ++i) {
+    int r = (i % 4) / 2;
+    p[i] = exp2(arith::SubFOp::create(
+        b, loc, arith::MulFOp::create(b, loc, s[i], c), mScaled[r]));
+    rowSum[r] = arith::AddFOp::create(b, loc, rowSum[r], p[i]);
+  }
+  Value lNew[2];
+  for (int r = 0; r < 2; ++r)
+    lNew[r] = arith::AddFOp::create(
+        b, loc, arith::MulFOp::create(b, loc, lOld[r], alpha[r]), rowSum[r]);
+
+  SmallVector<Value> o = unpack(acc, plan.valueHeadDim / 2);
+  for (size_t i = 0; i < o.size(); ++i)
+    o[i] = arith::MulFOp::create(b, loc, o[i], alpha[(i % 4) / 2]);
+  acc = pack(o, accType);
+
+  SmallVector<Value> packed;
+  for (size_t i = 0; i < p.size(); i += 2)
+    packed.push_back(packPair(p[i], p[i + 1]));
+
+  waitBarrier(valueBarrier(stage), phase);
+  NVVM::WgmmaFenceAlignedOp::create(b, loc);
+  acc = outputGemm(acc, packed, stage);
+  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+
+  // Everyone is done with this stage: refill it with block kb + 2.
+  NVVM::Barrier0Op::create(b, loc);
+  Value next = add(kvBlock, cIdx(SharedMemoryLayout::kStages));
+  Value refill = arith::AndIOp::create(
+      b, loc, isLeader,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next, kvEnd));
+  ifThen(refill, [&] { issueKeyValueLoads(stage, next); });
+  return {mNew[0], mNew[1], lNew[0], lNew[1], acc};
+}
+
+void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
+  Block *entry = func.addEntryBlock(b);
+  b.setInsertionPointToStart(entry);
+  MLIRContext *ctx = b.getContext();
+  auto sharedPtr = LLVM::LLVMPointerType::get(ctx, 3);
+  smemBase = LLVM::AddressOfOp::create(b, loc, sharedPtr, "attn_smem");
+  tmQuery = entry->getArgument(0);
+  tmKey = entry->getArgument(1);
+  tmValue = entry->getArgument(2);
+  Value output = entry->getArgument(3);
+  Value lse = plan.hasLse ? entry->getArgument(4) : Value();
+  seqQ = entry->getArgument(plan.hasLse ? 5 : 4);
+  seqK = entry->getArgument(plan.hasLse ? 6 : 5);
+
+  scoresType = LLVM::LLVMStructType::getLiteral(
+      ctx, SmallVector<Type>(plan.blockN / 2, f32()));
+  accType = LLVM::LLVMStructType::getLiteral(
+      ctx, SmallVector<Type>(plan.valueHeadDim / 2, f32()));
+
+  tid = NVVM::ThreadIdXOp::create(b, loc, i32());
+  lane = arith::AndIOp::create(b, loc, tid, c32(31));
+  Value warp = arith::ShRUIOp::create(b, loc, tid, c32(5));
+  isLeader = eqI(tid, c32(0));
+  Value qBlock = NVVM::BlockIdXOp::create(b, loc, i32());
+  head = NVVM::BlockIdYOp::create(b, loc, i32());
+  batch = NVVM::BlockIdZOp::create(b, loc, i32());
+  kvHead = plan.groupSize() == 1
+               ? head
+               : arith::DivUIOp::create(b, loc, head, c32(plan.groupSize()))
+                     .getResult();
+  rowBegin = mul(qBlock, c32(plan.blockM));
+  row0 = add(rowBegin, add(mul(warp, c32(16)),
+                           arith::ShRUIOp::create(b, loc, lane, c32(2))));
+
+  // Barriers: one arrival (the leader's expect_tx) plus the TMA bytes.
+  ifThen(isLeader, [&] {
+    for (int64_t i = 0; i < 1 + 2 * SharedMemoryLayout::kStages; ++i)
+      NVVM::MBarrierInitOp::create(b, loc, barrier(i), c32(1), Value());
+    // Make the initialized barriers visible to the TMA unit.
+    LLVM::InlineAsmOp::create(
+        b, loc, TypeRange{}, ValueRange{}, "fence.mbarrier_init.release.cluster;",
+        "", true, false, LLVM::tailcallkind::TailCallKind::None,
+        LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT), ArrayAttr());
+  });
+  NVVM::Barrier0Op::create(b, loc);
+
+  Value seqQIdx = toIndex(seqQ), seqKIdx = toIndex(seqK);
+  KvBlockRange range =
+      buildKvBlockRange(b, loc, toIndex(rowBegin), seqQIdx, seqKIdx,
+                        plan.blockM, plan.blockN, plan.mask);
+  kvEnd = range.end;
+  auto clamp = [&](Value v, Value lo, Value hi) -> Value {
+    return arith::MinSIOp::create(b, loc,
+                                  arith::MaxSIOp::create(b, loc, v, lo), hi);
+  };
+  // The same partition of [begin, end) as attn-split-masked-loops.
+  SmallVector<Value> bounds = {range.begin};
+  if (plan.loopIsMasked.size() == 3)
+    bounds.push_back(clamp(range.fullBegin, range.begin, range.end));
+  if (plan.loopIsMasked.size() >= 2)
+    bounds.push_back(clamp(range.fullEnd, bounds.back(), range.end));
+  bounds.push_back(range.end);
+
+  ifThen(isLeader, [&] {
+    Value qb = queryBarrier();
+    expectBytes(qb, plan.blockM * plan.headDim * 2);
+    loadTile(tmQuery, smem.query, Value(), plan.blockM, plan.headDim, rowBegin,
+             head, batch, qb);
+    for (int64_t s = 0; s < SharedMemoryLayout::kStages; ++s) {
+      Value kb = add(range.begin, cIdx(s));
+      Value inRange =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, kb, kvEnd);
+      ifThen(inRange, [&] { issueKeyValueLoads(c32(s), kb); });
+    }
+  });
+  waitBarrier(queryBarrier(), c32(0));
+
+  SmallVector<Value> carried = {negInf(), negInf(), cF32(0.0), cF32(0.0),
+                                LLVM::ZeroOp::create(b, loc, accType)};
+  for (auto [i, masked] : llvm::enumerate(plan.loopIsMasked)) {
+    auto loop = scf::ForOp::create(b, loc, bounds[i], bounds[i + 1], cIdx(1),
+                                   carried);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value kb = loop.getInductionVar();
+      Value iteration = toI32(arith::SubIOp::create(b, loc, kb, range.begin));
+      scf::YieldOp::create(
+          b, loc, kvStep(kb, iteration, loop.getRegionIterArgs(), masked));
+    }
+    carried = loop.getResults();
+  }
+
+  // Epilogue: O = acc / l and LSE = m * scale + ln l, rows past Nq skipped.
+  Value l[2] = {quadReduce(carried[2], false), quadReduce(carried[3], false)};
+  SmallVector<Value> o = unpack(carried[4], plan.valueHeadDim / 2);
+  Value quadCol = mul(arith::AndIOp::create(b, loc, lane, c32(3)), c32(2));
+  auto i64Of = [&](Value v) { return arith::ExtUIOp::create(b, loc, i64(), v); };
+  Value hq = c64(plan.headsQ), dv = c64(plan.valueHeadDim);
+  Value seqQ64 = i64Of(seqQ);
+  auto elementPtrType = LLVM::LLVMPointerType::get(ctx, 1);
+  for (int r = 0; r < 2; ++r) {
+    Value row = r == 0 ? row0 : add(row0, c32(8));
+    Value rowOk =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, row, seqQ);
+    Value empty = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, l[r],
+                                        cF32(0.0));
+    Value inv = arith::SelectOp::create(
+        b, loc, empty, cF32(0.0),
+        arith::DivFOp::create(b, loc, cF32(1.0), l[r]));
+    ifThen(rowOk, [&] {
+      Value b64 = i64Of(batch), h64 = i64Of(head), row64 = i64Of(row);
+      Value rowStart =
+          plan.layout == Layout::BHSD
+              ? mul(add(mul(add(mul(b64, hq), h64), seqQ64), row64), dv)
+              : mul(add(mul(add(mul(b64, seqQ64), row64), hq), h64), dv);
+      for (size_t i = 0; i < o.size(); i += 4) {
+        Value col = add(c32(8 * (i / 4)), quadCol);
+        Value lo = arith::MulFOp::create(b, loc, o[i + 2 * r], inv);
+        Value hi = arith::MulFOp::create(b, loc, o[i + 2 * r + 1], inv);
+        Value offset = add(rowStart, i64Of(col));
+        Value ptr = LLVM::GEPOp::create(b, loc, elementPtrType,
+                                        plan.elementType, output,
+                                        ValueRange{offset});
+        LLVM::StoreOp::create(b, loc, packPair(lo, hi), ptr, /*alignment=*/4);
+      }
+      if (lse) {
+        Value isQuadLead = eqI(arith::AndIOp::create(b, loc, lane, c32(3)),
+                               c32(0));
+        ifThen(isQuadLead, [&] {
+          Value value = arith::AddFOp::create(
+              b, loc,
+              arith::MulFOp::create(b, loc, carried[r], cF32(plan.softmaxScale)),
+              arith::MulFOp::create(b, loc, log2(l[r]), cF32(M_LN2)));
+          value = arith::SelectOp::create(b, loc, empty, negInf(), value);
+          Value index = add(mul(add(mul(b64, hq), h64), seqQ64), row64);
+          Value ptr = LLVM::GEPOp::create(b, loc, elementPtrType, f32(), lse,
+                                          ValueRange{index});
+          LLVM::StoreOp::create(b, loc, value, ptr, /*alignment=*/4);
+        });
+      }
+    });
+  }
+  LLVM::ReturnOp::create(b, loc, ValueRange{});
+}
+
+rt::Manifest buildManifest(const KernelPlan &plan,
+                           const SharedMemoryLayout &smem) {
+  rt::Manifest m;
+  m.attncVersion = ATTNC_VERSION;
+  m.entry = plan.name;
+  m.ptx = "kernel.ptx";
+  m.threadsPerBlock = kThreads;
+  m.dynamicSmemBytes = smem.total;
+  m.grid[0] = {{rt::Symbol::SeqQ}, plan.blockM};
+  m.grid[1] = {{rt::Symbol::HeadsQ}, 1};
+  m.grid[2] = {{rt::Symbol::Batch}, 1};
+  m.problem.dtype = plan.elementType.isBF16() ? rt::DType::BF16 : rt::DType::F16;
+  m.problem.headDim = plan.headDim;
+  m.problem.headDimV = plan.valueHeadDim;
+  m.problem.layout = plan.layout == Layout::BHSD ? "bhsd" : "bshd";
+  m.problem.mask = stringifyMaskKind(plan.mask.kind).str();
+  m.problem.gqa = plan.headsQ != plan.headsKV;
+  m.problem.hasLse = plan.hasLse;
+  auto tensorMap = [&](rt::TensorName t, int64_t rows) {
+    rt::KernelParam p;
+    p.kind = rt::ParamKind::TensorMap;
+    p.tensor = t;
+    p.dims = {rt::TensorDim::D, rt::TensorDim::S, rt::TensorDim::H,
+              rt::TensorDim::B};
+    p.box = {kAtomElems, rows, 1, 1};
+    p.swizzle = rt::Swizzle::B128;
+    return p;
+  };
+  auto pointer = [](rt::TensorName t) {
+    rt::KernelParam p;
+    p.kind = rt::ParamKind::Pointer;
+    p.tensor = t;
+    return p;
+  };
+  auto scalar = [](rt::Symbol s) {
+    rt::KernelParam p;
+    p.kind = rt::ParamKind::I32;
+    p.value = s;
+    return p;
+  };
+  m.params = {tensorMap(rt::TensorName::Q, plan.blockM),
+              tensorMap(rt::TensorName::K, plan.blockN),
+              tensorMap(rt::TensorName::V, plan.blockN),
+              pointer(rt::TensorName::O)};
+  if (plan.hasLse)
+    m.params.push_back(pointer(rt::TensorName::Lse));
+  m.params.push_back(scalar(rt::Symbol::SeqQ));
+  m.params.push_back(scalar(rt::Symbol::SeqK));
+  auto option = [&](StringRef name, int64_t v) {
+    m.options.push_back({name.str(), std::to_string(v), false});
+  };
+  option("block_m", plan.blockM);
+  option("block_n", plan.blockN);
+  option("stages", SharedMemoryLayout::kStages);
+  option("consumer_warpgroups", 1);
+  if (plan.mask.window) {
+    option("window_left", (*plan.mask.window)[0]);
+    option("window_right", (*plan.mask.window)[1]);
+  }
+  return m;
+}
+
+} // namespace
+
+LLVM::LLVMFuncOp mlir::attn::buildHopperAttentionKernel(
+    OpBuilder &b, Location loc, gpu::GPUModuleOp module, const KernelPlan &plan,
+    rt::Manifest &manifest) {
+  MLIRContext *ctx = b.getContext();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  // Dynamic shared memory: a public zero-size 1024-aligned global becomes
+  // `.extern .shared .align 1024`; gpu.dynamic_shared_memory would overlap
+  // static shared memory (see docs/RationaleAttn.md).
+  if (!module.lookupSymbol("attn_smem"))
+    LLVM::GlobalOp::create(b, loc, LLVM::LLVMArrayType::get(b.getI8Type(), 0),
+                           /*isConstant=*/false, LLVM::Linkage::External,
+                           "attn_smem", Attribute(), /*alignment=*/1024,
+                           /*addrSpace=*/3);
+
+  auto ptr = LLVM::LLVMPointerType::get(ctx);
+  auto globalPtr = LLVM::LLVMPointerType::get(ctx, 1);
+  SmallVector<Type> params = {ptr, ptr, ptr, globalPtr};
+  if (plan.hasLse)
+    params.push_back(globalPtr);
+  params.push_back(b.getI32Type());
+  params.push_back(b.getI32Type());
+  auto func = LLVM::LLVMFuncOp::create(
+      b, loc, plan.name,
+      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), params));
+  func->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  func->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),
+                b.getDenseI32ArrayAttr({int32_t(kThreads), 1, 1}));
+  func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(), b.getI32IntegerAttr(1));
+  // Tensor maps by value (CUTLASS's __grid_constant__ const CUtensorMap).
+  for (unsigned i = 0; i < 3; ++i) {
+    func.setArgAttr(i, LLVM::LLVMDialect::getByValAttrName(),
+                    TypeAttr::get(LLVM::LLVMArrayType::get(b.getI8Type(), 128)));
+    func.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
+                    b.getI64IntegerAttr(64));
+    func.setArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName(),
+                    b.getUnitAttr());
+  }
+  KernelEmitter(b, loc, plan).emit(func);
+  manifest = buildManifest(plan, SharedMemoryLayout(plan));
+  return func;
+}

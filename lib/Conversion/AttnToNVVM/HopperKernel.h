@@ -1,0 +1,37 @@
+//===- HopperKernel.h - build the sm_90a attention kernel ---------*- C++ -*-===//
+//
+// Part of the attnc project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ATTNC_LIB_CONVERSION_ATTNTONVVM_HOPPERKERNEL_H
+#define ATTNC_LIB_CONVERSION_ATTNTONVVM_HOPPERKERNEL_H
+
+#include "KernelPlan.h"
+
+#include "attnc/Runtime/Manifest.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+namespace mlir::attn {
+
+/// Byte offsets of the kernel's shared-memory buffers (1024-aligned, as the
+/// 128-byte swizzle of TMA and wgmma requires).
+struct SharedMemoryLayout {
+  int64_t query = 0, keyStages = 0, valueStages = 0, barriers = 0, total = 0;
+  int64_t keyStageBytes = 0, valueStageBytes = 0;
+  static constexpr int64_t kStages = 2;
+  explicit SharedMemoryLayout(const KernelPlan &plan);
+};
+
+/// Emits into `module` the kernel for `plan` as an llvm.func (NVVM, LLVM,
+/// arith and scf ops) and returns it; its manifest goes to `manifest`.
+LLVM::LLVMFuncOp buildHopperAttentionKernel(OpBuilder &b, Location loc,
+                                            gpu::GPUModuleOp module,
+                                            const KernelPlan &plan,
+                                            attnc::rt::Manifest &manifest);
+
+} // namespace mlir::attn
+
+#endif // ATTNC_LIB_CONVERSION_ATTNTONVVM_HOPPERKERNEL_H

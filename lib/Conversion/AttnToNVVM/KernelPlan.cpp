@@ -1,0 +1,106 @@
+//===- KernelPlan.cpp - read the kernel plan off the tile IR --------------===//
+//
+// Part of the attnc project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelPlan.h"
+
+using namespace mlir;
+using namespace mlir::attn;
+
+FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
+                                                 StringRef name) {
+  KernelPlan plan;
+  plan.name = name.str();
+  auto fail = [&](const Twine &why) -> FailureOr<KernelPlan> {
+    return forall.emitError("convert-attn-to-nvvm: ") << why;
+  };
+
+  LoadTileOp queryLoad;
+  FinalizeOp finalize;
+  SmallVector<scf::ForOp> kvLoops;
+  for (Operation &op : forall.getBody()->without_terminator()) {
+    if (auto load = dyn_cast<LoadTileOp>(op))
+      queryLoad = load;
+    else if (auto f = dyn_cast<FinalizeOp>(op))
+      finalize = f;
+    else if (auto loop = dyn_cast<scf::ForOp>(op))
+      kvLoops.push_back(loop);
+  }
+  if (!queryLoad || !finalize || kvLoops.empty())
+    return fail("expected a tiled attention (attn-tile) in the scf.forall");
+  for (scf::ForOp loop : kvLoops)
+    if (loop.getNumRegionIterArgs() != 3)
+      return fail("expected the fused online-softmax loop carrying (m, l, "
+                  "acc); run attn-fuse-online-softmax first");
+
+  auto queryType = queryLoad.getSource().getType();
+  plan.layout = queryLoad.getLayout();
+  auto q = toLogicalBHSD(queryType.getShape(), plan.layout);
+  plan.headsQ = q[1];
+  plan.headDim = q[3];
+  plan.blockM = queryLoad.getTile().getType().getShape()[0];
+  plan.elementType = queryType.getElementType();
+  plan.hasLse = forall.getNumResults() == 2;
+  plan.softmaxScale = finalize.getScale().convertToFloat();
+
+  bool sawKey = false, sawValue = false;
+  for (scf::ForOp loop : kvLoops) {
+    bool masked = false;
+    WalkResult walk = loop.getBody()->walk([&](Operation *op) -> WalkResult {
+      if (auto pv = dyn_cast<PVOp>(op)) {
+        auto valueType = pv.getValue().getType();
+        plan.blockN = valueType.getShape()[0];
+        plan.valueHeadDim = valueType.getShape()[1];
+        sawValue = true;
+      } else if (auto qk = dyn_cast<QKOp>(op)) {
+        auto keyLoad = qk.getKey().getDefiningOp<LoadTileOp>();
+        if (!keyLoad)
+          return op->emitError("convert-attn-to-nvvm: keys must come from "
+                               "attn.load_tile"),
+                 WalkResult::interrupt();
+        plan.headsKV =
+            toLogicalBHSD(keyLoad.getSource().getType().getShape(),
+                          plan.layout)[1];
+        sawKey = true;
+      } else if (auto mask = dyn_cast<MaskOp>(op)) {
+        masked = true;
+        plan.mask.kind = mask.getKind();
+        if (auto window = mask.getWindow())
+          plan.mask.window = SmallVector<int64_t, 2>(*window);
+      } else if (auto exp = dyn_cast<ExpDiffOp>(op)) {
+        plan.scaleLog2 = exp.getScaleLog2().convertToFloat();
+      } else if (isa<SoftcapOp>(op)) {
+        return op->emitError("convert-attn-to-nvvm: softcap is not supported "
+                             "by the GPU lowering yet"),
+               WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return failure();
+    plan.loopIsMasked.push_back(masked);
+  }
+  if (!sawKey || !sawValue)
+    return fail("expected attn.qk and attn.pv in the kv loop");
+
+  Type el = plan.elementType;
+  if (!el.isBF16() && !el.isF16())
+    return fail(Twine("element type must be bf16 or f16 for wgmma, got ") +
+                (el.isF32() ? "f32" : "another type"));
+  if (plan.blockM != 64)
+    return fail("block_m must be 64 (one consumer warpgroup), got " +
+                Twine(plan.blockM));
+  if (plan.blockN % 16 != 0 || plan.blockN < 16 || plan.blockN > 256)
+    return fail("block_n must be a multiple of 16 in [16, 256], got " +
+                Twine(plan.blockN));
+  for (auto [what, dim] : {std::pair<StringRef, int64_t>{"head dim", plan.headDim},
+                           {"value head dim", plan.valueHeadDim}})
+    if (dim % 64 != 0 || dim > 256)
+      return fail(what + " must be 64, 128, 192 or 256 (whole 128-byte "
+                         "swizzle atoms), got " +
+                  Twine(dim));
+  return plan;
+}

@@ -1,0 +1,46 @@
+//===- KernelPlan.h - what the Hopper kernel must compute ---------*- C++ -*-===//
+//
+// Part of the attnc project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The facts convert-attn-to-nvvm reads off the fused (and mask-split) tile IR
+// before it builds a kernel: tile sizes, element type, head dims, GQA group,
+// mask, softmax constants and the kv loops in order.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ATTNC_LIB_CONVERSION_ATTNTONVVM_KERNELPLAN_H
+#define ATTNC_LIB_CONVERSION_ATTNTONVVM_KERNELPLAN_H
+
+#include "attnc/Transforms/MaskUtils.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+namespace mlir::attn {
+
+struct KernelPlan {
+  std::string name; // kernel symbol
+  Type elementType; // bf16 or f16
+  int64_t blockM = 0, blockN = 0;
+  int64_t headDim = 0, valueHeadDim = 0;
+  int64_t headsQ = 0, headsKV = 0;
+  Layout layout = Layout::BHSD;
+  MaskSpec mask;
+  float scaleLog2 = 0.0f;    // multiplier inside exp2
+  float softmaxScale = 0.0f; // LSE = softmaxScale * m + log(l)
+  bool hasLse = false;
+  /// The kv loops in execution order; true where the loop applies the mask.
+  SmallVector<bool> loopIsMasked;
+
+  int64_t groupSize() const { return headsQ / headsKV; }
+};
+
+/// Reads the plan of the attention tiled in `forall`, or emits a diagnostic
+/// naming what the GPU lowering does not support.
+FailureOr<KernelPlan> readKernelPlan(scf::ForallOp forall, StringRef name);
+
+} // namespace mlir::attn
+
+#endif // ATTNC_LIB_CONVERSION_ATTNTONVVM_KERNELPLAN_H

@@ -1,0 +1,190 @@
+// RUN: attnc-opt %s -convert-attn-to-linalg -split-input-file | FileCheck %s --implicit-check-not=attn.
+
+// attn.attention becomes the untiled textbook computation; tile ops become
+// one linalg.generic each inside the loops that are already there. No attn
+// op is left.
+
+// GQA 4:1, causal, with LSE. Query head h reads key/value head h floordiv 4.
+// CHECK-DAG:   #[[$QMAP:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>
+// CHECK-DAG:   #[[$KMAP:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1 floordiv 4, d3, d4)>
+// CHECK-DAG:   #[[$SMAP:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>
+// CHECK-DAG:   #[[$VMAP:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1 floordiv 4, d4, d3)>
+// CHECK-DAG:   #[[$ID4:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-DAG:   #[[$ROWS4:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>
+// CHECK-DAG:   #[[$ID3:.*]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+// CHECK-LABEL: func.func @gqa_causal(
+// CHECK-SAME:    %[[Q:[a-z0-9_]+]]: tensor<2x8x?x64xbf16>, %[[K:[a-z0-9_]+]]: tensor<2x2x?x64xbf16>, %[[V:[a-z0-9_]+]]: tensor<2x2x?x32xbf16>)
+// CHECK-DAG:     %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK-DAG:     %[[SCALE:.*]] = arith.constant 1.250000e-01 : f32
+// CHECK-DAG:     %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK:         %[[NK:.*]] = tensor.dim %[[K]], %{{.*}}
+// S = Q K^T in f32, reducing over the head dim d4.
+// CHECK:         %[[S0:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<2x8x?x?xf32>)
+// CHECK:         %[[S:.*]] = linalg.generic {indexing_maps = [#[[$QMAP]], #[[$KMAP]], #[[$SMAP]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+// CHECK-SAME:        ins(%[[Q]], %[[K]] : tensor<2x8x?x64xbf16>, tensor<2x2x?x64xbf16>) outs(%[[S0]] : tensor<2x8x?x?xf32>)
+// CHECK:           arith.extf
+// CHECK:           arith.mulf
+// CHECK:           arith.addf
+// Scale, then -inf where j >= Nk or j > i.
+// CHECK:         %[[SM:.*]] = linalg.generic {indexing_maps = [#[[$ID4]]], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} outs(%[[S]] : tensor<2x8x?x?xf32>)
+// CHECK:           %[[SS:.*]] = arith.mulf %{{.*}}, %[[SCALE]] : f32
+// CHECK:           %[[I:.*]] = linalg.index 2 : index
+// CHECK:           %[[J:.*]] = linalg.index 3 : index
+// CHECK:           %[[INB:.*]] = arith.cmpi slt, %[[J]], %[[NK]] : index
+// CHECK:           %[[CAUSAL:.*]] = arith.cmpi sle, %[[J]], %[[I]] : index
+// CHECK:           %[[VIS:.*]] = arith.andi %[[INB]], %[[CAUSAL]] : i1
+// CHECK:           arith.select %[[VIS]], %[[SS]], %[[NEGINF]] : f32
+// Row max, exp, row sum.
+// CHECK:         %[[MAX:.*]] = linalg.generic {indexing_maps = [#[[$ID4]], #[[$ROWS4]]], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[SM]] : tensor<2x8x?x?xf32>)
+// CHECK:           arith.maximumf
+// CHECK:         %[[P:.*]] = linalg.generic {indexing_maps = [#[[$ROWS4]], #[[$ID4]]], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%[[MAX]] : tensor<2x8x?xf32>) outs(%[[SM]] : tensor<2x8x?x?xf32>)
+// CHECK:           math.exp
+// CHECK:         %[[SUM:.*]] = linalg.generic {indexing_maps = [#[[$ID4]], #[[$ROWS4]]], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[P]] : tensor<2x8x?x?xf32>)
+// CHECK:           arith.addf
+// acc = P V, reducing over the key index d4.
+// CHECK:         %[[ACC:.*]] = linalg.generic {indexing_maps = [#[[$QMAP]], #[[$VMAP]], #[[$SMAP]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+// CHECK-SAME:        ins(%[[P]], %[[V]] : tensor<2x8x?x?xf32>, tensor<2x2x?x32xbf16>) outs(%{{.*}} : tensor<2x8x?x32xf32>)
+// Normalize and round to bf16; rows with sum 0 give 0.
+// CHECK:         %[[O:.*]] = linalg.generic {indexing_maps = [#[[$ID4]], #[[$ROWS4]], #[[$ID4]]], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%[[ACC]], %[[SUM]] : tensor<2x8x?x32xf32>, tensor<2x8x?xf32>) outs(%{{.*}} : tensor<2x8x?x32xbf16>)
+// CHECK:           arith.divf
+// CHECK:           arith.truncf %{{.*}} : f32 to bf16
+// LSE = max + log(sum), -inf for empty rows.
+// CHECK:         %[[LSE:.*]] = linalg.generic {indexing_maps = [#[[$ID3]], #[[$ID3]], #[[$ID3]]], iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[MAX]], %[[SUM]] : tensor<2x8x?xf32>, tensor<2x8x?xf32>)
+// CHECK:           math.log
+// CHECK:         return %[[O]], %[[LSE]]
+func.func @gqa_causal(%q: tensor<2x8x?x64xbf16>, %k: tensor<2x2x?x64xbf16>,
+                      %v: tensor<2x2x?x32xbf16>)
+    -> (tensor<2x8x?x32xbf16>, tensor<2x8x?xf32>) {
+  %o, %lse = attn.attention %q, %k, %v mask = causal scale = 0.125
+      : tensor<2x8x?x64xbf16>, tensor<2x2x?x64xbf16>, tensor<2x2x?x32xbf16>
+      -> tensor<2x8x?x32xbf16>, tensor<2x8x?xf32>
+  return %o, %lse : tensor<2x8x?x32xbf16>, tensor<2x8x?xf32>
+}
+
+// -----
+
+// bshd: the maps of Q, K, V and O swap the middle dimensions; Hq == Hkv
+// needs no floordiv. The softcap is cap * tanh(s / cap) after the scale, and
+// a window without a causal mask bounds keys on both sides of i.
+// CHECK-DAG:   #[[$QMAP:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d2, d1, d4)>
+// CHECK-DAG:   #[[$KMAP:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d3, d1, d4)>
+// CHECK-DAG:   #[[$VMAP:.*]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d4, d1, d3)>
+// CHECK-DAG:   #[[$OMAP:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d2, d1, d3)>
+// CHECK-LABEL: func.func @bshd_softcap_window(
+// CHECK-SAME:    %[[Q:[a-z0-9_]+]]: tensor<1x?x4x32xf32>, %[[K:[a-z0-9_]+]]: tensor<1x?x4x32xf32>, %[[V:[a-z0-9_]+]]: tensor<1x?x4x32xf32>)
+// CHECK-DAG:     %[[CAP:.*]] = arith.constant 5.000000e+01 : f32
+// CHECK:         linalg.generic {indexing_maps = [#[[$QMAP]], #[[$KMAP]], #{{.*}}]
+// CHECK-SAME:        ins(%[[Q]], %[[K]] : tensor<1x?x4x32xf32>, tensor<1x?x4x32xf32>) outs(%{{.*}} : tensor<1x4x?x?xf32>)
+// CHECK:         linalg.generic
+// CHECK:           %[[SS:.*]] = arith.mulf
+// CHECK:           %[[D:.*]] = arith.divf %[[SS]], %[[CAP]] : f32
+// CHECK:           %[[T:.*]] = math.tanh %[[D]] : f32
+// CHECK:           %[[CAPPED:.*]] = arith.mulf %[[T]], %[[CAP]] : f32
+// CHECK:           %[[I:.*]] = linalg.index 2 : index
+// CHECK:           %[[J:.*]] = linalg.index 3 : index
+// CHECK:           arith.cmpi sle, %[[J]], %{{.*}} : index
+// CHECK:           arith.cmpi sge, %[[J]], %{{.*}} : index
+// CHECK:           arith.select %{{.*}}, %[[CAPPED]], %{{.*}} : f32
+// CHECK:         linalg.generic {indexing_maps = [#{{.*}}, #[[$VMAP]], #{{.*}}]
+// CHECK-SAME:        ins(%{{.*}}, %[[V]] : tensor<1x4x?x?xf32>, tensor<1x?x4x32xf32>)
+// CHECK:         %[[O:.*]] = linalg.generic {indexing_maps = [#{{.*}}, #{{.*}}, #[[$OMAP]]]{{.*}} outs(%{{.*}} : tensor<1x?x4x32xf32>)
+// CHECK-NOT:       arith.truncf
+// CHECK:         return %[[O]]
+func.func @bshd_softcap_window(%q: tensor<1x?x4x32xf32>, %k: tensor<1x?x4x32xf32>,
+                               %v: tensor<1x?x4x32xf32>) -> tensor<1x?x4x32xf32> {
+  %o = attn.attention %q, %k, %v window = [8, 8] softcap = 50.0 layout = bshd
+      : tensor<1x?x4x32xf32>, tensor<1x?x4x32xf32>, tensor<1x?x4x32xf32>
+      -> tensor<1x?x4x32xf32>
+  return %o : tensor<1x?x4x32xf32>
+}
+
+// -----
+
+// A fused kv loop written with tile ops: the scf.for stays, each tile op
+// becomes one linalg.generic on tiles.
+// CHECK-DAG:   #[[$ID2:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG:   #[[$ROW2:.*]] = affine_map<(d0, d1) -> (d0)>
+// CHECK-DAG:   #[[$ID1:.*]] = affine_map<(d0) -> (d0)>
+// CHECK-DAG:   #[[$A_IK:.*]] = affine_map<(d0, d1, d2) -> (d0, d2)>
+// CHECK-DAG:   #[[$B_JK:.*]] = affine_map<(d0, d1, d2) -> (d1, d2)>
+// CHECK-DAG:   #[[$B_KJ:.*]] = affine_map<(d0, d1, d2) -> (d2, d1)>
+// CHECK-DAG:   #[[$C_IJ:.*]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// CHECK-LABEL: func.func @tiled(
+// CHECK-SAME:    %[[Q:[a-z0-9_]+]]: tensor<1x2x?x16xbf16>, %[[K:[a-z0-9_]+]]: tensor<1x?x2x16xbf16>, %[[V:[a-z0-9_]+]]: tensor<1x?x2x16xbf16>, %[[H:[a-z0-9_]+]]: index, %[[ROW:[a-z0-9_]+]]: index, %[[NQ:[a-z0-9_]+]]: index, %[[NK:[a-z0-9_]+]]: index, %[[N:[a-z0-9_]+]]: index)
+// load_tile: zero-filled past the sequence end.
+// CHECK:         %[[QT:.*]] = linalg.generic {indexing_maps = [#[[$ID2]]], iterator_types = ["parallel", "parallel"]} outs(%{{.*}} : tensor<64x16xbf16>)
+// CHECK:           %[[R:.*]] = arith.addi %[[ROW]], %{{.*}} : index
+// CHECK:           %[[INB:.*]] = arith.cmpi slt, %[[R]], %{{.*}} : index
+// CHECK:           %[[SAFE:.*]] = arith.select %[[INB]], %[[R]], %{{.*}} : index
+// CHECK:           tensor.extract %[[Q]][%{{.*}}, %[[H]], %[[SAFE]], %{{.*}}] : tensor<1x2x?x16xbf16>
+// CHECK:         %[[LOOP:.*]]:3 = scf.for %[[KB:.*]] = %{{.*}} to %[[N]] step %{{.*}} iter_args(%[[M:.*]] = %{{.*}}, %[[L:.*]] = %{{.*}}, %[[ACC:.*]] = %{{.*}}) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x16xf32>) {
+// bshd: the row index is the second one.
+// CHECK:           %[[KT:.*]] = linalg.generic {indexing_maps = [#[[$ID2]]]{{.*}} outs(%{{.*}} : tensor<32x16xbf16>)
+// CHECK:             tensor.extract %[[K]][%{{.*}}, %{{.*}}, %[[H]], %{{.*}}] : tensor<1x?x2x16xbf16>
+// CHECK:           %[[S:.*]] = linalg.generic {indexing_maps = [#[[$A_IK]], #[[$B_JK]], #[[$C_IJ]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[QT]], %[[KT]] : tensor<64x16xbf16>, tensor<32x16xbf16>) outs(%{{.*}} : tensor<64x32xf32>)
+// CHECK:           %[[SC:.*]] = linalg.generic {{.*}} ins(%[[S]] : tensor<64x32xf32>)
+// CHECK:             math.tanh
+// CHECK:           %[[MS:.*]] = linalg.generic {{.*}} ins(%[[SC]] : tensor<64x32xf32>)
+// CHECK:             linalg.index 0
+// CHECK:             linalg.index 1
+// CHECK:             arith.cmpi slt, %{{.*}}, %[[NK]] : index
+// CHECK:             arith.subi %[[NK]], %[[NQ]] : index
+// CHECK:           %[[M1:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROW2]]], iterator_types = ["parallel", "reduction"]} ins(%[[MS]] : tensor<64x32xf32>) outs(%[[M]] : tensor<64xf32>)
+// CHECK:             arith.maximumf
+// CHECK:           %[[F:.*]] = linalg.generic {indexing_maps = [#[[$ID1]], #[[$ID1]], #[[$ID1]]], iterator_types = ["parallel"]} ins(%[[M]], %[[M1]] : tensor<64xf32>, tensor<64xf32>)
+// CHECK:             math.exp2
+// CHECK:           %[[LS:.*]] = linalg.generic {indexing_maps = [#[[$ID1]], #[[$ID1]], #[[$ID1]]], iterator_types = ["parallel"]} ins(%[[L]], %[[F]] : tensor<64xf32>, tensor<64xf32>)
+// CHECK:             arith.mulf
+// CHECK:           %[[AS:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROW2]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[ACC]], %[[F]] : tensor<64x16xf32>, tensor<64xf32>)
+// CHECK:             arith.mulf
+// CHECK:           %[[P:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROW2]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[MS]], %[[M1]] : tensor<64x32xf32>, tensor<64xf32>)
+// CHECK:             math.exp2
+// CHECK:           %[[VT:.*]] = linalg.generic {indexing_maps = [#[[$ID2]]]{{.*}} outs(%{{.*}} : tensor<32x16xbf16>)
+// CHECK:             tensor.extract %[[V]]
+// P is rounded to V's element type before the product.
+// CHECK:           %[[A1:.*]] = linalg.generic {indexing_maps = [#[[$A_IK]], #[[$B_KJ]], #[[$C_IJ]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[P]], %[[VT]] : tensor<64x32xf32>, tensor<32x16xbf16>) outs(%[[AS]] : tensor<64x16xf32>)
+// CHECK:             arith.truncf %{{.*}} : f32 to bf16
+// CHECK:           %[[L1:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROW2]]], iterator_types = ["parallel", "reduction"]} ins(%[[P]] : tensor<64x32xf32>) outs(%[[LS]] : tensor<64xf32>)
+// CHECK:             arith.addf
+// CHECK:           scf.yield %[[M1]], %[[L1]], %[[A1]]
+// CHECK:         }
+// finalize: one generic for O, one for LSE.
+// CHECK:         %[[O:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROW2]], #[[$ID2]]]{{.*}} ins(%[[LOOP]]#2, %[[LOOP]]#1 : tensor<64x16xf32>, tensor<64xf32>) outs(%{{.*}} : tensor<64x16xbf16>)
+// CHECK:           arith.divf
+// CHECK:         %[[LSE:.*]] = linalg.generic {indexing_maps = [#[[$ID1]], #[[$ID1]], #[[$ID1]]]{{.*}} ins(%[[LOOP]]#0, %[[LOOP]]#1 : tensor<64xf32>, tensor<64xf32>)
+// CHECK:           math.log
+// CHECK:         return %[[O]], %[[LSE]]
+func.func @tiled(%q: tensor<1x2x?x16xbf16>, %k: tensor<1x?x2x16xbf16>, %v: tensor<1x?x2x16xbf16>,
+                 %h: index, %row: index, %nq: index, %nk: index, %n: index)
+    -> (tensor<64x16xbf16>, tensor<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c32 = arith.constant 32 : index
+  %ninf = arith.constant dense<0xFF800000> : tensor<64xf32>
+  %zr = arith.constant dense<0.0> : tensor<64xf32>
+  %za = arith.constant dense<0.0> : tensor<64x16xf32>
+  %qt = attn.load_tile %q[%c0, %h, %row] : tensor<1x2x?x16xbf16> -> tensor<64x16xbf16>
+  %r:3 = scf.for %kb = %c0 to %n step %c1 iter_args(%m = %ninf, %l = %zr, %acc = %za)
+      -> (tensor<64xf32>, tensor<64xf32>, tensor<64x16xf32>) {
+    %col = arith.muli %kb, %c32 : index
+    %kt = attn.load_tile %k[%c0, %h, %col] layout = bshd
+        : tensor<1x?x2x16xbf16> -> tensor<32x16xbf16>
+    %s = attn.qk %qt, %kt : tensor<64x16xbf16>, tensor<32x16xbf16> -> tensor<64x32xf32>
+    %sc = attn.softcap %s scale = 0.25 cap = 10.0 : tensor<64x32xf32>
+    %ms = attn.mask %sc rows %row cols %col seq_q %nq seq_k %nk
+        kind = causal_bottom_right window = [16, 0] : tensor<64x32xf32>
+    %m1 = attn.row_max %ms init %m : tensor<64x32xf32> -> tensor<64xf32>
+    %f = attn.rescale_factor %m, %m1 scale_log2 = 2.0 : tensor<64xf32>
+    %ls = attn.scale_rows %l, %f : tensor<64xf32>, tensor<64xf32>
+    %as = attn.scale_rows %acc, %f : tensor<64x16xf32>, tensor<64xf32>
+    %p = attn.exp_diff %ms, %m1 scale_log2 = 2.0 : tensor<64x32xf32>, tensor<64xf32>
+    %vt = attn.load_tile %v[%c0, %h, %col] layout = bshd
+        : tensor<1x?x2x16xbf16> -> tensor<32x16xbf16>
+    %a1 = attn.pv %p, %vt, %as : tensor<64x32xf32>, tensor<32x16xbf16>, tensor<64x16xf32>
+    %l1 = attn.row_sum %p init %ls : tensor<64x32xf32> -> tensor<64xf32>
+    scf.yield %m1, %l1, %a1 : tensor<64xf32>, tensor<64xf32>, tensor<64x16xf32>
+  }
+  %o, %lse = attn.finalize %r#2, %r#1, %r#0 scale = 0.25
+      : tensor<64x16xf32>, tensor<64xf32> -> tensor<64x16xbf16>
+  return %o, %lse : tensor<64x16xbf16>, tensor<64xf32>
+}

@@ -1,0 +1,134 @@
+// RUN: attnc-opt %s -canonicalize -split-input-file | FileCheck %s
+
+// With Nq == Nk (both static) the bottom-right and top-left diagonals
+// coincide: causal_bottom_right becomes causal.
+// CHECK-LABEL: func.func @bottom_right_square
+// CHECK:         attn.attention %{{[^ ]+}}, %{{[^ ]+}}, %{{[^ ]+}} mask = causal :
+func.func @bottom_right_square(%q: tensor<1x4x128x32xf32>, %k: tensor<1x4x128x32xf32>,
+                               %v: tensor<1x4x128x32xf32>) -> tensor<1x4x128x32xf32> {
+  %o = attn.attention %q, %k, %v mask = causal_bottom_right
+      : tensor<1x4x128x32xf32>, tensor<1x4x128x32xf32>, tensor<1x4x128x32xf32>
+      -> tensor<1x4x128x32xf32>
+  return %o : tensor<1x4x128x32xf32>
+}
+
+// -----
+
+// Sequence lengths are logical: in bshd they are the second dimension.
+// CHECK-LABEL: func.func @bottom_right_square_bshd
+// CHECK:         attn.attention %{{[^ ]+}}, %{{[^ ]+}}, %{{[^ ]+}} mask = causal layout = bshd :
+func.func @bottom_right_square_bshd(%q: tensor<1x96x8x32xf32>, %k: tensor<1x96x2x32xf32>,
+                                    %v: tensor<1x96x2x32xf32>) -> tensor<1x96x8x32xf32> {
+  %o = attn.attention %q, %k, %v mask = causal_bottom_right layout = bshd
+      : tensor<1x96x8x32xf32>, tensor<1x96x2x32xf32>, tensor<1x96x2x32xf32>
+      -> tensor<1x96x8x32xf32>
+  return %o : tensor<1x96x8x32xf32>
+}
+
+// -----
+
+// In bshd the third dimensions (heads) are equal but the sequence lengths
+// differ: the mask stays.
+// CHECK-LABEL: func.func @bottom_right_bshd_not_square
+// CHECK:         attn.attention %{{[^ ]+}}, %{{[^ ]+}}, %{{[^ ]+}} mask = causal_bottom_right layout = bshd :
+func.func @bottom_right_bshd_not_square(%q: tensor<1x32x8x32xf32>, %k: tensor<1x96x8x32xf32>,
+                                        %v: tensor<1x96x8x32xf32>) -> tensor<1x32x8x32xf32> {
+  %o = attn.attention %q, %k, %v mask = causal_bottom_right layout = bshd
+      : tensor<1x32x8x32xf32>, tensor<1x96x8x32xf32>, tensor<1x96x8x32xf32>
+      -> tensor<1x32x8x32xf32>
+  return %o : tensor<1x32x8x32xf32>
+}
+
+// -----
+
+// Nq != Nk: the diagonals differ, the mask stays.
+// CHECK-LABEL: func.func @bottom_right_not_square
+// CHECK:         attn.attention %{{[^ ]+}}, %{{[^ ]+}}, %{{[^ ]+}} mask = causal_bottom_right :
+func.func @bottom_right_not_square(%q: tensor<1x4x16x32xf32>, %k: tensor<1x4x128x32xf32>,
+                                   %v: tensor<1x4x128x32xf32>) -> tensor<1x4x16x32xf32> {
+  %o = attn.attention %q, %k, %v mask = causal_bottom_right
+      : tensor<1x4x16x32xf32>, tensor<1x4x128x32xf32>, tensor<1x4x128x32xf32>
+      -> tensor<1x4x16x32xf32>
+  return %o : tensor<1x4x16x32xf32>
+}
+
+// -----
+
+// Both lengths dynamic: they may differ at run time, the mask stays.
+// CHECK-LABEL: func.func @bottom_right_dynamic
+// CHECK:         attn.attention %{{[^ ]+}}, %{{[^ ]+}}, %{{[^ ]+}} mask = causal_bottom_right :
+func.func @bottom_right_dynamic(%q: tensor<1x4x?x32xf32>, %k: tensor<1x4x?x32xf32>,
+                                %v: tensor<1x4x?x32xf32>) -> tensor<1x4x?x32xf32> {
+  %o = attn.attention %q, %k, %v mask = causal_bottom_right
+      : tensor<1x4x?x32xf32>, tensor<1x4x?x32xf32>, tensor<1x4x?x32xf32>
+      -> tensor<1x4x?x32xf32>
+  return %o : tensor<1x4x?x32xf32>
+}
+
+// -----
+
+// Only one length dynamic: the mask stays.
+// CHECK-LABEL: func.func @bottom_right_key_dynamic
+// CHECK:         attn.attention %{{[^ ]+}}, %{{[^ ]+}}, %{{[^ ]+}} mask = causal_bottom_right :
+func.func @bottom_right_key_dynamic(%q: tensor<1x4x128x32xf32>, %k: tensor<1x4x?x32xf32>,
+                                    %v: tensor<1x4x?x32xf32>) -> tensor<1x4x128x32xf32> {
+  %o = attn.attention %q, %k, %v mask = causal_bottom_right
+      : tensor<1x4x128x32xf32>, tensor<1x4x?x32xf32>, tensor<1x4x?x32xf32>
+      -> tensor<1x4x128x32xf32>
+  return %o : tensor<1x4x128x32xf32>
+}
+
+// -----
+
+// A causal mask already hides every key right of the diagonal: the right
+// half of the window is dropped.
+// CHECK-LABEL: func.func @causal_window_right
+// CHECK:         attn.attention %{{[^ ]+}}, %{{[^ ]+}}, %{{[^ ]+}} mask = causal window = [16, 0] :
+func.func @causal_window_right(%q: tensor<1x4x128x32xf32>, %k: tensor<1x4x128x32xf32>,
+                               %v: tensor<1x4x128x32xf32>) -> tensor<1x4x128x32xf32> {
+  %o = attn.attention %q, %k, %v mask = causal window = [16, 8]
+      : tensor<1x4x128x32xf32>, tensor<1x4x128x32xf32>, tensor<1x4x128x32xf32>
+      -> tensor<1x4x128x32xf32>
+  return %o : tensor<1x4x128x32xf32>
+}
+
+// -----
+
+// The same under a bottom-right causal mask that is not square: the window
+// is trimmed, the mask kind stays.
+// CHECK-LABEL: func.func @bottom_right_window_right
+// CHECK:         attn.attention %{{[^ ]+}}, %{{[^ ]+}}, %{{[^ ]+}} mask = causal_bottom_right window = [32, 0] :
+func.func @bottom_right_window_right(%q: tensor<1x4x64x32xf32>, %k: tensor<1x4x128x32xf32>,
+                                     %v: tensor<1x4x128x32xf32>) -> tensor<1x4x64x32xf32> {
+  %o = attn.attention %q, %k, %v mask = causal_bottom_right window = [32, 4]
+      : tensor<1x4x64x32xf32>, tensor<1x4x128x32xf32>, tensor<1x4x128x32xf32>
+      -> tensor<1x4x64x32xf32>
+  return %o : tensor<1x4x64x32xf32>
+}
+
+// -----
+
+// Both patterns apply to one op.
+// CHECK-LABEL: func.func @bottom_right_square_window
+// CHECK:         attn.attention %{{[^ ]+}}, %{{[^ ]+}}, %{{[^ ]+}} mask = causal window = [32, 0] :
+func.func @bottom_right_square_window(%q: tensor<1x4x128x32xf32>, %k: tensor<1x4x128x32xf32>,
+                                      %v: tensor<1x4x128x32xf32>) -> tensor<1x4x128x32xf32> {
+  %o = attn.attention %q, %k, %v mask = causal_bottom_right window = [32, 4]
+      : tensor<1x4x128x32xf32>, tensor<1x4x128x32xf32>, tensor<1x4x128x32xf32>
+      -> tensor<1x4x128x32xf32>
+  return %o : tensor<1x4x128x32xf32>
+}
+
+// -----
+
+// Without a causal mask the right half of the window is what bounds the
+// visible keys: it stays.
+// CHECK-LABEL: func.func @window_no_mask
+// CHECK:         attn.attention %{{[^ ]+}}, %{{[^ ]+}}, %{{[^ ]+}} window = [16, 8] :
+func.func @window_no_mask(%q: tensor<1x4x128x32xf32>, %k: tensor<1x4x128x32xf32>,
+                          %v: tensor<1x4x128x32xf32>) -> tensor<1x4x128x32xf32> {
+  %o = attn.attention %q, %k, %v window = [16, 8]
+      : tensor<1x4x128x32xf32>, tensor<1x4x128x32xf32>, tensor<1x4x128x32xf32>
+      -> tensor<1x4x128x32xf32>
+  return %o : tensor<1x4x128x32xf32>
+}

@@ -1,0 +1,609 @@
+// RUN: attnc-opt %s -split-input-file -verify-diagnostics
+
+// One case per verifier message of dialects/attn/AttnOps.cpp, plus the
+// ODS-generated operand constraints.
+
+//===----------------------------------------------------------------------===//
+// attn.attention: ODS type constraints
+//===----------------------------------------------------------------------===//
+
+// A rank-3 query is not a 4-D operand.
+func.func @query_rank3(%q: tensor<8x128x64xf32>, %k: tensor<1x8x128x64xf32>,
+                       %v: tensor<1x8x128x64xf32>) -> tensor<1x8x128x64xf32> {
+  // expected-error @+1 {{'attn.attention' op operand #0 must be 4D tensor of bfloat16 type or 16-bit float or 32-bit float values, but got 'tensor<8x128x64xf32>'}}
+  %o = attn.attention %q, %k, %v
+      : tensor<8x128x64xf32>, tensor<1x8x128x64xf32>, tensor<1x8x128x64xf32>
+      -> tensor<1x8x128x64xf32>
+  return %o : tensor<1x8x128x64xf32>
+}
+
+// -----
+
+// Integer element types are not supported.
+func.func @query_i32(%q: tensor<1x8x128x64xi32>, %k: tensor<1x8x128x64xi32>,
+                     %v: tensor<1x8x128x64xi32>) -> tensor<1x8x128x64xi32> {
+  // expected-error @+1 {{'attn.attention' op operand #0 must be 4D tensor of bfloat16 type or 16-bit float or 32-bit float values, but got 'tensor<1x8x128x64xi32>'}}
+  %o = attn.attention %q, %k, %v
+      : tensor<1x8x128x64xi32>, tensor<1x8x128x64xi32>, tensor<1x8x128x64xi32>
+      -> tensor<1x8x128x64xi32>
+  return %o : tensor<1x8x128x64xi32>
+}
+
+//===----------------------------------------------------------------------===//
+// attn.attention: element types
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @key_element_type(%q: tensor<1x8x128x64xbf16>, %k: tensor<1x8x128x64xf16>,
+                            %v: tensor<1x8x128x64xbf16>) -> tensor<1x8x128x64xbf16> {
+  // expected-error @+1 {{'attn.attention' op key element type 'f16' does not match query element type 'bf16'}}
+  %o = attn.attention %q, %k, %v
+      : tensor<1x8x128x64xbf16>, tensor<1x8x128x64xf16>, tensor<1x8x128x64xbf16>
+      -> tensor<1x8x128x64xbf16>
+  return %o : tensor<1x8x128x64xbf16>
+}
+
+// -----
+
+func.func @value_element_type(%q: tensor<1x8x128x64xbf16>, %k: tensor<1x8x128x64xbf16>,
+                              %v: tensor<1x8x128x64xf32>) -> tensor<1x8x128x64xbf16> {
+  // expected-error @+1 {{'attn.attention' op value element type 'f32' does not match query element type 'bf16'}}
+  %o = attn.attention %q, %k, %v
+      : tensor<1x8x128x64xbf16>, tensor<1x8x128x64xbf16>, tensor<1x8x128x64xf32>
+      -> tensor<1x8x128x64xbf16>
+  return %o : tensor<1x8x128x64xbf16>
+}
+
+// -----
+
+// The output keeps the input element type (accumulation is internal).
+func.func @output_element_type(%q: tensor<1x8x128x64xbf16>, %k: tensor<1x8x128x64xbf16>,
+                               %v: tensor<1x8x128x64xbf16>) -> tensor<1x8x128x64xf32> {
+  // expected-error @+1 {{'attn.attention' op output element type 'f32' does not match query element type 'bf16'}}
+  %o = attn.attention %q, %k, %v
+      : tensor<1x8x128x64xbf16>, tensor<1x8x128x64xbf16>, tensor<1x8x128x64xbf16>
+      -> tensor<1x8x128x64xf32>
+  return %o : tensor<1x8x128x64xf32>
+}
+
+//===----------------------------------------------------------------------===//
+// attn.attention: static heads and head dims
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @query_heads_dynamic(%q: tensor<1x?x128x64xf32>, %k: tensor<1x8x128x64xf32>,
+                               %v: tensor<1x8x128x64xf32>) -> tensor<1x8x128x64xf32> {
+  // expected-error @+1 {{'attn.attention' op query heads must be static}}
+  %o = attn.attention %q, %k, %v
+      : tensor<1x?x128x64xf32>, tensor<1x8x128x64xf32>, tensor<1x8x128x64xf32>
+      -> tensor<1x8x128x64xf32>
+  return %o : tensor<1x8x128x64xf32>
+}
+
+// -----
+
+func.func @query_head_dim_dynamic(%q: tensor<1x8x128x?xf32>, %k: tensor<1x8x128x64xf32>,
+                                  %v: tensor<1x8x128x64xf32>) -> tensor<1x8x128x64xf32> {
+  // expected-error @+1 {{'attn.attention' op query head dim must be static}}
+  %o = attn.attention %q, %k, %v
+      : tensor<1x8x128x?xf32>, tensor<1x8x128x64xf32>, tensor<1x8x128x64xf32>
+      -> tensor<1x8x128x64xf32>
+  return %o : tensor<1x8x128x64xf32>
+}
+
+// -----
+
+// In bshd the heads are the third dimension: a dynamic second one is fine,
+// a dynamic third one is not.
+func.func @key_heads_dynamic_bshd(%q: tensor<1x?x8x64xf32>, %k: tensor<1x?x?x64xf32>,
+                                  %v: tensor<1x?x8x64xf32>) -> tensor<1x?x8x64xf32> {
+  // expected-error @+1 {{'attn.attention' op key heads must be static}}
+  %o = attn.attention %q, %k, %v layout = bshd
+      : tensor<1x?x8x64xf32>, tensor<1x?x?x64xf32>, tensor<1x?x8x64xf32>
+      -> tensor<1x?x8x64xf32>
+  return %o : tensor<1x?x8x64xf32>
+}
+
+// -----
+
+func.func @key_head_dim_dynamic(%q: tensor<1x8x128x64xf32>, %k: tensor<1x8x128x?xf32>,
+                                %v: tensor<1x8x128x64xf32>) -> tensor<1x8x128x64xf32> {
+  // expected-error @+1 {{'attn.attention' op key head dim must be static}}
+  %o = attn.attention %q, %k, %v
+      : tensor<1x8x128x64xf32>, tensor<1x8x128x?xf32>, tensor<1x8x128x64xf32>
+      -> tensor<1x8x128x64xf32>
+  return %o : tensor<1x8x128x64xf32>
+}
+
+// -----
+
+func.func @value_heads_dynamic(%q: tensor<1x8x128x64xf32>, %k: tensor<1x8x128x64xf32>,
+                               %v: tensor<1x?x128x64xf32>) -> tensor<1x8x128x64xf32> {
+  // expected-error @+1 {{'attn.attention' op value heads must be static}}
+  %o = attn.attention %q, %k, %v
+      : tensor<1x8x128x64xf32>, tensor<1x8x128x64xf32>, tensor<1x?x128x64xf32>
+      -> tensor<1x8x128x64xf32>
+  return %o : tensor<1x8x128x64xf32>
+}
+
+// -----
+
+func.func @value_head_dim_dynamic(%q: tensor<1x8x128x64xf32>, %k: tensor<1x8x128x64xf32>,
+                                  %v: tensor<1x8x128x?xf32>) -> tensor<1x8x128x64xf32> {
+  // expected-error @+1 {{'attn.attention' op value head dim must be static}}
+  %o = attn.attention %q, %k, %v
+      : tensor<1x8x128x64xf32>, tensor<1x8x128x64xf32>, tensor<1x8x128x?xf32>
+      -> tensor<1x8x128x64xf32>
+  return %o : tensor<1x8x128x64xf32>
+}
+
+// -----
+
+func.func @output_heads_dynamic(%q: tensor<1x8x128x64xf32>, %k: tensor<1x8x128x64xf32>,
+                                %v: tensor<1x8x128x64xf32>) -> tensor<1x?x128x64xf32> {
+  // expected-error @+1 {{'attn.attention' op output heads must be static}}
+  %o = attn.attention %q, %k, %v
+      : tensor<1x8x128x64xf32>, tensor<1x8x128x64xf32>, tensor<1x8x128x64xf32>
+      -> tensor<1x?x128x64xf32>
+  return %o : tensor<1x?x128x64xf32>
+}
+
+// -----
+
+func.func @output_head_dim_dynamic(%q: tensor<1x8x128x64xf32>, %k: tensor<1x8x128x64xf32>,
+                                   %v: tensor<1x8x128x64xf32>) -> tensor<1x8x128x?xf32> {
+  // expected-error @+1 {{'attn.attention' op output head dim must be static}}
+  %o = attn.attention %q, %k, %v
+      : tensor<1x8x128x64xf32>, tensor<1x8x128x64xf32>, tensor<1x8x128x64xf32>
+      -> tensor<1x8x128x?xf32>
+  return %o : tensor<1x8x128x?xf32>
+}
+
+//===----------------------------------------------------------------------===//
+// attn.attention: shapes
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @key_head_dim(%q: tensor<1x8x128x64xf32>, %k: tensor<1x8x128x32xf32>,
+                        %v: tensor<1x8x128x64xf32>) -> tensor<1x8x128x64xf32> {
+  // expected-error @+1 {{'attn.attention' op key head dim 32 does not match query head dim 64}}
+  %o = attn.attention %q, %k, %v
+      : tensor<1x8x128x64xf32>, tensor<1x8x128x32xf32>, tensor<1x8x128x64xf32>
+      -> tensor<1x8x128x64xf32>
+  return %o : tensor<1x8x128x64xf32>
+}
+
+// -----
+
+func.func @value_heads(%q: tensor<1x8x128x64xf32>, %k: tensor<1x2x128x64xf32>,
+                       %v: tensor<1x4x128x64xf32>) -> tensor<1x8x128x64xf32> {
+  // expected-error @+1 {{'attn.attention' op value heads 4 does not match key heads 2}}
+  %o = attn.attention %q, %k, %v
+      : tensor<1x8x128x64xf32>, tensor<1x2x128x64xf32>, tensor<1x4x128x64xf32>
+      -> tensor<1x8x128x64xf32>
+  return %o : tensor<1x8x128x64xf32>
+}
+
+// -----
+
+// GQA needs Hq to be a multiple of Hkv.
+func.func @gqa_not_multiple(%q: tensor<1x8x128x64xf32>, %k: tensor<1x3x128x64xf32>,
+                            %v: tensor<1x3x128x64xf32>) -> tensor<1x8x128x64xf32> {
+  // expected-error @+1 {{'attn.attention' op query heads 8 is not a multiple of key/value heads 3}}
+  %o = attn.attention %q, %k, %v
+      : tensor<1x8x128x64xf32>, tensor<1x3x128x64xf32>, tensor<1x3x128x64xf32>
+      -> tensor<1x8x128x64xf32>
+  return %o : tensor<1x8x128x64xf32>
+}
+
+// -----
+
+func.func @value_seq_len(%q: tensor<1x8x128x64xf32>, %k: tensor<1x8x256x64xf32>,
+                         %v: tensor<1x8x200x64xf32>) -> tensor<1x8x128x64xf32> {
+  // expected-error @+1 {{'attn.attention' op value sequence length 200 does not match key sequence length 256}}
+  %o = attn.attention %q, %k, %v
+      : tensor<1x8x128x64xf32>, tensor<1x8x256x64xf32>, tensor<1x8x200x64xf32>
+      -> tensor<1x8x128x64xf32>
+  return %o : tensor<1x8x128x64xf32>
+}
+
+// -----
+
+func.func @key_batch(%q: tensor<2x8x128x64xf32>, %k: tensor<3x8x128x64xf32>,
+                     %v: tensor<3x8x128x64xf32>) -> tensor<2x8x128x64xf32> {
+  // expected-error @+1 {{'attn.attention' op key batch 3 does not match query batch 2}}
+  %o = attn.attention %q, %k, %v
+      : tensor<2x8x128x64xf32>, tensor<3x8x128x64xf32>, tensor<3x8x128x64xf32>
+      -> tensor<2x8x128x64xf32>
+  return %o : tensor<2x8x128x64xf32>
+}
+
+// -----
+
+// A dynamic key batch is compatible; the value's static one is checked.
+func.func @value_batch(%q: tensor<2x8x128x64xf32>, %k: tensor<?x8x128x64xf32>,
+                       %v: tensor<4x8x128x64xf32>) -> tensor<2x8x128x64xf32> {
+  // expected-error @+1 {{'attn.attention' op value batch 4 does not match query batch 2}}
+  %o = attn.attention %q, %k, %v
+      : tensor<2x8x128x64xf32>, tensor<?x8x128x64xf32>, tensor<4x8x128x64xf32>
+      -> tensor<2x8x128x64xf32>
+  return %o : tensor<2x8x128x64xf32>
+}
+
+// -----
+
+func.func @output_batch(%q: tensor<2x8x128x64xf32>, %k: tensor<2x8x128x64xf32>,
+                        %v: tensor<2x8x128x64xf32>) -> tensor<1x8x128x64xf32> {
+  // expected-error @+1 {{'attn.attention' op output batch 1 does not match query batch 2}}
+  %o = attn.attention %q, %k, %v
+      : tensor<2x8x128x64xf32>, tensor<2x8x128x64xf32>, tensor<2x8x128x64xf32>
+      -> tensor<1x8x128x64xf32>
+  return %o : tensor<1x8x128x64xf32>
+}
+
+// -----
+
+// The output has one head per query head, not per key/value head.
+func.func @output_heads(%q: tensor<1x8x128x64xf32>, %k: tensor<1x2x128x64xf32>,
+                        %v: tensor<1x2x128x64xf32>) -> tensor<1x2x128x64xf32> {
+  // expected-error @+1 {{'attn.attention' op output heads 2 does not match query heads 8}}
+  %o = attn.attention %q, %k, %v
+      : tensor<1x8x128x64xf32>, tensor<1x2x128x64xf32>, tensor<1x2x128x64xf32>
+      -> tensor<1x2x128x64xf32>
+  return %o : tensor<1x2x128x64xf32>
+}
+
+// -----
+
+// The output has the query's length, not the key's.
+func.func @output_seq_len(%q: tensor<1x8x128x64xf32>, %k: tensor<1x8x256x64xf32>,
+                          %v: tensor<1x8x256x64xf32>) -> tensor<1x8x256x64xf32> {
+  // expected-error @+1 {{'attn.attention' op output sequence length 256 does not match query sequence length 128}}
+  %o = attn.attention %q, %k, %v
+      : tensor<1x8x128x64xf32>, tensor<1x8x256x64xf32>, tensor<1x8x256x64xf32>
+      -> tensor<1x8x256x64xf32>
+  return %o : tensor<1x8x256x64xf32>
+}
+
+// -----
+
+// The output has the value head dim, not the query head dim.
+func.func @output_head_dim(%q: tensor<1x8x128x64xf32>, %k: tensor<1x8x128x64xf32>,
+                           %v: tensor<1x8x128x32xf32>) -> tensor<1x8x128x64xf32> {
+  // expected-error @+1 {{'attn.attention' op output head dim 64 does not match value head dim 32}}
+  %o = attn.attention %q, %k, %v
+      : tensor<1x8x128x64xf32>, tensor<1x8x128x64xf32>, tensor<1x8x128x32xf32>
+      -> tensor<1x8x128x64xf32>
+  return %o : tensor<1x8x128x64xf32>
+}
+
+// -----
+
+// LSE is [B, Hq, Nq] whatever the layout; a dynamic batch prints as '?'.
+func.func @lse_shape(%q: tensor<?x128x8x64xf32>, %k: tensor<?x128x8x64xf32>,
+                     %v: tensor<?x128x8x64xf32>)
+    -> (tensor<?x128x8x64xf32>, tensor<?x128x8xf32>) {
+  // expected-error @+1 {{'attn.attention' op lse shape [?, 128, 8] does not match [batch, query heads, query sequence length] = [?, 8, 128]}}
+  %o, %lse = attn.attention %q, %k, %v layout = bshd
+      : tensor<?x128x8x64xf32>, tensor<?x128x8x64xf32>, tensor<?x128x8x64xf32>
+      -> tensor<?x128x8x64xf32>, tensor<?x128x8xf32>
+  return %o, %lse : tensor<?x128x8x64xf32>, tensor<?x128x8xf32>
+}
+
+//===----------------------------------------------------------------------===//
+// attn.attention: attributes
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @scale_zero(%q: tensor<1x8x128x64xf32>, %k: tensor<1x8x128x64xf32>,
+                      %v: tensor<1x8x128x64xf32>) -> tensor<1x8x128x64xf32> {
+  // expected-error @+1 {{'attn.attention' op scale must be a finite positive number, got 0}}
+  %o = attn.attention %q, %k, %v scale = 0.0
+      : tensor<1x8x128x64xf32>, tensor<1x8x128x64xf32>, tensor<1x8x128x64xf32>
+      -> tensor<1x8x128x64xf32>
+  return %o : tensor<1x8x128x64xf32>
+}
+
+// -----
+
+func.func @scale_negative(%q: tensor<1x8x128x64xf32>, %k: tensor<1x8x128x64xf32>,
+                          %v: tensor<1x8x128x64xf32>) -> tensor<1x8x128x64xf32> {
+  // expected-error @+1 {{'attn.attention' op scale must be a finite positive number, got -5.000000e-01}}
+  %o = attn.attention %q, %k, %v scale = -0.5
+      : tensor<1x8x128x64xf32>, tensor<1x8x128x64xf32>, tensor<1x8x128x64xf32>
+      -> tensor<1x8x128x64xf32>
+  return %o : tensor<1x8x128x64xf32>
+}
+
+// -----
+
+// +inf as an f32 bit pattern.
+func.func @scale_inf(%q: tensor<1x8x128x64xf32>, %k: tensor<1x8x128x64xf32>,
+                     %v: tensor<1x8x128x64xf32>) -> tensor<1x8x128x64xf32> {
+  // expected-error @+1 {{'attn.attention' op scale must be a finite positive number, got INF}}
+  %o = attn.attention %q, %k, %v scale = 0x7F800000
+      : tensor<1x8x128x64xf32>, tensor<1x8x128x64xf32>, tensor<1x8x128x64xf32>
+      -> tensor<1x8x128x64xf32>
+  return %o : tensor<1x8x128x64xf32>
+}
+
+// -----
+
+func.func @softcap_nan(%q: tensor<1x8x128x64xf32>, %k: tensor<1x8x128x64xf32>,
+                       %v: tensor<1x8x128x64xf32>) -> tensor<1x8x128x64xf32> {
+  // expected-error @+1 {{'attn.attention' op softcap must be a finite positive number, got nan}}
+  %o = attn.attention %q, %k, %v softcap = 0x7FC00000
+      : tensor<1x8x128x64xf32>, tensor<1x8x128x64xf32>, tensor<1x8x128x64xf32>
+      -> tensor<1x8x128x64xf32>
+  return %o : tensor<1x8x128x64xf32>
+}
+
+// -----
+
+func.func @softcap_zero(%q: tensor<1x8x128x64xf32>, %k: tensor<1x8x128x64xf32>,
+                        %v: tensor<1x8x128x64xf32>) -> tensor<1x8x128x64xf32> {
+  // expected-error @+1 {{'attn.attention' op softcap must be a finite positive number, got 0}}
+  %o = attn.attention %q, %k, %v softcap = 0.0
+      : tensor<1x8x128x64xf32>, tensor<1x8x128x64xf32>, tensor<1x8x128x64xf32>
+      -> tensor<1x8x128x64xf32>
+  return %o : tensor<1x8x128x64xf32>
+}
+
+// -----
+
+func.func @window_count(%q: tensor<1x8x128x64xf32>, %k: tensor<1x8x128x64xf32>,
+                        %v: tensor<1x8x128x64xf32>) -> tensor<1x8x128x64xf32> {
+  // expected-error @+1 {{'attn.attention' op window must be [left, right], got 3 elements}}
+  %o = attn.attention %q, %k, %v window = [16, 0, 4]
+      : tensor<1x8x128x64xf32>, tensor<1x8x128x64xf32>, tensor<1x8x128x64xf32>
+      -> tensor<1x8x128x64xf32>
+  return %o : tensor<1x8x128x64xf32>
+}
+
+// -----
+
+func.func @window_negative(%q: tensor<1x8x128x64xf32>, %k: tensor<1x8x128x64xf32>,
+                           %v: tensor<1x8x128x64xf32>) -> tensor<1x8x128x64xf32> {
+  // expected-error @+1 {{'attn.attention' op window sizes must be non-negative, got [16, -1]}}
+  %o = attn.attention %q, %k, %v mask = causal window = [16, -1]
+      : tensor<1x8x128x64xf32>, tensor<1x8x128x64xf32>, tensor<1x8x128x64xf32>
+      -> tensor<1x8x128x64xf32>
+  return %o : tensor<1x8x128x64xf32>
+}
+
+// -----
+
+func.func @tile_sizes_count(%q: tensor<1x8x128x64xf32>, %k: tensor<1x8x128x64xf32>,
+                            %v: tensor<1x8x128x64xf32>) -> tensor<1x8x128x64xf32> {
+  // expected-error @+1 {{'attn.attention' op tile_sizes must be [block_m, block_n] with positive sizes}}
+  %o = attn.attention %q, %k, %v tile_sizes = [64]
+      : tensor<1x8x128x64xf32>, tensor<1x8x128x64xf32>, tensor<1x8x128x64xf32>
+      -> tensor<1x8x128x64xf32>
+  return %o : tensor<1x8x128x64xf32>
+}
+
+// -----
+
+func.func @tile_sizes_zero(%q: tensor<1x8x128x64xf32>, %k: tensor<1x8x128x64xf32>,
+                           %v: tensor<1x8x128x64xf32>) -> tensor<1x8x128x64xf32> {
+  // expected-error @+1 {{'attn.attention' op tile_sizes must be [block_m, block_n] with positive sizes}}
+  %o = attn.attention %q, %k, %v tile_sizes = [64, 0]
+      : tensor<1x8x128x64xf32>, tensor<1x8x128x64xf32>, tensor<1x8x128x64xf32>
+      -> tensor<1x8x128x64xf32>
+  return %o : tensor<1x8x128x64xf32>
+}
+
+//===----------------------------------------------------------------------===//
+// attn.load_tile
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @load_tile_element_type(%q: tensor<1x8x128x64xbf16>, %i: index) -> tensor<64x64xf32> {
+  // expected-error @+1 {{'attn.load_tile' op tile element type 'f32' does not match source element type 'bf16'}}
+  %t = attn.load_tile %q[%i, %i, %i] : tensor<1x8x128x64xbf16> -> tensor<64x64xf32>
+  return %t : tensor<64x64xf32>
+}
+
+// -----
+
+func.func @load_tile_dynamic(%q: tensor<1x8x128x64xbf16>, %i: index) -> tensor<?x64xbf16> {
+  // expected-error @+1 {{'attn.load_tile' op tile must have a static shape}}
+  %t = attn.load_tile %q[%i, %i, %i] : tensor<1x8x128x64xbf16> -> tensor<?x64xbf16>
+  return %t : tensor<?x64xbf16>
+}
+
+// -----
+
+// The head dim is the last dimension in both layouts.
+func.func @load_tile_columns(%q: tensor<1x128x8x64xbf16>, %i: index) -> tensor<64x8xbf16> {
+  // expected-error @+1 {{'attn.load_tile' op tile columns 8 does not match source head dim 64}}
+  %t = attn.load_tile %q[%i, %i, %i] layout = bshd : tensor<1x128x8x64xbf16> -> tensor<64x8xbf16>
+  return %t : tensor<64x8xbf16>
+}
+
+//===----------------------------------------------------------------------===//
+// attn.qk
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @qk_key_element_type(%q: tensor<128x64xbf16>, %k: tensor<64x64xf16>) -> tensor<128x64xf32> {
+  // expected-error @+1 {{'attn.qk' op key element type 'f16' does not match query element type 'bf16'}}
+  %s = attn.qk %q, %k : tensor<128x64xbf16>, tensor<64x64xf16> -> tensor<128x64xf32>
+  return %s : tensor<128x64xf32>
+}
+
+// -----
+
+func.func @qk_head_dim(%q: tensor<128x64xbf16>, %k: tensor<64x128xbf16>) -> tensor<128x64xf32> {
+  // expected-error @+1 {{'attn.qk' op key head dim 128 does not match query head dim 64}}
+  %s = attn.qk %q, %k : tensor<128x64xbf16>, tensor<64x128xbf16> -> tensor<128x64xf32>
+  return %s : tensor<128x64xf32>
+}
+
+// -----
+
+func.func @qk_scores_rows(%q: tensor<128x64xbf16>, %k: tensor<32x64xbf16>) -> tensor<64x32xf32> {
+  // expected-error @+1 {{'attn.qk' op scores rows 64 does not match query rows 128}}
+  %s = attn.qk %q, %k : tensor<128x64xbf16>, tensor<32x64xbf16> -> tensor<64x32xf32>
+  return %s : tensor<64x32xf32>
+}
+
+// -----
+
+func.func @qk_scores_columns(%q: tensor<128x64xbf16>, %k: tensor<32x64xbf16>) -> tensor<128x64xf32> {
+  // expected-error @+1 {{'attn.qk' op scores columns 64 does not match key rows 32}}
+  %s = attn.qk %q, %k : tensor<128x64xbf16>, tensor<32x64xbf16> -> tensor<128x64xf32>
+  return %s : tensor<128x64xf32>
+}
+
+//===----------------------------------------------------------------------===//
+// attn.mask
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @mask_window_count(%s: tensor<128x64xf32>, %i: index) -> tensor<128x64xf32> {
+  // expected-error @+1 {{'attn.mask' op window must be [left, right], got 1 elements}}
+  %m = attn.mask %s rows %i cols %i seq_q %i seq_k %i window = [16] : tensor<128x64xf32>
+  return %m : tensor<128x64xf32>
+}
+
+// -----
+
+func.func @mask_window_negative(%s: tensor<128x64xf32>, %i: index) -> tensor<128x64xf32> {
+  // expected-error @+1 {{'attn.mask' op window sizes must be non-negative, got [-8, 0]}}
+  %m = attn.mask %s rows %i cols %i seq_q %i seq_k %i kind = causal window = [-8, 0]
+      : tensor<128x64xf32>
+  return %m : tensor<128x64xf32>
+}
+
+//===----------------------------------------------------------------------===//
+// Row reductions
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @row_max_init(%s: tensor<128x64xf32>, %m: tensor<64xf32>) -> tensor<64xf32> {
+  // expected-error @+1 {{'attn.row_max' op init size 64 does not match tile rows 128}}
+  %r = attn.row_max %s init %m : tensor<128x64xf32> -> tensor<64xf32>
+  return %r : tensor<64xf32>
+}
+
+// -----
+
+// Without init only the result is checked.
+func.func @row_max_result(%s: tensor<128x64xf32>) -> tensor<64xf32> {
+  // expected-error @+1 {{'attn.row_max' op result size 64 does not match tile rows 128}}
+  %r = attn.row_max %s : tensor<128x64xf32> -> tensor<64xf32>
+  return %r : tensor<64xf32>
+}
+
+// -----
+
+func.func @exp_diff_row_max(%s: tensor<128x64xf32>, %m: tensor<64xf32>) -> tensor<128x64xf32> {
+  // expected-error @+1 {{'attn.exp_diff' op row_max size 64 does not match tile rows 128}}
+  %p = attn.exp_diff %s, %m scale_log2 = 1.0 : tensor<128x64xf32>, tensor<64xf32>
+  return %p : tensor<128x64xf32>
+}
+
+// -----
+
+func.func @row_sum_init(%p: tensor<128x64xf32>, %l: tensor<64xf32>) -> tensor<64xf32> {
+  // expected-error @+1 {{'attn.row_sum' op init size 64 does not match tile rows 128}}
+  %r = attn.row_sum %p init %l : tensor<128x64xf32> -> tensor<64xf32>
+  return %r : tensor<64xf32>
+}
+
+// -----
+
+func.func @row_sum_result(%p: tensor<128x64xf32>) -> tensor<64xf32> {
+  // expected-error @+1 {{'attn.row_sum' op result size 64 does not match tile rows 128}}
+  %r = attn.row_sum %p : tensor<128x64xf32> -> tensor<64xf32>
+  return %r : tensor<64xf32>
+}
+
+//===----------------------------------------------------------------------===//
+// attn.pv, attn.scale_rows, attn.finalize
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @pv_value_rows(%p: tensor<128x64xf32>, %v: tensor<32x64xbf16>,
+                         %acc: tensor<128x64xf32>) -> tensor<128x64xf32> {
+  // expected-error @+1 {{'attn.pv' op value rows 32 does not match probs columns 64}}
+  %r = attn.pv %p, %v, %acc : tensor<128x64xf32>, tensor<32x64xbf16>, tensor<128x64xf32>
+  return %r : tensor<128x64xf32>
+}
+
+// -----
+
+func.func @pv_acc_rows(%p: tensor<128x64xf32>, %v: tensor<64x64xbf16>,
+                       %acc: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  // expected-error @+1 {{'attn.pv' op acc rows 64 does not match probs rows 128}}
+  %r = attn.pv %p, %v, %acc : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+  return %r : tensor<64x64xf32>
+}
+
+// -----
+
+func.func @pv_acc_columns(%p: tensor<128x64xf32>, %v: tensor<64x32xbf16>,
+                          %acc: tensor<128x64xf32>) -> tensor<128x64xf32> {
+  // expected-error @+1 {{'attn.pv' op acc columns 64 does not match value head dim 32}}
+  %r = attn.pv %p, %v, %acc : tensor<128x64xf32>, tensor<64x32xbf16>, tensor<128x64xf32>
+  return %r : tensor<128x64xf32>
+}
+
+// -----
+
+func.func @scale_rows_factor_tile(%acc: tensor<128x64xf32>, %f: tensor<64xf32>) -> tensor<128x64xf32> {
+  // expected-error @+1 {{'attn.scale_rows' op factor size 64 does not match tile rows 128}}
+  %r = attn.scale_rows %acc, %f : tensor<128x64xf32>, tensor<64xf32>
+  return %r : tensor<128x64xf32>
+}
+
+// -----
+
+// A rank-1 input has one row per element.
+func.func @scale_rows_factor_rows(%l: tensor<128xf32>, %f: tensor<64xf32>) -> tensor<128xf32> {
+  // expected-error @+1 {{'attn.scale_rows' op factor size 64 does not match tile rows 128}}
+  %r = attn.scale_rows %l, %f : tensor<128xf32>, tensor<64xf32>
+  return %r : tensor<128xf32>
+}
+
+// -----
+
+// row_max and lse share row_sum's type (AllTypesMatch), so only row_sum's
+// size can differ from the tile's rows.
+func.func @finalize_row_sum(%acc: tensor<128x64xf32>, %l: tensor<64xf32>,
+                            %m: tensor<64xf32>) -> tensor<128x64xbf16> {
+  // expected-error @+1 {{'attn.finalize' op row_sum size 64 does not match tile rows 128}}
+  %o, %lse = attn.finalize %acc, %l, %m scale = 1.0
+      : tensor<128x64xf32>, tensor<64xf32> -> tensor<128x64xbf16>
+  return %o : tensor<128x64xbf16>
+}
+
+// -----
+
+func.func @finalize_row_max_type(%acc: tensor<128x64xf32>, %l: tensor<128xf32>,
+                                 %m: tensor<64xf32>) -> tensor<128x64xbf16> {
+  // expected-error @+1 {{'attn.finalize' op failed to verify that all of {row_sum, row_max, lse} have same type}}
+  %o, %lse = "attn.finalize"(%acc, %l, %m) <{scale = 1.0 : f32}>
+      : (tensor<128x64xf32>, tensor<128xf32>, tensor<64xf32>) -> (tensor<128x64xbf16>, tensor<128xf32>)
+  return %o : tensor<128x64xbf16>
+}
+
+// -----
+
+func.func @finalize_output_shape(%acc: tensor<128x64xf32>, %l: tensor<128xf32>,
+                                 %m: tensor<128xf32>) -> tensor<128x32xbf16> {
+  // expected-error @+1 {{'attn.finalize' op output shape must match acc shape}}
+  %o, %lse = attn.finalize %acc, %l, %m scale = 1.0
+      : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x32xbf16>
+  return %o : tensor<128x32xbf16>
+}

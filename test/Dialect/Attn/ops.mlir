@@ -1,0 +1,260 @@
+// RUN: attnc-opt %s | attnc-opt | FileCheck %s
+// RUN: attnc-opt %s --mlir-print-op-generic | attnc-opt | FileCheck %s
+
+// Round trip of every form of attn.attention and of every tile op, through
+// the custom assembly format and through the generic form.
+
+//===----------------------------------------------------------------------===//
+// attn.attention
+//===----------------------------------------------------------------------===//
+
+// No attributes: mask none and layout bhsd are defaults and are not printed
+// (the type list follows the operands directly).
+// CHECK-LABEL: func.func @attention_default(
+// CHECK-SAME:    %[[Q:.*]]: tensor<2x8x128x64xf16>, %[[K:.*]]: tensor<2x8x256x64xf16>, %[[V:.*]]: tensor<2x8x256x64xf16>)
+// CHECK:         %[[O:.*]] = attn.attention %[[Q]], %[[K]], %[[V]] :
+// CHECK-SAME:      tensor<2x8x128x64xf16>, tensor<2x8x256x64xf16>, tensor<2x8x256x64xf16> -> tensor<2x8x128x64xf16>
+// CHECK:         return %[[O]]
+func.func @attention_default(%q: tensor<2x8x128x64xf16>, %k: tensor<2x8x256x64xf16>,
+                             %v: tensor<2x8x256x64xf16>) -> tensor<2x8x128x64xf16> {
+  %o = attn.attention %q, %k, %v
+      : tensor<2x8x128x64xf16>, tensor<2x8x256x64xf16>, tensor<2x8x256x64xf16>
+      -> tensor<2x8x128x64xf16>
+  return %o : tensor<2x8x128x64xf16>
+}
+
+// Writing the defaults explicitly gives the same op.
+// CHECK-LABEL: func.func @attention_explicit_defaults(
+// CHECK:         attn.attention %{{[^ ]+}}, %{{[^ ]+}}, %{{[^ ]+}} : tensor<1x4x64x32xf32>
+func.func @attention_explicit_defaults(%q: tensor<1x4x64x32xf32>, %k: tensor<1x4x64x32xf32>,
+                                       %v: tensor<1x4x64x32xf32>) -> tensor<1x4x64x32xf32> {
+  %o = attn.attention %q, %k, %v mask = none layout = bhsd
+      : tensor<1x4x64x32xf32>, tensor<1x4x64x32xf32>, tensor<1x4x64x32xf32>
+      -> tensor<1x4x64x32xf32>
+  return %o : tensor<1x4x64x32xf32>
+}
+
+// CHECK-LABEL: func.func @attention_causal(
+// CHECK:         attn.attention %{{[^ ]+}}, %{{[^ ]+}}, %{{[^ ]+}} mask = causal : tensor<1x4x64x32xf32>
+func.func @attention_causal(%q: tensor<1x4x64x32xf32>, %k: tensor<1x4x64x32xf32>,
+                            %v: tensor<1x4x64x32xf32>) -> tensor<1x4x64x32xf32> {
+  %o = attn.attention %q, %k, %v mask = causal
+      : tensor<1x4x64x32xf32>, tensor<1x4x64x32xf32>, tensor<1x4x64x32xf32>
+      -> tensor<1x4x64x32xf32>
+  return %o : tensor<1x4x64x32xf32>
+}
+
+// CHECK-LABEL: func.func @attention_causal_bottom_right(
+// CHECK:         attn.attention %{{[^ ]+}}, %{{[^ ]+}}, %{{[^ ]+}} mask = causal_bottom_right : tensor<1x4x16x32xf32>, tensor<1x4x64x32xf32>
+func.func @attention_causal_bottom_right(%q: tensor<1x4x16x32xf32>, %k: tensor<1x4x64x32xf32>,
+                                         %v: tensor<1x4x64x32xf32>) -> tensor<1x4x16x32xf32> {
+  %o = attn.attention %q, %k, %v mask = causal_bottom_right
+      : tensor<1x4x16x32xf32>, tensor<1x4x64x32xf32>, tensor<1x4x64x32xf32>
+      -> tensor<1x4x16x32xf32>
+  return %o : tensor<1x4x16x32xf32>
+}
+
+// A sliding window without a causal mask.
+// CHECK-LABEL: func.func @attention_window(
+// CHECK:         attn.attention %{{[^ ]+}}, %{{[^ ]+}}, %{{[^ ]+}} window = [16, 8] : tensor<1x4x64x32xf32>
+func.func @attention_window(%q: tensor<1x4x64x32xf32>, %k: tensor<1x4x64x32xf32>,
+                            %v: tensor<1x4x64x32xf32>) -> tensor<1x4x64x32xf32> {
+  %o = attn.attention %q, %k, %v window = [16, 8]
+      : tensor<1x4x64x32xf32>, tensor<1x4x64x32xf32>, tensor<1x4x64x32xf32>
+      -> tensor<1x4x64x32xf32>
+  return %o : tensor<1x4x64x32xf32>
+}
+
+// CHECK-LABEL: func.func @attention_scale(
+// CHECK:         attn.attention %{{[^ ]+}}, %{{[^ ]+}}, %{{[^ ]+}} scale = 1.250000e-01 : tensor<1x4x64x32xf32>
+func.func @attention_scale(%q: tensor<1x4x64x32xf32>, %k: tensor<1x4x64x32xf32>,
+                           %v: tensor<1x4x64x32xf32>) -> tensor<1x4x64x32xf32> {
+  %o = attn.attention %q, %k, %v scale = 0.125
+      : tensor<1x4x64x32xf32>, tensor<1x4x64x32xf32>, tensor<1x4x64x32xf32>
+      -> tensor<1x4x64x32xf32>
+  return %o : tensor<1x4x64x32xf32>
+}
+
+// CHECK-LABEL: func.func @attention_softcap(
+// CHECK:         attn.attention %{{[^ ]+}}, %{{[^ ]+}}, %{{[^ ]+}} softcap = 5.000000e+01 : tensor<1x4x64x32xf32>
+func.func @attention_softcap(%q: tensor<1x4x64x32xf32>, %k: tensor<1x4x64x32xf32>,
+                             %v: tensor<1x4x64x32xf32>) -> tensor<1x4x64x32xf32> {
+  %o = attn.attention %q, %k, %v softcap = 50.0
+      : tensor<1x4x64x32xf32>, tensor<1x4x64x32xf32>, tensor<1x4x64x32xf32>
+      -> tensor<1x4x64x32xf32>
+  return %o : tensor<1x4x64x32xf32>
+}
+
+// bshd: [B, N, H, D] operands; the heads are the third dimension.
+// CHECK-LABEL: func.func @attention_bshd(
+// CHECK:         attn.attention %{{[^ ]+}}, %{{[^ ]+}}, %{{[^ ]+}} layout = bshd : tensor<2x100x8x64xbf16>, tensor<2x300x2x64xbf16>, tensor<2x300x2x64xbf16> -> tensor<2x100x8x64xbf16>
+func.func @attention_bshd(%q: tensor<2x100x8x64xbf16>, %k: tensor<2x300x2x64xbf16>,
+                          %v: tensor<2x300x2x64xbf16>) -> tensor<2x100x8x64xbf16> {
+  %o = attn.attention %q, %k, %v layout = bshd
+      : tensor<2x100x8x64xbf16>, tensor<2x300x2x64xbf16>, tensor<2x300x2x64xbf16>
+      -> tensor<2x100x8x64xbf16>
+  return %o : tensor<2x100x8x64xbf16>
+}
+
+// CHECK-LABEL: func.func @attention_tile_sizes(
+// CHECK:         attn.attention %{{[^ ]+}}, %{{[^ ]+}}, %{{[^ ]+}} tile_sizes = [128, 64] : tensor<1x4x64x32xf32>
+func.func @attention_tile_sizes(%q: tensor<1x4x64x32xf32>, %k: tensor<1x4x64x32xf32>,
+                                %v: tensor<1x4x64x32xf32>) -> tensor<1x4x64x32xf32> {
+  %o = attn.attention %q, %k, %v tile_sizes = [128, 64]
+      : tensor<1x4x64x32xf32>, tensor<1x4x64x32xf32>, tensor<1x4x64x32xf32>
+      -> tensor<1x4x64x32xf32>
+  return %o : tensor<1x4x64x32xf32>
+}
+
+// Every optional attribute at once, printed in the assembly format's order
+// whatever order the attr-dict of the generic form had.
+// CHECK-LABEL: func.func @attention_all_attrs(
+// CHECK:         attn.attention %{{[^ ]+}}, %{{[^ ]+}}, %{{[^ ]+}} mask = causal_bottom_right window = [32, 0] scale = 2.500000e-01 softcap = 3.000000e+01 layout = bshd tile_sizes = [64, 32] :
+// CHECK-SAME:      tensor<1x16x4x16xf32>, tensor<1x48x2x16xf32>, tensor<1x48x2x16xf32> -> tensor<1x16x4x16xf32>, tensor<1x4x16xf32>
+func.func @attention_all_attrs(%q: tensor<1x16x4x16xf32>, %k: tensor<1x48x2x16xf32>,
+                               %v: tensor<1x48x2x16xf32>)
+    -> (tensor<1x16x4x16xf32>, tensor<1x4x16xf32>) {
+  %o, %lse = attn.attention %q, %k, %v mask = causal_bottom_right window = [32, 0]
+      scale = 0.25 softcap = 30.0 layout = bshd tile_sizes = [64, 32]
+      : tensor<1x16x4x16xf32>, tensor<1x48x2x16xf32>, tensor<1x48x2x16xf32>
+      -> tensor<1x16x4x16xf32>, tensor<1x4x16xf32>
+  return %o, %lse : tensor<1x16x4x16xf32>, tensor<1x4x16xf32>
+}
+
+// The optional LSE result: [B, Hq, Nq] in f32.
+// CHECK-LABEL: func.func @attention_lse(
+// CHECK:         %[[O:.*]], %[[LSE:.*]] = attn.attention %{{[^ ]+}}, %{{[^ ]+}}, %{{[^ ]+}} mask = causal :
+// CHECK-SAME:      -> tensor<2x8x128x64xbf16>, tensor<2x8x128xf32>
+// CHECK:         return %[[O]], %[[LSE]]
+func.func @attention_lse(%q: tensor<2x8x128x64xbf16>, %k: tensor<2x8x128x64xbf16>,
+                         %v: tensor<2x8x128x64xbf16>)
+    -> (tensor<2x8x128x64xbf16>, tensor<2x8x128xf32>) {
+  %o, %lse = attn.attention %q, %k, %v mask = causal
+      : tensor<2x8x128x64xbf16>, tensor<2x8x128x64xbf16>, tensor<2x8x128x64xbf16>
+      -> tensor<2x8x128x64xbf16>, tensor<2x8x128xf32>
+  return %o, %lse : tensor<2x8x128x64xbf16>, tensor<2x8x128xf32>
+}
+
+// Dynamic batch and sequence lengths, with and without LSE.
+// CHECK-LABEL: func.func @attention_dynamic(
+// CHECK:         attn.attention %{{[^ ]+}}, %{{[^ ]+}}, %{{[^ ]+}} mask = causal_bottom_right :
+// CHECK-SAME:      tensor<?x8x?x64xf16>, tensor<?x8x?x64xf16>, tensor<?x8x?x64xf16> -> tensor<?x8x?x64xf16>, tensor<?x8x?xf32>
+// CHECK:         attn.attention %{{[^ ]+}}, %{{[^ ]+}}, %{{[^ ]+}} :
+// CHECK-SAME:      tensor<?x8x?x64xf16>, tensor<?x8x?x64xf16>, tensor<?x8x?x64xf16> -> tensor<?x8x?x64xf16>{{$}}
+func.func @attention_dynamic(%q: tensor<?x8x?x64xf16>, %k: tensor<?x8x?x64xf16>,
+                             %v: tensor<?x8x?x64xf16>)
+    -> (tensor<?x8x?x64xf16>, tensor<?x8x?xf32>, tensor<?x8x?x64xf16>) {
+  %o, %lse = attn.attention %q, %k, %v mask = causal_bottom_right
+      : tensor<?x8x?x64xf16>, tensor<?x8x?x64xf16>, tensor<?x8x?x64xf16>
+      -> tensor<?x8x?x64xf16>, tensor<?x8x?xf32>
+  %o2 = attn.attention %q, %k, %v
+      : tensor<?x8x?x64xf16>, tensor<?x8x?x64xf16>, tensor<?x8x?x64xf16>
+      -> tensor<?x8x?x64xf16>
+  return %o, %lse, %o2 : tensor<?x8x?x64xf16>, tensor<?x8x?xf32>, tensor<?x8x?x64xf16>
+}
+
+// GQA: 32 query heads share 8 key/value heads; the value head dim may
+// differ from the query/key head dim.
+// CHECK-LABEL: func.func @attention_gqa(
+// CHECK:         attn.attention %{{[^ ]+}}, %{{[^ ]+}}, %{{[^ ]+}} mask = causal scale = 1.250000e-01 :
+// CHECK-SAME:      tensor<2x32x?x128xbf16>, tensor<2x8x?x128xbf16>, tensor<2x8x?x64xbf16> -> tensor<2x32x?x64xbf16>, tensor<2x32x?xf32>
+func.func @attention_gqa(%q: tensor<2x32x?x128xbf16>, %k: tensor<2x8x?x128xbf16>,
+                         %v: tensor<2x8x?x64xbf16>)
+    -> (tensor<2x32x?x64xbf16>, tensor<2x32x?xf32>) {
+  %o, %lse = attn.attention %q, %k, %v mask = causal scale = 0.125
+      : tensor<2x32x?x128xbf16>, tensor<2x8x?x128xbf16>, tensor<2x8x?x64xbf16>
+      -> tensor<2x32x?x64xbf16>, tensor<2x32x?xf32>
+  return %o, %lse : tensor<2x32x?x64xbf16>, tensor<2x32x?xf32>
+}
+
+// MQA: a single key/value head.
+// CHECK-LABEL: func.func @attention_mqa(
+// CHECK:         attn.attention %{{[^ ]+}}, %{{[^ ]+}}, %{{[^ ]+}} :
+// CHECK-SAME:      tensor<1x16x1x128xf16>, tensor<1x1x4096x128xf16>, tensor<1x1x4096x128xf16> -> tensor<1x16x1x128xf16>
+func.func @attention_mqa(%q: tensor<1x16x1x128xf16>, %k: tensor<1x1x4096x128xf16>,
+                         %v: tensor<1x1x4096x128xf16>) -> tensor<1x16x1x128xf16> {
+  %o = attn.attention %q, %k, %v
+      : tensor<1x16x1x128xf16>, tensor<1x1x4096x128xf16>, tensor<1x1x4096x128xf16>
+      -> tensor<1x16x1x128xf16>
+  return %o : tensor<1x16x1x128xf16>
+}
+
+//===----------------------------------------------------------------------===//
+// Tile ops
+//===----------------------------------------------------------------------===//
+
+// The building blocks of one online-softmax kv step.
+// CHECK-LABEL: func.func @tile_ops(
+// CHECK-SAME:    %[[Q:[^:]*]]: tensor<2x8x?x64xbf16>, %[[K:[^:]*]]: tensor<2x?x2x64xbf16>, %[[B:[^:]*]]: index, %[[H:[^:]*]]: index, %[[R:[^:]*]]: index, %[[C:[^:]*]]: index, %[[NQ:[^:]*]]: index, %[[NK:[^:]*]]: index, %[[M:[^:]*]]: tensor<128xf32>, %[[L:[^:]*]]: tensor<128xf32>, %[[ACC:[^:]*]]: tensor<128x64xf32>)
+// CHECK:         %[[QT:.*]] = attn.load_tile %[[Q]][%[[B]], %[[H]], %[[R]]] : tensor<2x8x?x64xbf16> -> tensor<128x64xbf16>
+// CHECK:         %[[KT:.*]] = attn.load_tile %[[K]][%[[B]], %[[H]], %[[C]]] layout = bshd : tensor<2x?x2x64xbf16> -> tensor<64x64xbf16>
+// CHECK:         %[[S:.*]] = attn.qk %[[QT]], %[[KT]] : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
+// CHECK:         %[[SC:.*]] = attn.softcap %[[S]] scale = 1.250000e-01 cap = 3.000000e+01 : tensor<128x64xf32>
+// CHECK:         %[[MS:.*]] = attn.mask %[[SC]] rows %[[R]] cols %[[C]] seq_q %[[NQ]] seq_k %[[NK]] kind = causal : tensor<128x64xf32>
+// CHECK:         %[[MW:.*]] = attn.mask %[[MS]] rows %[[R]] cols %[[C]] seq_q %[[NQ]] seq_k %[[NK]] kind = causal_bottom_right window = [64, 0] : tensor<128x64xf32>
+// CHECK:         %[[MN:.*]] = attn.mask %[[MW]] rows %[[R]] cols %[[C]] seq_q %[[NQ]] seq_k %[[NK]] : tensor<128x64xf32>
+// CHECK:         %[[MWO:.*]] = attn.mask %[[MN]] rows %[[R]] cols %[[C]] seq_q %[[NQ]] seq_k %[[NK]] window = [8, 8] : tensor<128x64xf32>
+// CHECK:         %[[M0:.*]] = attn.row_max %[[MWO]] : tensor<128x64xf32> -> tensor<128xf32>
+// CHECK:         %[[M1:.*]] = attn.row_max %[[MWO]] init %[[M]] : tensor<128x64xf32> -> tensor<128xf32>
+// CHECK:         %[[F:.*]] = attn.rescale_factor %[[M]], %[[M1]] scale_log2 = 5.000000e-01 : tensor<128xf32>
+// CHECK:         %[[P:.*]] = attn.exp_diff %[[MWO]], %[[M1]] scale_log2 = 5.000000e-01 : tensor<128x64xf32>, tensor<128xf32>
+// CHECK:         %[[L0:.*]] = attn.row_sum %[[P]] : tensor<128x64xf32> -> tensor<128xf32>
+// CHECK:         %[[LS:.*]] = attn.scale_rows %[[L]], %[[F]] : tensor<128xf32>, tensor<128xf32>
+// CHECK:         %[[L1:.*]] = attn.row_sum %[[P]] init %[[LS]] : tensor<128x64xf32> -> tensor<128xf32>
+// CHECK:         %[[AS:.*]] = attn.scale_rows %[[ACC]], %[[F]] : tensor<128x64xf32>, tensor<128xf32>
+// CHECK:         %[[A1:.*]] = attn.pv %[[P]], %[[KT]], %[[AS]] : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
+// CHECK:         %[[OT:.*]], %[[LT:.*]] = attn.finalize %[[A1]], %[[L1]], %[[M1]] scale = 1.250000e-01 : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
+// CHECK:         return %[[OT]], %[[LT]], %[[M0]], %[[L0]]
+func.func @tile_ops(%q: tensor<2x8x?x64xbf16>, %k: tensor<2x?x2x64xbf16>,
+                    %b: index, %h: index, %row: index, %col: index,
+                    %nq: index, %nk: index, %m: tensor<128xf32>,
+                    %l: tensor<128xf32>, %acc: tensor<128x64xf32>)
+    -> (tensor<128x64xbf16>, tensor<128xf32>, tensor<128xf32>, tensor<128xf32>) {
+  %qt = attn.load_tile %q[%b, %h, %row] : tensor<2x8x?x64xbf16> -> tensor<128x64xbf16>
+  %kt = attn.load_tile %k[%b, %h, %col] layout = bshd
+      : tensor<2x?x2x64xbf16> -> tensor<64x64xbf16>
+  %s = attn.qk %qt, %kt : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
+  %sc = attn.softcap %s scale = 0.125 cap = 30.0 : tensor<128x64xf32>
+  %ms = attn.mask %sc rows %row cols %col seq_q %nq seq_k %nk kind = causal
+      : tensor<128x64xf32>
+  %mw = attn.mask %ms rows %row cols %col seq_q %nq seq_k %nk
+      kind = causal_bottom_right window = [64, 0] : tensor<128x64xf32>
+  %mn = attn.mask %mw rows %row cols %col seq_q %nq seq_k %nk kind = none
+      : tensor<128x64xf32>
+  %mwo = attn.mask %mn rows %row cols %col seq_q %nq seq_k %nk window = [8, 8]
+      : tensor<128x64xf32>
+  %m0 = attn.row_max %mwo : tensor<128x64xf32> -> tensor<128xf32>
+  %m1 = attn.row_max %mwo init %m : tensor<128x64xf32> -> tensor<128xf32>
+  %f = attn.rescale_factor %m, %m1 scale_log2 = 0.5 : tensor<128xf32>
+  %p = attn.exp_diff %mwo, %m1 scale_log2 = 0.5
+      : tensor<128x64xf32>, tensor<128xf32>
+  %l0 = attn.row_sum %p : tensor<128x64xf32> -> tensor<128xf32>
+  %ls = attn.scale_rows %l, %f : tensor<128xf32>, tensor<128xf32>
+  %l1 = attn.row_sum %p init %ls : tensor<128x64xf32> -> tensor<128xf32>
+  %as = attn.scale_rows %acc, %f : tensor<128x64xf32>, tensor<128xf32>
+  %a1 = attn.pv %p, %kt, %as : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
+  %ot, %lt = attn.finalize %a1, %l1, %m1 scale = 0.125
+      : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
+  return %ot, %lt, %m0, %l0
+      : tensor<128x64xbf16>, tensor<128xf32>, tensor<128xf32>, tensor<128xf32>
+}
+
+// Tile ops on f16 and f32 tiles.
+// CHECK-LABEL: func.func @tile_ops_f16_f32(
+// CHECK:         attn.load_tile %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] : tensor<?x4x?x32xf16> -> tensor<64x32xf16>
+// CHECK:         attn.qk %{{.*}}, %{{.*}} : tensor<64x32xf16>, tensor<32x32xf16> -> tensor<64x32xf32>
+// CHECK:         attn.load_tile %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] : tensor<1x4x?x16xf32> -> tensor<32x16xf32>
+// CHECK:         attn.pv %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x32xf32>, tensor<32x16xf32>, tensor<64x16xf32>
+// CHECK:         attn.finalize %{{.*}}, %{{.*}}, %{{.*}} scale = 1.000000e+00 : tensor<64x16xf32>, tensor<64xf32> -> tensor<64x16xf32>
+func.func @tile_ops_f16_f32(%q: tensor<?x4x?x32xf16>, %v: tensor<1x4x?x16xf32>,
+                            %i: index, %acc: tensor<64x16xf32>, %l: tensor<64xf32>,
+                            %m: tensor<64xf32>) -> tensor<64x16xf32> {
+  %qt = attn.load_tile %q[%i, %i, %i] : tensor<?x4x?x32xf16> -> tensor<64x32xf16>
+  %kt = attn.load_tile %q[%i, %i, %i] : tensor<?x4x?x32xf16> -> tensor<32x32xf16>
+  %s = attn.qk %qt, %kt : tensor<64x32xf16>, tensor<32x32xf16> -> tensor<64x32xf32>
+  %vt = attn.load_tile %v[%i, %i, %i] : tensor<1x4x?x16xf32> -> tensor<32x16xf32>
+  %a = attn.pv %s, %vt, %acc : tensor<64x32xf32>, tensor<32x16xf32>, tensor<64x16xf32>
+  %o, %lse = attn.finalize %a, %l, %m scale = 1.0
+      : tensor<64x16xf32>, tensor<64xf32> -> tensor<64x16xf32>
+  return %o : tensor<64x16xf32>
+}

@@ -1,0 +1,255 @@
+// RUN: attnc-opt %s -attn-tile="block-m=64 block-n=32" -split-input-file | FileCheck %s --implicit-check-not=attn.attention
+// RUN: attnc-opt %s -attn-tile -split-input-file | FileCheck %s --check-prefix=DEFAULT --implicit-check-not=attn.attention
+// RUN: attnc-opt %s -attn-tile="block-m=16" -split-input-file | FileCheck %s --check-prefix=PARTIAL --implicit-check-not=attn.attention
+
+// Tile sizes come from the op's tile_sizes, then the pass options, then the
+// sm_90a table: D <= 64: 192x128; D <= 128: 128x128 causal, 128x176 otherwise;
+// D <= 192: 128x112; larger: 128x80.
+
+// GQA 4:1, causal, dynamic sequence lengths, with LSE: the full structure.
+// CHECK-LABEL: func.func @gqa_causal(
+// CHECK-SAME:    %[[Q:[a-z0-9_]+]]: tensor<2x8x?x64xbf16>, %[[K:[a-z0-9_]+]]: tensor<2x2x?x64xbf16>, %[[V:[a-z0-9_]+]]: tensor<2x2x?x64xbf16>)
+// CHECK-NOT:     attn.softcap
+// CHECK:         %[[C0:.*]] = arith.constant 0 : index
+// CHECK:         %[[BATCH:.*]] = tensor.dim %[[Q]], %[[C0]]
+// CHECK:         %[[C2:.*]] = arith.constant 2 : index
+// CHECK:         %[[NQ:.*]] = tensor.dim %[[Q]], %[[C2]]
+// CHECK:         %[[NK:.*]] = tensor.dim %[[K]], %{{.*}}
+// CHECK:         %[[BM:.*]] = arith.constant 64 : index
+// CHECK:         %[[NQB:.*]] = arith.ceildivsi %[[NQ]], %[[BM]] : index
+// CHECK:         %[[OINIT:.*]] = tensor.empty(%{{.*}}) : tensor<2x8x?x64xbf16>
+// CHECK:         %[[LINIT:.*]] = tensor.empty(%[[NQ]]) : tensor<2x8x?xf32>
+// CHECK:         %[[RES:.*]]:2 = scf.forall (%[[B:[a-z0-9_]+]], %[[H:[a-z0-9_]+]], %[[QB:[a-z0-9_]+]]) in (%[[BATCH]], 8, %[[NQB]])
+// CHECK-SAME:        shared_outs(%[[OOUT:[a-z0-9_]+]] = %[[OINIT]], %[[LOUT:[a-z0-9_]+]] = %[[LINIT]]) -> (tensor<2x8x?x64xbf16>, tensor<2x8x?xf32>) {
+// Query head h reads key/value head h / 4.
+// CHECK:           %[[G:.*]] = arith.constant 4 : index
+// CHECK:           %[[KVH:.*]] = arith.divui %[[H]], %[[G]] : index
+// CHECK:           %[[ROW:.*]] = arith.muli %[[QB]], %{{.*}} : index
+// CHECK:           %[[QT:.*]] = attn.load_tile %[[Q]][%[[B]], %[[H]], %[[ROW]]] : tensor<2x8x?x64xbf16> -> tensor<64x64xbf16>
+// Pass 1: the row max.
+// CHECK:           %[[NEGINF:.*]] = arith.constant dense<0xFF800000> : tensor<64xf32>
+// CHECK:           %[[MAX:.*]] = scf.for %[[KB1:.*]] = %[[LO:.*]] to %[[HI:.*]] step %{{.*}} iter_args(%[[M:.*]] = %[[NEGINF]]) -> (tensor<64xf32>) {
+// CHECK:             %[[COL1:.*]] = arith.muli %[[KB1]], %{{.*}} : index
+// CHECK:             %[[KT1:.*]] = attn.load_tile %[[K]][%[[B]], %[[KVH]], %[[COL1]]] : tensor<2x2x?x64xbf16> -> tensor<32x64xbf16>
+// CHECK:             %[[S1:.*]] = attn.qk %[[QT]], %[[KT1]] : tensor<64x64xbf16>, tensor<32x64xbf16> -> tensor<64x32xf32>
+// CHECK:             %[[MS1:.*]] = attn.mask %[[S1]] rows %[[ROW]] cols %[[COL1]] seq_q %[[NQ]] seq_k %[[NK]] kind = causal : tensor<64x32xf32>
+// CHECK:             %[[M1:.*]] = attn.row_max %[[MS1]] init %[[M]] : tensor<64x32xf32> -> tensor<64xf32>
+// CHECK:             scf.yield %[[M1]] : tensor<64xf32>
+// CHECK:           }
+// Pass 2: the row sum of exp2((S - max) * scale * log2 e), same kv range.
+// CHECK:           %[[ZROWS:.*]] = arith.constant dense<0.000000e+00> : tensor<64xf32>
+// CHECK:           %[[SUM:.*]] = scf.for %[[KB2:.*]] = %[[LO]] to %[[HI]] step %{{.*}} iter_args(%[[L:.*]] = %[[ZROWS]]) -> (tensor<64xf32>) {
+// CHECK:             attn.load_tile %[[K]]
+// CHECK:             %[[MS2:.*]] = attn.mask {{.*}} kind = causal
+// CHECK:             %[[P2:.*]] = attn.exp_diff %[[MS2]], %[[MAX]] scale_log2 = 0.180336878 : tensor<64x32xf32>, tensor<64xf32>
+// CHECK:             %[[L1:.*]] = attn.row_sum %[[P2]] init %[[L]] : tensor<64x32xf32> -> tensor<64xf32>
+// CHECK:             scf.yield %[[L1]] : tensor<64xf32>
+// CHECK:           }
+// Pass 3: P V, same kv range.
+// CHECK:           %[[ZACC:.*]] = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+// CHECK:           %[[ACC:.*]] = scf.for %[[KB3:.*]] = %[[LO]] to %[[HI]] step %{{.*}} iter_args(%[[A:.*]] = %[[ZACC]]) -> (tensor<64x64xf32>) {
+// CHECK:             attn.load_tile %[[K]]
+// CHECK:             %[[MS3:.*]] = attn.mask {{.*}} kind = causal
+// CHECK:             %[[P3:.*]] = attn.exp_diff %[[MS3]], %[[MAX]]
+// CHECK:             %[[VT:.*]] = attn.load_tile %[[V]][%[[B]], %[[KVH]], %{{.*}}] : tensor<2x2x?x64xbf16> -> tensor<32x64xbf16>
+// CHECK:             %[[A1:.*]] = attn.pv %[[P3]], %[[VT]], %[[A]] : tensor<64x32xf32>, tensor<32x64xbf16>, tensor<64x64xf32>
+// CHECK:             scf.yield %[[A1]] : tensor<64x64xf32>
+// CHECK:           }
+// The epilogue stores only the rows that exist: min(64, Nq - row).
+// CHECK:           %[[OT:.*]], %[[LT:.*]] = attn.finalize %[[ACC]], %[[SUM]], %[[MAX]] scale = 1.250000e-01 : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+// CHECK:           %[[LEFT:.*]] = arith.subi %[[NQ]], %[[ROW]] : index
+// CHECK:           %[[ROWS:.*]] = arith.minsi %{{.*}}, %[[LEFT]] : index
+// CHECK:           %[[OS:.*]] = tensor.extract_slice %[[OT]][0, 0] [%[[ROWS]], 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
+// CHECK:           %[[LS:.*]] = tensor.extract_slice %[[LT]][0] [%[[ROWS]]] [1] : tensor<64xf32> to tensor<?xf32>
+// CHECK:           scf.forall.in_parallel {
+// CHECK:             tensor.parallel_insert_slice %[[OS]] into %[[OOUT]][%[[B]], %[[H]], %[[ROW]], 0] [1, 1, %[[ROWS]], 64] [1, 1, 1, 1]
+// CHECK:             tensor.parallel_insert_slice %[[LS]] into %[[LOUT]][%[[B]], %[[H]], %[[ROW]]] [1, 1, %[[ROWS]]] [1, 1, 1]
+// CHECK:           }
+// CHECK:         }
+// CHECK:         return %[[RES]]#0, %[[RES]]#1
+
+// D = 64, causal: 192 x 128 tiles from the table.
+// DEFAULT-LABEL: func.func @gqa_causal(
+// DEFAULT:         %[[BM:.*]] = arith.constant 192 : index
+// DEFAULT:         arith.ceildivsi %{{.*}}, %[[BM]]
+// DEFAULT:         attn.load_tile {{.*}} -> tensor<192x64xbf16>
+// DEFAULT:         attn.load_tile {{.*}} -> tensor<128x64xbf16>
+// DEFAULT:         attn.qk {{.*}} -> tensor<192x128xf32>
+// DEFAULT:         attn.finalize {{.*}} -> tensor<192x64xbf16>
+
+// Only block-m is given: block-n still comes from the table.
+// PARTIAL-LABEL: func.func @gqa_causal(
+// PARTIAL:         attn.load_tile {{.*}} -> tensor<16x64xbf16>
+// PARTIAL:         attn.qk {{.*}} -> tensor<16x128xf32>
+func.func @gqa_causal(%q: tensor<2x8x?x64xbf16>, %k: tensor<2x2x?x64xbf16>,
+                      %v: tensor<2x2x?x64xbf16>)
+    -> (tensor<2x8x?x64xbf16>, tensor<2x8x?xf32>) {
+  %o, %lse = attn.attention %q, %k, %v mask = causal
+      : tensor<2x8x?x64xbf16>, tensor<2x2x?x64xbf16>, tensor<2x2x?x64xbf16>
+      -> tensor<2x8x?x64xbf16>, tensor<2x8x?xf32>
+  return %o, %lse : tensor<2x8x?x64xbf16>, tensor<2x8x?xf32>
+}
+
+// -----
+
+// Hq == Hkv: no head division. No mask: every kv block is visited,
+// [0, ceildiv(Nk, BN)), and attn.mask only hides the ragged key tail
+// (200 = 6 * 32 + 8). The value head dim (16) sizes acc and output.
+// CHECK-LABEL: func.func @mha_no_mask(
+// CHECK-SAME:    %[[Q:[a-z0-9_]+]]: tensor<1x4x100x32xf32>, %[[K:[a-z0-9_]+]]: tensor<1x4x200x32xf32>, %[[V:[a-z0-9_]+]]: tensor<1x4x200x16xf32>)
+// CHECK:         %[[NK:.*]] = tensor.dim %[[K]], %{{.*}}
+// CHECK:         %[[OINIT:.*]] = tensor.empty() : tensor<1x4x100x16xf32>
+// CHECK:         scf.forall (%[[B:[a-z0-9_]+]], %[[H:[a-z0-9_]+]], %[[QB:[a-z0-9_]+]]) in (%{{.*}}, 4, %{{.*}}) shared_outs(%[[OOUT:[a-z0-9_]+]] = %[[OINIT]]) -> (tensor<1x4x100x16xf32>) {
+// CHECK-NOT:       arith.divui
+// CHECK:           %[[ROW:.*]] = arith.muli %[[QB]]
+// CHECK:           attn.load_tile %[[Q]][%[[B]], %[[H]], %[[ROW]]] : tensor<1x4x100x32xf32> -> tensor<64x32xf32>
+// CHECK:           %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK:           %[[BN:.*]] = arith.constant 32 : index
+// CHECK:           %[[NKB:.*]] = arith.ceildivsi %[[NK]], %[[BN]] : index
+// CHECK:           scf.for %[[KB1:.*]] = %[[ZERO]] to %[[NKB]] step
+// CHECK:             %[[COL1:.*]] = arith.muli %[[KB1]]
+// CHECK:             attn.load_tile %[[K]][%[[B]], %[[H]], %[[COL1]]] : tensor<1x4x200x32xf32> -> tensor<32x32xf32>
+// CHECK:             attn.mask %{{.*}} rows %[[ROW]] cols %[[COL1]] seq_q %{{.*}} seq_k %[[NK]] : tensor<64x32xf32>
+// CHECK:             attn.row_max
+// CHECK:           scf.for %{{.*}} = %[[ZERO]] to %[[NKB]] step
+// CHECK:             attn.row_sum
+// CHECK:           scf.for %{{.*}} = %[[ZERO]] to %[[NKB]] step {{.*}} -> (tensor<64x16xf32>)
+// CHECK:             attn.load_tile %[[V]][%[[B]], %[[H]], %{{.*}}] : tensor<1x4x200x16xf32> -> tensor<32x16xf32>
+// CHECK:             attn.pv
+// 1/sqrt(32) is the default scale.
+// CHECK:           attn.finalize {{.*}} scale = 0.176776692 : tensor<64x16xf32>, tensor<64xf32> -> tensor<64x16xf32>
+// CHECK:           tensor.parallel_insert_slice %{{.*}} into %[[OOUT]][%[[B]], %[[H]], %[[ROW]], 0] [1, 1, %{{.*}}, 16]
+
+// D = 32, no mask: 192 x 128 from the table.
+// DEFAULT-LABEL: func.func @mha_no_mask(
+// DEFAULT:         attn.qk {{.*}} -> tensor<192x128xf32>
+func.func @mha_no_mask(%q: tensor<1x4x100x32xf32>, %k: tensor<1x4x200x32xf32>,
+                       %v: tensor<1x4x200x16xf32>) -> tensor<1x4x100x16xf32> {
+  %o = attn.attention %q, %k, %v
+      : tensor<1x4x100x32xf32>, tensor<1x4x200x32xf32>, tensor<1x4x200x16xf32>
+      -> tensor<1x4x100x16xf32>
+  return %o : tensor<1x4x100x16xf32>
+}
+
+// -----
+
+// MQA in bshd with a softcap: every head reads kv head h / 8, tiles are
+// loaded with layout = bshd, and the stored slab is [b, rows, h, :].
+// The softcap applies the scale, so the softmax scale becomes 1.
+// CHECK-LABEL: func.func @mqa_bshd_softcap(
+// CHECK-SAME:    %[[Q:[a-z0-9_]+]]: tensor<?x?x8x64xf16>, %[[K:[a-z0-9_]+]]: tensor<?x?x1x64xf16>, %[[V:[a-z0-9_]+]]: tensor<?x?x1x64xf16>)
+// CHECK:         %[[C1:.*]] = arith.constant 1 : index
+// CHECK:         %[[NQ:.*]] = tensor.dim %[[Q]], %[[C1]]
+// CHECK:         %[[NK:.*]] = tensor.dim %[[K]], %{{.*}}
+// CHECK:         scf.forall (%[[B:[a-z0-9_]+]], %[[H:[a-z0-9_]+]], %[[QB:[a-z0-9_]+]]) in (%{{.*}}, 8, %{{.*}}) shared_outs(%[[OOUT:[a-z0-9_]+]] = %{{.*}}) -> (tensor<?x?x8x64xf16>) {
+// CHECK:           %[[G:.*]] = arith.constant 8 : index
+// CHECK:           %[[KVH:.*]] = arith.divui %[[H]], %[[G]] : index
+// CHECK:           %[[ROW:.*]] = arith.muli %[[QB]]
+// CHECK:           attn.load_tile %[[Q]][%[[B]], %[[H]], %[[ROW]]] layout = bshd : tensor<?x?x8x64xf16> -> tensor<64x64xf16>
+// CHECK:           scf.for
+// CHECK:             attn.load_tile %[[K]][%[[B]], %[[KVH]], %{{.*}}] layout = bshd : tensor<?x?x1x64xf16> -> tensor<32x64xf16>
+// CHECK:             %[[S1:.*]] = attn.qk
+// CHECK:             %[[SC1:.*]] = attn.softcap %[[S1]] scale = 1.250000e-01 cap = 3.000000e+01 : tensor<64x32xf32>
+// CHECK:             attn.mask %[[SC1]] rows %[[ROW]] cols %{{.*}} seq_q %[[NQ]] seq_k %[[NK]] : tensor<64x32xf32>
+// CHECK:             attn.row_max
+// CHECK:           scf.for
+// CHECK:             attn.softcap
+// CHECK:             attn.exp_diff {{.*}} scale_log2 = 1.44269502
+// CHECK:             attn.row_sum
+// CHECK:           scf.for
+// CHECK:             attn.softcap
+// CHECK:             attn.exp_diff {{.*}} scale_log2 = 1.44269502
+// CHECK:             attn.load_tile %[[V]][%[[B]], %[[KVH]], %{{.*}}] layout = bshd : tensor<?x?x1x64xf16> -> tensor<32x64xf16>
+// CHECK:             attn.pv
+// CHECK:           attn.finalize {{.*}} scale = 1.000000e+00 : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xf16>
+// CHECK:           %[[ROWS:.*]] = arith.minsi
+// CHECK:           tensor.parallel_insert_slice %{{.*}} into %[[OOUT]][%[[B]], %[[ROW]], %[[H]], 0] [1, %[[ROWS]], 1, 64] [1, 1, 1, 1] : tensor<?x64xf16> into tensor<?x?x8x64xf16>
+func.func @mqa_bshd_softcap(%q: tensor<?x?x8x64xf16>, %k: tensor<?x?x1x64xf16>,
+                            %v: tensor<?x?x1x64xf16>) -> tensor<?x?x8x64xf16> {
+  %o = attn.attention %q, %k, %v scale = 0.125 softcap = 30.0 layout = bshd
+      : tensor<?x?x8x64xf16>, tensor<?x?x1x64xf16>, tensor<?x?x1x64xf16>
+      -> tensor<?x?x8x64xf16>
+  return %o : tensor<?x?x8x64xf16>
+}
+
+// -----
+
+// The mask kind and window reach every attn.mask.
+// CHECK-LABEL: func.func @window_bottom_right(
+// CHECK-NOT:     attn.softcap
+// CHECK:         scf.for
+// CHECK:           attn.mask {{.*}} kind = causal_bottom_right window = [48, 0] : tensor<64x32xf32>
+// CHECK:         scf.for
+// CHECK:           attn.mask {{.*}} kind = causal_bottom_right window = [48, 0] : tensor<64x32xf32>
+// CHECK:         scf.for
+// CHECK:           attn.mask {{.*}} kind = causal_bottom_right window = [48, 0] : tensor<64x32xf32>
+// CHECK:         attn.finalize
+
+// D = 128, causal: 128 x 128.
+// DEFAULT-LABEL: func.func @window_bottom_right(
+// DEFAULT:         attn.qk {{.*}} -> tensor<128x128xf32>
+func.func @window_bottom_right(%q: tensor<1x2x?x128xbf16>, %k: tensor<1x2x?x128xbf16>,
+                               %v: tensor<1x2x?x128xbf16>) -> tensor<1x2x?x128xbf16> {
+  %o = attn.attention %q, %k, %v mask = causal_bottom_right window = [48, 0]
+      : tensor<1x2x?x128xbf16>, tensor<1x2x?x128xbf16>, tensor<1x2x?x128xbf16>
+      -> tensor<1x2x?x128xbf16>
+  return %o : tensor<1x2x?x128xbf16>
+}
+
+// -----
+
+// D = 128 without a causal mask (a window alone does not count): 128 x 176.
+// DEFAULT-LABEL: func.func @d128_window_only(
+// DEFAULT:         attn.mask {{.*}} window = [64, 64] : tensor<128x176xf32>
+func.func @d128_window_only(%q: tensor<1x2x?x128xbf16>, %k: tensor<1x2x?x128xbf16>,
+                            %v: tensor<1x2x?x128xbf16>) -> tensor<1x2x?x128xbf16> {
+  %o = attn.attention %q, %k, %v window = [64, 64]
+      : tensor<1x2x?x128xbf16>, tensor<1x2x?x128xbf16>, tensor<1x2x?x128xbf16>
+      -> tensor<1x2x?x128xbf16>
+  return %o : tensor<1x2x?x128xbf16>
+}
+
+// -----
+
+// DEFAULT-LABEL: func.func @d192(
+// DEFAULT:         attn.qk {{.*}} -> tensor<128x112xf32>
+func.func @d192(%q: tensor<1x2x?x192xf16>, %k: tensor<1x2x?x192xf16>,
+                %v: tensor<1x2x?x192xf16>) -> tensor<1x2x?x192xf16> {
+  %o = attn.attention %q, %k, %v mask = causal
+      : tensor<1x2x?x192xf16>, tensor<1x2x?x192xf16>, tensor<1x2x?x192xf16>
+      -> tensor<1x2x?x192xf16>
+  return %o : tensor<1x2x?x192xf16>
+}
+
+// -----
+
+// DEFAULT-LABEL: func.func @d256(
+// DEFAULT:         attn.qk {{.*}} -> tensor<128x80xf32>
+func.func @d256(%q: tensor<1x2x?x256xf16>, %k: tensor<1x2x?x256xf16>,
+                %v: tensor<1x2x?x256xf16>) -> tensor<1x2x?x256xf16> {
+  %o = attn.attention %q, %k, %v
+      : tensor<1x2x?x256xf16>, tensor<1x2x?x256xf16>, tensor<1x2x?x256xf16>
+      -> tensor<1x2x?x256xf16>
+  return %o : tensor<1x2x?x256xf16>
+}
+
+// -----
+
+// The op's tile_sizes win over the pass options and the table.
+// CHECK-LABEL: func.func @tile_sizes_attr(
+// CHECK:         %[[BM:.*]] = arith.constant 96 : index
+// CHECK:         arith.ceildivsi %{{.*}}, %[[BM]]
+// CHECK:         attn.load_tile {{.*}} -> tensor<96x128xbf16>
+// CHECK:         attn.load_tile {{.*}} -> tensor<48x128xbf16>
+// CHECK:         attn.qk {{.*}} -> tensor<96x48xf32>
+// DEFAULT-LABEL: func.func @tile_sizes_attr(
+// DEFAULT:         attn.qk {{.*}} -> tensor<96x48xf32>
+// PARTIAL-LABEL: func.func @tile_sizes_attr(
+// PARTIAL:         attn.qk {{.*}} -> tensor<96x48xf32>
+func.func @tile_sizes_attr(%q: tensor<1x2x?x128xbf16>, %k: tensor<1x2x?x128xbf16>,
+                           %v: tensor<1x2x?x128xbf16>) -> tensor<1x2x?x128xbf16> {
+  %o = attn.attention %q, %k, %v mask = causal tile_sizes = [96, 48]
+      : tensor<1x2x?x128xbf16>, tensor<1x2x?x128xbf16>, tensor<1x2x?x128xbf16>
+      -> tensor<1x2x?x128xbf16>
+  return %o : tensor<1x2x?x128xbf16>
+}

@@ -1,0 +1,140 @@
+//===- attnc-compile.cpp - attention graphs to kernel artifacts -----------===//
+//
+// Part of the attnc project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Compiles every attention function of an .mlir file through the Hopper
+// pipeline and writes one kernel artifact per function:
+//   <out>/<function>/kernel.ptx      PTX for sm_90a (the driver JITs it)
+//   <out>/<function>/manifest.json   what the runtime needs to launch it
+// This is the compiler's product; the runtime (libAttncRuntime) consumes it
+// without MLIR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "attnc/InitAll.h"
+#include "attnc/Pipelines/Pipelines.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+#include <chrono>
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+static cl::opt<std::string> inputFile(cl::Positional,
+                                      cl::desc("<input .mlir file>"),
+                                      cl::init("-"));
+static cl::opt<std::string> outputDir("o", cl::desc("Artifact directory"),
+                                      cl::value_desc("dir"), cl::Required);
+static cl::opt<int64_t> blockN("block-n",
+                               cl::desc("Key rows per tile (0: tile table)"),
+                               cl::init(0));
+
+static LogicalResult writeFile(StringRef path, StringRef contents) {
+  std::string error;
+  auto file = openOutputFile(path, &error);
+  if (!file) {
+    llvm::errs() << "attnc-compile: " << error << "\n";
+    return failure();
+  }
+  file->os() << contents;
+  file->keep();
+  return success();
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  cl::ParseCommandLineOptions(argc, argv,
+                              "attnc-compile: attention graphs to sm_90a "
+                              "kernel artifacts (PTX + manifest)\n");
+  llvm::InitializeAllTargets();
+  llvm::InitializeAllTargetMCs();
+  llvm::InitializeAllAsmPrinters();
+
+  DialectRegistry registry;
+  attn::registerAllAttncDialects(registry);
+  registerAllToLLVMIRTranslations(registry);
+  MLIRContext context(registry);
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  std::string error;
+  auto file = openInputFile(inputFile, &error);
+  if (!file) {
+    llvm::errs() << "attnc-compile: " << error << "\n";
+    return 1;
+  }
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return 1;
+
+  auto start = std::chrono::steady_clock::now();
+  attn::AttnPipelineOptions options;
+  options.blockN = blockN;
+  PassManager toNVVM(&context);
+  attn::buildAttnToNVVMPipeline(toNVVM, options);
+  if (failed(toNVVM.run(*module)))
+    return 1;
+
+  // Manifests travel on the kernels until the gpu.module becomes a binary.
+  SmallVector<std::pair<std::string, std::string>> manifests;
+  module->walk([&](LLVM::LLVMFuncOp func) {
+    if (auto manifest = func->getAttrOfType<StringAttr>("attnc.manifest"))
+      manifests.emplace_back(func.getSymName().str(), manifest.str());
+  });
+  if (manifests.empty()) {
+    llvm::errs() << "attnc-compile: no attention function in " << inputFile
+                 << "\n";
+    return 1;
+  }
+  PassManager toPTX(&context);
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = "isa";
+  toPTX.addPass(createGpuModuleToBinaryPass(binary));
+  if (failed(toPTX.run(*module)))
+    return 1;
+  std::string ptx;
+  module->walk([&](gpu::BinaryOp op) {
+    for (Attribute object : op.getObjects())
+      ptx = cast<gpu::ObjectAttr>(object).getObject().str();
+  });
+  double ms = std::chrono::duration<double, std::milli>(
+                  std::chrono::steady_clock::now() - start)
+                  .count();
+
+  for (auto &[name, manifest] : manifests) {
+    SmallString<256> dir(outputDir.getValue());
+    llvm::sys::path::append(dir, name);
+    if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
+      llvm::errs() << "attnc-compile: cannot create " << dir << ": "
+                   << ec.message() << "\n";
+      return 1;
+    }
+    if (failed(writeFile((dir + "/kernel.ptx").str(), ptx)) ||
+        failed(writeFile((dir + "/manifest.json").str(), manifest)))
+      return 1;
+    llvm::outs() << "wrote " << dir << " (kernel.ptx, manifest.json)\n";
+  }
+  llvm::outs() << llvm::formatv("compiled {0} kernel(s) in {1:f0} ms\n",
+                                manifests.size(), ms);
+  return 0;
+}

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# attnc's two entry points on a fresh Debian 12 machine:
+#   tools/bootstrap.sh run   install what is missing, build, compile and run examples/
+#   tools/bootstrap.sh test  install what is missing, build, run every test (CI)
+set -euo pipefail
+
+cd "$(dirname "$0")/.."
+BUILD_DIR=${BUILD_DIR:-build}
+LLVM_PREFIX=/usr/lib/llvm-22
+PACKAGES="llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools ninja-build cmake g++"
+
+install_missing() {
+  local missing=0
+  [ -f "$LLVM_PREFIX/lib/cmake/mlir/MLIRConfig.cmake" ] || missing=1
+  [ -x "$LLVM_PREFIX/bin/FileCheck" ] && [ -x "$LLVM_PREFIX/bin/lit" ] || missing=1
+  command -v ninja >/dev/null && command -v cmake >/dev/null || missing=1
+  if [ "$missing" = 1 ]; then
+    echo "== installing: $PACKAGES"
+    local sudo=""
+    [ "$(id -u)" = 0 ] || sudo=sudo
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $PACKAGES
+  fi
+  if [ ! -f /usr/local/cuda/include/cuda.h ]; then
+    echo "attnc needs the CUDA 13 toolkit at /usr/local/cuda (cuda.h, ptxas)." >&2
+    exit 1
+  fi
+}
+
+build() {
+  cmake -G Ninja -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release \
+    -DLLVM_EXTERNAL_LIT="$LLVM_PREFIX/bin/lit" >/dev/null
+  ninja -C "$BUILD_DIR"
+}
+
+run_examples() {
+  local backend=cpu
+  if [ -e /dev/nvidiactl ] && ldconfig -p 2>/dev/null | grep -q 'libcuda.so.1'; then
+    echo "== a GPU is present, but attnc's GPU backend is not built yet: running the CPU reference backend"
+  else
+    echo "== no GPU found: running the CPU reference backend"
+  fi
+  local status=0
+  for f in examples/*.mlir; do
+    echo "== $f"
+    "$BUILD_DIR/bin/attnc-run" --backend=$backend --stages=graph,tiled,fused,split "$f" || status=1
+  done
+  return $status
+}
+
+case "${1:-}" in
+  run)
+    install_missing
+    build
+    run_examples
+    ;;
+  test)
+    install_missing
+    build
+    ninja -C "$BUILD_DIR" check-attnc
+    ;;
+  *)
+    echo "usage: $0 run|test" >&2
+    exit 2
+    ;;
+esac
