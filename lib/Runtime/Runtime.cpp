@@ -619,6 +619,30 @@ attnc_status LaunchBuilder::checkShapes() {
                 "but q has " +
                 std::to_string(q.shape[1]) + " heads and k has " +
                 std::to_string(k.shape[1]));
+  // Sizes and constants compiled into the kernel travel as options; a tensor
+  // that disagrees would be read with the wrong strides, so refuse it.
+  for (const CompileOption &opt : m.options) {
+    auto compiled = [&](const char *what, int64_t got) -> attnc_status {
+      if (std::to_string(got) == opt.value)
+        return ATTNC_OK;
+      return fail(std::string(what) + " is " + std::to_string(got) +
+                  " but the artifact was compiled for " + opt.value +
+                  " (options." + opt.name + ")");
+    };
+    if (opt.name == "heads_q")
+      if (attnc_status st = compiled("q.shape[1] (heads)", q.shape[1]))
+        return st;
+    if (opt.name == "heads_kv")
+      if (attnc_status st = compiled("k.shape[1] (heads)", k.shape[1]))
+        return st;
+    if (opt.name == "scale") {
+      double want = std::strtod(opt.value.c_str(), nullptr);
+      if (std::abs(args.scale - want) > 1e-6 * std::abs(want))
+        return fail("args.scale is " + formatFloat(args.scale) +
+                    " but the artifact was compiled with scale " + opt.value +
+                    " (options.scale)");
+    }
+  }
   if (p.hasLse && !args.lse)
     return fail("args.lse is NULL but the artifact writes the log-sum-exp "
                 "(problem.has_lse); pass a float32 buffer of batch * heads_q "

@@ -31,6 +31,8 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
+#include "llvm/Support/FormatVariadic.h"
+
 #include <cmath>
 
 using namespace mlir;
@@ -600,6 +602,9 @@ rt::Manifest buildManifest(const KernelPlan &plan,
   option("block_n", plan.blockN);
   option("stages", SharedMemoryLayout::kStages);
   option("consumer_warpgroups", 1);
+  option("heads_q", plan.headsQ);
+  option("heads_kv", plan.headsKV);
+  m.options.push_back({"scale", llvm::formatv("{0:e8}", plan.scale).str(), false});
   if (plan.mask.window) {
     option("window_left", (*plan.mask.window)[0]);
     option("window_right", (*plan.mask.window)[1]);

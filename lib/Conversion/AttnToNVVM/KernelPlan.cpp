@@ -45,6 +45,8 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
   plan.elementType = queryType.getElementType();
   plan.hasLse = forall.getNumResults() == 2;
   plan.softmaxScale = finalize.getScale().convertToFloat();
+  // Without softcap the finalize scale is the op's softmax scale.
+  plan.scale = plan.softmaxScale;
 
   bool sawKey = false, sawValue = false;
   for (scf::ForOp loop : kvLoops) {

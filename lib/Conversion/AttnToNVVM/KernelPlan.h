@@ -30,6 +30,7 @@ struct KernelPlan {
   MaskSpec mask;
   float scaleLog2 = 0.0f;    // multiplier inside exp2
   float softmaxScale = 0.0f; // LSE = softmaxScale * m + log(l)
+  float scale = 0.0f;        // the op's softmax scale (for the manifest)
   bool hasLse = false;
   /// The kv loops in execution order; true where the loop applies the mask.
   SmallVector<bool> loopIsMasked;

@@ -1,0 +1,90 @@
+"""ctypes binding of attnc's runtime C ABI (include/attnc/Runtime/Runtime.h).
+
+Loads libAttncRuntime.so and launches compiled kernel artifacts on PyTorch
+CUDA tensors. The runtime opens the CUDA driver itself; this module needs no
+MLIR and no compiler.
+"""
+import ctypes
+import json
+import os
+
+BF16, F16, F32 = 1, 2, 3
+
+
+class Tensor(ctypes.Structure):
+    _fields_ = [("data", ctypes.c_void_p), ("shape", ctypes.c_int64 * 4),
+                ("strides", ctypes.c_int64 * 4), ("dtype", ctypes.c_int)]
+
+
+class AttentionArgs(ctypes.Structure):
+    _fields_ = [("q", Tensor), ("k", Tensor), ("v", Tensor), ("o", Tensor),
+                ("lse", ctypes.c_void_p), ("scale", ctypes.c_float)]
+
+
+class KernelAttrs(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_int32) for name in (
+        "num_regs", "local_bytes", "static_smem_bytes", "dynamic_smem_bytes",
+        "max_threads_per_block", "threads_per_block")]
+
+
+class AttncError(RuntimeError):
+    pass
+
+
+class Runtime:
+    def __init__(self, path):
+        self.lib = ctypes.CDLL(path)
+        self.lib.attnc_last_error.restype = ctypes.c_char_p
+        self.lib.attnc_kernel_load.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p)]
+        self.lib.attnc_attention_launch.argtypes = [ctypes.c_void_p, ctypes.POINTER(AttentionArgs), ctypes.c_void_p]
+        self.lib.attnc_time_launches.argtypes = [ctypes.c_void_p, ctypes.POINTER(AttentionArgs), ctypes.c_void_p,
+                                                 ctypes.c_int, ctypes.c_int, ctypes.POINTER(ctypes.c_float)]
+        self.lib.attnc_kernel_get_attrs.argtypes = [ctypes.c_void_p, ctypes.POINTER(KernelAttrs)]
+
+    def check(self, status, call):
+        if status != 0:
+            raise AttncError(f"{call}: {self.lib.attnc_last_error().decode()}")
+
+    def load(self, artifact_dir):
+        handle = ctypes.c_void_p()
+        self.check(self.lib.attnc_kernel_load(artifact_dir.encode(), ctypes.byref(handle)), "attnc_kernel_load")
+        with open(os.path.join(artifact_dir, "manifest.json")) as f:
+            manifest = json.load(f)
+        return Kernel(self, handle, manifest)
+
+
+def describe(t, layout):
+    """An attnc_tensor in logical BHSD order for a torch tensor stored in `layout`."""
+    dtype = {"torch.bfloat16": BF16, "torch.float16": F16, "torch.float32": F32}[str(t.dtype)]
+    shape, strides = list(t.shape), list(t.stride())
+    if layout == "bshd":  # physical [B, S, H, D] -> logical [B, H, S, D]
+        shape = [shape[0], shape[2], shape[1], shape[3]]
+        strides = [strides[0], strides[2], strides[1], strides[3]]
+    return Tensor(t.data_ptr(), (ctypes.c_int64 * 4)(*shape), (ctypes.c_int64 * 4)(*strides), dtype)
+
+
+class Kernel:
+    def __init__(self, rt, handle, manifest):
+        self.rt, self.handle, self.manifest = rt, handle, manifest
+        self.problem = manifest["problem"]
+        self.options = manifest.get("options", {})
+
+    def args(self, q, k, v, o, lse, scale):
+        layout = self.problem["layout"]
+        return AttentionArgs(describe(q, layout), describe(k, layout), describe(v, layout), describe(o, layout),
+                             lse.data_ptr() if lse is not None else None, scale)
+
+    def launch(self, args, stream=None):
+        self.rt.check(self.rt.lib.attnc_attention_launch(self.handle, ctypes.byref(args), stream),
+                      "attnc_attention_launch")
+
+    def time(self, args, warmup=10, iters=50, stream=None):
+        ms = ctypes.c_float()
+        self.rt.check(self.rt.lib.attnc_time_launches(self.handle, ctypes.byref(args), stream, warmup, iters,
+                                                      ctypes.byref(ms)), "attnc_time_launches")
+        return ms.value
+
+    def attrs(self):
+        a = KernelAttrs()
+        self.rt.check(self.rt.lib.attnc_kernel_get_attrs(self.handle, ctypes.byref(a)), "attnc_kernel_get_attrs")
+        return a

@@ -1,0 +1,201 @@
+#!/usr/bin/env python3
+"""attnc on the GPU: correctness sweep, then the benchmark next to the peers, in one run.
+
+Loads the kernel artifacts compiled by attnc-compile (bench/kernels.mlir) through
+libAttncRuntime (ctypes), checks every kernel on fresh random inputs against a
+float64 reference (outputs poisoned with NaN before each launch, so an unwritten
+element fails), then times attnc and the peers of ../shared/bench/peers.py
+(cuDNN, FlashAttention-2, FlexAttention) on the FlashAttention benchmark shapes.
+
+  python3 bench/gpu_check.py --artifacts artifacts [--json out.json] [--no-flex]
+"""
+import argparse
+import json
+import math
+import os
+import sys
+
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from attnc_runtime import AttncError, Runtime  # noqa: E402
+
+DTYPES = {"bf16": torch.bfloat16, "f16": torch.float16}
+SWEEP_SEQS = [(1, 1, 1), (2, 17, 33), (1, 113, 203), (2, 128, 128), (1, 200, 100), (1, 257, 513), (1, 1000, 1000)]
+
+
+def make_inputs(kernel, batch, seq_q, seq_k, heads_q, heads_kv, gen):
+    p = kernel.problem
+    dt = DTYPES[p["dtype"]]
+
+    def rand(h, s, d):
+        shape = (batch, s, h, d) if p["layout"] == "bshd" else (batch, h, s, d)
+        return torch.randn(shape, device="cuda", dtype=dt, generator=gen)
+
+    q = rand(heads_q, seq_q, p["head_dim"])
+    k = rand(heads_kv, seq_k, p["head_dim"])
+    v = rand(heads_kv, seq_k, p["head_dim_v"])
+    o = torch.full_like(rand(heads_q, seq_q, p["head_dim_v"]), float("nan"))  # poison
+    lse = torch.full((batch, heads_q, seq_q), float("nan"), device="cuda") if p["has_lse"] else None
+    return q, k, v, o, lse
+
+
+def to_bhsd(t, layout):
+    return t.transpose(1, 2) if layout == "bshd" else t
+
+
+def reference(kernel, q, k, v, scale):
+    """float64 attention with the kernel's mask; returns O (BHSD) and LSE."""
+    p, opts = kernel.problem, kernel.options
+    q, k, v = (to_bhsd(t, p["layout"]).double() for t in (q, k, v))
+    group = q.shape[1] // k.shape[1]
+    k, v = k.repeat_interleave(group, 1), v.repeat_interleave(group, 1)
+    s = (q @ k.transpose(-1, -2)) * scale
+    nq, nk = q.shape[2], k.shape[2]
+    i = torch.arange(nq, device="cuda")[:, None]
+    j = torch.arange(nk, device="cuda")[None, :]
+    diag = i + (nk - nq) if p["mask"] == "causal_bottom_right" else i
+    visible = torch.ones(nq, nk, dtype=torch.bool, device="cuda")
+    if p["mask"] != "none":
+        visible &= j <= diag
+    if "window_left" in opts:
+        visible &= j >= diag - opts["window_left"]
+        if p["mask"] == "none":
+            visible &= j <= diag + opts["window_right"]
+    s = s.masked_fill(~visible, float("-inf"))
+    lse = torch.logsumexp(s, dim=-1)
+    probs = torch.nan_to_num(torch.exp(s - lse[..., None]), nan=0.0)
+    return probs @ v, lse
+
+
+def check(kernel, batch, seq_q, seq_k, gen):
+    opts = kernel.options
+    hq, hkv = opts["heads_q"], opts["heads_kv"]
+    scale = float(opts["scale"])
+    q, k, v, o, lse = make_inputs(kernel, batch, seq_q, seq_k, hq, hkv, gen)
+    kernel.launch(kernel.args(q, k, v, o, lse, scale))
+    torch.cuda.synchronize()
+    ref_o, ref_lse = reference(kernel, q, k, v, scale)
+    got = to_bhsd(o, kernel.problem["layout"]).double()
+    if torch.isnan(got).any():
+        return False, "NaN in output (unwritten or NaN-producing)", {}
+    rel = ((got - ref_o).norm() / ref_o.norm().clamp_min(1e-30)).item()
+    stats = {"rel_err": rel}
+    ok = rel < 1e-2
+    why = "" if ok else f"rel_err {rel:.2e}"
+    if lse is not None:
+        empty = torch.isinf(ref_lse)
+        stats["empty_rows"] = int(empty.sum().item())
+        if torch.isnan(lse).any():
+            return False, "NaN in lse", stats
+        if not torch.equal(torch.isinf(lse) & (lse < 0), empty):
+            return False, "rows without visible keys must have lse -inf (and only they)", stats
+        fin = ~empty
+        lse_err = ((lse.double()[fin] - ref_lse[fin]).abs() / ref_lse[fin].abs().clamp_min(1.0)).max().item() \
+            if fin.any() else 0.0
+        stats["lse_err"] = lse_err
+        if lse_err > 1e-3:
+            ok, why = False, f"lse_err {lse_err:.2e}"
+        if empty.any() and got[empty].abs().max().item() != 0.0:
+            ok, why = False, "rows without visible keys must have O = 0"
+    return ok, why, stats
+
+
+def sweep(kernels):
+    gen = torch.Generator(device="cuda").manual_seed(2026)
+    passed = failed = 0
+    rows = []
+    print(f"{'kernel':<20} {'B':>2} {'Nq':>5} {'Nk':>5} {'rel_err':>9} {'lse_err':>9} {'empty':>6}  result")
+    for name, kernel in kernels.items():
+        for batch, nq, nk in SWEEP_SEQS:
+            try:
+                ok, why, st = check(kernel, batch, nq, nk, gen)
+            except AttncError as e:
+                ok, why, st = False, str(e), {}
+            rows.append(dict(kernel=name, B=batch, Nq=nq, Nk=nk, ok=ok, why=why, **st))
+            print(f"{name:<20} {batch:>2} {nq:>5} {nk:>5} {st.get('rel_err', float('nan')):9.2e} "
+                  f"{st.get('lse_err', float('nan')):9.2e} {st.get('empty_rows', 0):>6}  "
+                  f"{'PASS' if ok else 'FAIL ' + why}", flush=True)
+            passed, failed = passed + ok, failed + (not ok)
+    print(f"correctness sweep: {passed} passed, {failed} failed", flush=True)
+    return rows, failed
+
+
+def benchmark(kernels, peers_module, with_flex):
+    shapes = [s for s in peers_module.default_shapes([64, 128, 256], [1024, 4096, 16384], [False, True])]
+    print("device:", torch.cuda.get_device_name(), "| torch", torch.__version__, "| cudnn",
+          torch.backends.cudnn.version(), flush=True)
+    ceil = peers_module.ceilings()
+    print(f"ceilings: bf16 GEMM 8192^3 {ceil['gemm_bf16_tflops']:.0f} TFLOP/s, copy {ceil['copy_tbps']:.2f} TB/s",
+          flush=True)
+    peer_names = ("cudnn", "flash")
+    peer_rows = peers_module.measure_peers(shapes, peers=peer_names)
+    if with_flex:
+        peer_rows += peers_module.measure_peers([s for s in shapes if s[3] == 128], peers=("flex",))
+    results = []
+    gen = torch.Generator(device="cuda").manual_seed(7)
+    header = f"{'B':>3} {'H':>3} {'N':>6} {'D':>4} {'causal':>6} {'attnc':>7} {'cuDNN':>7} {'FA2':>7} {'Flex':>7} " \
+             f"{'vs cuDNN':>9} {'err vs cuDNN':>12}"
+    table = [header]
+    for (B, H, N, D, causal) in shapes:
+        kernel = kernels[f"d{D}_{'causal' if causal else 'full'}"]
+        scale = float(kernel.options["scale"])
+        q, k, v, o, lse = make_inputs(kernel, B, N, N, H, H, gen)
+        args = kernel.args(q, k, v, o, lse, scale)
+        ms = kernel.time(args, warmup=5, iters=30)
+        flops = peers_module.attention_flops(B, H, N, D, causal)
+        tflops = flops / (ms * 1e-3) / 1e12
+        with torch.nn.attention.sdpa_kernel([torch.nn.attention.SDPBackend.CUDNN_ATTENTION]):
+            ref = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal, scale=scale)
+        err = ((o.float() - ref.float()).norm() / ref.float().norm()).item()
+
+        def peer(name):
+            r = [r for r in peer_rows if r["peer"] == name and (r["B"], r["H"], r["N"], r["D"], r["causal"]) ==
+                 (B, H, N, D, causal)]
+            return r[0].get("tflops") if r else None
+        cud, fa2, flex = peer("cudnn"), peer("flash"), peer("flex")
+        fmt = lambda x: f"{x:7.0f}" if x else f"{'-':>7}"
+        table.append(f"{B:>3} {H:>3} {N:>6} {D:>4} {int(causal):>6} {tflops:7.0f} {fmt(cud)} {fmt(fa2)} {fmt(flex)} "
+                     f"{(tflops / cud if cud else float('nan')):9.2f} {err:12.1e}")
+        results.append(dict(B=B, H=H, N=N, D=D, causal=causal, attnc_ms=ms, attnc_tflops=tflops, cudnn=cud,
+                            fa2=fa2, flex=flex, err_vs_cudnn=err))
+        del q, k, v, o, lse, ref
+        torch.cuda.empty_cache()
+    print("\n".join(table), flush=True)
+    return dict(ceilings=ceil, rows=results, peers=peer_rows)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--artifacts", default="artifacts")
+    ap.add_argument("--json")
+    ap.add_argument("--no-bench", action="store_true")
+    ap.add_argument("--no-flex", action="store_true")
+    a = ap.parse_args()
+    rt = Runtime(os.path.join(a.artifacts, "lib", "libAttncRuntime.so"))
+    kernels = {}
+    kdir = os.path.join(a.artifacts, "kernels")
+    for name in sorted(os.listdir(kdir)):
+        try:
+            kernels[name] = rt.load(os.path.join(kdir, name))
+        except AttncError as e:
+            print(f"load {name}: {e}", flush=True)
+    for name, k in kernels.items():
+        at = k.attrs()
+        print(f"kernel {name}: {at.num_regs} registers, {at.local_bytes} B local (spills), "
+              f"{at.dynamic_smem_bytes} B dynamic smem", flush=True)
+    rows, failed = sweep(kernels)
+    out = {"sweep": rows}
+    if not a.no_bench:
+        sys.path.insert(0, a.artifacts)
+        import peers  # copied from ../shared/bench by bench/prepare-gpu.sh
+        out["bench"] = benchmark(kernels, peers, not a.no_flex)
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(out, f, indent=1, default=str)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Builds (here, where MLIR is) everything the GPU machine needs into the
+# git-ignored artifacts/ folder: the runtime library, the compiled kernels of
+# bench/kernels.mlir and a copy of the peers script. Then on the GPU machine:
+#   bash bench/gpu-check.sh        (correctness sweep + benchmark, one run)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BUILD_DIR=${BUILD_DIR:-build}
+ninja -C "$BUILD_DIR" attnc-compile AttncRuntime
+rm -rf artifacts && mkdir -p artifacts/lib
+cp "$BUILD_DIR/lib/libAttncRuntime.so" artifacts/lib/
+"$BUILD_DIR/bin/attnc-compile" bench/kernels.mlir -o artifacts/kernels
+cp ../shared/bench/peers.py artifacts/peers.py
+for k in artifacts/kernels/*/; do
+  /usr/local/cuda/bin/ptxas -arch=sm_90a -v "$k/kernel.ptx" -o /dev/null 2>&1 \
+    | grep -A2 "entry function '$(basename "$k")'" | tr -s ' ' | paste -sd' ' \
+    | sed "s/^/ptxas: /"
+done > artifacts/ptxas.txt
+cat artifacts/ptxas.txt
