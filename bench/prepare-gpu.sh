@@ -17,3 +17,4 @@ for k in artifacts/kernels/*/; do
     | sed "s/^/ptxas: /"
 done > artifacts/ptxas.txt
 cat artifacts/ptxas.txt
+"$BUILD_DIR/bin/attnc-compile" bench/tune.mlir -o artifacts/tune > /dev/null

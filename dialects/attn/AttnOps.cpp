@@ -122,6 +122,15 @@ LogicalResult AttentionOp::verify() {
       return emitOpError() << name << " head dim must be static";
   }
 
+  for (auto [name, shape] :
+       {std::pair<StringRef, ArrayRef<int64_t>>{"query", q}, {"key", k},
+        {"value", v}, {"output", o}})
+    for (auto [dim, what] : {std::pair<int, StringRef>{1, "heads"},
+                             {3, "head dim"}})
+      if (shape[dim] <= 0)
+        return emitOpError() << name << " " << what
+                             << " must be positive, got " << shape[dim];
+
   if (k[3] != q[3])
     return emitOpError() << "key head dim " << k[3]
                          << " does not match query head dim " << q[3];

@@ -192,7 +192,7 @@ def Attn_MaskOp : Attn_Op<"mask", [Pure, AllTypesMatch<["scores", "result"]>]> {
 }
 
 def Attn_RowMaxOp : Attn_Op<"row_max", [Pure,
-    TypesMatchWith<"init matches result", "result", "init", "$_self">]> {
+    OptionalTypesMatchWith<"init matches result", "result", "init", "$_self">]> {
   let summary = "row maximum of a score tile, optionally combined with a running max";
   let description = [{
     `result[i] = max(init[i], max_j scores[i, j])`; without `init` the max
@@ -225,7 +225,7 @@ def Attn_ExpDiffOp : Attn_Op<"exp_diff", [Pure, AllTypesMatch<["scores", "result
 }
 
 def Attn_RowSumOp : Attn_Op<"row_sum", [Pure,
-    TypesMatchWith<"init matches result", "result", "init", "$_self">]> {
+    OptionalTypesMatchWith<"init matches result", "result", "init", "$_self">]> {
   let summary = "row sum of a tile, optionally added to a running sum";
   let arguments = (ins Attn_F32Tile:$probs, Optional<Attn_F32Rows>:$init);
   let results = (outs Attn_F32Rows:$result);

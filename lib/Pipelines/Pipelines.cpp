@@ -57,10 +57,7 @@ static void addCleanup(OpPassManager &pm) {
 
 void mlir::attn::buildAttnTilingPipeline(OpPassManager &pm,
                                          const AttnPipelineOptions &options) {
-  // An unknown stage name is reported by the registered pipeline's parser;
-  // library callers get the full pipeline.
-  AttnStage last =
-      parseAttnStage(options.stopAfter).value_or(AttnStage::Split);
+  AttnStage last = options.stopAfter;
   if (last == AttnStage::Graph)
     return;
   AttnTilePassOptions tileOptions;

@@ -18,6 +18,7 @@
 #include "attnc/Transforms/Passes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
@@ -66,10 +67,14 @@ FailureOr<SoftmaxLoops> matchSoftmaxLoops(FinalizeOp finalize) {
   // and all three loops must cover the same kv range.
   if (rowMax.getInit() != maxLoop.getRegionIterArgs()[0])
     return failure();
+  // Equal values or equal constants: each loop may own its step constant.
+  auto same = [](Value a, Value b) {
+    return isEqualConstantIntOrValue(getAsOpFoldResult(a), getAsOpFoldResult(b));
+  };
   for (scf::ForOp other : {sumLoop, pvLoop})
-    if (other.getLowerBound() != maxLoop.getLowerBound() ||
-        other.getUpperBound() != maxLoop.getUpperBound() ||
-        other.getStep() != maxLoop.getStep())
+    if (!same(other.getLowerBound(), maxLoop.getLowerBound()) ||
+        !same(other.getUpperBound(), maxLoop.getUpperBound()) ||
+        !same(other.getStep(), maxLoop.getStep()))
       return failure();
   loops.maxLoop = maxLoop;
   loops.sumLoop = sumLoop;

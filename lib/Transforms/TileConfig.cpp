@@ -12,10 +12,14 @@ using namespace mlir::attn;
 TileConfig mlir::attn::getDefaultTileConfig(int64_t headDim, bool causal,
                                             llvm::StringRef target) {
   if (target == "sm_90a") {
-    // What convert-attn-to-nvvm's kernel runs today: one consumer warpgroup
-    // (64 query rows); kv tiles as wide as 255 registers allow (the f32
-    // accumulator holds Dv / 2 values per thread, S holds block_n / 2).
-    return {64, headDim <= 128 ? 128 : 64};
+    // Measured with bench/tune.py on the H200 (bench/RESULTS.md, tune 1):
+    // block_m / 64 consumer warpgroups share each K/V tile; wider tiles pay
+    // while one CTA's shared memory still leaves room for overlap.
+    if (headDim <= 64)
+      return {64, 128};
+    if (headDim <= 128)
+      return {128, causal ? 64 : 128};
+    return {128, 64};
   }
   if (target == "sm_90a-fa3") {
     // FlashAttention-3's table (hopper/tile_size.h), the goal once the kernel

@@ -1,15 +1,19 @@
 // RUN: attnc-opt %s -attn-tile="block-m=64 block-n=32" -split-input-file | FileCheck %s --implicit-check-not=attn.attention
 // RUN: attnc-opt %s -attn-tile -split-input-file | FileCheck %s --check-prefix=DEFAULT --implicit-check-not=attn.attention
+// RUN: attnc-opt %s -attn-tile="target=sm_90a-fa3" -split-input-file | FileCheck %s --check-prefix=FA3 --implicit-check-not=attn.attention
+// RUN: attnc-opt %s -attn-tile="target=sm_80" -split-input-file | FileCheck %s --check-prefix=GENERIC --implicit-check-not=attn.attention
 // RUN: attnc-opt %s -attn-tile="block-m=16" -split-input-file | FileCheck %s --check-prefix=PARTIAL --implicit-check-not=attn.attention
 
 // Tile sizes come from the op's tile_sizes, then the pass options, then the
-// sm_90a table: D <= 64: 192x128; D <= 128: 128x128 causal, 128x176 otherwise;
-// D <= 192: 128x112; larger: 128x80.
+// target's table:
+//   sm_90a (default, what the kernel runs): 64 x 128 for D <= 128, else 64 x 64;
+//   sm_90a-fa3 (FlashAttention-3): D <= 64: 192 x 128; D <= 128: 128 x 128
+//     causal, 128 x 176 otherwise; D <= 192: 128 x 112; larger: 128 x 80;
+//   any other target: 64 x 64.
 
 // GQA 4:1, causal, dynamic sequence lengths, with LSE: the full structure.
 // CHECK-LABEL: func.func @gqa_causal(
 // CHECK-SAME:    %[[Q:[a-z0-9_]+]]: tensor<2x8x?x64xbf16>, %[[K:[a-z0-9_]+]]: tensor<2x2x?x64xbf16>, %[[V:[a-z0-9_]+]]: tensor<2x2x?x64xbf16>)
-// CHECK-NOT:     attn.softcap
 // CHECK:         %[[C0:.*]] = arith.constant 0 : index
 // CHECK:         %[[BATCH:.*]] = tensor.dim %[[Q]], %[[C0]]
 // CHECK:         %[[C2:.*]] = arith.constant 2 : index
@@ -68,14 +72,26 @@
 // CHECK:         }
 // CHECK:         return %[[RES]]#0, %[[RES]]#1
 
-// D = 64, causal: 192 x 128 tiles from the table.
+// D = 64: 64 x 128 tiles from the default table.
 // DEFAULT-LABEL: func.func @gqa_causal(
-// DEFAULT:         %[[BM:.*]] = arith.constant 192 : index
+// DEFAULT:         %[[BM:.*]] = arith.constant 64 : index
 // DEFAULT:         arith.ceildivsi %{{.*}}, %[[BM]]
-// DEFAULT:         attn.load_tile {{.*}} -> tensor<192x64xbf16>
+// DEFAULT:         attn.load_tile {{.*}} -> tensor<64x64xbf16>
 // DEFAULT:         attn.load_tile {{.*}} -> tensor<128x64xbf16>
-// DEFAULT:         attn.qk {{.*}} -> tensor<192x128xf32>
-// DEFAULT:         attn.finalize {{.*}} -> tensor<192x64xbf16>
+// DEFAULT:         attn.qk {{.*}} -> tensor<64x128xf32>
+// DEFAULT:         attn.finalize {{.*}} -> tensor<64x64xbf16>
+
+// D = 64: 192 x 128 in FA3's table.
+// FA3-LABEL:     func.func @gqa_causal(
+// FA3:             %[[BM:.*]] = arith.constant 192 : index
+// FA3:             arith.ceildivsi %{{.*}}, %[[BM]]
+// FA3:             attn.load_tile {{.*}} -> tensor<192x64xbf16>
+// FA3:             attn.load_tile {{.*}} -> tensor<128x64xbf16>
+// FA3:             attn.qk {{.*}} -> tensor<192x128xf32>
+// FA3:             attn.finalize {{.*}} -> tensor<192x64xbf16>
+
+// GENERIC-LABEL: func.func @gqa_causal(
+// GENERIC:         attn.qk {{.*}} -> tensor<64x64xf32>
 
 // Only block-m is given: block-n still comes from the table.
 // PARTIAL-LABEL: func.func @gqa_causal(
@@ -120,9 +136,11 @@ func.func @gqa_causal(%q: tensor<2x8x?x64xbf16>, %k: tensor<2x2x?x64xbf16>,
 // CHECK:           attn.finalize {{.*}} scale = 0.176776692 : tensor<64x16xf32>, tensor<64xf32> -> tensor<64x16xf32>
 // CHECK:           tensor.parallel_insert_slice %{{.*}} into %[[OOUT]][%[[B]], %[[H]], %[[ROW]], 0] [1, 1, %{{.*}}, 16]
 
-// D = 32, no mask: 192 x 128 from the table.
+// D = 32, no mask.
 // DEFAULT-LABEL: func.func @mha_no_mask(
-// DEFAULT:         attn.qk {{.*}} -> tensor<192x128xf32>
+// DEFAULT:         attn.qk {{.*}} -> tensor<64x128xf32>
+// FA3-LABEL:     func.func @mha_no_mask(
+// FA3:             attn.qk {{.*}} -> tensor<192x128xf32>
 func.func @mha_no_mask(%q: tensor<1x4x100x32xf32>, %k: tensor<1x4x200x32xf32>,
                        %v: tensor<1x4x200x16xf32>) -> tensor<1x4x100x16xf32> {
   %o = attn.attention %q, %k, %v
@@ -174,20 +192,25 @@ func.func @mqa_bshd_softcap(%q: tensor<?x?x8x64xf16>, %k: tensor<?x?x1x64xf16>,
 
 // -----
 
-// The mask kind and window reach every attn.mask.
+// The mask kind and window reach every attn.mask; without a softcap the
+// mask takes the raw scores.
 // CHECK-LABEL: func.func @window_bottom_right(
-// CHECK-NOT:     attn.softcap
 // CHECK:         scf.for
-// CHECK:           attn.mask {{.*}} kind = causal_bottom_right window = [48, 0] : tensor<64x32xf32>
+// CHECK:           %[[S1:.*]] = attn.qk
+// CHECK:           attn.mask %[[S1]] {{.*}} kind = causal_bottom_right window = [48, 0] : tensor<64x32xf32>
 // CHECK:         scf.for
-// CHECK:           attn.mask {{.*}} kind = causal_bottom_right window = [48, 0] : tensor<64x32xf32>
+// CHECK:           %[[S2:.*]] = attn.qk
+// CHECK:           attn.mask %[[S2]] {{.*}} kind = causal_bottom_right window = [48, 0] : tensor<64x32xf32>
 // CHECK:         scf.for
-// CHECK:           attn.mask {{.*}} kind = causal_bottom_right window = [48, 0] : tensor<64x32xf32>
+// CHECK:           %[[S3:.*]] = attn.qk
+// CHECK:           attn.mask %[[S3]] {{.*}} kind = causal_bottom_right window = [48, 0] : tensor<64x32xf32>
 // CHECK:         attn.finalize
 
-// D = 128, causal: 128 x 128.
+// D = 128, causal: 128 x 64 (two consumer warpgroups).
 // DEFAULT-LABEL: func.func @window_bottom_right(
-// DEFAULT:         attn.qk {{.*}} -> tensor<128x128xf32>
+// DEFAULT:         attn.qk {{.*}} -> tensor<128x64xf32>
+// FA3-LABEL:     func.func @window_bottom_right(
+// FA3:             attn.qk {{.*}} -> tensor<128x128xf32>
 func.func @window_bottom_right(%q: tensor<1x2x?x128xbf16>, %k: tensor<1x2x?x128xbf16>,
                                %v: tensor<1x2x?x128xbf16>) -> tensor<1x2x?x128xbf16> {
   %o = attn.attention %q, %k, %v mask = causal_bottom_right window = [48, 0]
@@ -198,9 +221,12 @@ func.func @window_bottom_right(%q: tensor<1x2x?x128xbf16>, %k: tensor<1x2x?x128x
 
 // -----
 
-// D = 128 without a causal mask (a window alone does not count): 128 x 176.
+// D = 128 without a causal mask (a window alone does not count): FA3 takes
+// 176-wide kv tiles.
 // DEFAULT-LABEL: func.func @d128_window_only(
-// DEFAULT:         attn.mask {{.*}} window = [64, 64] : tensor<128x176xf32>
+// DEFAULT:         attn.mask {{.*}} window = [64, 64] : tensor<128x128xf32>
+// FA3-LABEL:     func.func @d128_window_only(
+// FA3:             attn.mask {{.*}} window = [64, 64] : tensor<128x176xf32>
 func.func @d128_window_only(%q: tensor<1x2x?x128xbf16>, %k: tensor<1x2x?x128xbf16>,
                             %v: tensor<1x2x?x128xbf16>) -> tensor<1x2x?x128xbf16> {
   %o = attn.attention %q, %k, %v window = [64, 64]
@@ -211,8 +237,11 @@ func.func @d128_window_only(%q: tensor<1x2x?x128xbf16>, %k: tensor<1x2x?x128xbf1
 
 // -----
 
+// D > 128: 128 x 64 tiles.
 // DEFAULT-LABEL: func.func @d192(
-// DEFAULT:         attn.qk {{.*}} -> tensor<128x112xf32>
+// DEFAULT:         attn.qk {{.*}} -> tensor<128x64xf32>
+// FA3-LABEL:     func.func @d192(
+// FA3:             attn.qk {{.*}} -> tensor<128x112xf32>
 func.func @d192(%q: tensor<1x2x?x192xf16>, %k: tensor<1x2x?x192xf16>,
                 %v: tensor<1x2x?x192xf16>) -> tensor<1x2x?x192xf16> {
   %o = attn.attention %q, %k, %v mask = causal
@@ -224,7 +253,9 @@ func.func @d192(%q: tensor<1x2x?x192xf16>, %k: tensor<1x2x?x192xf16>,
 // -----
 
 // DEFAULT-LABEL: func.func @d256(
-// DEFAULT:         attn.qk {{.*}} -> tensor<128x80xf32>
+// DEFAULT:         attn.qk {{.*}} -> tensor<128x64xf32>
+// FA3-LABEL:     func.func @d256(
+// FA3:             attn.qk {{.*}} -> tensor<128x80xf32>
 func.func @d256(%q: tensor<1x2x?x256xf16>, %k: tensor<1x2x?x256xf16>,
                 %v: tensor<1x2x?x256xf16>) -> tensor<1x2x?x256xf16> {
   %o = attn.attention %q, %k, %v
@@ -244,6 +275,10 @@ func.func @d256(%q: tensor<1x2x?x256xf16>, %k: tensor<1x2x?x256xf16>,
 // CHECK:         attn.qk {{.*}} -> tensor<96x48xf32>
 // DEFAULT-LABEL: func.func @tile_sizes_attr(
 // DEFAULT:         attn.qk {{.*}} -> tensor<96x48xf32>
+// FA3-LABEL:     func.func @tile_sizes_attr(
+// FA3:             attn.qk {{.*}} -> tensor<96x48xf32>
+// GENERIC-LABEL: func.func @tile_sizes_attr(
+// GENERIC:         attn.qk {{.*}} -> tensor<96x48xf32>
 // PARTIAL-LABEL: func.func @tile_sizes_attr(
 // PARTIAL:         attn.qk {{.*}} -> tensor<96x48xf32>
 func.func @tile_sizes_attr(%q: tensor<1x2x?x128xbf16>, %k: tensor<1x2x?x128xbf16>,

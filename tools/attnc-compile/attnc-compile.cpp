@@ -17,6 +17,7 @@
 #include "attnc/InitAll.h"
 #include "attnc/Pipelines/Pipelines.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -61,6 +62,36 @@ static LogicalResult writeFile(StringRef path, StringRef contents) {
   return success();
 }
 
+/// Lowers a module holding one attention function to PTX; returns the
+/// kernel's manifest and the PTX text.
+static LogicalResult compileKernel(ModuleOp module, std::string &manifest,
+                                   std::string &ptx) {
+  attn::AttnPipelineOptions options;
+  options.blockN = blockN;
+  PassManager toNVVM(module.getContext());
+  attn::buildAttnToNVVMPipeline(toNVVM, options);
+  if (failed(toNVVM.run(module)))
+    return failure();
+  // The manifest travels on the kernel until the gpu.module becomes a binary.
+  module.walk([&](LLVM::LLVMFuncOp func) {
+    if (auto attr = func->getAttrOfType<StringAttr>("attnc.manifest"))
+      manifest = attr.str();
+  });
+  if (manifest.empty())
+    return module.emitError("attnc-compile: the function holds no attention");
+  PassManager toPTX(module.getContext());
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = "isa";
+  toPTX.addPass(createGpuModuleToBinaryPass(binary));
+  if (failed(toPTX.run(module)))
+    return failure();
+  module.walk([&](gpu::BinaryOp op) {
+    for (Attribute object : op.getObjects())
+      ptx = cast<gpu::ObjectAttr>(object).getObject().str();
+  });
+  return success();
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   cl::ParseCommandLineOptions(argc, argv,
@@ -87,41 +118,28 @@ int main(int argc, char **argv) {
   if (!module)
     return 1;
 
-  auto start = std::chrono::steady_clock::now();
-  attn::AttnPipelineOptions options;
-  options.blockN = blockN;
-  PassManager toNVVM(&context);
-  attn::buildAttnToNVVMPipeline(toNVVM, options);
-  if (failed(toNVVM.run(*module)))
-    return 1;
-
-  // Manifests travel on the kernels until the gpu.module becomes a binary.
-  SmallVector<std::pair<std::string, std::string>> manifests;
-  module->walk([&](LLVM::LLVMFuncOp func) {
-    if (auto manifest = func->getAttrOfType<StringAttr>("attnc.manifest"))
-      manifests.emplace_back(func.getSymName().str(), manifest.str());
-  });
-  if (manifests.empty()) {
-    llvm::errs() << "attnc-compile: no attention function in " << inputFile
-                 << "\n";
+  // One artifact per function, each compiled on its own so its PTX holds
+  // exactly its kernel.
+  SmallVector<std::string> names;
+  for (auto func : module->getOps<func::FuncOp>())
+    if (!func.isDeclaration())
+      names.push_back(func.getSymName().str());
+  if (names.empty()) {
+    llvm::errs() << "attnc-compile: no function in " << inputFile << "\n";
     return 1;
   }
-  PassManager toPTX(&context);
-  GpuModuleToBinaryPassOptions binary;
-  binary.compilationTarget = "isa";
-  toPTX.addPass(createGpuModuleToBinaryPass(binary));
-  if (failed(toPTX.run(*module)))
-    return 1;
-  std::string ptx;
-  module->walk([&](gpu::BinaryOp op) {
-    for (Attribute object : op.getObjects())
-      ptx = cast<gpu::ObjectAttr>(object).getObject().str();
-  });
-  double ms = std::chrono::duration<double, std::milli>(
-                  std::chrono::steady_clock::now() - start)
-                  .count();
-
-  for (auto &[name, manifest] : manifests) {
+  for (const std::string &name : names) {
+    auto start = std::chrono::steady_clock::now();
+    OwningOpRef<ModuleOp> single(module->clone());
+    for (auto func : llvm::make_early_inc_range(single->getOps<func::FuncOp>()))
+      if (func.getSymName() != name)
+        func.erase();
+    std::string manifest, ptx;
+    if (failed(compileKernel(*single, manifest, ptx)))
+      return 1;
+    double ms = std::chrono::duration<double, std::milli>(
+                    std::chrono::steady_clock::now() - start)
+                    .count();
     SmallString<256> dir(outputDir.getValue());
     llvm::sys::path::append(dir, name);
     if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
@@ -132,9 +150,9 @@ int main(int argc, char **argv) {
     if (failed(writeFile((dir + "/kernel.ptx").str(), ptx)) ||
         failed(writeFile((dir + "/manifest.json").str(), manifest)))
       return 1;
-    llvm::outs() << "wrote " << dir << " (kernel.ptx, manifest.json)\n";
+    llvm::outs() << llvm::formatv("wrote {0} (kernel.ptx, manifest.json) in "
+                                  "{1:f0} ms\n",
+                                  dir, ms);
   }
-  llvm::outs() << llvm::formatv("compiled {0} kernel(s) in {1:f0} ms\n",
-                                manifests.size(), ms);
   return 0;
 }

@@ -202,7 +202,7 @@ int runModule(ModuleOp module, ArrayRef<Problem> problems,
   }
   for (attn::AttnStage stage : stageList) {
     attn::AttnPipelineOptions options;
-    options.stopAfter = attn::stringifyAttnStage(stage).str();
+    options.stopAfter = stage;
     options.blockM = blockM;
     options.blockN = blockN;
     std::unique_ptr<ExecutionEngine> engine = compileForCpu(module, options);
@@ -256,6 +256,16 @@ int main(int argc, char **argv) {
                  << "' (available: cpu)\n";
     return 2;
   }
+  for (auto [flag, value] : {std::pair<const char *, int64_t>{"block-m", blockM},
+                             {"block-n", blockN},
+                             {"batch", batchSize},
+                             {"seq-q", seqQ},
+                             {"seq-k", seqK}})
+    if (value < 0) {
+      llvm::errs() << "attnc-run: --" << flag << " must be >= 0, got "
+                   << value << "\n";
+      return 2;
+    }
   SmallVector<attn::AttnStage> stageList;
   for (StringRef name : llvm::split(stages, ',')) {
     std::optional<attn::AttnStage> stage = attn::parseAttnStage(name.trim());

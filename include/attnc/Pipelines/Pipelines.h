@@ -42,10 +42,16 @@ struct AttnPipelineOptions : public PassPipelineOptions<AttnPipelineOptions> {
   PassOptions::Option<int64_t> blockN{
       *this, "block-n", llvm::cl::desc("Key rows per tile (0: default)"),
       llvm::cl::init(0)};
-  PassOptions::Option<std::string> stopAfter{
-      *this, "stop-after",
-      llvm::cl::desc("Last stage to run: graph, tiled, fused or split"),
-      llvm::cl::init("split")};
+  PassOptions::Option<AttnStage> stopAfter{
+      *this, "stop-after", llvm::cl::desc("Last stage to run"),
+      llvm::cl::init(AttnStage::Split),
+      llvm::cl::values(
+          clEnumValN(AttnStage::Graph, "graph", "attn.attention as written"),
+          clEnumValN(AttnStage::Tiled, "tiled", "after attn-tile"),
+          clEnumValN(AttnStage::Fused, "fused",
+                     "after attn-fuse-online-softmax"),
+          clEnumValN(AttnStage::Split, "split",
+                     "after attn-split-masked-loops"))};
 };
 
 /// attn-tile, attn-fuse-online-softmax, attn-split-masked-loops (each with

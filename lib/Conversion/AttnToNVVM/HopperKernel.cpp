@@ -5,10 +5,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// One CTA = one warpgroup (128 threads) owning 64 query rows of one
-// (batch, head). Thread 0 issues TMA loads: Q once, K and V blocks into a
-// two-stage ring, each stage with its own mbarrier so S = Q K^T can start
-// before V lands. Per kv block:
+// One CTA = block_m / 64 consumer warpgroups (128 threads each), each owning
+// 64 query rows of one (batch, head) and sharing the K/V tiles. Thread 0
+// issues TMA loads: Q once, K and V blocks into a two-stage ring, each stage
+// with its own mbarrier so S = Q K^T can start before V lands. Per kv block:
 //
 //   S   = wgmma SS (Q from smem, K from smem; both K-major, 128B swizzle)
 //   S   = mask(S)                         (only in the masked loops)
@@ -39,7 +39,8 @@ using namespace mlir;
 using namespace mlir::attn;
 namespace rt = attnc::rt;
 
-static constexpr int64_t kThreads = 128;
+static constexpr int64_t kWarpgroupThreads = 128;
+static constexpr int64_t kWarpgroupRows = 64; // rows of one wgmma m64 tile
 static constexpr int64_t kAtomBytes = 128; // one 128B swizzle row
 static constexpr int64_t kAtomElems = 64;  // bf16/f16 elements per atom row
 
@@ -151,7 +152,7 @@ private:
 
   // Kernel-wide values.
   Value smemBase, tmQuery, tmKey, tmValue;
-  Value tid, lane, row0, isLeader;
+  Value tid, lane, warpgroup, row0, isLeader;
   Value batch, head, kvHead, rowBegin;
   Value seqQ, seqK, kvEnd;
   Type accType, scoresType;
@@ -251,10 +252,13 @@ Value KernelEmitter::scoresGemm(Value stage) {
   auto shape = NVVM::MMAShapeAttr::get(b.getContext(), 64, plan.blockN, 16);
   Value s = LLVM::ZeroOp::create(b, loc, scoresType);
   Value keyStage = mul(stage, c32(smem.keyStageBytes));
+  // This warpgroup's 64 rows inside each 128-byte-wide Q box.
+  Value queryRows = mul(warpgroup, c32(kWarpgroupRows * kAtomBytes));
   for (int64_t k = 0; k < plan.headDim / 16; ++k) {
     int64_t atom = k / 4, within = (k % 4) * 32;
     Value a = descriptor(
-        smemAddr32(smem.query + atom * plan.blockM * kAtomBytes + within),
+        smemAddr32(smem.query + atom * plan.blockM * kAtomBytes + within,
+                   queryRows),
         16, 1024);
     Value bDesc = descriptor(
         smemAddr32(smem.keyStages + atom * plan.blockN * kAtomBytes + within,
@@ -422,7 +426,10 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
 
   tid = NVVM::ThreadIdXOp::create(b, loc, i32());
   lane = arith::AndIOp::create(b, loc, tid, c32(31));
-  Value warp = arith::ShRUIOp::create(b, loc, tid, c32(5));
+  // Warpgroup wg owns rows [64 wg, 64 wg + 64) of the query block.
+  warpgroup = arith::ShRUIOp::create(b, loc, tid, c32(7));
+  Value warp = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, tid, c32(5)), c32(3));
   isLeader = eqI(tid, c32(0));
   Value qBlock = NVVM::BlockIdXOp::create(b, loc, i32());
   head = NVVM::BlockIdYOp::create(b, loc, i32());
@@ -432,8 +439,9 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
                : arith::DivUIOp::create(b, loc, head, c32(plan.groupSize()))
                      .getResult();
   rowBegin = mul(qBlock, c32(plan.blockM));
-  row0 = add(rowBegin, add(mul(warp, c32(16)),
-                           arith::ShRUIOp::create(b, loc, lane, c32(2))));
+  row0 = add(add(rowBegin, mul(warpgroup, c32(kWarpgroupRows))),
+             add(mul(warp, c32(16)),
+                 arith::ShRUIOp::create(b, loc, lane, c32(2))));
 
   // Barriers: one arrival (the leader's expect_tx) plus the TMA bytes.
   ifThen(isLeader, [&] {
@@ -553,7 +561,7 @@ rt::Manifest buildManifest(const KernelPlan &plan,
   m.attncVersion = ATTNC_VERSION;
   m.entry = plan.name;
   m.ptx = "kernel.ptx";
-  m.threadsPerBlock = kThreads;
+  m.threadsPerBlock = kWarpgroupThreads * plan.consumerWarpgroups();
   m.dynamicSmemBytes = smem.total;
   m.grid[0] = {{rt::Symbol::SeqQ}, plan.blockM};
   m.grid[1] = {{rt::Symbol::HeadsQ}, 1};
@@ -601,7 +609,7 @@ rt::Manifest buildManifest(const KernelPlan &plan,
   option("block_m", plan.blockM);
   option("block_n", plan.blockN);
   option("stages", SharedMemoryLayout::kStages);
-  option("consumer_warpgroups", 1);
+  option("consumer_warpgroups", plan.consumerWarpgroups());
   option("heads_q", plan.headsQ);
   option("heads_kv", plan.headsKV);
   m.options.push_back({"scale", llvm::formatv("{0:e8}", plan.scale).str(), false});
@@ -641,7 +649,9 @@ LLVM::LLVMFuncOp mlir::attn::buildHopperAttentionKernel(
       LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), params));
   func->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), b.getUnitAttr());
   func->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),
-                b.getDenseI32ArrayAttr({int32_t(kThreads), 1, 1}));
+                b.getDenseI32ArrayAttr(
+                    {int32_t(kWarpgroupThreads * plan.consumerWarpgroups()), 1,
+                     1}));
   func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(), b.getI32IntegerAttr(1));
   // Tensor maps by value (CUTLASS's __grid_constant__ const CUtensorMap).
   for (unsigned i = 0; i < 3; ++i) {

@@ -92,8 +92,9 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
   if (!el.isBF16() && !el.isF16())
     return fail(Twine("element type must be bf16 or f16 for wgmma, got ") +
                 (el.isF32() ? "f32" : "another type"));
-  if (plan.blockM != 64)
-    return fail("block_m must be 64 (one consumer warpgroup), got " +
+  if (plan.blockM != 64 && plan.blockM != 128 && plan.blockM != 192)
+    return fail("block_m must be 64, 128 or 192 (one consumer warpgroup per "
+                "64 rows), got " +
                 Twine(plan.blockM));
   if (plan.blockN % 16 != 0 || plan.blockN < 16 || plan.blockN > 256)
     return fail("block_n must be a multiple of 16 in [16, 256], got " +

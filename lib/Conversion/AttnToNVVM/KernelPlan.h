@@ -36,6 +36,8 @@ struct KernelPlan {
   SmallVector<bool> loopIsMasked;
 
   int64_t groupSize() const { return headsQ / headsKV; }
+  /// One consumer warpgroup per 64 query rows.
+  int64_t consumerWarpgroups() const { return blockM / 64; }
 };
 
 /// Reads the plan of the attention tiled in `forall`, or emits a diagnostic

@@ -29,11 +29,11 @@ func.func @query_i32(%q: tensor<1x8x128x64xi32>, %k: tensor<1x8x128x64xi32>,
   return %o : tensor<1x8x128x64xi32>
 }
 
+// -----
+
 //===----------------------------------------------------------------------===//
 // attn.attention: element types
 //===----------------------------------------------------------------------===//
-
-// -----
 
 func.func @key_element_type(%q: tensor<1x8x128x64xbf16>, %k: tensor<1x8x128x64xf16>,
                             %v: tensor<1x8x128x64xbf16>) -> tensor<1x8x128x64xbf16> {
@@ -67,11 +67,11 @@ func.func @output_element_type(%q: tensor<1x8x128x64xbf16>, %k: tensor<1x8x128x6
   return %o : tensor<1x8x128x64xf32>
 }
 
+// -----
+
 //===----------------------------------------------------------------------===//
 // attn.attention: static heads and head dims
 //===----------------------------------------------------------------------===//
-
-// -----
 
 func.func @query_heads_dynamic(%q: tensor<1x?x128x64xf32>, %k: tensor<1x8x128x64xf32>,
                                %v: tensor<1x8x128x64xf32>) -> tensor<1x8x128x64xf32> {
@@ -161,11 +161,11 @@ func.func @output_head_dim_dynamic(%q: tensor<1x8x128x64xf32>, %k: tensor<1x8x12
   return %o : tensor<1x8x128x?xf32>
 }
 
+// -----
+
 //===----------------------------------------------------------------------===//
 // attn.attention: shapes
 //===----------------------------------------------------------------------===//
-
-// -----
 
 func.func @key_head_dim(%q: tensor<1x8x128x64xf32>, %k: tensor<1x8x128x32xf32>,
                         %v: tensor<1x8x128x64xf32>) -> tensor<1x8x128x64xf32> {
@@ -293,11 +293,11 @@ func.func @lse_shape(%q: tensor<?x128x8x64xf32>, %k: tensor<?x128x8x64xf32>,
   return %o, %lse : tensor<?x128x8x64xf32>, tensor<?x128x8xf32>
 }
 
+// -----
+
 //===----------------------------------------------------------------------===//
 // attn.attention: attributes
 //===----------------------------------------------------------------------===//
-
-// -----
 
 func.func @scale_zero(%q: tensor<1x8x128x64xf32>, %k: tensor<1x8x128x64xf32>,
                       %v: tensor<1x8x128x64xf32>) -> tensor<1x8x128x64xf32> {
@@ -397,11 +397,11 @@ func.func @tile_sizes_zero(%q: tensor<1x8x128x64xf32>, %k: tensor<1x8x128x64xf32
   return %o : tensor<1x8x128x64xf32>
 }
 
+// -----
+
 //===----------------------------------------------------------------------===//
 // attn.load_tile
 //===----------------------------------------------------------------------===//
-
-// -----
 
 func.func @load_tile_element_type(%q: tensor<1x8x128x64xbf16>, %i: index) -> tensor<64x64xf32> {
   // expected-error @+1 {{'attn.load_tile' op tile element type 'f32' does not match source element type 'bf16'}}
@@ -426,11 +426,11 @@ func.func @load_tile_columns(%q: tensor<1x128x8x64xbf16>, %i: index) -> tensor<6
   return %t : tensor<64x8xbf16>
 }
 
+// -----
+
 //===----------------------------------------------------------------------===//
 // attn.qk
 //===----------------------------------------------------------------------===//
-
-// -----
 
 func.func @qk_key_element_type(%q: tensor<128x64xbf16>, %k: tensor<64x64xf16>) -> tensor<128x64xf32> {
   // expected-error @+1 {{'attn.qk' op key element type 'f16' does not match query element type 'bf16'}}
@@ -462,11 +462,11 @@ func.func @qk_scores_columns(%q: tensor<128x64xbf16>, %k: tensor<32x64xbf16>) ->
   return %s : tensor<128x64xf32>
 }
 
+// -----
+
 //===----------------------------------------------------------------------===//
 // attn.mask
 //===----------------------------------------------------------------------===//
-
-// -----
 
 func.func @mask_window_count(%s: tensor<128x64xf32>, %i: index) -> tensor<128x64xf32> {
   // expected-error @+1 {{'attn.mask' op window must be [left, right], got 1 elements}}
@@ -483,11 +483,11 @@ func.func @mask_window_negative(%s: tensor<128x64xf32>, %i: index) -> tensor<128
   return %m : tensor<128x64xf32>
 }
 
+// -----
+
 //===----------------------------------------------------------------------===//
 // Row reductions
 //===----------------------------------------------------------------------===//
-
-// -----
 
 func.func @row_max_init(%s: tensor<128x64xf32>, %m: tensor<64xf32>) -> tensor<64xf32> {
   // expected-error @+1 {{'attn.row_max' op init size 64 does not match tile rows 128}}
@@ -528,11 +528,11 @@ func.func @row_sum_result(%p: tensor<128x64xf32>) -> tensor<64xf32> {
   return %r : tensor<64xf32>
 }
 
+// -----
+
 //===----------------------------------------------------------------------===//
 // attn.pv, attn.scale_rows, attn.finalize
 //===----------------------------------------------------------------------===//
-
-// -----
 
 func.func @pv_value_rows(%p: tensor<128x64xf32>, %v: tensor<32x64xbf16>,
                          %acc: tensor<128x64xf32>) -> tensor<128x64xf32> {

@@ -1,0 +1,41 @@
+// attnc-run rejects input it cannot check with a diagnostic and a non-zero
+// exit status, never a crash (`not` fails on a crash).
+
+// A function that computes attention on something else than (q, k, v).
+// RUN: not attnc-run %s 2>&1 | FileCheck %s
+// CHECK: attnc-run-errors.mlir:[[@LINE+1]]:1: error: attnc-run: function @swapped must pass its three arguments (q, k, v) to attn.attention
+func.func @swapped(%q: tensor<1x2x16x32xf32>, %k: tensor<1x2x16x32xf32>,
+                   %v: tensor<1x2x16x32xf32>) -> tensor<1x2x16x32xf32> {
+  %o = attn.attention %q, %v, %k
+      : tensor<1x2x16x32xf32>, tensor<1x2x16x32xf32>, tensor<1x2x16x32xf32>
+      -> tensor<1x2x16x32xf32>
+  return %o : tensor<1x2x16x32xf32>
+}
+
+// Bad command lines.
+// RUN: not attnc-run --stages=graph,bogus %s 2>&1 | FileCheck %s --check-prefix=STAGE
+// STAGE: attnc-run: unknown stage 'bogus' (expected graph, tiled, fused or split)
+// RUN: not attnc-run --backend=cuda %s 2>&1 | FileCheck %s --check-prefix=BACKEND
+// BACKEND: attnc-run: unknown --backend 'cuda' (available: cpu)
+// RUN: not attnc-run --sweep=nightly 2>&1 | FileCheck %s --check-prefix=SWEEP
+// SWEEP: attnc-run: unknown --sweep 'nightly' (available: ci)
+// RUN: not attnc-run %S/Inputs/does-not-exist.mlir 2>&1 | FileCheck %s --check-prefix=NOFILE
+// NOFILE: attnc-run: cannot open input file '{{.*}}does-not-exist.mlir': No such file or directory
+
+// Input that does not parse or does not verify.
+// RUN: not attnc-run %S/Inputs/malformed.mlir 2>&1 | FileCheck %s --check-prefix=MALFORMED
+// MALFORMED: malformed.mlir:4:80: error: expected ','
+// RUN: not attnc-run %S/Inputs/invalid-op.mlir 2>&1 | FileCheck %s --check-prefix=INVALID
+// INVALID: invalid-op.mlir:4:8: error: 'attn.attention' op key head dim 64 does not match query head dim 32
+
+// Functions attnc-run cannot turn into one problem.
+// RUN: not attnc-run %S/Inputs/two-attentions.mlir 2>&1 | FileCheck %s --check-prefix=TWO
+// TWO: two-attentions.mlir:2:1: error: attnc-run: function @twice must contain exactly one attn.attention (found 2)
+// RUN: not attnc-run %S/Inputs/no-return.mlir 2>&1 | FileCheck %s --check-prefix=RETURN
+// RETURN: no-return.mlir:2:1: error: attnc-run: function @returns_query must return the results of attn.attention
+// RUN: not attnc-run %S/Inputs/empty.mlir 2>&1 | FileCheck %s --check-prefix=EMPTY
+// EMPTY: attnc-run: no function to run in {{.*}}empty.mlir
+
+// Zero key/value heads must be a verifier error, not a division by zero.
+// RUN: not attnc-run %S/Inputs/zero-kv-heads.mlir 2>&1 | FileCheck %s --check-prefix=ZEROHEADS
+// ZEROHEADS: zero-kv-heads.mlir:4:8: error: 'attn.attention' op
