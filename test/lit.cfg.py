@@ -23,6 +23,7 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tools = [
+    ToolSubst("attnc-compile", unresolved="fatal"),
     ToolSubst("attnc-opt", unresolved="fatal"),
     ToolSubst("attnc-run", unresolved="fatal"),
     ToolSubst("%attnc_rt_check", os.path.join(config.attnc_tools_dir, "attnc-rt-check")),

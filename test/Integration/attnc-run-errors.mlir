@@ -16,7 +16,7 @@ func.func @swapped(%q: tensor<1x2x16x32xf32>, %k: tensor<1x2x16x32xf32>,
 // RUN: not attnc-run --stages=graph,bogus %s 2>&1 | FileCheck %s --check-prefix=STAGE
 // STAGE: attnc-run: unknown stage 'bogus' (expected graph, tiled, fused or split)
 // RUN: not attnc-run --backend=cuda %s 2>&1 | FileCheck %s --check-prefix=BACKEND
-// BACKEND: attnc-run: unknown --backend 'cuda' (available: cpu)
+// BACKEND: attnc-run: unknown --backend 'cuda' (available: cpu, gpu, auto)
 // RUN: not attnc-run --sweep=nightly 2>&1 | FileCheck %s --check-prefix=SWEEP
 // SWEEP: attnc-run: unknown --sweep 'nightly' (available: ci)
 // RUN: not attnc-run %S/Inputs/does-not-exist.mlir 2>&1 | FileCheck %s --check-prefix=NOFILE

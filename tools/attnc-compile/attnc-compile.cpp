@@ -16,6 +16,7 @@
 
 #include "attnc/InitAll.h"
 #include "attnc/Pipelines/Pipelines.h"
+#include "attnc/Target/KernelArtifact.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -50,48 +51,6 @@ static cl::opt<int64_t> blockN("block-n",
                                cl::desc("Key rows per tile (0: tile table)"),
                                cl::init(0));
 
-static LogicalResult writeFile(StringRef path, StringRef contents) {
-  std::string error;
-  auto file = openOutputFile(path, &error);
-  if (!file) {
-    llvm::errs() << "attnc-compile: " << error << "\n";
-    return failure();
-  }
-  file->os() << contents;
-  file->keep();
-  return success();
-}
-
-/// Lowers a module holding one attention function to PTX; returns the
-/// kernel's manifest and the PTX text.
-static LogicalResult compileKernel(ModuleOp module, std::string &manifest,
-                                   std::string &ptx) {
-  attn::AttnPipelineOptions options;
-  options.blockN = blockN;
-  PassManager toNVVM(module.getContext());
-  attn::buildAttnToNVVMPipeline(toNVVM, options);
-  if (failed(toNVVM.run(module)))
-    return failure();
-  // The manifest travels on the kernel until the gpu.module becomes a binary.
-  module.walk([&](LLVM::LLVMFuncOp func) {
-    if (auto attr = func->getAttrOfType<StringAttr>("attnc.manifest"))
-      manifest = attr.str();
-  });
-  if (manifest.empty())
-    return module.emitError("attnc-compile: the function holds no attention");
-  PassManager toPTX(module.getContext());
-  GpuModuleToBinaryPassOptions binary;
-  binary.compilationTarget = "isa";
-  toPTX.addPass(createGpuModuleToBinaryPass(binary));
-  if (failed(toPTX.run(module)))
-    return failure();
-  module.walk([&](gpu::BinaryOp op) {
-    for (Attribute object : op.getObjects())
-      ptx = cast<gpu::ObjectAttr>(object).getObject().str();
-  });
-  return success();
-}
-
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   cl::ParseCommandLineOptions(argc, argv,
@@ -118,41 +77,23 @@ int main(int argc, char **argv) {
   if (!module)
     return 1;
 
-  // One artifact per function, each compiled on its own so its PTX holds
-  // exactly its kernel.
-  SmallVector<std::string> names;
-  for (auto func : module->getOps<func::FuncOp>())
-    if (!func.isDeclaration())
-      names.push_back(func.getSymName().str());
-  if (names.empty()) {
+  attn::AttnPipelineOptions options;
+  options.blockN = blockN;
+  auto artifacts = attn::compileKernelArtifacts(*module, options);
+  if (failed(artifacts))
+    return 1;
+  if (artifacts->empty()) {
     llvm::errs() << "attnc-compile: no function in " << inputFile << "\n";
     return 1;
   }
-  for (const std::string &name : names) {
-    auto start = std::chrono::steady_clock::now();
-    OwningOpRef<ModuleOp> single(module->clone());
-    for (auto func : llvm::make_early_inc_range(single->getOps<func::FuncOp>()))
-      if (func.getSymName() != name)
-        func.erase();
-    std::string manifest, ptx;
-    if (failed(compileKernel(*single, manifest, ptx)))
-      return 1;
-    double ms = std::chrono::duration<double, std::milli>(
-                    std::chrono::steady_clock::now() - start)
-                    .count();
+  for (const attn::KernelArtifact &artifact : *artifacts) {
     SmallString<256> dir(outputDir.getValue());
-    llvm::sys::path::append(dir, name);
-    if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
-      llvm::errs() << "attnc-compile: cannot create " << dir << ": "
-                   << ec.message() << "\n";
-      return 1;
-    }
-    if (failed(writeFile((dir + "/kernel.ptx").str(), ptx)) ||
-        failed(writeFile((dir + "/manifest.json").str(), manifest)))
+    llvm::sys::path::append(dir, artifact.name);
+    if (failed(attn::writeKernelArtifact(artifact, dir)))
       return 1;
     llvm::outs() << llvm::formatv("wrote {0} (kernel.ptx, manifest.json) in "
                                   "{1:f0} ms\n",
-                                  dir, ms);
+                                  dir, artifact.compileMs);
   }
   return 0;
 }

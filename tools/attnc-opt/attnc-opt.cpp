@@ -13,8 +13,10 @@
 #include "attnc/InitAll.h"
 
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
 int main(int argc, char **argv) {
@@ -24,6 +26,12 @@ int main(int argc, char **argv) {
   mlir::attn::registerAllAttncPasses();
   mlir::DialectRegistry registry;
   mlir::attn::registerAllAttncDialects(registry);
+  // attn-lower-to-ptx-pipeline serializes gpu.modules through LLVM's NVPTX
+  // backend.
+  mlir::registerAllToLLVMIRTranslations(registry);
+  llvm::InitializeAllTargets();
+  llvm::InitializeAllTargetMCs();
+  llvm::InitializeAllAsmPrinters();
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "attnc optimizer driver\n", registry));
 }

@@ -36,9 +36,10 @@ struct MemRefDescriptor {
   int64_t strides[Rank] = {};
 };
 
-MemRefDescriptor<4> describe(HostTensor &t) {
+MemRefDescriptor<4> describe(const HostTensor &t) {
   MemRefDescriptor<4> d;
-  d.allocated = d.aligned = t.data();
+  // The compiled function only reads its inputs.
+  d.allocated = d.aligned = const_cast<uint8_t *>(t.bytes.data());
   int64_t stride = 1;
   for (int r = 3; r >= 0; --r) {
     d.sizes[r] = t.shape[r];
@@ -86,7 +87,8 @@ std::unique_ptr<ExecutionEngine> attnc::run::compileForCpu(
 
 llvm::Expected<DeviceResult>
 attnc::run::runOnCpu(ExecutionEngine &engine, const Problem &problem,
-                     HostTensor &q, HostTensor &k, HostTensor &v) {
+                     const HostTensor &q, const HostTensor &k,
+                     const HostTensor &v) {
   auto symbol = engine.lookup("_mlir_ciface_" + problem.function);
   if (!symbol)
     return symbol.takeError();

@@ -34,8 +34,9 @@ compileForCpu(mlir::ModuleOp module, const mlir::attn::AttnPipelineOptions &);
 /// Calls `problem.function` (compiled by compileForCpu) on q, k, v.
 llvm::Expected<DeviceResult> runOnCpu(mlir::ExecutionEngine &engine,
                                       const Problem &problem,
-                                      HostTensor &q, HostTensor &k,
-                                      HostTensor &v);
+                                      const HostTensor &q,
+                                      const HostTensor &k,
+                                      const HostTensor &v);
 
 } // namespace attnc::run
 

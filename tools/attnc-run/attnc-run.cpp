@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CpuBackend.h"
+#include "GpuBackend.h"
 #include "Problem.h"
 #include "Reference.h"
 #include "Sweep.h"
@@ -30,6 +31,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
@@ -46,9 +48,15 @@ namespace cl = llvm::cl;
 static cl::opt<std::string> inputFile(cl::Positional,
                                       cl::desc("<input .mlir file>"),
                                       cl::init("-"));
-static cl::opt<std::string> backend("backend",
-                                    cl::desc("Where to run: cpu"),
-                                    cl::init("cpu"));
+static cl::opt<std::string>
+    backend("backend",
+            cl::desc("Where to run: cpu (JIT-compiled reference lowering), "
+                     "gpu (sm_90a kernel through the runtime), auto (gpu "
+                     "when a GPU is present, else cpu)"),
+            cl::init("cpu"));
+static cl::opt<int> timingIterations(
+    "iterations", cl::desc("GPU: timed launches after the checked one"),
+    cl::init(20));
 static cl::opt<std::string>
     stages("stages",
            cl::desc("Comma-separated pipeline stages to run each function "
@@ -174,70 +182,117 @@ Comparison compare(const Problem &p, const DeviceResult &got,
   return c;
 }
 
-/// Runs every problem of `module` at every stage; returns the failure count.
-int runModule(ModuleOp module, ArrayRef<Problem> problems,
-              ArrayRef<attn::AttnStage> stageList) {
-  int failures = 0, passes = 0;
-  llvm::outs() << llvm::formatv(
-      "{0,-10} {1,-5} {2,-40} {3,-16} {4,-6} {5,10} {6,10} {7,10} {8,6} "
-      "{9,9}  {10}\n",
-      "function", "dtype", "shape", "mask", "stage", "max_abs", "rel_err",
-      "lse_err", "empty", "ms", "result");
-  std::mt19937_64 rng(seed);
-  struct Inputs {
-    HostTensor q, k, v;
-    ReferenceResult ref;
-  };
-  std::vector<Inputs> inputs;
-  for (const Problem &p : problems) {
-    Inputs in{makeTensor(p.dtype, p.queryShape()),
-              makeTensor(p.dtype, p.keyShape()),
-              makeTensor(p.dtype, p.valueShape()),
-              {}};
-    fillNormal(in.q, rng);
-    fillNormal(in.k, rng);
-    fillNormal(in.v, rng);
-    in.ref = referenceAttention(p, in.q, in.k, in.v);
-    inputs.push_back(std::move(in));
+/// 4 * D * (number of visible (query, key) pairs) * batch * heads: the
+/// matmul FLOPs the kernel must do (halved for a square causal mask).
+double attentionFlops(const Problem &p) {
+  double pairs = 0;
+  for (int64_t i = 0; i < p.seqQ; ++i)
+    for (int64_t j = 0; j < p.seqK; ++j)
+      pairs += keyVisible(p, i, j);
+  return 2.0 * pairs * (p.headDim + p.valueHeadDim) * p.batch * p.headsQ;
+}
+
+struct Inputs {
+  HostTensor q, k, v;
+  ReferenceResult ref;
+};
+
+class Report {
+public:
+  Report() {
+    llvm::outs() << llvm::formatv(
+        "{0,-12} {1,-5} {2,-40} {3,-16} {4,-9} {5,9} {6,9} {7,9} {8,6} "
+        "{9,9} {10,7}  {11}\n",
+        "function", "dtype", "shape", "mask", "stage", "max_abs", "rel_err",
+        "lse_err", "empty", "ms", "TFLOP/s", "result");
   }
+  void add(const Problem &p, StringRef stage, const DeviceResult &result,
+           const ReferenceResult &ref, bool timed) {
+    Comparison c = compare(p, result, ref);
+    bool ok = c.problem.empty() && c.relErr <= tolerance(p.dtype) &&
+              c.lseErr <= (p.dtype == ElementType::F32 ? 1e-5 : 1e-3);
+    std::string tflops = "-";
+    if (timed && result.milliseconds > 0)
+      tflops = llvm::formatv("{0:f0}", attentionFlops(p) /
+                                           (result.milliseconds * 1e-3) / 1e12);
+    llvm::outs() << llvm::formatv(
+        "{0,-12} {1,-5} {2,-40} {3,-16} {4,-9} {5,9:e2} {6,9:e2} {7,9:e2} "
+        "{8,6} {9,9:f3} {10,7}  {11}{12}\n",
+        p.function, toString(p.dtype), p.describeShape(), p.describeMask(),
+        stage, c.maxAbs, c.relErr, c.lseErr, c.emptyRows, result.milliseconds,
+        tflops, ok ? "PASS" : "FAIL",
+        c.problem.empty() ? "" : " (" + c.problem + ")");
+    ok ? ++passes : ++failures;
+  }
+  void fail(const Problem &p, StringRef stage, const Twine &why) {
+    llvm::outs() << llvm::formatv("{0,-12} {1,-5} {2,-40} {3,-16} {4,-9} ",
+                                  p.function, toString(p.dtype),
+                                  p.describeShape(), p.describeMask(), stage)
+                 << "FAIL (" << why << ")\n";
+    ++failures;
+  }
+  int passes = 0, failures = 0;
+};
+
+/// Runs every problem of `module` at every stage on the CPU backend.
+void runOnCpuStages(ModuleOp module, ArrayRef<Problem> problems,
+                    ArrayRef<Inputs> inputs,
+                    ArrayRef<attn::AttnStage> stageList, Report &report) {
   for (attn::AttnStage stage : stageList) {
     attn::AttnPipelineOptions options;
     options.stopAfter = stage;
     options.blockM = blockM;
     options.blockN = blockN;
     std::unique_ptr<ExecutionEngine> engine = compileForCpu(module, options);
-    if (!engine) {
-      llvm::errs() << "attnc-run: compiling stage "
-                   << attn::stringifyAttnStage(stage) << " failed\n";
-      failures += problems.size();
-      continue;
-    }
+    std::string label = ("cpu:" + attn::stringifyAttnStage(stage)).str();
     for (size_t i = 0; i < problems.size(); ++i) {
-      const Problem &p = problems[i];
-      auto result = runOnCpu(*engine, p, inputs[i].q, inputs[i].k, inputs[i].v);
-      if (!result) {
-        llvm::errs() << "attnc-run: " << p.function << ": "
-                     << llvm::toString(result.takeError()) << "\n";
-        ++failures;
+      if (!engine) {
+        report.fail(problems[i], label, "compilation failed");
         continue;
       }
-      Comparison c = compare(p, *result, inputs[i].ref);
-      double tol = tolerance(p.dtype);
-      bool ok = c.problem.empty() && c.relErr <= tol &&
-                c.lseErr <= (p.dtype == ElementType::F32 ? 1e-5 : 1e-4);
-      llvm::outs() << llvm::formatv(
-          "{0,-10} {1,-5} {2,-40} {3,-16} {4,-6} {5,10:e2} {6,10:e2} "
-          "{7,10:e2} {8,6} {9,9:f2}  {10}{11}\n",
-          p.function, toString(p.dtype), p.describeShape(), p.describeMask(),
-          attn::stringifyAttnStage(stage), c.maxAbs, c.relErr, c.lseErr,
-          c.emptyRows, result->milliseconds, ok ? "PASS" : "FAIL",
-          c.problem.empty() ? "" : " (" + c.problem + ")");
-      ok ? ++passes : ++failures;
+      auto result = runOnCpu(*engine, problems[i], inputs[i].q, inputs[i].k,
+                             inputs[i].v);
+      if (!result) {
+        report.fail(problems[i], label, llvm::toString(result.takeError()));
+        continue;
+      }
+      report.add(problems[i], label, *result, inputs[i].ref, /*timed=*/false);
     }
   }
-  llvm::outs() << "backend: cpu (MLIR ExecutionEngine; no GPU used)\n";
-  llvm::outs() << passes << " passed, " << failures << " failed\n";
-  return failures;
+}
+
+/// Compiles each problem's function to an sm_90a kernel and runs it through
+/// the runtime; with `fallBackToCpu`, functions the GPU lowering does not
+/// support run on the CPU backend instead.
+void runOnGpuKernels(ModuleOp module, ArrayRef<Problem> problems,
+                     ArrayRef<Inputs> inputs, bool fallBackToCpu,
+                     Report &report) {
+  for (size_t i = 0; i < problems.size(); ++i) {
+    const Problem &p = problems[i];
+    OwningOpRef<ModuleOp> single(module.clone());
+    for (auto f : llvm::make_early_inc_range(single->getOps<func::FuncOp>()))
+      if (f.getSymName() != p.function)
+        f.erase();
+    attn::AttnPipelineOptions options;
+    options.blockM = blockM;
+    options.blockN = blockN;
+    auto artifacts = attn::compileKernelArtifacts(*single, options);
+    if (failed(artifacts)) {
+      if (fallBackToCpu)
+        runOnCpuStages(*single, {p}, {inputs[i]}, {attn::AttnStage::Split},
+                       report);
+      else
+        report.fail(p, "gpu", "the GPU lowering rejected it (see above)");
+      continue;
+    }
+    auto result = runOnGpu(artifacts->front(), p, inputs[i].q, inputs[i].k,
+                           inputs[i].v, timingIterations);
+    if (!result) {
+      report.fail(p, "gpu", llvm::toString(result.takeError()));
+      continue;
+    }
+    report.add(p, "gpu", *result, inputs[i].ref, /*timed=*/true);
+  }
 }
 
 } // namespace
@@ -251,9 +306,9 @@ int main(int argc, char **argv) {
       argc, argv,
       "attnc-run: compile attention graphs, run them, check them against a "
       "float64 reference\n");
-  if (backend != "cpu") {
+  if (backend != "cpu" && backend != "gpu" && backend != "auto") {
     llvm::errs() << "attnc-run: unknown --backend '" << backend
-                 << "' (available: cpu)\n";
+                 << "' (available: cpu, gpu, auto)\n";
     return 2;
   }
   for (auto [flag, value] : {std::pair<const char *, int64_t>{"block-m", blockM},
@@ -277,8 +332,9 @@ int main(int argc, char **argv) {
     stageList.push_back(*stage);
   }
 
-  llvm::InitializeNativeTarget();
-  llvm::InitializeNativeTargetAsmPrinter();
+  llvm::InitializeAllTargets();
+  llvm::InitializeAllTargetMCs();
+  llvm::InitializeAllAsmPrinters();
   DialectRegistry registry;
   attn::registerAllAttncDialects(registry);
   registerAllToLLVMIRTranslations(registry);
@@ -327,5 +383,42 @@ int main(int argc, char **argv) {
     llvm::errs() << "attnc-run: no function to run in " << inputFile << "\n";
     return 1;
   }
-  return runModule(*module, problems, stageList) == 0 ? 0 : 1;
+  bool useGpu = false;
+  if (backend != "cpu") {
+    if (llvm::Error error = initGpu()) {
+      std::string why = llvm::toString(std::move(error));
+      if (backend == "gpu") {
+        llvm::errs() << "attnc-run: --backend=gpu needs a GPU: " << why << "\n";
+        return 1;
+      }
+      llvm::outs() << "backend: cpu (no GPU usable: " << why << ")\n";
+    } else {
+      useGpu = true;
+    }
+  }
+
+  std::mt19937_64 rng(seed);
+  SmallVector<Inputs> inputs;
+  for (const Problem &p : problems) {
+    Inputs in{makeTensor(p.dtype, p.queryShape()),
+              makeTensor(p.dtype, p.keyShape()),
+              makeTensor(p.dtype, p.valueShape()),
+              {}};
+    fillNormal(in.q, rng);
+    fillNormal(in.k, rng);
+    fillNormal(in.v, rng);
+    in.ref = referenceAttention(p, in.q, in.k, in.v);
+    inputs.push_back(std::move(in));
+  }
+  Report report;
+  if (useGpu)
+    runOnGpuKernels(*module, problems, inputs, backend == "auto", report);
+  else
+    runOnCpuStages(*module, problems, inputs, stageList, report);
+  llvm::outs() << (useGpu ? "backend: gpu (sm_90a kernels through "
+                            "libAttncRuntime)\n"
+                          : "backend: cpu (MLIR ExecutionEngine; no GPU used)\n");
+  llvm::outs() << report.passes << " passed, " << report.failures
+               << " failed\n";
+  return report.failures == 0 ? 0 : 1;
 }

@@ -29,13 +29,15 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
     else if (auto loop = dyn_cast<scf::ForOp>(op))
       kvLoops.push_back(loop);
   }
-  if (!queryLoad || !finalize || kvLoops.empty())
+  if (!queryLoad || !finalize)
     return fail("expected a tiled attention (attn-tile) in the scf.forall");
-  for (scf::ForOp loop : kvLoops)
-    if (loop.getNumRegionIterArgs() != 3)
-      return fail("expected the fused online-softmax loop carrying (m, l, "
-                  "acc); run attn-fuse-online-softmax first");
-
+  // The kernel always runs the online softmax. Kv loops are read only to
+  // learn which ranges attn-split-masked-loops left unmasked; when
+  // canonicalization folded single-trip loops away, or the softmax passes
+  // were not fused, every block is masked, which is always correct.
+  bool fusedLoops = !kvLoops.empty() && llvm::all_of(kvLoops, [](scf::ForOp l) {
+    return l.getNumRegionIterArgs() == 3;
+  });
   auto queryType = queryLoad.getSource().getType();
   plan.layout = queryLoad.getLayout();
   auto q = toLogicalBHSD(queryType.getShape(), plan.layout);
@@ -49,42 +51,42 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
   plan.scale = plan.softmaxScale;
 
   bool sawKey = false, sawValue = false;
-  for (scf::ForOp loop : kvLoops) {
-    bool masked = false;
-    WalkResult walk = loop.getBody()->walk([&](Operation *op) -> WalkResult {
-      if (auto pv = dyn_cast<PVOp>(op)) {
-        auto valueType = pv.getValue().getType();
-        plan.blockN = valueType.getShape()[0];
-        plan.valueHeadDim = valueType.getShape()[1];
-        sawValue = true;
-      } else if (auto qk = dyn_cast<QKOp>(op)) {
-        auto keyLoad = qk.getKey().getDefiningOp<LoadTileOp>();
-        if (!keyLoad)
-          return op->emitError("convert-attn-to-nvvm: keys must come from "
-                               "attn.load_tile"),
-                 WalkResult::interrupt();
-        plan.headsKV =
-            toLogicalBHSD(keyLoad.getSource().getType().getShape(),
-                          plan.layout)[1];
-        sawKey = true;
-      } else if (auto mask = dyn_cast<MaskOp>(op)) {
-        masked = true;
-        plan.mask.kind = mask.getKind();
-        if (auto window = mask.getWindow())
-          plan.mask.window = SmallVector<int64_t, 2>(*window);
-      } else if (auto exp = dyn_cast<ExpDiffOp>(op)) {
-        plan.scaleLog2 = exp.getScaleLog2().convertToFloat();
-      } else if (isa<SoftcapOp>(op)) {
-        return op->emitError("convert-attn-to-nvvm: softcap is not supported "
-                             "by the GPU lowering yet"),
+  WalkResult walk = forall.getBody()->walk([&](Operation *op) -> WalkResult {
+    if (auto pv = dyn_cast<PVOp>(op)) {
+      auto valueType = pv.getValue().getType();
+      plan.blockN = valueType.getShape()[0];
+      plan.valueHeadDim = valueType.getShape()[1];
+      sawValue = true;
+    } else if (auto qk = dyn_cast<QKOp>(op)) {
+      auto keyLoad = qk.getKey().getDefiningOp<LoadTileOp>();
+      if (!keyLoad)
+        return op->emitError("convert-attn-to-nvvm: keys must come from "
+                             "attn.load_tile"),
                WalkResult::interrupt();
-      }
-      return WalkResult::advance();
-    });
-    if (walk.wasInterrupted())
-      return failure();
-    plan.loopIsMasked.push_back(masked);
-  }
+      plan.headsKV =
+          toLogicalBHSD(keyLoad.getSource().getType().getShape(),
+                        plan.layout)[1];
+      sawKey = true;
+    } else if (auto mask = dyn_cast<MaskOp>(op)) {
+      plan.mask.kind = mask.getKind();
+      if (auto window = mask.getWindow())
+        plan.mask.window = SmallVector<int64_t, 2>(*window);
+    } else if (auto exp = dyn_cast<ExpDiffOp>(op)) {
+      plan.scaleLog2 = exp.getScaleLog2().convertToFloat();
+    } else if (isa<SoftcapOp>(op)) {
+      return op->emitError("convert-attn-to-nvvm: softcap is not supported "
+                           "by the GPU lowering yet"),
+             WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  if (fusedLoops)
+    for (scf::ForOp loop : kvLoops)
+      plan.loopIsMasked.push_back(!loop.getBody()->getOps<MaskOp>().empty());
+  else
+    plan.loopIsMasked = {true};
   if (!sawKey || !sawValue)
     return fail("expected attn.qk and attn.pv in the kv loop");
 

@@ -1,0 +1,43 @@
+//===- KernelArtifact.h - attention functions to PTX + manifest ---*- C++ -*-===//
+//
+// Part of the attnc project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The compiler's product: for each attention function, the PTX of its
+// sm_90a kernel and the JSON manifest the runtime launches it from
+// (docs/Runtime.md). Used by attnc-compile and attnc-run --backend=gpu.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ATTNC_TARGET_KERNELARTIFACT_H
+#define ATTNC_TARGET_KERNELARTIFACT_H
+
+#include "attnc/Pipelines/Pipelines.h"
+#include "mlir/IR/BuiltinOps.h"
+
+#include <string>
+
+namespace mlir::attn {
+
+struct KernelArtifact {
+  std::string name;     ///< the function's (and kernel's) symbol
+  std::string ptx;      ///< PTX text holding exactly this kernel
+  std::string manifest; ///< manifest.json contents
+  double compileMs = 0; ///< wall time of this kernel's compilation
+};
+
+/// Compiles every attention function of `module` on its own (a clone per
+/// function) through buildAttnToPTXPipeline. Diagnostics go to the context.
+/// Needs the NVPTX LLVM target initialized (llvm::InitializeAllTargets...).
+FailureOr<SmallVector<KernelArtifact>>
+compileKernelArtifacts(ModuleOp module, const AttnPipelineOptions &options);
+
+/// Writes `<dir>/kernel.ptx` and `<dir>/manifest.json`, creating `dir`.
+LogicalResult writeKernelArtifact(const KernelArtifact &artifact,
+                                  StringRef dir);
+
+} // namespace mlir::attn
+
+#endif // ATTNC_TARGET_KERNELARTIFACT_H

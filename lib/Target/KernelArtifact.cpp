@@ -1,0 +1,104 @@
+//===- KernelArtifact.cpp - attention functions to PTX + manifest ---------===//
+//
+// Part of the attnc project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "attnc/Target/KernelArtifact.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+#include <chrono>
+
+using namespace mlir;
+using namespace mlir::attn;
+
+/// Lowers a module holding one attention function to PTX.
+static LogicalResult compileOne(ModuleOp module,
+                                const AttnPipelineOptions &options,
+                                KernelArtifact &artifact) {
+  PassManager toNVVM(module.getContext());
+  buildAttnToNVVMPipeline(toNVVM, options);
+  if (failed(toNVVM.run(module)))
+    return failure();
+  // The manifest travels on the kernel until the gpu.module becomes a binary.
+  module.walk([&](LLVM::LLVMFuncOp func) {
+    if (auto attr = func->getAttrOfType<StringAttr>("attnc.manifest"))
+      artifact.manifest = attr.str();
+  });
+  if (artifact.manifest.empty())
+    return module.emitError("function @")
+           << artifact.name << " holds no attention to compile";
+  PassManager toPTX(module.getContext());
+  GpuModuleToBinaryPassOptions binary;
+  binary.compilationTarget = "isa"; // PTX text; the driver JITs it.
+  toPTX.addPass(createGpuModuleToBinaryPass(binary));
+  if (failed(toPTX.run(module)))
+    return failure();
+  module.walk([&](gpu::BinaryOp op) {
+    for (Attribute object : op.getObjects())
+      artifact.ptx = cast<gpu::ObjectAttr>(object).getObject().str();
+  });
+  return success(!artifact.ptx.empty());
+}
+
+FailureOr<SmallVector<KernelArtifact>>
+mlir::attn::compileKernelArtifacts(ModuleOp module,
+                                   const AttnPipelineOptions &options) {
+  SmallVector<KernelArtifact> artifacts;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (func.isDeclaration())
+      continue;
+    auto start = std::chrono::steady_clock::now();
+    KernelArtifact artifact;
+    artifact.name = func.getSymName().str();
+    OwningOpRef<ModuleOp> single(module.clone());
+    for (auto other : llvm::make_early_inc_range(single->getOps<func::FuncOp>()))
+      if (other.getSymName() != artifact.name)
+        other.erase();
+    if (failed(compileOne(*single, options, artifact)))
+      return failure();
+    artifact.compileMs = std::chrono::duration<double, std::milli>(
+                             std::chrono::steady_clock::now() - start)
+                             .count();
+    artifacts.push_back(std::move(artifact));
+  }
+  return artifacts;
+}
+
+static LogicalResult writeFile(StringRef path, StringRef contents) {
+  std::string error;
+  auto file = openOutputFile(path, &error);
+  if (!file) {
+    llvm::errs() << "attnc: " << error << "\n";
+    return failure();
+  }
+  file->os() << contents;
+  file->keep();
+  return success();
+}
+
+LogicalResult mlir::attn::writeKernelArtifact(const KernelArtifact &artifact,
+                                              StringRef dir) {
+  if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
+    llvm::errs() << "attnc: cannot create " << dir << ": " << ec.message()
+                 << "\n";
+    return failure();
+  }
+  SmallString<256> ptx(dir), manifest(dir);
+  llvm::sys::path::append(ptx, "kernel.ptx");
+  llvm::sys::path::append(manifest, "manifest.json");
+  if (failed(writeFile(ptx, artifact.ptx)) ||
+      failed(writeFile(manifest, artifact.manifest)))
+    return failure();
+  return success();
+}

@@ -1,0 +1,39 @@
+// RUN: attnc-opt %s -split-input-file --attn-tiling-pipeline="block-m=128 block-n=64" \
+// RUN:   --convert-attn-to-nvvm -verify-diagnostics -o /dev/null
+
+// What the Hopper lowering cannot compile is a diagnostic on the op, never a
+// crash or a wrong kernel.
+
+
+// f32 operands have no bf16/f16 wgmma: the lowering says so.
+func.func @f32(%q: tensor<1x4x16x64xf32>, %k: tensor<1x4x16x64xf32>,
+               %v: tensor<1x4x16x64xf32>) -> tensor<1x4x16x64xf32> {
+  // expected-error @+1 {{convert-attn-to-nvvm: element type must be bf16 or f16 for wgmma, got f32}}
+  %o = attn.attention %q, %k, %v
+      : tensor<1x4x16x64xf32>, tensor<1x4x16x64xf32>, tensor<1x4x16x64xf32>
+      -> tensor<1x4x16x64xf32>
+  return %o : tensor<1x4x16x64xf32>
+}
+
+// -----
+
+func.func @softcap(%q: tensor<1x4x16x64xbf16>, %k: tensor<1x4x16x64xbf16>,
+                   %v: tensor<1x4x16x64xbf16>) -> tensor<1x4x16x64xbf16> {
+  // expected-error @+1 {{convert-attn-to-nvvm: softcap is not supported by the GPU lowering yet}}
+  %o = attn.attention %q, %k, %v softcap = 30.0
+      : tensor<1x4x16x64xbf16>, tensor<1x4x16x64xbf16>, tensor<1x4x16x64xbf16>
+      -> tensor<1x4x16x64xbf16>
+  return %o : tensor<1x4x16x64xbf16>
+}
+
+// -----
+
+// Head dims are whole 128-byte swizzle atoms (64 bf16 elements).
+func.func @d96(%q: tensor<1x4x16x96xbf16>, %k: tensor<1x4x16x96xbf16>,
+               %v: tensor<1x4x16x96xbf16>) -> tensor<1x4x16x96xbf16> {
+  // expected-error @+1 {{convert-attn-to-nvvm: head dim must be 64, 128, 192 or 256 (whole 128-byte swizzle atoms), got 96}}
+  %o = attn.attention %q, %k, %v
+      : tensor<1x4x16x96xbf16>, tensor<1x4x16x96xbf16>, tensor<1x4x16x96xbf16>
+      -> tensor<1x4x16x96xbf16>
+  return %o : tensor<1x4x16x96xbf16>
+}

@@ -1,0 +1,37 @@
+// RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
+// RUN:   --convert-attn-to-nvvm | FileCheck %s --implicit-check-not=attn.
+
+// A causal, bf16, D = 64 attention with LSE becomes one kernel in
+// gpu.module @attn_kernels; the host function is gone.
+// CHECK-LABEL: gpu.module @attn_kernels [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx86">]
+// CHECK:         llvm.mlir.global external @attn_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
+// Tensor maps by value (grid_constant), then O, LSE, seq_q, seq_k.
+// CHECK:         llvm.func @causal(%[[TQ:[^:]*]]: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant},
+// CHECK-SAME:      %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %[[NQ:.*]]: i32, %[[NK:.*]]: i32)
+// CHECK-SAME:      attnc.manifest = "{{.*}}\22threads_per_block\22: 256
+// CHECK-SAME:      nvvm.kernel, nvvm.minctasm = 1 : i32, nvvm.reqntid = array<i32: 256, 1, 1>
+// Barriers initialized by thread 0, then the prologue TMA loads of Q.
+// CHECK:         nvvm.mbarrier.init
+// CHECK:         nvvm.mbarrier.arrive.expect_tx
+// CHECK:         nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[TQ]], %{{.*}}, box[
+// The kv loops: S by wgmma SS, the softmax on registers, O by wgmma RS.
+// CHECK:         scf.for
+// CHECK:           nvvm.mbarrier.try_wait.parity
+// CHECK:           nvvm.wgmma.fence.aligned
+// CHECK:           nvvm.wgmma.mma_async {{.*}}<m = 64, n = 64, k = 16>, D[<f32>, <zero>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <col>]
+// CHECK:           nvvm.wgmma.commit.group.sync.aligned
+// CHECK:           nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK:           nvvm.shfl.sync  bfly
+// CHECK:           llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
+// CHECK:           llvm.inline_asm has_side_effects {{.*}}wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}p, 1, 1, 1;
+// CHECK:           nvvm.barrier0
+// CHECK:         } {{.*}}
+// CHECK:         llvm.return
+func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
+                  %v: tensor<?x4x?x64xbf16>) -> (tensor<?x4x?x64xbf16>, tensor<?x4x?xf32>) {
+  %o, %lse = attn.attention %q, %k, %v mask = causal
+      : tensor<?x4x?x64xbf16>, tensor<?x4x?x64xbf16>, tensor<?x4x?x64xbf16>
+      -> tensor<?x4x?x64xbf16>, tensor<?x4x?xf32>
+  return %o, %lse : tensor<?x4x?x64xbf16>, tensor<?x4x?xf32>
+}
+

@@ -1,0 +1,155 @@
+//===- GpuBackend.cpp - run attention kernels through the runtime ---------===//
+//
+// Part of the attnc project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "GpuBackend.h"
+
+#include "attnc/Runtime/Runtime.h"
+
+#include "llvm/Support/FileSystem.h"
+
+#include <cstring>
+
+using namespace attnc::run;
+
+static llvm::Error runtimeError(const char *call) {
+  return llvm::createStringError(std::string(call) + ": " +
+                                 attnc_last_error());
+}
+
+#define ATTNC_TRY(call)                                                        \
+  do {                                                                         \
+    if ((call) != ATTNC_OK)                                                    \
+      return runtimeError(#call);                                              \
+  } while (false)
+
+llvm::Error attnc::run::initGpu() {
+  ATTNC_TRY(attnc_init(0));
+  return llvm::Error::success();
+}
+
+namespace {
+/// Device buffers freed on every exit path.
+struct DeviceBuffers {
+  std::vector<void *> pointers;
+  ~DeviceBuffers() {
+    for (void *p : pointers)
+      attnc_free(p);
+  }
+  llvm::Expected<void *> alloc(size_t bytes) {
+    void *p = nullptr;
+    if (attnc_malloc(&p, bytes) != ATTNC_OK)
+      return runtimeError("attnc_malloc");
+    pointers.push_back(p);
+    return p;
+  }
+};
+
+attnc_dtype dtypeOf(ElementType type) {
+  switch (type) {
+  case ElementType::BF16:
+    return ATTNC_BF16;
+  case ElementType::F16:
+    return ATTNC_F16;
+  case ElementType::F32:
+    return ATTNC_F32;
+  }
+  return ATTNC_F32;
+}
+
+/// The runtime's logical-BHSD view of a dense tensor stored in the
+/// problem's layout.
+attnc_tensor describe(void *data, const std::vector<int64_t> &physical,
+                      bool bshd, ElementType type) {
+  int64_t strides[4];
+  int64_t stride = 1;
+  for (int d = 3; d >= 0; --d) {
+    strides[d] = stride;
+    stride *= physical[d];
+  }
+  attnc_tensor t;
+  t.data = data;
+  t.dtype = dtypeOf(type);
+  int perm[4] = {0, bshd ? 2 : 1, bshd ? 1 : 2, 3}; // logical -> physical
+  for (int d = 0; d < 4; ++d) {
+    t.shape[d] = physical[perm[d]];
+    t.strides[d] = strides[perm[d]];
+  }
+  return t;
+}
+} // namespace
+
+llvm::Expected<DeviceResult>
+attnc::run::runOnGpu(const mlir::attn::KernelArtifact &artifact,
+                     const Problem &p, const HostTensor &q,
+                     const HostTensor &k, const HostTensor &v,
+                     int iterations) {
+  llvm::SmallString<128> dir;
+  if (std::error_code ec =
+          llvm::sys::fs::createUniqueDirectory("attnc-kernel", dir))
+    return llvm::createStringError(ec, "cannot create a temporary directory");
+  if (failed(mlir::attn::writeKernelArtifact(artifact, dir)))
+    return llvm::createStringError("cannot write the kernel artifact");
+  attnc_kernel kernel = nullptr;
+  ATTNC_TRY(attnc_kernel_load(dir.c_str(), &kernel));
+
+  DeviceResult r;
+  r.output = makeTensor(p.dtype, p.outputShape());
+  DeviceBuffers buffers;
+  void *device[4];
+  const HostTensor *inputs[3] = {&q, &k, &v};
+  for (int i = 0; i < 3; ++i) {
+    auto ptr = buffers.alloc(inputs[i]->bytes.size());
+    if (!ptr)
+      return ptr.takeError();
+    device[i] = *ptr;
+    ATTNC_TRY(attnc_memcpy_htod(device[i], inputs[i]->bytes.data(),
+                                inputs[i]->bytes.size()));
+  }
+  auto out = buffers.alloc(r.output.bytes.size());
+  if (!out)
+    return out.takeError();
+  device[3] = *out;
+  size_t lseCount = p.batch * p.headsQ * p.seqQ;
+  void *lse = nullptr;
+  if (p.hasLse) {
+    auto ptr = buffers.alloc(lseCount * sizeof(float));
+    if (!ptr)
+      return ptr.takeError();
+    lse = *ptr;
+  }
+
+  attnc_attention_args args;
+  args.q = describe(device[0], p.queryShape(), p.bshd, p.dtype);
+  args.k = describe(device[1], p.keyShape(), p.bshd, p.dtype);
+  args.v = describe(device[2], p.valueShape(), p.bshd, p.dtype);
+  args.o = describe(device[3], p.outputShape(), p.bshd, p.dtype);
+  args.lse = lse;
+  args.scale = p.scale;
+
+  // Poison: all-ones halves are NaN in bf16/f16 and, in pairs, in f32, so an
+  // element the kernel does not write shows up as NaN.
+  size_t outHalves = r.output.bytes.size() / 2;
+  ATTNC_TRY(attnc_memset_u16(device[3], 0xffff, outHalves));
+  if (lse)
+    ATTNC_TRY(attnc_memset_u16(lse, 0xffff, 2 * lseCount));
+  ATTNC_TRY(attnc_attention_launch(kernel, &args, nullptr));
+  ATTNC_TRY(attnc_synchronize());
+  ATTNC_TRY(attnc_memcpy_dtoh(r.output.bytes.data(), device[3],
+                              r.output.bytes.size()));
+  if (lse) {
+    std::vector<float> host(lseCount);
+    ATTNC_TRY(attnc_memcpy_dtoh(host.data(), lse, lseCount * sizeof(float)));
+    r.lse.assign(host.begin(), host.end());
+  }
+  float ms = 0;
+  ATTNC_TRY(attnc_time_launches(kernel, &args, nullptr, /*warmup=*/3,
+                                iterations, &ms));
+  r.milliseconds = ms;
+  ATTNC_TRY(attnc_kernel_release(kernel));
+  llvm::sys::fs::remove_directories(dir);
+  return r;
+}
