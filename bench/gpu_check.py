@@ -12,6 +12,7 @@ element fails), then times attnc and the peers of ../shared/bench/peers.py
 import argparse
 import json
 import math
+import re
 import os
 import sys
 
@@ -122,7 +123,9 @@ def sweep(kernels):
     return rows, failed
 
 
-def benchmark(kernels, peers_module, with_flex):
+def benchmark(kernels, peers_module, with_flex, ablations=None):
+    """ablations: {label: {kernel name: Kernel}} timed at the same shapes."""
+    ablations = ablations or {}
     shapes = [s for s in peers_module.default_shapes([64, 128, 256], [1024, 4096, 16384], [False, True])]
     print("device:", torch.cuda.get_device_name(), "| torch", torch.__version__, "| cudnn",
           torch.backends.cudnn.version(), flush=True)
@@ -136,7 +139,7 @@ def benchmark(kernels, peers_module, with_flex):
     results = []
     gen = torch.Generator(device="cuda").manual_seed(7)
     header = f"{'B':>3} {'H':>3} {'N':>6} {'D':>4} {'causal':>6} {'attnc':>7} {'cuDNN':>7} {'FA2':>7} {'Flex':>7} " \
-             f"{'vs cuDNN':>9} {'err vs cuDNN':>12}"
+             f"{'vs cuDNN':>9} {'err vs cuDNN':>12}" + "".join(f" {label:>10}" for label in ablations)
     table = [header]
     for (B, H, N, D, causal) in shapes:
         kernel = kernels[f"d{D}_{'causal' if causal else 'full'}"]
@@ -149,6 +152,11 @@ def benchmark(kernels, peers_module, with_flex):
         with torch.nn.attention.sdpa_kernel([torch.nn.attention.SDPBackend.CUDNN_ATTENTION]):
             ref = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=causal, scale=scale)
         err = ((o.float() - ref.float()).norm() / ref.float().norm()).item()
+        ablation_tflops = {}
+        for label, alt in ablations.items():
+            other = alt[f"d{D}_{'causal' if causal else 'full'}"]
+            alt_ms = other.time(other.args(q, k, v, o, lse, scale), warmup=5, iters=30)
+            ablation_tflops[label] = flops / (alt_ms * 1e-3) / 1e12
 
         def peer(name):
             r = [r for r in peer_rows if r["peer"] == name and (r["B"], r["H"], r["N"], r["D"], r["causal"]) ==
@@ -157,9 +165,10 @@ def benchmark(kernels, peers_module, with_flex):
         cud, fa2, flex = peer("cudnn"), peer("flash"), peer("flex")
         fmt = lambda x: f"{x:7.0f}" if x else f"{'-':>7}"
         table.append(f"{B:>3} {H:>3} {N:>6} {D:>4} {int(causal):>6} {tflops:7.0f} {fmt(cud)} {fmt(fa2)} {fmt(flex)} "
-                     f"{(tflops / cud if cud else float('nan')):9.2f} {err:12.1e}")
+                     f"{(tflops / cud if cud else float('nan')):9.2f} {err:12.1e}" +
+                     "".join(f" {ablation_tflops[label]:10.0f}" for label in ablations))
         results.append(dict(B=B, H=H, N=N, D=D, causal=causal, attnc_ms=ms, attnc_tflops=tflops, cudnn=cud,
-                            fa2=fa2, flex=flex, err_vs_cudnn=err))
+                            fa2=fa2, flex=flex, err_vs_cudnn=err, ablations=ablation_tflops))
         del q, k, v, o, lse, ref
         torch.cuda.empty_cache()
     print("\n".join(table), flush=True)
@@ -190,7 +199,12 @@ def main():
     if not a.no_bench:
         sys.path.insert(0, a.artifacts)
         import peers  # copied from ../shared/bench by bench/prepare-gpu.sh
-        out["bench"] = benchmark(kernels, peers, not a.no_flex)
+        ablations = {}
+        nows_dir = os.path.join(a.artifacts, "kernels-no-ws")
+        if os.path.isdir(nows_dir):
+            ablations["no-WS"] = {n: rt.load(os.path.join(nows_dir, n)) for n in sorted(os.listdir(nows_dir))
+                                  if re.match(r"d\d+_(full|causal)$", n)}
+        out["bench"] = benchmark(kernels, peers, not a.no_flex, ablations)
     if a.json:
         with open(a.json, "w") as f:
             json.dump(out, f, indent=1, default=str)

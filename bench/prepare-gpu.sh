@@ -18,3 +18,6 @@ for k in artifacts/kernels/*/; do
 done > artifacts/ptxas.txt
 cat artifacts/ptxas.txt
 "$BUILD_DIR/bin/attnc-compile" bench/tune.mlir -o artifacts/tune > /dev/null
+# Ablation: the same kernels without the producer warpgroup.
+"$BUILD_DIR/bin/attnc-compile" bench/kernels.mlir --warp-specialize=false \
+  -o artifacts/kernels-no-ws > /dev/null

@@ -122,6 +122,7 @@ void mlir::attn::buildAttnToNVVMPipeline(OpPassManager &pm,
   buildAttnTilingPipeline(pm.nest<func::FuncOp>(), options);
   ConvertAttnToNVVMPassOptions nvvm;
   nvvm.chip = "sm_90a";
+  nvvm.warpSpecialize = options.warpSpecialize;
   pm.addPass(createConvertAttnToNVVMPass(nvvm));
   OpPassManager &gpuPm = pm.nest<gpu::GPUModuleOp>();
   gpuPm.addPass(createSCFToControlFlowPass());

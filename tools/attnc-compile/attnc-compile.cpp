@@ -47,6 +47,10 @@ static cl::opt<std::string> inputFile(cl::Positional,
                                       cl::init("-"));
 static cl::opt<std::string> outputDir("o", cl::desc("Artifact directory"),
                                       cl::value_desc("dir"), cl::Required);
+static cl::opt<bool> warpSpecialize(
+    "warp-specialize",
+    cl::desc("Producer warpgroup for the TMA loads (default on)"),
+    cl::init(true));
 static cl::opt<int64_t> blockN("block-n",
                                cl::desc("Key rows per tile (0: tile table)"),
                                cl::init(0));
@@ -79,6 +83,7 @@ int main(int argc, char **argv) {
 
   attn::AttnPipelineOptions options;
   options.blockN = blockN;
+  options.warpSpecialize = warpSpecialize;
   auto artifacts = attn::compileKernelArtifacts(*module, options);
   if (failed(artifacts))
     return 1;

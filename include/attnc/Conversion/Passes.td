@@ -55,6 +55,9 @@ def ConvertAttnToNVVMPass : Pass<"convert-attn-to-nvvm", "ModuleOp"> {
            "Target chip">,
     Option<"features", "features", "std::string", /*default=*/"\"+ptx86\"",
            "PTX features (+ptx86 or newer: older versions make LLVM abort)">,
+    Option<"warpSpecialize", "warp-specialize", "bool", /*default=*/"true",
+           "Add a producer warpgroup that issues the TMA loads while the "
+           "consumer warpgroups compute (setmaxnreg rebalances registers)">,
   ];
 }
 

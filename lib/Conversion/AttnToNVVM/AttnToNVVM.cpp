@@ -69,6 +69,7 @@ struct ConvertAttnToNVVMPass final
       FailureOr<KernelPlan> plan = readKernelPlan(forall, func.getSymName());
       if (failed(plan))
         return signalPassFailure();
+      plan->warpSpecialize = warpSpecialize;
       attnc::rt::Manifest manifest;
       LLVM::LLVMFuncOp kernel = buildHopperAttentionKernel(
           b, func.getLoc(), gpuModule, *plan, manifest);

@@ -52,7 +52,8 @@ SharedMemoryLayout::SharedMemoryLayout(const KernelPlan &plan) {
   keyStages = query + plan.blockM * plan.headDim * width;
   valueStages = keyStages + kStages * keyStageBytes;
   barriers = valueStages + kStages * valueStageBytes;
-  total = barriers + 8 * (1 + 2 * kStages);
+  // Q, then full K, full V and (warp-specialized) empty mbarrier per stage.
+  total = barriers + 8 * (1 + 3 * kStages);
 }
 
 namespace {
@@ -118,6 +119,11 @@ private:
     return smemPtr(smem.barriers + 8 + 8 * SharedMemoryLayout::kStages,
                    mul(stage, c32(8)));
   }
+  /// Consumers arrive here when they are done with a stage's K and V.
+  Value emptyBarrier(Value stage) {
+    return smemPtr(smem.barriers + 8 + 16 * SharedMemoryLayout::kStages,
+                   mul(stage, c32(8)));
+  }
   void waitBarrier(Value bar, Value phase) {
     NVVM::MBarrierTryWaitParityOp::create(b, loc, bar, phase, c32(0x989680));
   }
@@ -144,6 +150,8 @@ private:
   //===--- the online-softmax step ----------------------------------------===//
   SmallVector<Value> kvStep(Value kvBlock, Value iteration, ValueRange carried,
                             bool masked);
+  void emitConsumer(Value output, Value lse, Value kvBegin,
+                    ArrayRef<Value> bounds);
 
   OpBuilder &b;
   Location loc;
@@ -395,13 +403,23 @@ SmallVector<Value> KernelEmitter::kvStep(Value kvBlock, Value iteration,
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
 
-  // Everyone is done with this stage: refill it with block kb + 2.
-  NVVM::Barrier0Op::create(b, loc);
-  Value next = add(kvBlock, cIdx(SharedMemoryLayout::kStages));
-  Value refill = arith::AndIOp::create(
-      b, loc, isLeader,
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next, kvEnd));
-  ifThen(refill, [&] { issueKeyValueLoads(stage, next); });
+  if (plan.warpSpecialize) {
+    // Hand the stage back to the producer: one arrival per warpgroup, after
+    // its wgmma reads of K and V completed.
+    Value wgLeader = eqI(arith::AndIOp::create(b, loc, tid, c32(127)), c32(0));
+    ifThen(wgLeader, [&] {
+      NVVM::MBarrierArriveOp::create(b, loc, Type(), emptyBarrier(stage),
+                                     Value());
+    });
+  } else {
+    // Everyone is done with this stage: refill it with block kb + 2.
+    NVVM::Barrier0Op::create(b, loc);
+    Value next = add(kvBlock, cIdx(SharedMemoryLayout::kStages));
+    Value refill = arith::AndIOp::create(
+        b, loc, isLeader,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next, kvEnd));
+    ifThen(refill, [&] { issueKeyValueLoads(stage, next); });
+  }
   return {mNew[0], mNew[1], lNew[0], lNew[1], acc};
 }
 
@@ -426,8 +444,13 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
 
   tid = NVVM::ThreadIdXOp::create(b, loc, i32());
   lane = arith::AndIOp::create(b, loc, tid, c32(31));
-  // Warpgroup wg owns rows [64 wg, 64 wg + 64) of the query block.
-  warpgroup = arith::ShRUIOp::create(b, loc, tid, c32(7));
+  // Consumer warpgroup wg owns rows [64 wg, 64 wg + 64) of the query block;
+  // with warp specialization warpgroup 0 is the producer.
+  Value rawWarpgroup = arith::ShRUIOp::create(b, loc, tid, c32(7));
+  warpgroup = plan.warpSpecialize
+                  ? arith::SubIOp::create(b, loc, rawWarpgroup, c32(1))
+                        .getResult()
+                  : rawWarpgroup;
   Value warp = arith::AndIOp::create(
       b, loc, arith::ShRUIOp::create(b, loc, tid, c32(5)), c32(3));
   isLeader = eqI(tid, c32(0));
@@ -447,6 +470,9 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   ifThen(isLeader, [&] {
     for (int64_t i = 0; i < 1 + 2 * SharedMemoryLayout::kStages; ++i)
       NVVM::MBarrierInitOp::create(b, loc, barrier(i), c32(1), Value());
+    for (int64_t i = 0; i < SharedMemoryLayout::kStages; ++i)
+      NVVM::MBarrierInitOp::create(b, loc, emptyBarrier(c32(i)),
+                                   c32(plan.consumerWarpgroups()), Value());
     // Make the initialized barriers visible to the TMA unit.
     LLVM::InlineAsmOp::create(
         b, loc, TypeRange{}, ValueRange{}, "fence.mbarrier_init.release.cluster;",
@@ -472,20 +498,69 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
     bounds.push_back(clamp(range.fullEnd, bounds.back(), range.end));
   bounds.push_back(range.end);
 
-  ifThen(isLeader, [&] {
+  auto loadQuery = [&] {
     Value qb = queryBarrier();
     expectBytes(qb, plan.blockM * plan.headDim * 2);
     loadTile(tmQuery, smem.query, Value(), plan.blockM, plan.headDim, rowBegin,
              head, batch, qb);
-    for (int64_t s = 0; s < SharedMemoryLayout::kStages; ++s) {
-      Value kb = add(range.begin, cIdx(s));
-      Value inRange =
-          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, kb, kvEnd);
-      ifThen(inRange, [&] { issueKeyValueLoads(c32(s), kb); });
+  };
+  if (!plan.warpSpecialize) {
+    // Thread 0 is producer and consumer: it fills both stages up front and
+    // refills each after the block barrier that ends its use (kvStep).
+    ifThen(isLeader, [&] {
+      loadQuery();
+      for (int64_t s = 0; s < SharedMemoryLayout::kStages; ++s) {
+        Value kb = add(range.begin, cIdx(s));
+        Value inRange =
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, kb, kvEnd);
+        ifThen(inRange, [&] { issueKeyValueLoads(c32(s), kb); });
+      }
+    });
+    emitConsumer(output, lse, range.begin, bounds);
+  } else {
+    // Producer warpgroup (few registers): one thread streams every K/V block
+    // into the ring, waiting for the consumers to release a stage. Consumer
+    // warpgroups (the registers freed by the producer) compute.
+    auto role = scf::IfOp::create(b, loc, eqI(rawWarpgroup, c32(0)),
+                                  /*withElseRegion=*/true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(role.thenBlock()->getTerminator());
+      NVVM::SetMaxRegisterOp::create(b, loc, plan.producerRegisters(),
+                                     NVVM::SetMaxRegisterAction::decrease);
+      ifThen(isLeader, [&] {
+        loadQuery();
+        auto loop = scf::ForOp::create(b, loc, range.begin, kvEnd, cIdx(1));
+        OpBuilder::InsertionGuard loopGuard(b);
+        b.setInsertionPoint(loop.getBody()->getTerminator());
+        Value it = toI32(
+            arith::SubIOp::create(b, loc, loop.getInductionVar(), range.begin));
+        Value stage = arith::AndIOp::create(b, loc, it, c32(1));
+        // The first use of a stage waits on the phase before the barrier's
+        // first, which counts as complete.
+        Value parity = arith::XOrIOp::create(
+            b, loc,
+            arith::AndIOp::create(
+                b, loc, arith::ShRUIOp::create(b, loc, it, c32(1)), c32(1)),
+            c32(1));
+        waitBarrier(emptyBarrier(stage), parity);
+        issueKeyValueLoads(stage, loop.getInductionVar());
+      });
     }
-  });
-  waitBarrier(queryBarrier(), c32(0));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(role.elseBlock()->getTerminator());
+    NVVM::SetMaxRegisterOp::create(b, loc, plan.consumerRegisters(),
+                                   NVVM::SetMaxRegisterAction::increase);
+    emitConsumer(output, lse, range.begin, bounds);
+  }
+  LLVM::ReturnOp::create(b, loc, ValueRange{});
+}
 
+/// The consumer warpgroups: wait for Q, run the kv loops, store O and LSE.
+void KernelEmitter::emitConsumer(Value output, Value lse, Value kvBegin,
+                                 ArrayRef<Value> bounds) {
+  MLIRContext *ctx = b.getContext();
+  waitBarrier(queryBarrier(), c32(0));
   SmallVector<Value> carried = {negInf(), negInf(), cF32(0.0), cF32(0.0),
                                 LLVM::ZeroOp::create(b, loc, accType)};
   for (auto [i, masked] : llvm::enumerate(plan.loopIsMasked)) {
@@ -495,7 +570,7 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(loop.getBody());
       Value kb = loop.getInductionVar();
-      Value iteration = toI32(arith::SubIOp::create(b, loc, kb, range.begin));
+      Value iteration = toI32(arith::SubIOp::create(b, loc, kb, kvBegin));
       scf::YieldOp::create(
           b, loc, kvStep(kb, iteration, loop.getRegionIterArgs(), masked));
     }
@@ -552,7 +627,6 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
       }
     });
   }
-  LLVM::ReturnOp::create(b, loc, ValueRange{});
 }
 
 rt::Manifest buildManifest(const KernelPlan &plan,
@@ -561,7 +635,7 @@ rt::Manifest buildManifest(const KernelPlan &plan,
   m.attncVersion = ATTNC_VERSION;
   m.entry = plan.name;
   m.ptx = "kernel.ptx";
-  m.threadsPerBlock = kWarpgroupThreads * plan.consumerWarpgroups();
+  m.threadsPerBlock = kWarpgroupThreads * plan.warpgroups();
   m.dynamicSmemBytes = smem.total;
   m.grid[0] = {{rt::Symbol::SeqQ}, plan.blockM};
   m.grid[1] = {{rt::Symbol::HeadsQ}, 1};
@@ -610,6 +684,7 @@ rt::Manifest buildManifest(const KernelPlan &plan,
   option("block_n", plan.blockN);
   option("stages", SharedMemoryLayout::kStages);
   option("consumer_warpgroups", plan.consumerWarpgroups());
+  option("warp_specialized", plan.warpSpecialize);
   option("heads_q", plan.headsQ);
   option("heads_kv", plan.headsKV);
   m.options.push_back({"scale", llvm::formatv("{0:e8}", plan.scale).str(), false});
@@ -650,8 +725,7 @@ LLVM::LLVMFuncOp mlir::attn::buildHopperAttentionKernel(
   func->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), b.getUnitAttr());
   func->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),
                 b.getDenseI32ArrayAttr(
-                    {int32_t(kWarpgroupThreads * plan.consumerWarpgroups()), 1,
-                     1}));
+                    {int32_t(kWarpgroupThreads * plan.warpgroups()), 1, 1}));
   func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(), b.getI32IntegerAttr(1));
   // Tensor maps by value (CUTLASS's __grid_constant__ const CUtensorMap).
   for (unsigned i = 0; i < 3; ++i) {

@@ -38,6 +38,19 @@ struct KernelPlan {
   int64_t groupSize() const { return headsQ / headsKV; }
   /// One consumer warpgroup per 64 query rows.
   int64_t consumerWarpgroups() const { return blockM / 64; }
+  /// A producer warpgroup issues the TMA loads (FA3's warp specialization).
+  bool warpSpecialize = false;
+  int64_t warpgroups() const {
+    return consumerWarpgroups() + (warpSpecialize ? 1 : 0);
+  }
+  /// setmaxnreg budgets: the producer gives its registers to the consumers
+  /// (FA3's 24/240 with two consumers), within 64K registers per SM.
+  int64_t producerRegisters() const {
+    return consumerWarpgroups() == 1 ? 40 : (consumerWarpgroups() == 2 ? 24 : 32);
+  }
+  int64_t consumerRegisters() const {
+    return consumerWarpgroups() == 1 ? 232 : (consumerWarpgroups() == 2 ? 240 : 160);
+  }
 };
 
 /// Reads the plan of the attention tiled in `forall`, or emits a diagnostic
