@@ -17,7 +17,7 @@ for k in artifacts/kernels/*/; do
     | sed "s/^/ptxas: /"
 done > artifacts/ptxas.txt
 cat artifacts/ptxas.txt
-"$BUILD_DIR/bin/attnc-compile" bench/tune.mlir -o artifacts/tune > /dev/null
+"$BUILD_DIR/bin/attnc-compile" bench/tune.mlir --warp-specialize=on -o artifacts/tune > /dev/null
 # Ablation: the same kernels without the producer warpgroup.
-"$BUILD_DIR/bin/attnc-compile" bench/kernels.mlir --warp-specialize=false \
+"$BUILD_DIR/bin/attnc-compile" bench/kernels.mlir --warp-specialize=off \
   -o artifacts/kernels-no-ws > /dev/null

@@ -9,16 +9,21 @@
 
 using namespace mlir::attn;
 
+bool mlir::attn::getDefaultWarpSpecialization(int64_t headDim,
+                                              llvm::StringRef target) {
+  return target == "sm_90a" && headDim > 64;
+}
+
 TileConfig mlir::attn::getDefaultTileConfig(int64_t headDim, bool causal,
                                             llvm::StringRef target) {
   if (target == "sm_90a") {
-    // Measured with bench/tune.py on the H200 (bench/RESULTS.md, tune 1):
-    // block_m / 64 consumer warpgroups share each K/V tile; wider tiles pay
-    // while one CTA's shared memory still leaves room for overlap.
+    // Measured with bench/tune.py on the H200 (bench/RESULTS.md, run 2):
+    // block_m / 64 consumer warpgroups share each K/V tile; at D = 64 three
+    // one-warpgroup CTAs per SM beat every warp-specialized tile.
     if (headDim <= 64)
       return {64, 128};
     if (headDim <= 128)
-      return {128, causal ? 64 : 128};
+      return {128, 128};
     return {128, 64};
   }
   if (target == "sm_90a-fa3") {

@@ -206,9 +206,9 @@ func.func @mqa_bshd_softcap(%q: tensor<?x?x8x64xf16>, %k: tensor<?x?x1x64xf16>,
 // CHECK:           attn.mask %[[S3]] {{.*}} kind = causal_bottom_right window = [48, 0] : tensor<64x32xf32>
 // CHECK:         attn.finalize
 
-// D = 128, causal: 128 x 64 (two consumer warpgroups).
+// D = 128, causal: 128 x 128 (two consumer warpgroups).
 // DEFAULT-LABEL: func.func @window_bottom_right(
-// DEFAULT:         attn.qk {{.*}} -> tensor<128x64xf32>
+// DEFAULT:         attn.qk {{.*}} -> tensor<128x128xf32>
 // FA3-LABEL:     func.func @window_bottom_right(
 // FA3:             attn.qk {{.*}} -> tensor<128x128xf32>
 func.func @window_bottom_right(%q: tensor<1x2x?x128xbf16>, %k: tensor<1x2x?x128xbf16>,

@@ -47,10 +47,10 @@ static cl::opt<std::string> inputFile(cl::Positional,
                                       cl::init("-"));
 static cl::opt<std::string> outputDir("o", cl::desc("Artifact directory"),
                                       cl::value_desc("dir"), cl::Required);
-static cl::opt<bool> warpSpecialize(
+static cl::opt<std::string> warpSpecialize(
     "warp-specialize",
-    cl::desc("Producer warpgroup for the TMA loads (default on)"),
-    cl::init(true));
+    cl::desc("Producer warpgroup for the TMA loads: on, off, auto (table)"),
+    cl::init("auto"));
 static cl::opt<int64_t> blockN("block-n",
                                cl::desc("Key rows per tile (0: tile table)"),
                                cl::init(0));

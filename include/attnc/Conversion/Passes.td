@@ -55,9 +55,11 @@ def ConvertAttnToNVVMPass : Pass<"convert-attn-to-nvvm", "ModuleOp"> {
            "Target chip">,
     Option<"features", "features", "std::string", /*default=*/"\"+ptx86\"",
            "PTX features (+ptx86 or newer: older versions make LLVM abort)">,
-    Option<"warpSpecialize", "warp-specialize", "bool", /*default=*/"true",
-           "Add a producer warpgroup that issues the TMA loads while the "
-           "consumer warpgroups compute (setmaxnreg rebalances registers)">,
+    Option<"warpSpecialize", "warp-specialize", "std::string",
+           /*default=*/"\"auto\"",
+           "on: a producer warpgroup issues the TMA loads while the consumer "
+           "warpgroups compute (setmaxnreg rebalances registers); off: thread "
+           "0 of the consumers issues them; auto: the per-target table">,
   ];
 }
 

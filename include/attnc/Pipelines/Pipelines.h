@@ -42,10 +42,11 @@ struct AttnPipelineOptions : public PassPipelineOptions<AttnPipelineOptions> {
   PassOptions::Option<int64_t> blockN{
       *this, "block-n", llvm::cl::desc("Key rows per tile (0: default)"),
       llvm::cl::init(0)};
-  PassOptions::Option<bool> warpSpecialize{
+  PassOptions::Option<std::string> warpSpecialize{
       *this, "warp-specialize",
-      llvm::cl::desc("GPU: a producer warpgroup issues the TMA loads"),
-      llvm::cl::init(true)};
+      llvm::cl::desc("GPU producer warpgroup for the TMA loads: on, off or "
+                     "auto (the per-target table)"),
+      llvm::cl::init("auto")};
   PassOptions::Option<AttnStage> stopAfter{
       *this, "stop-after", llvm::cl::desc("Last stage to run"),
       llvm::cl::init(AttnStage::Split),

@@ -20,6 +20,11 @@ struct TileConfig {
   int64_t blockN;
 };
 
+/// Whether the Hopper kernel for `headDim` should get a producer warpgroup
+/// (measured per head dim; see bench/RESULTS.md).
+bool getDefaultWarpSpecialization(int64_t headDim,
+                                  llvm::StringRef target = "sm_90a");
+
 /// The default tile for a head dim on a target: "sm_90a" (what the current
 /// Hopper kernel runs), "sm_90a-fa3" (FlashAttention-3's table), anything
 /// else gets a generic 64 x 64.

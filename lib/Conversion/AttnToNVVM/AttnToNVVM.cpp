@@ -14,6 +14,7 @@
 #include "KernelPlan.h"
 
 #include "attnc/Conversion/Passes.h"
+#include "attnc/Transforms/TileConfig.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -54,6 +55,13 @@ struct ConvertAttnToNVVMPass final
     }
     if (work.empty())
       return;
+    if (warpSpecialize != "auto" && warpSpecialize != "on" &&
+        warpSpecialize != "off") {
+      module.emitError("convert-attn-to-nvvm: warp-specialize must be on, off "
+                       "or auto, got '")
+          << warpSpecialize << "'";
+      return signalPassFailure();
+    }
 
     OpBuilder b(ctx);
     b.setInsertionPointToEnd(module.getBody());
@@ -69,7 +77,10 @@ struct ConvertAttnToNVVMPass final
       FailureOr<KernelPlan> plan = readKernelPlan(forall, func.getSymName());
       if (failed(plan))
         return signalPassFailure();
-      plan->warpSpecialize = warpSpecialize;
+      plan->warpSpecialize =
+          warpSpecialize == "auto"
+              ? getDefaultWarpSpecialization(plan->headDim, chip)
+              : warpSpecialize == "on";
       attnc::rt::Manifest manifest;
       LLVM::LLVMFuncOp kernel = buildHopperAttentionKernel(
           b, func.getLoc(), gpuModule, *plan, manifest);
