@@ -199,11 +199,15 @@ def main():
     if not a.no_bench:
         sys.path.insert(0, a.artifacts)
         import peers  # copied from ../shared/bench by bench/prepare-gpu.sh
+        # artifacts/kernels-<label>/: the same kernels compiled without one
+        # optimization, timed at the same shapes (ablations).
         ablations = {}
-        nows_dir = os.path.join(a.artifacts, "kernels-no-ws")
-        if os.path.isdir(nows_dir):
-            ablations["no-WS"] = {n: rt.load(os.path.join(nows_dir, n)) for n in sorted(os.listdir(nows_dir))
-                                  if re.match(r"d\d+_(full|causal)$", n)}
+        for entry in sorted(os.listdir(a.artifacts)):
+            if entry.startswith("kernels-"):
+                adir = os.path.join(a.artifacts, entry)
+                ablations[entry[len("kernels-"):]] = {
+                    n: rt.load(os.path.join(adir, n)) for n in sorted(os.listdir(adir))
+                    if re.match(r"d\d+_(full|causal)$", n)}
         out["bench"] = benchmark(kernels, peers, not a.no_flex, ablations)
     if a.json:
         with open(a.json, "w") as f:

@@ -21,3 +21,5 @@ cat artifacts/ptxas.txt
 # Ablation: the same kernels without the producer warpgroup.
 "$BUILD_DIR/bin/attnc-compile" bench/kernels.mlir --warp-specialize=off \
   -o artifacts/kernels-no-ws > /dev/null
+"$BUILD_DIR/bin/attnc-compile" bench/kernels.mlir --intra-warpgroup-overlap=true \
+  -o artifacts/kernels-overlap > /dev/null

@@ -123,6 +123,7 @@ void mlir::attn::buildAttnToNVVMPipeline(OpPassManager &pm,
   ConvertAttnToNVVMPassOptions nvvm;
   nvvm.chip = "sm_90a";
   nvvm.warpSpecialize = options.warpSpecialize;
+  nvvm.overlap = options.overlap;
   pm.addPass(createConvertAttnToNVVMPass(nvvm));
   OpPassManager &gpuPm = pm.nest<gpu::GPUModuleOp>();
   gpuPm.addPass(createSCFToControlFlowPass());

@@ -35,3 +35,20 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
   return %o, %lse : tensor<?x4x?x64xbf16>, tensor<?x4x?xf32>
 }
 
+
+// With the overlap option, block j's S wgmma and block j-1's P V wgmma are
+// committed as two groups; the softmax runs after waiting for the first only.
+// RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
+// RUN:   --convert-attn-to-nvvm="warp-specialize=on intra-warpgroup-overlap=true" \
+// RUN:   | FileCheck %s --check-prefix=OVERLAP
+// OVERLAP:     nvvm.setmaxregister decrease 24
+// OVERLAP:     nvvm.setmaxregister increase 240
+// OVERLAP:     scf.for
+// OVERLAP:       nvvm.wgmma.mma_async
+// OVERLAP:       nvvm.wgmma.commit.group.sync.aligned
+// OVERLAP:       llvm.inline_asm has_side_effects {{.*}}wgmma.mma_async.sync.aligned.m64n64k16
+// OVERLAP:       nvvm.wgmma.commit.group.sync.aligned
+// OVERLAP-NEXT:  nvvm.wgmma.wait.group.sync.aligned 1
+// OVERLAP:       llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
+// OVERLAP:       nvvm.wgmma.wait.group.sync.aligned 0
+// OVERLAP:       nvvm.mbarrier.arrive

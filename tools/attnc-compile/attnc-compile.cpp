@@ -51,6 +51,10 @@ static cl::opt<std::string> warpSpecialize(
     "warp-specialize",
     cl::desc("Producer warpgroup for the TMA loads: on, off, auto (table)"),
     cl::init("auto"));
+static cl::opt<bool> overlap(
+    "intra-warpgroup-overlap",
+    cl::desc("Softmax of block j overlaps P V of block j-1 (default off)"),
+    cl::init(false));
 static cl::opt<int64_t> blockN("block-n",
                                cl::desc("Key rows per tile (0: tile table)"),
                                cl::init(0));
@@ -84,6 +88,7 @@ int main(int argc, char **argv) {
   attn::AttnPipelineOptions options;
   options.blockN = blockN;
   options.warpSpecialize = warpSpecialize;
+  options.overlap = overlap;
   auto artifacts = attn::compileKernelArtifacts(*module, options);
   if (failed(artifacts))
     return 1;

@@ -60,6 +60,10 @@ def ConvertAttnToNVVMPass : Pass<"convert-attn-to-nvvm", "ModuleOp"> {
            "on: a producer warpgroup issues the TMA loads while the consumer "
            "warpgroups compute (setmaxnreg rebalances registers); off: thread "
            "0 of the consumers issues them; auto: the per-target table">,
+    Option<"overlap", "intra-warpgroup-overlap", "bool", /*default=*/"false",
+           "With warp specialization: run the softmax of block j while the "
+           "P V wgmma of block j-1 is in flight (correct, but measured slower "
+           "than without it so far: bench/RESULTS.md run 3)">,
   ];
 }
 

@@ -47,6 +47,11 @@ struct AttnPipelineOptions : public PassPipelineOptions<AttnPipelineOptions> {
       llvm::cl::desc("GPU producer warpgroup for the TMA loads: on, off or "
                      "auto (the per-target table)"),
       llvm::cl::init("auto")};
+  PassOptions::Option<bool> overlap{
+      *this, "intra-warpgroup-overlap",
+      llvm::cl::desc("GPU: softmax of block j overlaps P V of block j-1 "
+                     "(off by default: slower so far, bench/RESULTS.md)"),
+      llvm::cl::init(false)};
   PassOptions::Option<AttnStage> stopAfter{
       *this, "stop-after", llvm::cl::desc("Last stage to run"),
       llvm::cl::init(AttnStage::Split),

@@ -81,6 +81,7 @@ struct ConvertAttnToNVVMPass final
           warpSpecialize == "auto"
               ? getDefaultWarpSpecialization(plan->headDim, chip)
               : warpSpecialize == "on";
+      plan->overlap = overlap;
       attnc::rt::Manifest manifest;
       LLVM::LLVMFuncOp kernel = buildHopperAttentionKernel(
           b, func.getLoc(), gpuModule, *plan, manifest);

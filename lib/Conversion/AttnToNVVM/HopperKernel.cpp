@@ -99,6 +99,21 @@ private:
   Value exp2(Value x) { return intrinsic("llvm.nvvm.ex2.approx.ftz.f", x); }
   Value log2(Value x) { return intrinsic("llvm.nvvm.lg2.approx.ftz.f", x); }
   Value quadReduce(Value x, bool isMax);
+  /// scf.if with results; each branch returns the values it yields.
+  SmallVector<Value> ifThenElse(Value cond,
+                                function_ref<SmallVector<Value>()> thenFn,
+                                function_ref<SmallVector<Value>()> elseFn) {
+    auto branch = [&](function_ref<SmallVector<Value>()> fn) {
+      return [&, fn](OpBuilder &nested, Location) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(nested.getInsertionBlock(),
+                            nested.getInsertionPoint());
+        scf::YieldOp::create(b, loc, fn());
+      };
+    };
+    auto op = scf::IfOp::create(b, loc, cond, branch(thenFn), branch(elseFn));
+    return SmallVector<Value>(op.getResults());
+  }
   /// Emits `body` under `scf.if cond` with this emitter's builder.
   void ifThen(Value cond, function_ref<void()> body) {
     auto op = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
@@ -148,8 +163,26 @@ private:
   Value packPair(Value lo, Value hi);
 
   //===--- the online-softmax step ----------------------------------------===//
+  /// Online-softmax state after one block: running max and sum of the
+  /// thread's two rows, the rescale factor, P packed as the RS A fragment.
+  struct Softmax {
+    Value m[2], l[2], alpha[2];
+    SmallVector<Value> probs;
+  };
+  Softmax softmax(Value scores, Value kvBlock, bool masked, ValueRange mOld,
+                  ValueRange lOld);
+  Value rescale(Value acc, const Value alpha[2]);
+  void releaseStage(Value stage, Value kvBlock);
+  std::pair<Value, Value> stageAndPhase(Value iteration);
+  Value computeScores(Value stage, Value phase);
+  void keepAlive(ArrayRef<Value> values);
+  /// One kv block, GEMMs and softmax in sequence.
   SmallVector<Value> kvStep(Value kvBlock, Value iteration, ValueRange carried,
                             bool masked);
+  /// One kv block with the P V of the previous block overlapping this
+  /// block's softmax; carries P as a sixth value.
+  SmallVector<Value> kvStepOverlapped(Value kvBlock, Value iteration,
+                                      ValueRange carried, bool masked);
   void emitConsumer(Value output, Value lse, Value kvBegin,
                     ArrayRef<Value> bounds);
 
@@ -163,7 +196,7 @@ private:
   Value tid, lane, warpgroup, row0, isLeader;
   Value batch, head, kvHead, rowBegin;
   Value seqQ, seqK, kvEnd;
-  Type accType, scoresType;
+  Type accType, scoresType, probsType;
 };
 
 Value KernelEmitter::quadReduce(Value x, bool isMax) {
@@ -329,22 +362,10 @@ Value KernelEmitter::outputGemm(Value acc, ArrayRef<Value> probs,
   return acc;
 }
 
-SmallVector<Value> KernelEmitter::kvStep(Value kvBlock, Value iteration,
-                                         ValueRange carried, bool masked) {
-  Value stage = arith::AndIOp::create(b, loc, iteration, c32(1));
-  Value phase = arith::AndIOp::create(
-      b, loc, arith::ShRUIOp::create(b, loc, iteration, c32(1)), c32(1));
-  Value mOld[2] = {carried[0], carried[1]};
-  Value lOld[2] = {carried[2], carried[3]};
-  Value acc = carried[4];
-
-  waitBarrier(keyBarrier(stage), phase);
-  NVVM::WgmmaFenceAlignedOp::create(b, loc);
-  Value scores = scoresGemm(stage);
-  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+KernelEmitter::Softmax KernelEmitter::softmax(Value scores, Value kvBlock,
+                                              bool masked, ValueRange mOld,
+                                              ValueRange lOld) {
   SmallVector<Value> s = unpack(scores, plan.blockN / 2);
-
   if (masked) {
     Value colBase = add(mul(kvBlock, cIdx(plan.blockN)),
                         toIndex(mul(arith::AndIOp::create(b, loc, tid, c32(3)),
@@ -358,22 +379,24 @@ SmallVector<Value> KernelEmitter::kvStep(Value kvBlock, Value iteration,
     }
   }
 
+  Softmax out;
   Value c = cF32(plan.scaleLog2);
-  Value mNew[2], mScaled[2], alpha[2], rowSum[2];
+  Value mScaled[2], rowSum[2];
   for (int r = 0; r < 2; ++r) {
     Value m = mOld[r];
     for (size_t i = 0; i < s.size(); ++i)
       if ((i % 4) / 2 == size_t(r))
         m = arith::MaxNumFOp::create(b, loc, m, s[i]);
-    mNew[r] = quadReduce(m, /*isMax=*/true);
+    out.m[r] = quadReduce(m, /*isMax=*/true);
     // A row that has seen no key yet keeps m = -inf: use 0 so that
     // exp2(-inf - m) is 0, not NaN.
-    Value mUse = arith::SelectOp::create(b, loc, isNegInf(mNew[r]), cF32(0.0),
-                                         mNew[r]);
+    Value mUse = arith::SelectOp::create(b, loc, isNegInf(out.m[r]), cF32(0.0),
+                                         out.m[r]);
     mScaled[r] = arith::MulFOp::create(b, loc, mUse, c);
     Value a = exp2(arith::MulFOp::create(
-        b, loc, arith::SubFOp::create(b, loc, mOld[r], mNew[r]), c));
-    alpha[r] = arith::SelectOp::create(b, loc, isNegInf(mOld[r]), cF32(0.0), a);
+        b, loc, arith::SubFOp::create(b, loc, mOld[r], out.m[r]), c));
+    out.alpha[r] =
+        arith::SelectOp::create(b, loc, isNegInf(mOld[r]), cF32(0.0), a);
     rowSum[r] = cF32(0.0);
   }
   SmallVector<Value> p(s.size());
@@ -383,26 +406,23 @@ SmallVector<Value> KernelEmitter::kvStep(Value kvBlock, Value iteration,
         b, loc, arith::MulFOp::create(b, loc, s[i], c), mScaled[r]));
     rowSum[r] = arith::AddFOp::create(b, loc, rowSum[r], p[i]);
   }
-  Value lNew[2];
   for (int r = 0; r < 2; ++r)
-    lNew[r] = arith::AddFOp::create(
-        b, loc, arith::MulFOp::create(b, loc, lOld[r], alpha[r]), rowSum[r]);
+    out.l[r] = arith::AddFOp::create(
+        b, loc, arith::MulFOp::create(b, loc, lOld[r], out.alpha[r]),
+        rowSum[r]);
+  for (size_t i = 0; i < p.size(); i += 2)
+    out.probs.push_back(packPair(p[i], p[i + 1]));
+  return out;
+}
 
+Value KernelEmitter::rescale(Value acc, const Value alpha[2]) {
   SmallVector<Value> o = unpack(acc, plan.valueHeadDim / 2);
   for (size_t i = 0; i < o.size(); ++i)
     o[i] = arith::MulFOp::create(b, loc, o[i], alpha[(i % 4) / 2]);
-  acc = pack(o, accType);
+  return pack(o, accType);
+}
 
-  SmallVector<Value> packed;
-  for (size_t i = 0; i < p.size(); i += 2)
-    packed.push_back(packPair(p[i], p[i + 1]));
-
-  waitBarrier(valueBarrier(stage), phase);
-  NVVM::WgmmaFenceAlignedOp::create(b, loc);
-  acc = outputGemm(acc, packed, stage);
-  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-
+void KernelEmitter::releaseStage(Value stage, Value kvBlock) {
   if (plan.warpSpecialize) {
     // Hand the stage back to the producer: one arrival per warpgroup, after
     // its wgmma reads of K and V completed.
@@ -411,16 +431,91 @@ SmallVector<Value> KernelEmitter::kvStep(Value kvBlock, Value iteration,
       NVVM::MBarrierArriveOp::create(b, loc, Type(), emptyBarrier(stage),
                                      Value());
     });
-  } else {
-    // Everyone is done with this stage: refill it with block kb + 2.
-    NVVM::Barrier0Op::create(b, loc);
-    Value next = add(kvBlock, cIdx(SharedMemoryLayout::kStages));
-    Value refill = arith::AndIOp::create(
-        b, loc, isLeader,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next, kvEnd));
-    ifThen(refill, [&] { issueKeyValueLoads(stage, next); });
+    return;
   }
-  return {mNew[0], mNew[1], lNew[0], lNew[1], acc};
+  // Everyone is done with this stage: refill it with block kb + 2.
+  NVVM::Barrier0Op::create(b, loc);
+  Value next = add(kvBlock, cIdx(SharedMemoryLayout::kStages));
+  Value refill = arith::AndIOp::create(
+      b, loc, isLeader,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next, kvEnd));
+  ifThen(refill, [&] { issueKeyValueLoads(stage, next); });
+}
+
+std::pair<Value, Value> KernelEmitter::stageAndPhase(Value iteration) {
+  Value stage = arith::AndIOp::create(b, loc, iteration, c32(1));
+  Value phase = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, iteration, c32(1)), c32(1));
+  return {stage, phase};
+}
+
+Value KernelEmitter::computeScores(Value stage, Value phase) {
+  waitBarrier(keyBarrier(stage), phase);
+  NVVM::WgmmaFenceAlignedOp::create(b, loc);
+  Value scores = scoresGemm(stage);
+  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+  return scores;
+}
+
+SmallVector<Value> KernelEmitter::kvStep(Value kvBlock, Value iteration,
+                                         ValueRange carried, bool masked) {
+  auto [stage, phase] = stageAndPhase(iteration);
+  Value scores = computeScores(stage, phase);
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+  Softmax sm = softmax(scores, kvBlock, masked, carried.take_front(2),
+                       carried.slice(2, 2));
+  Value acc = rescale(carried[4], sm.alpha);
+  waitBarrier(valueBarrier(stage), phase);
+  NVVM::WgmmaFenceAlignedOp::create(b, loc);
+  acc = outputGemm(acc, sm.probs, stage);
+  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+  releaseStage(stage, kvBlock);
+  return {sm.m[0], sm.m[1], sm.l[0], sm.l[1], acc};
+}
+
+SmallVector<Value> KernelEmitter::kvStepOverlapped(Value kvBlock,
+                                                   Value iteration,
+                                                   ValueRange carried,
+                                                   bool masked) {
+  auto [stage, phase] = stageAndPhase(iteration);
+  Value previous = arith::SubIOp::create(b, loc, iteration, c32(1));
+  auto [prevStage, prevPhase] = stageAndPhase(previous);
+  SmallVector<Value> prevProbs = unpack(carried[5], plan.blockN / 4);
+
+  // Issue S(j) and O += P(j-1) V(j-1) back to back; the softmax of block j
+  // then runs while the P V wgmma is in flight (FA3's intra-warpgroup
+  // overlap).
+  waitBarrier(keyBarrier(stage), phase);
+  waitBarrier(valueBarrier(prevStage), prevPhase);
+  NVVM::WgmmaFenceAlignedOp::create(b, loc);
+  Value scores = scoresGemm(stage);
+  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+  Value acc = outputGemm(carried[4], prevProbs, prevStage);
+  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1); // S(j) is ready
+  Softmax sm = softmax(scores, kvBlock, masked, carried.take_front(2),
+                       carried.slice(2, 2));
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0); // P V done
+  keepAlive(prevProbs);
+  releaseStage(prevStage, kvBlock);
+  acc = rescale(acc, sm.alpha);
+  return {sm.m[0], sm.m[1], sm.l[0], sm.l[1], acc,
+          pack(sm.probs, probsType)};
+}
+
+/// The in-flight RS wgmma reads these registers until wgmma.wait_group;
+/// using them in an (empty) asm statement after the wait keeps the register
+/// allocator from reusing them earlier.
+void KernelEmitter::keepAlive(ArrayRef<Value> values) {
+  std::string constraints;
+  for (size_t i = 0; i < values.size(); ++i)
+    constraints += i ? ",r" : "r";
+  LLVM::InlineAsmOp::create(
+      b, loc, TypeRange{}, values, "", constraints, /*has_side_effects=*/true,
+      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+      ArrayAttr());
 }
 
 void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
@@ -441,6 +536,8 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
       ctx, SmallVector<Type>(plan.blockN / 2, f32()));
   accType = LLVM::LLVMStructType::getLiteral(
       ctx, SmallVector<Type>(plan.valueHeadDim / 2, f32()));
+  probsType = LLVM::LLVMStructType::getLiteral(
+      ctx, SmallVector<Type>(plan.blockN / 4, i32()));
 
   tid = NVVM::ThreadIdXOp::create(b, loc, i32());
   lane = arith::AndIOp::create(b, loc, tid, c32(31));
@@ -561,20 +658,73 @@ void KernelEmitter::emitConsumer(Value output, Value lse, Value kvBegin,
                                  ArrayRef<Value> bounds) {
   MLIRContext *ctx = b.getContext();
   waitBarrier(queryBarrier(), c32(0));
+  Value zeroAcc = LLVM::ZeroOp::create(b, loc, accType);
   SmallVector<Value> carried = {negInf(), negInf(), cF32(0.0), cF32(0.0),
-                                LLVM::ZeroOp::create(b, loc, accType)};
-  for (auto [i, masked] : llvm::enumerate(plan.loopIsMasked)) {
-    auto loop = scf::ForOp::create(b, loc, bounds[i], bounds[i + 1], cIdx(1),
-                                   carried);
-    {
+                                zeroAcc};
+  auto emitLoops = [&](ArrayRef<Value> loopBounds, auto step) {
+    for (auto [i, masked] : llvm::enumerate(plan.loopIsMasked)) {
+      auto loop = scf::ForOp::create(b, loc, loopBounds[i], loopBounds[i + 1],
+                                     cIdx(1), carried);
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(loop.getBody());
       Value kb = loop.getInductionVar();
       Value iteration = toI32(arith::SubIOp::create(b, loc, kb, kvBegin));
-      scf::YieldOp::create(
-          b, loc, kvStep(kb, iteration, loop.getRegionIterArgs(), masked));
+      scf::YieldOp::create(b, loc,
+                           step(kb, iteration, loop.getRegionIterArgs(),
+                                masked));
+      carried = loop.getResults();
     }
-    carried = loop.getResults();
+  };
+
+  if (!plan.overlapSoftmax()) {
+    emitLoops(bounds, [&](Value kb, Value it, ValueRange c, bool masked) {
+      return kvStep(kb, it, c, masked);
+    });
+  } else {
+    // Block `begin` alone (S and softmax), then blocks begin+1.. with the
+    // previous block's P V overlapping, then the last block's P V.
+    Value hasBlocks =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, kvBegin, kvEnd);
+    Value zeroProbs = LLVM::ZeroOp::create(b, loc, probsType);
+    auto first = ifThenElse(
+        hasBlocks,
+        [&]() -> SmallVector<Value> {
+          Value scores = computeScores(c32(0), c32(0));
+          NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+          Softmax sm = softmax(scores, kvBegin, /*masked=*/true,
+                               ValueRange{carried[0], carried[1]},
+                               ValueRange{carried[2], carried[3]});
+          return {sm.m[0], sm.m[1], sm.l[0], sm.l[1], zeroAcc,
+                  pack(sm.probs, probsType)};
+        },
+        [&]() -> SmallVector<Value> {
+          return {carried[0], carried[1], carried[2], carried[3], zeroAcc,
+                  zeroProbs};
+        });
+    carried = first;
+    Value second = add(kvBegin, cIdx(1));
+    SmallVector<Value> shifted;
+    for (Value bound : bounds)
+      shifted.push_back(arith::MaxSIOp::create(b, loc, bound, second));
+    emitLoops(shifted, [&](Value kb, Value it, ValueRange c, bool masked) {
+      return kvStepOverlapped(kb, it, c, masked);
+    });
+    Value acc = ifThenElse(
+        hasBlocks,
+        [&]() -> SmallVector<Value> {
+          Value last = toI32(arith::SubIOp::create(
+              b, loc, arith::SubIOp::create(b, loc, kvEnd, cIdx(1)), kvBegin));
+          auto [stage, phase] = stageAndPhase(last);
+          waitBarrier(valueBarrier(stage), phase);
+          NVVM::WgmmaFenceAlignedOp::create(b, loc);
+          Value out = outputGemm(carried[4], unpack(carried[5], plan.blockN / 4),
+                                 stage);
+          NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+          NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+          return {out};
+        },
+        [&]() -> SmallVector<Value> { return {carried[4]}; })[0];
+    carried = {carried[0], carried[1], carried[2], carried[3], acc};
   }
 
   // Epilogue: O = acc / l and LSE = m * scale + ln l, rows past Nq skipped.

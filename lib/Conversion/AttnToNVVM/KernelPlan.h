@@ -40,6 +40,10 @@ struct KernelPlan {
   int64_t consumerWarpgroups() const { return blockM / 64; }
   /// A producer warpgroup issues the TMA loads (FA3's warp specialization).
   bool warpSpecialize = false;
+  /// Softmax of block j while P V of block j-1 runs (needs the producer:
+  /// stages are released out of order otherwise).
+  bool overlap = false;
+  bool overlapSoftmax() const { return warpSpecialize && overlap; }
   int64_t warpgroups() const {
     return consumerWarpgroups() + (warpSpecialize ? 1 : 0);
   }
