@@ -5,5 +5,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader || true
+# attnc-run's GPU backend (MLIR-free build) on the compiled examples and on
+# the benchmark kernels, float64 reference on the CPU.
+artifacts/bin/attnc-run-artifact artifacts/examples/* artifacts/kernels/* \
+  --shapes=1:1:1,2:17:33,1:113:203,1:200:100,1:257:513 || true
 OUT_JSON=${OUT:-.}/gpu-check.json
 PYTHONUNBUFFERED=1 python3 bench/gpu_check.py --artifacts artifacts --json "$OUT_JSON" "$@"

@@ -6,9 +6,15 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
-ninja -C "$BUILD_DIR" attnc-compile AttncRuntime
-rm -rf artifacts && mkdir -p artifacts/lib
+ninja -C "$BUILD_DIR" attnc-compile AttncRuntime attnc-run-artifact
+rm -rf artifacts && mkdir -p artifacts/lib artifacts/bin
 cp "$BUILD_DIR/lib/libAttncRuntime.so" artifacts/lib/
+cp "$BUILD_DIR/bin/attnc-run-artifact" artifacts/bin/
+# The examples as the README's run command would compile them (GPU-capable
+# ones; softcap/f32 are CPU-only and are rejected with a diagnostic).
+for f in examples/*.mlir; do
+  "$BUILD_DIR/bin/attnc-compile" "$f" -o artifacts/examples > /dev/null 2>&1 || true
+done
 "$BUILD_DIR/bin/attnc-compile" bench/kernels.mlir -o artifacts/kernels
 cp ../shared/bench/peers.py artifacts/peers.py
 for k in artifacts/kernels/*/; do

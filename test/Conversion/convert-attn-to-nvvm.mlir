@@ -5,9 +5,10 @@
 // gpu.module @attn_kernels; the host function is gone.
 // CHECK-LABEL: gpu.module @attn_kernels [#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx86">]
 // CHECK:         llvm.mlir.global external @attn_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
-// Tensor maps by value (grid_constant), then O, LSE, seq_q, seq_k.
+// Tensor maps of Q, K, V, O by value (grid_constant), then LSE, seq_q, seq_k.
 // CHECK:         llvm.func @causal(%[[TQ:[^:]*]]: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant},
-// CHECK-SAME:      %{{.*}}: !llvm.ptr<1>, %{{.*}}: !llvm.ptr<1>, %[[NQ:.*]]: i32, %[[NK:.*]]: i32)
+// CHECK-SAME:      %{{[^:]*}}: !llvm.ptr {{{[^}]*}}}, %{{[^:]*}}: !llvm.ptr {{{[^}]*}}},
+// CHECK-SAME:      %[[TO:[^:]*]]: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}, %{{[^:]*}}: !llvm.ptr<1>, %[[NQ:[^:]*]]: i32, %[[NK:[^:]*]]: i32)
 // CHECK-SAME:      attnc.manifest = "{{.*}}\22threads_per_block\22: 256
 // CHECK-SAME:      nvvm.kernel, nvvm.minctasm = 1 : i32, nvvm.reqntid = array<i32: 256, 1, 1>
 // Barriers initialized by thread 0, then the prologue TMA loads of Q.
@@ -26,6 +27,13 @@
 // CHECK:           llvm.inline_asm has_side_effects {{.*}}wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}p, 1, 1, 1;
 // CHECK:           nvvm.barrier0
 // CHECK:         } {{.*}}
+// Epilogue: O through shared memory, fenced for the async proxy, one TMA
+// store per warpgroup (it clips rows past Nq).
+// CHECK:         nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK:         nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
+// CHECK:         nvvm.cp.async.bulk.tensor.global.shared.cta %[[TO]], %{{.*}}, box[
+// CHECK:         nvvm.cp.async.bulk.commit.group
+// CHECK:         nvvm.cp.async.bulk.wait_group 0 {read}
 // CHECK:         llvm.return
 func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
                   %v: tensor<?x4x?x64xbf16>) -> (tensor<?x4x?x64xbf16>, tensor<?x4x?xf32>) {

@@ -8,6 +8,7 @@
 #ifndef ATTNC_RUN_CPUBACKEND_H
 #define ATTNC_RUN_CPUBACKEND_H
 
+#include "GpuBackend.h"
 #include "Problem.h"
 
 #include "attnc/Pipelines/Pipelines.h"
@@ -17,13 +18,6 @@
 #include <memory>
 
 namespace attnc::run {
-
-/// Outputs of one call of a compiled attention function.
-struct DeviceResult {
-  HostTensor output;
-  std::vector<double> lse;
-  double milliseconds = 0.0;
-};
 
 /// Lowers `module` (a clone is taken) through the tiling pipeline up to
 /// `stage` and the CPU pipeline, and JIT-compiles it. Diagnostics go to the

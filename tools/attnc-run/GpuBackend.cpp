@@ -9,26 +9,23 @@
 
 #include "attnc/Runtime/Runtime.h"
 
-#include "llvm/Support/FileSystem.h"
-
 #include <cstring>
 
 using namespace attnc::run;
 
-static llvm::Error runtimeError(const char *call) {
-  return llvm::createStringError(std::string(call) + ": " +
-                                 attnc_last_error());
-}
-
+/// Returns false from the enclosing function with the runtime's message.
 #define ATTNC_TRY(call)                                                        \
   do {                                                                         \
-    if ((call) != ATTNC_OK)                                                    \
-      return runtimeError(#call);                                              \
+    if ((call) != ATTNC_OK) {                                                  \
+      error = std::string(#call) + ": " + attnc_last_error();                  \
+      return false;                                                            \
+    }                                                                          \
   } while (false)
 
-llvm::Error attnc::run::initGpu() {
-  ATTNC_TRY(attnc_init(0));
-  return llvm::Error::success();
+std::string attnc::run::initGpu() {
+  if (attnc_init(0) != ATTNC_OK)
+    return std::string("attnc_init(0): ") + attnc_last_error();
+  return "";
 }
 
 namespace {
@@ -39,12 +36,14 @@ struct DeviceBuffers {
     for (void *p : pointers)
       attnc_free(p);
   }
-  llvm::Expected<void *> alloc(size_t bytes) {
-    void *p = nullptr;
-    if (attnc_malloc(&p, bytes) != ATTNC_OK)
-      return runtimeError("attnc_malloc");
+  bool alloc(size_t bytes, void *&p, std::string &error) {
+    if (attnc_malloc(&p, bytes) != ATTNC_OK) {
+      error = std::string("attnc_malloc(") + std::to_string(bytes) +
+              "): " + attnc_last_error();
+      return false;
+    }
     pointers.push_back(p);
-    return p;
+    return true;
   }
 };
 
@@ -82,45 +81,28 @@ attnc_tensor describe(void *data, const std::vector<int64_t> &physical,
 }
 } // namespace
 
-llvm::Expected<DeviceResult>
-attnc::run::runOnGpu(const mlir::attn::KernelArtifact &artifact,
-                     const Problem &p, const HostTensor &q,
-                     const HostTensor &k, const HostTensor &v,
-                     int iterations) {
-  llvm::SmallString<128> dir;
-  if (std::error_code ec =
-          llvm::sys::fs::createUniqueDirectory("attnc-kernel", dir))
-    return llvm::createStringError(ec, "cannot create a temporary directory");
-  if (failed(mlir::attn::writeKernelArtifact(artifact, dir)))
-    return llvm::createStringError("cannot write the kernel artifact");
+bool attnc::run::runOnGpu(const std::string &artifactDir, const Problem &p,
+                          const HostTensor &q, const HostTensor &k,
+                          const HostTensor &v, int iterations,
+                          DeviceResult &r, std::string &error) {
   attnc_kernel kernel = nullptr;
-  ATTNC_TRY(attnc_kernel_load(dir.c_str(), &kernel));
-
-  DeviceResult r;
+  ATTNC_TRY(attnc_kernel_load(artifactDir.c_str(), &kernel));
   r.output = makeTensor(p.dtype, p.outputShape());
   DeviceBuffers buffers;
-  void *device[4];
+  void *device[4] = {};
   const HostTensor *inputs[3] = {&q, &k, &v};
   for (int i = 0; i < 3; ++i) {
-    auto ptr = buffers.alloc(inputs[i]->bytes.size());
-    if (!ptr)
-      return ptr.takeError();
-    device[i] = *ptr;
+    if (!buffers.alloc(inputs[i]->bytes.size(), device[i], error))
+      return false;
     ATTNC_TRY(attnc_memcpy_htod(device[i], inputs[i]->bytes.data(),
                                 inputs[i]->bytes.size()));
   }
-  auto out = buffers.alloc(r.output.bytes.size());
-  if (!out)
-    return out.takeError();
-  device[3] = *out;
+  if (!buffers.alloc(r.output.bytes.size(), device[3], error))
+    return false;
   size_t lseCount = p.batch * p.headsQ * p.seqQ;
   void *lse = nullptr;
-  if (p.hasLse) {
-    auto ptr = buffers.alloc(lseCount * sizeof(float));
-    if (!ptr)
-      return ptr.takeError();
-    lse = *ptr;
-  }
+  if (p.hasLse && !buffers.alloc(lseCount * sizeof(float), lse, error))
+    return false;
 
   attnc_attention_args args;
   args.q = describe(device[0], p.queryShape(), p.bshd, p.dtype);
@@ -132,8 +114,7 @@ attnc::run::runOnGpu(const mlir::attn::KernelArtifact &artifact,
 
   // Poison: all-ones halves are NaN in bf16/f16 and, in pairs, in f32, so an
   // element the kernel does not write shows up as NaN.
-  size_t outHalves = r.output.bytes.size() / 2;
-  ATTNC_TRY(attnc_memset_u16(device[3], 0xffff, outHalves));
+  ATTNC_TRY(attnc_memset_u16(device[3], 0xffff, r.output.bytes.size() / 2));
   if (lse)
     ATTNC_TRY(attnc_memset_u16(lse, 0xffff, 2 * lseCount));
   ATTNC_TRY(attnc_attention_launch(kernel, &args, nullptr));
@@ -150,6 +131,5 @@ attnc::run::runOnGpu(const mlir::attn::KernelArtifact &artifact,
                                 iterations, &ms));
   r.milliseconds = ms;
   ATTNC_TRY(attnc_kernel_release(kernel));
-  llvm::sys::fs::remove_directories(dir);
-  return r;
+  return true;
 }

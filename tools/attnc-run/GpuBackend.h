@@ -1,30 +1,44 @@
-//===- GpuBackend.h - run attention kernels through the runtime ---*- C++ -*-===//
+//===- GpuBackend.h - run attention kernel artifacts on the GPU ---*- C++ -*-===//
 //
 // Part of the attnc project, under the Apache License v2.0 with LLVM
 // Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Plain C++ over the runtime's C ABI (no MLIR, no LLVM), so that both
+// attnc-run and the MLIR-free attnc-run-artifact (which runs on machines that
+// have a GPU but no LLVM) share it.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef ATTNC_RUN_GPUBACKEND_H
 #define ATTNC_RUN_GPUBACKEND_H
 
-#include "CpuBackend.h"
+#include "Problem.h"
 
-#include "attnc/Target/KernelArtifact.h"
+#include <string>
+#include <vector>
 
 namespace attnc::run {
 
-/// Opens the CUDA driver through the runtime; an error when there is none.
-llvm::Error initGpu();
+/// Outputs of one launch of a compiled attention function.
+struct DeviceResult {
+  HostTensor output;
+  std::vector<double> lse;
+  double milliseconds = 0.0;
+};
 
-/// Writes `artifact` to a fresh temporary directory, loads it with the
-/// runtime, uploads q, k, v, poisons O and LSE (NaN), launches, checks the
-/// launch, downloads the results and times `iterations` more launches
-/// (median, CUDA events). Every runtime failure names the call and value.
-llvm::Expected<DeviceResult> runOnGpu(const mlir::attn::KernelArtifact &artifact,
-                                      const Problem &problem,
-                                      const HostTensor &q, const HostTensor &k,
-                                      const HostTensor &v, int iterations);
+/// Opens the CUDA driver through the runtime; returns an error message, empty
+/// on success.
+std::string initGpu();
+
+/// Loads the artifact in `artifactDir` with the runtime, uploads q, k, v,
+/// poisons O and LSE (NaN), launches, downloads the results and times
+/// `iterations` more launches (median, CUDA events). On failure returns false
+/// and sets `error` to a message naming the call and value at fault.
+bool runOnGpu(const std::string &artifactDir, const Problem &problem,
+              const HostTensor &q, const HostTensor &k, const HostTensor &v,
+              int iterations, DeviceResult &result, std::string &error);
 
 } // namespace attnc::run
 

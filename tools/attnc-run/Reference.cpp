@@ -92,3 +92,51 @@ ReferenceResult attnc::run::referenceAttention(const Problem &p,
     }
   return r;
 }
+
+double attnc::run::tolerance(ElementType type) {
+  return type == ElementType::F32 ? 1e-5 : 1e-2;
+}
+
+bool Comparison::ok(ElementType type) const {
+  return problem.empty() && relErr <= tolerance(type) &&
+         lseErr <= (type == ElementType::F32 ? 1e-5 : 1e-3);
+}
+
+Comparison attnc::run::compareWithReference(const Problem &p,
+                                            const HostTensor &output,
+                                            const std::vector<double> &lse,
+                                            const ReferenceResult &ref) {
+  Comparison c;
+  double diff2 = 0, ref2 = 0;
+  for (int64_t i = 0, e = output.numElements(); i < e; ++i) {
+    double x = output.get(i), r = ref.output[i];
+    if (std::isnan(x)) {
+      c.problem = "NaN in output (unwritten or NaN-producing)";
+      return c;
+    }
+    c.maxAbs = std::max(c.maxAbs, std::abs(x - r));
+    diff2 += (x - r) * (x - r);
+    ref2 += r * r;
+  }
+  c.relErr = ref2 > 0 ? std::sqrt(diff2 / ref2) : std::sqrt(diff2);
+  if (!p.hasLse)
+    return c;
+  for (size_t i = 0; i < ref.lse.size(); ++i) {
+    double x = lse[i], r = ref.lse[i];
+    if (std::isnan(x)) {
+      c.problem = "NaN in lse";
+      return c;
+    }
+    if (std::isinf(r)) {
+      ++c.emptyRows;
+      if (!(std::isinf(x) && x < 0)) {
+        c.problem = "row without visible keys has lse " + std::to_string(x);
+        return c;
+      }
+      continue;
+    }
+    c.lseErr =
+        std::max(c.lseErr, std::abs(x - r) / std::max(1.0, std::abs(r)));
+  }
+  return c;
+}

@@ -29,6 +29,22 @@ ReferenceResult referenceAttention(const Problem &p, const HostTensor &q,
 /// True iff key `j` is visible to query `i` (j < seqK included).
 bool keyVisible(const Problem &p, int64_t i, int64_t j);
 
+/// Largest relative error ||out - ref|| / ||ref|| each element type may show.
+double tolerance(ElementType type);
+
+/// How a backend's outputs compare with the reference.
+struct Comparison {
+  double maxAbs = 0, relErr = 0, lseErr = 0;
+  int64_t emptyRows = 0; // rows that see no key
+  std::string problem;   // why the result is wrong, if it is
+  /// Within tolerance, no NaN, empty rows exactly O = 0 and LSE = -inf.
+  bool ok(ElementType type) const;
+};
+
+Comparison compareWithReference(const Problem &p, const HostTensor &output,
+                                const std::vector<double> &lse,
+                                const ReferenceResult &ref);
+
 } // namespace attnc::run
 
 #endif // ATTNC_RUN_REFERENCE_H

@@ -22,6 +22,7 @@
 #include "attn/AttnOps.h"
 #include "attnc/InitAll.h"
 #include "attnc/Pipelines/Pipelines.h"
+#include "attnc/Target/KernelArtifact.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -31,6 +32,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -80,11 +82,6 @@ static cl::opt<int64_t> seqK("seq-k", cl::desc("Size of a dynamic key length"),
 static cl::opt<uint64_t> seed("seed", cl::desc("Random seed"), cl::init(1));
 
 namespace {
-
-/// Largest relative error ‖out - ref‖ / ‖ref‖ each element type may show.
-double tolerance(ElementType type) {
-  return type == ElementType::F32 ? 1e-5 : 1e-2;
-}
 
 /// Resolves a possibly dynamic size.
 int64_t resolve(int64_t size, int64_t dynamicValue) {
@@ -140,48 +137,6 @@ FailureOr<Problem> problemFromFunction(func::FuncOp func) {
   return p;
 }
 
-struct Comparison {
-  double maxAbs = 0, relErr = 0, lseErr = 0;
-  int64_t emptyRows = 0; // rows that see no key
-  std::string problem;   // why the result is wrong, if it is
-};
-
-Comparison compare(const Problem &p, const DeviceResult &got,
-                   const ReferenceResult &ref) {
-  Comparison c;
-  double diff2 = 0, ref2 = 0;
-  for (int64_t i = 0, e = got.output.numElements(); i < e; ++i) {
-    double x = got.output.get(i), r = ref.output[i];
-    if (std::isnan(x)) {
-      c.problem = "NaN in output";
-      return c;
-    }
-    c.maxAbs = std::max(c.maxAbs, std::abs(x - r));
-    diff2 += (x - r) * (x - r);
-    ref2 += r * r;
-  }
-  c.relErr = ref2 > 0 ? std::sqrt(diff2 / ref2) : std::sqrt(diff2);
-  if (!p.hasLse)
-    return c;
-  for (size_t i = 0; i < ref.lse.size(); ++i) {
-    double x = got.lse[i], r = ref.lse[i];
-    if (std::isnan(x)) {
-      c.problem = "NaN in lse";
-      return c;
-    }
-    if (std::isinf(r)) {
-      ++c.emptyRows;
-      if (!(std::isinf(x) && x < 0)) {
-        c.problem = "row without visible keys has lse " + std::to_string(x);
-        return c;
-      }
-      continue;
-    }
-    c.lseErr = std::max(c.lseErr, std::abs(x - r) / std::max(1.0, std::abs(r)));
-  }
-  return c;
-}
-
 /// 4 * D * (number of visible (query, key) pairs) * batch * heads: the
 /// matmul FLOPs the kernel must do (halved for a square causal mask).
 double attentionFlops(const Problem &p) {
@@ -208,9 +163,8 @@ public:
   }
   void add(const Problem &p, StringRef stage, const DeviceResult &result,
            const ReferenceResult &ref, bool timed) {
-    Comparison c = compare(p, result, ref);
-    bool ok = c.problem.empty() && c.relErr <= tolerance(p.dtype) &&
-              c.lseErr <= (p.dtype == ElementType::F32 ? 1e-5 : 1e-3);
+    Comparison c = compareWithReference(p, result.output, result.lse, ref);
+    bool ok = c.ok(p.dtype);
     std::string tflops = "-";
     if (timed && result.milliseconds > 0)
       tflops = llvm::formatv("{0:f0}", attentionFlops(p) /
@@ -285,13 +239,22 @@ void runOnGpuKernels(ModuleOp module, ArrayRef<Problem> problems,
         report.fail(p, "gpu", "the GPU lowering rejected it (see above)");
       continue;
     }
-    auto result = runOnGpu(artifacts->front(), p, inputs[i].q, inputs[i].k,
-                           inputs[i].v, timingIterations);
-    if (!result) {
-      report.fail(p, "gpu", llvm::toString(result.takeError()));
+    SmallString<128> dir;
+    if (llvm::sys::fs::createUniqueDirectory("attnc-kernel", dir) ||
+        failed(attn::writeKernelArtifact(artifacts->front(), dir))) {
+      report.fail(p, "gpu", "cannot write the kernel artifact");
       continue;
     }
-    report.add(p, "gpu", *result, inputs[i].ref, /*timed=*/true);
+    DeviceResult result;
+    std::string error;
+    bool ran = runOnGpu(dir.str().str(), p, inputs[i].q, inputs[i].k,
+                        inputs[i].v, timingIterations, result, error);
+    llvm::sys::fs::remove_directories(dir);
+    if (!ran) {
+      report.fail(p, "gpu", error);
+      continue;
+    }
+    report.add(p, "gpu", result, inputs[i].ref, /*timed=*/true);
   }
 }
 
@@ -385,8 +348,7 @@ int main(int argc, char **argv) {
   }
   bool useGpu = false;
   if (backend != "cpu") {
-    if (llvm::Error error = initGpu()) {
-      std::string why = llvm::toString(std::move(error));
+    if (std::string why = initGpu(); !why.empty()) {
       if (backend == "gpu") {
         llvm::errs() << "attnc-run: --backend=gpu needs a GPU: " << why << "\n";
         return 1;

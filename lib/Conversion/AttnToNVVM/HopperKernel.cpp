@@ -185,6 +185,7 @@ private:
                                       ValueRange carried, bool masked);
   void emitConsumer(Value output, Value lse, Value kvBegin,
                     ArrayRef<Value> bounds);
+  void storeOutputTile(ArrayRef<Value> o, const Value inv[2], Value outputMap);
 
   OpBuilder &b;
   Location loc;
@@ -527,7 +528,7 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   tmQuery = entry->getArgument(0);
   tmKey = entry->getArgument(1);
   tmValue = entry->getArgument(2);
-  Value output = entry->getArgument(3);
+  Value output = entry->getArgument(3); // O's tensor map
   Value lse = plan.hasLse ? entry->getArgument(4) : Value();
   seqQ = entry->getArgument(plan.hasLse ? 5 : 4);
   seqK = entry->getArgument(plan.hasLse ? 6 : 5);
@@ -727,56 +728,99 @@ void KernelEmitter::emitConsumer(Value output, Value lse, Value kvBegin,
     carried = {carried[0], carried[1], carried[2], carried[3], acc};
   }
 
-  // Epilogue: O = acc / l and LSE = m * scale + ln l, rows past Nq skipped.
+  // Epilogue: O = acc / l through shared memory and a TMA store (which clips
+  // rows past Nq); LSE = m * scale + ln l stored directly.
   Value l[2] = {quadReduce(carried[2], false), quadReduce(carried[3], false)};
-  SmallVector<Value> o = unpack(carried[4], plan.valueHeadDim / 2);
-  Value quadCol = mul(arith::AndIOp::create(b, loc, lane, c32(3)), c32(2));
+  Value empty[2], inv[2];
+  for (int r = 0; r < 2; ++r) {
+    empty[r] = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, l[r],
+                                     cF32(0.0));
+    inv[r] = arith::SelectOp::create(
+        b, loc, empty[r], cF32(0.0),
+        arith::DivFOp::create(b, loc, cF32(1.0), l[r]));
+  }
+  storeOutputTile(unpack(carried[4], plan.valueHeadDim / 2), inv, output);
+
+  if (!lse)
+    return;
   auto i64Of = [&](Value v) { return arith::ExtUIOp::create(b, loc, i64(), v); };
-  Value hq = c64(plan.headsQ), dv = c64(plan.valueHeadDim);
-  Value seqQ64 = i64Of(seqQ);
-  auto elementPtrType = LLVM::LLVMPointerType::get(ctx, 1);
+  Value hq = c64(plan.headsQ), seqQ64 = i64Of(seqQ);
+  auto globalPtr = LLVM::LLVMPointerType::get(ctx, 1);
+  Value isQuadLead = eqI(arith::AndIOp::create(b, loc, lane, c32(3)), c32(0));
   for (int r = 0; r < 2; ++r) {
     Value row = r == 0 ? row0 : add(row0, c32(8));
-    Value rowOk =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, row, seqQ);
-    Value empty = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, l[r],
-                                        cF32(0.0));
-    Value inv = arith::SelectOp::create(
-        b, loc, empty, cF32(0.0),
-        arith::DivFOp::create(b, loc, cF32(1.0), l[r]));
+    Value rowOk = arith::AndIOp::create(
+        b, loc, isQuadLead,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, row, seqQ));
     ifThen(rowOk, [&] {
-      Value b64 = i64Of(batch), h64 = i64Of(head), row64 = i64Of(row);
-      Value rowStart =
-          plan.layout == Layout::BHSD
-              ? mul(add(mul(add(mul(b64, hq), h64), seqQ64), row64), dv)
-              : mul(add(mul(add(mul(b64, seqQ64), row64), hq), h64), dv);
-      for (size_t i = 0; i < o.size(); i += 4) {
-        Value col = add(c32(8 * (i / 4)), quadCol);
-        Value lo = arith::MulFOp::create(b, loc, o[i + 2 * r], inv);
-        Value hi = arith::MulFOp::create(b, loc, o[i + 2 * r + 1], inv);
-        Value offset = add(rowStart, i64Of(col));
-        Value ptr = LLVM::GEPOp::create(b, loc, elementPtrType,
-                                        plan.elementType, output,
-                                        ValueRange{offset});
-        LLVM::StoreOp::create(b, loc, packPair(lo, hi), ptr, /*alignment=*/4);
-      }
-      if (lse) {
-        Value isQuadLead = eqI(arith::AndIOp::create(b, loc, lane, c32(3)),
-                               c32(0));
-        ifThen(isQuadLead, [&] {
-          Value value = arith::AddFOp::create(
-              b, loc,
-              arith::MulFOp::create(b, loc, carried[r], cF32(plan.softmaxScale)),
-              arith::MulFOp::create(b, loc, log2(l[r]), cF32(M_LN2)));
-          value = arith::SelectOp::create(b, loc, empty, negInf(), value);
-          Value index = add(mul(add(mul(b64, hq), h64), seqQ64), row64);
-          Value ptr = LLVM::GEPOp::create(b, loc, elementPtrType, f32(), lse,
-                                          ValueRange{index});
-          LLVM::StoreOp::create(b, loc, value, ptr, /*alignment=*/4);
-        });
-      }
+      Value value = arith::AddFOp::create(
+          b, loc,
+          arith::MulFOp::create(b, loc, carried[r], cF32(plan.softmaxScale)),
+          arith::MulFOp::create(b, loc, log2(l[r]), cF32(M_LN2)));
+      value = arith::SelectOp::create(b, loc, empty[r], negInf(), value);
+      Value index = add(mul(add(mul(i64Of(batch), hq), i64Of(head)), seqQ64),
+                        i64Of(row));
+      Value ptr = LLVM::GEPOp::create(b, loc, globalPtr, f32(), lse,
+                                      ValueRange{index});
+      LLVM::StoreOp::create(b, loc, value, ptr, /*alignment=*/4);
     });
   }
+}
+
+/// Writes this warpgroup's 64 x Dv output rows, scaled by `inv` per row, into
+/// the Q buffer (only this warpgroup read those rows) in the 128-byte
+/// swizzled layout of a TMA box, then one thread stores them with TMA.
+void KernelEmitter::storeOutputTile(ArrayRef<Value> o, const Value inv[2],
+                                    Value outputMap) {
+  Value warp = arith::AndIOp::create(
+      b, loc, arith::ShRUIOp::create(b, loc, tid, c32(5)), c32(3));
+  Value tileRowBase = mul(warpgroup, c32(kWarpgroupRows));
+  Value localRow = add(mul(warp, c32(16)),
+                       arith::ShRUIOp::create(b, loc, lane, c32(2)));
+  Value quadCol = mul(arith::AndIOp::create(b, loc, lane, c32(3)), c32(2));
+  for (int r = 0; r < 2; ++r) {
+    Value row = add(tileRowBase, add(localRow, c32(8 * r)));
+    Value rowBytes = mul(row, c32(kAtomBytes));
+    Value phase = arith::AndIOp::create(b, loc, row, c32(7));
+    for (size_t i = 2 * r; i < o.size(); i += 4) {
+      int64_t colBase = 8 * (i / 4); // + quadCol
+      int64_t atom = colBase / kAtomElems;
+      int64_t chunk = (colBase % kAtomElems) / 8;
+      // 16-byte chunk c of row r sits at chunk c ^ (r % 8).
+      Value swizzled = mul(arith::XOrIOp::create(b, loc, c32(chunk), phase),
+                           c32(16));
+      Value offset = add(add(rowBytes, swizzled), mul(quadCol, c32(2)));
+      Value ptr = smemPtr(smem.query + atom * plan.blockM * kAtomBytes, offset);
+      Value lo = arith::MulFOp::create(b, loc, o[i], inv[r]);
+      Value hi = arith::MulFOp::create(b, loc, o[i + 1], inv[r]);
+      LLVM::StoreOp::create(b, loc, packPair(lo, hi), ptr, /*alignment=*/4);
+    }
+  }
+  // Generic-proxy writes must be visible to the TMA (async proxy) before the
+  // warpgroup's barrier.
+  NVVM::FenceProxyOp::create(
+      b, loc, NVVM::ProxyKind::async_shared,
+      NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
+  NVVM::BarrierOp::create(b, loc, Type(), add(warpgroup, c32(1)),
+                          c32(kWarpgroupThreads), nullptr, Value());
+  Value wgLeader = eqI(arith::AndIOp::create(b, loc, tid, c32(127)), c32(0));
+  ifThen(wgLeader, [&] {
+    Value rowInTile = mul(warpgroup, c32(kWarpgroupRows * kAtomBytes));
+    for (int64_t atom = 0; atom < plan.valueHeadDim / kAtomElems; ++atom) {
+      Value src = smemPtr(smem.query + atom * plan.blockM * kAtomBytes,
+                          rowInTile);
+      SmallVector<Value> coords = {c32(atom * kAtomElems),
+                                   add(rowBegin, tileRowBase), head, batch};
+      NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+          b, loc, outputMap, src, coords, Value(),
+          NVVM::TMAStoreModeAttr::get(b.getContext(), NVVM::TMAStoreMode::TILE),
+          Value());
+    }
+    NVVM::CpAsyncBulkCommitGroupOp::create(b, loc);
+    // Shared memory must outlive the reads of the store.
+    NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, b.getI32IntegerAttr(0),
+                                         b.getUnitAttr());
+  });
 }
 
 rt::Manifest buildManifest(const KernelPlan &plan,
@@ -822,7 +866,7 @@ rt::Manifest buildManifest(const KernelPlan &plan,
   m.params = {tensorMap(rt::TensorName::Q, plan.blockM),
               tensorMap(rt::TensorName::K, plan.blockN),
               tensorMap(rt::TensorName::V, plan.blockN),
-              pointer(rt::TensorName::O)};
+              tensorMap(rt::TensorName::O, kWarpgroupRows)};
   if (plan.hasLse)
     m.params.push_back(pointer(rt::TensorName::Lse));
   m.params.push_back(scalar(rt::Symbol::SeqQ));
@@ -864,7 +908,7 @@ LLVM::LLVMFuncOp mlir::attn::buildHopperAttentionKernel(
 
   auto ptr = LLVM::LLVMPointerType::get(ctx);
   auto globalPtr = LLVM::LLVMPointerType::get(ctx, 1);
-  SmallVector<Type> params = {ptr, ptr, ptr, globalPtr};
+  SmallVector<Type> params = {ptr, ptr, ptr, ptr};
   if (plan.hasLse)
     params.push_back(globalPtr);
   params.push_back(b.getI32Type());
@@ -878,7 +922,7 @@ LLVM::LLVMFuncOp mlir::attn::buildHopperAttentionKernel(
                     {int32_t(kWarpgroupThreads * plan.warpgroups()), 1, 1}));
   func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(), b.getI32IntegerAttr(1));
   // Tensor maps by value (CUTLASS's __grid_constant__ const CUtensorMap).
-  for (unsigned i = 0; i < 3; ++i) {
+  for (unsigned i = 0; i < 4; ++i) {
     func.setArgAttr(i, LLVM::LLVMDialect::getByValAttrName(),
                     TypeAttr::get(LLVM::LLVMArrayType::get(b.getI8Type(), 128)));
     func.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),

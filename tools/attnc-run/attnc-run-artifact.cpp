@@ -1,0 +1,190 @@
+//===- attnc-run-artifact.cpp - check compiled kernels on the GPU ---------===//
+//
+// Part of the attnc project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// attnc-run's GPU backend for machines that have a GPU but no LLVM/MLIR: it
+// loads kernel artifacts written by attnc-compile, rebuilds the problem from
+// each manifest, and checks every launch against the same float64 reference
+// as attnc-run, on seeded normal inputs with NaN-poisoned outputs. Links only
+// the runtime (no MLIR, no LLVM).
+//
+//   attnc-run-artifact [--shapes=B:Nq:Nk,...] [--iterations=N] DIR...
+//
+//===----------------------------------------------------------------------===//
+
+#include "GpuBackend.h"
+#include "Problem.h"
+#include "Reference.h"
+
+#include "attnc/Runtime/Manifest.h"
+
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+using namespace attnc::run;
+namespace rt = attnc::rt;
+
+namespace {
+
+const char *kUsage =
+    "usage: attnc-run-artifact [--shapes=B:Nq:Nk,...] [--iterations=N] "
+    "[--seed=S] ARTIFACT_DIR...\n";
+
+bool readFile(const std::string &path, std::string &out) {
+  std::ifstream in(path);
+  if (!in)
+    return false;
+  std::stringstream ss;
+  ss << in.rdbuf();
+  out = ss.str();
+  return true;
+}
+
+std::string option(const rt::Manifest &m, const std::string &name) {
+  for (const rt::CompileOption &o : m.options)
+    if (o.name == name)
+      return o.value;
+  return "";
+}
+
+/// The problem a manifest's kernel computes, with the given dynamic sizes.
+bool problemFromManifest(const rt::Manifest &m, int64_t batch, int64_t seqQ,
+                         int64_t seqK, Problem &p, std::string &error) {
+  p.function = m.entry;
+  p.dtype = m.problem.dtype == rt::DType::BF16
+                ? ElementType::BF16
+                : (m.problem.dtype == rt::DType::F16 ? ElementType::F16
+                                                     : ElementType::F32);
+  p.headDim = m.problem.headDim;
+  p.valueHeadDim = m.problem.headDimV;
+  p.bshd = m.problem.layout == "bshd";
+  p.hasLse = m.problem.hasLse;
+  p.mask = m.problem.mask == "causal"
+               ? Mask::Causal
+               : (m.problem.mask == "causal_bottom_right"
+                      ? Mask::CausalBottomRight
+                      : Mask::None);
+  std::string heads = option(m, "heads_q"), kvHeads = option(m, "heads_kv"),
+              scale = option(m, "scale");
+  if (heads.empty() || kvHeads.empty() || scale.empty()) {
+    error = "manifest of " + m.entry +
+            " lacks options.heads_q/heads_kv/scale (not written by "
+            "attnc-compile?)";
+    return false;
+  }
+  p.headsQ = std::stoll(heads);
+  p.headsKV = std::stoll(kvHeads);
+  p.scale = std::stof(scale);
+  std::string left = option(m, "window_left");
+  if (!left.empty())
+    p.window = std::make_pair(std::stoll(left),
+                              std::stoll(option(m, "window_right")));
+  p.batch = batch;
+  p.seqQ = seqQ;
+  p.seqK = seqK;
+  return true;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::vector<std::array<int64_t, 3>> shapes = {
+      {1, 1, 1}, {2, 17, 33}, {1, 113, 203}, {1, 200, 100}, {1, 257, 513}};
+  int iterations = 10;
+  uint64_t seed = 1;
+  std::vector<std::string> dirs;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg.rfind("--shapes=", 0) == 0) {
+      shapes.clear();
+      std::stringstream list(arg.substr(9));
+      std::string item;
+      while (std::getline(list, item, ',')) {
+        std::array<int64_t, 3> s{};
+        if (std::sscanf(item.c_str(), "%ld:%ld:%ld", &s[0], &s[1], &s[2]) != 3 ||
+            s[0] < 1 || s[1] < 1 || s[2] < 1) {
+          std::fprintf(stderr, "attnc-run-artifact: bad shape '%s' (want B:Nq:Nk)\n",
+                       item.c_str());
+          return 2;
+        }
+        shapes.push_back(s);
+      }
+    } else if (arg.rfind("--iterations=", 0) == 0) {
+      iterations = std::atoi(arg.c_str() + 13);
+    } else if (arg.rfind("--seed=", 0) == 0) {
+      seed = std::strtoull(arg.c_str() + 7, nullptr, 10);
+    } else if (arg.rfind("--", 0) == 0) {
+      std::fprintf(stderr, "attnc-run-artifact: unknown option %s\n%s",
+                   arg.c_str(), kUsage);
+      return 2;
+    } else {
+      dirs.push_back(arg);
+    }
+  }
+  if (dirs.empty() || iterations < 1) {
+    std::fputs(kUsage, stderr);
+    return 2;
+  }
+  if (std::string why = initGpu(); !why.empty()) {
+    std::fprintf(stderr, "attnc-run-artifact: needs a GPU: %s\n", why.c_str());
+    return 1;
+  }
+
+  std::mt19937_64 rng(seed);
+  int passes = 0, failures = 0;
+  std::printf("%-18s %-5s %-40s %-16s %9s %9s %6s %9s  %s\n", "kernel", "dtype",
+              "shape", "mask", "rel_err", "lse_err", "empty", "ms", "result");
+  for (const std::string &dir : dirs) {
+    std::string json, error;
+    rt::Manifest m;
+    if (!readFile(dir + "/manifest.json", json) ||
+        !rt::parseManifest(json, m, error, dir + "/manifest.json")) {
+      std::printf("%-18s FAIL (%s)\n", dir.c_str(),
+                  error.empty() ? "cannot read manifest.json" : error.c_str());
+      ++failures;
+      continue;
+    }
+    for (auto [batch, seqQ, seqK] : shapes) {
+      Problem p;
+      if (!problemFromManifest(m, batch, seqQ, seqK, p, error)) {
+        std::printf("%-18s FAIL (%s)\n", m.entry.c_str(), error.c_str());
+        ++failures;
+        break;
+      }
+      HostTensor q = makeTensor(p.dtype, p.queryShape()),
+                 k = makeTensor(p.dtype, p.keyShape()),
+                 v = makeTensor(p.dtype, p.valueShape());
+      fillNormal(q, rng);
+      fillNormal(k, rng);
+      fillNormal(v, rng);
+      DeviceResult result;
+      if (!runOnGpu(dir, p, q, k, v, iterations, result, error)) {
+        std::printf("%-18s %-5s %-40s FAIL (%s)\n", m.entry.c_str(),
+                    toString(p.dtype), p.describeShape().c_str(), error.c_str());
+        ++failures;
+        continue;
+      }
+      Comparison c = compareWithReference(p, result.output, result.lse,
+                                          referenceAttention(p, q, k, v));
+      bool ok = c.ok(p.dtype);
+      std::printf("%-18s %-5s %-40s %-16s %9.2e %9.2e %6ld %9.3f  %s%s\n",
+                  m.entry.c_str(), toString(p.dtype), p.describeShape().c_str(),
+                  p.describeMask().c_str(), c.relErr, c.lseErr,
+                  static_cast<long>(c.emptyRows), result.milliseconds,
+                  ok ? "PASS" : "FAIL",
+                  c.problem.empty() ? "" : (" (" + c.problem + ")").c_str());
+      ok ? ++passes : ++failures;
+    }
+  }
+  std::printf("backend: gpu (attnc-run-artifact: sm_90a kernels through "
+              "libAttncRuntime)\n%d passed, %d failed\n",
+              passes, failures);
+  return failures == 0 ? 0 : 1;
+}
