@@ -29,3 +29,5 @@ cat artifacts/ptxas.txt
   -o artifacts/kernels-no-ws > /dev/null
 "$BUILD_DIR/bin/attnc-compile" bench/kernels.mlir --intra-warpgroup-overlap=true \
   -o artifacts/kernels-overlap > /dev/null
+"$BUILD_DIR/bin/attnc-compile" bench/kernels.mlir --ping-pong=false \
+  -o artifacts/kernels-no-pingpong > /dev/null

@@ -124,6 +124,7 @@ void mlir::attn::buildAttnToNVVMPipeline(OpPassManager &pm,
   nvvm.chip = "sm_90a";
   nvvm.warpSpecialize = options.warpSpecialize;
   nvvm.overlap = options.overlap;
+  nvvm.pingPong = options.pingPong;
   pm.addPass(createConvertAttnToNVVMPass(nvvm));
   OpPassManager &gpuPm = pm.nest<gpu::GPUModuleOp>();
   gpuPm.addPass(createSCFToControlFlowPass());

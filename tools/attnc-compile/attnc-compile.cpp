@@ -55,6 +55,10 @@ static cl::opt<bool> overlap(
     "intra-warpgroup-overlap",
     cl::desc("Softmax of block j overlaps P V of block j-1 (default off)"),
     cl::init(false));
+static cl::opt<bool> pingPong(
+    "ping-pong",
+    cl::desc("Two consumer warpgroups take turns issuing GEMMs (default on)"),
+    cl::init(true));
 static cl::opt<int64_t> blockN("block-n",
                                cl::desc("Key rows per tile (0: tile table)"),
                                cl::init(0));
@@ -89,6 +93,7 @@ int main(int argc, char **argv) {
   options.blockN = blockN;
   options.warpSpecialize = warpSpecialize;
   options.overlap = overlap;
+  options.pingPong = pingPong;
   auto artifacts = attn::compileKernelArtifacts(*module, options);
   if (failed(artifacts))
     return 1;

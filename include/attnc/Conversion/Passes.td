@@ -64,6 +64,10 @@ def ConvertAttnToNVVMPass : Pass<"convert-attn-to-nvvm", "ModuleOp"> {
            "With warp specialization: run the softmax of block j while the "
            "P V wgmma of block j-1 is in flight (correct, but measured slower "
            "than without it so far: bench/RESULTS.md run 3)">,
+    Option<"pingPong", "ping-pong", "bool", /*default=*/"true",
+           "With warp specialization and two consumer warpgroups: take turns "
+           "issuing the S wgmma (named barriers) so one warpgroup's softmax "
+           "overlaps the other's GEMMs">,
   ];
 }
 

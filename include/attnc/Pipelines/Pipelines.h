@@ -52,6 +52,10 @@ struct AttnPipelineOptions : public PassPipelineOptions<AttnPipelineOptions> {
       llvm::cl::desc("GPU: softmax of block j overlaps P V of block j-1 "
                      "(off by default: slower so far, bench/RESULTS.md)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> pingPong{
+      *this, "ping-pong",
+      llvm::cl::desc("GPU: two consumer warpgroups take turns issuing GEMMs"),
+      llvm::cl::init(true)};
   PassOptions::Option<AttnStage> stopAfter{
       *this, "stop-after", llvm::cl::desc("Last stage to run"),
       llvm::cl::init(AttnStage::Split),

@@ -82,6 +82,7 @@ struct ConvertAttnToNVVMPass final
               ? getDefaultWarpSpecialization(plan->headDim, chip)
               : warpSpecialize == "on";
       plan->overlap = overlap;
+      plan->pingPongRequested = pingPong;
       attnc::rt::Manifest manifest;
       LLVM::LLVMFuncOp kernel = buildHopperAttentionKernel(
           b, func.getLoc(), gpuModule, *plan, manifest);

@@ -41,6 +41,8 @@ namespace rt = attnc::rt;
 
 static constexpr int64_t kWarpgroupThreads = 128;
 static constexpr int64_t kWarpgroupRows = 64; // rows of one wgmma m64 tile
+// Named barriers: 0 = whole CTA, 1-2 = per-warpgroup epilogue, 3-4 = ping-pong.
+static constexpr int64_t kPingPongBarrierBase = 3;
 static constexpr int64_t kAtomBytes = 128; // one 128B swizzle row
 static constexpr int64_t kAtomElems = 64;  // bf16/f16 elements per atom row
 
@@ -176,6 +178,8 @@ private:
   std::pair<Value, Value> stageAndPhase(Value iteration);
   Value computeScores(Value stage, Value phase);
   void keepAlive(ArrayRef<Value> values);
+  Value pingPongBarrier(Value wg);
+  void pingPongArriveOther();
   /// One kv block, GEMMs and softmax in sequence.
   SmallVector<Value> kvStep(Value kvBlock, Value iteration, ValueRange carried,
                             bool masked);
@@ -458,10 +462,28 @@ Value KernelEmitter::computeScores(Value stage, Value phase) {
   return scores;
 }
 
+/// Ping-pong: warpgroup w issues its S wgmma only after the other warpgroup
+/// issued its own (named barrier 3 + w, both warpgroups' 256 threads), so one
+/// warpgroup's softmax runs while the other's GEMMs occupy the tensor cores.
+Value KernelEmitter::pingPongBarrier(Value wg) {
+  return add(wg, c32(kPingPongBarrierBase));
+}
+
+void KernelEmitter::pingPongArriveOther() {
+  Value other = arith::SubIOp::create(b, loc, c32(1), warpgroup);
+  NVVM::BarrierArriveOp::create(b, loc, pingPongBarrier(other),
+                                c32(2 * kWarpgroupThreads));
+}
+
 SmallVector<Value> KernelEmitter::kvStep(Value kvBlock, Value iteration,
                                          ValueRange carried, bool masked) {
   auto [stage, phase] = stageAndPhase(iteration);
+  if (plan.pingPong())
+    NVVM::BarrierOp::create(b, loc, Type(), pingPongBarrier(warpgroup),
+                            c32(2 * kWarpgroupThreads), nullptr, Value());
   Value scores = computeScores(stage, phase);
+  if (plan.pingPong())
+    pingPongArriveOther();
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
   Softmax sm = softmax(scores, kvBlock, masked, carried.take_front(2),
                        carried.slice(2, 2));
@@ -677,6 +699,10 @@ void KernelEmitter::emitConsumer(Value output, Value lse, Value kvBegin,
     }
   };
 
+  if (plan.pingPong()) {
+    // Warpgroup 0 goes first: warpgroup 1 pre-arrives on its barrier.
+    ifThen(eqI(warpgroup, c32(1)), [&] { pingPongArriveOther(); });
+  }
   if (!plan.overlapSoftmax()) {
     emitLoops(bounds, [&](Value kb, Value it, ValueRange c, bool masked) {
       return kvStep(kb, it, c, masked);
@@ -879,6 +905,7 @@ rt::Manifest buildManifest(const KernelPlan &plan,
   option("stages", SharedMemoryLayout::kStages);
   option("consumer_warpgroups", plan.consumerWarpgroups());
   option("warp_specialized", plan.warpSpecialize);
+  option("ping_pong", plan.pingPong());
   option("heads_q", plan.headsQ);
   option("heads_kv", plan.headsKV);
   m.options.push_back({"scale", llvm::formatv("{0:e8}", plan.scale).str(), false});

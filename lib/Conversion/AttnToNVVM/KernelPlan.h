@@ -44,6 +44,13 @@ struct KernelPlan {
   /// stages are released out of order otherwise).
   bool overlap = false;
   bool overlapSoftmax() const { return warpSpecialize && overlap; }
+  /// Two consumer warpgroups take turns issuing their S wgmma (FA3's
+  /// ping-pong); needs the producer warpgroup and the serial kv step.
+  bool pingPongRequested = true;
+  bool pingPong() const {
+    return pingPongRequested && warpSpecialize && !overlap &&
+           consumerWarpgroups() == 2;
+  }
   int64_t warpgroups() const {
     return consumerWarpgroups() + (warpSpecialize ? 1 : 0);
   }
