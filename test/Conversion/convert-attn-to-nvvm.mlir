@@ -9,8 +9,8 @@
 // CHECK:         llvm.func @causal(%[[TQ:[^:]*]]: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant},
 // CHECK-SAME:      %{{[^:]*}}: !llvm.ptr {{{[^}]*}}}, %{{[^:]*}}: !llvm.ptr {{{[^}]*}}},
 // CHECK-SAME:      %[[TO:[^:]*]]: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}, %{{[^:]*}}: !llvm.ptr<1>, %[[NQ:[^:]*]]: i32, %[[NK:[^:]*]]: i32)
-// CHECK-SAME:      attnc.manifest = "{{.*}}\22threads_per_block\22: 256
-// CHECK-SAME:      nvvm.kernel, nvvm.minctasm = 1 : i32, nvvm.reqntid = array<i32: 256, 1, 1>
+// CHECK-SAME:      attnc.manifest = "{{.*}}\22threads_per_block\22: 384
+// CHECK-SAME:      nvvm.kernel, nvvm.minctasm = 1 : i32, nvvm.reqntid = array<i32: 384, 1, 1>
 // Barriers initialized by thread 0, then the prologue TMA loads of Q.
 // CHECK:         nvvm.mbarrier.init
 // CHECK:         nvvm.mbarrier.arrive.expect_tx
@@ -25,7 +25,8 @@
 // CHECK:           nvvm.shfl.sync  bfly
 // CHECK:           llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
 // CHECK:           llvm.inline_asm has_side_effects {{.*}}wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}p, 1, 1, 1;
-// CHECK:           nvvm.barrier0
+// The consumers hand each K/V stage back to the producer warpgroup.
+// CHECK:           nvvm.mbarrier.arrive
 // CHECK:         } {{.*}}
 // Epilogue: O through shared memory, fenced for the async proxy, one TMA
 // store per warpgroup (it clips rows past Nq).

@@ -72,14 +72,14 @@
 // CHECK:         }
 // CHECK:         return %[[RES]]#0, %[[RES]]#1
 
-// D = 64: 64 x 128 tiles from the default table.
+// D = 64: 192 x 128 tiles from the default table.
 // DEFAULT-LABEL: func.func @gqa_causal(
-// DEFAULT:         %[[BM:.*]] = arith.constant 64 : index
+// DEFAULT:         %[[BM:.*]] = arith.constant 192 : index
 // DEFAULT:         arith.ceildivsi %{{.*}}, %[[BM]]
-// DEFAULT:         attn.load_tile {{.*}} -> tensor<64x64xbf16>
+// DEFAULT:         attn.load_tile {{.*}} -> tensor<192x64xbf16>
 // DEFAULT:         attn.load_tile {{.*}} -> tensor<128x64xbf16>
-// DEFAULT:         attn.qk {{.*}} -> tensor<64x128xf32>
-// DEFAULT:         attn.finalize {{.*}} -> tensor<64x64xbf16>
+// DEFAULT:         attn.qk {{.*}} -> tensor<192x128xf32>
+// DEFAULT:         attn.finalize {{.*}} -> tensor<192x64xbf16>
 
 // D = 64: 192 x 128 in FA3's table.
 // FA3-LABEL:     func.func @gqa_causal(
@@ -138,7 +138,7 @@ func.func @gqa_causal(%q: tensor<2x8x?x64xbf16>, %k: tensor<2x2x?x64xbf16>,
 
 // D = 32, no mask.
 // DEFAULT-LABEL: func.func @mha_no_mask(
-// DEFAULT:         attn.qk {{.*}} -> tensor<64x128xf32>
+// DEFAULT:         attn.qk {{.*}} -> tensor<192x128xf32>
 // FA3-LABEL:     func.func @mha_no_mask(
 // FA3:             attn.qk {{.*}} -> tensor<192x128xf32>
 func.func @mha_no_mask(%q: tensor<1x4x100x32xf32>, %k: tensor<1x4x200x32xf32>,
