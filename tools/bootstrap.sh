@@ -14,6 +14,7 @@ install_missing() {
   [ -f "$LLVM_PREFIX/lib/cmake/mlir/MLIRConfig.cmake" ] || missing=1
   [ -x "$LLVM_PREFIX/bin/FileCheck" ] && [ -x "$LLVM_PREFIX/bin/lit" ] || missing=1
   command -v ninja >/dev/null && command -v cmake >/dev/null || missing=1
+  command -v g++ >/dev/null || missing=1
   if [ "$missing" = 1 ]; then
     echo "== installing: $PACKAGES"
     local sudo=""

@@ -59,6 +59,10 @@ static cl::opt<bool> pingPong(
     "ping-pong",
     cl::desc("Two consumer warpgroups take turns issuing GEMMs (default on)"),
     cl::init(true));
+static cl::opt<int64_t> blockM("block-m",
+                               cl::desc("Query rows per tile: 64, 128 or 192 "
+                                        "(0: tile table)"),
+                               cl::init(0));
 static cl::opt<int64_t> blockN("block-n",
                                cl::desc("Key rows per tile (0: tile table)"),
                                cl::init(0));
@@ -90,6 +94,7 @@ int main(int argc, char **argv) {
     return 1;
 
   attn::AttnPipelineOptions options;
+  options.blockM = blockM;
   options.blockN = blockN;
   options.warpSpecialize = warpSpecialize;
   options.overlap = overlap;

@@ -30,17 +30,22 @@ def ConvertAttnToLinalgPass : Pass<"convert-attn-to-linalg", "func::FuncOp"> {
 def ConvertAttnToNVVMPass : Pass<"convert-attn-to-nvvm", "ModuleOp"> {
   let summary = "Lower fused attention tiles to an sm_90a TMA/wgmma kernel";
   let description = [{
-    Replaces every function holding a fused (and optionally mask-split)
-    attention `scf.forall` by a kernel in `gpu.module @attn_kernels`
-    (target sm_90a, +ptx86): an `llvm.func` with `nvvm.kernel`, built from
-    NVVM, LLVM, arith and scf ops. One warpgroup per 64 query rows; TMA loads
-    of Q and of K/V blocks into a two-stage ring of 128B-swizzled shared
-    memory with mbarriers; `wgmma` SS for S = Q K^T; the online softmax on the
-    accumulator registers (quad shuffles, ex2); P converted to bf16/f16 in
-    registers and `wgmma` RS (inline PTX: MLIR 22 has no op for it) for
-    O += P V; kv loops tagged by attn-split-masked-loops apply the mask only
-    where it is needed. Tensor maps are `grid_constant` by-value parameters;
-    dynamic shared memory is a 1024-aligned extern global.
+    Replaces every function holding a tiled attention `scf.forall` (best after
+    fusion and the mask split; unfused or folded loops are masked everywhere,
+    which is always correct) by a kernel in `gpu.module @attn_kernels` (target
+    sm_90a, +ptx86): an `llvm.func` with `nvvm.kernel`, built from NVVM, LLVM,
+    arith and scf ops. block_m / 64 consumer warpgroups share each K/V tile;
+    with `warp-specialize` a producer warpgroup (setmaxnreg) streams Q and the
+    K/V blocks by TMA into a two-stage ring of 128B-swizzled shared memory
+    (full/empty mbarriers). `wgmma` SS computes S = Q K^T; the online softmax
+    runs on the accumulator registers (quad shuffles, ex2); P is converted to
+    bf16/f16 in registers and `wgmma` RS (inline PTX: MLIR 22 has no op for
+    it) accumulates O += P V. Kv loops without `attn.mask` (the full range
+    after attn-split-masked-loops) skip the mask. With two consumers they
+    take turns issuing GEMMs (`ping-pong`). O goes through shared memory and
+    a TMA store; LSE is stored directly. Tensor maps are `grid_constant`
+    by-value parameters; dynamic shared memory is a 1024-aligned extern
+    global.
 
     Each kernel carries its runtime manifest (JSON, see docs/Runtime.md) in
     the `attnc.manifest` attribute for the artifact writer.

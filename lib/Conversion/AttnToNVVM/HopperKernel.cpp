@@ -5,16 +5,30 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// One CTA = block_m / 64 consumer warpgroups (128 threads each), each owning
-// 64 query rows of one (batch, head) and sharing the K/V tiles. Thread 0
-// issues TMA loads: Q once, K and V blocks into a two-stage ring, each stage
-// with its own mbarrier so S = Q K^T can start before V lands. Per kv block:
+// One CTA computes block_m query rows of one (batch, head): block_m / 64
+// consumer warpgroups (128 threads each, 64 rows each) share every K/V tile.
+// With warp specialization (the default on sm_90a) a producer warpgroup is
+// added: setmaxnreg moves its registers to the consumers, and one of its
+// threads streams Q and then every K/V block into a two-stage ring (separate
+// K and V mbarriers, so S = Q K^T starts before V lands), waiting on per-stage
+// "empty" mbarriers that each consumer warpgroup arrives on once it is done
+// with a stage. Without it, consumer thread 0 issues the loads and a block
+// barrier ends every step. Per kv block, in each consumer warpgroup:
 //
 //   S   = wgmma SS (Q from smem, K from smem; both K-major, 128B swizzle)
 //   S   = mask(S)                         (only in the masked loops)
 //   m'  = max(m, rowmax S); a = exp2((m - m') c); P = exp2(S c - m' c)
 //   l   = a l + rowsum P;  O = a O
 //   O  += wgmma RS (P from registers as bf16/f16, V from smem, MN-major)
+//
+// With two consumer warpgroups they take turns issuing S (ping-pong on named
+// barriers), so one's softmax overlaps the other's GEMMs. Optionally
+// (intra-warpgroup-overlap) the softmax of block j runs while P V of block
+// j-1 is in flight. The epilogue normalizes O, writes it into the Q buffer in
+// the swizzled box layout and stores it with TMA; LSE is stored directly.
+//
+// Named barriers: 0 = whole CTA, 1..3 = per-consumer-warpgroup epilogue,
+// 3..4 = ping-pong (only with exactly two consumers, so ids never clash).
 //
 // Accumulator layout (wgmma m64nN, f32): thread t of the warpgroup holds rows
 // r0 = 16 (t / 32) + (t % 32) / 4 and r0 + 8; value 4j + e sits at row
@@ -41,7 +55,8 @@ namespace rt = attnc::rt;
 
 static constexpr int64_t kWarpgroupThreads = 128;
 static constexpr int64_t kWarpgroupRows = 64; // rows of one wgmma m64 tile
-// Named barriers: 0 = whole CTA, 1-2 = per-warpgroup epilogue, 3-4 = ping-pong.
+// Named barriers: 0 = whole CTA, 1..3 = per-warpgroup epilogue, 3-4 =
+// ping-pong, which runs only with two consumer warpgroups (ids 1-2).
 static constexpr int64_t kPingPongBarrierBase = 3;
 static constexpr int64_t kAtomBytes = 128; // one 128B swizzle row
 static constexpr int64_t kAtomElems = 64;  // bf16/f16 elements per atom row
@@ -594,10 +609,7 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
       NVVM::MBarrierInitOp::create(b, loc, emptyBarrier(c32(i)),
                                    c32(plan.consumerWarpgroups()), Value());
     // Make the initialized barriers visible to the TMA unit.
-    LLVM::InlineAsmOp::create(
-        b, loc, TypeRange{}, ValueRange{}, "fence.mbarrier_init.release.cluster;",
-        "", true, false, LLVM::tailcallkind::TailCallKind::None,
-        LLVM::AsmDialectAttr::get(ctx, LLVM::AsmDialect::AD_ATT), ArrayAttr());
+    NVVM::FenceMbarrierInitOp::create(b, loc);
   });
   NVVM::Barrier0Op::create(b, loc);
 
@@ -707,6 +719,14 @@ void KernelEmitter::emitConsumer(Value output, Value lse, Value kvBegin,
     emitLoops(bounds, [&](Value kb, Value it, ValueRange c, bool masked) {
       return kvStep(kb, it, c, masked);
     });
+    if (plan.pingPong()) {
+      // Warpgroup 1 arrived once more than warpgroup 0 waited (its
+      // pre-arrival): consume it so no arrival is left pending.
+      ifThen(eqI(warpgroup, c32(0)), [&] {
+        NVVM::BarrierOp::create(b, loc, Type(), pingPongBarrier(c32(0)),
+                                c32(2 * kWarpgroupThreads), nullptr, Value());
+      });
+    }
   } else {
     // Block `begin` alone (S and softmax), then blocks begin+1.. with the
     // previous block's P V overlapping, then the last block's P V.
