@@ -20,6 +20,11 @@ void registerAllAttncDialects(DialectRegistry &registry);
 /// and tests use.
 void registerAllAttncPasses();
 
+/// What a tool that runs the whole compiler needs: registerAllAttncDialects,
+/// the LLVM IR translations (gpu-module-to-binary, the CPU JIT) and LLVM's
+/// targets (NVPTX for the kernels, the host for the CPU backend).
+void registerAttncCompiler(DialectRegistry &registry);
+
 } // namespace attn
 } // namespace mlir
 

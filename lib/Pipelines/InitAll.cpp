@@ -16,6 +16,8 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/Support/TargetSelect.h"
 
 void mlir::attn::registerAllAttncDialects(DialectRegistry &registry) {
   registry.insert<AttnDialect>();
@@ -31,4 +33,12 @@ void mlir::attn::registerAllAttncPasses() {
   registerAttnTransformsPasses();
   registerAttnConversionPasses();
   registerAttnPipelines();
+}
+
+void mlir::attn::registerAttncCompiler(DialectRegistry &registry) {
+  registerAllAttncDialects(registry);
+  registerAllToLLVMIRTranslations(registry);
+  llvm::InitializeAllTargets();
+  llvm::InitializeAllTargetMCs();
+  llvm::InitializeAllAsmPrinters();
 }

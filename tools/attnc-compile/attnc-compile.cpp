@@ -72,13 +72,8 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv,
                               "attnc-compile: attention graphs to sm_90a "
                               "kernel artifacts (PTX + manifest)\n");
-  llvm::InitializeAllTargets();
-  llvm::InitializeAllTargetMCs();
-  llvm::InitializeAllAsmPrinters();
-
   DialectRegistry registry;
-  attn::registerAllAttncDialects(registry);
-  registerAllToLLVMIRTranslations(registry);
+  attn::registerAttncCompiler(registry);
   MLIRContext context(registry);
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);

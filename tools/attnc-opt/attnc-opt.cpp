@@ -25,13 +25,9 @@ int main(int argc, char **argv) {
   });
   mlir::attn::registerAllAttncPasses();
   mlir::DialectRegistry registry;
-  mlir::attn::registerAllAttncDialects(registry);
   // attn-lower-to-ptx-pipeline serializes gpu.modules through LLVM's NVPTX
-  // backend.
-  mlir::registerAllToLLVMIRTranslations(registry);
-  llvm::InitializeAllTargets();
-  llvm::InitializeAllTargetMCs();
-  llvm::InitializeAllAsmPrinters();
+  // backend, so the translations and targets are registered too.
+  mlir::attn::registerAttncCompiler(registry);
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "attnc optimizer driver\n", registry));
 }

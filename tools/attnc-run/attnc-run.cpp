@@ -295,12 +295,8 @@ int main(int argc, char **argv) {
     stageList.push_back(*stage);
   }
 
-  llvm::InitializeAllTargets();
-  llvm::InitializeAllTargetMCs();
-  llvm::InitializeAllAsmPrinters();
   DialectRegistry registry;
-  attn::registerAllAttncDialects(registry);
-  registerAllToLLVMIRTranslations(registry);
+  attn::registerAttncCompiler(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
 
