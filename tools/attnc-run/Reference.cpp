@@ -98,8 +98,10 @@ double attnc::run::tolerance(ElementType type) {
 }
 
 bool Comparison::ok(ElementType type) const {
+  bool f32 = type == ElementType::F32;
   return problem.empty() && relErr <= tolerance(type) &&
-         lseErr <= (type == ElementType::F32 ? 1e-5 : 1e-3);
+         maxAbs <= (f32 ? 1e-4 : 5e-2) * std::max(maxRef, 1e-30) &&
+         lseErr <= (f32 ? 1e-5 : 1e-3);
 }
 
 Comparison attnc::run::compareWithReference(const Problem &p,
@@ -115,6 +117,7 @@ Comparison attnc::run::compareWithReference(const Problem &p,
       return c;
     }
     c.maxAbs = std::max(c.maxAbs, std::abs(x - r));
+    c.maxRef = std::max(c.maxRef, std::abs(r));
     diff2 += (x - r) * (x - r);
     ref2 += r * r;
   }

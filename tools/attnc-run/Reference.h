@@ -35,9 +35,12 @@ double tolerance(ElementType type);
 /// How a backend's outputs compare with the reference.
 struct Comparison {
   double maxAbs = 0, relErr = 0, lseErr = 0;
+  double maxRef = 0; // largest |reference output|
   int64_t emptyRows = 0; // rows that see no key
   std::string problem;   // why the result is wrong, if it is
-  /// Within tolerance, no NaN, empty rows exactly O = 0 and LSE = -inf.
+  /// Within tolerance (relative norm error, and every element within a
+  /// fraction of the largest reference value, so one wrong row cannot hide in
+  /// a large tensor), no NaN, empty rows exactly O = 0 and LSE = -inf.
   bool ok(ElementType type) const;
 };
 

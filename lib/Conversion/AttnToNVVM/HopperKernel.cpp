@@ -66,7 +66,9 @@ SharedMemoryLayout::SharedMemoryLayout(const KernelPlan &plan) {
   keyStageBytes = plan.blockN * plan.headDim * width;
   valueStageBytes = plan.blockN * plan.valueHeadDim * width;
   query = 0;
-  keyStages = query + plan.blockM * plan.headDim * width;
+  // The Q buffer also holds the O tile in the epilogue.
+  keyStages =
+      query + plan.blockM * std::max(plan.headDim, plan.valueHeadDim) * width;
   valueStages = keyStages + kStages * keyStageBytes;
   barriers = valueStages + kStages * valueStageBytes;
   // Q, then full K, full V and (warp-specialized) empty mbarrier per stage.
@@ -624,9 +626,10 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   };
   // The same partition of [begin, end) as attn-split-masked-loops.
   SmallVector<Value> bounds = {range.begin};
-  if (plan.loopIsMasked.size() == 3)
+  SmallVector<bool> loopIsMasked = plan.loopIsMasked();
+  if (loopIsMasked.size() == 3)
     bounds.push_back(clamp(range.fullBegin, range.begin, range.end));
-  if (plan.loopIsMasked.size() >= 2)
+  if (loopIsMasked.size() >= 2)
     bounds.push_back(clamp(range.fullEnd, bounds.back(), range.end));
   bounds.push_back(range.end);
 
@@ -697,7 +700,7 @@ void KernelEmitter::emitConsumer(Value output, Value lse, Value kvBegin,
   SmallVector<Value> carried = {negInf(), negInf(), cF32(0.0), cF32(0.0),
                                 zeroAcc};
   auto emitLoops = [&](ArrayRef<Value> loopBounds, auto step) {
-    for (auto [i, masked] : llvm::enumerate(plan.loopIsMasked)) {
+    for (auto [i, masked] : llvm::enumerate(plan.loopIsMasked())) {
       auto loop = scf::ForOp::create(b, loc, loopBounds[i], loopBounds[i + 1],
                                      cIdx(1), carried);
       OpBuilder::InsertionGuard guard(b);

@@ -20,24 +20,19 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
 
   LoadTileOp queryLoad;
   FinalizeOp finalize;
-  SmallVector<scf::ForOp> kvLoops;
   for (Operation &op : forall.getBody()->without_terminator()) {
     if (auto load = dyn_cast<LoadTileOp>(op))
       queryLoad = load;
     else if (auto f = dyn_cast<FinalizeOp>(op))
       finalize = f;
-    else if (auto loop = dyn_cast<scf::ForOp>(op))
-      kvLoops.push_back(loop);
   }
   if (!queryLoad || !finalize)
     return fail("expected a tiled attention (attn-tile) in the scf.forall");
-  // The kernel always runs the online softmax. Kv loops are read only to
-  // learn which ranges attn-split-masked-loops left unmasked; when
-  // canonicalization folded single-trip loops away, or the softmax passes
-  // were not fused, every block is masked, which is always correct.
-  bool fusedLoops = !kvLoops.empty() && llvm::all_of(kvLoops, [](scf::ForOp l) {
-    return l.getNumRegionIterArgs() == 3;
-  });
+  // The kernel always runs the online softmax and always splits the kv range
+  // into masked and unmasked loops from the launch-time lengths (the same
+  // buildKvBlockRange as attn-split-masked-loops). The loops left in the IR
+  // are not read: canonicalization folds single- and zero-trip loops of
+  // static shapes, so their count says nothing about other lengths.
   auto queryType = queryLoad.getSource().getType();
   plan.layout = queryLoad.getLayout();
   auto q = toLogicalBHSD(queryType.getShape(), plan.layout);
@@ -82,11 +77,6 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
   });
   if (walk.wasInterrupted())
     return failure();
-  if (fusedLoops)
-    for (scf::ForOp loop : kvLoops)
-      plan.loopIsMasked.push_back(!loop.getBody()->getOps<MaskOp>().empty());
-  else
-    plan.loopIsMasked = {true};
   if (!sawKey || !sawValue)
     return fail("expected attn.qk and attn.pv in the kv loop");
 

@@ -32,8 +32,14 @@ struct KernelPlan {
   float softmaxScale = 0.0f; // LSE = softmaxScale * m + log(l)
   float scale = 0.0f;        // the op's softmax scale (for the manifest)
   bool hasLse = false;
-  /// The kv loops in execution order; true where the loop applies the mask.
-  SmallVector<bool> loopIsMasked;
+  /// The kv loops the kernel runs, in order; true where the loop applies the
+  /// mask: a window's left edge (masked), the fully visible blocks
+  /// (unmasked), the diagonal and ragged tail (masked).
+  SmallVector<bool> loopIsMasked() const {
+    if (mask.window)
+      return {true, false, true};
+    return {false, true};
+  }
 
   int64_t groupSize() const { return headsQ / headsKV; }
   /// One consumer warpgroup per 64 query rows.

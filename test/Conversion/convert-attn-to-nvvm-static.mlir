@@ -1,0 +1,28 @@
+// RUN: attnc-opt %s --attn-tiling-pipeline="block-m=64 block-n=128" \
+// RUN:   --convert-attn-to-nvvm="warp-specialize=off" | FileCheck %s
+
+// Static lengths: canonicalization folds the zero- and single-trip kv loops
+// of the tiled IR (Nk = 513 leaves one full loop and an inlined tail block).
+// The kernel must not trust that shape: it splits the kv range from the
+// launch-time lengths into an unmasked loop and a masked tail loop, so the
+// ragged block 512..639 is masked (keys past Nk are -inf, not 0).
+// CHECK-LABEL: llvm.func @ragged_static
+// The unmasked loop: scores go straight to the row max.
+// CHECK:         scf.for
+// CHECK:           nvvm.wgmma.mma_async
+// CHECK-NOT:       arith.cmpi slt
+// CHECK:           arith.maxnumf
+// CHECK:         }
+// The masked tail: key index < seq_k selects the score or -inf.
+// CHECK:         scf.for
+// CHECK:           nvvm.wgmma.mma_async
+// CHECK:           %[[VIS:.*]] = arith.cmpi slt
+// CHECK:           arith.select %[[VIS]], %{{.*}}, %{{.*}} : f32
+// CHECK:         }
+func.func @ragged_static(%q: tensor<1x2x100x64xbf16>, %k: tensor<1x2x513x64xbf16>,
+                         %v: tensor<1x2x513x64xbf16>) -> tensor<1x2x100x64xbf16> {
+  %o = attn.attention %q, %k, %v
+      : tensor<1x2x100x64xbf16>, tensor<1x2x513x64xbf16>, tensor<1x2x513x64xbf16>
+      -> tensor<1x2x100x64xbf16>
+  return %o : tensor<1x2x100x64xbf16>
+}
