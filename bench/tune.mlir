@@ -144,3 +144,30 @@ func.func @t256_c_128x32(%q: tensor<?x16x?x256xbf16>, %k: tensor<?x16x?x256xbf16
       : tensor<?x16x?x256xbf16>, tensor<?x16x?x256xbf16>, tensor<?x16x?x256xbf16> -> tensor<?x16x?x256xbf16>, tensor<?x16x?xf32>
   return %o, %lse : tensor<?x16x?x256xbf16>, tensor<?x16x?xf32>
 }
+
+// Wider kv tiles than the table's, up to FA3's 128 x 80 at D = 256 (its
+// 128 x 176 at D = 128 spills in attnc's kernel; 160 does not).
+
+func.func @t128_n_128x160(%q: tensor<?x16x?x128xbf16>, %k: tensor<?x16x?x128xbf16>, %v: tensor<?x16x?x128xbf16>) -> (tensor<?x16x?x128xbf16>, tensor<?x16x?xf32>) {
+  %o, %lse = attn.attention %q, %k, %v tile_sizes = [128, 160]
+      : tensor<?x16x?x128xbf16>, tensor<?x16x?x128xbf16>, tensor<?x16x?x128xbf16> -> tensor<?x16x?x128xbf16>, tensor<?x16x?xf32>
+  return %o, %lse : tensor<?x16x?x128xbf16>, tensor<?x16x?xf32>
+}
+
+func.func @t128_c_128x160(%q: tensor<?x16x?x128xbf16>, %k: tensor<?x16x?x128xbf16>, %v: tensor<?x16x?x128xbf16>) -> (tensor<?x16x?x128xbf16>, tensor<?x16x?xf32>) {
+  %o, %lse = attn.attention %q, %k, %v mask = causal tile_sizes = [128, 160]
+      : tensor<?x16x?x128xbf16>, tensor<?x16x?x128xbf16>, tensor<?x16x?x128xbf16> -> tensor<?x16x?x128xbf16>, tensor<?x16x?xf32>
+  return %o, %lse : tensor<?x16x?x128xbf16>, tensor<?x16x?xf32>
+}
+
+func.func @t256_n_128x80(%q: tensor<?x16x?x256xbf16>, %k: tensor<?x16x?x256xbf16>, %v: tensor<?x16x?x256xbf16>) -> (tensor<?x16x?x256xbf16>, tensor<?x16x?xf32>) {
+  %o, %lse = attn.attention %q, %k, %v tile_sizes = [128, 80]
+      : tensor<?x16x?x256xbf16>, tensor<?x16x?x256xbf16>, tensor<?x16x?x256xbf16> -> tensor<?x16x?x256xbf16>, tensor<?x16x?xf32>
+  return %o, %lse : tensor<?x16x?x256xbf16>, tensor<?x16x?xf32>
+}
+
+func.func @t256_c_128x80(%q: tensor<?x16x?x256xbf16>, %k: tensor<?x16x?x256xbf16>, %v: tensor<?x16x?x256xbf16>) -> (tensor<?x16x?x256xbf16>, tensor<?x16x?xf32>) {
+  %o, %lse = attn.attention %q, %k, %v mask = causal tile_sizes = [128, 80]
+      : tensor<?x16x?x256xbf16>, tensor<?x16x?x256xbf16>, tensor<?x16x?x256xbf16> -> tensor<?x16x?x256xbf16>, tensor<?x16x?xf32>
+  return %o, %lse : tensor<?x16x?x256xbf16>, tensor<?x16x?xf32>
+}

@@ -125,6 +125,8 @@ void mlir::attn::buildAttnToNVVMPipeline(OpPassManager &pm,
   nvvm.warpSpecialize = options.warpSpecialize;
   nvvm.overlap = options.overlap;
   nvvm.pingPong = options.pingPong;
+  nvvm.probsInRegisters = options.probsInRegisters;
+  nvvm.tileOrder = options.tileOrder;
   pm.addPass(createConvertAttnToNVVMPass(nvvm));
   OpPassManager &gpuPm = pm.nest<gpu::GPUModuleOp>();
   gpuPm.addPass(createSCFToControlFlowPass());

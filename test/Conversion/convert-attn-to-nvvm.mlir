@@ -11,6 +11,12 @@
 // CHECK-SAME:      %[[TO:[^:]*]]: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}, %{{[^:]*}}: !llvm.ptr<1>, %[[NQ:[^:]*]]: i32, %[[NK:[^:]*]]: i32)
 // CHECK-SAME:      attnc.manifest = "{{.*}}\22threads_per_block\22: 384
 // CHECK-SAME:      nvvm.kernel, nvvm.minctasm = 1 : i32, nvvm.reqntid = array<i32: 384, 1, 1>
+// Causal query blocks launch longest first: CTA x computes query block
+// gridDim.x - 1 - x (tile-order=auto).
+// CHECK:         %[[CTA:.*]] = nvvm.read.ptx.sreg.ctaid.x : i32
+// CHECK:         %[[NCTA:.*]] = nvvm.read.ptx.sreg.nctaid.x : i32
+// CHECK:         %[[LAST:.*]] = arith.subi %[[NCTA]], %{{.*}} : i32
+// CHECK:         arith.subi %[[LAST]], %[[CTA]] : i32
 // Barriers initialized by thread 0, then the prologue TMA loads of Q.
 // CHECK:         nvvm.mbarrier.init
 // CHECK:         nvvm.mbarrier.arrive.expect_tx
@@ -61,3 +67,46 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 // OVERLAP:       llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
 // OVERLAP:       nvvm.wgmma.wait.group.sync.aligned 0
 // OVERLAP:       nvvm.mbarrier.arrive
+
+
+// tile-order=in-order keeps CTA x on query block x.
+// RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
+// RUN:   --convert-attn-to-nvvm="tile-order=in-order" \
+// RUN:   | FileCheck %s --check-prefix=IN-ORDER
+// IN-ORDER-LABEL: llvm.func @causal(
+// IN-ORDER:         nvvm.read.ptx.sreg.ctaid.x
+// IN-ORDER-NOT:     nvvm.read.ptx.sreg.nctaid.x
+// IN-ORDER:         llvm.return
+
+// Ping-pong (two consumer warpgroups): each waits on its own named barrier
+// before its S wgmma and then arrives on the other's; warpgroup 1 skips the
+// arrival after its last block, which balances its pre-arrival.
+// RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
+// RUN:   --convert-attn-to-nvvm | FileCheck %s --check-prefix=PINGPONG
+// PINGPONG-LABEL: llvm.func @causal(
+// PINGPONG:         nvvm.barrier.arrive id = %{{.*}} number_of_threads = %{{.*}}
+// PINGPONG:         scf.for
+// PINGPONG:           nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
+// PINGPONG:           nvvm.wgmma.commit.group.sync.aligned
+// PINGPONG:           %[[LAST:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : index
+// PINGPONG:           %[[SKIP:.*]] = arith.andi %[[LAST]], %{{.*}} : i1
+// PINGPONG:           %[[ARRIVE:.*]] = arith.xori %[[SKIP]], %{{.*}} : i1
+// PINGPONG:           scf.if %[[ARRIVE]] {
+// PINGPONG:             nvvm.barrier.arrive id = %{{.*}} number_of_threads = %{{.*}}
+// PINGPONG-NEXT:      }
+// PINGPONG-NEXT:      nvvm.wgmma.wait.group.sync.aligned 0
+
+// Without P in registers (the FA3 "no RS" ablation): P goes to shared memory
+// (fenced for the async proxy, one warpgroup barrier) and O += P V is wgmma
+// SS with V transposed (MN-major, B layout row); no inline-asm wgmma is left.
+// RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
+// RUN:   --convert-attn-to-nvvm="probs-in-registers=false" \
+// RUN:   | FileCheck %s --check-prefix=PROBS-SMEM --implicit-check-not=llvm.inline_asm
+// PROBS-SMEM-LABEL: llvm.func @causal(
+// PROBS-SMEM:         scf.for
+// PROBS-SMEM:           nvvm.wgmma.mma_async {{.*}}B[<bf16>, <one>, <col>]
+// PROBS-SMEM:           llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr<3>
+// PROBS-SMEM:           nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// PROBS-SMEM:           nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
+// PROBS-SMEM:           nvvm.wgmma.mma_async {{.*}}<m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
+// PROBS-SMEM:           nvvm.wgmma.commit.group.sync.aligned

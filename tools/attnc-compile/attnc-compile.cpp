@@ -59,6 +59,16 @@ static cl::opt<bool> pingPong(
     "ping-pong",
     cl::desc("Two consumer warpgroups take turns issuing GEMMs (default on)"),
     cl::init(true));
+static cl::opt<bool> probsInRegisters(
+    "probs-in-registers",
+    cl::desc("O += P V with P in registers (wgmma RS, default); false: P "
+             "through shared memory (wgmma SS)"),
+    cl::init(true));
+static cl::opt<std::string>
+    tileOrder("tile-order",
+              cl::desc("Query-block launch order: in-order, longest-first, "
+                       "auto (longest-first for masks)"),
+              cl::init("auto"));
 static cl::opt<int64_t> blockM("block-m",
                                cl::desc("Query rows per tile: 64, 128 or 192 "
                                         "(0: tile table)"),
@@ -94,6 +104,8 @@ int main(int argc, char **argv) {
   options.warpSpecialize = warpSpecialize;
   options.overlap = overlap;
   options.pingPong = pingPong;
+  options.probsInRegisters = probsInRegisters;
+  options.tileOrder = tileOrder;
   auto artifacts = attn::compileKernelArtifacts(*module, options);
   if (failed(artifacts))
     return 1;

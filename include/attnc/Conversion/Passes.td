@@ -73,6 +73,14 @@ def ConvertAttnToNVVMPass : Pass<"convert-attn-to-nvvm", "ModuleOp"> {
            "With warp specialization and two consumer warpgroups: take turns "
            "issuing the S wgmma (named barriers) so one warpgroup's softmax "
            "overlaps the other's GEMMs">,
+    Option<"probsInRegisters", "probs-in-registers", "bool",
+           /*default=*/"true",
+           "O += P V reads P from registers (wgmma RS); false writes P to "
+           "shared memory and uses wgmma SS (the ablation FA3 reports)">,
+    Option<"tileOrder", "tile-order", "std::string", /*default=*/"\"auto\"",
+           "Launch order of the query blocks: in-order, longest-first (the "
+           "blocks with the most kv blocks first, so short ones fill the "
+           "last wave) or auto (longest-first for masks that hide keys)">,
   ];
 }
 

@@ -56,6 +56,16 @@ struct AttnPipelineOptions : public PassPipelineOptions<AttnPipelineOptions> {
       *this, "ping-pong",
       llvm::cl::desc("GPU: two consumer warpgroups take turns issuing GEMMs"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> probsInRegisters{
+      *this, "probs-in-registers",
+      llvm::cl::desc("GPU: O += P V with P in registers (wgmma RS); false "
+                     "goes through shared memory (wgmma SS)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<std::string> tileOrder{
+      *this, "tile-order",
+      llvm::cl::desc("GPU launch order of query blocks: in-order, "
+                     "longest-first or auto (longest-first for masks)"),
+      llvm::cl::init("auto")};
   PassOptions::Option<AttnStage> stopAfter{
       *this, "stop-after", llvm::cl::desc("Last stage to run"),
       llvm::cl::init(AttnStage::Split),

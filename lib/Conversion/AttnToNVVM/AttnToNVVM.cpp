@@ -62,6 +62,19 @@ struct ConvertAttnToNVVMPass final
           << warpSpecialize << "'";
       return signalPassFailure();
     }
+    if (tileOrder != "auto" && tileOrder != "in-order" &&
+        tileOrder != "longest-first") {
+      module.emitError("convert-attn-to-nvvm: tile-order must be in-order, "
+                       "longest-first or auto, got '")
+          << tileOrder << "'";
+      return signalPassFailure();
+    }
+    if (overlap && !probsInRegisters) {
+      module.emitError("convert-attn-to-nvvm: intra-warpgroup-overlap needs "
+                       "probs-in-registers (P of block j-1 stays in "
+                       "registers while block j's softmax runs)");
+      return signalPassFailure();
+    }
 
     OpBuilder b(ctx);
     b.setInsertionPointToEnd(module.getBody());
@@ -83,6 +96,9 @@ struct ConvertAttnToNVVMPass final
               : warpSpecialize == "on";
       plan->overlap = overlap;
       plan->pingPongRequested = pingPong;
+      plan->probsInRegisters = probsInRegisters;
+      plan->longestFirst = tileOrder == "auto" ? plan->mask.hidesKeys()
+                                               : tileOrder == "longest-first";
       attnc::rt::Manifest manifest;
       LLVM::LLVMFuncOp kernel = buildHopperAttentionKernel(
           b, func.getLoc(), gpuModule, *plan, manifest);

@@ -70,7 +70,8 @@ SharedMemoryLayout::SharedMemoryLayout(const KernelPlan &plan) {
   keyStages =
       query + plan.blockM * std::max(plan.headDim, plan.valueHeadDim) * width;
   valueStages = keyStages + kStages * keyStageBytes;
-  barriers = valueStages + kStages * valueStageBytes;
+  probs = valueStages + kStages * valueStageBytes;
+  barriers = probs + (plan.probsInRegisters ? 0 : plan.blockM * plan.blockN * width);
   // Q, then full K, full V and (warp-specialized) empty mbarrier per stage.
   total = barriers + 8 * (1 + 3 * kStages);
 }
@@ -177,6 +178,8 @@ private:
   Value descriptor(Value addr32, int64_t leadingBytes, int64_t strideBytes);
   Value scoresGemm(Value stage);
   Value outputGemm(Value acc, ArrayRef<Value> probs, Value stage);
+  Value outputGemmFromShared(Value acc, ArrayRef<Value> probs, Value stage);
+  Value valueDescriptor(Value stage, int64_t k16);
   SmallVector<Value> unpack(Value structValue, int64_t n);
   Value pack(ArrayRef<Value> values, Type structType);
   Value packPair(Value lo, Value hi);
@@ -207,6 +210,8 @@ private:
   void emitConsumer(Value output, Value lse, Value kvBegin,
                     ArrayRef<Value> bounds);
   void storeOutputTile(ArrayRef<Value> o, const Value inv[2], Value outputMap);
+  void storeRowsSwizzled(ArrayRef<Value> pairs, int64_t bufferOffset,
+                         int64_t bufferRows);
 
   OpBuilder &b;
   Location loc;
@@ -361,12 +366,8 @@ Value KernelEmitter::outputGemm(Value acc, ArrayRef<Value> probs,
     constraints += std::to_string(i) + ",";
   constraints += "r,r,r,r,l,n";
 
-  Value valueStage = mul(stage, c32(smem.valueStageBytes));
   for (int64_t t = 0; t < plan.blockN / 16; ++t) {
-    // MN-major B: 64-column atoms are blockN rows apart; 8-row groups 1024 B.
-    Value desc = descriptor(
-        smemAddr32(smem.valueStages + t * 16 * kAtomBytes, valueStage),
-        plan.blockN * kAtomBytes, 1024);
+    Value desc = valueDescriptor(stage, t);
     SmallVector<Value> operands = unpack(acc, n);
     for (int64_t r = 0; r < 4; ++r)
       operands.push_back(probs[4 * t + r]);
@@ -380,6 +381,46 @@ Value KernelEmitter::outputGemm(Value acc, ArrayRef<Value> probs,
                                         LLVM::AsmDialect::AD_ATT),
               ArrayAttr())
               .getResult(0);
+  }
+  return acc;
+}
+
+/// V's k16-th slice of 16 keys as the B operand of P V.
+Value KernelEmitter::valueDescriptor(Value stage, int64_t k16) {
+  // MN-major B: 64-column atoms are blockN rows apart; 8-row groups 1024 B.
+  return descriptor(smemAddr32(smem.valueStages + k16 * 16 * kAtomBytes,
+                               mul(stage, c32(smem.valueStageBytes))),
+                    plan.blockN * kAtomBytes, 1024);
+}
+
+/// O += P V with P written to shared memory first and read by wgmma SS: the
+/// path FA3 compares the RS form against (probs-in-registers=false).
+Value KernelEmitter::outputGemmFromShared(Value acc, ArrayRef<Value> probs,
+                                          Value stage) {
+  storeRowsSwizzled(probs, smem.probs, plan.blockM);
+  // The generic-proxy stores must be visible to wgmma (async proxy) and
+  // complete in the whole warpgroup before it reads P.
+  NVVM::FenceProxyOp::create(
+      b, loc, NVVM::ProxyKind::async_shared,
+      NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
+  NVVM::BarrierOp::create(b, loc, Type(), add(warpgroup, c32(1)),
+                          c32(kWarpgroupThreads), nullptr, Value());
+  NVVM::WGMMATypes type = plan.elementType.isBF16() ? NVVM::WGMMATypes::bf16
+                                                    : NVVM::WGMMATypes::f16;
+  auto shape =
+      NVVM::MMAShapeAttr::get(b.getContext(), 64, plan.valueHeadDim, 16);
+  Value probRows = mul(warpgroup, c32(kWarpgroupRows * kAtomBytes));
+  for (int64_t t = 0; t < plan.blockN / 16; ++t) {
+    int64_t atom = t / 4, within = (t % 4) * 32;
+    Value a = descriptor(
+        smemAddr32(smem.probs + atom * plan.blockM * kAtomBytes + within,
+                   probRows),
+        16, 1024);
+    acc = NVVM::WgmmaMmaAsyncOp::create(
+        b, loc, accType, acc, a, valueDescriptor(stage, t), shape, type, type,
+        NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
+        NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
+        NVVM::MMALayout::row, NVVM::MMALayout::row, nullptr);
   }
   return acc;
 }
@@ -499,15 +540,23 @@ SmallVector<Value> KernelEmitter::kvStep(Value kvBlock, Value iteration,
     NVVM::BarrierOp::create(b, loc, Type(), pingPongBarrier(warpgroup),
                             c32(2 * kWarpgroupThreads), nullptr, Value());
   Value scores = computeScores(stage, phase);
-  if (plan.pingPong())
-    pingPongArriveOther();
+  if (plan.pingPong()) {
+    // Warpgroup 1 pre-arrived once (emitConsumer), so it skips the arrival
+    // after its last block: every arrival is waited for before exit.
+    Value last = eqI(add(kvBlock, cIdx(1)), kvEnd);
+    ifThen(arith::XOrIOp::create(
+               b, loc, arith::AndIOp::create(b, loc, last, eqI(warpgroup, c32(1))),
+               arith::ConstantIntOp::create(b, loc, 1, 1)),
+           [&] { pingPongArriveOther(); });
+  }
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
   Softmax sm = softmax(scores, kvBlock, masked, carried.take_front(2),
                        carried.slice(2, 2));
   Value acc = rescale(carried[4], sm.alpha);
   waitBarrier(valueBarrier(stage), phase);
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
-  acc = outputGemm(acc, sm.probs, stage);
+  acc = plan.probsInRegisters ? outputGemm(acc, sm.probs, stage)
+                              : outputGemmFromShared(acc, sm.probs, stage);
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
   releaseStage(stage, kvBlock);
@@ -592,6 +641,12 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
       b, loc, arith::ShRUIOp::create(b, loc, tid, c32(5)), c32(3));
   isLeader = eqI(tid, c32(0));
   Value qBlock = NVVM::BlockIdXOp::create(b, loc, i32());
+  if (plan.longestFirst)
+    qBlock = arith::SubIOp::create(
+        b, loc,
+        arith::SubIOp::create(b, loc, NVVM::GridDimXOp::create(b, loc, i32()),
+                              c32(1)),
+        qBlock);
   head = NVVM::BlockIdYOp::create(b, loc, i32());
   batch = NVVM::BlockIdZOp::create(b, loc, i32());
   kvHead = plan.groupSize() == 1
@@ -715,21 +770,17 @@ void KernelEmitter::emitConsumer(Value output, Value lse, Value kvBegin,
   };
 
   if (plan.pingPong()) {
-    // Warpgroup 0 goes first: warpgroup 1 pre-arrives on its barrier.
-    ifThen(eqI(warpgroup, c32(1)), [&] { pingPongArriveOther(); });
+    // Warpgroup 0 goes first: warpgroup 1 pre-arrives on its barrier (when
+    // there is a block to take turns on).
+    Value hasBlocks =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, kvBegin, kvEnd);
+    ifThen(arith::AndIOp::create(b, loc, hasBlocks, eqI(warpgroup, c32(1))),
+           [&] { pingPongArriveOther(); });
   }
   if (!plan.overlapSoftmax()) {
     emitLoops(bounds, [&](Value kb, Value it, ValueRange c, bool masked) {
       return kvStep(kb, it, c, masked);
     });
-    if (plan.pingPong()) {
-      // Warpgroup 1 arrived once more than warpgroup 0 waited (its
-      // pre-arrival): consume it so no arrival is left pending.
-      ifThen(eqI(warpgroup, c32(0)), [&] {
-        NVVM::BarrierOp::create(b, loc, Type(), pingPongBarrier(c32(0)),
-                                c32(2 * kWarpgroupThreads), nullptr, Value());
-      });
-    }
   } else {
     // Block `begin` alone (S and softmax), then blocks begin+1.. with the
     // previous block's P V overlapping, then the last block's P V.
@@ -816,11 +867,13 @@ void KernelEmitter::emitConsumer(Value output, Value lse, Value kvBegin,
   }
 }
 
-/// Writes this warpgroup's 64 x Dv output rows, scaled by `inv` per row, into
-/// the Q buffer (only this warpgroup read those rows) in the 128-byte
-/// swizzled layout of a TMA box, then one thread stores them with TMA.
-void KernelEmitter::storeOutputTile(ArrayRef<Value> o, const Value inv[2],
-                                    Value outputMap) {
+/// Writes this warpgroup's 64 rows of an accumulator-layout tile, given as
+/// packed element pairs (pair k holds values 2k and 2k+1), into the buffer
+/// at `bufferOffset` in the 128-byte swizzled layout of a TMA box / wgmma
+/// operand: 64-column atoms `bufferRows` rows apart.
+void KernelEmitter::storeRowsSwizzled(ArrayRef<Value> pairs,
+                                      int64_t bufferOffset,
+                                      int64_t bufferRows) {
   Value warp = arith::AndIOp::create(
       b, loc, arith::ShRUIOp::create(b, loc, tid, c32(5)), c32(3));
   Value tileRowBase = mul(warpgroup, c32(kWarpgroupRows));
@@ -831,7 +884,7 @@ void KernelEmitter::storeOutputTile(ArrayRef<Value> o, const Value inv[2],
     Value row = add(tileRowBase, add(localRow, c32(8 * r)));
     Value rowBytes = mul(row, c32(kAtomBytes));
     Value phase = arith::AndIOp::create(b, loc, row, c32(7));
-    for (size_t i = 2 * r; i < o.size(); i += 4) {
+    for (size_t i = 2 * r; i < 2 * pairs.size(); i += 4) {
       int64_t colBase = 8 * (i / 4); // + quadCol
       int64_t atom = colBase / kAtomElems;
       int64_t chunk = (colBase % kAtomElems) / 8;
@@ -839,12 +892,26 @@ void KernelEmitter::storeOutputTile(ArrayRef<Value> o, const Value inv[2],
       Value swizzled = mul(arith::XOrIOp::create(b, loc, c32(chunk), phase),
                            c32(16));
       Value offset = add(add(rowBytes, swizzled), mul(quadCol, c32(2)));
-      Value ptr = smemPtr(smem.query + atom * plan.blockM * kAtomBytes, offset);
-      Value lo = arith::MulFOp::create(b, loc, o[i], inv[r]);
-      Value hi = arith::MulFOp::create(b, loc, o[i + 1], inv[r]);
-      LLVM::StoreOp::create(b, loc, packPair(lo, hi), ptr, /*alignment=*/4);
+      Value ptr =
+          smemPtr(bufferOffset + atom * bufferRows * kAtomBytes, offset);
+      LLVM::StoreOp::create(b, loc, pairs[i / 2], ptr, /*alignment=*/4);
     }
   }
+}
+
+/// Writes this warpgroup's 64 x Dv output rows, scaled by `inv` per row, into
+/// the Q buffer (only this warpgroup read those rows), then one thread stores
+/// them with TMA.
+void KernelEmitter::storeOutputTile(ArrayRef<Value> o, const Value inv[2],
+                                    Value outputMap) {
+  SmallVector<Value> pairs;
+  for (size_t i = 0; i < o.size(); i += 2) {
+    Value rowInv = inv[(i % 4) / 2];
+    pairs.push_back(packPair(arith::MulFOp::create(b, loc, o[i], rowInv),
+                             arith::MulFOp::create(b, loc, o[i + 1], rowInv)));
+  }
+  storeRowsSwizzled(pairs, smem.query, plan.blockM);
+  Value tileRowBase = mul(warpgroup, c32(kWarpgroupRows));
   // Generic-proxy writes must be visible to the TMA (async proxy) before the
   // warpgroup's barrier.
   NVVM::FenceProxyOp::create(
@@ -929,6 +996,8 @@ rt::Manifest buildManifest(const KernelPlan &plan,
   option("consumer_warpgroups", plan.consumerWarpgroups());
   option("warp_specialized", plan.warpSpecialize);
   option("ping_pong", plan.pingPong());
+  option("probs_in_registers", plan.probsInRegisters);
+  option("longest_first", plan.longestFirst);
   option("heads_q", plan.headsQ);
   option("heads_kv", plan.headsKV);
   m.options.push_back({"scale", llvm::formatv("{0:e8}", plan.scale).str(), false});

@@ -20,6 +20,8 @@ namespace mlir::attn {
 /// 128-byte swizzle of TMA and wgmma requires).
 struct SharedMemoryLayout {
   int64_t query = 0, keyStages = 0, valueStages = 0, barriers = 0, total = 0;
+  /// P of every consumer warpgroup when it does not stay in registers.
+  int64_t probs = 0;
   int64_t keyStageBytes = 0, valueStageBytes = 0;
   static constexpr int64_t kStages = 2;
   explicit SharedMemoryLayout(const KernelPlan &plan);

@@ -50,6 +50,12 @@ struct KernelPlan {
   /// stages are released out of order otherwise).
   bool overlap = false;
   bool overlapSoftmax() const { return warpSpecialize && overlap; }
+  /// O += P V reads P from registers (wgmma RS); otherwise P goes through
+  /// shared memory and wgmma SS (kept as FA3's "without RS" ablation).
+  bool probsInRegisters = true;
+  /// Launch the query blocks with the most kv blocks first (causal masks:
+  /// the last ones), so the short ones fill the last wave, as FA2/FA3 do.
+  bool longestFirst = false;
   /// Two consumer warpgroups take turns issuing their S wgmma (FA3's
   /// ping-pong); needs the producer warpgroup and the serial kv step.
   bool pingPongRequested = true;

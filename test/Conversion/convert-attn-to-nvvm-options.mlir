@@ -1,0 +1,23 @@
+// Bad values of convert-attn-to-nvvm's options are errors that name the
+// option and the accepted values.
+
+// RUN: not attnc-opt %s --attn-tiling-pipeline --convert-attn-to-nvvm="warp-specialize=maybe" 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=WS
+// WS: error: convert-attn-to-nvvm: warp-specialize must be on, off or auto, got 'maybe'
+
+// RUN: not attnc-opt %s --attn-tiling-pipeline --convert-attn-to-nvvm="tile-order=random" 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=ORDER
+// ORDER: error: convert-attn-to-nvvm: tile-order must be in-order, longest-first or auto, got 'random'
+
+// RUN: not attnc-opt %s --attn-tiling-pipeline \
+// RUN:   --convert-attn-to-nvvm="intra-warpgroup-overlap=true probs-in-registers=false" 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=OVERLAP
+// OVERLAP: error: convert-attn-to-nvvm: intra-warpgroup-overlap needs probs-in-registers
+
+func.func @attention(%q: tensor<1x4x128x64xbf16>, %k: tensor<1x4x128x64xbf16>,
+                     %v: tensor<1x4x128x64xbf16>) -> tensor<1x4x128x64xbf16> {
+  %o = attn.attention %q, %k, %v
+      : tensor<1x4x128x64xbf16>, tensor<1x4x128x64xbf16>, tensor<1x4x128x64xbf16>
+      -> tensor<1x4x128x64xbf16>
+  return %o : tensor<1x4x128x64xbf16>
+}
