@@ -31,3 +31,7 @@ cat artifacts/ptxas.txt
   -o artifacts/kernels-overlap > /dev/null
 "$BUILD_DIR/bin/attnc-compile" bench/kernels.mlir --ping-pong=false \
   -o artifacts/kernels-no-pingpong > /dev/null
+"$BUILD_DIR/bin/attnc-compile" bench/kernels.mlir --probs-in-registers=false \
+  -o artifacts/kernels-no-rs > /dev/null
+"$BUILD_DIR/bin/attnc-compile" bench/kernels.mlir --tile-order=in-order \
+  -o artifacts/kernels-in-order > /dev/null

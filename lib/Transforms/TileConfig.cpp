@@ -18,15 +18,17 @@ bool mlir::attn::getDefaultWarpSpecialization(int64_t headDim,
 TileConfig mlir::attn::getDefaultTileConfig(int64_t headDim, bool causal,
                                             llvm::StringRef target) {
   if (target == "sm_90a") {
-    // Measured with bench/tune.py on the H200 (bench/RESULTS.md, tune 4):
-    // block_m / 64 consumer warpgroups share each K/V tile. At D = 64 three
-    // consumers win from 4k tokens on (at 1k, 64 x 128 without a producer
-    // warpgroup is 16 % faster).
+    // Measured with bench/tune.py on the H200 (bench/RESULTS.md, tunes 4
+    // and 5): block_m / 64 consumer warpgroups share each K/V tile. At D = 64
+    // three consumers win from 4k tokens on (at 1k, 64 x 128 without a
+    // producer warpgroup is 16 % faster). At D = 128, 128 x 160 loses to
+    // 128 x 128 at every length; above it FA3's 128 x 80 beats 128 x 64 by
+    // 3-14 % from 4k tokens on and ties at 1k.
     if (headDim <= 64)
       return {192, 128};
     if (headDim <= 128)
       return {128, 128};
-    return {128, 64};
+    return {128, 80};
   }
   if (target == "sm_90a-fa3") {
     // FlashAttention-3's table (hopper/tile_size.h), the goal once the kernel

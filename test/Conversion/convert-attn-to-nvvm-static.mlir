@@ -13,11 +13,15 @@
 // CHECK-NOT:       arith.cmpi slt
 // CHECK:           arith.maxnumf
 // CHECK:         }
-// The masked tail: key index < seq_k selects the score or -inf.
+// The masked tail: with keys_left = seq_k - (this thread's first column),
+// the thread's key c is visible iff keys_left > c; hidden scores are -inf.
 // CHECK:         scf.for
 // CHECK:           nvvm.wgmma.mma_async
-// CHECK:           %[[VIS:.*]] = arith.cmpi slt
-// CHECK:           arith.select %[[VIS]], %{{.*}}, %{{.*}} : f32
+// CHECK:           %[[VIS:.*]] = arith.cmpi sgt, %[[LEFT:.*]], %{{.*}} : index
+// CHECK-NEXT:      %[[NEG_INF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK-NEXT:      arith.select %[[VIS]], %{{.*}}, %[[NEG_INF]] : f32
+// CHECK-NEXT:      %[[ONE:.*]] = arith.constant 1 : index
+// CHECK-NEXT:      arith.cmpi sgt, %[[LEFT]], %[[ONE]] : index
 // CHECK:         }
 func.func @ragged_static(%q: tensor<1x2x100x64xbf16>, %k: tensor<1x2x513x64xbf16>,
                          %v: tensor<1x2x513x64xbf16>) -> tensor<1x2x100x64xbf16> {

@@ -237,9 +237,9 @@ func.func @d128_window_only(%q: tensor<1x2x?x128xbf16>, %k: tensor<1x2x?x128xbf1
 
 // -----
 
-// D > 128: 128 x 64 tiles.
+// D > 128: 128 x 80 tiles.
 // DEFAULT-LABEL: func.func @d192(
-// DEFAULT:         attn.qk {{.*}} -> tensor<128x64xf32>
+// DEFAULT:         attn.qk {{.*}} -> tensor<128x80xf32>
 // FA3-LABEL:     func.func @d192(
 // FA3:             attn.qk {{.*}} -> tensor<128x112xf32>
 func.func @d192(%q: tensor<1x2x?x192xf16>, %k: tensor<1x2x?x192xf16>,
@@ -253,7 +253,7 @@ func.func @d192(%q: tensor<1x2x?x192xf16>, %k: tensor<1x2x?x192xf16>,
 // -----
 
 // DEFAULT-LABEL: func.func @d256(
-// DEFAULT:         attn.qk {{.*}} -> tensor<128x64xf32>
+// DEFAULT:         attn.qk {{.*}} -> tensor<128x80xf32>
 // FA3-LABEL:     func.func @d256(
 // FA3:             attn.qk {{.*}} -> tensor<128x80xf32>
 func.func @d256(%q: tensor<1x2x?x256xf16>, %k: tensor<1x2x?x256xf16>,

@@ -96,6 +96,23 @@ std::string check(OpBuilder &b, const Case &c, int64_t qb) {
   return "";
 }
 
+/// buildKeyVisible folded on constants agrees with `visible`, both as written
+/// and moved along the diagonal by `shift` (row, key and both lengths minus
+/// shift), the form the Hopper kernel uses so each key is an immediate.
+std::string checkKeyVisible(OpBuilder &b, const Case &c, int64_t i, int64_t j,
+                            int64_t shift) {
+  Location loc = b.getUnknownLoc();
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value v = buildKeyVisible(b, loc, cst(i - shift), cst(j - shift),
+                            cst(c.seqQ - shift), cst(c.seqK - shift), c.mask);
+  if ((constantOf(v) != 0) != visible(c, i, j)) // i1 true reads as -1
+    return "key " + std::to_string(j) + " of row " + std::to_string(i) +
+           " (shift " + std::to_string(shift) + ") disagrees with the mask";
+  return "";
+}
+
 } // namespace
 
 int main() {
@@ -135,5 +152,27 @@ int main() {
       }
   llvm::outs() << "kv block ranges: " << passed << " passed, " << failed
                << " failed\n";
-  return failed == 0 ? 0 : 1;
+
+  int keysPassed = 0, keysFailed = 0;
+  for (auto [seqQ, seqK] : seqs)
+    for (const MaskSpec &mask : masks) {
+      Case c{seqQ, seqK, 64, 64, mask};
+      for (int64_t i = 0; i < seqQ; i += 7)
+        for (int64_t j = 0; j < seqK + 9; j += 5)
+          for (int64_t shift : {int64_t(0), j - j % 8, int64_t(301)}) {
+            std::string error = checkKeyVisible(b, c, i, j, shift);
+            if (error.empty()) {
+              ++keysPassed;
+              continue;
+            }
+            ++keysFailed;
+            llvm::outs() << "FAIL Nq=" << seqQ << " Nk=" << seqK
+                         << " mask=" << stringifyMaskKind(mask.kind)
+                         << (mask.window ? "+window" : "") << ": " << error
+                         << "\n";
+          }
+    }
+  llvm::outs() << "key visibility: " << keysPassed << " passed, " << keysFailed
+               << " failed\n";
+  return failed == 0 && keysFailed == 0 ? 0 : 1;
 }
