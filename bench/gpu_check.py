@@ -157,7 +157,10 @@ def benchmark(kernels, peers_module, with_flex, ablations=None):
         err = ((o.float() - ref.float()).norm() / ref.float().norm()).item()
         ablation_tflops = {}
         for label, alt in ablations.items():
-            other = alt[f"d{D}_{'causal' if causal else 'full'}"]
+            other = alt.get(f"d{D}_{'causal' if causal else 'full'}")
+            if other is None:  # this variant does not exist at this tile
+                ablation_tflops[label] = None
+                continue
             alt_ms = other.time(other.args(q, k, v, o, lse, scale), warmup=5, iters=30)
             ablation_tflops[label] = flops / (alt_ms * 1e-3) / 1e12
 
@@ -169,7 +172,8 @@ def benchmark(kernels, peers_module, with_flex, ablations=None):
         fmt = lambda x: f"{x:7.0f}" if x else f"{'-':>7}"
         table.append(f"{B:>3} {H:>3} {N:>6} {D:>4} {int(causal):>6} {tflops:7.0f} {fmt(cud)} {fmt(fa2)} {fmt(flex)} "
                      f"{(tflops / cud if cud else float('nan')):9.2f} {err:12.1e}" +
-                     "".join(f" {ablation_tflops[label]:10.0f}" for label in ablations))
+                     "".join(f" {ablation_tflops[label]:10.0f}" if ablation_tflops[label] else f" {'-':>10}"
+                             for label in ablations))
         results.append(dict(B=B, H=H, N=N, D=D, causal=causal, attnc_ms=ms, attnc_tflops=tflops, cudnn=cud,
                             fa2=fa2, flex=flex, err_vs_cudnn=err, ablations=ablation_tflops))
         del q, k, v, o, lse, ref
@@ -206,11 +210,12 @@ def main():
         # optimization, timed at the same shapes (ablations).
         ablations = {}
         for entry in sorted(os.listdir(a.artifacts)):
-            if entry.startswith("kernels-"):
+            if entry.startswith("kernels-") and os.path.isdir(os.path.join(a.artifacts, entry)):
                 adir = os.path.join(a.artifacts, entry)
-                ablations[entry[len("kernels-"):]] = {
-                    n: rt.load(os.path.join(adir, n)) for n in sorted(os.listdir(adir))
-                    if re.match(r"d\d+_(full|causal)$", n)}
+                variant = ablations[entry[len("kernels-"):]] = {}
+                for n in sorted(os.listdir(adir)):
+                    if re.match(r"d\d+_(full|causal)$", n):
+                        variant[n] = rt.load(os.path.join(adir, n))
         out["bench"] = benchmark(kernels, peers, not a.no_flex, ablations)
     if a.json:
         with open(a.json, "w") as f:

@@ -99,6 +99,17 @@ struct ConvertAttnToNVVMPass final
       plan->probsInRegisters = probsInRegisters;
       plan->longestFirst = tileOrder == "auto" ? plan->mask.hidesKeys()
                                                : tileOrder == "longest-first";
+      SharedMemoryLayout smem(*plan);
+      if (smem.total > SharedMemoryLayout::kMaxBytes) {
+        forall.emitError("convert-attn-to-nvvm: tile ")
+            << plan->blockM << "x" << plan->blockN << " needs " << smem.total
+            << " bytes of shared memory (Q, " << SharedMemoryLayout::kStages
+            << " K/V stages" << (plan->probsInRegisters ? "" : ", P")
+            << "), more than the " << SharedMemoryLayout::kMaxBytes
+            << " bytes a CTA may use on " << chip
+            << "; choose smaller tile_sizes";
+        return signalPassFailure();
+      }
       attnc::rt::Manifest manifest;
       LLVM::LLVMFuncOp kernel = buildHopperAttentionKernel(
           b, func.getLoc(), gpuModule, *plan, manifest);
