@@ -12,9 +12,17 @@
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpDefinition.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "attn/AttnEnums.h.inc"
+
+namespace mlir::attn {
+/// The K/V stage ring of an attn.warp_specialize (ring_push / ring_pop).
+struct KvRingResource : public SideEffects::Resource::Base<KvRingResource> {
+  StringRef getName() final { return "attn.kv_ring"; }
+};
+} // namespace mlir::attn
 
 #define GET_OP_CLASSES
 #include "attn/AttnOps.h.inc"

@@ -10,6 +10,7 @@
 
 include "attn/AttnDialect.td"
 include "attn/AttnEnums.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/CommonAttrConstraints.td"
 include "mlir/IR/CommonTypeConstraints.td"
@@ -292,6 +293,108 @@ def Attn_FinalizeOp : Attn_Op<"finalize", [Pure, AllTypesMatch<["row_sum", "row_
     $acc `,` $row_sum `,` $row_max `scale` `=` $scale attr-dict
     `:` type($acc) `,` type($row_sum) `->` type($output)
   }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Warp specialization
+//===----------------------------------------------------------------------===//
+
+/// The ring of shared-memory K/V stages between the producer and consumer
+/// regions of one attn.warp_specialize.
+def Attn_KvRing : Resource<"::mlir::attn::KvRingResource">;
+
+def Attn_WarpSpecializeOp : Attn_Op<"warp_specialize", [
+    RecursiveMemoryEffects]> {
+  let summary = "split one query tile's work into a producer and consumer warpgroups";
+  let description = [{
+    The partition FlashAttention-3 runs on Hopper, made explicit: the
+    `producer` region (one warpgroup, `producer_registers` per thread after
+    `setmaxnreg`) streams K/V tiles into a ring of `stages` shared-memory
+    stages with `attn.ring_push`; the `consumer` region (`consumer_warpgroups`
+    warpgroups of 64 query rows each, `consumer_registers` per thread) takes
+    them in the same order with `attn.ring_pop`, runs the online softmax and
+    yields the op's results (the tile's `attn.finalize`). Values defined
+    above the op (the Q tile, kv block bounds) are shared by both regions.
+
+    `ping_pong`: with two consumer warpgroups, they take turns issuing their
+    S = Q K^T GEMMs, so one's softmax overlaps the other's GEMMs.
+    `intra_warpgroup_overlap`: each consumer runs the softmax of block j while
+    its P V GEMM of block j-1 is in flight. The two are exclusive.
+
+    `attn-warp-specialize` creates the op from fused tile IR;
+    `convert-attn-to-nvvm` lowers it (one producer thread issues the TMA loads
+    behind full/empty mbarrier pairs). The CPU lowering does not accept it.
+
+    ```mlir
+    %o, %lse = attn.warp_specialize consumers(2) stages(2) registers(24, 240) ping_pong
+    producer {
+      scf.for %kb = %begin to %end step %c1 {
+        %k = attn.load_tile %K[%b, %h, %row] : tensor<?x8x?x128xbf16> -> tensor<128x128xbf16>
+        %v = attn.load_tile %V[%b, %h, %row] : tensor<?x8x?x128xbf16> -> tensor<128x128xbf16>
+        attn.ring_push %k, %v : tensor<128x128xbf16>, tensor<128x128xbf16>
+      }
+      attn.yield
+    } consumer {
+      ...
+      %k, %v = attn.ring_pop : tensor<128x128xbf16>, tensor<128x128xbf16>
+      ...
+      attn.yield %out, %l : tensor<128x128xbf16>, tensor<128xf32>
+    } : tensor<128x128xbf16>, tensor<128xf32>
+    ```
+  }];
+  let arguments = (ins I64Attr:$consumer_warpgroups, I64Attr:$stages,
+                   I64Attr:$producer_registers, I64Attr:$consumer_registers,
+                   UnitAttr:$ping_pong, UnitAttr:$intra_warpgroup_overlap);
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region SizedRegion<1>:$producer, SizedRegion<1>:$consumer);
+  let assemblyFormat = [{
+    `consumers` `(` $consumer_warpgroups `)` `stages` `(` $stages `)`
+    `registers` `(` $producer_registers `,` $consumer_registers `)`
+    (`ping_pong` $ping_pong^)?
+    (`intra_warpgroup_overlap` $intra_warpgroup_overlap^)?
+    `producer` $producer `consumer` $consumer attr-dict (`:` type($results)^)?
+  }];
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+}
+
+def Attn_YieldOp : Attn_Op<"yield", [Pure, Terminator, ReturnLike,
+                                      HasParent<"WarpSpecializeOp">]> {
+  let summary = "end a region of attn.warp_specialize";
+  let description = [{
+    The producer region yields nothing; the consumer region yields the
+    results of the enclosing `attn.warp_specialize`.
+  }];
+  let arguments = (ins Variadic<AnyType>:$values);
+  let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
+}
+
+def Attn_RingPushOp : Attn_Op<"ring_push", [MemoryEffects<[MemWrite<Attn_KvRing>]>]> {
+  let summary = "producer: put the next K/V tile pair into the stage ring";
+  let description = [{
+    Waits until the consumers released the oldest stage, then fills it with
+    `key` and `value` (the lowering: TMA loads completing on the stage's
+    full mbarriers). Only inside the producer region of
+    `attn.warp_specialize`.
+  }];
+  let arguments = (ins Attn_Tile:$key, Attn_Tile:$value);
+  let assemblyFormat = [{
+    $key `,` $value attr-dict `:` type($key) `,` type($value)
+  }];
+  let hasVerifier = 1;
+}
+
+def Attn_RingPopOp : Attn_Op<"ring_pop", [
+    MemoryEffects<[MemRead<Attn_KvRing>, MemWrite<Attn_KvRing>]>]> {
+  let summary = "consumers: take the next K/V tile pair from the stage ring";
+  let description = [{
+    Returns the oldest tile pair the producer pushed and releases its stage
+    once the consumers' GEMMs have read it. Pops happen in push order, one
+    per push. Only inside the consumer region of `attn.warp_specialize`.
+  }];
+  let results = (outs Attn_Tile:$key, Attn_Tile:$value);
+  let assemblyFormat = "attr-dict `:` type($key) `,` type($value)";
   let hasVerifier = 1;
 }
 

@@ -119,12 +119,21 @@ void mlir::attn::buildAttnToCPUPipeline(OpPassManager &pm) {
 
 void mlir::attn::buildAttnToNVVMPipeline(OpPassManager &pm,
                                          const AttnPipelineOptions &options) {
-  buildAttnTilingPipeline(pm.nest<func::FuncOp>(), options);
+  OpPassManager &funcPm = pm.nest<func::FuncOp>();
+  buildAttnTilingPipeline(funcPm, options);
+  // Warp specialization partitions the fused kv loop: nothing to do before.
+  if (options.warpSpecialize != WarpSpecializeMode::Off &&
+      options.stopAfter >= AttnStage::Fused) {
+    AttnWarpSpecializePassOptions ws;
+    if (options.warpSpecialize == WarpSpecializeMode::Auto)
+      ws.target = options.target;
+    ws.pingPong = options.pingPong;
+    ws.overlap = options.overlap;
+    funcPm.addPass(createAttnWarpSpecializePass(ws));
+    addCleanup(funcPm);
+  }
   ConvertAttnToNVVMPassOptions nvvm;
   nvvm.chip = "sm_90a";
-  nvvm.warpSpecialize = options.warpSpecialize;
-  nvvm.overlap = options.overlap;
-  nvvm.pingPong = options.pingPong;
   nvvm.probsInRegisters = options.probsInRegisters;
   nvvm.tileOrder = options.tileOrder;
   pm.addPass(createConvertAttnToNVVMPass(nvvm));

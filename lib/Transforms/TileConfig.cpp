@@ -15,6 +15,15 @@ bool mlir::attn::getDefaultWarpSpecialization(int64_t headDim,
   return target == "sm_90a";
 }
 
+RegisterBudget
+mlir::attn::getWarpSpecializedRegisterBudget(int64_t consumerWarpgroups) {
+  if (consumerWarpgroups == 1)
+    return {40, 232};
+  if (consumerWarpgroups == 2)
+    return {24, 240};
+  return {32, 160};
+}
+
 TileConfig mlir::attn::getDefaultTileConfig(int64_t headDim, bool causal,
                                             llvm::StringRef target) {
   if (target == "sm_90a") {

@@ -1,18 +1,18 @@
-// Bad values of convert-attn-to-nvvm's options are errors that name the
-// option and the accepted values.
+// Bad values of the GPU options are errors that name the option and the
+// accepted values.
 
-// RUN: not attnc-opt %s --attn-tiling-pipeline --convert-attn-to-nvvm="warp-specialize=maybe" 2>&1 \
+// RUN: not attnc-opt %s --attn-lower-to-nvvm-pipeline="warp-specialize=maybe" 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=WS
-// WS: error: convert-attn-to-nvvm: warp-specialize must be on, off or auto, got 'maybe'
+// WS: for the --warp-specialize option: Cannot find option named 'maybe'!
 
 // RUN: not attnc-opt %s --attn-tiling-pipeline --convert-attn-to-nvvm="tile-order=random" 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=ORDER
 // ORDER: error: convert-attn-to-nvvm: tile-order must be in-order, longest-first or auto, got 'random'
 
-// RUN: not attnc-opt %s --attn-tiling-pipeline \
-// RUN:   --convert-attn-to-nvvm="intra-warpgroup-overlap=true probs-in-registers=false" 2>&1 \
+// RUN: not attnc-opt %s --attn-tiling-pipeline --attn-warp-specialize="intra-warpgroup-overlap=true" \
+// RUN:   --convert-attn-to-nvvm="probs-in-registers=false" 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=OVERLAP
-// OVERLAP: error: convert-attn-to-nvvm: intra-warpgroup-overlap needs probs-in-registers
+// OVERLAP: error: convert-attn-to-nvvm: intra_warpgroup_overlap needs probs-in-registers
 
 func.func @attention(%q: tensor<1x4x128x64xbf16>, %k: tensor<1x4x128x64xbf16>,
                      %v: tensor<1x4x128x64xbf16>) -> tensor<1x4x128x64xbf16> {

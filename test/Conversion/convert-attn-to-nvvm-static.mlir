@@ -1,5 +1,5 @@
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=64 block-n=128" \
-// RUN:   --convert-attn-to-nvvm="warp-specialize=off" | FileCheck %s
+// RUN:   --convert-attn-to-nvvm | FileCheck %s
 
 // Static lengths: canonicalization folds the zero- and single-trip kv loops
 // of the tiled IR (Nk = 513 leaves one full loop and an inlined tail block).

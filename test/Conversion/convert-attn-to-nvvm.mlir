@@ -1,5 +1,5 @@
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
-// RUN:   --convert-attn-to-nvvm | FileCheck %s --implicit-check-not=attn.
+// RUN:   --attn-warp-specialize --convert-attn-to-nvvm | FileCheck %s --implicit-check-not=attn.
 
 // A causal, bf16, D = 64 attention with LSE becomes one kernel in
 // gpu.module @attn_kernels; the host function is gone.
@@ -51,10 +51,10 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 }
 
 
-// With the overlap option, block j's S wgmma and block j-1's P V wgmma are
+// With intra_warpgroup_overlap, block j's S wgmma and block j-1's P V wgmma are
 // committed as two groups; the softmax runs after waiting for the first only.
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
-// RUN:   --convert-attn-to-nvvm="warp-specialize=on intra-warpgroup-overlap=true" \
+// RUN:   --attn-warp-specialize="intra-warpgroup-overlap=true" --convert-attn-to-nvvm \
 // RUN:   | FileCheck %s --check-prefix=OVERLAP
 // OVERLAP:     nvvm.setmaxregister decrease 24
 // OVERLAP:     nvvm.setmaxregister increase 240
@@ -71,7 +71,7 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 
 // tile-order=in-order keeps CTA x on query block x.
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
-// RUN:   --convert-attn-to-nvvm="tile-order=in-order" \
+// RUN:   --attn-warp-specialize --convert-attn-to-nvvm="tile-order=in-order" \
 // RUN:   | FileCheck %s --check-prefix=IN-ORDER
 // IN-ORDER-LABEL: llvm.func @causal(
 // IN-ORDER:         nvvm.read.ptx.sreg.ctaid.x
@@ -83,7 +83,7 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 // pre-arrival is consumed by warpgroup 0 after its O store, so no arrival is
 // pending at exit and the loop body has no branch.
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
-// RUN:   --convert-attn-to-nvvm | FileCheck %s --check-prefix=PINGPONG
+// RUN:   --attn-warp-specialize --convert-attn-to-nvvm | FileCheck %s --check-prefix=PINGPONG
 // PINGPONG-LABEL: llvm.func @causal(
 // PINGPONG:         scf.if
 // PINGPONG:           nvvm.barrier.arrive id = %{{.*}} number_of_threads = %{{.*}}
@@ -102,7 +102,7 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 // (fenced for the async proxy, one warpgroup barrier) and O += P V is wgmma
 // SS with V transposed (MN-major, B layout row); no inline-asm wgmma is left.
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
-// RUN:   --convert-attn-to-nvvm="probs-in-registers=false" \
+// RUN:   --attn-warp-specialize --convert-attn-to-nvvm="probs-in-registers=false" \
 // RUN:   | FileCheck %s --check-prefix=PROBS-SMEM --implicit-check-not=llvm.inline_asm
 // PROBS-SMEM-LABEL: llvm.func @causal(
 // PROBS-SMEM:         scf.for

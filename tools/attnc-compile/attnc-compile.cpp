@@ -47,10 +47,14 @@ static cl::opt<std::string> inputFile(cl::Positional,
                                       cl::init("-"));
 static cl::opt<std::string> outputDir("o", cl::desc("Artifact directory"),
                                       cl::value_desc("dir"), cl::Required);
-static cl::opt<std::string> warpSpecialize(
+static cl::opt<attn::WarpSpecializeMode> warpSpecialize(
     "warp-specialize",
-    cl::desc("Producer warpgroup for the TMA loads: on, off, auto (table)"),
-    cl::init("auto"));
+    cl::desc("Producer warpgroup for the TMA loads (attn-warp-specialize)"),
+    cl::init(attn::WarpSpecializeMode::Auto),
+    cl::values(clEnumValN(attn::WarpSpecializeMode::Off, "off", "none"),
+               clEnumValN(attn::WarpSpecializeMode::On, "on", "every kernel"),
+               clEnumValN(attn::WarpSpecializeMode::Auto, "auto",
+                          "the target's table")));
 static cl::opt<bool> overlap(
     "intra-warpgroup-overlap",
     cl::desc("Softmax of block j overlaps P V of block j-1 (default off)"),

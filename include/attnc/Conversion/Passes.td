@@ -35,14 +35,18 @@ def ConvertAttnToNVVMPass : Pass<"convert-attn-to-nvvm", "ModuleOp"> {
     which is always correct) by a kernel in `gpu.module @attn_kernels` (target
     sm_90a, +ptx86): an `llvm.func` with `nvvm.kernel`, built from NVVM, LLVM,
     arith and scf ops. block_m / 64 consumer warpgroups share each K/V tile;
-    with `warp-specialize` a producer warpgroup (setmaxnreg) streams Q and the
+    where the tile is an `attn.warp_specialize` (attn-warp-specialize) a
+    producer warpgroup (setmaxnreg budgets from the op) streams Q and the
     K/V blocks by TMA into a two-stage ring of 128B-swizzled shared memory
-    (full/empty mbarriers). `wgmma` SS computes S = Q K^T; the online softmax
+    (full/empty mbarriers); otherwise consumer thread 0 issues the loads.
+    `wgmma` SS computes S = Q K^T; the online softmax
     runs on the accumulator registers (quad shuffles, ex2); P is converted to
     bf16/f16 in registers and `wgmma` RS (inline PTX: MLIR 22 has no op for
-    it) accumulates O += P V. Kv loops without `attn.mask` (the full range
-    after attn-split-masked-loops) skip the mask. With two consumers they
-    take turns issuing GEMMs (`ping-pong`). O goes through shared memory and
+    it) accumulates O += P V. The kv range is split at launch time into
+    masked edge blocks and unmasked full blocks (as attn-split-masked-loops
+    does). The op's `ping_pong` makes two consumers take turns issuing GEMMs;
+    `intra_warpgroup_overlap` overlaps each one's softmax with its previous
+    P V. Causal query blocks launch longest first. O goes through shared memory and
     a TMA store; LSE is stored directly. Tensor maps are `grid_constant`
     by-value parameters; dynamic shared memory is a 1024-aligned extern
     global.
@@ -60,19 +64,6 @@ def ConvertAttnToNVVMPass : Pass<"convert-attn-to-nvvm", "ModuleOp"> {
            "Target chip">,
     Option<"features", "features", "std::string", /*default=*/"\"+ptx86\"",
            "PTX features (+ptx86 or newer: older versions make LLVM abort)">,
-    Option<"warpSpecialize", "warp-specialize", "std::string",
-           /*default=*/"\"auto\"",
-           "on: a producer warpgroup issues the TMA loads while the consumer "
-           "warpgroups compute (setmaxnreg rebalances registers); off: thread "
-           "0 of the consumers issues them; auto: the per-target table">,
-    Option<"overlap", "intra-warpgroup-overlap", "bool", /*default=*/"false",
-           "With warp specialization: run the softmax of block j while the "
-           "P V wgmma of block j-1 is in flight (correct, but measured slower "
-           "than without it so far: bench/RESULTS.md run 3)">,
-    Option<"pingPong", "ping-pong", "bool", /*default=*/"true",
-           "With warp specialization and two consumer warpgroups: take turns "
-           "issuing the S wgmma (named barriers) so one warpgroup's softmax "
-           "overlaps the other's GEMMs">,
     Option<"probsInRegisters", "probs-in-registers", "bool",
            /*default=*/"true",
            "O += P V reads P from registers (wgmma RS); false writes P to "

@@ -32,6 +32,13 @@ enum class AttnStage {
 std::optional<AttnStage> parseAttnStage(StringRef name);
 StringRef stringifyAttnStage(AttnStage stage);
 
+/// Whether the GPU pipeline runs attn-warp-specialize.
+enum class WarpSpecializeMode {
+  Off,  ///< consumer thread 0 issues the loads
+  On,   ///< every tile gets a producer warpgroup
+  Auto, ///< where the target's table says so
+};
+
 struct AttnPipelineOptions : public PassPipelineOptions<AttnPipelineOptions> {
   PassOptions::Option<std::string> target{
       *this, "target", llvm::cl::desc("Target whose tile table is used"),
@@ -42,11 +49,16 @@ struct AttnPipelineOptions : public PassPipelineOptions<AttnPipelineOptions> {
   PassOptions::Option<int64_t> blockN{
       *this, "block-n", llvm::cl::desc("Key rows per tile (0: default)"),
       llvm::cl::init(0)};
-  PassOptions::Option<std::string> warpSpecialize{
+  PassOptions::Option<WarpSpecializeMode> warpSpecialize{
       *this, "warp-specialize",
-      llvm::cl::desc("GPU producer warpgroup for the TMA loads: on, off or "
-                     "auto (the per-target table)"),
-      llvm::cl::init("auto")};
+      llvm::cl::desc("GPU: attn-warp-specialize (a producer warpgroup issues "
+                     "the TMA loads)"),
+      llvm::cl::init(WarpSpecializeMode::Auto),
+      llvm::cl::values(
+          clEnumValN(WarpSpecializeMode::Off, "off", "no producer warpgroup"),
+          clEnumValN(WarpSpecializeMode::On, "on", "every tile"),
+          clEnumValN(WarpSpecializeMode::Auto, "auto",
+                     "where the target's table says so"))};
   PassOptions::Option<bool> overlap{
       *this, "intra-warpgroup-overlap",
       llvm::cl::desc("GPU: softmax of block j overlaps P V of block j-1 "
@@ -93,9 +105,9 @@ void buildAttnToLoopsPipeline(OpPassManager &pm);
 /// dialect, ready for the ExecutionEngine (the CPU reference backend).
 void buildAttnToCPUPipeline(OpPassManager &pm);
 
-/// The tiling pipeline, convert-attn-to-nvvm and the lowering of the
-/// gpu.module contents to the LLVM and NVVM dialects. Anchored on
-/// builtin.module.
+/// The tiling pipeline, attn-warp-specialize (per `warpSpecialize`, on fused
+/// IR), convert-attn-to-nvvm and the lowering of the gpu.module contents to
+/// the LLVM and NVVM dialects. Anchored on builtin.module.
 void buildAttnToNVVMPipeline(OpPassManager &pm,
                              const AttnPipelineOptions &options);
 

@@ -89,4 +89,49 @@ def AttnSplitMaskedLoopsPass
   ];
 }
 
+def AttnWarpSpecializePass
+    : Pass<"attn-warp-specialize", "func::FuncOp"> {
+  let summary = "Partition each query tile into a K/V producer and consumer warpgroups";
+  let description = [{
+    Wraps the kv loops and the epilogue of every fused query tile in an
+    `attn.warp_specialize` (FlashAttention-3's warp specialization, made
+    visible in the IR):
+
+    * the `producer` region gets one loop over the tile's kv blocks (the same
+      `buildKvBlockRange` as attn-tile and attn-split-masked-loops) that
+      loads each K/V tile pair and `attn.ring_push`es it;
+    * the `consumer` region gets the kv loops, in which each K/V
+      `attn.load_tile` pair becomes one `attn.ring_pop`, and `attn.finalize`,
+      whose results it yields.
+
+    block_m / 64 consumer warpgroups (block_m must be 64, 128 or 192); the
+    setmaxnreg budgets come from the target's table (24/240 with two
+    consumers). With two consumers `ping-pong` marks them to take turns on
+    the tensor cores; `intra-warpgroup-overlap` instead overlaps each
+    consumer's softmax with its previous P V GEMM. With `target` set, tiles
+    whose head dim the target's table does not specialize are left alone.
+    Run after attn-fuse-online-softmax (and attn-split-masked-loops); the
+    result is for convert-attn-to-nvvm, not for the CPU lowering.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "Consult this target's table (e.g. sm_90a) and specialize only "
+           "where it says so; empty: specialize every tile">,
+    Option<"pingPong", "ping-pong", "bool", /*default=*/"true",
+           "With two consumer warpgroups: take turns issuing the S GEMM "
+           "(named barriers) so one's softmax overlaps the other's GEMMs">,
+    Option<"overlap", "intra-warpgroup-overlap", "bool", /*default=*/"false",
+           "Run the softmax of block j while the P V GEMM of block j-1 is in "
+           "flight (correct, measured slower so far: bench/RESULTS.md run "
+           "3); excludes ping-pong">,
+  ];
+  let statistics = [
+    Statistic<"numSpecialized", "num-specialized",
+              "Number of query tiles partitioned">,
+  ];
+}
+
 #endif // ATTNC_TRANSFORMS_PASSES_TD

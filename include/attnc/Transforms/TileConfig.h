@@ -25,6 +25,16 @@ struct TileConfig {
 bool getDefaultWarpSpecialization(int64_t headDim,
                                   llvm::StringRef target = "sm_90a");
 
+/// setmaxnreg budgets of a warp-specialized CTA: the producer warpgroup
+/// gives its registers to the consumers, within one SM's 64K registers.
+struct RegisterBudget {
+  int64_t producer;
+  int64_t consumer;
+};
+/// FA3's 24/240 with two consumer warpgroups; 40/232 with one, 32/160 with
+/// three.
+RegisterBudget getWarpSpecializedRegisterBudget(int64_t consumerWarpgroups);
+
 /// The default tile for a head dim on a target: "sm_90a" (what the current
 /// Hopper kernel runs), "sm_90a-fa3" (FlashAttention-3's table), anything
 /// else gets a generic 64 x 64.

@@ -14,7 +14,6 @@
 #include "KernelPlan.h"
 
 #include "attnc/Conversion/Passes.h"
-#include "attnc/Transforms/TileConfig.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -46,22 +45,14 @@ struct ConvertAttnToNVVMPass final
     SmallVector<std::pair<func::FuncOp, scf::ForallOp>> work;
     for (auto func : module.getOps<func::FuncOp>()) {
       scf::ForallOp forall;
-      func.walk([&](scf::ForallOp op) {
-        if (!op.getBody()->getOps<FinalizeOp>().empty())
-          forall = op;
+      func.walk([&](FinalizeOp finalize) {
+        forall = finalize->getParentOfType<scf::ForallOp>();
       });
       if (forall)
         work.emplace_back(func, forall);
     }
     if (work.empty())
       return;
-    if (warpSpecialize != "auto" && warpSpecialize != "on" &&
-        warpSpecialize != "off") {
-      module.emitError("convert-attn-to-nvvm: warp-specialize must be on, off "
-                       "or auto, got '")
-          << warpSpecialize << "'";
-      return signalPassFailure();
-    }
     if (tileOrder != "auto" && tileOrder != "in-order" &&
         tileOrder != "longest-first") {
       module.emitError("convert-attn-to-nvvm: tile-order must be in-order, "
@@ -69,12 +60,7 @@ struct ConvertAttnToNVVMPass final
           << tileOrder << "'";
       return signalPassFailure();
     }
-    if (overlap && !probsInRegisters) {
-      module.emitError("convert-attn-to-nvvm: intra-warpgroup-overlap needs "
-                       "probs-in-registers (P of block j-1 stays in "
-                       "registers while block j's softmax runs)");
-      return signalPassFailure();
-    }
+
 
     OpBuilder b(ctx);
     b.setInsertionPointToEnd(module.getBody());
@@ -90,12 +76,12 @@ struct ConvertAttnToNVVMPass final
       FailureOr<KernelPlan> plan = readKernelPlan(forall, func.getSymName());
       if (failed(plan))
         return signalPassFailure();
-      plan->warpSpecialize =
-          warpSpecialize == "auto"
-              ? getDefaultWarpSpecialization(plan->headDim, chip)
-              : warpSpecialize == "on";
-      plan->overlap = overlap;
-      plan->pingPongRequested = pingPong;
+      if (plan->overlapSoftmax() && !probsInRegisters) {
+        forall.emitError("convert-attn-to-nvvm: intra_warpgroup_overlap needs "
+                         "probs-in-registers (P of block j-1 stays in "
+                         "registers while block j's softmax runs)");
+        return signalPassFailure();
+      }
       plan->probsInRegisters = probsInRegisters;
       plan->longestFirst = tileOrder == "auto" ? plan->mask.hidesKeys()
                                                : tileOrder == "longest-first";

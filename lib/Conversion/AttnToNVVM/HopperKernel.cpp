@@ -718,7 +718,7 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
     {
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPoint(role.thenBlock()->getTerminator());
-      NVVM::SetMaxRegisterOp::create(b, loc, plan.producerRegisters(),
+      NVVM::SetMaxRegisterOp::create(b, loc, plan.producerRegisters,
                                      NVVM::SetMaxRegisterAction::decrease);
       ifThen(isLeader, [&] {
         loadQuery();
@@ -741,7 +741,7 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
     }
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(role.elseBlock()->getTerminator());
-    NVVM::SetMaxRegisterOp::create(b, loc, plan.consumerRegisters(),
+    NVVM::SetMaxRegisterOp::create(b, loc, plan.consumerRegisters,
                                    NVVM::SetMaxRegisterAction::increase);
     emitConsumer(output, lse, range.begin, bounds);
   }

@@ -18,16 +18,31 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
     return forall.emitError("convert-attn-to-nvvm: ") << why;
   };
 
-  LoadTileOp queryLoad;
   FinalizeOp finalize;
-  for (Operation &op : forall.getBody()->without_terminator()) {
-    if (auto load = dyn_cast<LoadTileOp>(op))
-      queryLoad = load;
-    else if (auto f = dyn_cast<FinalizeOp>(op))
+  LoadTileOp queryLoad;
+  WarpSpecializeOp specialized;
+  forall.getBody()->walk([&](Operation *op) {
+    if (auto f = dyn_cast<FinalizeOp>(op))
       finalize = f;
-  }
+    else if (auto qk = dyn_cast<QKOp>(op))
+      queryLoad = qk.getQuery().getDefiningOp<LoadTileOp>();
+    else if (auto ws = dyn_cast<WarpSpecializeOp>(op))
+      specialized = ws;
+  });
   if (!queryLoad || !finalize)
     return fail("expected a tiled attention (attn-tile) in the scf.forall");
+  if (specialized) {
+    // The partition attn-warp-specialize chose.
+    if (specialized.getStages() != SharedMemoryStages)
+      return fail("the kernel's K/V ring has " + Twine(SharedMemoryStages) +
+                  " stages, the attn.warp_specialize asks for " +
+                  Twine(specialized.getStages()));
+    plan.warpSpecialize = true;
+    plan.overlap = specialized.getIntraWarpgroupOverlap();
+    plan.pingPongRequested = specialized.getPingPong();
+    plan.producerRegisters = specialized.getProducerRegisters();
+    plan.consumerRegisters = specialized.getConsumerRegisters();
+  }
   // The kernel always runs the online softmax and always splits the kv range
   // into masked and unmasked loops from the launch-time lengths (the same
   // buildKvBlockRange as attn-split-masked-loops). The loops left in the IR
@@ -54,9 +69,16 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
       sawValue = true;
     } else if (auto qk = dyn_cast<QKOp>(op)) {
       auto keyLoad = qk.getKey().getDefiningOp<LoadTileOp>();
+      if (auto pop = qk.getKey().getDefiningOp<RingPopOp>()) {
+        // Warp-specialized: K is what the producer pushes.
+        specialized.getProducer().walk([&](RingPushOp push) {
+          keyLoad = push.getKey().getDefiningOp<LoadTileOp>();
+        });
+      }
       if (!keyLoad)
         return op->emitError("convert-attn-to-nvvm: keys must come from "
-                             "attn.load_tile"),
+                             "attn.load_tile (directly or through the producer's "
+                             "attn.ring_push)"),
                WalkResult::interrupt();
       plan.headsKV =
           toLogicalBHSD(keyLoad.getSource().getType().getShape(),

@@ -20,6 +20,9 @@
 
 namespace mlir::attn {
 
+/// Shared-memory stages of the K/V ring the kernel implements.
+inline constexpr int64_t SharedMemoryStages = 2;
+
 struct KernelPlan {
   std::string name; // kernel symbol
   Type elementType; // bf16 or f16
@@ -44,36 +47,33 @@ struct KernelPlan {
   int64_t groupSize() const { return headsQ / headsKV; }
   /// One consumer warpgroup per 64 query rows.
   int64_t consumerWarpgroups() const { return blockM / 64; }
+
+  // From the attn.warp_specialize of the tile (attn-warp-specialize), if any.
   /// A producer warpgroup issues the TMA loads (FA3's warp specialization).
   bool warpSpecialize = false;
-  /// Softmax of block j while P V of block j-1 runs (needs the producer:
-  /// stages are released out of order otherwise).
+  /// Softmax of block j while P V of block j-1 runs.
   bool overlap = false;
   bool overlapSoftmax() const { return warpSpecialize && overlap; }
+  /// Two consumer warpgroups take turns issuing their S wgmma (FA3's
+  /// ping-pong).
+  bool pingPongRequested = false;
+  bool pingPong() const {
+    return pingPongRequested && warpSpecialize && !overlap &&
+           consumerWarpgroups() == 2;
+  }
+  /// setmaxnreg budgets of the producer and of each consumer thread.
+  int64_t producerRegisters = 0, consumerRegisters = 0;
+  int64_t warpgroups() const {
+    return consumerWarpgroups() + (warpSpecialize ? 1 : 0);
+  }
+
+  // Lowering choices (convert-attn-to-nvvm options).
   /// O += P V reads P from registers (wgmma RS); otherwise P goes through
   /// shared memory and wgmma SS (kept as FA3's "without RS" ablation).
   bool probsInRegisters = true;
   /// Launch the query blocks with the most kv blocks first (causal masks:
   /// the last ones), so the short ones fill the last wave, as FA2/FA3 do.
   bool longestFirst = false;
-  /// Two consumer warpgroups take turns issuing their S wgmma (FA3's
-  /// ping-pong); needs the producer warpgroup and the serial kv step.
-  bool pingPongRequested = true;
-  bool pingPong() const {
-    return pingPongRequested && warpSpecialize && !overlap &&
-           consumerWarpgroups() == 2;
-  }
-  int64_t warpgroups() const {
-    return consumerWarpgroups() + (warpSpecialize ? 1 : 0);
-  }
-  /// setmaxnreg budgets: the producer gives its registers to the consumers
-  /// (FA3's 24/240 with two consumers), within 64K registers per SM.
-  int64_t producerRegisters() const {
-    return consumerWarpgroups() == 1 ? 40 : (consumerWarpgroups() == 2 ? 24 : 32);
-  }
-  int64_t consumerRegisters() const {
-    return consumerWarpgroups() == 1 ? 232 : (consumerWarpgroups() == 2 ? 240 : 160);
-  }
 };
 
 /// Reads the plan of the attention tiled in `forall`, or emits a diagnostic

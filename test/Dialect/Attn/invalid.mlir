@@ -607,3 +607,247 @@ func.func @finalize_output_shape(%acc: tensor<128x64xf32>, %l: tensor<128xf32>,
       : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x32xbf16>
   return %o : tensor<128x32xbf16>
 }
+
+// -----
+
+func.func @ws_consumers(%k: tensor<?x4x?x64xbf16>, %i: index, %acc: tensor<256x64xf32>,
+                       %l: tensor<256xf32>) {
+  // expected-error @+1 {{'attn.warp_specialize' op consumer_warpgroups must be 1, 2 or 3 (64 query rows each), got 4}}
+  %o:2 = attn.warp_specialize consumers(4) stages(2) registers(24, 240) producer {
+    %kt = attn.load_tile %k[%i, %i, %i] : tensor<?x4x?x64xbf16> -> tensor<64x64xbf16>
+    attn.ring_push %kt, %kt : tensor<64x64xbf16>, tensor<64x64xbf16>
+    attn.yield
+  } consumer {
+    %out, %lse = attn.finalize %acc, %l, %l scale = 1.0
+        : tensor<256x64xf32>, tensor<256xf32> -> tensor<256x64xbf16>
+    attn.yield %out, %lse : tensor<256x64xbf16>, tensor<256xf32>
+  } : tensor<256x64xbf16>, tensor<256xf32>
+  return
+}
+
+// -----
+
+func.func @ws_stages(%k: tensor<?x4x?x64xbf16>, %i: index, %acc: tensor<128x64xf32>,
+                    %l: tensor<128xf32>) {
+  // expected-error @+1 {{'attn.warp_specialize' op stages must be at least 2 (the producer fills one while the consumers read another), got 1}}
+  %o:2 = attn.warp_specialize consumers(2) stages(1) registers(24, 240) producer {
+    %kt = attn.load_tile %k[%i, %i, %i] : tensor<?x4x?x64xbf16> -> tensor<64x64xbf16>
+    attn.ring_push %kt, %kt : tensor<64x64xbf16>, tensor<64x64xbf16>
+    attn.yield
+  } consumer {
+    %out, %lse = attn.finalize %acc, %l, %l scale = 1.0
+        : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
+    attn.yield %out, %lse : tensor<128x64xbf16>, tensor<128xf32>
+  } : tensor<128x64xbf16>, tensor<128xf32>
+  return
+}
+
+// -----
+
+func.func @ws_producer_registers(%k: tensor<?x4x?x64xbf16>, %i: index, %acc: tensor<128x64xf32>,
+                                %l: tensor<128xf32>) {
+  // expected-error @+1 {{'attn.warp_specialize' op producer_registers must be a multiple of 8 in [24, 256] (setmaxnreg), got 20}}
+  %o:2 = attn.warp_specialize consumers(2) stages(2) registers(20, 240) producer {
+    %kt = attn.load_tile %k[%i, %i, %i] : tensor<?x4x?x64xbf16> -> tensor<64x64xbf16>
+    attn.ring_push %kt, %kt : tensor<64x64xbf16>, tensor<64x64xbf16>
+    attn.yield
+  } consumer {
+    %out, %lse = attn.finalize %acc, %l, %l scale = 1.0
+        : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
+    attn.yield %out, %lse : tensor<128x64xbf16>, tensor<128xf32>
+  } : tensor<128x64xbf16>, tensor<128xf32>
+  return
+}
+
+// -----
+
+func.func @ws_consumer_registers(%k: tensor<?x4x?x64xbf16>, %i: index, %acc: tensor<128x64xf32>,
+                                %l: tensor<128xf32>) {
+  // expected-error @+1 {{'attn.warp_specialize' op consumer_registers must be a multiple of 8 in [24, 256] (setmaxnreg), got 250}}
+  %o:2 = attn.warp_specialize consumers(2) stages(2) registers(24, 250) producer {
+    %kt = attn.load_tile %k[%i, %i, %i] : tensor<?x4x?x64xbf16> -> tensor<64x64xbf16>
+    attn.ring_push %kt, %kt : tensor<64x64xbf16>, tensor<64x64xbf16>
+    attn.yield
+  } consumer {
+    %out, %lse = attn.finalize %acc, %l, %l scale = 1.0
+        : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
+    attn.yield %out, %lse : tensor<128x64xbf16>, tensor<128xf32>
+  } : tensor<128x64xbf16>, tensor<128xf32>
+  return
+}
+
+// -----
+
+func.func @ws_register_budget(%k: tensor<?x4x?x64xbf16>, %i: index, %acc: tensor<128x64xf32>,
+                             %l: tensor<128xf32>) {
+  // expected-error @+1 {{'attn.warp_specialize' op needs 128 x (40 + 2 x 240) = 66560 registers, more than the 65536 of an SM}}
+  %o:2 = attn.warp_specialize consumers(2) stages(2) registers(40, 240) producer {
+    %kt = attn.load_tile %k[%i, %i, %i] : tensor<?x4x?x64xbf16> -> tensor<64x64xbf16>
+    attn.ring_push %kt, %kt : tensor<64x64xbf16>, tensor<64x64xbf16>
+    attn.yield
+  } consumer {
+    %out, %lse = attn.finalize %acc, %l, %l scale = 1.0
+        : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
+    attn.yield %out, %lse : tensor<128x64xbf16>, tensor<128xf32>
+  } : tensor<128x64xbf16>, tensor<128xf32>
+  return
+}
+
+// -----
+
+func.func @ws_ping_pong_consumers(%k: tensor<?x4x?x64xbf16>, %i: index, %acc: tensor<192x64xf32>,
+                                 %l: tensor<192xf32>) {
+  // expected-error @+1 {{'attn.warp_specialize' op ping_pong needs exactly 2 consumer warpgroups, got 3}}
+  %o:2 = attn.warp_specialize consumers(3) stages(2) registers(32, 160) ping_pong producer {
+    %kt = attn.load_tile %k[%i, %i, %i] : tensor<?x4x?x64xbf16> -> tensor<64x64xbf16>
+    attn.ring_push %kt, %kt : tensor<64x64xbf16>, tensor<64x64xbf16>
+    attn.yield
+  } consumer {
+    %out, %lse = attn.finalize %acc, %l, %l scale = 1.0
+        : tensor<192x64xf32>, tensor<192xf32> -> tensor<192x64xbf16>
+    attn.yield %out, %lse : tensor<192x64xbf16>, tensor<192xf32>
+  } : tensor<192x64xbf16>, tensor<192xf32>
+  return
+}
+
+// -----
+
+func.func @ws_ping_pong_overlap(%k: tensor<?x4x?x64xbf16>, %i: index, %acc: tensor<128x64xf32>,
+                               %l: tensor<128xf32>) {
+  // expected-error @+1 {{'attn.warp_specialize' op ping_pong and intra_warpgroup_overlap are exclusive (a ping-pong turn is one S GEMM per warpgroup and step)}}
+  %o:2 = attn.warp_specialize consumers(2) stages(2) registers(24, 240) ping_pong intra_warpgroup_overlap producer {
+    %kt = attn.load_tile %k[%i, %i, %i] : tensor<?x4x?x64xbf16> -> tensor<64x64xbf16>
+    attn.ring_push %kt, %kt : tensor<64x64xbf16>, tensor<64x64xbf16>
+    attn.yield
+  } consumer {
+    %out, %lse = attn.finalize %acc, %l, %l scale = 1.0
+        : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
+    attn.yield %out, %lse : tensor<128x64xbf16>, tensor<128xf32>
+  } : tensor<128x64xbf16>, tensor<128xf32>
+  return
+}
+
+// -----
+
+func.func @ws_output_rows(%k: tensor<?x4x?x64xbf16>, %i: index, %acc: tensor<128x64xf32>,
+                         %l: tensor<128xf32>) {
+  // expected-error @+1 {{'attn.warp_specialize' op consumer_warpgroups (1) x 64 rows must equal the 128 rows of the output tile}}
+  %o:2 = attn.warp_specialize consumers(1) stages(2) registers(40, 232) producer {
+    %kt = attn.load_tile %k[%i, %i, %i] : tensor<?x4x?x64xbf16> -> tensor<64x64xbf16>
+    attn.ring_push %kt, %kt : tensor<64x64xbf16>, tensor<64x64xbf16>
+    attn.yield
+  } consumer {
+    %out, %lse = attn.finalize %acc, %l, %l scale = 1.0
+        : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
+    attn.yield %out, %lse : tensor<128x64xbf16>, tensor<128xf32>
+  } : tensor<128x64xbf16>, tensor<128xf32>
+  return
+}
+
+// -----
+
+func.func @ws_producer_yield(%k: tensor<?x4x?x64xbf16>, %i: index, %acc: tensor<128x64xf32>,
+                            %l: tensor<128xf32>) {
+  // expected-error @+1 {{'attn.warp_specialize' op producer region must yield no values}}
+  %o:2 = attn.warp_specialize consumers(2) stages(2) registers(24, 240) producer {
+    %kt = attn.load_tile %k[%i, %i, %i] : tensor<?x4x?x64xbf16> -> tensor<64x64xbf16>
+    attn.ring_push %kt, %kt : tensor<64x64xbf16>, tensor<64x64xbf16>
+    attn.yield %kt : tensor<64x64xbf16>
+  } consumer {
+    %out, %lse = attn.finalize %acc, %l, %l scale = 1.0
+        : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
+    attn.yield %out, %lse : tensor<128x64xbf16>, tensor<128xf32>
+  } : tensor<128x64xbf16>, tensor<128xf32>
+  return
+}
+
+// -----
+
+func.func @ws_consumer_yield(%k: tensor<?x4x?x64xbf16>, %i: index, %acc: tensor<128x64xf32>,
+                            %l: tensor<128xf32>) {
+  // expected-error @+1 {{'attn.warp_specialize' op consumer region must yield the op's result types}}
+  %o:2 = attn.warp_specialize consumers(2) stages(2) registers(24, 240) producer {
+    %kt = attn.load_tile %k[%i, %i, %i] : tensor<?x4x?x64xbf16> -> tensor<64x64xbf16>
+    attn.ring_push %kt, %kt : tensor<64x64xbf16>, tensor<64x64xbf16>
+    attn.yield
+  } consumer {
+    %out, %lse = attn.finalize %acc, %l, %l scale = 1.0
+        : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
+    attn.yield %lse, %lse : tensor<128xf32>, tensor<128xf32>
+  } : tensor<128x64xbf16>, tensor<128xf32>
+  return
+}
+
+// -----
+
+func.func @ws_no_push(%k: tensor<?x4x?x64xbf16>, %i: index, %acc: tensor<128x64xf32>,
+                     %l: tensor<128xf32>) {
+  // expected-error @+1 {{'attn.warp_specialize' op producer region must push K/V tiles with attn.ring_push}}
+  %o:2 = attn.warp_specialize consumers(2) stages(2) registers(24, 240) producer {
+    attn.yield
+  } consumer {
+    %out, %lse = attn.finalize %acc, %l, %l scale = 1.0
+        : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
+    attn.yield %out, %lse : tensor<128x64xbf16>, tensor<128xf32>
+  } : tensor<128x64xbf16>, tensor<128xf32>
+  return
+}
+
+// -----
+
+func.func @ring_push_outside(%kt: tensor<64x64xbf16>) {
+  // expected-error @+1 {{'attn.ring_push' op must be inside the producer region of an attn.warp_specialize}}
+  attn.ring_push %kt, %kt : tensor<64x64xbf16>, tensor<64x64xbf16>
+  return
+}
+
+// -----
+
+func.func @ring_push_rows(%k: tensor<?x4x?x64xbf16>, %i: index, %acc: tensor<128x64xf32>,
+                          %l: tensor<128xf32>) {
+  %o:2 = attn.warp_specialize consumers(2) stages(2) registers(24, 240) producer {
+    %kt = attn.load_tile %k[%i, %i, %i] : tensor<?x4x?x64xbf16> -> tensor<64x64xbf16>
+    %vt = attn.load_tile %k[%i, %i, %i] : tensor<?x4x?x64xbf16> -> tensor<32x64xbf16>
+    // expected-error @+1 {{'attn.ring_push' op key and value tiles must have the same rows (block_n), got 64 and 32}}
+    attn.ring_push %kt, %vt : tensor<64x64xbf16>, tensor<32x64xbf16>
+    attn.yield
+  } consumer {
+    %out, %lse = attn.finalize %acc, %l, %l scale = 1.0
+        : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
+    attn.yield %out, %lse : tensor<128x64xbf16>, tensor<128xf32>
+  } : tensor<128x64xbf16>, tensor<128xf32>
+  return
+}
+
+// -----
+
+func.func @ring_pop_outside() {
+  // expected-error @+1 {{'attn.ring_pop' op must be inside the consumer region of an attn.warp_specialize}}
+  %k, %v = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
+  return
+}
+
+// -----
+
+func.func @ring_pop_types(%k: tensor<?x4x?x64xbf16>, %i: index, %acc: tensor<128x64xf32>,
+                          %l: tensor<128xf32>) {
+  %o:2 = attn.warp_specialize consumers(2) stages(2) registers(24, 240) producer {
+    %kt = attn.load_tile %k[%i, %i, %i] : tensor<?x4x?x64xbf16> -> tensor<64x64xbf16>
+    attn.ring_push %kt, %kt : tensor<64x64xbf16>, tensor<64x64xbf16>
+    attn.yield
+  } consumer {
+    // expected-error @+1 {{'attn.ring_pop' op must pop the tile types the producer pushes}}
+    %kt, %vt = attn.ring_pop : tensor<32x64xbf16>, tensor<32x64xbf16>
+    %out, %lse = attn.finalize %acc, %l, %l scale = 1.0
+        : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
+    attn.yield %out, %lse : tensor<128x64xbf16>, tensor<128xf32>
+  } : tensor<128x64xbf16>, tensor<128xf32>
+  return
+}
+
+// -----
+
+func.func @yield_outside() {
+  // expected-error @+1 {{'attn.yield' op expects parent op 'attn.warp_specialize'}}
+  attn.yield
+}

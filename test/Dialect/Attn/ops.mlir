@@ -258,3 +258,45 @@ func.func @tile_ops_f16_f32(%q: tensor<?x4x?x32xf16>, %v: tensor<1x4x?x16xf32>,
       : tensor<64x16xf32>, tensor<64xf32> -> tensor<64x16xf32>
   return %o : tensor<64x16xf32>
 }
+
+// The producer/consumer partition of one query tile (attn-warp-specialize).
+// CHECK-LABEL: func.func @warp_specialize(
+// CHECK:         %[[R:.*]]:2 = attn.warp_specialize consumers(2) stages(2) registers(24, 240) ping_pong producer {
+// CHECK:           scf.for
+// CHECK:             attn.ring_push %{{.*}}, %{{.*}} : tensor<64x64xbf16>, tensor<64x64xbf16>
+// CHECK:           attn.yield
+// CHECK:         } consumer {
+// CHECK:           %[[K:.*]], %[[V:.*]] = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
+// CHECK:           attn.yield %{{.*}}, %{{.*}} : tensor<128x64xbf16>, tensor<128xf32>
+// CHECK:         } : tensor<128x64xbf16>, tensor<128xf32>
+// CHECK:         attn.warp_specialize consumers(3) stages(3) registers(32, 160) intra_warpgroup_overlap producer {
+func.func @warp_specialize(%k: tensor<?x4x?x64xbf16>, %i: index, %n: index,
+                           %acc: tensor<128x64xf32>, %l: tensor<128xf32>,
+                           %m: tensor<128xf32>, %acc3: tensor<192x64xf32>,
+                           %l3: tensor<192xf32>) -> tensor<128x64xbf16> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %o:2 = attn.warp_specialize consumers(2) stages(2) registers(24, 240) ping_pong producer {
+    scf.for %kb = %c0 to %n step %c1 {
+      %kt = attn.load_tile %k[%i, %i, %kb] : tensor<?x4x?x64xbf16> -> tensor<64x64xbf16>
+      attn.ring_push %kt, %kt : tensor<64x64xbf16>, tensor<64x64xbf16>
+    }
+    attn.yield
+  } consumer {
+    %kt, %vt = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
+    %out, %lse = attn.finalize %acc, %l, %m scale = 1.0
+        : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
+    attn.yield %out, %lse : tensor<128x64xbf16>, tensor<128xf32>
+  } : tensor<128x64xbf16>, tensor<128xf32>
+  %o3:2 = attn.warp_specialize consumers(3) stages(3) registers(32, 160) intra_warpgroup_overlap producer {
+    %kt = attn.load_tile %k[%i, %i, %i] : tensor<?x4x?x64xbf16> -> tensor<64x64xbf16>
+    attn.ring_push %kt, %kt : tensor<64x64xbf16>, tensor<64x64xbf16>
+    attn.yield
+  } consumer {
+    %kt, %vt = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
+    %out, %lse = attn.finalize %acc3, %l3, %l3 scale = 1.0
+        : tensor<192x64xf32>, tensor<192xf32> -> tensor<192x64xbf16>
+    attn.yield %out, %lse : tensor<192x64xbf16>, tensor<192xf32>
+  } : tensor<192x64xbf16>, tensor<192xf32>
+  return %o#0 : tensor<128x64xbf16>
+}

@@ -1,0 +1,121 @@
+//===- WarpSpecializeOps.cpp - producer/consumer partition ops ------------===//
+//
+// Part of the attnc project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Verifiers of attn.warp_specialize, attn.ring_push and attn.ring_pop: the
+// hardware limits of the partition (warpgroups, setmaxnreg budgets within
+// one SM's register file) and that each ring op sits in its role's region.
+//
+//===----------------------------------------------------------------------===//
+
+#include "attn/AttnOps.h"
+
+using namespace mlir;
+using namespace mlir::attn;
+
+/// Registers of one SM (sm_90), shared by all warpgroups of a CTA that runs
+/// alone on it.
+static constexpr int64_t kRegistersPerSM = 65536;
+static constexpr int64_t kWarpgroupThreads = 128;
+
+LogicalResult WarpSpecializeOp::verify() {
+  int64_t consumers = getConsumerWarpgroups();
+  if (consumers < 1 || consumers > 3)
+    return emitOpError("consumer_warpgroups must be 1, 2 or 3 (64 query rows "
+                       "each), got ")
+           << consumers;
+  if (getStages() < 2)
+    return emitOpError("stages must be at least 2 (the producer fills one "
+                       "while the consumers read another), got ")
+           << getStages();
+  for (auto [name, regs] :
+       {std::pair<StringRef, int64_t>{"producer_registers",
+                                      getProducerRegisters()},
+        {"consumer_registers", getConsumerRegisters()}})
+    if (regs < 24 || regs > 256 || regs % 8 != 0)
+      return emitOpError() << name
+                           << " must be a multiple of 8 in [24, 256] "
+                              "(setmaxnreg), got "
+                           << regs;
+  int64_t total = kWarpgroupThreads *
+                  (getProducerRegisters() + consumers * getConsumerRegisters());
+  if (total > kRegistersPerSM)
+    return emitOpError("needs 128 x (") << getProducerRegisters() << " + "
+                                        << consumers << " x "
+                                        << getConsumerRegisters() << ") = "
+                                        << total
+                                        << " registers, more than the 65536 "
+                                           "of an SM";
+  if (getPingPong() && consumers != 2)
+    return emitOpError("ping_pong needs exactly 2 consumer warpgroups, got ")
+           << consumers;
+  if (getPingPong() && getIntraWarpgroupOverlap())
+    return emitOpError("ping_pong and intra_warpgroup_overlap are exclusive "
+                       "(a ping-pong turn is one S GEMM per warpgroup and "
+                       "step)");
+  if (!getResults().empty()) {
+    auto output = dyn_cast<RankedTensorType>(getResult(0).getType());
+    if (output && output.getRank() == 2 &&
+        output.getDimSize(0) != 64 * consumers)
+      return emitOpError("consumer_warpgroups (")
+             << consumers << ") x 64 rows must equal the "
+             << output.getDimSize(0) << " rows of the output tile";
+  }
+  return success();
+}
+
+LogicalResult WarpSpecializeOp::verifyRegions() {
+  auto producerYield = cast<YieldOp>(getProducer().front().getTerminator());
+  if (!producerYield.getValues().empty())
+    return emitOpError("producer region must yield no values");
+  auto consumerYield = cast<YieldOp>(getConsumer().front().getTerminator());
+  if (consumerYield.getValues().getTypes() != getResultTypes())
+    return emitOpError("consumer region must yield the op's result types");
+  bool pushes = false;
+  getProducer().walk([&](RingPushOp) { pushes = true; });
+  if (!pushes)
+    return emitOpError("producer region must push K/V tiles with "
+                       "attn.ring_push");
+  return success();
+}
+
+/// The warp_specialize whose `role` region (producer or consumer) holds `op`.
+static WarpSpecializeOp enclosingRole(Operation *op, bool producer) {
+  auto ws = op->getParentOfType<WarpSpecializeOp>();
+  if (!ws)
+    return {};
+  Region &role = producer ? ws.getProducer() : ws.getConsumer();
+  return role.isAncestor(op->getParentRegion()) ? ws : WarpSpecializeOp();
+}
+
+LogicalResult RingPushOp::verify() {
+  if (!enclosingRole(*this, /*producer=*/true))
+    return emitOpError("must be inside the producer region of an "
+                       "attn.warp_specialize");
+  int64_t keyRows = getKey().getType().getDimSize(0);
+  int64_t valueRows = getValue().getType().getDimSize(0);
+  if (keyRows != valueRows)
+    return emitOpError("key and value tiles must have the same rows "
+                       "(block_n), got ")
+           << keyRows << " and " << valueRows;
+  return success();
+}
+
+LogicalResult RingPopOp::verify() {
+  WarpSpecializeOp ws = enclosingRole(*this, /*producer=*/false);
+  if (!ws)
+    return emitOpError("must be inside the consumer region of an "
+                       "attn.warp_specialize");
+  WalkResult result = ws.getProducer().walk([&](RingPushOp push) {
+    if (push.getKey().getType() != getKey().getType() ||
+        push.getValue().getType() != getValue().getType())
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (result.wasInterrupted())
+    return emitOpError("must pop the tile types the producer pushes");
+  return success();
+}

@@ -1,0 +1,302 @@
+//===- WarpSpecialize.cpp - producer and consumer warpgroups --------------===//
+//
+// Part of the attnc project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Inside one query tile (the body of the tiling scf.forall):
+//
+//   %q = attn.load_tile %Q[...]                 %q = attn.load_tile %Q[...]
+//   scf.for %kb ... {                           %o:2 = attn.warp_specialize ...
+//     %k = attn.load_tile %K[.., %kb * BN]        producer {
+//     ... attn.qk %q, %k ...                        scf.for %kb = begin to end {
+//     %v = attn.load_tile %V[.., %kb * BN]            %k = attn.load_tile ..
+//     ... attn.pv %p, %v, %acc ...        =>          %v = attn.load_tile ..
+//   }                                                 attn.ring_push %k, %v
+//   %o:2 = attn.finalize ...                        }
+//   ... uses of %o ...                            } consumer {
+//                                                   scf.for %kb ... {
+//                                                     %k, %v = attn.ring_pop
+//                                                     ... (unchanged) ...
+//                                                   }
+//                                                   attn.finalize, attn.yield
+//                                                 }
+//
+// The producer walks [begin, end) of buildKvBlockRange, the range the kv
+// loops of attn-tile / attn-split-masked-loops partition, so it pushes
+// exactly as many tiles as the consumers pop, in the same order; its loads
+// compute their row from the producer's own block index, which stays right
+// when canonicalization folded single-trip consumer loops of static shapes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "attnc/Transforms/MaskUtils.h"
+#include "attnc/Transforms/Passes.h"
+#include "attnc/Transforms/TileConfig.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#define DEBUG_TYPE "attn-warp-specialize"
+
+namespace mlir::attn {
+#define GEN_PASS_DEF_ATTNWARPSPECIALIZEPASS
+#include "attnc/Transforms/Passes.h.inc"
+} // namespace mlir::attn
+
+using namespace mlir;
+using namespace mlir::attn;
+
+namespace {
+
+/// One K/V tile pair the consumers read: the loads feeding an attn.qk and the
+/// attn.pv of the same block.
+struct KvLoads {
+  LoadTileOp key, value;
+};
+
+/// What the partition needs to know about one query tile.
+struct QueryTile {
+  LoadTileOp query;
+  FinalizeOp finalize;
+  SmallVector<KvLoads> kvLoads;
+  MaskSpec mask;
+};
+
+FailureOr<QueryTile> analyzeTile(scf::ForallOp forall, FinalizeOp finalize) {
+  QueryTile tile;
+  tile.finalize = finalize;
+  WalkResult walk = forall.getBody()->walk([&](Operation *op) -> WalkResult {
+    if (auto mask = dyn_cast<MaskOp>(op)) {
+      tile.mask.kind = mask.getKind();
+      if (auto window = mask.getWindow())
+        tile.mask.window = SmallVector<int64_t, 2>(*window);
+      return WalkResult::advance();
+    }
+    auto qk = dyn_cast<QKOp>(op);
+    if (!qk)
+      return WalkResult::advance();
+    auto query = qk.getQuery().getDefiningOp<LoadTileOp>();
+    auto key = qk.getKey().getDefiningOp<LoadTileOp>();
+    if (!query || !key)
+      return qk.emitOpError("attn-warp-specialize: Q and K must come from "
+                            "attn.load_tile"),
+             WalkResult::interrupt();
+    if (tile.query && tile.query != query)
+      return qk.emitOpError("attn-warp-specialize: expected one Q tile per "
+                            "query block"),
+             WalkResult::interrupt();
+    tile.query = query;
+    // The P V of this block reads V in the same loop body.
+    LoadTileOp value;
+    for (auto pv : qk->getBlock()->getOps<PVOp>())
+      if (auto load = pv.getValue().getDefiningOp<LoadTileOp>())
+        value = load;
+    if (!value)
+      return qk.emitOpError("attn-warp-specialize: expected the attn.pv of "
+                            "this block, with V from attn.load_tile, next to "
+                            "it"),
+             WalkResult::interrupt();
+    tile.kvLoads.push_back({key, value});
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  if (tile.kvLoads.empty())
+    return forall.emitError("attn-warp-specialize: no attn.qk in the tile");
+  return tile;
+}
+
+/// The op of `block` that is or holds `op`.
+Operation *ancestorIn(Block *block, Operation *op) {
+  return block->findAncestorOpInBlock(*op);
+}
+
+class Partitioner {
+public:
+  Partitioner(OpBuilder &b, QueryTile &tile, const RegisterBudget &regs,
+              int64_t consumers, bool pingPong, bool overlap)
+      : b(b), tile(tile), regs(regs), consumers(consumers), pingPong(pingPong),
+        overlap(overlap) {}
+
+  LogicalResult run(scf::ForallOp forall);
+
+private:
+  void buildProducer(WarpSpecializeOp ws, Location loc);
+  void buildConsumer(WarpSpecializeOp ws, ArrayRef<Operation *> moved);
+
+  OpBuilder &b;
+  QueryTile &tile;
+  RegisterBudget regs;
+  int64_t consumers;
+  bool pingPong, overlap;
+};
+
+LogicalResult Partitioner::run(scf::ForallOp forall) {
+  Block *body = forall.getBody();
+  // The consumer region: from the first op that reads a K tile through
+  // attn.finalize. Everything before it (Q load, kv bounds) stays shared.
+  Operation *first = ancestorIn(body, tile.kvLoads.front().key);
+  for (KvLoads loads : tile.kvLoads) {
+    Operation *op = ancestorIn(body, loads.key);
+    if (op->isBeforeInBlock(first))
+      first = op;
+  }
+  Operation *last = tile.finalize;
+  if (last->getBlock() != body || last->isBeforeInBlock(first))
+    return tile.finalize.emitOpError(
+        "attn-warp-specialize: expected attn.finalize after the kv loops, in "
+        "the query tile's body");
+  SmallVector<Operation *> moved;
+  for (Operation *op = first;; op = op->getNextNode()) {
+    moved.push_back(op);
+    if (op == last)
+      break;
+  }
+  // Only the tile's results may leave the consumers.
+  for (Operation *op : moved) {
+    if (op == last)
+      continue;
+    for (Value result : op->getResults())
+      for (Operation *user : result.getUsers())
+        if (!llvm::is_contained(moved, ancestorIn(body, user)))
+          return user->emitOpError("attn-warp-specialize: uses a value of the "
+                                   "kv loops other than attn.finalize's "
+                                   "results");
+  }
+
+  b.setInsertionPoint(first);
+  Location loc = tile.finalize.getLoc();
+  auto ws = WarpSpecializeOp::create(
+      b, loc, tile.finalize->getResultTypes(), consumers,
+      /*stages=*/2, regs.producer, regs.consumer, pingPong, overlap);
+  buildProducer(ws, loc);
+  buildConsumer(ws, moved);
+  return success();
+}
+
+void Partitioner::buildProducer(WarpSpecializeOp ws, Location loc) {
+  OpBuilder::InsertionGuard guard(b);
+  Block *block = b.createBlock(&ws.getProducer());
+  LoadTileOp query = tile.query;
+  LoadTileOp key = tile.kvLoads.front().key;
+  LoadTileOp value = tile.kvLoads.front().value;
+  auto seqLength = [&](LoadTileOp load) -> Value {
+    unsigned dim = physicalDim(2, load.getLayout());
+    return tensor::DimOp::create(b, loc, load.getSource(), dim);
+  };
+  int64_t blockM = query.getTile().getType().getDimSize(0);
+  int64_t blockN = key.getTile().getType().getDimSize(0);
+  KvBlockRange range =
+      buildKvBlockRange(b, loc, query.getRow(), seqLength(query),
+                        seqLength(key), blockM, blockN, tile.mask);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  auto loop = scf::ForOp::create(b, loc, range.begin, range.end, one);
+  b.setInsertionPoint(loop.getBody()->getTerminator());
+  Value row = arith::MulIOp::create(
+      b, loc, loop.getInductionVar(),
+      arith::ConstantIndexOp::create(b, loc, blockN));
+  // Batch and (kv) head are the tile's: computed before the kv loops.
+  auto load = [&](LoadTileOp like) {
+    return LoadTileOp::create(b, loc, like.getTile().getType(),
+                              like.getSource(), like.getBatch(),
+                              like.getHead(), row, like.getLayout());
+  };
+  Value k = load(key), v = load(value);
+  RingPushOp::create(b, loc, k, v);
+  b.setInsertionPointToEnd(block);
+  YieldOp::create(b, loc, ValueRange{});
+}
+
+void Partitioner::buildConsumer(WarpSpecializeOp ws,
+                                ArrayRef<Operation *> moved) {
+  OpBuilder::InsertionGuard guard(b);
+  Block *block = b.createBlock(&ws.getConsumer());
+  FinalizeOp finalize = tile.finalize;
+  for (Value result : finalize->getResults())
+    result.replaceAllUsesWith(ws.getResult(cast<OpResult>(result).getResultNumber()));
+  for (Operation *op : moved)
+    op->moveBefore(block, block->end());
+  b.setInsertionPointToEnd(block);
+  YieldOp::create(b, finalize.getLoc(), finalize->getResults());
+  for (KvLoads loads : tile.kvLoads) {
+    b.setInsertionPoint(loads.key);
+    auto pop = RingPopOp::create(b, loads.key.getLoc(),
+                                 loads.key.getTile().getType(),
+                                 loads.value.getTile().getType());
+    loads.key.getTile().replaceAllUsesWith(pop.getKey());
+    loads.value.getTile().replaceAllUsesWith(pop.getValue());
+    loads.key.erase();
+    loads.value.erase();
+  }
+}
+
+/// Whether `v` is available right before `first` (an op of the tile's body):
+/// the producer's loads reuse the batch and head operands of the consumers'.
+bool availableBefore(Value v, Operation *first) {
+  Block *body = first->getBlock();
+  if (auto arg = dyn_cast<BlockArgument>(v))
+    return arg.getOwner() == body ||
+           !body->getParentOp()->isAncestor(arg.getOwner()->getParentOp());
+  Operation *inBody = body->findAncestorOpInBlock(*v.getDefiningOp());
+  return !inBody || inBody->isBeforeInBlock(first);
+}
+
+LogicalResult checkLoadOperands(QueryTile &tile, Operation *first) {
+  for (KvLoads loads : tile.kvLoads)
+    for (LoadTileOp load : {loads.key, loads.value})
+      if (!availableBefore(load.getBatch(), first) ||
+          !availableBefore(load.getHead(), first))
+        return load.emitOpError("attn-warp-specialize: batch and head of K/V "
+                                "loads must be defined before the kv loops");
+  return success();
+}
+
+struct AttnWarpSpecializePass final
+    : public mlir::attn::impl::AttnWarpSpecializePassBase<
+          AttnWarpSpecializePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<std::pair<scf::ForallOp, FinalizeOp>> tiles;
+    getOperation().walk([&](scf::ForallOp forall) {
+      for (auto finalize : forall.getBody()->getOps<FinalizeOp>())
+        tiles.emplace_back(forall, finalize);
+    });
+    OpBuilder b(&getContext());
+    for (auto [forall, finalize] : tiles) {
+      FailureOr<QueryTile> tile = analyzeTile(forall, finalize);
+      if (failed(tile))
+        return signalPassFailure();
+      int64_t headDim = tile->query.getTile().getType().getDimSize(1);
+      if (!target.empty() && !getDefaultWarpSpecialization(headDim, target))
+        continue;
+      int64_t blockM = tile->query.getTile().getType().getDimSize(0);
+      if (blockM != 64 && blockM != 128 && blockM != 192) {
+        forall.emitError("attn-warp-specialize: block_m must be 64, 128 or "
+                         "192 (one consumer warpgroup per 64 query rows), "
+                         "got ")
+            << blockM;
+        return signalPassFailure();
+      }
+      Operation *first =
+          forall.getBody()->findAncestorOpInBlock(*tile->kvLoads.front().key);
+      if (failed(checkLoadOperands(*tile, first)))
+        return signalPassFailure();
+      int64_t consumers = blockM / 64;
+      Partitioner partitioner(b, *tile,
+                              getWarpSpecializedRegisterBudget(consumers),
+                              consumers, pingPong && !overlap && consumers == 2,
+                              overlap);
+      if (failed(partitioner.run(forall)))
+        return signalPassFailure();
+      ++numSpecialized;
+    }
+  }
+};
+
+} // namespace

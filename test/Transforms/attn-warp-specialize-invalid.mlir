@@ -1,0 +1,56 @@
+// RUN: attnc-opt %s -split-input-file --attn-tiling-pipeline="block-m=32 block-n=32" \
+// RUN:   --attn-warp-specialize -verify-diagnostics -o /dev/null
+
+// What the partition cannot express is a diagnostic on the op.
+
+// One consumer warpgroup computes 64 query rows: a 32-row tile has none.
+func.func @block_m(%q: tensor<1x4x128x64xbf16>, %k: tensor<1x4x128x64xbf16>,
+                   %v: tensor<1x4x128x64xbf16>) -> tensor<1x4x128x64xbf16> {
+  // expected-error @+1 {{attn-warp-specialize: block_m must be 64, 128 or 192 (one consumer warpgroup per 64 query rows), got 32}}
+  %o = attn.attention %q, %k, %v
+      : tensor<1x4x128x64xbf16>, tensor<1x4x128x64xbf16>, tensor<1x4x128x64xbf16>
+      -> tensor<1x4x128x64xbf16>
+  return %o : tensor<1x4x128x64xbf16>
+}
+
+// -----
+
+// A score tile whose block has no P V: not the fused online-softmax loop.
+func.func @no_pv(%q: tensor<1x4x128x64xbf16>, %l: tensor<128xf32>) -> tensor<1x4x128x64xbf16> {
+  %c0 = arith.constant 0 : index
+  %init = tensor.empty() : tensor<1x4x128x64xbf16>
+  %r = scf.forall (%b, %h) in (1, 4) shared_outs(%out = %init) -> (tensor<1x4x128x64xbf16>) {
+    %qt = attn.load_tile %q[%b, %h, %c0] : tensor<1x4x128x64xbf16> -> tensor<128x64xbf16>
+    %kt = attn.load_tile %q[%b, %h, %c0] : tensor<1x4x128x64xbf16> -> tensor<64x64xbf16>
+    // expected-error @+1 {{'attn.qk' op attn-warp-specialize: expected the attn.pv of this block, with V from attn.load_tile, next to it}}
+    %s = attn.qk %qt, %kt : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
+    %o, %lse = attn.finalize %s, %l, %l scale = 1.0
+        : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %o into %out[%b, %h, 0, 0] [1, 1, 128, 64] [1, 1, 1, 1]
+          : tensor<128x64xbf16> into tensor<1x4x128x64xbf16>
+    }
+  }
+  return %r : tensor<1x4x128x64xbf16>
+}
+
+// -----
+
+// K must be a loaded tile: the producer re-issues its load.
+func.func @key_not_loaded(%q: tensor<1x4x128x64xbf16>, %kt: tensor<64x64xbf16>,
+                          %l: tensor<128xf32>) -> tensor<1x4x128x64xbf16> {
+  %c0 = arith.constant 0 : index
+  %init = tensor.empty() : tensor<1x4x128x64xbf16>
+  %r = scf.forall (%b, %h) in (1, 4) shared_outs(%out = %init) -> (tensor<1x4x128x64xbf16>) {
+    %qt = attn.load_tile %q[%b, %h, %c0] : tensor<1x4x128x64xbf16> -> tensor<128x64xbf16>
+    // expected-error @+1 {{'attn.qk' op attn-warp-specialize: Q and K must come from attn.load_tile}}
+    %s = attn.qk %qt, %kt : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
+    %o, %lse = attn.finalize %s, %l, %l scale = 1.0
+        : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %o into %out[%b, %h, 0, 0] [1, 1, 128, 64] [1, 1, 1, 1]
+          : tensor<128x64xbf16> into tensor<1x4x128x64xbf16>
+    }
+  }
+  return %r : tensor<1x4x128x64xbf16>
+}

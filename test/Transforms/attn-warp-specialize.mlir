@@ -1,0 +1,101 @@
+// RUN: attnc-opt %s -split-input-file --attn-tiling-pipeline="block-m=128 block-n=64" \
+// RUN:     --attn-warp-specialize -canonicalize -cse | FileCheck %s
+// RUN: attnc-opt %s -split-input-file --attn-tiling-pipeline="block-m=128 block-n=64" \
+// RUN:     --attn-warp-specialize="intra-warpgroup-overlap=true" | FileCheck %s --check-prefix=OVERLAP
+// RUN: attnc-opt %s -split-input-file --attn-tiling-pipeline="block-m=128 block-n=64" \
+// RUN:     --attn-warp-specialize="ping-pong=false" | FileCheck %s --check-prefix=NO-PINGPONG
+
+// The pass wraps the kv loops and attn.finalize of each query tile in an
+// attn.warp_specialize: the producer region streams every K/V tile pair of
+// the tile's kv range into the ring; the consumer region runs the (split)
+// online-softmax loops on tiles it pops, and yields the tile's results.
+
+// Causal, two consumer warpgroups (128 rows): FA3's 24/240 registers and
+// ping-pong. The producer covers [begin, end), the range the consumers'
+// full and tail loops partition, so pushes and pops match one to one.
+// CHECK-LABEL: func.func @causal(
+// CHECK-SAME:      %[[Q:[^:]*]]: tensor<?x4x?x64xbf16>, %[[K:[^:]*]]: tensor<?x4x?x64xbf16>, %[[V:[^:]*]]: tensor<?x4x?x64xbf16>)
+// CHECK:         scf.forall (%[[B:.*]], %[[H:.*]], %[[QB:.*]]) in
+// CHECK:           %[[QTILE:.*]] = attn.load_tile %[[Q]]
+// CHECK:           %[[RES:.*]]:2 = attn.warp_specialize consumers(2) stages(2) registers(24, 240) ping_pong producer {
+// CHECK-NEXT:        scf.for %[[KB:.*]] = %[[BEGIN:.*]] to %[[END:.*]] step %{{.*}} {
+// CHECK-NEXT:          %[[ROW:.*]] = arith.muli %[[KB]], %{{.*}} : index
+// CHECK-NEXT:          %[[KT:.*]] = attn.load_tile %[[K]][%[[B]], %[[H]], %[[ROW]]] : tensor<?x4x?x64xbf16> -> tensor<64x64xbf16>
+// CHECK-NEXT:          %[[VT:.*]] = attn.load_tile %[[V]][%[[B]], %[[H]], %[[ROW]]] : tensor<?x4x?x64xbf16> -> tensor<64x64xbf16>
+// CHECK-NEXT:          attn.ring_push %[[KT]], %[[VT]] : tensor<64x64xbf16>, tensor<64x64xbf16>
+// CHECK-NEXT:        }
+// CHECK-NEXT:        attn.yield
+// CHECK-NEXT:      } consumer {
+// CHECK-NEXT:        %[[FULL:.*]]:3 = scf.for %{{.*}} = %[[BEGIN]] to %[[SPLIT:.*]] step
+// CHECK-NEXT:          %[[K1:.*]], %[[V1:.*]] = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
+// CHECK-NEXT:          attn.qk %[[QTILE]], %[[K1]]
+// CHECK:               attn.pv %{{.*}}, %[[V1]], %{{.*}}
+// CHECK:             } {attn.kv_range = "full"}
+// CHECK-NEXT:        %[[TAIL:.*]]:3 = scf.for %{{.*}} = %[[SPLIT]] to %[[END]] step
+// CHECK:               %[[K2:.*]], %[[V2:.*]] = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
+// CHECK-NEXT:          attn.qk %[[QTILE]], %[[K2]]
+// CHECK-NEXT:          attn.mask
+// CHECK:               attn.pv %{{.*}}, %[[V2]], %{{.*}}
+// CHECK:             } {attn.kv_range = "tail"}
+// CHECK-NEXT:        %[[O:.*]], %[[LSE:.*]] = attn.finalize %[[TAIL]]#2, %[[TAIL]]#1, %[[TAIL]]#0
+// CHECK-NEXT:        attn.yield %[[O]], %[[LSE]] : tensor<128x64xbf16>, tensor<128xf32>
+// CHECK-NEXT:      } : tensor<128x64xbf16>, tensor<128xf32>
+// CHECK:           tensor.extract_slice %[[RES]]#0
+// CHECK:           tensor.extract_slice %[[RES]]#1
+// OVERLAP-LABEL: func.func @causal(
+// OVERLAP:         attn.warp_specialize consumers(2) stages(2) registers(24, 240) intra_warpgroup_overlap producer {
+// NO-PINGPONG-LABEL: func.func @causal(
+// NO-PINGPONG:     attn.warp_specialize consumers(2) stages(2) registers(24, 240) producer {
+func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
+                  %v: tensor<?x4x?x64xbf16>) -> (tensor<?x4x?x64xbf16>, tensor<?x4x?xf32>) {
+  %o, %lse = attn.attention %q, %k, %v mask = causal
+      : tensor<?x4x?x64xbf16>, tensor<?x4x?x64xbf16>, tensor<?x4x?x64xbf16>
+      -> tensor<?x4x?x64xbf16>, tensor<?x4x?xf32>
+  return %o, %lse : tensor<?x4x?x64xbf16>, tensor<?x4x?xf32>
+}
+
+// -----
+
+// GQA 4:1, BSHD: the producer loads from the kv head the consumers used
+// (computed before the kv loops) in the operands' layout.
+// CHECK-LABEL: func.func @gqa_bshd(
+// CHECK-SAME:      %{{[^:]*}}: tensor<2x?x8x128xbf16>, %[[K:[^:]*]]: tensor<2x?x2x128xbf16>
+// CHECK:         scf.forall (%[[B:.*]], %[[H:.*]], %{{.*}}) in
+// CHECK:           %[[KVH:.*]] = arith.divui %[[H]], %{{.*}} : index
+// CHECK:           attn.warp_specialize consumers(2) stages(2) registers(24, 240) ping_pong producer {
+// CHECK:             attn.load_tile %[[K]][%[[B]], %[[KVH]], %{{.*}}] layout = bshd : tensor<2x?x2x128xbf16> -> tensor<64x128xbf16>
+// CHECK:             attn.ring_push
+// CHECK:           } consumer {
+// CHECK-NOT:         attn.load_tile
+// CHECK:             attn.ring_pop : tensor<64x128xbf16>, tensor<64x128xbf16>
+func.func @gqa_bshd(%q: tensor<2x?x8x128xbf16>, %k: tensor<2x?x2x128xbf16>,
+                    %v: tensor<2x?x2x128xbf16>) -> tensor<2x?x8x128xbf16> {
+  %o = attn.attention %q, %k, %v layout = bshd
+      : tensor<2x?x8x128xbf16>, tensor<2x?x2x128xbf16>, tensor<2x?x2x128xbf16>
+      -> tensor<2x?x8x128xbf16>
+  return %o : tensor<2x?x8x128xbf16>
+}
+
+// -----
+
+// Static lengths: canonicalization inlined the single-trip tail (keys
+// 512..575 of Nk = 513), so that block's ring_pop sits in the consumer
+// region itself; the producer still loads each block from its own index.
+// CHECK-LABEL: func.func @static_ragged(
+// CHECK:         attn.warp_specialize consumers(2) stages(2) registers(24, 240) ping_pong producer {
+// CHECK-NEXT:      scf.for %[[KB:.*]] = %{{.*}} to %{{.*}} step
+// CHECK-NEXT:        %[[ROW:.*]] = arith.muli %[[KB]], %{{.*}} : index
+// CHECK:           } consumer {
+// CHECK:             scf.for
+// CHECK:               attn.ring_pop
+// CHECK:             } {attn.kv_range = "full"}
+// CHECK-NEXT:        %{{.*}}, %{{.*}} = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
+// CHECK:             attn.mask
+// CHECK:             attn.finalize
+func.func @static_ragged(%q: tensor<1x2x100x64xbf16>, %k: tensor<1x2x513x64xbf16>,
+                         %v: tensor<1x2x513x64xbf16>) -> tensor<1x2x100x64xbf16> {
+  %o = attn.attention %q, %k, %v
+      : tensor<1x2x100x64xbf16>, tensor<1x2x513x64xbf16>, tensor<1x2x513x64xbf16>
+      -> tensor<1x2x100x64xbf16>
+  return %o : tensor<1x2x100x64xbf16>
+}
