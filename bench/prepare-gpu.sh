@@ -31,6 +31,8 @@ cat artifacts/ptxas.txt
   -o artifacts/kernels-overlap > /dev/null
 "$BUILD_DIR/bin/attnc-compile" bench/kernels.mlir --ping-pong=false \
   -o artifacts/kernels-no-pingpong > /dev/null
+"$BUILD_DIR/bin/attnc-compile" bench/kernels.mlir --intra-warpgroup-overlap=true --ping-pong=false \
+  -o artifacts/kernels-overlap-no-pingpong > /dev/null
 # P through shared memory needs another block_m x block_n buffer, which the
 # D > 128 tiles (128 x 80) have no room for: those kernels are left out.
 grep -v -e '^//' bench/kernels.mlir | awk '/^func.func @d256/{skip=1} skip&&/^}/{skip=0;next} !skip' \

@@ -320,7 +320,8 @@ def Attn_WarpSpecializeOp : Attn_Op<"warp_specialize", [
     `ping_pong`: with two consumer warpgroups, they take turns issuing their
     S = Q K^T GEMMs, so one's softmax overlaps the other's GEMMs.
     `intra_warpgroup_overlap`: each consumer runs the softmax of block j while
-    its P V GEMM of block j-1 is in flight. The two are exclusive.
+    its P V GEMM of block j-1 is in flight. Together (as in FA3), a
+    warpgroup's turn issues both of its GEMMs.
 
     `attn-warp-specialize` creates the op from fused tile IR;
     `convert-attn-to-nvvm` lowers it (one producer thread issues the TMA loads

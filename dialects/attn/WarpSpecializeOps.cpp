@@ -52,10 +52,6 @@ LogicalResult WarpSpecializeOp::verify() {
   if (getPingPong() && consumers != 2)
     return emitOpError("ping_pong needs exactly 2 consumer warpgroups, got ")
            << consumers;
-  if (getPingPong() && getIntraWarpgroupOverlap())
-    return emitOpError("ping_pong and intra_warpgroup_overlap are exclusive "
-                       "(a ping-pong turn is one S GEMM per warpgroup and "
-                       "step)");
   if (!getResults().empty()) {
     auto output = dyn_cast<RankedTensorType>(getResult(0).getType());
     if (output && output.getRank() == 2 &&

@@ -290,7 +290,7 @@ struct AttnWarpSpecializePass final
       int64_t consumers = blockM / 64;
       Partitioner partitioner(b, *tile,
                               getWarpSpecializedRegisterBudget(consumers),
-                              consumers, pingPong && !overlap && consumers == 2,
+                              consumers, pingPong && consumers == 2,
                               overlap);
       if (failed(partitioner.run(forall)))
         return signalPassFailure();

@@ -63,9 +63,16 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 // OVERLAP:       nvvm.wgmma.commit.group.sync.aligned
 // OVERLAP:       llvm.inline_asm has_side_effects {{.*}}wgmma.mma_async.sync.aligned.m64n64k16
 // OVERLAP:       nvvm.wgmma.commit.group.sync.aligned
+// With ping-pong, this warpgroup's turn ends after both issues.
+// OVERLAP:       nvvm.barrier.arrive id
 // OVERLAP-NEXT:  nvvm.wgmma.wait.group.sync.aligned 1
+// The softmax (fma, ex2) runs before the full wait; P is converted to bf16
+// only after it, so no register of the in-flight P V is written early.
+// OVERLAP:       llvm.intr.fma
 // OVERLAP:       llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
+// OVERLAP-NOT:   llvm.fptrunc
 // OVERLAP:       nvvm.wgmma.wait.group.sync.aligned 0
+// OVERLAP:       llvm.fptrunc
 // OVERLAP:       nvvm.mbarrier.arrive
 
 

@@ -43,7 +43,7 @@
 // CHECK:           tensor.extract_slice %[[RES]]#0
 // CHECK:           tensor.extract_slice %[[RES]]#1
 // OVERLAP-LABEL: func.func @causal(
-// OVERLAP:         attn.warp_specialize consumers(2) stages(2) registers(24, 240) intra_warpgroup_overlap producer {
+// OVERLAP:         attn.warp_specialize consumers(2) stages(2) registers(24, 240) ping_pong intra_warpgroup_overlap producer {
 // NO-PINGPONG-LABEL: func.func @causal(
 // NO-PINGPONG:     attn.warp_specialize consumers(2) stages(2) registers(24, 240) producer {
 func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,

@@ -107,8 +107,9 @@ def AttnWarpSpecializePass
     block_m / 64 consumer warpgroups (block_m must be 64, 128 or 192); the
     setmaxnreg budgets come from the target's table (24/240 with two
     consumers). With two consumers `ping-pong` marks them to take turns on
-    the tensor cores; `intra-warpgroup-overlap` instead overlaps each
-    consumer's softmax with its previous P V GEMM. With `target` set, tiles
+    the tensor cores; `intra-warpgroup-overlap` overlaps each consumer's
+    softmax with its previous P V GEMM (with ping-pong, a turn issues both
+    GEMMs). With `target` set, tiles
     whose head dim the target's table does not specialize are left alone.
     Run after attn-fuse-online-softmax (and attn-split-masked-loops); the
     result is for convert-attn-to-nvvm, not for the CPU lowering.
@@ -126,7 +127,7 @@ def AttnWarpSpecializePass
     Option<"overlap", "intra-warpgroup-overlap", "bool", /*default=*/"false",
            "Run the softmax of block j while the P V GEMM of block j-1 is in "
            "flight (correct, measured slower so far: bench/RESULTS.md run "
-           "3); excludes ping-pong">,
+           "3)">,
   ];
   let statistics = [
     Statistic<"numSpecialized", "num-specialized",

@@ -186,11 +186,13 @@ private:
 
   //===--- the online-softmax step ----------------------------------------===//
   /// Online-softmax state after one block: running max and sum of the
-  /// thread's two rows, the rescale factor, P packed as the RS A fragment.
+  /// thread's two rows, the rescale factor and P in f32 (packProbs makes it
+  /// the RS A fragment).
   struct Softmax {
     Value m[2], l[2], alpha[2];
-    SmallVector<Value> probs;
+    SmallVector<Value> p;
   };
+  SmallVector<Value> packProbs(ArrayRef<Value> p);
   Softmax softmax(Value scores, Value kvBlock, bool masked, ValueRange mOld,
                   ValueRange lOld);
   Value rescale(Value acc, const Value alpha[2]);
@@ -199,6 +201,7 @@ private:
   Value computeScores(Value stage, Value phase);
   void keepAlive(ArrayRef<Value> values);
   Value pingPongBarrier(Value wg);
+  void pingPongWait();
   void pingPongArriveOther();
   /// One kv block, GEMMs and softmax in sequence.
   SmallVector<Value> kvStep(Value kvBlock, Value iteration, ValueRange carried,
@@ -471,20 +474,27 @@ KernelEmitter::Softmax KernelEmitter::softmax(Value scores, Value kvBlock,
         arith::SelectOp::create(b, loc, isNegInf(mOld[r]), cF32(0.0), a);
     rowSum[r] = cF32(0.0);
   }
-  SmallVector<Value> p(s.size());
+  // p = exp2(s c - m c) as one fma per score: a separate mul and sub cost
+  // 64 more instructions per block on the softmax's critical path.
+  Value negMScaled[2];
+  for (int r = 0; r < 2; ++r)
+    negMScaled[r] = arith::NegFOp::create(b, loc, mScaled[r]);
+  out.p.resize(s.size());
   for (size_t i = 0; i < s.size(); ++i) {
     int r = (i % 4) / 2;
-    p[i] = exp2(arith::SubFOp::create(
-        b, loc, arith::MulFOp::create(b, loc, s[i], c), mScaled[r]));
-    rowSum[r] = arith::AddFOp::create(b, loc, rowSum[r], p[i]);
+    out.p[i] = exp2(LLVM::FMAOp::create(b, loc, s[i], c, negMScaled[r]));
+    rowSum[r] = arith::AddFOp::create(b, loc, rowSum[r], out.p[i]);
   }
   for (int r = 0; r < 2; ++r)
-    out.l[r] = arith::AddFOp::create(
-        b, loc, arith::MulFOp::create(b, loc, lOld[r], out.alpha[r]),
-        rowSum[r]);
-  for (size_t i = 0; i < p.size(); i += 2)
-    out.probs.push_back(packPair(p[i], p[i + 1]));
+    out.l[r] = LLVM::FMAOp::create(b, loc, lOld[r], out.alpha[r], rowSum[r]);
   return out;
+}
+
+SmallVector<Value> KernelEmitter::packProbs(ArrayRef<Value> p) {
+  SmallVector<Value> probs;
+  for (size_t i = 0; i < p.size(); i += 2)
+    probs.push_back(packPair(p[i], p[i + 1]));
+  return probs;
 }
 
 Value KernelEmitter::rescale(Value acc, const Value alpha[2]) {
@@ -536,6 +546,11 @@ Value KernelEmitter::pingPongBarrier(Value wg) {
   return add(wg, c32(kPingPongBarrierBase));
 }
 
+void KernelEmitter::pingPongWait() {
+  NVVM::BarrierOp::create(b, loc, Type(), pingPongBarrier(warpgroup),
+                          c32(2 * kWarpgroupThreads), nullptr, Value());
+}
+
 void KernelEmitter::pingPongArriveOther() {
   Value other = arith::SubIOp::create(b, loc, c32(1), warpgroup);
   NVVM::BarrierArriveOp::create(b, loc, pingPongBarrier(other),
@@ -546,8 +561,7 @@ SmallVector<Value> KernelEmitter::kvStep(Value kvBlock, Value iteration,
                                          ValueRange carried, bool masked) {
   auto [stage, phase] = stageAndPhase(iteration);
   if (plan.pingPong())
-    NVVM::BarrierOp::create(b, loc, Type(), pingPongBarrier(warpgroup),
-                            c32(2 * kWarpgroupThreads), nullptr, Value());
+    pingPongWait();
   Value scores = computeScores(stage, phase);
   if (plan.pingPong())
     pingPongArriveOther();
@@ -557,8 +571,9 @@ SmallVector<Value> KernelEmitter::kvStep(Value kvBlock, Value iteration,
   Value acc = rescale(carried[4], sm.alpha);
   waitBarrier(valueBarrier(stage), phase);
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
-  acc = plan.probsInRegisters ? outputGemm(acc, sm.probs, stage)
-                              : outputGemmFromShared(acc, sm.probs, stage);
+  SmallVector<Value> probs = packProbs(sm.p);
+  acc = plan.probsInRegisters ? outputGemm(acc, probs, stage)
+                              : outputGemmFromShared(acc, probs, stage);
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
   releaseStage(stage, kvBlock);
@@ -576,23 +591,29 @@ SmallVector<Value> KernelEmitter::kvStepOverlapped(Value kvBlock,
 
   // Issue S(j) and O += P(j-1) V(j-1) back to back; the softmax of block j
   // then runs while the P V wgmma is in flight (FA3's intra-warpgroup
-  // overlap).
+  // overlap). With ping-pong the two issues are this warpgroup's turn.
   waitBarrier(keyBarrier(stage), phase);
   waitBarrier(valueBarrier(prevStage), prevPhase);
+  if (plan.pingPong())
+    pingPongWait();
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
   Value scores = scoresGemm(stage);
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
   Value acc = outputGemm(carried[4], prevProbs, prevStage);
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+  if (plan.pingPong())
+    pingPongArriveOther();
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1); // S(j) is ready
   Softmax sm = softmax(scores, kvBlock, masked, carried.take_front(2),
                        carried.slice(2, 2));
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0); // P V done
   keepAlive(prevProbs);
+  // Only now write the new P: registers the in-flight wgmma still read
+  // would otherwise pin the full wait before the whole softmax.
+  Value probs = pack(packProbs(sm.p), probsType);
   releaseStage(prevStage, kvBlock);
   acc = rescale(acc, sm.alpha);
-  return {sm.m[0], sm.m[1], sm.l[0], sm.l[1], acc,
-          pack(sm.probs, probsType)};
+  return {sm.m[0], sm.m[1], sm.l[0], sm.l[1], acc, probs};
 }
 
 /// The in-flight RS wgmma reads these registers until wgmma.wait_group;
@@ -788,13 +809,17 @@ void KernelEmitter::emitConsumer(Value output, Value lse, Value kvBegin,
     auto first = ifThenElse(
         hasBlocks,
         [&]() -> SmallVector<Value> {
+          if (plan.pingPong())
+            pingPongWait();
           Value scores = computeScores(c32(0), c32(0));
+          if (plan.pingPong())
+            pingPongArriveOther();
           NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
           Softmax sm = softmax(scores, kvBegin, /*masked=*/true,
                                ValueRange{carried[0], carried[1]},
                                ValueRange{carried[2], carried[3]});
           return {sm.m[0], sm.m[1], sm.l[0], sm.l[1], zeroAcc,
-                  pack(sm.probs, probsType)};
+                  pack(packProbs(sm.p), probsType)};
         },
         [&]() -> SmallVector<Value> {
           return {carried[0], carried[1], carried[2], carried[3], zeroAcc,

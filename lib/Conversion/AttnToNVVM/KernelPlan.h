@@ -58,8 +58,7 @@ struct KernelPlan {
   /// ping-pong).
   bool pingPongRequested = false;
   bool pingPong() const {
-    return pingPongRequested && warpSpecialize && !overlap &&
-           consumerWarpgroups() == 2;
+    return pingPongRequested && warpSpecialize && consumerWarpgroups() == 2;
   }
   /// setmaxnreg budgets of the producer and of each consumer thread.
   int64_t producerRegisters = 0, consumerRegisters = 0;

@@ -712,23 +712,6 @@ func.func @ws_ping_pong_consumers(%k: tensor<?x4x?x64xbf16>, %i: index, %acc: te
 
 // -----
 
-func.func @ws_ping_pong_overlap(%k: tensor<?x4x?x64xbf16>, %i: index, %acc: tensor<128x64xf32>,
-                               %l: tensor<128xf32>) {
-  // expected-error @+1 {{'attn.warp_specialize' op ping_pong and intra_warpgroup_overlap are exclusive (a ping-pong turn is one S GEMM per warpgroup and step)}}
-  %o:2 = attn.warp_specialize consumers(2) stages(2) registers(24, 240) ping_pong intra_warpgroup_overlap producer {
-    %kt = attn.load_tile %k[%i, %i, %i] : tensor<?x4x?x64xbf16> -> tensor<64x64xbf16>
-    attn.ring_push %kt, %kt : tensor<64x64xbf16>, tensor<64x64xbf16>
-    attn.yield
-  } consumer {
-    %out, %lse = attn.finalize %acc, %l, %l scale = 1.0
-        : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
-    attn.yield %out, %lse : tensor<128x64xbf16>, tensor<128xf32>
-  } : tensor<128x64xbf16>, tensor<128xf32>
-  return
-}
-
-// -----
-
 func.func @ws_output_rows(%k: tensor<?x4x?x64xbf16>, %i: index, %acc: tensor<128x64xf32>,
                          %l: tensor<128xf32>) {
   // expected-error @+1 {{'attn.warp_specialize' op consumer_warpgroups (1) x 64 rows must equal the 128 rows of the output tile}}
