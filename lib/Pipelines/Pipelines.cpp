@@ -128,6 +128,7 @@ void mlir::attn::buildAttnToNVVMPipeline(OpPassManager &pm,
     if (options.warpSpecialize == WarpSpecializeMode::Auto)
       ws.target = options.target;
     ws.pingPong = options.pingPong;
+    ws.stages = options.stages;
     ws.overlap = options.overlap;
     funcPm.addPass(createAttnWarpSpecializePass(ws));
     addCleanup(funcPm);

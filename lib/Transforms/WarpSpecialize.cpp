@@ -119,9 +119,9 @@ Operation *ancestorIn(Block *block, Operation *op) {
 class Partitioner {
 public:
   Partitioner(OpBuilder &b, QueryTile &tile, const RegisterBudget &regs,
-              int64_t consumers, bool pingPong, bool overlap)
-      : b(b), tile(tile), regs(regs), consumers(consumers), pingPong(pingPong),
-        overlap(overlap) {}
+              int64_t consumers, int64_t stages, bool pingPong, bool overlap)
+      : b(b), tile(tile), regs(regs), consumers(consumers), stages(stages),
+        pingPong(pingPong), overlap(overlap) {}
 
   LogicalResult run(scf::ForallOp forall);
 
@@ -132,7 +132,7 @@ private:
   OpBuilder &b;
   QueryTile &tile;
   RegisterBudget regs;
-  int64_t consumers;
+  int64_t consumers, stages;
   bool pingPong, overlap;
 };
 
@@ -173,7 +173,7 @@ LogicalResult Partitioner::run(scf::ForallOp forall) {
   Location loc = tile.finalize.getLoc();
   auto ws = WarpSpecializeOp::create(
       b, loc, tile.finalize->getResultTypes(), consumers,
-      /*stages=*/2, regs.producer, regs.consumer, pingPong, overlap);
+      stages, regs.producer, regs.consumer, pingPong, overlap);
   buildProducer(ws, loc);
   buildConsumer(ws, moved);
   return success();
@@ -290,7 +290,7 @@ struct AttnWarpSpecializePass final
       int64_t consumers = blockM / 64;
       Partitioner partitioner(b, *tile,
                               getWarpSpecializedRegisterBudget(consumers),
-                              consumers, pingPong && consumers == 2,
+                              consumers, stages, pingPong && consumers == 2,
                               overlap);
       if (failed(partitioner.run(forall)))
         return signalPassFailure();

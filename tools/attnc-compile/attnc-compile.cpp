@@ -73,6 +73,10 @@ static cl::opt<std::string>
               cl::desc("Query-block launch order: in-order, longest-first, "
                        "auto (longest-first for masks)"),
               cl::init("auto"));
+static cl::opt<int64_t>
+    stages("stages",
+           cl::desc("K/V ring stages of a warp-specialized kernel (default 2)"),
+           cl::init(2));
 static cl::opt<int64_t> blockM("block-m",
                                cl::desc("Query rows per tile: 64, 128 or 192 "
                                         "(0: tile table)"),
@@ -89,6 +93,8 @@ int main(int argc, char **argv) {
   DialectRegistry registry;
   attn::registerAttncCompiler(registry);
   MLIRContext context(registry);
+  // A diagnostic names the op and the rule; the whole IR would bury it.
+  context.printOpOnDiagnostic(false);
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   std::string error;
@@ -109,6 +115,7 @@ int main(int argc, char **argv) {
   options.overlap = overlap;
   options.pingPong = pingPong;
   options.probsInRegisters = probsInRegisters;
+  options.stages = stages;
   options.tileOrder = tileOrder;
   auto artifacts = attn::compileKernelArtifacts(*module, options);
   if (failed(artifacts))

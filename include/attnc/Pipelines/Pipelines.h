@@ -59,6 +59,11 @@ struct AttnPipelineOptions : public PassPipelineOptions<AttnPipelineOptions> {
           clEnumValN(WarpSpecializeMode::On, "on", "every tile"),
           clEnumValN(WarpSpecializeMode::Auto, "auto",
                      "where the target's table says so"))};
+  PassOptions::Option<int64_t> stages{
+      *this, "stages",
+      llvm::cl::desc("GPU: shared-memory stages of the K/V ring of a "
+                     "warp-specialized kernel"),
+      llvm::cl::init(2)};
   PassOptions::Option<bool> overlap{
       *this, "intra-warpgroup-overlap",
       llvm::cl::desc("GPU: softmax of block j overlaps P V of block j-1 "

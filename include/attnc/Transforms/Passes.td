@@ -121,6 +121,9 @@ def AttnWarpSpecializePass
     Option<"target", "target", "std::string", /*default=*/"\"\"",
            "Consult this target's table (e.g. sm_90a) and specialize only "
            "where it says so; empty: specialize every tile">,
+    Option<"stages", "stages", "int64_t", /*default=*/"2",
+           "Shared-memory stages of the K/V ring (FA3 uses 2; 3 fits at "
+           "D <= 128)">,
     Option<"pingPong", "ping-pong", "bool", /*default=*/"true",
            "With two consumer warpgroups: take turns issuing the S GEMM "
            "(named barriers) so one's softmax overlaps the other's GEMMs">,

@@ -89,7 +89,7 @@ struct ConvertAttnToNVVMPass final
       if (smem.total > SharedMemoryLayout::kMaxBytes) {
         forall.emitError("convert-attn-to-nvvm: tile ")
             << plan->blockM << "x" << plan->blockN << " needs " << smem.total
-            << " bytes of shared memory (Q, " << SharedMemoryLayout::kStages
+            << " bytes of shared memory (Q, " << smem.stages
             << " K/V stages" << (plan->probsInRegisters ? "" : ", P")
             << "), more than the " << SharedMemoryLayout::kMaxBytes
             << " bytes a CTA may use on " << chip

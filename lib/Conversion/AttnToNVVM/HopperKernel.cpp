@@ -69,11 +69,12 @@ SharedMemoryLayout::SharedMemoryLayout(const KernelPlan &plan) {
   // The Q buffer also holds the O tile in the epilogue.
   keyStages =
       query + plan.blockM * std::max(plan.headDim, plan.valueHeadDim) * width;
-  valueStages = keyStages + kStages * keyStageBytes;
-  probs = valueStages + kStages * valueStageBytes;
+  stages = plan.stages;
+  valueStages = keyStages + stages * keyStageBytes;
+  probs = valueStages + stages * valueStageBytes;
   barriers = probs + (plan.probsInRegisters ? 0 : plan.blockM * plan.blockN * width);
   // Q, then full K, full V and (warp-specialized) empty mbarrier per stage.
-  total = barriers + 8 * (1 + 3 * kStages);
+  total = barriers + 8 * (1 + 3 * stages);
 }
 
 namespace {
@@ -151,12 +152,12 @@ private:
     return smemPtr(smem.barriers + 8, mul(stage, c32(8)));
   }
   Value valueBarrier(Value stage) {
-    return smemPtr(smem.barriers + 8 + 8 * SharedMemoryLayout::kStages,
+    return smemPtr(smem.barriers + 8 + 8 * smem.stages,
                    mul(stage, c32(8)));
   }
   /// Consumers arrive here when they are done with a stage's K and V.
   Value emptyBarrier(Value stage) {
-    return smemPtr(smem.barriers + 8 + 16 * SharedMemoryLayout::kStages,
+    return smemPtr(smem.barriers + 8 + 16 * smem.stages,
                    mul(stage, c32(8)));
   }
   void waitBarrier(Value bar, Value phase) {
@@ -175,7 +176,8 @@ private:
   void issueKeyValueLoads(Value stage, Value kvBlock);
 
   //===--- wgmma ----------------------------------------------------------===//
-  Value descriptor(Value addr32, int64_t leadingBytes, int64_t strideBytes);
+  Value descriptorBase(int64_t leadingBytes, int64_t strideBytes);
+  Value descriptorAt(Value base, int64_t byteOffset, Value dynamicByteOffset);
   Value scoresGemm(Value stage);
   Value outputGemm(Value acc, ArrayRef<Value> probs, Value stage);
   Value outputGemmFromShared(Value acc, ArrayRef<Value> probs, Value stage);
@@ -226,6 +228,10 @@ private:
   Value tid, lane, warpgroup, row0, isLeader;
   Value batch, head, kvHead, rowBegin;
   Value seqQ, seqK, kvEnd;
+  /// Descriptors of shared-memory offset 0: K-major operands (Q, K, P: rows
+  /// of 128 bytes, 8-row groups 1024 B apart) and V (MN-major: 64-column
+  /// atoms block_n rows apart).
+  Value kMajorDescriptor, valueMajorDescriptor;
   Type accType, scoresType, probsType;
 };
 
@@ -280,17 +286,35 @@ void KernelEmitter::issueKeyValueLoads(Value stage, Value kvBlock) {
            plan.blockN, plan.valueHeadDim, row, kvHead, batch, vb);
 }
 
-/// A wgmma shared-memory descriptor with 128-byte swizzle.
-Value KernelEmitter::descriptor(Value addr32, int64_t leadingBytes,
-                                int64_t strideBytes) {
+/// The wgmma shared-memory descriptor (128-byte swizzle) of the start of
+/// dynamic shared memory, built once per kernel. Its bits 0-13 hold the
+/// address >> 4; shared addresses stay below 2^18, so the descriptor of
+/// base + offset is this one plus offset >> 4 (descriptorAt): each GEMM
+/// then adds an immediate instead of rebuilding the descriptor (that cost
+/// ~7 instructions per wgmma, ~110 per kv block at D = 128).
+Value KernelEmitter::descriptorBase(int64_t leadingBytes,
+                                    int64_t strideBytes) {
   Value start = arith::ExtUIOp::create(
-      b, loc, i64(),
-      arith::AndIOp::create(
-          b, loc, arith::ShRUIOp::create(b, loc, addr32, c32(4)),
-          c32(0x3fff)));
+      b, loc, i64(), arith::ShRUIOp::create(b, loc, smemAddr32(0), c32(4)));
   int64_t fixed = ((leadingBytes >> 4) << 16) | ((strideBytes >> 4) << 32) |
                   (int64_t(1) << 62);
   return arith::OrIOp::create(b, loc, start, c64(fixed));
+}
+
+/// The descriptor `byteOffset` (+ `dynamicByteOffset`, a multiple of 16)
+/// bytes past `base`'s address.
+Value KernelEmitter::descriptorAt(Value base, int64_t byteOffset,
+                                  Value dynamicByteOffset) {
+  Value desc = base;
+  if (dynamicByteOffset)
+    desc = arith::AddIOp::create(
+        b, loc, desc,
+        arith::ExtUIOp::create(
+            b, loc, i64(),
+            arith::ShRUIOp::create(b, loc, dynamicByteOffset, c32(4))));
+  return byteOffset ? arith::AddIOp::create(b, loc, desc, c64(byteOffset >> 4))
+                          .getResult()
+                    : desc;
 }
 
 SmallVector<Value> KernelEmitter::unpack(Value structValue, int64_t n) {
@@ -327,14 +351,12 @@ Value KernelEmitter::scoresGemm(Value stage) {
   Value queryRows = mul(warpgroup, c32(kWarpgroupRows * kAtomBytes));
   for (int64_t k = 0; k < plan.headDim / 16; ++k) {
     int64_t atom = k / 4, within = (k % 4) * 32;
-    Value a = descriptor(
-        smemAddr32(smem.query + atom * plan.blockM * kAtomBytes + within,
-                   queryRows),
-        16, 1024);
-    Value bDesc = descriptor(
-        smemAddr32(smem.keyStages + atom * plan.blockN * kAtomBytes + within,
-                   keyStage),
-        16, 1024);
+    Value a = descriptorAt(
+        kMajorDescriptor,
+        smem.query + atom * plan.blockM * kAtomBytes + within, queryRows);
+    Value bDesc = descriptorAt(
+        kMajorDescriptor,
+        smem.keyStages + atom * plan.blockN * kAtomBytes + within, keyStage);
     s = NVVM::WgmmaMmaAsyncOp::create(
         b, loc, scoresType, s, a, bDesc, shape, type, type,
         NVVM::WGMMATypes::f32,
@@ -390,10 +412,9 @@ Value KernelEmitter::outputGemm(Value acc, ArrayRef<Value> probs,
 
 /// V's k16-th slice of 16 keys as the B operand of P V.
 Value KernelEmitter::valueDescriptor(Value stage, int64_t k16) {
-  // MN-major B: 64-column atoms are blockN rows apart; 8-row groups 1024 B.
-  return descriptor(smemAddr32(smem.valueStages + k16 * 16 * kAtomBytes,
-                               mul(stage, c32(smem.valueStageBytes))),
-                    plan.blockN * kAtomBytes, 1024);
+  return descriptorAt(valueMajorDescriptor,
+                      smem.valueStages + k16 * 16 * kAtomBytes,
+                      mul(stage, c32(smem.valueStageBytes)));
 }
 
 /// O += P V with P written to shared memory first and read by wgmma SS: the
@@ -415,10 +436,9 @@ Value KernelEmitter::outputGemmFromShared(Value acc, ArrayRef<Value> probs,
   Value probRows = mul(warpgroup, c32(kWarpgroupRows * kAtomBytes));
   for (int64_t t = 0; t < plan.blockN / 16; ++t) {
     int64_t atom = t / 4, within = (t % 4) * 32;
-    Value a = descriptor(
-        smemAddr32(smem.probs + atom * plan.blockM * kAtomBytes + within,
-                   probRows),
-        16, 1024);
+    Value a = descriptorAt(
+        kMajorDescriptor, smem.probs + atom * plan.blockM * kAtomBytes + within,
+        probRows);
     acc = NVVM::WgmmaMmaAsyncOp::create(
         b, loc, accType, acc, a, valueDescriptor(stage, t), shape, type, type,
         NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
@@ -463,22 +483,25 @@ KernelEmitter::Softmax KernelEmitter::softmax(Value scores, Value kvBlock,
       if ((i % 4) / 2 == size_t(r))
         m = arith::MaxNumFOp::create(b, loc, m, s[i]);
     out.m[r] = quadReduce(m, /*isMax=*/true);
-    // A row that has seen no key yet keeps m = -inf: use 0 so that
-    // exp2(-inf - m) is 0, not NaN.
-    Value mUse = arith::SelectOp::create(b, loc, isNegInf(out.m[r]), cF32(0.0),
-                                         out.m[r]);
+    // In a masked block a row that has seen no key yet keeps m = -inf: use 0
+    // so that exp2(-inf - m) is 0, not NaN. Unmasked blocks have finite
+    // scores, hence a finite max.
+    Value mUse = masked ? arith::SelectOp::create(b, loc, isNegInf(out.m[r]),
+                                                  cF32(0.0), out.m[r])
+                              .getResult()
+                        : out.m[r];
     mScaled[r] = arith::MulFOp::create(b, loc, mUse, c);
-    Value a = exp2(arith::MulFOp::create(
-        b, loc, arith::SubFOp::create(b, loc, mOld[r], out.m[r]), c));
-    out.alpha[r] =
-        arith::SelectOp::create(b, loc, isNegInf(mOld[r]), cF32(0.0), a);
     rowSum[r] = cF32(0.0);
   }
   // p = exp2(s c - m c) as one fma per score: a separate mul and sub cost
   // 64 more instructions per block on the softmax's critical path.
   Value negMScaled[2];
-  for (int r = 0; r < 2; ++r)
+  for (int r = 0; r < 2; ++r) {
     negMScaled[r] = arith::NegFOp::create(b, loc, mScaled[r]);
+    // a = exp2((m_old - m) c) needs no guard: m_old = -inf gives
+    // fma(-inf, c, -m c) = -inf (also when m is -inf: then -m c is 0), so a = 0.
+    out.alpha[r] = exp2(LLVM::FMAOp::create(b, loc, mOld[r], c, negMScaled[r]));
+  }
   out.p.resize(s.size());
   for (size_t i = 0; i < s.size(); ++i) {
     int r = (i % 4) / 2;
@@ -517,17 +540,20 @@ void KernelEmitter::releaseStage(Value stage, Value kvBlock) {
   }
   // Everyone is done with this stage: refill it with block kb + 2.
   NVVM::Barrier0Op::create(b, loc);
-  Value next = add(kvBlock, cIdx(SharedMemoryLayout::kStages));
+  Value next = add(kvBlock, cIdx(smem.stages));
   Value refill = arith::AndIOp::create(
       b, loc, isLeader,
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next, kvEnd));
   ifThen(refill, [&] { issueKeyValueLoads(stage, next); });
 }
 
+/// Iteration i of the kv loop uses stage i mod stages, in its
+/// (i / stages)-th round: the mbarrier phase parity to wait for.
 std::pair<Value, Value> KernelEmitter::stageAndPhase(Value iteration) {
-  Value stage = arith::AndIOp::create(b, loc, iteration, c32(1));
+  Value stages = c32(smem.stages);
+  Value stage = arith::RemUIOp::create(b, loc, iteration, stages);
   Value phase = arith::AndIOp::create(
-      b, loc, arith::ShRUIOp::create(b, loc, iteration, c32(1)), c32(1));
+      b, loc, arith::DivUIOp::create(b, loc, iteration, stages), c32(1));
   return {stage, phase};
 }
 
@@ -566,12 +592,14 @@ SmallVector<Value> KernelEmitter::kvStep(Value kvBlock, Value iteration,
   if (plan.pingPong())
     pingPongArriveOther();
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+  // V landed with K (or soon after): wait now, so that no try-wait loop
+  // separates the softmax from P's conversion and the P V issue.
+  waitBarrier(valueBarrier(stage), phase);
   Softmax sm = softmax(scores, kvBlock, masked, carried.take_front(2),
                        carried.slice(2, 2));
   Value acc = rescale(carried[4], sm.alpha);
-  waitBarrier(valueBarrier(stage), phase);
-  NVVM::WgmmaFenceAlignedOp::create(b, loc);
   SmallVector<Value> probs = packProbs(sm.p);
+  NVVM::WgmmaFenceAlignedOp::create(b, loc);
   acc = plan.probsInRegisters ? outputGemm(acc, probs, stage)
                               : outputGemmFromShared(acc, probs, stage);
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
@@ -651,6 +679,8 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   probsType = LLVM::LLVMStructType::getLiteral(
       ctx, SmallVector<Type>(plan.blockN / 4, i32()));
 
+  kMajorDescriptor = descriptorBase(16, 1024);
+  valueMajorDescriptor = descriptorBase(plan.blockN * kAtomBytes, 1024);
   tid = NVVM::ThreadIdXOp::create(b, loc, i32());
   lane = arith::AndIOp::create(b, loc, tid, c32(31));
   // Consumer warpgroup wg owns rows [64 wg, 64 wg + 64) of the query block;
@@ -683,9 +713,9 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
 
   // Barriers: one arrival (the leader's expect_tx) plus the TMA bytes.
   ifThen(isLeader, [&] {
-    for (int64_t i = 0; i < 1 + 2 * SharedMemoryLayout::kStages; ++i)
+    for (int64_t i = 0; i < 1 + 2 * smem.stages; ++i)
       NVVM::MBarrierInitOp::create(b, loc, barrier(i), c32(1), Value());
-    for (int64_t i = 0; i < SharedMemoryLayout::kStages; ++i)
+    for (int64_t i = 0; i < smem.stages; ++i)
       NVVM::MBarrierInitOp::create(b, loc, emptyBarrier(c32(i)),
                                    c32(plan.consumerWarpgroups()), Value());
     // Make the initialized barriers visible to the TMA unit.
@@ -722,7 +752,7 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
     // refills each after the block barrier that ends its use (kvStep).
     ifThen(isLeader, [&] {
       loadQuery();
-      for (int64_t s = 0; s < SharedMemoryLayout::kStages; ++s) {
+      for (int64_t s = 0; s < smem.stages; ++s) {
         Value kb = add(range.begin, cIdx(s));
         Value inRange =
             arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, kb, kvEnd);
@@ -748,14 +778,10 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
         b.setInsertionPoint(loop.getBody()->getTerminator());
         Value it = toI32(
             arith::SubIOp::create(b, loc, loop.getInductionVar(), range.begin));
-        Value stage = arith::AndIOp::create(b, loc, it, c32(1));
+        auto [stage, phase] = stageAndPhase(it);
         // The first use of a stage waits on the phase before the barrier's
         // first, which counts as complete.
-        Value parity = arith::XOrIOp::create(
-            b, loc,
-            arith::AndIOp::create(
-                b, loc, arith::ShRUIOp::create(b, loc, it, c32(1)), c32(1)),
-            c32(1));
+        Value parity = arith::XOrIOp::create(b, loc, phase, c32(1));
         waitBarrier(emptyBarrier(stage), parity);
         issueKeyValueLoads(stage, loop.getInductionVar());
       });
@@ -1026,7 +1052,7 @@ rt::Manifest buildManifest(const KernelPlan &plan,
   };
   option("block_m", plan.blockM);
   option("block_n", plan.blockN);
-  option("stages", SharedMemoryLayout::kStages);
+  option("stages", smem.stages);
   option("consumer_warpgroups", plan.consumerWarpgroups());
   option("warp_specialized", plan.warpSpecialize);
   option("ping_pong", plan.pingPong());

@@ -23,7 +23,7 @@ struct SharedMemoryLayout {
   /// P of every consumer warpgroup when it does not stay in registers.
   int64_t probs = 0;
   int64_t keyStageBytes = 0, valueStageBytes = 0;
-  static constexpr int64_t kStages = SharedMemoryStages;
+  int64_t stages = 2;
   /// The most dynamic shared memory one CTA may use on sm_90a (227 KiB).
   static constexpr int64_t kMaxBytes = 232448;
   explicit SharedMemoryLayout(const KernelPlan &plan);

@@ -33,15 +33,12 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
     return fail("expected a tiled attention (attn-tile) in the scf.forall");
   if (specialized) {
     // The partition attn-warp-specialize chose.
-    if (specialized.getStages() != SharedMemoryStages)
-      return fail("the kernel's K/V ring has " + Twine(SharedMemoryStages) +
-                  " stages, the attn.warp_specialize asks for " +
-                  Twine(specialized.getStages()));
     plan.warpSpecialize = true;
     plan.overlap = specialized.getIntraWarpgroupOverlap();
     plan.pingPongRequested = specialized.getPingPong();
     plan.producerRegisters = specialized.getProducerRegisters();
     plan.consumerRegisters = specialized.getConsumerRegisters();
+    plan.stages = specialized.getStages();
   }
   // The kernel always runs the online softmax and always splits the kv range
   // into masked and unmasked loops from the launch-time lengths (the same

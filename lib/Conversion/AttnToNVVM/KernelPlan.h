@@ -20,9 +20,6 @@
 
 namespace mlir::attn {
 
-/// Shared-memory stages of the K/V ring the kernel implements.
-inline constexpr int64_t SharedMemoryStages = 2;
-
 struct KernelPlan {
   std::string name; // kernel symbol
   Type elementType; // bf16 or f16
@@ -62,6 +59,8 @@ struct KernelPlan {
   }
   /// setmaxnreg budgets of the producer and of each consumer thread.
   int64_t producerRegisters = 0, consumerRegisters = 0;
+  /// Shared-memory stages of the K/V ring.
+  int64_t stages = 2;
   int64_t warpgroups() const {
     return consumerWarpgroups() + (warpSpecialize ? 1 : 0);
   }
