@@ -15,6 +15,13 @@ bool mlir::attn::getDefaultWarpSpecialization(int64_t headDim,
   return target == "sm_90a";
 }
 
+bool mlir::attn::getDefaultPingPong(int64_t headDim, llvm::StringRef target) {
+  // Run 13 (timed as the peers are): with the fma softmax and hoisted
+  // descriptors, turn-taking costs 3-6 % at D = 256 (a 128 x 80 block's
+  // softmax is short next to its D = 256 GEMMs) and is neutral at D = 128.
+  return target != "sm_90a" || headDim <= 128;
+}
+
 RegisterBudget
 mlir::attn::getWarpSpecializedRegisterBudget(int64_t consumerWarpgroups) {
   if (consumerWarpgroups == 1)

@@ -288,9 +288,13 @@ struct AttnWarpSpecializePass final
       if (failed(checkLoadOperands(*tile, first)))
         return signalPassFailure();
       int64_t consumers = blockM / 64;
+      // With a target, its table may also decline ping-pong for this tile.
+      bool tilePingPong =
+          pingPong && (target.empty() || getDefaultPingPong(headDim, target));
       Partitioner partitioner(b, *tile,
                               getWarpSpecializedRegisterBudget(consumers),
-                              consumers, stages, pingPong && consumers == 2,
+                              consumers, stages,
+                              tilePingPong && consumers == 2,
                               overlap);
       if (failed(partitioner.run(forall)))
         return signalPassFailure();

@@ -4,6 +4,8 @@
 // RUN:     --attn-warp-specialize="intra-warpgroup-overlap=true" | FileCheck %s --check-prefix=OVERLAP
 // RUN: attnc-opt %s -split-input-file --attn-tiling-pipeline="block-m=128 block-n=64" \
 // RUN:     --attn-warp-specialize="ping-pong=false" | FileCheck %s --check-prefix=NO-PINGPONG
+// RUN: attnc-opt %s -split-input-file --attn-tiling-pipeline="block-m=128 block-n=64" \
+// RUN:     --attn-warp-specialize="target=sm_90a" | FileCheck %s --check-prefix=TABLE
 
 // The pass wraps the kv loops and attn.finalize of each query tile in an
 // attn.warp_specialize: the producer region streams every K/V tile pair of
@@ -46,6 +48,9 @@
 // OVERLAP:         attn.warp_specialize consumers(2) stages(2) registers(24, 240) ping_pong intra_warpgroup_overlap producer {
 // NO-PINGPONG-LABEL: func.func @causal(
 // NO-PINGPONG:     attn.warp_specialize consumers(2) stages(2) registers(24, 240) producer {
+// With the sm_90a table: specialized, with ping-pong at D <= 128.
+// TABLE-LABEL: func.func @causal(
+// TABLE:         attn.warp_specialize consumers(2) stages(2) registers(24, 240) ping_pong producer {
 func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
                   %v: tensor<?x4x?x64xbf16>) -> (tensor<?x4x?x64xbf16>, tensor<?x4x?xf32>) {
   %o, %lse = attn.attention %q, %k, %v mask = causal
@@ -98,4 +103,20 @@ func.func @static_ragged(%q: tensor<1x2x100x64xbf16>, %k: tensor<1x2x513x64xbf16
       : tensor<1x2x100x64xbf16>, tensor<1x2x513x64xbf16>, tensor<1x2x513x64xbf16>
       -> tensor<1x2x100x64xbf16>
   return %o : tensor<1x2x100x64xbf16>
+}
+
+// -----
+
+// D = 256: the sm_90a table keeps the producer but drops ping-pong (it cost
+// 3-6 % in bench/RESULTS.md run 13); without a target the pass sets it.
+// CHECK-LABEL: func.func @d256(
+// CHECK:         attn.warp_specialize consumers(2) stages(2) registers(24, 240) ping_pong producer {
+// TABLE-LABEL: func.func @d256(
+// TABLE:         attn.warp_specialize consumers(2) stages(2) registers(24, 240) producer {
+func.func @d256(%q: tensor<1x2x?x256xbf16>, %k: tensor<1x2x?x256xbf16>,
+                %v: tensor<1x2x?x256xbf16>) -> tensor<1x2x?x256xbf16> {
+  %o = attn.attention %q, %k, %v
+      : tensor<1x2x?x256xbf16>, tensor<1x2x?x256xbf16>, tensor<1x2x?x256xbf16>
+      -> tensor<1x2x?x256xbf16>
+  return %o : tensor<1x2x?x256xbf16>
 }

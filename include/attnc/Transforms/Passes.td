@@ -110,7 +110,8 @@ def AttnWarpSpecializePass
     the tensor cores; `intra-warpgroup-overlap` overlaps each consumer's
     softmax with its previous P V GEMM (with ping-pong, a turn issues both
     GEMMs). With `target` set, tiles
-    whose head dim the target's table does not specialize are left alone.
+    whose head dim the target's table does not specialize are left alone,
+    and ping-pong is set only where the table keeps it.
     Run after attn-fuse-online-softmax (and attn-split-masked-loops); the
     result is for convert-attn-to-nvvm, not for the CPU lowering.
   }];

@@ -25,6 +25,10 @@ struct TileConfig {
 bool getDefaultWarpSpecialization(int64_t headDim,
                                   llvm::StringRef target = "sm_90a");
 
+/// Whether two consumer warpgroups should take ping-pong turns for
+/// `headDim` on `target` (measured; see bench/RESULTS.md run 13).
+bool getDefaultPingPong(int64_t headDim, llvm::StringRef target = "sm_90a");
+
 /// setmaxnreg budgets of a warp-specialized CTA: the producer warpgroup
 /// gives its registers to the consumers, within one SM's 64K registers.
 struct RegisterBudget {
