@@ -137,6 +137,7 @@ void mlir::attn::buildAttnToNVVMPipeline(OpPassManager &pm,
   nvvm.chip = "sm_90a";
   nvvm.probsInRegisters = options.probsInRegisters;
   nvvm.tileOrder = options.tileOrder;
+  nvvm.conditionalRescale = options.conditionalRescale;
   pm.addPass(createConvertAttnToNVVMPass(nvvm));
   OpPassManager &gpuPm = pm.nest<gpu::GPUModuleOp>();
   gpuPm.addPass(createSCFToControlFlowPass());

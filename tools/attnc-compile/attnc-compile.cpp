@@ -68,6 +68,11 @@ static cl::opt<bool> probsInRegisters(
     cl::desc("O += P V with P in registers (wgmma RS, default); false: P "
              "through shared memory (wgmma SS)"),
     cl::init(true));
+static cl::opt<bool> conditionalRescale(
+    "conditional-rescale",
+    cl::desc("Skip O *= alpha in warps whose row maxima did not move "
+             "(default on)"),
+    cl::init(true));
 static cl::opt<std::string>
     tileOrder("tile-order",
               cl::desc("Query-block launch order: in-order, longest-first, "
@@ -117,6 +122,7 @@ int main(int argc, char **argv) {
   options.probsInRegisters = probsInRegisters;
   options.stages = stages;
   options.tileOrder = tileOrder;
+  options.conditionalRescale = conditionalRescale;
   auto artifacts = attn::compileKernelArtifacts(*module, options);
   if (failed(artifacts))
     return 1;

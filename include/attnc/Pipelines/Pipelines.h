@@ -78,6 +78,11 @@ struct AttnPipelineOptions : public PassPipelineOptions<AttnPipelineOptions> {
       llvm::cl::desc("GPU: O += P V with P in registers (wgmma RS); false "
                      "goes through shared memory (wgmma SS)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> conditionalRescale{
+      *this, "conditional-rescale",
+      llvm::cl::desc("GPU: skip O *= alpha in warps whose row maxima did "
+                     "not move (exact)"),
+      llvm::cl::init(true)};
   PassOptions::Option<std::string> tileOrder{
       *this, "tile-order",
       llvm::cl::desc("GPU launch order of query blocks: in-order, "

@@ -83,6 +83,7 @@ struct ConvertAttnToNVVMPass final
         return signalPassFailure();
       }
       plan->probsInRegisters = probsInRegisters;
+      plan->conditionalRescale = conditionalRescale;
       plan->longestFirst = tileOrder == "auto" ? plan->mask.hidesKeys()
                                                : tileOrder == "longest-first";
       SharedMemoryLayout smem(*plan);

@@ -192,12 +192,15 @@ private:
   /// the RS A fragment).
   struct Softmax {
     Value m[2], l[2], alpha[2];
+    /// i1: a row max of this thread moved (alpha != 1).
+    Value maxMoved;
     SmallVector<Value> p;
   };
   SmallVector<Value> packProbs(ArrayRef<Value> p);
   Softmax softmax(Value scores, Value kvBlock, bool masked, ValueRange mOld,
                   ValueRange lOld);
   Value rescale(Value acc, const Value alpha[2]);
+  Value rescaleIfMoved(Value acc, const Softmax &sm);
   void releaseStage(Value stage, Value kvBlock);
   std::pair<Value, Value> stageAndPhase(Value iteration);
   Value computeScores(Value stage, Value phase);
@@ -498,9 +501,20 @@ KernelEmitter::Softmax KernelEmitter::softmax(Value scores, Value kvBlock,
   Value negMScaled[2];
   for (int r = 0; r < 2; ++r) {
     negMScaled[r] = arith::NegFOp::create(b, loc, mScaled[r]);
-    // a = exp2((m_old - m) c) needs no guard: m_old = -inf gives
-    // fma(-inf, c, -m c) = -inf (also when m is -inf: then -m c is 0), so a = 0.
-    out.alpha[r] = exp2(LLVM::FMAOp::create(b, loc, mOld[r], c, negMScaled[r]));
+    // a = exp2((m_old - m) c) needs no -inf guard: m_old = -inf < m gives
+    // fma(-inf, c, -m c) = -inf, so a = 0. An unchanged max gives exactly 1
+    // (the fma would leave the rounding error of m c), so that O *= a can
+    // be skipped without changing a bit.
+    Value same = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                       mOld[r], out.m[r]);
+    out.alpha[r] = arith::SelectOp::create(
+        b, loc, same, cF32(1.0),
+        exp2(LLVM::FMAOp::create(b, loc, mOld[r], c, negMScaled[r])));
+    Value moved = arith::XOrIOp::create(
+        b, loc, same, arith::ConstantIntOp::create(b, loc, 1, 1));
+    out.maxMoved = r == 0 ? moved
+                          : arith::OrIOp::create(b, loc, out.maxMoved, moved)
+                                .getResult();
   }
   out.p.resize(s.size());
   for (size_t i = 0; i < s.size(); ++i) {
@@ -518,6 +532,22 @@ SmallVector<Value> KernelEmitter::packProbs(ArrayRef<Value> p) {
   for (size_t i = 0; i < p.size(); i += 2)
     probs.push_back(packPair(p[i], p[i + 1]));
   return probs;
+}
+
+/// O *= alpha only in warps where some row max moved: late in a long kv
+/// range most maxima are final, and the 64-128 multiplies per block sit on
+/// the softmax's critical path (FlashAttention-4 skips them the same way).
+/// The vote keeps the branch uniform per warp; wgmma only needs the warps
+/// to reconverge before it.
+Value KernelEmitter::rescaleIfMoved(Value acc, const Softmax &sm) {
+  if (!plan.conditionalRescale)
+    return rescale(acc, sm.alpha);
+  Value anyMoved = NVVM::VoteSyncOp::create(b, loc, b.getI1Type(), c32(-1),
+                                            sm.maxMoved,
+                                            NVVM::VoteSyncKind::any);
+  return ifThenElse(
+      anyMoved, [&]() -> SmallVector<Value> { return {rescale(acc, sm.alpha)}; },
+      [&]() -> SmallVector<Value> { return {acc}; })[0];
 }
 
 Value KernelEmitter::rescale(Value acc, const Value alpha[2]) {
@@ -597,7 +627,7 @@ SmallVector<Value> KernelEmitter::kvStep(Value kvBlock, Value iteration,
   waitBarrier(valueBarrier(stage), phase);
   Softmax sm = softmax(scores, kvBlock, masked, carried.take_front(2),
                        carried.slice(2, 2));
-  Value acc = rescale(carried[4], sm.alpha);
+  Value acc = rescaleIfMoved(carried[4], sm);
   SmallVector<Value> probs = packProbs(sm.p);
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
   acc = plan.probsInRegisters ? outputGemm(acc, probs, stage)
@@ -1058,6 +1088,7 @@ rt::Manifest buildManifest(const KernelPlan &plan,
   option("ping_pong", plan.pingPong());
   option("probs_in_registers", plan.probsInRegisters);
   option("longest_first", plan.longestFirst);
+  option("conditional_rescale", plan.conditionalRescale);
   option("heads_q", plan.headsQ);
   option("heads_kv", plan.headsKV);
   m.options.push_back({"scale", llvm::formatv("{0:e8}", plan.scale).str(), false});

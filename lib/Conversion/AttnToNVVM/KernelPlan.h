@@ -69,6 +69,8 @@ struct KernelPlan {
   /// O += P V reads P from registers (wgmma RS); otherwise P goes through
   /// shared memory and wgmma SS (kept as FA3's "without RS" ablation).
   bool probsInRegisters = true;
+  /// Skip O *= alpha in warps whose row maxima did not move (exact).
+  bool conditionalRescale = true;
   /// Launch the query blocks with the most kv blocks first (causal masks:
   /// the last ones), so the short ones fill the last wave, as FA2/FA3 do.
   bool longestFirst = false;
