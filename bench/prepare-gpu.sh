@@ -31,8 +31,8 @@ cat artifacts/ptxas.txt
   -o artifacts/kernels-overlap > /dev/null
 "$BUILD_DIR/bin/attnc-compile" bench/kernels.mlir --ping-pong=false \
   -o artifacts/kernels-no-pingpong > /dev/null
-"$BUILD_DIR/bin/attnc-compile" bench/kernels.mlir --conditional-rescale=false \
-  -o artifacts/kernels-always-rescale > /dev/null
+"$BUILD_DIR/bin/attnc-compile" bench/kernels.mlir --conditional-rescale=true \
+  -o artifacts/kernels-conditional-rescale > /dev/null
 # Ping-pong wherever two consumers allow it (the table drops it at D = 256).
 "$BUILD_DIR/bin/attnc-compile" bench/kernels.mlir --warp-specialize=on --ping-pong=true \
   -o artifacts/kernels-pingpong-all > /dev/null

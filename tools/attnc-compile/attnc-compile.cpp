@@ -71,8 +71,8 @@ static cl::opt<bool> probsInRegisters(
 static cl::opt<bool> conditionalRescale(
     "conditional-rescale",
     cl::desc("Skip O *= alpha in warps whose row maxima did not move "
-             "(default on)"),
-    cl::init(true));
+             "(default off)"),
+    cl::init(false));
 static cl::opt<std::string>
     tileOrder("tile-order",
               cl::desc("Query-block launch order: in-order, longest-first, "

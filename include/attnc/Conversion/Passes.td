@@ -69,9 +69,10 @@ def ConvertAttnToNVVMPass : Pass<"convert-attn-to-nvvm", "ModuleOp"> {
            "O += P V reads P from registers (wgmma RS); false writes P to "
            "shared memory and uses wgmma SS (the ablation FA3 reports)">,
     Option<"conditionalRescale", "conditional-rescale", "bool",
-           /*default=*/"true",
+           /*default=*/"false",
            "Skip O *= alpha in warps whose row maxima did not move during "
-           "the block (exact: alpha is 1 there; FlashAttention-4's trick)">,
+           "the block (exact: alpha is 1 there; FlashAttention-4's trick). "
+           "Off: measured neutral to 4 % slower (bench/RESULTS.md run 15)">,
     Option<"tileOrder", "tile-order", "std::string", /*default=*/"\"auto\"",
            "Launch order of the query blocks: in-order, longest-first (the "
            "blocks with the most kv blocks first, so short ones fill the "

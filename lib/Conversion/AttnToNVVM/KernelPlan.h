@@ -70,7 +70,7 @@ struct KernelPlan {
   /// shared memory and wgmma SS (kept as FA3's "without RS" ablation).
   bool probsInRegisters = true;
   /// Skip O *= alpha in warps whose row maxima did not move (exact).
-  bool conditionalRescale = true;
+  bool conditionalRescale = false;
   /// Launch the query blocks with the most kv blocks first (causal masks:
   /// the last ones), so the short ones fill the last wave, as FA2/FA3 do.
   bool longestFirst = false;
