@@ -323,7 +323,17 @@ LogicalResult ScaleRowsOp::verify() {
   return verifyRows(*this, "factor", getFactor(), getInput());
 }
 
+MaskSpec FinalizeOp::getMaskSpec() {
+  MaskSpec spec;
+  spec.kind = getMask();
+  if (std::optional<ArrayRef<int64_t>> window = getWindow())
+    spec.window = SmallVector<int64_t, 2>(*window);
+  return spec;
+}
+
 LogicalResult FinalizeOp::verify() {
+  if (failed(verifyWindow(*this, getWindow())))
+    return failure();
   if (failed(verifyRows(*this, "row_sum", getRowSum(), getAcc())) ||
       failed(verifyRows(*this, "row_max", getRowMax(), getAcc())) ||
       failed(verifyRows(*this, "lse", getLse(), getAcc())))

@@ -18,6 +18,15 @@
 #include "attn/AttnEnums.h.inc"
 
 namespace mlir::attn {
+/// The attention mask of one op: kind plus optional [left, right] window.
+struct MaskSpec {
+  MaskKind kind = MaskKind::None;
+  std::optional<SmallVector<int64_t, 2>> window;
+
+  /// True if some in-bounds key can be hidden from some query.
+  bool hidesKeys() const { return kind != MaskKind::None || window; }
+};
+
 /// The K/V stage ring of an attn.warp_specialize (ring_push / ring_pop).
 struct KvRingResource : public SideEffects::Resource::Base<KvRingResource> {
   StringRef getName() final { return "attn.kv_ring"; }

@@ -285,13 +285,26 @@ def Attn_FinalizeOp : Attn_Op<"finalize", [Pure, AllTypesMatch<["row_sum", "row_
     and `lse[i] = scale * row_max[i] + log(row_sum[i])`, where `row_max` is in
     raw-score units. Rows with `row_sum = 0` (no visible key) give output 0
     and LSE -inf.
+
+    `mask` and `window` repeat the attention's mask for the whole tile. The
+    kv loops' `attn.mask` ops can fold away for static shapes (when no block
+    of this shape needs one), but lowerings that re-derive the kv block
+    range from the lengths at launch time (the GPU kernel, the producer of
+    attn-warp-specialize) need the mask itself.
   }];
   let arguments = (ins Attn_F32Tile:$acc, Attn_F32Rows:$row_sum,
-                   Attn_F32Rows:$row_max, F32Attr:$scale);
+                   Attn_F32Rows:$row_max, F32Attr:$scale,
+                   DefaultValuedAttr<Attn_MaskKind, "::mlir::attn::MaskKind::None">:$mask,
+                   OptionalAttr<DenseI64ArrayAttr>:$window);
   let results = (outs Attn_Tile:$output, Attn_F32Rows:$lse);
   let assemblyFormat = [{
-    $acc `,` $row_sum `,` $row_max `scale` `=` $scale attr-dict
+    $acc `,` $row_sum `,` $row_max `scale` `=` $scale
+    (`mask` `=` $mask^)? (`window` `=` $window^)? attr-dict
     `:` type($acc) `,` type($row_sum) `->` type($output)
+  }];
+  let extraClassDeclaration = [{
+    /// The tile's mask as one value.
+    MaskSpec getMaskSpec();
   }];
   let hasVerifier = 1;
 }

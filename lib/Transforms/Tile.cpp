@@ -252,9 +252,12 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
   auto outTileType =
       RankedTensorType::get({config.blockM, valueHeadDim},
                             outputType.getElementType());
-  auto finalize =
-      FinalizeOp::create(rewriter, loc, outTileType, ctx.rowsType, acc, rowSum,
-                         rowMax, rewriter.getF32FloatAttr(softmaxScale));
+  auto finalize = FinalizeOp::create(
+      rewriter, loc, outTileType, ctx.rowsType, acc, rowSum, rowMax,
+      rewriter.getF32FloatAttr(softmaxScale),
+      MaskKindAttr::get(rewriter.getContext(), mask.kind),
+      mask.window ? rewriter.getDenseI64ArrayAttr(*mask.window)
+                  : DenseI64ArrayAttr());
 
   // Store the rows that exist: min(BM, Nq - rowBegin).
   Value rows = arith::MinSIOp::create(

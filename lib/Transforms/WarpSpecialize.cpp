@@ -67,16 +67,44 @@ struct QueryTile {
   MaskSpec mask;
 };
 
+/// The attn.qk whose scores `probs` (an attn.pv operand) were computed from,
+/// through the softmax steps of the same block.
+QKOp scoresOf(Value probs) {
+  Value v = probs;
+  while (Operation *def = v.getDefiningOp()) {
+    if (auto qk = dyn_cast<QKOp>(def))
+      return qk;
+    if (auto exp = dyn_cast<ExpDiffOp>(def))
+      v = exp.getScores();
+    else if (auto mask = dyn_cast<MaskOp>(def))
+      v = mask.getScores();
+    else if (auto cap = dyn_cast<SoftcapOp>(def))
+      v = cap.getScores();
+    else
+      return {};
+  }
+  return {};
+}
+
 FailureOr<QueryTile> analyzeTile(scf::ForallOp forall, FinalizeOp finalize) {
   QueryTile tile;
   tile.finalize = finalize;
+  // The mask as attn-tile recorded it: the loops' attn.mask ops may have
+  // folded away for static shapes.
+  tile.mask = finalize.getMaskSpec();
+  // Each block's P V, by the scores its P came from.
+  DenseMap<Operation *, PVOp> pvOfScores;
+  WalkResult pairs = forall.getBody()->walk([&](PVOp pv) -> WalkResult {
+    QKOp qk = scoresOf(pv.getProbs());
+    if (!qk || !pvOfScores.try_emplace(qk, pv).second)
+      return pv.emitOpError("attn-warp-specialize: expected P to come from "
+                            "the scores of one attn.qk, used by one attn.pv"),
+             WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (pairs.wasInterrupted())
+    return failure();
   WalkResult walk = forall.getBody()->walk([&](Operation *op) -> WalkResult {
-    if (auto mask = dyn_cast<MaskOp>(op)) {
-      tile.mask.kind = mask.getKind();
-      if (auto window = mask.getWindow())
-        tile.mask.window = SmallVector<int64_t, 2>(*window);
-      return WalkResult::advance();
-    }
     auto qk = dyn_cast<QKOp>(op);
     if (!qk)
       return WalkResult::advance();
@@ -91,11 +119,9 @@ FailureOr<QueryTile> analyzeTile(scf::ForallOp forall, FinalizeOp finalize) {
                             "query block"),
              WalkResult::interrupt();
     tile.query = query;
-    // The P V of this block reads V in the same loop body.
-    LoadTileOp value;
-    for (auto pv : qk->getBlock()->getOps<PVOp>())
-      if (auto load = pv.getValue().getDefiningOp<LoadTileOp>())
-        value = load;
+    PVOp pv = pvOfScores.lookup(qk);
+    LoadTileOp value = pv ? pv.getValue().getDefiningOp<LoadTileOp>()
+                          : LoadTileOp();
     if (!value)
       return qk.emitOpError("attn-warp-specialize: expected the attn.pv of "
                             "this block, with V from attn.load_tile, next to "

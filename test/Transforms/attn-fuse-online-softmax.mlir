@@ -38,7 +38,7 @@
 // No second pass over K: the epilogue follows the loop directly.
 // CHECK-NOT:       attn.row_max
 // CHECK-NOT:       scf.for
-// CHECK:           attn.finalize %[[R]]#2, %[[R]]#1, %[[R]]#0 scale = 1.250000e-01 : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+// CHECK:           attn.finalize %[[R]]#2, %[[R]]#1, %[[R]]#0 scale = 1.250000e-01 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
 // CHECK:           scf.forall.in_parallel
 
 // Each K block is read once per iteration.

@@ -60,7 +60,9 @@
 // CHECK:             scf.yield %[[A1]] : tensor<64x64xf32>
 // CHECK:           }
 // The epilogue stores only the rows that exist: min(64, Nq - row).
-// CHECK:           %[[OT:.*]], %[[LT:.*]] = attn.finalize %[[ACC]], %[[SUM]], %[[MAX]] scale = 1.250000e-01 : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+// The tile's mask is recorded on attn.finalize: the loops' attn.mask ops can
+// fold away for static shapes, and the GPU lowering needs the mask itself.
+// CHECK:           %[[OT:.*]], %[[LT:.*]] = attn.finalize %[[ACC]], %[[SUM]], %[[MAX]] scale = 1.250000e-01 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
 // CHECK:           %[[LEFT:.*]] = arith.subi %[[NQ]], %[[ROW]] : index
 // CHECK:           %[[ROWS:.*]] = arith.minsi %{{.*}}, %[[LEFT]] : index
 // CHECK:           %[[OS:.*]] = tensor.extract_slice %[[OT]][0, 0] [%[[ROWS]], 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>

@@ -120,3 +120,46 @@ func.func @d256(%q: tensor<1x2x?x256xbf16>, %k: tensor<1x2x?x256xbf16>,
       -> tensor<1x2x?x256xbf16>
   return %o : tensor<1x2x?x256xbf16>
 }
+
+// -----
+
+// Static decode with a window: canonicalization removes the (zero-trip)
+// masked loops and with them every attn.mask. The producer takes the mask
+// from attn.finalize and pushes exactly the blocks the consumers pop (2..3),
+// not all four.
+// CHECK-LABEL: func.func @decode_window(
+// CHECK:         attn.warp_specialize
+// CHECK-NEXT:      scf.for %{{.*}} = %[[BEGIN:.*]] to %[[END:.*]] step
+// CHECK:           attn.ring_push
+// CHECK:         } consumer {
+// CHECK-NEXT:      scf.for %{{.*}} = %[[BEGIN]] to %[[END]] step
+// CHECK:             attn.ring_pop
+// CHECK:           attn.finalize {{.*}} mask = causal_bottom_right window = [127, 0]
+func.func @decode_window(%q: tensor<1x2x1x64xbf16>, %k: tensor<1x2x256x64xbf16>,
+                         %v: tensor<1x2x256x64xbf16>) -> tensor<1x2x1x64xbf16> {
+  %o = attn.attention %q, %k, %v mask = causal_bottom_right window = [127, 0]
+      : tensor<1x2x1x64xbf16>, tensor<1x2x256x64xbf16>, tensor<1x2x256x64xbf16>
+      -> tensor<1x2x1x64xbf16>
+  return %o : tensor<1x2x1x64xbf16>
+}
+
+// -----
+
+// Both kv blocks inlined into the tile's body (single-trip loops): each
+// attn.qk is paired with the attn.pv its P feeds, so both blocks pop.
+// CHECK-LABEL: func.func @two_inlined_blocks(
+// CHECK:         attn.warp_specialize
+// CHECK:         } consumer {
+// CHECK-NEXT:      %[[K0:.*]], %[[V0:.*]] = attn.ring_pop : tensor<128x64xbf16>, tensor<128x64xbf16>
+// CHECK-NEXT:      attn.qk %{{.*}}, %[[K0]]
+// CHECK:           attn.pv %{{.*}}, %[[V0]], %{{.*}}
+// CHECK:           %[[K1:.*]], %[[V1:.*]] = attn.ring_pop : tensor<128x64xbf16>, tensor<128x64xbf16>
+// CHECK-NEXT:      attn.qk %{{.*}}, %[[K1]]
+// CHECK:           attn.pv %{{.*}}, %[[V1]], %{{.*}}
+func.func @two_inlined_blocks(%q: tensor<1x2x128x64xbf16>, %k: tensor<1x2x256x64xbf16>,
+                              %v: tensor<1x2x256x64xbf16>) -> tensor<1x2x128x64xbf16> {
+  %o = attn.attention %q, %k, %v mask = causal_bottom_right tile_sizes = [128, 128]
+      : tensor<1x2x128x64xbf16>, tensor<1x2x256x64xbf16>, tensor<1x2x256x64xbf16>
+      -> tensor<1x2x128x64xbf16>
+  return %o : tensor<1x2x128x64xbf16>
+}

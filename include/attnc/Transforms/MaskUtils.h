@@ -19,15 +19,6 @@
 
 namespace mlir::attn {
 
-/// The attention mask of one op: kind plus optional [left, right] window.
-struct MaskSpec {
-  MaskKind kind = MaskKind::None;
-  std::optional<SmallVector<int64_t, 2>> window;
-
-  /// True if some in-bounds key can be hidden from some query.
-  bool hidesKeys() const { return kind != MaskKind::None || window; }
-};
-
 /// Returns an i1 that is true iff key `col` is visible to query `row`
 /// (`col < seqK` included). All values are `index`.
 Value buildKeyVisible(OpBuilder &b, Location loc, Value row, Value col,

@@ -94,7 +94,7 @@ struct ConvertAttnToNVVMPass final
             << " K/V stages" << (plan->probsInRegisters ? "" : ", P")
             << "), more than the " << SharedMemoryLayout::kMaxBytes
             << " bytes a CTA may use on " << chip
-            << "; choose smaller tile_sizes";
+            << "; choose smaller tile_sizes or fewer stages";
         return signalPassFailure();
       }
       attnc::rt::Manifest manifest;

@@ -72,7 +72,10 @@ SharedMemoryLayout::SharedMemoryLayout(const KernelPlan &plan) {
   stages = plan.stages;
   valueStages = keyStages + stages * keyStageBytes;
   probs = valueStages + stages * valueStageBytes;
-  barriers = probs + (plan.probsInRegisters ? 0 : plan.blockM * plan.blockN * width);
+  // P is stored as whole 64-column atoms (storeRowsSwizzled).
+  int64_t probsBytes =
+      plan.blockM * llvm::alignTo(plan.blockN, kAtomElems) * width;
+  barriers = probs + (plan.probsInRegisters ? 0 : probsBytes);
   // Q, then full K, full V and (warp-specialized) empty mbarrier per stage.
   total = barriers + 8 * (1 + 3 * stages);
 }

@@ -54,6 +54,10 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
   plan.elementType = queryType.getElementType();
   plan.hasLse = forall.getNumResults() == 2;
   plan.softmaxScale = finalize.getScale().convertToFloat();
+  // The mask as attn-tile recorded it: the loops' attn.mask ops may have
+  // folded away for static shapes, and the kernel re-derives the kv range
+  // from the launch-time lengths.
+  plan.mask = finalize.getMaskSpec();
   // Without softcap the finalize scale is the op's softmax scale.
   plan.scale = plan.softmaxScale;
 
@@ -81,10 +85,6 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
           toLogicalBHSD(keyLoad.getSource().getType().getShape(),
                         plan.layout)[1];
       sawKey = true;
-    } else if (auto mask = dyn_cast<MaskOp>(op)) {
-      plan.mask.kind = mask.getKind();
-      if (auto window = mask.getWindow())
-        plan.mask.window = SmallVector<int64_t, 2>(*window);
     } else if (auto exp = dyn_cast<ExpDiffOp>(op)) {
       plan.scaleLog2 = exp.getScaleLog2().convertToFloat();
     } else if (isa<SoftcapOp>(op)) {
