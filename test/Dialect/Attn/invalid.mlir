@@ -610,6 +610,16 @@ func.func @finalize_output_shape(%acc: tensor<128x64xf32>, %l: tensor<128xf32>,
 
 // -----
 
+func.func @finalize_window(%acc: tensor<128x64xf32>, %l: tensor<128xf32>,
+                           %m: tensor<128xf32>) -> tensor<128x64xbf16> {
+  // expected-error @+1 {{'attn.finalize' op window sizes must be non-negative, got [-1, 0]}}
+  %o, %lse = attn.finalize %acc, %l, %m scale = 1.0 mask = causal window = [-1, 0]
+      : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
+  return %o : tensor<128x64xbf16>
+}
+
+// -----
+
 func.func @ws_consumers(%k: tensor<?x4x?x64xbf16>, %i: index, %acc: tensor<256x64xf32>,
                        %l: tensor<256xf32>) {
   // expected-error @+1 {{'attn.warp_specialize' op consumer_warpgroups must be 1, 2 or 3 (64 query rows each), got 4}}

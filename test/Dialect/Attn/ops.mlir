@@ -256,6 +256,10 @@ func.func @tile_ops_f16_f32(%q: tensor<?x4x?x32xf16>, %v: tensor<1x4x?x16xf32>,
   %a = attn.pv %s, %vt, %acc : tensor<64x32xf32>, tensor<32x16xf32>, tensor<64x16xf32>
   %o, %lse = attn.finalize %a, %l, %m scale = 1.0
       : tensor<64x16xf32>, tensor<64xf32> -> tensor<64x16xf32>
+  // The tile's mask, recorded for lowerings that re-derive the kv range.
+  // CHECK: attn.finalize %{{.*}} scale = 1.000000e+00 mask = causal_bottom_right window = [32, 0] :
+  %o2, %lse2 = attn.finalize %a, %l, %m scale = 1.0 mask = causal_bottom_right window = [32, 0]
+      : tensor<64x16xf32>, tensor<64xf32> -> tensor<64x16xf32>
   return %o : tensor<64x16xf32>
 }
 
