@@ -31,10 +31,9 @@ LogicalResult WarpSpecializeOp::verify() {
     return emitOpError("stages must be at least 2 (the producer fills one "
                        "while the consumers read another), got ")
            << getStages();
-  for (auto [name, regs] :
-       {std::pair<StringRef, int64_t>{"producer_registers",
-                                      getProducerRegisters()},
-        {"consumer_registers", getConsumerRegisters()}})
+  for (auto [name, regs] : {std::pair<StringRef, int64_t>{
+                                "producer_registers", getProducerRegisters()},
+                            {"consumer_registers", getConsumerRegisters()}})
     if (regs < 24 || regs > 256 || regs % 8 != 0)
       return emitOpError() << name
                            << " must be a multiple of 8 in [24, 256] "
@@ -43,12 +42,11 @@ LogicalResult WarpSpecializeOp::verify() {
   int64_t total = kWarpgroupThreads *
                   (getProducerRegisters() + consumers * getConsumerRegisters());
   if (total > kRegistersPerSM)
-    return emitOpError("needs 128 x (") << getProducerRegisters() << " + "
-                                        << consumers << " x "
-                                        << getConsumerRegisters() << ") = "
-                                        << total
-                                        << " registers, more than the 65536 "
-                                           "of an SM";
+    return emitOpError("needs 128 x (")
+           << getProducerRegisters() << " + " << consumers << " x "
+           << getConsumerRegisters() << ") = " << total
+           << " registers, more than the 65536 "
+              "of an SM";
   if (getPingPong() && consumers != 2)
     return emitOpError("ping_pong needs exactly 2 consumer warpgroups, got ")
            << consumers;

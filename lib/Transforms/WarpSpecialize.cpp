@@ -10,7 +10,7 @@
 //   %q = attn.load_tile %Q[...]                 %q = attn.load_tile %Q[...]
 //   scf.for %kb ... {                           %o:2 = attn.warp_specialize ...
 //     %k = attn.load_tile %K[.., %kb * BN]        producer {
-//     ... attn.qk %q, %k ...                        scf.for %kb = begin to end {
+//     ... attn.qk %q, %k ...                        scf.for %kb = b to e {
 //     %v = attn.load_tile %V[.., %kb * BN]            %k = attn.load_tile ..
 //     ... attn.pv %p, %v, %acc ...        =>          %v = attn.load_tile ..
 //   }                                                 attn.ring_push %k, %v
@@ -120,8 +120,8 @@ FailureOr<QueryTile> analyzeTile(scf::ForallOp forall, FinalizeOp finalize) {
              WalkResult::interrupt();
     tile.query = query;
     PVOp pv = pvOfScores.lookup(qk);
-    LoadTileOp value = pv ? pv.getValue().getDefiningOp<LoadTileOp>()
-                          : LoadTileOp();
+    LoadTileOp value =
+        pv ? pv.getValue().getDefiningOp<LoadTileOp>() : LoadTileOp();
     if (!value)
       return qk.emitOpError("attn-warp-specialize: expected the attn.pv of "
                             "this block, with V from attn.load_tile, next to "
@@ -197,9 +197,9 @@ LogicalResult Partitioner::run(scf::ForallOp forall) {
 
   b.setInsertionPoint(first);
   Location loc = tile.finalize.getLoc();
-  auto ws = WarpSpecializeOp::create(
-      b, loc, tile.finalize->getResultTypes(), consumers,
-      stages, regs.producer, regs.consumer, pingPong, overlap);
+  auto ws = WarpSpecializeOp::create(b, loc, tile.finalize->getResultTypes(),
+                                     consumers, stages, regs.producer,
+                                     regs.consumer, pingPong, overlap);
   buildProducer(ws, loc);
   buildConsumer(ws, moved);
   return success();
@@ -223,14 +223,14 @@ void Partitioner::buildProducer(WarpSpecializeOp ws, Location loc) {
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   auto loop = scf::ForOp::create(b, loc, range.begin, range.end, one);
   b.setInsertionPoint(loop.getBody()->getTerminator());
-  Value row = arith::MulIOp::create(
-      b, loc, loop.getInductionVar(),
-      arith::ConstantIndexOp::create(b, loc, blockN));
+  Value row =
+      arith::MulIOp::create(b, loc, loop.getInductionVar(),
+                            arith::ConstantIndexOp::create(b, loc, blockN));
   // Batch and (kv) head are the tile's: computed before the kv loops.
   auto load = [&](LoadTileOp like) {
     return LoadTileOp::create(b, loc, like.getTile().getType(),
-                              like.getSource(), like.getBatch(),
-                              like.getHead(), row, like.getLayout());
+                              like.getSource(), like.getBatch(), like.getHead(),
+                              row, like.getLayout());
   };
   Value k = load(key), v = load(value);
   RingPushOp::create(b, loc, k, v);
@@ -244,16 +244,17 @@ void Partitioner::buildConsumer(WarpSpecializeOp ws,
   Block *block = b.createBlock(&ws.getConsumer());
   FinalizeOp finalize = tile.finalize;
   for (Value result : finalize->getResults())
-    result.replaceAllUsesWith(ws.getResult(cast<OpResult>(result).getResultNumber()));
+    result.replaceAllUsesWith(
+        ws.getResult(cast<OpResult>(result).getResultNumber()));
   for (Operation *op : moved)
     op->moveBefore(block, block->end());
   b.setInsertionPointToEnd(block);
   YieldOp::create(b, finalize.getLoc(), finalize->getResults());
   for (KvLoads loads : tile.kvLoads) {
     b.setInsertionPoint(loads.key);
-    auto pop = RingPopOp::create(b, loads.key.getLoc(),
-                                 loads.key.getTile().getType(),
-                                 loads.value.getTile().getType());
+    auto pop =
+        RingPopOp::create(b, loads.key.getLoc(), loads.key.getTile().getType(),
+                          loads.value.getTile().getType());
     loads.key.getTile().replaceAllUsesWith(pop.getKey());
     loads.value.getTile().replaceAllUsesWith(pop.getValue());
     loads.key.erase();
@@ -317,11 +318,9 @@ struct AttnWarpSpecializePass final
       // With a target, its table may also decline ping-pong for this tile.
       bool tilePingPong =
           pingPong && (target.empty() || getDefaultPingPong(headDim, target));
-      Partitioner partitioner(b, *tile,
-                              getWarpSpecializedRegisterBudget(consumers),
-                              consumers, stages,
-                              tilePingPong && consumers == 2,
-                              overlap);
+      Partitioner partitioner(
+          b, *tile, getWarpSpecializedRegisterBudget(consumers), consumers,
+          stages, tilePingPong && consumers == 2, overlap);
       if (failed(partitioner.run(forall)))
         return signalPassFailure();
       ++numSpecialized;

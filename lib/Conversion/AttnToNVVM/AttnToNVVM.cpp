@@ -36,7 +36,8 @@ using namespace mlir::attn;
 namespace {
 
 struct ConvertAttnToNVVMPass final
-    : public mlir::attn::impl::ConvertAttnToNVVMPassBase<ConvertAttnToNVVMPass> {
+    : public mlir::attn::impl::ConvertAttnToNVVMPassBase<
+          ConvertAttnToNVVMPass> {
   using Base::Base;
 
   void runOnOperation() override {
@@ -60,7 +61,6 @@ struct ConvertAttnToNVVMPass final
           << tileOrder << "'";
       return signalPassFailure();
     }
-
 
     OpBuilder b(ctx);
     b.setInsertionPointToEnd(module.getBody());
@@ -90,11 +90,10 @@ struct ConvertAttnToNVVMPass final
       if (smem.total > SharedMemoryLayout::kMaxBytes) {
         forall.emitError("convert-attn-to-nvvm: tile ")
             << plan->blockM << "x" << plan->blockN << " needs " << smem.total
-            << " bytes of shared memory (Q, " << smem.stages
-            << " K/V stages" << (plan->probsInRegisters ? "" : ", P")
-            << "), more than the " << SharedMemoryLayout::kMaxBytes
-            << " bytes a CTA may use on " << chip
-            << "; choose smaller tile_sizes or fewer stages";
+            << " bytes of shared memory (Q, " << smem.stages << " K/V stages"
+            << (plan->probsInRegisters ? "" : ", P") << "), more than the "
+            << SharedMemoryLayout::kMaxBytes << " bytes a CTA may use on "
+            << chip << "; choose smaller tile_sizes or fewer stages";
         return signalPassFailure();
       }
       attnc::rt::Manifest manifest;

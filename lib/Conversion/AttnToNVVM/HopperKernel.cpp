@@ -116,8 +116,8 @@ private:
                                  negInf());
   }
   Value intrinsic(StringRef name, Value x) {
-    return LLVM::CallIntrinsicOp::create(b, loc, f32(),
-                                         b.getStringAttr(name), ValueRange{x})
+    return LLVM::CallIntrinsicOp::create(b, loc, f32(), b.getStringAttr(name),
+                                         ValueRange{x})
         .getResult(0);
   }
   Value exp2(Value x) { return intrinsic("llvm.nvvm.ex2.approx.ftz.f", x); }
@@ -155,13 +155,11 @@ private:
     return smemPtr(smem.barriers + 8, mul(stage, c32(8)));
   }
   Value valueBarrier(Value stage) {
-    return smemPtr(smem.barriers + 8 + 8 * smem.stages,
-                   mul(stage, c32(8)));
+    return smemPtr(smem.barriers + 8 + 8 * smem.stages, mul(stage, c32(8)));
   }
   /// Consumers arrive here when they are done with a stage's K and V.
   Value emptyBarrier(Value stage) {
-    return smemPtr(smem.barriers + 8 + 16 * smem.stages,
-                   mul(stage, c32(8)));
+    return smemPtr(smem.barriers + 8 + 16 * smem.stages, mul(stage, c32(8)));
   }
   void waitBarrier(Value bar, Value phase) {
     NVVM::MBarrierTryWaitParityOp::create(b, loc, bar, phase, c32(0x989680));
@@ -243,9 +241,9 @@ private:
 
 Value KernelEmitter::quadReduce(Value x, bool isMax) {
   for (int offset : {1, 2}) {
-    Value other = NVVM::ShflOp::create(b, loc, f32(), c32(-1), x, c32(offset),
-                                       c32(0x1f), NVVM::ShflKind::bfly,
-                                       UnitAttr());
+    Value other =
+        NVVM::ShflOp::create(b, loc, f32(), c32(-1), x, c32(offset), c32(0x1f),
+                             NVVM::ShflKind::bfly, UnitAttr());
     x = isMax ? arith::MaxNumFOp::create(b, loc, x, other).getResult()
               : arith::AddFOp::create(b, loc, x, other).getResult();
   }
@@ -266,9 +264,9 @@ Value KernelEmitter::smemAddr32(int64_t offset, Value dynamicOffset) {
 }
 
 void KernelEmitter::loadTile(Value tensorMap, int64_t dstOffset,
-                             Value dstDynamicOffset, int64_t rows,
-                             int64_t cols, Value row, Value headIdx,
-                             Value batchIdx, Value bar) {
+                             Value dstDynamicOffset, int64_t rows, int64_t cols,
+                             Value row, Value headIdx, Value batchIdx,
+                             Value bar) {
   auto clusterPtr = LLVM::LLVMPointerType::get(b.getContext(), 7);
   for (int64_t atom = 0; atom < cols / kAtomElems; ++atom) {
     Value dst = smemPtr(dstOffset + atom * rows * kAtomBytes, dstDynamicOffset);
@@ -298,8 +296,7 @@ void KernelEmitter::issueKeyValueLoads(Value stage, Value kvBlock) {
 /// base + offset is this one plus offset >> 4 (descriptorAt): each GEMM
 /// then adds an immediate instead of rebuilding the descriptor (that cost
 /// ~7 instructions per wgmma, ~110 per kv block at D = 128).
-Value KernelEmitter::descriptorBase(int64_t leadingBytes,
-                                    int64_t strideBytes) {
+Value KernelEmitter::descriptorBase(int64_t leadingBytes, int64_t strideBytes) {
   Value start = arith::ExtUIOp::create(
       b, loc, i64(), arith::ShRUIOp::create(b, loc, smemAddr32(0), c32(4)));
   int64_t fixed = ((leadingBytes >> 4) << 16) | ((strideBytes >> 4) << 32) |
@@ -358,8 +355,8 @@ Value KernelEmitter::scoresGemm(Value stage) {
   for (int64_t k = 0; k < plan.headDim / 16; ++k) {
     int64_t atom = k / 4, within = (k % 4) * 32;
     Value a = descriptorAt(
-        kMajorDescriptor,
-        smem.query + atom * plan.blockM * kAtomBytes + within, queryRows);
+        kMajorDescriptor, smem.query + atom * plan.blockM * kAtomBytes + within,
+        queryRows);
     Value bDesc = descriptorAt(
         kMajorDescriptor,
         smem.keyStages + atom * plan.blockN * kAtomBytes + within, keyStage);
@@ -367,23 +364,21 @@ Value KernelEmitter::scoresGemm(Value stage) {
         b, loc, scoresType, s, a, bDesc, shape, type, type,
         NVVM::WGMMATypes::f32,
         k == 0 ? NVVM::WGMMAScaleOut::zero : NVVM::WGMMAScaleOut::one,
-        NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
-        NVVM::MMALayout::row, NVVM::MMALayout::col, nullptr);
+        NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row,
+        NVVM::MMALayout::col, nullptr);
   }
   return s;
 }
 
 /// O += P V with P in registers: the RS form of wgmma, which neither NVVM
 /// nor NVGPU can express in MLIR 22, as one inline-asm statement per k16.
-Value KernelEmitter::outputGemm(Value acc, ArrayRef<Value> probs,
-                                Value stage) {
+Value KernelEmitter::outputGemm(Value acc, ArrayRef<Value> probs, Value stage) {
   int64_t n = plan.valueHeadDim / 2; // accumulator registers per thread
   std::string el = plan.elementType.isBF16() ? "bf16" : "f16";
-  std::string asmText = "{\n.reg .pred p;\nsetp.ne.b32 p, $" +
-                        std::to_string(2 * n + 5) +
-                        ", 0;\nwgmma.mma_async.sync.aligned.m64n" +
-                        std::to_string(plan.valueHeadDim) + "k16.f32." + el +
-                        "." + el + " {";
+  std::string asmText =
+      "{\n.reg .pred p;\nsetp.ne.b32 p, $" + std::to_string(2 * n + 5) +
+      ", 0;\nwgmma.mma_async.sync.aligned.m64n" +
+      std::to_string(plan.valueHeadDim) + "k16.f32." + el + "." + el + " {";
   for (int64_t i = 0; i < n; ++i)
     asmText += (i ? ", $" : "$") + std::to_string(i);
   asmText += "}, {$" + std::to_string(2 * n) + ", $" +
@@ -404,14 +399,14 @@ Value KernelEmitter::outputGemm(Value acc, ArrayRef<Value> probs,
       operands.push_back(probs[4 * t + r]);
     operands.push_back(desc);
     operands.push_back(c32(1));
-    acc = LLVM::InlineAsmOp::create(
-              b, loc, TypeRange{accType}, operands, asmText, constraints,
-              /*has_side_effects=*/true, /*is_align_stack=*/false,
-              LLVM::tailcallkind::TailCallKind::None,
-              LLVM::AsmDialectAttr::get(b.getContext(),
-                                        LLVM::AsmDialect::AD_ATT),
-              ArrayAttr())
-              .getResult(0);
+    acc =
+        LLVM::InlineAsmOp::create(
+            b, loc, TypeRange{accType}, operands, asmText, constraints,
+            /*has_side_effects=*/true, /*is_align_stack=*/false,
+            LLVM::tailcallkind::TailCallKind::None,
+            LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
+            ArrayAttr())
+            .getResult(0);
   }
   return acc;
 }
@@ -432,7 +427,8 @@ Value KernelEmitter::outputGemmFromShared(Value acc, ArrayRef<Value> probs,
   // complete in the whole warpgroup before it reads P.
   NVVM::FenceProxyOp::create(
       b, loc, NVVM::ProxyKind::async_shared,
-      NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
+      NVVM::SharedSpaceAttr::get(b.getContext(),
+                                 NVVM::SharedSpace::shared_cta));
   NVVM::BarrierOp::create(b, loc, Type(), add(warpgroup, c32(1)),
                           c32(kWarpgroupThreads), nullptr, Value());
   NVVM::WGMMATypes type = plan.elementType.isBF16() ? NVVM::WGMMATypes::bf16
@@ -448,8 +444,8 @@ Value KernelEmitter::outputGemmFromShared(Value acc, ArrayRef<Value> probs,
     acc = NVVM::WgmmaMmaAsyncOp::create(
         b, loc, accType, acc, a, valueDescriptor(stage, t), shape, type, type,
         NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
-        NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
-        NVVM::MMALayout::row, NVVM::MMALayout::row, nullptr);
+        NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row,
+        NVVM::MMALayout::row, nullptr);
   }
   return acc;
 }
@@ -464,14 +460,15 @@ KernelEmitter::Softmax KernelEmitter::softmax(Value scores, Value kvBlock,
     // column leaves each element a constant column, so every test compares
     // against an immediate and nothing per element stays live across the
     // loop (per-element columns made ptxas spill at block_n = 80).
-    Value colBase = add(mul(kvBlock, cIdx(plan.blockN)),
-                        toIndex(mul(arith::AndIOp::create(b, loc, tid, c32(3)),
-                                    c32(2))));
+    Value colBase =
+        add(mul(kvBlock, cIdx(plan.blockN)),
+            toIndex(mul(arith::AndIOp::create(b, loc, tid, c32(3)), c32(2))));
     auto shift = [&](Value v) {
       return arith::SubIOp::create(b, loc, v, colBase).getResult();
     };
     Value rows[2] = {shift(toIndex(row0)), shift(toIndex(add(row0, c32(8))))};
-    Value shiftedSeqQ = shift(toIndex(seqQ)), shiftedSeqK = shift(toIndex(seqK));
+    Value shiftedSeqQ = shift(toIndex(seqQ)),
+          shiftedSeqK = shift(toIndex(seqK));
     for (size_t i = 0; i < s.size(); ++i) {
       Value col = cIdx(8 * (i / 4) + i % 2);
       Value visible = buildKeyVisible(b, loc, rows[(i % 4) / 2], col,
@@ -515,9 +512,9 @@ KernelEmitter::Softmax KernelEmitter::softmax(Value scores, Value kvBlock,
         exp2(LLVM::FMAOp::create(b, loc, mOld[r], c, negMScaled[r])));
     Value moved = arith::XOrIOp::create(
         b, loc, same, arith::ConstantIntOp::create(b, loc, 1, 1));
-    out.maxMoved = r == 0 ? moved
-                          : arith::OrIOp::create(b, loc, out.maxMoved, moved)
-                                .getResult();
+    out.maxMoved =
+        r == 0 ? moved
+               : arith::OrIOp::create(b, loc, out.maxMoved, moved).getResult();
   }
   out.p.resize(s.size());
   for (size_t i = 0; i < s.size(); ++i) {
@@ -545,11 +542,11 @@ SmallVector<Value> KernelEmitter::packProbs(ArrayRef<Value> p) {
 Value KernelEmitter::rescaleIfMoved(Value acc, const Softmax &sm) {
   if (!plan.conditionalRescale)
     return rescale(acc, sm.alpha);
-  Value anyMoved = NVVM::VoteSyncOp::create(b, loc, b.getI1Type(), c32(-1),
-                                            sm.maxMoved,
-                                            NVVM::VoteSyncKind::any);
+  Value anyMoved = NVVM::VoteSyncOp::create(
+      b, loc, b.getI1Type(), c32(-1), sm.maxMoved, NVVM::VoteSyncKind::any);
   return ifThenElse(
-      anyMoved, [&]() -> SmallVector<Value> { return {rescale(acc, sm.alpha)}; },
+      anyMoved,
+      [&]() -> SmallVector<Value> { return {rescale(acc, sm.alpha)}; },
       [&]() -> SmallVector<Value> { return {acc}; })[0];
 }
 
@@ -719,10 +716,10 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   // Consumer warpgroup wg owns rows [64 wg, 64 wg + 64) of the query block;
   // with warp specialization warpgroup 0 is the producer.
   Value rawWarpgroup = arith::ShRUIOp::create(b, loc, tid, c32(7));
-  warpgroup = plan.warpSpecialize
-                  ? arith::SubIOp::create(b, loc, rawWarpgroup, c32(1))
-                        .getResult()
-                  : rawWarpgroup;
+  warpgroup =
+      plan.warpSpecialize
+          ? arith::SubIOp::create(b, loc, rawWarpgroup, c32(1)).getResult()
+          : rawWarpgroup;
   Value warp = arith::AndIOp::create(
       b, loc, arith::ShRUIOp::create(b, loc, tid, c32(5)), c32(3));
   isLeader = eqI(tid, c32(0));
@@ -740,9 +737,9 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
                : arith::DivUIOp::create(b, loc, head, c32(plan.groupSize()))
                      .getResult();
   rowBegin = mul(qBlock, c32(plan.blockM));
-  row0 = add(add(rowBegin, mul(warpgroup, c32(kWarpgroupRows))),
-             add(mul(warp, c32(16)),
-                 arith::ShRUIOp::create(b, loc, lane, c32(2))));
+  row0 = add(
+      add(rowBegin, mul(warpgroup, c32(kWarpgroupRows))),
+      add(mul(warp, c32(16)), arith::ShRUIOp::create(b, loc, lane, c32(2))));
 
   // Barriers: one arrival (the leader's expect_tx) plus the TMA bytes.
   ifThen(isLeader, [&] {
@@ -762,8 +759,8 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
                         plan.blockM, plan.blockN, plan.mask);
   kvEnd = range.end;
   auto clamp = [&](Value v, Value lo, Value hi) -> Value {
-    return arith::MinSIOp::create(b, loc,
-                                  arith::MaxSIOp::create(b, loc, v, lo), hi);
+    return arith::MinSIOp::create(b, loc, arith::MaxSIOp::create(b, loc, v, lo),
+                                  hi);
   };
   // The same partition of [begin, end) as attn-split-masked-loops.
   SmallVector<Value> bounds = {range.begin};
@@ -844,9 +841,8 @@ void KernelEmitter::emitConsumer(Value output, Value lse, Value kvBegin,
       b.setInsertionPointToStart(loop.getBody());
       Value kb = loop.getInductionVar();
       Value iteration = toI32(arith::SubIOp::create(b, loc, kb, kvBegin));
-      scf::YieldOp::create(b, loc,
-                           step(kb, iteration, loop.getRegionIterArgs(),
-                                masked));
+      scf::YieldOp::create(
+          b, loc, step(kb, iteration, loop.getRegionIterArgs(), masked));
       carried = loop.getResults();
     }
   };
@@ -862,8 +858,8 @@ void KernelEmitter::emitConsumer(Value output, Value lse, Value kvBegin,
   } else {
     // Block `begin` alone (S and softmax), then blocks begin+1.. with the
     // previous block's P V overlapping, then the last block's P V.
-    Value hasBlocks =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, kvBegin, kvEnd);
+    Value hasBlocks = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                            kvBegin, kvEnd);
     Value zeroProbs = LLVM::ZeroOp::create(b, loc, probsType);
     auto first = ifThenElse(
         hasBlocks,
@@ -877,12 +873,12 @@ void KernelEmitter::emitConsumer(Value output, Value lse, Value kvBegin,
           Softmax sm = softmax(scores, kvBegin, /*masked=*/true,
                                ValueRange{carried[0], carried[1]},
                                ValueRange{carried[2], carried[3]});
-          return {sm.m[0], sm.m[1], sm.l[0], sm.l[1], zeroAcc,
-                  pack(packProbs(sm.p), probsType)};
+          return {sm.m[0], sm.m[1], sm.l[0],
+                  sm.l[1], zeroAcc, pack(packProbs(sm.p), probsType)};
         },
         [&]() -> SmallVector<Value> {
-          return {carried[0], carried[1], carried[2], carried[3], zeroAcc,
-                  zeroProbs};
+          return {carried[0], carried[1], carried[2],
+                  carried[3], zeroAcc,    zeroProbs};
         });
     carried = first;
     Value second = add(kvBegin, cIdx(1));
@@ -900,8 +896,8 @@ void KernelEmitter::emitConsumer(Value output, Value lse, Value kvBegin,
           auto [stage, phase] = stageAndPhase(last);
           waitBarrier(valueBarrier(stage), phase);
           NVVM::WgmmaFenceAlignedOp::create(b, loc);
-          Value out = outputGemm(carried[4], unpack(carried[5], plan.blockN / 4),
-                                 stage);
+          Value out = outputGemm(carried[4],
+                                 unpack(carried[5], plan.blockN / 4), stage);
           NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
           NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
           return {out};
@@ -917,9 +913,9 @@ void KernelEmitter::emitConsumer(Value output, Value lse, Value kvBegin,
   for (int r = 0; r < 2; ++r) {
     empty[r] = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, l[r],
                                      cF32(0.0));
-    inv[r] = arith::SelectOp::create(
-        b, loc, empty[r], cF32(0.0),
-        arith::DivFOp::create(b, loc, cF32(1.0), l[r]));
+    inv[r] =
+        arith::SelectOp::create(b, loc, empty[r], cF32(0.0),
+                                arith::DivFOp::create(b, loc, cF32(1.0), l[r]));
   }
   storeOutputTile(unpack(carried[4], plan.valueHeadDim / 2), inv, output);
   if (plan.pingPong()) {
@@ -936,7 +932,9 @@ void KernelEmitter::emitConsumer(Value output, Value lse, Value kvBegin,
 
   if (!lse)
     return;
-  auto i64Of = [&](Value v) { return arith::ExtUIOp::create(b, loc, i64(), v); };
+  auto i64Of = [&](Value v) {
+    return arith::ExtUIOp::create(b, loc, i64(), v);
+  };
   Value hq = c64(plan.headsQ), seqQ64 = i64Of(seqQ);
   auto globalPtr = LLVM::LLVMPointerType::get(ctx, 1);
   Value isQuadLead = eqI(arith::AndIOp::create(b, loc, lane, c32(3)), c32(0));
@@ -951,10 +949,10 @@ void KernelEmitter::emitConsumer(Value output, Value lse, Value kvBegin,
           arith::MulFOp::create(b, loc, carried[r], cF32(plan.softmaxScale)),
           arith::MulFOp::create(b, loc, log2(l[r]), cF32(M_LN2)));
       value = arith::SelectOp::create(b, loc, empty[r], negInf(), value);
-      Value index = add(mul(add(mul(i64Of(batch), hq), i64Of(head)), seqQ64),
-                        i64Of(row));
-      Value ptr = LLVM::GEPOp::create(b, loc, globalPtr, f32(), lse,
-                                      ValueRange{index});
+      Value index =
+          add(mul(add(mul(i64Of(batch), hq), i64Of(head)), seqQ64), i64Of(row));
+      Value ptr =
+          LLVM::GEPOp::create(b, loc, globalPtr, f32(), lse, ValueRange{index});
       LLVM::StoreOp::create(b, loc, value, ptr, /*alignment=*/4);
     });
   }
@@ -970,8 +968,8 @@ void KernelEmitter::storeRowsSwizzled(ArrayRef<Value> pairs,
   Value warp = arith::AndIOp::create(
       b, loc, arith::ShRUIOp::create(b, loc, tid, c32(5)), c32(3));
   Value tileRowBase = mul(warpgroup, c32(kWarpgroupRows));
-  Value localRow = add(mul(warp, c32(16)),
-                       arith::ShRUIOp::create(b, loc, lane, c32(2)));
+  Value localRow =
+      add(mul(warp, c32(16)), arith::ShRUIOp::create(b, loc, lane, c32(2)));
   Value quadCol = mul(arith::AndIOp::create(b, loc, lane, c32(3)), c32(2));
   for (int r = 0; r < 2; ++r) {
     Value row = add(tileRowBase, add(localRow, c32(8 * r)));
@@ -982,8 +980,8 @@ void KernelEmitter::storeRowsSwizzled(ArrayRef<Value> pairs,
       int64_t atom = colBase / kAtomElems;
       int64_t chunk = (colBase % kAtomElems) / 8;
       // 16-byte chunk c of row r sits at chunk c ^ (r % 8).
-      Value swizzled = mul(arith::XOrIOp::create(b, loc, c32(chunk), phase),
-                           c32(16));
+      Value swizzled =
+          mul(arith::XOrIOp::create(b, loc, c32(chunk), phase), c32(16));
       Value offset = add(add(rowBytes, swizzled), mul(quadCol, c32(2)));
       Value ptr =
           smemPtr(bufferOffset + atom * bufferRows * kAtomBytes, offset);
@@ -1009,15 +1007,16 @@ void KernelEmitter::storeOutputTile(ArrayRef<Value> o, const Value inv[2],
   // warpgroup's barrier.
   NVVM::FenceProxyOp::create(
       b, loc, NVVM::ProxyKind::async_shared,
-      NVVM::SharedSpaceAttr::get(b.getContext(), NVVM::SharedSpace::shared_cta));
+      NVVM::SharedSpaceAttr::get(b.getContext(),
+                                 NVVM::SharedSpace::shared_cta));
   NVVM::BarrierOp::create(b, loc, Type(), add(warpgroup, c32(1)),
                           c32(kWarpgroupThreads), nullptr, Value());
   Value wgLeader = eqI(arith::AndIOp::create(b, loc, tid, c32(127)), c32(0));
   ifThen(wgLeader, [&] {
     Value rowInTile = mul(warpgroup, c32(kWarpgroupRows * kAtomBytes));
     for (int64_t atom = 0; atom < plan.valueHeadDim / kAtomElems; ++atom) {
-      Value src = smemPtr(smem.query + atom * plan.blockM * kAtomBytes,
-                          rowInTile);
+      Value src =
+          smemPtr(smem.query + atom * plan.blockM * kAtomBytes, rowInTile);
       SmallVector<Value> coords = {c32(atom * kAtomElems),
                                    add(rowBegin, tileRowBase), head, batch};
       NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
@@ -1043,7 +1042,8 @@ rt::Manifest buildManifest(const KernelPlan &plan,
   m.grid[0] = {{rt::Symbol::SeqQ}, plan.blockM};
   m.grid[1] = {{rt::Symbol::HeadsQ}, 1};
   m.grid[2] = {{rt::Symbol::Batch}, 1};
-  m.problem.dtype = plan.elementType.isBF16() ? rt::DType::BF16 : rt::DType::F16;
+  m.problem.dtype =
+      plan.elementType.isBF16() ? rt::DType::BF16 : rt::DType::F16;
   m.problem.headDim = plan.headDim;
   m.problem.headDimV = plan.valueHeadDim;
   m.problem.layout = plan.layout == Layout::BHSD ? "bhsd" : "bshd";
@@ -1094,7 +1094,8 @@ rt::Manifest buildManifest(const KernelPlan &plan,
   option("conditional_rescale", plan.conditionalRescale);
   option("heads_q", plan.headsQ);
   option("heads_kv", plan.headsKV);
-  m.options.push_back({"scale", llvm::formatv("{0:e8}", plan.scale).str(), false});
+  m.options.push_back(
+      {"scale", llvm::formatv("{0:e8}", plan.scale).str(), false});
   if (plan.mask.window) {
     option("window_left", (*plan.mask.window)[0]);
     option("window_right", (*plan.mask.window)[1]);
@@ -1133,11 +1134,13 @@ LLVM::LLVMFuncOp mlir::attn::buildHopperAttentionKernel(
   func->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),
                 b.getDenseI32ArrayAttr(
                     {int32_t(kWarpgroupThreads * plan.warpgroups()), 1, 1}));
-  func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(), b.getI32IntegerAttr(1));
+  func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                b.getI32IntegerAttr(1));
   // Tensor maps by value (CUTLASS's __grid_constant__ const CUtensorMap).
   for (unsigned i = 0; i < 4; ++i) {
-    func.setArgAttr(i, LLVM::LLVMDialect::getByValAttrName(),
-                    TypeAttr::get(LLVM::LLVMArrayType::get(b.getI8Type(), 128)));
+    func.setArgAttr(
+        i, LLVM::LLVMDialect::getByValAttrName(),
+        TypeAttr::get(LLVM::LLVMArrayType::get(b.getI8Type(), 128)));
     func.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
                     b.getI64IntegerAttr(64));
     func.setArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName(),

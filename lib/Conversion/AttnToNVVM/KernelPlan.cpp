@@ -77,13 +77,13 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
         });
       }
       if (!keyLoad)
-        return op->emitError("convert-attn-to-nvvm: keys must come from "
-                             "attn.load_tile (directly or through the producer's "
-                             "attn.ring_push)"),
+        return op->emitError(
+                   "convert-attn-to-nvvm: keys must come from "
+                   "attn.load_tile (directly or through the producer's "
+                   "attn.ring_push)"),
                WalkResult::interrupt();
-      plan.headsKV =
-          toLogicalBHSD(keyLoad.getSource().getType().getShape(),
-                        plan.layout)[1];
+      plan.headsKV = toLogicalBHSD(keyLoad.getSource().getType().getShape(),
+                                   plan.layout)[1];
       sawKey = true;
     } else if (auto exp = dyn_cast<ExpDiffOp>(op)) {
       plan.scaleLog2 = exp.getScaleLog2().convertToFloat();
@@ -110,11 +110,13 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
   if (plan.blockN % 16 != 0 || plan.blockN < 16 || plan.blockN > 256)
     return fail("block_n must be a multiple of 16 in [16, 256], got " +
                 Twine(plan.blockN));
-  for (auto [what, dim] : {std::pair<StringRef, int64_t>{"head dim", plan.headDim},
-                           {"value head dim", plan.valueHeadDim}})
+  for (auto [what, dim] :
+       {std::pair<StringRef, int64_t>{"head dim", plan.headDim},
+        {"value head dim", plan.valueHeadDim}})
     if (dim % 64 != 0 || dim > 256)
-      return fail(what + " must be 64, 128, 192 or 256 (whole 128-byte "
-                         "swizzle atoms), got " +
+      return fail(what +
+                  " must be 64, 128, 192 or 256 (whole 128-byte "
+                  "swizzle atoms), got " +
                   Twine(dim));
   return plan;
 }
