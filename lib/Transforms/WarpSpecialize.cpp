@@ -104,6 +104,7 @@ FailureOr<QueryTile> analyzeTile(scf::ForallOp forall, FinalizeOp finalize) {
   });
   if (pairs.wasInterrupted())
     return failure();
+  llvm::SmallPtrSet<Operation *, 8> seenLoads;
   WalkResult walk = forall.getBody()->walk([&](Operation *op) -> WalkResult {
     auto qk = dyn_cast<QKOp>(op);
     if (!qk)
@@ -126,6 +127,11 @@ FailureOr<QueryTile> analyzeTile(scf::ForallOp forall, FinalizeOp finalize) {
       return qk.emitOpError("attn-warp-specialize: expected the attn.pv of "
                             "this block, with V from attn.load_tile, next to "
                             "it"),
+             WalkResult::interrupt();
+    // Each load becomes one pop: a tile shared by two blocks cannot.
+    if (!seenLoads.insert(key).second || !seenLoads.insert(value).second)
+      return qk.emitOpError("attn-warp-specialize: expected each kv block to "
+                            "load its own K and V tiles"),
              WalkResult::interrupt();
     tile.kvLoads.push_back({key, value});
     return WalkResult::advance();

@@ -54,3 +54,56 @@ func.func @key_not_loaded(%q: tensor<1x4x128x64xbf16>, %kt: tensor<64x64xbf16>,
   }
   return %r : tensor<1x4x128x64xbf16>
 }
+
+// -----
+
+// One P feeding two P V products: the blocks cannot be paired one to one.
+func.func @two_pv(%q: tensor<1x4x128x64xbf16>, %l: tensor<128xf32>,
+                  %acc: tensor<128x64xf32>) -> tensor<1x4x128x64xbf16> {
+  %c0 = arith.constant 0 : index
+  %init = tensor.empty() : tensor<1x4x128x64xbf16>
+  %r = scf.forall (%b, %h) in (1, 4) shared_outs(%out = %init) -> (tensor<1x4x128x64xbf16>) {
+    %qt = attn.load_tile %q[%b, %h, %c0] : tensor<1x4x128x64xbf16> -> tensor<128x64xbf16>
+    %kt = attn.load_tile %q[%b, %h, %c0] : tensor<1x4x128x64xbf16> -> tensor<64x64xbf16>
+    %s = attn.qk %qt, %kt : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
+    %vt = attn.load_tile %q[%b, %h, %c0] : tensor<1x4x128x64xbf16> -> tensor<64x64xbf16>
+    %a1 = attn.pv %s, %vt, %acc : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
+    // expected-error @+1 {{'attn.pv' op attn-warp-specialize: expected P to come from the scores of one attn.qk, used by one attn.pv}}
+    %a2 = attn.pv %s, %vt, %a1 : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
+    %o, %lse = attn.finalize %a2, %l, %l scale = 1.0
+        : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %o into %out[%b, %h, 0, 0] [1, 1, 128, 64] [1, 1, 1, 1]
+          : tensor<128x64xbf16> into tensor<1x4x128x64xbf16>
+    }
+  }
+  return %r : tensor<1x4x128x64xbf16>
+}
+
+// -----
+
+// Two blocks reading the same V tile: each load becomes one pop, so a shared
+// one cannot.
+func.func @shared_loads(%q: tensor<1x4x128x64xbf16>, %l: tensor<128xf32>,
+                        %acc: tensor<128x64xf32>) -> tensor<1x4x128x64xbf16> {
+  %c0 = arith.constant 0 : index
+  %init = tensor.empty() : tensor<1x4x128x64xbf16>
+  %r = scf.forall (%b, %h) in (1, 4) shared_outs(%out = %init) -> (tensor<1x4x128x64xbf16>) {
+    %qt = attn.load_tile %q[%b, %h, %c0] : tensor<1x4x128x64xbf16> -> tensor<128x64xbf16>
+    %kt = attn.load_tile %q[%b, %h, %c0] : tensor<1x4x128x64xbf16> -> tensor<64x64xbf16>
+    %kt2 = attn.load_tile %q[%h, %b, %c0] : tensor<1x4x128x64xbf16> -> tensor<64x64xbf16>
+    %vt = attn.load_tile %q[%h, %h, %c0] : tensor<1x4x128x64xbf16> -> tensor<64x64xbf16>
+    %s1 = attn.qk %qt, %kt : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
+    %a1 = attn.pv %s1, %vt, %acc : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
+    // expected-error @+1 {{'attn.qk' op attn-warp-specialize: expected each kv block to load its own K and V tiles}}
+    %s2 = attn.qk %qt, %kt2 : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
+    %a2 = attn.pv %s2, %vt, %a1 : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
+    %o, %lse = attn.finalize %a2, %l, %l scale = 1.0
+        : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %o into %out[%b, %h, 0, 0] [1, 1, 128, 64] [1, 1, 1, 1]
+          : tensor<128x64xbf16> into tensor<1x4x128x64xbf16>
+    }
+  }
+  return %r : tensor<1x4x128x64xbf16>
+}
