@@ -179,6 +179,10 @@ private:
   //===--- wgmma ----------------------------------------------------------===//
   Value descriptorBase(int64_t leadingBytes, int64_t strideBytes);
   Value descriptorAt(Value base, int64_t byteOffset, Value dynamicByteOffset);
+  Value kMajorSlice(int64_t bufferOffset, int64_t bufferRows, int64_t k16,
+                    Value rowOffset);
+  Value wgmmaSS(Value acc, Value a, Value bDesc, int64_t n, bool accumulate,
+                bool bTransposed);
   Value scoresGemm(Value stage);
   Value outputGemm(Value acc, ArrayRef<Value> probs, Value stage);
   Value outputGemmFromShared(Value acc, ArrayRef<Value> probs, Value stage);
@@ -344,29 +348,40 @@ Value KernelEmitter::packPair(Value lo, Value hi) {
   return LLVM::BitcastOp::create(b, loc, i32(), narrow);
 }
 
-Value KernelEmitter::scoresGemm(Value stage) {
+/// The K-major operand slice k16 (16 columns) of a tile stored as 64-column
+/// atoms `bufferRows` rows apart at `bufferOffset` (+ `rowOffset` bytes).
+Value KernelEmitter::kMajorSlice(int64_t bufferOffset, int64_t bufferRows,
+                                 int64_t k16, Value rowOffset) {
+  int64_t atom = k16 / 4, within = (k16 % 4) * 32;
+  return descriptorAt(kMajorDescriptor,
+                      bufferOffset + atom * bufferRows * kAtomBytes + within,
+                      rowOffset);
+}
+
+/// One m64nNk16 wgmma SS (A K-major; B K-major, or MN-major with
+/// `bTransposed`) accumulating into `acc` (or overwriting it).
+Value KernelEmitter::wgmmaSS(Value acc, Value a, Value bDesc, int64_t n,
+                             bool accumulate, bool bTransposed) {
   NVVM::WGMMATypes type = plan.elementType.isBF16() ? NVVM::WGMMATypes::bf16
                                                     : NVVM::WGMMATypes::f16;
-  auto shape = NVVM::MMAShapeAttr::get(b.getContext(), 64, plan.blockN, 16);
+  return NVVM::WgmmaMmaAsyncOp::create(
+      b, loc, acc.getType(), acc, a, bDesc,
+      NVVM::MMAShapeAttr::get(b.getContext(), 64, n, 16), type, type,
+      NVVM::WGMMATypes::f32,
+      accumulate ? NVVM::WGMMAScaleOut::one : NVVM::WGMMAScaleOut::zero,
+      NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row,
+      bTransposed ? NVVM::MMALayout::row : NVVM::MMALayout::col, nullptr);
+}
+
+Value KernelEmitter::scoresGemm(Value stage) {
   Value s = LLVM::ZeroOp::create(b, loc, scoresType);
   Value keyStage = mul(stage, c32(smem.keyStageBytes));
   // This warpgroup's 64 rows inside each 128-byte-wide Q box.
   Value queryRows = mul(warpgroup, c32(kWarpgroupRows * kAtomBytes));
-  for (int64_t k = 0; k < plan.headDim / 16; ++k) {
-    int64_t atom = k / 4, within = (k % 4) * 32;
-    Value a = descriptorAt(
-        kMajorDescriptor, smem.query + atom * plan.blockM * kAtomBytes + within,
-        queryRows);
-    Value bDesc = descriptorAt(
-        kMajorDescriptor,
-        smem.keyStages + atom * plan.blockN * kAtomBytes + within, keyStage);
-    s = NVVM::WgmmaMmaAsyncOp::create(
-        b, loc, scoresType, s, a, bDesc, shape, type, type,
-        NVVM::WGMMATypes::f32,
-        k == 0 ? NVVM::WGMMAScaleOut::zero : NVVM::WGMMAScaleOut::one,
-        NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row,
-        NVVM::MMALayout::col, nullptr);
-  }
+  for (int64_t k = 0; k < plan.headDim / 16; ++k)
+    s = wgmmaSS(s, kMajorSlice(smem.query, plan.blockM, k, queryRows),
+                kMajorSlice(smem.keyStages, plan.blockN, k, keyStage),
+                plan.blockN, /*accumulate=*/k != 0, /*bTransposed=*/false);
   return s;
 }
 
@@ -431,22 +446,11 @@ Value KernelEmitter::outputGemmFromShared(Value acc, ArrayRef<Value> probs,
                                  NVVM::SharedSpace::shared_cta));
   NVVM::BarrierOp::create(b, loc, Type(), add(warpgroup, c32(1)),
                           c32(kWarpgroupThreads), nullptr, Value());
-  NVVM::WGMMATypes type = plan.elementType.isBF16() ? NVVM::WGMMATypes::bf16
-                                                    : NVVM::WGMMATypes::f16;
-  auto shape =
-      NVVM::MMAShapeAttr::get(b.getContext(), 64, plan.valueHeadDim, 16);
   Value probRows = mul(warpgroup, c32(kWarpgroupRows * kAtomBytes));
-  for (int64_t t = 0; t < plan.blockN / 16; ++t) {
-    int64_t atom = t / 4, within = (t % 4) * 32;
-    Value a = descriptorAt(
-        kMajorDescriptor, smem.probs + atom * plan.blockM * kAtomBytes + within,
-        probRows);
-    acc = NVVM::WgmmaMmaAsyncOp::create(
-        b, loc, accType, acc, a, valueDescriptor(stage, t), shape, type, type,
-        NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
-        NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row,
-        NVVM::MMALayout::row, nullptr);
-  }
+  for (int64_t t = 0; t < plan.blockN / 16; ++t)
+    acc = wgmmaSS(acc, kMajorSlice(smem.probs, plan.blockM, t, probRows),
+                  valueDescriptor(stage, t), plan.valueHeadDim,
+                  /*accumulate=*/true, /*bTransposed=*/true);
   return acc;
 }
 
