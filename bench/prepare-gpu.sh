@@ -25,29 +25,35 @@ done > artifacts/ptxas.txt
 cat artifacts/ptxas.txt
 # auto: the sm_90a table (a producer everywhere, ping-pong where it keeps it)
 "$BUILD_DIR/bin/attnc-compile" bench/tune.mlir --warp-specialize=auto -o artifacts/tune > /dev/null
-# Ablation: the same kernels without the producer warpgroup.
-"$BUILD_DIR/bin/attnc-compile" bench/kernels.mlir --warp-specialize=off \
-  -o artifacts/kernels-no-ws > /dev/null
-"$BUILD_DIR/bin/attnc-compile" bench/kernels.mlir --intra-warpgroup-overlap=true \
-  -o artifacts/kernels-overlap > /dev/null
-"$BUILD_DIR/bin/attnc-compile" bench/kernels.mlir --ping-pong=false \
-  -o artifacts/kernels-no-pingpong > /dev/null
-"$BUILD_DIR/bin/attnc-compile" bench/kernels.mlir --conditional-rescale=true \
-  -o artifacts/kernels-conditional-rescale > /dev/null
-# Ping-pong wherever two consumers allow it (the table drops it at D = 256).
-"$BUILD_DIR/bin/attnc-compile" bench/kernels.mlir --warp-specialize=on --ping-pong=true \
-  -o artifacts/kernels-pingpong-all > /dev/null
-"$BUILD_DIR/bin/attnc-compile" bench/kernels.mlir --intra-warpgroup-overlap=true --ping-pong=false \
-  -o artifacts/kernels-overlap-no-pingpong > /dev/null
+# Ablations: the same kernels compiled with one option changed; gpu_check.py
+# times every artifacts/kernels-<label>/ as a column next to the default.
+ablation() {
+  local label=$1 source=$2; shift 2
+  "$BUILD_DIR/bin/attnc-compile" "$source" "$@" -o "artifacts/kernels-$label" > /dev/null
+}
 # P through shared memory (another block_m x block_n buffer) does not fit
 # next to the D = 256 tiles (128 x 80), a third K/V stage not next to any
 # D > 128 tile: those kernels are left out of these two ablations.
 without() { grep -v -e '^//' bench/kernels.mlir | awk "/^func.func @d($1)_/{skip=1} skip&&/^}/{skip=0;next} !skip"; }
 without 256 > artifacts/kernels-up-to-d192.mlir
 without '192|256' > artifacts/kernels-up-to-d128.mlir
-"$BUILD_DIR/bin/attnc-compile" artifacts/kernels-up-to-d192.mlir --probs-in-registers=false \
-  -o artifacts/kernels-no-rs > /dev/null
-"$BUILD_DIR/bin/attnc-compile" artifacts/kernels-up-to-d128.mlir --stages=3 \
-  -o artifacts/kernels-3-stages > /dev/null
-"$BUILD_DIR/bin/attnc-compile" bench/kernels.mlir --tile-order=in-order \
-  -o artifacts/kernels-in-order > /dev/null
+# The default schedule at D = 128 is the overlap with 3 stages (the table);
+# no-overlap is the schedule before it (2 stages, = run 15's kernels).
+ablation no-overlap bench/kernels.mlir --intra-warpgroup-overlap=off --stages=2
+ablation no-overlap-3-stages bench/kernels.mlir --intra-warpgroup-overlap=off
+ablation no-pingpong bench/kernels.mlir --ping-pong=false
+ablation no-rs artifacts/kernels-up-to-d192.mlir --probs-in-registers=false
+ablation no-ws bench/kernels.mlir --warp-specialize=off
+ablation in-order bench/kernels.mlir --tile-order=in-order
+# The overlap where the table leaves it off: D = 64 with a third stage,
+# D = 256 with two (a third does not fit).
+ablation overlap-3-stages artifacts/kernels-up-to-d128.mlir --intra-warpgroup-overlap=on --stages=3
+ablation overlap-all bench/kernels.mlir --intra-warpgroup-overlap=on
+# Settled in runs 13-17 (bench/RESULTS.md); ALL_ABLATIONS=1 measures them again.
+if [[ -n "${ALL_ABLATIONS:-}" ]]; then
+  ablation overlap-2-stages artifacts/kernels-up-to-d128.mlir --stages=2
+  ablation conditional-rescale bench/kernels.mlir --conditional-rescale=true
+  # Ping-pong wherever two consumers allow it (the table drops it at D = 256).
+  ablation pingpong-all bench/kernels.mlir --warp-specialize=on --ping-pong=true
+  ablation 3-stages artifacts/kernels-up-to-d128.mlir --stages=3
+fi

@@ -130,6 +130,14 @@ void mlir::attn::buildAttnToNVVMPipeline(OpPassManager &pm,
     ws.pingPong = options.pingPong;
     ws.stages = options.stages;
     ws.overlap = options.overlap;
+    // The table's schedule assumes P in registers (the overlap needs it, and
+    // a third stage leaves no room for a P buffer): without, 2 stages.
+    if (!options.probsInRegisters) {
+      if (options.overlap == TableChoice::Auto)
+        ws.overlap = TableChoice::Off;
+      if (options.stages == 0)
+        ws.stages = 2;
+    }
     funcPm.addPass(createAttnWarpSpecializePass(ws));
     addCleanup(funcPm);
   }

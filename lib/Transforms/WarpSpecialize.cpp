@@ -324,9 +324,21 @@ struct AttnWarpSpecializePass final
       // With a target, its table may also decline ping-pong for this tile.
       bool tilePingPong =
           pingPong && (target.empty() || getDefaultPingPong(headDim, target));
+      ConsumerSchedule schedule =
+          target.empty() ? ConsumerSchedule{2, false}
+                         : getDefaultConsumerSchedule(
+                               {blockM, tile->kvLoads.front()
+                                            .key.getTile()
+                                            .getType()
+                                            .getDimSize(0)},
+                               headDim, target);
+      if (stages > 0)
+        schedule.stages = stages;
+      if (overlap != TableChoice::Auto)
+        schedule.overlap = overlap == TableChoice::On;
       Partitioner partitioner(
           b, *tile, getWarpSpecializedRegisterBudget(consumers), consumers,
-          stages, tilePingPong && consumers == 2, overlap);
+          schedule.stages, tilePingPong && consumers == 2, schedule.overlap);
       if (failed(partitioner.run(forall)))
         return signalPassFailure();
       ++numSpecialized;

@@ -55,10 +55,16 @@ static cl::opt<attn::WarpSpecializeMode> warpSpecialize(
                clEnumValN(attn::WarpSpecializeMode::On, "on", "every kernel"),
                clEnumValN(attn::WarpSpecializeMode::Auto, "auto",
                           "the target's table")));
-static cl::opt<bool> overlap(
+static cl::opt<attn::TableChoice> overlap(
     "intra-warpgroup-overlap",
-    cl::desc("Softmax of block j overlaps P V of block j-1 (default off)"),
-    cl::init(false));
+    cl::desc("Softmax of block j overlaps P V of block j-1"),
+    cl::init(attn::TableChoice::Auto),
+    cl::values(clEnumValN(attn::TableChoice::Off, "off", "never"),
+               clEnumValN(attn::TableChoice::Off, "false", "never"),
+               clEnumValN(attn::TableChoice::On, "on", "every kernel"),
+               clEnumValN(attn::TableChoice::On, "true", "every kernel"),
+               clEnumValN(attn::TableChoice::Auto, "auto",
+                          "the target's table (default)")));
 static cl::opt<bool> pingPong(
     "ping-pong",
     cl::desc("Two consumer warpgroups take turns issuing GEMMs (default on)"),
@@ -80,8 +86,9 @@ static cl::opt<std::string>
               cl::init("auto"));
 static cl::opt<int64_t>
     stages("stages",
-           cl::desc("K/V ring stages of a warp-specialized kernel (default 2)"),
-           cl::init(2));
+           cl::desc("K/V ring stages of a warp-specialized kernel (0, the "
+                    "default: the target's table)"),
+           cl::init(0));
 static cl::opt<int64_t> blockM("block-m",
                                cl::desc("Query rows per tile: 64, 128 or 192 "
                                         "(0: tile table)"),

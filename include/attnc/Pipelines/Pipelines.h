@@ -16,6 +16,8 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
 
+#include "attnc/Transforms/TileConfig.h"
+
 #include <optional>
 
 namespace mlir::attn {
@@ -62,13 +64,19 @@ struct AttnPipelineOptions : public PassPipelineOptions<AttnPipelineOptions> {
   PassOptions::Option<int64_t> stages{
       *this, "stages",
       llvm::cl::desc("GPU: shared-memory stages of the K/V ring of a "
-                     "warp-specialized kernel"),
-      llvm::cl::init(2)};
-  PassOptions::Option<bool> overlap{
+                     "warp-specialized kernel (0: the target's table)"),
+      llvm::cl::init(0)};
+  PassOptions::Option<TableChoice> overlap{
       *this, "intra-warpgroup-overlap",
-      llvm::cl::desc("GPU: softmax of block j overlaps P V of block j-1 "
-                     "(off by default: slower so far, bench/RESULTS.md)"),
-      llvm::cl::init(false)};
+      llvm::cl::desc("GPU: softmax of block j overlaps P V of block j-1"),
+      llvm::cl::init(TableChoice::Auto),
+      llvm::cl::values(
+          clEnumValN(TableChoice::Off, "off", "never"),
+          clEnumValN(TableChoice::Off, "false", "never"),
+          clEnumValN(TableChoice::On, "on", "every tile"),
+          clEnumValN(TableChoice::On, "true", "every tile"),
+          clEnumValN(TableChoice::Auto, "auto",
+                     "where the target's table says so"))};
   PassOptions::Option<bool> pingPong{
       *this, "ping-pong",
       llvm::cl::desc("GPU: two consumer warpgroups take turns issuing GEMMs"),

@@ -11,6 +11,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Pass/Pass.h"
 
+#include "attnc/Transforms/TileConfig.h"
+
 namespace mlir::attn {
 
 #define GEN_PASS_DECL

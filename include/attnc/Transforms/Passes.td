@@ -111,7 +111,8 @@ def AttnWarpSpecializePass
     softmax with its previous P V GEMM (with ping-pong, a turn issues both
     GEMMs). With `target` set, tiles
     whose head dim the target's table does not specialize are left alone,
-    and ping-pong is set only where the table keeps it.
+    ping-pong is set only where the table keeps it, and `stages = 0` and
+    `intra-warpgroup-overlap = auto` take the table's schedule.
     Run after attn-fuse-online-softmax (and attn-split-masked-loops); the
     result is for convert-attn-to-nvvm, not for the CPU lowering.
   }];
@@ -122,16 +123,24 @@ def AttnWarpSpecializePass
     Option<"target", "target", "std::string", /*default=*/"\"\"",
            "Consult this target's table (e.g. sm_90a) and specialize only "
            "where it says so; empty: specialize every tile">,
-    Option<"stages", "stages", "int64_t", /*default=*/"2",
-           "Shared-memory stages of the K/V ring (FA3 uses 2; 3 fits at "
-           "D <= 128)">,
+    Option<"stages", "stages", "int64_t", /*default=*/"0",
+           "Shared-memory stages of the K/V ring (3 fits at D <= 128); 0: "
+           "the target's table, 2 without a target">,
     Option<"pingPong", "ping-pong", "bool", /*default=*/"true",
            "With two consumer warpgroups: take turns issuing the S GEMM "
            "(named barriers) so one's softmax overlaps the other's GEMMs">,
-    Option<"overlap", "intra-warpgroup-overlap", "bool", /*default=*/"false",
+    Option<"overlap", "intra-warpgroup-overlap", "::mlir::attn::TableChoice",
+           /*default=*/"::mlir::attn::TableChoice::Auto",
            "Run the softmax of block j while the P V GEMM of block j-1 is in "
-           "flight (correct, measured slower so far: bench/RESULTS.md run "
-           "3)">,
+           "flight: on, off, or auto (the target's table; off without a "
+           "target)",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::attn::TableChoice::Off, "off", "never"),
+             clEnumValN(::mlir::attn::TableChoice::Off, "false", "never"),
+             clEnumValN(::mlir::attn::TableChoice::On, "on", "every tile"),
+             clEnumValN(::mlir::attn::TableChoice::On, "true", "every tile"),
+             clEnumValN(::mlir::attn::TableChoice::Auto, "auto",
+                        "where the target's table says so"))}]>,
   ];
   let statistics = [
     Statistic<"numSpecialized", "num-specialized",

@@ -29,6 +29,23 @@ bool getDefaultWarpSpecialization(int64_t headDim,
 /// `headDim` on `target` (measured; see bench/RESULTS.md run 13).
 bool getDefaultPingPong(int64_t headDim, llvm::StringRef target = "sm_90a");
 
+/// An on/off setting that can also be left to the target's table.
+enum class TableChoice { Off, On, Auto };
+
+/// How the consumer warpgroups of a warp-specialized kernel run their kv
+/// loop: K/V ring stages and whether the softmax of block j overlaps the
+/// P V GEMM of block j-1 (which holds a stage one block longer, so it wants
+/// a third stage).
+struct ConsumerSchedule {
+  int64_t stages;
+  bool overlap;
+};
+/// The measured schedule for a `tile` of `headDim` (bf16/f16) on `target`
+/// (bench/RESULTS.md run 17), where its shared memory fits; 2 stages without
+/// overlap elsewhere and for targets without a table.
+ConsumerSchedule getDefaultConsumerSchedule(TileConfig tile, int64_t headDim,
+                                            llvm::StringRef target = "sm_90a");
+
 /// setmaxnreg budgets of a warp-specialized CTA: the producer warpgroup
 /// gives its registers to the consumers, within one SM's 64K registers.
 struct RegisterBudget {

@@ -24,7 +24,7 @@
 // With two consumer warpgroups they take turns issuing S (ping-pong on named
 // barriers), so one's softmax overlaps the other's GEMMs. Optionally
 // (intra-warpgroup-overlap) the softmax of block j runs while P V of block
-// j-1 is in flight. The epilogue normalizes O, writes it into the Q buffer in
+// j-1 is in flight; O *= alpha(j-1) then runs while S(j) is in flight. The epilogue normalizes O, writes it into the Q buffer in
 // the swizzled box layout and stores it with TMA; LSE is stored directly.
 //
 // Named barriers: 0 = whole CTA, 1..3 = per-consumer-warpgroup epilogue,
@@ -206,7 +206,8 @@ private:
                   ValueRange lOld);
   Value rescale(Value acc, const Value alpha[2]);
   Value rescaleIfMoved(Value acc, const Softmax &sm);
-  void releaseStage(Value stage, Value kvBlock);
+  /// Frees `stage` for the next K/V loads; the arrival waits for `after`.
+  void releaseStage(Value stage, Value kvBlock, ArrayRef<Value> after = {});
   std::pair<Value, Value> stageAndPhase(Value iteration);
   Value computeScores(Value stage, Value phase);
   void keepAlive(ArrayRef<Value> values);
@@ -217,7 +218,7 @@ private:
   SmallVector<Value> kvStep(Value kvBlock, Value iteration, ValueRange carried,
                             bool masked);
   /// One kv block with the P V of the previous block overlapping this
-  /// block's softmax; carries P as a sixth value.
+  /// block's softmax; also carries the previous block's P (f32) and alpha.
   SmallVector<Value> kvStepOverlapped(Value kvBlock, Value iteration,
                                       ValueRange carried, bool masked);
   void emitConsumer(Value output, Value lse, Value kvBegin,
@@ -240,7 +241,7 @@ private:
   /// of 128 bytes, 8-row groups 1024 B apart) and V (MN-major: 64-column
   /// atoms block_n rows apart).
   Value kMajorDescriptor, valueMajorDescriptor;
-  Type accType, scoresType, probsType;
+  Type accType, scoresType;
 };
 
 Value KernelEmitter::quadReduce(Value x, bool isMax) {
@@ -561,11 +562,21 @@ Value KernelEmitter::rescale(Value acc, const Value alpha[2]) {
   return pack(o, accType);
 }
 
-void KernelEmitter::releaseStage(Value stage, Value kvBlock) {
+void KernelEmitter::releaseStage(Value stage, Value kvBlock,
+                                 ArrayRef<Value> after) {
   if (plan.warpSpecialize) {
     // Hand the stage back to the producer: one arrival per warpgroup, after
     // its wgmma reads of K and V completed.
     Value wgLeader = eqI(arith::AndIOp::create(b, loc, tid, c32(127)), c32(0));
+    // ptxas schedules an arrive as early as it can, and the wgmma wait that
+    // must precede it moves up with it. Predicating it on `after` (finite
+    // row sums, or NaN from bad input: never >= 3e38, so always true) keeps
+    // both behind the computation of those values.
+    for (Value v : after)
+      wgLeader = arith::AndIOp::create(
+          b, loc, wgLeader,
+          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ULT, v,
+                                cF32(3.0e38)));
     ifThen(wgLeader, [&] {
       NVVM::MBarrierArriveOp::create(b, loc, Type(), emptyBarrier(stage),
                                      Value());
@@ -649,11 +660,17 @@ SmallVector<Value> KernelEmitter::kvStepOverlapped(Value kvBlock,
   auto [stage, phase] = stageAndPhase(iteration);
   Value previous = arith::SubIOp::create(b, loc, iteration, c32(1));
   auto [prevStage, prevPhase] = stageAndPhase(previous);
-  SmallVector<Value> prevProbs = unpack(carried[5], plan.blockN / 4);
 
-  // Issue S(j) and O += P(j-1) V(j-1) back to back; the softmax of block j
-  // then runs while the P V wgmma is in flight (FA3's intra-warpgroup
-  // overlap). With ping-pong the two issues are this warpgroup's turn.
+  // Issue S(j), then finish block j-1 (O *= alpha(j-1), P(j-1) to bf16) while
+  // S runs, then issue O += P(j-1) V(j-1); the softmax of block j runs while
+  // that P V is in flight (FA3's intra-warpgroup overlap). Nothing after the
+  // issue writes O or the P registers before the full wait: ptxas would
+  // otherwise hoist the wait above the softmax to let those writes move up.
+  // With ping-pong the two issues are this warpgroup's turn.
+  // P(j-1) to bf16 first: the f32 values would otherwise stay live next to
+  // S(j) in flight, which made the masked loops spill.
+  SmallVector<Value> prevProbs =
+      packProbs(unpack(carried[5], plan.blockN / 2));
   waitBarrier(keyBarrier(stage), phase);
   waitBarrier(valueBarrier(prevStage), prevPhase);
   if (plan.pingPong())
@@ -661,7 +678,10 @@ SmallVector<Value> KernelEmitter::kvStepOverlapped(Value kvBlock,
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
   Value scores = scoresGemm(stage);
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-  Value acc = outputGemm(carried[4], prevProbs, prevStage);
+  Value prevAlpha[2] = {carried[6], carried[7]};
+  Value acc = rescale(carried[4], prevAlpha);
+  NVVM::WgmmaFenceAlignedOp::create(b, loc);
+  acc = outputGemm(acc, prevProbs, prevStage);
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
   if (plan.pingPong())
     pingPongArriveOther();
@@ -670,12 +690,10 @@ SmallVector<Value> KernelEmitter::kvStepOverlapped(Value kvBlock,
                        carried.slice(2, 2));
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0); // P V done
   keepAlive(prevProbs);
-  // Only now write the new P: registers the in-flight wgmma still read
-  // would otherwise pin the full wait before the whole softmax.
-  Value probs = pack(packProbs(sm.p), probsType);
-  releaseStage(prevStage, kvBlock);
-  acc = rescale(acc, sm.alpha);
-  return {sm.m[0], sm.m[1], sm.l[0], sm.l[1], acc, probs};
+  // After the softmax: an arrive ptxas hoisted took the full wait above it.
+  releaseStage(prevStage, kvBlock, {sm.l[0], sm.l[1]});
+  return {sm.m[0], sm.m[1], sm.l[0],           sm.l[1],
+          acc,     pack(sm.p, scoresType), sm.alpha[0], sm.alpha[1]};
 }
 
 /// The in-flight RS wgmma reads these registers until wgmma.wait_group;
@@ -710,8 +728,6 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
       ctx, SmallVector<Type>(plan.blockN / 2, f32()));
   accType = LLVM::LLVMStructType::getLiteral(
       ctx, SmallVector<Type>(plan.valueHeadDim / 2, f32()));
-  probsType = LLVM::LLVMStructType::getLiteral(
-      ctx, SmallVector<Type>(plan.blockN / 4, i32()));
 
   kMajorDescriptor = descriptorBase(16, 1024);
   valueMajorDescriptor = descriptorBase(plan.blockN * kAtomBytes, 1024);
@@ -864,7 +880,7 @@ void KernelEmitter::emitConsumer(Value output, Value lse, Value kvBegin,
     // previous block's P V overlapping, then the last block's P V.
     Value hasBlocks = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
                                             kvBegin, kvEnd);
-    Value zeroProbs = LLVM::ZeroOp::create(b, loc, probsType);
+    // Carried: m, l, O, then block j-1's P (f32, the S layout) and alpha.
     auto first = ifThenElse(
         hasBlocks,
         [&]() -> SmallVector<Value> {
@@ -877,12 +893,24 @@ void KernelEmitter::emitConsumer(Value output, Value lse, Value kvBegin,
           Softmax sm = softmax(scores, kvBegin, /*masked=*/true,
                                ValueRange{carried[0], carried[1]},
                                ValueRange{carried[2], carried[3]});
-          return {sm.m[0], sm.m[1], sm.l[0],
-                  sm.l[1], zeroAcc, pack(packProbs(sm.p), probsType)};
+          return {sm.m[0],
+                  sm.m[1],
+                  sm.l[0],
+                  sm.l[1],
+                  zeroAcc,
+                  pack(sm.p, scoresType),
+                  sm.alpha[0],
+                  sm.alpha[1]};
         },
         [&]() -> SmallVector<Value> {
-          return {carried[0], carried[1], carried[2],
-                  carried[3], zeroAcc,    zeroProbs};
+          return {carried[0],
+                  carried[1],
+                  carried[2],
+                  carried[3],
+                  zeroAcc,
+                  LLVM::ZeroOp::create(b, loc, scoresType),
+                  cF32(1.0),
+                  cF32(1.0)};
         });
     carried = first;
     Value second = add(kvBegin, cIdx(1));
@@ -899,9 +927,12 @@ void KernelEmitter::emitConsumer(Value output, Value lse, Value kvBegin,
               b, loc, arith::SubIOp::create(b, loc, kvEnd, cIdx(1)), kvBegin));
           auto [stage, phase] = stageAndPhase(last);
           waitBarrier(valueBarrier(stage), phase);
+          Value alpha[2] = {carried[6], carried[7]};
+          Value out = rescale(carried[4], alpha);
+          SmallVector<Value> probs =
+              packProbs(unpack(carried[5], plan.blockN / 2));
           NVVM::WgmmaFenceAlignedOp::create(b, loc);
-          Value out = outputGemm(carried[4],
-                                 unpack(carried[5], plan.blockN / 4), stage);
+          out = outputGemm(out, probs, stage);
           NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
           NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
           return {out};
