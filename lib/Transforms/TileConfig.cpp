@@ -22,9 +22,9 @@ bool mlir::attn::getDefaultPingPong(int64_t headDim, llvm::StringRef target) {
   return target != "sm_90a" || headDim <= 128;
 }
 
-ConsumerSchedule mlir::attn::getDefaultConsumerSchedule(TileConfig tile,
-                                                        int64_t headDim,
-                                                        llvm::StringRef target) {
+ConsumerSchedule
+mlir::attn::getDefaultConsumerSchedule(TileConfig tile, int64_t headDim,
+                                       llvm::StringRef target) {
   // Run 17: at D = 128 the overlap with a third stage is +6-13 % over 2
   // stages without it (and 8-10 % slower with 2 stages: the stage of block
   // j-1 is released a softmax later). Three stages do not fit next to the

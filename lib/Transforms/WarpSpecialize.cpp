@@ -295,6 +295,12 @@ struct AttnWarpSpecializePass final
   using Base::Base;
 
   void runOnOperation() override {
+    if (stages < 0) {
+      getOperation().emitError("attn-warp-specialize: stages must be 0 (the "
+                               "target's table) or at least 2, got ")
+          << static_cast<int64_t>(stages);
+      return signalPassFailure();
+    }
     SmallVector<std::pair<scf::ForallOp, FinalizeOp>> tiles;
     getOperation().walk([&](scf::ForallOp forall) {
       for (auto finalize : forall.getBody()->getOps<FinalizeOp>())
@@ -325,13 +331,13 @@ struct AttnWarpSpecializePass final
       bool tilePingPong =
           pingPong && (target.empty() || getDefaultPingPong(headDim, target));
       ConsumerSchedule schedule =
-          target.empty() ? ConsumerSchedule{2, false}
-                         : getDefaultConsumerSchedule(
-                               {blockM, tile->kvLoads.front()
-                                            .key.getTile()
-                                            .getType()
-                                            .getDimSize(0)},
-                               headDim, target);
+          target.empty()
+              ? ConsumerSchedule{2, false}
+              : getDefaultConsumerSchedule(
+                    {blockM,
+                     tile->kvLoads.front().key.getTile().getType().getDimSize(
+                         0)},
+                    headDim, target);
       if (stages > 0)
         schedule.stages = stages;
       if (overlap != TableChoice::Auto)

@@ -5,6 +5,16 @@
 // RUN:   | FileCheck %s --check-prefix=WS
 // WS: for the --warp-specialize option: Cannot find option named 'maybe'!
 
+// RUN: not attnc-opt %s --attn-lower-to-nvvm-pipeline="intra-warpgroup-overlap=maybe" 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=OVERLAP-VALUE
+// RUN: not attnc-opt %s --attn-tiling-pipeline --attn-warp-specialize="intra-warpgroup-overlap=maybe" 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=OVERLAP-VALUE
+// OVERLAP-VALUE: for the --intra-warpgroup-overlap option: Cannot find option named 'maybe'!
+
+// RUN: not attnc-opt %s --attn-tiling-pipeline --attn-warp-specialize="stages=-1" 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=STAGES
+// STAGES: error: attn-warp-specialize: stages must be 0 (the target's table) or at least 2, got -1
+
 // RUN: not attnc-opt %s --attn-tiling-pipeline --convert-attn-to-nvvm="tile-order=random" 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=ORDER
 // ORDER: error: convert-attn-to-nvvm: tile-order must be in-order, longest-first or auto, got 'random'

@@ -70,13 +70,12 @@ struct AttnPipelineOptions : public PassPipelineOptions<AttnPipelineOptions> {
       *this, "intra-warpgroup-overlap",
       llvm::cl::desc("GPU: softmax of block j overlaps P V of block j-1"),
       llvm::cl::init(TableChoice::Auto),
-      llvm::cl::values(
-          clEnumValN(TableChoice::Off, "off", "never"),
-          clEnumValN(TableChoice::Off, "false", "never"),
-          clEnumValN(TableChoice::On, "on", "every tile"),
-          clEnumValN(TableChoice::On, "true", "every tile"),
-          clEnumValN(TableChoice::Auto, "auto",
-                     "where the target's table says so"))};
+      llvm::cl::values(clEnumValN(TableChoice::Off, "off", "never"),
+                       clEnumValN(TableChoice::Off, "false", "never"),
+                       clEnumValN(TableChoice::On, "on", "every tile"),
+                       clEnumValN(TableChoice::On, "true", "every tile"),
+                       clEnumValN(TableChoice::Auto, "auto",
+                                  "where the target's table says so"))};
   PassOptions::Option<bool> pingPong{
       *this, "ping-pong",
       llvm::cl::desc("GPU: two consumer warpgroups take turns issuing GEMMs"),

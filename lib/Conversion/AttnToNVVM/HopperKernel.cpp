@@ -24,8 +24,9 @@
 // With two consumer warpgroups they take turns issuing S (ping-pong on named
 // barriers), so one's softmax overlaps the other's GEMMs. Optionally
 // (intra-warpgroup-overlap) the softmax of block j runs while P V of block
-// j-1 is in flight; O *= alpha(j-1) then runs while S(j) is in flight. The epilogue normalizes O, writes it into the Q buffer in
-// the swizzled box layout and stores it with TMA; LSE is stored directly.
+// j-1 is in flight; O *= alpha(j-1) then runs while S(j) is in flight. The
+// epilogue normalizes O, writes it into the Q buffer in the swizzled box layout
+// and stores it with TMA; LSE is stored directly.
 //
 // Named barriers: 0 = whole CTA, 1..3 = per-consumer-warpgroup epilogue,
 // 3..4 = ping-pong (only with exactly two consumers, so ids never clash).
@@ -661,16 +662,14 @@ SmallVector<Value> KernelEmitter::kvStepOverlapped(Value kvBlock,
   Value previous = arith::SubIOp::create(b, loc, iteration, c32(1));
   auto [prevStage, prevPhase] = stageAndPhase(previous);
 
-  // Issue S(j), then finish block j-1 (O *= alpha(j-1), P(j-1) to bf16) while
-  // S runs, then issue O += P(j-1) V(j-1); the softmax of block j runs while
-  // that P V is in flight (FA3's intra-warpgroup overlap). Nothing after the
-  // issue writes O or the P registers before the full wait: ptxas would
-  // otherwise hoist the wait above the softmax to let those writes move up.
-  // With ping-pong the two issues are this warpgroup's turn.
-  // P(j-1) to bf16 first: the f32 values would otherwise stay live next to
-  // S(j) in flight, which made the masked loops spill.
-  SmallVector<Value> prevProbs =
-      packProbs(unpack(carried[5], plan.blockN / 2));
+  // FA3's order: issue S(j), O *= alpha(j-1) while S runs, issue
+  // O += P(j-1) V(j-1), and run the softmax of block j with only S waited
+  // for. Nothing after the P V issue writes O or the P registers before the
+  // full wait (such writes made ptxas put the wait above the softmax). With
+  // ping-pong the two issues are this warpgroup's turn. P(j-1) goes to bf16
+  // before the K wait: live next to S(j) in flight, the f32 values made the
+  // masked loops spill.
+  SmallVector<Value> prevProbs = packProbs(unpack(carried[5], plan.blockN / 2));
   waitBarrier(keyBarrier(stage), phase);
   waitBarrier(valueBarrier(prevStage), prevPhase);
   if (plan.pingPong())
@@ -692,8 +691,9 @@ SmallVector<Value> KernelEmitter::kvStepOverlapped(Value kvBlock,
   keepAlive(prevProbs);
   // After the softmax: an arrive ptxas hoisted took the full wait above it.
   releaseStage(prevStage, kvBlock, {sm.l[0], sm.l[1]});
-  return {sm.m[0], sm.m[1], sm.l[0],           sm.l[1],
-          acc,     pack(sm.p, scoresType), sm.alpha[0], sm.alpha[1]};
+  return {sm.m[0],     sm.m[1],    sm.l[0],
+          sm.l[1],     acc,        pack(sm.p, scoresType),
+          sm.alpha[0], sm.alpha[1]};
 }
 
 /// The in-flight RS wgmma reads these registers until wgmma.wait_group;
@@ -893,24 +893,15 @@ void KernelEmitter::emitConsumer(Value output, Value lse, Value kvBegin,
           Softmax sm = softmax(scores, kvBegin, /*masked=*/true,
                                ValueRange{carried[0], carried[1]},
                                ValueRange{carried[2], carried[3]});
-          return {sm.m[0],
-                  sm.m[1],
-                  sm.l[0],
-                  sm.l[1],
-                  zeroAcc,
-                  pack(sm.p, scoresType),
-                  sm.alpha[0],
-                  sm.alpha[1]};
+          return {sm.m[0],     sm.m[1],    sm.l[0],
+                  sm.l[1],     zeroAcc,    pack(sm.p, scoresType),
+                  sm.alpha[0], sm.alpha[1]};
         },
         [&]() -> SmallVector<Value> {
-          return {carried[0],
-                  carried[1],
-                  carried[2],
-                  carried[3],
-                  zeroAcc,
-                  LLVM::ZeroOp::create(b, loc, scoresType),
-                  cF32(1.0),
-                  cF32(1.0)};
+          return {carried[0], carried[1],
+                  carried[2], carried[3],
+                  zeroAcc,    LLVM::ZeroOp::create(b, loc, scoresType),
+                  cF32(1.0),  cF32(1.0)};
         });
     carried = first;
     Value second = add(kvBegin, cIdx(1));
