@@ -45,6 +45,7 @@ ablation no-pingpong bench/kernels.mlir --ping-pong=false
 ablation no-rs artifacts/kernels-up-to-d192.mlir --probs-in-registers=false
 ablation no-ws bench/kernels.mlir --warp-specialize=off
 ablation in-order bench/kernels.mlir --tile-order=in-order
+ablation persistent bench/kernels.mlir --persistent
 # The overlap where the table leaves it off: D = 64 with a third stage,
 # D = 256 with two (a third does not fit).
 ablation overlap-3-stages artifacts/kernels-up-to-d128.mlir --intra-warpgroup-overlap=on --stages=3

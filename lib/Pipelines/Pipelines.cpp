@@ -145,6 +145,7 @@ void mlir::attn::buildAttnToNVVMPipeline(OpPassManager &pm,
   nvvm.chip = "sm_90a";
   nvvm.probsInRegisters = options.probsInRegisters;
   nvvm.tileOrder = options.tileOrder;
+  nvvm.persistent = options.persistent;
   nvvm.conditionalRescale = options.conditionalRescale;
   pm.addPass(createConvertAttnToNVVMPass(nvvm));
   OpPassManager &gpuPm = pm.nest<gpu::GPUModuleOp>();

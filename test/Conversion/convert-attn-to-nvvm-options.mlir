@@ -15,6 +15,10 @@
 // RUN:   | FileCheck %s --check-prefix=STAGES
 // STAGES: error: attn-warp-specialize: stages must be 0 (the target's table) or at least 2, got -1
 
+// RUN: not attnc-opt %s --attn-tiling-pipeline --convert-attn-to-nvvm="persistent=true" 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=PERSISTENT
+// PERSISTENT: error: convert-attn-to-nvvm: persistent needs a warp-specialized tile (attn-warp-specialize)
+
 // RUN: not attnc-opt %s --attn-tiling-pipeline --convert-attn-to-nvvm="tile-order=random" 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=ORDER
 // ORDER: error: convert-attn-to-nvvm: tile-order must be in-order, longest-first or auto, got 'random'

@@ -51,6 +51,34 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 }
 
 
+// persistent=true: the grid is one CTA per SM (num_sms), the batch size is a
+// kernel parameter, and producer and consumers each loop over the tiles
+// ctaid.x, ctaid.x + nctaid.x, ... counting ring iterations and tiles; the
+// consumers free the Q buffer (an mbarrier per CTA, one arrival per consumer
+// warpgroup) after each O store.
+// RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
+// RUN:   --attn-warp-specialize --convert-attn-to-nvvm="persistent=true" \
+// RUN:   | FileCheck %s --check-prefix=PERSISTENT
+// PERSISTENT:       llvm.func @causal(
+// PERSISTENT-SAME:    %{{[^:]*}}: i32, %{{[^:]*}}: i32, %[[BATCH:[^:]*]]: i32)
+// PERSISTENT-SAME:    \22product\22: [\22num_sms\22]
+// PERSISTENT-SAME:    {\22kind\22: \22i32\22, \22value\22: \22batch\22}
+// PERSISTENT-SAME:    \22persistent\22: 1
+// PERSISTENT:       nvvm.mbarrier.init %{{.*}}, %[[TWO:.*]] : !llvm.ptr<3>, i32
+// PERSISTENT:       nvvm.fence.mbarrier.init
+// PERSISTENT:       nvvm.setmaxregister  decrease 24
+// PERSISTENT:       %[[TILES:.*]] = arith.muli %{{.*}}, %[[BATCH]] : i32
+// PERSISTENT:       %[[STEP:.*]] = nvvm.read.ptx.sreg.nctaid.x : i32
+// PERSISTENT:       %[[FIRST:.*]] = nvvm.read.ptx.sreg.ctaid.x : i32
+// PERSISTENT:       scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[PIT:.*]] = %{{.*}}, %[[PTILE:.*]] = %{{.*}}) -> (i32, i32) {
+// PERSISTENT:         scf.for
+// PERSISTENT:           nvvm.mbarrier.try_wait.parity
+// PERSISTENT:       nvvm.setmaxregister  increase 240
+// PERSISTENT:       scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[IT:.*]] = %{{.*}}, %[[TILE:.*]] = %{{.*}}) -> (i32, i32) {
+// PERSISTENT:         nvvm.cp.async.bulk.wait_group 0 {read}
+// PERSISTENT:         nvvm.mbarrier.arrive
+// PERSISTENT:         scf.yield %{{.*}}, %{{.*}} : i32, i32
+
 // With intra_warpgroup_overlap, block j's S wgmma and block j-1's P V wgmma are
 // committed as two groups; the softmax runs after waiting for the first only.
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \

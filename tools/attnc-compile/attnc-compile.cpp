@@ -84,6 +84,11 @@ static cl::opt<std::string>
               cl::desc("Query-block launch order: in-order, longest-first, "
                        "auto (longest-first for masks)"),
               cl::init("auto"));
+static cl::opt<bool>
+    persistent("persistent",
+               cl::desc("Persistent grid: one CTA per SM loops over the "
+                        "tiles (default off)"),
+               cl::init(false));
 static cl::opt<int64_t>
     stages("stages",
            cl::desc("K/V ring stages of a warp-specialized kernel (0, the "
@@ -129,6 +134,7 @@ int main(int argc, char **argv) {
   options.probsInRegisters = probsInRegisters;
   options.stages = stages;
   options.tileOrder = tileOrder;
+  options.persistent = persistent;
   options.conditionalRescale = conditionalRescale;
   auto artifacts = attn::compileKernelArtifacts(*module, options);
   if (failed(artifacts))

@@ -77,6 +77,10 @@ def ConvertAttnToNVVMPass : Pass<"convert-attn-to-nvvm", "ModuleOp"> {
            "Launch order of the query blocks: in-order, longest-first (the "
            "blocks with the most kv blocks first, so short ones fill the "
            "last wave) or auto (longest-first for masks that hide keys)">,
+    Option<"persistent", "persistent", "bool", /*default=*/"false",
+           "Persistent grid (warp-specialized kernels): one CTA per SM loops "
+           "over the tiles in launch order, so the next tile's first K/V "
+           "load overlaps this tile's epilogue">,
   ];
 }
 

@@ -90,6 +90,11 @@ struct AttnPipelineOptions : public PassPipelineOptions<AttnPipelineOptions> {
       llvm::cl::desc("GPU: skip O *= alpha in warps whose row maxima did "
                      "not move (exact; off: not faster so far)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> persistent{
+      *this, "persistent",
+      llvm::cl::desc("GPU: persistent grid, one CTA per SM looping over the "
+                     "tiles (warp-specialized kernels)"),
+      llvm::cl::init(false)};
   PassOptions::Option<std::string> tileOrder{
       *this, "tile-order",
       llvm::cl::desc("GPU launch order of query blocks: in-order, "

@@ -82,6 +82,12 @@ struct ConvertAttnToNVVMPass final
                          "registers while block j's softmax runs)");
         return signalPassFailure();
       }
+      if (persistent && !plan->warpSpecialize) {
+        forall.emitError("convert-attn-to-nvvm: persistent needs a "
+                         "warp-specialized tile (attn-warp-specialize)");
+        return signalPassFailure();
+      }
+      plan->persistent = persistent;
       plan->probsInRegisters = probsInRegisters;
       plan->conditionalRescale = conditionalRescale;
       plan->longestFirst = tileOrder == "auto" ? plan->mask.hidesKeys()

@@ -77,8 +77,9 @@ SharedMemoryLayout::SharedMemoryLayout(const KernelPlan &plan) {
   int64_t probsBytes =
       plan.blockM * llvm::alignTo(plan.blockN, kAtomElems) * width;
   barriers = probs + (plan.probsInRegisters ? 0 : probsBytes);
-  // Q, then full K, full V and (warp-specialized) empty mbarrier per stage.
-  total = barriers + 8 * (1 + 3 * stages);
+  // Q, then full K, full V and (warp-specialized) empty mbarrier per stage,
+  // then (persistent) Q free.
+  total = barriers + 8 * (1 + 3 * stages + (plan.persistent ? 1 : 0));
 }
 
 namespace {
@@ -152,6 +153,11 @@ private:
   Value smemAddr32(int64_t offset, Value dynamicOffset = {});
   Value barrier(int64_t index) { return smemPtr(smem.barriers + 8 * index); }
   Value queryBarrier() { return barrier(0); }
+  /// Persistent kernels: consumers arrive here once they stored a tile's O
+  /// from the Q buffer, so the producer may load the next Q into it.
+  Value queryFreeBarrier() {
+    return smemPtr(smem.barriers + 8 + 24 * smem.stages);
+  }
   Value keyBarrier(Value stage) {
     return smemPtr(smem.barriers + 8, mul(stage, c32(8)));
   }
@@ -222,8 +228,30 @@ private:
   /// block's softmax; also carries the previous block's P (f32) and alpha.
   SmallVector<Value> kvStepOverlapped(Value kvBlock, Value iteration,
                                       ValueRange carried, bool masked);
-  void emitConsumer(Value output, Value lse, Value kvBegin,
-                    ArrayRef<Value> bounds);
+  /// The loop bounds of the current tile's kv loops (bounds.front() is its
+  /// first kv block, bounds.back() its end) and its number of kv blocks.
+  struct TileBounds {
+    SmallVector<Value> bounds;
+    Value blocks;
+  };
+  /// Makes query block `qBlock` of (`headIndex`, `batchIndex`) the current
+  /// tile: head, batch, kv head, rowBegin and this thread's row0.
+  void setTile(Value qBlock, Value headIndex, Value batchIndex);
+  /// The current tile's kv range, split as attn-split-masked-loops splits it;
+  /// also sets kvEnd.
+  TileBounds tileBounds();
+  void loadQuery();
+  /// Ring iteration of the tile's `local`-th kv block (persistent kernels
+  /// continue the count of the previous tiles).
+  Value ringIteration(Value iterationBase, Value local) {
+    return plan.persistent ? add(iterationBase, local) : local;
+  }
+  void forEachTile(function_ref<Value(Value, Value)> body);
+  /// Consumer warpgroups on the current tile: wait for Q (mbarrier parity
+  /// `queryPhase`), run the kv loops (ring iterations from `iterationBase`
+  /// on), store O and LSE.
+  void emitConsumer(Value output, Value lse, ArrayRef<Value> bounds,
+                    Value iterationBase, Value queryPhase);
   void storeOutputTile(ArrayRef<Value> o, const Value inv[2], Value outputMap);
   void storeRowsSwizzled(ArrayRef<Value> pairs, int64_t bufferOffset,
                          int64_t bufferRows);
@@ -235,9 +263,11 @@ private:
 
   // Kernel-wide values.
   Value smemBase, tmQuery, tmKey, tmValue;
-  Value tid, lane, warpgroup, row0, isLeader;
+  Value tid, lane, warpgroup, warpInGroup, row0, isLeader;
   Value batch, head, kvHead, rowBegin;
   Value seqQ, seqK, kvEnd;
+  /// Persistent kernels: the batch size (a kernel parameter).
+  Value batchCount;
   /// Descriptors of shared-memory offset 0: K-major operands (Q, K, P: rows
   /// of 128 bytes, 8-row groups 1024 B apart) and V (MN-major: 64-column
   /// atoms block_n rows apart).
@@ -723,6 +753,8 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   Value lse = plan.hasLse ? entry->getArgument(4) : Value();
   seqQ = entry->getArgument(plan.hasLse ? 5 : 4);
   seqK = entry->getArgument(plan.hasLse ? 6 : 5);
+  if (plan.persistent)
+    batchCount = entry->getArgument(plan.hasLse ? 7 : 6);
 
   scoresType = LLVM::LLVMStructType::getLiteral(
       ctx, SmallVector<Type>(plan.blockN / 2, f32()));
@@ -740,39 +772,145 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
       plan.warpSpecialize
           ? arith::SubIOp::create(b, loc, rawWarpgroup, c32(1)).getResult()
           : rawWarpgroup;
-  Value warp = arith::AndIOp::create(
+  warpInGroup = arith::AndIOp::create(
       b, loc, arith::ShRUIOp::create(b, loc, tid, c32(5)), c32(3));
   isLeader = eqI(tid, c32(0));
-  Value qBlock = NVVM::BlockIdXOp::create(b, loc, i32());
-  if (plan.longestFirst)
-    qBlock = arith::SubIOp::create(
-        b, loc,
-        arith::SubIOp::create(b, loc, NVVM::GridDimXOp::create(b, loc, i32()),
-                              c32(1)),
-        qBlock);
-  head = NVVM::BlockIdYOp::create(b, loc, i32());
-  batch = NVVM::BlockIdZOp::create(b, loc, i32());
-  kvHead = plan.groupSize() == 1
-               ? head
-               : arith::DivUIOp::create(b, loc, head, c32(plan.groupSize()))
-                     .getResult();
-  rowBegin = mul(qBlock, c32(plan.blockM));
-  row0 = add(
-      add(rowBegin, mul(warpgroup, c32(kWarpgroupRows))),
-      add(mul(warp, c32(16)), arith::ShRUIOp::create(b, loc, lane, c32(2))));
+  if (!plan.persistent) {
+    Value qBlock = NVVM::BlockIdXOp::create(b, loc, i32());
+    if (plan.longestFirst)
+      qBlock = arith::SubIOp::create(
+          b, loc,
+          arith::SubIOp::create(
+              b, loc, NVVM::GridDimXOp::create(b, loc, i32()), c32(1)),
+          qBlock);
+    Value headIndex = NVVM::BlockIdYOp::create(b, loc, i32());
+    Value batchIndex = NVVM::BlockIdZOp::create(b, loc, i32());
+    setTile(qBlock, headIndex, batchIndex);
+  }
 
-  // Barriers: one arrival (the leader's expect_tx) plus the TMA bytes.
+  // Barriers: one arrival (the leader's expect_tx) plus the TMA bytes; the
+  // empty ones (and the persistent kernel's Q-free one) one per consumer
+  // warpgroup.
   ifThen(isLeader, [&] {
     for (int64_t i = 0; i < 1 + 2 * smem.stages; ++i)
       NVVM::MBarrierInitOp::create(b, loc, barrier(i), c32(1), Value());
     for (int64_t i = 0; i < smem.stages; ++i)
       NVVM::MBarrierInitOp::create(b, loc, emptyBarrier(c32(i)),
                                    c32(plan.consumerWarpgroups()), Value());
+    if (plan.persistent)
+      NVVM::MBarrierInitOp::create(b, loc, queryFreeBarrier(),
+                                   c32(plan.consumerWarpgroups()), Value());
     // Make the initialized barriers visible to the TMA unit.
     NVVM::FenceMbarrierInitOp::create(b, loc);
   });
   NVVM::Barrier0Op::create(b, loc);
+  // A persistent kernel computes each tile's bounds in its tile loops.
+  TileBounds fixedTile;
+  if (!plan.persistent)
+    fixedTile = tileBounds();
 
+  if (!plan.warpSpecialize) {
+    // Thread 0 is producer and consumer: it fills both stages up front and
+    // refills each after the block barrier that ends its use (kvStep).
+    const TileBounds &tile = fixedTile;
+    ifThen(isLeader, [&] {
+      loadQuery();
+      for (int64_t s = 0; s < smem.stages; ++s) {
+        Value kb = add(tile.bounds.front(), cIdx(s));
+        Value inRange =
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, kb, kvEnd);
+        ifThen(inRange, [&] { issueKeyValueLoads(c32(s), kb); });
+      }
+    });
+    emitConsumer(output, lse, tile.bounds, c32(0), c32(0));
+    LLVM::ReturnOp::create(b, loc, ValueRange{});
+    return;
+  }
+
+  // Producer warpgroup (few registers): one thread streams every K/V block
+  // into the ring, waiting for the consumers to release a stage. Consumer
+  // warpgroups (the registers freed by the producer) compute. Both walk the
+  // same tiles and count ring iterations across them.
+  auto role = scf::IfOp::create(b, loc, eqI(rawWarpgroup, c32(0)),
+                                /*withElseRegion=*/true);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(role.thenBlock()->getTerminator());
+    NVVM::SetMaxRegisterOp::create(b, loc, plan.producerRegisters,
+                                   NVVM::SetMaxRegisterAction::decrease);
+    ifThen(isLeader, [&] {
+      forEachTile([&](Value iterationBase, Value tileCount) {
+        TileBounds tile = plan.persistent ? tileBounds() : fixedTile;
+        Value begin = tile.bounds.front();
+        // Q waits until the consumers stored the previous tile's O from its
+        // buffer; the first K/V block does not, so it loads meanwhile.
+        auto loadQueryWhenFree = [&] {
+          if (plan.persistent)
+            waitBarrier(queryFreeBarrier(),
+                        arith::XOrIOp::create(
+                            b, loc, arith::AndIOp::create(b, loc, tileCount,
+                                                          c32(1)),
+                            c32(1)));
+          loadQuery();
+        };
+        if (!plan.persistent)
+          loadQuery();
+        auto loop = scf::ForOp::create(b, loc, begin, kvEnd, cIdx(1));
+        {
+          OpBuilder::InsertionGuard loopGuard(b);
+          b.setInsertionPoint(loop.getBody()->getTerminator());
+          Value kb = loop.getInductionVar();
+          Value it = ringIteration(
+              iterationBase, toI32(arith::SubIOp::create(b, loc, kb, begin)));
+          auto [stage, phase] = stageAndPhase(it);
+          // The first use of a stage waits on the phase before the
+          // barrier's first, which counts as complete.
+          Value parity = arith::XOrIOp::create(b, loc, phase, c32(1));
+          waitBarrier(emptyBarrier(stage), parity);
+          issueKeyValueLoads(stage, kb);
+          if (plan.persistent)
+            ifThen(eqI(kb, begin), loadQueryWhenFree);
+        }
+        if (plan.persistent)
+          ifThen(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                       begin, kvEnd),
+                 loadQueryWhenFree);
+        return add(iterationBase, tile.blocks);
+      });
+    });
+  }
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(role.elseBlock()->getTerminator());
+    NVVM::SetMaxRegisterOp::create(b, loc, plan.consumerRegisters,
+                                   NVVM::SetMaxRegisterAction::increase);
+    forEachTile([&](Value iterationBase, Value tileCount) {
+      TileBounds tile = plan.persistent ? tileBounds() : fixedTile;
+      Value queryPhase =
+          plan.persistent ? arith::AndIOp::create(b, loc, tileCount, c32(1))
+                                .getResult()
+                          : c32(0);
+      emitConsumer(output, lse, tile.bounds, iterationBase, queryPhase);
+      return add(iterationBase, tile.blocks);
+    });
+  }
+  LLVM::ReturnOp::create(b, loc, ValueRange{});
+}
+
+void KernelEmitter::setTile(Value qBlock, Value headIndex, Value batchIndex) {
+  head = headIndex;
+  batch = batchIndex;
+  kvHead = plan.groupSize() == 1
+               ? head
+               : arith::DivUIOp::create(b, loc, head, c32(plan.groupSize()))
+                     .getResult();
+  rowBegin = mul(qBlock, c32(plan.blockM));
+  row0 = add(add(rowBegin, mul(warpgroup, c32(kWarpgroupRows))),
+             add(mul(warpInGroup, c32(16)),
+                 arith::ShRUIOp::create(b, loc, lane, c32(2))));
+}
+
+KernelEmitter::TileBounds KernelEmitter::tileBounds() {
   Value seqQIdx = toIndex(seqQ), seqKIdx = toIndex(seqK);
   KvBlockRange range =
       buildKvBlockRange(b, loc, toIndex(rowBegin), seqQIdx, seqKIdx,
@@ -783,73 +921,73 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
                                   hi);
   };
   // The same partition of [begin, end) as attn-split-masked-loops.
-  SmallVector<Value> bounds = {range.begin};
+  TileBounds tile;
+  tile.bounds = {range.begin};
   SmallVector<bool> loopIsMasked = plan.loopIsMasked();
   if (loopIsMasked.size() == 3)
-    bounds.push_back(clamp(range.fullBegin, range.begin, range.end));
+    tile.bounds.push_back(clamp(range.fullBegin, range.begin, range.end));
   if (loopIsMasked.size() >= 2)
-    bounds.push_back(clamp(range.fullEnd, bounds.back(), range.end));
-  bounds.push_back(range.end);
+    tile.bounds.push_back(clamp(range.fullEnd, tile.bounds.back(), range.end));
+  tile.bounds.push_back(range.end);
+  tile.blocks = toI32(arith::MaxSIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, range.end, range.begin), cIdx(0)));
+  return tile;
+}
 
-  auto loadQuery = [&] {
-    Value qb = queryBarrier();
-    expectBytes(qb, plan.blockM * plan.headDim * 2);
-    loadTile(tmQuery, smem.query, Value(), plan.blockM, plan.headDim, rowBegin,
-             head, batch, qb);
-  };
-  if (!plan.warpSpecialize) {
-    // Thread 0 is producer and consumer: it fills both stages up front and
-    // refills each after the block barrier that ends its use (kvStep).
-    ifThen(isLeader, [&] {
-      loadQuery();
-      for (int64_t s = 0; s < smem.stages; ++s) {
-        Value kb = add(range.begin, cIdx(s));
-        Value inRange =
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, kb, kvEnd);
-        ifThen(inRange, [&] { issueKeyValueLoads(c32(s), kb); });
-      }
-    });
-    emitConsumer(output, lse, range.begin, bounds);
-  } else {
-    // Producer warpgroup (few registers): one thread streams every K/V block
-    // into the ring, waiting for the consumers to release a stage. Consumer
-    // warpgroups (the registers freed by the producer) compute.
-    auto role = scf::IfOp::create(b, loc, eqI(rawWarpgroup, c32(0)),
-                                  /*withElseRegion=*/true);
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPoint(role.thenBlock()->getTerminator());
-      NVVM::SetMaxRegisterOp::create(b, loc, plan.producerRegisters,
-                                     NVVM::SetMaxRegisterAction::decrease);
-      ifThen(isLeader, [&] {
-        loadQuery();
-        auto loop = scf::ForOp::create(b, loc, range.begin, kvEnd, cIdx(1));
-        OpBuilder::InsertionGuard loopGuard(b);
-        b.setInsertionPoint(loop.getBody()->getTerminator());
-        Value it = toI32(
-            arith::SubIOp::create(b, loc, loop.getInductionVar(), range.begin));
-        auto [stage, phase] = stageAndPhase(it);
-        // The first use of a stage waits on the phase before the barrier's
-        // first, which counts as complete.
-        Value parity = arith::XOrIOp::create(b, loc, phase, c32(1));
-        waitBarrier(emptyBarrier(stage), parity);
-        issueKeyValueLoads(stage, loop.getInductionVar());
-      });
-    }
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(role.elseBlock()->getTerminator());
-    NVVM::SetMaxRegisterOp::create(b, loc, plan.consumerRegisters,
-                                   NVVM::SetMaxRegisterAction::increase);
-    emitConsumer(output, lse, range.begin, bounds);
+void KernelEmitter::loadQuery() {
+  Value qb = queryBarrier();
+  expectBytes(qb, plan.blockM * plan.headDim * 2);
+  loadTile(tmQuery, smem.query, Value(), plan.blockM, plan.headDim, rowBegin,
+           head, batch, qb);
+}
+
+/// Runs `body` for this CTA's tile (set from the block index), or, in a
+/// persistent kernel, for tiles blockIdx.x, blockIdx.x + gridDim.x, ... of
+/// the ceil(Nq / block_m) x heads x batch tiles, query blocks fastest (the
+/// order the hardware launches a non-persistent grid in; longest first
+/// reverses them). `body` gets and returns the ring iteration at which the
+/// tile starts; it also gets how many tiles this CTA did before.
+void KernelEmitter::forEachTile(function_ref<Value(Value, Value)> body) {
+  if (!plan.persistent) {
+    body(c32(0), c32(0));
+    return;
   }
-  LLVM::ReturnOp::create(b, loc, ValueRange{});
+  Value qBlocks = arith::DivUIOp::create(
+      b, loc, add(seqQ, c32(plan.blockM - 1)), c32(plan.blockM));
+  Value tiles = mul(mul(qBlocks, c32(plan.headsQ)), batchCount);
+  auto loop = scf::ForOp::create(
+      b, loc, toIndex(NVVM::BlockIdXOp::create(b, loc, i32())), toIndex(tiles),
+      toIndex(NVVM::GridDimXOp::create(b, loc, i32())),
+      ValueRange{c32(0), c32(0)});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value t = toI32(loop.getInductionVar());
+  Value qIndex = arith::RemUIOp::create(b, loc, t, qBlocks);
+  Value headAndBatch = arith::DivUIOp::create(b, loc, t, qBlocks);
+  Value qBlock =
+      plan.longestFirst
+          ? arith::SubIOp::create(b, loc, arith::SubIOp::create(b, loc, qBlocks,
+                                                                c32(1)),
+                                  qIndex)
+                .getResult()
+          : qIndex;
+  Value headIndex =
+      arith::RemUIOp::create(b, loc, headAndBatch, c32(plan.headsQ));
+  Value batchIndex =
+      arith::DivUIOp::create(b, loc, headAndBatch, c32(plan.headsQ));
+  setTile(qBlock, headIndex, batchIndex);
+  Value tileCount = loop.getRegionIterArgs()[1];
+  Value next = body(loop.getRegionIterArgs()[0], tileCount);
+  scf::YieldOp::create(b, loc, ValueRange{next, add(tileCount, c32(1))});
 }
 
 /// The consumer warpgroups: wait for Q, run the kv loops, store O and LSE.
-void KernelEmitter::emitConsumer(Value output, Value lse, Value kvBegin,
-                                 ArrayRef<Value> bounds) {
+void KernelEmitter::emitConsumer(Value output, Value lse,
+                                 ArrayRef<Value> bounds, Value iterationBase,
+                                 Value queryPhase) {
   MLIRContext *ctx = b.getContext();
-  waitBarrier(queryBarrier(), c32(0));
+  Value kvBegin = bounds.front();
+  waitBarrier(queryBarrier(), queryPhase);
   Value zeroAcc = LLVM::ZeroOp::create(b, loc, accType);
   SmallVector<Value> carried = {negInf(), negInf(), cF32(0.0), cF32(0.0),
                                 zeroAcc};
@@ -860,7 +998,8 @@ void KernelEmitter::emitConsumer(Value output, Value lse, Value kvBegin,
       OpBuilder::InsertionGuard guard(b);
       b.setInsertionPointToStart(loop.getBody());
       Value kb = loop.getInductionVar();
-      Value iteration = toI32(arith::SubIOp::create(b, loc, kb, kvBegin));
+      Value iteration = ringIteration(
+          iterationBase, toI32(arith::SubIOp::create(b, loc, kb, kvBegin)));
       scf::YieldOp::create(
           b, loc, step(kb, iteration, loop.getRegionIterArgs(), masked));
       carried = loop.getResults();
@@ -886,7 +1025,10 @@ void KernelEmitter::emitConsumer(Value output, Value lse, Value kvBegin,
         [&]() -> SmallVector<Value> {
           if (plan.pingPong())
             pingPongWait();
-          Value scores = computeScores(c32(0), c32(0));
+          auto [stage, phase] = plan.persistent
+                                    ? stageAndPhase(iterationBase)
+                                    : std::pair<Value, Value>{c32(0), c32(0)};
+          Value scores = computeScores(stage, phase);
           if (plan.pingPong())
             pingPongArriveOther();
           NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
@@ -914,8 +1056,11 @@ void KernelEmitter::emitConsumer(Value output, Value lse, Value kvBegin,
     Value acc = ifThenElse(
         hasBlocks,
         [&]() -> SmallVector<Value> {
-          Value last = toI32(arith::SubIOp::create(
-              b, loc, arith::SubIOp::create(b, loc, kvEnd, cIdx(1)), kvBegin));
+          Value last = ringIteration(
+              iterationBase,
+              toI32(arith::SubIOp::create(
+                  b, loc, arith::SubIOp::create(b, loc, kvEnd, cIdx(1)),
+                  kvBegin)));
           auto [stage, phase] = stageAndPhase(last);
           waitBarrier(valueBarrier(stage), phase);
           Value alpha[2] = {carried[6], carried[7]};
@@ -926,6 +1071,9 @@ void KernelEmitter::emitConsumer(Value output, Value lse, Value kvBegin,
           out = outputGemm(out, probs, stage);
           NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
           NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+          // The next tile's loads reuse this stage.
+          if (plan.persistent)
+            releaseStage(stage, kvEnd);
           return {out};
         },
         [&]() -> SmallVector<Value> { return {carried[4]}; })[0];
@@ -943,18 +1091,26 @@ void KernelEmitter::emitConsumer(Value output, Value lse, Value kvBegin,
         arith::SelectOp::create(b, loc, empty[r], cF32(0.0),
                                 arith::DivFOp::create(b, loc, cF32(1.0), l[r]));
   }
+  // Warpgroup 1 arrived once more than warpgroup 0 waited (its
+  // pre-arrival): consume it so no arrival is left pending. After the O
+  // store, and not right after the loops: there it held up warpgroup 0's
+  // epilogue until warpgroup 1's last S wgmma, and an arrival made
+  // conditional in the loop cost up to 12 % (run 10). A persistent kernel
+  // consumes it before the store, whose Q-free arrival lets warpgroup 1 go
+  // on to the next tile's pre-arrival (two arrivals of one warpgroup on a
+  // barrier must not meet).
+  auto consumePreArrival = [&] {
+    if (plan.pingPong())
+      ifThen(eqI(warpgroup, c32(0)), [&] {
+        NVVM::BarrierOp::create(b, loc, Type(), pingPongBarrier(c32(0)),
+                                c32(2 * kWarpgroupThreads), nullptr, Value());
+      });
+  };
+  if (plan.persistent)
+    consumePreArrival();
   storeOutputTile(unpack(carried[4], plan.valueHeadDim / 2), inv, output);
-  if (plan.pingPong()) {
-    // Warpgroup 1 arrived once more than warpgroup 0 waited (its
-    // pre-arrival): consume it so no arrival is left pending at exit. Here,
-    // after the O store, and not right after the loops: there it held up
-    // warpgroup 0's epilogue until warpgroup 1's last S wgmma, and an
-    // arrival made conditional in the loop cost up to 12 % (run 10).
-    ifThen(eqI(warpgroup, c32(0)), [&] {
-      NVVM::BarrierOp::create(b, loc, Type(), pingPongBarrier(c32(0)),
-                              c32(2 * kWarpgroupThreads), nullptr, Value());
-    });
-  }
+  if (!plan.persistent)
+    consumePreArrival();
 
   if (!lse)
     return;
@@ -1054,6 +1210,10 @@ void KernelEmitter::storeOutputTile(ArrayRef<Value> o, const Value inv[2],
     // Shared memory must outlive the reads of the store.
     NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, b.getI32IntegerAttr(0),
                                          b.getUnitAttr());
+    // Then the next tile's Q may overwrite these rows.
+    if (plan.persistent)
+      NVVM::MBarrierArriveOp::create(b, loc, Type(), queryFreeBarrier(),
+                                     Value());
   });
 }
 
@@ -1065,9 +1225,15 @@ rt::Manifest buildManifest(const KernelPlan &plan,
   m.ptx = "kernel.ptx";
   m.threadsPerBlock = kWarpgroupThreads * plan.warpgroups();
   m.dynamicSmemBytes = smem.total;
-  m.grid[0] = {{rt::Symbol::SeqQ}, plan.blockM};
-  m.grid[1] = {{rt::Symbol::HeadsQ}, 1};
-  m.grid[2] = {{rt::Symbol::Batch}, 1};
+  if (plan.persistent) {
+    m.grid[0] = {{rt::Symbol::NumSms}, 1};
+    m.grid[1] = {{rt::Symbol::One}, 1};
+    m.grid[2] = {{rt::Symbol::One}, 1};
+  } else {
+    m.grid[0] = {{rt::Symbol::SeqQ}, plan.blockM};
+    m.grid[1] = {{rt::Symbol::HeadsQ}, 1};
+    m.grid[2] = {{rt::Symbol::Batch}, 1};
+  }
   m.problem.dtype =
       plan.elementType.isBF16() ? rt::DType::BF16 : rt::DType::F16;
   m.problem.headDim = plan.headDim;
@@ -1106,6 +1272,8 @@ rt::Manifest buildManifest(const KernelPlan &plan,
     m.params.push_back(pointer(rt::TensorName::Lse));
   m.params.push_back(scalar(rt::Symbol::SeqQ));
   m.params.push_back(scalar(rt::Symbol::SeqK));
+  if (plan.persistent)
+    m.params.push_back(scalar(rt::Symbol::Batch));
   auto option = [&](StringRef name, int64_t v) {
     m.options.push_back({name.str(), std::to_string(v), false});
   };
@@ -1118,6 +1286,7 @@ rt::Manifest buildManifest(const KernelPlan &plan,
   option("probs_in_registers", plan.probsInRegisters);
   option("longest_first", plan.longestFirst);
   option("conditional_rescale", plan.conditionalRescale);
+  option("persistent", plan.persistent);
   option("heads_q", plan.headsQ);
   option("heads_kv", plan.headsKV);
   m.options.push_back(
@@ -1153,6 +1322,8 @@ LLVM::LLVMFuncOp mlir::attn::buildHopperAttentionKernel(
     params.push_back(globalPtr);
   params.push_back(b.getI32Type());
   params.push_back(b.getI32Type());
+  if (plan.persistent)
+    params.push_back(b.getI32Type()); // batch
   auto func = LLVM::LLVMFuncOp::create(
       b, loc, plan.name,
       LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), params));

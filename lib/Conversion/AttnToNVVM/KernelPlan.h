@@ -74,6 +74,9 @@ struct KernelPlan {
   /// Launch the query blocks with the most kv blocks first (causal masks:
   /// the last ones), so the short ones fill the last wave, as FA2/FA3 do.
   bool longestFirst = false;
+  /// One CTA per SM walks the tiles (tile += gridDim.x); needs the producer
+  /// warpgroup, which then streams Q and K/V of consecutive tiles.
+  bool persistent = false;
 };
 
 /// Reads the plan of the attention tiled in `forall`, or emits a diagnostic
