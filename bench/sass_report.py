@@ -8,7 +8,7 @@ flight), counts the MUFU.EX2 before the next wait. With intra-warpgroup
 overlap the block's exponentials must sit there, inside the P V wgmma's
 shadow; a count near 0 means ptxas pulled the full wait up above them.
 
-  python3 bench/sass_report.py [--dump DIR] artifacts/kernels-overlap/d128_full ...
+  python3 bench/sass_report.py [--dump DIR] artifacts/kernels/d128_full ...
 """
 import argparse
 import os

@@ -7,6 +7,8 @@
 
 #include "attnc/Transforms/TileConfig.h"
 
+#include <algorithm>
+
 using namespace mlir::attn;
 
 bool mlir::attn::getDefaultWarpSpecialization(int64_t headDim,
@@ -24,17 +26,20 @@ bool mlir::attn::getDefaultPingPong(int64_t headDim, llvm::StringRef target) {
 
 ConsumerSchedule
 mlir::attn::getDefaultConsumerSchedule(TileConfig tile, int64_t headDim,
+                                       int64_t valueHeadDim,
                                        llvm::StringRef target) {
   // Run 17: at D = 128 the overlap with a third stage is +6-13 % over 2
   // stages without it (and 8-10 % slower with 2 stages: the stage of block
   // j-1 is released a softmax later). Three stages do not fit next to the
-  // D > 128 tiles, and at D = 64 the carried P makes three 160-register
-  // consumers spill.
-  constexpr int64_t kSharedMemoryBytes = 232448; // per block on sm_90a
-  int64_t threeStageBytes =
-      2 * headDim * (tile.blockM + 3 * 2 * tile.blockN) + 1024;
+  // D > 128 tiles, and the carried P makes 160-register consumers (three
+  // per CTA: block_m = 192) spill.
+  // The kernel's layout (SharedMemoryLayout): the Q buffer (which also holds
+  // O), the K and V stages, and at most 11 mbarriers.
+  int64_t threeStageBytes = 2 * tile.blockM * std::max(headDim, valueHeadDim) +
+                            3 * 2 * tile.blockN * (headDim + valueHeadDim) +
+                            8 * (2 + 3 * 3);
   if (target == "sm_90a" && headDim > 64 && headDim <= 128 &&
-      threeStageBytes <= kSharedMemoryBytes)
+      tile.blockM <= 128 && threeStageBytes <= kSm90aMaxSharedMemoryBytes)
     return {3, true};
   return {2, false};
 }

@@ -295,7 +295,7 @@ struct AttnWarpSpecializePass final
   using Base::Base;
 
   void runOnOperation() override {
-    if (stages < 0) {
+    if (stages < 0 || stages == 1) {
       getOperation().emitError("attn-warp-specialize: stages must be 0 (the "
                                "target's table) or at least 2, got ")
           << static_cast<int64_t>(stages);
@@ -330,14 +330,14 @@ struct AttnWarpSpecializePass final
       // With a target, its table may also decline ping-pong for this tile.
       bool tilePingPong =
           pingPong && (target.empty() || getDefaultPingPong(headDim, target));
+      int64_t blockN =
+          tile->kvLoads.front().key.getTile().getType().getDimSize(0);
+      int64_t valueHeadDim =
+          tile->kvLoads.front().value.getTile().getType().getDimSize(1);
       ConsumerSchedule schedule =
-          target.empty()
-              ? ConsumerSchedule{2, false}
-              : getDefaultConsumerSchedule(
-                    {blockM,
-                     tile->kvLoads.front().key.getTile().getType().getDimSize(
-                         0)},
-                    headDim, target);
+          target.empty() ? ConsumerSchedule{2, false}
+                         : getDefaultConsumerSchedule({blockM, blockN}, headDim,
+                                                      valueHeadDim, target);
       if (stages > 0)
         schedule.stages = stages;
       if (overlap != TableChoice::Auto)

@@ -64,43 +64,69 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 // PERSISTENT-SAME:    \22product\22: [\22num_sms\22]
 // PERSISTENT-SAME:    {\22kind\22: \22i32\22, \22value\22: \22batch\22}
 // PERSISTENT-SAME:    \22persistent\22: 1
-// PERSISTENT:       nvvm.mbarrier.init %{{.*}}, %[[TWO:.*]] : !llvm.ptr<3>, i32
-// PERSISTENT:       nvvm.fence.mbarrier.init
+// The Q-free barrier follows the others at 49152 (Q 16 KiB, two 8 KiB K and
+// V stages) + 8 x 7 (Q, 2 K full, 2 V full, 2 empty) = 49208; one arrival
+// per consumer warpgroup (two here).
+// PERSISTENT:       llvm.getelementptr %{{.*}}[%c49208_i32{{[_0-9]*}}]
+// PERSISTENT-NEXT:  nvvm.mbarrier.init %{{.*}}, %c2_i32{{[_0-9]*}} : !llvm.ptr<3>, i32
+// PERSISTENT-NEXT:  nvvm.fence.mbarrier.init
 // PERSISTENT:       nvvm.setmaxregister  decrease 24
 // PERSISTENT:       %[[TILES:.*]] = arith.muli %{{.*}}, %[[BATCH]] : i32
-// PERSISTENT:       %[[STEP:.*]] = nvvm.read.ptx.sreg.nctaid.x : i32
 // PERSISTENT:       %[[FIRST:.*]] = nvvm.read.ptx.sreg.ctaid.x : i32
-// PERSISTENT:       scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[PIT:.*]] = %{{.*}}, %[[PTILE:.*]] = %{{.*}}) -> (i32, i32) {
+// PERSISTENT:       %[[STEP:.*]] = nvvm.read.ptx.sreg.nctaid.x : i32
+// PERSISTENT:       %[[STEPI:.*]] = arith.index_cast %[[STEP]] : i32 to index
+// PERSISTENT:       scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[STEPI]] iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (i32, i32) {
 // PERSISTENT:         scf.for
 // PERSISTENT:           nvvm.mbarrier.try_wait.parity
 // PERSISTENT:       nvvm.setmaxregister  increase 240
-// PERSISTENT:       scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[IT:.*]] = %{{.*}}, %[[TILE:.*]] = %{{.*}}) -> (i32, i32) {
+// PERSISTENT:       scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (i32, i32) {
 // PERSISTENT:         nvvm.cp.async.bulk.wait_group 0 {read}
-// PERSISTENT:         nvvm.mbarrier.arrive
+// PERSISTENT-NEXT:    %c49208_i32{{[_0-9]*}} = arith.constant 49208 : i32
+// PERSISTENT-NEXT:    %[[QFREE:.*]] = llvm.getelementptr %{{.*}}[%c49208_i32{{[_0-9]*}}]
+// PERSISTENT-NEXT:    nvvm.mbarrier.arrive %[[QFREE]]
 // PERSISTENT:         scf.yield %{{.*}}, %{{.*}} : i32, i32
+
+// With the overlap, the last block's stage is released after its P V as well
+// (the next tile's loads reuse it): 4 arrivals in the IR (the two kv loops,
+// that one, the Q-free one) where the non-persistent kernel has 2.
+// RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
+// RUN:   --attn-warp-specialize="intra-warpgroup-overlap=on" --convert-attn-to-nvvm="persistent=true" \
+// RUN:   | grep -c "nvvm.mbarrier.arrive %" | FileCheck %s --check-prefix=PERSISTENT-OVERLAP
+// PERSISTENT-OVERLAP: {{^}}4{{$}}
 
 // With intra_warpgroup_overlap, block j's S wgmma and block j-1's P V wgmma are
 // committed as two groups; the softmax runs after waiting for the first only.
+// Per step: P(j-1) (carried in f32) to bf16 first, then S(j), then O *= a(j-1)
+// while S runs, then P(j-1) V(j-1).
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
 // RUN:   --attn-warp-specialize="intra-warpgroup-overlap=true" --convert-attn-to-nvvm \
 // RUN:   | FileCheck %s --check-prefix=OVERLAP
 // OVERLAP:     nvvm.setmaxregister decrease 24
 // OVERLAP:     nvvm.setmaxregister increase 240
 // OVERLAP:     scf.for
+// OVERLAP:       llvm.fptrunc
+// OVERLAP:       nvvm.mbarrier.try_wait.parity
+// OVERLAP-NOT:   llvm.fptrunc
 // OVERLAP:       nvvm.wgmma.mma_async
 // OVERLAP:       nvvm.wgmma.commit.group.sync.aligned
+// OVERLAP-NEXT:  llvm.extractvalue
+// OVERLAP:       arith.mulf
+// OVERLAP:       nvvm.wgmma.fence.aligned
+// OVERLAP-NOT:   arith.mulf
 // OVERLAP:       llvm.inline_asm has_side_effects {{.*}}wgmma.mma_async.sync.aligned.m64n64k16
 // OVERLAP:       nvvm.wgmma.commit.group.sync.aligned
 // With ping-pong, this warpgroup's turn ends after both issues.
 // OVERLAP:       nvvm.barrier.arrive id
 // OVERLAP-NEXT:  nvvm.wgmma.wait.group.sync.aligned 1
-// The softmax (fma, ex2) runs before the full wait; P is converted to bf16
-// only after it, so no register of the in-flight P V is written early.
+// The softmax (fma, ex2) runs before the full wait; nothing after the P V
+// issue writes O or P, and the stage's release waits for the row sums.
 // OVERLAP:       llvm.intr.fma
 // OVERLAP:       llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
 // OVERLAP-NOT:   llvm.fptrunc
+// OVERLAP-NOT:   arith.mulf
 // OVERLAP:       nvvm.wgmma.wait.group.sync.aligned 0
-// OVERLAP:       llvm.fptrunc
+// OVERLAP-NOT:   llvm.fptrunc
+// OVERLAP:       arith.cmpf uge
 // OVERLAP:       nvvm.mbarrier.arrive
 
 

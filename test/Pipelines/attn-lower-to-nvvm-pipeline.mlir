@@ -1,18 +1,29 @@
 // RUN: attnc-opt %s --attn-lower-to-nvvm-pipeline | FileCheck %s --implicit-check-not=attn. --implicit-check-not=scf. --implicit-check-not=arith. --implicit-check-not=func.func
 // RUN: attnc-opt %s --attn-lower-to-ptx-pipeline | FileCheck %s --check-prefix=PTX
+// RUN: attnc-opt %s --attn-lower-to-nvvm-pipeline="probs-in-registers=false" | FileCheck %s --check-prefix=NO-RS
+// RUN: attnc-opt %s --attn-lower-to-nvvm-pipeline="block-n=192" | FileCheck %s --check-prefix=NO-ROOM
 
 // The whole Hopper chain: the gpu.module holds only LLVM and NVVM ops (ready
 // for gpu-module-to-binary), with the default sm_90a tile (D = 128:
 // 128 x 128, two consumer warpgroups plus the producer = 384 threads).
 // CHECK-LABEL: gpu.module @attn_kernels
 // CHECK:         llvm.func @prefill(
-// CHECK-SAME:      \22block_m\22: 128, \22block_n\22: 128
+// CHECK-SAME:      \22block_m\22: 128, \22block_n\22: 128, \22stages\22: 3
+// CHECK-SAME:      \22intra_warpgroup_overlap\22: 1
 // CHECK-SAME:      nvvm.reqntid = array<i32: 384, 1, 1>
 // The producer gives registers away, the consumers take them.
 // CHECK:         nvvm.setmaxregister decrease 24
 // CHECK:         nvvm.setmaxregister increase 240
 // CHECK:         llvm.inline_asm has_side_effects {{.*}}wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 // CHECK:         llvm.return
+
+// The table's schedule at D = 128 (3 stages, the overlap) assumes P in
+// registers and room for a third stage: with P through shared memory, or
+// with kv tiles too wide for three stages, it is 2 stages without overlap.
+// NO-RS:    \22block_n\22: 128, \22stages\22: 2
+// NO-RS-SAME: \22intra_warpgroup_overlap\22: 0, \22probs_in_registers\22: 0
+// NO-ROOM:  \22block_n\22: 192, \22stages\22: 2
+// NO-ROOM-SAME: \22intra_warpgroup_overlap\22: 0
 
 // The PTX pipeline ends in a gpu.binary holding sm_90a PTX.
 // PTX: gpu.binary @attn_kernels [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx86">, {{.*}}assembly = "

@@ -37,7 +37,7 @@ def ConvertAttnToNVVMPass : Pass<"convert-attn-to-nvvm", "ModuleOp"> {
     arith and scf ops. block_m / 64 consumer warpgroups share each K/V tile;
     where the tile is an `attn.warp_specialize` (attn-warp-specialize) a
     producer warpgroup (setmaxnreg budgets from the op) streams Q and the
-    K/V blocks by TMA into a two-stage ring of 128B-swizzled shared memory
+    K/V blocks by TMA into a ring (the op's stages) of 128B-swizzled shared memory
     (full/empty mbarriers); otherwise consumer thread 0 issues the loads.
     `wgmma` SS computes S = Q K^T; the online softmax
     runs on the accumulator registers (quad shuffles, ex2); P is converted to

@@ -40,10 +40,15 @@ struct ConsumerSchedule {
   int64_t stages;
   bool overlap;
 };
-/// The measured schedule for a `tile` of `headDim` (bf16/f16) on `target`
-/// (bench/RESULTS.md run 17), where its shared memory fits; 2 stages without
-/// overlap elsewhere and for targets without a table.
+/// The most dynamic shared memory one CTA may use on sm_90a (227 KiB).
+inline constexpr int64_t kSm90aMaxSharedMemoryBytes = 232448;
+
+/// The measured schedule for a bf16/f16 `tile` with head dims `headDim` (Q,
+/// K) and `valueHeadDim` (V) on `target` (bench/RESULTS.md run 17), where its
+/// shared memory fits; 2 stages without overlap elsewhere and for targets
+/// without a table.
 ConsumerSchedule getDefaultConsumerSchedule(TileConfig tile, int64_t headDim,
+                                            int64_t valueHeadDim,
                                             llvm::StringRef target = "sm_90a");
 
 /// setmaxnreg budgets of a warp-specialized CTA: the producer warpgroup

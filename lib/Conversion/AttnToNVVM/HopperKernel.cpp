@@ -5,12 +5,13 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// One CTA computes block_m query rows of one (batch, head): block_m / 64
-// consumer warpgroups (128 threads each, 64 rows each) share every K/V tile.
-// With warp specialization (the default on sm_90a) a producer warpgroup is
-// added: setmaxnreg moves its registers to the consumers, and one of its
-// threads streams Q and then every K/V block into a two-stage ring (separate
-// K and V mbarriers, so S = Q K^T starts before V lands), waiting on per-stage
+// One CTA computes block_m query rows of one (batch, head) (a persistent
+// kernel: one such tile after another): block_m / 64 consumer warpgroups
+// (128 threads each, 64 rows each) share every K/V tile. With warp
+// specialization (the default on sm_90a) a producer warpgroup is added:
+// setmaxnreg moves its registers to the consumers, and one of its threads
+// streams Q and every K/V block into a ring of 2-3 stages (separate K and V
+// mbarriers, so S = Q K^T starts before V lands), waiting on per-stage
 // "empty" mbarriers that each consumer warpgroup arrives on once it is done
 // with a stage. Without it, consumer thread 0 issues the loads and a block
 // barrier ends every step. Per kv block, in each consumer warpgroup:
@@ -600,14 +601,15 @@ void KernelEmitter::releaseStage(Value stage, Value kvBlock,
     // its wgmma reads of K and V completed.
     Value wgLeader = eqI(arith::AndIOp::create(b, loc, tid, c32(127)), c32(0));
     // ptxas schedules an arrive as early as it can, and the wgmma wait that
-    // must precede it moves up with it. Predicating it on `after` (finite
-    // row sums, or NaN from bad input: never >= 3e38, so always true) keeps
-    // both behind the computation of those values.
+    // must precede it moves up with it. Predicating it on `after` keeps both
+    // behind the computation of those values: row sums are >= 0, +inf or
+    // NaN (huge or bad input), so "not less than -1" is always true, and a
+    // stage is never left unreleased (the producer would hang).
     for (Value v : after)
       wgLeader = arith::AndIOp::create(
           b, loc, wgLeader,
-          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::ULT, v,
-                                cF32(3.0e38)));
+          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UGE, v,
+                                cF32(-1.0)));
     ifThen(wgLeader, [&] {
       NVVM::MBarrierArriveOp::create(b, loc, Type(), emptyBarrier(stage),
                                      Value());
@@ -955,10 +957,11 @@ void KernelEmitter::forEachTile(function_ref<Value(Value, Value)> body) {
   Value qBlocks = arith::DivUIOp::create(
       b, loc, add(seqQ, c32(plan.blockM - 1)), c32(plan.blockM));
   Value tiles = mul(mul(qBlocks, c32(plan.headsQ)), batchCount);
-  auto loop = scf::ForOp::create(
-      b, loc, toIndex(NVVM::BlockIdXOp::create(b, loc, i32())), toIndex(tiles),
-      toIndex(NVVM::GridDimXOp::create(b, loc, i32())),
-      ValueRange{c32(0), c32(0)});
+  Value first = toIndex(NVVM::BlockIdXOp::create(b, loc, i32()));
+  Value end = toIndex(tiles);
+  Value stride = toIndex(NVVM::GridDimXOp::create(b, loc, i32()));
+  auto loop = scf::ForOp::create(b, loc, first, end, stride,
+                                 ValueRange{c32(0), c32(0)});
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   Value t = toI32(loop.getInductionVar());
@@ -1283,6 +1286,7 @@ rt::Manifest buildManifest(const KernelPlan &plan,
   option("consumer_warpgroups", plan.consumerWarpgroups());
   option("warp_specialized", plan.warpSpecialize);
   option("ping_pong", plan.pingPong());
+  option("intra_warpgroup_overlap", plan.overlapSoftmax());
   option("probs_in_registers", plan.probsInRegisters);
   option("longest_first", plan.longestFirst);
   option("conditional_rescale", plan.conditionalRescale);

@@ -11,6 +11,7 @@
 #include "KernelPlan.h"
 
 #include "attnc/Runtime/Manifest.h"
+#include "attnc/Transforms/TileConfig.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
@@ -24,8 +25,7 @@ struct SharedMemoryLayout {
   int64_t probs = 0;
   int64_t keyStageBytes = 0, valueStageBytes = 0;
   int64_t stages = 2;
-  /// The most dynamic shared memory one CTA may use on sm_90a (227 KiB).
-  static constexpr int64_t kMaxBytes = 232448;
+  static constexpr int64_t kMaxBytes = kSm90aMaxSharedMemoryBytes;
   explicit SharedMemoryLayout(const KernelPlan &plan);
 };
 
