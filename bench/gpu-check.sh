@@ -9,5 +9,7 @@ nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,
 # the benchmark kernels, float64 reference on the CPU.
 artifacts/bin/attnc-run-artifact artifacts/examples/* artifacts/kernels/* \
   --shapes=1:1:1,2:17:33,1:113:203,1:200:100,1:257:513 || true
+# Where ptxas put the wgmma waits around the softmax (the overlap's SASS check).
+python3 bench/sass_report.py artifacts/kernels/d128_full artifacts/kernels/d128_causal || true
 OUT_JSON=${OUT:-.}/gpu-check.json
 PYTHONUNBUFFERED=1 python3 bench/gpu_check.py --artifacts artifacts --json "$OUT_JSON" "$@"

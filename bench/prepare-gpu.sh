@@ -45,13 +45,13 @@ ablation no-pingpong bench/kernels.mlir --ping-pong=false
 ablation no-rs artifacts/kernels-up-to-d192.mlir --probs-in-registers=false
 ablation no-ws bench/kernels.mlir --warp-specialize=off
 ablation in-order bench/kernels.mlir --tile-order=in-order
-ablation persistent bench/kernels.mlir --persistent
 # The overlap where the table leaves it off: D = 64 with a third stage,
 # D = 256 with two (a third does not fit).
 ablation overlap-3-stages artifacts/kernels-up-to-d128.mlir --intra-warpgroup-overlap=on --stages=3
 ablation overlap-all bench/kernels.mlir --intra-warpgroup-overlap=on
-# Settled in runs 13-17 (bench/RESULTS.md); ALL_ABLATIONS=1 measures them again.
+# Settled in runs 13-21 (bench/RESULTS.md); ALL_ABLATIONS=1 measures them again.
 if [[ -n "${ALL_ABLATIONS:-}" ]]; then
+  ablation persistent bench/kernels.mlir --persistent
   ablation overlap-2-stages artifacts/kernels-up-to-d128.mlir --stages=2
   ablation conditional-rescale bench/kernels.mlir --conditional-rescale=true
   # Ping-pong wherever two consumers allow it (the table drops it at D = 256).
