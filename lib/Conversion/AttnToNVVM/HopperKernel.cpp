@@ -41,27 +41,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "HopperKernel.h"
-
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-
-#include "llvm/Support/FormatVariadic.h"
-
-#include <cmath>
+#include "KernelEmitter.h"
 
 using namespace mlir;
 using namespace mlir::attn;
+using namespace mlir::attn::hopper;
 namespace rt = attnc::rt;
-
-static constexpr int64_t kWarpgroupThreads = 128;
-static constexpr int64_t kWarpgroupRows = 64; // rows of one wgmma m64 tile
-// Named barriers: 0 = whole CTA, 1..3 = per-warpgroup epilogue, 3-4 =
-// ping-pong, which runs only with two consumer warpgroups (ids 1-2).
-static constexpr int64_t kPingPongBarrierBase = 3;
-static constexpr int64_t kAtomBytes = 128; // one 128B swizzle row
-static constexpr int64_t kAtomElems = 64;  // bf16/f16 elements per atom row
 
 SharedMemoryLayout::SharedMemoryLayout(const KernelPlan &plan) {
   int64_t width = 2; // bf16 / f16
@@ -81,210 +66,6 @@ SharedMemoryLayout::SharedMemoryLayout(const KernelPlan &plan) {
   // Q, then full K, full V and (warp-specialized) empty mbarrier per stage,
   // then (persistent) Q free.
   total = barriers + 8 * (1 + 3 * stages + (plan.persistent ? 1 : 0));
-}
-
-namespace {
-
-/// Emits the kernel body; one instance per kernel.
-class KernelEmitter {
-public:
-  KernelEmitter(OpBuilder &b, Location loc, const KernelPlan &plan)
-      : b(b), loc(loc), plan(plan), smem(plan) {}
-
-  void emit(LLVM::LLVMFuncOp func);
-
-private:
-  //===--- scalar helpers ------------------------------------------------===//
-  Type i32() { return b.getI32Type(); }
-  Type i64() { return b.getI64Type(); }
-  Type f32() { return b.getF32Type(); }
-  Value c32(int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 32); }
-  Value c64(int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 64); }
-  Value cIdx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value cF32(double v) {
-    return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
-  }
-  Value negInf() { return cF32(-INFINITY); }
-  Value toIndex(Value v) {
-    return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
-  }
-  Value toI32(Value v) { return arith::IndexCastOp::create(b, loc, i32(), v); }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
-  Value eqI(Value x, Value y) {
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, y);
-  }
-  Value isNegInf(Value x) {
-    return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, x,
-                                 negInf());
-  }
-  Value intrinsic(StringRef name, Value x) {
-    return LLVM::CallIntrinsicOp::create(b, loc, f32(), b.getStringAttr(name),
-                                         ValueRange{x})
-        .getResult(0);
-  }
-  Value exp2(Value x) { return intrinsic("llvm.nvvm.ex2.approx.ftz.f", x); }
-  Value log2(Value x) { return intrinsic("llvm.nvvm.lg2.approx.ftz.f", x); }
-  Value quadReduce(Value x, bool isMax);
-  /// scf.if with results; each branch returns the values it yields.
-  SmallVector<Value> ifThenElse(Value cond,
-                                function_ref<SmallVector<Value>()> thenFn,
-                                function_ref<SmallVector<Value>()> elseFn) {
-    auto branch = [&](function_ref<SmallVector<Value>()> fn) {
-      return [&, fn](OpBuilder &nested, Location) {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPoint(nested.getInsertionBlock(),
-                            nested.getInsertionPoint());
-        scf::YieldOp::create(b, loc, fn());
-      };
-    };
-    auto op = scf::IfOp::create(b, loc, cond, branch(thenFn), branch(elseFn));
-    return SmallVector<Value>(op.getResults());
-  }
-  /// Emits `body` under `scf.if cond` with this emitter's builder.
-  void ifThen(Value cond, function_ref<void()> body) {
-    auto op = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(op.thenBlock()->getTerminator());
-    body();
-  }
-
-  //===--- shared memory, barriers, TMA -----------------------------------===//
-  Value smemPtr(int64_t offset, Value dynamicOffset = {});
-  Value smemAddr32(int64_t offset, Value dynamicOffset = {});
-  Value barrier(int64_t index) { return smemPtr(smem.barriers + 8 * index); }
-  Value queryBarrier() { return barrier(0); }
-  /// Persistent kernels: consumers arrive here once they stored a tile's O
-  /// from the Q buffer, so the producer may load the next Q into it.
-  Value queryFreeBarrier() {
-    return smemPtr(smem.barriers + 8 + 24 * smem.stages);
-  }
-  Value keyBarrier(Value stage) {
-    return smemPtr(smem.barriers + 8, mul(stage, c32(8)));
-  }
-  Value valueBarrier(Value stage) {
-    return smemPtr(smem.barriers + 8 + 8 * smem.stages, mul(stage, c32(8)));
-  }
-  /// Consumers arrive here when they are done with a stage's K and V.
-  Value emptyBarrier(Value stage) {
-    return smemPtr(smem.barriers + 8 + 16 * smem.stages, mul(stage, c32(8)));
-  }
-  void waitBarrier(Value bar, Value phase) {
-    NVVM::MBarrierTryWaitParityOp::create(b, loc, bar, phase, c32(0x989680));
-  }
-  void expectBytes(Value bar, int64_t bytes) {
-    NVVM::MBarrierArriveExpectTxOp::create(b, loc, Type(), bar, c32(bytes),
-                                           NVVM::MemScopeKind::CTA,
-                                           /*relaxed=*/false, Value());
-  }
-  /// TMA-loads `rows` rows x `cols` columns of one head into `dst`, one
-  /// 64-column swizzle atom per box.
-  void loadTile(Value tensorMap, int64_t dstOffset, Value dstDynamicOffset,
-                int64_t rows, int64_t cols, Value row, Value head, Value batch,
-                Value bar);
-  void issueKeyValueLoads(Value stage, Value kvBlock);
-
-  //===--- wgmma ----------------------------------------------------------===//
-  Value descriptorBase(int64_t leadingBytes, int64_t strideBytes);
-  Value descriptorAt(Value base, int64_t byteOffset, Value dynamicByteOffset);
-  Value kMajorSlice(int64_t bufferOffset, int64_t bufferRows, int64_t k16,
-                    Value rowOffset);
-  Value wgmmaSS(Value acc, Value a, Value bDesc, int64_t n, bool accumulate,
-                bool bTransposed);
-  Value scoresGemm(Value stage);
-  Value outputGemm(Value acc, ArrayRef<Value> probs, Value stage);
-  Value outputGemmFromShared(Value acc, ArrayRef<Value> probs, Value stage);
-  Value valueDescriptor(Value stage, int64_t k16);
-  SmallVector<Value> unpack(Value structValue, int64_t n);
-  Value pack(ArrayRef<Value> values, Type structType);
-  Value packPair(Value lo, Value hi);
-
-  //===--- the online-softmax step ----------------------------------------===//
-  /// Online-softmax state after one block: running max and sum of the
-  /// thread's two rows, the rescale factor and P in f32 (packProbs makes it
-  /// the RS A fragment).
-  struct Softmax {
-    Value m[2], l[2], alpha[2];
-    /// i1: a row max of this thread moved (alpha != 1).
-    Value maxMoved;
-    SmallVector<Value> p;
-  };
-  SmallVector<Value> packProbs(ArrayRef<Value> p);
-  Softmax softmax(Value scores, Value kvBlock, bool masked, ValueRange mOld,
-                  ValueRange lOld);
-  Value rescale(Value acc, const Value alpha[2]);
-  Value rescaleIfMoved(Value acc, const Softmax &sm);
-  /// Frees `stage` for the next K/V loads; the arrival waits for `after`.
-  void releaseStage(Value stage, Value kvBlock, ArrayRef<Value> after = {});
-  std::pair<Value, Value> stageAndPhase(Value iteration);
-  Value computeScores(Value stage, Value phase);
-  void keepAlive(ArrayRef<Value> values);
-  Value pingPongBarrier(Value wg);
-  void pingPongWait();
-  void pingPongArriveOther();
-  /// One kv block, GEMMs and softmax in sequence.
-  SmallVector<Value> kvStep(Value kvBlock, Value iteration, ValueRange carried,
-                            bool masked);
-  /// One kv block with the P V of the previous block overlapping this
-  /// block's softmax; also carries the previous block's P (f32) and alpha.
-  SmallVector<Value> kvStepOverlapped(Value kvBlock, Value iteration,
-                                      ValueRange carried, bool masked);
-  /// The loop bounds of the current tile's kv loops (bounds.front() is its
-  /// first kv block, bounds.back() its end) and its number of kv blocks.
-  struct TileBounds {
-    SmallVector<Value> bounds;
-    Value blocks;
-  };
-  /// Makes query block `qBlock` of (`headIndex`, `batchIndex`) the current
-  /// tile: head, batch, kv head, rowBegin and this thread's row0.
-  void setTile(Value qBlock, Value headIndex, Value batchIndex);
-  /// The current tile's kv range, split as attn-split-masked-loops splits it;
-  /// also sets kvEnd.
-  TileBounds tileBounds();
-  void loadQuery();
-  /// Ring iteration of the tile's `local`-th kv block (persistent kernels
-  /// continue the count of the previous tiles).
-  Value ringIteration(Value iterationBase, Value local) {
-    return plan.persistent ? add(iterationBase, local) : local;
-  }
-  void forEachTile(function_ref<Value(Value, Value)> body);
-  /// Consumer warpgroups on the current tile: wait for Q (mbarrier parity
-  /// `queryPhase`), run the kv loops (ring iterations from `iterationBase`
-  /// on), store O and LSE.
-  void emitConsumer(Value output, Value lse, ArrayRef<Value> bounds,
-                    Value iterationBase, Value queryPhase);
-  void storeOutputTile(ArrayRef<Value> o, const Value inv[2], Value outputMap);
-  void storeRowsSwizzled(ArrayRef<Value> pairs, int64_t bufferOffset,
-                         int64_t bufferRows);
-
-  OpBuilder &b;
-  Location loc;
-  const KernelPlan &plan;
-  SharedMemoryLayout smem;
-
-  // Kernel-wide values.
-  Value smemBase, tmQuery, tmKey, tmValue;
-  Value tid, lane, warpgroup, warpInGroup, row0, isLeader;
-  Value batch, head, kvHead, rowBegin;
-  Value seqQ, seqK, kvEnd;
-  /// Persistent kernels: the batch size (a kernel parameter).
-  Value batchCount;
-  /// Descriptors of shared-memory offset 0: K-major operands (Q, K, P: rows
-  /// of 128 bytes, 8-row groups 1024 B apart) and V (MN-major: 64-column
-  /// atoms block_n rows apart).
-  Value kMajorDescriptor, valueMajorDescriptor;
-  Type accType, scoresType;
-};
-
-Value KernelEmitter::quadReduce(Value x, bool isMax) {
-  for (int offset : {1, 2}) {
-    Value other =
-        NVVM::ShflOp::create(b, loc, f32(), c32(-1), x, c32(offset), c32(0x1f),
-                             NVVM::ShflKind::bfly, UnitAttr());
-    x = isMax ? arith::MaxNumFOp::create(b, loc, x, other).getResult()
-              : arith::AddFOp::create(b, loc, x, other).getResult();
-  }
-  return x;
 }
 
 Value KernelEmitter::smemPtr(int64_t offset, Value dynamicOffset) {
@@ -325,421 +106,6 @@ void KernelEmitter::issueKeyValueLoads(Value stage, Value kvBlock) {
   expectBytes(vb, smem.valueStageBytes);
   loadTile(tmValue, smem.valueStages, mul(stage, c32(smem.valueStageBytes)),
            plan.blockN, plan.valueHeadDim, row, kvHead, batch, vb);
-}
-
-/// The wgmma shared-memory descriptor (128-byte swizzle) of the start of
-/// dynamic shared memory, built once per kernel. Its bits 0-13 hold the
-/// address >> 4; shared addresses stay below 2^18, so the descriptor of
-/// base + offset is this one plus offset >> 4 (descriptorAt): each GEMM
-/// then adds an immediate instead of rebuilding the descriptor (that cost
-/// ~7 instructions per wgmma, ~110 per kv block at D = 128).
-Value KernelEmitter::descriptorBase(int64_t leadingBytes, int64_t strideBytes) {
-  Value start = arith::ExtUIOp::create(
-      b, loc, i64(), arith::ShRUIOp::create(b, loc, smemAddr32(0), c32(4)));
-  int64_t fixed = ((leadingBytes >> 4) << 16) | ((strideBytes >> 4) << 32) |
-                  (int64_t(1) << 62);
-  return arith::OrIOp::create(b, loc, start, c64(fixed));
-}
-
-/// The descriptor `byteOffset` (+ `dynamicByteOffset`, a multiple of 16)
-/// bytes past `base`'s address.
-Value KernelEmitter::descriptorAt(Value base, int64_t byteOffset,
-                                  Value dynamicByteOffset) {
-  Value desc = base;
-  if (dynamicByteOffset)
-    desc = arith::AddIOp::create(
-        b, loc, desc,
-        arith::ExtUIOp::create(
-            b, loc, i64(),
-            arith::ShRUIOp::create(b, loc, dynamicByteOffset, c32(4))));
-  return byteOffset ? arith::AddIOp::create(b, loc, desc, c64(byteOffset >> 4))
-                          .getResult()
-                    : desc;
-}
-
-SmallVector<Value> KernelEmitter::unpack(Value structValue, int64_t n) {
-  SmallVector<Value> values;
-  for (int64_t i = 0; i < n; ++i)
-    values.push_back(LLVM::ExtractValueOp::create(b, loc, structValue, i));
-  return values;
-}
-
-Value KernelEmitter::pack(ArrayRef<Value> values, Type structType) {
-  Value s = LLVM::PoisonOp::create(b, loc, structType);
-  for (auto [i, v] : llvm::enumerate(values))
-    s = LLVM::InsertValueOp::create(b, loc, s, v, int64_t(i));
-  return s;
-}
-
-Value KernelEmitter::packPair(Value lo, Value hi) {
-  auto pairType = VectorType::get({2}, f32());
-  Value v = LLVM::PoisonOp::create(b, loc, pairType);
-  v = LLVM::InsertElementOp::create(b, loc, v, lo, c32(0));
-  v = LLVM::InsertElementOp::create(b, loc, v, hi, c32(1));
-  Value narrow = LLVM::FPTruncOp::create(
-      b, loc, VectorType::get({2}, plan.elementType), v);
-  return LLVM::BitcastOp::create(b, loc, i32(), narrow);
-}
-
-/// The K-major operand slice k16 (16 columns) of a tile stored as 64-column
-/// atoms `bufferRows` rows apart at `bufferOffset` (+ `rowOffset` bytes).
-Value KernelEmitter::kMajorSlice(int64_t bufferOffset, int64_t bufferRows,
-                                 int64_t k16, Value rowOffset) {
-  int64_t atom = k16 / 4, within = (k16 % 4) * 32;
-  return descriptorAt(kMajorDescriptor,
-                      bufferOffset + atom * bufferRows * kAtomBytes + within,
-                      rowOffset);
-}
-
-/// One m64nNk16 wgmma SS (A K-major; B K-major, or MN-major with
-/// `bTransposed`) accumulating into `acc` (or overwriting it).
-Value KernelEmitter::wgmmaSS(Value acc, Value a, Value bDesc, int64_t n,
-                             bool accumulate, bool bTransposed) {
-  NVVM::WGMMATypes type = plan.elementType.isBF16() ? NVVM::WGMMATypes::bf16
-                                                    : NVVM::WGMMATypes::f16;
-  return NVVM::WgmmaMmaAsyncOp::create(
-      b, loc, acc.getType(), acc, a, bDesc,
-      NVVM::MMAShapeAttr::get(b.getContext(), 64, n, 16), type, type,
-      NVVM::WGMMATypes::f32,
-      accumulate ? NVVM::WGMMAScaleOut::one : NVVM::WGMMAScaleOut::zero,
-      NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row,
-      bTransposed ? NVVM::MMALayout::row : NVVM::MMALayout::col, nullptr);
-}
-
-Value KernelEmitter::scoresGemm(Value stage) {
-  Value s = LLVM::ZeroOp::create(b, loc, scoresType);
-  Value keyStage = mul(stage, c32(smem.keyStageBytes));
-  // This warpgroup's 64 rows inside each 128-byte-wide Q box.
-  Value queryRows = mul(warpgroup, c32(kWarpgroupRows * kAtomBytes));
-  for (int64_t k = 0; k < plan.headDim / 16; ++k)
-    s = wgmmaSS(s, kMajorSlice(smem.query, plan.blockM, k, queryRows),
-                kMajorSlice(smem.keyStages, plan.blockN, k, keyStage),
-                plan.blockN, /*accumulate=*/k != 0, /*bTransposed=*/false);
-  return s;
-}
-
-/// O += P V with P in registers: the RS form of wgmma, which neither NVVM
-/// nor NVGPU can express in MLIR 22, as one inline-asm statement per k16.
-Value KernelEmitter::outputGemm(Value acc, ArrayRef<Value> probs, Value stage) {
-  int64_t n = plan.valueHeadDim / 2; // accumulator registers per thread
-  std::string el = plan.elementType.isBF16() ? "bf16" : "f16";
-  std::string asmText =
-      "{\n.reg .pred p;\nsetp.ne.b32 p, $" + std::to_string(2 * n + 5) +
-      ", 0;\nwgmma.mma_async.sync.aligned.m64n" +
-      std::to_string(plan.valueHeadDim) + "k16.f32." + el + "." + el + " {";
-  for (int64_t i = 0; i < n; ++i)
-    asmText += (i ? ", $" : "$") + std::to_string(i);
-  asmText += "}, {$" + std::to_string(2 * n) + ", $" +
-             std::to_string(2 * n + 1) + ", $" + std::to_string(2 * n + 2) +
-             ", $" + std::to_string(2 * n + 3) + "}, $" +
-             std::to_string(2 * n + 4) + ", p, 1, 1, 1;\n}";
-  std::string constraints;
-  for (int64_t i = 0; i < n; ++i)
-    constraints += "=f,";
-  for (int64_t i = 0; i < n; ++i)
-    constraints += std::to_string(i) + ",";
-  constraints += "r,r,r,r,l,n";
-
-  for (int64_t t = 0; t < plan.blockN / 16; ++t) {
-    Value desc = valueDescriptor(stage, t);
-    SmallVector<Value> operands = unpack(acc, n);
-    for (int64_t r = 0; r < 4; ++r)
-      operands.push_back(probs[4 * t + r]);
-    operands.push_back(desc);
-    operands.push_back(c32(1));
-    acc =
-        LLVM::InlineAsmOp::create(
-            b, loc, TypeRange{accType}, operands, asmText, constraints,
-            /*has_side_effects=*/true, /*is_align_stack=*/false,
-            LLVM::tailcallkind::TailCallKind::None,
-            LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
-            ArrayAttr())
-            .getResult(0);
-  }
-  return acc;
-}
-
-/// V's k16-th slice of 16 keys as the B operand of P V.
-Value KernelEmitter::valueDescriptor(Value stage, int64_t k16) {
-  return descriptorAt(valueMajorDescriptor,
-                      smem.valueStages + k16 * 16 * kAtomBytes,
-                      mul(stage, c32(smem.valueStageBytes)));
-}
-
-/// O += P V with P written to shared memory first and read by wgmma SS: the
-/// path FA3 compares the RS form against (probs-in-registers=false).
-Value KernelEmitter::outputGemmFromShared(Value acc, ArrayRef<Value> probs,
-                                          Value stage) {
-  storeRowsSwizzled(probs, smem.probs, plan.blockM);
-  // The generic-proxy stores must be visible to wgmma (async proxy) and
-  // complete in the whole warpgroup before it reads P.
-  NVVM::FenceProxyOp::create(
-      b, loc, NVVM::ProxyKind::async_shared,
-      NVVM::SharedSpaceAttr::get(b.getContext(),
-                                 NVVM::SharedSpace::shared_cta));
-  NVVM::BarrierOp::create(b, loc, Type(), add(warpgroup, c32(1)),
-                          c32(kWarpgroupThreads), nullptr, Value());
-  Value probRows = mul(warpgroup, c32(kWarpgroupRows * kAtomBytes));
-  for (int64_t t = 0; t < plan.blockN / 16; ++t)
-    acc = wgmmaSS(acc, kMajorSlice(smem.probs, plan.blockM, t, probRows),
-                  valueDescriptor(stage, t), plan.valueHeadDim,
-                  /*accumulate=*/true, /*bTransposed=*/true);
-  return acc;
-}
-
-KernelEmitter::Softmax KernelEmitter::softmax(Value scores, Value kvBlock,
-                                              bool masked, ValueRange mOld,
-                                              ValueRange lOld) {
-  SmallVector<Value> s = unpack(scores, plan.blockN / 2);
-  if (masked) {
-    // Visibility is invariant under moving query, key and both lengths by
-    // the same amount along the diagonal; moving by this thread's first
-    // column leaves each element a constant column, so every test compares
-    // against an immediate and nothing per element stays live across the
-    // loop (per-element columns made ptxas spill at block_n = 80).
-    Value colBase =
-        add(mul(kvBlock, cIdx(plan.blockN)),
-            toIndex(mul(arith::AndIOp::create(b, loc, tid, c32(3)), c32(2))));
-    auto shift = [&](Value v) {
-      return arith::SubIOp::create(b, loc, v, colBase).getResult();
-    };
-    Value rows[2] = {shift(toIndex(row0)), shift(toIndex(add(row0, c32(8))))};
-    Value shiftedSeqQ = shift(toIndex(seqQ)),
-          shiftedSeqK = shift(toIndex(seqK));
-    for (size_t i = 0; i < s.size(); ++i) {
-      Value col = cIdx(8 * (i / 4) + i % 2);
-      Value visible = buildKeyVisible(b, loc, rows[(i % 4) / 2], col,
-                                      shiftedSeqQ, shiftedSeqK, plan.mask);
-      s[i] = arith::SelectOp::create(b, loc, visible, s[i], negInf());
-    }
-  }
-
-  Softmax out;
-  Value c = cF32(plan.scaleLog2);
-  Value mScaled[2], rowSum[2];
-  for (int r = 0; r < 2; ++r) {
-    Value m = mOld[r];
-    for (size_t i = 0; i < s.size(); ++i)
-      if ((i % 4) / 2 == size_t(r))
-        m = arith::MaxNumFOp::create(b, loc, m, s[i]);
-    out.m[r] = quadReduce(m, /*isMax=*/true);
-    // In a masked block a row that has seen no key yet keeps m = -inf: use 0
-    // so that exp2(-inf - m) is 0, not NaN. Unmasked blocks have finite
-    // scores, hence a finite max.
-    Value mUse = masked ? arith::SelectOp::create(b, loc, isNegInf(out.m[r]),
-                                                  cF32(0.0), out.m[r])
-                              .getResult()
-                        : out.m[r];
-    mScaled[r] = arith::MulFOp::create(b, loc, mUse, c);
-    rowSum[r] = cF32(0.0);
-  }
-  // p = exp2(s c - m c) as one fma per score: a separate mul and sub cost
-  // 64 more instructions per block on the softmax's critical path.
-  Value negMScaled[2];
-  for (int r = 0; r < 2; ++r) {
-    negMScaled[r] = arith::NegFOp::create(b, loc, mScaled[r]);
-    // a = exp2((m_old - m) c) needs no -inf guard: m_old = -inf < m gives
-    // fma(-inf, c, -m c) = -inf, so a = 0. An unchanged max gives exactly 1
-    // (the fma would leave the rounding error of m c), so that O *= a can
-    // be skipped without changing a bit.
-    Value same = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
-                                       mOld[r], out.m[r]);
-    out.alpha[r] = arith::SelectOp::create(
-        b, loc, same, cF32(1.0),
-        exp2(LLVM::FMAOp::create(b, loc, mOld[r], c, negMScaled[r])));
-    Value moved = arith::XOrIOp::create(
-        b, loc, same, arith::ConstantIntOp::create(b, loc, 1, 1));
-    out.maxMoved =
-        r == 0 ? moved
-               : arith::OrIOp::create(b, loc, out.maxMoved, moved).getResult();
-  }
-  out.p.resize(s.size());
-  for (size_t i = 0; i < s.size(); ++i) {
-    int r = (i % 4) / 2;
-    out.p[i] = exp2(LLVM::FMAOp::create(b, loc, s[i], c, negMScaled[r]));
-    rowSum[r] = arith::AddFOp::create(b, loc, rowSum[r], out.p[i]);
-  }
-  for (int r = 0; r < 2; ++r)
-    out.l[r] = LLVM::FMAOp::create(b, loc, lOld[r], out.alpha[r], rowSum[r]);
-  return out;
-}
-
-SmallVector<Value> KernelEmitter::packProbs(ArrayRef<Value> p) {
-  SmallVector<Value> probs;
-  for (size_t i = 0; i < p.size(); i += 2)
-    probs.push_back(packPair(p[i], p[i + 1]));
-  return probs;
-}
-
-/// O *= alpha only in warps where some row max moved: late in a long kv
-/// range most maxima are final, and the 64-128 multiplies per block sit on
-/// the softmax's critical path (FlashAttention-4 skips them the same way).
-/// The vote keeps the branch uniform per warp; wgmma only needs the warps
-/// to reconverge before it.
-Value KernelEmitter::rescaleIfMoved(Value acc, const Softmax &sm) {
-  if (!plan.conditionalRescale)
-    return rescale(acc, sm.alpha);
-  Value anyMoved = NVVM::VoteSyncOp::create(
-      b, loc, b.getI1Type(), c32(-1), sm.maxMoved, NVVM::VoteSyncKind::any);
-  return ifThenElse(
-      anyMoved,
-      [&]() -> SmallVector<Value> { return {rescale(acc, sm.alpha)}; },
-      [&]() -> SmallVector<Value> { return {acc}; })[0];
-}
-
-Value KernelEmitter::rescale(Value acc, const Value alpha[2]) {
-  SmallVector<Value> o = unpack(acc, plan.valueHeadDim / 2);
-  for (size_t i = 0; i < o.size(); ++i)
-    o[i] = arith::MulFOp::create(b, loc, o[i], alpha[(i % 4) / 2]);
-  return pack(o, accType);
-}
-
-void KernelEmitter::releaseStage(Value stage, Value kvBlock,
-                                 ArrayRef<Value> after) {
-  if (plan.warpSpecialize) {
-    // Hand the stage back to the producer: one arrival per warpgroup, after
-    // its wgmma reads of K and V completed.
-    Value wgLeader = eqI(arith::AndIOp::create(b, loc, tid, c32(127)), c32(0));
-    // ptxas schedules an arrive as early as it can, and the wgmma wait that
-    // must precede it moves up with it. Predicating it on `after` keeps both
-    // behind the computation of those values: row sums are >= 0, +inf or
-    // NaN (huge or bad input), so "not less than -1" is always true, and a
-    // stage is never left unreleased (the producer would hang).
-    for (Value v : after)
-      wgLeader = arith::AndIOp::create(
-          b, loc, wgLeader,
-          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UGE, v,
-                                cF32(-1.0)));
-    ifThen(wgLeader, [&] {
-      NVVM::MBarrierArriveOp::create(b, loc, Type(), emptyBarrier(stage),
-                                     Value());
-    });
-    return;
-  }
-  // Everyone is done with this stage: refill it with block kb + 2.
-  NVVM::Barrier0Op::create(b, loc);
-  Value next = add(kvBlock, cIdx(smem.stages));
-  Value refill = arith::AndIOp::create(
-      b, loc, isLeader,
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next, kvEnd));
-  ifThen(refill, [&] { issueKeyValueLoads(stage, next); });
-}
-
-/// Iteration i of the kv loop uses stage i mod stages, in its
-/// (i / stages)-th round: the mbarrier phase parity to wait for.
-std::pair<Value, Value> KernelEmitter::stageAndPhase(Value iteration) {
-  Value stages = c32(smem.stages);
-  Value stage = arith::RemUIOp::create(b, loc, iteration, stages);
-  Value phase = arith::AndIOp::create(
-      b, loc, arith::DivUIOp::create(b, loc, iteration, stages), c32(1));
-  return {stage, phase};
-}
-
-Value KernelEmitter::computeScores(Value stage, Value phase) {
-  waitBarrier(keyBarrier(stage), phase);
-  NVVM::WgmmaFenceAlignedOp::create(b, loc);
-  Value scores = scoresGemm(stage);
-  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-  return scores;
-}
-
-/// Ping-pong: warpgroup w issues its S wgmma only after the other warpgroup
-/// issued its own (named barrier 3 + w, both warpgroups' 256 threads), so one
-/// warpgroup's softmax runs while the other's GEMMs occupy the tensor cores.
-Value KernelEmitter::pingPongBarrier(Value wg) {
-  return add(wg, c32(kPingPongBarrierBase));
-}
-
-void KernelEmitter::pingPongWait() {
-  NVVM::BarrierOp::create(b, loc, Type(), pingPongBarrier(warpgroup),
-                          c32(2 * kWarpgroupThreads), nullptr, Value());
-}
-
-void KernelEmitter::pingPongArriveOther() {
-  Value other = arith::SubIOp::create(b, loc, c32(1), warpgroup);
-  NVVM::BarrierArriveOp::create(b, loc, pingPongBarrier(other),
-                                c32(2 * kWarpgroupThreads));
-}
-
-SmallVector<Value> KernelEmitter::kvStep(Value kvBlock, Value iteration,
-                                         ValueRange carried, bool masked) {
-  auto [stage, phase] = stageAndPhase(iteration);
-  if (plan.pingPong())
-    pingPongWait();
-  Value scores = computeScores(stage, phase);
-  if (plan.pingPong())
-    pingPongArriveOther();
-  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-  // V landed with K (or soon after): wait now, so that no try-wait loop
-  // separates the softmax from P's conversion and the P V issue.
-  waitBarrier(valueBarrier(stage), phase);
-  Softmax sm = softmax(scores, kvBlock, masked, carried.take_front(2),
-                       carried.slice(2, 2));
-  Value acc = rescaleIfMoved(carried[4], sm);
-  SmallVector<Value> probs = packProbs(sm.p);
-  NVVM::WgmmaFenceAlignedOp::create(b, loc);
-  acc = plan.probsInRegisters ? outputGemm(acc, probs, stage)
-                              : outputGemmFromShared(acc, probs, stage);
-  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-  releaseStage(stage, kvBlock);
-  return {sm.m[0], sm.m[1], sm.l[0], sm.l[1], acc};
-}
-
-SmallVector<Value> KernelEmitter::kvStepOverlapped(Value kvBlock,
-                                                   Value iteration,
-                                                   ValueRange carried,
-                                                   bool masked) {
-  auto [stage, phase] = stageAndPhase(iteration);
-  Value previous = arith::SubIOp::create(b, loc, iteration, c32(1));
-  auto [prevStage, prevPhase] = stageAndPhase(previous);
-
-  // FA3's order: issue S(j), O *= alpha(j-1) while S runs, issue
-  // O += P(j-1) V(j-1), and run the softmax of block j with only S waited
-  // for. Nothing after the P V issue writes O or the P registers before the
-  // full wait (such writes made ptxas put the wait above the softmax). With
-  // ping-pong the two issues are this warpgroup's turn. P(j-1) goes to bf16
-  // before the K wait: live next to S(j) in flight, the f32 values made the
-  // masked loops spill.
-  SmallVector<Value> prevProbs = packProbs(unpack(carried[5], plan.blockN / 2));
-  waitBarrier(keyBarrier(stage), phase);
-  waitBarrier(valueBarrier(prevStage), prevPhase);
-  if (plan.pingPong())
-    pingPongWait();
-  NVVM::WgmmaFenceAlignedOp::create(b, loc);
-  Value scores = scoresGemm(stage);
-  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-  Value prevAlpha[2] = {carried[6], carried[7]};
-  Value acc = rescale(carried[4], prevAlpha);
-  NVVM::WgmmaFenceAlignedOp::create(b, loc);
-  acc = outputGemm(acc, prevProbs, prevStage);
-  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-  if (plan.pingPong())
-    pingPongArriveOther();
-  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1); // S(j) is ready
-  Softmax sm = softmax(scores, kvBlock, masked, carried.take_front(2),
-                       carried.slice(2, 2));
-  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0); // P V done
-  keepAlive(prevProbs);
-  // After the softmax: an arrive ptxas hoisted took the full wait above it.
-  releaseStage(prevStage, kvBlock, {sm.l[0], sm.l[1]});
-  return {sm.m[0],     sm.m[1],    sm.l[0],
-          sm.l[1],     acc,        pack(sm.p, scoresType),
-          sm.alpha[0], sm.alpha[1]};
-}
-
-/// The in-flight RS wgmma reads these registers until wgmma.wait_group;
-/// using them in an (empty) asm statement after the wait keeps the register
-/// allocator from reusing them earlier.
-void KernelEmitter::keepAlive(ArrayRef<Value> values) {
-  std::string constraints;
-  for (size_t i = 0; i < values.size(); ++i)
-    constraints += i ? ",r" : "r";
-  LLVM::InlineAsmOp::create(
-      b, loc, TypeRange{}, values, "", constraints, /*has_side_effects=*/true,
-      /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
-      LLVM::AsmDialectAttr::get(b.getContext(), LLVM::AsmDialect::AD_ATT),
-      ArrayAttr());
 }
 
 void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
@@ -842,7 +208,10 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
                                    NVVM::SetMaxRegisterAction::decrease);
     ifThen(isLeader, [&] {
       forEachTile([&](Value iterationBase, Value tileCount) {
-        TileBounds tile = plan.persistent ? tileBounds() : fixedTile;
+        TileBounds persistentTile;
+        if (plan.persistent)
+          persistentTile = tileBounds();
+        const TileBounds &tile = plan.persistent ? persistentTile : fixedTile;
         Value begin = tile.bounds.front();
         // Q waits until the consumers stored the previous tile's O from its
         // buffer; the first K/V block does not, so it loads meanwhile.
@@ -887,7 +256,10 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
     NVVM::SetMaxRegisterOp::create(b, loc, plan.consumerRegisters,
                                    NVVM::SetMaxRegisterAction::increase);
     forEachTile([&](Value iterationBase, Value tileCount) {
-      TileBounds tile = plan.persistent ? tileBounds() : fixedTile;
+      TileBounds persistentTile;
+      if (plan.persistent)
+        persistentTile = tileBounds();
+      const TileBounds &tile = plan.persistent ? persistentTile : fixedTile;
       Value queryPhase =
           plan.persistent ? arith::AndIOp::create(b, loc, tileCount, c32(1))
                                 .getResult()
@@ -1175,6 +547,18 @@ void KernelEmitter::storeRowsSwizzled(ArrayRef<Value> pairs,
   }
 }
 
+/// Makes this warpgroup's generic-proxy writes to shared memory visible to
+/// the async proxy (wgmma, TMA) and waits until all of its threads made them
+/// (named barrier 1 + warpgroup).
+void KernelEmitter::publishWarpgroupWrites() {
+  NVVM::FenceProxyOp::create(
+      b, loc, NVVM::ProxyKind::async_shared,
+      NVVM::SharedSpaceAttr::get(b.getContext(),
+                                 NVVM::SharedSpace::shared_cta));
+  NVVM::BarrierOp::create(b, loc, Type(), add(warpgroup, c32(1)),
+                          c32(kWarpgroupThreads), nullptr, Value());
+}
+
 /// Writes this warpgroup's 64 x Dv output rows, scaled by `inv` per row, into
 /// the Q buffer (only this warpgroup read those rows), then one thread stores
 /// them with TMA.
@@ -1188,14 +572,8 @@ void KernelEmitter::storeOutputTile(ArrayRef<Value> o, const Value inv[2],
   }
   storeRowsSwizzled(pairs, smem.query, plan.blockM);
   Value tileRowBase = mul(warpgroup, c32(kWarpgroupRows));
-  // Generic-proxy writes must be visible to the TMA (async proxy) before the
-  // warpgroup's barrier.
-  NVVM::FenceProxyOp::create(
-      b, loc, NVVM::ProxyKind::async_shared,
-      NVVM::SharedSpaceAttr::get(b.getContext(),
-                                 NVVM::SharedSpace::shared_cta));
-  NVVM::BarrierOp::create(b, loc, Type(), add(warpgroup, c32(1)),
-                          c32(kWarpgroupThreads), nullptr, Value());
+  // The TMA store reads O through the async proxy.
+  publishWarpgroupWrites();
   Value wgLeader = eqI(arith::AndIOp::create(b, loc, tid, c32(127)), c32(0));
   ifThen(wgLeader, [&] {
     Value rowInTile = mul(warpgroup, c32(kWarpgroupRows * kAtomBytes));
@@ -1219,90 +597,6 @@ void KernelEmitter::storeOutputTile(ArrayRef<Value> o, const Value inv[2],
                                      Value());
   });
 }
-
-rt::Manifest buildManifest(const KernelPlan &plan,
-                           const SharedMemoryLayout &smem) {
-  rt::Manifest m;
-  m.attncVersion = ATTNC_VERSION;
-  m.entry = plan.name;
-  m.ptx = "kernel.ptx";
-  m.threadsPerBlock = kWarpgroupThreads * plan.warpgroups();
-  m.dynamicSmemBytes = smem.total;
-  if (plan.persistent) {
-    m.grid[0] = {{rt::Symbol::NumSms}, 1};
-    m.grid[1] = {{rt::Symbol::One}, 1};
-    m.grid[2] = {{rt::Symbol::One}, 1};
-  } else {
-    m.grid[0] = {{rt::Symbol::SeqQ}, plan.blockM};
-    m.grid[1] = {{rt::Symbol::HeadsQ}, 1};
-    m.grid[2] = {{rt::Symbol::Batch}, 1};
-  }
-  m.problem.dtype =
-      plan.elementType.isBF16() ? rt::DType::BF16 : rt::DType::F16;
-  m.problem.headDim = plan.headDim;
-  m.problem.headDimV = plan.valueHeadDim;
-  m.problem.layout = plan.layout == Layout::BHSD ? "bhsd" : "bshd";
-  m.problem.mask = stringifyMaskKind(plan.mask.kind).str();
-  m.problem.gqa = plan.headsQ != plan.headsKV;
-  m.problem.hasLse = plan.hasLse;
-  auto tensorMap = [&](rt::TensorName t, int64_t rows) {
-    rt::KernelParam p;
-    p.kind = rt::ParamKind::TensorMap;
-    p.tensor = t;
-    p.dims = {rt::TensorDim::D, rt::TensorDim::S, rt::TensorDim::H,
-              rt::TensorDim::B};
-    p.box = {kAtomElems, rows, 1, 1};
-    p.swizzle = rt::Swizzle::B128;
-    return p;
-  };
-  auto pointer = [](rt::TensorName t) {
-    rt::KernelParam p;
-    p.kind = rt::ParamKind::Pointer;
-    p.tensor = t;
-    return p;
-  };
-  auto scalar = [](rt::Symbol s) {
-    rt::KernelParam p;
-    p.kind = rt::ParamKind::I32;
-    p.value = s;
-    return p;
-  };
-  m.params = {tensorMap(rt::TensorName::Q, plan.blockM),
-              tensorMap(rt::TensorName::K, plan.blockN),
-              tensorMap(rt::TensorName::V, plan.blockN),
-              tensorMap(rt::TensorName::O, kWarpgroupRows)};
-  if (plan.hasLse)
-    m.params.push_back(pointer(rt::TensorName::Lse));
-  m.params.push_back(scalar(rt::Symbol::SeqQ));
-  m.params.push_back(scalar(rt::Symbol::SeqK));
-  if (plan.persistent)
-    m.params.push_back(scalar(rt::Symbol::Batch));
-  auto option = [&](StringRef name, int64_t v) {
-    m.options.push_back({name.str(), std::to_string(v), false});
-  };
-  option("block_m", plan.blockM);
-  option("block_n", plan.blockN);
-  option("stages", smem.stages);
-  option("consumer_warpgroups", plan.consumerWarpgroups());
-  option("warp_specialized", plan.warpSpecialize);
-  option("ping_pong", plan.pingPong());
-  option("intra_warpgroup_overlap", plan.overlapSoftmax());
-  option("probs_in_registers", plan.probsInRegisters);
-  option("longest_first", plan.longestFirst);
-  option("conditional_rescale", plan.conditionalRescale);
-  option("persistent", plan.persistent);
-  option("heads_q", plan.headsQ);
-  option("heads_kv", plan.headsKV);
-  m.options.push_back(
-      {"scale", llvm::formatv("{0:e8}", plan.scale).str(), false});
-  if (plan.mask.window) {
-    option("window_left", (*plan.mask.window)[0]);
-    option("window_right", (*plan.mask.window)[1]);
-  }
-  return m;
-}
-
-} // namespace
 
 LLVM::LLVMFuncOp mlir::attn::buildHopperAttentionKernel(
     OpBuilder &b, Location loc, gpu::GPUModuleOp module, const KernelPlan &plan,

@@ -1,0 +1,232 @@
+//===- KernelEmitter.h - the sm_90a kernel emitter --------------*- C++ -*-===//
+//
+// Part of the attnc project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The class HopperKernel.cpp, KernelGemm.cpp and KernelStep.cpp implement:
+// one instance emits one kernel (see HopperKernel.cpp for its structure).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ATTNC_LIB_CONVERSION_ATTNTONVVM_KERNELEMITTER_H
+#define ATTNC_LIB_CONVERSION_ATTNTONVVM_KERNELEMITTER_H
+
+#include "HopperKernel.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#include <cmath>
+
+namespace mlir::attn::hopper {
+
+inline constexpr int64_t kWarpgroupThreads = 128;
+inline constexpr int64_t kWarpgroupRows = 64; // rows of one wgmma m64 tile
+// Named barriers: 0 = whole CTA, 1..3 = per-warpgroup epilogue, 3-4 =
+// ping-pong, which runs only with two consumer warpgroups (ids 1-2).
+inline constexpr int64_t kPingPongBarrierBase = 3;
+inline constexpr int64_t kAtomBytes = 128; // one 128B swizzle row
+inline constexpr int64_t kAtomElems = 64;  // bf16/f16 elements per atom row
+
+/// Emits the kernel body; one instance per kernel.
+class KernelEmitter {
+public:
+  KernelEmitter(OpBuilder &b, Location loc, const KernelPlan &plan)
+      : b(b), loc(loc), plan(plan), smem(plan) {}
+
+  void emit(LLVM::LLVMFuncOp func);
+
+private:
+  //===--- scalar helpers ------------------------------------------------===//
+  Type i32() { return b.getI32Type(); }
+  Type i64() { return b.getI64Type(); }
+  Type f32() { return b.getF32Type(); }
+  Value c32(int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 32); }
+  Value c64(int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 64); }
+  Value cIdx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value cF32(double v) {
+    return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
+  }
+  Value negInf() { return cF32(-INFINITY); }
+  Value toIndex(Value v) {
+    return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
+  }
+  Value toI32(Value v) { return arith::IndexCastOp::create(b, loc, i32(), v); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  Value eqI(Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, y);
+  }
+  Value isNegInf(Value x) {
+    return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, x,
+                                 negInf());
+  }
+  Value intrinsic(StringRef name, Value x) {
+    return LLVM::CallIntrinsicOp::create(b, loc, f32(), b.getStringAttr(name),
+                                         ValueRange{x})
+        .getResult(0);
+  }
+  Value exp2(Value x) { return intrinsic("llvm.nvvm.ex2.approx.ftz.f", x); }
+  Value log2(Value x) { return intrinsic("llvm.nvvm.lg2.approx.ftz.f", x); }
+  Value quadReduce(Value x, bool isMax);
+  /// scf.if with results; each branch returns the values it yields.
+  SmallVector<Value> ifThenElse(Value cond,
+                                function_ref<SmallVector<Value>()> thenFn,
+                                function_ref<SmallVector<Value>()> elseFn) {
+    auto branch = [&](function_ref<SmallVector<Value>()> fn) {
+      return [&, fn](OpBuilder &nested, Location) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(nested.getInsertionBlock(),
+                            nested.getInsertionPoint());
+        scf::YieldOp::create(b, loc, fn());
+      };
+    };
+    auto op = scf::IfOp::create(b, loc, cond, branch(thenFn), branch(elseFn));
+    return SmallVector<Value>(op.getResults());
+  }
+  /// Emits `body` under `scf.if cond` with this emitter's builder.
+  void ifThen(Value cond, function_ref<void()> body) {
+    auto op = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(op.thenBlock()->getTerminator());
+    body();
+  }
+
+  //===--- shared memory, barriers, TMA -----------------------------------===//
+  Value smemPtr(int64_t offset, Value dynamicOffset = {});
+  Value smemAddr32(int64_t offset, Value dynamicOffset = {});
+  Value barrier(int64_t index) { return smemPtr(smem.barriers + 8 * index); }
+  Value queryBarrier() { return barrier(0); }
+  /// Persistent kernels: consumers arrive here once they stored a tile's O
+  /// from the Q buffer, so the producer may load the next Q into it.
+  Value queryFreeBarrier() {
+    return smemPtr(smem.barriers + 8 + 24 * smem.stages);
+  }
+  Value keyBarrier(Value stage) {
+    return smemPtr(smem.barriers + 8, mul(stage, c32(8)));
+  }
+  Value valueBarrier(Value stage) {
+    return smemPtr(smem.barriers + 8 + 8 * smem.stages, mul(stage, c32(8)));
+  }
+  /// Consumers arrive here when they are done with a stage's K and V.
+  Value emptyBarrier(Value stage) {
+    return smemPtr(smem.barriers + 8 + 16 * smem.stages, mul(stage, c32(8)));
+  }
+  void waitBarrier(Value bar, Value phase) {
+    NVVM::MBarrierTryWaitParityOp::create(b, loc, bar, phase, c32(0x989680));
+  }
+  void expectBytes(Value bar, int64_t bytes) {
+    NVVM::MBarrierArriveExpectTxOp::create(b, loc, Type(), bar, c32(bytes),
+                                           NVVM::MemScopeKind::CTA,
+                                           /*relaxed=*/false, Value());
+  }
+  /// TMA-loads `rows` rows x `cols` columns of one head into `dst`, one
+  /// 64-column swizzle atom per box.
+  void loadTile(Value tensorMap, int64_t dstOffset, Value dstDynamicOffset,
+                int64_t rows, int64_t cols, Value row, Value head, Value batch,
+                Value bar);
+  void issueKeyValueLoads(Value stage, Value kvBlock);
+
+  //===--- wgmma ----------------------------------------------------------===//
+  Value descriptorBase(int64_t leadingBytes, int64_t strideBytes);
+  Value descriptorAt(Value base, int64_t byteOffset, Value dynamicByteOffset);
+  Value kMajorSlice(int64_t bufferOffset, int64_t bufferRows, int64_t k16,
+                    Value rowOffset);
+  Value wgmmaSS(Value acc, Value a, Value bDesc, int64_t n, bool accumulate,
+                bool bTransposed);
+  Value scoresGemm(Value stage);
+  Value outputGemm(Value acc, ArrayRef<Value> probs, Value stage);
+  Value outputGemmFromShared(Value acc, ArrayRef<Value> probs, Value stage);
+  Value valueDescriptor(Value stage, int64_t k16);
+  SmallVector<Value> unpack(Value structValue, int64_t n);
+  Value pack(ArrayRef<Value> values, Type structType);
+  Value packPair(Value lo, Value hi);
+
+  //===--- the online-softmax step ----------------------------------------===//
+  /// Online-softmax state after one block: running max and sum of the
+  /// thread's two rows, the rescale factor and P in f32 (packProbs makes it
+  /// the RS A fragment).
+  struct Softmax {
+    Value m[2], l[2], alpha[2];
+    /// i1: a row max of this thread moved (alpha != 1).
+    Value maxMoved;
+    SmallVector<Value> p;
+  };
+  SmallVector<Value> packProbs(ArrayRef<Value> p);
+  Softmax softmax(Value scores, Value kvBlock, bool masked, ValueRange mOld,
+                  ValueRange lOld);
+  Value rescale(Value acc, const Value alpha[2]);
+  Value rescaleIfMoved(Value acc, const Softmax &sm);
+  /// Frees `stage` for the next K/V loads; the arrival waits for `after`.
+  void releaseStage(Value stage, Value kvBlock, ArrayRef<Value> after = {});
+  std::pair<Value, Value> stageAndPhase(Value iteration);
+  Value computeScores(Value stage, Value phase);
+  void keepAlive(ArrayRef<Value> values);
+  Value pingPongBarrier(Value wg);
+  void pingPongWait();
+  void pingPongArriveOther();
+  /// One kv block, GEMMs and softmax in sequence.
+  SmallVector<Value> kvStep(Value kvBlock, Value iteration, ValueRange carried,
+                            bool masked);
+  /// One kv block with the P V of the previous block overlapping this
+  /// block's softmax; also carries the previous block's P (f32) and alpha.
+  SmallVector<Value> kvStepOverlapped(Value kvBlock, Value iteration,
+                                      ValueRange carried, bool masked);
+  /// The loop bounds of the current tile's kv loops (bounds.front() is its
+  /// first kv block, bounds.back() its end) and its number of kv blocks.
+  struct TileBounds {
+    SmallVector<Value> bounds;
+    Value blocks;
+  };
+  /// Makes query block `qBlock` of (`headIndex`, `batchIndex`) the current
+  /// tile: head, batch, kv head, rowBegin and this thread's row0.
+  void setTile(Value qBlock, Value headIndex, Value batchIndex);
+  /// The current tile's kv range, split as attn-split-masked-loops splits it;
+  /// also sets kvEnd.
+  TileBounds tileBounds();
+  void loadQuery();
+  /// Ring iteration of the tile's `local`-th kv block (persistent kernels
+  /// continue the count of the previous tiles).
+  Value ringIteration(Value iterationBase, Value local) {
+    return plan.persistent ? add(iterationBase, local) : local;
+  }
+  void forEachTile(function_ref<Value(Value, Value)> body);
+  /// Consumer warpgroups on the current tile: wait for Q (mbarrier parity
+  /// `queryPhase`), run the kv loops (ring iterations from `iterationBase`
+  /// on), store O and LSE.
+  void emitConsumer(Value output, Value lse, ArrayRef<Value> bounds,
+                    Value iterationBase, Value queryPhase);
+  void storeOutputTile(ArrayRef<Value> o, const Value inv[2], Value outputMap);
+  void storeRowsSwizzled(ArrayRef<Value> pairs, int64_t bufferOffset,
+                         int64_t bufferRows);
+  void publishWarpgroupWrites();
+
+  OpBuilder &b;
+  Location loc;
+  const KernelPlan &plan;
+  SharedMemoryLayout smem;
+
+  // Kernel-wide values.
+  Value smemBase, tmQuery, tmKey, tmValue;
+  Value tid, lane, warpgroup, warpInGroup, row0, isLeader;
+  Value batch, head, kvHead, rowBegin;
+  Value seqQ, seqK, kvEnd;
+  /// Persistent kernels: the batch size (a kernel parameter).
+  Value batchCount;
+  /// Descriptors of shared-memory offset 0: K-major operands (Q, K, P: rows
+  /// of 128 bytes, 8-row groups 1024 B apart) and V (MN-major: 64-column
+  /// atoms block_n rows apart).
+  Value kMajorDescriptor, valueMajorDescriptor;
+  Type accType, scoresType;
+};
+
+/// The runtime manifest of the kernel for `plan` (KernelManifest.cpp).
+attnc::rt::Manifest buildManifest(const KernelPlan &plan,
+                                  const SharedMemoryLayout &smem);
+
+} // namespace mlir::attn::hopper
+
+#endif // ATTNC_LIB_CONVERSION_ATTNTONVVM_KERNELEMITTER_H
