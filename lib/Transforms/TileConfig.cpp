@@ -24,6 +24,32 @@ bool mlir::attn::getDefaultPingPong(int64_t headDim, llvm::StringRef target) {
   return target != "sm_90a" || headDim <= 128;
 }
 
+mlir::attn::SharedMemoryLayout::SharedMemoryLayout(TileConfig tile,
+                                                   int64_t headDim,
+                                                   int64_t valueHeadDim,
+                                                   int64_t stages,
+                                                   bool probsInRegisters,
+                                                   bool persistent)
+    : stages(stages) {
+  int64_t width = 2;      // bf16 / f16
+  int64_t atomElems = 64; // elements of one 128-byte swizzle row
+  keyStageBytes = tile.blockN * headDim * width;
+  valueStageBytes = tile.blockN * valueHeadDim * width;
+  query = 0;
+  // The Q buffer also holds the O tile in the epilogue.
+  keyStages = query + tile.blockM * std::max(headDim, valueHeadDim) * width;
+  valueStages = keyStages + stages * keyStageBytes;
+  probs = valueStages + stages * valueStageBytes;
+  // P is stored as whole 64-column atoms.
+  int64_t probsBytes =
+      tile.blockM * ((tile.blockN + atomElems - 1) / atomElems) * atomElems *
+      width;
+  barriers = probs + (probsInRegisters ? 0 : probsBytes);
+  // Q, then full K, full V and (warp-specialized) empty mbarrier per stage,
+  // then (persistent) Q free.
+  total = barriers + 8 * (1 + 3 * stages + (persistent ? 1 : 0));
+}
+
 ConsumerSchedule
 mlir::attn::getDefaultConsumerSchedule(TileConfig tile, int64_t headDim,
                                        int64_t valueHeadDim,
@@ -33,11 +59,10 @@ mlir::attn::getDefaultConsumerSchedule(TileConfig tile, int64_t headDim,
   // j-1 is released a softmax later). Three stages do not fit next to the
   // D > 128 tiles, and the carried P makes 160-register consumers (three
   // per CTA: block_m = 192) spill.
-  // The kernel's layout (SharedMemoryLayout): the Q buffer (which also holds
-  // O), the K and V stages, and at most 11 mbarriers.
-  int64_t threeStageBytes = 2 * tile.blockM * std::max(headDim, valueHeadDim) +
-                            3 * 2 * tile.blockN * (headDim + valueHeadDim) +
-                            8 * (2 + 3 * 3);
+  int64_t threeStageBytes =
+      SharedMemoryLayout(tile, headDim, valueHeadDim, /*stages=*/3,
+                         /*probsInRegisters=*/true, /*persistent=*/true)
+          .total;
   if (target == "sm_90a" && headDim > 64 && headDim <= 128 &&
       tile.blockM <= 128 && threeStageBytes <= kSm90aMaxSharedMemoryBytes)
     return {3, true};

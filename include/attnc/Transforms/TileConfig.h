@@ -43,6 +43,22 @@ struct ConsumerSchedule {
 /// The most dynamic shared memory one CTA may use on sm_90a (227 KiB).
 inline constexpr int64_t kSm90aMaxSharedMemoryBytes = 232448;
 
+/// Byte offsets of the sm_90a kernel's shared-memory buffers (1024-aligned,
+/// as the 128-byte swizzle of TMA and wgmma requires) for a bf16/f16 tile:
+/// the Q buffer (which also holds O), the K and V stages, P (only when it
+/// does not stay in registers), then the mbarriers. The table and the kernel
+/// both use it, so a schedule the table picks always fits.
+struct SharedMemoryLayout {
+  SharedMemoryLayout(TileConfig tile, int64_t headDim, int64_t valueHeadDim,
+                     int64_t stages, bool probsInRegisters, bool persistent);
+  int64_t query = 0, keyStages = 0, valueStages = 0, barriers = 0, total = 0;
+  /// P of every consumer warpgroup when it does not stay in registers.
+  int64_t probs = 0;
+  int64_t keyStageBytes = 0, valueStageBytes = 0;
+  int64_t stages = 2;
+  static constexpr int64_t kMaxBytes = kSm90aMaxSharedMemoryBytes;
+};
+
 /// The measured schedule for a bf16/f16 `tile` with head dims `headDim` (Q,
 /// K) and `valueHeadDim` (V) on `target` (bench/RESULTS.md run 17), where its
 /// shared memory fits; 2 stages without overlap elsewhere and for targets

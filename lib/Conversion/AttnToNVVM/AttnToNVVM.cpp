@@ -92,7 +92,7 @@ struct ConvertAttnToNVVMPass final
       plan->conditionalRescale = conditionalRescale;
       plan->longestFirst = tileOrder == "auto" ? plan->mask.hidesKeys()
                                                : tileOrder == "longest-first";
-      SharedMemoryLayout smem(*plan);
+      SharedMemoryLayout smem = getSharedMemoryLayout(*plan);
       if (smem.total > SharedMemoryLayout::kMaxBytes) {
         forall.emitError("convert-attn-to-nvvm: tile ")
             << plan->blockM << "x" << plan->blockN << " needs " << smem.total

@@ -48,24 +48,10 @@ using namespace mlir::attn;
 using namespace mlir::attn::hopper;
 namespace rt = attnc::rt;
 
-SharedMemoryLayout::SharedMemoryLayout(const KernelPlan &plan) {
-  int64_t width = 2; // bf16 / f16
-  keyStageBytes = plan.blockN * plan.headDim * width;
-  valueStageBytes = plan.blockN * plan.valueHeadDim * width;
-  query = 0;
-  // The Q buffer also holds the O tile in the epilogue.
-  keyStages =
-      query + plan.blockM * std::max(plan.headDim, plan.valueHeadDim) * width;
-  stages = plan.stages;
-  valueStages = keyStages + stages * keyStageBytes;
-  probs = valueStages + stages * valueStageBytes;
-  // P is stored as whole 64-column atoms (storeRowsSwizzled).
-  int64_t probsBytes =
-      plan.blockM * llvm::alignTo(plan.blockN, kAtomElems) * width;
-  barriers = probs + (plan.probsInRegisters ? 0 : probsBytes);
-  // Q, then full K, full V and (warp-specialized) empty mbarrier per stage,
-  // then (persistent) Q free.
-  total = barriers + 8 * (1 + 3 * stages + (plan.persistent ? 1 : 0));
+SharedMemoryLayout mlir::attn::getSharedMemoryLayout(const KernelPlan &plan) {
+  return SharedMemoryLayout({plan.blockM, plan.blockN}, plan.headDim,
+                            plan.valueHeadDim, plan.stages,
+                            plan.probsInRegisters, plan.persistent);
 }
 
 Value KernelEmitter::smemPtr(int64_t offset, Value dynamicOffset) {
@@ -642,6 +628,6 @@ LLVM::LLVMFuncOp mlir::attn::buildHopperAttentionKernel(
                     b.getUnitAttr());
   }
   KernelEmitter(b, loc, plan).emit(func);
-  manifest = buildManifest(plan, SharedMemoryLayout(plan));
+  manifest = buildManifest(plan, getSharedMemoryLayout(plan));
   return func;
 }

@@ -17,17 +17,8 @@
 
 namespace mlir::attn {
 
-/// Byte offsets of the kernel's shared-memory buffers (1024-aligned, as the
-/// 128-byte swizzle of TMA and wgmma requires).
-struct SharedMemoryLayout {
-  int64_t query = 0, keyStages = 0, valueStages = 0, barriers = 0, total = 0;
-  /// P of every consumer warpgroup when it does not stay in registers.
-  int64_t probs = 0;
-  int64_t keyStageBytes = 0, valueStageBytes = 0;
-  int64_t stages = 2;
-  static constexpr int64_t kMaxBytes = kSm90aMaxSharedMemoryBytes;
-  explicit SharedMemoryLayout(const KernelPlan &plan);
-};
+/// The shared-memory layout of the kernel for `plan`.
+SharedMemoryLayout getSharedMemoryLayout(const KernelPlan &plan);
 
 /// Emits into `module` the kernel for `plan` as an llvm.func (NVVM, LLVM,
 /// arith and scf ops) and returns it; its manifest goes to `manifest`.

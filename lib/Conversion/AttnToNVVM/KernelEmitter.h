@@ -35,7 +35,7 @@ inline constexpr int64_t kAtomElems = 64;  // bf16/f16 elements per atom row
 class KernelEmitter {
 public:
   KernelEmitter(OpBuilder &b, Location loc, const KernelPlan &plan)
-      : b(b), loc(loc), plan(plan), smem(plan) {}
+      : b(b), loc(loc), plan(plan), smem(getSharedMemoryLayout(plan)) {}
 
   void emit(LLVM::LLVMFuncOp func);
 
