@@ -396,6 +396,8 @@ void KernelEmitter::emitConsumer(Value output, Value lse,
           Softmax sm = softmax(scores, kvBegin, /*masked=*/true,
                                ValueRange{carried[0], carried[1]},
                                ValueRange{carried[2], carried[3]});
+          // Every block's step waits for its V (KernelStep.cpp).
+          waitBarrier(valueBarrier(stage), phase);
           return {sm.m[0],     sm.m[1],    sm.l[0],
                   sm.l[1],     zeroAcc,    pack(sm.p, scoresType),
                   sm.alpha[0], sm.alpha[1]};
@@ -422,8 +424,8 @@ void KernelEmitter::emitConsumer(Value output, Value lse,
               toI32(arith::SubIOp::create(
                   b, loc, arith::SubIOp::create(b, loc, kvEnd, cIdx(1)),
                   kvBegin)));
-          auto [stage, phase] = stageAndPhase(last);
-          waitBarrier(valueBarrier(stage), phase);
+          // V(last) was waited for by the last step.
+          Value stage = stageAndPhase(last).first;
           Value alpha[2] = {carried[6], carried[7]};
           Value out = rescale(carried[4], alpha);
           SmallVector<Value> probs =

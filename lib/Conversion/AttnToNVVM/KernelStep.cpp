@@ -234,7 +234,7 @@ SmallVector<Value> KernelEmitter::kvStepOverlapped(Value kvBlock,
                                                    bool masked) {
   auto [stage, phase] = stageAndPhase(iteration);
   Value previous = arith::SubIOp::create(b, loc, iteration, c32(1));
-  auto [prevStage, prevPhase] = stageAndPhase(previous);
+  Value prevStage = stageAndPhase(previous).first;
 
   // FA3's order: issue S(j), O *= alpha(j-1) while S runs, issue
   // O += P(j-1) V(j-1), and run the softmax of block j with only S waited
@@ -245,7 +245,6 @@ SmallVector<Value> KernelEmitter::kvStepOverlapped(Value kvBlock,
   // masked loops spill.
   SmallVector<Value> prevProbs = packProbs(unpack(carried[5], plan.blockN / 2));
   waitBarrier(keyBarrier(stage), phase);
-  waitBarrier(valueBarrier(prevStage), prevPhase);
   if (plan.pingPong())
     pingPongWait();
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
@@ -261,7 +260,18 @@ SmallVector<Value> KernelEmitter::kvStepOverlapped(Value kvBlock,
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1); // S(j) is ready
   Softmax sm = softmax(scores, kvBlock, masked, carried.take_front(2),
                        carried.slice(2, 2));
+  // V(j) is needed only by the next step's P V issue and landed with K(j)
+  // long before; every step waits for it. Before the full wait, its
+  // try-wait loop is a basic-block boundary that keeps ptxas's list
+  // scheduler from pulling the full wait up to the first row-max shuffle,
+  // above every exponential (SASS of run 23). Masked steps wait after it:
+  // with the exponentials under P V, P(j-1), O and S(j) are all live at
+  // once, and the mask's registers on top made those loops spill.
+  if (!masked)
+    waitBarrier(valueBarrier(stage), phase);
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0); // P V done
+  if (masked)
+    waitBarrier(valueBarrier(stage), phase);
   keepAlive(prevProbs);
   // After the softmax: an arrive ptxas hoisted took the full wait above it.
   releaseStage(prevStage, kvBlock, {sm.l[0], sm.l[1]});
