@@ -43,8 +43,14 @@ def report(name, sass):
         elif open_region is not None and "MUFU.EX2" in line:
             open_region += 1
     waits = len(WAIT.findall(sass))
+    # Spill traffic, and how much of it sits between the first and the last
+    # wgmma wait (the kv loops): spills outside them cost once per tile.
+    spill = [i for i, l in enumerate(lines) if re.search(r"\b(LDL|STL)\b", l)]
+    wait_lines = [i for i, l in enumerate(lines) if WAIT.search(l)]
+    in_loops = sum(wait_lines[0] < i < wait_lines[-1] for i in spill) if wait_lines else 0
     print(f"sass {name}: {len(lines)} lines, {waits} wgmma waits, {mufu_total} MUFU.EX2, "
-          f"MUFU.EX2 inside each wait<1>..wait region: {regions or 'no wait<1>'}")
+          f"MUFU.EX2 inside each wait<1>..wait region: {regions or 'no wait<1>'}, "
+          f"LDL/STL: {len(spill)} ({in_loops} between the first and last wgmma wait)")
 
 
 def main():

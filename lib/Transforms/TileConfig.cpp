@@ -45,28 +45,31 @@ mlir::attn::SharedMemoryLayout::SharedMemoryLayout(TileConfig tile,
       tile.blockM * ((tile.blockN + atomElems - 1) / atomElems) * atomElems *
       width;
   barriers = probs + (probsInRegisters ? 0 : probsBytes);
-  // Q, then full K, full V and (warp-specialized) empty mbarrier per stage,
-  // then (persistent) Q free.
-  total = barriers + 8 * (1 + 3 * stages + (persistent ? 1 : 0));
+  // Q, then per stage full K, full V, (warp-specialized) empty K and empty
+  // V mbarriers, then (persistent) Q free.
+  total = barriers + 8 * (1 + 4 * stages + (persistent ? 1 : 0));
 }
 
 ConsumerSchedule
 mlir::attn::getDefaultConsumerSchedule(TileConfig tile, int64_t headDim,
-                                       int64_t valueHeadDim,
+                                       int64_t valueHeadDim, bool slidingWindow,
                                        llvm::StringRef target) {
-  // Run 17: at D = 128 the overlap with a third stage is +6-13 % over 2
-  // stages without it (and 8-10 % slower with 2 stages: the stage of block
-  // j-1 is released a softmax later). Three stages do not fit next to the
-  // D > 128 tiles, and the carried P makes 160-register consumers (three
-  // per CTA: block_m = 192) spill.
+  // Runs 17 and 26-27: with the overlap the V of block j-1 is released a
+  // softmax later; with two stages K is released on its own (the kernel's
+  // releasesKeysEarly), so they keep up at D = 256 (+3-7 % from 4k tokens
+  // on) and match three at D = 128, where a third stage fits and is kept.
+  // The P carried in registers makes 160-register consumers (three per CTA:
+  // block_m = 192) spill, so D = 64 keeps the sequential step, and so does
+  // a sliding window above D = 128 (its two masked loops next to a
+  // 128-register O spilled 92 bytes).
+  if (target != "sm_90a" || headDim <= 64 || tile.blockM > 128 ||
+      (slidingWindow && headDim > 128))
+    return {2, false};
   int64_t threeStageBytes =
       SharedMemoryLayout(tile, headDim, valueHeadDim, /*stages=*/3,
                          /*probsInRegisters=*/true, /*persistent=*/true)
           .total;
-  if (target == "sm_90a" && headDim > 64 && headDim <= 128 &&
-      tile.blockM <= 128 && threeStageBytes <= kSm90aMaxSharedMemoryBytes)
-    return {3, true};
-  return {2, false};
+  return {threeStageBytes <= kSm90aMaxSharedMemoryBytes ? 3 : 2, true};
 }
 
 RegisterBudget

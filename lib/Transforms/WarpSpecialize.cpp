@@ -336,15 +336,12 @@ struct AttnWarpSpecializePass final
           tile->kvLoads.front().value.getTile().getType().getDimSize(1);
       ConsumerSchedule schedule =
           target.empty() ? ConsumerSchedule{2, false}
-                         : getDefaultConsumerSchedule({blockM, blockN}, headDim,
-                                                      valueHeadDim, target);
+                         : getDefaultConsumerSchedule(
+                               {blockM, blockN}, headDim, valueHeadDim,
+                               tile->mask.window.has_value(), target);
       if (stages > 0)
         schedule.stages = stages;
-      // The table's overlap needs its third stage (with two it measured
-      // 8-16 % slower, RESULTS.md run 17).
-      if (overlap == TableChoice::Auto)
-        schedule.overlap = schedule.overlap && schedule.stages >= 3;
-      else
+      if (overlap != TableChoice::Auto)
         schedule.overlap = overlap == TableChoice::On;
       Partitioner partitioner(
           b, *tile, getWarpSpecializedRegisterBudget(consumers), consumers,

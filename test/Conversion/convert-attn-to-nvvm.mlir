@@ -31,7 +31,9 @@
 // CHECK:           nvvm.shfl.sync  bfly
 // CHECK:           llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
 // CHECK:           llvm.inline_asm has_side_effects {{.*}}wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}p, 1, 1, 1;
-// The consumers hand each K/V stage back to the producer warpgroup.
+// The consumers hand each stage's K back to the producer warpgroup once S
+// completed, its V after P V.
+// CHECK:           nvvm.mbarrier.arrive
 // CHECK:           nvvm.mbarrier.arrive
 // CHECK:         } {{.*}}
 // Epilogue: O through shared memory, fenced for the async proxy, one TMA
@@ -65,9 +67,9 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 // PERSISTENT-SAME:    {\22kind\22: \22i32\22, \22value\22: \22batch\22}
 // PERSISTENT-SAME:    \22persistent\22: 1
 // The Q-free barrier follows the others at 49152 (Q 16 KiB, two 8 KiB K and
-// V stages) + 8 x 7 (Q, 2 K full, 2 V full, 2 empty) = 49208; one arrival
-// per consumer warpgroup (two here).
-// PERSISTENT:       llvm.getelementptr %{{.*}}[%c49208_i32{{[_0-9]*}}]
+// V stages) + 8 x 9 (Q, 2 K full, 2 V full, 2 K empty, 2 V empty) = 49224;
+// one arrival per consumer warpgroup (two here).
+// PERSISTENT:       llvm.getelementptr %{{.*}}[%c49224_i32{{[_0-9]*}}]
 // PERSISTENT-NEXT:  nvvm.mbarrier.init %{{.*}}, %c2_i32{{[_0-9]*}} : !llvm.ptr<3>, i32
 // PERSISTENT-NEXT:  nvvm.fence.mbarrier.init
 // PERSISTENT:       nvvm.setmaxregister  decrease 24
@@ -81,18 +83,59 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 // PERSISTENT:       nvvm.setmaxregister  increase 240
 // PERSISTENT:       scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (i32, i32) {
 // PERSISTENT:         nvvm.cp.async.bulk.wait_group 0 {read}
-// PERSISTENT-NEXT:    %c49208_i32{{[_0-9]*}} = arith.constant 49208 : i32
-// PERSISTENT-NEXT:    %[[QFREE:.*]] = llvm.getelementptr %{{.*}}[%c49208_i32{{[_0-9]*}}]
+// PERSISTENT-NEXT:    %c49224_i32{{[_0-9]*}} = arith.constant 49224 : i32
+// PERSISTENT-NEXT:    %[[QFREE:.*]] = llvm.getelementptr %{{.*}}[%c49224_i32{{[_0-9]*}}]
 // PERSISTENT-NEXT:    nvvm.mbarrier.arrive %[[QFREE]]
 // PERSISTENT:         scf.yield %{{.*}}, %{{.*}} : i32, i32
 
-// With the overlap, the last block's stage is released after its P V as well
-// (the next tile's loads reuse it): 4 arrivals in the IR (the two kv loops,
-// that one, the Q-free one) where the non-persistent kernel has 2.
+// With the overlap, the last block's V is released after its P V as well
+// (the next tile's loads reuse the stage). With two stages K and V are
+// released separately: 7 arrivals in the IR (K and V in each of the two kv
+// loops, the first block's K, the last block's V, the Q-free one); with
+// three, one per stage: 4 (the two kv loops, the last block, Q free).
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
 // RUN:   --attn-warp-specialize="intra-warpgroup-overlap=on" --convert-attn-to-nvvm="persistent=true" \
 // RUN:   | grep -c "nvvm.mbarrier.arrive %" | FileCheck %s --check-prefix=PERSISTENT-OVERLAP
-// PERSISTENT-OVERLAP: {{^}}4{{$}}
+// PERSISTENT-OVERLAP: {{^}}7{{$}}
+// RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
+// RUN:   --attn-warp-specialize="intra-warpgroup-overlap=on stages=3" --convert-attn-to-nvvm="persistent=true" \
+// RUN:   | grep -c "nvvm.mbarrier.arrive %" | FileCheck %s --check-prefix=PERSISTENT-OVERLAP-3
+// PERSISTENT-OVERLAP-3: {{^}}4{{$}}
+
+// Two stages: the producer waits for a stage's K to be free (empty barriers
+// of K at 49192 = 49152 + 8 x 5, after Q and the K and V full ones) before
+// loading K, and for its V (at 49208) before loading V; the consumers arrive
+// on the first once S completed and on the second after P V.
+// RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
+// RUN:   --attn-warp-specialize --convert-attn-to-nvvm | FileCheck %s --check-prefix=EARLY-KEYS
+// EARLY-KEYS-LABEL: llvm.func @causal(
+// EARLY-KEYS-SAME:    %[[TQ:[^:]*]]: !llvm.ptr {{{[^}]*}}}, %[[TK:[^:]*]]: !llvm.ptr {{{[^}]*}}}, %[[TV:[^:]*]]: !llvm.ptr
+// EARLY-KEYS:         nvvm.setmaxregister  decrease 24
+// EARLY-KEYS:         scf.for
+// EARLY-KEYS:           arith.constant 49192 : i32
+// EARLY-KEYS:           nvvm.mbarrier.try_wait.parity
+// EARLY-KEYS:           nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[TK]],
+// EARLY-KEYS:           arith.constant 49208 : i32
+// EARLY-KEYS:           nvvm.mbarrier.try_wait.parity
+// EARLY-KEYS:           nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[TV]],
+// EARLY-KEYS:         nvvm.setmaxregister  increase 240
+// EARLY-KEYS:         scf.for
+// EARLY-KEYS:           nvvm.wgmma.wait.group.sync.aligned 0
+// EARLY-KEYS:           arith.constant 49192 : i32
+// EARLY-KEYS:           nvvm.mbarrier.arrive
+// EARLY-KEYS:           llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
+// EARLY-KEYS:           llvm.inline_asm has_side_effects {{.*}}wgmma.mma_async
+// EARLY-KEYS:           nvvm.wgmma.wait.group.sync.aligned 0
+// EARLY-KEYS:           arith.constant 49208 : i32
+// EARLY-KEYS:           nvvm.mbarrier.arrive
+// EARLY-KEYS:         } {{.*}}
+
+// Three stages: one empty barrier per stage, one arrival per stage and
+// kv loop (after P V), as the producer is far enough ahead.
+// RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
+// RUN:   --attn-warp-specialize="stages=3" --convert-attn-to-nvvm \
+// RUN:   | grep -c "nvvm.mbarrier.arrive %" | FileCheck %s --check-prefix=SHARED-RELEASE
+// SHARED-RELEASE: {{^}}2{{$}}
 
 // With intra_warpgroup_overlap, block j's S wgmma and block j-1's P V wgmma are
 // committed as two groups; the softmax runs after waiting for the first only.

@@ -60,11 +60,13 @@ struct SharedMemoryLayout {
 };
 
 /// The measured schedule for a bf16/f16 `tile` with head dims `headDim` (Q,
-/// K) and `valueHeadDim` (V) on `target` (bench/RESULTS.md run 17), where its
-/// shared memory fits; 2 stages without overlap elsewhere and for targets
-/// without a table.
+/// K) and `valueHeadDim` (V) on `target` (bench/RESULTS.md runs 17 and 27):
+/// intra-warpgroup overlap with 3 stages where they fit, else 2; 2 stages
+/// without overlap for three consumer warpgroups, for `slidingWindow` masks
+/// above D = 128, and for targets without a table.
 ConsumerSchedule getDefaultConsumerSchedule(TileConfig tile, int64_t headDim,
                                             int64_t valueHeadDim,
+                                            bool slidingWindow = false,
                                             llvm::StringRef target = "sm_90a");
 
 /// setmaxnreg budgets of a warp-specialized CTA: the producer warpgroup

@@ -13,8 +13,9 @@
 // streams Q and every K/V block into a ring of 2-3 stages (separate K and V
 // mbarriers, so S = Q K^T starts before V lands), waiting on per-stage
 // "empty" mbarriers that each consumer warpgroup arrives on once it is done
-// with a stage. Without it, consumer thread 0 issues the loads and a block
-// barrier ends every step. Per kv block, in each consumer warpgroup:
+// with a stage (with two stages, separate ones for K and V: K is handed
+// back once S completed). Without it, consumer thread 0 issues the loads and a
+// block barrier ends every step. Per kv block, in each consumer warpgroup:
 //
 //   S   = wgmma SS (Q from smem, K from smem; both K-major, 128B swizzle)
 //   S   = mask(S)                         (only in the masked loops)
@@ -83,12 +84,17 @@ void KernelEmitter::loadTile(Value tensorMap, int64_t dstOffset,
   }
 }
 
-void KernelEmitter::issueKeyValueLoads(Value stage, Value kvBlock) {
+void KernelEmitter::issueKeyLoad(Value stage, Value kvBlock) {
   Value row = toI32(mul(kvBlock, cIdx(plan.blockN)));
-  Value kb = keyBarrier(stage), vb = valueBarrier(stage);
+  Value kb = keyBarrier(stage);
   expectBytes(kb, smem.keyStageBytes);
   loadTile(tmKey, smem.keyStages, mul(stage, c32(smem.keyStageBytes)),
            plan.blockN, plan.headDim, row, kvHead, batch, kb);
+}
+
+void KernelEmitter::issueValueLoad(Value stage, Value kvBlock) {
+  Value row = toI32(mul(kvBlock, cIdx(plan.blockN)));
+  Value vb = valueBarrier(stage);
   expectBytes(vb, smem.valueStageBytes);
   loadTile(tmValue, smem.valueStages, mul(stage, c32(smem.valueStageBytes)),
            plan.blockN, plan.valueHeadDim, row, kvHead, batch, vb);
@@ -148,9 +154,13 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   ifThen(isLeader, [&] {
     for (int64_t i = 0; i < 1 + 2 * smem.stages; ++i)
       NVVM::MBarrierInitOp::create(b, loc, barrier(i), c32(1), Value());
-    for (int64_t i = 0; i < smem.stages; ++i)
-      NVVM::MBarrierInitOp::create(b, loc, emptyBarrier(c32(i)),
+    for (int64_t i = 0; i < smem.stages; ++i) {
+      if (releasesKeysEarly())
+        NVVM::MBarrierInitOp::create(b, loc, keyEmptyBarrier(c32(i)),
+                                     c32(plan.consumerWarpgroups()), Value());
+      NVVM::MBarrierInitOp::create(b, loc, valueEmptyBarrier(c32(i)),
                                    c32(plan.consumerWarpgroups()), Value());
+    }
     if (plan.persistent)
       NVVM::MBarrierInitOp::create(b, loc, queryFreeBarrier(),
                                    c32(plan.consumerWarpgroups()), Value());
@@ -223,8 +233,11 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
           // The first use of a stage waits on the phase before the
           // barrier's first, which counts as complete.
           Value parity = arith::XOrIOp::create(b, loc, phase, c32(1));
-          waitBarrier(emptyBarrier(stage), parity);
-          issueKeyValueLoads(stage, kb);
+          waitBarrier(keyEmptyBarrier(stage), parity);
+          issueKeyLoad(stage, kb);
+          if (releasesKeysEarly())
+            waitBarrier(valueEmptyBarrier(stage), parity);
+          issueValueLoad(stage, kb);
           if (plan.persistent)
             ifThen(eqI(kb, begin), loadQueryWhenFree);
         }
@@ -396,8 +409,7 @@ void KernelEmitter::emitConsumer(Value output, Value lse,
           Softmax sm = softmax(scores, kvBegin, /*masked=*/true,
                                ValueRange{carried[0], carried[1]},
                                ValueRange{carried[2], carried[3]});
-          // Every block's step waits for its V (KernelStep.cpp).
-          waitBarrier(valueBarrier(stage), phase);
+          releaseKeys(stage);
           return {sm.m[0],     sm.m[1],    sm.l[0],
                   sm.l[1],     zeroAcc,    pack(sm.p, scoresType),
                   sm.alpha[0], sm.alpha[1]};
@@ -424,8 +436,8 @@ void KernelEmitter::emitConsumer(Value output, Value lse,
               toI32(arith::SubIOp::create(
                   b, loc, arith::SubIOp::create(b, loc, kvEnd, cIdx(1)),
                   kvBegin)));
-          // V(last) was waited for by the last step.
-          Value stage = stageAndPhase(last).first;
+          auto [stage, phase] = stageAndPhase(last);
+          waitBarrier(valueBarrier(stage), phase);
           Value alpha[2] = {carried[6], carried[7]};
           Value out = rescale(carried[4], alpha);
           SmallVector<Value> probs =
@@ -436,7 +448,7 @@ void KernelEmitter::emitConsumer(Value output, Value lse,
           NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
           // The next tile's loads reuse this stage.
           if (plan.persistent)
-            releaseStage(stage, kvEnd);
+            releaseValues(stage, kvEnd);
           return {out};
         },
         [&]() -> SmallVector<Value> { return {carried[4]}; })[0];

@@ -103,7 +103,7 @@ private:
   /// Persistent kernels: consumers arrive here once they stored a tile's O
   /// from the Q buffer, so the producer may load the next Q into it.
   Value queryFreeBarrier() {
-    return smemPtr(smem.barriers + 8 + 24 * smem.stages);
+    return smemPtr(smem.barriers + 8 + 32 * smem.stages);
   }
   Value keyBarrier(Value stage) {
     return smemPtr(smem.barriers + 8, mul(stage, c32(8)));
@@ -111,9 +111,22 @@ private:
   Value valueBarrier(Value stage) {
     return smemPtr(smem.barriers + 8 + 8 * smem.stages, mul(stage, c32(8)));
   }
-  /// Consumers arrive here when they are done with a stage's K and V.
-  Value emptyBarrier(Value stage) {
+  /// With two stages consumers hand K back as soon as its S wgmma
+  /// completed, and V on its own barrier after P V: with the overlap V(j) is
+  /// read a softmax after K(j), and K(j + 2) loads meanwhile (RESULTS.md
+  /// run 26: +3-7 % at D = 256). With three, the producer is far enough
+  /// ahead and one arrival per stage measured 2-4 % faster (run 27).
+  bool releasesKeysEarly() const { return smem.stages == 2; }
+  /// Consumers arrive here when they are done with a stage's K.
+  Value keyEmptyBarrier(Value stage) {
+    if (!releasesKeysEarly())
+      return valueEmptyBarrier(stage);
     return smemPtr(smem.barriers + 8 + 16 * smem.stages, mul(stage, c32(8)));
+  }
+  /// Consumers arrive here when they are done with a stage's V (and K, when
+  /// not released early).
+  Value valueEmptyBarrier(Value stage) {
+    return smemPtr(smem.barriers + 8 + 24 * smem.stages, mul(stage, c32(8)));
   }
   void waitBarrier(Value bar, Value phase) {
     NVVM::MBarrierTryWaitParityOp::create(b, loc, bar, phase, c32(0x989680));
@@ -128,7 +141,12 @@ private:
   void loadTile(Value tensorMap, int64_t dstOffset, Value dstDynamicOffset,
                 int64_t rows, int64_t cols, Value row, Value head, Value batch,
                 Value bar);
-  void issueKeyValueLoads(Value stage, Value kvBlock);
+  void issueKeyLoad(Value stage, Value kvBlock);
+  void issueValueLoad(Value stage, Value kvBlock);
+  void issueKeyValueLoads(Value stage, Value kvBlock) {
+    issueKeyLoad(stage, kvBlock);
+    issueValueLoad(stage, kvBlock);
+  }
 
   //===--- wgmma ----------------------------------------------------------===//
   Value descriptorBase(int64_t leadingBytes, int64_t strideBytes);
@@ -161,7 +179,9 @@ private:
   Value rescale(Value acc, const Value alpha[2]);
   Value rescaleIfMoved(Value acc, const Softmax &sm);
   /// Frees `stage` for the next K/V loads; the arrival waits for `after`.
-  void releaseStage(Value stage, Value kvBlock, ArrayRef<Value> after = {});
+  void arriveOncePerWarpgroup(Value barrier, ArrayRef<Value> after);
+  void releaseKeys(Value stage, ArrayRef<Value> after = {});
+  void releaseValues(Value stage, Value kvBlock, ArrayRef<Value> after = {});
   std::pair<Value, Value> stageAndPhase(Value iteration);
   Value computeScores(Value stage, Value phase);
   void keepAlive(ArrayRef<Value> values);

@@ -136,26 +136,37 @@ Value KernelEmitter::rescale(Value acc, const Value alpha[2]) {
   return pack(o, accType);
 }
 
-void KernelEmitter::releaseStage(Value stage, Value kvBlock,
-                                 ArrayRef<Value> after) {
+/// One arrival per warpgroup on `barrier` (a stage handed back to the
+/// producer), behind the computation of `after`: ptxas schedules an arrive
+/// as early as it can, and the full wgmma wait that precedes it in program
+/// order moves up with it, above the softmax. Row sums are >= 0, +inf or NaN
+/// (huge or bad input), so "not less than -1" is always true, and a stage is
+/// never left unreleased (the producer would hang).
+void KernelEmitter::arriveOncePerWarpgroup(Value barrier,
+                                           ArrayRef<Value> after) {
+  Value wgLeader = eqI(arith::AndIOp::create(b, loc, tid, c32(127)), c32(0));
+  for (Value v : after)
+    wgLeader = arith::AndIOp::create(
+        b, loc, wgLeader,
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UGE, v,
+                              cF32(-1.0)));
+  ifThen(wgLeader, [&] {
+    NVVM::MBarrierArriveOp::create(b, loc, Type(), barrier, Value());
+  });
+}
+
+/// Hands a stage's K back to the producer once its S wgmma completed, where
+/// K is released early; otherwise releaseValues frees K and V together (as
+/// the block barrier does without a producer).
+void KernelEmitter::releaseKeys(Value stage, ArrayRef<Value> after) {
+  if (plan.warpSpecialize && releasesKeysEarly())
+    arriveOncePerWarpgroup(keyEmptyBarrier(stage), after);
+}
+
+void KernelEmitter::releaseValues(Value stage, Value kvBlock,
+                                  ArrayRef<Value> after) {
   if (plan.warpSpecialize) {
-    // Hand the stage back to the producer: one arrival per warpgroup, after
-    // its wgmma reads of K and V completed.
-    Value wgLeader = eqI(arith::AndIOp::create(b, loc, tid, c32(127)), c32(0));
-    // ptxas schedules an arrive as early as it can, and the wgmma wait that
-    // must precede it moves up with it. Predicating it on `after` keeps both
-    // behind the computation of those values: row sums are >= 0, +inf or
-    // NaN (huge or bad input), so "not less than -1" is always true, and a
-    // stage is never left unreleased (the producer would hang).
-    for (Value v : after)
-      wgLeader = arith::AndIOp::create(
-          b, loc, wgLeader,
-          arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UGE, v,
-                                cF32(-1.0)));
-    ifThen(wgLeader, [&] {
-      NVVM::MBarrierArriveOp::create(b, loc, Type(), emptyBarrier(stage),
-                                     Value());
-    });
+    arriveOncePerWarpgroup(valueEmptyBarrier(stage), after);
     return;
   }
   // Everyone is done with this stage: refill it with block kb + 2.
@@ -212,6 +223,7 @@ SmallVector<Value> KernelEmitter::kvStep(Value kvBlock, Value iteration,
   if (plan.pingPong())
     pingPongArriveOther();
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
+  releaseKeys(stage);
   // V landed with K (or soon after): wait now, so that no try-wait loop
   // separates the softmax from P's conversion and the P V issue.
   waitBarrier(valueBarrier(stage), phase);
@@ -224,7 +236,7 @@ SmallVector<Value> KernelEmitter::kvStep(Value kvBlock, Value iteration,
                               : outputGemmFromShared(acc, probs, stage);
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-  releaseStage(stage, kvBlock);
+  releaseValues(stage, kvBlock);
   return {sm.m[0], sm.m[1], sm.l[0], sm.l[1], acc};
 }
 
@@ -234,7 +246,7 @@ SmallVector<Value> KernelEmitter::kvStepOverlapped(Value kvBlock,
                                                    bool masked) {
   auto [stage, phase] = stageAndPhase(iteration);
   Value previous = arith::SubIOp::create(b, loc, iteration, c32(1));
-  Value prevStage = stageAndPhase(previous).first;
+  auto [prevStage, prevPhase] = stageAndPhase(previous);
 
   // FA3's order: issue S(j), O *= alpha(j-1) while S runs, issue
   // O += P(j-1) V(j-1), and run the softmax of block j with only S waited
@@ -245,6 +257,7 @@ SmallVector<Value> KernelEmitter::kvStepOverlapped(Value kvBlock,
   // masked loops spill.
   SmallVector<Value> prevProbs = packProbs(unpack(carried[5], plan.blockN / 2));
   waitBarrier(keyBarrier(stage), phase);
+  waitBarrier(valueBarrier(prevStage), prevPhase);
   if (plan.pingPong())
     pingPongWait();
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
@@ -260,21 +273,11 @@ SmallVector<Value> KernelEmitter::kvStepOverlapped(Value kvBlock,
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1); // S(j) is ready
   Softmax sm = softmax(scores, kvBlock, masked, carried.take_front(2),
                        carried.slice(2, 2));
-  // V(j) is needed only by the next step's P V issue and landed with K(j)
-  // long before; every step waits for it. Before the full wait, its
-  // try-wait loop is a basic-block boundary that keeps ptxas's list
-  // scheduler from pulling the full wait up to the first row-max shuffle,
-  // above every exponential (SASS of run 23). Masked steps wait after it:
-  // with the exponentials under P V, P(j-1), O and S(j) are all live at
-  // once, and the mask's registers on top made those loops spill.
-  if (!masked)
-    waitBarrier(valueBarrier(stage), phase);
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0); // P V done
-  if (masked)
-    waitBarrier(valueBarrier(stage), phase);
   keepAlive(prevProbs);
   // After the softmax: an arrive ptxas hoisted took the full wait above it.
-  releaseStage(prevStage, kvBlock, {sm.l[0], sm.l[1]});
+  releaseKeys(stage, {sm.l[0], sm.l[1]});
+  releaseValues(prevStage, kvBlock, {sm.l[0], sm.l[1]});
   return {sm.m[0],     sm.m[1],    sm.l[0],
           sm.l[1],     acc,        pack(sm.p, scoresType),
           sm.alpha[0], sm.alpha[1]};
