@@ -7,7 +7,7 @@ float64 reference (outputs poisoned with NaN before each launch, so an unwritten
 element fails), then times attnc and the peers of ../shared/bench/peers.py
 (cuDNN, FlashAttention-2, FlexAttention) on the FlashAttention benchmark shapes.
 
-  python3 bench/gpu_check.py --artifacts artifacts [--json out.json] [--no-flex]
+  python3 bench/gpu_check.py --artifacts artifacts [--json out.json] [--no-flex] [--head-dims=128]
 """
 import argparse
 import json
@@ -126,10 +126,10 @@ def sweep(kernels):
     return rows, failed
 
 
-def benchmark(kernels, peers_module, with_flex, ablations=None):
+def benchmark(kernels, peers_module, with_flex, ablations=None, head_dims=(64, 128, 256)):
     """ablations: {label: {kernel name: Kernel}} timed at the same shapes."""
     ablations = ablations or {}
-    shapes = [s for s in peers_module.default_shapes([64, 128, 256], [1024, 4096, 16384], [False, True])]
+    shapes = [s for s in peers_module.default_shapes(list(head_dims), [1024, 4096, 16384], [False, True])]
     print("device:", torch.cuda.get_device_name(), "| torch", torch.__version__, "| cudnn",
           torch.backends.cudnn.version(), flush=True)
     ceil = peers_module.ceilings()
@@ -199,6 +199,8 @@ def main():
     ap.add_argument("--json")
     ap.add_argument("--no-bench", action="store_true")
     ap.add_argument("--no-flex", action="store_true")
+    ap.add_argument("--head-dims", default="64,128,256",
+                    help="benchmark only these head dims (comma-separated)")
     a = ap.parse_args()
     rt = Runtime(os.path.join(a.artifacts, "lib", "libAttncRuntime.so"))
     kernels = {}
@@ -227,7 +229,8 @@ def main():
                 for n in sorted(os.listdir(adir)):
                     if re.match(r"d\d+_(full|causal)$", n):
                         variant[n] = rt.load(os.path.join(adir, n))
-        out["bench"] = benchmark(kernels, peers, not a.no_flex, ablations)
+        head_dims = [int(d) for d in a.head_dims.split(",")]
+        out["bench"] = benchmark(kernels, peers, not a.no_flex, ablations, head_dims)
     if a.json:
         with open(a.json, "w") as f:
             json.dump(out, f, indent=1, default=str)
