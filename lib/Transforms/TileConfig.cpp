@@ -62,8 +62,14 @@ mlir::attn::getDefaultConsumerSchedule(TileConfig tile, int64_t headDim,
   // block_m = 192) spill, so D = 64 keeps the sequential step, and so does
   // a sliding window above D = 128 (its two masked loops next to a
   // 128-register O spilled 92 bytes).
+  // While the softmax of block j runs, O, S(j) and P(j-1) (bf16) are live:
+  // up to 188 registers per thread assembled without spills (128 x 80 at
+  // D = 256: 188; 128 x 160 at D = 128: 184), 128 x 176 (196) spilled 948
+  // bytes (runs 24 and 29).
+  int64_t overlapRegisters =
+      valueHeadDim / 2 + tile.blockN / 2 + tile.blockN / 4;
   if (target != "sm_90a" || headDim <= 64 || tile.blockM > 128 ||
-      (slidingWindow && headDim > 128))
+      overlapRegisters > 188 || (slidingWindow && headDim > 128))
     return {2, false};
   int64_t threeStageBytes =
       SharedMemoryLayout(tile, headDim, valueHeadDim, /*stages=*/3,

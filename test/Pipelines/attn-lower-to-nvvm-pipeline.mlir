@@ -18,13 +18,13 @@
 // CHECK:         llvm.return
 
 // The table's schedule at D = 128 (3 stages, the overlap) assumes P in
-// registers and room for a third stage: with P through shared memory it is
-// 2 stages without overlap; with kv tiles too wide for three stages, the
-// overlap on two.
+// registers, room for a third stage and registers for the carried P: with P
+// through shared memory it is 2 stages without overlap; so it is with kv
+// tiles too wide for both (192: O, S and P(j-1) would take 208 registers).
 // NO-RS:    \22block_n\22: 128, \22stages\22: 2
 // NO-RS-SAME: \22intra_warpgroup_overlap\22: 0, \22probs_in_registers\22: 0
 // NO-ROOM:  \22block_n\22: 192, \22stages\22: 2
-// NO-ROOM-SAME: \22intra_warpgroup_overlap\22: 1
+// NO-ROOM-SAME: \22intra_warpgroup_overlap\22: 0
 
 // The PTX pipeline ends in a gpu.binary holding sm_90a PTX.
 // PTX: gpu.binary @attn_kernels [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx86">, {{.*}}assembly = "

@@ -112,8 +112,8 @@ def AttnWarpSpecializePass
     GEMMs). With `target` set, tiles
     whose head dim the target's table does not specialize are left alone,
     ping-pong is set only where the table keeps it, and `stages = 0` and
-    `intra-warpgroup-overlap = auto` take the table's schedule (`auto`
-    overlaps only with at least 3 stages).
+    `intra-warpgroup-overlap = auto` take the table's schedule (an explicit
+    `stages` keeps the table's overlap choice).
     Run after attn-fuse-online-softmax (and attn-split-masked-loops); the
     result is for convert-attn-to-nvvm, not for the CPU lowering.
   }];

@@ -34,8 +34,8 @@ enum class TableChoice { Off, On, Auto };
 
 /// How the consumer warpgroups of a warp-specialized kernel run their kv
 /// loop: K/V ring stages and whether the softmax of block j overlaps the
-/// P V GEMM of block j-1 (which holds a stage one block longer, so it wants
-/// a third stage).
+/// P V GEMM of block j-1 (which holds V a block longer: a third stage, or
+/// with two the kernel's early K release, keeps the producer ahead).
 struct ConsumerSchedule {
   int64_t stages;
   bool overlap;
@@ -61,9 +61,10 @@ struct SharedMemoryLayout {
 
 /// The measured schedule for a bf16/f16 `tile` with head dims `headDim` (Q,
 /// K) and `valueHeadDim` (V) on `target` (bench/RESULTS.md runs 17 and 27):
-/// intra-warpgroup overlap with 3 stages where they fit, else 2; 2 stages
-/// without overlap for three consumer warpgroups, for `slidingWindow` masks
-/// above D = 128, and for targets without a table.
+/// for D > 64, intra-warpgroup overlap with 3 stages where they fit, else 2;
+/// 2 stages without overlap for D <= 64, three consumer warpgroups, tiles
+/// whose O, S and carried P exceed the consumers' registers, `slidingWindow`
+/// masks above D = 128, and targets without a table.
 ConsumerSchedule getDefaultConsumerSchedule(TileConfig tile, int64_t headDim,
                                             int64_t valueHeadDim,
                                             bool slidingWindow = false,

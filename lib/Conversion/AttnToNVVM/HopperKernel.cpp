@@ -14,7 +14,7 @@
 // mbarriers, so S = Q K^T starts before V lands), waiting on per-stage
 // "empty" mbarriers that each consumer warpgroup arrives on once it is done
 // with a stage (with two stages, separate ones for K and V: K is handed
-// back once S completed). Without it, consumer thread 0 issues the loads and a
+// back a step before V). Without it, consumer thread 0 issues the loads and a
 // block barrier ends every step. Per kv block, in each consumer warpgroup:
 //
 //   S   = wgmma SS (Q from smem, K from smem; both K-major, 128B swizzle)

@@ -111,10 +111,11 @@ private:
   Value valueBarrier(Value stage) {
     return smemPtr(smem.barriers + 8 + 8 * smem.stages, mul(stage, c32(8)));
   }
-  /// With two stages consumers hand K back as soon as its S wgmma
-  /// completed, and V on its own barrier after P V: with the overlap V(j) is
-  /// read a softmax after K(j), and K(j + 2) loads meanwhile (RESULTS.md
-  /// run 26: +3-7 % at D = 256). With three, the producer is far enough
+  /// With two stages consumers hand K back on its own barrier (after the S
+  /// wait in the sequential step, at the end of its own step with the
+  /// overlap) and V after P V: with the overlap V(j) is read a step after
+  /// K(j), and K(j + 2) loads meanwhile (RESULTS.md run 26: +3-7 % at
+  /// D = 256). With three, the producer is far enough
   /// ahead and one arrival per stage measured 2-4 % faster (run 27).
   bool releasesKeysEarly() const { return smem.stages == 2; }
   /// Consumers arrive here when they are done with a stage's K.

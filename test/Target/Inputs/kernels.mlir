@@ -20,3 +20,10 @@ func.func @d256_window_f16(%q: tensor<?x?x8x256xf16>, %k: tensor<?x?x8x256xf16>,
       -> tensor<?x?x8x256xf16>, tensor<?x8x?xf32>
   return %o, %lse : tensor<?x?x8x256xf16>, tensor<?x8x?xf32>
 }
+func.func @d256_causal(%q: tensor<?x8x?x256xbf16>, %k: tensor<?x8x?x256xbf16>,
+                       %v: tensor<?x8x?x256xbf16>) -> (tensor<?x8x?x256xbf16>, tensor<?x8x?xf32>) {
+  %o, %lse = attn.attention %q, %k, %v mask = causal
+      : tensor<?x8x?x256xbf16>, tensor<?x8x?x256xbf16>, tensor<?x8x?x256xbf16>
+      -> tensor<?x8x?x256xbf16>, tensor<?x8x?xf32>
+  return %o, %lse : tensor<?x8x?x256xbf16>, tensor<?x8x?xf32>
+}
