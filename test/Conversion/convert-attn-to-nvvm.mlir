@@ -131,11 +131,21 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 // EARLY-KEYS:         } {{.*}}
 
 // Three stages: one empty barrier per stage, one arrival per stage and
-// kv loop (after P V), as the producer is far enough ahead.
+// kv loop (after P V), as the producer is far enough ahead; the producer
+// waits once per block: 6 try-waits in the kernel (producer 1, consumers' Q
+// 1, K and V in each of the two kv loops) where two stages have 7.
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
 // RUN:   --attn-warp-specialize="stages=3" --convert-attn-to-nvvm \
 // RUN:   | grep -c "nvvm.mbarrier.arrive %" | FileCheck %s --check-prefix=SHARED-RELEASE
 // SHARED-RELEASE: {{^}}2{{$}}
+// RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
+// RUN:   --attn-warp-specialize="stages=3" --convert-attn-to-nvvm \
+// RUN:   | grep -c "nvvm.mbarrier.try_wait.parity" | FileCheck %s --check-prefix=SHARED-WAITS
+// SHARED-WAITS: {{^}}6{{$}}
+// RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
+// RUN:   --attn-warp-specialize --convert-attn-to-nvvm \
+// RUN:   | grep -c "nvvm.mbarrier.try_wait.parity" | FileCheck %s --check-prefix=EARLY-KEYS-WAITS
+// EARLY-KEYS-WAITS: {{^}}7{{$}}
 
 // With intra_warpgroup_overlap, block j's S wgmma and block j-1's P V wgmma are
 // committed as two groups; the softmax runs after waiting for the first only.
