@@ -174,8 +174,10 @@ Value KernelEmitter::outputGemmFromShared(Value acc, ArrayRef<Value> probs,
 }
 
 /// The in-flight RS wgmma reads these registers until wgmma.wait_group;
-/// using them in an (empty) asm statement after the wait keeps the register
-/// allocator from reusing them earlier.
+/// using them in an (empty) asm statement after the wait keeps LLVM from
+/// ending their live ranges earlier. The statement emits no PTX, so ptxas
+/// tracks the wgmma's register reads on its own (removing it changes the
+/// PTX's register numbering, unmeasured).
 void KernelEmitter::keepAlive(ArrayRef<Value> values) {
   std::string constraints;
   for (size_t i = 0; i < values.size(); ++i)
