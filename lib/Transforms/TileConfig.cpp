@@ -54,9 +54,9 @@ ConsumerSchedule
 mlir::attn::getDefaultConsumerSchedule(TileConfig tile, int64_t headDim,
                                        int64_t valueHeadDim, bool slidingWindow,
                                        llvm::StringRef target) {
-  // Runs 17 and 26-27: with the overlap the V of block j-1 is released a
+  // Runs 17 and 26-28: with the overlap the V of block j-1 is released a
   // softmax later; with two stages K is released on its own (the kernel's
-  // releasesKeysEarly), so they keep up at D = 256 (+3-7 % from 4k tokens
+  // releasesKeysEarly), so they keep up at D = 256 (+2-6 % from 4k tokens
   // on) and match three at D = 128, where a third stage fits and is kept.
   // The P carried in registers makes 160-register consumers (three per CTA:
   // block_m = 192) spill, so D = 64 keeps the sequential step, and so does

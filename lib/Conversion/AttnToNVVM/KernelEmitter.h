@@ -114,8 +114,8 @@ private:
   /// With two stages consumers hand K back on its own barrier (after the S
   /// wait in the sequential step, at the end of its own step with the
   /// overlap) and V after P V: with the overlap V(j) is read a step after
-  /// K(j), and K(j + 2) loads meanwhile (RESULTS.md run 26: +3-7 % at
-  /// D = 256). With three, the producer is far enough
+  /// K(j), and K(j + 2) loads meanwhile (RESULTS.md run 28: +2-6 % at
+  /// D = 256 from 4k tokens on). With three, the producer is far enough
   /// ahead and one arrival per stage measured 2-4 % faster (run 27).
   bool releasesKeysEarly() const { return smem.stages == 2; }
   /// Consumers arrive here when they are done with a stage's K.
@@ -179,9 +179,12 @@ private:
                   ValueRange lOld);
   Value rescale(Value acc, const Value alpha[2]);
   Value rescaleIfMoved(Value acc, const Softmax &sm);
-  /// Frees `stage` for the next K/V loads; the arrival waits for `after`.
+  /// One arrival per consumer warpgroup on `barrier`, behind `after`.
   void arriveOncePerWarpgroup(Value barrier, ArrayRef<Value> after);
+  /// Frees `stage`'s K (where K is released early; else a no-op).
   void releaseKeys(Value stage, ArrayRef<Value> after = {});
+  /// Frees `stage`'s V (and K, where not released early) for the next loads;
+  /// without a producer, a block barrier and the refill of the stage.
   void releaseValues(Value stage, Value kvBlock, ArrayRef<Value> after = {});
   std::pair<Value, Value> stageAndPhase(Value iteration);
   Value computeScores(Value stage, Value phase);
