@@ -53,6 +53,9 @@ def reference(kernel, q, k, v, scale):
     group = q.shape[1] // k.shape[1]
     k, v = k.repeat_interleave(group, 1), v.repeat_interleave(group, 1)
     s = (q @ k.transpose(-1, -2)) * scale
+    if "softcap" in opts:
+        cap = float(opts["softcap"])
+        s = cap * torch.tanh(s / cap)
     nq, nk = q.shape[2], k.shape[2]
     i = torch.arange(nq, device="cuda")[:, None]
     j = torch.arange(nk, device="cuda")[None, :]

@@ -39,6 +39,8 @@ without 256 > artifacts/kernels-up-to-d192.mlir
 without '192|256' > artifacts/kernels-up-to-d128.mlir
 # The default schedule at D = 128 is the overlap with 3 stages (the table);
 # no-overlap is the schedule before it (2 stages, = run 15's kernels).
+# QUICK=1 leaves the standard ablations out (a short A/B run).
+if [[ -z "${QUICK:-}" ]]; then
 ablation no-overlap bench/kernels.mlir --intra-warpgroup-overlap=off --stages=2
 ablation no-overlap-3-stages bench/kernels.mlir --intra-warpgroup-overlap=off
 ablation no-pingpong bench/kernels.mlir --ping-pong=false
@@ -51,6 +53,16 @@ ablation in-order bench/kernels.mlir --tile-order=in-order
 only() { grep -v -e '^//' bench/kernels.mlir | awk "/^func.func @/{keep=/^func.func @($1)\\(/} keep"; }
 only 'd128_full|d128_causal' > artifacts/kernels-d128.mlir
 ablation overlap-2-stages artifacts/kernels-d128.mlir --stages=2
+fi
+# The same kernels with a softcap: its cost next to the kernel without it.
+sed -E '/^func.func @d(64|128|256)_(full|causal)\(/,/^}/ s/(attn.attention %q, %k, %v( mask = causal)?)/\1 softcap = 30.0/' \
+  bench/kernels.mlir > artifacts/kernels-softcap.mlir
+ablation softcap artifacts/kernels-softcap.mlir
+# A same-run A/B against kernels compiled at another commit:
+# BASE_KERNELS=<attnc-compile output of bench/kernels.mlir at that commit>.
+if [[ -n "${BASE_KERNELS:-}" ]]; then
+  cp -r "$BASE_KERNELS" artifacts/kernels-base
+fi
 # Settled in runs 13-21 (bench/RESULTS.md); ALL_ABLATIONS=1 measures them again.
 if [[ -n "${ALL_ABLATIONS:-}" ]]; then
   ablation persistent bench/kernels.mlir --persistent

@@ -25,6 +25,7 @@
 #include "attnc/Transforms/TileConfig.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
@@ -170,8 +171,16 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
 
   SmallVector<OpFoldResult> upperBounds = {
       batch, rewriter.getIndexAttr(numQueryHeads), numQueryBlocks};
-  auto forall = scf::ForallOp::create(rewriter, loc, upperBounds, outputs,
-                                      /*mapping=*/std::nullopt);
+  // One CTA per tile: query blocks along x (the hardware launches x
+  // fastest), heads along y, batches along z. The mapping also keeps
+  // canonicalization from folding a dimension of extent 1 away.
+  MLIRContext *mlirCtx = rewriter.getContext();
+  ArrayAttr mapping = rewriter.getArrayAttr(
+      {gpu::GPUBlockMappingAttr::get(mlirCtx, gpu::MappingId::DimZ),
+       gpu::GPUBlockMappingAttr::get(mlirCtx, gpu::MappingId::DimY),
+       gpu::GPUBlockMappingAttr::get(mlirCtx, gpu::MappingId::DimX)});
+  auto forall =
+      scf::ForallOp::create(rewriter, loc, upperBounds, outputs, mapping);
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPointToStart(forall.getBody());
   Value b = forall.getInductionVar(0), h = forall.getInductionVar(1),

@@ -1,5 +1,6 @@
 // Bad values of the GPU options are errors that name the option and the
-// accepted values.
+// accepted values; tile IR the kernel lowering does not take is an error
+// that names the rule.
 
 // RUN: not attnc-opt %s --attn-lower-to-nvvm-pipeline="warp-specialize=maybe" 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=WS
@@ -7,26 +8,38 @@
 
 // RUN: not attnc-opt %s --attn-lower-to-nvvm-pipeline="intra-warpgroup-overlap=maybe" 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=OVERLAP-VALUE
-// RUN: not attnc-opt %s --attn-tiling-pipeline --attn-warp-specialize="intra-warpgroup-overlap=maybe" 2>&1 \
+// RUN: not attnc-opt %s --attn-generalize-lengths --attn-tiling-pipeline --attn-warp-specialize="intra-warpgroup-overlap=maybe" 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=OVERLAP-VALUE
 // OVERLAP-VALUE: for the --intra-warpgroup-overlap option: Cannot find option named 'maybe'!
 
-// RUN: not attnc-opt %s --attn-tiling-pipeline --attn-warp-specialize="stages=-1" 2>&1 \
+// RUN: not attnc-opt %s --attn-generalize-lengths --attn-tiling-pipeline --attn-warp-specialize="stages=-1" 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=STAGES
 // STAGES: error: attn-warp-specialize: stages must be 0 (the target's table) or at least 2, got -1
 
-// RUN: not attnc-opt %s --attn-tiling-pipeline --convert-attn-to-nvvm="persistent=true" 2>&1 \
+// RUN: not attnc-opt %s --attn-generalize-lengths --attn-tiling-pipeline --convert-attn-to-nvvm="persistent=true" 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=PERSISTENT
 // PERSISTENT: error: convert-attn-to-nvvm: persistent needs a warp-specialized tile (attn-warp-specialize)
 
-// RUN: not attnc-opt %s --attn-tiling-pipeline --convert-attn-to-nvvm="tile-order=random" 2>&1 \
+// RUN: not attnc-opt %s --attn-generalize-lengths --attn-tiling-pipeline --convert-attn-to-nvvm="tile-order=random" 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=ORDER
 // ORDER: error: convert-attn-to-nvvm: tile-order must be in-order, longest-first or auto, got 'random'
 
-// RUN: not attnc-opt %s --attn-tiling-pipeline --attn-warp-specialize="intra-warpgroup-overlap=true" \
+// RUN: not attnc-opt %s --attn-generalize-lengths --attn-tiling-pipeline --attn-warp-specialize="intra-warpgroup-overlap=true" \
 // RUN:   --convert-attn-to-nvvm="probs-in-registers=false" 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=OVERLAP
 // OVERLAP: error: convert-attn-to-nvvm: intra_warpgroup_overlap needs probs-in-registers
+
+// The three-pass nest of attn-tile is not lowered: the kernel never
+// substitutes the fused algorithm for the IR it was given.
+// RUN: not attnc-opt %s --attn-generalize-lengths --attn-tiling-pipeline="stop-after=tiled" \
+// RUN:   --convert-attn-to-nvvm 2>&1 | FileCheck %s --check-prefix=UNFUSED
+// UNFUSED: error: convert-attn-to-nvvm: this kv loop is not one step of the fused online softmax (run attn-fuse-online-softmax first): it has no attn.rescale_factor
+
+// Static lengths would fold the kv loops for one shape: the conversion asks
+// for attn-generalize-lengths (which attn-lower-to-nvvm-pipeline runs).
+// RUN: not attnc-opt %s --attn-tiling-pipeline --convert-attn-to-nvvm 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=STATIC
+// STATIC: error: convert-attn-to-nvvm: the kernel takes the sequence lengths at launch time, but Q has the static type 'tensor<1x4x128x64xbf16>'; run attn-generalize-lengths before attn-tile (attn-lower-to-nvvm-pipeline does)
 
 func.func @attention(%q: tensor<1x4x128x64xbf16>, %k: tensor<1x4x128x64xbf16>,
                      %v: tensor<1x4x128x64xbf16>) -> tensor<1x4x128x64xbf16> {

@@ -1,4 +1,4 @@
-// RUN: attnc-opt %s --attn-tiling-pipeline="block-m=64 block-n=128" \
+// RUN: attnc-opt %s --attn-generalize-lengths --attn-tiling-pipeline="block-m=64 block-n=128" \
 // RUN:   --convert-attn-to-nvvm | FileCheck %s
 
 // Static lengths: canonicalization folds the zero- and single-trip kv loops
@@ -34,7 +34,7 @@ func.func @ragged_static(%q: tensor<1x2x100x64xbf16>, %k: tensor<1x2x513x64xbf16
 // Static decode with a window: no block of this shape needs attn.mask, so
 // canonicalization drops every masked loop. The kernel takes the mask from
 // attn.finalize (it re-derives the kv range at launch time), not "none".
-// RUN: attnc-opt %s --attn-tiling-pipeline="block-m=64 block-n=128" \
+// RUN: attnc-opt %s --attn-generalize-lengths --attn-tiling-pipeline="block-m=64 block-n=128" \
 // RUN:   --convert-attn-to-nvvm | FileCheck %s --check-prefix=DECODE
 // DECODE-LABEL: llvm.func @decode_window
 // DECODE-SAME:    \22mask\22: \22causal_bottom_right\22

@@ -82,6 +82,9 @@ bool problemFromManifest(const rt::Manifest &m, int64_t batch, int64_t seqQ,
   p.headsQ = std::stoll(heads);
   p.headsKV = std::stoll(kvHeads);
   p.scale = std::stof(scale);
+  std::string softcap = option(m, "softcap");
+  if (!softcap.empty())
+    p.softcap = std::stof(softcap);
   std::string left = option(m, "window_left");
   if (!left.empty())
     p.window = std::make_pair(std::stoll(left),

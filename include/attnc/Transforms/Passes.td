@@ -15,6 +15,33 @@
 
 include "mlir/Pass/PassBase.td"
 
+def AttnGeneralizeLengthsPass
+    : Pass<"attn-generalize-lengths", "func::FuncOp"> {
+  let summary = "Make batch and sequence dimensions of attention operands dynamic";
+  let description = [{
+    A GPU kernel takes the batch size and the sequence lengths at launch
+    time, so the kv loops it runs must not be folded for one static shape.
+    For every function argument used only as the Q, K or V of
+    `attn.attention` ops, this pass makes its batch and sequence dimensions
+    dynamic, with the attention results and the function's result types
+    following (a `tensor.cast` back to the static type for any other user).
+    Head counts and head dims stay static. `attn-lower-to-nvvm-pipeline` runs
+    it before tiling; `convert-attn-to-nvvm` rejects static lengths.
+
+    ```mlir
+    // before
+    func.func @f(%q: tensor<2x8x1024x64xbf16>, ...) -> tensor<2x8x1024x64xbf16>
+    // after
+    func.func @f(%q: tensor<?x8x?x64xbf16>, ...) -> tensor<?x8x?x64xbf16>
+    ```
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+  let statistics = [
+    Statistic<"numGeneralized", "num-generalized",
+              "Number of function arguments made dynamic">,
+  ];
+}
+
 def AttnTilePass : Pass<"attn-tile", "func::FuncOp"> {
   let summary = "Tile attn.attention into block loops over tile-level ops";
   let description = [{
@@ -29,9 +56,13 @@ def AttnTilePass : Pass<"attn-tile", "func::FuncOp"> {
     and `attn.mask` hides the ragged tail.
 
     Tile sizes come from, in order: the op's `tile_sizes` attribute, the pass
-    options, the per-target table (`getDefaultTileConfig`).
+    options, the per-target table (`getDefaultTileConfig`). The forall maps
+    query blocks to `#gpu.block<x>`, heads to `y` and batches to `z`: the
+    grid a kernel launches (and canonicalization keeps dimensions of extent
+    1, which the kernel lowering needs).
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::gpu::GPUDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::tensor::TensorDialect"];
   let options = [

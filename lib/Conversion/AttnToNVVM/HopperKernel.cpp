@@ -115,6 +115,7 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   seqK = entry->getArgument(plan.hasLse ? 6 : 5);
   if (plan.persistent)
     batchCount = entry->getArgument(plan.hasLse ? 7 : 6);
+  index.setLengths(toIndex(seqQ), toIndex(seqK));
 
   scoresType = LLVM::LLVMStructType::getLiteral(
       ctx, SmallVector<Type>(plan.blockN / 2, f32()));
@@ -204,11 +205,9 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
                                    NVVM::SetMaxRegisterAction::decrease);
     ifThen(isLeader, [&] {
       forEachTile([&](Value iterationBase, Value tileCount) {
-        TileBounds persistentTile;
-        if (plan.persistent)
-          persistentTile = tileBounds();
-        const TileBounds &tile = plan.persistent ? persistentTile : fixedTile;
-        Value begin = tile.bounds.front();
+        auto [begin, end] = producerBounds();
+        Value blocks = toI32(arith::MaxSIOp::create(
+            b, loc, arith::SubIOp::create(b, loc, end, begin), cIdx(0)));
         // Q waits until the consumers stored the previous tile's O from its
         // buffer; the first K/V block does not, so it loads meanwhile.
         auto loadQueryWhenFree = [&] {
@@ -222,7 +221,7 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
         };
         if (!plan.persistent)
           loadQuery();
-        auto loop = scf::ForOp::create(b, loc, begin, kvEnd, cIdx(1));
+        auto loop = scf::ForOp::create(b, loc, begin, end, cIdx(1));
         {
           OpBuilder::InsertionGuard loopGuard(b);
           b.setInsertionPoint(loop.getBody()->getTerminator());
@@ -243,9 +242,9 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
         }
         if (plan.persistent)
           ifThen(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
-                                       begin, kvEnd),
+                                       begin, end),
                  loadQueryWhenFree);
-        return add(iterationBase, tile.blocks);
+        return add(iterationBase, blocks);
       });
     });
   }
@@ -273,38 +272,38 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
 void KernelEmitter::setTile(Value qBlock, Value headIndex, Value batchIndex) {
   head = headIndex;
   batch = batchIndex;
-  kvHead = plan.groupSize() == 1
-               ? head
-               : arith::DivUIOp::create(b, loc, head, c32(plan.groupSize()))
-                     .getResult();
-  rowBegin = mul(qBlock, c32(plan.blockM));
-  row0 = add(add(rowBegin, mul(warpgroup, c32(kWarpgroupRows))),
-             add(mul(warpInGroup, c32(16)),
-                 arith::ShRUIOp::create(b, loc, lane, c32(2))));
+  // This CTA's tile is the forall's (batch, query head, query block).
+  index.map(plan.forall.getInductionVar(plan.batchIv), toIndex(batchIndex));
+  index.map(plan.forall.getInductionVar(plan.headIv), toIndex(headIndex));
+  index.map(plan.forall.getInductionVar(plan.queryBlockIv), toIndex(qBlock));
+  // The kv head the IR loads K and V of (GQA), the Q tile's first row.
+  kvHead = toI32(index.lower(b, plan.keyLoad.getHead()));
+  rowBegin = toI32(index.lower(b, plan.queryLoad.getRow()));
+  rowInTile = add(mul(warpgroup, c32(kWarpgroupRows)),
+                  add(mul(warpInGroup, c32(16)),
+                      arith::ShRUIOp::create(b, loc, lane, c32(2))));
+  row0 = add(rowBegin, rowInTile);
 }
 
 KernelEmitter::TileBounds KernelEmitter::tileBounds() {
-  Value seqQIdx = toIndex(seqQ), seqKIdx = toIndex(seqK);
-  KvBlockRange range =
-      buildKvBlockRange(b, loc, toIndex(rowBegin), seqQIdx, seqKIdx,
-                        plan.blockM, plan.blockN, plan.mask);
-  kvEnd = range.end;
-  auto clamp = [&](Value v, Value lo, Value hi) -> Value {
-    return arith::MinSIOp::create(b, loc, arith::MaxSIOp::create(b, loc, v, lo),
-                                  hi);
-  };
-  // The same partition of [begin, end) as attn-split-masked-loops.
+  SmallVector<Value> irBounds;
+  for (const KvLoop &kv : plan.kvLoops)
+    irBounds.push_back(kv.loop.getLowerBound());
+  irBounds.push_back(plan.kvLoops.back().loop.getUpperBound());
   TileBounds tile;
-  tile.bounds = {range.begin};
-  SmallVector<bool> loopIsMasked = plan.loopIsMasked();
-  if (loopIsMasked.size() == 3)
-    tile.bounds.push_back(clamp(range.fullBegin, range.begin, range.end));
-  if (loopIsMasked.size() >= 2)
-    tile.bounds.push_back(clamp(range.fullEnd, tile.bounds.back(), range.end));
-  tile.bounds.push_back(range.end);
+  tile.bounds = index.lower(b, irBounds);
+  kvEnd = tile.bounds.back();
   tile.blocks = toI32(arith::MaxSIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, range.end, range.begin), cIdx(0)));
+      b, loc, arith::SubIOp::create(b, loc, kvEnd, tile.bounds.front()),
+      cIdx(0)));
   return tile;
+}
+
+std::pair<Value, Value> KernelEmitter::producerBounds() {
+  SmallVector<Value> bounds =
+      index.lower(b, ValueRange{plan.producerLoop.getLowerBound(),
+                                plan.producerLoop.getUpperBound()});
+  return {bounds[0], bounds[1]};
 }
 
 void KernelEmitter::loadQuery() {
@@ -366,7 +365,7 @@ void KernelEmitter::emitConsumer(Value output, Value lse,
   SmallVector<Value> carried = {negInf(), negInf(), cF32(0.0), cF32(0.0),
                                 zeroAcc};
   auto emitLoops = [&](ArrayRef<Value> loopBounds, auto step) {
-    for (auto [i, masked] : llvm::enumerate(plan.loopIsMasked())) {
+    for (auto [i, kv] : llvm::enumerate(plan.kvLoops)) {
       auto loop = scf::ForOp::create(b, loc, loopBounds[i], loopBounds[i + 1],
                                      cIdx(1), carried);
       OpBuilder::InsertionGuard guard(b);
@@ -374,8 +373,8 @@ void KernelEmitter::emitConsumer(Value output, Value lse,
       Value kb = loop.getInductionVar();
       Value iteration = ringIteration(
           iterationBase, toI32(arith::SubIOp::create(b, loc, kb, kvBegin)));
-      scf::YieldOp::create(
-          b, loc, step(kb, iteration, loop.getRegionIterArgs(), masked));
+      scf::YieldOp::create(b, loc,
+                           step(kb, iteration, loop.getRegionIterArgs(), kv));
       carried = loop.getResults();
     }
   };
@@ -385,8 +384,8 @@ void KernelEmitter::emitConsumer(Value output, Value lse,
     ifThen(eqI(warpgroup, c32(1)), [&] { pingPongArriveOther(); });
   }
   if (!plan.overlapSoftmax()) {
-    emitLoops(bounds, [&](Value kb, Value it, ValueRange c, bool masked) {
-      return kvStep(kb, it, c, masked);
+    emitLoops(bounds, [&](Value kb, Value it, ValueRange c, const KvLoop &kv) {
+      return kvStep(kb, it, c, kv);
     });
   } else {
     // Block `begin` alone (S and softmax), then blocks begin+1.. with the
@@ -406,7 +405,7 @@ void KernelEmitter::emitConsumer(Value output, Value lse,
           if (plan.pingPong())
             pingPongArriveOther();
           NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-          Softmax sm = softmax(scores, kvBegin, /*masked=*/true,
+          Softmax sm = softmax(scores, kvBegin, plan.peeledBlockLoop(),
                                ValueRange{carried[0], carried[1]},
                                ValueRange{carried[2], carried[3]});
           releaseKeys(stage);
@@ -425,8 +424,8 @@ void KernelEmitter::emitConsumer(Value output, Value lse,
     SmallVector<Value> shifted;
     for (Value bound : bounds)
       shifted.push_back(arith::MaxSIOp::create(b, loc, bound, second));
-    emitLoops(shifted, [&](Value kb, Value it, ValueRange c, bool masked) {
-      return kvStepOverlapped(kb, it, c, masked);
+    emitLoops(shifted, [&](Value kb, Value it, ValueRange c, const KvLoop &kv) {
+      return kvStepOverlapped(kb, it, c, kv);
     });
     Value acc = ifThenElse(
         hasBlocks,

@@ -35,7 +35,8 @@ inline constexpr int64_t kAtomElems = 64;  // bf16/f16 elements per atom row
 class KernelEmitter {
 public:
   KernelEmitter(OpBuilder &b, Location loc, const KernelPlan &plan)
-      : b(b), loc(loc), plan(plan), smem(getSharedMemoryLayout(plan)) {}
+      : b(b), loc(loc), plan(plan), smem(getSharedMemoryLayout(plan)),
+        index(plan.seqQSources, plan.seqKSources, plan.layout) {}
 
   void emit(LLVM::LLVMFuncOp func);
 
@@ -70,6 +71,8 @@ private:
         .getResult(0);
   }
   Value exp2(Value x) { return intrinsic("llvm.nvvm.ex2.approx.ftz.f", x); }
+  /// tanh.approx.f32 (MUFU.TANH; LLVM 22 has no NVVM intrinsic for it).
+  Value tanhApprox(Value x);
   Value log2(Value x) { return intrinsic("llvm.nvvm.lg2.approx.ftz.f", x); }
   Value quadReduce(Value x, bool isMax);
   /// scf.if with results; each branch returns the values it yields.
@@ -175,8 +178,16 @@ private:
     SmallVector<Value> p;
   };
   SmallVector<Value> packProbs(ArrayRef<Value> p);
-  Softmax softmax(Value scores, Value kvBlock, bool masked, ValueRange mOld,
-                  ValueRange lOld);
+  /// The score modifiers of `kv`'s body, in IR order, on this thread's
+  /// scores of kv block `kvBlock`; true if one of them masks.
+  bool applyScoreModifiers(SmallVectorImpl<Value> &s, const KvLoop &kv,
+                           Value kvBlock);
+  /// attn.mask: hidden scores become -inf.
+  void applyMask(SmallVectorImpl<Value> &s, MaskOp mask, Value kvBlock);
+  /// attn.softcap: s = cap * tanh(s * scale / cap).
+  void applySoftcap(SmallVectorImpl<Value> &s, SoftcapOp softcap);
+  Softmax softmax(Value scores, Value kvBlock, const KvLoop &kv,
+                  ValueRange mOld, ValueRange lOld);
   Value rescale(Value acc, const Value alpha[2]);
   Value rescaleIfMoved(Value acc, const Softmax &sm);
   /// One arrival per consumer warpgroup on `barrier`, behind `after`.
@@ -194,11 +205,11 @@ private:
   void pingPongArriveOther();
   /// One kv block, GEMMs and softmax in sequence.
   SmallVector<Value> kvStep(Value kvBlock, Value iteration, ValueRange carried,
-                            bool masked);
+                            const KvLoop &kv);
   /// One kv block with the P V of the previous block overlapping this
   /// block's softmax; also carries the previous block's P (f32) and alpha.
   SmallVector<Value> kvStepOverlapped(Value kvBlock, Value iteration,
-                                      ValueRange carried, bool masked);
+                                      ValueRange carried, const KvLoop &kv);
   /// The loop bounds of the current tile's kv loops (bounds.front() is its
   /// first kv block, bounds.back() its end) and its number of kv blocks.
   struct TileBounds {
@@ -208,9 +219,11 @@ private:
   /// Makes query block `qBlock` of (`headIndex`, `batchIndex`) the current
   /// tile: head, batch, kv head, rowBegin and this thread's row0.
   void setTile(Value qBlock, Value headIndex, Value batchIndex);
-  /// The current tile's kv range, split as attn-split-masked-loops splits it;
-  /// also sets kvEnd.
+  /// The bounds of the current tile's kv loops, lowered from the IR's; also
+  /// sets kvEnd.
   TileBounds tileBounds();
+  /// The bounds of the producer's kv loop, lowered from the IR's.
+  std::pair<Value, Value> producerBounds();
   void loadQuery();
   /// Ring iteration of the tile's `local`-th kv block (persistent kernels
   /// continue the count of the previous tiles).
@@ -232,10 +245,15 @@ private:
   Location loc;
   const KernelPlan &plan;
   SharedMemoryLayout smem;
+  /// The tile IR's index arithmetic, cloned into the kernel.
+  IndexLowering index;
 
   // Kernel-wide values.
   Value smemBase, tmQuery, tmKey, tmValue;
   Value tid, lane, warpgroup, warpInGroup, row0, isLeader;
+  /// This thread's first accumulator row within the query tile (row0 minus
+  /// the tile's first row).
+  Value rowInTile;
   Value batch, head, kvHead, rowBegin;
   Value seqQ, seqK, kvEnd;
   /// Persistent kernels: the batch size (a kernel parameter).

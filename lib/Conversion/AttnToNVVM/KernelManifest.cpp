@@ -96,6 +96,9 @@ rt::Manifest mlir::attn::hopper::buildManifest(const KernelPlan &plan,
   option("heads_kv", plan.headsKV);
   m.options.push_back(
       {"scale", llvm::formatv("{0:e8}", plan.scale).str(), false});
+  if (plan.softcap)
+    m.options.push_back(
+        {"softcap", llvm::formatv("{0:e8}", *plan.softcap).str(), false});
   if (plan.mask.window) {
     option("window_left", (*plan.mask.window)[0]);
     option("window_right", (*plan.mask.window)[1]);

@@ -7,6 +7,8 @@
 
 #include "KernelPlan.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
 using namespace mlir;
 using namespace mlir::attn;
 
@@ -31,6 +33,63 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
   });
   if (!queryLoad || !finalize)
     return fail("expected a tiled attention (attn-tile) in the scf.forall");
+  if (forall.getRank() != 3)
+    return fail("expected the (batch, query head, query block) forall of "
+                "attn-tile, got a forall of rank " +
+                Twine(forall.getRank()));
+  plan.forall = forall;
+  std::optional<ArrayAttr> mapping = forall.getMapping();
+  if (!mapping || mapping->size() != 3)
+    return fail("expected the forall's mapping to #gpu.block<x>, <y>, <z> "
+                "(attn-tile sets it): the kernel's grid");
+  for (auto [i, attr] : llvm::enumerate(*mapping)) {
+    auto block = dyn_cast<gpu::GPUBlockMappingAttr>(attr);
+    if (!block)
+      return fail("the forall's mapping must be #gpu.block attributes");
+    switch (block.getBlock()) {
+    case gpu::MappingId::DimX:
+      plan.queryBlockIv = i;
+      break;
+    case gpu::MappingId::DimY:
+      plan.headIv = i;
+      break;
+    case gpu::MappingId::DimZ:
+      plan.batchIv = i;
+      break;
+    default:
+      return fail("the forall's mapping must be #gpu.block<x>, <y> and <z>");
+    }
+  }
+  plan.queryLoad = queryLoad;
+  auto queryType = queryLoad.getSource().getType();
+  plan.layout = queryLoad.getLayout();
+  auto q = toLogicalBHSD(queryType.getShape(), plan.layout);
+  plan.headsQ = q[1];
+  plan.headDim = q[3];
+  plan.blockM = queryLoad.getTile().getType().getShape()[0];
+  // The kernel reads the lengths from its parameters; bounds folded for one
+  // static shape would run that shape only.
+  auto requireDynamicLength = [&](Value source,
+                                  StringRef what) -> LogicalResult {
+    int64_t seqDim = plan.layout == Layout::BSHD ? 1 : 2;
+    if (cast<RankedTensorType>(source.getType()).isDynamicDim(seqDim))
+      return success();
+    return forall.emitError("convert-attn-to-nvvm: the kernel takes the "
+                            "sequence lengths at launch time, but ")
+           << what << " has the static type " << source.getType()
+           << "; run attn-generalize-lengths before attn-tile "
+              "(attn-lower-to-nvvm-pipeline does)";
+  };
+  if (failed(requireDynamicLength(queryLoad.getSource(), "Q")))
+    return failure();
+  plan.consumers = plan.blockM / 64;
+  plan.elementType = queryType.getElementType();
+  plan.hasLse = forall.getNumResults() == 2;
+  plan.softmaxScale = finalize.getScale().convertToFloat();
+  plan.mask = finalize.getMaskSpec();
+  // Without softcap the finalize scale is the op's softmax scale.
+  plan.scale = plan.softmaxScale;
+
   if (specialized) {
     // The partition attn-warp-specialize chose.
     plan.warpSpecialize = true;
@@ -39,58 +98,73 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
     plan.producerRegisters = specialized.getProducerRegisters();
     plan.consumerRegisters = specialized.getConsumerRegisters();
     plan.stages = specialized.getStages();
+    if (int64_t(specialized.getConsumerWarpgroups()) != plan.consumers)
+      return specialized.emitError("convert-attn-to-nvvm: consumers(")
+             << specialized.getConsumerWarpgroups()
+             << ") must be block_m / 64 = " << plan.consumers
+             << ": each consumer warpgroup computes 64 query rows (one "
+                "wgmma m64 tile)";
+    specialized.getProducer().walk([&](scf::ForOp loop) {
+      if (!loop.getOps<RingPushOp>().empty())
+        plan.producerLoop = loop;
+    });
+    if (!plan.producerLoop)
+      return specialized.emitError(
+          "convert-attn-to-nvvm: the producer region has no kv loop (an "
+          "scf.for holding attn.ring_push)");
   }
-  // The kernel always runs the online softmax and always splits the kv range
-  // into masked and unmasked loops from the launch-time lengths (the same
-  // buildKvBlockRange as attn-split-masked-loops). The loops left in the IR
-  // are not read: canonicalization folds single- and zero-trip loops of
-  // static shapes, so their count says nothing about other lengths.
-  auto queryType = queryLoad.getSource().getType();
-  plan.layout = queryLoad.getLayout();
-  auto q = toLogicalBHSD(queryType.getShape(), plan.layout);
-  plan.headsQ = q[1];
-  plan.headDim = q[3];
-  plan.blockM = queryLoad.getTile().getType().getShape()[0];
-  plan.elementType = queryType.getElementType();
-  plan.hasLse = forall.getNumResults() == 2;
-  plan.softmaxScale = finalize.getScale().convertToFloat();
-  // The mask as attn-tile recorded it: the loops' attn.mask ops may have
-  // folded away for static shapes, and the kernel re-derives the kv range
-  // from the launch-time lengths.
-  plan.mask = finalize.getMaskSpec();
-  // Without softcap the finalize scale is the op's softmax scale.
-  plan.scale = plan.softmaxScale;
+  // The kernel runs the kv loops the IR holds, with the IR's bounds and
+  // score modifiers (KvLoops.h).
+  Region &loopRegion =
+      specialized ? specialized.getConsumer() : forall.getRegion();
+  FailureOr<SmallVector<KvLoop>> loops = readKvLoops(loopRegion);
+  if (failed(loops))
+    return failure();
+  plan.kvLoops = std::move(*loops);
 
   bool sawKey = false, sawValue = false;
+  auto loadOf = [&](Value tile, bool isKey) -> LoadTileOp {
+    if (auto load = tile.getDefiningOp<LoadTileOp>())
+      return load;
+    LoadTileOp pushed;
+    if (tile.getDefiningOp<RingPopOp>())
+      specialized.getProducer().walk([&](RingPushOp push) {
+        pushed = (isKey ? push.getKey() : push.getValue())
+                     .getDefiningOp<LoadTileOp>();
+      });
+    return pushed;
+  };
   WalkResult walk = forall.getBody()->walk([&](Operation *op) -> WalkResult {
     if (auto pv = dyn_cast<PVOp>(op)) {
       auto valueType = pv.getValue().getType();
       plan.blockN = valueType.getShape()[0];
       plan.valueHeadDim = valueType.getShape()[1];
+      LoadTileOp valueLoad = loadOf(pv.getValue(), /*isKey=*/false);
+      if (!valueLoad)
+        return op->emitError("convert-attn-to-nvvm: values must come from "
+                             "attn.load_tile (directly or through the "
+                             "producer's attn.ring_push)"),
+               WalkResult::interrupt();
+      plan.seqKSources.push_back(valueLoad.getSource());
       sawValue = true;
     } else if (auto qk = dyn_cast<QKOp>(op)) {
-      auto keyLoad = qk.getKey().getDefiningOp<LoadTileOp>();
-      if (auto pop = qk.getKey().getDefiningOp<RingPopOp>()) {
-        // Warp-specialized: K is what the producer pushes.
-        specialized.getProducer().walk([&](RingPushOp push) {
-          keyLoad = push.getKey().getDefiningOp<LoadTileOp>();
-        });
-      }
+      LoadTileOp keyLoad = loadOf(qk.getKey(), /*isKey=*/true);
       if (!keyLoad)
         return op->emitError(
                    "convert-attn-to-nvvm: keys must come from "
                    "attn.load_tile (directly or through the producer's "
                    "attn.ring_push)"),
                WalkResult::interrupt();
+      plan.keyLoad = keyLoad;
       plan.headsKV = toLogicalBHSD(keyLoad.getSource().getType().getShape(),
                                    plan.layout)[1];
+      plan.seqKSources.push_back(keyLoad.getSource());
       sawKey = true;
     } else if (auto exp = dyn_cast<ExpDiffOp>(op)) {
       plan.scaleLog2 = exp.getScaleLog2().convertToFloat();
-    } else if (isa<SoftcapOp>(op)) {
-      return op->emitError("convert-attn-to-nvvm: softcap is not supported "
-                           "by the GPU lowering yet"),
-             WalkResult::interrupt();
+    } else if (auto cap = dyn_cast<SoftcapOp>(op)) {
+      plan.softcap = cap.getCap().convertToFloat();
+      plan.scale = cap.getScale().convertToFloat();
     }
     return WalkResult::advance();
   });
@@ -98,6 +172,35 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
     return failure();
   if (!sawKey || !sawValue)
     return fail("expected attn.qk and attn.pv in the kv loop");
+  plan.seqQSources.push_back(queryLoad.getSource());
+  for (Value source : plan.seqKSources)
+    if (failed(requireDynamicLength(source, "K or V")))
+      return failure();
+
+  // Every index the kernel clones from the IR must be computable there.
+  auto lowerable = [&](Value v, Operation *user, ArrayRef<Value> roots = {}) {
+    return verifyLowerableIndex(v, user, forall, plan.seqQSources,
+                                plan.seqKSources, plan.layout, roots);
+  };
+  if (failed(lowerable(queryLoad.getRow(), queryLoad)) ||
+      failed(lowerable(plan.keyLoad.getHead(), plan.keyLoad)))
+    return failure();
+  for (const KvLoop &kv : plan.kvLoops) {
+    if (failed(lowerable(kv.loop.getLowerBound(), kv.loop)) ||
+        failed(lowerable(kv.loop.getUpperBound(), kv.loop)))
+      return failure();
+    Value iv = kv.loop.getInductionVar();
+    if (MaskOp mask = kv.mask())
+      for (Value operand : {mask.getRowOffset(), mask.getColOffset(),
+                            mask.getSeqQ(), mask.getSeqK()})
+        if (failed(lowerable(operand, mask, iv)))
+          return failure();
+  }
+  if (plan.producerLoop &&
+      (failed(
+           lowerable(plan.producerLoop.getLowerBound(), plan.producerLoop)) ||
+       failed(lowerable(plan.producerLoop.getUpperBound(), plan.producerLoop))))
+    return failure();
 
   Type el = plan.elementType;
   if (!el.isBF16() && !el.isF16())

@@ -6,13 +6,16 @@
 //===----------------------------------------------------------------------===//
 //
 // The facts convert-attn-to-nvvm reads off the fused (and mask-split) tile IR
-// before it builds a kernel: tile sizes, element type, head dims, GQA group,
-// mask, softmax constants and the kv loops in order.
+// before it builds a kernel: tile sizes, element type, head dims, softmax
+// constants, and the IR the kernel lowers: the kv loops in order (bounds and
+// score modifiers), the Q and K loads whose indices it clones.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef ATTNC_LIB_CONVERSION_ATTNTONVVM_KERNELPLAN_H
 #define ATTNC_LIB_CONVERSION_ATTNTONVVM_KERNELPLAN_H
+
+#include "KvLoops.h"
 
 #include "attnc/Transforms/MaskUtils.h"
 
@@ -27,23 +30,49 @@ struct KernelPlan {
   int64_t headDim = 0, valueHeadDim = 0;
   int64_t headsQ = 0, headsKV = 0;
   Layout layout = Layout::BHSD;
+  /// The attention's mask as attn-tile recorded it on attn.finalize: the
+  /// manifest's problem and the tile order. The kernel's loops and element
+  /// masks are those of the IR (kvLoops).
   MaskSpec mask;
   float scaleLog2 = 0.0f;    // multiplier inside exp2
   float softmaxScale = 0.0f; // LSE = softmaxScale * m + log(l)
   float scale = 0.0f;        // the op's softmax scale (for the manifest)
+  /// The softcap the loops' attn.softcap applies (for the manifest).
+  std::optional<float> softcap;
   bool hasLse = false;
-  /// The kv loops the kernel runs, in order; true where the loop applies the
-  /// mask: a window's left edge (masked), the fully visible blocks
-  /// (unmasked), the diagonal and ragged tail (masked).
-  SmallVector<bool> loopIsMasked() const {
-    if (mask.window)
-      return {true, false, true};
-    return {false, true};
+
+  // The tile IR the kernel lowers; it lives until the pass erases the
+  // function, after the kernel is built. Op handles are mutable: their
+  // accessors are not const.
+  /// The tiling forall: (batch, query head, query block).
+  mutable scf::ForallOp forall;
+  /// The positions of the forall's induction variables that its mapping
+  /// puts on #gpu.block<z> (batch), <y> (query head) and <x> (query block).
+  int64_t batchIv = 0, headIv = 1, queryBlockIv = 2;
+  /// The Q tile's load (its row is the tile's first query row) and one K
+  /// load (its head is the kv head of the query head: GQA).
+  mutable LoadTileOp queryLoad, keyLoad;
+  /// The consumer's kv loops in order (the tile's own without a producer).
+  SmallVector<KvLoop> kvLoops;
+  /// The producer region's kv loop, with warp specialization.
+  mutable scf::ForOp producerLoop;
+  /// The tensors whose sequence dimension is Nq (Q) and Nk (K, V).
+  SmallVector<Value> seqQSources, seqKSources;
+  /// The kv loop whose score modifiers the overlapped schedule applies to
+  /// the tile's first block, which it peels off before the loops: the first
+  /// loop with an attn.mask (every block may take the mask), else the first.
+  const KvLoop &peeledBlockLoop() const {
+    for (const KvLoop &kv : kvLoops)
+      if (kv.mask())
+        return kv;
+    return kvLoops.front();
   }
 
   int64_t groupSize() const { return headsQ / headsKV; }
-  /// One consumer warpgroup per 64 query rows.
-  int64_t consumerWarpgroups() const { return blockM / 64; }
+  /// The consumer warpgroups, one per 64 query rows (the attribute of
+  /// attn.warp_specialize; block_m / 64 without it).
+  int64_t consumers = 0;
+  int64_t consumerWarpgroups() const { return consumers; }
 
   // From the attn.warp_specialize of the tile (attn-warp-specialize), if any.
   /// A producer warpgroup issues the TMA loads (FA3's warp specialization).

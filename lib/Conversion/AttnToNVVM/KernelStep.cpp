@@ -29,32 +29,82 @@ Value KernelEmitter::quadReduce(Value x, bool isMax) {
   return x;
 }
 
-KernelEmitter::Softmax KernelEmitter::softmax(Value scores, Value kvBlock,
-                                              bool masked, ValueRange mOld,
-                                              ValueRange lOld) {
-  SmallVector<Value> s = unpack(scores, plan.blockN / 2);
-  if (masked) {
-    // Visibility is invariant under moving query, key and both lengths by
-    // the same amount along the diagonal; moving by this thread's first
-    // column leaves each element a constant column, so every test compares
-    // against an immediate and nothing per element stays live across the
-    // loop (per-element columns made ptxas spill at block_n = 80).
-    Value colBase =
-        add(mul(kvBlock, cIdx(plan.blockN)),
-            toIndex(mul(arith::AndIOp::create(b, loc, tid, c32(3)), c32(2))));
-    auto shift = [&](Value v) {
-      return arith::SubIOp::create(b, loc, v, colBase).getResult();
-    };
-    Value rows[2] = {shift(toIndex(row0)), shift(toIndex(add(row0, c32(8))))};
-    Value shiftedSeqQ = shift(toIndex(seqQ)),
-          shiftedSeqK = shift(toIndex(seqK));
-    for (size_t i = 0; i < s.size(); ++i) {
-      Value col = cIdx(8 * (i / 4) + i % 2);
-      Value visible = buildKeyVisible(b, loc, rows[(i % 4) / 2], col,
-                                      shiftedSeqQ, shiftedSeqK, plan.mask);
-      s[i] = arith::SelectOp::create(b, loc, visible, s[i], negInf());
+Value KernelEmitter::tanhApprox(Value x) {
+  return LLVM::InlineAsmOp::create(
+             b, loc, TypeRange{f32()}, ValueRange{x}, "tanh.approx.f32 $0, $1;",
+             "=f,f", /*has_side_effects=*/false, /*is_align_stack=*/false,
+             LLVM::tailcallkind::TailCallKind::None,
+             LLVM::AsmDialectAttr::get(b.getContext(),
+                                       LLVM::AsmDialect::AD_ATT),
+             ArrayAttr())
+      .getResult(0);
+}
+
+void KernelEmitter::applyMask(SmallVectorImpl<Value> &s, MaskOp mask,
+                              Value kvBlock) {
+  // The mask's operands as the IR computes them, the kv loop's induction
+  // variable being this block.
+  IRMapping block;
+  block.map(mask->getParentOfType<scf::ForOp>().getInductionVar(), kvBlock);
+  SmallVector<Value> operands =
+      index.lower(b,
+                  ValueRange{mask.getRowOffset(), mask.getColOffset(),
+                             mask.getSeqQ(), mask.getSeqK()},
+                  &block);
+  MaskSpec spec;
+  spec.kind = mask.getKind();
+  if (std::optional<ArrayRef<int64_t>> window = mask.getWindow())
+    spec.window = SmallVector<int64_t, 2>(*window);
+  // Visibility is invariant under moving query, key and both lengths by
+  // the same amount along the diagonal; moving by this thread's first
+  // column leaves each element a constant column, so every test compares
+  // against an immediate and nothing per element stays live across the
+  // loop (per-element columns made ptxas spill at block_n = 80).
+  Value colBase =
+      add(operands[1],
+          toIndex(mul(arith::AndIOp::create(b, loc, tid, c32(3)), c32(2))));
+  auto shift = [&](Value v) {
+    return arith::SubIOp::create(b, loc, v, colBase).getResult();
+  };
+  Value firstRow = add(operands[0], toIndex(rowInTile));
+  Value rows[2] = {shift(firstRow), shift(add(firstRow, cIdx(8)))};
+  Value shiftedSeqQ = shift(operands[2]), shiftedSeqK = shift(operands[3]);
+  for (size_t i = 0; i < s.size(); ++i) {
+    Value col = cIdx(8 * (i / 4) + i % 2);
+    Value visible = buildKeyVisible(b, loc, rows[(i % 4) / 2], col, shiftedSeqQ,
+                                    shiftedSeqK, spec);
+    s[i] = arith::SelectOp::create(b, loc, visible, s[i], negInf());
+  }
+}
+
+void KernelEmitter::applySoftcap(SmallVectorImpl<Value> &s, SoftcapOp softcap) {
+  float cap = softcap.getCap().convertToFloat();
+  Value inner = cF32(softcap.getScale().convertToFloat() / cap);
+  Value outer = cF32(cap);
+  for (Value &v : s)
+    v = arith::MulFOp::create(
+        b, loc, outer, tanhApprox(arith::MulFOp::create(b, loc, v, inner)));
+}
+
+bool KernelEmitter::applyScoreModifiers(SmallVectorImpl<Value> &s,
+                                        const KvLoop &kv, Value kvBlock) {
+  bool masked = false;
+  for (Operation *op : kv.scoreModifiers) {
+    if (auto mask = dyn_cast<MaskOp>(op)) {
+      applyMask(s, mask, kvBlock);
+      masked = true;
+    } else {
+      applySoftcap(s, cast<SoftcapOp>(op));
     }
   }
+  return masked;
+}
+
+KernelEmitter::Softmax KernelEmitter::softmax(Value scores, Value kvBlock,
+                                              const KvLoop &kv, ValueRange mOld,
+                                              ValueRange lOld) {
+  SmallVector<Value> s = unpack(scores, plan.blockN / 2);
+  bool masked = applyScoreModifiers(s, kv, kvBlock);
 
   Softmax out;
   Value c = cF32(plan.scaleLog2);
@@ -215,7 +265,7 @@ void KernelEmitter::pingPongArriveOther() {
 }
 
 SmallVector<Value> KernelEmitter::kvStep(Value kvBlock, Value iteration,
-                                         ValueRange carried, bool masked) {
+                                         ValueRange carried, const KvLoop &kv) {
   auto [stage, phase] = stageAndPhase(iteration);
   if (plan.pingPong())
     pingPongWait();
@@ -227,8 +277,8 @@ SmallVector<Value> KernelEmitter::kvStep(Value kvBlock, Value iteration,
   // V landed with K (or soon after): wait now, so that no try-wait loop
   // separates the softmax from P's conversion and the P V issue.
   waitBarrier(valueBarrier(stage), phase);
-  Softmax sm = softmax(scores, kvBlock, masked, carried.take_front(2),
-                       carried.slice(2, 2));
+  Softmax sm =
+      softmax(scores, kvBlock, kv, carried.take_front(2), carried.slice(2, 2));
   Value acc = rescaleIfMoved(carried[4], sm);
   SmallVector<Value> probs = packProbs(sm.p);
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
@@ -243,7 +293,7 @@ SmallVector<Value> KernelEmitter::kvStep(Value kvBlock, Value iteration,
 SmallVector<Value> KernelEmitter::kvStepOverlapped(Value kvBlock,
                                                    Value iteration,
                                                    ValueRange carried,
-                                                   bool masked) {
+                                                   const KvLoop &kv) {
   auto [stage, phase] = stageAndPhase(iteration);
   Value previous = arith::SubIOp::create(b, loc, iteration, c32(1));
   auto [prevStage, prevPhase] = stageAndPhase(previous);
@@ -271,8 +321,8 @@ SmallVector<Value> KernelEmitter::kvStepOverlapped(Value kvBlock,
   if (plan.pingPong())
     pingPongArriveOther();
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1); // S(j) is ready
-  Softmax sm = softmax(scores, kvBlock, masked, carried.take_front(2),
-                       carried.slice(2, 2));
+  Softmax sm =
+      softmax(scores, kvBlock, kv, carried.take_front(2), carried.slice(2, 2));
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0); // P V done
   keepAlive(prevProbs);
   // After the softmax: an arrive ptxas hoisted took the full wait above it.

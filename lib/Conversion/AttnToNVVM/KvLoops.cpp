@@ -1,0 +1,241 @@
+//===- KvLoops.cpp - the kv loops of a tile, as the kernel runs them ------===//
+//
+// Part of the attnc project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "KvLoops.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::attn;
+
+static constexpr StringLiteral kPrefix = "convert-attn-to-nvvm: ";
+
+/// The position of the sequence dimension in a tensor of `layout`.
+static int64_t seqDimIndex(Layout layout) {
+  return layout == Layout::BSHD ? 1 : 2;
+}
+
+/// The chain of score modifiers that starts at `scores` (attn.qk's result):
+/// as long as the only user is an attn.mask or attn.softcap, it is the next
+/// link. Returns the chain's last value.
+static Value collectScoreModifiers(Value scores,
+                                   SmallVectorImpl<Operation *> &chain) {
+  while (scores.hasOneUse()) {
+    Operation *user = *scores.getUsers().begin();
+    if (!isa<MaskOp, SoftcapOp>(user))
+      break;
+    chain.push_back(user);
+    scores = user->getResult(0);
+  }
+  return scores;
+}
+
+static FailureOr<KvLoop> readKvLoop(scf::ForOp loop) {
+  KvLoop kv{loop, {}};
+  auto fail = [&](Operation *at, const Twine &why) -> FailureOr<KvLoop> {
+    return at->emitError(kPrefix) << why;
+  };
+  APInt step;
+  if (!matchPattern(loop.getStep(), m_ConstantInt(&step)) || step != 1)
+    return fail(loop, "a kv loop must step by one kv block");
+
+  QKOp qk;
+  RowMaxOp rowMax;
+  ExpDiffOp expDiff;
+  RowSumOp rowSum;
+  PVOp pv;
+  RescaleFactorOp rescale;
+  int scaledRows = 0;
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    auto once = [&](auto &slot, auto typed) -> LogicalResult {
+      if (slot)
+        return op.emitError(kPrefix)
+               << "a kv loop holds one '" << op.getName()
+               << "' per step of the online softmax, found a second";
+      slot = typed;
+      return success();
+    };
+    LogicalResult ok =
+        TypeSwitch<Operation *, LogicalResult>(&op)
+            .Case([&](QKOp o) { return once(qk, o); })
+            .Case([&](RowMaxOp o) { return once(rowMax, o); })
+            .Case([&](ExpDiffOp o) { return once(expDiff, o); })
+            .Case([&](RowSumOp o) { return once(rowSum, o); })
+            .Case([&](PVOp o) { return once(pv, o); })
+            .Case([&](RescaleFactorOp o) { return once(rescale, o); })
+            .Case([&](ScaleRowsOp) {
+              ++scaledRows;
+              return success();
+            })
+            .Case<MaskOp, SoftcapOp, RingPopOp, LoadTileOp>(
+                [](Operation *) { return success(); })
+            .Default([&](Operation *other) -> LogicalResult {
+              if (other->getDialect() ==
+                      other->getContext()->getLoadedDialect("arith") &&
+                  other->getNumRegions() == 0 &&
+                  llvm::all_of(other->getResultTypes(),
+                               [](Type t) { return t.isIntOrIndex(); }))
+                return success();
+              return other->emitError(kPrefix)
+                     << "no GPU lowering for '" << other->getName()
+                     << "' in a kv loop";
+            });
+    if (failed(ok))
+      return failure();
+  }
+  // The three-pass nest of attn-tile (row max, row sum, P V in separate
+  // loops) is not lowered; the kernel never substitutes the fused algorithm.
+  auto missing = [&](StringRef what) {
+    return fail(loop, "this kv loop is not one step of the fused online "
+                      "softmax (run attn-fuse-online-softmax first): it has "
+                      "no " +
+                          what);
+  };
+  if (!qk)
+    return missing("attn.qk");
+  if (!rowMax || !rowMax.getInit())
+    return missing("attn.row_max carried across blocks");
+  if (!rescale)
+    return missing("attn.rescale_factor");
+  if (scaledRows != 2)
+    return missing("pair of attn.scale_rows (row sum and accumulator)");
+  if (!expDiff)
+    return missing("attn.exp_diff");
+  if (!rowSum || !rowSum.getInit())
+    return missing("attn.row_sum carried across blocks");
+  if (!pv)
+    return missing("attn.pv");
+  Value scores = collectScoreModifiers(qk.getScores(), kv.scoreModifiers);
+  if (rowMax.getScores() != scores || expDiff.getScores() != scores)
+    return fail(rowMax, "the row max and the exponentials must read the "
+                        "scores after their modifiers (attn.mask, "
+                        "attn.softcap), each applied once in a chain");
+  if (pv.getProbs() != expDiff.getResult() ||
+      rowSum.getProbs() != expDiff.getResult())
+    return fail(pv, "attn.pv and attn.row_sum must read the attn.exp_diff "
+                    "of the same step");
+  for (Operation *op : kv.scoreModifiers) {
+    auto mask = dyn_cast<MaskOp>(op);
+    if (!mask)
+      continue;
+    // The kernel's mask compares this thread's columns against constants
+    // relative to the block's first column.
+    auto mul = mask.getColOffset().getDefiningOp<arith::MulIOp>();
+    APInt blockN;
+    if (!mul || mul.getLhs() != loop.getInductionVar() ||
+        !matchPattern(mul.getRhs(), m_ConstantInt(&blockN)) ||
+        blockN.getSExtValue() != mask.getType().getShape()[1])
+      return fail(mask, "the mask's column offset must be the kv loop's "
+                        "induction variable times block_n");
+  }
+  return kv;
+}
+
+FailureOr<SmallVector<KvLoop>> mlir::attn::readKvLoops(Region &region) {
+  SmallVector<KvLoop> loops;
+  for (auto loop : region.front().getOps<scf::ForOp>()) {
+    bool hasScores = false;
+    loop.walk([&](QKOp) { hasScores = true; });
+    if (!hasScores)
+      continue;
+    FailureOr<KvLoop> kv = readKvLoop(loop);
+    if (failed(kv))
+      return failure();
+    if (!loops.empty() &&
+        loops.back().loop.getUpperBound() != loop.getLowerBound())
+      return loop.emitError(kPrefix)
+             << "the kv loops must partition one range: this loop must "
+                "begin where the previous one ends";
+    loops.push_back(*kv);
+  }
+  if (loops.empty())
+    return region.getParentOp()->emitError(kPrefix)
+           << "expected a kv loop (an scf.for holding attn.qk)";
+  return loops;
+}
+
+LogicalResult mlir::attn::verifyLowerableIndex(Value value, Operation *user,
+                                               scf::ForallOp forall,
+                                               ArrayRef<Value> seqQSources,
+                                               ArrayRef<Value> seqKSources,
+                                               Layout layout,
+                                               ArrayRef<Value> extraRoots) {
+  SmallVector<Value> work = {value};
+  DenseSet<Value> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (!seen.insert(v).second || llvm::is_contained(extraRoots, v))
+      continue;
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      if (arg.getOwner() == forall.getBody() &&
+          arg.getArgNumber() < forall.getRank())
+        continue;
+      return user->emitError(kPrefix)
+             << "cannot lower an index operand that is a block argument "
+                "other than the tiling forall's induction variables";
+    }
+    Operation *def = v.getDefiningOp();
+    if (auto dim = dyn_cast<tensor::DimOp>(def)) {
+      bool isLength = (llvm::is_contained(seqQSources, dim.getSource()) ||
+                       llvm::is_contained(seqKSources, dim.getSource()));
+      if (isLength && dim.getConstantIndex() == seqDimIndex(layout))
+        continue;
+      return user->emitError(kPrefix)
+             << "cannot lower a tensor.dim that is not the sequence length "
+                "of Q, K or V (the kernel's length parameters)";
+    }
+    if (def->getDialect() == def->getContext()->getLoadedDialect("arith") &&
+        def->getNumRegions() == 0) {
+      llvm::append_range(work, def->getOperands());
+      continue;
+    }
+    return user->emitError(kPrefix)
+           << "cannot lower an index operand computed by '" << def->getName()
+           << "' (only arith on the tiling forall's induction variables and "
+              "the sequence lengths reaches the kernel)";
+  }
+  return success();
+}
+
+Value IndexLowering::lower(OpBuilder &b, Value value, const IRMapping *local) {
+  IRMapping clones;
+  return lower(b, value, local, clones);
+}
+
+SmallVector<Value> IndexLowering::lower(OpBuilder &b, ValueRange values,
+                                        const IRMapping *local) {
+  IRMapping clones;
+  return llvm::map_to_vector(
+      values, [&](Value v) { return lower(b, v, local, clones); });
+}
+
+Value IndexLowering::lower(OpBuilder &b, Value value, const IRMapping *local,
+                           IRMapping &clones) {
+  if (local)
+    if (Value v = local->lookupOrNull(value))
+      return v;
+  if (Value v = mapping.lookupOrNull(value))
+    return v;
+  if (Value v = clones.lookupOrNull(value))
+    return v;
+  Operation *def = value.getDefiningOp();
+  assert(def && "verifyLowerableIndex admits no other block argument");
+  if (auto dim = dyn_cast<tensor::DimOp>(def)) {
+    assert(dim.getConstantIndex() == seqDimIndex(layout) &&
+           "verifyLowerableIndex admits only sequence lengths");
+    return llvm::is_contained(seqQSources, dim.getSource()) ? seqQ : seqK;
+  }
+  // Clone the op with lowered operands; `clones` holds this call's clones.
+  for (Value operand : def->getOperands())
+    clones.map(operand, lower(b, operand, local, clones));
+  Operation *clone = b.clone(*def, clones);
+  clones.map(def->getResults(), clone->getResults());
+  return clones.lookup(value);
+}

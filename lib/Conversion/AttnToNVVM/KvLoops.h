@@ -1,0 +1,96 @@
+//===- KvLoops.h - the kv loops the kernel runs ----------------*- C++ -*-===//
+//
+// Part of the attnc project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// convert-attn-to-nvvm lowers the kv loops the tile IR holds, in order, with
+// the bounds the IR computes and the score modifiers (attn.mask,
+// attn.softcap) each loop's body applies: a loop or an op that is not in the
+// IR is not in the kernel. The index arithmetic of the bounds and of the
+// modifiers' operands is cloned into the kernel by IndexLowering, with the
+// tiling forall's induction variables and the sequence lengths mapped to
+// the kernel's block indices and length parameters.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ATTNC_LIB_CONVERSION_ATTNTONVVM_KVLOOPS_H
+#define ATTNC_LIB_CONVERSION_ATTNTONVVM_KVLOOPS_H
+
+#include "attn/AttnOps.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace mlir::attn {
+
+/// One kv loop of the consumer (or of the unspecialized tile).
+struct KvLoop {
+  mutable scf::ForOp loop;
+  /// The ops between S = Q K^T and its row max, in order: each is an
+  /// attn.mask or attn.softcap and consumes the previous one's result.
+  SmallVector<Operation *> scoreModifiers;
+  /// The loop's attn.mask, if its body has one.
+  MaskOp mask() const {
+    for (Operation *op : scoreModifiers)
+      if (auto m = dyn_cast<MaskOp>(op))
+        return m;
+    return {};
+  }
+};
+
+/// Reads the kv loops of `region` (the consumer region of an
+/// attn.warp_specialize, or the body of the tiling forall): its top-level
+/// scf.for ops that hold an attn.qk. Each must be one step of the fused
+/// online softmax (attn-fuse-online-softmax); the loops must partition one
+/// range (each begins where the previous one ends). Emits a diagnostic at
+/// the first op that has no GPU lowering or breaks these rules.
+FailureOr<SmallVector<KvLoop>> readKvLoops(Region &region);
+
+/// Checks that `value` is computed from what IndexLowering can map (the
+/// forall's induction variables, constants, tensor.dim of a sequence
+/// length) through arith ops only, or emits a diagnostic at `user`.
+LogicalResult verifyLowerableIndex(Value value, Operation *user,
+                                   scf::ForallOp forall,
+                                   ArrayRef<Value> seqQSources,
+                                   ArrayRef<Value> seqKSources, Layout layout,
+                                   ArrayRef<Value> extraRoots = {});
+
+/// Clones the index arithmetic of the tile IR into the kernel.
+class IndexLowering {
+public:
+  /// `seqQ` and `seqK` (index) stand for tensor.dim of the sequence
+  /// dimension of any of `seqQSources` / `seqKSources`.
+  IndexLowering(ArrayRef<Value> seqQSources, ArrayRef<Value> seqKSources,
+                Layout layout)
+      : seqQSources(seqQSources), seqKSources(seqKSources), layout(layout) {}
+
+  void setLengths(Value seqQIndex, Value seqKIndex) {
+    seqQ = seqQIndex;
+    seqK = seqKIndex;
+  }
+  /// Maps a value of the tile IR (an induction variable) to a kernel value.
+  void map(Value from, Value to) { mapping.map(from, to); }
+  /// The kernel value of `value` (verified by verifyLowerableIndex): its
+  /// defining ops cloned at the builder's insertion point, every call anew
+  /// (so no clone is used outside the block it was made in), with `local`
+  /// mapping further values (a kv loop's induction variable).
+  Value lower(OpBuilder &b, Value value, const IRMapping *local = nullptr);
+  /// The kernel values of `values`, sharing the clones of common operands.
+  SmallVector<Value> lower(OpBuilder &b, ValueRange values,
+                           const IRMapping *local = nullptr);
+
+private:
+  Value lower(OpBuilder &b, Value value, const IRMapping *local,
+              IRMapping &clones);
+
+  SmallVector<Value> seqQSources, seqKSources;
+  Layout layout;
+  Value seqQ, seqK;
+  IRMapping mapping;
+};
+
+} // namespace mlir::attn
+
+#endif // ATTNC_LIB_CONVERSION_ATTNTONVVM_KVLOOPS_H

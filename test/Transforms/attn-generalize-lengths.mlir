@@ -1,0 +1,54 @@
+// RUN: attnc-opt %s -split-input-file --attn-generalize-lengths | FileCheck %s
+
+// Batch and sequence dimensions become dynamic in the signature; O and LSE
+// follow Q.
+// CHECK-LABEL: func.func @static
+// CHECK-SAME:    (%[[Q:.*]]: tensor<?x8x?x64xbf16>, %[[K:.*]]: tensor<?x2x?x64xbf16>, %[[V:.*]]: tensor<?x2x?x64xbf16>)
+// CHECK-SAME:    -> (tensor<?x8x?x64xbf16>, tensor<?x8x?xf32>)
+// CHECK:         %[[O:.*]], %[[LSE:.*]] = attn.attention %[[Q]], %[[K]], %[[V]] mask = causal
+// CHECK-SAME:      -> tensor<?x8x?x64xbf16>, tensor<?x8x?xf32>
+// CHECK:         return %[[O]], %[[LSE]]
+func.func @static(%q: tensor<2x8x1024x64xbf16>, %k: tensor<2x2x4096x64xbf16>,
+                  %v: tensor<2x2x4096x64xbf16>)
+    -> (tensor<2x8x1024x64xbf16>, tensor<2x8x1024xf32>) {
+  %o, %lse = attn.attention %q, %k, %v mask = causal
+      : tensor<2x8x1024x64xbf16>, tensor<2x2x4096x64xbf16>, tensor<2x2x4096x64xbf16>
+      -> tensor<2x8x1024x64xbf16>, tensor<2x8x1024xf32>
+  return %o, %lse : tensor<2x8x1024x64xbf16>, tensor<2x8x1024xf32>
+}
+
+// -----
+
+// BSHD: the sequence dimension is the second one.
+// CHECK-LABEL: func.func @bshd
+// CHECK-SAME:    (%{{.*}}: tensor<?x?x4x128xf16>, %{{.*}}: tensor<?x?x4x128xf16>, %{{.*}}: tensor<?x?x4x128xf16>)
+// CHECK-SAME:    -> tensor<?x?x4x128xf16>
+func.func @bshd(%q: tensor<1x100x4x128xf16>, %k: tensor<1x300x4x128xf16>,
+                %v: tensor<1x300x4x128xf16>) -> tensor<1x100x4x128xf16> {
+  %o = attn.attention %q, %k, %v layout = bshd
+      : tensor<1x100x4x128xf16>, tensor<1x300x4x128xf16>, tensor<1x300x4x128xf16>
+      -> tensor<1x100x4x128xf16>
+  return %o : tensor<1x100x4x128xf16>
+}
+
+// -----
+
+// An argument with another user keeps its type; a result with another user
+// is cast back to the static type for it.
+// CHECK-LABEL: func.func @other_users
+// CHECK-SAME:    (%[[Q:.*]]: tensor<?x4x?x64xbf16>, %[[K:.*]]: tensor<1x4x32x64xbf16>, %[[V:.*]]: tensor<?x4x?x64xbf16>)
+// CHECK:         %[[O:.*]] = attn.attention %[[Q]], %[[K]], %[[V]]
+// CHECK-SAME:      -> tensor<?x4x?x64xbf16>
+// CHECK:         %[[CAST:.*]] = tensor.cast %[[O]] : tensor<?x4x?x64xbf16> to tensor<1x4x16x64xbf16>
+// CHECK:         tensor.insert_slice %[[CAST]]
+// CHECK:         return %[[O]], %{{.*}} : tensor<?x4x?x64xbf16>, tensor<1x4x32x64xbf16>
+func.func @other_users(%q: tensor<1x4x16x64xbf16>, %k: tensor<1x4x32x64xbf16>,
+                       %v: tensor<1x4x32x64xbf16>)
+    -> (tensor<1x4x16x64xbf16>, tensor<1x4x32x64xbf16>) {
+  %o = attn.attention %q, %k, %v
+      : tensor<1x4x16x64xbf16>, tensor<1x4x32x64xbf16>, tensor<1x4x32x64xbf16>
+      -> tensor<1x4x16x64xbf16>
+  %r = tensor.insert_slice %o into %k[0, 0, 0, 0] [1, 4, 16, 64] [1, 1, 1, 1]
+      : tensor<1x4x16x64xbf16> into tensor<1x4x32x64xbf16>
+  return %o, %r : tensor<1x4x16x64xbf16>, tensor<1x4x32x64xbf16>
+}
