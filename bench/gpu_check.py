@@ -8,6 +8,7 @@ element fails), then times attnc and the peers of ../shared/bench/peers.py
 (cuDNN, FlashAttention-2, FlexAttention) on the FlashAttention benchmark shapes.
 
   python3 bench/gpu_check.py --artifacts artifacts [--json out.json] [--no-flex] [--head-dims=128]
+      [--seqlens=4096,16384]
 """
 import argparse
 import json
@@ -129,10 +130,11 @@ def sweep(kernels):
     return rows, failed
 
 
-def benchmark(kernels, peers_module, with_flex, ablations=None, head_dims=(64, 128, 256)):
+def benchmark(kernels, peers_module, with_flex, ablations=None, head_dims=(64, 128, 256),
+              seqlens=(1024, 4096, 16384)):
     """ablations: {label: {kernel name: Kernel}} timed at the same shapes."""
     ablations = ablations or {}
-    shapes = [s for s in peers_module.default_shapes(list(head_dims), [1024, 4096, 16384], [False, True])]
+    shapes = [s for s in peers_module.default_shapes(list(head_dims), list(seqlens), [False, True])]
     print("device:", torch.cuda.get_device_name(), "| torch", torch.__version__, "| cudnn",
           torch.backends.cudnn.version(), flush=True)
     ceil = peers_module.ceilings()
@@ -166,7 +168,9 @@ def benchmark(kernels, peers_module, with_flex, ablations=None, head_dims=(64, 1
         ablation_tflops = {}
         for label, alt in ablations.items():
             other = alt.get(f"d{D}_{'causal' if causal else 'full'}")
-            if other is None:  # this variant does not exist at this tile
+            # Absent at this tile, or compiled for other head counts (a
+            # variant from another commit).
+            if other is None or other.options["heads_q"] != kernel.options["heads_q"]:
                 ablation_tflops[label] = None
                 continue
             alt_ms = bench(other, other.args(q, k, v, o, lse, scale))
@@ -204,6 +208,8 @@ def main():
     ap.add_argument("--no-flex", action="store_true")
     ap.add_argument("--head-dims", default="64,128,256",
                     help="benchmark only these head dims (comma-separated)")
+    ap.add_argument("--seqlens", default="1024,4096,16384",
+                    help="benchmark only these sequence lengths (comma-separated)")
     a = ap.parse_args()
     rt = Runtime(os.path.join(a.artifacts, "lib", "libAttncRuntime.so"))
     kernels = {}
@@ -233,7 +239,8 @@ def main():
                     if re.match(r"d\d+_(full|causal)$", n):
                         variant[n] = rt.load(os.path.join(adir, n))
         head_dims = [int(d) for d in a.head_dims.split(",")]
-        out["bench"] = benchmark(kernels, peers, not a.no_flex, ablations, head_dims)
+        seqlens = [int(n) for n in a.seqlens.split(",")]
+        out["bench"] = benchmark(kernels, peers, not a.no_flex, ablations, head_dims, seqlens)
     if a.json:
         with open(a.json, "w") as f:
             json.dump(out, f, indent=1, default=str)

@@ -74,10 +74,10 @@ func.func @d128_window(%q: tensor<?x16x?x128xbf16>, %k: tensor<?x16x?x128xbf16>,
   return %o, %lse : tensor<?x16x?x128xbf16>, tensor<?x16x?xf32>
 }
 
-func.func @d192_full(%q: tensor<?x8x?x192xbf16>, %k: tensor<?x8x?x192xbf16>, %v: tensor<?x8x?x192xbf16>) -> (tensor<?x8x?x192xbf16>, tensor<?x8x?xf32>) {
+func.func @d192_full(%q: tensor<?x16x?x192xbf16>, %k: tensor<?x16x?x192xbf16>, %v: tensor<?x16x?x192xbf16>) -> (tensor<?x16x?x192xbf16>, tensor<?x16x?xf32>) {
   %o, %lse = attn.attention %q, %k, %v
-      : tensor<?x8x?x192xbf16>, tensor<?x8x?x192xbf16>, tensor<?x8x?x192xbf16> -> tensor<?x8x?x192xbf16>, tensor<?x8x?xf32>
-  return %o, %lse : tensor<?x8x?x192xbf16>, tensor<?x8x?xf32>
+      : tensor<?x16x?x192xbf16>, tensor<?x16x?x192xbf16>, tensor<?x16x?x192xbf16> -> tensor<?x16x?x192xbf16>, tensor<?x16x?xf32>
+  return %o, %lse : tensor<?x16x?x192xbf16>, tensor<?x16x?xf32>
 }
 
 func.func @d128_nolse(%q: tensor<?x16x?x128xbf16>, %k: tensor<?x16x?x128xbf16>, %v: tensor<?x16x?x128xbf16>) -> tensor<?x16x?x128xbf16> {

@@ -16,6 +16,8 @@ for f in examples/*.mlir; do
   "$BUILD_DIR/bin/attnc-compile" "$f" -o artifacts/examples > /dev/null 2>&1 || true
 done
 "$BUILD_DIR/bin/attnc-compile" bench/kernels.mlir -o artifacts/kernels
+# Every other head dim (padded atoms) and split head dims, next to them.
+"$BUILD_DIR/bin/attnc-compile" bench/head-dims.mlir -o artifacts/kernels
 cp ../shared/bench/peers.py artifacts/peers.py
 for k in artifacts/kernels/*/; do
   /usr/local/cuda/bin/ptxas -arch=sm_90a -v "$k/kernel.ptx" -o /dev/null 2>&1 \

@@ -288,9 +288,12 @@ def Attn_FinalizeOp : Attn_Op<"finalize", [Pure, AllTypesMatch<["row_sum", "row_
 
     `mask` and `window` repeat the attention's mask for the whole tile. The
     kv loops' `attn.mask` ops can fold away for static shapes (when no block
-    of this shape needs one), but lowerings that re-derive the kv block
-    range from the lengths at launch time (the GPU kernel, the producer of
-    attn-warp-specialize) need the mask itself.
+    of this shape needs one), but attn-warp-specialize needs the mask itself:
+    its producer loop re-derives the kv block range [begin, end) from the
+    lengths (`buildKvBlockRange`), and with a `target` a window changes the
+    schedule it picks. The GPU kernel masks where the loops' `attn.mask` ops
+    do; it reads this mask only for its manifest and the launch order of the
+    query blocks (`tile-order=auto`).
   }];
   let arguments = (ins Attn_F32Tile:$acc, Attn_F32Rows:$row_sum,
                    Attn_F32Rows:$row_max, F32Attr:$scale,

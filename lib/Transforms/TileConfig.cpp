@@ -31,19 +31,18 @@ mlir::attn::SharedMemoryLayout::SharedMemoryLayout(TileConfig tile,
                                                    bool probsInRegisters,
                                                    bool persistent)
     : stages(stages) {
-  int64_t width = 2;      // bf16 / f16
-  int64_t atomElems = 64; // elements of one 128-byte swizzle row
-  keyStageBytes = tile.blockN * headDim * width;
-  valueStageBytes = tile.blockN * valueHeadDim * width;
+  int64_t width = 2; // bf16 / f16
+  int64_t keyColumns = paddedColumns(headDim);
+  int64_t valueColumns = paddedColumns(valueHeadDim);
+  keyStageBytes = tile.blockN * keyColumns * width;
+  valueStageBytes = tile.blockN * valueColumns * width;
   query = 0;
   // The Q buffer also holds the O tile in the epilogue.
-  keyStages = query + tile.blockM * std::max(headDim, valueHeadDim) * width;
+  keyStages = query + tile.blockM * std::max(keyColumns, valueColumns) * width;
   valueStages = keyStages + stages * keyStageBytes;
   probs = valueStages + stages * valueStageBytes;
   // P is stored as whole 64-column atoms.
-  int64_t probsBytes =
-      tile.blockM * ((tile.blockN + atomElems - 1) / atomElems) * atomElems *
-      width;
+  int64_t probsBytes = tile.blockM * paddedColumns(tile.blockN) * width;
   barriers = probs + (probsInRegisters ? 0 : probsBytes);
   // Q, then per stage full K, full V, (warp-specialized) empty K and empty
   // V mbarriers, then (persistent) Q free.

@@ -18,13 +18,13 @@ func.func @f32(%q: tensor<1x4x16x64xf32>, %k: tensor<1x4x16x64xf32>,
 // -----
 
 // Head dims are whole 128-byte swizzle atoms (64 bf16 elements).
-func.func @d96(%q: tensor<1x4x16x96xbf16>, %k: tensor<1x4x16x96xbf16>,
-               %v: tensor<1x4x16x96xbf16>) -> tensor<1x4x16x96xbf16> {
-  // expected-error @+1 {{convert-attn-to-nvvm: head dim must be 64, 128, 192 or 256 (whole 128-byte swizzle atoms), got 96}}
+func.func @d36(%q: tensor<1x4x16x36xbf16>, %k: tensor<1x4x16x36xbf16>,
+               %v: tensor<1x4x16x36xbf16>) -> tensor<1x4x16x36xbf16> {
+  // expected-error @+1 {{convert-attn-to-nvvm: head dim must be a multiple of 8 from 32 to 256 (wgmma n and 16-byte TMA rows), got 36}}
   %o = attn.attention %q, %k, %v
-      : tensor<1x4x16x96xbf16>, tensor<1x4x16x96xbf16>, tensor<1x4x16x96xbf16>
-      -> tensor<1x4x16x96xbf16>
-  return %o : tensor<1x4x16x96xbf16>
+      : tensor<1x4x16x36xbf16>, tensor<1x4x16x36xbf16>, tensor<1x4x16x36xbf16>
+      -> tensor<1x4x16x36xbf16>
+  return %o : tensor<1x4x16x36xbf16>
 }
 
 // -----

@@ -1,11 +1,12 @@
 // RUN: attnc-opt %s --attn-generalize-lengths --attn-tiling-pipeline="block-m=64 block-n=128" \
 // RUN:   --convert-attn-to-nvvm | FileCheck %s
 
-// Static lengths: canonicalization folds the zero- and single-trip kv loops
-// of the tiled IR (Nk = 513 leaves one full loop and an inlined tail block).
-// The kernel must not trust that shape: it splits the kv range from the
-// launch-time lengths into an unmasked loop and a masked tail loop, so the
-// ragged block 512..639 is masked (keys past Nk are -inf, not 0).
+// Static lengths: without attn-generalize-lengths, canonicalization would
+// fold the zero- and single-trip kv loops of this shape (Nk = 513 would
+// leave one full loop and an inlined tail block). Generalized, the tiled IR
+// keeps an unmasked loop and a masked tail loop whose bounds the kernel
+// computes from the launch-time lengths, so the ragged block 512..639 is
+// masked (keys past Nk are -inf, not 0).
 // CHECK-LABEL: llvm.func @ragged_static
 // The unmasked loop: scores go straight to the row max.
 // CHECK:         scf.for
@@ -31,9 +32,9 @@ func.func @ragged_static(%q: tensor<1x2x100x64xbf16>, %k: tensor<1x2x513x64xbf16
   return %o : tensor<1x2x100x64xbf16>
 }
 
-// Static decode with a window: no block of this shape needs attn.mask, so
-// canonicalization drops every masked loop. The kernel takes the mask from
-// attn.finalize (it re-derives the kv range at launch time), not "none".
+// Static decode with a window: generalized, the loops keep their attn.mask
+// for other lengths; the manifest takes the mask from attn.finalize, not
+// "none".
 // RUN: attnc-opt %s --attn-generalize-lengths --attn-tiling-pipeline="block-m=64 block-n=128" \
 // RUN:   --convert-attn-to-nvvm | FileCheck %s --check-prefix=DECODE
 // DECODE-LABEL: llvm.func @decode_window

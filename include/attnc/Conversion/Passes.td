@@ -30,26 +30,38 @@ def ConvertAttnToLinalgPass : Pass<"convert-attn-to-linalg", "func::FuncOp"> {
 def ConvertAttnToNVVMPass : Pass<"convert-attn-to-nvvm", "ModuleOp"> {
   let summary = "Lower fused attention tiles to an sm_90a TMA/wgmma kernel";
   let description = [{
-    Replaces every function holding a tiled attention `scf.forall` (best after
-    fusion and the mask split; unfused or folded loops are masked everywhere,
-    which is always correct) by a kernel in `gpu.module @attn_kernels` (target
-    sm_90a, +ptx86): an `llvm.func` with `nvvm.kernel`, built from NVVM, LLVM,
-    arith and scf ops. block_m / 64 consumer warpgroups share each K/V tile;
-    where the tile is an `attn.warp_specialize` (attn-warp-specialize) a
+    Replaces every function holding a tiled attention `scf.forall` (after
+    attn-fuse-online-softmax, best also the mask split; the unfused
+    three-pass nest is rejected) by a kernel in `gpu.module @attn_kernels`
+    (target sm_90a, +ptx86): an `llvm.func` with `nvvm.kernel`, built from
+    NVVM, LLVM, arith and scf ops. block_m / 64 consumer warpgroups share
+    each K/V tile; where the tile is an `attn.warp_specialize`
+    (attn-warp-specialize, whose `consumers` must be block_m / 64) a
     producer warpgroup (setmaxnreg budgets from the op) streams Q and the
     K/V blocks by TMA into a ring (the op's stages) of 128B-swizzled shared memory
     (full/empty mbarriers); otherwise consumer thread 0 issues the loads.
     `wgmma` SS computes S = Q K^T; the online softmax
     runs on the accumulator registers (quad shuffles, ex2); P is converted to
     bf16/f16 in registers and `wgmma` RS (inline PTX: MLIR 22 has no op for
-    it) accumulates O += P V. The kv range is split at launch time into
-    masked edge blocks and unmasked full blocks (as attn-split-masked-loops
-    does). The op's `ping_pong` makes two consumers take turns issuing GEMMs;
-    `intra_warpgroup_overlap` overlaps each one's softmax with its previous
-    P V. Causal query blocks launch longest first. O goes through shared memory and
+    it) accumulates O += P V. The op's `ping_pong` makes two consumers take
+    turns issuing GEMMs; `intra_warpgroup_overlap` overlaps each one's
+    softmax with its previous P V. Causal query blocks launch longest first.
+    O goes through shared memory and
     a TMA store; LSE is stored directly. Tensor maps are `grid_constant`
     by-value parameters; dynamic shared memory is a 1024-aligned extern
     global.
+
+    The kernel runs the kv loops of the tile IR (the consumer region of
+    `attn.warp_specialize`, else the forall body; the producer region's loop
+    for the producer) in order, with their bounds, the Q row and the K head
+    (GQA) cloned from the IR's index arithmetic: the forall's induction
+    variables become the block indices of its `#gpu.block` mapping, the
+    sequence lengths the kernel's `seq_q` / `seq_k` parameters. Each loop
+    applies exactly its own `attn.mask` (kind, window, operands) and
+    `attn.softcap` (`tanh.approx.f32`); a loop without `attn.mask` has no
+    element mask. Static sequence lengths are rejected: loops folded for one
+    shape would run only that shape (attn-generalize-lengths makes them
+    dynamic; attn-lower-to-nvvm-pipeline runs it).
 
     Each kernel carries its runtime manifest (JSON, see docs/Runtime.md) in
     the `attnc.manifest` attribute for the artifact writer.

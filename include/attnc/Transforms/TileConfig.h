@@ -51,6 +51,17 @@ inline constexpr int64_t kSm90aMaxSharedMemoryBytes = 232448;
 struct SharedMemoryLayout {
   SharedMemoryLayout(TileConfig tile, int64_t headDim, int64_t valueHeadDim,
                      int64_t stages, bool probsInRegisters, bool persistent);
+  /// Elements of one 128-byte swizzle row (bf16/f16): a tile's columns are
+  /// stored as whole atoms of this width.
+  static constexpr int64_t kAtomElems = 64;
+  /// The columns a tile of `dim` columns occupies: whole atoms. TMA zero-fills
+  /// the columns past `dim` (a box may reach past the tensor) and clips them
+  /// on stores, so a head dim that is not a multiple of 64 is a padded tile.
+  static int64_t paddedColumns(int64_t dim) {
+    return (dim + kAtomElems - 1) / kAtomElems * kAtomElems;
+  }
+  /// The 64-column atoms of a tile of `dim` columns.
+  static int64_t atoms(int64_t dim) { return paddedColumns(dim) / kAtomElems; }
   int64_t query = 0, keyStages = 0, valueStages = 0, barriers = 0, total = 0;
   /// P of every consumer warpgroup when it does not stay in registers.
   int64_t probs = 0;

@@ -73,7 +73,7 @@ void KernelEmitter::loadTile(Value tensorMap, int64_t dstOffset,
                              Value row, Value headIdx, Value batchIdx,
                              Value bar) {
   auto clusterPtr = LLVM::LLVMPointerType::get(b.getContext(), 7);
-  for (int64_t atom = 0; atom < cols / kAtomElems; ++atom) {
+  for (int64_t atom = 0; atom < SharedMemoryLayout::atoms(cols); ++atom) {
     Value dst = smemPtr(dstOffset + atom * rows * kAtomBytes, dstDynamicOffset);
     dst = LLVM::AddrSpaceCastOp::create(b, loc, clusterPtr, dst);
     SmallVector<Value> coords = {c32(atom * kAtomElems), row, headIdx,
@@ -308,7 +308,9 @@ std::pair<Value, Value> KernelEmitter::producerBounds() {
 
 void KernelEmitter::loadQuery() {
   Value qb = queryBarrier();
-  expectBytes(qb, plan.blockM * plan.headDim * 2);
+  // Whole boxes: the columns past D arrive zero-filled and count.
+  expectBytes(qb, plan.blockM * SharedMemoryLayout::paddedColumns(plan.headDim) *
+                      2);
   loadTile(tmQuery, smem.query, Value(), plan.blockM, plan.headDim, rowBegin,
            head, batch, qb);
 }
@@ -576,7 +578,9 @@ void KernelEmitter::storeOutputTile(ArrayRef<Value> o, const Value inv[2],
   Value wgLeader = eqI(arith::AndIOp::create(b, loc, tid, c32(127)), c32(0));
   ifThen(wgLeader, [&] {
     Value rowInTile = mul(warpgroup, c32(kWarpgroupRows * kAtomBytes));
-    for (int64_t atom = 0; atom < plan.valueHeadDim / kAtomElems; ++atom) {
+    // TMA clips the last box at Dv.
+    for (int64_t atom = 0; atom < SharedMemoryLayout::atoms(plan.valueHeadDim);
+         ++atom) {
       Value src =
           smemPtr(smem.query + atom * plan.blockM * kAtomBytes, rowInTile);
       SmallVector<Value> coords = {c32(atom * kAtomElems),

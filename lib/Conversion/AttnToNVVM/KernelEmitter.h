@@ -29,7 +29,7 @@ inline constexpr int64_t kWarpgroupRows = 64; // rows of one wgmma m64 tile
 // ping-pong, which runs only with two consumer warpgroups (ids 1-2).
 inline constexpr int64_t kPingPongBarrierBase = 3;
 inline constexpr int64_t kAtomBytes = 128; // one 128B swizzle row
-inline constexpr int64_t kAtomElems = 64;  // bf16/f16 elements per atom row
+inline constexpr int64_t kAtomElems = SharedMemoryLayout::kAtomElems;
 
 /// Emits the kernel body; one instance per kernel.
 class KernelEmitter {

@@ -103,7 +103,8 @@ Value KernelEmitter::scoresGemm(Value stage) {
   Value keyStage = mul(stage, c32(smem.keyStageBytes));
   // This warpgroup's 64 rows inside each 128-byte-wide Q box.
   Value queryRows = mul(warpgroup, c32(kWarpgroupRows * kAtomBytes));
-  for (int64_t k = 0; k < plan.headDim / 16; ++k)
+  // D is a multiple of 8: a last half k16 slice reads zero-filled columns.
+  for (int64_t k = 0; k < (plan.headDim + 15) / 16; ++k)
     s = wgmmaSS(s, kMajorSlice(smem.query, plan.blockM, k, queryRows),
                 kMajorSlice(smem.keyStages, plan.blockN, k, keyStage),
                 plan.blockN, /*accumulate=*/k != 0, /*bTransposed=*/false);

@@ -216,10 +216,10 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
   for (auto [what, dim] :
        {std::pair<StringRef, int64_t>{"head dim", plan.headDim},
         {"value head dim", plan.valueHeadDim}})
-    if (dim % 64 != 0 || dim > 256)
+    if (dim % 8 != 0 || dim < 32 || dim > 256)
       return fail(what +
-                  " must be 64, 128, 192 or 256 (whole 128-byte "
-                  "swizzle atoms), got " +
+                  " must be a multiple of 8 from 32 to 256 (wgmma n and "
+                  "16-byte TMA rows), got " +
                   Twine(dim));
   return plan;
 }
