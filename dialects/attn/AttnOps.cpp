@@ -20,6 +20,7 @@
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::attn;
@@ -65,6 +66,15 @@ static LogicalResult verifyWindow(Operation *op,
            << window->size() << " elements";
   if ((*window)[0] < 0 || (*window)[1] < 0)
     return op->emitOpError("window sizes must be non-negative, got [")
+           << (*window)[0] << ", " << (*window)[1] << "]";
+  // Row and key indices plus a window side stay far from overflowing the
+  // 64-bit index arithmetic of the masks; a side as long as the longest
+  // sequence a kernel takes (32-bit lengths) already shows every key.
+  constexpr int64_t kMaxSide = std::numeric_limits<int32_t>::max();
+  if ((*window)[0] > kMaxSide || (*window)[1] > kMaxSide)
+    return op->emitOpError("window sizes must be at most 2147483647 (the "
+                           "longest sequence; a longer side hides nothing "
+                           "more), got [")
            << (*window)[0] << ", " << (*window)[1] << "]";
   return success();
 }

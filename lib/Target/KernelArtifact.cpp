@@ -31,13 +31,17 @@ static LogicalResult compileOne(ModuleOp module,
   if (failed(toNVVM.run(module)))
     return failure();
   // The manifest travels on the kernel until the gpu.module becomes a binary.
+  std::string function = artifact.name;
   module.walk([&](LLVM::LLVMFuncOp func) {
-    if (auto attr = func->getAttrOfType<StringAttr>("attnc.manifest"))
+    if (auto attr = func->getAttrOfType<StringAttr>("attnc.manifest")) {
       artifact.manifest = attr.str();
+      // The kernel's entry name (a PTX identifier) names the artifact.
+      artifact.name = func.getSymName().str();
+    }
   });
   if (artifact.manifest.empty())
     return module.emitError("function @")
-           << artifact.name << " holds no attention to compile";
+           << function << " holds no attention to compile";
   PassManager toPTX(module.getContext());
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = "isa"; // PTX text; the driver JITs it.
@@ -65,8 +69,16 @@ mlir::attn::compileKernelArtifacts(ModuleOp module,
     for (auto other : llvm::make_early_inc_range(single->getOps<func::FuncOp>()))
       if (other.getSymName() != artifact.name)
         other.erase();
+    std::string function = artifact.name;
     if (failed(compileOne(*single, options, artifact)))
       return failure();
+    // Two functions whose names map to one entry would overwrite each
+    // other's artifact.
+    for (const KernelArtifact &other : artifacts)
+      if (other.name == artifact.name)
+        return func.emitError("function @")
+               << function << " and an earlier function both become kernel "
+               << artifact.name << "; rename one of them";
     artifact.compileMs = std::chrono::duration<double, std::milli>(
                              std::chrono::steady_clock::now() - start)
                              .count();

@@ -38,3 +38,32 @@ func.func @too_much_shared_memory(%q: tensor<1x2x256x256xbf16>, %k: tensor<1x2x2
       -> tensor<1x2x256x256xbf16>
   return %o : tensor<1x2x256x256xbf16>
 }
+
+// -----
+
+// One kernel per function: the second attention must not be dropped.
+// expected-error @+1 {{convert-attn-to-nvvm: @two_attentions holds 2 attentions; a function becomes one kernel, so give each attention a function of its own}}
+func.func @two_attentions(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
+                          %v: tensor<?x4x?x64xbf16>)
+    -> (tensor<?x4x?x64xbf16>, tensor<?x4x?x64xbf16>) {
+  %o1 = attn.attention %q, %k, %v
+      : tensor<?x4x?x64xbf16>, tensor<?x4x?x64xbf16>, tensor<?x4x?x64xbf16>
+      -> tensor<?x4x?x64xbf16>
+  %o2 = attn.attention %q, %k, %v mask = causal
+      : tensor<?x4x?x64xbf16>, tensor<?x4x?x64xbf16>, tensor<?x4x?x64xbf16>
+      -> tensor<?x4x?x64xbf16>
+  return %o1, %o2 : tensor<?x4x?x64xbf16>, tensor<?x4x?x64xbf16>
+}
+
+// -----
+
+// Only the LSE is returned (canonicalization drops the unused O): the
+// kernel writes O, so this would store O where the LSE belongs.
+func.func @lse_only(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
+                    %v: tensor<?x4x?x64xbf16>) -> tensor<?x4x?xf32> {
+  // expected-error @+1 {{convert-attn-to-nvvm: the tile must write O (the kernel's output; a function that returns only the LSE is not supported: return O too)}}
+  %o, %lse = attn.attention %q, %k, %v
+      : tensor<?x4x?x64xbf16>, tensor<?x4x?x64xbf16>, tensor<?x4x?x64xbf16>
+      -> tensor<?x4x?x64xbf16>, tensor<?x4x?xf32>
+  return %lse : tensor<?x4x?xf32>
+}

@@ -41,6 +41,11 @@
 // RUN:   | FileCheck %s --check-prefix=STATIC
 // STATIC: error: convert-attn-to-nvvm: the kernel takes the sequence lengths at launch time, but Q has the static type 'tensor<1x4x128x64xbf16>'; run attn-generalize-lengths before attn-tile (attn-lower-to-nvvm-pipeline does)
 
+// An attention that was never tiled is an error, not a module left with
+// attn ops and exit status 0.
+// RUN: not attnc-opt %s --convert-attn-to-nvvm 2>&1 | FileCheck %s --check-prefix=UNTILED
+// UNTILED: error: convert-attn-to-nvvm: 'attn.attention' is not part of a tiled attention (run attn-tile, attn-fuse-online-softmax and attn-split-masked-loops first, or attn-lower-to-nvvm-pipeline)
+
 func.func @attention(%q: tensor<1x4x128x64xbf16>, %k: tensor<1x4x128x64xbf16>,
                      %v: tensor<1x4x128x64xbf16>) -> tensor<1x4x128x64xbf16> {
   %o = attn.attention %q, %k, %v

@@ -47,3 +47,26 @@ func.func @decode_window(%q: tensor<1x2x1x64xbf16>, %k: tensor<1x2x256x64xbf16>,
       -> tensor<1x2x1x64xbf16>
   return %o : tensor<1x2x1x64xbf16>
 }
+
+// One head, one query, one batch, all static: every forall dimension has
+// extent 1, and its #gpu.block mapping keeps them (without it
+// canonicalization inlined the body and no kernel was built). Empty static
+// sizes (B = 0, Nq = 0) compile the same way: the lengths are generalized.
+// RUN: attnc-opt %s --attn-lower-to-nvvm-pipeline | FileCheck %s --check-prefix=TINY
+// TINY-DAG: llvm.func @one_query({{.*}}nvvm.kernel
+// TINY-DAG: llvm.func @empty_batch({{.*}}nvvm.kernel
+func.func @one_query(%q: tensor<1x1x1x64xbf16>, %k: tensor<1x1x4096x64xbf16>,
+                     %v: tensor<1x1x4096x64xbf16>) -> tensor<1x1x1x64xbf16> {
+  %o = attn.attention %q, %k, %v
+      : tensor<1x1x1x64xbf16>, tensor<1x1x4096x64xbf16>, tensor<1x1x4096x64xbf16>
+      -> tensor<1x1x1x64xbf16>
+  return %o : tensor<1x1x1x64xbf16>
+}
+
+func.func @empty_batch(%q: tensor<0x1x0x64xbf16>, %k: tensor<0x1x0x64xbf16>,
+                       %v: tensor<0x1x0x64xbf16>) -> tensor<0x1x0x64xbf16> {
+  %o = attn.attention %q, %k, %v
+      : tensor<0x1x0x64xbf16>, tensor<0x1x0x64xbf16>, tensor<0x1x0x64xbf16>
+      -> tensor<0x1x0x64xbf16>
+  return %o : tensor<0x1x0x64xbf16>
+}

@@ -13,6 +13,7 @@
 #include "HopperKernel.h"
 #include "KernelPlan.h"
 
+#include "attn/AttnDialect.h"
 #include "attnc/Conversion/Passes.h"
 
 #include "mlir/AsmParser/AsmParser.h"
@@ -35,6 +36,20 @@ using namespace mlir::attn;
 
 namespace {
 
+/// The PTX entry name of the kernel for function `name`: PTX identifiers are
+/// [A-Za-z_$][A-Za-z0-9_$]*, and the name is also the artifact's folder in
+/// attnc-compile's output, so every other character becomes '_' ("my
+/// kernel" -> my_kernel, ".." -> __) and a leading digit or an empty name
+/// gets a '_' in front.
+std::string kernelName(StringRef name) {
+  std::string out;
+  for (char c : name)
+    out += llvm::isAlnum(c) || c == '_' || c == '$' ? c : '_';
+  if (out.empty() || llvm::isDigit(out.front()))
+    out.insert(out.begin(), '_');
+  return out;
+}
+
 struct ConvertAttnToNVVMPass final
     : public mlir::attn::impl::ConvertAttnToNVVMPassBase<
           ConvertAttnToNVVMPass> {
@@ -45,13 +60,38 @@ struct ConvertAttnToNVVMPass final
     MLIRContext *ctx = &getContext();
     SmallVector<std::pair<func::FuncOp, scf::ForallOp>> work;
     for (auto func : module.getOps<func::FuncOp>()) {
-      scf::ForallOp forall;
+      SmallVector<scf::ForallOp> tiles;
       func.walk([&](FinalizeOp finalize) {
-        forall = finalize->getParentOfType<scf::ForallOp>();
+        tiles.push_back(finalize->getParentOfType<scf::ForallOp>());
       });
-      if (forall)
-        work.emplace_back(func, forall);
+      // One kernel per function: a second attention would be dropped.
+      if (tiles.size() > 1) {
+        func.emitError("convert-attn-to-nvvm: @")
+            << func.getSymName() << " holds " << tiles.size()
+            << " attentions; a function becomes one kernel, so give each "
+               "attention a function of its own";
+        return signalPassFailure();
+      }
+      if (!tiles.empty())
+        work.emplace_back(func, tiles.front());
     }
+    // Every attn op must end in a kernel: one that is not part of a tiled
+    // attention (an untiled attn.attention, say) would be left behind.
+    WalkResult leftover = module.walk([&](Operation *op) {
+      if (op->getDialect() != getContext().getLoadedDialect<AttnDialect>())
+        return WalkResult::advance();
+      auto func = op->getParentOfType<func::FuncOp>();
+      if (llvm::any_of(work, [&](auto &w) { return w.first == func; }))
+        return WalkResult::advance();
+      op->emitError("convert-attn-to-nvvm: '")
+          << op->getName()
+          << "' is not part of a tiled attention (run attn-tile, "
+             "attn-fuse-online-softmax and attn-split-masked-loops first, "
+             "or attn-lower-to-nvvm-pipeline)";
+      return WalkResult::interrupt();
+    });
+    if (leftover.wasInterrupted())
+      return signalPassFailure();
     if (work.empty())
       return;
     if (tileOrder != "auto" && tileOrder != "in-order" &&
@@ -73,7 +113,7 @@ struct ConvertAttnToNVVMPass final
                     b.getUnitAttr());
 
     for (auto [func, forall] : work) {
-      FailureOr<KernelPlan> plan = readKernelPlan(forall, func.getSymName());
+      FailureOr<KernelPlan> plan = readKernelPlan(forall, kernelName(func.getSymName()));
       if (failed(plan))
         return signalPassFailure();
       if (plan->overlapSoftmax() && !probsInRegisters) {

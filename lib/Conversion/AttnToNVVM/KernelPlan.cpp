@@ -8,9 +8,26 @@
 #include "KernelPlan.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
 using namespace mlir::attn;
+
+/// Which result of attn.finalize (0: O, 1: LSE) `tile` is, through the
+/// clipping tensor.extract_slice and the attn.warp_specialize that yields
+/// it; nullopt for anything else.
+static std::optional<unsigned> finalizeResultOf(Value tile) {
+  if (auto slice = tile.getDefiningOp<tensor::ExtractSliceOp>())
+    tile = slice.getSource();
+  if (auto ws = tile.getDefiningOp<WarpSpecializeOp>()) {
+    auto yield =
+        cast<YieldOp>(ws.getConsumer().front().getTerminator());
+    tile = yield.getValues()[cast<OpResult>(tile).getResultNumber()];
+  }
+  if (tile.getDefiningOp<FinalizeOp>())
+    return cast<OpResult>(tile).getResultNumber();
+  return std::nullopt;
+}
 
 FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
                                                  StringRef name) {
@@ -84,7 +101,19 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
     return failure();
   plan.consumers = plan.blockM / 64;
   plan.elementType = queryType.getElementType();
-  plan.hasLse = forall.getNumResults() == 2;
+  // The forall's results in order: O, then the LSE if the function uses
+  // it. Canonicalization drops an unused O; the kernel always writes O.
+  SmallVector<std::optional<unsigned>> written;
+  for (Operation &op : forall.getTerminator().getYieldingOps())
+    written.push_back(finalizeResultOf(
+        cast<tensor::ParallelInsertSliceOp>(op).getSource()));
+  if (written.empty() || written.front() != 0u)
+    return fail("the tile must write O (the kernel's output; a function "
+                "that returns only the LSE is not supported: return O too)");
+  if (written.size() > 2 || (written.size() == 2 && written[1] != 1u))
+    return fail("the tile must write O and at most the LSE of its "
+                "attn.finalize");
+  plan.hasLse = written.size() == 2;
   plan.softmaxScale = finalize.getScale().convertToFloat();
   plan.mask = finalize.getMaskSpec();
   // Without softcap the finalize scale is the op's softmax scale.

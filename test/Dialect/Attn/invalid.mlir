@@ -366,6 +366,19 @@ func.func @window_count(%q: tensor<1x8x128x64xf32>, %k: tensor<1x8x128x64xf32>,
 
 // -----
 
+// A window side past the longest sequence would overflow the masks' index
+// arithmetic (diagonal + right) and hides nothing more than 2^31 - 1.
+func.func @window_too_wide(%q: tensor<1x8x128x64xf32>, %k: tensor<1x8x128x64xf32>,
+                           %v: tensor<1x8x128x64xf32>) -> tensor<1x8x128x64xf32> {
+  // expected-error @+1 {{'attn.attention' op window sizes must be at most 2147483647 (the longest sequence; a longer side hides nothing more), got [0, 9223372036854775807]}}
+  %o = attn.attention %q, %k, %v window = [0, 9223372036854775807]
+      : tensor<1x8x128x64xf32>, tensor<1x8x128x64xf32>, tensor<1x8x128x64xf32>
+      -> tensor<1x8x128x64xf32>
+  return %o : tensor<1x8x128x64xf32>
+}
+
+// -----
+
 func.func @window_negative(%q: tensor<1x8x128x64xf32>, %k: tensor<1x8x128x64xf32>,
                            %v: tensor<1x8x128x64xf32>) -> tensor<1x8x128x64xf32> {
   // expected-error @+1 {{'attn.attention' op window sizes must be non-negative, got [16, -1]}}
