@@ -11,9 +11,65 @@
 using namespace mlir;
 using namespace mlir::attn;
 
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
 #include "attn/AttnDialect.cpp.inc"
 
+#define GET_ATTRDEF_CLASSES
+#include "attn/AttnAttrs.cpp.inc"
+
+LogicalResult
+SharedMemoryAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                         int64_t query, int64_t queryBytes, int64_t keys,
+                         int64_t values, int64_t stages, int64_t keyStageBytes,
+                         int64_t valueStageBytes, std::optional<int64_t> probs,
+                         std::optional<int64_t> probsBytes, int64_t queryFull, int64_t keyFull, int64_t valueFull,
+                         int64_t keyEmpty, int64_t valueEmpty,
+                         std::optional<int64_t> queryFree, int64_t size) {
+  if (stages < 1 || keyStageBytes <= 0 || valueStageBytes <= 0 ||
+      queryBytes <= 0)
+    return emitError() << "stages and buffer bytes must be positive";
+  if (probs.has_value() != probsBytes.has_value())
+    return emitError() << "probs and probs_bytes go together";
+  struct Region {
+    StringRef name;
+    int64_t begin, bytes, alignment;
+  };
+  SmallVector<Region> regions = {
+      {"query", query, queryBytes, 1024},
+      {"keys", keys, stages * keyStageBytes, 1024},
+      {"values", values, stages * valueStageBytes, 1024},
+      {"query_full", queryFull, 8, 8},
+      {"key_full", keyFull, 8 * stages, 8},
+      {"value_full", valueFull, 8 * stages, 8},
+      {"value_empty", valueEmpty, 8 * stages, 8}};
+  if (keyEmpty != valueEmpty)
+    regions.push_back({"key_empty", keyEmpty, 8 * stages, 8});
+  if (probs)
+    regions.push_back({"probs", *probs, *probsBytes, 1024});
+  if (queryFree)
+    regions.push_back({"query_free", *queryFree, 8, 8});
+  for (const Region &r : regions) {
+    if (r.begin < 0 || r.begin % r.alignment != 0 || r.begin + r.bytes > size)
+      return emitError() << r.name << " = " << r.begin << " (" << r.bytes
+                         << " bytes) must be " << r.alignment
+                         << "-byte aligned and inside size = " << size;
+  }
+  for (size_t i = 0; i < regions.size(); ++i)
+    for (size_t j = i + 1; j < regions.size(); ++j) {
+      const Region &a = regions[i], &b = regions[j];
+      if (a.begin < b.begin + b.bytes && b.begin < a.begin + a.bytes)
+        return emitError() << a.name << " and " << b.name << " overlap";
+    }
+  return success();
+}
+
 void AttnDialect::initialize() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "attn/AttnAttrs.cpp.inc"
+      >();
   addOperations<
 #define GET_OP_LIST
 #include "attn/AttnOps.cpp.inc"

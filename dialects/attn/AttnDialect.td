@@ -25,6 +25,14 @@ def Attn_Dialect : Dialect {
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::tensor::TensorDialect"];
+  let useDefaultAttributePrinterParser = 1;
+  let extraClassDeclaration = [{
+    /// The #attn.shared_memory of a tiling scf.forall
+    /// (attn-allocate-shared-memory).
+    static constexpr ::llvm::StringLiteral getSharedMemoryAttrName() {
+      return "attn.shared_memory";
+    }
+  }];
 }
 
 class Attn_Op<string mnemonic, list<Trait> traits = []>

@@ -17,6 +17,9 @@
 
 #include "attn/AttnEnums.h.inc"
 
+#define GET_ATTRDEF_CLASSES
+#include "attn/AttnAttrs.h.inc"
+
 namespace mlir::attn {
 /// The attention mask of one op: kind plus optional [left, right] window.
 struct MaskSpec {

@@ -9,6 +9,7 @@
 #define ATTN_OPS_TD
 
 include "attn/AttnDialect.td"
+include "attn/AttnAttrs.td"
 include "attn/AttnEnums.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"

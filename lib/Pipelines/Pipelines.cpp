@@ -144,11 +144,13 @@ void mlir::attn::buildAttnToNVVMPipeline(OpPassManager &pm,
     funcPm.addPass(createAttnWarpSpecializePass(ws));
     addCleanup(funcPm);
   }
+  AttnAllocateSharedMemoryPassOptions allocation;
+  allocation.probsInRegisters = options.probsInRegisters;
+  allocation.persistent = options.persistent;
+  funcPm.addPass(createAttnAllocateSharedMemoryPass(allocation));
   ConvertAttnToNVVMPassOptions nvvm;
   nvvm.chip = "sm_90a";
-  nvvm.probsInRegisters = options.probsInRegisters;
   nvvm.tileOrder = options.tileOrder;
-  nvvm.persistent = options.persistent;
   nvvm.conditionalRescale = options.conditionalRescale;
   pm.addPass(createConvertAttnToNVVMPass(nvvm));
   OpPassManager &gpuPm = pm.nest<gpu::GPUModuleOp>();

@@ -38,15 +38,35 @@ mlir::attn::SharedMemoryLayout::SharedMemoryLayout(TileConfig tile,
   valueStageBytes = tile.blockN * valueColumns * width;
   query = 0;
   // The Q buffer also holds the O tile in the epilogue.
-  keyStages = query + tile.blockM * std::max(keyColumns, valueColumns) * width;
+  queryBytes = tile.blockM * std::max(keyColumns, valueColumns) * width;
+  keyStages = query + queryBytes;
   valueStages = keyStages + stages * keyStageBytes;
-  probs = valueStages + stages * valueStageBytes;
-  // P is stored as whole 64-column atoms.
-  int64_t probsBytes = tile.blockM * paddedColumns(tile.blockN) * width;
-  barriers = probs + (probsInRegisters ? 0 : probsBytes);
+  barriers = valueStages + stages * valueStageBytes;
+  if (!probsInRegisters) {
+    // P is stored as whole 64-column atoms.
+    probs = barriers;
+    probsBytes = tile.blockM * paddedColumns(tile.blockN) * width;
+    barriers += *probsBytes;
+  }
   // Q, then per stage full K, full V, (warp-specialized) empty K and empty
   // V mbarriers, then (persistent) Q free.
-  total = barriers + 8 * (1 + 4 * stages + (persistent ? 1 : 0));
+  queryFull = barriers;
+  keyFull = queryFull + 8;
+  valueFull = keyFull + 8 * stages;
+  valueEmpty = valueFull + 16 * stages;
+  // With two stages consumers hand K back on its own barrier (after the S
+  // wait in the sequential step, at the end of its own step with the
+  // overlap) and V after P V: with the overlap V(j) is read a step after
+  // K(j), and K(j + 2) loads meanwhile (bench/RESULTS.md run 28: +2-6 % at
+  // D = 256 from 4k tokens on). With three, the producer is far enough
+  // ahead and one arrival per stage measured 2-4 % faster (run 27).
+  keyEmpty = stages == 2 ? valueFull + 8 * stages : valueEmpty;
+  int64_t end = valueEmpty + 8 * stages;
+  if (persistent) {
+    queryFree = end;
+    end += 8;
+  }
+  total = end;
 }
 
 ConsumerSchedule

@@ -1,5 +1,5 @@
 // RUN: attnc-opt %s -split-input-file --attn-generalize-lengths --attn-tiling-pipeline="block-m=128 block-n=64" \
-// RUN:   --convert-attn-to-nvvm -verify-diagnostics -o /dev/null
+// RUN:   --attn-allocate-shared-memory --convert-attn-to-nvvm -verify-diagnostics -o /dev/null
 
 // What the Hopper lowering cannot compile is a diagnostic on the op, never a
 // crash or a wrong kernel.
@@ -32,7 +32,7 @@ func.func @d36(%q: tensor<1x4x16x36xbf16>, %k: tensor<1x4x16x36xbf16>,
 // Tiles whose Q buffer and two K/V stages do not fit in shared memory.
 func.func @too_much_shared_memory(%q: tensor<1x2x256x256xbf16>, %k: tensor<1x2x256x256xbf16>,
                                   %v: tensor<1x2x256x256xbf16>) -> tensor<1x2x256x256xbf16> {
-  // expected-error @+1 {{convert-attn-to-nvvm: tile 128x128 needs 327752 bytes of shared memory (Q, 2 K/V stages), more than the 232448 bytes a CTA may use on sm_90a; choose smaller tile_sizes}}
+  // expected-error @+1 {{attn-allocate-shared-memory: tile 128x128 needs 327752 bytes of shared memory (Q, 2 K/V stages), more than the 232448 bytes a CTA may use on sm_90a; choose smaller tile_sizes}}
   %o = attn.attention %q, %k, %v tile_sizes = [128, 128]
       : tensor<1x2x256x256xbf16>, tensor<1x2x256x256xbf16>, tensor<1x2x256x256xbf16>
       -> tensor<1x2x256x256xbf16>

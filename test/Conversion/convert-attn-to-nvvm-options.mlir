@@ -16,34 +16,34 @@
 // RUN:   | FileCheck %s --check-prefix=STAGES
 // STAGES: error: attn-warp-specialize: stages must be 0 (the target's table) or at least 2, got -1
 
-// RUN: not attnc-opt %s --attn-generalize-lengths --attn-tiling-pipeline --convert-attn-to-nvvm="persistent=true" 2>&1 \
+// RUN: not attnc-opt %s --attn-generalize-lengths --attn-tiling-pipeline --attn-allocate-shared-memory="persistent=true" --convert-attn-to-nvvm 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=PERSISTENT
-// PERSISTENT: error: convert-attn-to-nvvm: persistent needs a warp-specialized tile (attn-warp-specialize)
+// PERSISTENT: error: attn-allocate-shared-memory: persistent needs a warp-specialized tile (attn-warp-specialize)
 
-// RUN: not attnc-opt %s --attn-generalize-lengths --attn-tiling-pipeline --convert-attn-to-nvvm="tile-order=random" 2>&1 \
+// RUN: not attnc-opt %s --attn-generalize-lengths --attn-tiling-pipeline --attn-allocate-shared-memory --convert-attn-to-nvvm="tile-order=random" 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=ORDER
 // ORDER: error: convert-attn-to-nvvm: tile-order must be in-order, longest-first or auto, got 'random'
 
 // RUN: not attnc-opt %s --attn-generalize-lengths --attn-tiling-pipeline --attn-warp-specialize="intra-warpgroup-overlap=true" \
-// RUN:   --convert-attn-to-nvvm="probs-in-registers=false" 2>&1 \
+// RUN:   --attn-allocate-shared-memory="probs-in-registers=false" --convert-attn-to-nvvm 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=OVERLAP
-// OVERLAP: error: convert-attn-to-nvvm: intra_warpgroup_overlap needs probs-in-registers
+// OVERLAP: error: attn-allocate-shared-memory: intra_warpgroup_overlap needs probs-in-registers
 
 // The three-pass nest of attn-tile is not lowered: the kernel never
 // substitutes the fused algorithm for the IR it was given.
 // RUN: not attnc-opt %s --attn-generalize-lengths --attn-tiling-pipeline="stop-after=tiled" \
-// RUN:   --convert-attn-to-nvvm 2>&1 | FileCheck %s --check-prefix=UNFUSED
+// RUN:   --attn-allocate-shared-memory --convert-attn-to-nvvm 2>&1 | FileCheck %s --check-prefix=UNFUSED
 // UNFUSED: error: convert-attn-to-nvvm: this kv loop is not one step of the fused online softmax (run attn-fuse-online-softmax first): it has no attn.rescale_factor
 
 // Static lengths would fold the kv loops for one shape: the conversion asks
 // for attn-generalize-lengths (which attn-lower-to-nvvm-pipeline runs).
-// RUN: not attnc-opt %s --attn-tiling-pipeline --convert-attn-to-nvvm 2>&1 \
+// RUN: not attnc-opt %s --attn-tiling-pipeline --attn-allocate-shared-memory --convert-attn-to-nvvm 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=STATIC
 // STATIC: error: convert-attn-to-nvvm: the kernel takes the sequence lengths at launch time, but Q has the static type 'tensor<1x4x128x64xbf16>'; run attn-generalize-lengths before attn-tile (attn-lower-to-nvvm-pipeline does)
 
 // An attention that was never tiled is an error, not a module left with
 // attn ops and exit status 0.
-// RUN: not attnc-opt %s --convert-attn-to-nvvm 2>&1 | FileCheck %s --check-prefix=UNTILED
+// RUN: not attnc-opt %s --attn-allocate-shared-memory --convert-attn-to-nvvm 2>&1 | FileCheck %s --check-prefix=UNTILED
 // UNTILED: error: convert-attn-to-nvvm: 'attn.attention' is not part of a tiled attention (run attn-tile, attn-fuse-online-softmax and attn-split-masked-loops first, or attn-lower-to-nvvm-pipeline)
 
 func.func @attention(%q: tensor<1x4x128x64xbf16>, %k: tensor<1x4x128x64xbf16>,

@@ -40,6 +40,9 @@ def ConvertAttnToNVVMPass : Pass<"convert-attn-to-nvvm", "ModuleOp"> {
     producer warpgroup (setmaxnreg budgets from the op) streams Q and the
     K/V blocks by TMA into a ring (the op's stages) of 128B-swizzled shared memory
     (full/empty mbarriers); otherwise consumer thread 0 issues the loads.
+    Every shared-memory offset, whether P goes through shared memory, the
+    K/V release barriers and whether the grid is persistent come from the
+    forall's `#attn.shared_memory` (attn-allocate-shared-memory).
     `wgmma` SS computes S = Q K^T; the online softmax
     runs on the accumulator registers (quad shuffles, ex2); P is converted to
     bf16/f16 in registers and `wgmma` RS (inline PTX: MLIR 22 has no op for
@@ -76,10 +79,6 @@ def ConvertAttnToNVVMPass : Pass<"convert-attn-to-nvvm", "ModuleOp"> {
            "Target chip">,
     Option<"features", "features", "std::string", /*default=*/"\"+ptx86\"",
            "PTX features (+ptx86 or newer: older versions make LLVM abort)">,
-    Option<"probsInRegisters", "probs-in-registers", "bool",
-           /*default=*/"true",
-           "O += P V reads P from registers (wgmma RS); false writes P to "
-           "shared memory and uses wgmma SS (the ablation FA3 reports)">,
     Option<"conditionalRescale", "conditional-rescale", "bool",
            /*default=*/"false",
            "Skip O *= alpha in warps whose row maxima did not move during "
@@ -89,10 +88,6 @@ def ConvertAttnToNVVMPass : Pass<"convert-attn-to-nvvm", "ModuleOp"> {
            "Launch order of the query blocks: in-order, longest-first (the "
            "blocks with the most kv blocks first, so short ones fill the "
            "last wave) or auto (longest-first for masks that hide keys)">,
-    Option<"persistent", "persistent", "bool", /*default=*/"false",
-           "Persistent grid (warp-specialized kernels): one CTA per SM loops "
-           "over the tiles in launch order, so the next tile's first K/V "
-           "load overlaps this tile's epilogue">,
   ];
 }
 

@@ -42,6 +42,31 @@ def AttnGeneralizeLengthsPass
   ];
 }
 
+def AttnAllocateSharedMemoryPass
+    : Pass<"attn-allocate-shared-memory", "func::FuncOp"> {
+  let summary = "Lay out each GPU tile's shared memory and mbarriers in the IR";
+  let description = [{
+    Gives every tiling `scf.forall` of a bf16/f16 attention an
+    `attn.shared_memory = #attn.shared_memory<...>` attribute: the byte
+    offsets of the Q tile, the K and V stages of the ring (the stage count of
+    its `attn.warp_specialize`, 2 without one), the P buffer when P V reads P
+    from shared memory, and the mbarriers, including whether consumers hand
+    K back on its own barrier (with two stages) and the Q-free barrier of a
+    persistent kernel. `convert-attn-to-nvvm` uses these offsets and
+    computes none. A tile that needs more than the 227 KiB a CTA may use on
+    sm_90a is a diagnostic. A forall that already has the attribute keeps
+    it.
+  }];
+  let options = [
+    Option<"probsInRegisters", "probs-in-registers", "bool", /*default=*/"true",
+           "O += P V reads P from registers (wgmma RS); false: a P buffer "
+           "and wgmma SS (FA3's ablation)">,
+    Option<"persistent", "persistent", "bool", /*default=*/"false",
+           "One CTA per SM walks the tiles: a Q-free mbarrier lets the "
+           "producer load the next tile's Q (needs attn-warp-specialize)">,
+  ];
+}
+
 def AttnTilePass : Pass<"attn-tile", "func::FuncOp"> {
   let summary = "Tile attn.attention into block loops over tile-level ops";
   let description = [{

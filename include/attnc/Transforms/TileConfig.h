@@ -11,6 +11,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
+#include <optional>
 
 namespace mlir::attn {
 
@@ -46,9 +47,11 @@ inline constexpr int64_t kSm90aMaxSharedMemoryBytes = 232448;
 /// Byte offsets of the sm_90a kernel's shared-memory buffers (1024-aligned,
 /// as the 128-byte swizzle of TMA and wgmma requires) for a bf16/f16 tile:
 /// the Q buffer (which also holds O), the K and V stages, P (only when it
-/// does not stay in registers), then the mbarriers. The table and the kernel
-/// both use it, so a schedule the table picks always fits.
+/// does not stay in registers), then the mbarriers. attn-allocate-shared-
+/// memory records it in the IR (#attn.shared_memory) and the table checks
+/// its 3-stage schedule against it, so a schedule the table picks fits.
 struct SharedMemoryLayout {
+  SharedMemoryLayout() = default;
   SharedMemoryLayout(TileConfig tile, int64_t headDim, int64_t valueHeadDim,
                      int64_t stages, bool probsInRegisters, bool persistent);
   /// Elements of one 128-byte swizzle row (bf16/f16): a tile's columns are
@@ -63,10 +66,18 @@ struct SharedMemoryLayout {
   /// The 64-column atoms of a tile of `dim` columns.
   static int64_t atoms(int64_t dim) { return paddedColumns(dim) / kAtomElems; }
   int64_t query = 0, keyStages = 0, valueStages = 0, barriers = 0, total = 0;
+  int64_t queryBytes = 0;
   /// P of every consumer warpgroup when it does not stay in registers.
-  int64_t probs = 0;
+  std::optional<int64_t> probs, probsBytes;
   int64_t keyStageBytes = 0, valueStageBytes = 0;
   int64_t stages = 2;
+  /// mbarriers: Q full; per stage K full, V full, K empty, V empty (K empty
+  /// = V empty when one arrival releases both); Q free (persistent only).
+  int64_t queryFull = 0, keyFull = 0, valueFull = 0, keyEmpty = 0,
+          valueEmpty = 0;
+  std::optional<int64_t> queryFree;
+  /// Consumers hand a stage's K back on its own barrier, a step before V.
+  bool releasesKeysEarly() const { return keyEmpty != valueEmpty; }
   static constexpr int64_t kMaxBytes = kSm90aMaxSharedMemoryBytes;
 };
 

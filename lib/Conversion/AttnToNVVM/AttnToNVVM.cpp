@@ -116,32 +116,9 @@ struct ConvertAttnToNVVMPass final
       FailureOr<KernelPlan> plan = readKernelPlan(forall, kernelName(func.getSymName()));
       if (failed(plan))
         return signalPassFailure();
-      if (plan->overlapSoftmax() && !probsInRegisters) {
-        forall.emitError("convert-attn-to-nvvm: intra_warpgroup_overlap needs "
-                         "probs-in-registers (P of block j-1 stays in "
-                         "registers while block j's softmax runs)");
-        return signalPassFailure();
-      }
-      if (persistent && !plan->warpSpecialize) {
-        forall.emitError("convert-attn-to-nvvm: persistent needs a "
-                         "warp-specialized tile (attn-warp-specialize)");
-        return signalPassFailure();
-      }
-      plan->persistent = persistent;
-      plan->probsInRegisters = probsInRegisters;
       plan->conditionalRescale = conditionalRescale;
       plan->longestFirst = tileOrder == "auto" ? plan->mask.hidesKeys()
                                                : tileOrder == "longest-first";
-      SharedMemoryLayout smem = getSharedMemoryLayout(*plan);
-      if (smem.total > SharedMemoryLayout::kMaxBytes) {
-        forall.emitError("convert-attn-to-nvvm: tile ")
-            << plan->blockM << "x" << plan->blockN << " needs " << smem.total
-            << " bytes of shared memory (Q, " << smem.stages << " K/V stages"
-            << (plan->probsInRegisters ? "" : ", P") << "), more than the "
-            << SharedMemoryLayout::kMaxBytes << " bytes a CTA may use on "
-            << chip << "; choose smaller tile_sizes or fewer stages";
-        return signalPassFailure();
-      }
       attnc::rt::Manifest manifest;
       LLVM::LLVMFuncOp kernel = buildHopperAttentionKernel(
           b, func.getLoc(), gpuModule, *plan, manifest);

@@ -49,12 +49,6 @@ using namespace mlir::attn;
 using namespace mlir::attn::hopper;
 namespace rt = attnc::rt;
 
-SharedMemoryLayout mlir::attn::getSharedMemoryLayout(const KernelPlan &plan) {
-  return SharedMemoryLayout({plan.blockM, plan.blockN}, plan.headDim,
-                            plan.valueHeadDim, plan.stages,
-                            plan.probsInRegisters, plan.persistent);
-}
-
 Value KernelEmitter::smemPtr(int64_t offset, Value dynamicOffset) {
   Value off = c32(offset);
   if (dynamicOffset)
@@ -153,8 +147,13 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   // empty ones (and the persistent kernel's Q-free one) one per consumer
   // warpgroup.
   ifThen(isLeader, [&] {
-    for (int64_t i = 0; i < 1 + 2 * smem.stages; ++i)
-      NVVM::MBarrierInitOp::create(b, loc, barrier(i), c32(1), Value());
+    NVVM::MBarrierInitOp::create(b, loc, queryBarrier(), c32(1), Value());
+    for (int64_t i = 0; i < smem.stages; ++i)
+      NVVM::MBarrierInitOp::create(b, loc, keyBarrier(c32(i)), c32(1),
+                                   Value());
+    for (int64_t i = 0; i < smem.stages; ++i)
+      NVVM::MBarrierInitOp::create(b, loc, valueBarrier(c32(i)), c32(1),
+                                   Value());
     for (int64_t i = 0; i < smem.stages; ++i) {
       if (releasesKeysEarly())
         NVVM::MBarrierInitOp::create(b, loc, keyEmptyBarrier(c32(i)),
@@ -645,6 +644,6 @@ LLVM::LLVMFuncOp mlir::attn::buildHopperAttentionKernel(
                     b.getUnitAttr());
   }
   KernelEmitter(b, loc, plan).emit(func);
-  manifest = buildManifest(plan, getSharedMemoryLayout(plan));
+  manifest = buildManifest(plan, plan.smem);
   return func;
 }

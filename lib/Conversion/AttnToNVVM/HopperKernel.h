@@ -17,9 +17,6 @@
 
 namespace mlir::attn {
 
-/// The shared-memory layout of the kernel for `plan`.
-SharedMemoryLayout getSharedMemoryLayout(const KernelPlan &plan);
-
 /// Emits into `module` the kernel for `plan` as an llvm.func (NVVM, LLVM,
 /// arith and scf ops) and returns it; its manifest goes to `manifest`.
 LLVM::LLVMFuncOp buildHopperAttentionKernel(OpBuilder &b, Location loc,

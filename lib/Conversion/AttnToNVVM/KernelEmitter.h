@@ -35,7 +35,7 @@ inline constexpr int64_t kAtomElems = SharedMemoryLayout::kAtomElems;
 class KernelEmitter {
 public:
   KernelEmitter(OpBuilder &b, Location loc, const KernelPlan &plan)
-      : b(b), loc(loc), plan(plan), smem(getSharedMemoryLayout(plan)),
+      : b(b), loc(loc), plan(plan), smem(plan.smem),
         index(plan.seqQSources, plan.seqKSources, plan.layout) {}
 
   void emit(LLVM::LLVMFuncOp func);
@@ -101,36 +101,28 @@ private:
   //===--- shared memory, barriers, TMA -----------------------------------===//
   Value smemPtr(int64_t offset, Value dynamicOffset = {});
   Value smemAddr32(int64_t offset, Value dynamicOffset = {});
-  Value barrier(int64_t index) { return smemPtr(smem.barriers + 8 * index); }
-  Value queryBarrier() { return barrier(0); }
+  // mbarriers at the offsets of the forall's #attn.shared_memory.
+  Value queryBarrier() { return smemPtr(smem.queryFull); }
   /// Persistent kernels: consumers arrive here once they stored a tile's O
   /// from the Q buffer, so the producer may load the next Q into it.
-  Value queryFreeBarrier() {
-    return smemPtr(smem.barriers + 8 + 32 * smem.stages);
-  }
+  Value queryFreeBarrier() { return smemPtr(*smem.queryFree); }
   Value keyBarrier(Value stage) {
-    return smemPtr(smem.barriers + 8, mul(stage, c32(8)));
+    return smemPtr(smem.keyFull, mul(stage, c32(8)));
   }
   Value valueBarrier(Value stage) {
-    return smemPtr(smem.barriers + 8 + 8 * smem.stages, mul(stage, c32(8)));
+    return smemPtr(smem.valueFull, mul(stage, c32(8)));
   }
-  /// With two stages consumers hand K back on its own barrier (after the S
-  /// wait in the sequential step, at the end of its own step with the
-  /// overlap) and V after P V: with the overlap V(j) is read a step after
-  /// K(j), and K(j + 2) loads meanwhile (RESULTS.md run 28: +2-6 % at
-  /// D = 256 from 4k tokens on). With three, the producer is far enough
-  /// ahead and one arrival per stage measured 2-4 % faster (run 27).
-  bool releasesKeysEarly() const { return smem.stages == 2; }
+  /// Whether consumers hand K back on its own barrier, a step before V (the
+  /// allocation gives K and V separate "empty" barriers).
+  bool releasesKeysEarly() const { return smem.releasesKeysEarly(); }
   /// Consumers arrive here when they are done with a stage's K.
   Value keyEmptyBarrier(Value stage) {
-    if (!releasesKeysEarly())
-      return valueEmptyBarrier(stage);
-    return smemPtr(smem.barriers + 8 + 16 * smem.stages, mul(stage, c32(8)));
+    return smemPtr(smem.keyEmpty, mul(stage, c32(8)));
   }
   /// Consumers arrive here when they are done with a stage's V (and K, when
   /// not released early).
   Value valueEmptyBarrier(Value stage) {
-    return smemPtr(smem.barriers + 8 + 24 * smem.stages, mul(stage, c32(8)));
+    return smemPtr(smem.valueEmpty, mul(stage, c32(8)));
   }
   void waitBarrier(Value bar, Value phase) {
     NVVM::MBarrierTryWaitParityOp::create(b, loc, bar, phase, c32(0x989680));

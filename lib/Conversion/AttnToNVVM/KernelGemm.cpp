@@ -163,12 +163,12 @@ Value KernelEmitter::valueDescriptor(Value stage, int64_t k16) {
 /// path FA3 compares the RS form against (probs-in-registers=false).
 Value KernelEmitter::outputGemmFromShared(Value acc, ArrayRef<Value> probs,
                                           Value stage) {
-  storeRowsSwizzled(probs, smem.probs, plan.blockM);
+  storeRowsSwizzled(probs, *smem.probs, plan.blockM);
   // wgmma reads P through the async proxy.
   publishWarpgroupWrites();
   Value probRows = mul(warpgroup, c32(kWarpgroupRows * kAtomBytes));
   for (int64_t t = 0; t < plan.blockN / 16; ++t)
-    acc = wgmmaSS(acc, kMajorSlice(smem.probs, plan.blockM, t, probRows),
+    acc = wgmmaSS(acc, kMajorSlice(*smem.probs, plan.blockM, t, probRows),
                   valueDescriptor(stage, t), plan.valueHeadDim,
                   /*accumulate=*/true, /*bTransposed=*/true);
   return acc;

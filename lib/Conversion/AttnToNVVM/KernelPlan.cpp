@@ -250,5 +250,58 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
                   " must be a multiple of 8 from 32 to 256 (wgmma n and "
                   "16-byte TMA rows), got " +
                   Twine(dim));
+
+  // Shared memory as attn-allocate-shared-memory laid it out; whether P
+  // goes through it and whether the grid is persistent follow.
+  auto smem = forall->getAttrOfType<SharedMemoryAttr>(
+      AttnDialect::getSharedMemoryAttrName());
+  if (!smem)
+    return fail("the tile has no #attn.shared_memory (run "
+                "attn-allocate-shared-memory; attn-lower-to-nvvm-pipeline "
+                "does)");
+  if (specialized && smem.getStages() != plan.stages)
+    return fail("#attn.shared_memory has " + Twine(smem.getStages()) +
+                " K/V stages but attn.warp_specialize has " +
+                Twine(plan.stages));
+  if (smem.getQueryFree() && !specialized)
+    return fail("a persistent kernel (#attn.shared_memory with query_free) "
+                "needs a warp-specialized tile (attn-warp-specialize)");
+  plan.smem.query = smem.getQuery();
+  plan.smem.queryBytes = smem.getQueryBytes();
+  plan.smem.probsBytes = smem.getProbsBytes();
+  plan.smem.keyStages = smem.getKeys();
+  plan.smem.valueStages = smem.getValues();
+  plan.smem.stages = smem.getStages();
+  plan.smem.keyStageBytes = smem.getKeyStageBytes();
+  plan.smem.valueStageBytes = smem.getValueStageBytes();
+  plan.smem.probs = smem.getProbs();
+  plan.smem.queryFull = smem.getQueryFull();
+  plan.smem.keyFull = smem.getKeyFull();
+  plan.smem.valueFull = smem.getValueFull();
+  plan.smem.keyEmpty = smem.getKeyEmpty();
+  plan.smem.valueEmpty = smem.getValueEmpty();
+  plan.smem.queryFree = smem.getQueryFree();
+  plan.smem.total = smem.getSize();
+  plan.stages = plan.smem.stages;
+  plan.probsInRegisters = !plan.smem.probs;
+  plan.persistent = plan.smem.queryFree.has_value();
+  // The attribute's verifier checked alignment and overlaps; the buffers
+  // must also hold this tile.
+  SharedMemoryLayout needed({plan.blockM, plan.blockN}, plan.headDim,
+                            plan.valueHeadDim, plan.stages,
+                            plan.probsInRegisters, plan.persistent);
+  if (plan.smem.queryBytes < needed.queryBytes ||
+      plan.smem.keyStageBytes < needed.keyStageBytes ||
+      plan.smem.valueStageBytes < needed.valueStageBytes ||
+      plan.smem.probsBytes.value_or(0) < needed.probsBytes.value_or(0))
+    return fail("#attn.shared_memory is too small for the tile: it needs " +
+                Twine(needed.queryBytes) + " bytes of Q, " +
+                Twine(needed.keyStageBytes) + " per K stage and " +
+                Twine(needed.valueStageBytes) + " per V stage");
+  if (plan.smem.total > SharedMemoryLayout::kMaxBytes)
+    return fail("#attn.shared_memory has " + Twine(plan.smem.total) +
+                " bytes, more than the " +
+                Twine(SharedMemoryLayout::kMaxBytes) +
+                " a CTA may use on sm_90a");
   return plan;
 }

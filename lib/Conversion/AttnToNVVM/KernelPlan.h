@@ -18,6 +18,7 @@
 #include "KvLoops.h"
 
 #include "attnc/Transforms/MaskUtils.h"
+#include "attnc/Transforms/TileConfig.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -90,13 +91,16 @@ struct KernelPlan {
   int64_t producerRegisters = 0, consumerRegisters = 0;
   /// Shared-memory stages of the K/V ring.
   int64_t stages = 2;
+  /// Buffers and mbarriers, from the forall's #attn.shared_memory.
+  SharedMemoryLayout smem;
   int64_t warpgroups() const {
     return consumerWarpgroups() + (warpSpecialize ? 1 : 0);
   }
 
   // Lowering choices (convert-attn-to-nvvm options).
   /// O += P V reads P from registers (wgmma RS); otherwise P goes through
-  /// shared memory and wgmma SS (kept as FA3's "without RS" ablation).
+  /// shared memory and wgmma SS (kept as FA3's "without RS" ablation): the
+  /// allocation has no P buffer.
   bool probsInRegisters = true;
   /// Skip O *= alpha in warps whose row maxima did not move (exact).
   bool conditionalRescale = false;
@@ -104,7 +108,8 @@ struct KernelPlan {
   /// the last ones), so the short ones fill the last wave, as FA2/FA3 do.
   bool longestFirst = false;
   /// One CTA per SM walks the tiles (tile += gridDim.x); needs the producer
-  /// warpgroup, which then streams Q and K/V of consecutive tiles.
+  /// warpgroup, which then streams Q and K/V of consecutive tiles: the
+  /// allocation has a Q-free barrier.
   bool persistent = false;
 };
 

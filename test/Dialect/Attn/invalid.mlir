@@ -857,3 +857,17 @@ func.func @yield_outside() {
   // expected-error @+1 {{'attn.yield' op expects parent op 'attn.warp_specialize'}}
   attn.yield
 }
+
+// -----
+
+// expected-error @+1 {{keys and values overlap}}
+func.func @shared_memory_overlap() attributes {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 16384, keys = 16384, values = 24576, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, query_full = 49152, key_full = 49160, value_full = 49176, key_empty = 49192, value_empty = 49208, size = 49224>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{values = 32768 (16384 bytes) must be 1024-byte aligned and inside size = 40000}}
+func.func @shared_memory_outside() attributes {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 16384, keys = 16384, values = 32768, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, query_full = 39000, key_full = 39008, value_full = 39024, key_empty = 39040, value_empty = 39056, size = 40000>} {
+  return
+}

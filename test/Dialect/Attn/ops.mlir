@@ -304,3 +304,10 @@ func.func @warp_specialize(%k: tensor<?x4x?x64xbf16>, %i: index, %n: index,
   } : tensor<192x64xbf16>, tensor<192xf32>
   return %o#0 : tensor<128x64xbf16>
 }
+
+// The shared-memory layout of a GPU tile (attn-allocate-shared-memory).
+// CHECK-LABEL: func.func @shared_memory
+// CHECK-SAME:    attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 16384, keys = 16384, values = 32768, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, query_full = 49152, key_full = 49160, value_full = 49176, key_empty = 49192, value_empty = 49208, size = 49224>
+func.func @shared_memory() attributes {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 16384, keys = 16384, values = 32768, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, query_full = 49152, key_full = 49160, value_full = 49176, key_empty = 49192, value_empty = 49208, size = 49224>} {
+  return
+}

@@ -1,0 +1,107 @@
+//===- AllocateSharedMemory.cpp - a GPU tile's shared memory in the IR -----===//
+//
+// Part of the attnc project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Records SharedMemoryLayout (TileConfig.h, the one place that computes it)
+// as #attn.shared_memory on each tiling forall, so that the kernel lowering
+// reads its buffers and mbarriers from the IR.
+//
+//===----------------------------------------------------------------------===//
+
+#include "attnc/Transforms/Passes.h"
+#include "attnc/Transforms/TileConfig.h"
+
+#include "attn/AttnOps.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+#define DEBUG_TYPE "attn-allocate-shared-memory"
+
+namespace mlir::attn {
+#define GEN_PASS_DEF_ATTNALLOCATESHAREDMEMORYPASS
+#include "attnc/Transforms/Passes.h.inc"
+} // namespace mlir::attn
+
+using namespace mlir;
+using namespace mlir::attn;
+
+namespace {
+
+SharedMemoryAttr toAttr(MLIRContext *ctx, const SharedMemoryLayout &smem) {
+  return SharedMemoryAttr::get(
+      ctx, smem.query, smem.queryBytes, smem.keyStages, smem.valueStages,
+      smem.stages, smem.keyStageBytes, smem.valueStageBytes, smem.probs,
+      smem.probsBytes, smem.queryFull,
+      smem.keyFull, smem.valueFull, smem.keyEmpty, smem.valueEmpty,
+      smem.queryFree, smem.total);
+}
+
+struct AttnAllocateSharedMemoryPass final
+    : public mlir::attn::impl::AttnAllocateSharedMemoryPassBase<
+          AttnAllocateSharedMemoryPass> {
+  using Base::Base;
+
+  LogicalResult allocate(scf::ForallOp forall) {
+    // A layout set earlier (by an embedding compiler, or by hand) is kept;
+    // convert-attn-to-nvvm checks that it holds the tile.
+    if (forall->hasAttr(AttnDialect::getSharedMemoryAttrName()))
+      return success();
+    QKOp qk;
+    PVOp pv;
+    WarpSpecializeOp specialized;
+    forall.getBody()->walk([&](Operation *op) {
+      if (auto q = dyn_cast<QKOp>(op))
+        qk = q;
+      else if (auto p = dyn_cast<PVOp>(op))
+        pv = p;
+      else if (auto ws = dyn_cast<WarpSpecializeOp>(op))
+        specialized = ws;
+    });
+    if (!qk || !pv)
+      return success(); // Not a tile a kernel is built from.
+    auto query = cast<RankedTensorType>(qk.getQuery().getType());
+    auto value = cast<RankedTensorType>(pv.getValue().getType());
+    // The GPU lowering takes bf16/f16 tiles only and says so; there is
+    // nothing to allocate for others.
+    if (!query.getElementType().isBF16() && !query.getElementType().isF16())
+      return success();
+    if (persistent && !specialized)
+      return forall.emitError("attn-allocate-shared-memory: persistent needs "
+                              "a warp-specialized tile (attn-warp-specialize)");
+    if (specialized && specialized.getIntraWarpgroupOverlap() &&
+        !probsInRegisters)
+      return forall.emitError(
+          "attn-allocate-shared-memory: intra_warpgroup_overlap needs "
+          "probs-in-registers (P of block j-1 stays in registers while block "
+          "j's softmax runs)");
+    TileConfig tile{query.getShape()[0], value.getShape()[0]};
+    int64_t stages = specialized ? specialized.getStages() : 2;
+    SharedMemoryLayout smem(tile, query.getShape()[1], value.getShape()[1],
+                            stages, probsInRegisters, persistent);
+    if (smem.total > SharedMemoryLayout::kMaxBytes)
+      return forall.emitError("attn-allocate-shared-memory: tile ")
+             << tile.blockM << "x" << tile.blockN << " needs " << smem.total
+             << " bytes of shared memory (Q, " << stages << " K/V stages"
+             << (probsInRegisters ? "" : ", P") << "), more than the "
+             << SharedMemoryLayout::kMaxBytes
+             << " bytes a CTA may use on sm_90a; choose smaller tile_sizes or "
+                "fewer stages";
+    forall->setAttr(AttnDialect::getSharedMemoryAttrName(),
+                    toAttr(&getContext(), smem));
+    return success();
+  }
+
+  void runOnOperation() override {
+    WalkResult result = getOperation().walk([&](scf::ForallOp forall) {
+      return failed(allocate(forall)) ? WalkResult::interrupt()
+                                      : WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+};
+
+} // namespace

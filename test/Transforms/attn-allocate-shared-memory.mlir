@@ -1,0 +1,51 @@
+// RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
+// RUN:   --attn-warp-specialize --attn-allocate-shared-memory | FileCheck %s
+// RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
+// RUN:   --attn-warp-specialize="stages=3" --attn-allocate-shared-memory="persistent=true" \
+// RUN:   | FileCheck %s --check-prefix=THREE
+// RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
+// RUN:   --attn-warp-specialize="intra-warpgroup-overlap=off" \
+// RUN:   --attn-allocate-shared-memory="probs-in-registers=false" | FileCheck %s --check-prefix=PROBS
+
+// Two stages, 128 x 64 tiles, D = 64: Q (16 KiB), two 8 KiB K and V stages,
+// then the mbarriers. With two stages consumers hand K back on its own
+// "empty" barrier: key_empty and value_empty differ.
+// CHECK-LABEL: func.func @causal
+// CHECK:       attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 16384,
+// CHECK-SAME:    keys = [[KEYS:[0-9]+]], values = [[VALUES:[0-9]+]], stages = 2,
+// CHECK-SAME:    key_stage_bytes = 8192, value_stage_bytes = 8192,
+// CHECK-SAME:    query_full = [[QFULL:[0-9]+]], key_full = {{[0-9]+}}, value_full = {{[0-9]+}},
+// CHECK-SAME:    key_empty = [[KEMPTY:[0-9]+]], value_empty = [[VEMPTY:[0-9]+]], size = {{[0-9]+}}>
+// CHECK-NOT:     query_free
+// CHECK-SAME:    mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]
+
+// Three stages: one arrival releases K and V (key_empty = value_empty); a
+// persistent kernel adds the Q-free barrier last.
+// THREE-LABEL: func.func @causal
+// THREE:       #attn.shared_memory<{{.*}}stages = 3,
+// THREE-SAME:    key_empty = [[EMPTY:[0-9]+]], value_empty = [[EMPTY]],
+// THREE-SAME:    query_free = [[FREE:[0-9]+]], size = {{[0-9]+}}>
+
+// P through shared memory: a P buffer of block_m x block_n after the stages.
+// PROBS-LABEL: func.func @causal
+// PROBS:       #attn.shared_memory<{{.*}}probs = {{[0-9]+}}, probs_bytes = 16384,
+
+func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
+                  %v: tensor<?x4x?x64xbf16>) -> tensor<?x4x?x64xbf16> {
+  %o = attn.attention %q, %k, %v mask = causal
+      : tensor<?x4x?x64xbf16>, tensor<?x4x?x64xbf16>, tensor<?x4x?x64xbf16>
+      -> tensor<?x4x?x64xbf16>
+  return %o : tensor<?x4x?x64xbf16>
+}
+
+// The rules of the choices that need shared memory, as diagnostics.
+// RUN: not attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
+// RUN:   --attn-allocate-shared-memory="persistent=true" 2>&1 | FileCheck %s --check-prefix=PERSISTENT
+// PERSISTENT: error: attn-allocate-shared-memory: persistent needs a warp-specialized tile (attn-warp-specialize)
+// RUN: not attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
+// RUN:   --attn-warp-specialize="intra-warpgroup-overlap=on" \
+// RUN:   --attn-allocate-shared-memory="probs-in-registers=false" 2>&1 | FileCheck %s --check-prefix=OVERLAP
+// OVERLAP: error: attn-allocate-shared-memory: intra_warpgroup_overlap needs probs-in-registers
+// RUN: not attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=256" \
+// RUN:   --attn-warp-specialize="stages=8" --attn-allocate-shared-memory 2>&1 | FileCheck %s --check-prefix=TOO-BIG
+// TOO-BIG: error: attn-allocate-shared-memory: tile 128x256 needs {{[0-9]+}} bytes of shared memory (Q, 8 K/V stages), more than the 232448 bytes a CTA may use on sm_90a
