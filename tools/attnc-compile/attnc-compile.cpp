@@ -47,66 +47,57 @@ static cl::opt<std::string> inputFile(cl::Positional,
                                       cl::init("-"));
 static cl::opt<std::string> outputDir("o", cl::desc("Artifact directory"),
                                       cl::value_desc("dir"), cl::Required);
-static cl::opt<attn::WarpSpecializeMode> warpSpecialize(
-    "warp-specialize",
-    cl::desc("Producer warpgroup for the TMA loads (attn-warp-specialize)"),
-    cl::init(attn::WarpSpecializeMode::Auto),
-    cl::values(clEnumValN(attn::WarpSpecializeMode::Off, "off", "none"),
-               clEnumValN(attn::WarpSpecializeMode::On, "on", "every kernel"),
-               clEnumValN(attn::WarpSpecializeMode::Auto, "auto",
-                          "the target's table")));
-static cl::opt<attn::TableChoice> overlap(
-    "intra-warpgroup-overlap",
-    cl::desc("Softmax of block j overlaps P V of block j-1"),
-    cl::init(attn::TableChoice::Auto),
-    cl::values(clEnumValN(attn::TableChoice::Off, "off", "never"),
-               clEnumValN(attn::TableChoice::Off, "false", "never"),
-               clEnumValN(attn::TableChoice::On, "on", "every kernel"),
-               clEnumValN(attn::TableChoice::On, "true", "every kernel"),
-               clEnumValN(attn::TableChoice::Auto, "auto",
-                          "the target's table (default)")));
-static cl::opt<bool> pingPong(
-    "ping-pong",
-    cl::desc("Two consumer warpgroups take turns issuing GEMMs (default on)"),
-    cl::init(true));
-static cl::opt<bool> probsInRegisters(
-    "probs-in-registers",
-    cl::desc("O += P V with P in registers (wgmma RS, default); false: P "
-             "through shared memory (wgmma SS)"),
-    cl::init(true));
-static cl::opt<bool> conditionalRescale(
-    "conditional-rescale",
-    cl::desc("Skip O *= alpha in warps whose row maxima did not move "
-             "(default off)"),
-    cl::init(false));
-static cl::opt<std::string>
-    tileOrder("tile-order",
-              cl::desc("Query-block launch order: in-order, longest-first, "
-                       "auto (longest-first for masks)"),
-              cl::init("auto"));
-static cl::opt<bool>
-    persistent("persistent",
-               cl::desc("Persistent grid: one CTA per SM loops over the "
-                        "tiles (default off)"),
-               cl::init(false));
-static cl::opt<int64_t>
-    stages("stages",
-           cl::desc("K/V ring stages of a warp-specialized kernel (0, the "
-                    "default: the target's table)"),
-           cl::init(0));
-static cl::opt<int64_t> blockM("block-m",
-                               cl::desc("Query rows per tile: 64, 128 or 192 "
-                                        "(0: tile table)"),
-                               cl::init(0));
-static cl::opt<int64_t> blockN("block-n",
-                               cl::desc("Key rows per tile (0: tile table)"),
-                               cl::init(0));
+// Every other option is an option of attn-lower-to-nvvm-pipeline
+// (attn::AttnPipelineOptions, the one declaration of each), given as
+// --name=value; --help lists them.
+static cl::list<std::string> pipelineOptions(cl::Sink);
+
+/// `--help`: this tool's options, then the pipeline's.
+static void printHelp() {
+  llvm::outs() << "USAGE: attnc-compile [options] <input .mlir file> -o <dir>\n"
+                  "\n"
+                  "Compiles every attention function of the input to an sm_90a "
+                  "kernel artifact:\n"
+                  "<dir>/<kernel>/kernel.ptx and manifest.json.\n\n"
+                  "OPTIONS:\n"
+                  "  -o <dir>                        Artifact directory\n\n"
+                  "Pipeline options (those of attn-lower-to-nvvm-pipeline), "
+                  "as --name=value:\n";
+  attn::AttnPipelineOptions().printHelp(2, 40);
+}
+
+/// Parses the sunk `--name=value` arguments as pipeline options.
+static LogicalResult parsePipelineOptions(attn::AttnPipelineOptions &options) {
+  std::string text;
+  for (StringRef arg : pipelineOptions) {
+    if (!arg.starts_with("-")) {
+      llvm::errs() << "attnc-compile: unexpected argument '" << arg
+                   << "' (one input file; options are --name=value)\n";
+      return failure();
+    }
+    text += arg.ltrim('-').str() + " ";
+  }
+  if (succeeded(options.parseFromString(text)))
+    return success();
+  llvm::errs() << "attnc-compile: bad pipeline option in '"
+               << StringRef(text).rtrim() << "' (attnc-compile --help lists them)\n";
+  return failure();
+}
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  for (int i = 1; i < argc; ++i)
+    if (StringRef(argv[i]) == "--help" || StringRef(argv[i]) == "-help" ||
+        StringRef(argv[i]) == "-h") {
+      printHelp();
+      return 0;
+    }
   cl::ParseCommandLineOptions(argc, argv,
                               "attnc-compile: attention graphs to sm_90a "
                               "kernel artifacts (PTX + manifest)\n");
+  attn::AttnPipelineOptions options;
+  if (failed(parsePipelineOptions(options)))
+    return 1;
   DialectRegistry registry;
   attn::registerAttncCompiler(registry);
   MLIRContext context(registry);
@@ -125,17 +116,6 @@ int main(int argc, char **argv) {
   if (!module)
     return 1;
 
-  attn::AttnPipelineOptions options;
-  options.blockM = blockM;
-  options.blockN = blockN;
-  options.warpSpecialize = warpSpecialize;
-  options.overlap = overlap;
-  options.pingPong = pingPong;
-  options.probsInRegisters = probsInRegisters;
-  options.stages = stages;
-  options.tileOrder = tileOrder;
-  options.persistent = persistent;
-  options.conditionalRescale = conditionalRescale;
   auto artifacts = attn::compileKernelArtifacts(*module, options);
   if (failed(artifacts))
     return 1;
