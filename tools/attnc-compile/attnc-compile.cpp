@@ -17,6 +17,7 @@
 #include "attnc/InitAll.h"
 #include "attnc/Pipelines/Pipelines.h"
 #include "attnc/Target/KernelArtifact.h"
+#include "attnc/Tools/InputNesting.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -111,6 +112,8 @@ int main(int argc, char **argv) {
     llvm::errs() << "attnc-compile: " << error << "\n";
     return 1;
   }
+  if (failed(attn::checkInputNesting(file->getBuffer(), inputFile)))
+    return 1;
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)

@@ -11,11 +11,15 @@
 //===----------------------------------------------------------------------===//
 
 #include "attnc/InitAll.h"
+#include "attnc/Tools/InputNesting.h"
 
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -28,6 +32,24 @@ int main(int argc, char **argv) {
   // attn-lower-to-ptx-pipeline serializes gpu.modules through LLVM's NVPTX
   // backend, so the translations and targets are registered too.
   mlir::attn::registerAttncCompiler(registry);
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "attnc optimizer driver\n", registry));
+  auto [inputFile, outputFile] = mlir::registerAndParseCLIOptions(
+      argc, argv, "attnc optimizer driver\n", registry);
+  std::string error;
+  auto input = mlir::openInputFile(inputFile, &error);
+  if (!input) {
+    llvm::errs() << "attnc-opt: " << error << "\n";
+    return 1;
+  }
+  if (mlir::failed(mlir::attn::checkInputNesting(input->getBuffer(), inputFile)))
+    return 1;
+  auto output = mlir::openOutputFile(outputFile, &error);
+  if (!output) {
+    llvm::errs() << "attnc-opt: " << error << "\n";
+    return 1;
+  }
+  if (mlir::failed(mlir::MlirOptMain(output->os(), std::move(input), registry,
+                                     mlir::MlirOptMainConfig::createFromCLOptions())))
+    return 1;
+  output->keep();
+  return 0;
 }

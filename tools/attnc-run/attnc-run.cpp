@@ -21,6 +21,7 @@
 
 #include "attn/AttnOps.h"
 #include "attnc/InitAll.h"
+#include "attnc/Tools/InputNesting.h"
 #include "attnc/Pipelines/Pipelines.h"
 #include "attnc/Target/KernelArtifact.h"
 
@@ -321,6 +322,8 @@ int main(int argc, char **argv) {
       llvm::errs() << "attnc-run: " << error << "\n";
       return 1;
     }
+    if (failed(attn::checkInputNesting(file->getBuffer(), inputFile)))
+      return 1;
     sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
     module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   }
