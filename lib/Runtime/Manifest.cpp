@@ -10,6 +10,8 @@
 #include "attnc/Runtime/Manifest.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <cstdio>
 #include <initializer_list>
 
@@ -1007,6 +1009,45 @@ bool attnc::rt::validateManifest(const Manifest &m, std::string &error) {
     return fail(error, "problem.mask",
                 "unknown mask \"" + p.mask +
                     "\"; expected none, causal or causal_bottom_right");
+  // The sizes and constants compiled into the kernel (options) that the
+  // runtime checks a launch against must be meaningful themselves.
+  auto optionValue = [&](const char *name) -> const CompileOption * {
+    for (const CompileOption &o : m.options)
+      if (o.name == name)
+        return &o;
+    return nullptr;
+  };
+  auto positiveInt = [&](const char *name, int64_t &out) {
+    const CompileOption *o = optionValue(name);
+    if (!o)
+      return true;
+    char *end = nullptr;
+    long long v = std::strtoll(o->value.c_str(), &end, 10);
+    if (o->isString || end == o->value.c_str() || *end || v < 1)
+      return fail(error, std::string("options.") + name,
+                  "expected a positive integer, found " + o->value);
+    out = v;
+    return true;
+  };
+  int64_t headsQ = 0, headsKV = 0;
+  if (!positiveInt("heads_q", headsQ) || !positiveInt("heads_kv", headsKV))
+    return false;
+  if (headsQ && headsKV && headsQ % headsKV != 0)
+    return fail(error, "options.heads_kv",
+                std::to_string(headsKV) + " does not divide heads_q = " +
+                    std::to_string(headsQ) +
+                    " (each kv head serves a group of query heads)");
+  for (const char *name : {"scale", "softcap"}) {
+    const CompileOption *o = optionValue(name);
+    if (!o)
+      continue;
+    char *end = nullptr;
+    double v = std::strtod(o->value.c_str(), &end);
+    if (o->isString || end == o->value.c_str() || *end || !std::isfinite(v) ||
+        v <= 0)
+      return fail(error, std::string("options.") + name,
+                  "expected a finite positive number, found " + o->value);
+  }
   if (m.alignmentBytes < 1 || (m.alignmentBytes & (m.alignmentBytes - 1)))
     return fail(error, "alignment_bytes",
                 "expected a power of two, found " +

@@ -244,8 +244,26 @@ bool checkPtx(const Manifest &m, const std::string &ptxPath,
     return false;
   }
   std::vector<std::string> entries = ptxDirectiveArgs(ptx, ".entry");
-  if (std::find(entries.begin(), entries.end(), m.entry) != entries.end())
-    return true;
+  if (std::find(entries.begin(), entries.end(), m.entry) != entries.end()) {
+    // The launch passes one argument per params entry: the entry must take
+    // as many (its ".param" declarations up to the closing parenthesis).
+    size_t at = ptx.find(".entry " + m.entry);
+    size_t open = ptx.find('(', at), close = ptx.find(')', open);
+    if (open == std::string::npos || close == std::string::npos) {
+      error = ptxPath + ": .entry " + m.entry + " has no parameter list";
+      return false;
+    }
+    size_t declared = 0;
+    for (size_t p = ptx.find(".param", open); p != std::string::npos && p < close;
+         p = ptx.find(".param", p + 6))
+      ++declared;
+    if (declared == m.params.size())
+      return true;
+    error = ptxPath + ": .entry " + m.entry + " takes " +
+            std::to_string(declared) + " parameters but the manifest lists " +
+            std::to_string(m.params.size()) + " (params)";
+    return false;
+  }
   error = ptxPath + ": no .entry named " + m.entry + " (entries: ";
   for (size_t i = 0; i < entries.size(); ++i)
     error += (i ? ", " : "") + entries[i];
