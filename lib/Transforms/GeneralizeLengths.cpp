@@ -20,6 +20,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
+#include <limits>
+
 #define DEBUG_TYPE "attn-generalize-lengths"
 
 namespace mlir::attn {
@@ -94,7 +96,25 @@ struct AttnGeneralizeLengthsPass final
       std::optional<Layout> layout = attentionOperandLayout(arg);
       if (!layout)
         continue;
-      RankedTensorType dynamic = withDynamicDims(type, lengthDims(*layout));
+      // The kernel takes B on the grid's z dimension and the lengths as
+      // 32-bit parameters: a static size beyond them no launch can run.
+      SmallVector<int64_t, 2> dims = lengthDims(*layout);
+      constexpr int64_t kMaxBatch = 65535;
+      constexpr int64_t kMaxLength = std::numeric_limits<int32_t>::max();
+      if (!type.isDynamicDim(dims[0]) && type.getDimSize(dims[0]) > kMaxBatch) {
+        func.emitError("attn-generalize-lengths: argument #")
+            << arg.getArgNumber() << " has batch " << type.getDimSize(dims[0])
+            << "; a kernel launches at most 65535 batches (grid z)";
+        return signalPassFailure();
+      }
+      if (!type.isDynamicDim(dims[1]) && type.getDimSize(dims[1]) > kMaxLength) {
+        func.emitError("attn-generalize-lengths: argument #")
+            << arg.getArgNumber() << " has sequence length "
+            << type.getDimSize(dims[1])
+            << "; the kernel's lengths are 32-bit (at most 2147483647)";
+        return signalPassFailure();
+      }
+      RankedTensorType dynamic = withDynamicDims(type, dims);
       if (dynamic == type)
         continue;
       arg.setType(dynamic);

@@ -67,3 +67,15 @@ func.func @lse_only(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
       -> tensor<?x4x?x64xbf16>, tensor<?x4x?xf32>
   return %lse : tensor<?x4x?xf32>
 }
+
+// -----
+
+// One CTA row per query head: more heads than the grid's y dimension holds.
+func.func @too_many_heads(%q: tensor<?x70000x?x64xbf16>, %k: tensor<?x70000x?x64xbf16>,
+                          %v: tensor<?x70000x?x64xbf16>) -> tensor<?x70000x?x64xbf16> {
+  // expected-error @+1 {{convert-attn-to-nvvm: heads_q = 70000 exceeds the 65535 query heads a grid's y dimension holds}}
+  %o = attn.attention %q, %k, %v
+      : tensor<?x70000x?x64xbf16>, tensor<?x70000x?x64xbf16>, tensor<?x70000x?x64xbf16>
+      -> tensor<?x70000x?x64xbf16>
+  return %o : tensor<?x70000x?x64xbf16>
+}

@@ -36,6 +36,11 @@ func.func @swapped(%q: tensor<1x2x16x32xf32>, %k: tensor<1x2x16x32xf32>,
 // RUN: not attnc-run %S/Inputs/empty.mlir 2>&1 | FileCheck %s --check-prefix=EMPTY
 // EMPTY: attnc-run: no function to run in {{.*}}empty.mlir
 
+// Sizes are checked before allocating: a 2^40-query problem is an error that
+// says what it would need, not std::length_error or an out-of-memory abort.
+// RUN: not attnc-run --backend=cpu %S/Inputs/huge.mlir 2>&1 | FileCheck %s --check-prefix=HUGE
+// HUGE: attnc-run: @huge (B=1 Hq=1 Nq=1099511627776 Hkv=1 Nk=16 D=64 Dv=64) needs about 1.70e+15 bytes of host memory for its inputs, output and float64 reference, more than attnc-run's 8 GiB; use smaller sizes
+
 // Zero key/value heads must be a verifier error, not a division by zero.
 // RUN: not attnc-run %S/Inputs/zero-kv-heads.mlir 2>&1 | FileCheck %s --check-prefix=ZEROHEADS
 // ZEROHEADS: zero-kv-heads.mlir:4:8: error: 'attn.attention' op

@@ -52,3 +52,9 @@ func.func @other_users(%q: tensor<1x4x16x64xbf16>, %k: tensor<1x4x32x64xbf16>,
       : tensor<1x4x16x64xbf16> into tensor<1x4x32x64xbf16>
   return %o, %r : tensor<1x4x16x64xbf16>, tensor<1x4x32x64xbf16>
 }
+
+// Static sizes no launch can take are errors, not kernels.
+// RUN: not attnc-opt %S/Inputs/huge-lengths.mlir --attn-generalize-lengths 2>&1 | FileCheck %s --check-prefix=LENGTH
+// LENGTH: error: attn-generalize-lengths: argument #0 has sequence length 1099511627776; the kernel's lengths are 32-bit (at most 2147483647)
+// RUN: not attnc-opt %S/Inputs/huge-batch.mlir --attn-generalize-lengths 2>&1 | FileCheck %s --check-prefix=BATCH
+// BATCH: error: attn-generalize-lengths: argument #0 has batch 70000; a kernel launches at most 65535 batches (grid z)

@@ -358,6 +358,28 @@ int main(int argc, char **argv) {
     }
   }
 
+  // Sizes are checked before anything is allocated: Q, K, V and the
+  // kernel's O in the element type, O and LSE of the float64 reference, at
+  // 8 bytes an element as an upper bound (computed in double: static sizes
+  // may be far beyond int64 products).
+  constexpr double kMaxHostBytes = 8.0 * 1024 * 1024 * 1024;
+  for (const Problem &p : problems) {
+    double rowsQ = double(p.batch) * double(p.headsQ) * double(p.seqQ);
+    double rowsK = double(p.batch) * double(p.headsKV) * double(p.seqK);
+    double bytes = 8.0 * (rowsQ * (p.headDim + 2.0 * p.valueHeadDim + 1.0) +
+                          rowsK * (p.headDim + p.valueHeadDim));
+    if (bytes > kMaxHostBytes) {
+      llvm::errs() << llvm::formatv(
+          "attnc-run: @{0} (B={1} Hq={2} Nq={3} Hkv={4} Nk={5} D={6} Dv={7}) "
+          "needs about {8:e2} bytes of host memory for its inputs, output "
+          "and float64 reference, more than attnc-run's 8 GiB; use smaller "
+          "sizes\n",
+          p.function, p.batch, p.headsQ, p.seqQ, p.headsKV, p.seqK, p.headDim,
+          p.valueHeadDim, bytes);
+      return 1;
+    }
+  }
+
   std::mt19937_64 rng(seed);
   SmallVector<Inputs> inputs;
   for (const Problem &p : problems) {

@@ -231,6 +231,10 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
        failed(lowerable(plan.producerLoop.getUpperBound(), plan.producerLoop))))
     return failure();
 
+  // One CTA row per query head on the grid's y dimension.
+  if (plan.headsQ > 65535)
+    return fail("heads_q = " + Twine(plan.headsQ) +
+                " exceeds the 65535 query heads a grid's y dimension holds");
   Type el = plan.elementType;
   if (!el.isBF16() && !el.isF16())
     return fail(Twine("element type must be bf16 or f16 for wgmma, got ") +

@@ -871,3 +871,14 @@ func.func @shared_memory_overlap() attributes {attn.shared_memory = #attn.shared
 func.func @shared_memory_outside() attributes {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 16384, keys = 16384, values = 32768, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, query_full = 39000, key_full = 39008, value_full = 39024, key_empty = 39040, value_empty = 39056, size = 40000>} {
   return
 }
+
+// -----
+
+func.func @tile_too_large(%q: tensor<1x8x128x64xf32>, %k: tensor<1x8x128x64xf32>,
+                          %v: tensor<1x8x128x64xf32>) -> tensor<1x8x128x64xf32> {
+  // expected-error @+1 {{'attn.attention' op tile_sizes must be at most 1024 rows each (a block_m x block_n f32 score tile of at most 4 MiB), got [100000, 100000]}}
+  %o = attn.attention %q, %k, %v tile_sizes = [100000, 100000]
+      : tensor<1x8x128x64xf32>, tensor<1x8x128x64xf32>, tensor<1x8x128x64xf32>
+      -> tensor<1x8x128x64xf32>
+  return %o : tensor<1x8x128x64xf32>
+}
