@@ -193,6 +193,14 @@ LogicalResult AttentionOp::verify() {
   if (failed(checkPositive("scale", getScale())) ||
       failed(checkPositive("softcap", getSoftcap())))
     return failure();
+  // The exponentials run in base 2 with scale * log2(e) folded into one f32
+  // multiplier; a scale whose multiplier overflows would give NaN.
+  if (std::optional<APFloat> scale = getScale())
+    if (!std::isfinite(
+            static_cast<float>(scale->convertToDouble() * M_LOG2E)))
+      return emitOpError() << "scale must be at most 2.35e38 (scale * "
+                              "log2(e) must be a finite f32), got "
+                           << scale->convertToDouble();
   if (failed(verifyWindow(*this, getWindow())))
     return failure();
 

@@ -882,3 +882,14 @@ func.func @tile_too_large(%q: tensor<1x8x128x64xf32>, %k: tensor<1x8x128x64xf32>
       -> tensor<1x8x128x64xf32>
   return %o : tensor<1x8x128x64xf32>
 }
+
+// -----
+
+func.func @scale_overflows(%q: tensor<1x8x128x64xf32>, %k: tensor<1x8x128x64xf32>,
+                           %v: tensor<1x8x128x64xf32>) -> tensor<1x8x128x64xf32> {
+  // expected-error @+1 {{'attn.attention' op scale must be at most 2.35e38 (scale * log2(e) must be a finite f32), got 3.000000e+38}}
+  %o = attn.attention %q, %k, %v scale = 3.0e38
+      : tensor<1x8x128x64xf32>, tensor<1x8x128x64xf32>, tensor<1x8x128x64xf32>
+      -> tensor<1x8x128x64xf32>
+  return %o : tensor<1x8x128x64xf32>
+}
