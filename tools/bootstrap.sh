@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # attnc's two entry points on a fresh Debian 12 machine:
 #   tools/bootstrap.sh run   install what is missing, build, compile and run examples/
-#   tools/bootstrap.sh test  install what is missing, build, run every test (CI)
+#   tools/bootstrap.sh test  install what is missing, build, run every test and
+#                            both fuzz targets for 60 s each (CI)
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
 LLVM_PREFIX=/usr/lib/llvm-22
-PACKAGES="llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools ninja-build cmake g++"
+PACKAGES="llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools ninja-build cmake g++ clang-22 libclang-rt-22-dev"
 
 install_missing() {
   local missing=0
@@ -15,6 +16,9 @@ install_missing() {
   [ -x "$LLVM_PREFIX/bin/FileCheck" ] && [ -x "$LLVM_PREFIX/bin/lit" ] || missing=1
   command -v ninja >/dev/null && command -v cmake >/dev/null || missing=1
   command -v g++ >/dev/null || missing=1
+  # libFuzzer (tools/fuzz.sh): clang and its runtime libraries.
+  command -v clang++-22 >/dev/null || missing=1
+  [ -f "$LLVM_PREFIX/lib/clang/22/lib/linux/libclang_rt.fuzzer-x86_64.a" ] || missing=1
   if [ "$missing" = 1 ]; then
     echo "== installing: $PACKAGES"
     local sudo=""
@@ -56,6 +60,8 @@ case "${1:-}" in
     install_missing
     build
     ninja -C "$BUILD_DIR" check-attnc
+    # Both fuzz targets for a bounded time; any crash, leak or timeout fails.
+    bash tools/fuzz.sh "${FUZZ_SECONDS:-60}"
     ;;
   *)
     echo "usage: $0 run|test" >&2

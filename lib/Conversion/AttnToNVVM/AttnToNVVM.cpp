@@ -61,9 +61,19 @@ struct ConvertAttnToNVVMPass final
     SmallVector<std::pair<func::FuncOp, scf::ForallOp>> work;
     for (auto func : module.getOps<func::FuncOp>()) {
       SmallVector<scf::ForallOp> tiles;
+      FinalizeOp untiled;
       func.walk([&](FinalizeOp finalize) {
-        tiles.push_back(finalize->getParentOfType<scf::ForallOp>());
+        if (auto forall = finalize->getParentOfType<scf::ForallOp>())
+          tiles.push_back(forall);
+        else
+          untiled = finalize;
       });
+      if (untiled) {
+        untiled.emitError("convert-attn-to-nvvm: attn.finalize must be in "
+                          "the (batch, query head, query block) scf.forall "
+                          "of attn-tile");
+        return signalPassFailure();
+      }
       // One kernel per function: a second attention would be dropped.
       if (tiles.size() > 1) {
         func.emitError("convert-attn-to-nvvm: @")

@@ -64,7 +64,9 @@ public:
   /// dimension of any of `seqQSources` / `seqKSources`.
   IndexLowering(ArrayRef<Value> seqQSources, ArrayRef<Value> seqKSources,
                 Layout layout)
-      : seqQSources(seqQSources), seqKSources(seqKSources), layout(layout) {}
+      : seqQSources(seqQSources), seqKSources(seqKSources), layout(layout) {
+    (void)this->layout; // read by an assertion only
+  }
 
   void setLengths(Value seqQIndex, Value seqKIndex) {
     seqQ = seqQIndex;
