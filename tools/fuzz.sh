@@ -3,6 +3,7 @@
 # and runs each for SECONDS (default 60) on seeds from examples/, bench/ and
 # the tests, with an MLIR token dictionary. Fails on any crash, abort, leak
 # or timeout; the input that caused it is left in build-fuzz/findings/.
+# -seed=1 makes the mutations of a CI run repeatable.
 #   tools/fuzz.sh [SECONDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,7 +37,7 @@ run() {
   local log="$FUZZ_DIR/$corpus.log" rc=0
   mkdir -p "$FUZZ_DIR/corpus/$corpus"
   echo "== $target: ${SECONDS_EACH}s"
-  "$FUZZ_DIR/bin/$target" -max_total_time="$SECONDS_EACH" -timeout=20 \
+  "$FUZZ_DIR/bin/$target" -max_total_time="$SECONDS_EACH" -timeout=20 -seed=1 \
     -rss_limit_mb=4096 -print_final_stats=1 \
     -artifact_prefix="$FUZZ_DIR/findings/$corpus-" "$@" \
     "$FUZZ_DIR/corpus/$corpus" "$seeds/$corpus" > "$log" 2>&1 || rc=$?
