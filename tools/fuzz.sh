@@ -3,7 +3,8 @@
 # and runs each for SECONDS (default 60) on seeds from examples/, bench/ and
 # the tests, with an MLIR token dictionary. Fails on any crash, abort, leak
 # or timeout; the input that caused it is left in build-fuzz/findings/.
-# -seed=1 makes the mutations of a CI run repeatable.
+# -seed=1 fixes the mutation order; how far a run gets still depends on the
+# machine's speed and on build-fuzz/corpus/, which grows across runs.
 #   tools/fuzz.sh [SECONDS]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,7 +25,7 @@ done
 # Graph-level inputs, one function per seed file (split at "// -----").
 for f in examples/*.mlir bench/kernels.mlir bench/head-dims.mlir test/Dialect/Attn/*.mlir \
          test/Transforms/*.mlir test/Conversion/*.mlir test/Target/Inputs/*.mlir; do
-  awk -v dir="$seeds/pipeline" -v base="$(basename "$f" .mlir)" \
+  awk -v dir="$seeds/pipeline" -v base="$(echo "${f%.mlir}" | tr / _)" \
     'BEGIN{n=0} /^\/\/ -----/{n++; next} {print > (dir "/" base "-" n ".mlir")}' "$f"
 done
 

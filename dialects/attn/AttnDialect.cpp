@@ -27,9 +27,22 @@ SharedMemoryAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                          std::optional<int64_t> probsBytes, int64_t queryFull, int64_t keyFull, int64_t valueFull,
                          int64_t keyEmpty, int64_t valueEmpty,
                          std::optional<int64_t> queryFree, int64_t size) {
-  if (stages < 1 || keyStageBytes <= 0 || valueStageBytes <= 0 ||
-      queryBytes <= 0)
-    return emitError() << "stages and buffer bytes must be positive";
+  // Bounds first, so that no product or sum below can overflow.
+  constexpr int64_t kMaxBytes = int64_t(1) << 31;
+  if (stages < 1 || stages > 64)
+    return emitError() << "stages must be 1..64, got " << stages;
+  for (int64_t v : {query, queryBytes, keys, values, keyStageBytes,
+                    valueStageBytes, queryFull, keyFull, valueFull, keyEmpty,
+                    valueEmpty, size, probs.value_or(0), probsBytes.value_or(0),
+                    queryFree.value_or(0)})
+    if (v < 0 || v > kMaxBytes)
+      return emitError() << "offsets and sizes must be 0..2^31, got " << v;
+  if (keyStageBytes == 0 || valueStageBytes == 0 || queryBytes == 0)
+    return emitError() << "buffer bytes must be positive";
+  // Every stage starts 1024-aligned, as the 128-byte swizzle needs.
+  if (keyStageBytes % 1024 || valueStageBytes % 1024 ||
+      probsBytes.value_or(0) % 1024)
+    return emitError() << "stage and P bytes must be multiples of 1024";
   if (probs.has_value() != probsBytes.has_value())
     return emitError() << "probs and probs_bytes go together";
   struct Region {

@@ -119,10 +119,10 @@ void mlir::attn::buildAttnToCPUPipeline(OpPassManager &pm) {
 
 void mlir::attn::buildAttnToNVVMPipeline(OpPassManager &pm,
                                          const AttnPipelineOptions &options) {
-  OpPassManager &funcPm = pm.nest<func::FuncOp>();
   // The kernel takes B, Nq and Nk at launch time: no kv loop may be folded
   // for the graph's static shape.
-  funcPm.addPass(createAttnGeneralizeLengthsPass());
+  pm.addPass(createAttnGeneralizeLengthsPass());
+  OpPassManager &funcPm = pm.nest<func::FuncOp>();
   buildAttnTilingPipeline(funcPm, options);
   // Warp specialization partitions the fused kv loop: nothing to do before.
   if (options.warpSpecialize != WarpSpecializeMode::Off &&

@@ -10,8 +10,10 @@
 #include "attnc/Runtime/Manifest.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <cstdio>
 #include <initializer_list>
 
@@ -1017,20 +1019,26 @@ bool attnc::rt::validateManifest(const Manifest &m, std::string &error) {
         return &o;
     return nullptr;
   };
-  auto positiveInt = [&](const char *name, int64_t &out) {
+  // Integers as the runtime compares them (std::to_string form) and as the
+  // tools read them (std::stoll), so none is refused or thrown later.
+  auto integer = [&](const char *name, int64_t min, int64_t &out) {
     const CompileOption *o = optionValue(name);
     if (!o)
       return true;
+    errno = 0;
     char *end = nullptr;
     long long v = std::strtoll(o->value.c_str(), &end, 10);
-    if (o->isString || end == o->value.c_str() || *end || v < 1)
+    if (o->isString || errno == ERANGE || end == o->value.c_str() || *end ||
+        std::to_string(v) != o->value || v < min)
       return fail(error, std::string("options.") + name,
-                  "expected a positive integer, found " + o->value);
+                  "expected an integer of at least " + std::to_string(min) +
+                      ", found " + o->value);
     out = v;
     return true;
   };
-  int64_t headsQ = 0, headsKV = 0;
-  if (!positiveInt("heads_q", headsQ) || !positiveInt("heads_kv", headsKV))
+  int64_t headsQ = 0, headsKV = 0, side = 0;
+  if (!integer("heads_q", 1, headsQ) || !integer("heads_kv", 1, headsKV) ||
+      !integer("window_left", 0, side) || !integer("window_right", 0, side))
     return false;
   if (headsQ && headsKV && headsQ % headsKV != 0)
     return fail(error, "options.heads_kv",
@@ -1043,10 +1051,11 @@ bool attnc::rt::validateManifest(const Manifest &m, std::string &error) {
       continue;
     char *end = nullptr;
     double v = std::strtod(o->value.c_str(), &end);
+    // Read as f32 by the runtime and the tools.
     if (o->isString || end == o->value.c_str() || *end || !std::isfinite(v) ||
-        v <= 0)
+        v <= 0 || v > std::numeric_limits<float>::max())
       return fail(error, std::string("options.") + name,
-                  "expected a finite positive number, found " + o->value);
+                  "expected a finite positive f32, found " + o->value);
   }
   if (m.alignmentBytes < 1 || (m.alignmentBytes & (m.alignmentBytes - 1)))
     return fail(error, "alignment_bytes",

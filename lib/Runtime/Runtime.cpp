@@ -247,8 +247,21 @@ bool checkPtx(const Manifest &m, const std::string &ptxPath,
   if (std::find(entries.begin(), entries.end(), m.entry) != entries.end()) {
     // The launch passes one argument per params entry: the entry must take
     // as many (its ".param" declarations up to the closing parenthesis).
-    size_t at = ptx.find(".entry " + m.entry);
-    size_t open = ptx.find('(', at), close = ptx.find(')', open);
+    // The ".entry" whose identifier is exactly the entry (not a prefix of
+    // another, whatever the whitespace after the directive).
+    size_t at = std::string::npos;
+    for (size_t p = ptx.find(".entry"); p != std::string::npos;
+         p = ptx.find(".entry", p + 6)) {
+      size_t name = ptx.find_first_not_of(" \t", p + 6);
+      if (name != std::string::npos && name > p + 6 &&
+          ptx.compare(name, m.entry.size(), m.entry) == 0 &&
+          !isIdentChar(ptx[name + m.entry.size()])) {
+        at = name + m.entry.size();
+        break;
+      }
+    }
+    size_t open = at == std::string::npos ? at : ptx.find('(', at);
+    size_t close = open == std::string::npos ? open : ptx.find(')', open);
     if (open == std::string::npos || close == std::string::npos) {
       error = ptxPath + ": .entry " + m.entry + " has no parameter list";
       return false;

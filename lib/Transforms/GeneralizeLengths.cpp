@@ -19,6 +19,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/SymbolTable.h"
 
 #include <limits>
 
@@ -85,9 +86,16 @@ struct AttnGeneralizeLengthsPass final
     : public mlir::attn::impl::AttnGeneralizeLengthsPassBase<
           AttnGeneralizeLengthsPass> {
   void runOnOperation() override {
-    func::FuncOp func = getOperation();
-    if (func.isExternal())
-      return;
+    ModuleOp module = getOperation();
+    for (auto func : module.getOps<func::FuncOp>())
+      // A new signature would break the calls of a called function.
+      if (!func.isExternal() &&
+          SymbolTable::symbolKnownUseEmpty(func, module) &&
+          failed(generalize(func)))
+        return signalPassFailure();
+  }
+
+  LogicalResult generalize(func::FuncOp func) {
     bool changed = false;
     for (BlockArgument arg : func.getArguments()) {
       auto type = dyn_cast<RankedTensorType>(arg.getType());
@@ -102,17 +110,16 @@ struct AttnGeneralizeLengthsPass final
       constexpr int64_t kMaxBatch = 65535;
       constexpr int64_t kMaxLength = std::numeric_limits<int32_t>::max();
       if (!type.isDynamicDim(dims[0]) && type.getDimSize(dims[0]) > kMaxBatch) {
-        func.emitError("attn-generalize-lengths: argument #")
-            << arg.getArgNumber() << " has batch " << type.getDimSize(dims[0])
-            << "; a kernel launches at most 65535 batches (grid z)";
-        return signalPassFailure();
+        return func.emitError("attn-generalize-lengths: argument #")
+               << arg.getArgNumber() << " has batch "
+               << type.getDimSize(dims[0])
+               << "; a kernel launches at most 65535 batches (grid z)";
       }
       if (!type.isDynamicDim(dims[1]) && type.getDimSize(dims[1]) > kMaxLength) {
-        func.emitError("attn-generalize-lengths: argument #")
-            << arg.getArgNumber() << " has sequence length "
-            << type.getDimSize(dims[1])
-            << "; the kernel's lengths are 32-bit (at most 2147483647)";
-        return signalPassFailure();
+        return func.emitError("attn-generalize-lengths: argument #")
+               << arg.getArgNumber() << " has sequence length "
+               << type.getDimSize(dims[1])
+               << "; the kernel's lengths are 32-bit (at most 2147483647)";
       }
       RankedTensorType dynamic = withDynamicDims(type, dims);
       if (dynamic == type)
@@ -122,7 +129,7 @@ struct AttnGeneralizeLengthsPass final
       changed = true;
     }
     if (!changed)
-      return;
+      return success();
 
     // O follows Q's batch and sequence dimensions; the LSE ([B, Hq, Nq])
     // too.
@@ -154,6 +161,7 @@ struct AttnGeneralizeLengthsPass final
                  : SmallVector<Type>(func.getResultTypes());
     func.setFunctionType(FunctionType::get(
         func.getContext(), func.getBody().front().getArgumentTypes(), results));
+    return success();
   }
 };
 

@@ -48,8 +48,9 @@ mlir::attn::SharedMemoryLayout::SharedMemoryLayout(TileConfig tile,
     probsBytes = tile.blockM * paddedColumns(tile.blockN) * width;
     barriers += *probsBytes;
   }
-  // Q, then per stage full K, full V, (warp-specialized) empty K and empty
-  // V mbarriers, then (persistent) Q free.
+  // Q, then per stage full K, full V, empty K and empty V mbarriers (the
+  // empty-K slot is allocated, and unused, when one arrival releases K and
+  // V), then (persistent) Q free.
   queryFull = barriers;
   keyFull = queryFull + 8;
   valueFull = keyFull + 8 * stages;

@@ -70,14 +70,8 @@ static void printHelp() {
 /// Parses the sunk `--name=value` arguments as pipeline options.
 static LogicalResult parsePipelineOptions(attn::AttnPipelineOptions &options) {
   std::string text;
-  for (StringRef arg : pipelineOptions) {
-    if (!arg.starts_with("-")) {
-      llvm::errs() << "attnc-compile: unexpected argument '" << arg
-                   << "' (one input file; options are --name=value)\n";
-      return failure();
-    }
+  for (StringRef arg : pipelineOptions)
     text += arg.ltrim('-').str() + " ";
-  }
   if (succeeded(options.parseFromString(text)))
     return success();
   llvm::errs() << "attnc-compile: bad pipeline option in '"
@@ -92,6 +86,16 @@ int main(int argc, char **argv) {
         StringRef(argv[i]) == "-h") {
       printHelp();
       return 0;
+    }
+  // stop-after is also one of LLVM's own code-generation options, which
+  // would take it; attnc-compile always compiles to PTX anyway.
+  for (int i = 1; i < argc; ++i)
+    if (StringRef(argv[i]).ltrim('-').starts_with("stop-after")) {
+      llvm::errs() << "attnc-compile: " << argv[i]
+                   << " is not available: attnc-compile compiles to PTX; "
+                      "attnc-opt --attn-tiling-pipeline=\"stop-after=...\" "
+                      "prints the IR of a stage\n";
+      return 1;
     }
   cl::ParseCommandLineOptions(argc, argv,
                               "attnc-compile: attention graphs to sm_90a "

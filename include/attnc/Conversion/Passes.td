@@ -62,7 +62,9 @@ def ConvertAttnToNVVMPass : Pass<"convert-attn-to-nvvm", "ModuleOp"> {
     sequence lengths the kernel's `seq_q` / `seq_k` parameters. Each loop
     applies exactly its own `attn.mask` (kind, window, operands) and
     `attn.softcap` (`tanh.approx.f32`); a loop without `attn.mask` has no
-    element mask. Static sequence lengths are rejected: loops folded for one
+    element mask. (With `intra_warpgroup_overlap` the tile's first block is
+    peeled off the loops: it applies the modifiers of the first loop that
+    has an `attn.mask`.) Static sequence lengths are rejected: loops folded for one
     shape would run only that shape (attn-generalize-lengths makes them
     dynamic; attn-lower-to-nvvm-pipeline runs it).
 

@@ -38,10 +38,13 @@ inline LogicalResult checkInputNesting(StringRef text, StringRef name) {
     } else if (c == '/' && text.substr(i, 2) == "//") {
       i = std::min(text.find('\n', i), text.size()) - 1;
     } else if (c == '"') {
-      // Skip the string, escapes included.
+      // Skip the string, escapes included; an unterminated one ends at the
+      // newline, which the loop then counts.
       for (++i; i < text.size() && text[i] != '"' && text[i] != '\n'; ++i)
         if (text[i] == '\\')
           ++i;
+      if (i < text.size() && text[i] == '\n')
+        --i;
     } else if (c == '(' || c == '[' || c == '{' || c == '<') {
       if (++depth > kMaxInputNesting) {
         llvm::errs() << name << ":" << line << ":" << column
@@ -52,7 +55,8 @@ inline LogicalResult checkInputNesting(StringRef text, StringRef name) {
         return failure();
       }
     } else if ((c == ')' || c == ']' || c == '}' ||
-                (c == '>' && (i == 0 || text[i - 1] != '-'))) &&
+                (c == '>' && (i == 0 || text[i - 1] != '-') &&
+                 text.substr(i, 2) != ">=")) &&
                depth > 0) {
       --depth;
     }

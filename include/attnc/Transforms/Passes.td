@@ -16,14 +16,14 @@
 include "mlir/Pass/PassBase.td"
 
 def AttnGeneralizeLengthsPass
-    : Pass<"attn-generalize-lengths", "func::FuncOp"> {
+    : Pass<"attn-generalize-lengths", "ModuleOp"> {
   let summary = "Make batch and sequence dimensions of attention operands dynamic";
   let description = [{
     A GPU kernel takes the batch size and the sequence lengths at launch
     time, so the kv loops it runs must not be folded for one static shape.
     For every function argument used only as the Q, K or V of
-    `attn.attention` ops, this pass makes its batch and sequence dimensions
-    dynamic, with the attention results and the function's result types
+    `attn.attention` ops, in a function nothing calls (its signature
+    changes), this pass makes its batch and sequence dimensions dynamic, with the attention results and the function's result types
     following (a `tensor.cast` back to the static type for any other user).
     Head counts and head dims stay static. `attn-lower-to-nvvm-pipeline` runs
     it before tiling; `convert-attn-to-nvvm` rejects static lengths.

@@ -23,6 +23,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/StringSet.h"
 
 #define DEBUG_TYPE "convert-attn-to-nvvm"
 
@@ -36,17 +37,21 @@ using namespace mlir::attn;
 
 namespace {
 
-/// The PTX entry name of the kernel for function `name`: PTX identifiers are
-/// [A-Za-z_$][A-Za-z0-9_$]*, and the name is also the artifact's folder in
-/// attnc-compile's output, so every other character becomes '_' ("my
-/// kernel" -> my_kernel, ".." -> __) and a leading digit or an empty name
-/// gets a '_' in front.
+/// The PTX entry name of the kernel for function `name`. PTX identifiers
+/// are a letter followed by [A-Za-z0-9_$]*, or one of _ $ % followed by at
+/// least one of those; the name is also the artifact's folder in
+/// attnc-compile's output. So every other character becomes '_' ("my
+/// kernel" -> my_kernel), a name that does not start with a letter gets a
+/// '_' in front (".." -> ___, "1st" -> _1st), and a lone '_' gets a second
+/// ("" -> __). The kernel's shared-memory global keeps its name.
 std::string kernelName(StringRef name) {
   std::string out;
   for (char c : name)
     out += llvm::isAlnum(c) || c == '_' || c == '$' ? c : '_';
-  if (out.empty() || llvm::isDigit(out.front()))
+  if (out.empty() || !llvm::isAlpha(out.front()))
     out.insert(out.begin(), '_');
+  if (out.size() == 1 || out == "attn_smem")
+    out += '_';
   return out;
 }
 
@@ -90,8 +95,7 @@ struct ConvertAttnToNVVMPass final
     WalkResult leftover = module.walk([&](Operation *op) {
       if (op->getDialect() != getContext().getLoadedDialect<AttnDialect>())
         return WalkResult::advance();
-      auto func = op->getParentOfType<func::FuncOp>();
-      if (llvm::any_of(work, [&](auto &w) { return w.first == func; }))
+      if (llvm::any_of(work, [&](auto &w) { return w.second->isAncestor(op); }))
         return WalkResult::advance();
       op->emitError("convert-attn-to-nvvm: '")
           << op->getName()
@@ -122,8 +126,16 @@ struct ConvertAttnToNVVMPass final
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     b.getUnitAttr());
 
+    llvm::StringSet<> names;
     for (auto [func, forall] : work) {
-      FailureOr<KernelPlan> plan = readKernelPlan(forall, kernelName(func.getSymName()));
+      std::string name = kernelName(func.getSymName());
+      if (!names.insert(name).second) {
+        func.emitError("convert-attn-to-nvvm: @")
+            << func.getSymName() << " and another function both become kernel "
+            << name << "; rename one of them";
+        return signalPassFailure();
+      }
+      FailureOr<KernelPlan> plan = readKernelPlan(forall, name);
       if (failed(plan))
         return signalPassFailure();
       plan->conditionalRescale = conditionalRescale;

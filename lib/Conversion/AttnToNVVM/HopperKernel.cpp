@@ -81,7 +81,9 @@ void KernelEmitter::loadTile(Value tensorMap, int64_t dstOffset,
 void KernelEmitter::issueKeyLoad(Value stage, Value kvBlock) {
   Value row = toI32(mul(kvBlock, cIdx(plan.blockN)));
   Value kb = keyBarrier(stage);
-  expectBytes(kb, smem.keyStageBytes);
+  // The bytes TMA delivers (whole boxes), not the stage's stride.
+  expectBytes(kb, plan.blockN * SharedMemoryLayout::paddedColumns(plan.headDim) *
+                      2);
   loadTile(tmKey, smem.keyStages, mul(stage, c32(smem.keyStageBytes)),
            plan.blockN, plan.headDim, row, kvHead, batch, kb);
 }
@@ -89,7 +91,8 @@ void KernelEmitter::issueKeyLoad(Value stage, Value kvBlock) {
 void KernelEmitter::issueValueLoad(Value stage, Value kvBlock) {
   Value row = toI32(mul(kvBlock, cIdx(plan.blockN)));
   Value vb = valueBarrier(stage);
-  expectBytes(vb, smem.valueStageBytes);
+  expectBytes(vb, plan.blockN *
+                      SharedMemoryLayout::paddedColumns(plan.valueHeadDim) * 2);
   loadTile(tmValue, smem.valueStages, mul(stage, c32(smem.valueStageBytes)),
            plan.blockN, plan.valueHeadDim, row, kvHead, batch, vb);
 }

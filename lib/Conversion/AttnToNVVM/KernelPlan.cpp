@@ -59,6 +59,15 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
   if (!mapping || mapping->size() != 3)
     return fail("expected the forall's mapping to #gpu.block<x>, <y>, <z> "
                 "(attn-tile sets it): the kernel's grid");
+  SmallVector<gpu::MappingId> mapped;
+  for (Attribute attr : *mapping)
+    if (auto block = dyn_cast<gpu::GPUBlockMappingAttr>(attr))
+      mapped.push_back(block.getBlock());
+  for (gpu::MappingId dim :
+       {gpu::MappingId::DimX, gpu::MappingId::DimY, gpu::MappingId::DimZ})
+    if (llvm::count(mapped, dim) != 1)
+      return fail("the forall's mapping must hold #gpu.block<x>, <y> and <z> "
+                  "once each");
   for (auto [i, attr] : llvm::enumerate(*mapping)) {
     auto block = dyn_cast<gpu::GPUBlockMappingAttr>(attr);
     if (!block)
@@ -219,11 +228,12 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
         failed(lowerable(kv.loop.getUpperBound(), kv.loop)))
       return failure();
     Value iv = kv.loop.getInductionVar();
-    if (MaskOp mask = kv.mask())
-      for (Value operand : {mask.getRowOffset(), mask.getColOffset(),
-                            mask.getSeqQ(), mask.getSeqK()})
-        if (failed(lowerable(operand, mask, iv)))
-          return failure();
+    for (Operation *op : kv.scoreModifiers)
+      if (auto mask = dyn_cast<MaskOp>(op))
+        for (Value operand : {mask.getRowOffset(), mask.getColOffset(),
+                              mask.getSeqQ(), mask.getSeqK()})
+          if (failed(lowerable(operand, mask, iv)))
+            return failure();
   }
   if (plan.producerLoop &&
       (failed(
@@ -286,9 +296,13 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
   plan.smem.valueEmpty = smem.getValueEmpty();
   plan.smem.queryFree = smem.getQueryFree();
   plan.smem.total = smem.getSize();
+  plan.smem.barriers = plan.smem.queryFull;
   plan.stages = plan.smem.stages;
   plan.probsInRegisters = !plan.smem.probs;
   plan.persistent = plan.smem.queryFree.has_value();
+  if (plan.overlapSoftmax() && !plan.probsInRegisters)
+    return fail("intra_warpgroup_overlap needs P in registers, but "
+                "#attn.shared_memory has a P buffer");
   // The attribute's verifier checked alignment and overlaps; the buffers
   // must also hold this tile.
   SharedMemoryLayout needed({plan.blockM, plan.blockN}, plan.headDim,

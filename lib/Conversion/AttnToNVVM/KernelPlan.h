@@ -97,7 +97,8 @@ struct KernelPlan {
     return consumerWarpgroups() + (warpSpecialize ? 1 : 0);
   }
 
-  // Lowering choices (convert-attn-to-nvvm options).
+  // Lowering choices: convert-attn-to-nvvm options, and (probsInRegisters,
+  // persistent) what the forall's #attn.shared_memory says.
   /// O += P V reads P from registers (wgmma RS); otherwise P goes through
   /// shared memory and wgmma SS (kept as FA3's "without RS" ablation): the
   /// allocation has no P buffer.
