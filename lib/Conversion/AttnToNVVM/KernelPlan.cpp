@@ -9,6 +9,7 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace mlir::attn;
@@ -16,6 +17,17 @@ using namespace mlir::attn;
 /// Which result of attn.finalize (0: O, 1: LSE) `tile` is, through the
 /// clipping tensor.extract_slice and the attn.warp_specialize that yields
 /// it; nullopt for anything else.
+/// Whether `load` reads kv block `iv` of its enclosing scf.for: row
+/// `iv * block_n`, the rows the kernel's TMA loads of K and V take.
+static bool loadsLoopBlock(LoadTileOp load) {
+  auto loop = load->getParentOfType<scf::ForOp>();
+  auto mul = load.getRow().getDefiningOp<arith::MulIOp>();
+  APInt rows;
+  return loop && mul && mul.getLhs() == loop.getInductionVar() &&
+         matchPattern(mul.getRhs(), m_ConstantInt(&rows)) &&
+         rows.getSExtValue() == load.getTile().getType().getShape()[0];
+}
+
 static std::optional<unsigned> finalizeResultOf(Value tile) {
   if (auto slice = tile.getDefiningOp<tensor::ExtractSliceOp>())
     tile = slice.getSource();
@@ -183,6 +195,11 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
                              "attn.load_tile (directly or through the "
                              "producer's attn.ring_push)"),
                WalkResult::interrupt();
+      if (!loadsLoopBlock(valueLoad))
+        return valueLoad.emitError(
+                   "convert-attn-to-nvvm: the V tile's row must be its kv "
+                   "loop's induction variable times block_n"),
+               WalkResult::interrupt();
       plan.seqKSources.push_back(valueLoad.getSource());
       sawValue = true;
     } else if (auto qk = dyn_cast<QKOp>(op)) {
@@ -192,6 +209,11 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
                    "convert-attn-to-nvvm: keys must come from "
                    "attn.load_tile (directly or through the producer's "
                    "attn.ring_push)"),
+               WalkResult::interrupt();
+      if (!loadsLoopBlock(keyLoad))
+        return keyLoad.emitError(
+                   "convert-attn-to-nvvm: the K tile's row must be its kv "
+                   "loop's induction variable times block_n"),
                WalkResult::interrupt();
       plan.keyLoad = keyLoad;
       plan.headsKV = toLogicalBHSD(keyLoad.getSource().getType().getShape(),
