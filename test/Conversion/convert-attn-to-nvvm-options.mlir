@@ -46,6 +46,12 @@
 // RUN: not attnc-opt %s --attn-allocate-shared-memory --convert-attn-to-nvvm 2>&1 | FileCheck %s --check-prefix=UNTILED
 // UNTILED: error: convert-attn-to-nvvm: 'attn.attention' is not part of a tiled attention (run attn-tile, attn-fuse-online-softmax and attn-split-masked-loops first, or attn-lower-to-nvvm-pipeline)
 
+// The kernel reads its shared memory from #attn.shared_memory; without
+// attn-allocate-shared-memory there is none.
+// RUN: not attnc-opt %s --attn-generalize-lengths --attn-tiling-pipeline --convert-attn-to-nvvm 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=NO-LAYOUT
+// NO-LAYOUT: error: convert-attn-to-nvvm: the tile has no #attn.shared_memory (run attn-allocate-shared-memory; attn-lower-to-nvvm-pipeline does)
+
 func.func @attention(%q: tensor<1x4x128x64xbf16>, %k: tensor<1x4x128x64xbf16>,
                      %v: tensor<1x4x128x64xbf16>) -> tensor<1x4x128x64xbf16> {
   %o = attn.attention %q, %k, %v
