@@ -41,7 +41,7 @@ mlir::attn::SharedMemoryLayout::SharedMemoryLayout(TileConfig tile,
   queryBytes = tile.blockM * std::max(keyColumns, valueColumns) * width;
   keyStages = query + queryBytes;
   valueStages = keyStages + stages * keyStageBytes;
-  barriers = valueStages + stages * valueStageBytes;
+  int64_t barriers = valueStages + stages * valueStageBytes;
   if (!probsInRegisters) {
     // P is stored as whole 64-column atoms.
     probs = barriers;

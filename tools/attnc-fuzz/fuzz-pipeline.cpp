@@ -23,7 +23,6 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
-#include "llvm/ADT/STLExtras.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -43,20 +42,12 @@ static MLIRContext &context() {
   return *ctx;
 }
 
-/// Opening brackets anywhere in `text`: only an input with more than the
-/// nesting limit can be refused for nesting (which prints a diagnostic).
-static size_t countOpeningBrackets(StringRef text) {
-  return llvm::count_if(
-      text, [](char c) { return c == '(' || c == '[' || c == '{' || c == '<'; });
-}
-
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   // MLIR's lexer reads the NUL after a buffer (files come as null-terminated
   // MemoryBuffers); libFuzzer's bytes have none, so copy them into a string.
   std::string owned(reinterpret_cast<const char *>(data), size);
   StringRef text = owned;
-  if (countOpeningBrackets(text) > attn::kMaxInputNesting &&
-      failed(attn::checkInputNesting(text, "fuzz")))
+  if (failed(attn::checkInputNesting(text, "fuzz")))
     return 0;
   MLIRContext &ctx = context();
   // Diagnostics are the expected outcome; they are not printed.

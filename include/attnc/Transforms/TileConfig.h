@@ -65,7 +65,7 @@ struct SharedMemoryLayout {
   }
   /// The 64-column atoms of a tile of `dim` columns.
   static int64_t atoms(int64_t dim) { return paddedColumns(dim) / kAtomElems; }
-  int64_t query = 0, keyStages = 0, valueStages = 0, barriers = 0, total = 0;
+  int64_t query = 0, keyStages = 0, valueStages = 0, total = 0;
   int64_t queryBytes = 0;
   /// P of every consumer warpgroup when it does not stay in registers.
   std::optional<int64_t> probs, probsBytes;

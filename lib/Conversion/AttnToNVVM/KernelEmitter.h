@@ -36,7 +36,7 @@ class KernelEmitter {
 public:
   KernelEmitter(OpBuilder &b, Location loc, const KernelPlan &plan)
       : b(b), loc(loc), plan(plan), smem(plan.smem),
-        index(plan.seqQSources, plan.seqKSources, plan.layout) {}
+        index(plan.seqQSources, plan.seqKSources) {}
 
   void emit(LLVM::LLVMFuncOp func);
 

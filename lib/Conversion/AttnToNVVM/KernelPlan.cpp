@@ -184,37 +184,40 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
       });
     return pushed;
   };
+  // The attn.load_tile of a K or V tile, which must read its kv loop's
+  // block (the rows the kernel's TMA loads take); null after a diagnostic.
+  auto kvLoad = [&](Operation *user, Value tile, bool isKey) -> LoadTileOp {
+    StringRef what = isKey ? "K" : "V";
+    LoadTileOp load = loadOf(tile, isKey);
+    if (!load) {
+      user->emitError("convert-attn-to-nvvm: ")
+          << what << " tiles must come from attn.load_tile (directly or "
+          << "through the producer's attn.ring_push)";
+      return {};
+    }
+    if (!loadsLoopBlock(load)) {
+      load.emitError("convert-attn-to-nvvm: the ")
+          << what
+          << " tile's row must be its kv loop's induction variable times "
+             "block_n";
+      return {};
+    }
+    return load;
+  };
   WalkResult walk = forall.getBody()->walk([&](Operation *op) -> WalkResult {
     if (auto pv = dyn_cast<PVOp>(op)) {
       auto valueType = pv.getValue().getType();
       plan.blockN = valueType.getShape()[0];
       plan.valueHeadDim = valueType.getShape()[1];
-      LoadTileOp valueLoad = loadOf(pv.getValue(), /*isKey=*/false);
+      LoadTileOp valueLoad = kvLoad(op, pv.getValue(), /*isKey=*/false);
       if (!valueLoad)
-        return op->emitError("convert-attn-to-nvvm: values must come from "
-                             "attn.load_tile (directly or through the "
-                             "producer's attn.ring_push)"),
-               WalkResult::interrupt();
-      if (!loadsLoopBlock(valueLoad))
-        return valueLoad.emitError(
-                   "convert-attn-to-nvvm: the V tile's row must be its kv "
-                   "loop's induction variable times block_n"),
-               WalkResult::interrupt();
+        return WalkResult::interrupt();
       plan.seqKSources.push_back(valueLoad.getSource());
       sawValue = true;
     } else if (auto qk = dyn_cast<QKOp>(op)) {
-      LoadTileOp keyLoad = loadOf(qk.getKey(), /*isKey=*/true);
+      LoadTileOp keyLoad = kvLoad(op, qk.getKey(), /*isKey=*/true);
       if (!keyLoad)
-        return op->emitError(
-                   "convert-attn-to-nvvm: keys must come from "
-                   "attn.load_tile (directly or through the producer's "
-                   "attn.ring_push)"),
-               WalkResult::interrupt();
-      if (!loadsLoopBlock(keyLoad))
-        return keyLoad.emitError(
-                   "convert-attn-to-nvvm: the K tile's row must be its kv "
-                   "loop's induction variable times block_n"),
-               WalkResult::interrupt();
+        return WalkResult::interrupt();
       plan.keyLoad = keyLoad;
       plan.headsKV = toLogicalBHSD(keyLoad.getSource().getType().getShape(),
                                    plan.layout)[1];
@@ -318,7 +321,6 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
   plan.smem.valueEmpty = smem.getValueEmpty();
   plan.smem.queryFree = smem.getQueryFree();
   plan.smem.total = smem.getSize();
-  plan.smem.barriers = plan.smem.queryFull;
   plan.stages = plan.smem.stages;
   plan.probsInRegisters = !plan.smem.probs;
   plan.persistent = plan.smem.queryFree.has_value();

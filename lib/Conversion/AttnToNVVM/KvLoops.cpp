@@ -227,11 +227,8 @@ Value IndexLowering::lower(OpBuilder &b, Value value, const IRMapping *local,
     return v;
   Operation *def = value.getDefiningOp();
   assert(def && "verifyLowerableIndex admits no other block argument");
-  if (auto dim = dyn_cast<tensor::DimOp>(def)) {
-    assert(dim.getConstantIndex() == seqDimIndex(layout) &&
-           "verifyLowerableIndex admits only sequence lengths");
+  if (auto dim = dyn_cast<tensor::DimOp>(def))
     return llvm::is_contained(seqQSources, dim.getSource()) ? seqQ : seqK;
-  }
   // Clone the op with lowered operands; `clones` holds this call's clones.
   for (Value operand : def->getOperands())
     clones.map(operand, lower(b, operand, local, clones));

@@ -62,11 +62,8 @@ class IndexLowering {
 public:
   /// `seqQ` and `seqK` (index) stand for tensor.dim of the sequence
   /// dimension of any of `seqQSources` / `seqKSources`.
-  IndexLowering(ArrayRef<Value> seqQSources, ArrayRef<Value> seqKSources,
-                Layout layout)
-      : seqQSources(seqQSources), seqKSources(seqKSources), layout(layout) {
-    (void)this->layout; // read by an assertion only
-  }
+  IndexLowering(ArrayRef<Value> seqQSources, ArrayRef<Value> seqKSources)
+      : seqQSources(seqQSources), seqKSources(seqKSources) {}
 
   void setLengths(Value seqQIndex, Value seqKIndex) {
     seqQ = seqQIndex;
@@ -88,7 +85,6 @@ private:
               IRMapping &clones);
 
   SmallVector<Value> seqQSources, seqKSources;
-  Layout layout;
   Value seqQ, seqK;
   IRMapping mapping;
 };
