@@ -6,6 +6,7 @@ MLIR and no compiler.
 """
 import ctypes
 import json
+import math
 import os
 
 BF16, F16, F32 = 1, 2, 3
@@ -68,6 +69,18 @@ class Kernel:
         self.rt, self.handle, self.manifest = rt, handle, manifest
         self.problem = manifest["problem"]
         self.options = manifest.get("options", {})
+
+    @property
+    def takes_scale(self):
+        """Whether the softmax scale is a launch parameter (attn-generalize-scale);
+        otherwise it is compiled in and recorded as options.scale."""
+        return any(p["kind"] == "f32" and p.get("value") == "scale" for p in self.manifest["params"])
+
+    def default_scale(self):
+        """The compiled-in scale, or 1/sqrt(head_dim) for a kernel that takes any."""
+        if "scale" in self.options:
+            return float(self.options["scale"])
+        return 1.0 / math.sqrt(self.problem["head_dim"])
 
     def args(self, q, k, v, o, lse, scale):
         layout = self.problem["layout"]

@@ -24,6 +24,8 @@ sys.path.insert(0, HERE)
 from attnc_runtime import AttncError, Runtime  # noqa: E402
 
 DTYPES = {"bf16": torch.bfloat16, "f16": torch.float16}
+# Scales besides the default for kernels that take the scale at launch.
+SWEEP_SCALES = [0.05, 0.4]
 SWEEP_SEQS = [(1, 1, 1), (2, 17, 33), (1, 113, 203), (2, 128, 128), (1, 200, 100), (1, 257, 513), (1, 1000, 1000)]
 
 
@@ -74,10 +76,9 @@ def reference(kernel, q, k, v, scale):
     return probs @ v, lse
 
 
-def check(kernel, batch, seq_q, seq_k, gen):
+def check(kernel, batch, seq_q, seq_k, scale, gen):
     opts = kernel.options
     hq, hkv = opts["heads_q"], opts["heads_kv"]
-    scale = float(opts["scale"])
     q, k, v, o, lse = make_inputs(kernel, batch, seq_q, seq_k, hq, hkv, gen)
     kernel.launch(kernel.args(q, k, v, o, lse, scale))
     torch.cuda.synchronize()
@@ -114,15 +115,19 @@ def sweep(kernels):
     gen = torch.Generator(device="cuda").manual_seed(2026)
     passed = failed = 0
     rows = []
-    print(f"{'kernel':<20} {'B':>2} {'Nq':>5} {'Nk':>5} {'rel_err':>9} {'lse_err':>9} {'empty':>6}  result")
+    print(f"{'kernel':<20} {'B':>2} {'Nq':>5} {'Nk':>5} {'scale':>8} {'rel_err':>9} {'lse_err':>9} {'empty':>6}  "
+          "result")
     for name, kernel in kernels.items():
-        for batch, nq, nk in SWEEP_SEQS:
+        # A kernel that takes the scale at launch is checked with several.
+        scales = [kernel.default_scale()] + (SWEEP_SCALES if kernel.takes_scale else [])
+        for i, (batch, nq, nk) in enumerate(SWEEP_SEQS):
+            scale = scales[i % len(scales)]
             try:
-                ok, why, st = check(kernel, batch, nq, nk, gen)
+                ok, why, st = check(kernel, batch, nq, nk, scale, gen)
             except AttncError as e:
                 ok, why, st = False, str(e), {}
-            rows.append(dict(kernel=name, B=batch, Nq=nq, Nk=nk, ok=ok, why=why, **st))
-            print(f"{name:<20} {batch:>2} {nq:>5} {nk:>5} {st.get('rel_err', float('nan')):9.2e} "
+            rows.append(dict(kernel=name, B=batch, Nq=nq, Nk=nk, scale=scale, ok=ok, why=why, **st))
+            print(f"{name:<20} {batch:>2} {nq:>5} {nk:>5} {scale:8.4f} {st.get('rel_err', float('nan')):9.2e} "
                   f"{st.get('lse_err', float('nan')):9.2e} {st.get('empty_rows', 0):>6}  "
                   f"{'PASS' if ok else 'FAIL ' + why}", flush=True)
             passed, failed = passed + ok, failed + (not ok)
@@ -152,7 +157,7 @@ def benchmark(kernels, peers_module, with_flex, ablations=None, head_dims=(64, 1
     table = [header]
     for (B, H, N, D, causal) in shapes:
         kernel = kernels[f"d{D}_{'causal' if causal else 'full'}"]
-        scale = float(kernel.options["scale"])
+        scale = kernel.default_scale()
         q, k, v, o, lse = make_inputs(kernel, B, N, N, H, H, gen)
         args = kernel.args(q, k, v, o, lse, scale)
         # attnc is timed exactly as the peers are (peers.bench_ms: do_bench,

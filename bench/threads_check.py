@@ -37,11 +37,11 @@ def worker(rt, kdir, index, name, start, results):
         batch, nq, nk = 2, 97 + 61 * index, 211 + 37 * index
         with torch.cuda.stream(stream):
             q, k, v, o, lse = make_inputs(kernel, batch, nq, nk, opts["heads_q"], opts["heads_kv"], gen)
-            args = kernel.args(q, k, v, o, lse, float(opts["scale"]))
+            args = kernel.args(q, k, v, o, lse, kernel.default_scale())
             for _ in range(5):
                 kernel.launch(args, stream=ctypes.c_void_p(stream.cuda_stream))
             stream.synchronize()
-            ref_o, ref_lse = reference(kernel, q, k, v, float(opts["scale"]))
+            ref_o, ref_lse = reference(kernel, q, k, v, kernel.default_scale())
             got = o.double().transpose(1, 2) if kernel.problem["layout"] == "bshd" else o.double()
             rel = ((got - ref_o).norm() / ref_o.norm().clamp_min(1e-30)).item()
             ok = rel < 1e-2 and not torch.isnan(o).any().item()

@@ -48,7 +48,7 @@ def main():
         for N in (1024, 4096, 16384):
             B = 16384 // N
             q, k, v, o, lse = make_inputs(kernel, B, N, N, H, H, gen)
-            args = kernel.args(q, k, v, o, lse, float(kernel.options["scale"]))
+            args = kernel.args(q, k, v, o, lse, kernel.default_scale())
             # Timed as gpu_check.py times attnc and the peers (do_bench median):
             # back-to-back event timing favoured whichever kernel ran first
             # (bench/RESULTS.md run 12).

@@ -99,10 +99,17 @@ int64_t AttentionOp::getHeadDim() {
 int64_t AttentionOp::getValueHeadDim() {
   return getLogicalShape(getValue().getType())[3];
 }
-float AttentionOp::getScaleValue() {
+float AttentionOp::getStaticScale() {
   if (std::optional<APFloat> scale = getScale())
     return scale->convertToFloat();
   return 1.0f / std::sqrt(static_cast<float>(getHeadDim()));
+}
+
+Value AttentionOp::materializeScale(OpBuilder &b) {
+  if (Value scale = getScaleValue())
+    return scale;
+  return arith::ConstantOp::create(b, getLoc(),
+                                   b.getF32FloatAttr(getStaticScale()));
 }
 
 LogicalResult AttentionOp::verify() {
@@ -190,6 +197,9 @@ LogicalResult AttentionOp::verify() {
                            << d;
     return success();
   };
+  if (getScale() && getScaleValue())
+    return emitOpError("takes its scale as the scale attribute or as "
+                       "scale_value, not both");
   if (failed(checkPositive("scale", getScale())) ||
       failed(checkPositive("softcap", getSoftcap())))
     return failure();

@@ -51,7 +51,10 @@ def Attn_AttentionOp : Attn_Op<"attention", [Pure]> {
     always `[B, Hq, Nq]` in f32. `B`, `Nq` and `Nk` may be dynamic; heads and
     head dims must be static.
 
-    `scale` defaults to `1/sqrt(D)`. `mask = causal` hides key `j` from query
+    `scale` defaults to `1/sqrt(D)`. `scale_value(%s)` gives it as an f32 SSA
+    value instead (a function argument: the GPU kernel then takes the scale at
+    launch, so one kernel serves every scale; `attn-generalize-scale` makes
+    the attribute such an argument); the two are exclusive. `mask = causal` hides key `j` from query
     `i` when `j > i`; `causal_bottom_right` when `j > i + Nk - Nq`. `window =
     [left, right]` additionally hides keys outside `[i' - left, i' + right]`,
     where `i'` is `i` on the mask's diagonal (`i + Nk - Nq` for
@@ -77,7 +80,8 @@ def Attn_AttentionOp : Attn_Op<"attention", [Pure]> {
     OptionalAttr<F32Attr>:$scale,
     OptionalAttr<F32Attr>:$softcap,
     DefaultValuedAttr<Attn_Layout, "::mlir::attn::Layout::BHSD">:$layout,
-    OptionalAttr<DenseI64ArrayAttr>:$tile_sizes
+    OptionalAttr<DenseI64ArrayAttr>:$tile_sizes,
+    Optional<F32>:$scale_value
   );
   let results = (outs Attn_Tensor4D:$output, Optional<Attn_LseTensor>:$lse);
 
@@ -86,6 +90,7 @@ def Attn_AttentionOp : Attn_Op<"attention", [Pure]> {
     (`mask` `=` $mask^)?
     (`window` `=` $window^)?
     (`scale` `=` $scale^)?
+    (`scale_value` `(` $scale_value^ `)`)?
     (`softcap` `=` $softcap^)?
     (`layout` `=` $layout^)?
     (`tile_sizes` `=` $tile_sizes^)?
@@ -102,8 +107,12 @@ def Attn_AttentionOp : Attn_Op<"attention", [Pure]> {
     int64_t getNumKVHeads();
     int64_t getHeadDim();
     int64_t getValueHeadDim();
-    /// The softmax scale: the attribute if present, else 1/sqrt(D).
-    float getScaleValue();
+    /// The compile-time softmax scale: the attribute if present, else
+    /// 1/sqrt(D). Meaningless when the scale is given as `scale_value`.
+    float getStaticScale();
+    /// The softmax scale as an f32 value at the builder's insertion point:
+    /// `scale_value`, or a constant of getStaticScale().
+    ::mlir::Value materializeScale(::mlir::OpBuilder &b);
   }];
 
   let hasVerifier = 1;
@@ -160,11 +169,13 @@ def Attn_SoftcapOp : Attn_Op<"softcap", [Pure, AllTypesMatch<["scores", "result"
   let description = [{
     Applies the softmax scale and Gemma-2 style soft-capping to raw scores.
     After it the scores are already scaled, so later steps use scale 1.
+    `scale` is a value (a constant, or the kernel's scale argument); `cap` is
+    a compile-time constant.
   }];
-  let arguments = (ins Attn_F32Tile:$scores, F32Attr:$scale, F32Attr:$cap);
+  let arguments = (ins Attn_F32Tile:$scores, F32:$scale, F32Attr:$cap);
   let results = (outs Attn_F32Tile:$result);
   let assemblyFormat = [{
-    $scores `scale` `=` $scale `cap` `=` $cap attr-dict `:` type($scores)
+    $scores `scale` $scale `cap` `=` $cap attr-dict `:` type($scores)
   }];
 }
 
@@ -214,13 +225,15 @@ def Attn_ExpDiffOp : Attn_Op<"exp_diff", [Pure, AllTypesMatch<["scores", "result
     `result[i, j] = exp2((scores[i, j] - row_max[i]) * scale_log2)`, with the
     softmax scale and log2(e) folded into one multiplier so the GPU path uses
     a single `ex2` per score. A row whose max is -inf (every key hidden so far)
-    gives 0, not NaN.
+    gives 0, not NaN. `scale_log2` is an f32 value: attn-tile computes it
+    once per attention, outside the tiles (a constant, or the product of the
+    scale argument and log2(e)).
   }];
   let arguments = (ins Attn_F32Tile:$scores, Attn_F32Rows:$row_max,
-                   F32Attr:$scale_log2);
+                   F32:$scale_log2);
   let results = (outs Attn_F32Tile:$result);
   let assemblyFormat = [{
-    $scores `,` $row_max `scale_log2` `=` $scale_log2 attr-dict
+    $scores `,` $row_max `scale_log2` $scale_log2 attr-dict
     `:` type($scores) `,` type($row_max)
   }];
   let hasVerifier = 1;
@@ -262,10 +275,10 @@ def Attn_RescaleFactorOp : Attn_Op<"rescale_factor", [Pure, AllTypesMatch<["old_
     (nothing was accumulated yet), so the guard never produces NaN.
   }];
   let arguments = (ins Attn_F32Rows:$old_max, Attn_F32Rows:$new_max,
-                   F32Attr:$scale_log2);
+                   F32:$scale_log2);
   let results = (outs Attn_F32Rows:$result);
   let assemblyFormat = [{
-    $old_max `,` $new_max `scale_log2` `=` $scale_log2 attr-dict `:` type($old_max)
+    $old_max `,` $new_max `scale_log2` $scale_log2 attr-dict `:` type($old_max)
   }];
 }
 
@@ -297,12 +310,12 @@ def Attn_FinalizeOp : Attn_Op<"finalize", [Pure, AllTypesMatch<["row_sum", "row_
     query blocks (`tile-order=auto`).
   }];
   let arguments = (ins Attn_F32Tile:$acc, Attn_F32Rows:$row_sum,
-                   Attn_F32Rows:$row_max, F32Attr:$scale,
+                   Attn_F32Rows:$row_max, F32:$scale,
                    DefaultValuedAttr<Attn_MaskKind, "::mlir::attn::MaskKind::None">:$mask,
                    OptionalAttr<DenseI64ArrayAttr>:$window);
   let results = (outs Attn_Tile:$output, Attn_F32Rows:$lse);
   let assemblyFormat = [{
-    $acc `,` $row_sum `,` $row_max `scale` `=` $scale
+    $acc `,` $row_sum `,` $row_max `scale` $scale
     (`mask` `=` $mask^)? (`window` `=` $window^)? attr-dict
     `:` type($acc) `,` type($row_sum) `->` type($output)
   }];

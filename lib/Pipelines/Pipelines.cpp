@@ -122,6 +122,8 @@ void mlir::attn::buildAttnToNVVMPipeline(OpPassManager &pm,
   // The kernel takes B, Nq and Nk at launch time: no kv loop may be folded
   // for the graph's static shape.
   pm.addPass(createAttnGeneralizeLengthsPass());
+  // ... and the softmax scale: one kernel serves every scale.
+  pm.addPass(createAttnGeneralizeScalePass());
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
   buildAttnTilingPipeline(funcPm, options);
   // Warp specialization partitions the fused kv loop: nothing to do before.

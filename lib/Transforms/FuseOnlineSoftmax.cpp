@@ -127,7 +127,7 @@ LogicalResult fuse(RewriterBase &rewriter, FinalizeOp finalize) {
   Value newMax = maxMapping.lookup(loops.rowMax.getResult());
 
   // Rescale what was accumulated under the old max.
-  FloatAttr scaleLog2 = probs.getScaleLog2Attr();
+  Value scaleLog2 = probs.getScaleLog2();
   Value factor = RescaleFactorOp::create(rewriter, loc, m.getType(), m, newMax,
                                          scaleLog2);
   Value scaledSum = ScaleRowsOp::create(rewriter, loc, l.getType(), l, factor);

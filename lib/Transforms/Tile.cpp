@@ -52,7 +52,8 @@ struct TileContext {
   Value batch, head, kvHead, rowBegin, seqQ, seqK;
   Value queryTile;
   RankedTensorType scoresType, rowsType;
-  float scale;
+  /// The softmax scale (f32), for attn.softcap.
+  Value scale;
 };
 
 /// Emits S for kv block `kb`: load K, S = Q K^T, softcap, mask.
@@ -68,7 +69,7 @@ Value buildMaskedScores(OpBuilder &b, Location loc, const TileContext &ctx,
                          ctx.kvHead, colBegin, op.getLayout());
   Value scores = QKOp::create(b, loc, ctx.scoresType, ctx.queryTile, keyTile);
   if (std::optional<APFloat> cap = op.getSoftcap())
-    scores = SoftcapOp::create(b, loc, scores.getType(), scores, b.getF32FloatAttr(ctx.scale),
+    scores = SoftcapOp::create(b, loc, scores.getType(), scores, ctx.scale,
                                b.getF32FloatAttr(cap->convertToFloat()));
   DenseI64ArrayAttr window;
   if (ctx.mask.window)
@@ -163,11 +164,20 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
   mask.kind = op.getMask();
   if (std::optional<ArrayRef<int64_t>> window = op.getWindow())
     mask.window = SmallVector<int64_t, 2>(*window);
-  float scale = op.getScaleValue();
+  // The scale values, computed once before the tiles (a constant, or from
+  // the scale argument: the kernel computes them once per thread). With a
+  // softcap the scores are already scaled when they reach the softmax.
+  auto f32Constant = [&](float value) -> Value {
+    return arith::ConstantOp::create(rewriter, loc,
+                                     rewriter.getF32FloatAttr(value));
+  };
+  Value scale = op.materializeScale(rewriter);
+  Value log2e = f32Constant(static_cast<float>(M_LOG2E));
   bool softcapped = op.getSoftcap().has_value();
-  // With a softcap the scores are already scaled when they reach the softmax.
-  float softmaxScale = softcapped ? 1.0f : scale;
-  float scaleLog2 = softmaxScale * static_cast<float>(M_LOG2E);
+  Value softmaxScale = softcapped ? f32Constant(1.0f) : scale;
+  Value scaleLog2 =
+      softcapped ? log2e
+                 : rewriter.createOrFold<arith::MulFOp>(loc, scale, log2e);
 
   SmallVector<OpFoldResult> upperBounds = {
       batch, rewriter.getIndexAttr(numQueryHeads), numQueryBlocks};
@@ -235,8 +245,7 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
       buildFilled(rewriter, loc, ctx.rowsType, 0.0f),
       [&](OpBuilder &nb, Location l, Value kb, Value sum) -> Value {
         Value s = buildMaskedScores(nb, l, ctx, kb);
-        Value p = ExpDiffOp::create(nb, l, s.getType(), s, rowMax,
-                                    nb.getF32FloatAttr(scaleLog2));
+        Value p = ExpDiffOp::create(nb, l, s.getType(), s, rowMax, scaleLog2);
         return RowSumOp::create(nb, l, ctx.rowsType, p, sum);
       });
   // Pass 3: P V.
@@ -245,8 +254,7 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
       buildFilled(rewriter, loc, accType, 0.0f),
       [&](OpBuilder &nb, Location l, Value kb, Value accIn) -> Value {
         Value s = buildMaskedScores(nb, l, ctx, kb);
-        Value p = ExpDiffOp::create(nb, l, s.getType(), s, rowMax,
-                                    nb.getF32FloatAttr(scaleLog2));
+        Value p = ExpDiffOp::create(nb, l, s.getType(), s, rowMax, scaleLog2);
         Value colBegin = arith::MulIOp::create(
             nb, l, kb, arith::ConstantIndexOp::create(nb, l, ctx.blockN));
         auto valueTileType =
@@ -263,8 +271,7 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
                             outputType.getElementType());
   auto finalize = FinalizeOp::create(
       rewriter, loc, outTileType, ctx.rowsType, acc, rowSum, rowMax,
-      rewriter.getF32FloatAttr(softmaxScale),
-      MaskKindAttr::get(rewriter.getContext(), mask.kind),
+      softmaxScale, MaskKindAttr::get(rewriter.getContext(), mask.kind),
       mask.window ? rewriter.getDenseI64ArrayAttr(*mask.window)
                   : DenseI64ArrayAttr());
 

@@ -157,6 +157,8 @@ func.func @bshd_softcap_window(%q: tensor<1x?x4x32xf32>, %k: tensor<1x?x4x32xf32
 func.func @tiled(%q: tensor<1x2x?x16xbf16>, %k: tensor<1x?x2x16xbf16>, %v: tensor<1x?x2x16xbf16>,
                  %h: index, %row: index, %nq: index, %nk: index, %n: index)
     -> (tensor<64x16xbf16>, tensor<64xf32>) {
+  %scale_cst0 = arith.constant 0.25 : f32
+  %scale_cst1 = arith.constant 2.0 : f32
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c32 = arith.constant 32 : index
@@ -170,21 +172,38 @@ func.func @tiled(%q: tensor<1x2x?x16xbf16>, %k: tensor<1x?x2x16xbf16>, %v: tenso
     %kt = attn.load_tile %k[%c0, %h, %col] layout = bshd
         : tensor<1x?x2x16xbf16> -> tensor<32x16xbf16>
     %s = attn.qk %qt, %kt : tensor<64x16xbf16>, tensor<32x16xbf16> -> tensor<64x32xf32>
-    %sc = attn.softcap %s scale = 0.25 cap = 10.0 : tensor<64x32xf32>
+    %sc = attn.softcap %s scale %scale_cst0 cap = 10.0 : tensor<64x32xf32>
     %ms = attn.mask %sc rows %row cols %col seq_q %nq seq_k %nk
         kind = causal_bottom_right window = [16, 0] : tensor<64x32xf32>
     %m1 = attn.row_max %ms init %m : tensor<64x32xf32> -> tensor<64xf32>
-    %f = attn.rescale_factor %m, %m1 scale_log2 = 2.0 : tensor<64xf32>
+    %f = attn.rescale_factor %m, %m1 scale_log2 %scale_cst1 : tensor<64xf32>
     %ls = attn.scale_rows %l, %f : tensor<64xf32>, tensor<64xf32>
     %as = attn.scale_rows %acc, %f : tensor<64x16xf32>, tensor<64xf32>
-    %p = attn.exp_diff %ms, %m1 scale_log2 = 2.0 : tensor<64x32xf32>, tensor<64xf32>
+    %p = attn.exp_diff %ms, %m1 scale_log2 %scale_cst1 : tensor<64x32xf32>, tensor<64xf32>
     %vt = attn.load_tile %v[%c0, %h, %col] layout = bshd
         : tensor<1x?x2x16xbf16> -> tensor<32x16xbf16>
     %a1 = attn.pv %p, %vt, %as : tensor<64x32xf32>, tensor<32x16xbf16>, tensor<64x16xf32>
     %l1 = attn.row_sum %p init %ls : tensor<64x32xf32> -> tensor<64xf32>
     scf.yield %m1, %l1, %a1 : tensor<64xf32>, tensor<64xf32>, tensor<64x16xf32>
   }
-  %o, %lse = attn.finalize %r#2, %r#1, %r#0 scale = 0.25
+  %o, %lse = attn.finalize %r#2, %r#1, %r#0 scale %scale_cst0
       : tensor<64x16xf32>, tensor<64xf32> -> tensor<64x16xbf16>
   return %o, %lse : tensor<64x16xbf16>, tensor<64xf32>
+}
+
+// -----
+
+// A scale given as a value multiplies the scores as it is.
+// CHECK-LABEL: func.func @scale_value(
+// CHECK-SAME:    %[[S:[a-z0-9_]+]]: f32)
+// CHECK:         linalg.generic
+// CHECK:           arith.mulf
+// CHECK:         linalg.generic
+// CHECK:           arith.mulf %{{.*}}, %[[S]] : f32
+func.func @scale_value(%q: tensor<1x2x?x16xf32>, %k: tensor<1x2x?x16xf32>,
+                       %v: tensor<1x2x?x16xf32>, %s: f32) -> tensor<1x2x?x16xf32> {
+  %o = attn.attention %q, %k, %v scale_value(%s)
+      : tensor<1x2x?x16xf32>, tensor<1x2x?x16xf32>, tensor<1x2x?x16xf32>
+      -> tensor<1x2x?x16xf32>
+  return %o : tensor<1x2x?x16xf32>
 }

@@ -86,8 +86,9 @@ func.func @too_many_heads(%q: tensor<?x70000x?x64xbf16>, %k: tensor<?x70000x?x64
 // lowering dereferenced the missing forall).
 func.func @finalize_outside_forall(%acc: tensor<64x64xf32>, %l: tensor<64xf32>,
                                    %m: tensor<64xf32>) -> tensor<64x64xbf16> {
+  %scale_cst0 = arith.constant 1.250000e-01 : f32
   // expected-error @+1 {{convert-attn-to-nvvm: attn.finalize must be in the (batch, query head, query block) scf.forall of attn-tile}}
-  %o, %lse = attn.finalize %acc, %l, %m scale = 1.250000e-01
+  %o, %lse = attn.finalize %acc, %l, %m scale %scale_cst0
       : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
   return %o : tensor<64x64xbf16>
 }

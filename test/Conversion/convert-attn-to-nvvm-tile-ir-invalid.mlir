@@ -8,6 +8,8 @@
 
 // An op the GPU lowering does not know inside a kv loop.
 func.func @op_without_lowering(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
+  %scale_cst0 = arith.constant 0.180336878 : f32
+  %scale_cst1 = arith.constant 1.250000e-01 : f32
   %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
   %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
   %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
@@ -48,10 +50,10 @@ func.func @op_without_lowering(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?
       %junk = tensor.empty() : tensor<64x64xf32>
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
-      %30 = attn.rescale_factor %arg8, %29 scale_log2 = 0.180336878 : tensor<64xf32>
+      %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
       %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
-      %33 = attn.exp_diff %28, %29 scale_log2 = 0.180336878 : tensor<64x64xf32>, tensor<64xf32>
+      %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
       %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
@@ -63,16 +65,16 @@ func.func @op_without_lowering(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
-      %31 = attn.rescale_factor %arg8, %30 scale_log2 = 0.180336878 : tensor<64xf32>
+      %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
       %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
-      %34 = attn.exp_diff %29, %30 scale_log2 = 0.180336878 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
       %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
-    %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale = 1.250000e-01 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+    %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
     %24 = arith.subi %dim_2, %3 : index
     %25 = arith.minsi %24, %c64 : index
     %extracted_slice = tensor.extract_slice %output[0, 0] [%25, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
@@ -87,6 +89,8 @@ func.func @op_without_lowering(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?
 
 // A kv loop that skips blocks.
 func.func @step_two(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
+  %scale_cst0 = arith.constant 0.180336878 : f32
+  %scale_cst1 = arith.constant 1.250000e-01 : f32
   %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
   %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
   %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
@@ -126,10 +130,10 @@ func.func @step_two(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, 
       %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
-      %30 = attn.rescale_factor %arg8, %29 scale_log2 = 0.180336878 : tensor<64xf32>
+      %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
       %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
-      %33 = attn.exp_diff %28, %29 scale_log2 = 0.180336878 : tensor<64x64xf32>, tensor<64xf32>
+      %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
       %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
@@ -141,16 +145,16 @@ func.func @step_two(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, 
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
-      %31 = attn.rescale_factor %arg8, %30 scale_log2 = 0.180336878 : tensor<64xf32>
+      %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
       %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
-      %34 = attn.exp_diff %29, %30 scale_log2 = 0.180336878 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
       %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
-    %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale = 1.250000e-01 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+    %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
     %24 = arith.subi %dim_2, %3 : index
     %25 = arith.minsi %24, %c64 : index
     %extracted_slice = tensor.extract_slice %output[0, 0] [%25, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
@@ -165,6 +169,8 @@ func.func @step_two(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, 
 
 // Loops that do not partition one range.
 func.func @gap_between_loops(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
+  %scale_cst0 = arith.constant 0.180336878 : f32
+  %scale_cst1 = arith.constant 1.250000e-01 : f32
   %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
   %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
   %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
@@ -203,10 +209,10 @@ func.func @gap_between_loops(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x6
       %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
-      %30 = attn.rescale_factor %arg8, %29 scale_log2 = 0.180336878 : tensor<64xf32>
+      %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
       %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
-      %33 = attn.exp_diff %28, %29 scale_log2 = 0.180336878 : tensor<64x64xf32>, tensor<64xf32>
+      %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
       %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
@@ -219,16 +225,16 @@ func.func @gap_between_loops(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x6
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
-      %31 = attn.rescale_factor %arg8, %30 scale_log2 = 0.180336878 : tensor<64xf32>
+      %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
       %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
-      %34 = attn.exp_diff %29, %30 scale_log2 = 0.180336878 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
       %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
-    %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale = 1.250000e-01 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+    %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
     %24 = arith.subi %dim_2, %3 : index
     %25 = arith.minsi %24, %c64 : index
     %extracted_slice = tensor.extract_slice %output[0, 0] [%25, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
@@ -243,6 +249,8 @@ func.func @gap_between_loops(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x6
 
 // A mask whose columns are not the block the loop is at.
 func.func @mask_columns(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
+  %scale_cst0 = arith.constant 0.180336878 : f32
+  %scale_cst1 = arith.constant 1.250000e-01 : f32
   %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
   %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
   %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
@@ -281,10 +289,10 @@ func.func @mask_columns(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf1
       %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
-      %30 = attn.rescale_factor %arg8, %29 scale_log2 = 0.180336878 : tensor<64xf32>
+      %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
       %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
-      %33 = attn.exp_diff %28, %29 scale_log2 = 0.180336878 : tensor<64x64xf32>, tensor<64xf32>
+      %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
       %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
@@ -297,16 +305,16 @@ func.func @mask_columns(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf1
       // expected-error @+1 {{convert-attn-to-nvvm: the mask's column offset must be the kv loop's induction variable times block_n}}
       %29 = attn.mask %28 rows %3 cols %3 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
-      %31 = attn.rescale_factor %arg8, %30 scale_log2 = 0.180336878 : tensor<64xf32>
+      %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
       %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
-      %34 = attn.exp_diff %29, %30 scale_log2 = 0.180336878 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
       %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
-    %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale = 1.250000e-01 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+    %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
     %24 = arith.subi %dim_2, %3 : index
     %25 = arith.minsi %24, %c64 : index
     %extracted_slice = tensor.extract_slice %output[0, 0] [%25, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
@@ -321,6 +329,8 @@ func.func @mask_columns(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf1
 
 // A grid mapping with one dimension twice.
 func.func @mapping_twice(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
+  %scale_cst0 = arith.constant 0.180336878 : f32
+  %scale_cst1 = arith.constant 1.250000e-01 : f32
   %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
   %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
   %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
@@ -360,10 +370,10 @@ func.func @mapping_twice(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf
       %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
-      %30 = attn.rescale_factor %arg8, %29 scale_log2 = 0.180336878 : tensor<64xf32>
+      %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
       %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
-      %33 = attn.exp_diff %28, %29 scale_log2 = 0.180336878 : tensor<64x64xf32>, tensor<64xf32>
+      %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
       %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
@@ -375,16 +385,16 @@ func.func @mapping_twice(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
-      %31 = attn.rescale_factor %arg8, %30 scale_log2 = 0.180336878 : tensor<64xf32>
+      %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
       %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
-      %34 = attn.exp_diff %29, %30 scale_log2 = 0.180336878 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
       %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
-    %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale = 1.250000e-01 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+    %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
     %24 = arith.subi %dim_2, %3 : index
     %25 = arith.minsi %24, %c64 : index
     %extracted_slice = tensor.extract_slice %output[0, 0] [%25, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
@@ -399,6 +409,8 @@ func.func @mapping_twice(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf
 
 // A mask row offset the kernel cannot compute (a tile's size is no kernel value).
 func.func @rows_from_tile(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
+  %scale_cst0 = arith.constant 0.180336878 : f32
+  %scale_cst1 = arith.constant 1.250000e-01 : f32
   %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
   %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
   %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
@@ -438,10 +450,10 @@ func.func @rows_from_tile(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xb
       %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
-      %30 = attn.rescale_factor %arg8, %29 scale_log2 = 0.180336878 : tensor<64xf32>
+      %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
       %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
-      %33 = attn.exp_diff %28, %29 scale_log2 = 0.180336878 : tensor<64x64xf32>, tensor<64xf32>
+      %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
       %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
@@ -454,16 +466,16 @@ func.func @rows_from_tile(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xb
       // expected-error @+1 {{convert-attn-to-nvvm: cannot lower a tensor.dim that is not the sequence length of Q, K or V (the kernel's length parameters)}}
       %29 = attn.mask %28 rows %rows cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
-      %31 = attn.rescale_factor %arg8, %30 scale_log2 = 0.180336878 : tensor<64xf32>
+      %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
       %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
-      %34 = attn.exp_diff %29, %30 scale_log2 = 0.180336878 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
       %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
-    %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale = 1.250000e-01 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+    %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
     %24 = arith.subi %dim_2, %3 : index
     %25 = arith.minsi %24, %c64 : index
     %extracted_slice = tensor.extract_slice %output[0, 0] [%25, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
@@ -478,6 +490,8 @@ func.func @rows_from_tile(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xb
 
 // K rows that are not the block the loop is at.
 func.func @key_rows(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
+  %scale_cst0 = arith.constant 0.180336878 : f32
+  %scale_cst1 = arith.constant 1.250000e-01 : f32
   %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
   %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
   %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
@@ -517,10 +531,10 @@ func.func @key_rows(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, 
       %27 = attn.load_tile %arg1[%arg3, %arg4, %3] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
-      %30 = attn.rescale_factor %arg8, %29 scale_log2 = 0.180336878 : tensor<64xf32>
+      %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
       %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
-      %33 = attn.exp_diff %28, %29 scale_log2 = 0.180336878 : tensor<64x64xf32>, tensor<64xf32>
+      %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
       %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
@@ -532,16 +546,16 @@ func.func @key_rows(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, 
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
-      %31 = attn.rescale_factor %arg8, %30 scale_log2 = 0.180336878 : tensor<64xf32>
+      %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
       %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
-      %34 = attn.exp_diff %29, %30 scale_log2 = 0.180336878 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
       %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
-    %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale = 1.250000e-01 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+    %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
     %24 = arith.subi %dim_2, %3 : index
     %25 = arith.minsi %24, %c64 : index
     %extracted_slice = tensor.extract_slice %output[0, 0] [%25, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
@@ -556,6 +570,8 @@ func.func @key_rows(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, 
 
 // Two row maxima in one step.
 func.func @second_row_max(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
+  %scale_cst0 = arith.constant 0.180336878 : f32
+  %scale_cst1 = arith.constant 1.250000e-01 : f32
   %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
   %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
   %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
@@ -596,10 +612,10 @@ func.func @second_row_max(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xb
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       // expected-error @+1 {{convert-attn-to-nvvm: a kv loop holds one 'attn.row_max' per step of the online softmax, found a second}}
       %dup = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
-      %30 = attn.rescale_factor %arg8, %29 scale_log2 = 0.180336878 : tensor<64xf32>
+      %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
       %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
-      %33 = attn.exp_diff %28, %29 scale_log2 = 0.180336878 : tensor<64x64xf32>, tensor<64xf32>
+      %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
       %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
@@ -611,16 +627,16 @@ func.func @second_row_max(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xb
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
-      %31 = attn.rescale_factor %arg8, %30 scale_log2 = 0.180336878 : tensor<64xf32>
+      %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
       %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
-      %34 = attn.exp_diff %29, %30 scale_log2 = 0.180336878 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
       %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
-    %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale = 1.250000e-01 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+    %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
     %24 = arith.subi %dim_2, %3 : index
     %25 = arith.minsi %24, %c64 : index
     %extracted_slice = tensor.extract_slice %output[0, 0] [%25, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
@@ -635,6 +651,8 @@ func.func @second_row_max(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xb
 
 // Exponentials of the scores before their mask.
 func.func @exp_before_mask(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
+  %scale_cst0 = arith.constant 0.180336878 : f32
+  %scale_cst1 = arith.constant 1.250000e-01 : f32
   %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
   %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
   %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
@@ -673,10 +691,10 @@ func.func @exp_before_mask(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64x
       %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
-      %30 = attn.rescale_factor %arg8, %29 scale_log2 = 0.180336878 : tensor<64xf32>
+      %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
       %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
-      %33 = attn.exp_diff %28, %29 scale_log2 = 0.180336878 : tensor<64x64xf32>, tensor<64xf32>
+      %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
       %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
@@ -689,16 +707,16 @@ func.func @exp_before_mask(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64x
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       // expected-error @+1 {{convert-attn-to-nvvm: the row max and the exponentials must read the scores after their modifiers (attn.mask, attn.softcap), each applied once in a chain}}
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
-      %31 = attn.rescale_factor %arg8, %30 scale_log2 = 0.180336878 : tensor<64xf32>
+      %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
       %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
-      %34 = attn.exp_diff %28, %30 scale_log2 = 0.180336878 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.exp_diff %28, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
       %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
-    %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale = 1.250000e-01 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+    %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
     %24 = arith.subi %dim_2, %3 : index
     %25 = arith.minsi %24, %c64 : index
     %extracted_slice = tensor.extract_slice %output[0, 0] [%25, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
@@ -713,6 +731,8 @@ func.func @exp_before_mask(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64x
 
 // P V of the raw scores instead of the probabilities.
 func.func @pv_of_scores(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
+  %scale_cst0 = arith.constant 0.180336878 : f32
+  %scale_cst1 = arith.constant 1.250000e-01 : f32
   %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
   %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
   %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
@@ -751,10 +771,10 @@ func.func @pv_of_scores(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf1
       %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
-      %30 = attn.rescale_factor %arg8, %29 scale_log2 = 0.180336878 : tensor<64xf32>
+      %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
       %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
-      %33 = attn.exp_diff %28, %29 scale_log2 = 0.180336878 : tensor<64x64xf32>, tensor<64xf32>
+      %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       // expected-error @+1 {{convert-attn-to-nvvm: attn.pv and attn.row_sum must read the attn.exp_diff of the same step}}
       %35 = attn.pv %28, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
@@ -767,16 +787,16 @@ func.func @pv_of_scores(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf1
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
-      %31 = attn.rescale_factor %arg8, %30 scale_log2 = 0.180336878 : tensor<64xf32>
+      %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
       %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
-      %34 = attn.exp_diff %29, %30 scale_log2 = 0.180336878 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
       %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
-    %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale = 1.250000e-01 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+    %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
     %24 = arith.subi %dim_2, %3 : index
     %25 = arith.minsi %24, %c64 : index
     %extracted_slice = tensor.extract_slice %output[0, 0] [%25, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
@@ -791,6 +811,8 @@ func.func @pv_of_scores(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf1
 
 // A layout given in the IR whose Q buffer is too small for the tile.
 func.func @small_layout(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
+  %scale_cst0 = arith.constant 0.180336878 : f32
+  %scale_cst1 = arith.constant 1.250000e-01 : f32
   %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
   %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
   %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
@@ -830,10 +852,10 @@ func.func @small_layout(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf1
       %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
-      %30 = attn.rescale_factor %arg8, %29 scale_log2 = 0.180336878 : tensor<64xf32>
+      %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
       %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
-      %33 = attn.exp_diff %28, %29 scale_log2 = 0.180336878 : tensor<64x64xf32>, tensor<64xf32>
+      %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
       %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
@@ -845,16 +867,16 @@ func.func @small_layout(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf1
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
-      %31 = attn.rescale_factor %arg8, %30 scale_log2 = 0.180336878 : tensor<64xf32>
+      %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
       %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
-      %34 = attn.exp_diff %29, %30 scale_log2 = 0.180336878 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
       %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
-    %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale = 1.250000e-01 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+    %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
     %24 = arith.subi %dim_2, %3 : index
     %25 = arith.minsi %24, %c64 : index
     %extracted_slice = tensor.extract_slice %output[0, 0] [%25, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
@@ -864,3 +886,245 @@ func.func @small_layout(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf1
   } {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 4096, keys = 16384, values = 32768, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, query_full = 49152, key_full = 49160, value_full = 49176, key_empty = 49192, value_empty = 49208, size = 49224>, mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
   return %2 : tensor<?x2x?x64xbf16>
 }
+
+// -----
+
+// The kernel takes one scale parameter.
+func.func @two_scale_arguments(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>, %s: f32, %t: f32) -> tensor<?x2x?x64xbf16> {
+  %scale_cst0 = arith.constant 0.180336878 : f32
+  %scale_cst1 = arith.constant 1.250000e-01 : f32
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
+  %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
+  %c1 = arith.constant 1 : index
+  %c-1 = arith.constant -1 : index
+  %c64 = arith.constant 64 : index
+  %c2 = arith.constant 2 : index
+  %c0 = arith.constant 0 : index
+  %dim = tensor.dim %arg0, %c0 : tensor<?x2x?x64xbf16>
+  %dim_2 = tensor.dim %arg0, %c2 : tensor<?x2x?x64xbf16>
+  %dim_3 = tensor.dim %arg1, %c2 : tensor<?x2x?x64xbf16>
+  %0 = arith.ceildivsi %dim_2, %c64 : index
+  %1 = tensor.empty(%dim, %dim_2) : tensor<?x2x?x64xbf16>
+  // expected-error @+1 {{convert-attn-to-nvvm: the function has 2 f32 arguments; a kernel takes one (the softmax scale)}}
+  %2 = scf.forall (%arg3, %arg4, %arg5) in (%dim, 2, %0) shared_outs(%arg6 = %1) -> (tensor<?x2x?x64xbf16>) {
+    %3 = arith.muli %arg5, %c64 : index
+    %4 = attn.load_tile %arg0[%arg3, %arg4, %3] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+    %5 = arith.ceildivsi %dim_3, %c64 : index
+    %6 = arith.addi %3, %c64 : index
+    %7 = arith.minsi %6, %dim_2 : index
+    %8 = arith.addi %7, %c-1 : index
+    %9 = arith.addi %dim_3, %c-1 : index
+    %10 = arith.minsi %8, %9 : index
+    %11 = arith.addi %10, %c1 : index
+    %12 = arith.ceildivsi %11, %c64 : index
+    %13 = arith.maxsi %12, %c0 : index
+    %14 = arith.minsi %13, %5 : index
+    %15 = arith.cmpi slt, %10, %c0 : index
+    %16 = arith.select %15, %c0, %14 : index
+    %17 = arith.minsi %3, %9 : index
+    %18 = arith.addi %17, %c1 : index
+    %19 = arith.floordivsi %18, %c64 : index
+    %20 = arith.maxsi %19, %c0 : index
+    %21 = arith.minsi %20, %16 : index
+    %22:3 = scf.for %arg7 = %c0 to %21 step %c1 iter_args(%arg8 = %cst_1, %arg9 = %cst_0, %arg10 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %26 = arith.muli %arg7, %c64 : index
+      %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+      %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
+      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
+      %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
+      %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "full"}
+    %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %26 = arith.muli %arg7, %c64 : index
+      %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
+      %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+      %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
+      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
+      %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
+      %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "tail"}
+    %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %s mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+    %24 = arith.subi %dim_2, %3 : index
+    %25 = arith.minsi %24, %c64 : index
+    %extracted_slice = tensor.extract_slice %output[0, 0] [%25, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %extracted_slice into %arg6[%arg3, %arg4, %3, 0] [1, 1, %25, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x2x?x64xbf16>
+    }
+  } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  return %2 : tensor<?x2x?x64xbf16>
+}
+
+// -----
+
+// The kernel computes one exp2 multiplier per tile.
+func.func @two_multipliers(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
+  %scale_cst0 = arith.constant 0.180336878 : f32
+  %scale_cst1 = arith.constant 1.250000e-01 : f32
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
+  %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
+  %c1 = arith.constant 1 : index
+  %c-1 = arith.constant -1 : index
+  %c64 = arith.constant 64 : index
+  %c2 = arith.constant 2 : index
+  %c0 = arith.constant 0 : index
+  %dim = tensor.dim %arg0, %c0 : tensor<?x2x?x64xbf16>
+  %dim_2 = tensor.dim %arg0, %c2 : tensor<?x2x?x64xbf16>
+  %dim_3 = tensor.dim %arg1, %c2 : tensor<?x2x?x64xbf16>
+  %0 = arith.ceildivsi %dim_2, %c64 : index
+  %1 = tensor.empty(%dim, %dim_2) : tensor<?x2x?x64xbf16>
+  %2 = scf.forall (%arg3, %arg4, %arg5) in (%dim, 2, %0) shared_outs(%arg6 = %1) -> (tensor<?x2x?x64xbf16>) {
+    %3 = arith.muli %arg5, %c64 : index
+    %4 = attn.load_tile %arg0[%arg3, %arg4, %3] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+    %5 = arith.ceildivsi %dim_3, %c64 : index
+    %6 = arith.addi %3, %c64 : index
+    %7 = arith.minsi %6, %dim_2 : index
+    %8 = arith.addi %7, %c-1 : index
+    %9 = arith.addi %dim_3, %c-1 : index
+    %10 = arith.minsi %8, %9 : index
+    %11 = arith.addi %10, %c1 : index
+    %12 = arith.ceildivsi %11, %c64 : index
+    %13 = arith.maxsi %12, %c0 : index
+    %14 = arith.minsi %13, %5 : index
+    %15 = arith.cmpi slt, %10, %c0 : index
+    %16 = arith.select %15, %c0, %14 : index
+    %17 = arith.minsi %3, %9 : index
+    %18 = arith.addi %17, %c1 : index
+    %19 = arith.floordivsi %18, %c64 : index
+    %20 = arith.maxsi %19, %c0 : index
+    %21 = arith.minsi %20, %16 : index
+    %22:3 = scf.for %arg7 = %c0 to %21 step %c1 iter_args(%arg8 = %cst_1, %arg9 = %cst_0, %arg10 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %26 = arith.muli %arg7, %c64 : index
+      %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+      %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
+      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
+      %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
+      %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "full"}
+    %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %26 = arith.muli %arg7, %c64 : index
+      %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
+      %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+      %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
+      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
+      %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
+      // expected-error @+1 {{convert-attn-to-nvvm: every attn.exp_diff and attn.rescale_factor of a tile must take the same scale_log2 value (the kernel computes it once)}}
+      %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst1 : tensor<64x64xf32>, tensor<64xf32>
+      %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "tail"}
+    %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+    %24 = arith.subi %dim_2, %3 : index
+    %25 = arith.minsi %24, %c64 : index
+    %extracted_slice = tensor.extract_slice %output[0, 0] [%25, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %extracted_slice into %arg6[%arg3, %arg4, %3, 0] [1, 1, %25, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x2x?x64xbf16>
+    }
+  } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  return %2 : tensor<?x2x?x64xbf16>
+}
+
+// -----
+
+// The scale values are arith on constants and the scale argument.
+func.func @scale_from_math(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
+  %scale_cst0 = arith.constant 0.180336878 : f32
+  %scale_cst1 = arith.constant 1.250000e-01 : f32
+  %root = math.sqrt %scale_cst1 : f32
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
+  %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
+  %c1 = arith.constant 1 : index
+  %c-1 = arith.constant -1 : index
+  %c64 = arith.constant 64 : index
+  %c2 = arith.constant 2 : index
+  %c0 = arith.constant 0 : index
+  %dim = tensor.dim %arg0, %c0 : tensor<?x2x?x64xbf16>
+  %dim_2 = tensor.dim %arg0, %c2 : tensor<?x2x?x64xbf16>
+  %dim_3 = tensor.dim %arg1, %c2 : tensor<?x2x?x64xbf16>
+  %0 = arith.ceildivsi %dim_2, %c64 : index
+  %1 = tensor.empty(%dim, %dim_2) : tensor<?x2x?x64xbf16>
+  %2 = scf.forall (%arg3, %arg4, %arg5) in (%dim, 2, %0) shared_outs(%arg6 = %1) -> (tensor<?x2x?x64xbf16>) {
+    %3 = arith.muli %arg5, %c64 : index
+    %4 = attn.load_tile %arg0[%arg3, %arg4, %3] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+    %5 = arith.ceildivsi %dim_3, %c64 : index
+    %6 = arith.addi %3, %c64 : index
+    %7 = arith.minsi %6, %dim_2 : index
+    %8 = arith.addi %7, %c-1 : index
+    %9 = arith.addi %dim_3, %c-1 : index
+    %10 = arith.minsi %8, %9 : index
+    %11 = arith.addi %10, %c1 : index
+    %12 = arith.ceildivsi %11, %c64 : index
+    %13 = arith.maxsi %12, %c0 : index
+    %14 = arith.minsi %13, %5 : index
+    %15 = arith.cmpi slt, %10, %c0 : index
+    %16 = arith.select %15, %c0, %14 : index
+    %17 = arith.minsi %3, %9 : index
+    %18 = arith.addi %17, %c1 : index
+    %19 = arith.floordivsi %18, %c64 : index
+    %20 = arith.maxsi %19, %c0 : index
+    %21 = arith.minsi %20, %16 : index
+    %22:3 = scf.for %arg7 = %c0 to %21 step %c1 iter_args(%arg8 = %cst_1, %arg9 = %cst_0, %arg10 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %26 = arith.muli %arg7, %c64 : index
+      %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+      %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
+      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
+      %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
+      %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "full"}
+    %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %26 = arith.muli %arg7, %c64 : index
+      %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
+      %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+      %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
+      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
+      %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
+      %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "tail"}
+    // expected-error @+1 {{convert-attn-to-nvvm: cannot lower an operand computed by 'math.sqrt' (only arith on the tiling forall's induction variables, the sequence lengths and the scale argument reaches the kernel)}}
+    %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %root mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+    %24 = arith.subi %dim_2, %3 : index
+    %25 = arith.minsi %24, %c64 : index
+    %extracted_slice = tensor.extract_slice %output[0, 0] [%25, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %extracted_slice into %arg6[%arg3, %arg4, %3, 0] [1, 1, %25, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x2x?x64xbf16>
+    }
+  } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  return %2 : tensor<?x2x?x64xbf16>
+}
+

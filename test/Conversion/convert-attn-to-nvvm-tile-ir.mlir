@@ -17,6 +17,8 @@
 // CHECK-NOT:     llvm.inline_asm {{.*}}tanh
 
 func.func @causal(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
+  %scale_cst0 = arith.constant 0.180336878 : f32
+  %scale_cst1 = arith.constant 1.250000e-01 : f32
   %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
   %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
   %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
@@ -55,10 +57,10 @@ func.func @causal(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %a
       %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
-      %30 = attn.rescale_factor %arg8, %29 scale_log2 = 0.180336878 : tensor<64xf32>
+      %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
       %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
-      %33 = attn.exp_diff %28, %29 scale_log2 = 0.180336878 : tensor<64x64xf32>, tensor<64xf32>
+      %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
       %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
@@ -70,16 +72,16 @@ func.func @causal(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %a
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
-      %31 = attn.rescale_factor %arg8, %30 scale_log2 = 0.180336878 : tensor<64xf32>
+      %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
       %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
-      %34 = attn.exp_diff %29, %30 scale_log2 = 0.180336878 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
       %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
-    %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale = 1.250000e-01 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+    %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
     %24 = arith.subi %dim_2, %3 : index
     %25 = arith.minsi %24, %c64 : index
     %extracted_slice = tensor.extract_slice %output[0, 0] [%25, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
@@ -101,6 +103,8 @@ func.func @causal(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %a
 // CHECK:           scf.yield
 
 func.func @tail_unmasked(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
+  %scale_cst0 = arith.constant 0.180336878 : f32
+  %scale_cst1 = arith.constant 1.250000e-01 : f32
   %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
   %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
   %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
@@ -139,10 +143,10 @@ func.func @tail_unmasked(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf
       %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
-      %30 = attn.rescale_factor %arg8, %29 scale_log2 = 0.180336878 : tensor<64xf32>
+      %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
       %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
-      %33 = attn.exp_diff %28, %29 scale_log2 = 0.180336878 : tensor<64x64xf32>, tensor<64xf32>
+      %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
       %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
@@ -154,16 +158,16 @@ func.func @tail_unmasked(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
-      %31 = attn.rescale_factor %arg8, %30 scale_log2 = 0.180336878 : tensor<64xf32>
+      %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
       %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
-      %34 = attn.exp_diff %28, %30 scale_log2 = 0.180336878 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.exp_diff %28, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
       %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
-    %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale = 1.250000e-01 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+    %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
     %24 = arith.subi %dim_2, %3 : index
     %25 = arith.minsi %24, %c64 : index
     %extracted_slice = tensor.extract_slice %output[0, 0] [%25, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
@@ -180,7 +184,10 @@ func.func @tail_unmasked(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf
 // block applies cap * tanh(s * scale / cap) before its row max.
 // CHECK-LABEL: llvm.func @softcapped(
 // CHECK:         scf.for
-// CHECK:           %[[INNER:.*]] = arith.constant 0.00416666688 : f32
+// The scale operand's constant, cloned into the kernel: scale / cap.
+// CHECK:           %[[SCALE:.*]] = arith.constant 1.250000e-01 : f32
+// CHECK-NEXT:      %[[DIVISOR:.*]] = arith.constant 3.000000e+01 : f32
+// CHECK-NEXT:      %[[INNER:.*]] = arith.divf %[[SCALE]], %[[DIVISOR]] : f32
 // CHECK-NEXT:      %[[CAP:.*]] = arith.constant 3.000000e+01 : f32
 // CHECK-NEXT:      %[[SCALED:.*]] = arith.mulf %{{.*}}, %[[INNER]] : f32
 // CHECK-NEXT:      %[[TANH:.*]] = llvm.inline_asm asm_dialect = att "tanh.approx.f32 $0, $1;", "=f,f" %[[SCALED]] : (f32) -> f32
@@ -189,6 +196,9 @@ func.func @tail_unmasked(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf
 // CHECK:           llvm.inline_asm asm_dialect = att "tanh.approx.f32 $0, $1;"
 
 func.func @softcapped(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
+  %scale_cst0 = arith.constant 1.250000e-01 : f32
+  %scale_cst1 = arith.constant 1.44269502 : f32
+  %scale_cst2 = arith.constant 1.000000e+00 : f32
   %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
   %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
   %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
@@ -226,12 +236,12 @@ func.func @softcapped(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>
       %26 = arith.muli %arg7, %c64 : index
       %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %qk = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
-      %28 = attn.softcap %qk scale = 1.250000e-01 cap = 3.000000e+01 : tensor<64x64xf32>
+      %28 = attn.softcap %qk scale %scale_cst0 cap = 3.000000e+01 : tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
-      %30 = attn.rescale_factor %arg8, %29 scale_log2 = 1.44269502 : tensor<64xf32>
+      %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst1 : tensor<64xf32>
       %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
-      %33 = attn.exp_diff %28, %29 scale_log2 = 1.44269502 : tensor<64x64xf32>, tensor<64xf32>
+      %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst1 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
       %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
@@ -241,19 +251,19 @@ func.func @softcapped(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>
       %26 = arith.muli %arg7, %c64 : index
       %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %qk = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
-      %28 = attn.softcap %qk scale = 1.250000e-01 cap = 3.000000e+01 : tensor<64x64xf32>
+      %28 = attn.softcap %qk scale %scale_cst0 cap = 3.000000e+01 : tensor<64x64xf32>
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
-      %31 = attn.rescale_factor %arg8, %30 scale_log2 = 1.44269502 : tensor<64xf32>
+      %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst1 : tensor<64xf32>
       %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
-      %34 = attn.exp_diff %29, %30 scale_log2 = 1.44269502 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst1 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
       %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
-    %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale = 1.000000e+00 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+    %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst2 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
     %24 = arith.subi %dim_2, %3 : index
     %25 = arith.minsi %24, %c64 : index
     %extracted_slice = tensor.extract_slice %output[0, 0] [%25, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
@@ -277,6 +287,8 @@ func.func @softcapped(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>
 // CHECK-NEXT:    llvm.getelementptr %{{.*}}[%[[STAGE]]]
 // CHECK:         nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %arg1,
 func.func @moved_keys(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
+  %scale_cst0 = arith.constant 0.180336878 : f32
+  %scale_cst1 = arith.constant 1.250000e-01 : f32
   %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
   %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
   %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
@@ -315,10 +327,10 @@ func.func @moved_keys(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>
       %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
-      %30 = attn.rescale_factor %arg8, %29 scale_log2 = 0.180336878 : tensor<64xf32>
+      %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
       %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
-      %33 = attn.exp_diff %28, %29 scale_log2 = 0.180336878 : tensor<64x64xf32>, tensor<64xf32>
+      %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
       %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
@@ -330,16 +342,16 @@ func.func @moved_keys(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
-      %31 = attn.rescale_factor %arg8, %30 scale_log2 = 0.180336878 : tensor<64xf32>
+      %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
       %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
-      %34 = attn.exp_diff %29, %30 scale_log2 = 0.180336878 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
       %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
-    %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale = 1.250000e-01 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+    %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
     %24 = arith.subi %dim_2, %3 : index
     %25 = arith.minsi %24, %c64 : index
     %extracted_slice = tensor.extract_slice %output[0, 0] [%25, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>

@@ -6,11 +6,19 @@
 // The whole Hopper chain: the gpu.module holds only LLVM and NVVM ops (ready
 // for gpu-module-to-binary), with the default sm_90a tile (D = 128:
 // 128 x 128, two consumer warpgroups plus the producer = 384 threads).
+// The softmax scale is the kernel's last parameter (attn-generalize-scale),
+// an f32 parameter of the manifest, and no compiled-in option.
 // CHECK-LABEL: gpu.module @attn_kernels
 // CHECK:         llvm.func @prefill(
+// CHECK-SAME:      %{{[^:]*}}: i32, %{{[^:]*}}: i32, %[[SCALE:[^:]*]]: f32)
+// CHECK-SAME:      {\22kind\22: \22f32\22, \22value\22: \22scale\22}
+// CHECK-NOT:       \22scale\22:
 // CHECK-SAME:      \22block_m\22: 128, \22block_n\22: 128, \22stages\22: 3
 // CHECK-SAME:      \22intra_warpgroup_overlap\22: 1
 // CHECK-SAME:      nvvm.reqntid = array<i32: 384, 1, 1>
+// Each thread computes the exp2 multiplier from it once.
+// CHECK:         %[[LOG2E:.*]] = llvm.mlir.constant(1.44269502 : f32) : f32
+// CHECK:         llvm.fmul %[[SCALE]], %[[LOG2E]] : f32
 // The producer gives registers away, the consumers take them.
 // CHECK:         nvvm.setmaxregister decrease 24
 // CHECK:         nvvm.setmaxregister increase 240

@@ -24,12 +24,12 @@
 // CHECK:             %[[MS:.*]] = attn.mask %[[S]] rows %[[ROW]] cols %[[COL]] seq_q %{{.*}} seq_k %{{.*}} kind = causal
 // m' = max(m, rowmax(S)); a = exp2((m - m') * c)
 // CHECK:             %[[M1:.*]] = attn.row_max %[[MS]] init %[[M]] : tensor<64x32xf32> -> tensor<64xf32>
-// CHECK:             %[[F:.*]] = attn.rescale_factor %[[M]], %[[M1]] scale_log2 = 0.180336878 : tensor<64xf32>
+// CHECK:             %[[F:.*]] = attn.rescale_factor %[[M]], %[[M1]] scale_log2 %{{[^ ]+}} : tensor<64xf32>
 // l and acc are rescaled before this block is added.
 // CHECK:             %[[LS:.*]] = attn.scale_rows %[[L]], %[[F]] : tensor<64xf32>, tensor<64xf32>
 // CHECK:             %[[AS:.*]] = attn.scale_rows %[[ACC]], %[[F]] : tensor<64x64xf32>, tensor<64xf32>
 // P uses the running max m', not a final max.
-// CHECK:             %[[P:.*]] = attn.exp_diff %[[MS]], %[[M1]] scale_log2 = 0.180336878
+// CHECK:             %[[P:.*]] = attn.exp_diff %[[MS]], %[[M1]] scale_log2 %{{[^ ]+}}
 // CHECK:             %[[VT:.*]] = attn.load_tile %[[V]][%[[B]], %[[KVH]], %[[COL]]] : tensor<2x2x?x64xbf16> -> tensor<32x64xbf16>
 // CHECK:             %[[A1:.*]] = attn.pv %[[P]], %[[VT]], %[[AS]]
 // CHECK:             %[[L1:.*]] = attn.row_sum %[[P]] init %[[LS]]
@@ -38,7 +38,7 @@
 // No second pass over K: the epilogue follows the loop directly.
 // CHECK-NOT:       attn.row_max
 // CHECK-NOT:       scf.for
-// CHECK:           attn.finalize %[[R]]#2, %[[R]]#1, %[[R]]#0 scale = 1.250000e-01 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+// CHECK:           attn.finalize %[[R]]#2, %[[R]]#1, %[[R]]#0 scale %{{[^ ]+}} mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
 // CHECK:           scf.forall.in_parallel
 
 // Each K block is read once per iteration.
@@ -76,16 +76,16 @@ func.func @gqa_causal(%q: tensor<2x8x?x64xbf16>, %k: tensor<2x2x?x64xbf16>,
 // CHECK:           %[[SC:.*]] = attn.softcap
 // CHECK:           %[[MS:.*]] = attn.mask %[[SC]]
 // CHECK:           %[[M1:.*]] = attn.row_max %[[MS]] init %[[M]]
-// CHECK:           %[[F:.*]] = attn.rescale_factor %[[M]], %[[M1]] scale_log2 = 1.44269502
+// CHECK:           %[[F:.*]] = attn.rescale_factor %[[M]], %[[M1]] scale_log2 %{{[^ ]+}}
 // CHECK:           %[[LS:.*]] = attn.scale_rows %[[L]], %[[F]]
 // CHECK:           %[[AS:.*]] = attn.scale_rows %[[ACC]], %[[F]]
-// CHECK:           %[[P:.*]] = attn.exp_diff %[[MS]], %[[M1]] scale_log2 = 1.44269502
+// CHECK:           %[[P:.*]] = attn.exp_diff %[[MS]], %[[M1]] scale_log2 %{{[^ ]+}}
 // CHECK:           %[[A1:.*]] = attn.pv %[[P]], %{{.*}}, %[[AS]]
 // CHECK:           %[[L1:.*]] = attn.row_sum %[[P]] init %[[LS]]
 // CHECK:           scf.yield %[[M1]], %[[L1]], %[[A1]]
 // CHECK:         }
 // CHECK-NOT:     attn.row_max
-// CHECK:         attn.finalize %[[R]]#2, %[[R]]#1, %[[R]]#0 scale = 1.000000e+00
+// CHECK:         attn.finalize %[[R]]#2, %[[R]]#1, %[[R]]#0 scale %{{[^ ]+}}
 
 // ONCE-LABEL:  func.func @softcap_bshd(
 // ONCE:          scf.for
@@ -137,6 +137,7 @@ func.func @two_ops(%q: tensor<1x2x100x16xf16>, %k: tensor<1x2x100x16xf16>,
 // CHECK:         attn.finalize
 func.func @different_ranges(%q: tensor<64x16xf32>, %kv: tensor<1x1x?x16xf32>,
                             %n1: index, %n2: index) -> tensor<64x16xf32> {
+  %scale_cst0 = arith.constant 1.0 : f32
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c32 = arith.constant 32 : index
@@ -154,7 +155,7 @@ func.func @different_ranges(%q: tensor<64x16xf32>, %kv: tensor<1x1x?x16xf32>,
     %col = arith.muli %kb, %c32 : index
     %kt = attn.load_tile %kv[%c0, %c0, %col] : tensor<1x1x?x16xf32> -> tensor<32x16xf32>
     %s = attn.qk %q, %kt : tensor<64x16xf32>, tensor<32x16xf32> -> tensor<64x32xf32>
-    %p = attn.exp_diff %s, %m scale_log2 = 1.0 : tensor<64x32xf32>, tensor<64xf32>
+    %p = attn.exp_diff %s, %m scale_log2 %scale_cst0 : tensor<64x32xf32>, tensor<64xf32>
     %lo = attn.row_sum %p init %li : tensor<64x32xf32> -> tensor<64xf32>
     scf.yield %lo : tensor<64xf32>
   }
@@ -162,11 +163,11 @@ func.func @different_ranges(%q: tensor<64x16xf32>, %kv: tensor<1x1x?x16xf32>,
     %col = arith.muli %kb, %c32 : index
     %kt = attn.load_tile %kv[%c0, %c0, %col] : tensor<1x1x?x16xf32> -> tensor<32x16xf32>
     %s = attn.qk %q, %kt : tensor<64x16xf32>, tensor<32x16xf32> -> tensor<64x32xf32>
-    %p = attn.exp_diff %s, %m scale_log2 = 1.0 : tensor<64x32xf32>, tensor<64xf32>
+    %p = attn.exp_diff %s, %m scale_log2 %scale_cst0 : tensor<64x32xf32>, tensor<64xf32>
     %ao = attn.pv %p, %kt, %ai : tensor<64x32xf32>, tensor<32x16xf32>, tensor<64x16xf32>
     scf.yield %ao : tensor<64x16xf32>
   }
-  %o, %lse = attn.finalize %acc, %l, %m scale = 1.0
+  %o, %lse = attn.finalize %acc, %l, %m scale %scale_cst0
       : tensor<64x16xf32>, tensor<64xf32> -> tensor<64x16xf32>
   return %o : tensor<64x16xf32>
 }

@@ -23,6 +23,9 @@
 // CHECK:         %[[NQB:.*]] = arith.ceildivsi %[[NQ]], %[[BM]] : index
 // CHECK:         %[[OINIT:.*]] = tensor.empty(%{{.*}}) : tensor<2x8x?x64xbf16>
 // CHECK:         %[[LINIT:.*]] = tensor.empty(%[[NQ]]) : tensor<2x8x?xf32>
+// The scale values, once before the tiles: the scale and scale * log2(e).
+// CHECK:         %[[SCALE:.*]] = arith.constant 1.250000e-01 : f32
+// CHECK:         %[[SL2:.*]] = arith.constant 0.180336878 : f32
 // CHECK:         %[[RES:.*]]:2 = scf.forall (%[[B:[a-z0-9_]+]], %[[H:[a-z0-9_]+]], %[[QB:[a-z0-9_]+]]) in (%[[BATCH]], 8, %[[NQB]])
 // CHECK-SAME:        shared_outs(%[[OOUT:[a-z0-9_]+]] = %[[OINIT]], %[[LOUT:[a-z0-9_]+]] = %[[LINIT]]) -> (tensor<2x8x?x64xbf16>, tensor<2x8x?xf32>) {
 // Query head h reads key/value head h / 4.
@@ -45,7 +48,7 @@
 // CHECK:           %[[SUM:.*]] = scf.for %[[KB2:.*]] = %[[LO]] to %[[HI]] step %{{.*}} iter_args(%[[L:.*]] = %[[ZROWS]]) -> (tensor<64xf32>) {
 // CHECK:             attn.load_tile %[[K]]
 // CHECK:             %[[MS2:.*]] = attn.mask {{.*}} kind = causal
-// CHECK:             %[[P2:.*]] = attn.exp_diff %[[MS2]], %[[MAX]] scale_log2 = 0.180336878 : tensor<64x32xf32>, tensor<64xf32>
+// CHECK:             %[[P2:.*]] = attn.exp_diff %[[MS2]], %[[MAX]] scale_log2 %[[SL2]] : tensor<64x32xf32>, tensor<64xf32>
 // CHECK:             %[[L1:.*]] = attn.row_sum %[[P2]] init %[[L]] : tensor<64x32xf32> -> tensor<64xf32>
 // CHECK:             scf.yield %[[L1]] : tensor<64xf32>
 // CHECK:           }
@@ -62,7 +65,7 @@
 // The epilogue stores only the rows that exist: min(64, Nq - row).
 // The tile's mask is recorded on attn.finalize: the loops' attn.mask ops can
 // fold away for static shapes, and the GPU lowering needs the mask itself.
-// CHECK:           %[[OT:.*]], %[[LT:.*]] = attn.finalize %[[ACC]], %[[SUM]], %[[MAX]] scale = 1.250000e-01 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+// CHECK:           %[[OT:.*]], %[[LT:.*]] = attn.finalize %[[ACC]], %[[SUM]], %[[MAX]] scale %[[SCALE]] mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
 // CHECK:           %[[LEFT:.*]] = arith.subi %[[NQ]], %[[ROW]] : index
 // CHECK:           %[[ROWS:.*]] = arith.minsi %{{.*}}, %[[LEFT]] : index
 // CHECK:           %[[OS:.*]] = tensor.extract_slice %[[OT]][0, 0] [%[[ROWS]], 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
@@ -117,6 +120,8 @@ func.func @gqa_causal(%q: tensor<2x8x?x64xbf16>, %k: tensor<2x2x?x64xbf16>,
 // CHECK-SAME:    %[[Q:[a-z0-9_]+]]: tensor<1x4x100x32xf32>, %[[K:[a-z0-9_]+]]: tensor<1x4x200x32xf32>, %[[V:[a-z0-9_]+]]: tensor<1x4x200x16xf32>)
 // CHECK:         %[[NK:.*]] = tensor.dim %[[K]], %{{.*}}
 // CHECK:         %[[OINIT:.*]] = tensor.empty() : tensor<1x4x100x16xf32>
+// 1/sqrt(32) is the default scale.
+// CHECK:         %[[SCALE:.*]] = arith.constant 0.176776692 : f32
 // CHECK:         scf.forall (%[[B:[a-z0-9_]+]], %[[H:[a-z0-9_]+]], %[[QB:[a-z0-9_]+]]) in (%{{.*}}, 4, %{{.*}}) shared_outs(%[[OOUT:[a-z0-9_]+]] = %[[OINIT]]) -> (tensor<1x4x100x16xf32>) {
 // CHECK-NOT:       arith.divui
 // CHECK:           %[[ROW:.*]] = arith.muli %[[QB]]
@@ -134,8 +139,7 @@ func.func @gqa_causal(%q: tensor<2x8x?x64xbf16>, %k: tensor<2x2x?x64xbf16>,
 // CHECK:           scf.for %{{.*}} = %[[ZERO]] to %[[NKB]] step {{.*}} -> (tensor<64x16xf32>)
 // CHECK:             attn.load_tile %[[V]][%[[B]], %[[H]], %{{.*}}] : tensor<1x4x200x16xf32> -> tensor<32x16xf32>
 // CHECK:             attn.pv
-// 1/sqrt(32) is the default scale.
-// CHECK:           attn.finalize {{.*}} scale = 0.176776692 : tensor<64x16xf32>, tensor<64xf32> -> tensor<64x16xf32>
+// CHECK:           attn.finalize {{.*}} scale %[[SCALE]] : tensor<64x16xf32>, tensor<64xf32> -> tensor<64x16xf32>
 // CHECK:           tensor.parallel_insert_slice %{{.*}} into %[[OOUT]][%[[B]], %[[H]], %[[ROW]], 0] [1, 1, %{{.*}}, 16]
 
 // D = 32, no mask.
@@ -161,6 +165,10 @@ func.func @mha_no_mask(%q: tensor<1x4x100x32xf32>, %k: tensor<1x4x200x32xf32>,
 // CHECK:         %[[C1:.*]] = arith.constant 1 : index
 // CHECK:         %[[NQ:.*]] = tensor.dim %[[Q]], %[[C1]]
 // CHECK:         %[[NK:.*]] = tensor.dim %[[K]], %{{.*}}
+// The softcap takes the scale; the softmax runs with scale 1 (log2(e)).
+// CHECK:         %[[SCALE:.*]] = arith.constant 1.250000e-01 : f32
+// CHECK:         %[[SL2:.*]] = arith.constant 1.44269502 : f32
+// CHECK:         %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
 // CHECK:         scf.forall (%[[B:[a-z0-9_]+]], %[[H:[a-z0-9_]+]], %[[QB:[a-z0-9_]+]]) in (%{{.*}}, 8, %{{.*}}) shared_outs(%[[OOUT:[a-z0-9_]+]] = %{{.*}}) -> (tensor<?x?x8x64xf16>) {
 // CHECK:           %[[G:.*]] = arith.constant 8 : index
 // CHECK:           %[[KVH:.*]] = arith.divui %[[H]], %[[G]] : index
@@ -169,19 +177,19 @@ func.func @mha_no_mask(%q: tensor<1x4x100x32xf32>, %k: tensor<1x4x200x32xf32>,
 // CHECK:           scf.for
 // CHECK:             attn.load_tile %[[K]][%[[B]], %[[KVH]], %{{.*}}] layout = bshd : tensor<?x?x1x64xf16> -> tensor<32x64xf16>
 // CHECK:             %[[S1:.*]] = attn.qk
-// CHECK:             %[[SC1:.*]] = attn.softcap %[[S1]] scale = 1.250000e-01 cap = 3.000000e+01 : tensor<64x32xf32>
+// CHECK:             %[[SC1:.*]] = attn.softcap %[[S1]] scale %[[SCALE]] cap = 3.000000e+01 : tensor<64x32xf32>
 // CHECK:             attn.mask %[[SC1]] rows %[[ROW]] cols %{{.*}} seq_q %[[NQ]] seq_k %[[NK]] : tensor<64x32xf32>
 // CHECK:             attn.row_max
 // CHECK:           scf.for
 // CHECK:             attn.softcap
-// CHECK:             attn.exp_diff {{.*}} scale_log2 = 1.44269502
+// CHECK:             attn.exp_diff {{.*}} scale_log2 %[[SL2]]
 // CHECK:             attn.row_sum
 // CHECK:           scf.for
 // CHECK:             attn.softcap
-// CHECK:             attn.exp_diff {{.*}} scale_log2 = 1.44269502
+// CHECK:             attn.exp_diff {{.*}} scale_log2 %[[SL2]]
 // CHECK:             attn.load_tile %[[V]][%[[B]], %[[KVH]], %{{.*}}] layout = bshd : tensor<?x?x1x64xf16> -> tensor<32x64xf16>
 // CHECK:             attn.pv
-// CHECK:           attn.finalize {{.*}} scale = 1.000000e+00 : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xf16>
+// CHECK:           attn.finalize {{.*}} scale %[[ONE]] : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xf16>
 // CHECK:           %[[ROWS:.*]] = arith.minsi
 // CHECK:           tensor.parallel_insert_slice %{{.*}} into %[[OOUT]][%[[B]], %[[ROW]], %[[H]], 0] [1, %[[ROWS]], 1, 64] [1, 1, 1, 1] : tensor<?x64xf16> into tensor<?x?x8x64xf16>
 func.func @mqa_bshd_softcap(%q: tensor<?x?x8x64xf16>, %k: tensor<?x?x1x64xf16>,

@@ -17,6 +17,7 @@ func.func @block_m(%q: tensor<1x4x128x64xbf16>, %k: tensor<1x4x128x64xbf16>,
 
 // A score tile whose block has no P V: not the fused online-softmax loop.
 func.func @no_pv(%q: tensor<1x4x128x64xbf16>, %l: tensor<128xf32>) -> tensor<1x4x128x64xbf16> {
+  %scale_cst0 = arith.constant 1.0 : f32
   %c0 = arith.constant 0 : index
   %init = tensor.empty() : tensor<1x4x128x64xbf16>
   %r = scf.forall (%b, %h) in (1, 4) shared_outs(%out = %init) -> (tensor<1x4x128x64xbf16>) {
@@ -24,7 +25,7 @@ func.func @no_pv(%q: tensor<1x4x128x64xbf16>, %l: tensor<128xf32>) -> tensor<1x4
     %kt = attn.load_tile %q[%b, %h, %c0] : tensor<1x4x128x64xbf16> -> tensor<64x64xbf16>
     // expected-error @+1 {{'attn.qk' op attn-warp-specialize: expected the attn.pv of this block, with V from attn.load_tile, next to it}}
     %s = attn.qk %qt, %kt : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
-    %o, %lse = attn.finalize %s, %l, %l scale = 1.0
+    %o, %lse = attn.finalize %s, %l, %l scale %scale_cst0
         : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
     scf.forall.in_parallel {
       tensor.parallel_insert_slice %o into %out[%b, %h, 0, 0] [1, 1, 128, 64] [1, 1, 1, 1]
@@ -39,13 +40,14 @@ func.func @no_pv(%q: tensor<1x4x128x64xbf16>, %l: tensor<128xf32>) -> tensor<1x4
 // K must be a loaded tile: the producer re-issues its load.
 func.func @key_not_loaded(%q: tensor<1x4x128x64xbf16>, %kt: tensor<64x64xbf16>,
                           %l: tensor<128xf32>) -> tensor<1x4x128x64xbf16> {
+  %scale_cst0 = arith.constant 1.0 : f32
   %c0 = arith.constant 0 : index
   %init = tensor.empty() : tensor<1x4x128x64xbf16>
   %r = scf.forall (%b, %h) in (1, 4) shared_outs(%out = %init) -> (tensor<1x4x128x64xbf16>) {
     %qt = attn.load_tile %q[%b, %h, %c0] : tensor<1x4x128x64xbf16> -> tensor<128x64xbf16>
     // expected-error @+1 {{'attn.qk' op attn-warp-specialize: Q and K must come from attn.load_tile}}
     %s = attn.qk %qt, %kt : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
-    %o, %lse = attn.finalize %s, %l, %l scale = 1.0
+    %o, %lse = attn.finalize %s, %l, %l scale %scale_cst0
         : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
     scf.forall.in_parallel {
       tensor.parallel_insert_slice %o into %out[%b, %h, 0, 0] [1, 1, 128, 64] [1, 1, 1, 1]
@@ -60,6 +62,7 @@ func.func @key_not_loaded(%q: tensor<1x4x128x64xbf16>, %kt: tensor<64x64xbf16>,
 // One P feeding two P V products: the blocks cannot be paired one to one.
 func.func @two_pv(%q: tensor<1x4x128x64xbf16>, %l: tensor<128xf32>,
                   %acc: tensor<128x64xf32>) -> tensor<1x4x128x64xbf16> {
+  %scale_cst0 = arith.constant 1.0 : f32
   %c0 = arith.constant 0 : index
   %init = tensor.empty() : tensor<1x4x128x64xbf16>
   %r = scf.forall (%b, %h) in (1, 4) shared_outs(%out = %init) -> (tensor<1x4x128x64xbf16>) {
@@ -70,7 +73,7 @@ func.func @two_pv(%q: tensor<1x4x128x64xbf16>, %l: tensor<128xf32>,
     %a1 = attn.pv %s, %vt, %acc : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
     // expected-error @+1 {{'attn.pv' op attn-warp-specialize: expected P to come from the scores of one attn.qk, used by one attn.pv}}
     %a2 = attn.pv %s, %vt, %a1 : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
-    %o, %lse = attn.finalize %a2, %l, %l scale = 1.0
+    %o, %lse = attn.finalize %a2, %l, %l scale %scale_cst0
         : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
     scf.forall.in_parallel {
       tensor.parallel_insert_slice %o into %out[%b, %h, 0, 0] [1, 1, 128, 64] [1, 1, 1, 1]
@@ -86,6 +89,7 @@ func.func @two_pv(%q: tensor<1x4x128x64xbf16>, %l: tensor<128xf32>,
 // one cannot.
 func.func @shared_loads(%q: tensor<1x4x128x64xbf16>, %l: tensor<128xf32>,
                         %acc: tensor<128x64xf32>) -> tensor<1x4x128x64xbf16> {
+  %scale_cst0 = arith.constant 1.0 : f32
   %c0 = arith.constant 0 : index
   %init = tensor.empty() : tensor<1x4x128x64xbf16>
   %r = scf.forall (%b, %h) in (1, 4) shared_outs(%out = %init) -> (tensor<1x4x128x64xbf16>) {
@@ -98,7 +102,7 @@ func.func @shared_loads(%q: tensor<1x4x128x64xbf16>, %l: tensor<128xf32>,
     // expected-error @+1 {{'attn.qk' op attn-warp-specialize: expected each kv block to load its own K and V tiles}}
     %s2 = attn.qk %qt, %kt2 : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
     %a2 = attn.pv %s2, %vt, %a1 : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
-    %o, %lse = attn.finalize %a2, %l, %l scale = 1.0
+    %o, %lse = attn.finalize %a2, %l, %l scale %scale_cst0
         : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
     scf.forall.in_parallel {
       tensor.parallel_insert_slice %o into %out[%b, %h, 0, 0] [1, 1, 128, 64] [1, 1, 1, 1]

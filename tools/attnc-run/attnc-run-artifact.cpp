@@ -73,15 +73,16 @@ bool problemFromManifest(const rt::Manifest &m, int64_t batch, int64_t seqQ,
                       : Mask::None);
   std::string heads = option(m, "heads_q"), kvHeads = option(m, "heads_kv"),
               scale = option(m, "scale");
-  if (heads.empty() || kvHeads.empty() || scale.empty()) {
+  if (heads.empty() || kvHeads.empty()) {
     error = "manifest of " + m.entry +
-            " lacks options.heads_q/heads_kv/scale (not written by "
-            "attnc-compile?)";
+            " lacks options.heads_q/heads_kv (not written by attnc-compile?)";
     return false;
   }
   p.headsQ = std::stoll(heads);
   p.headsKV = std::stoll(kvHeads);
-  p.scale = std::stof(scale);
+  // A compiled-in scale, else the kernel takes it at launch: 1/sqrt(D).
+  p.scale = scale.empty() ? 1.0f / std::sqrt(static_cast<float>(p.headDim))
+                          : std::stof(scale);
   std::string softcap = option(m, "softcap");
   if (!softcap.empty())
     p.softcap = std::stof(softcap);

@@ -130,7 +130,7 @@ FailureOr<Problem> problemFromFunction(func::FuncOp func) {
   p.mask = static_cast<Mask>(op.getMask());
   if (auto window = op.getWindow())
     p.window = std::make_pair((*window)[0], (*window)[1]);
-  p.scale = op.getScaleValue();
+  p.scale = op.getStaticScale();
   if (auto cap = op.getSoftcap())
     p.softcap = cap->convertToFloat();
   p.bshd = op.getLayout() == attn::Layout::BSHD;

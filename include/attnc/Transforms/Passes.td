@@ -42,6 +42,35 @@ def AttnGeneralizeLengthsPass
   ];
 }
 
+def AttnGeneralizeScalePass : Pass<"attn-generalize-scale", "ModuleOp"> {
+  let summary = "Make the softmax scale of each attention a function argument";
+  let description = [{
+    A GPU kernel takes the softmax scale at launch, as cuDNN's and
+    FlashAttention's do, so one kernel serves every scale. For every
+    `attn.attention` with a compile-time scale (its `scale` attribute, or
+    1/sqrt(D) without one) in a function nothing calls (its signature
+    changes), this pass appends an f32 argument to the function and gives it
+    to the attention as `scale_value`. The argument records the compiled-in
+    value as `attn.scale`, the scale a tool tests the kernel with by default.
+    `attn-lower-to-nvvm-pipeline` runs it before tiling; attn-tile then
+    computes the tiles' scale values from the argument, and
+    `convert-attn-to-nvvm` makes it the kernel's `scale` parameter.
+
+    ```mlir
+    // before
+    func.func @f(%q: ..., %k: ..., %v: ...) {
+      %o = attn.attention %q, %k, %v scale = 0.125 : ...
+    // after
+    func.func @f(%q: ..., %k: ..., %v: ..., %scale: f32 {attn.scale = 0.125 : f32}) {
+      %o = attn.attention %q, %k, %v scale_value(%scale) : ...
+    ```
+  }];
+  let statistics = [
+    Statistic<"numGeneralized", "num-generalized",
+              "Number of attention scales made function arguments">,
+  ];
+}
+
 def AttnAllocateSharedMemoryPass
     : Pass<"attn-allocate-shared-memory", "func::FuncOp"> {
   let summary = "Lay out each GPU tile's shared memory and mbarriers in the IR";

@@ -145,7 +145,7 @@ SmallVector<Value> lowerAttention(OpBuilder &b, AttentionOp op) {
   OpFoldResult batch = dimOf(q, 0), heads = dimOf(q, 1), seqQ = dimOf(q, 2),
                seqK = dimOf(k, 2), valueDim = dimOf(v, 3);
   int64_t group = op.getNumQueryHeads() / op.getNumKVHeads();
-  float scale = op.getScaleValue();
+  Value scale = op.materializeScale(b);
   std::optional<APFloat> softcap = op.getSoftcap();
   MaskSpec mask = maskSpecOf(op.getMask(), op.getWindow());
 
@@ -172,7 +172,7 @@ SmallVector<Value> lowerAttention(OpBuilder &b, AttentionOp op) {
   scores = generic(
       b, loc, {}, scores, {id4}, {kPar, kPar, kPar, kPar},
       [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
-        Value s = arith::MulFOp::create(nb, l, a[0], f32Const(nb, l, scale));
+        Value s = arith::MulFOp::create(nb, l, a[0], scale);
         if (softcap) {
           Value cap = f32Const(nb, l, softcap->convertToDouble());
           s = arith::MulFOp::create(
@@ -320,12 +320,12 @@ Value mapTile(OpBuilder &b, Location loc, Value tile, ValueRange rowOperands,
 }
 
 SmallVector<Value> lowerSoftcap(OpBuilder &b, SoftcapOp op) {
-  double scale = op.getScale().convertToDouble();
   double cap = op.getCap().convertToDouble();
+  Value inner = arith::DivFOp::create(b, op.getLoc(), op.getScale(),
+                                      f32Const(b, op.getLoc(), cap));
   return {mapTile(b, op.getLoc(), op.getScores(), {},
                   [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
-                    Value s = arith::MulFOp::create(nb, l, a[0],
-                                                    f32Const(nb, l, scale / cap));
+                    Value s = arith::MulFOp::create(nb, l, a[0], inner);
                     return arith::MulFOp::create(nb, l, f32Const(nb, l, cap),
                                                  math::TanhOp::create(nb, l, s));
                   })};
@@ -372,17 +372,16 @@ SmallVector<Value> lowerRowSum(OpBuilder &b, RowSumOp op) {
 }
 
 /// exp2((x - m) * c), or 0 when m is -inf.
-Value guardedExp2(OpBuilder &b, Location loc, Value x, Value m, double c) {
+Value guardedExp2(OpBuilder &b, Location loc, Value x, Value m, Value c) {
   Value e = math::Exp2Op::create(
       b, loc,
-      arith::MulFOp::create(b, loc, arith::SubFOp::create(b, loc, x, m),
-                            f32Const(b, loc, c)));
+      arith::MulFOp::create(b, loc, arith::SubFOp::create(b, loc, x, m), c));
   return arith::SelectOp::create(b, loc, isNegInf(b, loc, m),
                                  f32Const(b, loc, 0.0), e);
 }
 
 SmallVector<Value> lowerExpDiff(OpBuilder &b, ExpDiffOp op) {
-  double c = op.getScaleLog2().convertToDouble();
+  Value c = op.getScaleLog2();
   return {mapTile(b, op.getLoc(), op.getScores(), {op.getRowMax()},
                   [&](OpBuilder &nb, Location l, ValueRange a) {
                     return guardedExp2(nb, l, a[0], a[1], c);
@@ -407,7 +406,7 @@ SmallVector<Value> lowerPV(OpBuilder &b, PVOp op) {
 SmallVector<Value> lowerRescaleFactor(OpBuilder &b, RescaleFactorOp op) {
   Location loc = op.getLoc();
   TileMaps m(b.getContext());
-  double c = op.getScaleLog2().convertToDouble();
+  Value c = op.getScaleLog2();
   AffineMap id = m.get(1, {m.i});
   return {generic(b, loc, {op.getOldMax(), op.getNewMax()},
                   emptyTensor(b, loc, sizesOf(b, loc, op.getOldMax()),
@@ -447,14 +446,14 @@ SmallVector<Value> lowerFinalize(OpBuilder &b, FinalizeOp op) {
                                     f32Const(nb, l, 0.0), o);
         return fromF32(nb, l, o, elementType);
       });
-  double scale = op.getScale().convertToDouble();
+  Value scale = op.getScale();
   AffineMap id = m.get(1, {m.i});
   Value lse = generic(
       b, loc, {op.getRowMax(), op.getRowSum()},
       emptyTensor(b, loc, sizesOf(b, loc, op.getRowSum()), b.getF32Type()),
       {id, id, id}, {kPar}, [&](OpBuilder &nb, Location l, ValueRange a) {
         Value r = arith::AddFOp::create(
-            nb, l, arith::MulFOp::create(nb, l, a[0], f32Const(nb, l, scale)),
+            nb, l, arith::MulFOp::create(nb, l, a[0], scale),
             math::LogOp::create(nb, l, a[1]));
         return arith::SelectOp::create(nb, l, isZero(nb, l, a[1]),
                                        negInf(nb, l), r);

@@ -113,6 +113,12 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   if (plan.persistent)
     batchCount = entry->getArgument(plan.hasLse ? 7 : 6);
   index.setLengths(toIndex(seqQ), toIndex(seqK));
+  // The scale values of the IR, once per thread, from the scale parameter
+  // (the last) or from constants.
+  if (plan.scaleArgument)
+    index.map(plan.scaleArgument, entry->getArguments().back());
+  scaleLog2 = index.lower(b, plan.scaleLog2);
+  lseScale = index.lower(b, plan.lseScale);
 
   scoresType = LLVM::LLVMStructType::getLiteral(
       ctx, SmallVector<Type>(plan.blockN / 2, f32()));
@@ -505,8 +511,7 @@ void KernelEmitter::emitConsumer(Value output, Value lse,
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, row, seqQ));
     ifThen(rowOk, [&] {
       Value value = arith::AddFOp::create(
-          b, loc,
-          arith::MulFOp::create(b, loc, carried[r], cF32(plan.softmaxScale)),
+          b, loc, arith::MulFOp::create(b, loc, carried[r], lseScale),
           arith::MulFOp::create(b, loc, log2(l[r]), cF32(M_LN2)));
       value = arith::SelectOp::create(b, loc, empty[r], negInf(), value);
       Value index =
@@ -627,6 +632,8 @@ LLVM::LLVMFuncOp mlir::attn::buildHopperAttentionKernel(
   params.push_back(b.getI32Type());
   if (plan.persistent)
     params.push_back(b.getI32Type()); // batch
+  if (plan.scaleArgument)
+    params.push_back(b.getF32Type()); // the softmax scale
   auto func = LLVM::LLVMFuncOp::create(
       b, loc, plan.name,
       LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), params));

@@ -248,6 +248,9 @@ private:
   Value rowInTile;
   Value batch, head, kvHead, rowBegin;
   Value seqQ, seqK, kvEnd;
+  /// The exp2 multiplier and the LSE's scale (KernelPlan::scaleLog2,
+  /// lseScale).
+  Value scaleLog2, lseScale;
   /// Persistent kernels: the batch size (a kernel parameter).
   Value batchCount;
   /// Descriptors of shared-memory offset 0: K-major operands (Q, K, P: rows

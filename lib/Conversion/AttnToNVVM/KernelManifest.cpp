@@ -78,6 +78,12 @@ rt::Manifest mlir::attn::hopper::buildManifest(const KernelPlan &plan,
   m.params.push_back(scalar(rt::Symbol::SeqK));
   if (plan.persistent)
     m.params.push_back(scalar(rt::Symbol::Batch));
+  if (plan.scaleArgument) {
+    rt::KernelParam scale;
+    scale.kind = rt::ParamKind::F32;
+    scale.value = rt::Symbol::Scale;
+    m.params.push_back(scale);
+  }
   auto option = [&](StringRef name, int64_t v) {
     m.options.push_back({name.str(), std::to_string(v), false});
   };
@@ -94,8 +100,10 @@ rt::Manifest mlir::attn::hopper::buildManifest(const KernelPlan &plan,
   option("persistent", plan.persistent);
   option("heads_q", plan.headsQ);
   option("heads_kv", plan.headsKV);
-  m.options.push_back(
-      {"scale", llvm::formatv("{0:e8}", plan.scale).str(), false});
+  // A compiled-in scale; without one the launch's scale is a parameter.
+  if (plan.constantScale)
+    m.options.push_back(
+        {"scale", llvm::formatv("{0:e8}", *plan.constantScale).str(), false});
   if (plan.softcap)
     m.options.push_back(
         {"softcap", llvm::formatv("{0:e8}", *plan.softcap).str(), false});

@@ -10,6 +10,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::attn;
@@ -135,10 +136,8 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
     return fail("the tile must write O and at most the LSE of its "
                 "attn.finalize");
   plan.hasLse = written.size() == 2;
-  plan.softmaxScale = finalize.getScale().convertToFloat();
+  plan.lseScale = finalize.getScale();
   plan.mask = finalize.getMaskSpec();
-  // Without softcap the finalize scale is the op's softmax scale.
-  plan.scale = plan.softmaxScale;
 
   if (specialized) {
     // The partition attn-warp-specialize chose.
@@ -204,6 +203,11 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
     }
     return load;
   };
+  // The softmax scale (attn.softcap's with a softcap, else attn.finalize's)
+  // and the f32 operands the kernel computes at its entry.
+  Value softmaxScale = plan.lseScale;
+  SmallVector<std::pair<Operation *, Value>> scaleUsers = {
+      {finalize, plan.lseScale}};
   WalkResult walk = forall.getBody()->walk([&](Operation *op) -> WalkResult {
     if (auto pv = dyn_cast<PVOp>(op)) {
       auto valueType = pv.getValue().getType();
@@ -223,11 +227,21 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
                                    plan.layout)[1];
       plan.seqKSources.push_back(keyLoad.getSource());
       sawKey = true;
-    } else if (auto exp = dyn_cast<ExpDiffOp>(op)) {
-      plan.scaleLog2 = exp.getScaleLog2().convertToFloat();
+    } else if (isa<ExpDiffOp, RescaleFactorOp>(op)) {
+      // The kernel computes one exp2 multiplier for the whole tile.
+      Value scaleLog2 = op->getOperand(op->getNumOperands() - 1);
+      if (plan.scaleLog2 && plan.scaleLog2 != scaleLog2) {
+        op->emitError("convert-attn-to-nvvm: every attn.exp_diff and "
+                      "attn.rescale_factor of a tile must take the same "
+                      "scale_log2 value (the kernel computes it once)");
+        return WalkResult::interrupt();
+      }
+      plan.scaleLog2 = scaleLog2;
+      scaleUsers.emplace_back(op, scaleLog2);
     } else if (auto cap = dyn_cast<SoftcapOp>(op)) {
       plan.softcap = cap.getCap().convertToFloat();
-      plan.scale = cap.getScale().convertToFloat();
+      softmaxScale = cap.getScale();
+      scaleUsers.emplace_back(op, softmaxScale);
     }
     return WalkResult::advance();
   });
@@ -260,6 +274,27 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
           if (failed(lowerable(operand, mask, iv)))
             return failure();
   }
+  // The scale values come from constants and at most one f32 argument of
+  // the function (attn-generalize-scale), which the kernel takes at launch.
+  auto func = forall->getParentOfType<FunctionOpInterface>();
+  SmallVector<Value> scaleArguments;
+  if (func)
+    for (BlockArgument arg : func.getArguments())
+      if (arg.getType().isF32())
+        scaleArguments.push_back(arg);
+  if (scaleArguments.size() > 1)
+    return fail("the function has " + Twine(scaleArguments.size()) +
+                " f32 arguments; a kernel takes one (the softmax scale)");
+  if (!plan.scaleLog2)
+    return fail("expected attn.exp_diff in the kv loop");
+  for (auto [user, value] : scaleUsers)
+    if (failed(lowerable(value, user, scaleArguments)))
+      return failure();
+  FloatAttr constantScale;
+  if (matchPattern(softmaxScale, m_Constant(&constantScale)))
+    plan.constantScale = constantScale.getValueAsDouble();
+  else if (!scaleArguments.empty())
+    plan.scaleArgument = cast<BlockArgument>(scaleArguments.front());
   if (plan.producerLoop &&
       (failed(
            lowerable(plan.producerLoop.getLowerBound(), plan.producerLoop)) ||

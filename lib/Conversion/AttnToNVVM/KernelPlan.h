@@ -35,9 +35,17 @@ struct KernelPlan {
   /// manifest's problem and the tile order. The kernel's loops and element
   /// masks are those of the IR (kvLoops).
   MaskSpec mask;
-  float scaleLog2 = 0.0f;    // multiplier inside exp2
-  float softmaxScale = 0.0f; // LSE = softmaxScale * m + log(l)
-  float scale = 0.0f;        // the op's softmax scale (for the manifest)
+  /// The f32 values of the tile IR the kernel computes at its entry (from
+  /// constants and the scale argument): the exp2 multiplier every
+  /// attn.exp_diff and attn.rescale_factor takes, and the scale of the LSE
+  /// (LSE = lseScale * m + log(l)).
+  Value scaleLog2, lseScale;
+  /// The function's f32 argument the scale values are computed from (the
+  /// kernel's `scale` parameter), if any (attn-generalize-scale).
+  BlockArgument scaleArgument;
+  /// The softmax scale when it is a compile-time constant (the manifest
+  /// records it; the runtime checks a launch's scale against it).
+  std::optional<float> constantScale;
   /// The softcap the loops' attn.softcap applies (for the manifest).
   std::optional<float> softcap;
   bool hasLse = false;

@@ -79,7 +79,8 @@ void KernelEmitter::applyMask(SmallVectorImpl<Value> &s, MaskOp mask,
 
 void KernelEmitter::applySoftcap(SmallVectorImpl<Value> &s, SoftcapOp softcap) {
   float cap = softcap.getCap().convertToFloat();
-  Value inner = cF32(softcap.getScale().convertToFloat() / cap);
+  Value scale = index.lower(b, softcap.getScale());
+  Value inner = arith::DivFOp::create(b, loc, scale, cF32(cap));
   Value outer = cF32(cap);
   for (Value &v : s)
     v = arith::MulFOp::create(
@@ -107,7 +108,7 @@ KernelEmitter::Softmax KernelEmitter::softmax(Value scores, Value kvBlock,
   bool masked = applyScoreModifiers(s, kv, kvBlock);
 
   Softmax out;
-  Value c = cF32(plan.scaleLog2);
+  Value c = scaleLog2;
   Value mScaled[2], rowSum[2];
   for (int r = 0; r < 2; ++r) {
     Value m = mOld[r];

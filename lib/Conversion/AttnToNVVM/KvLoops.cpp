@@ -178,8 +178,9 @@ LogicalResult mlir::attn::verifyLowerableIndex(Value value, Operation *user,
           arg.getArgNumber() < forall.getRank())
         continue;
       return user->emitError(kPrefix)
-             << "cannot lower an index operand that is a block argument "
-                "other than the tiling forall's induction variables";
+             << "cannot lower an operand that is a block argument other "
+                "than the tiling forall's induction variables and the "
+                "function's scale argument";
     }
     Operation *def = v.getDefiningOp();
     if (auto dim = dyn_cast<tensor::DimOp>(def)) {
@@ -197,9 +198,9 @@ LogicalResult mlir::attn::verifyLowerableIndex(Value value, Operation *user,
       continue;
     }
     return user->emitError(kPrefix)
-           << "cannot lower an index operand computed by '" << def->getName()
-           << "' (only arith on the tiling forall's induction variables and "
-              "the sequence lengths reaches the kernel)";
+           << "cannot lower an operand computed by '" << def->getName()
+           << "' (only arith on the tiling forall's induction variables, the "
+              "sequence lengths and the scale argument reaches the kernel)";
   }
   return success();
 }

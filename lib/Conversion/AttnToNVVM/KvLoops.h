@@ -48,16 +48,18 @@ struct KvLoop {
 /// the first op that has no GPU lowering or breaks these rules.
 FailureOr<SmallVector<KvLoop>> readKvLoops(Region &region);
 
-/// Checks that `value` is computed from what IndexLowering can map (the
-/// forall's induction variables, constants, tensor.dim of a sequence
-/// length) through arith ops only, or emits a diagnostic at `user`.
+/// Checks that `value` (an index, or an f32 scale value) is computed from
+/// what IndexLowering can map (the forall's induction variables, constants,
+/// tensor.dim of a sequence length, `extraRoots` such as a loop's induction
+/// variable or the function's scale argument) through arith ops only, or
+/// emits a diagnostic at `user`.
 LogicalResult verifyLowerableIndex(Value value, Operation *user,
                                    scf::ForallOp forall,
                                    ArrayRef<Value> seqQSources,
                                    ArrayRef<Value> seqKSources, Layout layout,
                                    ArrayRef<Value> extraRoots = {});
 
-/// Clones the index arithmetic of the tile IR into the kernel.
+/// Clones the index and scale arithmetic of the tile IR into the kernel.
 class IndexLowering {
 public:
   /// `seqQ` and `seqK` (index) stand for tensor.dim of the sequence

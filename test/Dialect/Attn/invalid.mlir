@@ -299,6 +299,17 @@ func.func @lse_shape(%q: tensor<?x128x8x64xf32>, %k: tensor<?x128x8x64xf32>,
 // attn.attention: attributes
 //===----------------------------------------------------------------------===//
 
+func.func @scale_twice(%q: tensor<1x8x128x64xf32>, %k: tensor<1x8x128x64xf32>,
+                       %v: tensor<1x8x128x64xf32>, %s: f32) -> tensor<1x8x128x64xf32> {
+  // expected-error @+1 {{'attn.attention' op takes its scale as the scale attribute or as scale_value, not both}}
+  %o = attn.attention %q, %k, %v scale = 0.125 scale_value(%s)
+      : tensor<1x8x128x64xf32>, tensor<1x8x128x64xf32>, tensor<1x8x128x64xf32>
+      -> tensor<1x8x128x64xf32>
+  return %o : tensor<1x8x128x64xf32>
+}
+
+// -----
+
 func.func @scale_zero(%q: tensor<1x8x128x64xf32>, %k: tensor<1x8x128x64xf32>,
                       %v: tensor<1x8x128x64xf32>) -> tensor<1x8x128x64xf32> {
   // expected-error @+1 {{'attn.attention' op scale must be a finite positive number, got 0}}
@@ -520,8 +531,9 @@ func.func @row_max_result(%s: tensor<128x64xf32>) -> tensor<64xf32> {
 // -----
 
 func.func @exp_diff_row_max(%s: tensor<128x64xf32>, %m: tensor<64xf32>) -> tensor<128x64xf32> {
+  %scale_cst0 = arith.constant 1.0 : f32
   // expected-error @+1 {{'attn.exp_diff' op row_max size 64 does not match tile rows 128}}
-  %p = attn.exp_diff %s, %m scale_log2 = 1.0 : tensor<128x64xf32>, tensor<64xf32>
+  %p = attn.exp_diff %s, %m scale_log2 %scale_cst0 : tensor<128x64xf32>, tensor<64xf32>
   return %p : tensor<128x64xf32>
 }
 
@@ -595,8 +607,9 @@ func.func @scale_rows_factor_rows(%l: tensor<128xf32>, %f: tensor<64xf32>) -> te
 // size can differ from the tile's rows.
 func.func @finalize_row_sum(%acc: tensor<128x64xf32>, %l: tensor<64xf32>,
                             %m: tensor<64xf32>) -> tensor<128x64xbf16> {
+  %scale_cst0 = arith.constant 1.0 : f32
   // expected-error @+1 {{'attn.finalize' op row_sum size 64 does not match tile rows 128}}
-  %o, %lse = attn.finalize %acc, %l, %m scale = 1.0
+  %o, %lse = attn.finalize %acc, %l, %m scale %scale_cst0
       : tensor<128x64xf32>, tensor<64xf32> -> tensor<128x64xbf16>
   return %o : tensor<128x64xbf16>
 }
@@ -605,9 +618,10 @@ func.func @finalize_row_sum(%acc: tensor<128x64xf32>, %l: tensor<64xf32>,
 
 func.func @finalize_row_max_type(%acc: tensor<128x64xf32>, %l: tensor<128xf32>,
                                  %m: tensor<64xf32>) -> tensor<128x64xbf16> {
+  %scale_cst0 = arith.constant 1.0 : f32
   // expected-error @+1 {{'attn.finalize' op failed to verify that all of {row_sum, row_max, lse} have same type}}
-  %o, %lse = "attn.finalize"(%acc, %l, %m) <{scale = 1.0 : f32}>
-      : (tensor<128x64xf32>, tensor<128xf32>, tensor<64xf32>) -> (tensor<128x64xbf16>, tensor<128xf32>)
+  %o, %lse = "attn.finalize"(%acc, %l, %m, %scale_cst0)
+      : (tensor<128x64xf32>, tensor<128xf32>, tensor<64xf32>, f32) -> (tensor<128x64xbf16>, tensor<128xf32>)
   return %o : tensor<128x64xbf16>
 }
 
@@ -615,8 +629,9 @@ func.func @finalize_row_max_type(%acc: tensor<128x64xf32>, %l: tensor<128xf32>,
 
 func.func @finalize_output_shape(%acc: tensor<128x64xf32>, %l: tensor<128xf32>,
                                  %m: tensor<128xf32>) -> tensor<128x32xbf16> {
+  %scale_cst0 = arith.constant 1.0 : f32
   // expected-error @+1 {{'attn.finalize' op output shape must match acc shape}}
-  %o, %lse = attn.finalize %acc, %l, %m scale = 1.0
+  %o, %lse = attn.finalize %acc, %l, %m scale %scale_cst0
       : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x32xbf16>
   return %o : tensor<128x32xbf16>
 }
@@ -625,8 +640,9 @@ func.func @finalize_output_shape(%acc: tensor<128x64xf32>, %l: tensor<128xf32>,
 
 func.func @finalize_window(%acc: tensor<128x64xf32>, %l: tensor<128xf32>,
                            %m: tensor<128xf32>) -> tensor<128x64xbf16> {
+  %scale_cst0 = arith.constant 1.0 : f32
   // expected-error @+1 {{'attn.finalize' op window sizes must be non-negative, got [-1, 0]}}
-  %o, %lse = attn.finalize %acc, %l, %m scale = 1.0 mask = causal window = [-1, 0]
+  %o, %lse = attn.finalize %acc, %l, %m scale %scale_cst0 mask = causal window = [-1, 0]
       : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
   return %o : tensor<128x64xbf16>
 }
@@ -635,13 +651,14 @@ func.func @finalize_window(%acc: tensor<128x64xf32>, %l: tensor<128xf32>,
 
 func.func @ws_consumers(%k: tensor<?x4x?x64xbf16>, %i: index, %acc: tensor<256x64xf32>,
                        %l: tensor<256xf32>) {
+  %scale_cst0 = arith.constant 1.0 : f32
   // expected-error @+1 {{'attn.warp_specialize' op consumer_warpgroups must be 1, 2 or 3 (64 query rows each), got 4}}
   %o:2 = attn.warp_specialize consumers(4) stages(2) registers(24, 240) producer {
     %kt = attn.load_tile %k[%i, %i, %i] : tensor<?x4x?x64xbf16> -> tensor<64x64xbf16>
     attn.ring_push %kt, %kt : tensor<64x64xbf16>, tensor<64x64xbf16>
     attn.yield
   } consumer {
-    %out, %lse = attn.finalize %acc, %l, %l scale = 1.0
+    %out, %lse = attn.finalize %acc, %l, %l scale %scale_cst0
         : tensor<256x64xf32>, tensor<256xf32> -> tensor<256x64xbf16>
     attn.yield %out, %lse : tensor<256x64xbf16>, tensor<256xf32>
   } : tensor<256x64xbf16>, tensor<256xf32>
@@ -652,13 +669,14 @@ func.func @ws_consumers(%k: tensor<?x4x?x64xbf16>, %i: index, %acc: tensor<256x6
 
 func.func @ws_stages(%k: tensor<?x4x?x64xbf16>, %i: index, %acc: tensor<128x64xf32>,
                     %l: tensor<128xf32>) {
+  %scale_cst0 = arith.constant 1.0 : f32
   // expected-error @+1 {{'attn.warp_specialize' op stages must be at least 2 (the producer fills one while the consumers read another), got 1}}
   %o:2 = attn.warp_specialize consumers(2) stages(1) registers(24, 240) producer {
     %kt = attn.load_tile %k[%i, %i, %i] : tensor<?x4x?x64xbf16> -> tensor<64x64xbf16>
     attn.ring_push %kt, %kt : tensor<64x64xbf16>, tensor<64x64xbf16>
     attn.yield
   } consumer {
-    %out, %lse = attn.finalize %acc, %l, %l scale = 1.0
+    %out, %lse = attn.finalize %acc, %l, %l scale %scale_cst0
         : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
     attn.yield %out, %lse : tensor<128x64xbf16>, tensor<128xf32>
   } : tensor<128x64xbf16>, tensor<128xf32>
@@ -669,13 +687,14 @@ func.func @ws_stages(%k: tensor<?x4x?x64xbf16>, %i: index, %acc: tensor<128x64xf
 
 func.func @ws_producer_registers(%k: tensor<?x4x?x64xbf16>, %i: index, %acc: tensor<128x64xf32>,
                                 %l: tensor<128xf32>) {
+  %scale_cst0 = arith.constant 1.0 : f32
   // expected-error @+1 {{'attn.warp_specialize' op producer_registers must be a multiple of 8 in [24, 256] (setmaxnreg), got 20}}
   %o:2 = attn.warp_specialize consumers(2) stages(2) registers(20, 240) producer {
     %kt = attn.load_tile %k[%i, %i, %i] : tensor<?x4x?x64xbf16> -> tensor<64x64xbf16>
     attn.ring_push %kt, %kt : tensor<64x64xbf16>, tensor<64x64xbf16>
     attn.yield
   } consumer {
-    %out, %lse = attn.finalize %acc, %l, %l scale = 1.0
+    %out, %lse = attn.finalize %acc, %l, %l scale %scale_cst0
         : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
     attn.yield %out, %lse : tensor<128x64xbf16>, tensor<128xf32>
   } : tensor<128x64xbf16>, tensor<128xf32>
@@ -686,13 +705,14 @@ func.func @ws_producer_registers(%k: tensor<?x4x?x64xbf16>, %i: index, %acc: ten
 
 func.func @ws_consumer_registers(%k: tensor<?x4x?x64xbf16>, %i: index, %acc: tensor<128x64xf32>,
                                 %l: tensor<128xf32>) {
+  %scale_cst0 = arith.constant 1.0 : f32
   // expected-error @+1 {{'attn.warp_specialize' op consumer_registers must be a multiple of 8 in [24, 256] (setmaxnreg), got 250}}
   %o:2 = attn.warp_specialize consumers(2) stages(2) registers(24, 250) producer {
     %kt = attn.load_tile %k[%i, %i, %i] : tensor<?x4x?x64xbf16> -> tensor<64x64xbf16>
     attn.ring_push %kt, %kt : tensor<64x64xbf16>, tensor<64x64xbf16>
     attn.yield
   } consumer {
-    %out, %lse = attn.finalize %acc, %l, %l scale = 1.0
+    %out, %lse = attn.finalize %acc, %l, %l scale %scale_cst0
         : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
     attn.yield %out, %lse : tensor<128x64xbf16>, tensor<128xf32>
   } : tensor<128x64xbf16>, tensor<128xf32>
@@ -703,13 +723,14 @@ func.func @ws_consumer_registers(%k: tensor<?x4x?x64xbf16>, %i: index, %acc: ten
 
 func.func @ws_register_budget(%k: tensor<?x4x?x64xbf16>, %i: index, %acc: tensor<128x64xf32>,
                              %l: tensor<128xf32>) {
+  %scale_cst0 = arith.constant 1.0 : f32
   // expected-error @+1 {{'attn.warp_specialize' op needs 128 x (40 + 2 x 240) = 66560 registers, more than the 65536 of an SM}}
   %o:2 = attn.warp_specialize consumers(2) stages(2) registers(40, 240) producer {
     %kt = attn.load_tile %k[%i, %i, %i] : tensor<?x4x?x64xbf16> -> tensor<64x64xbf16>
     attn.ring_push %kt, %kt : tensor<64x64xbf16>, tensor<64x64xbf16>
     attn.yield
   } consumer {
-    %out, %lse = attn.finalize %acc, %l, %l scale = 1.0
+    %out, %lse = attn.finalize %acc, %l, %l scale %scale_cst0
         : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
     attn.yield %out, %lse : tensor<128x64xbf16>, tensor<128xf32>
   } : tensor<128x64xbf16>, tensor<128xf32>
@@ -720,13 +741,14 @@ func.func @ws_register_budget(%k: tensor<?x4x?x64xbf16>, %i: index, %acc: tensor
 
 func.func @ws_ping_pong_consumers(%k: tensor<?x4x?x64xbf16>, %i: index, %acc: tensor<192x64xf32>,
                                  %l: tensor<192xf32>) {
+  %scale_cst0 = arith.constant 1.0 : f32
   // expected-error @+1 {{'attn.warp_specialize' op ping_pong needs exactly 2 consumer warpgroups, got 3}}
   %o:2 = attn.warp_specialize consumers(3) stages(2) registers(32, 160) ping_pong producer {
     %kt = attn.load_tile %k[%i, %i, %i] : tensor<?x4x?x64xbf16> -> tensor<64x64xbf16>
     attn.ring_push %kt, %kt : tensor<64x64xbf16>, tensor<64x64xbf16>
     attn.yield
   } consumer {
-    %out, %lse = attn.finalize %acc, %l, %l scale = 1.0
+    %out, %lse = attn.finalize %acc, %l, %l scale %scale_cst0
         : tensor<192x64xf32>, tensor<192xf32> -> tensor<192x64xbf16>
     attn.yield %out, %lse : tensor<192x64xbf16>, tensor<192xf32>
   } : tensor<192x64xbf16>, tensor<192xf32>
@@ -737,13 +759,14 @@ func.func @ws_ping_pong_consumers(%k: tensor<?x4x?x64xbf16>, %i: index, %acc: te
 
 func.func @ws_output_rows(%k: tensor<?x4x?x64xbf16>, %i: index, %acc: tensor<128x64xf32>,
                          %l: tensor<128xf32>) {
+  %scale_cst0 = arith.constant 1.0 : f32
   // expected-error @+1 {{'attn.warp_specialize' op consumer_warpgroups (1) x 64 rows must equal the 128 rows of the output tile}}
   %o:2 = attn.warp_specialize consumers(1) stages(2) registers(40, 232) producer {
     %kt = attn.load_tile %k[%i, %i, %i] : tensor<?x4x?x64xbf16> -> tensor<64x64xbf16>
     attn.ring_push %kt, %kt : tensor<64x64xbf16>, tensor<64x64xbf16>
     attn.yield
   } consumer {
-    %out, %lse = attn.finalize %acc, %l, %l scale = 1.0
+    %out, %lse = attn.finalize %acc, %l, %l scale %scale_cst0
         : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
     attn.yield %out, %lse : tensor<128x64xbf16>, tensor<128xf32>
   } : tensor<128x64xbf16>, tensor<128xf32>
@@ -754,13 +777,14 @@ func.func @ws_output_rows(%k: tensor<?x4x?x64xbf16>, %i: index, %acc: tensor<128
 
 func.func @ws_producer_yield(%k: tensor<?x4x?x64xbf16>, %i: index, %acc: tensor<128x64xf32>,
                             %l: tensor<128xf32>) {
+  %scale_cst0 = arith.constant 1.0 : f32
   // expected-error @+1 {{'attn.warp_specialize' op producer region must yield no values}}
   %o:2 = attn.warp_specialize consumers(2) stages(2) registers(24, 240) producer {
     %kt = attn.load_tile %k[%i, %i, %i] : tensor<?x4x?x64xbf16> -> tensor<64x64xbf16>
     attn.ring_push %kt, %kt : tensor<64x64xbf16>, tensor<64x64xbf16>
     attn.yield %kt : tensor<64x64xbf16>
   } consumer {
-    %out, %lse = attn.finalize %acc, %l, %l scale = 1.0
+    %out, %lse = attn.finalize %acc, %l, %l scale %scale_cst0
         : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
     attn.yield %out, %lse : tensor<128x64xbf16>, tensor<128xf32>
   } : tensor<128x64xbf16>, tensor<128xf32>
@@ -771,13 +795,14 @@ func.func @ws_producer_yield(%k: tensor<?x4x?x64xbf16>, %i: index, %acc: tensor<
 
 func.func @ws_consumer_yield(%k: tensor<?x4x?x64xbf16>, %i: index, %acc: tensor<128x64xf32>,
                             %l: tensor<128xf32>) {
+  %scale_cst0 = arith.constant 1.0 : f32
   // expected-error @+1 {{'attn.warp_specialize' op consumer region must yield the op's result types}}
   %o:2 = attn.warp_specialize consumers(2) stages(2) registers(24, 240) producer {
     %kt = attn.load_tile %k[%i, %i, %i] : tensor<?x4x?x64xbf16> -> tensor<64x64xbf16>
     attn.ring_push %kt, %kt : tensor<64x64xbf16>, tensor<64x64xbf16>
     attn.yield
   } consumer {
-    %out, %lse = attn.finalize %acc, %l, %l scale = 1.0
+    %out, %lse = attn.finalize %acc, %l, %l scale %scale_cst0
         : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
     attn.yield %lse, %lse : tensor<128xf32>, tensor<128xf32>
   } : tensor<128x64xbf16>, tensor<128xf32>
@@ -788,11 +813,12 @@ func.func @ws_consumer_yield(%k: tensor<?x4x?x64xbf16>, %i: index, %acc: tensor<
 
 func.func @ws_no_push(%k: tensor<?x4x?x64xbf16>, %i: index, %acc: tensor<128x64xf32>,
                      %l: tensor<128xf32>) {
+  %scale_cst0 = arith.constant 1.0 : f32
   // expected-error @+1 {{'attn.warp_specialize' op producer region must push K/V tiles with attn.ring_push}}
   %o:2 = attn.warp_specialize consumers(2) stages(2) registers(24, 240) producer {
     attn.yield
   } consumer {
-    %out, %lse = attn.finalize %acc, %l, %l scale = 1.0
+    %out, %lse = attn.finalize %acc, %l, %l scale %scale_cst0
         : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
     attn.yield %out, %lse : tensor<128x64xbf16>, tensor<128xf32>
   } : tensor<128x64xbf16>, tensor<128xf32>
@@ -811,6 +837,7 @@ func.func @ring_push_outside(%kt: tensor<64x64xbf16>) {
 
 func.func @ring_push_rows(%k: tensor<?x4x?x64xbf16>, %i: index, %acc: tensor<128x64xf32>,
                           %l: tensor<128xf32>) {
+  %scale_cst0 = arith.constant 1.0 : f32
   %o:2 = attn.warp_specialize consumers(2) stages(2) registers(24, 240) producer {
     %kt = attn.load_tile %k[%i, %i, %i] : tensor<?x4x?x64xbf16> -> tensor<64x64xbf16>
     %vt = attn.load_tile %k[%i, %i, %i] : tensor<?x4x?x64xbf16> -> tensor<32x64xbf16>
@@ -818,7 +845,7 @@ func.func @ring_push_rows(%k: tensor<?x4x?x64xbf16>, %i: index, %acc: tensor<128
     attn.ring_push %kt, %vt : tensor<64x64xbf16>, tensor<32x64xbf16>
     attn.yield
   } consumer {
-    %out, %lse = attn.finalize %acc, %l, %l scale = 1.0
+    %out, %lse = attn.finalize %acc, %l, %l scale %scale_cst0
         : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
     attn.yield %out, %lse : tensor<128x64xbf16>, tensor<128xf32>
   } : tensor<128x64xbf16>, tensor<128xf32>
@@ -837,6 +864,7 @@ func.func @ring_pop_outside() {
 
 func.func @ring_pop_types(%k: tensor<?x4x?x64xbf16>, %i: index, %acc: tensor<128x64xf32>,
                           %l: tensor<128xf32>) {
+  %scale_cst0 = arith.constant 1.0 : f32
   %o:2 = attn.warp_specialize consumers(2) stages(2) registers(24, 240) producer {
     %kt = attn.load_tile %k[%i, %i, %i] : tensor<?x4x?x64xbf16> -> tensor<64x64xbf16>
     attn.ring_push %kt, %kt : tensor<64x64xbf16>, tensor<64x64xbf16>
@@ -844,7 +872,7 @@ func.func @ring_pop_types(%k: tensor<?x4x?x64xbf16>, %i: index, %acc: tensor<128
   } consumer {
     // expected-error @+1 {{'attn.ring_pop' op must pop the tile types the producer pushes}}
     %kt, %vt = attn.ring_pop : tensor<32x64xbf16>, tensor<32x64xbf16>
-    %out, %lse = attn.finalize %acc, %l, %l scale = 1.0
+    %out, %lse = attn.finalize %acc, %l, %l scale %scale_cst0
         : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
     attn.yield %out, %lse : tensor<128x64xbf16>, tensor<128xf32>
   } : tensor<128x64xbf16>, tensor<128xf32>

@@ -65,6 +65,18 @@ func.func @attention_window(%q: tensor<1x4x64x32xf32>, %k: tensor<1x4x64x32xf32>
   return %o : tensor<1x4x64x32xf32>
 }
 
+// The scale as a value (a kernel argument on the GPU).
+// CHECK-LABEL: func.func @attention_scale_value(
+// CHECK-SAME:    %[[S:[a-z0-9_]+]]: f32)
+// CHECK:         attn.attention %{{[^ ]+}}, %{{[^ ]+}}, %{{[^ ]+}} mask = causal scale_value(%[[S]]) softcap = 3.000000e+01 : tensor<1x4x64x32xf32>
+func.func @attention_scale_value(%q: tensor<1x4x64x32xf32>, %k: tensor<1x4x64x32xf32>,
+                                 %v: tensor<1x4x64x32xf32>, %s: f32) -> tensor<1x4x64x32xf32> {
+  %o = attn.attention %q, %k, %v mask = causal scale_value(%s) softcap = 30.0
+      : tensor<1x4x64x32xf32>, tensor<1x4x64x32xf32>, tensor<1x4x64x32xf32>
+      -> tensor<1x4x64x32xf32>
+  return %o : tensor<1x4x64x32xf32>
+}
+
 // CHECK-LABEL: func.func @attention_scale(
 // CHECK:         attn.attention %{{[^ ]+}}, %{{[^ ]+}}, %{{[^ ]+}} scale = 1.250000e-01 : tensor<1x4x64x32xf32>
 func.func @attention_scale(%q: tensor<1x4x64x32xf32>, %k: tensor<1x4x64x32xf32>,
@@ -186,35 +198,39 @@ func.func @attention_mqa(%q: tensor<1x16x1x128xf16>, %k: tensor<1x1x4096x128xf16
 // The building blocks of one online-softmax kv step.
 // CHECK-LABEL: func.func @tile_ops(
 // CHECK-SAME:    %[[Q:[^:]*]]: tensor<2x8x?x64xbf16>, %[[K:[^:]*]]: tensor<2x?x2x64xbf16>, %[[B:[^:]*]]: index, %[[H:[^:]*]]: index, %[[R:[^:]*]]: index, %[[C:[^:]*]]: index, %[[NQ:[^:]*]]: index, %[[NK:[^:]*]]: index, %[[M:[^:]*]]: tensor<128xf32>, %[[L:[^:]*]]: tensor<128xf32>, %[[ACC:[^:]*]]: tensor<128x64xf32>)
+// CHECK:         %[[SCALE:.*]] = arith.constant 1.250000e-01 : f32
+// CHECK:         %[[SL2:.*]] = arith.constant 5.000000e-01 : f32
 // CHECK:         %[[QT:.*]] = attn.load_tile %[[Q]][%[[B]], %[[H]], %[[R]]] : tensor<2x8x?x64xbf16> -> tensor<128x64xbf16>
 // CHECK:         %[[KT:.*]] = attn.load_tile %[[K]][%[[B]], %[[H]], %[[C]]] layout = bshd : tensor<2x?x2x64xbf16> -> tensor<64x64xbf16>
 // CHECK:         %[[S:.*]] = attn.qk %[[QT]], %[[KT]] : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
-// CHECK:         %[[SC:.*]] = attn.softcap %[[S]] scale = 1.250000e-01 cap = 3.000000e+01 : tensor<128x64xf32>
+// CHECK:         %[[SC:.*]] = attn.softcap %[[S]] scale %[[SCALE]] cap = 3.000000e+01 : tensor<128x64xf32>
 // CHECK:         %[[MS:.*]] = attn.mask %[[SC]] rows %[[R]] cols %[[C]] seq_q %[[NQ]] seq_k %[[NK]] kind = causal : tensor<128x64xf32>
 // CHECK:         %[[MW:.*]] = attn.mask %[[MS]] rows %[[R]] cols %[[C]] seq_q %[[NQ]] seq_k %[[NK]] kind = causal_bottom_right window = [64, 0] : tensor<128x64xf32>
 // CHECK:         %[[MN:.*]] = attn.mask %[[MW]] rows %[[R]] cols %[[C]] seq_q %[[NQ]] seq_k %[[NK]] : tensor<128x64xf32>
 // CHECK:         %[[MWO:.*]] = attn.mask %[[MN]] rows %[[R]] cols %[[C]] seq_q %[[NQ]] seq_k %[[NK]] window = [8, 8] : tensor<128x64xf32>
 // CHECK:         %[[M0:.*]] = attn.row_max %[[MWO]] : tensor<128x64xf32> -> tensor<128xf32>
 // CHECK:         %[[M1:.*]] = attn.row_max %[[MWO]] init %[[M]] : tensor<128x64xf32> -> tensor<128xf32>
-// CHECK:         %[[F:.*]] = attn.rescale_factor %[[M]], %[[M1]] scale_log2 = 5.000000e-01 : tensor<128xf32>
-// CHECK:         %[[P:.*]] = attn.exp_diff %[[MWO]], %[[M1]] scale_log2 = 5.000000e-01 : tensor<128x64xf32>, tensor<128xf32>
+// CHECK:         %[[F:.*]] = attn.rescale_factor %[[M]], %[[M1]] scale_log2 %[[SL2]] : tensor<128xf32>
+// CHECK:         %[[P:.*]] = attn.exp_diff %[[MWO]], %[[M1]] scale_log2 %[[SL2]] : tensor<128x64xf32>, tensor<128xf32>
 // CHECK:         %[[L0:.*]] = attn.row_sum %[[P]] : tensor<128x64xf32> -> tensor<128xf32>
 // CHECK:         %[[LS:.*]] = attn.scale_rows %[[L]], %[[F]] : tensor<128xf32>, tensor<128xf32>
 // CHECK:         %[[L1:.*]] = attn.row_sum %[[P]] init %[[LS]] : tensor<128x64xf32> -> tensor<128xf32>
 // CHECK:         %[[AS:.*]] = attn.scale_rows %[[ACC]], %[[F]] : tensor<128x64xf32>, tensor<128xf32>
 // CHECK:         %[[A1:.*]] = attn.pv %[[P]], %[[KT]], %[[AS]] : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
-// CHECK:         %[[OT:.*]], %[[LT:.*]] = attn.finalize %[[A1]], %[[L1]], %[[M1]] scale = 1.250000e-01 : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
+// CHECK:         %[[OT:.*]], %[[LT:.*]] = attn.finalize %[[A1]], %[[L1]], %[[M1]] scale %[[SCALE]] : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
 // CHECK:         return %[[OT]], %[[LT]], %[[M0]], %[[L0]]
 func.func @tile_ops(%q: tensor<2x8x?x64xbf16>, %k: tensor<2x?x2x64xbf16>,
                     %b: index, %h: index, %row: index, %col: index,
                     %nq: index, %nk: index, %m: tensor<128xf32>,
                     %l: tensor<128xf32>, %acc: tensor<128x64xf32>)
     -> (tensor<128x64xbf16>, tensor<128xf32>, tensor<128xf32>, tensor<128xf32>) {
+  %scale_cst0 = arith.constant 0.125 : f32
+  %scale_cst1 = arith.constant 0.5 : f32
   %qt = attn.load_tile %q[%b, %h, %row] : tensor<2x8x?x64xbf16> -> tensor<128x64xbf16>
   %kt = attn.load_tile %k[%b, %h, %col] layout = bshd
       : tensor<2x?x2x64xbf16> -> tensor<64x64xbf16>
   %s = attn.qk %qt, %kt : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
-  %sc = attn.softcap %s scale = 0.125 cap = 30.0 : tensor<128x64xf32>
+  %sc = attn.softcap %s scale %scale_cst0 cap = 30.0 : tensor<128x64xf32>
   %ms = attn.mask %sc rows %row cols %col seq_q %nq seq_k %nk kind = causal
       : tensor<128x64xf32>
   %mw = attn.mask %ms rows %row cols %col seq_q %nq seq_k %nk
@@ -225,15 +241,15 @@ func.func @tile_ops(%q: tensor<2x8x?x64xbf16>, %k: tensor<2x?x2x64xbf16>,
       : tensor<128x64xf32>
   %m0 = attn.row_max %mwo : tensor<128x64xf32> -> tensor<128xf32>
   %m1 = attn.row_max %mwo init %m : tensor<128x64xf32> -> tensor<128xf32>
-  %f = attn.rescale_factor %m, %m1 scale_log2 = 0.5 : tensor<128xf32>
-  %p = attn.exp_diff %mwo, %m1 scale_log2 = 0.5
+  %f = attn.rescale_factor %m, %m1 scale_log2 %scale_cst1 : tensor<128xf32>
+  %p = attn.exp_diff %mwo, %m1 scale_log2 %scale_cst1
       : tensor<128x64xf32>, tensor<128xf32>
   %l0 = attn.row_sum %p : tensor<128x64xf32> -> tensor<128xf32>
   %ls = attn.scale_rows %l, %f : tensor<128xf32>, tensor<128xf32>
   %l1 = attn.row_sum %p init %ls : tensor<128x64xf32> -> tensor<128xf32>
   %as = attn.scale_rows %acc, %f : tensor<128x64xf32>, tensor<128xf32>
   %a1 = attn.pv %p, %kt, %as : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
-  %ot, %lt = attn.finalize %a1, %l1, %m1 scale = 0.125
+  %ot, %lt = attn.finalize %a1, %l1, %m1 scale %scale_cst0
       : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
   return %ot, %lt, %m0, %l0
       : tensor<128x64xbf16>, tensor<128xf32>, tensor<128xf32>, tensor<128xf32>
@@ -245,20 +261,21 @@ func.func @tile_ops(%q: tensor<2x8x?x64xbf16>, %k: tensor<2x?x2x64xbf16>,
 // CHECK:         attn.qk %{{.*}}, %{{.*}} : tensor<64x32xf16>, tensor<32x32xf16> -> tensor<64x32xf32>
 // CHECK:         attn.load_tile %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] : tensor<1x4x?x16xf32> -> tensor<32x16xf32>
 // CHECK:         attn.pv %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x32xf32>, tensor<32x16xf32>, tensor<64x16xf32>
-// CHECK:         attn.finalize %{{.*}}, %{{.*}}, %{{.*}} scale = 1.000000e+00 : tensor<64x16xf32>, tensor<64xf32> -> tensor<64x16xf32>
+// CHECK:         attn.finalize %{{.*}}, %{{.*}}, %{{.*}} scale %{{[^ ]+}} : tensor<64x16xf32>, tensor<64xf32> -> tensor<64x16xf32>
 func.func @tile_ops_f16_f32(%q: tensor<?x4x?x32xf16>, %v: tensor<1x4x?x16xf32>,
                             %i: index, %acc: tensor<64x16xf32>, %l: tensor<64xf32>,
                             %m: tensor<64xf32>) -> tensor<64x16xf32> {
+  %scale_cst0 = arith.constant 1.0 : f32
   %qt = attn.load_tile %q[%i, %i, %i] : tensor<?x4x?x32xf16> -> tensor<64x32xf16>
   %kt = attn.load_tile %q[%i, %i, %i] : tensor<?x4x?x32xf16> -> tensor<32x32xf16>
   %s = attn.qk %qt, %kt : tensor<64x32xf16>, tensor<32x32xf16> -> tensor<64x32xf32>
   %vt = attn.load_tile %v[%i, %i, %i] : tensor<1x4x?x16xf32> -> tensor<32x16xf32>
   %a = attn.pv %s, %vt, %acc : tensor<64x32xf32>, tensor<32x16xf32>, tensor<64x16xf32>
-  %o, %lse = attn.finalize %a, %l, %m scale = 1.0
+  %o, %lse = attn.finalize %a, %l, %m scale %scale_cst0
       : tensor<64x16xf32>, tensor<64xf32> -> tensor<64x16xf32>
   // The tile's mask, recorded for lowerings that re-derive the kv range.
-  // CHECK: attn.finalize %{{.*}} scale = 1.000000e+00 mask = causal_bottom_right window = [32, 0] :
-  %o2, %lse2 = attn.finalize %a, %l, %m scale = 1.0 mask = causal_bottom_right window = [32, 0]
+  // CHECK: attn.finalize %{{.*}} scale %{{[^ ]+}} mask = causal_bottom_right window = [32, 0] :
+  %o2, %lse2 = attn.finalize %a, %l, %m scale %scale_cst0 mask = causal_bottom_right window = [32, 0]
       : tensor<64x16xf32>, tensor<64xf32> -> tensor<64x16xf32>
   return %o : tensor<64x16xf32>
 }
@@ -278,6 +295,7 @@ func.func @warp_specialize(%k: tensor<?x4x?x64xbf16>, %i: index, %n: index,
                            %acc: tensor<128x64xf32>, %l: tensor<128xf32>,
                            %m: tensor<128xf32>, %acc3: tensor<192x64xf32>,
                            %l3: tensor<192xf32>) -> tensor<128x64xbf16> {
+  %scale_cst0 = arith.constant 1.0 : f32
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %o:2 = attn.warp_specialize consumers(2) stages(2) registers(24, 240) ping_pong producer {
@@ -288,7 +306,7 @@ func.func @warp_specialize(%k: tensor<?x4x?x64xbf16>, %i: index, %n: index,
     attn.yield
   } consumer {
     %kt, %vt = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
-    %out, %lse = attn.finalize %acc, %l, %m scale = 1.0
+    %out, %lse = attn.finalize %acc, %l, %m scale %scale_cst0
         : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
     attn.yield %out, %lse : tensor<128x64xbf16>, tensor<128xf32>
   } : tensor<128x64xbf16>, tensor<128xf32>
@@ -298,7 +316,7 @@ func.func @warp_specialize(%k: tensor<?x4x?x64xbf16>, %i: index, %n: index,
     attn.yield
   } consumer {
     %kt, %vt = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
-    %out, %lse = attn.finalize %acc3, %l3, %l3 scale = 1.0
+    %out, %lse = attn.finalize %acc3, %l3, %l3 scale %scale_cst0
         : tensor<192x64xf32>, tensor<192xf32> -> tensor<192x64xbf16>
     attn.yield %out, %lse : tensor<192x64xbf16>, tensor<192xf32>
   } : tensor<192x64xbf16>, tensor<192xf32>
