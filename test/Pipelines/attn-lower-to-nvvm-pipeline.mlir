@@ -6,22 +6,24 @@
 // The whole Hopper chain: the gpu.module holds only LLVM and NVVM ops (ready
 // for gpu-module-to-binary), with the default sm_90a tile (D = 128:
 // 128 x 128, two consumer warpgroups plus the producer = 384 threads).
-// The softmax scale is the kernel's last parameter (attn-generalize-scale),
-// an f32 parameter of the manifest, and no compiled-in option.
+// The softmax scale is a kernel parameter (attn-generalize-scale), and so is
+// the tiles' scale * log2(e) (the runtime passes the same f32 product), not
+// a compiled-in option.
 // CHECK-LABEL: gpu.module @attn_kernels
 // CHECK:         llvm.func @prefill(
-// CHECK-SAME:      %{{[^:]*}}: i32, %{{[^:]*}}: i32, %[[SCALE:[^:]*]]: f32)
-// CHECK-SAME:      {\22kind\22: \22f32\22, \22value\22: \22scale\22}
+// CHECK-SAME:      %{{[^:]*}}: i32, %{{[^:]*}}: i32, %[[SCALE:[^:]*]]: f32, %[[SL2:[^:]*]]: f32)
+// CHECK-SAME:      {\22kind\22: \22f32\22, \22value\22: \22scale\22},\0A {\22kind\22: \22f32\22, \22value\22: \22scale_log2\22}
 // CHECK-NOT:       \22scale\22:
 // CHECK-SAME:      \22block_m\22: 128, \22block_n\22: 128, \22stages\22: 3
 // CHECK-SAME:      \22intra_warpgroup_overlap\22: 1
 // CHECK-SAME:      nvvm.reqntid = array<i32: 384, 1, 1>
-// Each thread computes the exp2 multiplier from it once.
-// CHECK:         %[[LOG2E:.*]] = llvm.mlir.constant(1.44269502 : f32) : f32
-// CHECK:         llvm.fmul %[[SCALE]], %[[LOG2E]] : f32
 // The producer gives registers away, the consumers take them.
 // CHECK:         nvvm.setmaxregister decrease 24
 // CHECK:         nvvm.setmaxregister increase 240
+// The exp2 FMAs read the multiplier from its parameter, as they would read
+// a constant (no register holds it across the loop).
+// CHECK-NOT:     llvm.fmul %[[SCALE]]
+// CHECK:         llvm.intr.fma(%{{.*}}, %[[SL2]], %{{.*}}) : (f32, f32, f32) -> f32
 // CHECK:         llvm.inline_asm has_side_effects {{.*}}wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 // CHECK:         llvm.return
 

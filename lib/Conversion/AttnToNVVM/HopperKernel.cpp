@@ -113,10 +113,15 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   if (plan.persistent)
     batchCount = entry->getArgument(plan.hasLse ? 7 : 6);
   index.setLengths(toIndex(seqQ), toIndex(seqK));
-  // The scale values of the IR, once per thread, from the scale parameter
+  // The scale values of the IR, once per thread, from the scale parameters
   // (the last) or from constants.
-  if (plan.scaleArgument)
+  if (plan.scaleLog2IsParameter) {
+    unsigned last = entry->getNumArguments() - 1;
+    index.map(plan.scaleArgument, entry->getArgument(last - 1));
+    index.map(plan.scaleLog2, entry->getArgument(last));
+  } else if (plan.scaleArgument) {
     index.map(plan.scaleArgument, entry->getArguments().back());
+  }
   scaleLog2 = index.lower(b, plan.scaleLog2);
   lseScale = index.lower(b, plan.lseScale);
 
@@ -634,6 +639,8 @@ LLVM::LLVMFuncOp mlir::attn::buildHopperAttentionKernel(
     params.push_back(b.getI32Type()); // batch
   if (plan.scaleArgument)
     params.push_back(b.getF32Type()); // the softmax scale
+  if (plan.scaleLog2IsParameter)
+    params.push_back(b.getF32Type()); // scale * log2(e)
   auto func = LLVM::LLVMFuncOp::create(
       b, loc, plan.name,
       LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), params));

@@ -62,9 +62,9 @@ rt::Manifest mlir::attn::hopper::buildManifest(const KernelPlan &plan,
     p.tensor = t;
     return p;
   };
-  auto scalar = [](rt::Symbol s) {
+  auto scalar = [](rt::Symbol s, rt::ParamKind kind = rt::ParamKind::I32) {
     rt::KernelParam p;
-    p.kind = rt::ParamKind::I32;
+    p.kind = kind;
     p.value = s;
     return p;
   };
@@ -78,12 +78,10 @@ rt::Manifest mlir::attn::hopper::buildManifest(const KernelPlan &plan,
   m.params.push_back(scalar(rt::Symbol::SeqK));
   if (plan.persistent)
     m.params.push_back(scalar(rt::Symbol::Batch));
-  if (plan.scaleArgument) {
-    rt::KernelParam scale;
-    scale.kind = rt::ParamKind::F32;
-    scale.value = rt::Symbol::Scale;
-    m.params.push_back(scale);
-  }
+  if (plan.scaleArgument)
+    m.params.push_back(scalar(rt::Symbol::Scale, rt::ParamKind::F32));
+  if (plan.scaleLog2IsParameter)
+    m.params.push_back(scalar(rt::Symbol::ScaleLog2, rt::ParamKind::F32));
   auto option = [&](StringRef name, int64_t v) {
     m.options.push_back({name.str(), std::to_string(v), false});
   };

@@ -12,6 +12,8 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::attn;
 
@@ -295,6 +297,13 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
     plan.constantScale = constantScale.getValueAsDouble();
   else if (!scaleArguments.empty())
     plan.scaleArgument = cast<BlockArgument>(scaleArguments.front());
+  if (auto mul = plan.scaleLog2.getDefiningOp<arith::MulFOp>()) {
+    FloatAttr factor;
+    plan.scaleLog2IsParameter =
+        plan.scaleArgument && mul.getLhs() == plan.scaleArgument &&
+        matchPattern(mul.getRhs(), m_Constant(&factor)) &&
+        factor.getValueAsDouble() == static_cast<float>(M_LOG2E);
+  }
   if (plan.producerLoop &&
       (failed(
            lowerable(plan.producerLoop.getLowerBound(), plan.producerLoop)) ||

@@ -43,6 +43,12 @@ struct KernelPlan {
   /// The function's f32 argument the scale values are computed from (the
   /// kernel's `scale` parameter), if any (attn-generalize-scale).
   BlockArgument scaleArgument;
+  /// Whether scaleLog2 is the scale argument times log2(e), which the
+  /// kernel then takes as a second parameter (the runtime's scale_log2,
+  /// the same f32 product): the exp2 FMAs read it from the parameter bank,
+  /// as they read a compiled-in constant, instead of holding it in a
+  /// register.
+  bool scaleLog2IsParameter = false;
   /// The softmax scale when it is a compile-time constant (the manifest
   /// records it; the runtime checks a launch's scale against it).
   std::optional<float> constantScale;
