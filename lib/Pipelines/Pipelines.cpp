@@ -8,6 +8,7 @@
 #include "attnc/Pipelines/Pipelines.h"
 
 #include "attnc/Conversion/Passes.h"
+#include "attnc/Pipelines/Passes.h"
 #include "attnc/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -166,6 +167,9 @@ void mlir::attn::buildAttnToNVVMPipeline(OpPassManager &pm,
 
 void mlir::attn::buildAttnToPTXPipeline(OpPassManager &pm,
                                         const AttnPipelineOptions &options) {
+  // A diagnostic, not a crash in gpu-module-to-binary, when the context was
+  // built without registerAttncDialects.
+  pm.addPass(createAttnCheckRequirementsPass());
   buildAttnToNVVMPipeline(pm, options);
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = "isa"; // PTX text; the driver JITs it.
