@@ -38,6 +38,40 @@ static char *readFile(const char *path) {
   return text;
 }
 
+/* Compiles every attention function of `module` and writes its artifacts to
+ * `dir`; 0 on success. */
+static int compile(MlirContext context, MlirModule module, const char *dir) {
+  /* TODO(attn-raise-attention): raise a linalg graph to attn.attention here,
+   * once the pass lands: attncRunPassPipeline(module, <pipeline text naming
+   * attn-raise-attention>, printDiagnostic, NULL). */
+  AttncPipelineOptions options = attncPipelineOptionsCreate();
+  AttncKernelArtifacts artifacts = {NULL};
+  int status = 1;
+  if (mlirLogicalResultIsSuccess(attncPipelineOptionsParse(
+          options, mlirStringRefCreateFromCString("target=sm_90a"),
+          printDiagnostic, NULL)) &&
+      mlirLogicalResultIsSuccess(attncCompileKernelArtifacts(
+          module, options, &artifacts, printDiagnostic, NULL)) &&
+      mlirLogicalResultIsSuccess(attncKernelArtifactsWrite(
+          artifacts, context, mlirStringRefCreateFromCString(dir),
+          printDiagnostic, NULL))) {
+    for (intptr_t i = 0; i < attncKernelArtifactsGetNum(artifacts); ++i) {
+      MlirStringRef name = attncKernelArtifactsGetName(artifacts, i);
+      printf("embed-c: kernel %.*s: %zu bytes of PTX, manifest %zu bytes, "
+             "in %s/%.*s\n",
+             (int)name.length, name.data,
+             attncKernelArtifactsGetPTX(artifacts, i).length,
+             attncKernelArtifactsGetManifest(artifacts, i).length, dir,
+             (int)name.length, name.data);
+    }
+    status = 0;
+  }
+  if (artifacts.ptr)
+    attncKernelArtifactsDestroy(artifacts);
+  attncPipelineOptionsDestroy(options);
+  return status;
+}
+
 int main(int argc, char **argv) {
   if (argc != 3) {
     fprintf(stderr, "usage: embed-c <graph.mlir> <out-dir>\n");
@@ -55,42 +89,15 @@ int main(int argc, char **argv) {
   mlirDialectRegistryDestroy(registry);
   attncRegisterPasses();
 
-  int status = 1;
+  /* Parse errors are printed by MLIR's default handler. */
   MlirModule module =
       mlirModuleCreateParse(context, mlirStringRefCreateFromCString(graph));
   free(graph);
-  if (mlirModuleIsNull(module))
-    goto done;
-  /* TODO(attn-raise-attention): raise a linalg graph to attn.attention here,
-   * once the pass lands: attncRunPassPipeline(module, <pipeline text naming
-   * attn-raise-attention>, printDiagnostic, NULL). */
-
-  AttncPipelineOptions options = attncPipelineOptionsCreate();
-  AttncKernelArtifacts artifacts;
-  if (mlirLogicalResultIsSuccess(attncPipelineOptionsParse(
-          options, mlirStringRefCreateFromCString("target=sm_90a"),
-          printDiagnostic, NULL)) &&
-      mlirLogicalResultIsSuccess(attncCompileKernelArtifacts(
-          module, options, &artifacts, printDiagnostic, NULL))) {
-    if (mlirLogicalResultIsSuccess(attncKernelArtifactsWrite(
-            artifacts, context, mlirStringRefCreateFromCString(argv[2]),
-            printDiagnostic, NULL))) {
-      for (intptr_t i = 0; i < attncKernelArtifactsGetNum(artifacts); ++i) {
-        MlirStringRef name = attncKernelArtifactsGetName(artifacts, i);
-        printf("embed-c: kernel %.*s: %zu bytes of PTX, manifest %zu bytes, "
-               "in %s/%.*s\n",
-               (int)name.length, name.data,
-               attncKernelArtifactsGetPTX(artifacts, i).length,
-               attncKernelArtifactsGetManifest(artifacts, i).length, argv[2],
-               (int)name.length, name.data);
-      }
-      status = 0;
-    }
-    attncKernelArtifactsDestroy(artifacts);
+  int status = 1;
+  if (!mlirModuleIsNull(module)) {
+    status = compile(context, module, argv[2]);
+    mlirModuleDestroy(module);
   }
-  attncPipelineOptionsDestroy(options);
-  mlirModuleDestroy(module);
-done:
   mlirContextDestroy(context);
   return status;
 }
