@@ -1,5 +1,4 @@
-/*===- embed.c - attnc embedded in a C program
------------------------------===*\
+/*===- embed.c - attnc embedded in a C program ----------------------------===*\
 |*                                                                            *|
 |* Part of the attnc project, under the Apache License v2.0 with LLVM         *|
 |* Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception        *|

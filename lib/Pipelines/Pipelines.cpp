@@ -192,7 +192,8 @@ void mlir::attn::registerAttnPipelines() {
       });
   PassPipelineRegistration<AttnPipelineOptions>(
       "attn-lower-to-ptx-pipeline",
-      "attn-lower-to-nvvm-pipeline plus gpu-module-to-binary{format=isa}",
+      "attn-check-requirements, attn-lower-to-nvvm-pipeline, then "
+      "gpu-module-to-binary{format=isa}",
       [](OpPassManager &pm, const AttnPipelineOptions &options) {
         buildAttnToPTXPipeline(pm, options);
       });

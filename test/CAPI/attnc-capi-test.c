@@ -1,19 +1,21 @@
-/*===- attnc-capi-test.c - the attnc C API, from C
--------------------------===*\
+/*===- attnc-capi-test.c - the attnc C API, from C ------------------------===*\
 |*                                                                            *|
 |* Part of the attnc project, under the Apache License v2.0 with LLVM         *|
 |* Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception        *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
-/* Errors come back through the callbacks: nothing may reach stderr.
- * RUN: rm -rf %t && attnc-capi-test %t 2> %t.stderr | FileCheck %s
- * RUN: count 0 < %t.stderr
- * The kernel written to the folder assembles for sm_90a.
- * RUN: %if ptxas %{ %ptxas -arch=sm_90a %t/graph/kernel.ptx -o %t/graph.cubin
- * %} RUN: %attnc_rt_check manifest %t/graph/manifest.json | FileCheck %s
- * --check-prefix=MANIFEST MANIFEST: entry: graph
- */
+// The lit test is this file: long RUN and CHECK lines stay whole.
+// clang-format off
+
+// Errors come back through the callbacks: nothing may reach stderr.
+// RUN: rm -rf %t && attnc-capi-test %t 2> %t.stderr | FileCheck %s
+// RUN: count 0 < %t.stderr
+// The kernel written to the folder assembles for sm_90a, and its manifest is
+// valid for the runtime.
+// RUN: %if ptxas %{ %ptxas -arch=sm_90a %t/graph/kernel.ptx -o %t/graph.cubin %}
+// RUN: %attnc_rt_check manifest %t/graph/manifest.json | FileCheck %s --check-prefix=MANIFEST
+// MANIFEST: entry: graph
 
 #include "attnc-c/Pipeline.h"
 #include "attnc-c/Registration.h"
@@ -82,8 +84,8 @@ static void testOptions(void) {
   MlirLogicalResult bad = attncPipelineOptionsParse(
       options, mlirStringRefCreateFromCString("no-such-option=1"),
       printDiagnostic, NULL);
-  // CHECK-NEXT: diagnostic: error: bad attnc pipeline options
-  // 'no-such-option=1': {{.*}}no such option no-such-option CHECK: bad: 0
+  // CHECK-NEXT: diagnostic: error: bad attnc pipeline options 'no-such-option=1': {{.*}}no such option no-such-option
+  // CHECK: bad: 0
   printf("bad: %d\n", mlirLogicalResultIsSuccess(bad));
   attncPipelineOptionsDestroy(options);
 }
@@ -98,9 +100,8 @@ static void testTextualPipeline(void) {
       mlirStringRefCreateFromCString("builtin.module(attn-no-such-pass)"),
       printDiagnostic, NULL);
   // CHECK-LABEL: textual pipeline
-  // CHECK-NEXT: diagnostic: error: bad pass pipeline
-  // 'builtin.module(attn-no-such-pass)': {{.*}}'attn-no-such-pass' does not
-  // refer to a registered pass or pass pipeline CHECK: bad: 0
+  // CHECK-NEXT: diagnostic: error: bad pass pipeline 'builtin.module(attn-no-such-pass)': {{.*}}'attn-no-such-pass' does not refer to a registered pass or pass pipeline
+  // CHECK: bad: 0
   printf("bad: %d\n", mlirLogicalResultIsSuccess(bad));
   MlirLogicalResult nvvm = attncRunPassPipeline(
       module,
@@ -179,8 +180,8 @@ static void testCompileError(void) {
   AttncKernelArtifacts artifacts;
   MlirLogicalResult compiled = attncCompileKernelArtifacts(
       module, options, &artifacts, printDiagnostic, NULL);
-  // CHECK-NEXT: diagnostic: loc("-":0:0): error: function @empty holds no
-  // attention to compile CHECK: compiled: 0, artifacts: null
+  // CHECK-NEXT: diagnostic: loc("-":0:0): error: function @empty holds no attention to compile
+  // CHECK: compiled: 0, artifacts: null
   printf("compiled: %d, artifacts: %s\n", mlirLogicalResultIsSuccess(compiled),
          artifacts.ptr ? "set" : "null");
   attncPipelineOptionsDestroy(options);
@@ -201,14 +202,10 @@ static void testMissingRegistrations(void) {
       module, options, &artifacts, printDiagnostic, NULL);
   // CHECK-LABEL: missing registrations
   // CHECK-NOT: the attn dialect registered
-  // CHECK: diagnostic: loc("-":1:1): error: attnc pipeline needs the func
-  // dialect registered (registry.insert<func::FuncDialect>; call
-  // registerAttncDialects or attncRegisterDialects) CHECK: error: attnc
-  // pipeline needs the NVVM target attribute interface registered
-  // (NVVM::registerNVVMTargetInterfaceExternalModels; call
-  // registerAttncDialects or attncRegisterDialects) CHECK: error: attnc
-  // pipeline needs the NVVM dialect's translation to LLVM IR registered
-  // (registerNVVMDialectTranslation; CHECK: compiled: 0
+  // CHECK: diagnostic: loc("-":1:1): error: attnc pipeline needs the func dialect registered (registry.insert<func::FuncDialect>; call registerAttncDialects or attncRegisterDialects)
+  // CHECK: error: attnc pipeline needs the NVVM target attribute interface registered (NVVM::registerNVVMTargetInterfaceExternalModels; call registerAttncDialects or attncRegisterDialects)
+  // CHECK: error: attnc pipeline needs the NVVM dialect's translation to LLVM IR registered (registerNVVMDialectTranslation;
+  // CHECK: compiled: 0
   printf("compiled: %d\n", mlirLogicalResultIsSuccess(compiled));
   attncPipelineOptionsDestroy(options);
   mlirModuleDestroy(module);
