@@ -10,7 +10,7 @@ from lit.llvm.subst import ToolSubst
 
 config.name = "ATTNC"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir", ".test"]
+config.suffixes = [".mlir", ".test", ".c"]
 config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.attnc_obj_root, "test")
@@ -23,10 +23,12 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tools = [
+    ToolSubst("attnc-capi-test", unresolved="fatal"),
     ToolSubst("attnc-compile", unresolved="fatal"),
     ToolSubst("attnc-opt", unresolved="fatal"),
     ToolSubst("attnc-run", unresolved="fatal"),
     ToolSubst("%attnc_rt_check", os.path.join(config.attnc_tools_dir, "attnc-rt-check")),
+    ToolSubst("attnc-registration-test", unresolved="fatal"),
     ToolSubst("attnc-unit-tests", unresolved="fatal"),
 ]
 llvm_config.add_tool_substitutions(tools, [config.attnc_tools_dir, config.llvm_tools_dir])

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # attnc's two entry points on a fresh Debian 12 machine:
 #   tools/bootstrap.sh run   install what is missing, build, compile and run examples/
-#   tools/bootstrap.sh test  install what is missing, build, run every test and
-#                            both fuzz targets for 60 s each (CI)
+#   tools/bootstrap.sh test  install what is missing, build, run every test,
+#                            build and run examples/embedding against an
+#                            install, and both fuzz targets for 60 s each (CI)
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -50,6 +51,25 @@ run_examples() {
   return $status
 }
 
+embedding() {
+  # attnc installed into an empty prefix; both consumers of examples/embedding
+  # built against that prefix alone, run, and their PTX assembled for sm_90a.
+  local prefix work status=0
+  prefix=$(mktemp -d) work=$(mktemp -d)
+  cmake --install "$BUILD_DIR" --prefix "$prefix" >/dev/null
+  cmake -G Ninja -S examples/embedding -B "$work/build" \
+    -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+  ninja -C "$work/build"
+  for consumer in embed-cxx embed-c; do
+    echo "== examples/embedding: $consumer"
+    "$work/build/$consumer" examples/embedding/graph.mlir "$work/$consumer" &&
+      /usr/local/cuda/bin/ptxas -arch=sm_90a "$work/$consumer/graph/kernel.ptx" \
+        -o "$work/$consumer/graph.cubin" || status=1
+  done
+  rm -rf "$prefix" "$work"
+  return $status
+}
+
 case "${1:-}" in
   run)
     install_missing
@@ -60,6 +80,7 @@ case "${1:-}" in
     install_missing
     build
     ninja -C "$BUILD_DIR" check-attnc
+    embedding
     # Both fuzz targets for a bounded time; any crash, leak or timeout fails.
     bash tools/fuzz.sh "${FUZZ_SECONDS:-60}"
     ;;

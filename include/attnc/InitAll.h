@@ -12,12 +12,12 @@ namespace mlir {
 class DialectRegistry;
 namespace attn {
 
-/// The attn dialect plus every upstream dialect (and interface model) the
-/// attnc pipelines create or need to bufferize and lower.
+/// registerAttncDialects (attnc/Pipelines/Registration.h) plus every upstream
+/// dialect and extension: what attnc-opt parses, and the interface models
+/// the CPU reference pipelines need to bufferize and lower.
 void registerAllAttncDialects(DialectRegistry &registry);
 
-/// attnc passes and named pipelines, plus the upstream passes the pipelines
-/// and tests use.
+/// registerAttncPasses plus every upstream pass, for attnc-opt's tests.
 void registerAllAttncPasses();
 
 /// What a tool that runs the whole compiler needs: registerAllAttncDialects,

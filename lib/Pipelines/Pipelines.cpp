@@ -8,6 +8,7 @@
 #include "attnc/Pipelines/Pipelines.h"
 
 #include "attnc/Conversion/Passes.h"
+#include "attnc/Pipelines/Passes.h"
 #include "attnc/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -168,6 +169,9 @@ void mlir::attn::buildAttnToNVVMPipeline(OpPassManager &pm,
 
 void mlir::attn::buildAttnToPTXPipeline(OpPassManager &pm,
                                         const AttnPipelineOptions &options) {
+  // A diagnostic, not a crash in gpu-module-to-binary, when the context was
+  // built without registerAttncDialects.
+  pm.addPass(createAttnCheckRequirementsPass());
   buildAttnToNVVMPipeline(pm, options);
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = "isa"; // PTX text; the driver JITs it.
@@ -190,7 +194,8 @@ void mlir::attn::registerAttnPipelines() {
       });
   PassPipelineRegistration<AttnPipelineOptions>(
       "attn-lower-to-ptx-pipeline",
-      "attn-lower-to-nvvm-pipeline plus gpu-module-to-binary{format=isa}",
+      "attn-check-requirements, attn-lower-to-nvvm-pipeline, then "
+      "gpu-module-to-binary{format=isa}",
       [](OpPassManager &pm, const AttnPipelineOptions &options) {
         buildAttnToPTXPipeline(pm, options);
       });

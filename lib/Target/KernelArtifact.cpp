@@ -7,6 +7,8 @@
 
 #include "attnc/Target/KernelArtifact.h"
 
+#include "attnc/Pipelines/Registration.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
@@ -58,6 +60,10 @@ static LogicalResult compileOne(ModuleOp module,
 FailureOr<SmallVector<KernelArtifact>>
 mlir::attn::compileKernelArtifacts(ModuleOp module,
                                    const AttnPipelineOptions &options) {
+  // A diagnostic, not a crash in gpu-module-to-binary, when the context was
+  // built without registerAttncDialects.
+  if (failed(checkAttncRequirements(module)))
+    return failure();
   SmallVector<KernelArtifact> artifacts;
   for (auto func : module.getOps<func::FuncOp>()) {
     if (func.isDeclaration())
@@ -87,30 +93,26 @@ mlir::attn::compileKernelArtifacts(ModuleOp module,
   return artifacts;
 }
 
-static LogicalResult writeFile(StringRef path, StringRef contents) {
+static LogicalResult writeFile(StringRef path, StringRef contents,
+                               Location loc) {
   std::string error;
   auto file = openOutputFile(path, &error);
-  if (!file) {
-    llvm::errs() << "attnc: " << error << "\n";
-    return failure();
-  }
+  if (!file)
+    return emitError(loc) << error;
   file->os() << contents;
   file->keep();
   return success();
 }
 
 LogicalResult mlir::attn::writeKernelArtifact(const KernelArtifact &artifact,
-                                              StringRef dir) {
-  if (std::error_code ec = llvm::sys::fs::create_directories(dir)) {
-    llvm::errs() << "attnc: cannot create " << dir << ": " << ec.message()
-                 << "\n";
-    return failure();
-  }
+                                              StringRef dir, Location loc) {
+  if (std::error_code ec = llvm::sys::fs::create_directories(dir))
+    return emitError(loc) << "cannot create " << dir << ": " << ec.message();
   SmallString<256> ptx(dir), manifest(dir);
   llvm::sys::path::append(ptx, "kernel.ptx");
   llvm::sys::path::append(manifest, "manifest.json");
-  if (failed(writeFile(ptx, artifact.ptx)) ||
-      failed(writeFile(manifest, artifact.manifest)))
+  if (failed(writeFile(ptx, artifact.ptx, loc)) ||
+      failed(writeFile(manifest, artifact.manifest, loc)))
     return failure();
   return success();
 }

@@ -14,7 +14,7 @@
 #include "attnc/Transforms/Passes.h"
 #include "attnc/Transforms/TileConfig.h"
 
-#include "attn/AttnOps.h"
+#include "attnc/Dialect/Attn/AttnOps.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 

@@ -14,7 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "attn/AttnOps.h"
+#include "attnc/Dialect/Attn/AttnOps.h"
 #include "attnc/Transforms/Passes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"

@@ -133,7 +133,7 @@ int main(int argc, char **argv) {
   for (const attn::KernelArtifact &artifact : *artifacts) {
     SmallString<256> dir(outputDir.getValue());
     llvm::sys::path::append(dir, artifact.name);
-    if (failed(attn::writeKernelArtifact(artifact, dir)))
+    if (failed(attn::writeKernelArtifact(artifact, dir, module->getLoc())))
       return 1;
     llvm::outs() << llvm::formatv("wrote {0} (kernel.ptx, manifest.json) in "
                                   "{1:f0} ms\n",

@@ -19,11 +19,11 @@
 #include "Reference.h"
 #include "Sweep.h"
 
-#include "attn/AttnOps.h"
+#include "attnc/Dialect/Attn/AttnOps.h"
 #include "attnc/InitAll.h"
-#include "attnc/Tools/InputNesting.h"
 #include "attnc/Pipelines/Pipelines.h"
 #include "attnc/Target/KernelArtifact.h"
+#include "attnc/Tools/InputNesting.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -242,7 +242,8 @@ void runOnGpuKernels(ModuleOp module, ArrayRef<Problem> problems,
     }
     SmallString<128> dir;
     if (llvm::sys::fs::createUniqueDirectory("attnc-kernel", dir) ||
-        failed(attn::writeKernelArtifact(artifacts->front(), dir))) {
+        failed(attn::writeKernelArtifact(artifacts->front(), dir,
+                                         single->getLoc()))) {
       report.fail(p, "gpu", "cannot write the kernel artifact");
       continue;
     }

@@ -133,6 +133,7 @@ void buildAttnToCPUPipeline(OpPassManager &pm);
 void buildAttnToNVVMPipeline(OpPassManager &pm,
                              const AttnPipelineOptions &options);
 
+/// attn-check-requirements (attnc/Pipelines/Registration.h), then
 /// buildAttnToNVVMPipeline plus gpu-module-to-binary{format=isa}: the
 /// gpu.module becomes a gpu.binary holding PTX text.
 void buildAttnToPTXPipeline(OpPassManager &pm,

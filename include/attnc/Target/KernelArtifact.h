@@ -29,14 +29,16 @@ struct KernelArtifact {
 };
 
 /// Compiles every attention function of `module` on its own (a clone per
-/// function) through buildAttnToPTXPipeline. Diagnostics go to the context.
-/// Needs the NVPTX LLVM target initialized (llvm::InitializeAllTargets...).
+/// function) through buildAttnToPTXPipeline. Diagnostics go to the context;
+/// one that lacks a registration of registerAttncDialects gets an error
+/// naming it (checkAttncRequirements) before anything is compiled.
 FailureOr<SmallVector<KernelArtifact>>
 compileKernelArtifacts(ModuleOp module, const AttnPipelineOptions &options);
 
 /// Writes `<dir>/kernel.ptx` and `<dir>/manifest.json`, creating `dir`.
-LogicalResult writeKernelArtifact(const KernelArtifact &artifact,
-                                  StringRef dir);
+/// Errors are diagnostics at `loc`.
+LogicalResult writeKernelArtifact(const KernelArtifact &artifact, StringRef dir,
+                                  Location loc);
 
 } // namespace mlir::attn
 

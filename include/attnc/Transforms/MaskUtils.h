@@ -14,7 +14,7 @@
 #ifndef ATTNC_TRANSFORMS_MASKUTILS_H
 #define ATTNC_TRANSFORMS_MASKUTILS_H
 
-#include "attn/AttnOps.h"
+#include "attnc/Dialect/Attn/AttnOps.h"
 #include "mlir/IR/Builders.h"
 
 namespace mlir::attn {

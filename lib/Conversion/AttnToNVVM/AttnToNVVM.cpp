@@ -13,8 +13,8 @@
 #include "HopperKernel.h"
 #include "KernelPlan.h"
 
-#include "attn/AttnDialect.h"
 #include "attnc/Conversion/Passes.h"
+#include "attnc/Dialect/Attn/AttnDialect.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"

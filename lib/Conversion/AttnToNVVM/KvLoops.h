@@ -18,7 +18,7 @@
 #ifndef ATTNC_LIB_CONVERSION_ATTNTONVVM_KVLOOPS_H
 #define ATTNC_LIB_CONVERSION_ATTNTONVVM_KVLOOPS_H
 
-#include "attn/AttnOps.h"
+#include "attnc/Dialect/Attn/AttnOps.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"

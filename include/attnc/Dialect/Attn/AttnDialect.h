@@ -5,13 +5,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef ATTN_ATTNDIALECT_H
-#define ATTN_ATTNDIALECT_H
+#ifndef ATTNC_DIALECT_ATTN_ATTNDIALECT_H
+#define ATTNC_DIALECT_ATTN_ATTNDIALECT_H
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Dialect.h"
 
-#include "attn/AttnDialect.h.inc"
+#include "attnc/Dialect/Attn/AttnDialect.h.inc"
 
-#endif // ATTN_ATTNDIALECT_H
+#endif // ATTNC_DIALECT_ATTN_ATTNDIALECT_H

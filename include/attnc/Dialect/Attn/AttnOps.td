@@ -8,9 +8,9 @@
 #ifndef ATTN_OPS_TD
 #define ATTN_OPS_TD
 
-include "attn/AttnDialect.td"
-include "attn/AttnAttrs.td"
-include "attn/AttnEnums.td"
+include "attnc/Dialect/Attn/AttnDialect.td"
+include "attnc/Dialect/Attn/AttnAttrs.td"
+include "attnc/Dialect/Attn/AttnEnums.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 include "mlir/IR/CommonAttrConstraints.td"

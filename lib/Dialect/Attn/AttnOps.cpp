@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "attn/AttnOps.h"
+#include "attnc/Dialect/Attn/AttnOps.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -25,10 +25,10 @@
 using namespace mlir;
 using namespace mlir::attn;
 
-#include "attn/AttnEnums.cpp.inc"
+#include "attnc/Dialect/Attn/AttnEnums.cpp.inc"
 
 #define GET_OP_CLASSES
-#include "attn/AttnOps.cpp.inc"
+#include "attnc/Dialect/Attn/AttnOps.cpp.inc"
 
 //===----------------------------------------------------------------------===//
 // Layout helpers

@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "attn/AttnOps.h"
+#include "attnc/Dialect/Attn/AttnOps.h"
 
 using namespace mlir;
 using namespace mlir::attn;

@@ -5,20 +5,20 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef ATTN_ATTNOPS_H
-#define ATTN_ATTNOPS_H
+#ifndef ATTNC_DIALECT_ATTN_ATTNOPS_H
+#define ATTNC_DIALECT_ATTN_ATTNOPS_H
 
-#include "attn/AttnDialect.h"
+#include "attnc/Dialect/Attn/AttnDialect.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
-#include "attn/AttnEnums.h.inc"
+#include "attnc/Dialect/Attn/AttnEnums.h.inc"
 
 #define GET_ATTRDEF_CLASSES
-#include "attn/AttnAttrs.h.inc"
+#include "attnc/Dialect/Attn/AttnAttrs.h.inc"
 
 namespace mlir::attn {
 /// The attention mask of one op: kind plus optional [left, right] window.
@@ -37,7 +37,7 @@ struct KvRingResource : public SideEffects::Resource::Base<KvRingResource> {
 } // namespace mlir::attn
 
 #define GET_OP_CLASSES
-#include "attn/AttnOps.h.inc"
+#include "attnc/Dialect/Attn/AttnOps.h.inc"
 
 namespace mlir::attn {
 /// Returns the logical [batch, heads, seq, head_dim] sizes of a 4-D operand
@@ -48,4 +48,4 @@ SmallVector<int64_t, 4> toLogicalBHSD(ArrayRef<int64_t> shape, Layout layout);
 unsigned physicalDim(unsigned logicalDim, Layout layout);
 } // namespace mlir::attn
 
-#endif // ATTN_ATTNOPS_H
+#endif // ATTNC_DIALECT_ATTN_ATTNOPS_H

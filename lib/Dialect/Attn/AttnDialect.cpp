@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "attn/AttnDialect.h"
-#include "attn/AttnOps.h"
+#include "attnc/Dialect/Attn/AttnDialect.h"
+#include "attnc/Dialect/Attn/AttnOps.h"
 
 using namespace mlir;
 using namespace mlir::attn;
@@ -14,10 +14,10 @@ using namespace mlir::attn;
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"
 
-#include "attn/AttnDialect.cpp.inc"
+#include "attnc/Dialect/Attn/AttnDialect.cpp.inc"
 
 #define GET_ATTRDEF_CLASSES
-#include "attn/AttnAttrs.cpp.inc"
+#include "attnc/Dialect/Attn/AttnAttrs.cpp.inc"
 
 LogicalResult
 SharedMemoryAttr::verify(function_ref<InFlightDiagnostic()> emitError,
@@ -81,10 +81,10 @@ SharedMemoryAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 void AttnDialect::initialize() {
   addAttributes<
 #define GET_ATTRDEF_LIST
-#include "attn/AttnAttrs.cpp.inc"
+#include "attnc/Dialect/Attn/AttnAttrs.cpp.inc"
       >();
   addOperations<
 #define GET_OP_LIST
-#include "attn/AttnOps.cpp.inc"
+#include "attnc/Dialect/Attn/AttnOps.cpp.inc"
       >();
 }

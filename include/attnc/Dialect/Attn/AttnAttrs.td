@@ -8,7 +8,7 @@
 #ifndef ATTN_ATTRS_TD
 #define ATTN_ATTRS_TD
 
-include "attn/AttnDialect.td"
+include "attnc/Dialect/Attn/AttnDialect.td"
 include "mlir/IR/AttrTypeBase.td"
 
 class Attn_Attr<string name, string attrMnemonic> : AttrDef<Attn_Dialect, name> {

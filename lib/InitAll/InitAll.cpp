@@ -7,10 +7,7 @@
 
 #include "attnc/InitAll.h"
 
-#include "attn/AttnDialect.h"
-#include "attnc/Conversion/Passes.h"
-#include "attnc/Pipelines/Pipelines.h"
-#include "attnc/Transforms/Passes.h"
+#include "attnc/Pipelines/Registration.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllDialects.h"
@@ -20,7 +17,7 @@
 #include "llvm/Support/TargetSelect.h"
 
 void mlir::attn::registerAllAttncDialects(DialectRegistry &registry) {
-  registry.insert<AttnDialect>();
+  registerAttncDialects(registry);
   // The pipelines reach from tensors through bufferization down to LLVM and
   // NVVM; registering upstream wholesale keeps every interface model (e.g.
   // bufferization of tensor/linalg/scf) available to them.
@@ -30,9 +27,7 @@ void mlir::attn::registerAllAttncDialects(DialectRegistry &registry) {
 
 void mlir::attn::registerAllAttncPasses() {
   registerAllPasses();
-  registerAttnTransformsPasses();
-  registerAttnConversionPasses();
-  registerAttnPipelines();
+  registerAttncPasses();
 }
 
 void mlir::attn::registerAttncCompiler(DialectRegistry &registry) {
