@@ -7,6 +7,8 @@
 
 #include "attnc/Target/KernelArtifact.h"
 
+#include "attnc/Dialect/Attn/KernelAbi.h"
+
 #include "attnc/Pipelines/Registration.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -32,15 +34,25 @@ static LogicalResult compileOne(ModuleOp module,
   buildAttnToNVVMPipeline(toNVVM, options);
   if (failed(toNVVM.run(module)))
     return failure();
-  // The manifest travels on the kernel until the gpu.module becomes a binary.
+  // The manifest is the kernel's #attn.kernel_abi, written out before the
+  // gpu.module becomes a binary.
   std::string function = artifact.name;
-  module.walk([&](LLVM::LLVMFuncOp func) {
-    if (auto attr = func->getAttrOfType<StringAttr>("attnc.manifest")) {
-      artifact.manifest = attr.str();
-      // The kernel's entry name (a PTX identifier) names the artifact.
-      artifact.name = func.getSymName().str();
-    }
+  WalkResult written = module.walk([&](LLVM::LLVMFuncOp func) {
+    auto abi =
+        func->getAttrOfType<KernelAbiAttr>(AttnDialect::getKernelAbiAttrName());
+    if (!abi)
+      return WalkResult::advance();
+    FailureOr<attnc::rt::Manifest> manifest =
+        toManifest(abi, func.getSymName(), [&] { return func.emitError(); });
+    if (failed(manifest))
+      return WalkResult::interrupt();
+    artifact.manifest = attnc::rt::toJson(*manifest);
+    // The kernel's entry name (a PTX identifier) names the artifact.
+    artifact.name = func.getSymName().str();
+    return WalkResult::advance();
   });
+  if (written.wasInterrupted())
+    return failure();
   if (artifact.manifest.empty())
     return module.emitError("function @")
            << function << " holds no attention to compile";

@@ -38,8 +38,8 @@ func.func @ragged_static(%q: tensor<1x2x100x64xbf16>, %k: tensor<1x2x513x64xbf16
 // RUN: attnc-opt %s --attn-generalize-lengths --attn-tiling-pipeline="block-m=64 block-n=128" \
 // RUN:   --attn-allocate-shared-memory --convert-attn-to-nvvm | FileCheck %s --check-prefix=DECODE
 // DECODE-LABEL: llvm.func @decode_window
-// DECODE-SAME:    \22mask\22: \22causal_bottom_right\22
-// DECODE-SAME:    \22window_left\22: 127, \22window_right\22: 0
+// DECODE-SAME:    mask = "causal_bottom_right"
+// DECODE-SAME:    window_left = 127 : i64, window_right = 0 : i64
 func.func @decode_window(%q: tensor<1x2x1x64xbf16>, %k: tensor<1x2x256x64xbf16>,
                          %v: tensor<1x2x256x64xbf16>) -> tensor<1x2x1x64xbf16> {
   %o = attn.attention %q, %k, %v mask = causal_bottom_right window = [127, 0]

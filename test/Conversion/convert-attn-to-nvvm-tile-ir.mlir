@@ -281,7 +281,7 @@ func.func @softcapped(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>
 // the kernel: K's TMA destination and the launch's shared-memory size are
 // the attribute's.
 // CHECK-LABEL: llvm.func @moved_keys(
-// CHECK-SAME:    \22dynamic_smem_bytes\22: 49224
+// CHECK-SAME:    shared_memory = 49224
 // CHECK:         %[[KEYS:.*]] = arith.constant 16384 : i32
 // CHECK-NEXT:    %[[STAGE:.*]] = arith.addi %[[KEYS]], %{{.*}} : i32
 // CHECK-NEXT:    llvm.getelementptr %{{.*}}[%[[STAGE]]]

@@ -1,5 +1,5 @@
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
-// RUN:   --attn-warp-specialize --attn-allocate-shared-memory --convert-attn-to-nvvm | FileCheck %s --implicit-check-not=attn.
+// RUN:   --attn-warp-specialize --attn-allocate-shared-memory --convert-attn-to-nvvm | FileCheck %s --implicit-check-not='{{[^#]attn\.[^k]}}'
 
 // A causal, bf16, D = 64 attention with LSE becomes one kernel in
 // gpu.module @attn_kernels; the host function is gone.
@@ -9,7 +9,8 @@
 // CHECK:         llvm.func @causal(%[[TQ:[^:]*]]: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant},
 // CHECK-SAME:      %{{[^:]*}}: !llvm.ptr {{{[^}]*}}}, %{{[^:]*}}: !llvm.ptr {{{[^}]*}}},
 // CHECK-SAME:      %[[TO:[^:]*]]: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}, %{{[^:]*}}: !llvm.ptr<1>, %[[NQ:[^:]*]]: i32, %[[NK:[^:]*]]: i32)
-// CHECK-SAME:      attnc.manifest = "{{.*}}\22threads_per_block\22: 384
+// CHECK-SAME:      attn.kernel_abi = #attn.kernel_abi<threads = 384, shared_memory = {{[0-9]+}},
+// CHECK-SAME:      grid = [#attn.grid_dim<["seq_q"], ceil_div = 128>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch"]>]
 // CHECK-SAME:      nvvm.kernel, nvvm.minctasm = 1 : i32, nvvm.reqntid = array<i32: 384, 1, 1>
 // Causal query blocks launch longest first: CTA x computes query block
 // gridDim.x - 1 - x (tile-order=auto).
@@ -63,9 +64,9 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 // RUN:   | FileCheck %s --check-prefix=PERSISTENT
 // PERSISTENT:       llvm.func @causal(
 // PERSISTENT-SAME:    %{{[^:]*}}: i32, %{{[^:]*}}: i32, %[[BATCH:[^:]*]]: i32)
-// PERSISTENT-SAME:    \22product\22: [\22num_sms\22]
-// PERSISTENT-SAME:    {\22kind\22: \22i32\22, \22value\22: \22batch\22}
-// PERSISTENT-SAME:    \22persistent\22: 1
+// PERSISTENT-SAME:    grid = [#attn.grid_dim<["num_sms"]>, #attn.grid_dim<["one"]>, #attn.grid_dim<["one"]>]
+// PERSISTENT-SAME:    #attn.kernel_param<"i32", "batch">
+// PERSISTENT-SAME:    persistent = 1 : i64
 // The Q-free barrier follows the others at 49152 (Q 16 KiB, two 8 KiB K and
 // V stages) + 8 x 9 (Q, 2 K full, 2 V full, 2 K empty, 2 V empty) = 49224;
 // one arrival per consumer warpgroup (two here).

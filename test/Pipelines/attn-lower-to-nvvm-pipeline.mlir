@@ -1,4 +1,4 @@
-// RUN: attnc-opt %s --attn-lower-to-nvvm-pipeline | FileCheck %s --implicit-check-not=attn. --implicit-check-not=scf. --implicit-check-not=arith. --implicit-check-not=func.func
+// RUN: attnc-opt %s --attn-lower-to-nvvm-pipeline | FileCheck %s --implicit-check-not='{{[^#]attn\.[^k]}}' --implicit-check-not=scf. --implicit-check-not=arith. --implicit-check-not=func.func
 // RUN: attnc-opt %s --attn-lower-to-ptx-pipeline | FileCheck %s --check-prefix=PTX
 // RUN: attnc-opt %s --attn-lower-to-nvvm-pipeline="probs-in-registers=false" | FileCheck %s --check-prefix=NO-RS
 // RUN: attnc-opt %s --attn-lower-to-nvvm-pipeline="block-n=192" | FileCheck %s --check-prefix=NO-ROOM
@@ -12,10 +12,12 @@
 // CHECK-LABEL: gpu.module @attn_kernels
 // CHECK:         llvm.func @prefill(
 // CHECK-SAME:      %{{[^:]*}}: i32, %{{[^:]*}}: i32, %[[SCALE:[^:]*]]: f32, %[[SL2:[^:]*]]: f32)
-// CHECK-SAME:      {\22kind\22: \22f32\22, \22value\22: \22scale\22},\0A {\22kind\22: \22f32\22, \22value\22: \22scale_log2\22}
-// CHECK-NOT:       \22scale\22:
-// CHECK-SAME:      \22block_m\22: 128, \22block_n\22: 128, \22stages\22: 3
-// CHECK-SAME:      \22intra_warpgroup_overlap\22: 1
+// CHECK-SAME:      attn.kernel_abi = #attn.kernel_abi<threads = 384,
+// CHECK-SAME:      #attn.kernel_param<"i32", "seq_k">, #attn.kernel_param<"f32", "scale">, #attn.kernel_param<"f32", "scale_log2">]
+// CHECK-SAME:      options = {block_m = 128 : i64, block_n = 128 : i64,
+// CHECK-SAME:      intra_warpgroup_overlap = 1 : i64
+// CHECK-NOT:       scale =
+// CHECK-SAME:      stages = 3 : i64
 // CHECK-SAME:      nvvm.reqntid = array<i32: 384, 1, 1>
 // The producer gives registers away, the consumers take them.
 // CHECK:         nvvm.setmaxregister decrease 24
@@ -31,10 +33,12 @@
 // registers, room for a third stage and registers for the carried P: with P
 // through shared memory it is 2 stages without overlap; so it is with kv
 // tiles too wide for both (192: O, S and P(j-1) would take 208 registers).
-// NO-RS:    \22block_n\22: 128, \22stages\22: 2
-// NO-RS-SAME: \22intra_warpgroup_overlap\22: 0, \22probs_in_registers\22: 0
-// NO-ROOM:  \22block_n\22: 192, \22stages\22: 2
-// NO-ROOM-SAME: \22intra_warpgroup_overlap\22: 0
+// NO-RS:    options = {block_m = 128 : i64, block_n = 128 : i64
+// NO-RS-SAME: intra_warpgroup_overlap = 0 : i64
+// NO-RS-SAME: probs_in_registers = 0 : i64, stages = 2 : i64
+// NO-ROOM:  options = {block_m = 128 : i64, block_n = 192 : i64
+// NO-ROOM-SAME: intra_warpgroup_overlap = 0 : i64
+// NO-ROOM-SAME: stages = 2 : i64
 
 // The PTX pipeline ends in a gpu.binary holding sm_90a PTX.
 // PTX: gpu.binary @attn_kernels [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx86">, {{.*}}assembly = "

@@ -68,8 +68,11 @@ def ConvertAttnToNVVMPass : Pass<"convert-attn-to-nvvm", "ModuleOp"> {
     shape would run only that shape (attn-generalize-lengths makes them
     dynamic; attn-lower-to-nvvm-pipeline runs it).
 
-    Each kernel carries its runtime manifest (JSON, see docs/Runtime.md) in
-    the `attnc.manifest` attribute for the artifact writer.
+    Each kernel carries its launch interface as `attn.kernel_abi =
+    #attn.kernel_abi<...>`: threads, shared memory, grid, the parameters in
+    order (the kernel's signature is built from them) and the problem and
+    options; the artifact writer writes it out as the runtime manifest
+    (docs/Runtime.md).
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",

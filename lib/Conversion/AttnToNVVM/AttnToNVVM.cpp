@@ -141,11 +141,7 @@ struct ConvertAttnToNVVMPass final
       plan->conditionalRescale = conditionalRescale;
       plan->longestFirst = tileOrder == "auto" ? plan->mask.hidesKeys()
                                                : tileOrder == "longest-first";
-      attnc::rt::Manifest manifest;
-      LLVM::LLVMFuncOp kernel = buildHopperAttentionKernel(
-          b, func.getLoc(), gpuModule, *plan, manifest);
-      kernel->setAttr("attnc.manifest",
-                      b.getStringAttr(attnc::rt::toJson(manifest)));
+      buildHopperAttentionKernel(b, func.getLoc(), gpuModule, *plan);
       func.erase();
     }
   }

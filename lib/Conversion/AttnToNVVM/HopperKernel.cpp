@@ -47,7 +47,6 @@
 using namespace mlir;
 using namespace mlir::attn;
 using namespace mlir::attn::hopper;
-namespace rt = attnc::rt;
 
 Value KernelEmitter::smemPtr(int64_t offset, Value dynamicOffset) {
   Value off = c32(offset);
@@ -103,25 +102,26 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   MLIRContext *ctx = b.getContext();
   auto sharedPtr = LLVM::LLVMPointerType::get(ctx, 3);
   smemBase = LLVM::AddressOfOp::create(b, loc, sharedPtr, "attn_smem");
-  tmQuery = entry->getArgument(0);
-  tmKey = entry->getArgument(1);
-  tmValue = entry->getArgument(2);
-  Value output = entry->getArgument(3); // O's tensor map
-  Value lse = plan.hasLse ? entry->getArgument(4) : Value();
-  seqQ = entry->getArgument(plan.hasLse ? 5 : 4);
-  seqK = entry->getArgument(plan.hasLse ? 6 : 5);
-  if (plan.persistent)
-    batchCount = entry->getArgument(plan.hasLse ? 7 : 6);
+  // The kernel's parameter of `kind` and `value` in its #attn.kernel_abi.
+  auto param = [&](StringRef kind, StringRef value) -> Value {
+    std::optional<unsigned> i = abi.findParam(kind, value);
+    return i ? entry->getArgument(*i) : Value();
+  };
+  tmQuery = param("tensor_map", "q");
+  tmKey = param("tensor_map", "k");
+  tmValue = param("tensor_map", "v");
+  Value output = param("tensor_map", "o");
+  Value lse = param("pointer", "lse");
+  seqQ = param("i32", "seq_q");
+  seqK = param("i32", "seq_k");
+  batchCount = param("i32", "batch");
   index.setLengths(toIndex(seqQ), toIndex(seqK));
   // The scale values of the IR, once per thread, from the scale parameters
-  // (the last) or from constants.
-  if (plan.scaleLog2IsParameter) {
-    unsigned last = entry->getNumArguments() - 1;
-    index.map(plan.scaleArgument, entry->getArgument(last - 1));
-    index.map(plan.scaleLog2, entry->getArgument(last));
-  } else if (plan.scaleArgument) {
-    index.map(plan.scaleArgument, entry->getArguments().back());
-  }
+  // or from constants.
+  if (plan.scaleArgument)
+    index.map(plan.scaleArgument, param("f32", "scale"));
+  if (plan.scaleLog2IsParameter)
+    index.map(plan.scaleLog2, param("f32", "scale_log2"));
   scaleLog2 = index.lower(b, plan.scaleLog2);
   lseScale = index.lower(b, plan.lseScale);
 
@@ -613,9 +613,10 @@ void KernelEmitter::storeOutputTile(ArrayRef<Value> o, const Value inv[2],
   });
 }
 
-LLVM::LLVMFuncOp mlir::attn::buildHopperAttentionKernel(
-    OpBuilder &b, Location loc, gpu::GPUModuleOp module, const KernelPlan &plan,
-    rt::Manifest &manifest) {
+LLVM::LLVMFuncOp
+mlir::attn::buildHopperAttentionKernel(OpBuilder &b, Location loc,
+                                       gpu::GPUModuleOp module,
+                                       const KernelPlan &plan) {
   MLIRContext *ctx = b.getContext();
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(module.getBody());
@@ -628,30 +629,33 @@ LLVM::LLVMFuncOp mlir::attn::buildHopperAttentionKernel(
                            "attn_smem", Attribute(), /*alignment=*/1024,
                            /*addrSpace=*/3);
 
-  auto ptr = LLVM::LLVMPointerType::get(ctx);
-  auto globalPtr = LLVM::LLVMPointerType::get(ctx, 1);
-  SmallVector<Type> params = {ptr, ptr, ptr, ptr};
-  if (plan.hasLse)
-    params.push_back(globalPtr);
-  params.push_back(b.getI32Type());
-  params.push_back(b.getI32Type());
-  if (plan.persistent)
-    params.push_back(b.getI32Type()); // batch
-  if (plan.scaleArgument)
-    params.push_back(b.getF32Type()); // the softmax scale
-  if (plan.scaleLog2IsParameter)
-    params.push_back(b.getF32Type()); // scale * log2(e)
+  // The signature is the ABI's parameter list.
+  KernelAbiAttr abi = buildKernelAbi(ctx, plan);
+  auto paramType = [&](KernelParamAttr param) -> Type {
+    StringRef kind = param.getKind();
+    if (kind == "tensor_map")
+      return LLVM::LLVMPointerType::get(ctx);
+    if (kind == "pointer")
+      return LLVM::LLVMPointerType::get(ctx, 1);
+    return kind == "f32" ? Type(b.getF32Type()) : Type(b.getI32Type());
+  };
+  SmallVector<Type> params =
+      llvm::map_to_vector(abi.getParamList(), [&](Attribute a) {
+        return paramType(cast<KernelParamAttr>(a));
+      });
   auto func = LLVM::LLVMFuncOp::create(
       b, loc, plan.name,
       LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), params));
   func->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), b.getUnitAttr());
   func->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),
-                b.getDenseI32ArrayAttr(
-                    {int32_t(kWarpgroupThreads * plan.warpgroups()), 1, 1}));
+                b.getDenseI32ArrayAttr({int32_t(abi.getThreads()), 1, 1}));
   func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
                 b.getI32IntegerAttr(1));
+  func->setAttr(AttnDialect::getKernelAbiAttrName(), abi);
   // Tensor maps by value (CUTLASS's __grid_constant__ const CUtensorMap).
-  for (unsigned i = 0; i < 4; ++i) {
+  for (auto [i, attr] : llvm::enumerate(abi.getParamList())) {
+    if (cast<KernelParamAttr>(attr).getKind() != "tensor_map")
+      continue;
     func.setArgAttr(
         i, LLVM::LLVMDialect::getByValAttrName(),
         TypeAttr::get(LLVM::LLVMArrayType::get(b.getI8Type(), 128)));
@@ -660,7 +664,6 @@ LLVM::LLVMFuncOp mlir::attn::buildHopperAttentionKernel(
     func.setArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName(),
                     b.getUnitAttr());
   }
-  KernelEmitter(b, loc, plan).emit(func);
-  manifest = buildManifest(plan, plan.smem);
+  KernelEmitter(b, loc, plan, abi).emit(func);
   return func;
 }

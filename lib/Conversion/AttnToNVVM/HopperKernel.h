@@ -10,7 +10,6 @@
 
 #include "KernelPlan.h"
 
-#include "attnc/Runtime/Manifest.h"
 #include "attnc/Transforms/TileConfig.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -18,11 +17,11 @@
 namespace mlir::attn {
 
 /// Emits into `module` the kernel for `plan` as an llvm.func (NVVM, LLVM,
-/// arith and scf ops) and returns it; its manifest goes to `manifest`.
+/// arith and scf ops) whose signature follows its #attn.kernel_abi, which
+/// it carries as `attn.kernel_abi`, and returns it.
 LLVM::LLVMFuncOp buildHopperAttentionKernel(OpBuilder &b, Location loc,
                                             gpu::GPUModuleOp module,
-                                            const KernelPlan &plan,
-                                            attnc::rt::Manifest &manifest);
+                                            const KernelPlan &plan);
 
 } // namespace mlir::attn
 

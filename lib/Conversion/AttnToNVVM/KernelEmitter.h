@@ -34,8 +34,9 @@ inline constexpr int64_t kAtomElems = SharedMemoryLayout::kAtomElems;
 /// Emits the kernel body; one instance per kernel.
 class KernelEmitter {
 public:
-  KernelEmitter(OpBuilder &b, Location loc, const KernelPlan &plan)
-      : b(b), loc(loc), plan(plan), smem(plan.smem),
+  KernelEmitter(OpBuilder &b, Location loc, const KernelPlan &plan,
+                KernelAbiAttr abi)
+      : b(b), loc(loc), plan(plan), abi(abi), smem(plan.smem),
         index(plan.seqQSources, plan.seqKSources) {}
 
   void emit(LLVM::LLVMFuncOp func);
@@ -236,6 +237,8 @@ private:
   OpBuilder &b;
   Location loc;
   const KernelPlan &plan;
+  /// The kernel's parameters (and launch) in order.
+  KernelAbiAttr abi;
   SharedMemoryLayout smem;
   /// The tile IR's index arithmetic, cloned into the kernel.
   IndexLowering index;
@@ -260,9 +263,9 @@ private:
   Type accType, scoresType;
 };
 
-/// The runtime manifest of the kernel for `plan` (KernelManifest.cpp).
-attnc::rt::Manifest buildManifest(const KernelPlan &plan,
-                                  const SharedMemoryLayout &smem);
+/// The launch interface of the kernel for `plan` (KernelAbi.cpp): its
+/// signature and manifest are built from it.
+KernelAbiAttr buildKernelAbi(MLIRContext *ctx, const KernelPlan &plan);
 
 } // namespace mlir::attn::hopper
 

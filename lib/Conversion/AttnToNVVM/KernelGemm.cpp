@@ -17,8 +17,6 @@ using namespace mlir;
 using namespace mlir::attn;
 using namespace mlir::attn::hopper;
 
-namespace rt = attnc::rt;
-
 /// The wgmma shared-memory descriptor (128-byte swizzle) of the start of
 /// dynamic shared memory, built once per kernel. Its bits 0-13 hold the
 /// address >> 4; shared addresses stay below 2^18, so the descriptor of

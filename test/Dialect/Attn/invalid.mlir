@@ -921,3 +921,77 @@ func.func @scale_overflows(%q: tensor<1x8x128x64xf32>, %k: tensor<1x8x128x64xf32
       -> tensor<1x8x128x64xf32>
   return %o : tensor<1x8x128x64xf32>
 }
+
+// -----
+
+// The kernel ABI attribute: names the runtime does not know, missing or
+// mistyped fields, and what the runtime's manifest validator rejects.
+
+// expected-error @+1 {{#attn.kernel_abi: unknown parameter kind 'tensor'}}
+func.func private @kernel_abi_0() attributes {attn.kernel_abi = #attn.kernel_abi<threads = 384, shared_memory = 229480, grid = [#attn.grid_dim<["seq_q"], ceil_div = 128>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch"]>], params = [#attn.kernel_param<"tensor", "q", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "k", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "v", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "o", box = [64, 64, 1, 1]>, #attn.kernel_param<"i32", "seq_q">, #attn.kernel_param<"i32", "seq_k">, #attn.kernel_param<"f32", "scale">], problem = {dtype = "bf16", gqa = false, has_lse = false, head_dim = 128 : i64, head_dim_v = 128 : i64, layout = "bhsd", mask = "causal"}, options = {block_m = 128 : i64, heads_kv = 16 : i64, heads_q = 16 : i64}>}
+
+// -----
+
+// expected-error @+1 {{#attn.kernel_abi: unknown tensor 'x'}}
+func.func private @kernel_abi_1() attributes {attn.kernel_abi = #attn.kernel_abi<threads = 384, shared_memory = 229480, grid = [#attn.grid_dim<["seq_q"], ceil_div = 128>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch"]>], params = [#attn.kernel_param<"tensor_map", "x", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "k", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "v", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "o", box = [64, 64, 1, 1]>, #attn.kernel_param<"i32", "seq_q">, #attn.kernel_param<"i32", "seq_k">, #attn.kernel_param<"f32", "scale">], problem = {dtype = "bf16", gqa = false, has_lse = false, head_dim = 128 : i64, head_dim_v = 128 : i64, layout = "bhsd", mask = "causal"}, options = {block_m = 128 : i64, heads_kv = 16 : i64, heads_q = 16 : i64}>}
+
+// -----
+
+// expected-error @+1 {{#attn.kernel_abi: unknown symbol 'seq_x'}}
+func.func private @kernel_abi_2() attributes {attn.kernel_abi = #attn.kernel_abi<threads = 384, shared_memory = 229480, grid = [#attn.grid_dim<["seq_q"], ceil_div = 128>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch"]>], params = [#attn.kernel_param<"tensor_map", "q", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "k", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "v", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "o", box = [64, 64, 1, 1]>, #attn.kernel_param<"i32", "seq_q">, #attn.kernel_param<"i32", "seq_x">, #attn.kernel_param<"f32", "scale">], problem = {dtype = "bf16", gqa = false, has_lse = false, head_dim = 128 : i64, head_dim_v = 128 : i64, layout = "bhsd", mask = "causal"}, options = {block_m = 128 : i64, heads_kv = 16 : i64, heads_q = 16 : i64}>}
+
+// -----
+
+// expected-error @+1 {{#attn.kernel_abi: params[4]: only a tensor_map has a box}}
+func.func private @kernel_abi_3() attributes {attn.kernel_abi = #attn.kernel_abi<threads = 384, shared_memory = 229480, grid = [#attn.grid_dim<["seq_q"], ceil_div = 128>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch"]>], params = [#attn.kernel_param<"tensor_map", "q", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "k", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "v", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "o", box = [64, 64, 1, 1]>, #attn.kernel_param<"i32", "seq_q", box = [1]>, #attn.kernel_param<"i32", "seq_k">, #attn.kernel_param<"f32", "scale">], problem = {dtype = "bf16", gqa = false, has_lse = false, head_dim = 128 : i64, head_dim_v = 128 : i64, layout = "bhsd", mask = "causal"}, options = {block_m = 128 : i64, heads_kv = 16 : i64, heads_q = 16 : i64}>}
+
+// -----
+
+// expected-error @+1 {{#attn.kernel_abi: params[0] must be an #attn.kernel_param}}
+func.func private @kernel_abi_4() attributes {attn.kernel_abi = #attn.kernel_abi<threads = 384, shared_memory = 229480, grid = [#attn.grid_dim<["seq_q"], ceil_div = 128>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch"]>], params = [1 : i64, #attn.kernel_param<"tensor_map", "k", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "v", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "o", box = [64, 64, 1, 1]>, #attn.kernel_param<"i32", "seq_q">, #attn.kernel_param<"i32", "seq_k">, #attn.kernel_param<"f32", "scale">], problem = {dtype = "bf16", gqa = false, has_lse = false, head_dim = 128 : i64, head_dim_v = 128 : i64, layout = "bhsd", mask = "causal"}, options = {block_m = 128 : i64, heads_kv = 16 : i64, heads_q = 16 : i64}>}
+
+// -----
+
+// expected-error @+1 {{#attn.kernel_abi: grid must have 3 dimensions (x, y, z), got 2}}
+func.func private @kernel_abi_5() attributes {attn.kernel_abi = #attn.kernel_abi<threads = 384, shared_memory = 229480, grid = [#attn.grid_dim<["seq_q"], ceil_div = 128>, #attn.grid_dim<["heads_q"]>], params = [#attn.kernel_param<"tensor_map", "q", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "k", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "v", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "o", box = [64, 64, 1, 1]>, #attn.kernel_param<"i32", "seq_q">, #attn.kernel_param<"i32", "seq_k">, #attn.kernel_param<"f32", "scale">], problem = {dtype = "bf16", gqa = false, has_lse = false, head_dim = 128 : i64, head_dim_v = 128 : i64, layout = "bhsd", mask = "causal"}, options = {block_m = 128 : i64, heads_kv = 16 : i64, heads_q = 16 : i64}>}
+
+// -----
+
+// expected-error @+1 {{#attn.kernel_abi: grid[1] must be an #attn.grid_dim}}
+func.func private @kernel_abi_6() attributes {attn.kernel_abi = #attn.kernel_abi<threads = 384, shared_memory = 229480, grid = [#attn.grid_dim<["seq_q"], ceil_div = 128>, 1 : i64, #attn.grid_dim<["batch"]>], params = [#attn.kernel_param<"tensor_map", "q", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "k", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "v", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "o", box = [64, 64, 1, 1]>, #attn.kernel_param<"i32", "seq_q">, #attn.kernel_param<"i32", "seq_k">, #attn.kernel_param<"f32", "scale">], problem = {dtype = "bf16", gqa = false, has_lse = false, head_dim = 128 : i64, head_dim_v = 128 : i64, layout = "bhsd", mask = "causal"}, options = {block_m = 128 : i64, heads_kv = 16 : i64, heads_q = 16 : i64}>}
+
+// -----
+
+// expected-error @+1 {{#attn.kernel_abi: grid[2] must multiply symbol names}}
+func.func private @kernel_abi_7() attributes {attn.kernel_abi = #attn.kernel_abi<threads = 384, shared_memory = 229480, grid = [#attn.grid_dim<["seq_q"], ceil_div = 128>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<[1 : i64]>], params = [#attn.kernel_param<"tensor_map", "q", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "k", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "v", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "o", box = [64, 64, 1, 1]>, #attn.kernel_param<"i32", "seq_q">, #attn.kernel_param<"i32", "seq_k">, #attn.kernel_param<"f32", "scale">], problem = {dtype = "bf16", gqa = false, has_lse = false, head_dim = 128 : i64, head_dim_v = 128 : i64, layout = "bhsd", mask = "causal"}, options = {block_m = 128 : i64, heads_kv = 16 : i64, heads_q = 16 : i64}>}
+
+// -----
+
+// expected-error @+1 {{#attn.kernel_abi: problem.dtype must be a string}}
+func.func private @kernel_abi_8() attributes {attn.kernel_abi = #attn.kernel_abi<threads = 384, shared_memory = 229480, grid = [#attn.grid_dim<["seq_q"], ceil_div = 128>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch"]>], params = [#attn.kernel_param<"tensor_map", "q", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "k", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "v", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "o", box = [64, 64, 1, 1]>, #attn.kernel_param<"i32", "seq_q">, #attn.kernel_param<"i32", "seq_k">, #attn.kernel_param<"f32", "scale">], problem = {gqa = false, has_lse = false, head_dim = 128 : i64, head_dim_v = 128 : i64, layout = "bhsd", mask = "causal"}, options = {block_m = 128 : i64, heads_kv = 16 : i64, heads_q = 16 : i64}>}
+
+// -----
+
+// expected-error @+1 {{#attn.kernel_abi: unknown dtype 'f8'}}
+func.func private @kernel_abi_9() attributes {attn.kernel_abi = #attn.kernel_abi<threads = 384, shared_memory = 229480, grid = [#attn.grid_dim<["seq_q"], ceil_div = 128>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch"]>], params = [#attn.kernel_param<"tensor_map", "q", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "k", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "v", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "o", box = [64, 64, 1, 1]>, #attn.kernel_param<"i32", "seq_q">, #attn.kernel_param<"i32", "seq_k">, #attn.kernel_param<"f32", "scale">], problem = {dtype = "f8", gqa = false, has_lse = false, head_dim = 128 : i64, head_dim_v = 128 : i64, layout = "bhsd", mask = "causal"}, options = {block_m = 128 : i64, heads_kv = 16 : i64, heads_q = 16 : i64}>}
+
+// -----
+
+// expected-error @+1 {{#attn.kernel_abi: problem.head_dim must be an integer}}
+func.func private @kernel_abi_10() attributes {attn.kernel_abi = #attn.kernel_abi<threads = 384, shared_memory = 229480, grid = [#attn.grid_dim<["seq_q"], ceil_div = 128>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch"]>], params = [#attn.kernel_param<"tensor_map", "q", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "k", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "v", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "o", box = [64, 64, 1, 1]>, #attn.kernel_param<"i32", "seq_q">, #attn.kernel_param<"i32", "seq_k">, #attn.kernel_param<"f32", "scale">], problem = {dtype = "bf16", gqa = false, has_lse = false, head_dim = "128", head_dim_v = 128 : i64, layout = "bhsd", mask = "causal"}, options = {block_m = 128 : i64, heads_kv = 16 : i64, heads_q = 16 : i64}>}
+
+// -----
+
+// expected-error @+1 {{#attn.kernel_abi: problem.gqa must be true or false}}
+func.func private @kernel_abi_11() attributes {attn.kernel_abi = #attn.kernel_abi<threads = 384, shared_memory = 229480, grid = [#attn.grid_dim<["seq_q"], ceil_div = 128>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch"]>], params = [#attn.kernel_param<"tensor_map", "q", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "k", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "v", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "o", box = [64, 64, 1, 1]>, #attn.kernel_param<"i32", "seq_q">, #attn.kernel_param<"i32", "seq_k">, #attn.kernel_param<"f32", "scale">], problem = {dtype = "bf16", gqa = 0 : i64, has_lse = false, head_dim = 128 : i64, head_dim_v = 128 : i64, layout = "bhsd", mask = "causal"}, options = {block_m = 128 : i64, heads_kv = 16 : i64, heads_q = 16 : i64}>}
+
+// -----
+
+// expected-error @+1 {{#attn.kernel_abi: options.block_m must be an integer, a float or a string}}
+func.func private @kernel_abi_12() attributes {attn.kernel_abi = #attn.kernel_abi<threads = 384, shared_memory = 229480, grid = [#attn.grid_dim<["seq_q"], ceil_div = 128>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch"]>], params = [#attn.kernel_param<"tensor_map", "q", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "k", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "v", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "o", box = [64, 64, 1, 1]>, #attn.kernel_param<"i32", "seq_q">, #attn.kernel_param<"i32", "seq_k">, #attn.kernel_param<"f32", "scale">], problem = {dtype = "bf16", gqa = false, has_lse = false, head_dim = 128 : i64, head_dim_v = 128 : i64, layout = "bhsd", mask = "causal"}, options = {block_m = [128], heads_kv = 16 : i64, heads_q = 16 : i64}>}
+
+// -----
+
+// expected-error @+1 {{#attn.kernel_abi: threads_per_block: expected 1..1024, found 0}}
+func.func private @kernel_abi_threads() attributes {attn.kernel_abi = #attn.kernel_abi<threads = 0, shared_memory = 229480, grid = [#attn.grid_dim<["seq_q"], ceil_div = 128>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch"]>], params = [#attn.kernel_param<"tensor_map", "q", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "k", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "v", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "o", box = [64, 64, 1, 1]>, #attn.kernel_param<"i32", "seq_q">, #attn.kernel_param<"i32", "seq_k">, #attn.kernel_param<"f32", "scale">], problem = {dtype = "bf16", gqa = false, has_lse = false, head_dim = 128 : i64, head_dim_v = 128 : i64, layout = "bhsd", mask = "causal"}, options = {block_m = 128 : i64, heads_kv = 16 : i64, heads_q = 16 : i64}>}
+

@@ -329,3 +329,12 @@ func.func @warp_specialize(%k: tensor<?x4x?x64xbf16>, %i: index, %n: index,
 func.func @shared_memory() attributes {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 16384, keys = 16384, values = 32768, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, query_full = 49152, key_full = 49160, value_full = 49176, key_empty = 49192, value_empty = 49208, size = 49224>} {
   return
 }
+
+// The kernel ABI of convert-attn-to-nvvm round-trips.
+// CHECK-LABEL: func.func private @kernel_abi()
+// CHECK-SAME:    attn.kernel_abi = #attn.kernel_abi<threads = 384, shared_memory = 229480, grid = [#attn.grid_dim<["seq_q"], ceil_div = 128>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch"]>],
+// CHECK-SAME:    params = [#attn.kernel_param<"tensor_map", "q", box = [64, 128, 1, 1]>,
+// CHECK-SAME:    #attn.kernel_param<"i32", "seq_k">, #attn.kernel_param<"f32", "scale">],
+// CHECK-SAME:    problem = {dtype = "bf16", gqa = false, has_lse = false, head_dim = 128 : i64, head_dim_v = 128 : i64, layout = "bhsd", mask = "causal"},
+// CHECK-SAME:    options = {block_m = 128 : i64, heads_kv = 16 : i64, heads_q = 16 : i64}>
+func.func private @kernel_abi() attributes {attn.kernel_abi = #attn.kernel_abi<threads = 384, shared_memory = 229480, grid = [#attn.grid_dim<["seq_q"], ceil_div = 128>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch"]>], params = [#attn.kernel_param<"tensor_map", "q", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "k", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "v", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "o", box = [64, 64, 1, 1]>, #attn.kernel_param<"i32", "seq_q">, #attn.kernel_param<"i32", "seq_k">, #attn.kernel_param<"f32", "scale">], problem = {dtype = "bf16", gqa = false, has_lse = false, head_dim = 128 : i64, head_dim_v = 128 : i64, layout = "bhsd", mask = "causal"}, options = {block_m = 128 : i64, heads_kv = 16 : i64, heads_q = 16 : i64}>}

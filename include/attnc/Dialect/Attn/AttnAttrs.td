@@ -74,4 +74,88 @@ def Attn_SharedMemoryAttr : Attn_Attr<"SharedMemory", "shared_memory"> {
   let genVerifyDecl = 1;
 }
 
+def Attn_KernelParamAttr : Attn_Attr<"KernelParam", "kernel_param"> {
+  let summary = "one parameter of a GPU kernel, in the manifest's terms";
+  let description = [{
+    `kind` and `value` are the names of the kernel manifest
+    (docs/Runtime.md): a `tensor_map` or a `pointer` of a tensor (`q`, `k`,
+    `v`, `o`, `lse`), or an `i32` or `f32` problem symbol (`seq_q`,
+    `seq_k`, `batch`, `scale`, `scale_log2`, ...) the runtime computes at
+    launch. A tensor map has the box it loads or stores, innermost first,
+    over the tensor's (d, s, h, b) dimensions; its shared-memory side is
+    128-byte swizzled and out-of-bounds elements read as zeros.
+
+    ```mlir
+    #attn.kernel_param<"tensor_map", "q", box = [64, 128, 1, 1]>
+    #attn.kernel_param<"f32", "scale">
+    ```
+  }];
+  let parameters = (ins
+    StringRefParameter<"the manifest's parameter kind">:$kind,
+    StringRefParameter<"the tensor or the problem symbol">:$value,
+    OptionalArrayRefParameter<"int64_t">:$box
+  );
+  let assemblyFormat = "`<` $kind `,` $value (`,` `box` `=` `[` $box^ `]`)? `>`";
+}
+
+def Attn_GridDimAttr : Attn_Attr<"GridDim", "grid_dim"> {
+  let summary = "one grid dimension: ceil_div(product of problem symbols, n)";
+  let description = [{
+    ```mlir
+    #attn.grid_dim<["seq_q"], ceil_div = 128>
+    ```
+  }];
+  let parameters = (ins
+    "::mlir::ArrayAttr":$product,
+    DefaultValuedParameter<"int64_t", "1">:$ceil_div
+  );
+  let assemblyFormat = "`<` $product (`,` `ceil_div` `=` $ceil_div^)? `>`";
+}
+
+def Attn_KernelAbiAttr : Attn_Attr<"KernelAbi", "kernel_abi"> {
+  let summary = "how a GPU kernel is launched: its parameters, grid and shared memory";
+  let description = [{
+    The one description of a kernel's launch interface, which
+    `convert-attn-to-nvvm` puts on the kernel's `llvm.func` as
+    `attn.kernel_abi`. The kernel's signature is built from `params` (a
+    tensor map becomes a 128-byte `byval` grid constant, a pointer a global
+    pointer, `i32`/`f32` a scalar), and the artifact's manifest is this
+    attribute written out (`toManifest`), so the two cannot disagree.
+
+    - `threads`: threads per CTA; `shared_memory`: dynamic shared-memory
+      bytes (the tile's `#attn.shared_memory` size).
+    - `grid`: x, y and z, each an `#attn.grid_dim`.
+    - `params`: `#attn.kernel_param`s in launch order.
+    - `problem`: what the kernel was compiled for and the runtime checks a
+      launch against: `dtype`, `head_dim`, `head_dim_v`, `layout`, `mask`,
+      `gqa`, `has_lse`.
+    - `options`: the compile options and facts recorded for
+      reproducibility (`block_m`, `heads_q`, a compiled-in `scale`, ...);
+      the runtime checks `heads_q`, `heads_kv` and `scale` when present.
+
+    The verifier writes the manifest and checks it with the runtime's own
+    validator (`attnc::rt::validateManifest`), so the attribute holds only
+    what the runtime can launch.
+  }];
+  let parameters = (ins
+    "int64_t":$threads,
+    "int64_t":$shared_memory,
+    "::mlir::ArrayAttr":$grid,
+    "::mlir::ArrayAttr":$params,
+    "::mlir::DictionaryAttr":$problem,
+    "::mlir::DictionaryAttr":$options
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The position of the first parameter of `kind` and `value` in the
+    /// kernel's signature, if there is one.
+    std::optional<unsigned> findParam(::llvm::StringRef kind,
+                                      ::llvm::StringRef value);
+    ::llvm::ArrayRef<::mlir::Attribute> getParamList() {
+      return getParams().getValue();
+    }
+  }];
+}
+
 #endif // ATTN_ATTRS_TD

@@ -32,6 +32,10 @@ def Attn_Dialect : Dialect {
     static constexpr ::llvm::StringLiteral getSharedMemoryAttrName() {
       return "attn.shared_memory";
     }
+    /// The #attn.kernel_abi of a kernel's llvm.func (convert-attn-to-nvvm).
+    static constexpr ::llvm::StringLiteral getKernelAbiAttrName() {
+      return "attn.kernel_abi";
+    }
   }];
 }
 

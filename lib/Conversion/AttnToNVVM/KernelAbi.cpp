@@ -1,0 +1,98 @@
+//===- KernelAbi.cpp - the kernel's #attn.kernel_abi ----------------------===//
+//
+// Part of the attnc project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// How the runtime launches the kernel (docs/Runtime.md): threads, shared
+// memory, grid, parameters in order with their tensor-map boxes, the problem
+// it was compiled for, and the compile options for reproducibility. The
+// kernel's signature and the artifact's manifest are both built from it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelEmitter.h"
+
+#include "mlir/IR/Builders.h"
+
+using namespace mlir;
+using namespace mlir::attn;
+using namespace mlir::attn::hopper;
+
+KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
+                                                 const KernelPlan &plan) {
+  Builder b(ctx);
+  auto str = [&](StringRef s) -> Attribute { return b.getStringAttr(s); };
+  auto gridDim = [&](StringRef symbol, int64_t ceilDiv) -> Attribute {
+    return GridDimAttr::get(ctx, b.getArrayAttr({str(symbol)}), ceilDiv);
+  };
+  SmallVector<Attribute, 3> grid =
+      plan.persistent
+          ? SmallVector<Attribute, 3>{gridDim("num_sms", 1), gridDim("one", 1),
+                                      gridDim("one", 1)}
+          : SmallVector<Attribute, 3>{gridDim("seq_q", plan.blockM),
+                                      gridDim("heads_q", 1),
+                                      gridDim("batch", 1)};
+
+  auto param = [&](StringRef kind, StringRef value,
+                   ArrayRef<int64_t> box = {}) -> Attribute {
+    return KernelParamAttr::get(ctx, kind, value, box);
+  };
+  auto tensorMap = [&](StringRef tensor, int64_t rows) {
+    return param("tensor_map", tensor, {kAtomElems, rows, 1, 1});
+  };
+  SmallVector<Attribute> params = {
+      tensorMap("q", plan.blockM), tensorMap("k", plan.blockN),
+      tensorMap("v", plan.blockN), tensorMap("o", kWarpgroupRows)};
+  if (plan.hasLse)
+    params.push_back(param("pointer", "lse"));
+  params.push_back(param("i32", "seq_q"));
+  params.push_back(param("i32", "seq_k"));
+  if (plan.persistent)
+    params.push_back(param("i32", "batch"));
+  if (plan.scaleArgument)
+    params.push_back(param("f32", "scale"));
+  if (plan.scaleLog2IsParameter)
+    params.push_back(param("f32", "scale_log2"));
+
+  NamedAttrList problem;
+  problem.append("dtype", str(plan.elementType.isBF16() ? "bf16" : "f16"));
+  problem.append("head_dim", b.getI64IntegerAttr(plan.headDim));
+  problem.append("head_dim_v", b.getI64IntegerAttr(plan.valueHeadDim));
+  problem.append("layout", str(plan.layout == Layout::BHSD ? "bhsd" : "bshd"));
+  problem.append("mask", str(stringifyMaskKind(plan.mask.kind)));
+  problem.append("gqa", b.getBoolAttr(plan.headsQ != plan.headsKV));
+  problem.append("has_lse", b.getBoolAttr(plan.hasLse));
+
+  NamedAttrList options;
+  auto option = [&](StringRef name, int64_t v) {
+    options.append(name, b.getI64IntegerAttr(v));
+  };
+  option("block_m", plan.blockM);
+  option("block_n", plan.blockN);
+  option("stages", plan.smem.stages);
+  option("consumer_warpgroups", plan.consumerWarpgroups());
+  option("warp_specialized", plan.warpSpecialize);
+  option("ping_pong", plan.pingPong());
+  option("intra_warpgroup_overlap", plan.overlapSoftmax());
+  option("probs_in_registers", plan.probsInRegisters);
+  option("longest_first", plan.longestFirst);
+  option("conditional_rescale", plan.conditionalRescale);
+  option("persistent", plan.persistent);
+  option("heads_q", plan.headsQ);
+  option("heads_kv", plan.headsKV);
+  // A compiled-in scale; without one the launch's scale is a parameter.
+  if (plan.constantScale)
+    options.append("scale", b.getF32FloatAttr(*plan.constantScale));
+  if (plan.softcap)
+    options.append("softcap", b.getF32FloatAttr(*plan.softcap));
+  if (plan.mask.window) {
+    option("window_left", (*plan.mask.window)[0]);
+    option("window_right", (*plan.mask.window)[1]);
+  }
+  return KernelAbiAttr::get(ctx, kWarpgroupThreads * plan.warpgroups(),
+                            plan.smem.total, b.getArrayAttr(grid),
+                            b.getArrayAttr(params), problem.getDictionary(ctx),
+                            options.getDictionary(ctx));
+}
