@@ -97,9 +97,13 @@ void eraseDeadGraph(Operation *op) {
     Operation *dead = worklist.pop_back_val();
     if (!dead->use_empty() || !isMemoryEffectFree(dead))
       continue;
-    for (Value operand : dead->getOperands())
-      if (Operation *producer = operand.getDefiningOp())
-        worklist.push_back(producer);
+    // Producers of values its body captures die with it too.
+    dead->walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands())
+        if (Operation *producer = operand.getDefiningOp();
+            producer && !dead->isAncestor(producer))
+          worklist.push_back(producer);
+    });
     dead->dropAllUses();
     dead->erase();
     // An op can be queued twice through two operands: drop later copies.
