@@ -9,7 +9,9 @@
 
 #include "attnc/Transforms/Passes.h"
 
+#include "mlir/Conversion/TosaToArith/TosaToArith.h"
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
+#include "mlir/Conversion/TosaToTensor/TosaToTensor.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Pass/PassManager.h"
@@ -29,6 +31,8 @@ LogicalResult attnc::run::raiseAttention(ModuleOp module) {
 LogicalResult attnc::run::lowerUnraised(ModuleOp module) {
   PassManager pm(module.getContext());
   tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions{});
+  pm.addPass(createTosaToArithPass());  // tosa.const
+  pm.addPass(createTosaToTensorPass()); // tosa.reshape
   if (failed(pm.run(module)))
     return failure();
   IRRewriter rewriter(module.getContext());
