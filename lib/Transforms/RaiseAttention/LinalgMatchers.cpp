@@ -371,42 +371,39 @@ std::optional<std::pair<AffineMap, AffineMap>> inputMaps(linalg::LinalgOp op) {
                         op.getMatchingIndexingMap(op.getDpsInputOperand(1)));
 }
 
-/// `operand` of a contraction with splat scale factors peeled off (mulf by a
-/// splat in an elementwise op); multiplies them into `scale`.
-Matched<Value> peelScale(Value operand, double &scale, StringRef name) {
+/// `operand` with splat scale factors (mulf by a splat in elementwise ops)
+/// peeled off and multiplied into `scale`; `operand` itself when what is
+/// left is not a tensor (the operand is computed otherwise).
+Value peelScales(Value operand, double &scale) {
+  double factor = 1.0;
   Value flat = flatten(operand);
   while (auto scaled = withSplat<arith::MulFOp>(flat)) {
-    scale *= scaled->first;
+    factor *= scaled->first;
     flat = scaled->second;
   }
   if (!isa<RankedTensorType>(flat.getType()))
-    return miss(name + " is computed elementwise by " +
-                (flat.getDefiningOp()
-                     ? flat.getDefiningOp()->getName().getStringRef()
-                     : StringRef("a broadcast")) +
-                ", not scaled by a splat constant");
+    return operand;
+  scale *= factor;
   return flat;
 }
 
 /// `key` read as [batch..., n, k] by a contraction that reads it as
 /// [batch..., k, n]: the tensor it was transposed from.
-Matched<OperandView> viewTransposedKey(Value key, double &scale) {
-  auto transpose = matchTranspose(key);
+Matched<OperandView> viewTransposedKey(Value key, PeelScale peel) {
+  auto transpose = matchTranspose(peel(key));
   int64_t rank = cast<RankedTensorType>(key.getType()).getRank();
   SmallVector<int64_t> swapLast = llvm::to_vector(llvm::seq<int64_t>(0, rank));
   std::swap(swapLast[rank - 1], swapLast[rank - 2]);
   if (!transpose)
     return miss("Q K^T reads K as [.., D, N], but K is not a transpose");
-  Matched<Value> source = peelScale(transpose->first, scale, "K");
-  if (!source)
-    return source.takeError();
   if (transpose->second == swapLast)
-    return viewOperand(*source, /*allowGqa=*/true);
+    return viewOperand(transpose->first, /*allowGqa=*/true, peel);
   // [B, S, H, D] -> [B, H, D, S] in one transpose.
   if (transpose->second == ArrayRef<int64_t>{0, 2, 3, 1}) {
     OperandView view;
-    view.bshd = *source;
-    ArrayRef<int64_t> s = cast<RankedTensorType>(source->getType()).getShape();
+    view.bshd = peel(transpose->first);
+    ArrayRef<int64_t> s =
+        cast<RankedTensorType>(view.bshd->getType()).getShape();
     view.shape = {s[0], s[2], s[1], s[3]};
     return view;
   }
@@ -425,24 +422,18 @@ Matched<QueryKey> matchQueryKey(linalg::LinalgOp op, double &scale) {
   MLIRContext *ctx = op.getContext();
   if (!maps || maps->first != contractionMap(rank, 'm', 'k', ctx))
     return miss("Q K^T does not contract Q over its last dimension");
-  Matched<Value> q = peelScale(op.getDpsInputOperand(0)->get(), scale, "Q");
-  if (!q)
-    return q.takeError();
-  Matched<OperandView> query = viewOperand(*q, /*allowGqa=*/false);
+  auto peel = [&](Value v) { return peelScales(v, scale); };
+  Matched<OperandView> query =
+      viewOperand(op.getDpsInputOperand(0)->get(), /*allowGqa=*/false, peel);
   if (!query)
     return query.takeError();
-  Matched<Value> k = peelScale(op.getDpsInputOperand(1)->get(), scale, "K");
-  if (!k)
-    return k.takeError();
-  if (maps->second == contractionMap(rank, 'n', 'k', ctx)) {
-    Matched<OperandView> key = viewOperand(*k, /*allowGqa=*/true);
-    if (!key)
-      return key.takeError();
-    return QueryKey{*query, *key};
-  }
-  if (maps->second != contractionMap(rank, 'k', 'n', ctx))
-    return miss("Q K^T does not contract K over its head dimension");
-  Matched<OperandView> key = viewTransposedKey(*k, scale);
+  Value k = op.getDpsInputOperand(1)->get();
+  Matched<OperandView> key =
+      maps->second == contractionMap(rank, 'n', 'k', ctx)
+          ? viewOperand(k, /*allowGqa=*/true, peel)
+      : maps->second == contractionMap(rank, 'k', 'n', ctx)
+          ? viewTransposedKey(k, peel)
+          : miss("Q K^T does not contract K over its head dimension");
   if (!key)
     return key.takeError();
   return QueryKey{*query, *key};
@@ -566,8 +557,10 @@ raise::matchLinalgAttention(Operation *anchor) {
       return qk.takeError();
     match.query = qk->query;
     match.key = qk->key;
+    // V is not scaled: a factor on it would scale the output.
     Matched<OperandView> value =
-        viewOperand(pv.getDpsInputOperand(1)->get(), /*allowGqa=*/true);
+        viewOperand(pv.getDpsInputOperand(1)->get(), /*allowGqa=*/true,
+                    [](Value v) { return v; });
     if (!value)
       return value.takeError();
     match.value = *value;

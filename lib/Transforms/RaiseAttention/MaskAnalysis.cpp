@@ -296,9 +296,12 @@ Matched<MaskSpec> raise::classifyMask(const AdditiveMask &mask, int64_t nq,
       visible[i * nk + j] = *v == 0;
     }
 
-  SmallVector<int64_t, 2> offsets{0};
+  // Bottom-right first: where its causal mask fits, it is the one to name
+  // (a top-left window [inf, nk - nq] hides the same keys).
+  SmallVector<int64_t, 2> offsets;
   if (nk != nq)
     offsets.push_back(nk - nq);
+  offsets.push_back(0);
   for (int64_t offset : offsets) {
     int64_t lowest = std::numeric_limits<int64_t>::max();
     int64_t highest = std::numeric_limits<int64_t>::min();

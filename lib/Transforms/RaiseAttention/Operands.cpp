@@ -116,14 +116,16 @@ static std::optional<Value> matchGqaExpand(Value value) {
   return unitHead.getInput1();
 }
 
-Matched<OperandView> raise::viewOperand(Value value, bool allowGqa) {
+Matched<OperandView> raise::viewOperand(Value value, bool allowGqa,
+                                        PeelScale peel) {
   OperandView view;
+  value = peel(value);
   int64_t rank = rankOf(value);
   if (rank == 4) {
     view.bhsd = value;
   } else if (rank == 3) {
     if (std::optional<Value> split = matchCollapse(value, {{0, 1}, {2}, {3}}))
-      view.bhsd = *split;
+      view.bhsd = peel(*split);
   } else if (rank != 2) {
     return miss("operand " + Twine(rank) +
                 "-D: expected 2-D, 3-D (batch * heads) or 4-D");
@@ -137,11 +139,16 @@ Matched<OperandView> raise::viewOperand(Value value, bool allowGqa) {
   }
   if (allowGqa)
     if (std::optional<Value> heads = matchGqaExpand(view.bhsd))
-      view.bhsd = *heads;
-  if (auto transpose = matchTranspose(view.bhsd))
-    if (transpose->second == ArrayRef<int64_t>{0, 2, 1, 3})
-      view.bshd = transpose->first;
+      view.bhsd = peel(*heads);
   view.shape.assign(shapeOf(view.bhsd).begin(), shapeOf(view.bhsd).end());
+  auto transpose = matchTranspose(view.bhsd);
+  if (!transpose || transpose->second != ArrayRef<int64_t>{0, 2, 1, 3})
+    return view;
+  view.bshd = peel(transpose->first);
+  // A scale peeled below the transpose is not in the BSHD tensor: the BHSD
+  // one is rebuilt from it.
+  if (*view.bshd != transpose->first)
+    view.bhsd = nullptr;
   return view;
 }
 

@@ -48,11 +48,16 @@ struct OperandView {
   SmallVector<int64_t, 4> shape;
 };
 
+/// Strips splat scale factors off an operand, multiplying them into the
+/// match's scale; returns its argument when there are none.
+using PeelScale = function_ref<Value(Value)>;
+
 /// Reads the operand `value` of a contraction (rank 2, 3 or 4) as an
 /// attention operand: merged batch and heads ([B * H, S, D], from a
 /// tensor.collapse_shape or tosa.reshape), a GQA expansion of key/value heads
-/// when `allowGqa`, and a [0, 2, 1, 3] transpose from BSHD.
-Matched<OperandView> viewOperand(Value value, bool allowGqa);
+/// when `allowGqa`, and a [0, 2, 1, 3] transpose from BSHD, with `peel`
+/// stripping scale factors before each of those steps.
+Matched<OperandView> viewOperand(Value value, bool allowGqa, PeelScale peel);
 
 /// If `value` is a transpose (linalg.transpose or tosa.transpose), its input
 /// and permutation.

@@ -182,11 +182,11 @@ bool hasZeroPoints(tosa::MatMulOp matmul) {
 }
 
 /// K of Q K^T = matmul(Q, transpose(K, [0, 2, 1])).
-Matched<OperandView> viewKey(Value keyT, double &scale) {
-  auto transpose = matchTranspose(peelScale(keyT, scale));
+Matched<OperandView> viewKey(Value keyT, PeelScale peel) {
+  auto transpose = matchTranspose(peel(keyT));
   if (!transpose || transpose->second != ArrayRef<int64_t>{0, 2, 1})
     return miss("Q K^T reads K as [.., D, N], but K is not a transpose");
-  return viewOperand(peelScale(transpose->first, scale), /*allowGqa=*/true);
+  return viewOperand(transpose->first, /*allowGqa=*/true, peel);
 }
 
 } // namespace
@@ -208,17 +208,19 @@ raise::matchTosaAttention(Operation *anchor) {
     if (!hasZeroPoints(pv) || !hasZeroPoints(scores->qk))
       return miss("a matmul has non-zero zero points");
     match.scale = scores->scale;
+    auto peel = [&](Value v) { return peelScale(v, match.scale); };
     Matched<OperandView> query =
-        viewOperand(peelScale(scores->qk.getA(), match.scale),
-                    /*allowGqa=*/false);
+        viewOperand(scores->qk.getA(), /*allowGqa=*/false, peel);
     if (!query)
       return query.takeError();
     match.query = *query;
-    Matched<OperandView> key = viewKey(scores->qk.getB(), match.scale);
+    Matched<OperandView> key = viewKey(scores->qk.getB(), peel);
     if (!key)
       return key.takeError();
     match.key = *key;
-    Matched<OperandView> value = viewOperand(pv.getB(), /*allowGqa=*/true);
+    // V is not scaled: a factor on it would scale the output.
+    Matched<OperandView> value =
+        viewOperand(pv.getB(), /*allowGqa=*/true, [](Value v) { return v; });
     if (!value)
       return value.takeError();
     match.value = *value;
