@@ -464,6 +464,10 @@ Matched<Scores> matchScores(Value flat) {
       flat = divided->second;
       continue;
     }
+    if (flat.getDefiningOp<arith::MulFOp>() ||
+        flat.getDefiningOp<arith::DivFOp>())
+      return miss("the scores are scaled by a value that is not a splat "
+                  "constant");
     if (auto add = flat.getDefiningOp<arith::AddFOp>()) {
       std::optional<Value> rest;
       for (int side : {1, 0}) {
@@ -507,7 +511,8 @@ Matched<MaskSpec> classifyScoreMask(const Read &read, linalg::LinalgOp qk) {
     bool batchDim = dim && int64_t(dim.getPosition()) < rank - 2;
     if ((batchDim && maskShape[position] != 1) ||
         (!dim && !isa<AffineConstantExpr>(expr)))
-      return miss("mask not recognised: it varies over batch or heads");
+      return miss("mask not recognised: it is not broadcast over batch and "
+                  "heads");
   }
   AdditiveMask mask{read.tensor, [&](int64_t i, int64_t j) {
                       SmallVector<int64_t> point(rank, 0);

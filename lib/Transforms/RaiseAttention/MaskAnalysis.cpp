@@ -290,9 +290,9 @@ Matched<MaskSpec> raise::classifyMask(const AdditiveMask &mask, int64_t nq,
       if (failed(v))
         return miss("mask not recognised: " + evaluator.unsupported);
       if (*v != 0 && *v != -std::numeric_limits<double>::infinity())
-        return miss("mask not recognised: it adds " +
-                    Twine(std::to_string(*v)) + " at (" + Twine(i) + ", " +
-                    Twine(j) + "), neither 0 nor -inf");
+        return miss("mask not recognised: it adds " + printNumber(*v) +
+                    " at (" + Twine(i) + ", " + Twine(j) +
+                    "), neither 0 nor -inf");
       visible[i * nk + j] = *v == 0;
     }
 

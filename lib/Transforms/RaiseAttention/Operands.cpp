@@ -22,11 +22,17 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SetVector.h"
-#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Format.h"
 
 using namespace mlir;
 using namespace mlir::attn;
 using namespace mlir::attn::raise;
+
+std::string raise::printNumber(double value) {
+  std::string text;
+  llvm::raw_string_ostream(text) << llvm::format("%g", value);
+  return text;
+}
 
 llvm::Error raise::miss(const Twine &why) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), why);
@@ -200,21 +206,18 @@ bool raise::isGraphConstant(Value value) {
 
 llvm::Error raise::checkConsistent(const AttentionMatch &match) {
   if (match.scale <= 0)
-    return miss("scale " + llvm::formatv("{0}", match.scale) +
-                " is not positive");
+    return miss("scale " + printNumber(match.scale) + " is not positive");
   ArrayRef<int64_t> q = match.query.shape, k = match.key.shape,
                     v = match.value.shape;
   if (k[0] != q[0] || v[0] != q[0])
     return miss("Q, K and V have different batch sizes");
   if (v[1] != k[1] || v[2] != k[2])
     return miss("K and V have different heads or lengths");
-  if (k[3] != q[3])
-    return miss("Q and K have different head dims");
-  if (ShapedType::isDynamic(q[1]) || ShapedType::isDynamic(k[1]) ||
-      q[1] % k[1] != 0)
-    return miss("query heads (" + Twine(q[1]) +
-                ") are not a multiple of key/value heads (" + Twine(k[1]) +
-                ")");
+  if (ShapedType::isDynamic(q[1]) || ShapedType::isDynamic(k[1]))
+    return miss("the number of heads is dynamic");
+  // Head dims agree (the contraction shares them) and query heads are
+  // key/value heads times the GQA group, by construction of the views.
+  assert(k[3] == q[3] && q[1] % k[1] == 0 && "inconsistent operand views");
   Type element = getElementTypeOrSelf(match.result.getType());
   for (const OperandView *view : {&match.query, &match.key, &match.value}) {
     Value operand = view->bhsd ? view->bhsd : view->merged;

@@ -35,6 +35,9 @@ using Matched = llvm::Expected<T>;
 /// The failure of a match step, with the reason a user reads.
 llvm::Error miss(const Twine &why);
 
+/// `value` as printf's %g writes it, for reasons.
+std::string printNumber(double value);
+
 /// One attention operand as a 4-D tensor. `bhsd` is the operand in
 /// [B, H, S, D] order: an existing value, or, when the graph has no batch or
 /// head dimension, `merged` (the 2-D or 3-D value the contraction reads)

@@ -87,13 +87,8 @@ expTimesReciprocal(tosa::MulOp mul) {
   return std::nullopt;
 }
 
-/// The scores whose softmax over the last axis `probs` is.
-Matched<Value> matchSoftmax(Value probs) {
-  auto mul = producer<tosa::MulOp>(probs);
-  auto factors = mul ? expTimesReciprocal(mul) : std::nullopt;
-  if (!factors)
-    return miss("the probabilities are not exp(s - max) * reciprocal(sum)");
-  auto [exp, reciprocal] = *factors;
+/// The scores whose softmax over the last axis is exp * reciprocal.
+Matched<Value> matchSoftmax(tosa::ExpOp exp, tosa::ReciprocalOp reciprocal) {
   Matched<Value> summed =
       matchRowReduction<tosa::ReduceSumOp>(reciprocal.getInput1(), "row sum");
   if (!summed)
@@ -113,9 +108,12 @@ Matched<Value> matchSoftmax(Value probs) {
   return scores;
 }
 
-bool looksLikeProbabilities(Value probs) {
+/// The exponential and reciprocal that `probs` multiplies, if it does: the
+/// probabilities of a candidate.
+std::optional<std::pair<tosa::ExpOp, tosa::ReciprocalOp>>
+probabilityFactors(Value probs) {
   auto mul = producer<tosa::MulOp>(probs);
-  return mul && expTimesReciprocal(mul);
+  return mul ? expTimesReciprocal(mul) : std::nullopt;
 }
 
 struct Scores {
@@ -168,7 +166,8 @@ Matched<MaskSpec> classifyScoreMask(Value tensor, tosa::MatMulOp qk) {
   ArrayRef<int64_t> shape = cast<RankedTensorType>(tensor.getType()).getShape();
   ArrayRef<int64_t> scoreShape = qk.getType().getShape();
   if (shape.size() != 3 || shape[0] != 1)
-    return miss("mask not recognised: it varies over batch or heads");
+    return miss("mask not recognised: it is not broadcast over batch and "
+                "heads");
   AdditiveMask mask{tensor, [&](int64_t i, int64_t j) {
                       return SmallVector<int64_t>{0, shape[1] == 1 ? 0 : i,
                                                   shape[2] == 1 ? 0 : j};
@@ -194,12 +193,13 @@ Matched<OperandView> viewKey(Value keyT, PeelScale peel) {
 std::optional<Matched<AttentionMatch>>
 raise::matchTosaAttention(Operation *anchor) {
   auto pv = dyn_cast<tosa::MatMulOp>(anchor);
-  if (!pv || !looksLikeProbabilities(pv.getA()))
+  auto factors = pv ? probabilityFactors(pv.getA()) : std::nullopt;
+  if (!factors)
     return std::nullopt;
   auto result = [&]() -> Matched<AttentionMatch> {
     AttentionMatch match;
     match.result = pv.getResult();
-    Matched<Value> logits = matchSoftmax(pv.getA());
+    Matched<Value> logits = matchSoftmax(factors->first, factors->second);
     if (!logits)
       return logits.takeError();
     Matched<Scores> scores = matchScores(*logits);
