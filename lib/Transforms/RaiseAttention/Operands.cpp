@@ -183,6 +183,9 @@ bool raise::isGraphConstant(Value value) {
       return false; // A function or loop argument.
     if (!seen.insert(op))
       continue;
+    // A size depends on the shape of its operand, not on its values.
+    if (isa<tensor::DimOp>(op))
+      continue;
     if (seen.size() > kMaxOps || !isMemoryEffectFree(op))
       return false;
     bool external = false;

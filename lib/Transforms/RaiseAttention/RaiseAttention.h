@@ -80,8 +80,9 @@ struct AdditiveMask {
 Matched<MaskSpec> classifyMask(const AdditiveMask &mask, int64_t nq,
                                int64_t nk);
 
-/// True if `value` is computed from constants alone (no function argument
-/// and no op with side effects reaches it): a mask, a scale.
+/// True if `value` is computed from constants and sizes alone (no function
+/// argument reaches it except through tensor.dim, and no op with side
+/// effects does): a mask.
 bool isGraphConstant(Value value);
 
 /// A splat floating-point constant: arith.constant / tosa.const of a splat
