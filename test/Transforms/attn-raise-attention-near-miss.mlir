@@ -306,6 +306,34 @@ func.func @mask_per_head(%q: tensor<2x4x4xf32>, %k: tensor<2x4x4xf32>, %v: tenso
 
 // -----
 
+// A mask computed inline from the batch index.
+func.func @inline_mask_per_head(%q: tensor<2x4x4xf32>, %k: tensor<2x4x4xf32>, %v: tensor<2x4x4xf32>) -> tensor<2x4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<2x4x4xf32>
+  %re = tensor.empty() : tensor<2x4xf32>
+  %sz = linalg.fill ins(%zero : f32) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %kt = linalg.transpose ins(%k : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%sz : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(b, m, n) -> (b, m, n)>, affine_map<(b, m, n) -> (b, m, n)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) {
+  ^bb0(%a0: f32, %out: f32):
+    %b = linalg.index 0 : index
+    %j = linalg.index 2 : index
+    %ok = arith.cmpi ule, %j, %b : index
+    %m = arith.select %ok, %zero, %ninf : f32
+    %r = arith.addf %a0, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x4xf32>
+  %p = linalg.softmax dimension(2) ins(%x : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  // expected-remark @+1 {{not raised: mask not recognised: it is not broadcast over batch and heads}}
+  %o = linalg.batch_matmul ins(%p, %v : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%sz : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  return %o : tensor<2x4x4xf32>
+}
+
+// -----
+
 // A tensor the function receives is not a mask the op can express.
 func.func @mask_from_argument(%q: tensor<2x4x4xf32>, %k: tensor<2x4x4xf32>, %v: tensor<2x4x4xf32>, %m: tensor<4x4xf32>) -> tensor<2x4x4xf32> {
   %zero = arith.constant 0.0 : f32

@@ -17,7 +17,9 @@
 // NUM-DAG: {{^}}bf16_scores_in_f32 {{.*}} cpu:unraised {{.*}} PASS
 // NUM-DAG: {{^}}tosa_unmasked {{.*}} cpu:unraised {{.*}} PASS
 // NUM-DAG: {{^}}tosa_gqa_bshd_causal {{.*}} cpu:unraised {{.*}} PASS
-// NUM: {{^}}27 passed, 0 failed
+// NUM-DAG: {{^}}band {{.*}} cpu:unraised {{.*}} PASS
+// NUM-DAG: {{^}}dynamic_lengths {{.*}} cpu:unraised {{.*}} PASS
+// NUM: {{^}}33 passed, 0 failed
 
 #q = affine_map<(b, h, m, n, k) -> (b, h, m, k)>
 #kt = affine_map<(b, h, m, n, k) -> (b, h, n, k)>
@@ -474,4 +476,73 @@ func.func @tosa_gqa_bshd_causal(%qb: tensor<1x8x4x16xf32>, %kb: tensor<1x8x2x16x
   %o4 = tosa.reshape %o, %heads : (tensor<4x8x16xf32>, !tosa.shape<4>) -> tensor<1x4x8x16xf32>
   %ob = tosa.transpose %o4 {perms = array<i32: 0, 2, 1, 3>} : (tensor<1x4x8x16xf32>) -> tensor<1x8x4x16xf32>
   return %ob : tensor<1x8x4x16xf32>
+}
+
+// A symmetric band |i - j| <= 2 without causality: mask none, window [2, 2].
+// CHECK-LABEL: func.func @band
+// CHECK-SAME:    (%[[Q:.*]]: tensor<1x2x16x8xf32>, %[[K:.*]]: tensor<1x2x16x8xf32>, %[[V:.*]]: tensor<1x2x16x8xf32>)
+// CHECK-NEXT:    %[[O:.*]] = attn.attention %[[Q]], %[[K]], %[[V]] window = [2, 2] scale = 1.000000e+00 :
+// CHECK-NEXT:    return %[[O]]
+func.func @band(%q4: tensor<1x2x16x8xf32>, %k4: tensor<1x2x16x8xf32>, %v4: tensor<1x2x16x8xf32>) -> tensor<1x2x16x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %q = tensor.collapse_shape %q4 [[0, 1], [2], [3]] : tensor<1x2x16x8xf32> into tensor<2x16x8xf32>
+  %k = tensor.collapse_shape %k4 [[0, 1], [2], [3]] : tensor<1x2x16x8xf32> into tensor<2x16x8xf32>
+  %v = tensor.collapse_shape %v4 [[0, 1], [2], [3]] : tensor<1x2x16x8xf32> into tensor<2x16x8xf32>
+  %e = tensor.empty() : tensor<2x16x16xf32>
+  %sz = linalg.fill ins(%zero : f32) outs(%e : tensor<2x16x16xf32>) -> tensor<2x16x16xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]
+      ins(%q, %k : tensor<2x16x8xf32>, tensor<2x16x8xf32>) outs(%sz : tensor<2x16x16xf32>) -> tensor<2x16x16xf32>
+  %x = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s : tensor<2x16x16xf32>) outs(%e : tensor<2x16x16xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    %ii = arith.index_cast %i : index to i32
+    %jj = arith.index_cast %j : index to i32
+    %d = arith.subi %ii, %jj : i32
+    %c2 = arith.constant 2 : i32
+    %cm2 = arith.constant -2 : i32
+    %lo = arith.cmpi sge, %d, %cm2 : i32
+    %hi = arith.cmpi sle, %d, %c2 : i32
+    %ok = arith.andi %lo, %hi : i1
+    %m = arith.select %ok, %zero, %ninf : f32
+    %r = arith.addf %a, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x16x16xf32>
+  %p = linalg.softmax dimension(2) ins(%x : tensor<2x16x16xf32>) outs(%e : tensor<2x16x16xf32>) -> tensor<2x16x16xf32>
+  %oe = tensor.empty() : tensor<2x16x8xf32>
+  %oz = linalg.fill ins(%zero : f32) outs(%oe : tensor<2x16x8xf32>) -> tensor<2x16x8xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<2x16x16xf32>, tensor<2x16x8xf32>) outs(%oz : tensor<2x16x8xf32>) -> tensor<2x16x8xf32>
+  %o4 = tensor.expand_shape %o [[0, 1], [2], [3]] output_shape [1, 2, 16, 8] : tensor<2x16x8xf32> into tensor<1x2x16x8xf32>
+  return %o4 : tensor<1x2x16x8xf32>
+}
+
+// Dynamic batch and sequence lengths (attnc-run picks B = 2, Nq = 113,
+// Nk = 203): the graph's own reshape back to 4-D is followed.
+// CHECK-LABEL: func.func @dynamic_lengths
+// CHECK-SAME:    (%[[Q:.*]]: tensor<?x4x?x8xf32>, %[[K:.*]]: tensor<?x4x?x8xf32>, %[[V:.*]]: tensor<?x4x?x8xf32>)
+// CHECK-NEXT:    %[[O:.*]] = attn.attention %[[Q]], %[[K]], %[[V]] scale = 1.000000e+00 :
+// CHECK-NEXT:    return %[[O]]
+func.func @dynamic_lengths(%q4: tensor<?x4x?x8xf32>, %k4: tensor<?x4x?x8xf32>, %v4: tensor<?x4x?x8xf32>) -> tensor<?x4x?x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %b = tensor.dim %q4, %c0 : tensor<?x4x?x8xf32>
+  %m = tensor.dim %q4, %c2 : tensor<?x4x?x8xf32>
+  %n = tensor.dim %k4, %c2 : tensor<?x4x?x8xf32>
+  %q = tensor.collapse_shape %q4 [[0, 1], [2], [3]] : tensor<?x4x?x8xf32> into tensor<?x?x8xf32>
+  %k = tensor.collapse_shape %k4 [[0, 1], [2], [3]] : tensor<?x4x?x8xf32> into tensor<?x?x8xf32>
+  %v = tensor.collapse_shape %v4 [[0, 1], [2], [3]] : tensor<?x4x?x8xf32> into tensor<?x?x8xf32>
+  %bh = tensor.dim %q, %c0 : tensor<?x?x8xf32>
+  %e = tensor.empty(%bh, %m, %n) : tensor<?x?x?xf32>
+  %sz = linalg.fill ins(%zero : f32) outs(%e : tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]
+      ins(%q, %k : tensor<?x?x8xf32>, tensor<?x?x8xf32>) outs(%sz : tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
+  %p = linalg.softmax dimension(2) ins(%s : tensor<?x?x?xf32>) outs(%e : tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
+  %oe = tensor.empty(%bh, %m) : tensor<?x?x8xf32>
+  %oz = linalg.fill ins(%zero : f32) outs(%oe : tensor<?x?x8xf32>) -> tensor<?x?x8xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<?x?x?xf32>, tensor<?x?x8xf32>) outs(%oz : tensor<?x?x8xf32>) -> tensor<?x?x8xf32>
+  %o4 = tensor.expand_shape %o [[0, 1], [2], [3]] output_shape [%b, 4, %m, 8] : tensor<?x?x8xf32> into tensor<?x4x?x8xf32>
+  return %o4 : tensor<?x4x?x8xf32>
 }

@@ -92,7 +92,8 @@ Value flatten(Value value) {
 /// A tensor a flattened expression reads, and the map from the expression's
 /// iteration point to the tensor's index.
 struct Read {
-  Value tensor;
+  /// The tensor, or for an inline mask the scalar (see asMaskRead).
+  Value value;
   AffineMap map;
 };
 
@@ -117,7 +118,7 @@ std::optional<double> splatOf(Value flat) {
     if (std::optional<double> scalar = matchSplat(flat))
       return scalar;
   if (std::optional<Read> read = asRead(flat))
-    return matchSplat(read->tensor);
+    return matchSplat(read->value);
   return std::nullopt;
 }
 
@@ -160,7 +161,7 @@ std::optional<Value> rowRead(Value flat) {
   std::optional<Read> read = asRead(flat);
   if (!read || !isRowMap(read->map))
     return std::nullopt;
-  return read->tensor;
+  return read->value;
 }
 
 //===----------------------------------------------------------------------===//
@@ -443,6 +444,40 @@ Matched<QueryKey> matchQueryKey(linalg::LinalgOp op, double &scale) {
 // Scores
 //===----------------------------------------------------------------------===//
 
+/// True if the scalar `value` of a linalg body is computed from linalg.index
+/// and graph constants alone.
+bool isIndexExpression(Value value, unsigned depth = 0) {
+  constexpr unsigned kMaxDepth = 32;
+  if (depth > kMaxDepth)
+    return false;
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    auto input = inputOf(arg);
+    return input && isGraphConstant(input->second->get());
+  }
+  Operation *op = value.getDefiningOp();
+  if (!isa<linalg::LinalgOp>(op->getParentOp()))
+    return isGraphConstant(value);
+  if (isa<linalg::IndexOp>(op))
+    return true;
+  return isMemoryEffectFree(op) && op->getNumRegions() == 0 &&
+         llvm::all_of(op->getOperands(), [&](Value operand) {
+           return isIndexExpression(operand, depth + 1);
+         });
+}
+
+/// `operand` of the addition of a mask to the scores, as the mask it is: a
+/// tensor computed from constants, or a scalar computed from linalg.index
+/// in the adding op's body (an inline mask; its `map` is the identity).
+std::optional<Read> asMaskRead(Value operand) {
+  if (std::optional<Read> read = asRead(operand))
+    return isGraphConstant(read->value) ? read : std::nullopt;
+  if (!isIndexExpression(operand))
+    return std::nullopt;
+  auto owner = cast<linalg::LinalgOp>(operand.getParentBlock()->getParentOp());
+  return Read{operand, AffineMap::getMultiDimIdentityMap(owner.getNumLoops(),
+                                                         operand.getContext())};
+}
+
 struct Scores {
   linalg::LinalgOp qk;
   double scale = 1.0;
@@ -474,8 +509,8 @@ Matched<Scores> matchScores(Value flat) {
         Value operand = add->getOperand(side);
         while (isCast(operand))
           operand = operand.getDefiningOp()->getOperand(0);
-        std::optional<Read> read = asRead(operand);
-        if (!read || !isGraphConstant(read->tensor))
+        std::optional<Read> read = asMaskRead(operand);
+        if (!read)
           continue;
         if (scores.mask)
           return miss("the scores add two masks");
@@ -498,23 +533,58 @@ Matched<Scores> matchScores(Value flat) {
   return scores;
 }
 
+/// True if the inline mask `value` reads the iteration point of a batch
+/// dimension of its rank-`rank` op (linalg.index or an input's map).
+bool readsBatchDims(Value value, int64_t rank) {
+  auto inBatch = [&](AffineMap map, ArrayRef<int64_t> shape) {
+    for (auto [position, expr] : llvm::enumerate(map.getResults()))
+      if (expr.isFunctionOfDim(0) && rank > 2 && shape[position] != 1)
+        return true;
+    for (int64_t d = 1; d < rank - 2; ++d)
+      if (map.isFunctionOfDim(d))
+        return true;
+    return false;
+  };
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    auto input = inputOf(arg);
+    auto type = cast<ShapedType>(input->second->get().getType());
+    return inBatch(input->first.getMatchingIndexingMap(input->second),
+                   type.getShape());
+  }
+  Operation *op = value.getDefiningOp();
+  if (!isa<linalg::LinalgOp>(op->getParentOp()))
+    return false;
+  if (auto index = dyn_cast<linalg::IndexOp>(op))
+    return int64_t(index.getDim()) < rank - 2;
+  return llvm::any_of(op->getOperands(), [&](Value operand) {
+    return readsBatchDims(operand, rank);
+  });
+}
+
 /// The mask `read` in the score space of `qk` (batch..., m, n), which must
 /// not vary over batch or heads.
 Matched<MaskSpec> classifyScoreMask(const Read &read, linalg::LinalgOp qk) {
   ArrayRef<int64_t> scoreShape =
       cast<RankedTensorType>(qk->getResult(0).getType()).getShape();
   int64_t rank = scoreShape.size();
-  ArrayRef<int64_t> maskShape =
-      cast<RankedTensorType>(read.tensor.getType()).getShape();
-  for (auto [position, expr] : llvm::enumerate(read.map.getResults())) {
-    auto dim = dyn_cast<AffineDimExpr>(expr);
-    bool batchDim = dim && int64_t(dim.getPosition()) < rank - 2;
-    if ((batchDim && maskShape[position] != 1) ||
-        (!dim && !isa<AffineConstantExpr>(expr)))
-      return miss("mask not recognised: it is not broadcast over batch and "
-                  "heads");
+  auto notBroadcast = [] {
+    return miss("mask not recognised: it is not broadcast over batch and "
+                "heads");
+  };
+  SmallVector<int64_t> maskShape;
+  if (auto type = dyn_cast<RankedTensorType>(read.value.getType())) {
+    maskShape.assign(type.getShape().begin(), type.getShape().end());
+    for (auto [position, expr] : llvm::enumerate(read.map.getResults())) {
+      auto dim = dyn_cast<AffineDimExpr>(expr);
+      bool batchDim = dim && int64_t(dim.getPosition()) < rank - 2;
+      if ((batchDim && maskShape[position] != 1) ||
+          (!dim && !isa<AffineConstantExpr>(expr)))
+        return notBroadcast();
+    }
+  } else if (readsBatchDims(read.value, rank)) {
+    return notBroadcast();
   }
-  AdditiveMask mask{read.tensor, [&](int64_t i, int64_t j) {
+  AdditiveMask mask{read.value, [&](int64_t i, int64_t j) {
                       SmallVector<int64_t> point(rank, 0);
                       point[rank - 2] = i;
                       point[rank - 1] = j;

@@ -37,6 +37,19 @@ public:
   /// The element of `tensor` at `index`, or failure with `unsupported` set.
   FailureOr<double> element(Value tensor, ArrayRef<int64_t> index);
 
+  /// `mask` at query row `row` and key column `col`.
+  FailureOr<double> at(const AdditiveMask &mask, int64_t row, int64_t col) {
+    SmallVector<int64_t> position = mask.position(row, col);
+    if (isa<RankedTensorType>(mask.value.getType()))
+      return element(mask.value, position);
+    Value value = mask.value;
+    auto owner =
+        dyn_cast<linalg::GenericOp>(value.getParentBlock()->getParentOp());
+    if (!owner)
+      return fail("the mask is a scalar outside a linalg.generic");
+    return scalar(value, owner, position);
+  }
+
   std::string unsupported;
 
 private:
@@ -286,7 +299,7 @@ Matched<MaskSpec> raise::classifyMask(const AdditiveMask &mask, int64_t nq,
   std::vector<bool> visible(nq * nk);
   for (int64_t i = 0; i < nq; ++i)
     for (int64_t j = 0; j < nk; ++j) {
-      FailureOr<double> v = evaluator.element(mask.tensor, mask.position(i, j));
+      FailureOr<double> v = evaluator.at(mask, i, j);
       if (failed(v))
         return miss("mask not recognised: " + evaluator.unsupported);
       if (*v != 0 && *v != -std::numeric_limits<double>::infinity())

@@ -223,8 +223,7 @@ llvm::Error raise::checkConsistent(const AttentionMatch &match) {
   assert(k[3] == q[3] && q[1] % k[1] == 0 && "inconsistent operand views");
   Type element = getElementTypeOrSelf(match.result.getType());
   for (const OperandView *view : {&match.query, &match.key, &match.value}) {
-    Value operand = view->bhsd ? view->bhsd : view->merged;
-    if (getElementTypeOrSelf(operand.getType()) != element)
+    if (getElementTypeOrSelf(view->source().getType()) != element)
       return miss("Q, K, V and the output do not share one element type");
   }
   return llvm::Error::success();

@@ -80,6 +80,8 @@ Value forwardedTo(Value value, Type type, bool transpose) {
   if (!value.hasOneUse())
     return {};
   Operation *user = *value.user_begin();
+  if (user->getNumResults() != 1)
+    return {};
   bool matches = transpose ? matchTranspose(user->getResult(0)) &&
                                  matchTranspose(user->getResult(0))->second ==
                                      ArrayRef<int64_t>(kBshdPermutation)

@@ -49,6 +49,9 @@ struct OperandView {
   std::optional<Value> bshd;
   /// [B, H, S, D] (known without `bhsd` existing yet).
   SmallVector<int64_t, 4> shape;
+
+  /// A value of the graph holding the operand, whichever view it has.
+  Value source() const { return bhsd ? bhsd : bshd ? *bshd : merged; }
 };
 
 /// Strips splat scale factors off an operand, multiplying them into the
@@ -67,10 +70,12 @@ Matched<OperandView> viewOperand(Value value, bool allowGqa, PeelScale peel);
 std::optional<std::pair<Value, SmallVector<int64_t>>>
 matchTranspose(Value value);
 
-/// The additive mask of a score: `tensor` read at `position(i, j)` for query
-/// row i and key column j; 0 where the key is visible, -inf where it is not.
+/// The additive mask of a score, 0 where the key is visible and -inf where
+/// it is not: a tensor, or a scalar computed in the body of the
+/// linalg.generic that adds it. `position(i, j)` is where query row i and key
+/// column j are: the tensor's index, or the generic's iteration point.
 struct AdditiveMask {
-  Value tensor;
+  Value value;
   std::function<SmallVector<int64_t>(int64_t row, int64_t col)> position;
 };
 
