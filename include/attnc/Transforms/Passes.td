@@ -6,7 +6,8 @@
 //===----------------------------------------------------------------------===//
 //
 // The target-independent half of the attention pipeline, in pipeline order:
-// tile, fuse the softmax passes into one online loop, split masked loops.
+// raise frontend graphs to attn.attention, tile, fuse the softmax passes
+// into one online loop, split masked loops.
 //
 //===----------------------------------------------------------------------===//
 
