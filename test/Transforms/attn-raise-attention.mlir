@@ -19,7 +19,8 @@
 // NUM-DAG: {{^}}tosa_gqa_bshd_causal {{.*}} cpu:unraised {{.*}} PASS
 // NUM-DAG: {{^}}band {{.*}} cpu:unraised {{.*}} PASS
 // NUM-DAG: {{^}}dynamic_lengths {{.*}} cpu:unraised {{.*}} PASS
-// NUM: {{^}}33 passed, 0 failed
+// NUM-DAG: {{^}}tosa_bf16 {{.*}} cpu:unraised {{.*}} PASS
+// NUM: {{^}}36 passed, 0 failed
 
 #q = affine_map<(b, h, m, n, k) -> (b, h, m, k)>
 #kt = affine_map<(b, h, m, n, k) -> (b, h, n, k)>
@@ -545,4 +546,35 @@ func.func @dynamic_lengths(%q4: tensor<?x4x?x8xf32>, %k4: tensor<?x4x?x8xf32>, %
   %o = linalg.batch_matmul ins(%p, %v : tensor<?x?x?xf32>, tensor<?x?x8xf32>) outs(%oz : tensor<?x?x8xf32>) -> tensor<?x?x8xf32>
   %o4 = tensor.expand_shape %o [[0, 1], [2], [3]] output_shape [%b, 4, %m, 8] : tensor<?x?x8xf32> into tensor<?x4x?x8xf32>
   return %o4 : tensor<?x4x?x8xf32>
+}
+
+// TOSA in bf16: matmuls accumulate to f32 (as TOSA requires), the softmax
+// runs in f32, P and O are cast back to bf16.
+// CHECK-LABEL: func.func @tosa_bf16
+// CHECK-SAME:    (%[[Q:.*]]: tensor<1x2x16x8xbf16>, %[[K:.*]]: tensor<1x2x16x8xbf16>, %[[V:.*]]: tensor<1x2x16x8xbf16>)
+// CHECK-NEXT:    %[[O:.*]] = attn.attention %[[Q]], %[[K]], %[[V]] scale = 0.353553385 :
+// CHECK-NEXT:    return %[[O]]
+func.func @tosa_bf16(%q4: tensor<1x2x16x8xbf16>, %k4: tensor<1x2x16x8xbf16>, %v4: tensor<1x2x16x8xbf16>) -> tensor<1x2x16x8xbf16> {
+  %s3 = tosa.const_shape {values = dense<[2, 16, 8]> : tensor<3xindex>} : () -> !tosa.shape<3>
+  %q = tosa.reshape %q4, %s3 : (tensor<1x2x16x8xbf16>, !tosa.shape<3>) -> tensor<2x16x8xbf16>
+  %k = tosa.reshape %k4, %s3 : (tensor<1x2x16x8xbf16>, !tosa.shape<3>) -> tensor<2x16x8xbf16>
+  %v = tosa.reshape %v4, %s3 : (tensor<1x2x16x8xbf16>, !tosa.shape<3>) -> tensor<2x16x8xbf16>
+  %kt = tosa.transpose %k {perms = array<i32: 0, 2, 1>} : (tensor<2x16x8xbf16>) -> tensor<2x8x16xbf16>
+  %zp = "tosa.const"() {values = dense<0.0> : tensor<1xbf16>} : () -> tensor<1xbf16>
+  %shift = "tosa.const"() {values = dense<0> : tensor<1xi8>} : () -> tensor<1xi8>
+  %s = tosa.matmul %q, %kt, %zp, %zp : (tensor<2x16x8xbf16>, tensor<2x8x16xbf16>, tensor<1xbf16>, tensor<1xbf16>) -> tensor<2x16x16xf32>
+  %c = "tosa.const"() {values = dense<0.35355339> : tensor<1x1x1xf32>} : () -> tensor<1x1x1xf32>
+  %x = tosa.mul %s, %c, %shift : (tensor<2x16x16xf32>, tensor<1x1x1xf32>, tensor<1xi8>) -> tensor<2x16x16xf32>
+  %max = tosa.reduce_max %x {axis = 2 : i32} : (tensor<2x16x16xf32>) -> tensor<2x16x1xf32>
+  %d = tosa.sub %x, %max : (tensor<2x16x16xf32>, tensor<2x16x1xf32>) -> tensor<2x16x16xf32>
+  %e = tosa.exp %d : (tensor<2x16x16xf32>) -> tensor<2x16x16xf32>
+  %sum = tosa.reduce_sum %e {axis = 2 : i32} : (tensor<2x16x16xf32>) -> tensor<2x16x1xf32>
+  %r = tosa.reciprocal %sum : (tensor<2x16x1xf32>) -> tensor<2x16x1xf32>
+  %p = tosa.mul %e, %r, %shift : (tensor<2x16x16xf32>, tensor<2x16x1xf32>, tensor<1xi8>) -> tensor<2x16x16xf32>
+  %pb = tosa.cast %p : (tensor<2x16x16xf32>) -> tensor<2x16x16xbf16>
+  %o = tosa.matmul %pb, %v, %zp, %zp : (tensor<2x16x16xbf16>, tensor<2x16x8xbf16>, tensor<1xbf16>, tensor<1xbf16>) -> tensor<2x16x8xf32>
+  %ob = tosa.cast %o : (tensor<2x16x8xf32>) -> tensor<2x16x8xbf16>
+  %s4 = tosa.const_shape {values = dense<[1, 2, 16, 8]> : tensor<4xindex>} : () -> !tosa.shape<4>
+  %o4 = tosa.reshape %ob, %s4 : (tensor<2x16x8xbf16>, !tosa.shape<4>) -> tensor<1x2x16x8xbf16>
+  return %o4 : tensor<1x2x16x8xbf16>
 }

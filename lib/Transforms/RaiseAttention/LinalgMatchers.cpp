@@ -645,6 +645,8 @@ raise::matchLinalgAttention(Operation *anchor) {
         return mask.takeError();
       match.mask = *mask;
     }
+    match.result = throughOutputCast(
+        match.result, getElementTypeOrSelf(match.query.source().getType()));
     if (llvm::Error error = checkConsistent(match))
       return std::move(error);
     return match;

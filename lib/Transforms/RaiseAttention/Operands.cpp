@@ -207,6 +207,33 @@ bool raise::isGraphConstant(Value value) {
   return true;
 }
 
+/// True if `op` only converts its one input's elements to another float
+/// type.
+static bool isElementCast(Operation *op) {
+  if (isa<tosa::CastOp>(op))
+    return true;
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || linalgOp.getNumDpsInputs() != 1 ||
+      !linalgOp.isAllParallelLoops() || !linalgOp.getBlock() ||
+      !llvm::all_of(linalgOp.getIndexingMapsArray(),
+                    [](AffineMap map) { return map.isIdentity(); }))
+    return false;
+  Value yielded = linalgOp.getBlock()->getTerminator()->getOperand(0);
+  Operation *cast = yielded.getDefiningOp();
+  return isa_and_nonnull<arith::ExtFOp, arith::TruncFOp>(cast) &&
+         cast->getOperand(0) == linalgOp.getBlock()->getArgument(0);
+}
+
+Value raise::throughOutputCast(Value result, Type element) {
+  if (getElementTypeOrSelf(result.getType()) == element || !result.hasOneUse())
+    return result;
+  Operation *user = *result.user_begin();
+  if (user->getNumResults() != 1 || !isElementCast(user) ||
+      getElementTypeOrSelf(user->getResult(0).getType()) != element)
+    return result;
+  return user->getResult(0);
+}
+
 llvm::Error raise::checkConsistent(const AttentionMatch &match) {
   if (match.scale <= 0)
     return miss("scale " + printNumber(match.scale) + " is not positive");

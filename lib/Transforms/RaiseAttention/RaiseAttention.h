@@ -112,6 +112,12 @@ std::optional<Matched<AttentionMatch>> matchLinalgAttention(Operation *anchor);
 /// The TOSA form anchored at a tosa.matmul, as above.
 std::optional<Matched<AttentionMatch>> matchTosaAttention(Operation *anchor);
 
+/// `result` of P V, or, when its only user casts it (tosa.cast, or an
+/// elementwise linalg op of one arith.extf / arith.truncf) to the operands'
+/// element type `element`, the cast value: a bf16 graph's f32 accumulator
+/// rounded back to bf16 is what attn.attention computes.
+Value throughOutputCast(Value result, Type element);
+
 /// Shared last steps of both matchers: the scale must be positive, the three
 /// views must have one batch, agreeing sequence and head dims, and query
 /// heads a multiple of key/value heads.

@@ -230,6 +230,8 @@ raise::matchTosaAttention(Operation *anchor) {
         return mask.takeError();
       match.mask = *mask;
     }
+    match.result = throughOutputCast(
+        match.result, getElementTypeOrSelf(match.query.source().getType()));
     if (llvm::Error error = checkConsistent(match))
       return std::move(error);
     return match;
