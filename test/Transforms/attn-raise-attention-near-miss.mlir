@@ -672,6 +672,63 @@ func.func @nan_guard_one(%q: tensor<2x4x4xf32>, %k: tensor<2x4x4xf32>, %v: tenso
 
 // -----
 
+// The NaN guard tests the max of the unscaled scores.
+func.func @nan_guard_other_max(%q: tensor<2x4x4xf32>, %k: tensor<2x4x4xf32>, %v: tensor<2x4x4xf32>) -> tensor<2x4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<2x4x4xf32>
+  %re = tensor.empty() : tensor<2x4xf32>
+  %sz = linalg.fill ins(%zero : f32) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %kt = linalg.transpose ins(%k : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) permutation = [0, 2, 1]
+  %s = linalg.batch_matmul ins(%q, %kt : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%sz : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %c = arith.constant dense<0.5> : tensor<2x4x4xf32>
+  %x = linalg.mul ins(%s, %c : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %initmax = linalg.fill ins(%ninf : f32) outs(%re : tensor<2x4xf32>) -> tensor<2x4xf32>
+  %max = linalg.reduce ins(%x : tensor<2x4x4xf32>) outs(%initmax : tensor<2x4xf32>) dimensions = [2]
+    (%a: f32, %acc: f32) {
+      %r = arith.maximumf %a, %acc : f32
+      linalg.yield %r : f32
+    }
+  %ex = linalg.generic {indexing_maps = [affine_map<(b, m, n) -> (b, m, n)>, affine_map<(b, m, n) -> (b, m)>, affine_map<(b, m, n) -> (b, m, n)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%x, %max : tensor<2x4x4xf32>, tensor<2x4xf32>) outs(%e : tensor<2x4x4xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %d = arith.subf %a0, %a1 : f32
+    %r = math.exp %d : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x4xf32>
+  %initsum = linalg.fill ins(%zero : f32) outs(%re : tensor<2x4xf32>) -> tensor<2x4xf32>
+  %sum = linalg.reduce ins(%ex : tensor<2x4x4xf32>) outs(%initsum : tensor<2x4xf32>) dimensions = [2]
+    (%a: f32, %acc: f32) {
+      %r = arith.addf %a, %acc : f32
+      linalg.yield %r : f32
+    }
+  %p = linalg.generic {indexing_maps = [affine_map<(b, m, n) -> (b, m, n)>, affine_map<(b, m, n) -> (b, m)>, affine_map<(b, m, n) -> (b, m, n)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%ex, %sum : tensor<2x4x4xf32>, tensor<2x4xf32>) outs(%e : tensor<2x4x4xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %r = arith.divf %a0, %a1 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x4xf32>
+  %initmax2 = linalg.fill ins(%ninf : f32) outs(%re : tensor<2x4xf32>) -> tensor<2x4xf32>
+  %max2 = linalg.reduce ins(%s : tensor<2x4x4xf32>) outs(%initmax2 : tensor<2x4xf32>) dimensions = [2]
+    (%a: f32, %acc: f32) {
+      %r = arith.maximumf %a, %acc : f32
+      linalg.yield %r : f32
+    }
+  %pg = linalg.generic {indexing_maps = [affine_map<(b, m, n) -> (b, m, n)>, affine_map<(b, m, n) -> (b, m)>, affine_map<(b, m, n) -> (b, m, n)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%p, %max2 : tensor<2x4x4xf32>, tensor<2x4xf32>) outs(%e : tensor<2x4x4xf32>) {
+  ^bb0(%a0: f32, %a1: f32, %out: f32):
+    %none = arith.cmpf oeq, %a1, %ninf : f32
+    %r = arith.select %none, %zero, %a0 : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x4xf32>
+  // expected-remark @+1 {{not raised: the NaN guard tests the row max of other scores}}
+  %o = linalg.batch_matmul ins(%pg, %v : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%sz : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  return %o : tensor<2x4x4xf32>
+}
+
+// -----
+
 // The max subtracted is a tensor the function receives.
 func.func @max_not_reduction(%q: tensor<2x4x4xf32>, %k: tensor<2x4x4xf32>, %v: tensor<2x4x4xf32>, %rowmax: tensor<2x4xf32>) -> tensor<2x4x4xf32> {
   %zero = arith.constant 0.0 : f32

@@ -229,18 +229,26 @@ Matched<Value> matchRowReduction(Value row, Combiner combiner) {
   return input->get();
 }
 
-/// True if `cond` tests `probs` for NaN (cmpf uno / une of it with itself) or
-/// its row for having no visible key (cmpf oeq of a row vector with -inf).
-bool isNanGuard(Value cond, Value probs) {
+/// What a NaN guard select(cond, 0, p) of the probabilities `p` tests.
+enum class Guard { None, NaN, RowMax };
+
+/// The guard `cond` is: p tested for NaN (cmpf uno / une of it with itself),
+/// or a row vector tested for -inf (cmpf oeq), `rowMax`: the row has no
+/// visible key.
+Guard matchNanGuard(Value cond, Value probs, Value &rowMax) {
   auto cmp = flatten(cond).getDefiningOp<arith::CmpFOp>();
   if (!cmp)
-    return false;
+    return Guard::None;
   using P = arith::CmpFPredicate;
   Value lhs = flatten(cmp.getLhs()), rhs = flatten(cmp.getRhs());
   if (cmp.getPredicate() == P::UNO || cmp.getPredicate() == P::UNE)
-    return lhs == probs && rhs == probs;
-  return cmp.getPredicate() == P::OEQ && rowRead(lhs) &&
-         splatOf(rhs) == -std::numeric_limits<double>::infinity();
+    return lhs == probs && rhs == probs ? Guard::NaN : Guard::None;
+  std::optional<Value> row = rowRead(lhs);
+  if (cmp.getPredicate() != P::OEQ || !row ||
+      splatOf(rhs) != -std::numeric_limits<double>::infinity())
+    return Guard::None;
+  rowMax = *row;
+  return Guard::RowMax;
 }
 
 /// The scores `flat` exponentiates: x of exp(x - rowmax(x)), or of exp(x).
@@ -285,17 +293,9 @@ std::optional<std::pair<Value, Value>> matchNormalization(Value flat) {
   return std::nullopt;
 }
 
-/// The scores (flattened) whose softmax over the last dimension `probs` is.
-Matched<Value> matchSoftmax(Value probs) {
-  Value flat = flatten(probs);
-  if (auto select = flat.getDefiningOp<arith::SelectOp>()) {
-    Value kept = flatten(select.getFalseValue());
-    if (splatOf(flatten(select.getTrueValue())) != 0.0 ||
-        !isNanGuard(select.getCondition(), kept))
-      return miss("the select around the softmax is not a NaN guard "
-                  "(select(isnan(p) or row max == -inf, 0, p))");
-    flat = kept;
-  }
+/// The scores (flattened) of softmax(scores) = `flat` over the last
+/// dimension.
+Matched<Value> matchUnguardedSoftmax(Value flat) {
   if (auto softmax = flat.getDefiningOp<linalg::SoftmaxOp>()) {
     int64_t last = softmax.getInputOperandRank() - 1;
     if (int64_t(softmax.getDimension()) != last)
@@ -313,6 +313,31 @@ Matched<Value> matchSoftmax(Value probs) {
   if (flatten(*sumInput) != flatten(numerator))
     return miss("the softmax divides by the row sum of other values");
   return matchExponent(flatten(numerator));
+}
+
+/// The scores (flattened) whose softmax over the last dimension `probs` is,
+/// with an optional NaN guard around it: a row that sees no key gets 0
+/// (what attn.attention computes) instead of NaN.
+Matched<Value> matchSoftmax(Value probs) {
+  Value flat = flatten(probs);
+  auto select = flat.getDefiningOp<arith::SelectOp>();
+  if (!select)
+    return matchUnguardedSoftmax(flat);
+  Value kept = flatten(select.getFalseValue());
+  Value rowMax;
+  Guard guard = matchNanGuard(select.getCondition(), kept, rowMax);
+  if (splatOf(flatten(select.getTrueValue())) != 0.0 || guard == Guard::None)
+    return miss("the select around the softmax is not a NaN guard "
+                "(select(isnan(p) or row max == -inf, 0, p))");
+  Matched<Value> scores = matchUnguardedSoftmax(kept);
+  if (!scores || guard == Guard::NaN)
+    return scores;
+  Matched<Value> maxInput = matchRowReduction(rowMax, Combiner::Max);
+  if (!maxInput)
+    return maxInput.takeError();
+  if (flatten(*maxInput) != *scores)
+    return miss("the NaN guard tests the row max of other scores");
+  return scores;
 }
 
 /// True if `p` looks like attention probabilities: what the anchor's LHS
