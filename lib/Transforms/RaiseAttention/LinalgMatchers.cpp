@@ -251,11 +251,8 @@ Guard matchNanGuard(Value cond, Value probs, Value &rowMax) {
   return Guard::RowMax;
 }
 
-/// The scores `flat` exponentiates: x of exp(x - rowmax(x)), or of exp(x).
-Matched<Value> matchExponent(Value flat) {
-  auto exp = flat.getDefiningOp<math::ExpOp>();
-  if (!exp)
-    return miss("the softmax numerator is not an exponential");
+/// The scores `exp` exponentiates: x of exp(x - rowmax(x)), or of exp(x).
+Matched<Value> matchExponent(math::ExpOp exp) {
   Value x = flatten(exp.getOperand());
   auto sub = x.getDefiningOp<arith::SubFOp>();
   if (!sub)
@@ -312,7 +309,9 @@ Matched<Value> matchUnguardedSoftmax(Value flat) {
     return sumInput.takeError();
   if (flatten(*sumInput) != flatten(numerator))
     return miss("the softmax divides by the row sum of other values");
-  return matchExponent(flatten(numerator));
+  // looksLikeProbabilities saw an exponential, and the normalization's
+  // other operand is a row vector: the numerator is it.
+  return matchExponent(flatten(numerator).getDefiningOp<math::ExpOp>());
 }
 
 /// The scores (flattened) whose softmax over the last dimension `probs` is,
@@ -498,7 +497,10 @@ std::optional<Read> asMaskRead(Value operand) {
     return isGraphConstant(read->value) ? read : std::nullopt;
   if (!isIndexExpression(operand))
     return std::nullopt;
-  auto owner = cast<linalg::LinalgOp>(operand.getParentBlock()->getParentOp());
+  auto owner =
+      dyn_cast<linalg::GenericOp>(operand.getParentBlock()->getParentOp());
+  if (!owner)
+    return std::nullopt;
   return Read{operand, AffineMap::getMultiDimIdentityMap(owner.getNumLoops(),
                                                          operand.getContext())};
 }

@@ -43,11 +43,9 @@ public:
     if (isa<RankedTensorType>(mask.value.getType()))
       return element(mask.value, position);
     Value value = mask.value;
-    auto owner =
-        dyn_cast<linalg::GenericOp>(value.getParentBlock()->getParentOp());
-    if (!owner)
-      return fail("the mask is a scalar outside a linalg.generic");
-    return scalar(value, owner, position);
+    return scalar(
+        value, cast<linalg::GenericOp>(value.getParentBlock()->getParentOp()),
+        position);
   }
 
   std::string unsupported;
@@ -146,9 +144,9 @@ FailureOr<double> MaskEvaluator::element(Value tensor,
   DenseElementsAttr dense;
   if (matchPattern(tensor, m_Constant(&dense)))
     return constantElement(dense, index);
+  // A graph constant: no block argument reaches it.
   Operation *op = tensor.getDefiningOp();
-  if (!op)
-    return fail("the mask depends on a function argument");
+  assert(op && "the mask reads a block argument");
   if (auto fill = dyn_cast<linalg::FillOp>(op))
     return scalar(fill.getInputs()[0], nullptr, {});
   if (auto broadcast = dyn_cast<linalg::BroadcastOp>(op)) {
@@ -174,8 +172,9 @@ FailureOr<double> MaskEvaluator::element(Value tensor,
 FailureOr<double> MaskEvaluator::scalar(Value value, linalg::GenericOp generic,
                                         ArrayRef<int64_t> point) {
   if (auto arg = dyn_cast<BlockArgument>(value)) {
-    if (!generic || arg.getOwner() != generic.getBody())
-      return fail("the mask depends on a block argument");
+    // A graph constant reads only the block arguments of its own ops.
+    assert(generic && arg.getOwner() == generic.getBody() &&
+           "the mask reads an outer block argument");
     OpOperand *operand = generic.getMatchingOpOperand(arg);
     if (!generic.isDpsInput(operand))
       return fail("the mask's linalg.generic reads its init");
@@ -193,8 +192,7 @@ FailureOr<double> MaskEvaluator::scalarOp(Operation *op,
       isa<FloatAttr, IntegerAttr>(constant))
     return toDouble(constant);
   if (auto index = dyn_cast<linalg::IndexOp>(op)) {
-    if (!generic || index->getParentOp() != generic)
-      return fail("linalg.index outside the mask's linalg.generic");
+    assert(index->getParentOp() == generic && "linalg.index of another op");
     return double(point[index.getDim()]);
   }
   SmallVector<double, 3> args;

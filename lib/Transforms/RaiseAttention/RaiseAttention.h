@@ -81,7 +81,9 @@ struct AdditiveMask {
 
 /// The mask kind and window an additive mask over an `nq` x `nk` score
 /// computes, found by evaluating it at every position (constants, and
-/// linalg.generic bodies of index arithmetic and comparisons).
+/// linalg.generic bodies of index arithmetic and comparisons). The mask must
+/// be a graph constant (isGraphConstant), or a scalar of a linalg.generic
+/// body computed from linalg.index and graph constants.
 Matched<MaskSpec> classifyMask(const AdditiveMask &mask, int64_t nq,
                                int64_t nk);
 
