@@ -139,3 +139,29 @@ func.func @only_k_bshd(%q: tensor<1x2x16x8xf32>, %kb: tensor<1x24x2x8xf32>, %v: 
   } -> tensor<1x2x16x8xf32>
   return %o : tensor<1x2x16x8xf32>
 }
+
+// -----
+
+// Stacked layers: the second attention's Q is the first one's output,
+// which its reshape to [B * H, S, D] shows to be 4-D.
+// CHECK-LABEL: func.func @stacked
+// CHECK:         %[[O1:.*]] = attn.attention
+// CHECK:         %[[O2:.*]] = attn.attention %[[O1]],
+// CHECK:         %[[O2_3:.*]] = tensor.collapse_shape %[[O2]]
+// CHECK-NEXT:    return %[[O2_3]]
+func.func @stacked(%q: tensor<2x16x8xf32>, %k: tensor<2x16x8xf32>, %v: tensor<2x16x8xf32>) -> tensor<2x16x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x16x16xf32>
+  %sz = linalg.fill ins(%zero : f32) outs(%e : tensor<2x16x16xf32>) -> tensor<2x16x16xf32>
+  %oe = tensor.empty() : tensor<2x16x8xf32>
+  %oz = linalg.fill ins(%zero : f32) outs(%oe : tensor<2x16x8xf32>) -> tensor<2x16x8xf32>
+  %s1 = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]
+      ins(%q, %k : tensor<2x16x8xf32>, tensor<2x16x8xf32>) outs(%sz : tensor<2x16x16xf32>) -> tensor<2x16x16xf32>
+  %p1 = linalg.softmax dimension(2) ins(%s1 : tensor<2x16x16xf32>) outs(%e : tensor<2x16x16xf32>) -> tensor<2x16x16xf32>
+  %o1 = linalg.batch_matmul ins(%p1, %v : tensor<2x16x16xf32>, tensor<2x16x8xf32>) outs(%oz : tensor<2x16x8xf32>) -> tensor<2x16x8xf32>
+  %s2 = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]
+      ins(%o1, %k : tensor<2x16x8xf32>, tensor<2x16x8xf32>) outs(%sz : tensor<2x16x16xf32>) -> tensor<2x16x16xf32>
+  %p2 = linalg.softmax dimension(2) ins(%s2 : tensor<2x16x16xf32>) outs(%e : tensor<2x16x16xf32>) -> tensor<2x16x16xf32>
+  %o2 = linalg.batch_matmul ins(%p2, %v : tensor<2x16x16xf32>, tensor<2x16x8xf32>) outs(%oz : tensor<2x16x8xf32>) -> tensor<2x16x8xf32>
+  return %o2 : tensor<2x16x8xf32>
+}

@@ -169,22 +169,30 @@ void rewrite(const AttentionMatch &match) {
 struct AttnRaiseAttentionPass
     : public attn::impl::AttnRaiseAttentionPassBase<AttnRaiseAttentionPass> {
   void runOnOperation() override {
-    std::vector<AttentionMatch> matches;
+    // Contractions are matched and rewritten one at a time, in order: a
+    // rewrite erases the ops of its graph, and a later attention may read
+    // the output of an earlier one (stacked layers). No rewrite erases a
+    // later contraction: P V is the last one of its graph.
+    SmallVector<Operation *> candidates;
     getOperation().walk([&](Operation *op) {
+      auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+      if (isa<tosa::MatMulOp>(op) ||
+          (linalgOp && linalg::isaContractionOpInterface(linalgOp)))
+        candidates.push_back(op);
+    });
+    for (Operation *op : candidates) {
       std::optional<Matched<AttentionMatch>> match = matchLinalgAttention(op);
       if (!match)
         match = matchTosaAttention(op);
       if (!match)
-        return;
+        continue;
       if (!*match) {
         op->emitRemark("not raised: ") << llvm::toString(match->takeError());
-        return;
+        continue;
       }
-      matches.push_back(std::move(**match));
-    });
-    for (const AttentionMatch &match : matches)
-      rewrite(match);
-    numRaised += matches.size();
+      rewrite(**match);
+      ++numRaised;
+    }
   }
 };
 
