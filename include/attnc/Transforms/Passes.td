@@ -35,14 +35,16 @@ def AttnRaiseAttentionPass : Pass<"attn-raise-attention", "func::FuncOp"> {
 
     In both: a scale by splat constants on the scores, on Q or on K (the
     attribute is their product); one additive mask computed from constants
-    (a constant, or index arithmetic and comparisons in `linalg.generic`),
+    (a constant, or index arithmetic and comparisons in `linalg.generic`,
+    as a tensor or inline in the op that adds it),
     which must be 0 or -inf everywhere and equal to a `causal`,
     `causal_bottom_right` or sliding-window mask of the static score shape;
     K transposed in the indexing maps or by a transpose; Q, K and V merged
     from `[B, H, S, D]` by a reshape (a 3-D graph without one raises with
     B = 1, a 2-D graph with B = H = 1); key/value heads expanded for GQA
     (`linalg.broadcast`, or TOSA reshape + tile, then a reshape); and a
-    `[0, 2, 1, 3]` transpose from BSHD on all of Q, K and V (`layout = bshd`).
+    `[0, 2, 1, 3]` transpose from BSHD on all of Q, K and V (`layout = bshd`);
+    an f32 P V of bf16/f16 operands when the graph casts it back.
 
     A candidate that fails a later step gets a remark
     `not raised: <reason>`; other contractions are left alone silently.
