@@ -18,6 +18,7 @@
 #include "Problem.h"
 #include "Reference.h"
 #include "Sweep.h"
+#include "Unraised.h"
 
 #include "attnc/Dialect/Attn/AttnOps.h"
 #include "attnc/InitAll.h"
@@ -81,6 +82,12 @@ static cl::opt<int64_t> seqQ("seq-q",
 static cl::opt<int64_t> seqK("seq-k", cl::desc("Size of a dynamic key length"),
                              cl::init(203));
 static cl::opt<uint64_t> seed("seed", cl::desc("Random seed"), cl::init(1));
+static cl::opt<bool> raiseInput(
+    "raise",
+    cl::desc("The input is linalg or TOSA attention graphs: run them raised "
+             "by attn-raise-attention at every stage, and as written "
+             "(stage 'unraised', lowered by upstream passes)"),
+    cl::init(false));
 
 namespace {
 
@@ -216,6 +223,33 @@ void runOnCpuStages(ModuleOp module, ArrayRef<Problem> problems,
   }
 }
 
+/// Runs every problem's function of `unraised` (the graphs as written) on
+/// the CPU backend, after upstream lowering of what the CPU pipeline leaves.
+void runUnraised(ModuleOp unraised, ArrayRef<Problem> problems,
+                 ArrayRef<Inputs> inputs, Report &report) {
+  std::unique_ptr<ExecutionEngine> engine;
+  if (succeeded(lowerUnraised(unraised))) {
+    attn::AttnPipelineOptions options;
+    options.stopAfter = attn::AttnStage::Graph;
+    engine = compileForCpu(unraised, options);
+  }
+  for (size_t i = 0; i < problems.size(); ++i) {
+    if (!engine) {
+      report.fail(problems[i], "cpu:unraised", "compilation failed");
+      continue;
+    }
+    auto result =
+        runOnCpu(*engine, problems[i], inputs[i].q, inputs[i].k, inputs[i].v);
+    if (!result) {
+      report.fail(problems[i], "cpu:unraised",
+                  llvm::toString(result.takeError()));
+      continue;
+    }
+    report.add(problems[i], "cpu:unraised", *result, inputs[i].ref,
+               /*timed=*/false);
+  }
+}
+
 /// Compiles each problem's function to an sm_90a kernel and runs it through
 /// the runtime; with `fallBackToCpu`, functions the GPU lowering does not
 /// support run on the CPU backend instead.
@@ -332,6 +366,12 @@ int main(int argc, char **argv) {
     return 1;
   if (failed(verify(*module)))
     return 1;
+  OwningOpRef<ModuleOp> unraised;
+  if (raiseInput) {
+    unraised = module->clone();
+    if (failed(raiseAttention(*module)))
+      return 1;
+  }
 
   SmallVector<Problem> problems;
   for (auto func : module->getOps<func::FuncOp>()) {
@@ -399,6 +439,8 @@ int main(int argc, char **argv) {
     runOnGpuKernels(*module, problems, inputs, backend == "auto", report);
   else
     runOnCpuStages(*module, problems, inputs, stageList, report);
+  if (unraised)
+    runUnraised(*unraised, problems, inputs, report);
   llvm::outs() << (useGpu ? "backend: gpu (sm_90a kernels through "
                             "libAttncRuntime)\n"
                           : "backend: cpu (MLIR ExecutionEngine; no GPU used)\n");

@@ -6,7 +6,8 @@
 //===----------------------------------------------------------------------===//
 //
 // The target-independent half of the attention pipeline, in pipeline order:
-// tile, fuse the softmax passes into one online loop, split masked loops.
+// raise frontend graphs to attn.attention, tile, fuse the softmax passes
+// into one online loop, split masked loops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +15,59 @@
 #define ATTNC_TRANSFORMS_PASSES_TD
 
 include "mlir/Pass/PassBase.td"
+
+def AttnRaiseAttentionPass : Pass<"attn-raise-attention", "func::FuncOp"> {
+  let summary = "Raise softmax(scale * Q K^T + mask) V in linalg or TOSA to attn.attention";
+  let description = [{
+    Recognizes attention the way frontends emit it and rewrites it to one
+    `attn.attention`. Every contraction whose left operand is a softmax is
+    a candidate:
+
+    - linalg on tensors: `linalg.batch_matmul`, `linalg.matmul` or a
+      contraction `linalg.generic`; `linalg.softmax` or its decomposed form
+      (row max, subtract, exp, row sum, divide or multiply by the
+      reciprocal), steps fused into any elementwise ops, in f32 after
+      `arith.extf` or in the input type; an optional NaN guard
+      `select(isnan(p) or rowmax == -inf, 0, p)` around it.
+    - TOSA: `tosa.matmul`, `tosa.transpose` of K, `tosa.reduce_max`,
+      `tosa.sub`, `tosa.exp`, `tosa.reduce_sum`, `tosa.reciprocal` and
+      `tosa.mul`.
+
+    In both: a scale by splat constants on the scores, on Q or on K (the
+    attribute is their product); one additive mask computed from constants
+    (a constant, or index arithmetic and comparisons in `linalg.generic`,
+    as a tensor or inline in the op that adds it),
+    which must be 0 or -inf everywhere and equal to a `causal`,
+    `causal_bottom_right` or sliding-window mask of the static score shape;
+    K transposed in the indexing maps or by a transpose; Q, K and V merged
+    from `[B, H, S, D]` by a reshape (a 3-D graph without one raises with
+    B = 1, a 2-D graph with B = H = 1); key/value heads expanded for GQA
+    (`linalg.broadcast`, or TOSA reshape + tile, then a reshape); and a
+    `[0, 2, 1, 3]` transpose from BSHD on all of Q, K and V (`layout = bshd`);
+    an f32 P V of bf16/f16 operands when the graph casts it back.
+
+    A candidate that fails a later step gets a remark
+    `not raised: <reason>`; other contractions are left alone silently.
+    Raised graphs are erased; `attn.attention` replaces the output (through
+    the graph's reshape and transpose back when it has them).
+
+    ```mlir
+    // before: linalg.batch_matmul(Q, transpose(K)) * 0.125 -> linalg.softmax
+    //         -> linalg.batch_matmul(P, V), on [B * H, S, D] tensors
+    // after
+    %o = attn.attention %q, %k, %v scale = 1.250000e-01
+        : tensor<2x8x128x64xf32>, ... -> tensor<2x8x128x64xf32>
+    ```
+  }];
+  let dependentDialects = [
+    "::mlir::attn::AttnDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+  let statistics = [
+    Statistic<"numRaised", "num-raised", "Number of attention graphs raised">,
+  ];
+}
 
 def AttnGeneralizeLengthsPass
     : Pass<"attn-generalize-lengths", "ModuleOp"> {
