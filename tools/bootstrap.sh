@@ -60,11 +60,17 @@ embedding() {
   cmake -G Ninja -S examples/embedding -B "$work/build" \
     -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
   ninja -C "$work/build"
+  # The frontend graphs of examples/raise/ (linalg, TOSA): raised, then
+  # compiled; each holds one function, whose name the kernel takes.
+  local graph kernel
   for consumer in embed-cxx embed-c; do
-    echo "== examples/embedding: $consumer"
-    "$work/build/$consumer" examples/embedding/graph.mlir "$work/$consumer" &&
-      /usr/local/cuda/bin/ptxas -arch=sm_90a "$work/$consumer/graph/kernel.ptx" \
-        -o "$work/$consumer/graph.cubin" || status=1
+    for graph in examples/raise/*.mlir; do
+      echo "== examples/embedding: $consumer $graph"
+      kernel=$(sed -n 's/^func.func @\([A-Za-z0-9_]*\).*/\1/p' "$graph" | head -1)
+      "$work/build/$consumer" "$graph" "$work/$consumer" &&
+        /usr/local/cuda/bin/ptxas -arch=sm_90a "$work/$consumer/$kernel/kernel.ptx" \
+          -o "$work/$consumer/$kernel.cubin" || status=1
+    done
   done
   rm -rf "$prefix" "$work"
   return $status

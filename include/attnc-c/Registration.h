@@ -26,6 +26,11 @@ MLIR_CAPI_EXPORTED void attncRegisterDialects(MlirDialectRegistry registry);
 
 /// Registers attnc's passes and named pipelines, so that textual pipelines
 /// (attncRunPassPipeline) can name them. Idempotent.
+/// The upstream dialects of the graphs attn-raise-attention reads (linalg,
+/// tosa, tensor, arith, math), for a frontend's graph before raising.
+MLIR_CAPI_EXPORTED void
+attncRegisterRaisingDialects(MlirDialectRegistry registry);
+
 MLIR_CAPI_EXPORTED void attncRegisterPasses(void);
 
 #ifdef __cplusplus

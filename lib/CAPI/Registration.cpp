@@ -19,6 +19,10 @@ void attncRegisterDialects(MlirDialectRegistry registry) {
   mlir::attn::registerAttncDialects(*unwrap(registry));
 }
 
+void attncRegisterRaisingDialects(MlirDialectRegistry registry) {
+  mlir::attn::registerAttncRaisingDialects(*unwrap(registry));
+}
+
 void attncRegisterPasses(void) {
   // Pass registration is global: once per process.
   static bool registered = (mlir::attn::registerAttncPasses(), true);

@@ -13,11 +13,16 @@
 #include "attnc/Pipelines/Pipelines.h"
 #include "attnc/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinDialect.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -95,6 +100,11 @@ ArrayRef<AttncRequirement> mlir::attn::getAttncRequirements() {
 void mlir::attn::registerAttncDialects(DialectRegistry &registry) {
   for (const AttncRequirement &requirement : getAttncRequirements())
     requirement.insert(registry);
+}
+
+void mlir::attn::registerAttncRaisingDialects(DialectRegistry &registry) {
+  registry.insert<arith::ArithDialect, linalg::LinalgDialect, math::MathDialect,
+                  tensor::TensorDialect, tosa::TosaDialect>();
 }
 
 void mlir::attn::registerAttncPasses() {

@@ -55,6 +55,11 @@ ArrayRef<AttncRequirement> getAttncRequirements();
 /// builtin, LLVM, GPU and NVVM translations to LLVM IR. Nothing else.
 void registerAttncDialects(DialectRegistry &registry);
 
+/// Inserts the upstream dialects of the graphs attn-raise-attention reads
+/// (a frontend's attention in linalg or TOSA on tensors): linalg, tosa,
+/// tensor, arith and math. Not needed to compile attn.attention.
+void registerAttncRaisingDialects(DialectRegistry &registry);
+
 /// Registers attnc's passes (attn-*, convert-attn-to-*) and named pipelines
 /// (attnc/Pipelines/Pipelines.h) for textual pass pipelines.
 void registerAttncPasses();
