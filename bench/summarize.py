@@ -186,6 +186,9 @@ def plot(data, name, png_path):
     fig.tight_layout(rect=(0, 0.05, 1, 0.95))
     fig.savefig(png_path, dpi=110, metadata={"Software": None})
     plt.close(fig)
+    panels = sum(1 for ax in axes.flat if ax.get_visible())
+    return (f"{panels} panels (D = {', '.join(map(str, dims))}; "
+            f"{', '.join('causal' if m else 'no mask' for m in masks)})")
 
 
 def update(path, text):
@@ -214,7 +217,7 @@ def main(argv=None):
         png = None
         if not a.no_plot and data.get("bench") and data["bench"]["rows"]:
             png = a.png or os.path.splitext(a.json)[0] + ".png"
-            plot(data, name, png)
+            what = plot(data, name, png)
         doc_path = a.update or a.markdown
         link = None
         if png:
@@ -229,7 +232,7 @@ def main(argv=None):
         else:
             sys.stdout.write(text)
         if png:
-            print(f"summarize.py: wrote {png}", file=sys.stderr)
+            print(f"summarize.py: wrote {png}: {what}", file=sys.stderr)
     except (OSError, ValueError, KeyError, ResultsError) as e:
         print(f"summarize.py: error: {e}", file=sys.stderr)
         return 1
