@@ -127,14 +127,18 @@ def _peer_fn(peer, q, k, v, causal, flex):
     return (lambda: sdpa(q, k, v, is_causal=causal)), sdpa_kernel([backend])
 
 
-def measure_peers(shapes, dtype=torch.bfloat16, device="cuda", peers=ALL_PEERS, log=print):
+def _print_now(line):
+    print(line, flush=True)
+
+
+def measure_peers(shapes, dtype=torch.bfloat16, device="cuda", peers=ALL_PEERS, log=_print_now):
     """Times each peer at each (B, H, N, D, causal) shape.
 
     Returns one dict per (shape, peer): peer, B, H, N, D, causal, dtype and
     either ms, tflops (and relerr, ||O - ref|| / ||ref|| against the fp32 SDPA
     math backend, where the reference fits) or error (a peer that cannot run
-    a shape is recorded, not fatal). Prints one line per shape through `log`
-    (None: silent).
+    a shape is recorded, not fatal). Passes one line per shape to `log` (a
+    function of one string; None: silent).
     """
     flex = _flex_runner() if "flex" in peers else None
     rows = []
@@ -165,7 +169,7 @@ def measure_peers(shapes, dtype=torch.bfloat16, device="cuda", peers=ALL_PEERS, 
             rows.append(row)
         if log:
             log(f"peers [{i + 1}/{len(shapes)}] B={B} H={H} N={N} D={D} causal={int(causal)}: "
-                + ", ".join(cells) + " TFLOP/s", flush=True)
+                + ", ".join(cells) + " TFLOP/s")
         del q, k, v, ref
         torch.cuda.empty_cache()
     return rows
