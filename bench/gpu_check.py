@@ -173,7 +173,7 @@ def benchmark(kernels, peers_module, with_flex, ablations=None, head_dims=(64, 1
         # attnc is timed exactly as the peers are (peers.bench_ms: do_bench,
         # median), once before its ablations and once after them; the slower
         # of the two is reported, since the first kernel timed after a pause
-        # can run at higher clocks (bench/RESULTS.md run 12).
+        # can run at higher clocks (bench/HISTORY.md run 12).
         bench = lambda kern, kargs: peers_module.bench_ms(lambda: kern.launch(kargs))
         ms_first = bench(kernel, args)
         flops = peers_module.attention_flops(B, H, N, D, causal)

@@ -65,7 +65,7 @@ ablation softcap artifacts/kernels-softcap.mlir
 if [[ -n "${BASE_KERNELS:-}" ]]; then
   cp -r "$BASE_KERNELS" artifacts/kernels-base
 fi
-# Settled in runs 13-21 (bench/RESULTS.md); ALL_ABLATIONS=1 measures them again.
+# Settled in runs 13-21 (bench/HISTORY.md); ALL_ABLATIONS=1 measures them again.
 if [[ -n "${ALL_ABLATIONS:-}" ]]; then
   ablation persistent bench/kernels.mlir --persistent
   # The overlap where the table leaves it off: D = 64 (three consumers).

@@ -49,7 +49,7 @@ def main():
             args = kernel.args(q, k, v, o, lse, kernel.default_scale())
             # Timed as gpu_check.py times attnc and the peers (do_bench median):
             # back-to-back event timing favoured whichever kernel ran first
-            # (bench/RESULTS.md run 12).
+            # (bench/HISTORY.md run 12).
             ms = peers.bench_ms(lambda: kernel.launch(args))
             flops = 4.0 * B * H * N * N * D / (2 if causal else 1)
             tf = flops / (ms * 1e-3) / 1e12
