@@ -44,29 +44,33 @@ MAX_REFERENCE_SCORES = 2**31
 def bench_ms(fn):
     """Median milliseconds of fn() over CUDA-event timed repeats (triton.testing.do_bench).
 
-    do_bench clears the L2 cache between repeats, so a small problem is not
-    timed out of the cache.
+    Before each timed call do_bench overwrites a buffer larger than the L2
+    cache, so an input that would fit in the L2 is not timed out of it.
     """
     return triton.testing.do_bench(fn, warmup=WARMUP_MS, rep=REPEAT_MS, return_mode="median")
+
+
+def _gemm_tflops(device, n=8192):
+    a = torch.randn(n, n, device=device, dtype=torch.bfloat16)
+    b = torch.randn(n, n, device=device, dtype=torch.bfloat16)
+    return 2 * n**3 / (bench_ms(lambda: a @ b) * 1e-3) / 1e12
+
+
+def _copy_tbps(device, nbytes=2 * 1024**3):
+    x = torch.empty(nbytes, dtype=torch.uint8, device=device).random_()
+    y = torch.empty_like(x)
+    return 2 * nbytes / (bench_ms(lambda: y.copy_(x)) * 1e-3) / 1e12
 
 
 def ceilings(device="cuda"):
     """The card's roofs: {"gemm_bf16_tflops": 8192^3 bf16 matmul, "copy_tbps": 2 GiB copy}.
 
-    The copy counts the bytes read plus the bytes written. Inputs are random
-    normal: a product of zeros runs faster than one of real data.
+    The copy counts the bytes read plus the bytes written. Inputs are random:
+    a product of zeros runs faster than one of real data.
     """
-    n = 8192
-    a = torch.randn(n, n, device=device, dtype=torch.bfloat16)
-    b = torch.randn(n, n, device=device, dtype=torch.bfloat16)
-    gemm_tflops = 2 * n**3 / (bench_ms(lambda: a @ b) * 1e-3) / 1e12
-    del a, b
-    x = torch.empty(2 * 1024**3, dtype=torch.uint8, device=device).random_()
-    y = torch.empty_like(x)
-    copy_tbps = 2 * x.numel() / (bench_ms(lambda: y.copy_(x)) * 1e-3) / 1e12
-    del x, y
-    torch.cuda.empty_cache()
-    return {"gemm_bf16_tflops": gemm_tflops, "copy_tbps": copy_tbps}
+    result = {"gemm_bf16_tflops": _gemm_tflops(device), "copy_tbps": _copy_tbps(device)}
+    torch.cuda.empty_cache()  # the helpers' tensors are freed on return
+    return result
 
 
 def attention_flops(B, H, N, D, causal):
