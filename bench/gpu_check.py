@@ -243,6 +243,13 @@ def main():
     print(f"correctness sweep: {len(kernels)} kernels", flush=True)
     rows, failed = sweep(kernels)
     out = {"sweep": rows}
+
+    def write_json():
+        if a.json:
+            with open(a.json, "w") as f:
+                json.dump(out, f, indent=1, default=str)
+    # The sweep's rows are kept even if the benchmark does not finish.
+    write_json()
     if not a.no_bench:
         import peers  # bench/peers.py, next to this file
         # artifacts/kernels-<label>/: the same kernels compiled without one
@@ -258,9 +265,7 @@ def main():
         head_dims = [int(d) for d in a.head_dims.split(",")]
         seqlens = [int(n) for n in a.seqlens.split(",")]
         out["bench"] = benchmark(kernels, peers, not a.no_flex, ablations, head_dims, seqlens)
-    if a.json:
-        with open(a.json, "w") as f:
-            json.dump(out, f, indent=1, default=str)
+        write_json()
     return 1 if failed else 0
 
 
