@@ -1,19 +1,39 @@
 #!/usr/bin/env bash
 # On the GPU machine (no MLIR there): correctness sweep, then the benchmark
-# next to cuDNN / FA2 / FlexAttention, in one run. Needs artifacts/ from
-# bench/prepare-gpu.sh.
+# next to cuDNN / FA2 / FlexAttention (bench/peers.py), in one run. Needs
+# artifacts/ from bench/prepare-gpu.sh and nothing outside the repository.
+# Writes gpu-check.json to $OUT (or .), and next to it gpu-check.md and
+# gpu-check.png (bench/summarize.py) where matplotlib is importable.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+phase() { echo "== gpu-check: $*"; }
+phase "device"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader || true
 # attnc-run's GPU backend (MLIR-free build) on the compiled examples and on
 # the benchmark kernels, float64 reference on the CPU.
+phase "attnc-run-artifact on the examples and kernels"
 artifacts/bin/attnc-run-artifact artifacts/examples/* artifacts/kernels/* \
   --shapes=1:1:1,2:17:33,1:113:203,1:200:100,1:257:513 || true
 # The runtime from 8 threads at once, one stream each (load, launch, check).
+phase "runtime from 8 threads"
 PYTHONUNBUFFERED=1 python3 bench/threads_check.py --artifacts artifacts --threads 8 || true
 # SANITIZE=1: compute-sanitizer memcheck, racecheck and synccheck (minutes).
-if [[ -n "${SANITIZE:-}" ]]; then bash bench/sanitize.sh || true; fi
+if [[ -n "${SANITIZE:-}" ]]; then phase "compute-sanitizer"; bash bench/sanitize.sh || true; fi
 # Where ptxas put the wgmma waits around the softmax (the overlap's SASS check).
+phase "SASS report"
 python3 bench/sass_report.py artifacts/kernels/d128_full artifacts/kernels/d128_causal || true
-OUT_JSON=${OUT:-.}/gpu-check.json
-PYTHONUNBUFFERED=1 python3 bench/gpu_check.py --artifacts artifacts --json "$OUT_JSON" "$@"
+OUT_DIR=${OUT:-.}
+OUT_JSON=$OUT_DIR/gpu-check.json
+phase "gpu_check.py: sweep, then benchmark"
+status=0
+PYTHONUNBUFFERED=1 python3 bench/gpu_check.py --artifacts artifacts --json "$OUT_JSON" "$@" || status=$?
+if [[ -f "$OUT_JSON" ]]; then
+  if python3 -c "import matplotlib" 2>/dev/null; then
+    phase "summarize.py: $OUT_DIR/gpu-check.md, $OUT_DIR/gpu-check.png"
+    python3 bench/summarize.py "$OUT_JSON" --markdown "$OUT_DIR/gpu-check.md" --png "$OUT_DIR/gpu-check.png" || true
+  else
+    phase "no matplotlib here: run 'python3 bench/summarize.py gpu-check.json' where it is"
+    python3 bench/summarize.py "$OUT_JSON" --no-plot --markdown "$OUT_DIR/gpu-check.md" || true
+  fi
+fi
+exit $status

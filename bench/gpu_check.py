@@ -4,8 +4,11 @@
 Loads the kernel artifacts compiled by attnc-compile (bench/kernels.mlir) through
 libAttncRuntime (ctypes), checks every kernel on fresh random inputs against a
 float64 reference (outputs poisoned with NaN before each launch, so an unwritten
-element fails), then times attnc and the peers of ../shared/bench/peers.py
-(cuDNN, FlashAttention-2, FlexAttention) on the FlashAttention benchmark shapes.
+element fails), then times attnc and the peers of bench/peers.py (cuDNN,
+FlashAttention-2, FlexAttention) on the FlashAttention benchmark shapes. Every
+phase prints a line per kernel or shape as it goes; the benchmark table is
+printed again at the end. bench/summarize.py turns the JSON into a Markdown
+table and a plot.
 
   python3 bench/gpu_check.py --artifacts artifacts [--json out.json] [--no-flex] [--head-dims=128]
       [--seqlens=4096,16384]
@@ -140,21 +143,28 @@ def benchmark(kernels, peers_module, with_flex, ablations=None, head_dims=(64, 1
     """ablations: {label: {kernel name: Kernel}} timed at the same shapes."""
     ablations = ablations or {}
     shapes = [s for s in peers_module.default_shapes(list(head_dims), list(seqlens), [False, True])]
-    print("device:", torch.cuda.get_device_name(), "| torch", torch.__version__, "| cudnn",
-          torch.backends.cudnn.version(), flush=True)
+    env = peers_module.environment()
+    print(" | ".join(f"{k} {v}" for k, v in env.items()), flush=True)
+    print("ceilings: measuring", flush=True)
     ceil = peers_module.ceilings()
     print(f"ceilings: bf16 GEMM 8192^3 {ceil['gemm_bf16_tflops']:.0f} TFLOP/s, copy {ceil['copy_tbps']:.2f} TB/s",
           flush=True)
     peer_names = ("cudnn", "flash")
+    print(f"peers {', '.join(peer_names)}: {len(shapes)} shapes", flush=True)
     peer_rows = peers_module.measure_peers(shapes, peers=peer_names)
     if with_flex:
-        peer_rows += peers_module.measure_peers([s for s in shapes if s[3] == 128], peers=("flex",))
+        # FlexAttention is timed at D = 128 only; each shape is a torch.compile of its own.
+        flex_shapes = [s for s in shapes if s[3] == 128]
+        print(f"peers flex: {len(flex_shapes)} shapes (D = 128)", flush=True)
+        peer_rows += peers_module.measure_peers(flex_shapes, peers=("flex",))
     results = []
     gen = torch.Generator(device="cuda").manual_seed(7)
     header = f"{'B':>3} {'H':>3} {'N':>6} {'D':>4} {'causal':>6} {'attnc':>7} {'first':>7} {'again':>7} " \
              f"{'cuDNN':>7} {'FA2':>7} {'Flex':>7} " \
              f"{'vs cuDNN':>9} {'err vs cuDNN':>12}" + "".join(f" {label:>10}" for label in ablations)
     table = [header]
+    print(f"attnc: {len(shapes)} shapes, one line each", flush=True)
+    print(header, flush=True)
     for (B, H, N, D, causal) in shapes:
         kernel = kernels[f"d{D}_{'causal' if causal else 'full'}"]
         scale = kernel.default_scale()
@@ -163,7 +173,7 @@ def benchmark(kernels, peers_module, with_flex, ablations=None, head_dims=(64, 1
         # attnc is timed exactly as the peers are (peers.bench_ms: do_bench,
         # median), once before its ablations and once after them; the slower
         # of the two is reported, since the first kernel timed after a pause
-        # can run at higher clocks (bench/RESULTS.md run 12).
+        # can run at higher clocks (bench/HISTORY.md run 12).
         bench = lambda kern, kargs: peers_module.bench_ms(lambda: kern.launch(kargs))
         ms_first = bench(kernel, args)
         flops = peers_module.attention_flops(B, H, N, D, causal)
@@ -196,13 +206,15 @@ def benchmark(kernels, peers_module, with_flex, ablations=None, head_dims=(64, 1
                      f"{(tflops / cud if cud else float('nan')):9.2f} {err:12.1e}" +
                      "".join(f" {ablation_tflops[label]:10.0f}" if ablation_tflops[label] else f" {'-':>10}"
                              for label in ablations))
+        print(table[-1], flush=True)
         results.append(dict(B=B, H=H, N=N, D=D, causal=causal, attnc_ms=ms, attnc_tflops=tflops,
                             attnc_first_tflops=first_tflops, attnc_again_tflops=again_tflops, cudnn=cud,
                             fa2=fa2, flex=flex, err_vs_cudnn=err, ablations=ablation_tflops))
         del q, k, v, o, lse, ref
         torch.cuda.empty_cache()
+    print("benchmark table (TFLOP/s):", flush=True)
     print("\n".join(table), flush=True)
-    return dict(ceilings=ceil, rows=results, peers=peer_rows)
+    return dict(environment=env, ceilings=ceil, rows=results, peers=peer_rows)
 
 
 def main():
@@ -228,11 +240,18 @@ def main():
         at = k.attrs()
         print(f"kernel {name}: {at.num_regs} registers, {at.local_bytes} B local (spills), "
               f"{at.dynamic_smem_bytes} B dynamic smem", flush=True)
+    print(f"correctness sweep: {len(kernels)} kernels", flush=True)
     rows, failed = sweep(kernels)
     out = {"sweep": rows}
+
+    def write_json():
+        if a.json:
+            with open(a.json, "w") as f:
+                json.dump(out, f, indent=1, default=str)
+    # The sweep's rows are kept even if the benchmark does not finish.
+    write_json()
     if not a.no_bench:
-        sys.path.insert(0, a.artifacts)
-        import peers  # copied from ../shared/bench by bench/prepare-gpu.sh
+        import peers  # bench/peers.py, next to this file
         # artifacts/kernels-<label>/: the same kernels compiled without one
         # optimization, timed at the same shapes (ablations).
         ablations = {}
@@ -246,9 +265,7 @@ def main():
         head_dims = [int(d) for d in a.head_dims.split(",")]
         seqlens = [int(n) for n in a.seqlens.split(",")]
         out["bench"] = benchmark(kernels, peers, not a.no_flex, ablations, head_dims, seqlens)
-    if a.json:
-        with open(a.json, "w") as f:
-            json.dump(out, f, indent=1, default=str)
+        write_json()
     return 1 if failed else 0
 
 

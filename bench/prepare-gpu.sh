@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds (here, where MLIR is) everything the GPU machine needs into the
-# git-ignored artifacts/ folder: the runtime library, the compiled kernels of
-# bench/kernels.mlir and a copy of the peers script. Then on the GPU machine:
+# git-ignored artifacts/ folder: the runtime library and the compiled kernels of
+# bench/kernels.mlir (the peers are timed by bench/peers.py, a tracked file
+# that travels with the working tree). Then on the GPU machine:
 #   bash bench/gpu-check.sh        (correctness sweep + benchmark, one run)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,7 +19,6 @@ done
 "$BUILD_DIR/bin/attnc-compile" bench/kernels.mlir -o artifacts/kernels
 # Every other head dim (padded atoms) and split head dims, next to them.
 "$BUILD_DIR/bin/attnc-compile" bench/head-dims.mlir -o artifacts/kernels
-cp ../shared/bench/peers.py artifacts/peers.py
 for k in artifacts/kernels/*/; do
   /usr/local/cuda/bin/ptxas -arch=sm_90a -v "$k/kernel.ptx" -o /dev/null 2>&1 \
     | grep -A2 "entry function '$(basename "$k")'" | tr -s ' ' | paste -sd' ' \
@@ -65,7 +65,7 @@ ablation softcap artifacts/kernels-softcap.mlir
 if [[ -n "${BASE_KERNELS:-}" ]]; then
   cp -r "$BASE_KERNELS" artifacts/kernels-base
 fi
-# Settled in runs 13-21 (bench/RESULTS.md); ALL_ABLATIONS=1 measures them again.
+# Settled in runs 13-21 (bench/HISTORY.md); ALL_ABLATIONS=1 measures them again.
 if [[ -n "${ALL_ABLATIONS:-}" ]]; then
   ablation persistent bench/kernels.mlir --persistent
   # The overlap where the table leaves it off: D = 64 (three consumers).

@@ -9,7 +9,6 @@ should say.
   python3 bench/tune.py --artifacts artifacts [--json out.json]
 """
 import argparse
-import importlib
 import json
 import os
 import re
@@ -29,8 +28,7 @@ def main():
     ap.add_argument("--json")
     a = ap.parse_args()
     rt = Runtime(os.path.join(a.artifacts, "lib", "libAttncRuntime.so"))
-    sys.path.insert(0, a.artifacts)
-    peers = importlib.import_module("peers")  # copied by bench/prepare-gpu.sh
+    import peers  # bench/peers.py, next to this file
     tdir = os.path.join(a.artifacts, "tune")
     gen = torch.Generator(device="cuda").manual_seed(11)
     results, best = [], {}
@@ -51,7 +49,7 @@ def main():
             args = kernel.args(q, k, v, o, lse, kernel.default_scale())
             # Timed as gpu_check.py times attnc and the peers (do_bench median):
             # back-to-back event timing favoured whichever kernel ran first
-            # (bench/RESULTS.md run 12).
+            # (bench/HISTORY.md run 12).
             ms = peers.bench_ms(lambda: kernel.launch(args))
             flops = 4.0 * B * H * N * N * D / (2 if causal else 1)
             tf = flops / (ms * 1e-3) / 1e12

@@ -16,6 +16,8 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.attnc_obj_root, "test")
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
+# The source tree, for tests of the scripts in bench/.
+config.substitutions.append(("%attnc_src", config.attnc_src_root))
 config.environment["FILECHECK_OPTS"] = "--enable-var-scope"
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])

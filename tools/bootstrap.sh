@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
 LLVM_PREFIX=/usr/lib/llvm-22
-PACKAGES="llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools ninja-build cmake g++ clang-22 libclang-rt-22-dev"
+PACKAGES="llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools ninja-build cmake g++ clang-22 libclang-rt-22-dev python3-matplotlib"
 
 install_missing() {
   local missing=0
@@ -20,6 +20,8 @@ install_missing() {
   # libFuzzer (tools/fuzz.sh): clang and its runtime libraries.
   command -v clang++-22 >/dev/null || missing=1
   [ -f "$LLVM_PREFIX/lib/clang/22/lib/linux/libclang_rt.fuzzer-x86_64.a" ] || missing=1
+  # matplotlib for the Python that runs lit (test/Bench: bench/summarize.py's plot).
+  /usr/bin/python3 -c "import matplotlib" 2>/dev/null || missing=1
   if [ "$missing" = 1 ]; then
     echo "== installing: $PACKAGES"
     local sudo=""
