@@ -27,6 +27,7 @@ tools = [
     ToolSubst("attnc-opt", unresolved="fatal"),
     ToolSubst("attnc-run", unresolved="fatal"),
     ToolSubst("%attnc_rt_check", os.path.join(config.attnc_tools_dir, "attnc-rt-check")),
+    ToolSubst("%attnc_run_artifact", os.path.join(config.attnc_tools_dir, "attnc-run-artifact")),
     ToolSubst("attnc-unit-tests", unresolved="fatal"),
 ]
 llvm_config.add_tool_substitutions(tools, [config.attnc_tools_dir, config.llvm_tools_dir])

@@ -1,7 +1,7 @@
 //===- attnc-rt-check.cpp - exercise the attnc runtime ----------*- C++ -*-===//
 //
-// A small CLI over the runtime, for lit tests and for checking an artifact by
-// hand:
+// A small CLI over the runtime (command line through CLI11, header-only), for
+// lit tests and for checking an artifact by hand:
 //   attnc-rt-check manifest [--json] FILE.json   parse, validate, summarize
 //   attnc-rt-check load [--device N] ARTIFACT    load the module on a device
 // Exit codes: 0 ok, 1 error, 2 no CUDA driver on this machine.
@@ -11,6 +11,8 @@
 #include "attnc/Runtime/Manifest.h"
 #include "attnc/Runtime/Runtime.h"
 
+#include <CLI/CLI.hpp>
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -18,18 +20,10 @@
 #include <iostream>
 #include <sstream>
 #include <string>
-#include <vector>
 
 using namespace attnc::rt;
 
 namespace {
-int usage() {
-  std::cerr << "usage: attnc-rt-check manifest [--json] FILE.json\n"
-               "       attnc-rt-check load [--device N] ARTIFACT_DIR|"
-               "MANIFEST\n";
-  return 1;
-}
-
 int error(const std::string &message) {
   std::cerr << "attnc-rt-check: error: " << message << "\n";
   return 1;
@@ -100,19 +94,7 @@ void printSummary(const Manifest &m) {
     std::cout << "option: " << o.name << " = " << o.value << "\n";
 }
 
-int checkManifest(const std::vector<std::string> &args) {
-  bool json = false;
-  std::string path;
-  for (const std::string &arg : args) {
-    if (arg == "--json")
-      json = true;
-    else if (path.empty() && !arg.empty() && arg[0] != '-')
-      path = arg;
-    else
-      return usage();
-  }
-  if (path.empty())
-    return usage();
+int checkManifest(const std::string &path, bool json) {
   std::ifstream in(path, std::ios::binary);
   if (!in)
     return error("cannot read '" + path + "': " + std::strerror(errno));
@@ -134,25 +116,7 @@ int runtimeError(attnc_status status) {
   return status == ATTNC_ERROR_DRIVER_NOT_FOUND ? 2 : 1;
 }
 
-int checkLoad(const std::vector<std::string> &args) {
-  std::string path;
-  int device = -1;
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--device" && i + 1 < args.size()) {
-      char *end = nullptr;
-      long value = std::strtol(args[++i].c_str(), &end, 10);
-      if (!*args[i].c_str() || *end || value < 0 || value > 1024)
-        return error("--device expects a device ordinal, found '" + args[i] +
-                     "'");
-      device = static_cast<int>(value);
-    } else if (path.empty() && !args[i].empty() && args[i][0] != '-') {
-      path = args[i];
-    } else {
-      return usage();
-    }
-  }
-  if (path.empty())
-    return usage();
+int checkLoad(const std::string &path, int device) {
   if (device >= 0)
     if (attnc_status status = attnc_init(device))
       return runtimeError(status);
@@ -175,17 +139,48 @@ int checkLoad(const std::vector<std::string> &args) {
 } // namespace
 
 int main(int argc, char **argv) {
-  if (argc < 2)
-    return usage();
-  std::string command = argv[1];
-  std::vector<std::string> args(argv + 2, argv + argc);
-  if (command == "manifest")
-    return checkManifest(args);
-  if (command == "load")
-    return checkLoad(args);
-  if (command == "--version") {
+  CLI::App app("Checks attnc kernel artifacts with the runtime (exit codes: 0 "
+               "ok, 1 error, 2 no CUDA driver on this machine).",
+               "attnc-rt-check");
+  app.require_subcommand(0, 1);
+  bool version = false;
+  app.add_flag("--version", version, "Print the runtime's version");
+
+  CLI::App *manifest = app.add_subcommand(
+      "manifest", "Parse, validate and summarize a manifest");
+  std::string manifestPath;
+  bool json = false;
+  manifest->add_flag("--json", json, "Print the normalized JSON instead");
+  manifest->add_option("FILE", manifestPath, "manifest.json to check")
+      ->required();
+
+  CLI::App *load = app.add_subcommand(
+      "load", "Load an artifact's module on a device and print its attributes");
+  std::string artifact;
+  int device = -1;
+  load->add_option("--device", device, "CUDA device ordinal (default: 0)")
+      ->check(CLI::Range(0, 1024));
+  load->add_option("ARTIFACT", artifact,
+                   "Artifact directory or its manifest.json")
+      ->required();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp &e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError &e) {
+    error(e.what());
+    std::cerr << "Run with --help for more information.\n";
+    return 1;
+  }
+  if (version) {
     std::cout << "attnc-rt-check " << attnc_version() << "\n";
     return 0;
   }
-  return usage();
+  if (manifest->parsed())
+    return checkManifest(manifestPath, json);
+  if (load->parsed())
+    return checkLoad(artifact, device);
+  std::cerr << app.help();
+  return 1;
 }
