@@ -996,17 +996,22 @@ void writeInline(const OrderedJson &j, std::string &out) {
   }
 }
 
-/// A compile option's value: its JSON text for numbers, booleans and null
-/// (written as nlohmann prints it), its text for strings.
-OrderedJson optionJson(const CompileOption &o) {
-  if (o.isString)
-    return o.value;
-  OrderedJson value = OrderedJson::parse(o.value, nullptr,
-                                         /*allow_exceptions=*/false);
-  if (value.is_discarded() || value.is_structured())
-    return o.value; // not a JSON scalar: keep the text, as a string
-  return value;
+/// A compile option's value: the text of a number, boolean or null as it was
+/// read or given (so "8.83883476e-02" stays as the compiler wrote it), once
+/// nlohmann accepts it as a JSON scalar; a string, or text that is not a JSON
+/// scalar, as a JSON string.
+void writeOption(const CompileOption &o, std::string &out) {
+  if (!o.isString) {
+    OrderedJson value = OrderedJson::parse(o.value, nullptr,
+                                           /*allow_exceptions=*/false);
+    if (!value.is_discarded() && value.is_primitive() && !value.is_string()) {
+      out += o.value;
+      return;
+    }
+  }
+  writeInline(OrderedJson(o.value), out);
 }
+
 /// The manifest's layout: one top-level key per line, arrays of objects
 /// (grid, params) one element per line, everything else inline; `options`
 /// last. The options are a list rather than an ordered_json object, whose
@@ -1035,7 +1040,7 @@ std::string writeDocument(const OrderedJson &doc,
     out += OrderedJson(options[i].name)
                .dump(-1, ' ', false, OrderedJson::error_handler_t::replace);
     out += ": ";
-    writeInline(optionJson(options[i]), out);
+    writeOption(options[i], out);
   }
   return out + "}\n}\n";
 }
