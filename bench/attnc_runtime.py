@@ -1,8 +1,9 @@
 """ctypes binding of attnc's runtime C ABI (include/attnc/Runtime/Runtime.h).
 
 Loads libAttncRuntime.so and launches compiled kernel artifacts on PyTorch
-CUDA tensors. The runtime opens the CUDA driver itself; this module needs no
-MLIR and no compiler.
+CUDA tensors; timing comes from libAttncRuntimeTesting.so beside it
+(include/attnc/Runtime/Testing.h, not part of the product ABI). The runtime
+opens the CUDA driver itself; this module needs no MLIR and no compiler.
 """
 import ctypes
 import json
@@ -14,18 +15,25 @@ BF16, F16, F32 = 1, 2, 3
 
 class Tensor(ctypes.Structure):
     _fields_ = [("data", ctypes.c_void_p), ("shape", ctypes.c_int64 * 4),
-                ("strides", ctypes.c_int64 * 4), ("dtype", ctypes.c_int)]
+                ("strides", ctypes.c_int64 * 4), ("dtype", ctypes.c_int),
+                ("device_id", ctypes.c_int32), ("byte_offset", ctypes.c_uint64)]
 
 
 class AttentionArgs(ctypes.Structure):
-    _fields_ = [("q", Tensor), ("k", Tensor), ("v", Tensor), ("o", Tensor),
-                ("lse", ctypes.c_void_p), ("scale", ctypes.c_float)]
+    _fields_ = [("struct_size", ctypes.c_uint32), ("q", Tensor), ("k", Tensor), ("v", Tensor),
+                ("o", Tensor), ("lse", ctypes.c_void_p), ("scale", ctypes.c_float)]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(ctypes.sizeof(AttentionArgs), *args, **kwargs)
 
 
 class KernelAttrs(ctypes.Structure):
-    _fields_ = [(name, ctypes.c_int32) for name in (
+    _fields_ = [("struct_size", ctypes.c_uint32)] + [(name, ctypes.c_int32) for name in (
         "num_regs", "local_bytes", "static_smem_bytes", "dynamic_smem_bytes",
         "max_threads_per_block", "threads_per_block")]
+
+    def __init__(self):
+        super().__init__(ctypes.sizeof(KernelAttrs))
 
 
 class AttncError(RuntimeError):
@@ -35,16 +43,24 @@ class AttncError(RuntimeError):
 class Runtime:
     def __init__(self, path):
         self.lib = ctypes.CDLL(path)
+        self.testing = ctypes.CDLL(os.path.join(os.path.dirname(os.path.abspath(path)),
+                                                "libAttncRuntimeTesting.so"))
         self.lib.attnc_last_error.restype = ctypes.c_char_p
+        self.testing.attnc_testing_last_error.restype = ctypes.c_char_p
         self.lib.attnc_kernel_load.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p)]
         self.lib.attnc_attention_launch.argtypes = [ctypes.c_void_p, ctypes.POINTER(AttentionArgs), ctypes.c_void_p]
-        self.lib.attnc_time_launches.argtypes = [ctypes.c_void_p, ctypes.POINTER(AttentionArgs), ctypes.c_void_p,
-                                                 ctypes.c_int, ctypes.c_int, ctypes.POINTER(ctypes.c_float)]
+        self.testing.attnc_testing_time_launches.argtypes = [
+            ctypes.c_void_p, ctypes.POINTER(AttentionArgs), ctypes.c_void_p, ctypes.c_int, ctypes.c_int,
+            ctypes.POINTER(ctypes.c_float)]
         self.lib.attnc_kernel_get_attrs.argtypes = [ctypes.c_void_p, ctypes.POINTER(KernelAttrs)]
 
     def check(self, status, call):
         if status != 0:
             raise AttncError(f"{call}: {self.lib.attnc_last_error().decode()}")
+
+    def check_testing(self, status, call):
+        if status != 0:
+            raise AttncError(f"{call}: {self.testing.attnc_testing_last_error().decode()}")
 
     def load(self, artifact_dir):
         handle = ctypes.c_void_p()
@@ -61,7 +77,8 @@ def describe(t, layout):
     if layout == "bshd":  # physical [B, S, H, D] -> logical [B, H, S, D]
         shape = [shape[0], shape[2], shape[1], shape[3]]
         strides = [strides[0], strides[2], strides[1], strides[3]]
-    return Tensor(t.data_ptr(), (ctypes.c_int64 * 4)(*shape), (ctypes.c_int64 * 4)(*strides), dtype)
+    device = t.device.index if t.device.index is not None else 0
+    return Tensor(t.data_ptr(), (ctypes.c_int64 * 4)(*shape), (ctypes.c_int64 * 4)(*strides), dtype, device, 0)
 
 
 class Kernel:
@@ -93,8 +110,8 @@ class Kernel:
 
     def time(self, args, warmup=10, iters=50, stream=None):
         ms = ctypes.c_float()
-        self.rt.check(self.rt.lib.attnc_time_launches(self.handle, ctypes.byref(args), stream, warmup, iters,
-                                                      ctypes.byref(ms)), "attnc_time_launches")
+        self.rt.check_testing(self.rt.testing.attnc_testing_time_launches(
+            self.handle, ctypes.byref(args), stream, warmup, iters, ctypes.byref(ms)), "attnc_testing_time_launches")
         return ms.value
 
     def attrs(self):

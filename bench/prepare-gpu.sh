@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # Builds (here, where MLIR is) everything the GPU machine needs into the
-# git-ignored artifacts/ folder: the runtime library and the compiled kernels of
-# bench/kernels.mlir (the peers are timed by bench/peers.py, a tracked file
+# git-ignored artifacts/ folder: the runtime libraries and the compiled kernels
+# of bench/kernels.mlir (the peers are timed by bench/peers.py, a tracked file
 # that travels with the working tree). Then on the GPU machine:
 #   bash bench/gpu-check.sh        (correctness sweep + benchmark, one run)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
-ninja -C "$BUILD_DIR" attnc-compile AttncRuntime attnc-run-artifact
+ninja -C "$BUILD_DIR" attnc-compile AttncRuntime AttncRuntimeTesting attnc-run-artifact
 rm -rf artifacts && mkdir -p artifacts/lib artifacts/bin
-cp "$BUILD_DIR/lib/libAttncRuntime.so" artifacts/lib/
+cp "$BUILD_DIR/lib/libAttncRuntime.so" "$BUILD_DIR/lib/libAttncRuntimeTesting.so" artifacts/lib/
 cp "$BUILD_DIR/bin/attnc-run-artifact" artifacts/bin/
 # The examples as the README's run command would compile them (GPU-capable
 # ones; softcap/f32 are CPU-only and are rejected with a diagnostic).

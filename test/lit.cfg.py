@@ -18,6 +18,8 @@ config.test_exec_root = os.path.join(config.attnc_obj_root, "test")
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 # The source tree, for tests of the scripts in bench/.
 config.substitutions.append(("%attnc_src", config.attnc_src_root))
+# A CUDA driver stand-in (test/Runtime/FakeCuda), for ATTNC_LIBCUDA.
+config.substitutions.append(("%fake_cuda", os.path.join(config.attnc_obj_root, "lib", "libattnc-fake-cuda.so")))
 config.environment["FILECHECK_OPTS"] = "--enable-var-scope"
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
@@ -31,6 +33,8 @@ tools = [
     ToolSubst("attnc-run", unresolved="fatal"),
     ToolSubst("%attnc_rt_check", os.path.join(config.attnc_tools_dir, "attnc-rt-check")),
     ToolSubst("attnc-registration-test", unresolved="fatal"),
+    ToolSubst("%attnc_run_artifact", os.path.join(config.attnc_tools_dir, "attnc-run-artifact")),
+    ToolSubst("%attnc_rt_threads_test", os.path.join(config.attnc_tools_dir, "attnc-rt-threads-test")),
     ToolSubst("attnc-unit-tests", unresolved="fatal"),
 ]
 llvm_config.add_tool_substitutions(tools, [config.attnc_tools_dir, config.llvm_tools_dir])

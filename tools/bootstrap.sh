@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
 LLVM_PREFIX=/usr/lib/llvm-22
-PACKAGES="llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools ninja-build cmake g++ clang-22 libclang-rt-22-dev python3-matplotlib"
+PACKAGES="llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools ninja-build cmake g++ clang-22 libclang-rt-22-dev python3-matplotlib nlohmann-json3-dev libcli11-dev libdlpack-dev"
 
 install_missing() {
   local missing=0
@@ -17,6 +17,10 @@ install_missing() {
   [ -x "$LLVM_PREFIX/bin/FileCheck" ] && [ -x "$LLVM_PREFIX/bin/lit" ] || missing=1
   command -v ninja >/dev/null && command -v cmake >/dev/null || missing=1
   command -v g++ >/dev/null || missing=1
+  # Header-only libraries of the runtime and its tools.
+  [ -f /usr/include/nlohmann/json.hpp ] || missing=1
+  [ -f /usr/include/CLI/CLI.hpp ] || missing=1
+  [ -f /usr/include/dlpack/dlpack.h ] || missing=1
   # libFuzzer (tools/fuzz.sh): clang and its runtime libraries.
   command -v clang++-22 >/dev/null || missing=1
   [ -f "$LLVM_PREFIX/lib/clang/22/lib/linux/libclang_rt.fuzzer-x86_64.a" ] || missing=1

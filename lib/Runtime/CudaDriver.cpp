@@ -98,3 +98,24 @@ bool attnc::rt::checkCuda(const CudaDriver &driver, CUresult result,
   error += ": " + describeCudaResult(driver, result);
   return false;
 }
+
+ContextScope::~ContextScope() {
+  if (driver)
+    driver->cuCtxSetCurrent(saved);
+}
+
+bool ContextScope::enter(const CudaDriver &d, CUcontext context,
+                         std::string &error) {
+  if (driver)
+    return true; // entered before in this call; the caller's context is saved
+  CUcontext current = nullptr;
+  if (!ATTNC_CUDA_CALL(d, cuCtxGetCurrent, "", error, &current))
+    return false;
+  if (current == context)
+    return true;
+  if (!ATTNC_CUDA_CALL(d, cuCtxSetCurrent, "primary context", error, context))
+    return false;
+  driver = &d;
+  saved = current;
+  return true;
+}

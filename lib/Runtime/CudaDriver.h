@@ -4,7 +4,8 @@
 // use and every entry point is resolved by its exported (versioned) symbol,
 // so the library builds and reports clean errors on machines without a GPU.
 // cuda.h is included for types and enums only. Also here: the one helper that
-// turns a CUresult into "<call>(<what>): <CUDA_ERROR_NAME>: <description>".
+// turns a CUresult into "<call>(<what>): <CUDA_ERROR_NAME>: <description>",
+// and the scope that saves and restores the caller's current context.
 //
 //===----------------------------------------------------------------------===//
 
@@ -77,6 +78,25 @@ std::string describeCudaResult(const CudaDriver &driver, CUresult result);
 /// `what` is empty) and returns false.
 bool checkCuda(const CudaDriver &driver, CUresult result, std::string_view call,
                std::string_view what, std::string &error);
+
+/// Makes a context current for the life of an entry point, then restores the
+/// caller's (a failure to restore cannot be reported: the call's own result
+/// stands). Every entry point that calls the driver holds one.
+class ContextScope {
+public:
+  ContextScope() = default;
+  ContextScope(const ContextScope &) = delete;
+  ContextScope &operator=(const ContextScope &) = delete;
+  ~ContextScope();
+
+  /// Saves the current context and makes `context` current (one context per
+  /// scope; a second call in the same scope does nothing).
+  bool enter(const CudaDriver &driver, CUcontext context, std::string &error);
+
+private:
+  const CudaDriver *driver = nullptr; // set when `saved` must be restored
+  CUcontext saved = nullptr;
+};
 
 } // namespace attnc::rt
 

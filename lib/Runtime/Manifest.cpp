@@ -1,21 +1,26 @@
 //===- Manifest.cpp - attnc kernel manifest parser and writer ---*- C++ -*-===//
 //
-// A small JSON reader (just enough for manifests: positions for syntax
-// errors, a depth limit, no exceptions) and the mapping between its values and
-// attnc::rt::Manifest. Errors name the key path ("params[3].box[1]") and what
-// was expected, so a bad artifact is fixed from the message alone.
+// JSON through nlohmann-json (header-only; its SAX parser, driven without
+// exceptions, with a linear duplicate-key check and a depth limit) and the
+// mapping between its values and attnc::rt::Manifest. Errors name the key path
+// ("params[3].box[1]") and what was expected, so a bad artifact is fixed from
+// the message alone.
 //
 //===----------------------------------------------------------------------===//
 
 #include "attnc/Runtime/Manifest.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
-#include <cstdlib>
-#include <limits>
 #include <cstdio>
+#include <cstdlib>
 #include <initializer_list>
+#include <limits>
+#include <unordered_set>
 
 using namespace attnc::rt;
 
@@ -161,6 +166,12 @@ bool attnc::rt::isF32Symbol(Symbol s) {
 //===----------------------------------------------------------------------===//
 
 namespace {
+/// The parsed document. nlohmann-json tokenizes and checks the syntax; its SAX
+/// events build this tree rather than a nlohmann::json because the reader
+/// needs what neither DOM keeps at once: keys in document order (ordered_json
+/// inserts in quadratic time, json sorts them), a linear duplicate-key check,
+/// and the source text of numbers ("1e39", "384.0") for error messages and
+/// compile options.
 struct JsonValue {
   enum class Kind { Null, Bool, Number, String, Array, Object };
   Kind kind = Kind::Null;
@@ -172,322 +183,141 @@ struct JsonValue {
   std::vector<std::string> keys;   // object keys, parallel to elements
 };
 
-/// Recursive descent over the whole text; fails on the first error.
-class JsonParser {
+/// nlohmann SAX handler that builds a JsonValue. Returning false from an event
+/// stops the parse; the handler then holds the error.
+class JsonBuilder {
 public:
-  JsonParser(std::string_view text, std::string &error)
-      : text(text), error(error) {}
+  using Json = nlohmann::json;
 
-  bool parseDocument(JsonValue &out) {
-    skipSpace();
-    if (!parseValue(out, 0))
-      return false;
-    skipSpace();
-    if (pos != text.size())
-      return fail("unexpected " + describeNext() +
-                  " after the top-level value");
+  explicit JsonBuilder(JsonValue &root) : root(root) {}
+
+  /// "<line>:<column>: <what>" for syntax errors, "<key path>: <what>" for
+  /// duplicate keys and nesting.
+  std::string error;
+
+  bool null() { return add(JsonValue()); }
+  bool boolean(bool value) {
+    JsonValue v;
+    v.kind = JsonValue::Kind::Bool;
+    v.boolean = value;
+    return add(std::move(v));
+  }
+  bool number_integer(Json::number_integer_t value) {
+    return add(integer(value, std::to_string(value)));
+  }
+  bool number_unsigned(Json::number_unsigned_t value) {
+    if (value > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
+      return add(number(std::to_string(value)));
+    return add(integer(static_cast<int64_t>(value), std::to_string(value)));
+  }
+  bool number_float(Json::number_float_t, const Json::string_t &source) {
+    return add(number(source));
+  }
+  bool string(Json::string_t &value) {
+    JsonValue v;
+    v.kind = JsonValue::Kind::String;
+    v.text = std::move(value);
+    return add(std::move(v));
+  }
+  bool binary(Json::binary_t &) { return fail("unexpected binary value"); }
+  bool start_object(std::size_t) { return open(JsonValue::Kind::Object); }
+  bool key(Json::string_t &key) {
+    Frame &frame = stack.back();
+    if (!frame.seen.insert(key).second)
+      return fail(path(&key) + ": duplicate key");
+    frame.pendingKey = std::move(key);
     return true;
   }
-
-private:
-  static constexpr int kMaxDepth = 64;
-  std::string_view text;
-  std::string &error;
-  size_t pos = 0;
-
-  bool fail(const std::string &message) {
-    unsigned line = 1, column = 1;
-    for (size_t i = 0; i < pos && i < text.size(); ++i) {
-      if (text[i] == '\n') {
-        ++line;
-        column = 1;
-      } else {
-        ++column;
-      }
-    }
-    error =
-        std::to_string(line) + ":" + std::to_string(column) + ": " + message;
+  bool end_object() { return close(); }
+  bool start_array(std::size_t) { return open(JsonValue::Kind::Array); }
+  bool end_array() { return close(); }
+  bool parse_error(std::size_t, const std::string &,
+                   const nlohmann::detail::exception &ex) {
+    // "[json.exception.parse_error.101] parse error at line 3, column 7: ..."
+    std::string what = ex.what();
+    unsigned line = 0, column = 0;
+    size_t at = what.find(" at line ");
+    size_t colon = what.find(": ", at == std::string::npos ? 0 : at);
+    if (at != std::string::npos && colon != std::string::npos &&
+        std::sscanf(what.c_str() + at, " at line %u, column %u", &line,
+                    &column) == 2)
+      error = std::to_string(line) + ":" + std::to_string(column) + ": " +
+              what.substr(colon + 2);
+    else
+      error = what;
     return false;
   }
 
-  std::string describeNext() const {
-    if (pos >= text.size())
-      return "end of input";
-    unsigned char c = text[pos];
-    if (c >= 0x20 && c < 0x7f)
-      return std::string("'") + static_cast<char>(c) + "'";
-    char buf[16];
-    std::snprintf(buf, sizeof(buf), "byte 0x%02x", c);
-    return buf;
+private:
+  static constexpr size_t kMaxDepth = 64;
+  struct Frame {
+    JsonValue value;
+    std::string pendingKey;               // objects: the key being read
+    std::unordered_set<std::string> seen; // objects: keys so far
+  };
+  JsonValue &root;
+  std::vector<Frame> stack;
+
+  static JsonValue number(std::string source) {
+    JsonValue v;
+    v.kind = JsonValue::Kind::Number;
+    v.text = std::move(source);
+    return v;
+  }
+  static JsonValue integer(int64_t value, std::string source) {
+    JsonValue v = number(std::move(source));
+    v.isInteger = true;
+    v.integer = value;
+    return v;
   }
 
-  void skipSpace() {
-    while (pos < text.size() && (text[pos] == ' ' || text[pos] == '\t' ||
-                                 text[pos] == '\n' || text[pos] == '\r'))
-      ++pos;
+  bool fail(std::string message) {
+    error = std::move(message);
+    return false;
   }
 
-  bool expect(char c, const char *context) {
-    skipSpace();
-    if (pos < text.size() && text[pos] == c) {
-      ++pos;
-      return true;
-    }
-    return fail(std::string("expected '") + c + "' " + context + ", found " +
-                describeNext());
-  }
-
-  bool parseValue(JsonValue &out, int depth) {
-    if (depth > kMaxDepth)
-      return fail("values nested deeper than 64 levels");
-    skipSpace();
-    if (pos >= text.size())
-      return fail("unexpected end of input, expected a value");
-    char c = text[pos];
-    if (c == '{')
-      return parseObject(out, depth);
-    if (c == '[')
-      return parseArray(out, depth);
-    if (c == '"') {
-      out.kind = JsonValue::Kind::String;
-      return parseString(out.text);
-    }
-    if (c == '-' || (c >= '0' && c <= '9'))
-      return parseNumber(out);
-    for (const char *word : {"true", "false", "null"}) {
-      if (text.substr(pos, std::char_traits<char>::length(word)) == word) {
-        pos += std::char_traits<char>::length(word);
-        out.kind =
-            word[0] == 'n' ? JsonValue::Kind::Null : JsonValue::Kind::Bool;
-        out.boolean = word[0] == 't';
-        return true;
-      }
-    }
-    return fail("expected a value, found " + describeNext());
-  }
-
-  bool parseObject(JsonValue &out, int depth) {
-    out.kind = JsonValue::Kind::Object;
-    ++pos; // '{'
-    skipSpace();
-    if (pos < text.size() && text[pos] == '}') {
-      ++pos;
-      return true;
-    }
-    while (true) {
-      skipSpace();
-      if (pos >= text.size() || text[pos] != '"')
-        return fail("expected a string key in object, found " + describeNext());
-      size_t keyPos = pos;
-      std::string key;
-      if (!parseString(key))
-        return false;
-      if (std::find(out.keys.begin(), out.keys.end(), key) != out.keys.end()) {
-        pos = keyPos;
-        return fail("duplicate key \"" + key + "\"");
-      }
-      if (!expect(':', "after an object key"))
-        return false;
-      JsonValue value;
-      if (!parseValue(value, depth + 1))
-        return false;
-      out.keys.push_back(std::move(key));
-      out.elements.push_back(std::move(value));
-      skipSpace();
-      if (pos < text.size() && text[pos] == ',') {
-        ++pos;
+  /// The key path of the value being read ("params[3].box"), or of `key` in
+  /// the innermost object when given.
+  std::string path(const std::string *key = nullptr) const {
+    std::string out;
+    for (size_t i = 0; i < stack.size(); ++i) {
+      const Frame &frame = stack[i];
+      bool last = i + 1 == stack.size();
+      if (frame.value.kind == JsonValue::Kind::Array) {
+        out += "[" + std::to_string(frame.value.elements.size()) + "]";
         continue;
       }
-      if (pos < text.size() && text[pos] == '}') {
-        ++pos;
-        return true;
-      }
-      return fail("expected ',' or '}' in object, found " + describeNext());
+      const std::string &name = last && key ? *key : frame.pendingKey;
+      out += (out.empty() ? "" : ".") + name;
     }
+    return out.empty() ? "(top level)" : out;
   }
 
-  bool parseArray(JsonValue &out, int depth) {
-    out.kind = JsonValue::Kind::Array;
-    ++pos; // '['
-    skipSpace();
-    if (pos < text.size() && text[pos] == ']') {
-      ++pos;
+  bool add(JsonValue value) {
+    if (stack.empty()) {
+      root = std::move(value);
       return true;
     }
-    while (true) {
-      JsonValue value;
-      if (!parseValue(value, depth + 1))
-        return false;
-      out.elements.push_back(std::move(value));
-      skipSpace();
-      if (pos < text.size() && text[pos] == ',') {
-        ++pos;
-        continue;
-      }
-      if (pos < text.size() && text[pos] == ']') {
-        ++pos;
-        return true;
-      }
-      return fail("expected ',' or ']' in array, found " + describeNext());
-    }
-  }
-
-  bool parseHex4(unsigned &out) {
-    out = 0;
-    for (int i = 0; i < 4; ++i, ++pos) {
-      if (pos >= text.size())
-        return fail("unexpected end of input in a \\u escape");
-      char c = text[pos];
-      unsigned digit;
-      if (c >= '0' && c <= '9')
-        digit = c - '0';
-      else if (c >= 'a' && c <= 'f')
-        digit = c - 'a' + 10;
-      else if (c >= 'A' && c <= 'F')
-        digit = c - 'A' + 10;
-      else
-        return fail("expected a hex digit in a \\u escape, found " +
-                    describeNext());
-      out = out * 16 + digit;
-    }
+    Frame &frame = stack.back();
+    if (frame.value.kind == JsonValue::Kind::Object)
+      frame.value.keys.push_back(std::move(frame.pendingKey));
+    frame.value.elements.push_back(std::move(value));
     return true;
   }
 
-  static void appendUtf8(std::string &out, unsigned cp) {
-    if (cp < 0x80) {
-      out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-      out += static_cast<char>(0xc0 | (cp >> 6));
-      out += static_cast<char>(0x80 | (cp & 0x3f));
-    } else if (cp < 0x10000) {
-      out += static_cast<char>(0xe0 | (cp >> 12));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
-      out += static_cast<char>(0x80 | (cp & 0x3f));
-    } else {
-      out += static_cast<char>(0xf0 | (cp >> 18));
-      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3f));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
-      out += static_cast<char>(0x80 | (cp & 0x3f));
-    }
-  }
-
-  bool parseString(std::string &out) {
-    ++pos; // opening quote
-    while (true) {
-      if (pos >= text.size())
-        return fail("unexpected end of input inside a string");
-      unsigned char c = text[pos];
-      if (c == '"') {
-        ++pos;
-        return true;
-      }
-      if (c < 0x20)
-        return fail("unescaped control character in a string");
-      if (c != '\\') {
-        out += static_cast<char>(c);
-        ++pos;
-        continue;
-      }
-      ++pos;
-      if (pos >= text.size())
-        return fail("unexpected end of input inside a string");
-      char e = text[pos++];
-      switch (e) {
-      case '"':
-      case '\\':
-      case '/':
-        out += e;
-        break;
-      case 'b':
-        out += '\b';
-        break;
-      case 'f':
-        out += '\f';
-        break;
-      case 'n':
-        out += '\n';
-        break;
-      case 'r':
-        out += '\r';
-        break;
-      case 't':
-        out += '\t';
-        break;
-      case 'u': {
-        unsigned cp;
-        if (!parseHex4(cp))
-          return false;
-        if (cp >= 0xd800 && cp < 0xdc00 && text.substr(pos, 2) == "\\u") {
-          pos += 2;
-          unsigned low;
-          if (!parseHex4(low))
-            return false;
-          if (low < 0xdc00 || low >= 0xe000)
-            return fail("invalid UTF-16 surrogate pair in a \\u escape");
-          cp = 0x10000 + ((cp - 0xd800) << 10) + (low - 0xdc00);
-        }
-        appendUtf8(out, cp);
-        break;
-      }
-      default:
-        --pos;
-        return fail("invalid escape '\\" + std::string(1, e) + "' in a string");
-      }
-    }
-  }
-
-  bool parseNumber(JsonValue &out) {
-    size_t start = pos;
-    auto digits = [&] {
-      size_t begin = pos;
-      while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9')
-        ++pos;
-      return pos - begin;
-    };
-    if (text[pos] == '-')
-      ++pos;
-    size_t intDigits = digits();
-    if (intDigits == 0)
-      return fail("expected a digit in a number, found " + describeNext());
-    if (intDigits > 1 && text[pos - intDigits] == '0') {
-      pos -= intDigits;
-      return fail("numbers must not have leading zeros");
-    }
-    bool integral = true;
-    if (pos < text.size() && text[pos] == '.') {
-      ++pos;
-      integral = false;
-      if (digits() == 0)
-        return fail("expected a digit after '.' in a number, found " +
-                    describeNext());
-    }
-    if (pos < text.size() && (text[pos] == 'e' || text[pos] == 'E')) {
-      ++pos;
-      integral = false;
-      if (pos < text.size() && (text[pos] == '+' || text[pos] == '-'))
-        ++pos;
-      if (digits() == 0)
-        return fail("expected a digit in a number's exponent, found " +
-                    describeNext());
-    }
-    out.kind = JsonValue::Kind::Number;
-    out.text = std::string(text.substr(start, pos - start));
-    if (!integral)
-      return true;
-    // Accumulate negatively so that INT64_MIN is representable.
-    bool negative = out.text[0] == '-';
-    int64_t value = 0;
-    for (size_t i = negative ? 1 : 0; i < out.text.size(); ++i) {
-      int digit = out.text[i] - '0';
-      if (value < (INT64_MIN + digit) / 10)
-        return true; // out of range: stays a non-integer number
-      value = value * 10 - digit;
-    }
-    if (!negative && value == INT64_MIN)
-      return true;
-    out.isInteger = true;
-    out.integer = negative ? value : -value;
+  bool open(JsonValue::Kind kind) {
+    if (stack.size() >= kMaxDepth)
+      return fail(path() + ": values nested deeper than " +
+                  std::to_string(kMaxDepth) + " levels");
+    stack.emplace_back();
+    stack.back().value.kind = kind;
     return true;
+  }
+
+  bool close() {
+    JsonValue value = std::move(stack.back().value);
+    stack.pop_back();
+    return add(std::move(value));
   }
 };
 
@@ -1107,11 +937,16 @@ bool attnc::rt::parseManifest(std::string_view json, Manifest &out,
                               std::string &error, std::string_view sourceName) {
   std::string source(sourceName);
   JsonValue root;
-  JsonParser parser(json, error);
-  if (!parser.parseDocument(root)) {
-    // "file:line:col: message", as compilers print positions.
+  JsonBuilder builder(root);
+  if (!nlohmann::json::sax_parse(json.begin(), json.end(), &builder)) {
+    // "file:line:col: message", as compilers print positions; key paths as
+    // the reader prints them.
+    error = builder.error.empty() ? "invalid JSON" : builder.error;
     if (!source.empty())
-      error = source + ":" + error;
+      error =
+          source +
+          (std::isdigit(static_cast<unsigned char>(error[0])) ? ":" : ": ") +
+          error;
     return false;
   }
   Manifest manifest;
@@ -1131,118 +966,148 @@ bool attnc::rt::parseManifest(std::string_view json, Manifest &out,
 //===----------------------------------------------------------------------===//
 
 namespace {
-std::string quote(std::string_view text) {
-  std::string out = "\"";
-  for (char c : text) {
-    switch (c) {
-    case '"':
-      out += "\\\"";
-      break;
-    case '\\':
-      out += "\\\\";
-      break;
-    case '\n':
-      out += "\\n";
-      break;
-    case '\t':
-      out += "\\t";
-      break;
-    case '\r':
-      out += "\\r";
-      break;
-    default:
-      if (static_cast<unsigned char>(c) < 0x20) {
-        char buf[8];
-        std::snprintf(buf, sizeof(buf), "\\u%04x", c);
-        out += buf;
-      } else {
-        out += c;
-      }
+using OrderedJson = nlohmann::ordered_json;
+
+/// A scalar, array or object on one line with ", " and ": " separators.
+void writeInline(const OrderedJson &j, std::string &out) {
+  if (j.is_object()) {
+    out += "{";
+    bool first = true;
+    for (const auto &[key, value] : j.items()) {
+      out += first ? "" : ", ";
+      out += OrderedJson(key).dump(-1, ' ', false,
+                                   OrderedJson::error_handler_t::replace);
+      out += ": ";
+      writeInline(value, out);
+      first = false;
+    }
+    out += "}";
+  } else if (j.is_array()) {
+    out += "[";
+    for (size_t i = 0; i < j.size(); ++i) {
+      out += i ? ", " : "";
+      writeInline(j[i], out);
+    }
+    out += "]";
+  } else {
+    // Strings parsed by nlohmann are valid UTF-8; anything else is replaced
+    // rather than thrown on.
+    out += j.dump(-1, ' ', false, OrderedJson::error_handler_t::replace);
+  }
+}
+
+/// A compile option's value: the text of a number, boolean or null as it was
+/// read or given (so "8.83883476e-02" stays as the compiler wrote it), once
+/// nlohmann accepts it as a JSON scalar; a string, or text that is not a JSON
+/// scalar, as a JSON string.
+void writeOption(const CompileOption &o, std::string &out) {
+  if (!o.isString) {
+    OrderedJson value = OrderedJson::parse(o.value, nullptr,
+                                           /*allow_exceptions=*/false);
+    if (!value.is_discarded() && value.is_primitive() && !value.is_string()) {
+      out += o.value;
+      return;
     }
   }
-  return out + "\"";
+  writeInline(OrderedJson(o.value), out);
 }
 
-template <typename Range, typename Fn>
-std::string list(const Range &range, Fn element) {
-  std::string out = "[";
-  bool first = true;
-  for (const auto &value : range) {
-    out += first ? "" : ", ";
-    out += element(value);
-    first = false;
+/// The manifest's layout: one top-level key per line, arrays of objects
+/// (grid, params) one element per line, everything else inline; `options`
+/// last. The options are a list rather than an ordered_json object, whose
+/// insertion is linear in its size.
+std::string writeDocument(const OrderedJson &doc,
+                          const std::vector<CompileOption> &options) {
+  std::string out = "{\n";
+  for (const auto &[key, value] : doc.items()) {
+    out += "  " + OrderedJson(key).dump() + ": "; // schema keys: ASCII
+    if (value.is_array() && !value.empty() && value[0].is_object()) {
+      out += "[\n";
+      for (size_t e = 0; e < value.size(); ++e) {
+        out += "    ";
+        writeInline(value[e], out);
+        out += e + 1 < value.size() ? ",\n" : "\n";
+      }
+      out += "  ]";
+    } else {
+      writeInline(value, out);
+    }
+    out += ",\n";
   }
-  return out + "]";
+  out += "  \"options\": {";
+  for (size_t i = 0; i < options.size(); ++i) {
+    out += i ? ", " : "";
+    out += OrderedJson(options[i].name)
+               .dump(-1, ' ', false, OrderedJson::error_handler_t::replace);
+    out += ": ";
+    writeOption(options[i], out);
+  }
+  return out + "}\n}\n";
 }
 
-std::string writeParam(const KernelParam &p) {
-  std::string out = "{\"kind\": " + quote(toString(p.kind));
+OrderedJson paramJson(const KernelParam &p) {
+  OrderedJson j = {{"kind", toString(p.kind)}};
   switch (p.kind) {
-  case ParamKind::TensorMap:
-    out += ", \"tensor\": " + quote(toString(p.tensor));
-    out += ", \"dims\": " +
-           list(p.dims, [](TensorDim d) { return quote(toString(d)); });
-    out += ", \"box\": " +
-           list(p.box, [](int64_t b) { return std::to_string(b); });
-    out += ", \"swizzle\": " + quote(toString(p.swizzle));
-    out += ", \"oob_fill\": " + quote(toString(p.oobFill));
+  case ParamKind::TensorMap: {
+    j["tensor"] = toString(p.tensor);
+    OrderedJson dims = OrderedJson::array();
+    for (TensorDim d : p.dims)
+      dims.push_back(toString(d));
+    j["dims"] = std::move(dims);
+    j["box"] = p.box;
+    j["swizzle"] = toString(p.swizzle);
+    j["oob_fill"] = toString(p.oobFill);
     break;
+  }
   case ParamKind::Pointer:
-    out += ", \"tensor\": " + quote(toString(p.tensor));
+    j["tensor"] = toString(p.tensor);
     break;
   case ParamKind::I32:
   case ParamKind::F32:
-    out += ", \"value\": " + quote(toString(p.value));
+    j["value"] = toString(p.value);
     break;
   }
-  return out + "}";
+  return j;
 }
+
 } // namespace
 
 std::string attnc::rt::toJson(const Manifest &m) {
-  auto boolText = [](bool b) { return b ? "true" : "false"; };
-  auto num = [](int64_t v) { return std::to_string(v); };
-  std::string out = "{\n";
-  out += "  \"format\": " + quote(m.format) + ",\n";
-  out += "  \"version\": " + num(m.version) + ",\n";
-  out += "  \"attnc_version\": " + quote(m.attncVersion) + ",\n";
-  out += "  \"target\": " + quote(m.target) + ",\n";
-  out += "  \"entry\": " + quote(m.entry) + ",\n";
-  out += "  \"ptx\": " + quote(m.ptx) + ",\n";
+  OrderedJson doc;
+  doc["format"] = m.format;
+  doc["version"] = m.version;
+  doc["attnc_version"] = m.attncVersion;
+  doc["target"] = m.target;
+  doc["entry"] = m.entry;
+  doc["ptx"] = m.ptx;
   if (!m.cubin.empty())
-    out += "  \"cubin\": " + quote(m.cubin) + ",\n";
-  out += "  \"threads_per_block\": " + num(m.threadsPerBlock) + ",\n";
-  out += "  \"cluster\": " + list(m.cluster, num) + ",\n";
-  out += "  \"dynamic_smem_bytes\": " + num(m.dynamicSmemBytes) + ",\n";
-  out += "  \"grid\": [\n";
-  for (size_t i = 0; i < 3; ++i) {
-    const GridDim &g = m.grid[i];
-    out += "    {\"product\": " +
-           list(g.product, [](Symbol s) { return quote(toString(s)); });
+    doc["cubin"] = m.cubin;
+  doc["threads_per_block"] = m.threadsPerBlock;
+  doc["cluster"] = m.cluster;
+  doc["dynamic_smem_bytes"] = m.dynamicSmemBytes;
+  OrderedJson grid = OrderedJson::array();
+  for (const GridDim &g : m.grid) {
+    OrderedJson product = OrderedJson::array();
+    for (Symbol s : g.product)
+      product.push_back(toString(s));
+    OrderedJson dim = {{"product", std::move(product)}};
     if (g.ceilDiv != 1)
-      out += ", \"ceil_div\": " + num(g.ceilDiv);
-    out += i + 1 < 3 ? "},\n" : "}\n";
+      dim["ceil_div"] = g.ceilDiv;
+    grid.push_back(std::move(dim));
   }
-  out += "  ],\n";
+  doc["grid"] = std::move(grid);
   const Problem &p = m.problem;
-  out += "  \"problem\": {\"dtype\": " + quote(toString(p.dtype)) +
-         ", \"head_dim\": " + num(p.headDim) +
-         ", \"head_dim_v\": " + num(p.headDimV) +
-         ", \"layout\": " + quote(p.layout) + ", \"mask\": " + quote(p.mask) +
-         ", \"gqa\": " + boolText(p.gqa) +
-         ", \"has_lse\": " + boolText(p.hasLse) + "},\n";
-  out += "  \"alignment_bytes\": " + num(m.alignmentBytes) + ",\n";
-  out += "  \"params\": [\n";
-  for (size_t i = 0; i < m.params.size(); ++i)
-    out += "    " + writeParam(m.params[i]) +
-           (i + 1 < m.params.size() ? ",\n" : "\n");
-  out += "  ],\n";
-  out += "  \"options\": {";
-  for (size_t i = 0; i < m.options.size(); ++i) {
-    const CompileOption &o = m.options[i];
-    out += (i ? ", " : "") + quote(o.name) + ": " +
-           (o.isString ? quote(o.value) : o.value);
-  }
-  out += "}\n}\n";
-  return out;
+  doc["problem"] = {{"dtype", toString(p.dtype)},
+                    {"head_dim", p.headDim},
+                    {"head_dim_v", p.headDimV},
+                    {"layout", p.layout},
+                    {"mask", p.mask},
+                    {"gqa", p.gqa},
+                    {"has_lse", p.hasLse}};
+  doc["alignment_bytes"] = m.alignmentBytes;
+  OrderedJson params = OrderedJson::array();
+  for (const KernelParam &param : m.params)
+    params.push_back(paramJson(param));
+  doc["params"] = std::move(params);
+  return writeDocument(doc, m.options);
 }

@@ -11,6 +11,7 @@
 #include "attnc/Runtime/Runtime.h"
 
 #include "CudaDriver.h"
+#include "RuntimeErrors.h"
 #include "attnc/Runtime/Manifest.h"
 
 #include <sys/stat.h>
@@ -38,21 +39,23 @@ using namespace attnc::rt;
 
 namespace {
 thread_local std::string lastError;
+} // namespace
 
-/// Records `message` as this thread's last error and returns `status`.
-attnc_status failWith(attnc_status status, std::string message) {
+attnc_status attnc::rt::failWith(attnc_status status, std::string message) {
   lastError = std::move(message);
   return status;
 }
 
-attnc_status invalid(const char *call, const std::string &message) {
+attnc_status attnc::rt::invalid(const char *call, const std::string &message) {
   return failWith(ATTNC_ERROR_INVALID_ARGUMENT,
                   std::string(call) + ": " + message);
 }
 
-/// Every entry point starts here, so a success leaves "" behind.
-void clearError() { lastError.clear(); }
+void attnc::rt::clearError() { lastError.clear(); }
 
+const char *attnc::rt::lastErrorMessage() { return lastError.c_str(); }
+
+namespace {
 std::string hex(uint64_t value) {
   char buf[24];
   std::snprintf(buf, sizeof(buf), "0x%llx",
@@ -141,8 +144,10 @@ attnc_status openSession(const char *call, int ordinal, Session *&out) {
 }
 
 /// The process's session, opened on first use (device `ordinal`, or 0 when
-/// negative), with its context current on the calling thread.
-attnc_status getSession(const char *call, int ordinal, const Session *&out) {
+/// negative), with its context current on the calling thread until `scope`
+/// ends.
+attnc_status getSession(const char *call, int ordinal, const Session *&out,
+                        ContextScope &scope) {
   Session *s = nullptr;
   {
     std::lock_guard<std::mutex> lock(sessionMutex);
@@ -161,14 +166,9 @@ attnc_status getSession(const char *call, int ordinal, const Session *&out) {
                         "; one device per process"
                         " (asked for device " +
                         std::to_string(ordinal) + ")");
-  // Contexts are per thread: make ours current on threads that arrive later.
-  CUcontext current = nullptr;
+  // Contexts are per thread: ours is current for this call only.
   std::string error;
-  const CudaDriver &d = *s->driver;
-  if (!ATTNC_CUDA_CALL(d, cuCtxGetCurrent, "", error, &current) ||
-      (current != s->context &&
-       !ATTNC_CUDA_CALL(d, cuCtxSetCurrent, "primary context", error,
-                        s->context)))
+  if (!scope.enter(*s->driver, s->context, error))
     return failWith(ATTNC_ERROR_CUDA, std::string(call) + ": " + error);
   out = s;
   return ATTNC_OK;
@@ -350,7 +350,7 @@ struct attnc_kernel_s {
   Manifest manifest;
   std::string manifestPath;
   CUfunction function = nullptr;
-  attnc_kernel_attrs attrs = {};
+  attnc_kernel_attrs attrs = {sizeof(attnc_kernel_attrs)};
 };
 
 namespace {
@@ -409,7 +409,8 @@ attnc_status loadKernel(const char *path, attnc_kernel *out) {
                     std::string(call) + ": cubin " + error);
 
   const Session *s = nullptr;
-  if (attnc_status status = getSession(call, -1, s))
+  ContextScope scope;
+  if (attnc_status status = getSession(call, -1, s, scope))
     return status;
   const CudaDriver &d = *s->driver;
   std::string device =
@@ -930,16 +931,63 @@ attnc_status LaunchBuilder::build(void *stream, PreparedLaunch &out) {
   return ATTNC_OK;
 }
 
+/// Checks a caller-filled struct's size field against the sizes this runtime
+/// knows (one so far: each version adds its own).
+attnc_status checkStructSize(const char *call, const char *type, uint32_t size,
+                             size_t known) {
+  if (size == known)
+    return ATTNC_OK;
+  return invalid(call,
+                 std::string(type) + ".struct_size is " + std::to_string(size) +
+                     ", not a size this runtime (" + ATTNC_RUNTIME_VERSION +
+                     ") knows; set it to sizeof(" + type + "), " +
+                     std::to_string(known) + " in this version's Runtime.h");
+}
+
+/// The tensor the launch reads: byte_offset folded into data, on the
+/// session's device.
+attnc_status resolveTensor(const char *call, const char *name, const Session &s,
+                           attnc_tensor &t) {
+  std::string n = name;
+  if (t.device_id != s.ordinal)
+    return invalid(call, n + ".device_id is " + std::to_string(t.device_id) +
+                             " but the runtime uses device " +
+                             std::to_string(s.ordinal));
+  if (!t.data)
+    return invalid(call, n + ".data is NULL");
+  uintptr_t base = reinterpret_cast<uintptr_t>(t.data);
+  if (t.byte_offset > UINTPTR_MAX - base)
+    return invalid(call, n + ".byte_offset " + std::to_string(t.byte_offset) +
+                             " overflows data " + hex(base));
+  t.data = reinterpret_cast<void *>(base + t.byte_offset);
+  t.byte_offset = 0;
+  return ATTNC_OK;
+}
+
 attnc_status prepare(const char *call, attnc_kernel kernel,
                      const attnc_attention_args *args, void *stream,
-                     const Session *&s, PreparedLaunch &out) {
-  if (attnc_status st = checkKernel(call, kernel))
-    return st;
+                     const Session *&s, ContextScope &scope,
+                     PreparedLaunch &out) {
   if (!args)
     return invalid(call, "args is NULL");
-  if (attnc_status st = getSession(call, -1, s))
+  if (attnc_status st =
+          checkStructSize(call, "attnc_attention_args", args->struct_size,
+                          sizeof(attnc_attention_args)))
     return st;
-  return LaunchBuilder(*s, *kernel, *args, call).build(stream, out);
+  if (attnc_status st = checkKernel(call, kernel))
+    return st;
+  if (attnc_status st = getSession(call, -1, s, scope))
+    return st;
+  attnc_attention_args resolved = *args;
+  if (attnc_status st = resolveTensor(call, "q", *s, resolved.q))
+    return st;
+  if (attnc_status st = resolveTensor(call, "k", *s, resolved.k))
+    return st;
+  if (attnc_status st = resolveTensor(call, "v", *s, resolved.v))
+    return st;
+  if (attnc_status st = resolveTensor(call, "o", *s, resolved.o))
+    return st;
+  return LaunchBuilder(*s, *kernel, resolved, call).build(stream, out);
 }
 
 attnc_status launch(const char *call, const Session &s,
@@ -952,21 +1000,6 @@ attnc_status launch(const char *call, const Session &s,
   return failWith(ATTNC_ERROR_CUDA, std::string(call) + ": " + error);
 }
 
-/// Device-memory helpers share this preamble: a session and a checked call.
-template <typename Fn> attnc_status withDriver(const char *call, Fn body) {
-  clearError();
-  const Session *s = nullptr;
-  if (attnc_status st = getSession(call, -1, s))
-    return st;
-  std::string error;
-  if (body(*s->driver, error))
-    return ATTNC_OK;
-  return failWith(ATTNC_ERROR_CUDA, std::string(call) + ": " + error);
-}
-
-CUdeviceptr devicePtr(const void *p) {
-  return static_cast<CUdeviceptr>(reinterpret_cast<uintptr_t>(p));
-}
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -975,7 +1008,7 @@ CUdeviceptr devicePtr(const void *p) {
 
 extern "C" {
 
-const char *attnc_last_error(void) { return lastError.c_str(); }
+const char *attnc_last_error(void) { return lastErrorMessage(); }
 
 const char *attnc_status_name(attnc_status status) {
   switch (status) {
@@ -1004,7 +1037,20 @@ attnc_status attnc_init(int device_ordinal) {
                                      std::to_string(device_ordinal) +
                                      " is negative");
   const Session *s = nullptr;
-  return getSession("attnc_init", device_ordinal, s);
+  ContextScope scope;
+  return getSession("attnc_init", device_ordinal, s, scope);
+}
+
+attnc_status attnc_get_device(int *device_ordinal) {
+  clearError();
+  if (!device_ordinal)
+    return invalid("attnc_get_device", "device_ordinal is NULL");
+  const Session *s = nullptr;
+  ContextScope scope;
+  if (attnc_status st = getSession("attnc_get_device", -1, s, scope))
+    return st;
+  *device_ordinal = s->ordinal;
+  return ATTNC_OK;
 }
 
 attnc_status attnc_kernel_load(const char *path, attnc_kernel *out) {
@@ -1052,10 +1098,14 @@ attnc_status attnc_kernel_info(attnc_kernel kernel, char *buf, size_t len,
 attnc_status attnc_kernel_get_attrs(attnc_kernel kernel,
                                     attnc_kernel_attrs *out) {
   clearError();
-  if (attnc_status st = checkKernel("attnc_kernel_get_attrs", kernel))
-    return st;
   if (!out)
     return invalid("attnc_kernel_get_attrs", "out is NULL");
+  if (attnc_status st =
+          checkStructSize("attnc_kernel_get_attrs", "attnc_kernel_attrs",
+                          out->struct_size, sizeof(attnc_kernel_attrs)))
+    return st;
+  if (attnc_status st = checkKernel("attnc_kernel_get_attrs", kernel))
+    return st;
   *out = kernel->attrs;
   return ATTNC_OK;
 }
@@ -1066,162 +1116,11 @@ attnc_status attnc_attention_launch(attnc_kernel kernel,
   clearError();
   const char *call = "attnc_attention_launch";
   const Session *s = nullptr;
+  ContextScope scope;
   PreparedLaunch prepared;
-  if (attnc_status st = prepare(call, kernel, args, stream, s, prepared))
+  if (attnc_status st = prepare(call, kernel, args, stream, s, scope, prepared))
     return st;
   return launch(call, *s, *kernel, prepared);
-}
-
-attnc_status attnc_time_launches(attnc_kernel kernel,
-                                 const attnc_attention_args *args, void *stream,
-                                 int warmup, int iters, float *median_ms) {
-  clearError();
-  const char *call = "attnc_time_launches";
-  if (!median_ms)
-    return invalid(call, "median_ms is NULL");
-  if (warmup < 0 || warmup > 10000)
-    return invalid(call,
-                   "warmup " + std::to_string(warmup) + " is outside 0..10000");
-  if (iters < 1 || iters > 10000)
-    return invalid(call,
-                   "iters " + std::to_string(iters) + " is outside 1..10000");
-  const Session *s = nullptr;
-  PreparedLaunch prepared;
-  if (attnc_status st = prepare(call, kernel, args, stream, s, prepared))
-    return st;
-  for (int i = 0; i < warmup; ++i)
-    if (attnc_status st = launch(call, *s, *kernel, prepared))
-      return st;
-
-  const CudaDriver &d = *s->driver;
-  std::vector<CUevent> events;
-  std::string error;
-  auto destroyEvents = [&] {
-    for (CUevent e : events)
-      d.cuEventDestroy(e);
-  };
-  auto cudaFail = [&] {
-    destroyEvents();
-    return failWith(ATTNC_ERROR_CUDA, std::string(call) + ": " + error);
-  };
-  CUstream cuStream = static_cast<CUstream>(stream);
-  events.reserve(2 * static_cast<size_t>(iters));
-  for (int i = 0; i < 2 * iters; ++i) {
-    CUevent e = nullptr;
-    if (!ATTNC_CUDA_CALL(d, cuEventCreate, "", error, &e, CU_EVENT_DEFAULT))
-      return cudaFail();
-    events.push_back(e);
-  }
-  for (int i = 0; i < iters; ++i) {
-    if (!ATTNC_CUDA_CALL(d, cuEventRecord, "start", error, events[2 * i],
-                         cuStream))
-      return cudaFail();
-    if (attnc_status st = launch(call, *s, *kernel, prepared)) {
-      destroyEvents();
-      return st;
-    }
-    if (!ATTNC_CUDA_CALL(d, cuEventRecord, "stop", error, events[2 * i + 1],
-                         cuStream))
-      return cudaFail();
-  }
-  if (!ATTNC_CUDA_CALL(d, cuEventSynchronize, "stop", error, events.back()))
-    return cudaFail();
-  std::vector<float> times(static_cast<size_t>(iters));
-  for (int i = 0; i < iters; ++i)
-    if (!ATTNC_CUDA_CALL(d, cuEventElapsedTime, "", error, &times[i],
-                         events[2 * i], events[2 * i + 1]))
-      return cudaFail();
-  destroyEvents();
-  std::sort(times.begin(), times.end());
-  size_t mid = times.size() / 2;
-  *median_ms =
-      times.size() % 2 ? times[mid] : (times[mid - 1] + times[mid]) / 2;
-  return ATTNC_OK;
-}
-
-attnc_status attnc_malloc(void **ptr, size_t bytes) {
-  clearError();
-  if (!ptr)
-    return invalid("attnc_malloc", "ptr is NULL");
-  *ptr = nullptr;
-  if (bytes == 0)
-    return invalid("attnc_malloc", "bytes is 0");
-  return withDriver(
-      "attnc_malloc", [&](const CudaDriver &d, std::string &error) {
-        CUdeviceptr p = 0;
-        if (!ATTNC_CUDA_CALL(d, cuMemAlloc, std::to_string(bytes) + " bytes",
-                             error, &p, bytes))
-          return false;
-        *ptr = reinterpret_cast<void *>(static_cast<uintptr_t>(p));
-        return true;
-      });
-}
-
-attnc_status attnc_free(void *ptr) {
-  clearError();
-  if (!ptr)
-    return ATTNC_OK;
-  return withDriver("attnc_free", [&](const CudaDriver &d, std::string &error) {
-    return ATTNC_CUDA_CALL(d, cuMemFree, hex(devicePtr(ptr)), error,
-                           devicePtr(ptr));
-  });
-}
-
-attnc_status attnc_memcpy_htod(void *dst, const void *src, size_t bytes) {
-  clearError();
-  if (bytes == 0)
-    return ATTNC_OK;
-  if (!dst || !src)
-    return invalid("attnc_memcpy_htod",
-                   std::string(dst ? "src" : "dst") + " is NULL");
-  return withDriver(
-      "attnc_memcpy_htod", [&](const CudaDriver &d, std::string &error) {
-        return ATTNC_CUDA_CALL(d, cuMemcpyHtoD,
-                               std::to_string(bytes) + " bytes to " +
-                                   hex(devicePtr(dst)),
-                               error, devicePtr(dst), src, bytes);
-      });
-}
-
-attnc_status attnc_memcpy_dtoh(void *dst, const void *src, size_t bytes) {
-  clearError();
-  if (bytes == 0)
-    return ATTNC_OK;
-  if (!dst || !src)
-    return invalid("attnc_memcpy_dtoh",
-                   std::string(dst ? "src" : "dst") + " is NULL");
-  return withDriver(
-      "attnc_memcpy_dtoh", [&](const CudaDriver &d, std::string &error) {
-        return ATTNC_CUDA_CALL(d, cuMemcpyDtoH,
-                               std::to_string(bytes) + " bytes from " +
-                                   hex(devicePtr(src)),
-                               error, dst, devicePtr(src), bytes);
-      });
-}
-
-attnc_status attnc_memset_u16(void *dst, uint16_t value, size_t count) {
-  clearError();
-  if (count == 0)
-    return ATTNC_OK;
-  if (!dst)
-    return invalid("attnc_memset_u16", "dst is NULL");
-  if (reinterpret_cast<uintptr_t>(dst) % 2 != 0)
-    return invalid("attnc_memset_u16",
-                   "dst " + hex(devicePtr(dst)) + " is not 2-byte aligned");
-  return withDriver(
-      "attnc_memset_u16", [&](const CudaDriver &d, std::string &error) {
-        return ATTNC_CUDA_CALL(d, cuMemsetD16,
-                               std::to_string(count) + " elements at " +
-                                   hex(devicePtr(dst)),
-                               error, devicePtr(dst), value, count);
-      });
-}
-
-attnc_status attnc_synchronize(void) {
-  return withDriver("attnc_synchronize",
-                    [](const CudaDriver &d, std::string &error) {
-                      return ATTNC_CUDA_CALL(d, cuCtxSynchronize, "", error);
-                    });
 }
 
 } // extern "C"

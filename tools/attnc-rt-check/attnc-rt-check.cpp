@@ -1,35 +1,37 @@
 //===- attnc-rt-check.cpp - exercise the attnc runtime ----------*- C++ -*-===//
 //
-// A small CLI over the runtime, for lit tests and for checking an artifact by
-// hand:
+// A small CLI over the runtime (command line through CLI11, header-only), for
+// lit tests and for checking an artifact by hand:
 //   attnc-rt-check manifest [--json] FILE.json   parse, validate, summarize
 //   attnc-rt-check load [--device N] ARTIFACT    load the module on a device
+//   attnc-rt-check threads [--threads N] [--iterations M] ARTIFACT
+//                                                parse and load from N threads
+//   attnc-rt-check abi                           struct sizes, DLPack (no GPU)
 // Exit codes: 0 ok, 1 error, 2 no CUDA driver on this machine.
 //
 //===----------------------------------------------------------------------===//
 
+#include "attnc/Runtime/DLPack.h"
 #include "attnc/Runtime/Manifest.h"
 #include "attnc/Runtime/Runtime.h"
+
+#include <CLI/CLI.hpp>
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <map>
+#include <mutex>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace attnc::rt;
 
 namespace {
-int usage() {
-  std::cerr << "usage: attnc-rt-check manifest [--json] FILE.json\n"
-               "       attnc-rt-check load [--device N] ARTIFACT_DIR|"
-               "MANIFEST\n";
-  return 1;
-}
-
 int error(const std::string &message) {
   std::cerr << "attnc-rt-check: error: " << message << "\n";
   return 1;
@@ -100,19 +102,7 @@ void printSummary(const Manifest &m) {
     std::cout << "option: " << o.name << " = " << o.value << "\n";
 }
 
-int checkManifest(const std::vector<std::string> &args) {
-  bool json = false;
-  std::string path;
-  for (const std::string &arg : args) {
-    if (arg == "--json")
-      json = true;
-    else if (path.empty() && !arg.empty() && arg[0] != '-')
-      path = arg;
-    else
-      return usage();
-  }
-  if (path.empty())
-    return usage();
+int checkManifest(const std::string &path, bool json) {
   std::ifstream in(path, std::ios::binary);
   if (!in)
     return error("cannot read '" + path + "': " + std::strerror(errno));
@@ -134,32 +124,14 @@ int runtimeError(attnc_status status) {
   return status == ATTNC_ERROR_DRIVER_NOT_FOUND ? 2 : 1;
 }
 
-int checkLoad(const std::vector<std::string> &args) {
-  std::string path;
-  int device = -1;
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "--device" && i + 1 < args.size()) {
-      char *end = nullptr;
-      long value = std::strtol(args[++i].c_str(), &end, 10);
-      if (!*args[i].c_str() || *end || value < 0 || value > 1024)
-        return error("--device expects a device ordinal, found '" + args[i] +
-                     "'");
-      device = static_cast<int>(value);
-    } else if (path.empty() && !args[i].empty() && args[i][0] != '-') {
-      path = args[i];
-    } else {
-      return usage();
-    }
-  }
-  if (path.empty())
-    return usage();
+int checkLoad(const std::string &path, int device) {
   if (device >= 0)
     if (attnc_status status = attnc_init(device))
       return runtimeError(status);
   attnc_kernel kernel = nullptr;
   if (attnc_status status = attnc_kernel_load(path.c_str(), &kernel))
     return runtimeError(status);
-  attnc_kernel_attrs attrs;
+  attnc_kernel_attrs attrs = {sizeof(attnc_kernel_attrs)};
   if (attnc_status status = attnc_kernel_get_attrs(kernel, &attrs))
     return runtimeError(status);
   std::cout << "loaded: " << path << "\n"
@@ -172,20 +144,174 @@ int checkLoad(const std::vector<std::string> &args) {
   attnc_kernel_release(kernel);
   return 0;
 }
+/// Every thread parses the manifest and loads the artifact `iterations` times;
+/// all must end the same way (all loads succeed with a GPU, all fail with the
+/// same message without one).
+int checkThreads(const std::string &path, int threads, int iterations) {
+  std::string manifestPath = path + "/manifest.json";
+  std::ifstream in(manifestPath, std::ios::binary);
+  if (!in)
+    return error("cannot read '" + manifestPath + "': " + std::strerror(errno));
+  std::ostringstream text;
+  text << in.rdbuf();
+  std::mutex mutex;
+  std::map<std::string, int> outcomes; // "<status>: <message>" -> count
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t)
+    pool.emplace_back([&] {
+      for (int i = 0; i < iterations; ++i) {
+        Manifest manifest;
+        std::string message;
+        std::string outcome = "manifest ok";
+        if (!parseManifest(text.str(), manifest, message, manifestPath))
+          outcome = "manifest error: " + message;
+        attnc_kernel kernel = nullptr;
+        attnc_status status = attnc_kernel_load(path.c_str(), &kernel);
+        outcome += std::string(", load ") + attnc_status_name(status);
+        if (status != ATTNC_OK)
+          outcome += std::string(": ") + attnc_last_error();
+        attnc_kernel_release(kernel);
+        std::lock_guard<std::mutex> lock(mutex);
+        ++outcomes[outcome];
+      }
+    });
+  for (std::thread &t : pool)
+    t.join();
+  for (const auto &[outcome, count] : outcomes)
+    std::cout << count << " x " << outcome << "\n";
+  if (outcomes.size() != 1)
+    return error(std::to_string(outcomes.size()) +
+                 " different outcomes from one artifact");
+  return 0;
+}
+
+/// The ABI checks that need no GPU: struct sizes and DLPack conversion.
+int checkAbi() {
+  auto report = [](const char *what, attnc_status status) {
+    std::cout << what << ": " << attnc_status_name(status);
+    if (status != ATTNC_OK)
+      std::cout << ": " << attnc_last_error();
+    std::cout << "\n";
+  };
+  std::cout << "sizeof(attnc_tensor): " << sizeof(attnc_tensor) << "\n"
+            << "sizeof(attnc_attention_args): " << sizeof(attnc_attention_args)
+            << "\n"
+            << "sizeof(attnc_kernel_attrs): " << sizeof(attnc_kernel_attrs)
+            << "\n";
+  attnc_attention_args args = {};
+  report("launch, struct_size 0",
+         attnc_attention_launch(nullptr, &args, nullptr));
+  args.struct_size = sizeof(args) + 8;
+  report("launch, struct_size too large",
+         attnc_attention_launch(nullptr, &args, nullptr));
+  args.struct_size = sizeof(args);
+  report("launch, NULL kernel",
+         attnc_attention_launch(nullptr, &args, nullptr));
+  attnc_kernel_attrs attrs = {};
+  report("attrs, struct_size 0", attnc_kernel_get_attrs(nullptr, &attrs));
+
+  int64_t shape[4] = {2, 8, 128, 64};
+  int64_t strides[4] = {8 * 128 * 64, 64, 8 * 64, 1}; // BSHD storage
+  DLTensor dl = {};
+  dl.data = reinterpret_cast<void *>(0x10000);
+  dl.device = {kDLCUDA, 0};
+  dl.ndim = 4;
+  dl.dtype = {kDLBfloat, 16, 1};
+  dl.shape = shape;
+  dl.strides = strides;
+  dl.byte_offset = 256;
+  attnc_tensor t = {};
+  auto print = [](const attnc_tensor &t) {
+    std::cout << "  dtype " << t.dtype << " device " << t.device_id
+              << " byte_offset " << t.byte_offset << " shape [" << t.shape[0]
+              << ", " << t.shape[1] << ", " << t.shape[2] << ", " << t.shape[3]
+              << "] strides [" << t.strides[0] << ", " << t.strides[1] << ", "
+              << t.strides[2] << ", " << t.strides[3] << "]\n";
+  };
+  report("dlpack bf16 strided", attnc_tensor_from_dlpack(&dl, &t));
+  print(t);
+  dl.strides = nullptr;
+  dl.dtype = {kDLFloat, 16, 1};
+  DLManagedTensor managed = {};
+  managed.dl_tensor = dl;
+  report("dlmanaged f16 compact", attnc_tensor_from_dlmanaged(&managed, &t));
+  print(t);
+  dl.device = {kDLCPU, 0};
+  report("dlpack on the CPU", attnc_tensor_from_dlpack(&dl, &t));
+  dl.device = {kDLCUDA, 0};
+  dl.ndim = 3;
+  report("dlpack 3-d", attnc_tensor_from_dlpack(&dl, &t));
+  dl.ndim = 4;
+  dl.dtype = {kDLFloat, 16, 2};
+  report("dlpack 2 lanes", attnc_tensor_from_dlpack(&dl, &t));
+  dl.dtype = {kDLInt, 8, 1};
+  report("dlpack int8", attnc_tensor_from_dlpack(&dl, &t));
+  return 0;
+}
 } // namespace
 
 int main(int argc, char **argv) {
-  if (argc < 2)
-    return usage();
-  std::string command = argv[1];
-  std::vector<std::string> args(argv + 2, argv + argc);
-  if (command == "manifest")
-    return checkManifest(args);
-  if (command == "load")
-    return checkLoad(args);
-  if (command == "--version") {
+  CLI::App app("Checks attnc kernel artifacts with the runtime (exit codes: 0 "
+               "ok, 1 error, 2 no CUDA driver on this machine).",
+               "attnc-rt-check");
+  app.require_subcommand(0, 1);
+  bool version = false;
+  app.add_flag("--version", version, "Print the runtime's version");
+
+  CLI::App *manifest = app.add_subcommand(
+      "manifest", "Parse, validate and summarize a manifest");
+  std::string manifestPath;
+  bool json = false;
+  manifest->add_flag("--json", json, "Print the normalized JSON instead");
+  manifest->add_option("FILE", manifestPath, "manifest.json to check")
+      ->required();
+
+  CLI::App *load = app.add_subcommand(
+      "load", "Load an artifact's module on a device and print its attributes");
+  std::string artifact;
+  int device = -1;
+  load->add_option("--device", device, "CUDA device ordinal (default: 0)")
+      ->check(CLI::Range(0, 1024));
+  load->add_option("ARTIFACT", artifact,
+                   "Artifact directory or its manifest.json")
+      ->required();
+
+  CLI::App *threads = app.add_subcommand(
+      "threads", "Parse and load an artifact from many threads at once; all "
+                 "must end the same way");
+  int threadCount = 16, iterations = 20;
+  threads->add_option("--threads", threadCount, "Threads")
+      ->check(CLI::Range(1, 1024));
+  threads->add_option("--iterations", iterations, "Loads per thread")
+      ->check(CLI::Range(1, 100000));
+  std::string threadsArtifact;
+  threads->add_option("ARTIFACT", threadsArtifact, "Artifact directory")
+      ->required();
+
+  CLI::App *abi = app.add_subcommand(
+      "abi", "Struct sizes and DLPack conversion (needs no GPU)");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp &e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError &e) {
+    error(e.what());
+    std::cerr << "Run with --help for more information.\n";
+    return 1;
+  }
+  if (version) {
     std::cout << "attnc-rt-check " << attnc_version() << "\n";
     return 0;
   }
-  return usage();
+  if (manifest->parsed())
+    return checkManifest(manifestPath, json);
+  if (load->parsed())
+    return checkLoad(artifact, device);
+  if (threads->parsed())
+    return checkThreads(threadsArtifact, threadCount, iterations);
+  if (abi->parsed())
+    return checkAbi();
+  std::cerr << app.help();
+  return 1;
 }

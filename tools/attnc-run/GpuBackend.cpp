@@ -8,6 +8,7 @@
 #include "GpuBackend.h"
 
 #include "attnc/Runtime/Runtime.h"
+#include "attnc/Runtime/Testing.h"
 
 #include <cstring>
 
@@ -18,6 +19,15 @@ using namespace attnc::run;
   do {                                                                         \
     if ((call) != ATTNC_OK) {                                                  \
       error = std::string(#call) + ": " + attnc_last_error();                  \
+      return false;                                                            \
+    }                                                                          \
+  } while (false)
+
+/// The same for the testing library's helpers, which keep their own message.
+#define ATTNC_TRY_TESTING(call)                                                \
+  do {                                                                         \
+    if ((call) != ATTNC_OK) {                                                  \
+      error = std::string(#call) + ": " + attnc_testing_last_error();          \
       return false;                                                            \
     }                                                                          \
   } while (false)
@@ -34,12 +44,12 @@ struct DeviceBuffers {
   std::vector<void *> pointers;
   ~DeviceBuffers() {
     for (void *p : pointers)
-      attnc_free(p);
+      attnc_testing_free(p);
   }
   bool alloc(size_t bytes, void *&p, std::string &error) {
-    if (attnc_malloc(&p, bytes) != ATTNC_OK) {
-      error = std::string("attnc_malloc(") + std::to_string(bytes) +
-              "): " + attnc_last_error();
+    if (attnc_testing_malloc(&p, bytes) != ATTNC_OK) {
+      error = std::string("attnc_testing_malloc(") + std::to_string(bytes) +
+              "): " + attnc_testing_last_error();
       return false;
     }
     pointers.push_back(p);
@@ -69,7 +79,7 @@ attnc_tensor describe(void *data, const std::vector<int64_t> &physical,
     strides[d] = stride;
     stride *= physical[d];
   }
-  attnc_tensor t;
+  attnc_tensor t = {}; // device 0, no byte offset
   t.data = data;
   t.dtype = dtypeOf(type);
   int perm[4] = {0, bshd ? 2 : 1, bshd ? 1 : 2, 3}; // logical -> physical
@@ -94,8 +104,8 @@ bool attnc::run::runOnGpu(const std::string &artifactDir, const Problem &p,
   for (int i = 0; i < 3; ++i) {
     if (!buffers.alloc(inputs[i]->bytes.size(), device[i], error))
       return false;
-    ATTNC_TRY(attnc_memcpy_htod(device[i], inputs[i]->bytes.data(),
-                                inputs[i]->bytes.size()));
+    ATTNC_TRY_TESTING(attnc_testing_memcpy_htod(
+        device[i], inputs[i]->bytes.data(), inputs[i]->bytes.size()));
   }
   if (!buffers.alloc(r.output.bytes.size(), device[3], error))
     return false;
@@ -104,7 +114,7 @@ bool attnc::run::runOnGpu(const std::string &artifactDir, const Problem &p,
   if (p.hasLse && !buffers.alloc(lseCount * sizeof(float), lse, error))
     return false;
 
-  attnc_attention_args args;
+  attnc_attention_args args = {sizeof(attnc_attention_args)};
   args.q = describe(device[0], p.queryShape(), p.bshd, p.dtype);
   args.k = describe(device[1], p.keyShape(), p.bshd, p.dtype);
   args.v = describe(device[2], p.valueShape(), p.bshd, p.dtype);
@@ -114,21 +124,23 @@ bool attnc::run::runOnGpu(const std::string &artifactDir, const Problem &p,
 
   // Poison: all-ones halves are NaN in bf16/f16 and, in pairs, in f32, so an
   // element the kernel does not write shows up as NaN.
-  ATTNC_TRY(attnc_memset_u16(device[3], 0xffff, r.output.bytes.size() / 2));
+  ATTNC_TRY_TESTING(
+      attnc_testing_memset_u16(device[3], 0xffff, r.output.bytes.size() / 2));
   if (lse)
-    ATTNC_TRY(attnc_memset_u16(lse, 0xffff, 2 * lseCount));
+    ATTNC_TRY_TESTING(attnc_testing_memset_u16(lse, 0xffff, 2 * lseCount));
   ATTNC_TRY(attnc_attention_launch(kernel, &args, nullptr));
-  ATTNC_TRY(attnc_synchronize());
-  ATTNC_TRY(attnc_memcpy_dtoh(r.output.bytes.data(), device[3],
-                              r.output.bytes.size()));
+  ATTNC_TRY_TESTING(attnc_testing_synchronize());
+  ATTNC_TRY_TESTING(attnc_testing_memcpy_dtoh(r.output.bytes.data(), device[3],
+                                              r.output.bytes.size()));
   if (lse) {
     std::vector<float> host(lseCount);
-    ATTNC_TRY(attnc_memcpy_dtoh(host.data(), lse, lseCount * sizeof(float)));
+    ATTNC_TRY_TESTING(
+        attnc_testing_memcpy_dtoh(host.data(), lse, lseCount * sizeof(float)));
     r.lse.assign(host.begin(), host.end());
   }
   float ms = 0;
-  ATTNC_TRY(attnc_time_launches(kernel, &args, nullptr, /*warmup=*/3,
-                                iterations, &ms));
+  ATTNC_TRY_TESTING(attnc_testing_time_launches(kernel, &args, nullptr,
+                                                /*warmup=*/3, iterations, &ms));
   r.milliseconds = ms;
   ATTNC_TRY(attnc_kernel_release(kernel));
   return true;

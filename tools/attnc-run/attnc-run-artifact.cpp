@@ -21,6 +21,8 @@
 
 #include "attnc/Runtime/Manifest.h"
 
+#include <CLI/CLI.hpp>
+
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -32,10 +34,6 @@ using namespace attnc::run;
 namespace rt = attnc::rt;
 
 namespace {
-
-const char *kUsage =
-    "usage: attnc-run-artifact [--shapes=B:Nq:Nk,...] [--iterations=N] "
-    "[--seed=S] ARTIFACT_DIR...\n";
 
 bool readFile(const std::string &path, std::string &out) {
   std::ifstream in(path);
@@ -96,6 +94,27 @@ bool problemFromManifest(const rt::Manifest &m, int64_t batch, int64_t seqQ,
   return true;
 }
 
+/// Parses "B:Nq:Nk,..."; on failure names the offending item.
+std::string parseShapes(const std::string &text,
+                        std::vector<std::array<int64_t, 3>> &shapes) {
+  shapes.clear();
+  std::stringstream list(text);
+  std::string item;
+  while (std::getline(list, item, ',')) {
+    std::array<int64_t, 3> s{};
+    char tail = 0;
+    if (std::sscanf(item.c_str(), "%ld:%ld:%ld%c", &s[0], &s[1], &s[2],
+                    &tail) != 3 ||
+        s[0] < 1 || s[1] < 1 || s[2] < 1)
+      return "--shapes: bad shape '" + item +
+             "' (want B:Nq:Nk, positive integers)";
+    shapes.push_back(s);
+  }
+  if (shapes.empty())
+    return "--shapes: expected at least one B:Nq:Nk, found '" + text + "'";
+  return "";
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -104,38 +123,37 @@ int main(int argc, char **argv) {
   int iterations = 10;
   uint64_t seed = 1;
   std::vector<std::string> dirs;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    if (arg.rfind("--shapes=", 0) == 0) {
-      shapes.clear();
-      std::stringstream list(arg.substr(9));
-      std::string item;
-      while (std::getline(list, item, ',')) {
-        std::array<int64_t, 3> s{};
-        if (std::sscanf(item.c_str(), "%ld:%ld:%ld", &s[0], &s[1], &s[2]) != 3 ||
-            s[0] < 1 || s[1] < 1 || s[2] < 1) {
-          std::fprintf(stderr, "attnc-run-artifact: bad shape '%s' (want B:Nq:Nk)\n",
-                       item.c_str());
-          return 2;
-        }
-        shapes.push_back(s);
-      }
-    } else if (arg.rfind("--iterations=", 0) == 0) {
-      iterations = std::atoi(arg.c_str() + 13);
-    } else if (arg.rfind("--seed=", 0) == 0) {
-      seed = std::strtoull(arg.c_str() + 7, nullptr, 10);
-    } else if (arg.rfind("--", 0) == 0) {
-      std::fprintf(stderr, "attnc-run-artifact: unknown option %s\n%s",
-                   arg.c_str(), kUsage);
-      return 2;
-    } else {
-      dirs.push_back(arg);
-    }
-  }
-  if (dirs.empty() || iterations < 1) {
-    std::fputs(kUsage, stderr);
+  std::string shapeList;
+
+  CLI::App app("Checks attnc kernel artifacts on the GPU against a float64 "
+               "reference (exit codes: 0 all pass, 1 a failure, 2 usage).",
+               "attnc-run-artifact");
+  app.add_option("--shapes", shapeList,
+                 "Comma-separated B:Nq:Nk problem sizes (default: "
+                 "1:1:1,2:17:33,1:113:203,1:200:100,1:257:513)");
+  app.add_option("--iterations", iterations,
+                 "Timed launches per shape (median reported)")
+      ->check(CLI::Range(1, 100000));
+  app.add_option("--seed", seed, "Seed of the normal inputs")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("ARTIFACT_DIR", dirs, "Directories written by attnc-compile")
+      ->required();
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp &e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError &e) {
+    std::fprintf(stderr,
+                 "attnc-run-artifact: error: %s\nRun with --help for more "
+                 "information.\n",
+                 e.what());
     return 2;
   }
+  if (!shapeList.empty())
+    if (std::string why = parseShapes(shapeList, shapes); !why.empty()) {
+      std::fprintf(stderr, "attnc-run-artifact: error: %s\n", why.c_str());
+      return 2;
+    }
   if (std::string why = initGpu(); !why.empty()) {
     std::fprintf(stderr, "attnc-run-artifact: needs a GPU: %s\n", why.c_str());
     return 1;

@@ -49,45 +49,50 @@ using namespace mlir;
 using namespace attnc::run;
 namespace cl = llvm::cl;
 
+// --help lists these, not the LLVM options that libLLVM registers.
+static cl::OptionCategory runCategory("attnc-run options");
 static cl::opt<std::string> inputFile(cl::Positional,
                                       cl::desc("<input .mlir file>"),
-                                      cl::init("-"));
+                                      cl::cat(runCategory), cl::init("-"));
 static cl::opt<std::string>
     backend("backend",
             cl::desc("Where to run: cpu (JIT-compiled reference lowering), "
                      "gpu (sm_90a kernel through the runtime), auto (gpu "
                      "when a GPU is present, else cpu)"),
-            cl::init("cpu"));
-static cl::opt<int> timingIterations(
-    "iterations", cl::desc("GPU: timed launches after the checked one"),
-    cl::init(20));
+            cl::cat(runCategory), cl::init("cpu"));
+static cl::opt<int>
+    timingIterations("iterations",
+                     cl::desc("GPU: timed launches after the checked one"),
+                     cl::cat(runCategory), cl::init(20));
 static cl::opt<std::string>
     stages("stages",
            cl::desc("Comma-separated pipeline stages to run each function "
                     "at: graph, tiled, fused, split"),
-           cl::init("split"));
+           cl::cat(runCategory), cl::init("split"));
 static cl::opt<std::string>
     sweep("sweep", cl::desc("Run a generated sweep instead of a file (ci)"),
-          cl::init(""));
-static cl::opt<int64_t> blockM("block-m", cl::desc("Query tile rows (0: table)"),
-                               cl::init(0));
+          cl::cat(runCategory), cl::init(""));
+static cl::opt<int64_t> blockM("block-m",
+                               cl::desc("Query tile rows (0: table)"),
+                               cl::cat(runCategory), cl::init(0));
 static cl::opt<int64_t> blockN("block-n", cl::desc("Key tile rows (0: table)"),
-                               cl::init(0));
+                               cl::cat(runCategory), cl::init(0));
 static cl::opt<int64_t> batchSize("batch",
                                   cl::desc("Size of a dynamic batch dim"),
-                                  cl::init(2));
+                                  cl::cat(runCategory), cl::init(2));
 static cl::opt<int64_t> seqQ("seq-q",
                              cl::desc("Size of a dynamic query length"),
-                             cl::init(113));
+                             cl::cat(runCategory), cl::init(113));
 static cl::opt<int64_t> seqK("seq-k", cl::desc("Size of a dynamic key length"),
-                             cl::init(203));
-static cl::opt<uint64_t> seed("seed", cl::desc("Random seed"), cl::init(1));
+                             cl::cat(runCategory), cl::init(203));
+static cl::opt<uint64_t> seed("seed", cl::desc("Random seed"),
+                              cl::cat(runCategory), cl::init(1));
 static cl::opt<bool> raiseInput(
     "raise",
     cl::desc("The input is linalg or TOSA attention graphs: run them raised "
              "by attn-raise-attention at every stage, and as written "
              "(stage 'unraised', lowered by upstream passes)"),
-    cl::init(false));
+    cl::cat(runCategory), cl::init(false));
 
 namespace {
 
@@ -301,6 +306,7 @@ int main(int argc, char **argv) {
   cl::SetVersionPrinter([](llvm::raw_ostream &os) {
     os << "attnc-run " ATTNC_VERSION " (MLIR " << LLVM_VERSION_STRING << ")\n";
   });
+  cl::HideUnrelatedOptions(runCategory);
   cl::ParseCommandLineOptions(
       argc, argv,
       "attnc-run: compile attention graphs, run them, check them against a "

@@ -4,9 +4,10 @@
 // file beside the PTX that says how to launch the kernel (block, cluster,
 // shared memory, grid as a function of the problem) and how to build its
 // parameters (tensor maps, pointers, scalars). This header holds the data
-// structure, a dependency-free parser with precise errors and a writer, so
-// that the compiler side (which never links CUDA) emits exactly what the
-// runtime reads. It must not include cuda.h.
+// structure, a parser with precise errors and a writer (JSON through the
+// header-only nlohmann-json, which only Manifest.cpp includes), so that the
+// compiler side (which never links CUDA) emits exactly what the runtime reads.
+// It must not include cuda.h.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,15 +1,31 @@
 /*===- Runtime.h - attnc kernel runtime C ABI ---------------------*- C -*-===*\
 |*                                                                            *|
-|* The C ABI of the attnc runtime: load a kernel artifact (PTX + manifest),   *|
-|* launch it on attention tensors through the CUDA driver API, and a few      *|
-|* memory and timing helpers so that tools and Python (ctypes) need not link  *|
-|* libcuda themselves. The runtime opens libcuda.so.1 with dlopen at first    *|
-|* use; it links neither CUDA nor MLIR.                                       *|
+|* The C ABI of the attnc runtime: load a kernel artifact (PTX + manifest)    *|
+|* and launch it on attention tensors through the CUDA driver API. The        *|
+|* runtime opens libcuda.so.1 with dlopen at first use; it links neither CUDA *|
+|* nor MLIR. Memory and timing helpers for tests and benchmarks are not part  *|
+|* of this ABI: they live in libAttncRuntimeTesting (Testing.h). DLTensor     *|
+|* conversion is in DLPack.h.                                                 *|
 |*                                                                            *|
 |* Every function that can fail returns an attnc_status; the message of the   *|
-|* last failed call on the calling thread is attnc_last_error(). Calls use    *|
-|* one device per process and make its primary context current on the         *|
-|* calling thread.                                                            *|
+|* last failed call on the calling thread is attnc_last_error().              *|
+|*                                                                            *|
+|* Contexts: the runtime uses one device per process and that device's        *|
+|* primary context. Every entry point that calls the driver saves the calling *|
+|* thread's current context (cuCtxGetCurrent), makes the primary context      *|
+|* current for the call, and restores the saved one before it returns, on     *|
+|* success and on failure alike: no call changes the caller's context. A      *|
+|* `stream` passed in must belong to the primary context (as the streams of   *|
+|* the CUDA runtime API, PyTorch and JAX on that device do).                  *|
+|*                                                                            *|
+|* Threads: every function may be called from any number of threads at once.  *|
+|* A kernel handle may be shared between threads for launches; releasing it   *|
+|* while another thread uses it is the caller's race.                         *|
+|*                                                                            *|
+|* Structs the caller fills start with `struct_size`, which must be set to    *|
+|* sizeof(the struct) as this header declares it; a size the runtime does not *|
+|* know is ATTNC_ERROR_INVALID_ARGUMENT naming the struct. Later versions add *|
+|* fields at the end and keep accepting the sizes of earlier ones.            *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
@@ -29,7 +45,11 @@
 extern "C" {
 #endif
 
-#define ATTNC_RUNTIME_VERSION "0.1.0"
+/* 0.2.0: struct_size first in attnc_attention_args and attnc_kernel_attrs;
+ * attnc_tensor gained device_id and byte_offset (DLPack); contexts are saved
+ * and restored; attnc_get_device; the memory and timing helpers moved to
+ * libAttncRuntimeTesting. */
+#define ATTNC_RUNTIME_VERSION "0.2.0"
 
 typedef enum attnc_status {
   ATTNC_OK = 0,
@@ -48,17 +68,32 @@ typedef enum attnc_dtype {
 } attnc_dtype;
 
 /* A device tensor in logical [batch, heads, seq, head_dim] order whatever its
- * memory layout: a BSHD tensor is the same shape with other strides. Strides
- * count elements. `data` is a CUdeviceptr stored as a pointer. */
+ * memory layout: a BSHD tensor is the same shape with other strides. Each
+ * field is one of DLPack's DLTensor (attnc_tensor_from_dlpack in DLPack.h
+ * converts and checks):
+ *   data        DLTensor.data, a CUdeviceptr stored as a pointer
+ *   shape       DLTensor.shape, ndim == 4
+ *   strides     DLTensor.strides, in elements (DLPack's NULL, compact
+ *               row-major, is spelled out)
+ *   dtype       DLTensor.dtype: ATTNC_BF16 = {kDLBfloat, 16, 1},
+ *               ATTNC_F16 = {kDLFloat, 16, 1}, ATTNC_F32 = {kDLFloat, 32, 1}
+ *   device_id   DLTensor.device.device_id; device_type is kDLCUDA. Must be
+ *               the runtime's device (attnc_get_device).
+ *   byte_offset DLTensor.byte_offset: the first element is at
+ *               data + byte_offset (alignment rules apply to that address).
+ * A zero-initialized tensor is rejected (dtype 0), not read as bf16. */
 typedef struct attnc_tensor {
   void *data;
   int64_t shape[4];
   int64_t strides[4];
   attnc_dtype dtype;
+  int32_t device_id;
+  uint64_t byte_offset;
 } attnc_tensor;
 
 typedef struct attnc_attention_args {
-  attnc_tensor q; /* [B, Hq, Sq, D]  */
+  uint32_t struct_size; /* sizeof(attnc_attention_args) */
+  attnc_tensor q;       /* [B, Hq, Sq, D]  */
   attnc_tensor k; /* [B, Hkv, Sk, D] */
   attnc_tensor v; /* [B, Hkv, Sk, Dv] */
   attnc_tensor o; /* [B, Hq, Sq, Dv] */
@@ -70,6 +105,7 @@ typedef struct attnc_attention_args {
 
 /* What the driver reports about a loaded kernel. */
 typedef struct attnc_kernel_attrs {
+  uint32_t struct_size; /* sizeof(attnc_kernel_attrs), set by the caller */
   int32_t num_regs;              /* registers per thread */
   int32_t local_bytes;           /* local memory per thread (spills) */
   int32_t static_smem_bytes;     /* static shared memory per block */
@@ -87,10 +123,15 @@ ATTNC_RT_API const char *attnc_status_name(attnc_status status);
 /* ATTNC_RUNTIME_VERSION of the library actually loaded. */
 ATTNC_RT_API const char *attnc_version(void);
 
-/* Opens the driver, cuInit, and makes the device's primary context current.
- * Optional: other calls initialize device 0 on first use. A process uses one
- * device; a second call with another ordinal is ATTNC_ERROR_UNSUPPORTED. */
+/* Opens the driver, cuInit, and retains the device's primary context (the
+ * caller's current context is left as it was). Optional: other calls
+ * initialize device 0 on first use. A process uses one device; a second call
+ * with another ordinal is ATTNC_ERROR_UNSUPPORTED. */
 ATTNC_RT_API attnc_status attnc_init(int device_ordinal);
+
+/* The ordinal of the device the runtime uses (initializing device 0 when no
+ * call has chosen one yet). */
+ATTNC_RT_API attnc_status attnc_get_device(int *device_ordinal);
 
 /* Loads an artifact: a directory holding manifest.json, or the manifest's
  * path. Checks the manifest, the PTX (.target, .entry) and the device
@@ -109,6 +150,7 @@ ATTNC_RT_API attnc_status attnc_kernel_release(attnc_kernel kernel);
 ATTNC_RT_API attnc_status attnc_kernel_info(attnc_kernel kernel, char *buf,
                                             size_t len, size_t *required);
 
+/* `out->struct_size` must be set; the other fields are written. */
 ATTNC_RT_API attnc_status attnc_kernel_get_attrs(attnc_kernel kernel,
                                                  attnc_kernel_attrs *out);
 
@@ -118,28 +160,6 @@ ATTNC_RT_API attnc_status attnc_kernel_get_attrs(attnc_kernel kernel,
  * (a CUstream; NULL is the default stream). Asynchronous. */
 ATTNC_RT_API attnc_status attnc_attention_launch(
     attnc_kernel kernel, const attnc_attention_args *args, void *stream);
-
-/* Launches `warmup` times, then `iters` times back to back, each between two
- * CUDA events on `stream`; `*median_ms` is the median of the iterations.
- * iters must be in 1..10000. No cache flush between iterations. */
-ATTNC_RT_API attnc_status attnc_time_launches(attnc_kernel kernel,
-                                              const attnc_attention_args *args,
-                                              void *stream, int warmup,
-                                              int iters, float *median_ms);
-
-/* Device memory helpers. Pointers are CUdeviceptr values. Zero-byte copies
- * and sets are no-ops; a zero-byte allocation is an error. */
-ATTNC_RT_API attnc_status attnc_malloc(void **ptr, size_t bytes);
-ATTNC_RT_API attnc_status attnc_free(void *ptr); /* NULL is a no-op */
-ATTNC_RT_API attnc_status attnc_memcpy_htod(void *dst, const void *src,
-                                            size_t bytes);
-ATTNC_RT_API attnc_status attnc_memcpy_dtoh(void *dst, const void *src,
-                                            size_t bytes);
-/* Sets `count` 16-bit elements (poisoning outputs before a check). */
-ATTNC_RT_API attnc_status attnc_memset_u16(void *dst, uint16_t value,
-                                           size_t count);
-/* Waits for all work on the device (cuCtxSynchronize). */
-ATTNC_RT_API attnc_status attnc_synchronize(void);
 
 #ifdef __cplusplus
 }
