@@ -37,6 +37,8 @@ def _window_side(side, value):
 
 def resolve_mask(causal, causal_alignment, window, softcap):
     """The kernel's (mask, window, softcap) for attention()'s mask arguments."""
+    if causal is not True and causal is not False:  # before the lookup: 1 == True
+        raise argument_error(_CALL, f"causal is {causal!r}; expected a bool", TypeError)
     cache_key = (causal, causal_alignment, window if window is None else tuple(window), softcap)
     resolved = _masks.get(cache_key)
     if resolved is not None:
@@ -44,8 +46,6 @@ def resolve_mask(causal, causal_alignment, window, softcap):
     if causal_alignment not in _ALIGNMENTS:
         raise argument_error(_CALL, f"causal_alignment is {causal_alignment!r}; expected "
                              f"{' or '.join(map(repr, _ALIGNMENTS))}")
-    if not isinstance(causal, bool):
-        raise argument_error(_CALL, f"causal is {causal!r}; expected a bool", TypeError)
     if window is not None:
         if len(tuple(window)) != 2:
             raise argument_error(_CALL, f"window is {window!r}; expected (left, right)")
@@ -142,10 +142,9 @@ def _kernel_for(key, device):
     dtype, hq, hkv, d, dv, mask, window, softcap, layout, lse = key
     spec = KernelSpec(dtype=dtype, heads_q=hq, heads_kv=hkv, head_dim=d, head_dim_v=dv, mask=mask,
                       window=window, softcap=softcap, layout=layout, lse=lse)
-    cache = default_cache()
-    if cache._runtime is None and device.index:
+    if device.index:  # the runtime opens device 0 unless told otherwise
         _capi.runtime().init(device.index)
-    kernel = _kernels[key] = cache.kernel(spec)
+    kernel = _kernels[key] = default_cache().kernel(spec)
     return kernel
 
 
