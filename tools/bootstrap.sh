@@ -50,6 +50,16 @@ run_examples() {
   return $status
 }
 
+# The Python package's unit tests (python/tests), against this build's compiler
+# and runtime; those that need PyTorch skip without it (Debian: python3-torch).
+python_tests() {
+  echo "== python/tests"
+  ATTNC_COMPILER="$PWD/$BUILD_DIR/bin/attnc-compile" \
+    ATTNC_RUNTIME_LIB="$PWD/$BUILD_DIR/lib/libAttncRuntime.so" \
+    ATTNC_CACHE_DIR="$(mktemp -d)" \
+    python3 -m unittest discover -s python/tests -t python/tests
+}
+
 case "${1:-}" in
   run)
     install_missing
@@ -60,6 +70,7 @@ case "${1:-}" in
     install_missing
     build
     ninja -C "$BUILD_DIR" check-attnc
+    python_tests
     # Both fuzz targets for a bounded time; any crash, leak or timeout fails.
     bash tools/fuzz.sh "${FUZZ_SECONDS:-60}"
     ;;
