@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
 LLVM_PREFIX=/usr/lib/llvm-22
-PACKAGES="llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools ninja-build cmake g++ clang-22 libclang-rt-22-dev python3-matplotlib nlohmann-json3-dev libcli11-dev libdlpack-dev"
+PACKAGES="llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools ninja-build cmake g++ clang-22 libclang-rt-22-dev python3-matplotlib nlohmann-json3-dev libcli11-dev libdlpack-dev python3-torch"
 
 install_missing() {
   local missing=0
@@ -82,6 +82,16 @@ embedding() {
   return $status
 }
 
+# The Python package's unit tests (python/tests), against this build's compiler
+# and runtime; those that need PyTorch skip without it (Debian: python3-torch).
+python_tests() {
+  echo "== python/tests"
+  ATTNC_COMPILER="$PWD/$BUILD_DIR/bin/attnc-compile" \
+    ATTNC_RUNTIME_LIB="$PWD/$BUILD_DIR/lib/libAttncRuntime.so" \
+    ATTNC_CACHE_DIR="$(mktemp -d)" \
+    /usr/bin/python3 -m unittest discover -s python/tests -t python/tests
+}
+
 case "${1:-}" in
   run)
     install_missing
@@ -93,6 +103,7 @@ case "${1:-}" in
     build
     ninja -C "$BUILD_DIR" check-attnc
     embedding
+    python_tests
     # Both fuzz targets for a bounded time; any crash, leak or timeout fails.
     bash tools/fuzz.sh "${FUZZ_SECONDS:-60}"
     ;;

@@ -1,0 +1,177 @@
+"""The runtime's C ABI (include/attnc/Runtime/Runtime.h), mirrored with ctypes.
+
+This is the only module that knows the layout of the C structs and the
+signatures of the C functions: when the header changes, change this file (and
+`test_capi.py`, which checks the two views of each struct against each other).
+
+Two views of `attnc_attention_args` are kept:
+  * `AttentionArgs`, a ctypes.Structure, readable and used by tests and tools;
+  * `pack_attention_args`, one `struct.pack` of the same bytes, which the
+    per-call path of `attnc.attention` uses because it costs about a microsecond
+    where filling the Structure costs several.
+"""
+import ctypes
+import ctypes.util
+import os
+import struct
+import threading
+
+from .errors import AttncError
+
+# attnc_dtype (starts at 1 so that a zeroed struct is rejected).
+DTYPE_CODES = {"bf16": 1, "f16": 2, "f32": 3}
+STATUS_OK = 0
+
+
+class Tensor(ctypes.Structure):
+    """attnc_tensor: logical [batch, heads, seq, head_dim] shape, element
+    strides, the CUDA device and a byte offset from `data` (DLPack's fields)."""
+    _fields_ = [("data", ctypes.c_void_p), ("shape", ctypes.c_int64 * 4),
+                ("strides", ctypes.c_int64 * 4), ("dtype", ctypes.c_int),
+                ("device_id", ctypes.c_int32), ("byte_offset", ctypes.c_uint64)]
+
+
+class AttentionArgs(ctypes.Structure):
+    """attnc_attention_args; `struct_size` must be its size (ABI 0.2.0)."""
+    _fields_ = [("struct_size", ctypes.c_uint32), ("q", Tensor), ("k", Tensor),
+                ("v", Tensor), ("o", Tensor), ("lse", ctypes.c_void_p),
+                ("scale", ctypes.c_float)]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.struct_size = ctypes.sizeof(AttentionArgs)
+
+
+# attnc_tensor as struct format: data, shape[4], strides[4], dtype, device_id,
+# byte_offset.
+_TENSOR_FORMAT = "P4q4qiiQ"
+# attnc_attention_args: struct_size and padding, q, k, v, o, lse, scale,
+# padding to the struct's size.
+_ARGS_STRUCT = struct.Struct("@I4x" + _TENSOR_FORMAT * 4 + "Pf4x")
+
+
+def pack_attention_args(q, k, v, o, lse, scale, device_id=0):
+    """The bytes of an attnc_attention_args.
+
+    q, k, v and o are (data pointer, shape[4], strides[4], dtype code) in
+    logical BHSD order, all on CUDA device `device_id`; lse is a pointer or
+    0; scale a float.
+    """
+    values = [_ARGS_STRUCT.size]
+    for data, shape, strides, dtype in (q, k, v, o):
+        values.append(data)
+        values.extend(shape)
+        values.extend(strides)
+        values.append(dtype)
+        values.append(device_id)
+        values.append(0)  # byte_offset: data points at the first element
+    values.append(lse or 0)
+    values.append(scale)
+    return _ARGS_STRUCT.pack(*values)
+
+
+def find_library():
+    """The path of libAttncRuntime.so, or None.
+
+    Looked for, in order: $ATTNC_RUNTIME_LIB; attnc/lib/ inside this package;
+    build/lib/ of the source tree this package sits in (python/attnc -> ../..);
+    the dynamic loader's search path.
+    """
+    env = os.environ.get("ATTNC_RUNTIME_LIB")
+    if env:
+        return env
+    here = os.path.dirname(os.path.abspath(__file__))
+    for candidate in (os.path.join(here, "lib", "libAttncRuntime.so"),
+                      os.path.join(here, "..", "..", "build", "lib", "libAttncRuntime.so")):
+        if os.path.isfile(candidate):
+            return os.path.normpath(candidate)
+    return ctypes.util.find_library("AttncRuntime")
+
+
+class Runtime:
+    """libAttncRuntime.so with its signatures declared; methods raise AttncError."""
+
+    def __init__(self, path):
+        try:
+            self.lib = lib = ctypes.CDLL(path)
+        except OSError as e:
+            raise AttncError("attnc runtime", f"cannot load {path!r}: {e}") from None
+        self.path = path
+        lib.attnc_last_error.restype = ctypes.c_char_p
+        lib.attnc_last_error.argtypes = []
+        lib.attnc_status_name.restype = ctypes.c_char_p
+        lib.attnc_status_name.argtypes = [ctypes.c_int]
+        lib.attnc_version.restype = ctypes.c_char_p
+        lib.attnc_version.argtypes = []
+        lib.attnc_init.argtypes = [ctypes.c_int]
+        lib.attnc_kernel_load.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p)]
+        lib.attnc_kernel_release.argtypes = [ctypes.c_void_p]
+        lib.attnc_kernel_info.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t,
+                                          ctypes.POINTER(ctypes.c_size_t)]
+        # args: the bytes of pack_attention_args, or ctypes.byref(AttentionArgs).
+        lib.attnc_attention_launch.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
+        for fn in ("attnc_init", "attnc_kernel_load", "attnc_kernel_release", "attnc_kernel_info",
+                   "attnc_attention_launch"):
+            getattr(lib, fn).restype = ctypes.c_int
+        self.launch_fn = lib.attnc_attention_launch
+
+    def error(self, status, call):
+        """The AttncError for a failed `call` that returned `status`."""
+        detail = self.lib.attnc_last_error().decode(errors="replace")
+        if not detail:
+            detail = self.lib.attnc_status_name(status).decode()
+        return AttncError(call, detail)
+
+    def check(self, status, call):
+        if status != STATUS_OK:
+            raise self.error(status, call)
+
+    def version(self):
+        return self.lib.attnc_version().decode()
+
+    def init(self, device_ordinal):
+        self.check(self.lib.attnc_init(device_ordinal), "attnc_init")
+
+    def load(self, path):
+        """attnc_kernel_load: the kernel handle (an int) of an artifact directory."""
+        handle = ctypes.c_void_p()
+        self.check(self.lib.attnc_kernel_load(os.fsencode(path), ctypes.byref(handle)),
+                   "attnc_kernel_load")
+        return handle.value
+
+    def release(self, handle):
+        self.check(self.lib.attnc_kernel_release(handle), "attnc_kernel_release")
+
+    def info(self, handle):
+        """attnc_kernel_info: the normalized manifest as a JSON string."""
+        required = ctypes.c_size_t()
+        self.check(self.lib.attnc_kernel_info(handle, None, 0, ctypes.byref(required)),
+                   "attnc_kernel_info")
+        buf = ctypes.create_string_buffer(required.value)
+        self.check(self.lib.attnc_kernel_info(handle, buf, required.value, None), "attnc_kernel_info")
+        return buf.value.decode()
+
+    def launch(self, handle, args, stream):
+        """attnc_attention_launch; `args` from pack_attention_args, `stream` a CUstream (int)."""
+        status = self.launch_fn(handle, args, stream)
+        if status != STATUS_OK:
+            raise self.error(status, "attnc_attention_launch")
+
+
+_runtime = None
+_runtime_lock = threading.Lock()
+
+
+def runtime():
+    """The process's Runtime, loaded on first use from find_library()."""
+    global _runtime
+    if _runtime is None:
+        with _runtime_lock:
+            if _runtime is None:
+                path = find_library()
+                if path is None:
+                    raise AttncError("attnc runtime",
+                                     "libAttncRuntime.so not found: set ATTNC_RUNTIME_LIB to its path "
+                                     "(the build puts it in build/lib/)")
+                _runtime = Runtime(path)
+    return _runtime

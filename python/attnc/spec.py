@@ -1,0 +1,204 @@
+"""KernelSpec: the shape class of an attention kernel, its cache key and its MLIR.
+
+One kernel serves every batch size, sequence length and softmax scale (those
+are launch arguments); everything else it is compiled for is a field here.
+"""
+import dataclasses
+import hashlib
+import json
+import re
+from typing import Optional, Tuple
+
+from .errors import AttncError, argument_error
+
+DTYPES = ("bf16", "f16")
+LAYOUTS = ("bhsd", "bshd")
+MASKS = ("none", "causal", "causal_bottom_right")
+# The largest window side the op accepts: "unbounded" in practice.
+UNBOUNDED = 2**31 - 1
+_OPTION_NAME = re.compile(r"^[a-z][a-z0-9-]*$")
+_CALL = "attnc.KernelSpec"
+
+
+def _same_f32(a, b):
+    """Whether two floats agree to float32 precision (the manifest prints f32 attributes)."""
+    return (isinstance(a, float) and isinstance(b, float)
+            and abs(a - b) <= 1e-6 * max(abs(a), abs(b)))
+
+
+@dataclasses.dataclass(frozen=True)
+class KernelSpec:
+    """What an attnc kernel is compiled for.
+
+    dtype: "bf16" or "f16"; heads and head dims as in `attn.attention`; mask:
+    "none", "causal" (top-left diagonal) or "causal_bottom_right"; window:
+    (left, right) around the mask's diagonal or None; softcap: a positive
+    float or None; layout: "bhsd" or "bshd" (memory order of q, k, v, o);
+    lse: whether the kernel writes the log-sum-exp; options: attnc-compile
+    pipeline options as sorted (name, value) string pairs.
+    """
+    dtype: str
+    heads_q: int
+    heads_kv: int
+    head_dim: int
+    head_dim_v: int
+    mask: str = "none"
+    window: Optional[Tuple[int, int]] = None
+    softcap: Optional[float] = None
+    layout: str = "bhsd"
+    lse: bool = False
+    options: Tuple[Tuple[str, str], ...] = ()
+
+    def __post_init__(self):
+        def bad(message):
+            return argument_error(_CALL, message)
+        if self.dtype not in DTYPES:
+            raise bad(f"dtype is {self.dtype!r}; expected one of {', '.join(DTYPES)}")
+        if self.layout not in LAYOUTS:
+            raise bad(f"layout is {self.layout!r}; expected one of {', '.join(LAYOUTS)}")
+        if self.mask not in MASKS:
+            raise bad(f"mask is {self.mask!r}; expected one of {', '.join(MASKS)}")
+        for name in ("heads_q", "heads_kv", "head_dim", "head_dim_v"):
+            value = getattr(self, name)
+            if type(value) is not int or value < 1:
+                raise bad(f"{name} is {value!r}; expected a positive int")
+        if self.heads_q % self.heads_kv:
+            raise bad(f"heads_q ({self.heads_q}) is not a multiple of heads_kv ({self.heads_kv})")
+        if self.window is not None:
+            window = tuple(self.window)
+            if len(window) != 2 or any(type(s) is not int or not 0 <= s <= UNBOUNDED for s in window):
+                raise bad(f"window is {self.window!r}; expected (left, right) ints in 0..{UNBOUNDED}")
+            # A causal mask already hides everything right of the diagonal.
+            if self.mask != "none":
+                window = (window[0], 0)
+            object.__setattr__(self, "window", window)
+        if self.softcap is not None:
+            cap = float(self.softcap)
+            if not 0.0 < cap < float("inf"):
+                raise bad(f"softcap is {self.softcap!r}; expected a positive finite float or None")
+            object.__setattr__(self, "softcap", cap)
+        options = tuple(sorted((str(n), str(v)) for n, v in self.options))
+        for name, _ in options:
+            if not _OPTION_NAME.match(name):
+                raise bad(f"option name {name!r} is not an attnc-compile option name")
+        object.__setattr__(self, "options", options)
+
+    @property
+    def key(self):
+        """A readable, file-name-safe identity, e.g. ``bf16-hq8-hkv2-d128-dv128-bhsd-causal-lse``.
+
+        Two specs have the same key exactly when they are equal. The softmax
+        scale is not part of it: kernels take it at launch.
+        """
+        parts = [self.dtype, f"hq{self.heads_q}", f"hkv{self.heads_kv}", f"d{self.head_dim}",
+                 f"dv{self.head_dim_v}", self.layout, self.mask]
+        if self.window is not None:
+            parts.append(f"w{self.window[0]}x{self.window[1]}")
+        if self.softcap is not None:
+            parts.append(f"cap{self.softcap!r}")
+        if self.lse:
+            parts.append("lse")
+        if self.options:
+            digest = hashlib.sha256(json.dumps(self.options).encode()).hexdigest()[:12]
+            parts.append(f"o{digest}")
+        return "-".join(parts)
+
+    @classmethod
+    def from_key(cls, key):
+        """The spec whose key is `key` (keys with compile options cannot be parsed back)."""
+        fields = {}
+        parts = key.split("-")
+        try:
+            fields["dtype"], hq, hkv, d, dv, fields["layout"], fields["mask"] = parts[:7]
+            for name, prefix, text in (("heads_q", "hq", hq), ("heads_kv", "hkv", hkv),
+                                       ("head_dim", "d", d), ("head_dim_v", "dv", dv)):
+                if not text.startswith(prefix):
+                    raise ValueError(text)
+                fields[name] = int(text[len(prefix):])
+            for part in parts[7:]:
+                if part == "lse":
+                    fields["lse"] = True
+                elif part.startswith("w"):
+                    left, right = part[1:].split("x")
+                    fields["window"] = (int(left), int(right))
+                elif part.startswith("cap"):
+                    fields["softcap"] = float(part[3:])
+                else:
+                    raise ValueError(part)
+        except ValueError:
+            raise argument_error("attnc.KernelSpec.from_key",
+                                 f"{key!r} is not a kernel key (e.g. bf16-hq8-hkv2-d128-dv128-bhsd-causal-lse)"
+                                 ) from None
+        spec = cls(**fields)
+        if spec.key != key:
+            raise argument_error("attnc.KernelSpec.from_key", f"{key!r} is not canonical; its spec's key is "
+                                 f"{spec.key!r}")
+        return spec
+
+    @property
+    def function_name(self):
+        """The MLIR function (and so the PTX kernel) name: the key as an identifier."""
+        return "attnc_" + re.sub(r"[^A-Za-z0-9_]", "_", self.key)
+
+    def _tensor_type(self, heads, head_dim, element=None):
+        dims = ("?", heads, "?", head_dim) if self.layout == "bhsd" else ("?", "?", heads, head_dim)
+        return f"tensor<{'x'.join(map(str, dims))}x{element or self.dtype}>"
+
+    def mlir(self):
+        """The `attn.attention` graph this kernel is compiled from, as MLIR text.
+
+        Batch and sequence lengths are dynamic; heads and head dims static.
+        """
+        q = self._tensor_type(self.heads_q, self.head_dim)
+        k = self._tensor_type(self.heads_kv, self.head_dim)
+        v = self._tensor_type(self.heads_kv, self.head_dim_v)
+        o = self._tensor_type(self.heads_q, self.head_dim_v)
+        attrs = []
+        if self.mask != "none":
+            attrs.append(f"mask = {self.mask}")
+        if self.window is not None:
+            attrs.append(f"window = [{self.window[0]}, {self.window[1]}]")
+        if self.softcap is not None:
+            attrs.append(f"softcap = {self.softcap:.9e}")  # MLIR floats need the '.'
+        if self.layout != "bhsd":
+            attrs.append(f"layout = {self.layout}")
+        results, names = [o], ["%o"]
+        if self.lse:
+            results.append(f"tensor<?x{self.heads_q}x?xf32>")
+            names.append("%lse")
+        result_types = ", ".join(results)
+        signature = result_types if len(results) == 1 else f"({result_types})"
+        return (f"// attnc kernel {self.key}\n"
+                f"func.func @{self.function_name}(%q: {q}, %k: {k}, %v: {v}) -> {signature} {{\n"
+                f"  {', '.join(names)} = attn.attention %q, %k, %v {' '.join(attrs)}\n"
+                f"      : {q}, {k}, {v} -> {result_types}\n"
+                f"  return {', '.join(names)} : {result_types}\n"
+                f"}}\n")
+
+    def check_manifest(self, manifest, where):
+        """Raises AttncError unless `manifest` (a parsed manifest.json) is a kernel for this spec.
+
+        Catches artifacts compiled for another shape class, from an older
+        compiler (a compiled-in scale) or renamed by hand. `where` names it.
+        """
+        problem = manifest.get("problem", {})
+        options = manifest.get("options", {})
+        expected = {"problem.dtype": (problem.get("dtype"), self.dtype),
+                    "problem.head_dim": (problem.get("head_dim"), self.head_dim),
+                    "problem.head_dim_v": (problem.get("head_dim_v"), self.head_dim_v),
+                    "problem.layout": (problem.get("layout"), self.layout),
+                    "problem.mask": (problem.get("mask"), self.mask),
+                    "problem.has_lse": (problem.get("has_lse"), self.lse),
+                    "options.heads_q": (options.get("heads_q"), self.heads_q),
+                    "options.heads_kv": (options.get("heads_kv"), self.heads_kv),
+                    "options.window_left": (options.get("window_left"), self.window and self.window[0]),
+                    "options.window_right": (options.get("window_right"), self.window and self.window[1]),
+                    "options.softcap": (options.get("softcap"), self.softcap)}
+        for name, (got, want) in expected.items():
+            if got != want and not _same_f32(got, want):
+                raise AttncError("attnc kernel cache", f"{where}: {name} is {got!r} but kernel {self.key} "
+                                 f"needs {want!r}; delete the artifact or compile it again")
+        if "scale" in options or not any(p.get("kind") == "f32" and p.get("value") == "scale"
+                                         for p in manifest.get("params", [])):
+            raise AttncError("attnc kernel cache", f"{where}: the kernel has its softmax scale compiled in "
+                             "(an older attnc-compile); compile it again")

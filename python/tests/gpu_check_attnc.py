@@ -1,0 +1,311 @@
+#!/usr/bin/env python3
+"""attnc.attention on the GPU, checked against PyTorch (issue 14 item 1).
+
+Checks, each printing PASS/FAIL lines, then a summary:
+  * correctness against torch.nn.functional.scaled_dot_product_attention in
+    float64 (a float64 formula where SDPA has no equivalent: softcap; the LSE),
+    on ragged shapes, both layouts, GQA/MQA, every mask, two scales;
+  * a launch on a non-default stream (ordered after work queued on it);
+  * a torch.compile'd function calling attnc.attention, and torch.library.opcheck;
+  * the overhead per call on a cache hit over a direct attnc_attention_launch;
+  * the first call of a new shape class (compile, where a compiler is
+    installed; otherwise the load of a precompiled artifact).
+
+On a machine with attnc-compile, precompile the kernels it uses:
+  python3 python/tests/gpu_check_attnc.py --precompile DIR
+On the GPU machine (no compiler needed):
+  ATTNC_KERNEL_DIR=DIR ATTNC_RUNTIME_LIB=.../libAttncRuntime.so python3 python/tests/gpu_check_attnc.py
+"""
+import argparse
+import math
+import os
+import statistics
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+from attnc import KernelCache, KernelSpec  # noqa: E402
+from attnc.masks import resolve_mask  # noqa: E402
+
+# (dtype, Hq, Hkv, D, Dv, layout, attention() mask kwargs, return_lse)
+CASES = [
+    ("bf16", 8, 2, 128, 128, "bhsd", {}, True),
+    ("bf16", 8, 2, 128, 128, "bshd", {"causal": True}, True),
+    ("f16", 4, 4, 64, 64, "bshd", {"causal": True, "causal_alignment": "bottom_right"}, False),
+    ("bf16", 4, 1, 64, 64, "bhsd", {"window": (32, 8)}, True),
+    ("bf16", 8, 2, 128, 128, "bshd", {"causal": True, "causal_alignment": "bottom_right", "window": (64, 0)},
+     True),
+    ("f16", 2, 2, 256, 256, "bhsd", {"causal": True, "softcap": 30.0}, True),
+    ("bf16", 4, 2, 64, 128, "bhsd", {}, False),
+]
+SHAPES = [(1, 1, 1), (2, 17, 33), (1, 113, 203), (2, 128, 128), (1, 200, 100), (1, 257, 513), (1, 1000, 1000)]
+SCALES = [None, 0.3]
+# The shape class timed for overhead, and one compiled only to time a first call.
+OVERHEAD_CASE = ("bf16", 8, 2, 128, 128, "bhsd", {}, False)
+FRESH_CASE = ("bf16", 8, 8, 96, 96, "bhsd", {"causal": True}, False)
+
+
+def spec_of(case):
+    dtype, hq, hkv, d, dv, layout, kwargs, lse = case
+    mask, window, softcap = resolve_mask(kwargs.get("causal", False), kwargs.get("causal_alignment", "top_left"),
+                                         kwargs.get("window"), kwargs.get("softcap"))
+    return KernelSpec(dtype=dtype, heads_q=hq, heads_kv=hkv, head_dim=d, head_dim_v=dv, mask=mask,
+                      window=window, softcap=softcap, layout=layout, lse=lse)
+
+
+class Report:
+    def __init__(self):
+        self.passed, self.failed = 0, []
+
+    def line(self, ok, name, detail=""):
+        print(f"{'PASS' if ok else 'FAIL'} {name}" + (f": {detail}" if detail else ""), flush=True)
+        if ok:
+            self.passed += 1
+        else:
+            self.failed.append(name)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--precompile", metavar="DIR", help="compile the kernels this check uses into DIR and exit")
+    a = ap.parse_args()
+    if a.precompile:
+        from attnc.precompile import precompile
+        for spec, seconds in precompile([spec_of(c) for c in CASES + [OVERHEAD_CASE, FRESH_CASE]],
+                                        a.precompile):
+            print(f"{spec.key}: " + ("exists" if seconds is None else f"compiled in {seconds * 1e3:.0f} ms"))
+        return 0
+    import torch  # noqa: F401 - only the GPU run needs it
+    report = Report()
+    gen = torch.Generator(device="cuda").manual_seed(2026)
+    for case in CASES:
+        for i, shape in enumerate(SHAPES):
+            check_case(report, case, shape, SCALES[i % len(SCALES)], gen)
+    check_stream(report, gen)
+    check_compile(report, gen)
+    check_overhead(report, gen)
+    check_first_call(report)
+    print(f"SUMMARY: {report.passed} passed, {len(report.failed)} failed"
+          + (f" ({', '.join(report.failed[:10])}{' ...' if len(report.failed) > 10 else ''})"
+             if report.failed else ""))
+    return 1 if report.failed else 0
+
+
+def make_qkv(case, batch, seq_q, seq_k, gen):
+    import torch
+    dtype, hq, hkv, d, dv, layout, _, _ = case
+    dt = {"bf16": torch.bfloat16, "f16": torch.float16}[dtype]
+
+    def rand(h, s, dim):
+        if layout == "bhsd":
+            return torch.randn(batch, h, s, dim, device="cuda", dtype=dt, generator=gen)
+        return torch.randn(batch, s, h, dim, device="cuda", dtype=dt, generator=gen).transpose(1, 2)
+    return rand(hq, seq_q, d), rand(hkv, seq_k, d), rand(hkv, seq_k, dv)
+
+
+def visible_mask(kwargs, seq_q, seq_k, device):
+    """Which keys each query sees, from attention()'s documented semantics."""
+    import torch
+    i = torch.arange(seq_q, device=device)[:, None]
+    j = torch.arange(seq_k, device=device)[None, :]
+    diag = i + (seq_k - seq_q) if kwargs.get("causal_alignment") == "bottom_right" else i
+    visible = torch.ones(seq_q, seq_k, dtype=torch.bool, device=device)
+    if kwargs.get("causal"):
+        visible &= j <= diag
+    if kwargs.get("window"):
+        left, right = kwargs["window"]
+        visible &= j >= diag - left
+        if not kwargs.get("causal"):
+            visible &= j <= diag + right
+    return visible
+
+
+def reference(case, q, k, v, scale):
+    """float64 O (BHSD) and LSE: SDPA, or the formula where softcap is set."""
+    import torch
+    import torch.nn.functional as F
+    kwargs = case[6]
+    q, k, v = q.double(), k.double(), v.double()
+    group = q.shape[1] // k.shape[1]
+    k, v = k.repeat_interleave(group, 1), v.repeat_interleave(group, 1)
+    scale = scale if scale is not None else 1 / math.sqrt(q.shape[-1])
+    visible = visible_mask(kwargs, q.shape[2], k.shape[2], q.device)
+    s = (q @ k.transpose(-1, -2)) * scale
+    if kwargs.get("softcap"):
+        s = kwargs["softcap"] * torch.tanh(s / kwargs["softcap"])
+    s = s.masked_fill(~visible, -math.inf)
+    lse = torch.logsumexp(s, dim=-1)
+    if kwargs.get("softcap"):
+        o = torch.nan_to_num(torch.exp(s - lse[..., None]), nan=0.0) @ v
+    else:
+        o = F.scaled_dot_product_attention(q, k, v, attn_mask=visible, scale=scale)
+    empty = ~visible.any(-1)
+    return o.masked_fill(empty[:, None], 0.0).nan_to_num(0.0), lse
+
+
+def compare(o, lse, ref_o, ref_lse):
+    """'' when O (and LSE) match the float64 reference, else why not."""
+    import torch
+    got = o.double()
+    if torch.isnan(got).any():
+        return "NaN in O"
+    norm = ref_o.norm().item()
+    rel = (got - ref_o).norm().item() / max(norm, 1e-30)
+    max_abs = (got - ref_o).abs().max().item() if got.numel() else 0.0
+    max_ref = ref_o.abs().max().item() if got.numel() else 0.0
+    if (norm > 0 and rel >= 1e-2) or max_abs > 5e-2 * max(max_ref, 1e-30):
+        return f"rel_err {rel:.2e}, max_abs {max_abs:.2e} (max |ref| {max_ref:.2e})"
+    if lse is not None:
+        empty = torch.isinf(ref_lse)
+        if not torch.equal(torch.isinf(lse) & (lse < 0), empty):
+            return "LSE is -inf exactly where no key is visible: not so"
+        fin = ~empty
+        if fin.any():
+            err = ((lse.double()[fin] - ref_lse[fin]).abs() / ref_lse[fin].abs().clamp_min(1.0)).max().item()
+            if err > 1e-3:
+                return f"lse_err {err:.2e}"
+    return ""
+
+
+def check_case(report, case, shape, scale, gen):
+    import attnc
+    batch, seq_q, seq_k = shape
+    spec = spec_of(case)
+    name = f"sdpa {spec.key} B={batch} Sq={seq_q} Sk={seq_k} scale={scale}"
+    try:
+        q, k, v = make_qkv(case, batch, seq_q, seq_k, gen)
+        out = attnc.attention(q, k, v, scale=scale, return_lse=case[7], **case[6])
+        o, lse = out if case[7] else (out, None)
+        if o.stride() != attnc_layout_strides(o, case[5]):
+            report.line(False, name, f"O strides {o.stride()} are not {case[5]}")
+            return
+        ref_o, ref_lse = reference(case, q, k, v, scale)
+        why = compare(o, lse, ref_o, ref_lse)
+        report.line(not why, name, why)
+    except Exception as e:  # a failure of one case must not hide the others
+        report.line(False, name, f"{type(e).__name__}: {e}")
+
+
+def attnc_layout_strides(o, layout):
+    b, h, s, d = o.shape
+    return (h * s * d, s * d, d, 1) if layout == "bhsd" else (s * h * d, d, h * d, 1)
+
+
+def check_stream(report, gen):
+    """On a side stream, q is overwritten after a long sleep: a kernel on any
+    other stream would read the old q and fail the comparison."""
+    import attnc
+    import torch
+    case = CASES[1]
+    name = "non-default stream"
+    try:
+        q, k, v = make_qkv(case, 2, 1000, 1000, gen)
+        q_new = torch.randn(q.shape, device="cuda", dtype=q.dtype, generator=gen)
+        side = torch.cuda.Stream()
+        side.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(side):
+            torch.cuda._sleep(200_000_000)  # ~0.1 s
+            q.copy_(q_new)
+            o, lse = attnc.attention(q, k, v, causal=True, return_lse=True)
+        pending = not side.query()
+        side.synchronize()
+        ref_o, ref_lse = reference(case, q_new, k, v, None)
+        why = compare(o, lse, ref_o, ref_lse)
+        report.line(pending and not why, name, why or ("" if pending else "the side stream finished too soon"))
+    except Exception as e:
+        report.line(False, name, f"{type(e).__name__}: {e}")
+
+
+def check_compile(report, gen):
+    import attnc
+    import attnc.ops
+    import torch
+    case = CASES[4]
+    q, k, v = make_qkv(case, 2, 300, 500, gen)
+
+    def f(q, k, v):
+        o, lse = attnc.attention(q, k, v, return_lse=True, **case[6])
+        return o * 2, lse + 1
+
+    for name, run in (("torch.compile(fullgraph=True)", lambda: torch.compile(f, fullgraph=True)(q, k, v)),
+                      ("torch.compile(dynamic=True)", lambda: torch.compile(f, dynamic=True)(q, k, v))):
+        try:
+            o, lse = run()
+            ref_o, ref_lse = reference(case, q, k, v, None)
+            why = compare(o / 2, lse - 1, ref_o, ref_lse)
+            report.line(not why, name, why)
+        except Exception as e:
+            report.line(False, name, f"{type(e).__name__}: {e}")
+    try:
+        torch.library.opcheck(attnc.ops.attention_op, (q, k, v, "causal_bottom_right", [64, 0], None, None, True))
+        report.line(True, "torch.library.opcheck attnc::attention")
+    except Exception as e:
+        report.line(False, "torch.library.opcheck attnc::attention", f"{type(e).__name__}: {e}")
+
+
+def per_call_us(fn, calls=200, rounds=21):
+    """Median CPU time per call of `fn` over `rounds` bursts of `calls` (GPU drained between)."""
+    import torch
+    times = []
+    for _ in range(rounds):
+        torch.cuda.synchronize()
+        start = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        times.append((time.perf_counter() - start) / calls * 1e6)
+    torch.cuda.synchronize()
+    return statistics.median(times)
+
+
+def check_overhead(report, gen):
+    import attnc
+    from attnc import _capi
+    from attnc.cache import default_cache
+    import torch
+    name = "overhead per call on a cache hit"
+    try:
+        q, k, v = make_qkv(OVERHEAD_CASE, 1, 128, 128, gen)
+        o = attnc.attention(q, k, v)  # loads the kernel
+        kernel = default_cache().kernel(spec_of(OVERHEAD_CASE))
+        code = _capi.DTYPE_CODES["bf16"]
+        args = _capi.pack_attention_args(*[(t.data_ptr(), t.shape, t.stride(), code) for t in (q, k, v, o)],
+                                         0, 1 / math.sqrt(128))
+        launch, handle = kernel.runtime.launch_fn, kernel.handle
+        stream = torch.cuda.current_stream().cuda_stream
+        direct = per_call_us(lambda: launch(handle, args, stream))
+        full = per_call_us(lambda: attnc.attention(q, k, v))
+        report.line(full - direct < 20.0, name,
+                    f"attnc.attention {full:.1f} us, direct attnc_attention_launch {direct:.1f} us, "
+                    f"overhead {full - direct:.1f} us (limit 20)")
+    except Exception as e:
+        report.line(False, name, f"{type(e).__name__}: {e}")
+
+
+def check_first_call(report):
+    """A new shape class: compile + load where a compiler exists, else load of an AOT artifact."""
+    cache = KernelCache(kernel_dirs=[], cache_dir=tempfile.mkdtemp(prefix="attnc-check-"))
+    spec = spec_of(FRESH_CASE)
+    if cache.compiler is None:
+        try:
+            start = time.perf_counter()
+            KernelCache().kernel(spec)  # from ATTNC_KERNEL_DIR
+            ms = (time.perf_counter() - start) * 1e3
+            print(f"SKIP first-call compile: no attnc-compile here (ATTNC_COMPILER unset, not on PATH); "
+                  f"loading a precompiled {spec.key} took {ms:.0f} ms")
+        except Exception as e:
+            report.line(False, "first-call load", f"{type(e).__name__}: {e}")
+        return
+    try:
+        start = time.perf_counter()
+        cache.kernel(spec)
+        seconds = time.perf_counter() - start
+        report.line(seconds < 1.0, "first call of a new shape class",
+                    f"{spec.key} compiled and loaded in {seconds * 1e3:.0f} ms (limit 1000)")
+    except Exception as e:
+        report.line(False, "first call of a new shape class", f"{type(e).__name__}: {e}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

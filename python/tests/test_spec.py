@@ -1,0 +1,141 @@
+"""KernelSpec: validation, keys, the generated MLIR and the manifest check."""
+import json
+import os
+import subprocess
+import tempfile
+import unittest
+
+from helpers import compiler_or_none, manifest_for
+
+from attnc import AttncError, KernelSpec
+
+GQA = dict(dtype="bf16", heads_q=8, heads_kv=2, head_dim=128, head_dim_v=128)
+VARIANTS = [KernelSpec(**GQA),
+            KernelSpec(**GQA, mask="causal", lse=True),
+            KernelSpec(**GQA, mask="causal_bottom_right", window=(256, 0), layout="bshd"),
+            KernelSpec(dtype="f16", heads_q=4, heads_kv=4, head_dim=64, head_dim_v=96, window=(16, 8),
+                       softcap=30.0),
+            KernelSpec(dtype="f16", heads_q=2, heads_kv=1, head_dim=256, head_dim_v=256, mask="causal",
+                       softcap=0.1, lse=True, layout="bshd")]
+
+
+class KeyTest(unittest.TestCase):
+    def test_keys_are_distinct_and_parse_back(self):
+        keys = [spec.key for spec in VARIANTS]
+        self.assertEqual(len(set(keys)), len(keys))
+        for spec in VARIANTS:
+            self.assertEqual(KernelSpec.from_key(spec.key), spec)
+
+    def test_key_is_readable(self):
+        self.assertEqual(VARIANTS[1].key, "bf16-hq8-hkv2-d128-dv128-bhsd-causal-lse")
+
+    def test_every_field_changes_the_key(self):
+        base = KernelSpec(**GQA)
+        changes = dict(dtype="f16", heads_q=16, heads_kv=1, head_dim=64, head_dim_v=64, mask="causal",
+                       window=(8, 8), softcap=5.0, layout="bshd", lse=True, options=(("stages", "2"),))
+        for name, value in changes.items():
+            other = KernelSpec(**{**GQA, name: value})
+            self.assertNotEqual(other.key, base.key, name)
+
+    def test_causal_window_right_is_canonical(self):
+        a = KernelSpec(**GQA, mask="causal", window=(64, 7))
+        self.assertEqual(a.window, (64, 0))
+        self.assertEqual(a, KernelSpec(**GQA, mask="causal", window=[64, 0]))
+
+    def test_options_order_does_not_matter(self):
+        a = KernelSpec(**GQA, options=(("stages", 2), ("block-m", 64)))
+        b = KernelSpec(**GQA, options=(("block-m", "64"), ("stages", "2")))
+        self.assertEqual(a.key, b.key)
+
+    def test_non_canonical_key_is_rejected(self):
+        with self.assertRaisesRegex(ValueError, "not canonical"):
+            KernelSpec.from_key("bf16-hq8-hkv2-d128-dv128-bhsd-causal-w4x4")
+
+    def test_bad_keys_name_the_key(self):
+        for key in ("bf16", "bf16-h8-hkv2-d128-dv128-bhsd-none", "bf16-hq8-hkv2-d128-dv128-bhsd-none-zz"):
+            with self.assertRaisesRegex(ValueError, "^attnc.KernelSpec.from_key: '" + key):
+                KernelSpec.from_key(key)
+
+
+class ValidationTest(unittest.TestCase):
+    def check(self, message, **changes):
+        with self.assertRaises(ValueError) as cm:
+            KernelSpec(**{**GQA, **changes})
+        self.assertTrue(str(cm.exception).startswith("attnc.KernelSpec: "), str(cm.exception))
+        self.assertIn(message, str(cm.exception))
+
+    def test_messages_name_the_value(self):
+        self.check("dtype is 'f32'", dtype="f32")
+        self.check("layout is 'sbhd'", layout="sbhd")
+        self.check("mask is 'sliding'", mask="sliding")
+        self.check("heads_q is 0", heads_q=0)
+        self.check("head_dim is 64.0", head_dim=64.0)
+        self.check("heads_q (8) is not a multiple of heads_kv (3)", heads_kv=3)
+        self.check("window is (1, 2, 3)", window=(1, 2, 3))
+        self.check("window is (-1, 0)", window=(-1, 0))
+        self.check("softcap is -1.0", softcap=-1.0)
+        self.check("option name 'Block_M'", options=(("Block_M", 1),))
+
+
+class MlirTest(unittest.TestCase):
+    def test_text(self):
+        text = VARIANTS[2].mlir()
+        self.assertIn("func.func @attnc_bf16_hq8_hkv2_d128_dv128_bshd_causal_bottom_right_w256x0(", text)
+        self.assertIn("attn.attention %q, %k, %v mask = causal_bottom_right window = [256, 0] layout = bshd",
+                      text)
+        self.assertIn("%q: tensor<?x?x8x128xbf16>, %k: tensor<?x?x2x128xbf16>", text)
+        self.assertIn("softcap = 1.000000000e-01", VARIANTS[4].mlir())
+        self.assertIn("-> (tensor<?x?x2x256xf16>, tensor<?x2x?xf32>)", VARIANTS[4].mlir())
+
+    @unittest.skipUnless(compiler_or_none(), "attnc-compile not found (set ATTNC_COMPILER)")
+    def test_every_variant_compiles_to_its_manifest(self):
+        """The generated graphs are valid, and check_manifest accepts what the compiler wrote."""
+        from attnc.compiler import compile_spec
+        compiler = compiler_or_none()
+        with tempfile.TemporaryDirectory() as tmp:
+            for spec in VARIANTS:
+                path = compile_spec(compiler, spec, os.path.join(tmp, spec.key))
+                with open(os.path.join(path, "manifest.json")) as f:
+                    manifest = json.load(f)
+                spec.check_manifest(manifest, path)
+                self.assertEqual(manifest["entry"], spec.function_name)
+                self.assertTrue(os.path.isfile(os.path.join(path, "graph.mlir")))
+
+
+class ManifestCheckTest(unittest.TestCase):
+    def test_matching_manifest_passes(self):
+        for spec in VARIANTS:
+            spec.check_manifest(manifest_for(spec), "m.json")
+
+    def test_f32_softcap_matches(self):
+        spec = VARIANTS[4]
+        manifest = manifest_for(spec)
+        manifest["options"]["softcap"] = 1.00000001e-01  # as the compiler prints the f32
+        spec.check_manifest(manifest, "m.json")
+
+    def test_mismatch_names_the_field_and_file(self):
+        spec = VARIANTS[1]
+        for path, value in ((("problem", "mask"), "none"), (("options", "heads_kv"), 8),
+                            (("problem", "has_lse"), False), (("problem", "layout"), "bshd")):
+            manifest = manifest_for(spec)
+            manifest[path[0]][path[1]] = value
+            with self.assertRaisesRegex(AttncError, rf"m.json: {'.'.join(path)} is {value!r} but kernel"):
+                spec.check_manifest(manifest, "m.json")
+
+    def test_compiled_in_scale_is_stale(self):
+        spec = VARIANTS[0]
+        with self.assertRaisesRegex(AttncError, "scale compiled in"):
+            spec.check_manifest(manifest_for(spec, scale_param=False), "m.json")
+
+
+class PrecompileTest(unittest.TestCase):
+    def test_bad_key_fails_with_message(self):
+        result = subprocess.run(["python3", "-m", "attnc.precompile", "--out", "/nonexistent", "nokey"],
+                                cwd=os.path.join(os.path.dirname(__file__), ".."), capture_output=True,
+                                text=True)
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("'nokey' is not a kernel key", result.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
