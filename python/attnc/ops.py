@@ -12,8 +12,8 @@ import torch
 
 from . import _capi
 from .cache import default_cache
-from .errors import argument_error
-from .layout import common_layout, physical_order
+from .errors import AttncError, argument_error
+from .layout import common_layout, physical_order, tensor_layout
 from .masks import resolve_mask, resolve_mask_uncached
 from .spec import KernelSpec
 
@@ -100,34 +100,105 @@ def _kernel_for(key, device):
     return kernel
 
 
-def run(q, k, v, mask, window, softcap, scale, return_lse):
-    """attention() with its mask arguments resolved; returns (O, LSE or None)."""
-    q, k, v, layout = _prepare(q, k, v)
-    _check_device(q)
-    B, Hq, Sq, D = q.shape
-    Sk, Dv = k.shape[2], v.shape[3]
+class _Plan:
+    """What a launch with one signature of shapes, strides, dtypes and options
+    needs besides the data pointers and the scale: the kernel, O's physical
+    shape and the permutation back to logical order, LSE's shape."""
+    __slots__ = ("kernel", "device", "device_index", "code", "o_shape", "order", "lse_shape")
+
+    def __init__(self, kernel, q, layout, head_dim_v, code):
+        B, Hq, Sq, _ = q.shape
+        order = physical_order(layout)
+        logical = (B, Hq, Sq, head_dim_v)
+        self.kernel, self.device, self.device_index, self.code = kernel, q.device, q.device.index or 0, code
+        self.o_shape = tuple(logical[i] for i in order)
+        self.order = None if order == (0, 1, 2, 3) else order
+        self.lse_shape = (B, Hq, Sq)
+
+
+# Launch plans of the signatures seen before (see _signature): a hit skips
+# the argument checks, which that signature passed, and the kernel lookup.
+_plans = {}
+
+
+def _signature(q, k, v, mask, window, softcap, return_lse):
+    """Everything the checks, the kernel and the output shapes depend on."""
+    return (q.shape, q.stride(), k.shape, k.stride(), v.shape, v.stride(), q.dtype, k.dtype, v.dtype,
+            q.get_device(), k.get_device(), v.get_device(), mask, window, softcap, return_lse)
+
+
+def _check_scale(scale, head_dim):
     if scale is None:
-        scale = 1.0 / math.sqrt(D)
-    elif not (isinstance(scale, (int, float)) and math.isfinite(scale) and scale != 0):
+        return 1.0 / math.sqrt(head_dim)
+    if not (isinstance(scale, (int, float)) and math.isfinite(scale) and scale != 0):
         raise argument_error(_CALL, f"scale is {scale!r}; expected a finite non-zero float or None (1/sqrt(D))")
-    dtype = _DTYPES[q.dtype]
-    key = (dtype, Hq, k.shape[1], D, Dv, mask, window, softcap, layout, return_lse)
-    kernel = _kernels.get(key) or _kernel_for(key, q.device)
-    o, lse = empty_outputs(q, layout, Dv, return_lse)
-    if B == 0 or Sq == 0:
-        return o, lse
-    if Sk == 0:  # no visible key anywhere: O = 0, LSE = -inf (the op's definition)
-        o.zero_()
-        if lse is not None:
-            lse.fill_(-math.inf)
-        return o, lse
-    code = _capi.DTYPE_CODES[dtype]
+    return scale
+
+
+def _launch(plan, q, k, v, scale, return_lse):
+    """Allocates O (and LSE) and launches the plan's kernel on the current stream."""
+    o = torch.empty(plan.o_shape, dtype=q.dtype, device=plan.device)
+    if plan.order is not None:
+        o = o.permute(plan.order)
+    lse = torch.empty(plan.lse_shape, dtype=torch.float32, device=plan.device) if return_lse else None
+    code = plan.code
     args = _capi.pack_attention_args(
         (q.data_ptr(), q.shape, q.stride(), code), (k.data_ptr(), k.shape, k.stride(), code),
         (v.data_ptr(), v.shape, v.stride(), code), (o.data_ptr(), o.shape, o.stride(), code),
-        lse.data_ptr() if lse is not None else 0, scale, q.device.index or 0)
-    kernel.launch(args, _current_stream(q.device))
+        lse.data_ptr() if lse is not None else 0, scale, plan.device_index)
+    plan.kernel.launch(args, _current_stream(plan.device))
     return o, lse
+
+
+def run(q, k, v, mask, window, softcap, scale, return_lse):
+    """attention() with its mask arguments resolved; returns (O, LSE or None)."""
+    try:
+        signature = _signature(q, k, v, mask, window, softcap, return_lse)
+        plan = _plans.get(signature)
+    except (AttributeError, TypeError):  # not tensors: _run_checked says which
+        signature = plan = None
+    if plan is None:
+        return _run_checked(q, k, v, mask, window, softcap, scale, return_lse, signature)
+    return _launch(plan, q, k, v, _check_scale(scale, q.shape[3]), return_lse)
+
+
+def _run_checked(q, k, v, mask, window, softcap, scale, return_lse, signature):
+    """run() for a signature without a plan: checks the arguments, finds the
+    kernel and records the plan (unless the tensors had to be copied)."""
+    given = (q, k, v)
+    q, k, v, layout = _prepare(q, k, v)
+    copied = any(a is not b for a, b in zip(given, (q, k, v)))
+    _check_device(q)
+    B, Hq, Sq, D = q.shape
+    Sk, Dv = k.shape[2], v.shape[3]
+    scale = _check_scale(scale, D)
+    dtype = _DTYPES[q.dtype]
+    # Size-1 heads and seq dims leave the layout open: both kernels can run
+    # the tensors, so an ahead-of-time kernel of either layout serves.
+    candidates = [layout]
+    if all(tensor_layout(t.shape, t.stride()) is None for t in (q, k, v)):
+        candidates = [layout, "bshd" if layout == "bhsd" else "bhsd"]
+    kernel = None
+    for i, candidate in enumerate(candidates):
+        key = (dtype, Hq, k.shape[1], D, Dv, mask, window, softcap, candidate, return_lse)
+        try:
+            kernel = _kernels.get(key) or _kernel_for(key, q.device)
+            layout = candidate
+            break
+        except AttncError:
+            if i == len(candidates) - 1:
+                raise
+    if B == 0 or Sq == 0 or Sk == 0:
+        o, lse = empty_outputs(q, layout, Dv, return_lse)
+        if Sk == 0:  # no visible key anywhere: O = 0, LSE = -inf (the op's definition)
+            o.zero_()
+            if lse is not None:
+                lse.fill_(-math.inf)
+        return o, lse
+    plan = _Plan(kernel, q, layout, Dv, _capi.DTYPE_CODES[dtype])
+    if signature is not None and not copied:
+        _plans[signature] = plan
+    return _launch(plan, q, k, v, scale, return_lse)
 
 
 _is_compiling = getattr(getattr(torch, "compiler", None), "is_compiling", lambda: False)

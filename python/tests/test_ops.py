@@ -39,7 +39,8 @@ class AttentionTest(unittest.TestCase):
         self.ops = ops
         self.cache = FakeCache()
         for target, value in (("default_cache", lambda: self.cache), ("_check_device", lambda q: None),
-                              ("_current_stream", lambda device: 0x5EED), ("_kernels", {})):
+                              ("_current_stream", lambda device: 0x5EED), ("_kernels", {}),
+                              ("_plans", {})):
             patcher = mock.patch.object(ops, target, value)
             patcher.start()
             self.addCleanup(patcher.stop)
@@ -73,6 +74,45 @@ class AttentionTest(unittest.TestCase):
                              (t.data_ptr(), tuple(t.shape), t.stride(), 1), name)
         self.assertEqual(args.lse, lse.data_ptr())
         self.assertAlmostEqual(args.scale, 1 / math.sqrt(64), places=6)
+
+    def test_plan_reused(self):
+        """A second call with the same signature launches the same kernel with
+        its own pointers and scale; other strides make another plan."""
+        import attnc
+        q, k, v = self.qkv()
+        attnc.attention(q, k, v)
+        o = attnc.attention(q, k, v, scale=0.5)
+        (kernel,) = self.cache.kernels.values()
+        self.assertEqual(len(kernel.launches), 2)
+        args = kernel.launches[1][0]
+        self.assertEqual((args.o.data, args.scale), (o.data_ptr(), 0.5))
+        self.assertEqual(len(self.ops._plans), 1)
+        attnc.attention(*self.qkv(layout="bshd"))
+        self.assertEqual(len(self.ops._plans), 2)
+
+    def test_plan_checks_the_scale(self):
+        import attnc
+        q, k, v = self.qkv()
+        attnc.attention(q, k, v)
+        with self.assertRaisesRegex(ValueError, "scale is nan"):
+            attnc.attention(q, k, v, scale=float("nan"))
+
+    def test_open_layout_uses_either_kernel(self):
+        """One query and one key leave BHSD and BSHD open: where only the BSHD
+        kernel exists (ahead of time), it runs."""
+        import attnc
+        from attnc import AttncError
+
+        class BshdOnly(FakeCache):
+            def kernel(self, spec):
+                if spec.layout == "bhsd":
+                    raise AttncError("attnc kernel cache", f"no kernel {spec.key}")
+                return super().kernel(spec)
+        self.cache = BshdOnly()
+        q, k, v = self.qkv(sq=1, sk=1)
+        attnc.attention(q, k, v)
+        spec, _ = self.only_launch()
+        self.assertEqual(spec.layout, "bshd")
 
     def test_bshd_from_strides_and_scale(self):
         import attnc
