@@ -92,3 +92,40 @@ func.func @finalize_outside_forall(%acc: tensor<64x64xf32>, %l: tensor<64xf32>,
       : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
   return %o : tensor<64x64xbf16>
 }
+
+// -----
+
+// One consumer warpgroup per 64 query rows: block_m is 64, 128 or 192.
+func.func @block_m_32(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
+                      %v: tensor<?x4x?x64xbf16>) -> tensor<?x4x?x64xbf16> {
+  // expected-error @+1 {{convert-attn-to-nvvm: block_m must be 64, 128 or 192 (one consumer warpgroup per 64 rows), got 32}}
+  %o = attn.attention %q, %k, %v tile_sizes = [32, 64]
+      : tensor<?x4x?x64xbf16>, tensor<?x4x?x64xbf16>, tensor<?x4x?x64xbf16>
+      -> tensor<?x4x?x64xbf16>
+  return %o : tensor<?x4x?x64xbf16>
+}
+
+// -----
+
+// The wgmma of S = Q K^T is n = block_n: a multiple of 16 in [16, 256].
+func.func @block_n_24(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
+                      %v: tensor<?x4x?x64xbf16>) -> tensor<?x4x?x64xbf16> {
+  // expected-error @+1 {{convert-attn-to-nvvm: block_n must be a multiple of 16 in [16, 256], got 24}}
+  %o = attn.attention %q, %k, %v tile_sizes = [64, 24]
+      : tensor<?x4x?x64xbf16>, tensor<?x4x?x64xbf16>, tensor<?x4x?x64xbf16>
+      -> tensor<?x4x?x64xbf16>
+  return %o : tensor<?x4x?x64xbf16>
+}
+
+// -----
+
+// The value head dim is the n of the P V wgmma, with the same rule as the
+// query/key head dim.
+func.func @value_d36(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
+                     %v: tensor<?x4x?x36xbf16>) -> tensor<?x4x?x36xbf16> {
+  // expected-error @+1 {{convert-attn-to-nvvm: value head dim must be a multiple of 8 from 32 to 256 (wgmma n and 16-byte TMA rows), got 36}}
+  %o = attn.attention %q, %k, %v
+      : tensor<?x4x?x64xbf16>, tensor<?x4x?x64xbf16>, tensor<?x4x?x36xbf16>
+      -> tensor<?x4x?x36xbf16>
+  return %o : tensor<?x4x?x36xbf16>
+}

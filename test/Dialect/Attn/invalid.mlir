@@ -902,6 +902,47 @@ func.func @shared_memory_outside() attributes {attn.shared_memory = #attn.shared
 
 // -----
 
+// A K/V ring of no stage.
+// expected-error @+1 {{stages must be 1..64, got 0}}
+func.func @shared_memory_zero_stages() attributes {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 8192, keys = 8192, values = 24576, stages = 0, key_stage_bytes = 8192, value_stage_bytes = 8192, query_full = 40960, key_full = 40968, value_full = 40984, key_empty = 41000, value_empty = 41016, size = 41032>} {
+  return
+}
+
+// -----
+
+// Offsets are bytes from the start of shared memory: none is negative.
+// expected-error @+1 {{offsets and sizes must be 0..2^31, got -8}}
+func.func @shared_memory_negative_offset() attributes {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 8192, keys = 8192, values = 24576, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, query_full = -8, key_full = 40968, value_full = 40984, key_empty = 41000, value_empty = 41016, size = 41032>} {
+  return
+}
+
+// -----
+
+// A Q buffer of no bytes.
+// expected-error @+1 {{buffer bytes must be positive}}
+func.func @shared_memory_empty_query() attributes {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 0, keys = 8192, values = 24576, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, query_full = 40960, key_full = 40968, value_full = 40984, key_empty = 41000, value_empty = 41016, size = 41032>} {
+  return
+}
+
+// -----
+
+// Every K stage starts 1024-aligned (the 128-byte swizzle): the stage bytes
+// are whole KiB.
+// expected-error @+1 {{stage and P bytes must be multiples of 1024}}
+func.func @shared_memory_unaligned_stage() attributes {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 8192, keys = 8192, values = 24576, stages = 2, key_stage_bytes = 7680, value_stage_bytes = 8192, query_full = 40960, key_full = 40968, value_full = 40984, key_empty = 41000, value_empty = 41016, size = 41032>} {
+  return
+}
+
+// -----
+
+// A P buffer needs its offset and its size.
+// expected-error @+1 {{probs and probs_bytes go together}}
+func.func @shared_memory_probs_without_bytes() attributes {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 8192, keys = 8192, values = 24576, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, probs = 40960, query_full = 49152, key_full = 49160, value_full = 49176, key_empty = 49192, value_empty = 49208, size = 49224>} {
+  return
+}
+
+// -----
+
 func.func @tile_too_large(%q: tensor<1x8x128x64xf32>, %k: tensor<1x8x128x64xf32>,
                           %v: tensor<1x8x128x64xf32>) -> tensor<1x8x128x64xf32> {
   // expected-error @+1 {{'attn.attention' op tile_sizes must be at most 1024 rows each (a block_m x block_n f32 score tile of at most 4 MiB), got [100000, 100000]}}

@@ -1,0 +1,604 @@
+// RUN: attnc-opt %s -split-input-file --convert-attn-to-nvvm -verify-diagnostics -o /dev/null
+
+// The kernel plan the lowering reads off attn.warp_specialize and
+// #attn.shared_memory, where the two disagree with each other or with the
+// tile: a diagnostic that names the rule. No attn-allocate-shared-memory
+// here: each case carries the layout it is checked against (the one
+// attn-allocate-shared-memory gives, edited). The warp-specialized cases
+// edit the IR of a causal attention after attnc-opt --attn-generalize-lengths
+// --attn-tiling-pipeline="block-m=64 block-n=64" --attn-warp-specialize
+// --cse --attn-allocate-shared-memory; the others edit the tile IR of
+// convert-attn-to-nvvm-tile-ir-invalid.mlir.
+
+// Without attn-allocate-shared-memory the tile has no layout to build the
+// kernel's shared memory from.
+func.func @no_shared_memory(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
+  %scale_cst0 = arith.constant 0.180336878 : f32
+  %scale_cst1 = arith.constant 1.250000e-01 : f32
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
+  %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
+  %c1 = arith.constant 1 : index
+  %c-1 = arith.constant -1 : index
+  %c64 = arith.constant 64 : index
+  %c2 = arith.constant 2 : index
+  %c0 = arith.constant 0 : index
+  %dim = tensor.dim %arg0, %c0 : tensor<?x2x?x64xbf16>
+  %dim_2 = tensor.dim %arg0, %c2 : tensor<?x2x?x64xbf16>
+  %dim_3 = tensor.dim %arg1, %c2 : tensor<?x2x?x64xbf16>
+  %0 = arith.ceildivsi %dim_2, %c64 : index
+  %1 = tensor.empty(%dim, %dim_2) : tensor<?x2x?x64xbf16>
+  // expected-error @+1 {{convert-attn-to-nvvm: the tile has no #attn.shared_memory (run attn-allocate-shared-memory; attn-lower-to-nvvm-pipeline does)}}
+  %2 = scf.forall (%arg3, %arg4, %arg5) in (%dim, 2, %0) shared_outs(%arg6 = %1) -> (tensor<?x2x?x64xbf16>) {
+    %3 = arith.muli %arg5, %c64 : index
+    %4 = attn.load_tile %arg0[%arg3, %arg4, %3] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+    %5 = arith.ceildivsi %dim_3, %c64 : index
+    %6 = arith.addi %3, %c64 : index
+    %7 = arith.minsi %6, %dim_2 : index
+    %8 = arith.addi %7, %c-1 : index
+    %9 = arith.addi %dim_3, %c-1 : index
+    %10 = arith.minsi %8, %9 : index
+    %11 = arith.addi %10, %c1 : index
+    %12 = arith.ceildivsi %11, %c64 : index
+    %13 = arith.maxsi %12, %c0 : index
+    %14 = arith.minsi %13, %5 : index
+    %15 = arith.cmpi slt, %10, %c0 : index
+    %16 = arith.select %15, %c0, %14 : index
+    %17 = arith.minsi %3, %9 : index
+    %18 = arith.addi %17, %c1 : index
+    %19 = arith.floordivsi %18, %c64 : index
+    %20 = arith.maxsi %19, %c0 : index
+    %21 = arith.minsi %20, %16 : index
+    %22:3 = scf.for %arg7 = %c0 to %21 step %c1 iter_args(%arg8 = %cst_1, %arg9 = %cst_0, %arg10 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %26 = arith.muli %arg7, %c64 : index
+      %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+      %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
+      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
+      %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
+      %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "full"}
+    %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %26 = arith.muli %arg7, %c64 : index
+      %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
+      %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+      %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
+      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
+      %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
+      %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "tail"}
+    %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+    %24 = arith.subi %dim_2, %3 : index
+    %25 = arith.minsi %24, %c64 : index
+    %extracted_slice = tensor.extract_slice %output[0, 0] [%25, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %extracted_slice into %arg6[%arg3, %arg4, %3, 0] [1, 1, %25, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x2x?x64xbf16>
+    }
+  } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  return %2 : tensor<?x2x?x64xbf16>
+}
+
+// -----
+
+// query_free is the barrier of a persistent kernel, whose producer warpgroup
+// loads the next tile's Q: a tile that is not warp-specialized has none.
+func.func @persistent_without_warp_specialization(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
+  %scale_cst0 = arith.constant 0.180336878 : f32
+  %scale_cst1 = arith.constant 1.250000e-01 : f32
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
+  %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
+  %c1 = arith.constant 1 : index
+  %c-1 = arith.constant -1 : index
+  %c64 = arith.constant 64 : index
+  %c2 = arith.constant 2 : index
+  %c0 = arith.constant 0 : index
+  %dim = tensor.dim %arg0, %c0 : tensor<?x2x?x64xbf16>
+  %dim_2 = tensor.dim %arg0, %c2 : tensor<?x2x?x64xbf16>
+  %dim_3 = tensor.dim %arg1, %c2 : tensor<?x2x?x64xbf16>
+  %0 = arith.ceildivsi %dim_2, %c64 : index
+  %1 = tensor.empty(%dim, %dim_2) : tensor<?x2x?x64xbf16>
+  // expected-error @+1 {{convert-attn-to-nvvm: a persistent kernel (#attn.shared_memory with query_free) needs a warp-specialized tile (attn-warp-specialize)}}
+  %2 = scf.forall (%arg3, %arg4, %arg5) in (%dim, 2, %0) shared_outs(%arg6 = %1) -> (tensor<?x2x?x64xbf16>) {
+    %3 = arith.muli %arg5, %c64 : index
+    %4 = attn.load_tile %arg0[%arg3, %arg4, %3] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+    %5 = arith.ceildivsi %dim_3, %c64 : index
+    %6 = arith.addi %3, %c64 : index
+    %7 = arith.minsi %6, %dim_2 : index
+    %8 = arith.addi %7, %c-1 : index
+    %9 = arith.addi %dim_3, %c-1 : index
+    %10 = arith.minsi %8, %9 : index
+    %11 = arith.addi %10, %c1 : index
+    %12 = arith.ceildivsi %11, %c64 : index
+    %13 = arith.maxsi %12, %c0 : index
+    %14 = arith.minsi %13, %5 : index
+    %15 = arith.cmpi slt, %10, %c0 : index
+    %16 = arith.select %15, %c0, %14 : index
+    %17 = arith.minsi %3, %9 : index
+    %18 = arith.addi %17, %c1 : index
+    %19 = arith.floordivsi %18, %c64 : index
+    %20 = arith.maxsi %19, %c0 : index
+    %21 = arith.minsi %20, %16 : index
+    %22:3 = scf.for %arg7 = %c0 to %21 step %c1 iter_args(%arg8 = %cst_1, %arg9 = %cst_0, %arg10 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %26 = arith.muli %arg7, %c64 : index
+      %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+      %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
+      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
+      %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
+      %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "full"}
+    %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %26 = arith.muli %arg7, %c64 : index
+      %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
+      %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+      %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
+      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
+      %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
+      %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "tail"}
+    %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+    %24 = arith.subi %dim_2, %3 : index
+    %25 = arith.minsi %24, %c64 : index
+    %extracted_slice = tensor.extract_slice %output[0, 0] [%25, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %extracted_slice into %arg6[%arg3, %arg4, %3, 0] [1, 1, %25, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x2x?x64xbf16>
+    }
+  } {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 8192, keys = 8192, values = 24576, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, query_full = 40960, key_full = 40968, value_full = 40984, key_empty = 41000, value_empty = 41016, query_free = 41032, size = 41040>, mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  return %2 : tensor<?x2x?x64xbf16>
+}
+
+// -----
+
+// A layout of more bytes than a CTA may use on sm_90a (232448).
+func.func @shared_memory_over_limit(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
+  %scale_cst0 = arith.constant 0.180336878 : f32
+  %scale_cst1 = arith.constant 1.250000e-01 : f32
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
+  %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
+  %c1 = arith.constant 1 : index
+  %c-1 = arith.constant -1 : index
+  %c64 = arith.constant 64 : index
+  %c2 = arith.constant 2 : index
+  %c0 = arith.constant 0 : index
+  %dim = tensor.dim %arg0, %c0 : tensor<?x2x?x64xbf16>
+  %dim_2 = tensor.dim %arg0, %c2 : tensor<?x2x?x64xbf16>
+  %dim_3 = tensor.dim %arg1, %c2 : tensor<?x2x?x64xbf16>
+  %0 = arith.ceildivsi %dim_2, %c64 : index
+  %1 = tensor.empty(%dim, %dim_2) : tensor<?x2x?x64xbf16>
+  // expected-error @+1 {{convert-attn-to-nvvm: #attn.shared_memory has 232456 bytes, more than the 232448 a CTA may use on sm_90a}}
+  %2 = scf.forall (%arg3, %arg4, %arg5) in (%dim, 2, %0) shared_outs(%arg6 = %1) -> (tensor<?x2x?x64xbf16>) {
+    %3 = arith.muli %arg5, %c64 : index
+    %4 = attn.load_tile %arg0[%arg3, %arg4, %3] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+    %5 = arith.ceildivsi %dim_3, %c64 : index
+    %6 = arith.addi %3, %c64 : index
+    %7 = arith.minsi %6, %dim_2 : index
+    %8 = arith.addi %7, %c-1 : index
+    %9 = arith.addi %dim_3, %c-1 : index
+    %10 = arith.minsi %8, %9 : index
+    %11 = arith.addi %10, %c1 : index
+    %12 = arith.ceildivsi %11, %c64 : index
+    %13 = arith.maxsi %12, %c0 : index
+    %14 = arith.minsi %13, %5 : index
+    %15 = arith.cmpi slt, %10, %c0 : index
+    %16 = arith.select %15, %c0, %14 : index
+    %17 = arith.minsi %3, %9 : index
+    %18 = arith.addi %17, %c1 : index
+    %19 = arith.floordivsi %18, %c64 : index
+    %20 = arith.maxsi %19, %c0 : index
+    %21 = arith.minsi %20, %16 : index
+    %22:3 = scf.for %arg7 = %c0 to %21 step %c1 iter_args(%arg8 = %cst_1, %arg9 = %cst_0, %arg10 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %26 = arith.muli %arg7, %c64 : index
+      %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+      %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
+      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
+      %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
+      %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "full"}
+    %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %26 = arith.muli %arg7, %c64 : index
+      %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
+      %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+      %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
+      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
+      %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
+      %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "tail"}
+    %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+    %24 = arith.subi %dim_2, %3 : index
+    %25 = arith.minsi %24, %c64 : index
+    %extracted_slice = tensor.extract_slice %output[0, 0] [%25, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %extracted_slice into %arg6[%arg3, %arg4, %3, 0] [1, 1, %25, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x2x?x64xbf16>
+    }
+  } {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 8192, keys = 8192, values = 24576, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, query_full = 40960, key_full = 40968, value_full = 40984, key_empty = 41000, value_empty = 41016, size = 232456>, mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  return %2 : tensor<?x2x?x64xbf16>
+}
+
+// -----
+
+// Each consumer warpgroup computes 64 query rows: two consumers for a
+// 64-row tile. (The op verifier checks this against its first result when
+// that is O; here the LSE is yielded first, so the lowering must check it.)
+func.func @consumers_not_block_m_over_64(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
+  %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
+  %c1 = arith.constant 1 : index
+  %c-1 = arith.constant -1 : index
+  %cst_2 = arith.constant 0.180336878 : f32
+  %cst_3 = arith.constant 1.250000e-01 : f32
+  %c64 = arith.constant 64 : index
+  %c2 = arith.constant 2 : index
+  %c0 = arith.constant 0 : index
+  %dim = tensor.dim %arg0, %c0 : tensor<?x2x?x64xbf16>
+  %dim_4 = tensor.dim %arg0, %c2 : tensor<?x2x?x64xbf16>
+  %dim_5 = tensor.dim %arg1, %c2 : tensor<?x2x?x64xbf16>
+  %0 = arith.ceildivsi %dim_4, %c64 : index
+  %1 = tensor.empty(%dim, %dim_4) : tensor<?x2x?x64xbf16>
+  %2 = scf.forall (%arg3, %arg4, %arg5) in (%dim, 2, %0) shared_outs(%arg6 = %1) -> (tensor<?x2x?x64xbf16>) {
+    %3 = arith.muli %arg5, %c64 : index
+    %4 = attn.load_tile %arg0[%arg3, %arg4, %3] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+    %5 = arith.ceildivsi %dim_5, %c64 : index
+    %6 = arith.addi %3, %c64 : index
+    %7 = arith.minsi %6, %dim_4 : index
+    %8 = arith.addi %7, %c-1 : index
+    %9 = arith.addi %dim_5, %c-1 : index
+    %10 = arith.minsi %8, %9 : index
+    %11 = arith.addi %10, %c1 : index
+    %12 = arith.ceildivsi %11, %c64 : index
+    %13 = arith.maxsi %12, %c0 : index
+    %14 = arith.minsi %13, %5 : index
+    %15 = arith.cmpi slt, %10, %c0 : index
+    %16 = arith.select %15, %c0, %14 : index
+    %17 = arith.minsi %3, %9 : index
+    %18 = arith.addi %17, %c1 : index
+    %19 = arith.floordivsi %18, %c64 : index
+    %20 = arith.maxsi %19, %c0 : index
+    %21 = arith.minsi %20, %16 : index
+    // expected-error @+1 {{convert-attn-to-nvvm: consumers(2) must be block_m / 64 = 1: each consumer warpgroup computes 64 query rows (one wgmma m64 tile)}}
+    %22:2 = attn.warp_specialize consumers(2) stages(2) registers(40, 232) producer {
+      scf.for %arg7 = %c0 to %16 step %c1 {
+        %25 = arith.muli %arg7, %c64 : index
+        %26 = attn.load_tile %arg1[%arg3, %arg4, %25] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+        %27 = attn.load_tile %arg2[%arg3, %arg4, %25] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+        attn.ring_push %26, %27 : tensor<64x64xbf16>, tensor<64x64xbf16>
+      }
+      attn.yield
+    } consumer {
+      %25:3 = scf.for %arg7 = %c0 to %21 step %c1 iter_args(%arg8 = %cst_1, %arg9 = %cst_0, %arg10 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+        %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
+        %27 = attn.qk %4, %key : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+        %28 = attn.row_max %27 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+        %29 = attn.rescale_factor %arg8, %28 scale_log2 %cst_2 : tensor<64xf32>
+        %30 = attn.scale_rows %arg9, %29 : tensor<64xf32>, tensor<64xf32>
+        %31 = attn.scale_rows %arg10, %29 : tensor<64x64xf32>, tensor<64xf32>
+        %32 = attn.exp_diff %27, %28 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
+        %33 = attn.pv %32, %value, %31 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+        %34 = attn.row_sum %32 init %30 : tensor<64x64xf32> -> tensor<64xf32>
+        scf.yield %28, %34, %33 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+      } {attn.kv_range = "full"}
+      %26:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %25#0, %arg9 = %25#1, %arg10 = %25#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+        %27 = arith.muli %arg7, %c64 : index
+        %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
+        %28 = attn.qk %4, %key : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+        %29 = attn.mask %28 rows %3 cols %27 seq_q %dim_4 seq_k %dim_5 kind = causal : tensor<64x64xf32>
+        %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+        %31 = attn.rescale_factor %arg8, %30 scale_log2 %cst_2 : tensor<64xf32>
+        %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
+        %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
+        %34 = attn.exp_diff %29, %30 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
+        %35 = attn.pv %34, %value, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+        %36 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+        scf.yield %30, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+      } {attn.kv_range = "tail"}
+      %output, %lse = attn.finalize %26#2, %26#1, %26#0 scale %cst_3 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+      attn.yield %lse, %output : tensor<64xf32>, tensor<64x64xbf16>
+    } : tensor<64xf32>, tensor<64x64xbf16>
+    %23 = arith.subi %dim_4, %3 : index
+    %24 = arith.minsi %23, %c64 : index
+    %extracted_slice = tensor.extract_slice %22#1[0, 0] [%24, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %extracted_slice into %arg6[%arg3, %arg4, %3, 0] [1, 1, %24, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x2x?x64xbf16>
+    }
+  } {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 8192, keys = 8192, values = 24576, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, query_full = 40960, key_full = 40968, value_full = 40984, key_empty = 41000, value_empty = 41016, size = 41032>, mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  return %2 : tensor<?x2x?x64xbf16>
+}
+
+// -----
+
+// The producer pushes the K/V blocks in a loop the kernel runs: a single
+// push outside any scf.for is not one.
+func.func @producer_without_kv_loop(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
+  %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
+  %c1 = arith.constant 1 : index
+  %c-1 = arith.constant -1 : index
+  %cst_2 = arith.constant 0.180336878 : f32
+  %cst_3 = arith.constant 1.250000e-01 : f32
+  %c64 = arith.constant 64 : index
+  %c2 = arith.constant 2 : index
+  %c0 = arith.constant 0 : index
+  %dim = tensor.dim %arg0, %c0 : tensor<?x2x?x64xbf16>
+  %dim_4 = tensor.dim %arg0, %c2 : tensor<?x2x?x64xbf16>
+  %dim_5 = tensor.dim %arg1, %c2 : tensor<?x2x?x64xbf16>
+  %0 = arith.ceildivsi %dim_4, %c64 : index
+  %1 = tensor.empty(%dim, %dim_4) : tensor<?x2x?x64xbf16>
+  %2 = scf.forall (%arg3, %arg4, %arg5) in (%dim, 2, %0) shared_outs(%arg6 = %1) -> (tensor<?x2x?x64xbf16>) {
+    %3 = arith.muli %arg5, %c64 : index
+    %4 = attn.load_tile %arg0[%arg3, %arg4, %3] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+    %5 = arith.ceildivsi %dim_5, %c64 : index
+    %6 = arith.addi %3, %c64 : index
+    %7 = arith.minsi %6, %dim_4 : index
+    %8 = arith.addi %7, %c-1 : index
+    %9 = arith.addi %dim_5, %c-1 : index
+    %10 = arith.minsi %8, %9 : index
+    %11 = arith.addi %10, %c1 : index
+    %12 = arith.ceildivsi %11, %c64 : index
+    %13 = arith.maxsi %12, %c0 : index
+    %14 = arith.minsi %13, %5 : index
+    %15 = arith.cmpi slt, %10, %c0 : index
+    %16 = arith.select %15, %c0, %14 : index
+    %17 = arith.minsi %3, %9 : index
+    %18 = arith.addi %17, %c1 : index
+    %19 = arith.floordivsi %18, %c64 : index
+    %20 = arith.maxsi %19, %c0 : index
+    %21 = arith.minsi %20, %16 : index
+    // expected-error @+1 {{convert-attn-to-nvvm: the producer region has no kv loop (an scf.for holding attn.ring_push)}}
+    %22:2 = attn.warp_specialize consumers(1) stages(2) registers(40, 232) producer {
+      %26 = attn.load_tile %arg1[%arg3, %arg4, %c0] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %27 = attn.load_tile %arg2[%arg3, %arg4, %c0] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      attn.ring_push %26, %27 : tensor<64x64xbf16>, tensor<64x64xbf16>
+      attn.yield
+    } consumer {
+      %25:3 = scf.for %arg7 = %c0 to %21 step %c1 iter_args(%arg8 = %cst_1, %arg9 = %cst_0, %arg10 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+        %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
+        %27 = attn.qk %4, %key : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+        %28 = attn.row_max %27 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+        %29 = attn.rescale_factor %arg8, %28 scale_log2 %cst_2 : tensor<64xf32>
+        %30 = attn.scale_rows %arg9, %29 : tensor<64xf32>, tensor<64xf32>
+        %31 = attn.scale_rows %arg10, %29 : tensor<64x64xf32>, tensor<64xf32>
+        %32 = attn.exp_diff %27, %28 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
+        %33 = attn.pv %32, %value, %31 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+        %34 = attn.row_sum %32 init %30 : tensor<64x64xf32> -> tensor<64xf32>
+        scf.yield %28, %34, %33 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+      } {attn.kv_range = "full"}
+      %26:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %25#0, %arg9 = %25#1, %arg10 = %25#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+        %27 = arith.muli %arg7, %c64 : index
+        %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
+        %28 = attn.qk %4, %key : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+        %29 = attn.mask %28 rows %3 cols %27 seq_q %dim_4 seq_k %dim_5 kind = causal : tensor<64x64xf32>
+        %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+        %31 = attn.rescale_factor %arg8, %30 scale_log2 %cst_2 : tensor<64xf32>
+        %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
+        %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
+        %34 = attn.exp_diff %29, %30 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
+        %35 = attn.pv %34, %value, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+        %36 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+        scf.yield %30, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+      } {attn.kv_range = "tail"}
+      %output, %lse = attn.finalize %26#2, %26#1, %26#0 scale %cst_3 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+      attn.yield %output, %lse : tensor<64x64xbf16>, tensor<64xf32>
+    } : tensor<64x64xbf16>, tensor<64xf32>
+    %23 = arith.subi %dim_4, %3 : index
+    %24 = arith.minsi %23, %c64 : index
+    %extracted_slice = tensor.extract_slice %22#0[0, 0] [%24, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %extracted_slice into %arg6[%arg3, %arg4, %3, 0] [1, 1, %24, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x2x?x64xbf16>
+    }
+  } {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 8192, keys = 8192, values = 24576, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, query_full = 40960, key_full = 40968, value_full = 40984, key_empty = 41000, value_empty = 41016, size = 41032>, mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  return %2 : tensor<?x2x?x64xbf16>
+}
+
+// -----
+
+// The K/V ring of the layout and of the partition must have one depth.
+func.func @stages_mismatch(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
+  %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
+  %c1 = arith.constant 1 : index
+  %c-1 = arith.constant -1 : index
+  %cst_2 = arith.constant 0.180336878 : f32
+  %cst_3 = arith.constant 1.250000e-01 : f32
+  %c64 = arith.constant 64 : index
+  %c2 = arith.constant 2 : index
+  %c0 = arith.constant 0 : index
+  %dim = tensor.dim %arg0, %c0 : tensor<?x2x?x64xbf16>
+  %dim_4 = tensor.dim %arg0, %c2 : tensor<?x2x?x64xbf16>
+  %dim_5 = tensor.dim %arg1, %c2 : tensor<?x2x?x64xbf16>
+  %0 = arith.ceildivsi %dim_4, %c64 : index
+  %1 = tensor.empty(%dim, %dim_4) : tensor<?x2x?x64xbf16>
+  // expected-error @+1 {{convert-attn-to-nvvm: #attn.shared_memory has 2 K/V stages but attn.warp_specialize has 3}}
+  %2 = scf.forall (%arg3, %arg4, %arg5) in (%dim, 2, %0) shared_outs(%arg6 = %1) -> (tensor<?x2x?x64xbf16>) {
+    %3 = arith.muli %arg5, %c64 : index
+    %4 = attn.load_tile %arg0[%arg3, %arg4, %3] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+    %5 = arith.ceildivsi %dim_5, %c64 : index
+    %6 = arith.addi %3, %c64 : index
+    %7 = arith.minsi %6, %dim_4 : index
+    %8 = arith.addi %7, %c-1 : index
+    %9 = arith.addi %dim_5, %c-1 : index
+    %10 = arith.minsi %8, %9 : index
+    %11 = arith.addi %10, %c1 : index
+    %12 = arith.ceildivsi %11, %c64 : index
+    %13 = arith.maxsi %12, %c0 : index
+    %14 = arith.minsi %13, %5 : index
+    %15 = arith.cmpi slt, %10, %c0 : index
+    %16 = arith.select %15, %c0, %14 : index
+    %17 = arith.minsi %3, %9 : index
+    %18 = arith.addi %17, %c1 : index
+    %19 = arith.floordivsi %18, %c64 : index
+    %20 = arith.maxsi %19, %c0 : index
+    %21 = arith.minsi %20, %16 : index
+    %22:2 = attn.warp_specialize consumers(1) stages(3) registers(40, 232) producer {
+      scf.for %arg7 = %c0 to %16 step %c1 {
+        %25 = arith.muli %arg7, %c64 : index
+        %26 = attn.load_tile %arg1[%arg3, %arg4, %25] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+        %27 = attn.load_tile %arg2[%arg3, %arg4, %25] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+        attn.ring_push %26, %27 : tensor<64x64xbf16>, tensor<64x64xbf16>
+      }
+      attn.yield
+    } consumer {
+      %25:3 = scf.for %arg7 = %c0 to %21 step %c1 iter_args(%arg8 = %cst_1, %arg9 = %cst_0, %arg10 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+        %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
+        %27 = attn.qk %4, %key : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+        %28 = attn.row_max %27 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+        %29 = attn.rescale_factor %arg8, %28 scale_log2 %cst_2 : tensor<64xf32>
+        %30 = attn.scale_rows %arg9, %29 : tensor<64xf32>, tensor<64xf32>
+        %31 = attn.scale_rows %arg10, %29 : tensor<64x64xf32>, tensor<64xf32>
+        %32 = attn.exp_diff %27, %28 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
+        %33 = attn.pv %32, %value, %31 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+        %34 = attn.row_sum %32 init %30 : tensor<64x64xf32> -> tensor<64xf32>
+        scf.yield %28, %34, %33 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+      } {attn.kv_range = "full"}
+      %26:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %25#0, %arg9 = %25#1, %arg10 = %25#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+        %27 = arith.muli %arg7, %c64 : index
+        %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
+        %28 = attn.qk %4, %key : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+        %29 = attn.mask %28 rows %3 cols %27 seq_q %dim_4 seq_k %dim_5 kind = causal : tensor<64x64xf32>
+        %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+        %31 = attn.rescale_factor %arg8, %30 scale_log2 %cst_2 : tensor<64xf32>
+        %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
+        %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
+        %34 = attn.exp_diff %29, %30 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
+        %35 = attn.pv %34, %value, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+        %36 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+        scf.yield %30, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+      } {attn.kv_range = "tail"}
+      %output, %lse = attn.finalize %26#2, %26#1, %26#0 scale %cst_3 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+      attn.yield %output, %lse : tensor<64x64xbf16>, tensor<64xf32>
+    } : tensor<64x64xbf16>, tensor<64xf32>
+    %23 = arith.subi %dim_4, %3 : index
+    %24 = arith.minsi %23, %c64 : index
+    %extracted_slice = tensor.extract_slice %22#0[0, 0] [%24, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %extracted_slice into %arg6[%arg3, %arg4, %3, 0] [1, 1, %24, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x2x?x64xbf16>
+    }
+  } {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 8192, keys = 8192, values = 24576, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, query_full = 40960, key_full = 40968, value_full = 40984, key_empty = 41000, value_empty = 41016, size = 41032>, mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  return %2 : tensor<?x2x?x64xbf16>
+}
+
+// -----
+
+// intra_warpgroup_overlap keeps P of block j-1 in registers while block j's
+// softmax runs: a layout with a P buffer (probs) does not.
+func.func @overlap_with_probs_buffer(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
+  %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
+  %c1 = arith.constant 1 : index
+  %c-1 = arith.constant -1 : index
+  %cst_2 = arith.constant 0.180336878 : f32
+  %cst_3 = arith.constant 1.250000e-01 : f32
+  %c64 = arith.constant 64 : index
+  %c2 = arith.constant 2 : index
+  %c0 = arith.constant 0 : index
+  %dim = tensor.dim %arg0, %c0 : tensor<?x2x?x64xbf16>
+  %dim_4 = tensor.dim %arg0, %c2 : tensor<?x2x?x64xbf16>
+  %dim_5 = tensor.dim %arg1, %c2 : tensor<?x2x?x64xbf16>
+  %0 = arith.ceildivsi %dim_4, %c64 : index
+  %1 = tensor.empty(%dim, %dim_4) : tensor<?x2x?x64xbf16>
+  // expected-error @+1 {{convert-attn-to-nvvm: intra_warpgroup_overlap needs P in registers, but #attn.shared_memory has a P buffer}}
+  %2 = scf.forall (%arg3, %arg4, %arg5) in (%dim, 2, %0) shared_outs(%arg6 = %1) -> (tensor<?x2x?x64xbf16>) {
+    %3 = arith.muli %arg5, %c64 : index
+    %4 = attn.load_tile %arg0[%arg3, %arg4, %3] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+    %5 = arith.ceildivsi %dim_5, %c64 : index
+    %6 = arith.addi %3, %c64 : index
+    %7 = arith.minsi %6, %dim_4 : index
+    %8 = arith.addi %7, %c-1 : index
+    %9 = arith.addi %dim_5, %c-1 : index
+    %10 = arith.minsi %8, %9 : index
+    %11 = arith.addi %10, %c1 : index
+    %12 = arith.ceildivsi %11, %c64 : index
+    %13 = arith.maxsi %12, %c0 : index
+    %14 = arith.minsi %13, %5 : index
+    %15 = arith.cmpi slt, %10, %c0 : index
+    %16 = arith.select %15, %c0, %14 : index
+    %17 = arith.minsi %3, %9 : index
+    %18 = arith.addi %17, %c1 : index
+    %19 = arith.floordivsi %18, %c64 : index
+    %20 = arith.maxsi %19, %c0 : index
+    %21 = arith.minsi %20, %16 : index
+    %22:2 = attn.warp_specialize consumers(1) stages(2) registers(40, 232) intra_warpgroup_overlap producer {
+      scf.for %arg7 = %c0 to %16 step %c1 {
+        %25 = arith.muli %arg7, %c64 : index
+        %26 = attn.load_tile %arg1[%arg3, %arg4, %25] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+        %27 = attn.load_tile %arg2[%arg3, %arg4, %25] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+        attn.ring_push %26, %27 : tensor<64x64xbf16>, tensor<64x64xbf16>
+      }
+      attn.yield
+    } consumer {
+      %25:3 = scf.for %arg7 = %c0 to %21 step %c1 iter_args(%arg8 = %cst_1, %arg9 = %cst_0, %arg10 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+        %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
+        %27 = attn.qk %4, %key : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+        %28 = attn.row_max %27 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+        %29 = attn.rescale_factor %arg8, %28 scale_log2 %cst_2 : tensor<64xf32>
+        %30 = attn.scale_rows %arg9, %29 : tensor<64xf32>, tensor<64xf32>
+        %31 = attn.scale_rows %arg10, %29 : tensor<64x64xf32>, tensor<64xf32>
+        %32 = attn.exp_diff %27, %28 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
+        %33 = attn.pv %32, %value, %31 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+        %34 = attn.row_sum %32 init %30 : tensor<64x64xf32> -> tensor<64xf32>
+        scf.yield %28, %34, %33 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+      } {attn.kv_range = "full"}
+      %26:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %25#0, %arg9 = %25#1, %arg10 = %25#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+        %27 = arith.muli %arg7, %c64 : index
+        %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
+        %28 = attn.qk %4, %key : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+        %29 = attn.mask %28 rows %3 cols %27 seq_q %dim_4 seq_k %dim_5 kind = causal : tensor<64x64xf32>
+        %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+        %31 = attn.rescale_factor %arg8, %30 scale_log2 %cst_2 : tensor<64xf32>
+        %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
+        %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
+        %34 = attn.exp_diff %29, %30 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
+        %35 = attn.pv %34, %value, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+        %36 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+        scf.yield %30, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+      } {attn.kv_range = "tail"}
+      %output, %lse = attn.finalize %26#2, %26#1, %26#0 scale %cst_3 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+      attn.yield %output, %lse : tensor<64x64xbf16>, tensor<64xf32>
+    } : tensor<64x64xbf16>, tensor<64xf32>
+    %23 = arith.subi %dim_4, %3 : index
+    %24 = arith.minsi %23, %c64 : index
+    %extracted_slice = tensor.extract_slice %22#0[0, 0] [%24, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %extracted_slice into %arg6[%arg3, %arg4, %3, 0] [1, 1, %24, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x2x?x64xbf16>
+    }
+  } {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 8192, keys = 8192, values = 24576, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, probs = 40960, probs_bytes = 8192, query_full = 49152, key_full = 49160, value_full = 49176, key_empty = 49192, value_empty = 49208, size = 49224>, mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  return %2 : tensor<?x2x?x64xbf16>
+}
