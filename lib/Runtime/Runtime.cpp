@@ -558,7 +558,7 @@ private:
   const Manifest &m;
   const attnc_attention_args &args;
   const char *call;
-  int64_t symbols[12] = {};
+  int64_t symbols[kNumSymbols] = {};
 
   attnc_status fail(const std::string &message) {
     return invalid(call, message);
@@ -685,9 +685,12 @@ attnc_status LaunchBuilder::checkShapes() {
   if (args.lse && reinterpret_cast<uintptr_t>(args.lse) % 4 != 0)
     return fail("args.lse " + hex(reinterpret_cast<uintptr_t>(args.lse)) +
                 " is not 4-byte aligned");
-  if (!std::isfinite(args.scale) || args.scale == 0.0f)
+  // The kernels take the row max of the unscaled scores, so a negative
+  // scale would turn the hidden (-inf) scores into +inf exponents.
+  if (!std::isfinite(args.scale) || args.scale <= 0.0f)
     return fail("args.scale is " + formatFloat(args.scale) +
-                "; pass the softmax scale (usually 1/sqrt(head_dim))");
+                "; pass the softmax scale, finite and positive (usually "
+                "1/sqrt(head_dim))");
   return ATTNC_OK;
 }
 
@@ -892,8 +895,7 @@ attnc_status LaunchBuilder::build(void *stream, PreparedLaunch &out) {
     }
     case ParamKind::F32: {
       // log2(e): kernels use exp2, so they take the scale pre-multiplied.
-      float value = p.value == Symbol::Scale ? args.scale
-                                             : args.scale * 1.4426950408889634f;
+      float value = p.value == Symbol::Scale ? args.scale : args.scale * kLog2E;
       std::memcpy(&slot, &value, sizeof(value));
       break;
     }

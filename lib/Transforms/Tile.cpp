@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "attnc/Runtime/Manifest.h"
 #include "attnc/Transforms/MaskUtils.h"
 #include "attnc/Transforms/Passes.h"
 #include "attnc/Transforms/TileConfig.h"
@@ -172,7 +173,7 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
                                      rewriter.getF32FloatAttr(value));
   };
   Value scale = op.materializeScale(rewriter);
-  Value log2e = f32Constant(static_cast<float>(M_LOG2E));
+  Value log2e = f32Constant(attnc::rt::kLog2E);
   bool softcapped = op.getSoftcap().has_value();
   Value softmaxScale = softcapped ? f32Constant(1.0f) : scale;
   Value scaleLog2 =

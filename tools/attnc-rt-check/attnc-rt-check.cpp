@@ -17,6 +17,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -198,6 +199,31 @@ int checkAbi() {
             << "\n"
             << "sizeof(attnc_kernel_attrs): " << sizeof(attnc_kernel_attrs)
             << "\n";
+  // Every field's offset, for bindings that mirror the structs (ctypes).
+#define ATTNC_OFFSET(type, field)                                              \
+  std::cout << "offsetof(" #type ", " #field "): " << offsetof(type, field)    \
+            << "\n"
+  ATTNC_OFFSET(attnc_tensor, data);
+  ATTNC_OFFSET(attnc_tensor, shape);
+  ATTNC_OFFSET(attnc_tensor, strides);
+  ATTNC_OFFSET(attnc_tensor, dtype);
+  ATTNC_OFFSET(attnc_tensor, device_id);
+  ATTNC_OFFSET(attnc_tensor, byte_offset);
+  ATTNC_OFFSET(attnc_attention_args, struct_size);
+  ATTNC_OFFSET(attnc_attention_args, q);
+  ATTNC_OFFSET(attnc_attention_args, k);
+  ATTNC_OFFSET(attnc_attention_args, v);
+  ATTNC_OFFSET(attnc_attention_args, o);
+  ATTNC_OFFSET(attnc_attention_args, lse);
+  ATTNC_OFFSET(attnc_attention_args, scale);
+  ATTNC_OFFSET(attnc_kernel_attrs, struct_size);
+  ATTNC_OFFSET(attnc_kernel_attrs, num_regs);
+  ATTNC_OFFSET(attnc_kernel_attrs, local_bytes);
+  ATTNC_OFFSET(attnc_kernel_attrs, static_smem_bytes);
+  ATTNC_OFFSET(attnc_kernel_attrs, dynamic_smem_bytes);
+  ATTNC_OFFSET(attnc_kernel_attrs, max_threads_per_block);
+  ATTNC_OFFSET(attnc_kernel_attrs, threads_per_block);
+#undef ATTNC_OFFSET
   attnc_attention_args args = {};
   report("launch, struct_size 0",
          attnc_attention_launch(nullptr, &args, nullptr));

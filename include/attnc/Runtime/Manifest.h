@@ -52,6 +52,12 @@ enum class Symbol {
   Scale,
   ScaleLog2,
 };
+/// The number of Symbol values (the last is ScaleLog2).
+inline constexpr int kNumSymbols = static_cast<int>(Symbol::ScaleLog2) + 1;
+
+/// log2(e) in f32: kernels use exp2, and the scale_log2 parameter (and the
+/// tile IR's exp2 multiplier) is the f32 product scale * kLog2E.
+inline constexpr float kLog2E = 1.44269504088896340736f;
 
 const char *toString(DType dtype);
 const char *toString(Swizzle swizzle);

@@ -99,7 +99,7 @@ typedef struct attnc_attention_args {
   attnc_tensor o; /* [B, Hq, Sq, Dv] */
   /* float32 [B, Hq, Sq], contiguous; set exactly when the artifact has LSE */
   void *lse;
-  /* softmax scale, usually 1/sqrt(D); must be finite and non-zero */
+  /* softmax scale, usually 1/sqrt(D); must be finite and positive */
   float scale;
 } attnc_attention_args;
 

@@ -44,9 +44,13 @@
 
 #include "KernelEmitter.h"
 
+#include "attnc/Runtime/Manifest.h"
+
 using namespace mlir;
 using namespace mlir::attn;
 using namespace mlir::attn::hopper;
+
+namespace rt = attnc::rt;
 
 Value KernelEmitter::smemPtr(int64_t offset, Value dynamicOffset) {
   Value off = c32(offset);
@@ -102,26 +106,32 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   MLIRContext *ctx = b.getContext();
   auto sharedPtr = LLVM::LLVMPointerType::get(ctx, 3);
   smemBase = LLVM::AddressOfOp::create(b, loc, sharedPtr, "attn_smem");
-  // The kernel's parameter of `kind` and `value` in its #attn.kernel_abi.
+  // The kernel's parameter of `kind` and `value` in its #attn.kernel_abi;
+  // null for an optional one the kernel does not take.
   auto param = [&](StringRef kind, StringRef value) -> Value {
     std::optional<unsigned> i = abi.findParam(kind, value);
     return i ? entry->getArgument(*i) : Value();
   };
-  tmQuery = param("tensor_map", "q");
-  tmKey = param("tensor_map", "k");
-  tmValue = param("tensor_map", "v");
-  Value output = param("tensor_map", "o");
+  auto required = [&](StringRef kind, StringRef value) -> Value {
+    Value v = param(kind, value);
+    assert(v && "buildKernelAbi gives every kernel this parameter");
+    return v;
+  };
+  tmQuery = required("tensor_map", "q");
+  tmKey = required("tensor_map", "k");
+  tmValue = required("tensor_map", "v");
+  Value output = required("tensor_map", "o");
   Value lse = param("pointer", "lse");
-  seqQ = param("i32", "seq_q");
-  seqK = param("i32", "seq_k");
+  seqQ = required("i32", "seq_q");
+  seqK = required("i32", "seq_k");
   batchCount = param("i32", "batch");
   index.setLengths(toIndex(seqQ), toIndex(seqK));
   // The scale values of the IR, once per thread, from the scale parameters
   // or from constants.
   if (plan.scaleArgument)
-    index.map(plan.scaleArgument, param("f32", "scale"));
+    index.map(plan.scaleArgument, required("f32", "scale"));
   if (plan.scaleLog2IsParameter)
-    index.map(plan.scaleLog2, param("f32", "scale_log2"));
+    index.map(plan.scaleLog2, required("f32", "scale_log2"));
   scaleLog2 = index.lower(b, plan.scaleLog2);
   lseScale = index.lower(b, plan.lseScale);
 
@@ -631,13 +641,19 @@ mlir::attn::buildHopperAttentionKernel(OpBuilder &b, Location loc,
 
   // The signature is the ABI's parameter list.
   KernelAbiAttr abi = buildKernelAbi(ctx, plan);
+  // The attribute's verifier checked every kind against the runtime's.
   auto paramType = [&](KernelParamAttr param) -> Type {
-    StringRef kind = param.getKind();
-    if (kind == "tensor_map")
+    switch (*rt::parseParamKind(std::string_view(param.getKind()))) {
+    case rt::ParamKind::TensorMap:
       return LLVM::LLVMPointerType::get(ctx);
-    if (kind == "pointer")
+    case rt::ParamKind::Pointer:
       return LLVM::LLVMPointerType::get(ctx, 1);
-    return kind == "f32" ? Type(b.getF32Type()) : Type(b.getI32Type());
+    case rt::ParamKind::I32:
+      return b.getI32Type();
+    case rt::ParamKind::F32:
+      return b.getF32Type();
+    }
+    llvm_unreachable("every parameter kind has a type");
   };
   SmallVector<Type> params =
       llvm::map_to_vector(abi.getParamList(), [&](Attribute a) {

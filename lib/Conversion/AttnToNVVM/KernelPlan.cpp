@@ -12,7 +12,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
-#include <cmath>
+#include "attnc/Runtime/Manifest.h"
 
 using namespace mlir;
 using namespace mlir::attn;
@@ -29,6 +29,23 @@ static bool loadsLoopBlock(LoadTileOp load) {
   return loop && mul && mul.getLhs() == loop.getInductionVar() &&
          matchPattern(mul.getRhs(), m_ConstantInt(&rows)) &&
          rows.getSExtValue() == load.getTile().getType().getShape()[0];
+}
+
+/// Whether `value` is computed from `root` (through the arith ops that
+/// verifyLowerableIndex admits).
+static bool dependsOn(Value value, Value root) {
+  SmallVector<Value> work = {value};
+  DenseSet<Value> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (v == root)
+      return true;
+    if (!seen.insert(v).second)
+      continue;
+    if (Operation *def = v.getDefiningOp())
+      llvm::append_range(work, def->getOperands());
+  }
+  return false;
 }
 
 static std::optional<unsigned> finalizeResultOf(Value tile) {
@@ -83,11 +100,9 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
     if (llvm::count(mapped, dim) != 1)
       return fail("the forall's mapping must hold #gpu.block<x>, <y> and <z> "
                   "once each");
+  // Three entries holding x, y and z once each are those three.
   for (auto [i, attr] : llvm::enumerate(*mapping)) {
-    auto block = dyn_cast<gpu::GPUBlockMappingAttr>(attr);
-    if (!block)
-      return fail("the forall's mapping must be #gpu.block attributes");
-    switch (block.getBlock()) {
+    switch (cast<gpu::GPUBlockMappingAttr>(attr).getBlock()) {
     case gpu::MappingId::DimX:
       plan.queryBlockIv = i;
       break;
@@ -98,7 +113,7 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
       plan.batchIv = i;
       break;
     default:
-      return fail("the forall's mapping must be #gpu.block<x>, <y> and <z>");
+      llvm_unreachable("the mapping holds only x, y and z");
     }
   }
   plan.queryLoad = queryLoad;
@@ -249,8 +264,8 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
   });
   if (walk.wasInterrupted())
     return failure();
-  if (!sawKey || !sawValue)
-    return fail("expected attn.qk and attn.pv in the kv loop");
+  // readKvLoops requires attn.qk and attn.pv in every kv loop.
+  assert(sawKey && sawValue && "a kv loop without attn.qk or attn.pv");
   plan.seqQSources.push_back(queryLoad.getSource());
   for (Value source : plan.seqKSources)
     if (failed(requireDynamicLength(source, "K or V")))
@@ -287,22 +302,27 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
   if (scaleArguments.size() > 1)
     return fail("the function has " + Twine(scaleArguments.size()) +
                 " f32 arguments; a kernel takes one (the softmax scale)");
-  if (!plan.scaleLog2)
-    return fail("expected attn.exp_diff in the kv loop");
+  // readKvLoops requires an attn.exp_diff in every kv loop.
+  assert(plan.scaleLog2 && "a kv loop without attn.exp_diff");
   for (auto [user, value] : scaleUsers)
     if (failed(lowerable(value, user, scaleArguments)))
       return failure();
-  FloatAttr constantScale;
-  if (matchPattern(softmaxScale, m_Constant(&constantScale)))
-    plan.constantScale = constantScale.getValueAsDouble();
-  else if (!scaleArguments.empty())
+  // The kernel takes the argument if any scale value is computed from it;
+  // otherwise every one is a constant and the scale is compiled in.
+  if (!scaleArguments.empty() && llvm::any_of(scaleUsers, [&](auto &use) {
+        return dependsOn(use.second, scaleArguments.front());
+      }))
     plan.scaleArgument = cast<BlockArgument>(scaleArguments.front());
+  FloatAttr constantScale;
+  if (!plan.scaleArgument &&
+      matchPattern(softmaxScale, m_Constant(&constantScale)))
+    plan.constantScale = constantScale.getValueAsDouble();
   if (auto mul = plan.scaleLog2.getDefiningOp<arith::MulFOp>()) {
     FloatAttr factor;
     plan.scaleLog2IsParameter =
         plan.scaleArgument && mul.getLhs() == plan.scaleArgument &&
         matchPattern(mul.getRhs(), m_Constant(&factor)) &&
-        factor.getValueAsDouble() == static_cast<float>(M_LOG2E);
+        factor.getValueAsDouble() == attnc::rt::kLog2E;
   }
   if (plan.producerLoop &&
       (failed(

@@ -1,5 +1,4 @@
-//===- RaiseAttention.h - matchers of attention in linalg and TOSA -*- C++
-//-*-===//
+//===- RaiseAttention.h - attention matchers, linalg/TOSA -----*- C++ -*-===//
 //
 // Part of the attnc project, under the Apache License v2.0 with LLVM
 // Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -117,6 +117,35 @@ void worker(int id, const char *artifact, int iterations) {
     check(attnc_kernel_release(kernel), "attnc_kernel_release");
   }
 }
+/// A launch with a negative scale is refused (the kernel would give NaN),
+/// naming the value; prints the status and message.
+void checkNegativeScale(const char *artifact) {
+  attnc_kernel kernel = nullptr;
+  if (attnc_kernel_load(artifact, &kernel) != ATTNC_OK) {
+    fail(std::string("attnc_kernel_load: ") + attnc_last_error());
+    return;
+  }
+  const int64_t b = 1, h = 2, s = 128, d = 128;
+  void *buf[4] = {};
+  void *lse = nullptr;
+  for (void *&p : buf)
+    attnc_testing_malloc(&p, b * h * s * d * 2);
+  attnc_testing_malloc(&lse, b * h * s * 4);
+  attnc_attention_args args = {sizeof(attnc_attention_args)};
+  args.q = tensor(buf[0], b, h, s, d);
+  args.k = tensor(buf[1], b, h, s, d);
+  args.v = tensor(buf[2], b, h, s, d);
+  args.o = tensor(buf[3], b, h, s, d);
+  args.lse = lse;
+  args.scale = -0.5f;
+  attnc_status st = attnc_attention_launch(kernel, &args, nullptr);
+  std::printf("scale -0.5: %s: %s\n", attnc_status_name(st),
+              attnc_last_error());
+  for (void *p : buf)
+    attnc_testing_free(p);
+  attnc_testing_free(lse);
+  attnc_kernel_release(kernel);
+}
 } // namespace
 
 int main(int argc, char **argv) {
@@ -154,5 +183,6 @@ int main(int argc, char **argv) {
   if (fakeLaunches)
     std::printf(", %ld launches", fakeLaunches());
   std::printf("\n");
-  return 0;
+  checkNegativeScale(argv[1]);
+  return failures ? 1 : 0;
 }

@@ -1,5 +1,4 @@
-//===- KernelAbi.h - a kernel's #attn.kernel_abi as its manifest --*- C++
-//-*-===//
+//===- KernelAbi.h - a kernel's #attn.kernel_abi as manifest -*- C++ -*-===//
 //
 // Part of the attnc project, under the Apache License v2.0 with LLVM
 // Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
