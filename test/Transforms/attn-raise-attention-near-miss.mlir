@@ -174,6 +174,121 @@ func.func @mask_unevaluated_op(%q: tensor<2x4x4xf32>, %k: tensor<2x4x4xf32>, %v:
 
 // -----
 
+// j + 125 <= i + 125 in i8: row 3's 128 wraps to -128, so row 3 sees only
+// its own key (j = 3 wraps too), not keys 0 to 2 as causal would.
+func.func @mask_i8_wraps(%q: tensor<2x4x4xf32>, %k: tensor<2x4x4xf32>, %v: tensor<2x4x4xf32>) -> tensor<2x4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<2x4x4xf32>
+  %sz = linalg.fill ins(%zero : f32) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]
+      ins(%q, %k : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%sz : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %me = tensor.empty() : tensor<4x4xf32>
+  %mask = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>], iterator_types = ["parallel", "parallel"]} outs(%me : tensor<4x4xf32>) {
+  ^bb0(%out: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %i8 = arith.index_cast %i : index to i8
+    %j8 = arith.index_cast %j : index to i8
+    %c125 = arith.constant 125 : i8
+    %ip = arith.addi %i8, %c125 : i8
+    %jp = arith.addi %j8, %c125 : i8
+    %ok = arith.cmpi sle, %jp, %ip : i8
+    %val = arith.select %ok, %zero, %ninf : f32
+    linalg.yield %val : f32
+  } -> tensor<4x4xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(b, m, n) -> (b, m, n)>, affine_map<(b, m, n) -> (m, n)>, affine_map<(b, m, n) -> (b, m, n)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s, %mask : tensor<2x4x4xf32>, tensor<4x4xf32>) outs(%e : tensor<2x4x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.addf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x4xf32>
+  %p = linalg.softmax dimension(2) ins(%x : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %oe = tensor.empty() : tensor<2x4x4xf32>
+  %oz = linalg.fill ins(%zero : f32) outs(%oe : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  // expected-remark @+1 {{not raised: mask not recognised: it is not causal, bottom-right causal or a sliding window}}
+  %o = linalg.batch_matmul ins(%p, %v : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%oz : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  return %o : tensor<2x4x4xf32>
+}
+
+// -----
+
+// The same sum with overflow<nsw>: its wrap is poison, not evaluated.
+func.func @mask_nsw_wraps(%q: tensor<2x4x4xf32>, %k: tensor<2x4x4xf32>, %v: tensor<2x4x4xf32>) -> tensor<2x4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<2x4x4xf32>
+  %sz = linalg.fill ins(%zero : f32) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]
+      ins(%q, %k : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%sz : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %me = tensor.empty() : tensor<4x4xf32>
+  %mask = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>], iterator_types = ["parallel", "parallel"]} outs(%me : tensor<4x4xf32>) {
+  ^bb0(%out: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %i8 = arith.index_cast %i : index to i8
+    %j8 = arith.index_cast %j : index to i8
+    %c125 = arith.constant 125 : i8
+    %ip = arith.addi %i8, %c125 overflow<nsw> : i8
+    %jp = arith.addi %j8, %c125 overflow<nsw> : i8
+    %ok = arith.cmpi sle, %jp, %ip : i8
+    %val = arith.select %ok, %zero, %ninf : f32
+    linalg.yield %val : f32
+  } -> tensor<4x4xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(b, m, n) -> (b, m, n)>, affine_map<(b, m, n) -> (m, n)>, affine_map<(b, m, n) -> (b, m, n)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s, %mask : tensor<2x4x4xf32>, tensor<4x4xf32>) outs(%e : tensor<2x4x4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.addf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<2x4x4xf32>
+  %p = linalg.softmax dimension(2) ins(%x : tensor<2x4x4xf32>) outs(%e : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  %oe = tensor.empty() : tensor<2x4x4xf32>
+  %oz = linalg.fill ins(%zero : f32) outs(%oe : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  // expected-remark @+1 {{not raised: mask not recognised: arith.addi wraps under its overflow flags, a poison value that is not evaluated}}
+  %o = linalg.batch_matmul ins(%p, %v : tensor<2x4x4xf32>, tensor<2x4x4xf32>) outs(%oz : tensor<2x4x4xf32>) -> tensor<2x4x4xf32>
+  return %o : tensor<2x4x4xf32>
+}
+
+// -----
+
+// j <= i compared in bf16 (8 significand bits): key 257 rounds to 256, so
+// query 256 sees key 257; not causal.
+func.func @mask_bf16_rounds(%q: tensor<1x260x4xf32>, %k: tensor<1x260x4xf32>, %v: tensor<1x260x4xf32>) -> tensor<1x260x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<1x260x260xf32>
+  %sz = linalg.fill ins(%zero : f32) outs(%e : tensor<1x260x260xf32>) -> tensor<1x260x260xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]
+      ins(%q, %k : tensor<1x260x4xf32>, tensor<1x260x4xf32>) outs(%sz : tensor<1x260x260xf32>) -> tensor<1x260x260xf32>
+  %me = tensor.empty() : tensor<260x260xf32>
+  %mask = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>], iterator_types = ["parallel", "parallel"]} outs(%me : tensor<260x260xf32>) {
+  ^bb0(%out: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %i32 = arith.index_cast %i : index to i32
+    %j32 = arith.index_cast %j : index to i32
+    %fi = arith.sitofp %i32 : i32 to bf16
+    %fj = arith.sitofp %j32 : i32 to bf16
+    %ok = arith.cmpf ole, %fj, %fi : bf16
+    %val = arith.select %ok, %zero, %ninf : f32
+    linalg.yield %val : f32
+  } -> tensor<260x260xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(b, m, n) -> (b, m, n)>, affine_map<(b, m, n) -> (m, n)>, affine_map<(b, m, n) -> (b, m, n)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s, %mask : tensor<1x260x260xf32>, tensor<260x260xf32>) outs(%e : tensor<1x260x260xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.addf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<1x260x260xf32>
+  %p = linalg.softmax dimension(2) ins(%x : tensor<1x260x260xf32>) outs(%e : tensor<1x260x260xf32>) -> tensor<1x260x260xf32>
+  %oe = tensor.empty() : tensor<1x260x4xf32>
+  %oz = linalg.fill ins(%zero : f32) outs(%oe : tensor<1x260x4xf32>) -> tensor<1x260x4xf32>
+  // expected-remark @+1 {{not raised: mask not recognised: it is not causal, bottom-right causal or a sliding window}}
+  %o = linalg.batch_matmul ins(%p, %v : tensor<1x260x260xf32>, tensor<1x260x4xf32>) outs(%oz : tensor<1x260x4xf32>) -> tensor<1x260x4xf32>
+  return %o : tensor<1x260x4xf32>
+}
+
+// -----
+
 // A mask comparing floats with an unordered predicate.
 func.func @mask_unordered_compare(%q: tensor<2x4x4xf32>, %k: tensor<2x4x4xf32>, %v: tensor<2x4x4xf32>) -> tensor<2x4x4xf32> {
   %zero = arith.constant 0.0 : f32

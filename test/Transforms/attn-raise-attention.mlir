@@ -18,9 +18,10 @@
 // NUM-DAG: {{^}}tosa_unmasked {{.*}} cpu:unraised {{.*}} PASS
 // NUM-DAG: {{^}}tosa_gqa_bshd_causal {{.*}} cpu:unraised {{.*}} PASS
 // NUM-DAG: {{^}}band {{.*}} cpu:unraised {{.*}} PASS
+// NUM-DAG: {{^}}band_unsigned {{.*}} cpu:unraised {{.*}} PASS
 // NUM-DAG: {{^}}dynamic_lengths {{.*}} cpu:unraised {{.*}} PASS
 // NUM-DAG: {{^}}tosa_bf16 {{.*}} cpu:unraised {{.*}} PASS
-// NUM: {{^}}36 passed, 0 failed
+// NUM: {{^}}39 passed, 0 failed
 
 #q = affine_map<(b, h, m, n, k) -> (b, h, m, k)>
 #kt = affine_map<(b, h, m, n, k) -> (b, h, n, k)>
@@ -507,6 +508,43 @@ func.func @band(%q4: tensor<1x2x16x8xf32>, %k4: tensor<1x2x16x8xf32>, %v4: tenso
     %lo = arith.cmpi sge, %d, %cm2 : i32
     %hi = arith.cmpi sle, %d, %c2 : i32
     %ok = arith.andi %lo, %hi : i1
+    %m = arith.select %ok, %zero, %ninf : f32
+    %r = arith.addf %a, %m : f32
+    linalg.yield %r : f32
+  } -> tensor<2x16x16xf32>
+  %p = linalg.softmax dimension(2) ins(%x : tensor<2x16x16xf32>) outs(%e : tensor<2x16x16xf32>) -> tensor<2x16x16xf32>
+  %oe = tensor.empty() : tensor<2x16x8xf32>
+  %oz = linalg.fill ins(%zero : f32) outs(%oe : tensor<2x16x8xf32>) -> tensor<2x16x8xf32>
+  %o = linalg.batch_matmul ins(%p, %v : tensor<2x16x16xf32>, tensor<2x16x8xf32>) outs(%oz : tensor<2x16x8xf32>) -> tensor<2x16x8xf32>
+  %o4 = tensor.expand_shape %o [[0, 1], [2], [3]] output_shape [1, 2, 16, 8] : tensor<2x16x8xf32> into tensor<1x2x16x8xf32>
+  return %o4 : tensor<1x2x16x8xf32>
+}
+
+// The band as one unsigned comparison, i - j <u 4: a key after the query
+// makes the difference negative, which wraps to above 4 and is hidden. A
+// causal sliding window [3, 0].
+// CHECK-LABEL: func.func @band_unsigned
+// CHECK-SAME:    (%[[Q:.*]]: tensor<1x2x16x8xf32>, %[[K:.*]]: tensor<1x2x16x8xf32>, %[[V:.*]]: tensor<1x2x16x8xf32>)
+// CHECK-NEXT:    %[[O:.*]] = attn.attention %[[Q]], %[[K]], %[[V]] mask = causal window = [3, 0] scale = 1.000000e+00 :
+// CHECK-NEXT:    return %[[O]]
+func.func @band_unsigned(%q4: tensor<1x2x16x8xf32>, %k4: tensor<1x2x16x8xf32>, %v4: tensor<1x2x16x8xf32>) -> tensor<1x2x16x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %q = tensor.collapse_shape %q4 [[0, 1], [2], [3]] : tensor<1x2x16x8xf32> into tensor<2x16x8xf32>
+  %k = tensor.collapse_shape %k4 [[0, 1], [2], [3]] : tensor<1x2x16x8xf32> into tensor<2x16x8xf32>
+  %v = tensor.collapse_shape %v4 [[0, 1], [2], [3]] : tensor<1x2x16x8xf32> into tensor<2x16x8xf32>
+  %e = tensor.empty() : tensor<2x16x16xf32>
+  %sz = linalg.fill ins(%zero : f32) outs(%e : tensor<2x16x16xf32>) -> tensor<2x16x16xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]
+      ins(%q, %k : tensor<2x16x8xf32>, tensor<2x16x8xf32>) outs(%sz : tensor<2x16x16xf32>) -> tensor<2x16x16xf32>
+  %x = linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s : tensor<2x16x16xf32>) outs(%e : tensor<2x16x16xf32>) {
+  ^bb0(%a: f32, %out: f32):
+    %i = linalg.index 1 : index
+    %j = linalg.index 2 : index
+    %d = arith.subi %i, %j : index
+    %c4 = arith.constant 4 : index
+    %ok = arith.cmpi ult, %d, %c4 : index
     %m = arith.select %ok, %zero, %ninf : f32
     %r = arith.addf %a, %m : f32
     linalg.yield %r : f32

@@ -18,10 +18,13 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/APInt.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include <limits>
+#include <variant>
 
 using namespace mlir;
 using namespace mlir::attn;
@@ -29,16 +32,21 @@ using namespace mlir::attn::raise;
 
 namespace {
 
-/// Evaluates tensors computed from constants, element by element. Integers,
-/// indices and booleans are held as doubles (exact below 2^53), and integer
-/// comparisons are signed: mask arithmetic is on small non-negative indices.
+/// A scalar of the mask as the graph computes it: an integer at its type's
+/// width (index: 64 bits, i1: a boolean) or a float in its type's semantics.
+using Scalar = std::variant<APInt, APFloat>;
+
+/// Evaluates tensors computed from constants, element by element, as the
+/// graph does: integer arithmetic wraps at the type's width, predicates and
+/// casts read the operands as signed or unsigned as the op says, and float
+/// results are rounded to their type.
 class MaskEvaluator {
 public:
   /// The element of `tensor` at `index`, or failure with `unsupported` set.
-  FailureOr<double> element(Value tensor, ArrayRef<int64_t> index);
+  FailureOr<Scalar> element(Value tensor, ArrayRef<int64_t> index);
 
   /// `mask` at query row `row` and key column `col`.
-  FailureOr<double> at(const AdditiveMask &mask, int64_t row, int64_t col) {
+  FailureOr<Scalar> at(const AdditiveMask &mask, int64_t row, int64_t col) {
     SmallVector<int64_t> position = mask.position(row, col);
     if (isa<RankedTensorType>(mask.value.getType()))
       return element(mask.value, position);
@@ -53,84 +61,92 @@ public:
 private:
   /// `value`, a scalar in the body of `generic` (null outside any) at
   /// iteration `point`.
-  FailureOr<double> scalar(Value value, linalg::GenericOp generic,
+  FailureOr<Scalar> scalar(Value value, linalg::GenericOp generic,
                            ArrayRef<int64_t> point);
-  FailureOr<double> scalarOp(Operation *op, linalg::GenericOp generic,
+  FailureOr<Scalar> scalarOp(Operation *op, linalg::GenericOp generic,
                              ArrayRef<int64_t> point);
-  FailureOr<double> constantElement(DenseElementsAttr dense,
+  /// `op` applied to `args`, integer ops and predicates.
+  FailureOr<Scalar> integerOp(Operation *op, ArrayRef<Scalar> args);
+  /// `op` applied to `args`, float ops and predicates.
+  FailureOr<Scalar> floatOp(Operation *op, ArrayRef<Scalar> args);
+  /// `op`, a cast, applied to `arg`.
+  FailureOr<Scalar> castOp(Operation *op, const Scalar &arg);
+  /// arith.addi, subi or muli of `lhs` and `rhs`, wrapped at their width;
+  /// failure where it wraps under the op's nsw or nuw flag (poison).
+  FailureOr<Scalar> wrappingOp(Operation *op, const APInt &lhs,
+                               const APInt &rhs);
+  FailureOr<Scalar> constantElement(DenseElementsAttr dense,
                                     ArrayRef<int64_t> index);
-  FailureOr<double> fail(const Twine &why) {
+  FailureOr<Scalar> fail(const Twine &why) {
     if (unsupported.empty())
       unsupported = why.str();
     return failure();
   }
 
-  /// Constant tensors as doubles, row-major.
-  llvm::DenseMap<Attribute, std::vector<double>> constants;
+  /// Constant tensors' elements, row-major.
+  llvm::DenseMap<Attribute, std::vector<Scalar>> constants;
 };
 
-double toDouble(Attribute attr) {
-  if (auto f = dyn_cast<FloatAttr>(attr))
-    return f.getValueAsDouble();
-  if (auto i = dyn_cast<IntegerAttr>(attr))
-    return i.getType().isInteger(1) ? double(i.getValue().getBoolValue())
-                                    : double(i.getValue().getSExtValue());
-  return std::numeric_limits<double>::quiet_NaN();
+/// The width integers and indices of `type` are evaluated at.
+unsigned bitWidth(Type type) {
+  return type.isIndex() ? IndexType::kInternalStorageBitWidth
+                        : type.getIntOrFloatBitWidth();
 }
 
-bool comparesTrue(arith::CmpIPredicate predicate, double a, double b) {
-  using P = arith::CmpIPredicate;
-  switch (predicate) {
-  case P::eq:
-    return a == b;
-  case P::ne:
-    return a != b;
-  case P::slt:
-  case P::ult:
-    return a < b;
-  case P::sle:
-  case P::ule:
-    return a <= b;
-  case P::sgt:
-  case P::ugt:
-    return a > b;
-  case P::sge:
-  case P::uge:
-    return a >= b;
+/// The semantics of float type `type`.
+const llvm::fltSemantics &semantics(Type type) {
+  return cast<FloatType>(type).getFloatSemantics();
+}
+
+/// `value` as a double, rounded to nearest, for reasons.
+double printable(APFloat value) {
+  bool losesInfo;
+  value.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven,
+                &losesInfo);
+  return value.convertToDouble();
+}
+
+/// The LLVM rounding mode of arith's `mode`.
+llvm::RoundingMode roundingMode(arith::RoundingMode mode) {
+  using M = arith::RoundingMode;
+  switch (mode) {
+  case M::to_nearest_even:
+    return llvm::RoundingMode::NearestTiesToEven;
+  case M::downward:
+    return llvm::RoundingMode::TowardNegative;
+  case M::upward:
+    return llvm::RoundingMode::TowardPositive;
+  case M::toward_zero:
+    return llvm::RoundingMode::TowardZero;
+  case M::to_nearest_away:
+    return llvm::RoundingMode::NearestTiesToAway;
   }
-  llvm_unreachable("unknown cmpi predicate");
+  llvm_unreachable("unknown arith rounding mode");
 }
 
-std::optional<bool> comparesTrue(arith::CmpFPredicate predicate, double a,
-                                 double b) {
+/// Whether `predicate` is ordered (false on NaN operands) and not a constant.
+bool isOrderedComparison(arith::CmpFPredicate predicate) {
   using P = arith::CmpFPredicate;
-  switch (predicate) {
-  case P::OEQ:
-    return a == b;
-  case P::ONE:
-    return a < b || a > b;
-  case P::OLT:
-    return a < b;
-  case P::OLE:
-    return a <= b;
-  case P::OGT:
-    return a > b;
-  case P::OGE:
-    return a >= b;
-  default:
-    return std::nullopt;
-  }
+  return llvm::is_contained({P::OEQ, P::ONE, P::OLT, P::OLE, P::OGT, P::OGE},
+                            predicate);
 }
 
 } // namespace
 
-FailureOr<double> MaskEvaluator::constantElement(DenseElementsAttr dense,
+FailureOr<Scalar> MaskEvaluator::constantElement(DenseElementsAttr dense,
                                                  ArrayRef<int64_t> index) {
+  if (!isa<FloatType, IntegerType, IndexType>(dense.getElementType()))
+    return fail("the mask reads a constant whose elements are neither "
+                "integers nor floats");
   auto [it, inserted] = constants.try_emplace(dense);
-  std::vector<double> &values = it->second;
+  std::vector<Scalar> &values = it->second;
   if (inserted)
-    for (Attribute element : dense.getValues<Attribute>())
-      values.push_back(toDouble(element));
+    for (Attribute element : dense.getValues<Attribute>()) {
+      if (auto f = dyn_cast<FloatAttr>(element))
+        values.push_back(f.getValue());
+      else
+        values.push_back(cast<IntegerAttr>(element).getValue());
+    }
   if (dense.isSplat())
     return values.front();
   int64_t flat = 0;
@@ -139,7 +155,7 @@ FailureOr<double> MaskEvaluator::constantElement(DenseElementsAttr dense,
   return values[flat];
 }
 
-FailureOr<double> MaskEvaluator::element(Value tensor,
+FailureOr<Scalar> MaskEvaluator::element(Value tensor,
                                          ArrayRef<int64_t> index) {
   DenseElementsAttr dense;
   if (matchPattern(tensor, m_Constant(&dense)))
@@ -169,7 +185,7 @@ FailureOr<double> MaskEvaluator::element(Value tensor,
   return scalar(yielded, generic, index);
 }
 
-FailureOr<double> MaskEvaluator::scalar(Value value, linalg::GenericOp generic,
+FailureOr<Scalar> MaskEvaluator::scalar(Value value, linalg::GenericOp generic,
                                         ArrayRef<int64_t> point) {
   if (auto arg = dyn_cast<BlockArgument>(value)) {
     // A graph constant reads only the block arguments of its own ops.
@@ -184,62 +200,165 @@ FailureOr<double> MaskEvaluator::scalar(Value value, linalg::GenericOp generic,
   return scalarOp(value.getDefiningOp(), generic, point);
 }
 
-FailureOr<double> MaskEvaluator::scalarOp(Operation *op,
+FailureOr<Scalar> MaskEvaluator::scalarOp(Operation *op,
                                           linalg::GenericOp generic,
                                           ArrayRef<int64_t> point) {
   Attribute constant;
-  if (matchPattern(op->getResult(0), m_Constant(&constant)) &&
-      isa<FloatAttr, IntegerAttr>(constant))
-    return toDouble(constant);
+  if (matchPattern(op->getResult(0), m_Constant(&constant))) {
+    if (auto f = dyn_cast<FloatAttr>(constant))
+      return Scalar(f.getValue());
+    if (auto i = dyn_cast<IntegerAttr>(constant))
+      return Scalar(i.getValue());
+  }
   if (auto index = dyn_cast<linalg::IndexOp>(op)) {
     assert(index->getParentOp() == generic && "linalg.index of another op");
-    return double(point[index.getDim()]);
+    return Scalar(
+        APInt(IndexType::kInternalStorageBitWidth, point[index.getDim()]));
   }
-  SmallVector<double, 3> args;
+  SmallVector<Scalar, 3> args;
   for (Value operand : op->getOperands()) {
-    FailureOr<double> v = scalar(operand, generic, point);
+    FailureOr<Scalar> v = scalar(operand, generic, point);
     if (failed(v))
       return failure();
     args.push_back(*v);
   }
-  using R = FailureOr<double>;
+  if (auto select = dyn_cast<arith::SelectOp>(op))
+    return std::get<APInt>(args[0]).getBoolValue() ? args[1] : args[2];
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+          arith::ExtUIOp, arith::SIToFPOp, arith::UIToFPOp, arith::ExtFOp,
+          arith::TruncFOp>(op))
+    return castOp(op, args[0]);
+  if (isa<arith::CmpFOp>(op) || isa<FloatType>(op->getResult(0).getType()))
+    return floatOp(op, args);
+  return integerOp(op, args);
+}
+
+FailureOr<Scalar> MaskEvaluator::wrappingOp(Operation *op, const APInt &lhs,
+                                            const APInt &rhs) {
+  bool signedWrap = false, unsignedWrap = false;
+  APInt result;
+  if (isa<arith::AddIOp>(op)) {
+    result = lhs.sadd_ov(rhs, signedWrap);
+    (void)lhs.uadd_ov(rhs, unsignedWrap);
+  } else if (isa<arith::SubIOp>(op)) {
+    result = lhs.ssub_ov(rhs, signedWrap);
+    (void)lhs.usub_ov(rhs, unsignedWrap);
+  } else {
+    result = lhs.smul_ov(rhs, signedWrap);
+    (void)lhs.umul_ov(rhs, unsignedWrap);
+  }
+  auto flags = cast<arith::ArithIntegerOverflowFlagsInterface>(op);
+  if ((signedWrap && flags.hasNoSignedWrap()) ||
+      (unsignedWrap && flags.hasNoUnsignedWrap()))
+    return fail(op->getName().getStringRef() +
+                " wraps under its overflow flags, a poison value that is not "
+                "evaluated");
+  return Scalar(result);
+}
+
+FailureOr<Scalar> MaskEvaluator::integerOp(Operation *op,
+                                           ArrayRef<Scalar> args) {
+  if (!llvm::all_of(args, [](const Scalar &arg) {
+        return std::holds_alternative<APInt>(arg);
+      }))
+    return fail("the mask uses " + op->getName().getStringRef() +
+                ", which is not evaluated");
+  auto arg = [&](unsigned i) -> const APInt & {
+    return std::get<APInt>(args[i]);
+  };
+  using R = FailureOr<Scalar>;
   return llvm::TypeSwitch<Operation *, R>(op)
-      .Case<arith::AddIOp, arith::AddFOp>(
-          [&](auto) { return args[0] + args[1]; })
-      .Case<arith::SubIOp, arith::SubFOp>(
-          [&](auto) { return args[0] - args[1]; })
-      .Case<arith::MulIOp, arith::MulFOp>(
-          [&](auto) { return args[0] * args[1]; })
-      .Case<arith::DivFOp>([&](auto) { return args[0] / args[1]; })
-      .Case<arith::NegFOp>([&](auto) { return -args[0]; })
-      .Case<arith::MaxSIOp, arith::MaximumFOp, arith::MaxNumFOp>(
-          [&](auto) { return std::max(args[0], args[1]); })
-      .Case<arith::MinSIOp, arith::MinimumFOp, arith::MinNumFOp>(
-          [&](auto) { return std::min(args[0], args[1]); })
-      .Case<arith::AndIOp>([&](auto) { return double(args[0] && args[1]); })
-      .Case<arith::OrIOp>([&](auto) { return double(args[0] || args[1]); })
-      .Case<arith::XOrIOp>(
-          [&](auto) { return double(bool(args[0]) != bool(args[1])); })
-      .Case<arith::SelectOp>(
-          [&](auto) { return args[0] != 0 ? args[1] : args[2]; })
+      .Case<arith::AddIOp, arith::SubIOp, arith::MulIOp>(
+          [&](Operation *op) { return wrappingOp(op, arg(0), arg(1)); })
+      .Case<arith::MaxSIOp>(
+          [&](auto) { return Scalar(llvm::APIntOps::smax(arg(0), arg(1))); })
+      .Case<arith::MinSIOp>(
+          [&](auto) { return Scalar(llvm::APIntOps::smin(arg(0), arg(1))); })
+      .Case<arith::MaxUIOp>(
+          [&](auto) { return Scalar(llvm::APIntOps::umax(arg(0), arg(1))); })
+      .Case<arith::MinUIOp>(
+          [&](auto) { return Scalar(llvm::APIntOps::umin(arg(0), arg(1))); })
+      .Case<arith::AndIOp>([&](auto) { return Scalar(arg(0) & arg(1)); })
+      .Case<arith::OrIOp>([&](auto) { return Scalar(arg(0) | arg(1)); })
+      .Case<arith::XOrIOp>([&](auto) { return Scalar(arg(0) ^ arg(1)); })
       .Case<arith::CmpIOp>([&](arith::CmpIOp cmp) {
-        return double(comparesTrue(cmp.getPredicate(), args[0], args[1]));
+        return Scalar(APInt(
+            1, arith::applyCmpPredicate(cmp.getPredicate(), arg(0), arg(1))));
       })
-      .Case<arith::CmpFOp>([&](arith::CmpFOp cmp) -> R {
-        std::optional<bool> r =
-            comparesTrue(cmp.getPredicate(), args[0], args[1]);
-        if (!r)
-          return fail("the mask compares floats with an unordered predicate");
-        return double(*r);
-      })
-      // Casts between index, integer and float types keep the value.
-      .Case<arith::IndexCastOp, arith::IndexCastUIOp, arith::SIToFPOp,
-            arith::UIToFPOp, arith::ExtSIOp, arith::ExtUIOp, arith::ExtFOp,
-            arith::TruncFOp>([&](auto) { return args[0]; })
       .Default([&](Operation *other) {
         return fail("the mask uses " + other->getName().getStringRef() +
                     ", which is not evaluated");
       });
+}
+
+FailureOr<Scalar> MaskEvaluator::floatOp(Operation *op, ArrayRef<Scalar> args) {
+  if (!llvm::all_of(args, [](const Scalar &arg) {
+        return std::holds_alternative<APFloat>(arg);
+      }))
+    return fail("the mask uses " + op->getName().getStringRef() +
+                ", which is not evaluated");
+  auto arg = [&](unsigned i) -> const APFloat & {
+    return std::get<APFloat>(args[i]);
+  };
+  // Operands and result have one type: each result is rounded to it.
+  auto rounded = [&](APFloat::opStatus (APFloat::*apply)(
+                     const APFloat &, APFloat::roundingMode)) {
+    APFloat result = arg(0);
+    (result.*apply)(arg(1), APFloat::rmNearestTiesToEven);
+    return Scalar(result);
+  };
+  using R = FailureOr<Scalar>;
+  return llvm::TypeSwitch<Operation *, R>(op)
+      .Case<arith::AddFOp>([&](auto) { return rounded(&APFloat::add); })
+      .Case<arith::SubFOp>([&](auto) { return rounded(&APFloat::subtract); })
+      .Case<arith::MulFOp>([&](auto) { return rounded(&APFloat::multiply); })
+      .Case<arith::DivFOp>([&](auto) { return rounded(&APFloat::divide); })
+      .Case<arith::NegFOp>([&](auto) { return Scalar(llvm::neg(arg(0))); })
+      .Case<arith::MaximumFOp>(
+          [&](auto) { return Scalar(llvm::maximum(arg(0), arg(1))); })
+      .Case<arith::MinimumFOp>(
+          [&](auto) { return Scalar(llvm::minimum(arg(0), arg(1))); })
+      .Case<arith::MaxNumFOp>(
+          [&](auto) { return Scalar(llvm::maxnum(arg(0), arg(1))); })
+      .Case<arith::MinNumFOp>(
+          [&](auto) { return Scalar(llvm::minnum(arg(0), arg(1))); })
+      .Case<arith::CmpFOp>([&](arith::CmpFOp cmp) -> R {
+        if (!isOrderedComparison(cmp.getPredicate()))
+          return fail("the mask compares floats with an unordered predicate");
+        return Scalar(APInt(
+            1, arith::applyCmpPredicate(cmp.getPredicate(), arg(0), arg(1))));
+      })
+      .Default([&](Operation *other) {
+        return fail("the mask uses " + other->getName().getStringRef() +
+                    ", which is not evaluated");
+      });
+}
+
+FailureOr<Scalar> MaskEvaluator::castOp(Operation *op, const Scalar &arg) {
+  Type type = op->getResult(0).getType();
+  if (auto *integer = std::get_if<APInt>(&arg)) {
+    // Integer to integer: sign- or zero-extended, or truncated, as the op
+    // reads its operand.
+    if (isa<arith::IndexCastOp, arith::ExtSIOp>(op))
+      return Scalar(integer->sextOrTrunc(bitWidth(type)));
+    if (isa<arith::IndexCastUIOp, arith::ExtUIOp>(op))
+      return Scalar(integer->zextOrTrunc(bitWidth(type)));
+    // Integer to float: rounded to nearest, ties to even.
+    APFloat result(semantics(type));
+    result.convertFromAPInt(*integer, isa<arith::SIToFPOp>(op),
+                            APFloat::rmNearestTiesToEven);
+    return Scalar(result);
+  }
+  // Float to float: extf is exact, truncf rounds by its mode (default to
+  // nearest, ties to even).
+  llvm::RoundingMode mode = llvm::RoundingMode::NearestTiesToEven;
+  if (auto trunc = dyn_cast<arith::TruncFOp>(op))
+    if (std::optional<arith::RoundingMode> given = trunc.getRoundingmode())
+      mode = roundingMode(*given);
+  APFloat result = std::get<APFloat>(arg);
+  bool losesInfo;
+  result.convert(semantics(type), mode, &losesInfo);
+  return Scalar(result);
 }
 
 /// Whether `spec` shows key `j` to query `i` of an `nq` x `nk` score (the
@@ -297,14 +416,17 @@ Matched<MaskSpec> raise::classifyMask(const AdditiveMask &mask, int64_t nq,
   std::vector<bool> visible(nq * nk);
   for (int64_t i = 0; i < nq; ++i)
     for (int64_t j = 0; j < nk; ++j) {
-      FailureOr<double> v = evaluator.at(mask, i, j);
+      FailureOr<Scalar> v = evaluator.at(mask, i, j);
       if (failed(v))
         return miss("mask not recognised: " + evaluator.unsupported);
-      if (*v != 0 && *v != -std::numeric_limits<double>::infinity())
-        return miss("mask not recognised: it adds " + printNumber(*v) +
-                    " at (" + Twine(i) + ", " + Twine(j) +
-                    "), neither 0 nor -inf");
-      visible[i * nk + j] = *v == 0;
+      // The mask is added to float scores: it is a float.
+      const APFloat &added = std::get<APFloat>(*v);
+      bool hides = added.isInfinity() && added.isNegative();
+      if (!added.isZero() && !hides)
+        return miss("mask not recognised: it adds " +
+                    printNumber(printable(added)) + " at (" + Twine(i) + ", " +
+                    Twine(j) + "), neither 0 nor -inf");
+      visible[i * nk + j] = added.isZero();
     }
 
   // Bottom-right first: where its causal mask fits, it is the one to name
