@@ -9,31 +9,19 @@ import ctypes
 import json
 import math
 import os
+import sys
 
-BF16, F16, F32 = 1, 2, 3
+# The C structs come from the attnc package's ctypes mirror, the one module
+# that knows their layout; it is imported from the working tree (python/
+# beside bench/), which is what the GPU machine has, not an installed package.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 
+from attnc._capi import DTYPE_CODES, AttentionArgs, KernelAttrs, Tensor  # noqa: E402
 
-class Tensor(ctypes.Structure):
-    _fields_ = [("data", ctypes.c_void_p), ("shape", ctypes.c_int64 * 4),
-                ("strides", ctypes.c_int64 * 4), ("dtype", ctypes.c_int),
-                ("device_id", ctypes.c_int32), ("byte_offset", ctypes.c_uint64)]
+__all__ = ["AttentionArgs", "AttncError", "BF16", "F16", "F32", "Kernel", "KernelAttrs", "Runtime", "Tensor",
+           "describe"]
 
-
-class AttentionArgs(ctypes.Structure):
-    _fields_ = [("struct_size", ctypes.c_uint32), ("q", Tensor), ("k", Tensor), ("v", Tensor),
-                ("o", Tensor), ("lse", ctypes.c_void_p), ("scale", ctypes.c_float)]
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(ctypes.sizeof(AttentionArgs), *args, **kwargs)
-
-
-class KernelAttrs(ctypes.Structure):
-    _fields_ = [("struct_size", ctypes.c_uint32)] + [(name, ctypes.c_int32) for name in (
-        "num_regs", "local_bytes", "static_smem_bytes", "dynamic_smem_bytes",
-        "max_threads_per_block", "threads_per_block")]
-
-    def __init__(self):
-        super().__init__(ctypes.sizeof(KernelAttrs))
+BF16, F16, F32 = DTYPE_CODES["bf16"], DTYPE_CODES["f16"], DTYPE_CODES["f32"]
 
 
 class AttncError(RuntimeError):
@@ -101,8 +89,9 @@ class Kernel:
 
     def args(self, q, k, v, o, lse, scale):
         layout = self.problem["layout"]
-        return AttentionArgs(describe(q, layout), describe(k, layout), describe(v, layout), describe(o, layout),
-                             lse.data_ptr() if lse is not None else None, scale)
+        # Keywords: attnc._capi.AttentionArgs sets struct_size itself.
+        return AttentionArgs(q=describe(q, layout), k=describe(k, layout), v=describe(v, layout),
+                             o=describe(o, layout), lse=lse.data_ptr() if lse is not None else None, scale=scale)
 
     def launch(self, args, stream=None):
         self.rt.check(self.rt.lib.attnc_attention_launch(self.handle, ctypes.byref(args), stream),

@@ -100,8 +100,12 @@ def _flex_runner():
     import torch._dynamo
     # One compilation per shape (dynamic=False): the default limits would fall
     # back to eager after a few shapes, and eager flex is not the peer.
-    torch._dynamo.config.recompile_limit = 1024
-    torch._dynamo.config.cache_size_limit = 1024
+    # The limit is recompile_limit in newer PyTorch, cache_size_limit before
+    # (setting a name this version's config lacks raises).
+    config = torch._dynamo.config
+    for name in ("recompile_limit", "cache_size_limit"):
+        if hasattr(config, name):
+            setattr(config, name, 1024)
     return torch.compile(flex_attention, dynamic=False), create_block_mask
 
 

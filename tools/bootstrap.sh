@@ -26,6 +26,8 @@ install_missing() {
   [ -f "$LLVM_PREFIX/lib/clang/22/lib/linux/libclang_rt.fuzzer-x86_64.a" ] || missing=1
   # matplotlib for the Python that runs lit (test/Bench: bench/summarize.py's plot).
   /usr/bin/python3 -c "import matplotlib" 2>/dev/null || missing=1
+  # PyTorch for python/tests (python_tests requires it: ATTNC_REQUIRE_TORCH=1).
+  /usr/bin/python3 -c "import torch" 2>/dev/null || missing=1
   if [ "$missing" = 1 ]; then
     echo "== installing: $PACKAGES"
     local sudo=""
@@ -82,12 +84,17 @@ embedding() {
   return $status
 }
 
-# The Python package's unit tests (python/tests), against this build's compiler
-# and runtime; those that need PyTorch skip without it (Debian: python3-torch).
+# The Python package's unit tests (python/tests), against this build's compiler,
+# runtime and attnc-rt-check. Tests that need PyTorch would skip without it;
+# ATTNC_REQUIRE_TORCH=1 makes that a failure (install_missing installs
+# python3-torch). Debian's torch 1.13 lacks torch.library.custom_op and the
+# torch.compile path: those run only in the GPU check (gpu_check_attnc.py).
 python_tests() {
   echo "== python/tests"
-  ATTNC_COMPILER="$PWD/$BUILD_DIR/bin/attnc-compile" \
+  ATTNC_REQUIRE_TORCH=1 \
+    ATTNC_COMPILER="$PWD/$BUILD_DIR/bin/attnc-compile" \
     ATTNC_RUNTIME_LIB="$PWD/$BUILD_DIR/lib/libAttncRuntime.so" \
+    ATTNC_RT_CHECK="$PWD/$BUILD_DIR/bin/attnc-rt-check" \
     ATTNC_CACHE_DIR="$(mktemp -d)" \
     /usr/bin/python3 -m unittest discover -s python/tests -t python/tests
 }

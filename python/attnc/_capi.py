@@ -42,6 +42,17 @@ class AttentionArgs(ctypes.Structure):
         self.struct_size = ctypes.sizeof(AttentionArgs)
 
 
+class KernelAttrs(ctypes.Structure):
+    """attnc_kernel_attrs (attnc_kernel_get_attrs); `struct_size` must be its size."""
+    _fields_ = [("struct_size", ctypes.c_uint32)] + [(name, ctypes.c_int32) for name in (
+        "num_regs", "local_bytes", "static_smem_bytes", "dynamic_smem_bytes",
+        "max_threads_per_block", "threads_per_block")]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.struct_size = ctypes.sizeof(KernelAttrs)
+
+
 # attnc_tensor as struct format: data, shape[4], strides[4], dtype, device_id,
 # byte_offset.
 _TENSOR_FORMAT = "P4q4qiiQ"

@@ -118,6 +118,12 @@ class _Plan:
 
 # Launch plans of the signatures seen before (see _signature): a hit skips
 # the argument checks, which that signature passed, and the kernel lookup.
+# Sequence lengths are part of a signature, so a workload of varying lengths
+# makes new ones without end: when _plans holds _MAX_PLANS, it is cleared
+# before the next plan is added. That bounds its memory at the cost of
+# re-planning (checks and a dict lookup of the kernel, no compilation) the
+# signatures still in use; an LRU would spend time on every hit instead.
+_MAX_PLANS = 4096
 _plans = {}
 
 
@@ -130,8 +136,11 @@ def _signature(q, k, v, mask, window, softcap, return_lse):
 def _check_scale(scale, head_dim):
     if scale is None:
         return 1.0 / math.sqrt(head_dim)
-    if not (isinstance(scale, (int, float)) and math.isfinite(scale) and scale != 0):
-        raise argument_error(_CALL, f"scale is {scale!r}; expected a finite non-zero float or None (1/sqrt(D))")
+    # Positive only: the kernel's masked scores are -inf, and with a negative
+    # scale exp2((s - m) * scale * log2(e)) is +inf there, so O comes back NaN.
+    # (`0 < nan` is False, so NaN fails here too.)
+    if not (isinstance(scale, (int, float)) and 0 < scale < math.inf):
+        raise argument_error(_CALL, f"scale is {scale!r}; expected a finite positive float or None (1/sqrt(D))")
     return scale
 
 
@@ -197,6 +206,8 @@ def _run_checked(q, k, v, mask, window, softcap, scale, return_lse, signature):
         return o, lse
     plan = _Plan(kernel, q, layout, Dv, _capi.DTYPE_CODES[dtype])
     if signature is not None and not copied:
+        if len(_plans) >= _MAX_PLANS:
+            _plans.clear()
         _plans[signature] = plan
     return _launch(plan, q, k, v, scale, return_lse)
 

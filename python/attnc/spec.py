@@ -20,6 +20,18 @@ _OPTION_NAME = re.compile(r"^[a-z][a-z0-9-]*$")
 _CALL = "attnc.KernelSpec"
 
 
+def _softcap_text(cap):
+    """A positive float as key text: its repr, which round-trips exactly, with
+    a negative exponent's "e-" spelled "em" (keys are split on "-"): 30.0,
+    0.1, 1em05 for 1e-05."""
+    return repr(cap).replace("e-", "em")
+
+
+def _parse_softcap(text):
+    """The float _softcap_text wrote `text` for."""
+    return float(text.replace("em", "e-"))
+
+
 def _same_f32(a, b):
     """Whether two floats agree to float32 precision (the manifest prints f32 attributes)."""
     return (isinstance(a, float) and isinstance(b, float)
@@ -95,7 +107,7 @@ class KernelSpec:
         if self.window is not None:
             parts.append(f"w{self.window[0]}x{self.window[1]}")
         if self.softcap is not None:
-            parts.append(f"cap{self.softcap!r}")
+            parts.append(f"cap{_softcap_text(self.softcap)}")
         if self.lse:
             parts.append("lse")
         if self.options:
@@ -122,7 +134,7 @@ class KernelSpec:
                     left, right = part[1:].split("x")
                     fields["window"] = (int(left), int(right))
                 elif part.startswith("cap"):
-                    fields["softcap"] = float(part[3:])
+                    fields["softcap"] = _parse_softcap(part[3:])
                 else:
                     raise ValueError(part)
         except ValueError:

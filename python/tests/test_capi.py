@@ -1,6 +1,8 @@
 """The ctypes mirror of the runtime's C ABI and its error messages."""
 import ctypes
 import os
+import re
+import subprocess
 import tempfile
 import unittest
 
@@ -33,28 +35,70 @@ class PackTest(unittest.TestCase):
         self.assertEqual(expected.struct_size, 376)
         self.assertEqual(packed, bytes(expected))
 
+    def test_kernel_attrs(self):
+        """attnc_kernel_attrs: struct_size set on construction, six int32 after it."""
+        attrs = _capi.KernelAttrs()
+        self.assertEqual(ctypes.sizeof(attrs), 28)
+        self.assertEqual(attrs.struct_size, 28)
+        self.assertEqual(_capi.KernelAttrs.threads_per_block.offset, 24)
+
     def test_null_lse(self):
         t = (1, (1, 1, 1, 8), (8, 8, 8, 1), 1)
         args = _capi.AttentionArgs.from_buffer_copy(_capi.pack_attention_args(t, t, t, t, None, 1.0))
         self.assertIsNone(args.lse)
 
 
+_REPO = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+# The C struct each `attnc-rt-check abi` line names -> its ctypes mirror.
+_STRUCTS = {"attnc_tensor": _capi.Tensor, "attnc_attention_args": _capi.AttentionArgs,
+            "attnc_kernel_attrs": _capi.KernelAttrs}
+_OFFSETOF = re.compile(r"^offsetof\((\w+), (\w+)\): (\d+)$")
+
+
 def _rt_check():
-    """build/bin/attnc-rt-check of the source tree, if it was built."""
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "build", "bin",
-                        "attnc-rt-check")
+    """attnc-rt-check: $ATTNC_RT_CHECK, else $BUILD_DIR/bin (default build/) of
+    the source tree; None if neither is set and the build has none."""
+    env = os.environ.get("ATTNC_RT_CHECK")
+    if env:
+        return env
+    path = os.path.join(_REPO, os.environ.get("BUILD_DIR") or "build", "bin", "attnc-rt-check")
     return path if os.path.isfile(path) else None
 
 
-@unittest.skipUnless(_rt_check(), "attnc-rt-check not built")
+@unittest.skipUnless(_rt_check(), "attnc-rt-check not built (set ATTNC_RT_CHECK or BUILD_DIR)")
 class HeaderSizeTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        path = _rt_check()
+        if not os.path.isfile(path):
+            raise AssertionError(f"ATTNC_RT_CHECK is {path!r}, which does not exist")
+        cls.out = subprocess.run([path, "abi"], capture_output=True, text=True, check=True).stdout
+
     def test_sizes_match_the_c_header(self):
         """The ctypes structs have the sizes the C compiler gives Runtime.h's."""
-        import subprocess
-        out = subprocess.run([_rt_check(), "abi"], capture_output=True, text=True, check=True).stdout
-        sizes = dict(line.split(": ") for line in out.splitlines() if line.startswith("sizeof("))
-        self.assertEqual(int(sizes["sizeof(attnc_tensor)"]), ctypes.sizeof(_capi.Tensor))
-        self.assertEqual(int(sizes["sizeof(attnc_attention_args)"]), ctypes.sizeof(_capi.AttentionArgs))
+        sizes = dict(line.split(": ") for line in self.out.splitlines() if line.startswith("sizeof("))
+        for name, cls in _STRUCTS.items():
+            self.assertEqual(int(sizes[f"sizeof({name})"]), ctypes.sizeof(cls), name)
+
+    def test_offsets_match_the_c_header(self):
+        """Every field's offset, as the C compiler lays Runtime.h out, is the
+        ctypes field's: the same sizes could hide reordered fields."""
+        seen = set()
+        for line in self.out.splitlines():
+            if not line.startswith("offsetof("):
+                continue
+            m = _OFFSETOF.match(line)
+            self.assertIsNotNone(m, f"unexpected line {line!r}")
+            struct_name, field, offset = m.group(1), m.group(2), int(m.group(3))
+            self.assertIn(struct_name, _STRUCTS, line)
+            cls = _STRUCTS[struct_name]
+            self.assertTrue(hasattr(cls, field), f"{line}: _capi.{cls.__name__} has no field {field}")
+            self.assertEqual(getattr(cls, field).offset, offset, line)
+            seen.add((struct_name, field))
+        self.assertTrue(seen, "attnc-rt-check abi printed no offsetof(...) line")
+        # Both ways: a ctypes field the C struct lacks is caught here.
+        expected = {(name, field) for name, cls in _STRUCTS.items() for field, *_ in cls._fields_}
+        self.assertEqual(expected - seen, set(), "fields attnc-rt-check abi printed no offset for")
 
 
 class ErrorTest(unittest.TestCase):

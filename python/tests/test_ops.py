@@ -4,7 +4,7 @@ import math
 import unittest
 from unittest import mock
 
-import helpers  # noqa: F401 - puts the package on sys.path
+from helpers import skip_unless_torch
 
 try:
     import torch
@@ -32,7 +32,12 @@ class FakeCache:
         return self.kernels.setdefault(spec, FakeKernel(spec))
 
 
-@unittest.skipIf(torch is None, "PyTorch is not installed")
+# Debian's torch 1.13 (CI) has no torch.library.custom_op and no torch.compile
+# of this path: the attnc::attention op, its fake implementation and the
+# torch.compile'd call are covered only by the GPU check
+# (python/tests/gpu_check_attnc.py, on a newer PyTorch). These tests run the
+# eager path, with the kernel replaced by a fake.
+@skip_unless_torch
 class AttentionTest(unittest.TestCase):
     def setUp(self):
         import attnc.ops as ops
@@ -96,6 +101,20 @@ class AttentionTest(unittest.TestCase):
         attnc.attention(q, k, v)
         with self.assertRaisesRegex(ValueError, "scale is nan"):
             attnc.attention(q, k, v, scale=float("nan"))
+        # A negative scale would make the kernel return NaN (masked scores are -inf).
+        with self.assertRaisesRegex(ValueError, "scale is -0.5; expected a finite positive float"):
+            attnc.attention(q, k, v, scale=-0.5)
+
+    def test_plans_are_bounded(self):
+        """Varying sequence lengths make new signatures; _plans is cleared at
+        _MAX_PLANS instead of growing, and calls still launch."""
+        import attnc
+        with mock.patch.object(self.ops, "_MAX_PLANS", 3):
+            for sq in range(1, 8):
+                attnc.attention(*self.qkv(sq=sq + 1, sk=9))
+                self.assertLessEqual(len(self.ops._plans), 3)
+        (kernel,) = self.cache.kernels.values()
+        self.assertEqual(len(kernel.launches), 7)
 
     def test_open_layout_uses_either_kernel(self):
         """One query and one key leave BHSD and BSHD open: where only the BSHD
@@ -181,7 +200,10 @@ class AttentionTest(unittest.TestCase):
             (dict(k=self.qkv(hkv=3)[1], v=self.qkv(hkv=3)[2]), ValueError,
              "q has 8 heads, not a multiple of the 3 heads of k and v"),
             (dict(k=self.qkv(layout="bshd")[1]), ValueError, "k is stored BSHD"),
-            (dict(scale=0.0), ValueError, r"scale is 0.0; expected a finite non-zero float"),
+            (dict(scale=0.0), ValueError, r"scale is 0.0; expected a finite positive float"),
+            (dict(scale=-0.5), ValueError,
+             r"scale is -0.5; expected a finite positive float or None \(1/sqrt\(D\)\)"),
+            (dict(scale=math.inf), ValueError, "scale is inf"),
             (dict(scale=math.nan), ValueError, "scale is nan"),
             (dict(causal_alignment="top-left"), ValueError, "causal_alignment is 'top-left'"),
             (dict(causal=1), TypeError, "causal is 1; expected a bool"),
@@ -197,7 +219,7 @@ class AttentionTest(unittest.TestCase):
 
 
 
-@unittest.skipIf(torch is None, "PyTorch is not installed")
+@skip_unless_torch
 class DeviceTest(unittest.TestCase):
     def test_cpu_tensors_are_rejected(self):
         import attnc

@@ -26,6 +26,17 @@ class KeyTest(unittest.TestCase):
         for spec in VARIANTS:
             self.assertEqual(KernelSpec.from_key(spec.key), spec)
 
+    def test_small_softcap_round_trips(self):
+        """repr(1e-05) is '1e-05', and keys are split on '-': the key spells the
+        exponent 'em' and parses back to the same float."""
+        spec = KernelSpec(**GQA, softcap=1e-05)
+        self.assertNotIn("-", spec.key.split("-cap")[1])
+        self.assertEqual(spec.key, "bf16-hq8-hkv2-d128-dv128-bhsd-none-cap1em05")
+        back = KernelSpec.from_key(spec.key)
+        self.assertEqual(back, spec)
+        self.assertEqual(back.softcap, 1e-05)
+        self.assertEqual(KernelSpec.from_key(KernelSpec(**GQA, softcap=2.5e-07, lse=True).key).softcap, 2.5e-07)
+
     def test_key_is_readable(self):
         self.assertEqual(VARIANTS[1].key, "bf16-hq8-hkv2-d128-dv128-bhsd-causal-lse")
 
