@@ -59,12 +59,12 @@ LoadResult load() {
 } // namespace
 
 const CudaDriver *attnc::rt::loadCudaDriver(std::string &error,
-                                            bool &notFound) {
+                                            attnc_status &status) {
   // Function-local static: loaded once, thread-safe; leaked on purpose.
   static const LoadResult *loaded = new LoadResult(load());
-  notFound = loaded->notFound;
   if (!loaded->ok) {
     error = loaded->error;
+    status = loaded->notFound ? ATTNC_ERROR_DRIVER_NOT_FOUND : ATTNC_ERROR_CUDA;
     return nullptr;
   }
   return &loaded->driver;

@@ -12,6 +12,8 @@
 #ifndef ATTNC_LIB_RUNTIME_CUDADRIVER_H
 #define ATTNC_LIB_RUNTIME_CUDADRIVER_H
 
+#include "attnc/Runtime/Runtime.h"
+
 #include <cuda.h>
 
 #include <string>
@@ -66,9 +68,10 @@ struct CudaDriver {
 
 /// Opens libcuda.so.1 and resolves the table once per process; later calls
 /// return the same table (or the same failure). Does not call cuInit. On
-/// failure returns null and sets `error`; `notFound` tells a missing driver
-/// from a broken one.
-const CudaDriver *loadCudaDriver(std::string &error, bool &notFound);
+/// failure returns null and sets `error` and `status`:
+/// ATTNC_ERROR_DRIVER_NOT_FOUND for a missing driver, ATTNC_ERROR_CUDA for a
+/// broken one.
+const CudaDriver *loadCudaDriver(std::string &error, attnc_status &status);
 
 /// "CUDA_ERROR_X: description", robust to codes the driver does not name.
 std::string describeCudaResult(const CudaDriver &driver, CUresult result);

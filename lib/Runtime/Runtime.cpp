@@ -96,11 +96,10 @@ Session *session = nullptr; // set once, then read-only; leaked on purpose
 
 attnc_status openSession(const char *call, int ordinal, Session *&out) {
   std::string error;
-  bool notFound = false;
-  const CudaDriver *driver = loadCudaDriver(error, notFound);
+  attnc_status status = ATTNC_OK;
+  const CudaDriver *driver = loadCudaDriver(error, status);
   if (!driver)
-    return failWith(notFound ? ATTNC_ERROR_DRIVER_NOT_FOUND : ATTNC_ERROR_CUDA,
-                    std::string(call) + ": " + error);
+    return failWith(status, std::string(call) + ": " + error);
   const CudaDriver &d = *driver;
   auto cudaFail = [&] {
     return failWith(ATTNC_ERROR_CUDA, std::string(call) + ": " + error);

@@ -62,11 +62,10 @@ attnc_status openDevice(const char *call, Device &out) {
   if (attnc_status st = attnc_get_device(&ordinal))
     return failWith(st, std::string(call) + ": " + attnc_last_error());
   std::string error;
-  bool notFound = false;
-  const CudaDriver *driver = loadCudaDriver(error, notFound);
+  attnc_status status = ATTNC_OK;
+  const CudaDriver *driver = loadCudaDriver(error, status);
   if (!driver)
-    return failWith(notFound ? ATTNC_ERROR_DRIVER_NOT_FOUND : ATTNC_ERROR_CUDA,
-                    std::string(call) + ": " + error);
+    return failWith(status, std::string(call) + ": " + error);
   CUdevice dev = 0;
   CUcontext context = nullptr;
   if (!ATTNC_CUDA_CALL(*driver, cuDeviceGet, "", error, &dev, ordinal) ||
@@ -92,6 +91,19 @@ attnc_status withDriver(const char *call, Fn body) {
       body(*device.driver, error))
     return ATTNC_OK;
   return failWith(ATTNC_ERROR_CUDA, std::string(call) + ": " + error);
+}
+
+/// A copy of `bytes` between `dst` and `src` by `copy` (a driver call);
+/// zero bytes are a no-op.
+template <typename Copy>
+attnc_status copyBytes(const char *call, void *dst, const void *src,
+                       size_t bytes, Copy copy) {
+  lastError.clear();
+  if (bytes == 0)
+    return ATTNC_OK;
+  if (!dst || !src)
+    return invalid(call, std::string(dst ? "src" : "dst") + " is NULL");
+  return withDriver(call, copy);
 }
 } // namespace
 
@@ -206,34 +218,26 @@ attnc_status attnc_testing_free(void *ptr) {
 
 attnc_status attnc_testing_memcpy_htod(void *dst, const void *src,
                                        size_t bytes) {
-  const char *call = "attnc_testing_memcpy_htod";
-  lastError.clear();
-  if (bytes == 0)
-    return ATTNC_OK;
-  if (!dst || !src)
-    return invalid(call, std::string(dst ? "src" : "dst") + " is NULL");
-  return withDriver(call, [&](const CudaDriver &d, std::string &error) {
-    return ATTNC_CUDA_CALL(d, cuMemcpyHtoD,
-                           std::to_string(bytes) + " bytes to " +
-                               hex(devicePtr(dst)),
-                           error, devicePtr(dst), src, bytes);
-  });
+  return copyBytes("attnc_testing_memcpy_htod", dst, src, bytes,
+                   [&](const CudaDriver &d, std::string &error) {
+                     return ATTNC_CUDA_CALL(d, cuMemcpyHtoD,
+                                            std::to_string(bytes) +
+                                                " bytes to " +
+                                                hex(devicePtr(dst)),
+                                            error, devicePtr(dst), src, bytes);
+                   });
 }
 
 attnc_status attnc_testing_memcpy_dtoh(void *dst, const void *src,
                                        size_t bytes) {
-  const char *call = "attnc_testing_memcpy_dtoh";
-  lastError.clear();
-  if (bytes == 0)
-    return ATTNC_OK;
-  if (!dst || !src)
-    return invalid(call, std::string(dst ? "src" : "dst") + " is NULL");
-  return withDriver(call, [&](const CudaDriver &d, std::string &error) {
-    return ATTNC_CUDA_CALL(d, cuMemcpyDtoH,
-                           std::to_string(bytes) + " bytes from " +
-                               hex(devicePtr(src)),
-                           error, dst, devicePtr(src), bytes);
-  });
+  return copyBytes("attnc_testing_memcpy_dtoh", dst, src, bytes,
+                   [&](const CudaDriver &d, std::string &error) {
+                     return ATTNC_CUDA_CALL(d, cuMemcpyDtoH,
+                                            std::to_string(bytes) +
+                                                " bytes from " +
+                                                hex(devicePtr(src)),
+                                            error, dst, devicePtr(src), bytes);
+                   });
 }
 
 attnc_status attnc_testing_memset_u16(void *dst, uint16_t value, size_t count) {

@@ -659,22 +659,12 @@ raise::matchLinalgAttention(Operation *anchor) {
       return qk.takeError();
     match.query = qk->query;
     match.key = qk->key;
-    // V is not scaled: a factor on it would scale the output.
-    Matched<OperandView> value =
-        viewOperand(pv.getDpsInputOperand(1)->get(), /*allowGqa=*/true,
-                    [](Value v) { return v; });
-    if (!value)
-      return value.takeError();
-    match.value = *value;
-    if (scores->mask) {
-      Matched<MaskSpec> mask = classifyScoreMask(*scores->mask, scores->qk);
-      if (!mask)
-        return mask.takeError();
-      match.mask = *mask;
-    }
-    match.result = throughOutputCast(
-        match.result, getElementTypeOrSelf(match.query.source().getType()));
-    if (llvm::Error error = checkConsistent(match))
+    if (llvm::Error error = completeMatch(
+            match, pv.getDpsInputOperand(1)->get(), [&]() -> Matched<MaskSpec> {
+              if (!scores->mask)
+                return MaskSpec();
+              return classifyScoreMask(*scores->mask, scores->qk);
+            }))
       return std::move(error);
     return match;
   }();

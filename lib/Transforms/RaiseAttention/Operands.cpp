@@ -255,3 +255,19 @@ llvm::Error raise::checkConsistent(const AttentionMatch &match) {
   }
   return llvm::Error::success();
 }
+
+llvm::Error raise::completeMatch(AttentionMatch &match, Value value,
+                                 function_ref<Matched<MaskSpec>()> classify) {
+  Matched<OperandView> view =
+      viewOperand(value, /*allowGqa=*/true, [](Value v) { return v; });
+  if (!view)
+    return view.takeError();
+  match.value = *view;
+  Matched<MaskSpec> mask = classify();
+  if (!mask)
+    return mask.takeError();
+  match.mask = *mask;
+  match.result = throughOutputCast(
+      match.result, getElementTypeOrSelf(match.query.source().getType()));
+  return checkConsistent(match);
+}

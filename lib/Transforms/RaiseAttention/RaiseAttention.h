@@ -124,6 +124,13 @@ Value throughOutputCast(Value result, Type element);
 /// heads a multiple of key/value heads.
 llvm::Error checkConsistent(const AttentionMatch &match);
 
+/// The steps both matchers end with, once Q, K, the scale and the result are
+/// in `match`: V's view from `value` (unscaled: a factor on V would scale the
+/// output), the mask `classify` gives, the result through its output cast,
+/// and checkConsistent.
+llvm::Error completeMatch(AttentionMatch &match, Value value,
+                          function_ref<Matched<MaskSpec>()> classify);
+
 } // namespace mlir::attn::raise
 
 #endif // ATTNC_LIB_TRANSFORMS_RAISEATTENTION_RAISEATTENTION_H

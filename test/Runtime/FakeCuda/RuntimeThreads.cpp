@@ -53,6 +53,21 @@ attnc_tensor tensor(void *data, int64_t b, int64_t h, int64_t s, int64_t d) {
   return t;
 }
 
+/// Q, K, V and O in `buf` (bf16 [b, h, s, d], contiguous), the LSE and the
+/// scale as launch arguments.
+attnc_attention_args attentionArgs(void *const buf[4], void *lse, int64_t b,
+                                   int64_t h, int64_t s, int64_t d,
+                                   float scale) {
+  attnc_attention_args args = {sizeof(attnc_attention_args)};
+  args.q = tensor(buf[0], b, h, s, d);
+  args.k = tensor(buf[1], b, h, s, d);
+  args.v = tensor(buf[2], b, h, s, d);
+  args.o = tensor(buf[3], b, h, s, d);
+  args.lse = lse;
+  args.scale = scale;
+  return args;
+}
+
 void worker(int id, const char *artifact, int iterations) {
   // With the fake driver any pointer is a context; the runtime must hand it
   // back untouched.
@@ -96,13 +111,8 @@ void worker(int id, const char *artifact, int iterations) {
           "attnc_testing_memcpy_htod", true);
     check(attnc_testing_memset_u16(buf[3], 0xffff, bytes / 2),
           "attnc_testing_memset_u16", true);
-    attnc_attention_args args = {sizeof(attnc_attention_args)};
-    args.q = tensor(buf[0], b, h, s, d);
-    args.k = tensor(buf[1], b, h, s, d);
-    args.v = tensor(buf[2], b, h, s, d);
-    args.o = tensor(buf[3], b, h, s, d);
-    args.lse = lse;
-    args.scale = 0.08838834764831845f;
+    attnc_attention_args args =
+        attentionArgs(buf, lse, b, h, s, d, 0.08838834764831845f);
     check(attnc_attention_launch(kernel, &args, nullptr),
           "attnc_attention_launch");
     float ms = 0;
@@ -131,13 +141,7 @@ void checkNegativeScale(const char *artifact) {
   for (void *&p : buf)
     attnc_testing_malloc(&p, b * h * s * d * 2);
   attnc_testing_malloc(&lse, b * h * s * 4);
-  attnc_attention_args args = {sizeof(attnc_attention_args)};
-  args.q = tensor(buf[0], b, h, s, d);
-  args.k = tensor(buf[1], b, h, s, d);
-  args.v = tensor(buf[2], b, h, s, d);
-  args.o = tensor(buf[3], b, h, s, d);
-  args.lse = lse;
-  args.scale = -0.5f;
+  attnc_attention_args args = attentionArgs(buf, lse, b, h, s, d, -0.5f);
   attnc_status st = attnc_attention_launch(kernel, &args, nullptr);
   std::printf("scale -0.5: %s: %s\n", attnc_status_name(st),
               attnc_last_error());
