@@ -126,24 +126,36 @@ LogicalResult fuse(RewriterBase &rewriter, FinalizeOp finalize) {
     rewriter.clone(op, maxMapping);
   Value newMax = maxMapping.lookup(loops.rowMax.getResult());
 
-  // Rescale what was accumulated under the old max.
+  // Rescale what was accumulated under the old max. The ops come in the
+  // order a kernel issues them (the GPU lowering runs them in IR order):
+  // the row sum right after the exponentials, O's rescale right before
+  // P V, so neither P in f32 nor the rescaled O is live longer than needed.
   Value scaleLog2 = probs.getScaleLog2();
   Value factor = RescaleFactorOp::create(rewriter, loc, m.getType(), m, newMax,
                                          scaleLog2);
   Value scaledSum = ScaleRowsOp::create(rewriter, loc, l.getType(), l, factor);
-  Value scaledAcc = ScaleRowsOp::create(rewriter, loc, acc.getType(), acc, factor);
 
   // The P V body under the running max.
   IRMapping pvMapping;
   pvMapping.map(loops.pvLoop.getInductionVar(), kb);
-  pvMapping.map(loops.pvLoop.getRegionIterArgs()[0], scaledAcc);
+  pvMapping.map(loops.pvLoop.getRegionIterArgs()[0], acc);
   pvMapping.map(finalMax, newMax);
   for (Operation &op : loops.pvLoop.getBody()->without_terminator())
     rewriter.clone(op, pvMapping);
   Value newAcc = pvMapping.lookup(pvYield->getOperand(0));
+  Value fusedProbs = pvMapping.lookup(probs.getResult());
+  rewriter.setInsertionPointAfterValue(fusedProbs);
   Value newSum = RowSumOp::create(rewriter, loc, scaledSum.getType(),
-                                  pvMapping.lookup(probs.getResult()),
-                                  scaledSum);
+                                  fusedProbs, scaledSum);
+  SmallVector<OpOperand *> accUses =
+      llvm::map_to_vector(acc.getUses(), [](OpOperand &use) { return &use; });
+  for (OpOperand *use : accUses) {
+    rewriter.setInsertionPoint(use->getOwner());
+    Value scaledAcc =
+        ScaleRowsOp::create(rewriter, loc, acc.getType(), acc, factor);
+    rewriter.modifyOpInPlace(use->getOwner(), [&] { use->set(scaledAcc); });
+  }
+  rewriter.setInsertionPointToEnd(body);
   scf::YieldOp::create(rewriter, loc, ValueRange{newMax, newSum, newAcc});
 
   rewriter.modifyOpInPlace(finalize, [&] {

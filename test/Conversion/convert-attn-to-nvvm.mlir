@@ -173,11 +173,12 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 // OVERLAP:       nvvm.barrier.arrive id
 // OVERLAP-NEXT:  nvvm.wgmma.wait.group.sync.aligned 1
 // The softmax (fma, ex2) runs before the full wait; nothing after the P V
-// issue writes O or P, and the stage's release waits for the row sums.
+// issue writes O (a rescale repacks its struct) or P, and the stage's
+// release waits for the row sums.
 // OVERLAP:       llvm.intr.fma
 // OVERLAP:       llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
 // OVERLAP-NOT:   llvm.fptrunc
-// OVERLAP-NOT:   arith.mulf
+// OVERLAP-NOT:   llvm.insertvalue
 // OVERLAP:       nvvm.wgmma.wait.group.sync.aligned 0
 // OVERLAP-NOT:   llvm.fptrunc
 // OVERLAP:       arith.cmpf uge

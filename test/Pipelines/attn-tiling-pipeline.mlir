@@ -38,8 +38,8 @@
 // FUSED:           %[[R:.*]]:3 = scf.for {{.*}} -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
 // FUSED:             attn.mask {{.*}} kind = causal
 // FUSED:             attn.rescale_factor
-// FUSED:             attn.pv
 // FUSED:             attn.row_sum
+// FUSED:             attn.pv
 // FUSED:             scf.yield
 // FUSED-NEXT:      }
 // FUSED-NOT:       scf.for

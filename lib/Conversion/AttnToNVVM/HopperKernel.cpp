@@ -134,6 +134,9 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
     index.map(plan.scaleLog2, required("f32", "scale_log2"));
   scaleLog2 = index.lower(b, plan.scaleLog2);
   lseScale = index.lower(b, plan.lseScale);
+  // The tile ops' scale operands are these values.
+  index.map(plan.scaleLog2, scaleLog2);
+  index.map(plan.lseScale, lseScale);
 
   scoresType = LLVM::LLVMStructType::getLiteral(
       ctx, SmallVector<Type>(plan.blockN / 2, f32()));
@@ -383,12 +386,15 @@ void KernelEmitter::forEachTile(function_ref<Value(Value, Value)> body) {
 void KernelEmitter::emitConsumer(Value output, Value lse,
                                  ArrayRef<Value> bounds, Value iterationBase,
                                  Value queryPhase) {
-  MLIRContext *ctx = b.getContext();
   Value kvBegin = bounds.front();
   waitBarrier(queryBarrier(), queryPhase);
-  Value zeroAcc = LLVM::ZeroOp::create(b, loc, accType);
-  SmallVector<Value> carried = {negInf(), negInf(), cF32(0.0), cF32(0.0),
-                                zeroAcc};
+  // The tile's values outside the loops: the first loop's initial m, l
+  // and O, the last loop's results.
+  TileValues tileValues;
+  scf::ForOp first = plan.kvLoops.front().loop;
+  for (Value init : first.getInitArgs())
+    lowerConstant(tileValues, init.getDefiningOp<arith::ConstantOp>());
+  SmallVector<Value> carried = flatten(tileValues, first.getInitArgs());
   auto emitLoops = [&](ArrayRef<Value> loopBounds, auto step) {
     for (auto [i, kv] : llvm::enumerate(plan.kvLoops)) {
       auto loop = scf::ForOp::create(b, loc, loopBounds[i], loopBounds[i + 1],
@@ -408,43 +414,21 @@ void KernelEmitter::emitConsumer(Value output, Value lse,
     // Warpgroup 0 goes first: warpgroup 1 pre-arrives on its barrier.
     ifThen(eqI(warpgroup, c32(1)), [&] { pingPongArriveOther(); });
   }
+  scf::ForOp last = plan.kvLoops.back().loop;
   if (!plan.overlapSoftmax()) {
     emitLoops(bounds, [&](Value kb, Value it, ValueRange c, const KvLoop &kv) {
       return kvStep(kb, it, c, kv);
     });
+    unflatten(tileValues, last.getResults(), carried);
   } else {
-    // Block `begin` alone (S and softmax), then blocks begin+1.. with the
-    // previous block's P V overlapping, then the last block's P V.
+    // Block `begin`'s stage 0 alone, then blocks begin+1.. with the
+    // previous block's stage 1 overlapping, then the last block's stage 1.
     Value hasBlocks = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
                                             kvBegin, kvEnd);
-    // Carried: m, l, O, then block j-1's P (f32, the S layout) and alpha.
-    auto first = ifThenElse(
-        hasBlocks,
-        [&]() -> SmallVector<Value> {
-          if (plan.pingPong())
-            pingPongWait();
-          auto [stage, phase] = plan.persistent
-                                    ? stageAndPhase(iterationBase)
-                                    : std::pair<Value, Value>{c32(0), c32(0)};
-          Value scores = computeScores(stage, phase);
-          if (plan.pingPong())
-            pingPongArriveOther();
-          NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-          Softmax sm = softmax(scores, kvBegin, plan.peeledBlockLoop(),
-                               ValueRange{carried[0], carried[1]},
-                               ValueRange{carried[2], carried[3]});
-          releaseKeys(stage);
-          return {sm.m[0],     sm.m[1],    sm.l[0],
-                  sm.l[1],     zeroAcc,    pack(sm.p, scoresType),
-                  sm.alpha[0], sm.alpha[1]};
-        },
-        [&]() -> SmallVector<Value> {
-          return {carried[0], carried[1],
-                  carried[2], carried[3],
-                  zeroAcc,    LLVM::ZeroOp::create(b, loc, scoresType),
-                  cF32(1.0),  cF32(1.0)};
-        });
-    carried = first;
+    SmallVector<Value> in(carried);
+    carried = ifThenElse(
+        hasBlocks, [&] { return overlapPrologue(in, kvBegin, iterationBase); },
+        [&] { return overlapNoBlocks(in); });
     Value second = add(kvBegin, cIdx(1));
     SmallVector<Value> shifted;
     for (Value bound : bounds)
@@ -452,36 +436,43 @@ void KernelEmitter::emitConsumer(Value output, Value lse,
     emitLoops(shifted, [&](Value kb, Value it, ValueRange c, const KvLoop &kv) {
       return kvStepOverlapped(kb, it, c, kv);
     });
-    Value acc = ifThenElse(
-        hasBlocks,
-        [&]() -> SmallVector<Value> {
-          Value last = ringIteration(
-              iterationBase,
-              toI32(arith::SubIOp::create(
-                  b, loc, arith::SubIOp::create(b, loc, kvEnd, cIdx(1)),
-                  kvBegin)));
-          auto [stage, phase] = stageAndPhase(last);
-          waitBarrier(valueBarrier(stage), phase);
-          Value alpha[2] = {carried[6], carried[7]};
-          Value out = rescale(carried[4], alpha);
-          SmallVector<Value> probs =
-              packProbs(unpack(carried[5], plan.blockN / 2));
-          NVVM::WgmmaFenceAlignedOp::create(b, loc);
-          out = outputGemm(out, probs, stage);
-          NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-          NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-          // The next tile's loads reuse this stage.
-          if (plan.persistent)
-            releaseValues(stage, kvEnd);
-          return {out};
-        },
-        [&]() -> SmallVector<Value> { return {carried[4]}; })[0];
-    carried = {carried[0], carried[1], carried[2], carried[3], acc};
+    unflatten(tileValues, last.getResults(), carried);
+    // The last loop's result that its P V yields is complete after the
+    // last block's stage 1.
+    Value accResult;
+    for (auto [yielded, result] : llvm::zip_equal(
+             last.getBody()->getTerminator()->getOperands(), last.getResults()))
+      if (yielded == plan.kvLoops.back().pv().getResult())
+        accResult = result;
+    SmallVector<Value> overlapped(carried);
+    Value acc = packedTile(tileValues, accResult);
+    tileValues.tiles[accResult] = TileFragment{
+        ifThenElse(
+            hasBlocks,
+            [&]() -> SmallVector<Value> {
+              Value lastIteration = ringIteration(
+                  iterationBase,
+                  toI32(arith::SubIOp::create(
+                      b, loc, arith::SubIOp::create(b, loc, kvEnd, cIdx(1)),
+                      kvBegin)));
+              return {overlapEpilogue(overlapped, lastIteration)};
+            },
+            [&]() -> SmallVector<Value> { return {acc}; })[0],
+        {}};
   }
+  lowerFinalize(tileValues, plan.finalize, output, lse);
+}
 
-  // Epilogue: O = acc / l through shared memory and a TMA store (which clips
-  // rows past Nq); LSE = m * scale + ln l stored directly.
-  Value l[2] = {quadReduce(carried[2], false), quadReduce(carried[3], false)};
+void KernelEmitter::lowerFinalize(TileValues &values, FinalizeOp op,
+                                  Value output, Value lse) {
+  MLIRContext *ctx = b.getContext();
+  // O = acc / l through shared memory and a TMA store (which clips rows
+  // past Nq); LSE = m * scale + ln l stored directly. l is each thread's
+  // partial sum: reduce it over the quad first.
+  const RowFragment &rowSum = values.rows.at(op.getRowSum());
+  const RowFragment &rowMax = values.rows.at(op.getRowMax());
+  Value l[2] = {quadReduce(rowSum.rows[0], false),
+                quadReduce(rowSum.rows[1], false)};
   Value empty[2], inv[2];
   for (int r = 0; r < 2; ++r) {
     empty[r] = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, l[r],
@@ -507,7 +498,7 @@ void KernelEmitter::emitConsumer(Value output, Value lse,
   };
   if (plan.persistent)
     consumePreArrival();
-  storeOutputTile(unpack(carried[4], plan.valueHeadDim / 2), inv, output);
+  storeOutputTile(tileElements(values, op.getAcc()), inv, output);
   if (!plan.persistent)
     consumePreArrival();
 
@@ -516,6 +507,7 @@ void KernelEmitter::emitConsumer(Value output, Value lse,
   auto i64Of = [&](Value v) {
     return arith::ExtUIOp::create(b, loc, i64(), v);
   };
+  Value scale = index.lower(b, op.getScale());
   Value hq = c64(plan.headsQ), seqQ64 = i64Of(seqQ);
   auto globalPtr = LLVM::LLVMPointerType::get(ctx, 1);
   Value isQuadLead = eqI(arith::AndIOp::create(b, loc, lane, c32(3)), c32(0));
@@ -526,7 +518,7 @@ void KernelEmitter::emitConsumer(Value output, Value lse,
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, row, seqQ));
     ifThen(rowOk, [&] {
       Value value = arith::AddFOp::create(
-          b, loc, arith::MulFOp::create(b, loc, carried[r], lseScale),
+          b, loc, arith::MulFOp::create(b, loc, rowMax.rows[r], scale),
           arith::MulFOp::create(b, loc, log2(l[r]), cF32(M_LN2)));
       value = arith::SelectOp::create(b, loc, empty[r], negInf(), value);
       Value index =

@@ -72,10 +72,6 @@ private:
         .getResult(0);
   }
   Value exp2(Value x) { return intrinsic("llvm.nvvm.ex2.approx.ftz.f", x); }
-  /// tanh.approx.f32 (MUFU.TANH; LLVM 22 has no NVVM intrinsic for it).
-  Value tanhApprox(Value x);
-  Value log2(Value x) { return intrinsic("llvm.nvvm.lg2.approx.ftz.f", x); }
-  Value quadReduce(Value x, bool isMax);
   /// scf.if with results; each branch returns the values it yields.
   SmallVector<Value> ifThenElse(Value cond,
                                 function_ref<SmallVector<Value>()> thenFn,
@@ -160,29 +156,91 @@ private:
   Value pack(ArrayRef<Value> values, Type structType);
   Value packPair(Value lo, Value hi);
 
-  //===--- the online-softmax step ----------------------------------------===//
-  /// Online-softmax state after one block: running max and sum of the
-  /// thread's two rows, the rescale factor and P in f32 (packProbs makes it
-  /// the RS A fragment).
-  struct Softmax {
-    Value m[2], l[2], alpha[2];
-    /// i1: a row max of this thread moved (alpha != 1).
-    Value maxMoved;
-    SmallVector<Value> p;
+  //===--- tile values: the consumer's IR values in this thread's registers
+  //===//
+  /// An accumulator-layout tile (S, P, O; see HopperKernel.cpp): the LLVM
+  /// struct wgmma takes and returns, and its elements once an elementwise op
+  /// reads them.
+  struct TileFragment {
+    Value packed;
+    SmallVector<Value> elements;
   };
-  SmallVector<Value> packProbs(ArrayRef<Value> p);
-  /// The score modifiers of `kv`'s body, in IR order, on this thread's
-  /// scores of kv block `kvBlock`; true if one of them masks.
-  bool applyScoreModifiers(SmallVectorImpl<Value> &s, const KvLoop &kv,
-                           Value kvBlock);
+  /// A row vector (m, l, alpha): the thread's two rows. A row sum is this
+  /// thread's partial sum; attn.finalize reduces it over the quad.
+  struct RowFragment {
+    std::array<Value, 2> rows;
+    /// attn.rescale_factor: i1, a row max of this thread moved (alpha != 1).
+    Value moved;
+  };
+  /// A K or V tile in shared memory: the ring stage holding it and the
+  /// parity of the stage's phase.
+  struct RingSlot {
+    Value stage, phase;
+  };
+  /// The kernel values of the tile IR values of one lowered kv step (or of
+  /// the tile outside the loops).
+  struct TileValues {
+    DenseMap<Value, TileFragment> tiles;
+    DenseMap<Value, RowFragment> rows;
+    DenseMap<Value, RingSlot> slots;
+    /// -(m c) of each row max m: shared by its attn.rescale_factor and
+    /// attn.exp_diff.
+    DenseMap<Value, std::array<Value, 2>> negScaledMax;
+    /// attn.scale_rows of a row vector that its only user, an attn.row_sum,
+    /// applies as an fma: the result -> (input, factor).
+    DenseMap<Value, std::pair<Value, Value>> deferredScales;
+  };
+  /// The kernel value of an accumulator-layout tile, packed or as elements.
+  Value packedTile(TileValues &values, Value tile);
+  ArrayRef<Value> tileElements(TileValues &values, Value tile);
+  /// The per-thread struct of an accumulator-layout tile of `cols` columns.
+  Type fragmentType(int64_t cols);
+  /// Kernel values of the loop-carried tile IR `irValues` in order (a tile:
+  /// one struct; a row vector: its two rows) and back.
+  SmallVector<Value> flatten(TileValues &values, ValueRange irValues);
+  ValueRange unflatten(TileValues &values, ValueRange irValues,
+                       ValueRange flat);
+  /// Lowers a splat arith.constant (the loops' initial m, l and O).
+  void lowerConstant(TileValues &values, arith::ConstantOp constant);
+
+  // One lowering per tile op of a kv loop (KernelTileOps.cpp); each maps its
+  // results in `values`. `kvBlock` is the kv block the step lowers; the
+  // wgmma issues are fenced and committed, their waits are the schedule's.
+  /// attn.ring_pop, attn.load_tile of K or V: the stage of ring iteration
+  /// `iteration`.
+  void lowerRingSlot(TileValues &values, Operation *op, Value iteration);
+  /// attn.qk: issues S = Q K^T.
+  void lowerQK(TileValues &values, QKOp op);
   /// attn.mask: hidden scores become -inf.
-  void applyMask(SmallVectorImpl<Value> &s, MaskOp mask, Value kvBlock);
+  void lowerMask(TileValues &values, MaskOp op, Value kvBlock);
   /// attn.softcap: s = cap * tanh(s * scale / cap).
-  void applySoftcap(SmallVectorImpl<Value> &s, SoftcapOp softcap);
-  Softmax softmax(Value scores, Value kvBlock, const KvLoop &kv,
-                  ValueRange mOld, ValueRange lOld);
-  Value rescale(Value acc, const Value alpha[2]);
-  Value rescaleIfMoved(Value acc, const Softmax &sm);
+  void lowerSoftcap(TileValues &values, SoftcapOp op);
+  void lowerRowMax(TileValues &values, RowMaxOp op);
+  void lowerRescaleFactor(TileValues &values, RescaleFactorOp op);
+  /// attn.scale_rows of a row vector, or of the accumulator (O *= alpha,
+  /// only in warps where a row max moved with conditional-rescale).
+  void lowerScaleRows(TileValues &values, ScaleRowsOp op);
+  void lowerExpDiff(TileValues &values, ExpDiffOp op);
+  void lowerRowSum(TileValues &values, RowSumOp op);
+  /// attn.pv: O += P V, P converted to the element type first (or already,
+  /// as `probs`: the overlapped schedule converts it early).
+  void lowerPV(TileValues &values, PVOp op, ArrayRef<Value> probs = {});
+  /// Dispatches one op of a kv loop body to its lowering.
+  void lowerTileOp(TileValues &values, Operation *op, Value kvBlock,
+                   Value iteration);
+  /// attn.finalize and the O and LSE stores of the tile.
+  void lowerFinalize(TileValues &values, FinalizeOp op, Value output,
+                     Value lse);
+  /// -(m c) of row max `rowMax` under multiplier `c` (a masked row that saw
+  /// no key yet has m = -inf and uses 0, so that exp2(-inf - m) is 0).
+  std::array<Value, 2> negScaledMax(TileValues &values, Value rowMax, Value c);
+  Value tanhApprox(Value x);
+  Value log2(Value x) { return intrinsic("llvm.nvvm.lg2.approx.ftz.f", x); }
+  Value quadReduce(Value x, bool isMax);
+  SmallVector<Value> packProbs(ArrayRef<Value> p);
+  Value rescale(Value acc, const std::array<Value, 2> &alpha);
+
+  //===--- the schedule of a kv step (KernelStep.cpp) ---------------------===//
   /// One arrival per consumer warpgroup on `barrier`, behind `after`.
   void arriveOncePerWarpgroup(Value barrier, ArrayRef<Value> after);
   /// Frees `stage`'s K (where K is released early; else a no-op).
@@ -191,18 +249,46 @@ private:
   /// without a producer, a block barrier and the refill of the stage.
   void releaseValues(Value stage, Value kvBlock, ArrayRef<Value> after = {});
   std::pair<Value, Value> stageAndPhase(Value iteration);
-  Value computeScores(Value stage, Value phase);
   void keepAlive(ArrayRef<Value> values);
   Value pingPongBarrier(Value wg);
   void pingPongWait();
   void pingPongArriveOther();
-  /// One kv block, GEMMs and softmax in sequence.
+  /// The ops of a kv loop body in the overlapped schedule: those of stage 1
+  /// (only the accumulator depends on them: its attn.scale_rows and
+  /// attn.pv) run for block j-1 during block j; the values stage 1 reads
+  /// from stage 0 are carried.
+  struct OverlapStages {
+    SmallVector<Operation *> stage0, stage1;
+    /// Stage-0 results stage 1 reads (ring slots excepted: recomputed).
+    SmallVector<Value> crossing;
+    QKOp qk;
+    PVOp pv;
+  };
+  OverlapStages splitStages(const KvLoop &kv);
+  /// Lowers the ring slots of `kv`'s body (K and V of ring iteration
+  /// `iteration`); the schedule waits for them where it needs them.
+  void lowerRingSlots(TileValues &values, const KvLoop &kv, Value iteration);
+  void waitForSlot(const RingSlot &slot, bool isValue);
+  /// One kv block, each op of the loop body in IR order; S and P V are
+  /// waited for after their issue.
   SmallVector<Value> kvStep(Value kvBlock, Value iteration, ValueRange carried,
                             const KvLoop &kv);
-  /// One kv block with the P V of the previous block overlapping this
-  /// block's softmax; also carries the previous block's P (f32) and alpha.
+  /// One kv block with the stage-1 ops of the previous block (P V) issued
+  /// right after this block's S, under this block's softmax; carries the
+  /// crossing values after the loop's own.
   SmallVector<Value> kvStepOverlapped(Value kvBlock, Value iteration,
                                       ValueRange carried, const KvLoop &kv);
+  /// The overlapped schedule's first block (`kvBegin`, ring iteration
+  /// `iterationBase`): stage 0 of the loop whose ops every block may take
+  /// (KernelPlan::peeledBlockLoop); returns the carried values and the
+  /// crossing ones.
+  SmallVector<Value> overlapPrologue(ValueRange carried, Value kvBegin,
+                                     Value iterationBase);
+  /// The same carried values for a tile without kv blocks.
+  SmallVector<Value> overlapNoBlocks(ValueRange carried);
+  /// Stage 1 of the last block (ring iteration `lastIteration`): the final
+  /// accumulator.
+  Value overlapEpilogue(ValueRange carried, Value lastIteration);
   /// The loop bounds of the current tile's kv loops (bounds.front() is its
   /// first kv block, bounds.back() its end) and its number of kv blocks.
   struct TileBounds {

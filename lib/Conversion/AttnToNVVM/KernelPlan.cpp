@@ -187,6 +187,30 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
   if (failed(loops))
     return failure();
   plan.kvLoops = std::move(*loops);
+  // The kernel carries the running max, sum and O from loop to loop in its
+  // registers and starts them from the first loop's splat constants.
+  scf::ForOp firstLoop = plan.kvLoops.front().loop;
+  for (Value init : firstLoop.getInitArgs()) {
+    auto constant = init.getDefiningOp<arith::ConstantOp>();
+    if (!constant || !isa<SplatElementsAttr>(constant.getValue()))
+      return firstLoop.emitError("convert-attn-to-nvvm: the first kv loop "
+                                 "must start its carried values from splat "
+                                 "constants (the online softmax's m = -inf, "
+                                 "l = 0, O = 0)");
+  }
+  for (auto [previous, next] :
+       llvm::zip(plan.kvLoops, llvm::drop_begin(plan.kvLoops)))
+    if (next.loop.getInitArgs() != previous.loop.getResults())
+      return next.loop.emitError("convert-attn-to-nvvm: a kv loop must carry "
+                                 "on the previous kv loop's results, in "
+                                 "order");
+  scf::ForOp lastLoop = plan.kvLoops.back().loop;
+  for (Value operand :
+       {finalize.getAcc(), finalize.getRowSum(), finalize.getRowMax()})
+    if (operand.getDefiningOp() != lastLoop.getOperation())
+      return finalize.emitError("convert-attn-to-nvvm: attn.finalize must "
+                                "read the last kv loop's results");
+  plan.finalize = finalize;
 
   bool sawKey = false, sawValue = false;
   auto loadOf = [&](Value tile, bool isKey) -> LoadTileOp {

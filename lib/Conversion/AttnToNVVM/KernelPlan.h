@@ -67,6 +67,8 @@ struct KernelPlan {
   /// The Q tile's load (its row is the tile's first query row) and one K
   /// load (its head is the kv head of the query head: GQA).
   mutable LoadTileOp queryLoad, keyLoad;
+  /// The tile's attn.finalize: reads the last kv loop's results.
+  mutable FinalizeOp finalize;
   /// The consumer's kv loops in order (the tile's own without a producer).
   SmallVector<KvLoop> kvLoops;
   /// The producer region's kv loop, with warp specialization.

@@ -1,0 +1,386 @@
+//===- KernelTileOps.cpp - one lowering per tile op of a kv loop ----------===//
+//
+// Part of the attnc project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Each op of a consumer's kv loop body becomes the instructions of this
+// thread's fragment of its tile: S, P and O in the wgmma accumulator layout,
+// m, l and alpha as the thread's two rows (HopperKernel.cpp has the layout).
+// The schedule (KernelStep.cpp) calls these in the order it runs the ops and
+// places the waits, barriers and stage releases between them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelEmitter.h"
+
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::attn;
+using namespace mlir::attn::hopper;
+
+/// The row of the thread's pair (0: r0, 1: r0 + 8) that accumulator element
+/// `i` sits in.
+static int rowOfElement(size_t i) { return (i % 4) / 2; }
+
+/// The number of columns of a 2-D tile value.
+static int64_t tileColumns(Value tile) {
+  return cast<RankedTensorType>(tile.getType()).getShape()[1];
+}
+
+static bool isRowVector(Value v) {
+  return cast<RankedTensorType>(v.getType()).getRank() == 1;
+}
+
+Type KernelEmitter::fragmentType(int64_t cols) {
+  return LLVM::LLVMStructType::getLiteral(b.getContext(),
+                                          SmallVector<Type>(cols / 2, f32()));
+}
+
+Value KernelEmitter::packedTile(TileValues &values, Value tile) {
+  TileFragment &f = values.tiles[tile];
+  if (!f.packed)
+    f.packed = pack(f.elements, fragmentType(tileColumns(tile)));
+  return f.packed;
+}
+
+ArrayRef<Value> KernelEmitter::tileElements(TileValues &values, Value tile) {
+  TileFragment &f = values.tiles[tile];
+  if (f.elements.empty())
+    f.elements = unpack(f.packed, tileColumns(tile) / 2);
+  return f.elements;
+}
+
+SmallVector<Value> KernelEmitter::flatten(TileValues &values,
+                                          ValueRange irValues) {
+  SmallVector<Value> flat;
+  for (Value v : irValues) {
+    if (isRowVector(v))
+      llvm::append_range(flat, values.rows.at(v).rows);
+    else
+      flat.push_back(packedTile(values, v));
+  }
+  return flat;
+}
+
+ValueRange KernelEmitter::unflatten(TileValues &values, ValueRange irValues,
+                                    ValueRange flat) {
+  for (Value v : irValues) {
+    if (isRowVector(v)) {
+      values.rows[v] = RowFragment{{flat[0], flat[1]}, Value()};
+      flat = flat.drop_front(2);
+    } else {
+      values.tiles[v] = TileFragment{flat[0], {}};
+      flat = flat.drop_front();
+    }
+  }
+  return flat;
+}
+
+void KernelEmitter::lowerConstant(TileValues &values,
+                                  arith::ConstantOp constant) {
+  auto splat = dyn_cast<SplatElementsAttr>(constant.getValue());
+  assert(splat && "readKernelPlan admits splat initial values only");
+  double value = splat.getSplatValue<APFloat>().convertToDouble();
+  Value tile = constant.getResult();
+  if (isRowVector(tile)) {
+    values.rows[tile] = RowFragment{{cF32(value), cF32(value)}, Value()};
+    return;
+  }
+  Type type = fragmentType(tileColumns(tile));
+  if (value == 0.0 && !std::signbit(value)) {
+    values.tiles[tile] = TileFragment{LLVM::ZeroOp::create(b, loc, type), {}};
+    return;
+  }
+  values.tiles[tile] =
+      TileFragment{{}, SmallVector<Value>(tileColumns(tile) / 2, cF32(value))};
+}
+
+void KernelEmitter::lowerRingSlot(TileValues &values, Operation *op,
+                                  Value iteration) {
+  auto [stage, phase] = stageAndPhase(iteration);
+  for (Value tile : op->getResults())
+    values.slots[tile] = RingSlot{stage, phase};
+}
+
+void KernelEmitter::lowerQK(TileValues &values, QKOp op) {
+  const RingSlot &key = values.slots.at(op.getKey());
+  NVVM::WgmmaFenceAlignedOp::create(b, loc);
+  Value scores = scoresGemm(key.stage);
+  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+  values.tiles[op.getScores()] = TileFragment{scores, {}};
+}
+
+void KernelEmitter::lowerMask(TileValues &values, MaskOp mask, Value kvBlock) {
+  // The mask's operands as the IR computes them, the kv loop's induction
+  // variable being this block.
+  IRMapping block;
+  block.map(mask->getParentOfType<scf::ForOp>().getInductionVar(), kvBlock);
+  SmallVector<Value> operands =
+      index.lower(b,
+                  ValueRange{mask.getRowOffset(), mask.getColOffset(),
+                             mask.getSeqQ(), mask.getSeqK()},
+                  &block);
+  MaskSpec spec;
+  spec.kind = mask.getKind();
+  if (std::optional<ArrayRef<int64_t>> window = mask.getWindow())
+    spec.window = SmallVector<int64_t, 2>(*window);
+  // Visibility is invariant under moving query, key and both lengths by
+  // the same amount along the diagonal; moving by this thread's first
+  // column leaves each element a constant column, so every test compares
+  // against an immediate and nothing per element stays live across the
+  // loop (per-element columns made ptxas spill at block_n = 80).
+  Value colBase =
+      add(operands[1],
+          toIndex(mul(arith::AndIOp::create(b, loc, tid, c32(3)), c32(2))));
+  auto shift = [&](Value v) {
+    return arith::SubIOp::create(b, loc, v, colBase).getResult();
+  };
+  Value firstRow = add(operands[0], toIndex(rowInTile));
+  Value rows[2] = {shift(firstRow), shift(add(firstRow, cIdx(8)))};
+  Value shiftedSeqQ = shift(operands[2]), shiftedSeqK = shift(operands[3]);
+  SmallVector<Value> s(tileElements(values, mask.getScores()));
+  for (size_t i = 0; i < s.size(); ++i) {
+    Value col = cIdx(8 * (i / 4) + i % 2);
+    Value visible = buildKeyVisible(b, loc, rows[rowOfElement(i)], col,
+                                    shiftedSeqQ, shiftedSeqK, spec);
+    s[i] = arith::SelectOp::create(b, loc, visible, s[i], negInf());
+  }
+  values.tiles[mask.getResult()] = TileFragment{{}, std::move(s)};
+}
+
+Value KernelEmitter::tanhApprox(Value x) {
+  // MUFU.TANH; LLVM 22 has no NVVM intrinsic for tanh.approx.f32.
+  return LLVM::InlineAsmOp::create(
+             b, loc, TypeRange{f32()}, ValueRange{x}, "tanh.approx.f32 $0, $1;",
+             "=f,f", /*has_side_effects=*/false, /*is_align_stack=*/false,
+             LLVM::tailcallkind::TailCallKind::None,
+             LLVM::AsmDialectAttr::get(b.getContext(),
+                                       LLVM::AsmDialect::AD_ATT),
+             ArrayAttr())
+      .getResult(0);
+}
+
+void KernelEmitter::lowerSoftcap(TileValues &values, SoftcapOp softcap) {
+  SmallVector<Value> s(tileElements(values, softcap.getScores()));
+  float cap = softcap.getCap().convertToFloat();
+  Value scale = index.lower(b, softcap.getScale());
+  Value inner = arith::DivFOp::create(b, loc, scale, cF32(cap));
+  Value outer = cF32(cap);
+  for (Value &v : s)
+    v = arith::MulFOp::create(
+        b, loc, outer, tanhApprox(arith::MulFOp::create(b, loc, v, inner)));
+  values.tiles[softcap.getResult()] = TileFragment{{}, std::move(s)};
+}
+
+Value KernelEmitter::quadReduce(Value x, bool isMax) {
+  for (int offset : {1, 2}) {
+    Value other =
+        NVVM::ShflOp::create(b, loc, f32(), c32(-1), x, c32(offset), c32(0x1f),
+                             NVVM::ShflKind::bfly, UnitAttr());
+    x = isMax ? arith::MaxNumFOp::create(b, loc, x, other).getResult()
+              : arith::AddFOp::create(b, loc, x, other).getResult();
+  }
+  return x;
+}
+
+void KernelEmitter::lowerRowMax(TileValues &values, RowMaxOp op) {
+  // The init is the running max, so the result is max(m_old, rowmax S): a
+  // row's four quad threads agree on it after the reduction.
+  ArrayRef<Value> s = tileElements(values, op.getScores());
+  const RowFragment &init = values.rows.at(op.getInit());
+  RowFragment out;
+  for (int r = 0; r < 2; ++r) {
+    Value m = init.rows[r];
+    for (size_t i = 0; i < s.size(); ++i)
+      if (rowOfElement(i) == r)
+        m = arith::MaxNumFOp::create(b, loc, m, s[i]);
+    out.rows[r] = quadReduce(m, /*isMax=*/true);
+  }
+  values.rows[op.getResult()] = out;
+}
+
+/// Whether scores `s` may hold -inf: they passed an attn.mask.
+static bool mayBeMasked(Value s) {
+  while (Operation *def = s.getDefiningOp()) {
+    if (isa<MaskOp>(def))
+      return true;
+    if (!isa<SoftcapOp>(def))
+      return false;
+    s = def->getOperand(0);
+  }
+  return false;
+}
+
+std::array<Value, 2> KernelEmitter::negScaledMax(TileValues &values,
+                                                 Value rowMax, Value c) {
+  auto it = values.negScaledMax.find(rowMax);
+  if (it != values.negScaledMax.end())
+    return it->second;
+  const RowFragment &m = values.rows.at(rowMax);
+  // Scores that passed no mask are finite, hence so is their max.
+  bool masked = mayBeMasked(rowMax.getDefiningOp<RowMaxOp>().getScores());
+  std::array<Value, 2> neg;
+  for (int r = 0; r < 2; ++r) {
+    Value mUse = masked ? arith::SelectOp::create(b, loc, isNegInf(m.rows[r]),
+                                                  cF32(0.0), m.rows[r])
+                              .getResult()
+                        : m.rows[r];
+    neg[r] =
+        arith::NegFOp::create(b, loc, arith::MulFOp::create(b, loc, mUse, c));
+  }
+  return values.negScaledMax[rowMax] = neg;
+}
+
+void KernelEmitter::lowerRescaleFactor(TileValues &values, RescaleFactorOp op) {
+  Value c = index.lower(b, op.getScaleLog2());
+  const RowFragment &mOld = values.rows.at(op.getOldMax());
+  const RowFragment &mNew = values.rows.at(op.getNewMax());
+  std::array<Value, 2> negM = negScaledMax(values, op.getNewMax(), c);
+  RowFragment alpha;
+  for (int r = 0; r < 2; ++r) {
+    // a = exp2((m_old - m) c) needs no -inf guard: m_old = -inf < m gives
+    // fma(-inf, c, -m c) = -inf, so a = 0. An unchanged max gives exactly 1
+    // (the fma would leave the rounding error of m c), so that O *= a can
+    // be skipped without changing a bit.
+    Value same = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                       mOld.rows[r], mNew.rows[r]);
+    alpha.rows[r] = arith::SelectOp::create(
+        b, loc, same, cF32(1.0),
+        exp2(LLVM::FMAOp::create(b, loc, mOld.rows[r], c, negM[r])));
+    Value moved = arith::XOrIOp::create(
+        b, loc, same, arith::ConstantIntOp::create(b, loc, 1, 1));
+    alpha.moved =
+        r == 0 ? moved
+               : arith::OrIOp::create(b, loc, alpha.moved, moved).getResult();
+  }
+  values.rows[op.getResult()] = alpha;
+}
+
+Value KernelEmitter::rescale(Value acc, const std::array<Value, 2> &alpha) {
+  auto type = cast<LLVM::LLVMStructType>(acc.getType());
+  SmallVector<Value> o = unpack(acc, type.getBody().size());
+  for (size_t i = 0; i < o.size(); ++i)
+    o[i] = arith::MulFOp::create(b, loc, o[i], alpha[rowOfElement(i)]);
+  return pack(o, type);
+}
+
+void KernelEmitter::lowerScaleRows(TileValues &values, ScaleRowsOp op) {
+  const RowFragment &alpha = values.rows.at(op.getFactor());
+  Value x = op.getInput();
+  // The running sum's rescale, read only by the block's row sum, becomes
+  // one fma there (l = a l + rowsum P).
+  if (isRowVector(x) && op->hasOneUse() &&
+      isa<RowSumOp>(*op->getUsers().begin())) {
+    values.deferredScales[op.getResult()] = {x, op.getFactor()};
+    return;
+  }
+  if (isRowVector(x)) {
+    const RowFragment &in = values.rows.at(x);
+    RowFragment out;
+    for (int r = 0; r < 2; ++r)
+      out.rows[r] = arith::MulFOp::create(b, loc, in.rows[r], alpha.rows[r]);
+    values.rows[op.getResult()] = out;
+    return;
+  }
+  Value acc = packedTile(values, x);
+  // O *= alpha only in warps where some row max moved: late in a long kv
+  // range most maxima are final, and the 64-128 multiplies per block sit on
+  // the softmax's critical path (FlashAttention-4 skips them the same way).
+  // The vote keeps the branch uniform per warp; wgmma only needs the warps
+  // to reconverge before it. Without the moved bit (alpha carried from the
+  // previous step) every warp rescales.
+  if (!plan.conditionalRescale || !alpha.moved) {
+    values.tiles[op.getResult()] = TileFragment{rescale(acc, alpha.rows), {}};
+    return;
+  }
+  Value anyMoved = NVVM::VoteSyncOp::create(
+      b, loc, b.getI1Type(), c32(-1), alpha.moved, NVVM::VoteSyncKind::any);
+  Value scaled = ifThenElse(
+      anyMoved,
+      [&]() -> SmallVector<Value> { return {rescale(acc, alpha.rows)}; },
+      [&]() -> SmallVector<Value> { return {acc}; })[0];
+  values.tiles[op.getResult()] = TileFragment{scaled, {}};
+}
+
+void KernelEmitter::lowerExpDiff(TileValues &values, ExpDiffOp op) {
+  Value c = index.lower(b, op.getScaleLog2());
+  std::array<Value, 2> negM = negScaledMax(values, op.getRowMax(), c);
+  // p = exp2(s c - m c) as one fma per score: a separate mul and sub cost
+  // 64 more instructions per block on the softmax's critical path.
+  SmallVector<Value> p;
+  for (auto [i, s] : llvm::enumerate(tileElements(values, op.getScores())))
+    p.push_back(exp2(LLVM::FMAOp::create(b, loc, s, c, negM[rowOfElement(i)])));
+  values.tiles[op.getResult()] = TileFragment{{}, std::move(p)};
+}
+
+void KernelEmitter::lowerRowSum(TileValues &values, RowSumOp op) {
+  // The thread's partial sums (its columns of each row): attn.finalize
+  // reduces them over the quad once, after the last block.
+  ArrayRef<Value> p = tileElements(values, op.getProbs());
+  Value init = op.getInit();
+  auto deferred = values.deferredScales.find(init);
+  RowFragment out;
+  if (deferred == values.deferredScales.end())
+    out.rows = values.rows.at(init).rows;
+  else
+    out.rows = {cF32(0.0), cF32(0.0)};
+  for (size_t i = 0; i < p.size(); ++i)
+    out.rows[rowOfElement(i)] =
+        arith::AddFOp::create(b, loc, out.rows[rowOfElement(i)], p[i]);
+  if (deferred != values.deferredScales.end()) {
+    const RowFragment &sum = values.rows.at(deferred->second.first);
+    const RowFragment &alpha = values.rows.at(deferred->second.second);
+    for (int r = 0; r < 2; ++r)
+      out.rows[r] =
+          LLVM::FMAOp::create(b, loc, sum.rows[r], alpha.rows[r], out.rows[r]);
+  }
+  values.rows[op.getResult()] = out;
+}
+
+SmallVector<Value> KernelEmitter::packProbs(ArrayRef<Value> p) {
+  SmallVector<Value> probs;
+  for (size_t i = 0; i < p.size(); i += 2)
+    probs.push_back(packPair(p[i], p[i + 1]));
+  return probs;
+}
+
+void KernelEmitter::lowerPV(TileValues &values, PVOp op,
+                            ArrayRef<Value> probs) {
+  SmallVector<Value> converted;
+  if (probs.empty()) {
+    converted = packProbs(tileElements(values, op.getProbs()));
+    probs = converted;
+  }
+  const RingSlot &value = values.slots.at(op.getValue());
+  Value acc = packedTile(values, op.getAcc());
+  NVVM::WgmmaFenceAlignedOp::create(b, loc);
+  acc = plan.probsInRegisters ? outputGemm(acc, probs, value.stage)
+                              : outputGemmFromShared(acc, probs, value.stage);
+  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+  values.tiles[op.getResult()] = TileFragment{acc, {}};
+}
+
+void KernelEmitter::lowerTileOp(TileValues &values, Operation *op,
+                                Value kvBlock, Value iteration) {
+  // A tile op whose result nothing reads is not in the kernel.
+  if (op->use_empty() && isMemoryEffectFree(op))
+    return;
+  TypeSwitch<Operation *>(op)
+      .Case<RingPopOp, LoadTileOp>(
+          [&](Operation *o) { lowerRingSlot(values, o, iteration); })
+      .Case([&](QKOp o) { lowerQK(values, o); })
+      .Case([&](MaskOp o) { lowerMask(values, o, kvBlock); })
+      .Case([&](SoftcapOp o) { lowerSoftcap(values, o); })
+      .Case([&](RowMaxOp o) { lowerRowMax(values, o); })
+      .Case([&](RescaleFactorOp o) { lowerRescaleFactor(values, o); })
+      .Case([&](ScaleRowsOp o) { lowerScaleRows(values, o); })
+      .Case([&](ExpDiffOp o) { lowerExpDiff(values, o); })
+      .Case([&](RowSumOp o) { lowerRowSum(values, o); })
+      .Case([&](PVOp o) { lowerPV(values, o); })
+      // Index arithmetic is cloned where an op's lowering needs it.
+      .Default([](Operation *) {});
+}
