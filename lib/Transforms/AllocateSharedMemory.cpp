@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "attnc/Transforms/Passes.h"
+#include "attnc/Transforms/PipelineStages.h"
 #include "attnc/Transforms/TileConfig.h"
 
 #include "attnc/Dialect/Attn/AttnOps.h"
@@ -71,12 +72,14 @@ struct AttnAllocateSharedMemoryPass final
     if (persistent && !specialized)
       return forall.emitError("attn-allocate-shared-memory: persistent needs "
                               "a warp-specialized tile (attn-warp-specialize)");
-    if (specialized && specialized.getIntraWarpgroupOverlap() &&
-        !probsInRegisters)
+    bool pipelined = false;
+    forall.getBody()->walk(
+        [&](scf::ForOp loop) { pipelined |= isSoftwarePipelined(loop); });
+    if (pipelined && !probsInRegisters)
       return forall.emitError(
-          "attn-allocate-shared-memory: intra_warpgroup_overlap needs "
-          "probs-in-registers (P of block j-1 stays in registers while block "
-          "j's softmax runs)");
+          "attn-allocate-shared-memory: the intra-warpgroup overlap (kv loops "
+          "with attn.stage = 1) needs probs-in-registers (P of block j-1 "
+          "stays in registers while block j's softmax runs)");
     TileConfig tile{query.getShape()[0], value.getShape()[0]};
     int64_t stages = specialized ? specialized.getStages() : 2;
     SharedMemoryLayout smem(tile, query.getShape()[1], value.getShape()[1],

@@ -33,6 +33,7 @@
 
 #include "attnc/Transforms/MaskUtils.h"
 #include "attnc/Transforms/Passes.h"
+#include "attnc/Transforms/PipelineStages.h"
 #include "attnc/Transforms/TileConfig.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -205,9 +206,15 @@ LogicalResult Partitioner::run(scf::ForallOp forall) {
   Location loc = tile.finalize.getLoc();
   auto ws = WarpSpecializeOp::create(b, loc, tile.finalize->getResultTypes(),
                                      consumers, stages, regs.producer,
-                                     regs.consumer, pingPong, overlap);
+                                     regs.consumer, pingPong);
   buildProducer(ws, loc);
   buildConsumer(ws, moved);
+  // The intra-warpgroup overlap: a two-stage software pipeline of each kv
+  // loop, its accumulator update deferred to the next block.
+  if (overlap)
+    for (auto loop : ws.getConsumer().front().getOps<scf::ForOp>())
+      for (Operation *op : getAccumulatorUpdate(loop))
+        setPipelineStage(op, 1);
   return success();
 }
 

@@ -27,7 +27,7 @@
 // RUN: not attnc-opt %s --attn-generalize-lengths --attn-tiling-pipeline --attn-warp-specialize="intra-warpgroup-overlap=true" \
 // RUN:   --attn-allocate-shared-memory="probs-in-registers=false" --convert-attn-to-nvvm 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=OVERLAP
-// OVERLAP: error: attn-allocate-shared-memory: intra_warpgroup_overlap needs probs-in-registers
+// OVERLAP: error: attn-allocate-shared-memory: the intra-warpgroup overlap (kv loops with attn.stage = 1) needs probs-in-registers
 
 // The three-pass nest of attn-tile is not lowered: the kernel never
 // substitutes the fused algorithm for the IR it was given.

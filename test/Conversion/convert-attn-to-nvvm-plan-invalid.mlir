@@ -516,8 +516,9 @@ func.func @stages_mismatch(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64x
 
 // -----
 
-// intra_warpgroup_overlap keeps P of block j-1 in registers while block j's
-// softmax runs: a layout with a P buffer (probs) does not.
+// The intra-warpgroup overlap (kv loops whose accumulator update is
+// attn.stage 1) keeps P of block j-1 in registers while block j's softmax
+// runs: a layout with a P buffer (probs) does not.
 func.func @overlap_with_probs_buffer(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
   %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
   %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
@@ -534,7 +535,7 @@ func.func @overlap_with_probs_buffer(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor
   %dim_5 = tensor.dim %arg1, %c2 : tensor<?x2x?x64xbf16>
   %0 = arith.ceildivsi %dim_4, %c64 : index
   %1 = tensor.empty(%dim, %dim_4) : tensor<?x2x?x64xbf16>
-  // expected-error @+1 {{convert-attn-to-nvvm: intra_warpgroup_overlap needs P in registers, but #attn.shared_memory has a P buffer}}
+  // expected-error @+1 {{convert-attn-to-nvvm: the intra-warpgroup overlap (attn.stage = 1) needs P in registers, but #attn.shared_memory has a P buffer}}
   %2 = scf.forall (%arg3, %arg4, %arg5) in (%dim, 2, %0) shared_outs(%arg6 = %1) -> (tensor<?x2x?x64xbf16>) {
     %3 = arith.muli %arg5, %c64 : index
     %4 = attn.load_tile %arg0[%arg3, %arg4, %3] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
@@ -555,7 +556,7 @@ func.func @overlap_with_probs_buffer(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor
     %19 = arith.floordivsi %18, %c64 : index
     %20 = arith.maxsi %19, %c0 : index
     %21 = arith.minsi %20, %16 : index
-    %22:2 = attn.warp_specialize consumers(1) stages(2) registers(40, 232) intra_warpgroup_overlap producer {
+    %22:2 = attn.warp_specialize consumers(1) stages(2) registers(40, 232) producer {
       scf.for %arg7 = %c0 to %16 step %c1 {
         %25 = arith.muli %arg7, %c64 : index
         %26 = attn.load_tile %arg1[%arg3, %arg4, %25] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
@@ -570,12 +571,279 @@ func.func @overlap_with_probs_buffer(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor
         %28 = attn.row_max %27 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
         %29 = attn.rescale_factor %arg8, %28 scale_log2 %cst_2 : tensor<64xf32>
         %30 = attn.scale_rows %arg9, %29 : tensor<64xf32>, tensor<64xf32>
-        %31 = attn.scale_rows %arg10, %29 : tensor<64x64xf32>, tensor<64xf32>
+        %31 = attn.scale_rows %arg10, %29 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64xf32>
         %32 = attn.exp_diff %27, %28 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
-        %33 = attn.pv %32, %value, %31 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+        %33 = attn.pv %32, %value, %31 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
         %34 = attn.row_sum %32 init %30 : tensor<64x64xf32> -> tensor<64xf32>
         scf.yield %28, %34, %33 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
       } {attn.kv_range = "full"}
+      %26:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %25#0, %arg9 = %25#1, %arg10 = %25#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+        %27 = arith.muli %arg7, %c64 : index
+        %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
+        %28 = attn.qk %4, %key : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+        %29 = attn.mask %28 rows %3 cols %27 seq_q %dim_4 seq_k %dim_5 kind = causal : tensor<64x64xf32>
+        %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+        %31 = attn.rescale_factor %arg8, %30 scale_log2 %cst_2 : tensor<64xf32>
+        %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
+        %33 = attn.scale_rows %arg10, %31 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64xf32>
+        %34 = attn.exp_diff %29, %30 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
+        %35 = attn.pv %34, %value, %33 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+        %36 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+        scf.yield %30, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+      } {attn.kv_range = "tail"}
+      %output, %lse = attn.finalize %26#2, %26#1, %26#0 scale %cst_3 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+      attn.yield %output, %lse : tensor<64x64xbf16>, tensor<64xf32>
+    } : tensor<64x64xbf16>, tensor<64xf32>
+    %23 = arith.subi %dim_4, %3 : index
+    %24 = arith.minsi %23, %c64 : index
+    %extracted_slice = tensor.extract_slice %22#0[0, 0] [%24, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %extracted_slice into %arg6[%arg3, %arg4, %3, 0] [1, 1, %24, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x2x?x64xbf16>
+    }
+  } {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 8192, keys = 8192, values = 24576, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, probs = 40960, probs_bytes = 8192, query_full = 49152, key_full = 49160, value_full = 49176, key_empty = 49192, value_empty = 49208, size = 49224>, mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  return %2 : tensor<?x2x?x64xbf16>
+}
+
+// -----
+
+// A two-stage pipeline defers the whole accumulator update: P V in stage 1
+// with O's rescale in stage 0 is not a schedule the kernel has.
+func.func @stage_pv_only(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
+  %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
+  %c1 = arith.constant 1 : index
+  %c-1 = arith.constant -1 : index
+  %cst_2 = arith.constant 0.180336878 : f32
+  %cst_3 = arith.constant 1.250000e-01 : f32
+  %c64 = arith.constant 64 : index
+  %c2 = arith.constant 2 : index
+  %c0 = arith.constant 0 : index
+  %dim = tensor.dim %arg0, %c0 : tensor<?x2x?x64xbf16>
+  %dim_4 = tensor.dim %arg0, %c2 : tensor<?x2x?x64xbf16>
+  %dim_5 = tensor.dim %arg1, %c2 : tensor<?x2x?x64xbf16>
+  %0 = arith.ceildivsi %dim_4, %c64 : index
+  %1 = tensor.empty(%dim, %dim_4) : tensor<?x2x?x64xbf16>
+  %2 = scf.forall (%arg3, %arg4, %arg5) in (%dim, 2, %0) shared_outs(%arg6 = %1) -> (tensor<?x2x?x64xbf16>) {
+    %3 = arith.muli %arg5, %c64 : index
+    %4 = attn.load_tile %arg0[%arg3, %arg4, %3] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+    %5 = arith.ceildivsi %dim_5, %c64 : index
+    %6 = arith.addi %3, %c64 : index
+    %7 = arith.minsi %6, %dim_4 : index
+    %8 = arith.addi %7, %c-1 : index
+    %9 = arith.addi %dim_5, %c-1 : index
+    %10 = arith.minsi %8, %9 : index
+    %11 = arith.addi %10, %c1 : index
+    %12 = arith.ceildivsi %11, %c64 : index
+    %13 = arith.maxsi %12, %c0 : index
+    %14 = arith.minsi %13, %5 : index
+    %15 = arith.cmpi slt, %10, %c0 : index
+    %16 = arith.select %15, %c0, %14 : index
+    %17 = arith.minsi %3, %9 : index
+    %18 = arith.addi %17, %c1 : index
+    %19 = arith.floordivsi %18, %c64 : index
+    %20 = arith.maxsi %19, %c0 : index
+    %21 = arith.minsi %20, %16 : index
+    %22:2 = attn.warp_specialize consumers(1) stages(2) registers(40, 232) producer {
+      scf.for %arg7 = %c0 to %16 step %c1 {
+        %25 = arith.muli %arg7, %c64 : index
+        %26 = attn.load_tile %arg1[%arg3, %arg4, %25] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+        %27 = attn.load_tile %arg2[%arg3, %arg4, %25] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+        attn.ring_push %26, %27 : tensor<64x64xbf16>, tensor<64x64xbf16>
+      }
+      attn.yield
+    } consumer {
+      %25:3 = scf.for %arg7 = %c0 to %21 step %c1 iter_args(%arg8 = %cst_1, %arg9 = %cst_0, %arg10 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+        %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
+        %27 = attn.qk %4, %key : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+        %28 = attn.row_max %27 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+        %29 = attn.rescale_factor %arg8, %28 scale_log2 %cst_2 : tensor<64xf32>
+        %30 = attn.scale_rows %arg9, %29 : tensor<64xf32>, tensor<64xf32>
+        // expected-error @+1 {{a software-pipelined kv loop has stage 1 = the accumulator's update (its attn.scale_rows and attn.pv), and only it: this op needs attn.stage = 1}}
+        %31 = attn.scale_rows %arg10, %29 : tensor<64x64xf32>, tensor<64xf32>
+        %32 = attn.exp_diff %27, %28 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
+        %33 = attn.pv %32, %value, %31 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+        %34 = attn.row_sum %32 init %30 : tensor<64x64xf32> -> tensor<64xf32>
+        scf.yield %28, %34, %33 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+      } {attn.kv_range = "full"}
+      %26:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %25#0, %arg9 = %25#1, %arg10 = %25#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+        %27 = arith.muli %arg7, %c64 : index
+        %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
+        %28 = attn.qk %4, %key : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+        %29 = attn.mask %28 rows %3 cols %27 seq_q %dim_4 seq_k %dim_5 kind = causal : tensor<64x64xf32>
+        %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+        %31 = attn.rescale_factor %arg8, %30 scale_log2 %cst_2 : tensor<64xf32>
+        %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
+        %33 = attn.scale_rows %arg10, %31 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64xf32>
+        %34 = attn.exp_diff %29, %30 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
+        %35 = attn.pv %34, %value, %33 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+        %36 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+        scf.yield %30, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+      } {attn.kv_range = "tail"}
+      %output, %lse = attn.finalize %26#2, %26#1, %26#0 scale %cst_3 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+      attn.yield %output, %lse : tensor<64x64xbf16>, tensor<64xf32>
+    } : tensor<64x64xbf16>, tensor<64xf32>
+    %23 = arith.subi %dim_4, %3 : index
+    %24 = arith.minsi %23, %c64 : index
+    %extracted_slice = tensor.extract_slice %22#0[0, 0] [%24, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %extracted_slice into %arg6[%arg3, %arg4, %3, 0] [1, 1, %24, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x2x?x64xbf16>
+    }
+  } {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 8192, keys = 8192, values = 24576, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, query_full = 40960, key_full = 40968, value_full = 40984, key_empty = 41000, value_empty = 41016, size = 41032>, mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  return %2 : tensor<?x2x?x64xbf16>
+}
+
+// -----
+
+// The running sum is read by the next block's stage 0: it cannot be
+// deferred with the accumulator.
+func.func @stage_row_sum(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
+  %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
+  %c1 = arith.constant 1 : index
+  %c-1 = arith.constant -1 : index
+  %cst_2 = arith.constant 0.180336878 : f32
+  %cst_3 = arith.constant 1.250000e-01 : f32
+  %c64 = arith.constant 64 : index
+  %c2 = arith.constant 2 : index
+  %c0 = arith.constant 0 : index
+  %dim = tensor.dim %arg0, %c0 : tensor<?x2x?x64xbf16>
+  %dim_4 = tensor.dim %arg0, %c2 : tensor<?x2x?x64xbf16>
+  %dim_5 = tensor.dim %arg1, %c2 : tensor<?x2x?x64xbf16>
+  %0 = arith.ceildivsi %dim_4, %c64 : index
+  %1 = tensor.empty(%dim, %dim_4) : tensor<?x2x?x64xbf16>
+  %2 = scf.forall (%arg3, %arg4, %arg5) in (%dim, 2, %0) shared_outs(%arg6 = %1) -> (tensor<?x2x?x64xbf16>) {
+    %3 = arith.muli %arg5, %c64 : index
+    %4 = attn.load_tile %arg0[%arg3, %arg4, %3] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+    %5 = arith.ceildivsi %dim_5, %c64 : index
+    %6 = arith.addi %3, %c64 : index
+    %7 = arith.minsi %6, %dim_4 : index
+    %8 = arith.addi %7, %c-1 : index
+    %9 = arith.addi %dim_5, %c-1 : index
+    %10 = arith.minsi %8, %9 : index
+    %11 = arith.addi %10, %c1 : index
+    %12 = arith.ceildivsi %11, %c64 : index
+    %13 = arith.maxsi %12, %c0 : index
+    %14 = arith.minsi %13, %5 : index
+    %15 = arith.cmpi slt, %10, %c0 : index
+    %16 = arith.select %15, %c0, %14 : index
+    %17 = arith.minsi %3, %9 : index
+    %18 = arith.addi %17, %c1 : index
+    %19 = arith.floordivsi %18, %c64 : index
+    %20 = arith.maxsi %19, %c0 : index
+    %21 = arith.minsi %20, %16 : index
+    %22:2 = attn.warp_specialize consumers(1) stages(2) registers(40, 232) producer {
+      scf.for %arg7 = %c0 to %16 step %c1 {
+        %25 = arith.muli %arg7, %c64 : index
+        %26 = attn.load_tile %arg1[%arg3, %arg4, %25] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+        %27 = attn.load_tile %arg2[%arg3, %arg4, %25] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+        attn.ring_push %26, %27 : tensor<64x64xbf16>, tensor<64x64xbf16>
+      }
+      attn.yield
+    } consumer {
+      %25:3 = scf.for %arg7 = %c0 to %21 step %c1 iter_args(%arg8 = %cst_1, %arg9 = %cst_0, %arg10 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+        %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
+        %27 = attn.qk %4, %key : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+        %28 = attn.row_max %27 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+        %29 = attn.rescale_factor %arg8, %28 scale_log2 %cst_2 : tensor<64xf32>
+        %30 = attn.scale_rows %arg9, %29 : tensor<64xf32>, tensor<64xf32>
+        %31 = attn.scale_rows %arg10, %29 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64xf32>
+        %32 = attn.exp_diff %27, %28 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
+        %33 = attn.pv %32, %value, %31 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+        // expected-error @+1 {{a software-pipelined kv loop has stage 1 = the accumulator's update (its attn.scale_rows and attn.pv), and only it: this op must not have attn.stage = 1}}
+        %34 = attn.row_sum %32 init %30 {attn.stage = 1 : i64} : tensor<64x64xf32> -> tensor<64xf32>
+        scf.yield %28, %34, %33 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+      } {attn.kv_range = "full"}
+      %26:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %25#0, %arg9 = %25#1, %arg10 = %25#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+        %27 = arith.muli %arg7, %c64 : index
+        %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
+        %28 = attn.qk %4, %key : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+        %29 = attn.mask %28 rows %3 cols %27 seq_q %dim_4 seq_k %dim_5 kind = causal : tensor<64x64xf32>
+        %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+        %31 = attn.rescale_factor %arg8, %30 scale_log2 %cst_2 : tensor<64xf32>
+        %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
+        %33 = attn.scale_rows %arg10, %31 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64xf32>
+        %34 = attn.exp_diff %29, %30 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
+        %35 = attn.pv %34, %value, %33 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+        %36 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+        scf.yield %30, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+      } {attn.kv_range = "tail"}
+      %output, %lse = attn.finalize %26#2, %26#1, %26#0 scale %cst_3 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+      attn.yield %output, %lse : tensor<64x64xbf16>, tensor<64xf32>
+    } : tensor<64x64xbf16>, tensor<64xf32>
+    %23 = arith.subi %dim_4, %3 : index
+    %24 = arith.minsi %23, %c64 : index
+    %extracted_slice = tensor.extract_slice %22#0[0, 0] [%24, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %extracted_slice into %arg6[%arg3, %arg4, %3, 0] [1, 1, %24, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x2x?x64xbf16>
+    }
+  } {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 8192, keys = 8192, values = 24576, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, query_full = 40960, key_full = 40968, value_full = 40984, key_empty = 41000, value_empty = 41016, size = 41032>, mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  return %2 : tensor<?x2x?x64xbf16>
+}
+
+// -----
+
+// The kernel runs one schedule across a tile's kv loops: the tail loop
+// without stages next to a pipelined full loop is rejected.
+func.func @stage_one_loop(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
+  %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
+  %c1 = arith.constant 1 : index
+  %c-1 = arith.constant -1 : index
+  %cst_2 = arith.constant 0.180336878 : f32
+  %cst_3 = arith.constant 1.250000e-01 : f32
+  %c64 = arith.constant 64 : index
+  %c2 = arith.constant 2 : index
+  %c0 = arith.constant 0 : index
+  %dim = tensor.dim %arg0, %c0 : tensor<?x2x?x64xbf16>
+  %dim_4 = tensor.dim %arg0, %c2 : tensor<?x2x?x64xbf16>
+  %dim_5 = tensor.dim %arg1, %c2 : tensor<?x2x?x64xbf16>
+  %0 = arith.ceildivsi %dim_4, %c64 : index
+  %1 = tensor.empty(%dim, %dim_4) : tensor<?x2x?x64xbf16>
+  %2 = scf.forall (%arg3, %arg4, %arg5) in (%dim, 2, %0) shared_outs(%arg6 = %1) -> (tensor<?x2x?x64xbf16>) {
+    %3 = arith.muli %arg5, %c64 : index
+    %4 = attn.load_tile %arg0[%arg3, %arg4, %3] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+    %5 = arith.ceildivsi %dim_5, %c64 : index
+    %6 = arith.addi %3, %c64 : index
+    %7 = arith.minsi %6, %dim_4 : index
+    %8 = arith.addi %7, %c-1 : index
+    %9 = arith.addi %dim_5, %c-1 : index
+    %10 = arith.minsi %8, %9 : index
+    %11 = arith.addi %10, %c1 : index
+    %12 = arith.ceildivsi %11, %c64 : index
+    %13 = arith.maxsi %12, %c0 : index
+    %14 = arith.minsi %13, %5 : index
+    %15 = arith.cmpi slt, %10, %c0 : index
+    %16 = arith.select %15, %c0, %14 : index
+    %17 = arith.minsi %3, %9 : index
+    %18 = arith.addi %17, %c1 : index
+    %19 = arith.floordivsi %18, %c64 : index
+    %20 = arith.maxsi %19, %c0 : index
+    %21 = arith.minsi %20, %16 : index
+    %22:2 = attn.warp_specialize consumers(1) stages(2) registers(40, 232) producer {
+      scf.for %arg7 = %c0 to %16 step %c1 {
+        %25 = arith.muli %arg7, %c64 : index
+        %26 = attn.load_tile %arg1[%arg3, %arg4, %25] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+        %27 = attn.load_tile %arg2[%arg3, %arg4, %25] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+        attn.ring_push %26, %27 : tensor<64x64xbf16>, tensor<64x64xbf16>
+      }
+      attn.yield
+    } consumer {
+      %25:3 = scf.for %arg7 = %c0 to %21 step %c1 iter_args(%arg8 = %cst_1, %arg9 = %cst_0, %arg10 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+        %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
+        %27 = attn.qk %4, %key : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+        %28 = attn.row_max %27 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+        %29 = attn.rescale_factor %arg8, %28 scale_log2 %cst_2 : tensor<64xf32>
+        %30 = attn.scale_rows %arg9, %29 : tensor<64xf32>, tensor<64xf32>
+        %31 = attn.scale_rows %arg10, %29 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64xf32>
+        %32 = attn.exp_diff %27, %28 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
+        %33 = attn.pv %32, %value, %31 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+        %34 = attn.row_sum %32 init %30 : tensor<64x64xf32> -> tensor<64xf32>
+        scf.yield %28, %34, %33 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+      } {attn.kv_range = "full"}
+      // expected-error @+1 {{convert-attn-to-nvvm: the kv loops of a tile are software-pipelined (attn.stage) all alike or not at all}}
       %26:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %25#0, %arg9 = %25#1, %arg10 = %25#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
         %27 = arith.muli %arg7, %c64 : index
         %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
@@ -599,6 +867,92 @@ func.func @overlap_with_probs_buffer(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor
     scf.forall.in_parallel {
       tensor.parallel_insert_slice %extracted_slice into %arg6[%arg3, %arg4, %3, 0] [1, 1, %24, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x2x?x64xbf16>
     }
-  } {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 8192, keys = 8192, values = 24576, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, probs = 40960, probs_bytes = 8192, query_full = 49152, key_full = 49160, value_full = 49176, key_empty = 49192, value_empty = 49208, size = 49224>, mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  } {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 8192, keys = 8192, values = 24576, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, query_full = 40960, key_full = 40968, value_full = 40984, key_empty = 41000, value_empty = 41016, size = 41032>, mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
   return %2 : tensor<?x2x?x64xbf16>
+}
+
+// -----
+
+// The overlapped schedule waits for V of block j-1 while K of block j
+// streams in: without a producer warpgroup nobody issues those loads.
+func.func @stage_without_producer(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> (tensor<?x8x?x64xbf16>, tensor<?x8x?xf32>) {
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
+  %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
+  %c1 = arith.constant 1 : index
+  %c-1 = arith.constant -1 : index
+  %c4 = arith.constant 4 : index
+  %cst_2 = arith.constant 0.180336878 : f32
+  %cst_3 = arith.constant 1.250000e-01 : f32
+  %c64 = arith.constant 64 : index
+  %c2 = arith.constant 2 : index
+  %c0 = arith.constant 0 : index
+  %dim = tensor.dim %arg0, %c0 : tensor<?x8x?x64xbf16>
+  %dim_4 = tensor.dim %arg0, %c2 : tensor<?x8x?x64xbf16>
+  %dim_5 = tensor.dim %arg1, %c2 : tensor<?x2x?x64xbf16>
+  %0 = arith.ceildivsi %dim_4, %c64 : index
+  %1 = tensor.empty(%dim, %dim_4) : tensor<?x8x?x64xbf16>
+  %2 = tensor.empty(%dim, %dim_4) : tensor<?x8x?xf32>
+  %3:2 = scf.forall (%arg3, %arg4, %arg5) in (%dim, 8, %0) shared_outs(%arg6 = %1, %arg7 = %2) -> (tensor<?x8x?x64xbf16>, tensor<?x8x?xf32>) {
+    %4 = arith.divui %arg4, %c4 : index
+    %5 = arith.muli %arg5, %c64 : index
+    %6 = attn.load_tile %arg0[%arg3, %arg4, %5] : tensor<?x8x?x64xbf16> -> tensor<64x64xbf16>
+    %7 = arith.ceildivsi %dim_5, %c64 : index
+    %8 = arith.addi %5, %c64 : index
+    %9 = arith.minsi %8, %dim_4 : index
+    %10 = arith.addi %9, %c-1 : index
+    %11 = arith.addi %dim_5, %c-1 : index
+    %12 = arith.minsi %10, %11 : index
+    %13 = arith.addi %12, %c1 : index
+    %14 = arith.ceildivsi %13, %c64 : index
+    %15 = arith.maxsi %14, %c0 : index
+    %16 = arith.minsi %15, %7 : index
+    %17 = arith.cmpi slt, %12, %c0 : index
+    %18 = arith.select %17, %c0, %16 : index
+    %19 = arith.minsi %5, %11 : index
+    %20 = arith.addi %19, %c1 : index
+    %21 = arith.floordivsi %20, %c64 : index
+    %22 = arith.maxsi %21, %c0 : index
+    %23 = arith.minsi %22, %18 : index
+    // expected-error @+1 {{convert-attn-to-nvvm: a software-pipelined kv loop (attn.stage) needs the producer warpgroup of attn.warp_specialize}}
+    %24:3 = scf.for %arg8 = %c0 to %23 step %c1 iter_args(%arg9 = %cst_1, %arg10 = %cst_0, %arg11 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %28 = arith.muli %arg8, %c64 : index
+      %29 = attn.load_tile %arg1[%arg3, %4, %28] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %30 = attn.qk %6, %29 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %31 = attn.row_max %30 init %arg9 : tensor<64x64xf32> -> tensor<64xf32>
+      %32 = attn.rescale_factor %arg9, %31 scale_log2 %cst_2 : tensor<64xf32>
+      %33 = attn.scale_rows %arg10, %32 : tensor<64xf32>, tensor<64xf32>
+      %34 = attn.exp_diff %30, %31 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
+      %35 = attn.row_sum %34 init %33 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.load_tile %arg2[%arg3, %4, %28] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %37 = attn.scale_rows %arg11, %32 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64xf32>
+      %38 = attn.pv %34, %36, %37 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      scf.yield %31, %35, %38 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "full"}
+    %25:3 = scf.for %arg8 = %23 to %18 step %c1 iter_args(%arg9 = %24#0, %arg10 = %24#1, %arg11 = %24#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %28 = arith.muli %arg8, %c64 : index
+      %29 = attn.load_tile %arg1[%arg3, %4, %28] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %30 = attn.qk %6, %29 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %31 = attn.mask %30 rows %5 cols %28 seq_q %dim_4 seq_k %dim_5 kind = causal : tensor<64x64xf32>
+      %32 = attn.row_max %31 init %arg9 : tensor<64x64xf32> -> tensor<64xf32>
+      %33 = attn.rescale_factor %arg9, %32 scale_log2 %cst_2 : tensor<64xf32>
+      %34 = attn.scale_rows %arg10, %33 : tensor<64xf32>, tensor<64xf32>
+      %35 = attn.exp_diff %31, %32 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
+      %36 = attn.row_sum %35 init %34 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.load_tile %arg2[%arg3, %4, %28] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %38 = attn.scale_rows %arg11, %33 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64xf32>
+      %39 = attn.pv %35, %37, %38 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      scf.yield %32, %36, %39 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "tail"}
+    %output, %lse = attn.finalize %25#2, %25#1, %25#0 scale %cst_3 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+    %26 = arith.subi %dim_4, %5 : index
+    %27 = arith.minsi %26, %c64 : index
+    %extracted_slice = tensor.extract_slice %output[0, 0] [%27, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
+    %extracted_slice_6 = tensor.extract_slice %lse[0] [%27] [1] : tensor<64xf32> to tensor<?xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %extracted_slice into %arg6[%arg3, %arg4, %5, 0] [1, 1, %27, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x8x?x64xbf16>
+      tensor.parallel_insert_slice %extracted_slice_6 into %arg7[%arg3, %arg4, %5] [1, 1, %27] [1, 1, 1] : tensor<?xf32> into tensor<?x8x?xf32>
+    }
+  } {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 8192, keys = 8192, values = 24576, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, query_full = 40960, key_full = 40968, value_full = 40984, key_empty = 41000, value_empty = 41016, size = 41032>, mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  return %3#0, %3#1 : tensor<?x8x?x64xbf16>, tensor<?x8x?xf32>
 }

@@ -45,7 +45,7 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 // RUN: not attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
 // RUN:   --attn-warp-specialize="intra-warpgroup-overlap=on" \
 // RUN:   --attn-allocate-shared-memory="probs-in-registers=false" 2>&1 | FileCheck %s --check-prefix=OVERLAP
-// OVERLAP: error: attn-allocate-shared-memory: intra_warpgroup_overlap needs probs-in-registers
+// OVERLAP: error: attn-allocate-shared-memory: the intra-warpgroup overlap (kv loops with attn.stage = 1) needs probs-in-registers
 // RUN: not attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=256" \
 // RUN:   --attn-warp-specialize="stages=8" --attn-allocate-shared-memory 2>&1 | FileCheck %s --check-prefix=TOO-BIG
 // TOO-BIG: error: attn-allocate-shared-memory: tile 128x256 needs {{[0-9]+}} bytes of shared memory (Q, 8 K/V stages), more than the 232448 bytes a CTA may use on sm_90a

@@ -50,8 +50,25 @@
 // CHECK-NEXT:      } : tensor<128x64xbf16>, tensor<128xf32>
 // CHECK:           tensor.extract_slice %[[RES]]#0
 // CHECK:           tensor.extract_slice %[[RES]]#1
+// The intra-warpgroup overlap is a two-stage software pipeline of every kv
+// loop: the accumulator update (O's rescale and P V) is stage 1, run for
+// block j-1 during iteration j; everything the running max and sum need
+// stays in stage 0.
 // OVERLAP-LABEL: func.func @causal(
-// OVERLAP:         attn.warp_specialize consumers(2) stages(2) registers(24, 240) ping_pong intra_warpgroup_overlap producer {
+// OVERLAP:         attn.warp_specialize consumers(2) stages(2) registers(24, 240) ping_pong producer {
+// OVERLAP:         } consumer {
+// OVERLAP:           scf.for
+// OVERLAP-NOT:         attn.stage
+// OVERLAP:             attn.scale_rows %{{.*}}, %{{.*}} : tensor<128xf32>, tensor<128xf32>
+// OVERLAP-NOT:         attn.stage
+// OVERLAP:             %[[SCALED:.*]] = attn.scale_rows %{{.*}}, %{{.*}} {attn.stage = 1 : i64} : tensor<128x64xf32>, tensor<128xf32>
+// OVERLAP-NEXT:        attn.pv %{{.*}}, %{{.*}}, %[[SCALED]] {attn.stage = 1 : i64}
+// OVERLAP-NEXT:        scf.yield
+// OVERLAP:           } {attn.kv_range = "full"}
+// OVERLAP:           scf.for
+// OVERLAP:             attn.scale_rows {{.*}} {attn.stage = 1 : i64}
+// OVERLAP-NEXT:        attn.pv {{.*}} {attn.stage = 1 : i64}
+// OVERLAP:           } {attn.kv_range = "tail"}
 // NO-PINGPONG-LABEL: func.func @causal(
 // NO-PINGPONG:     attn.warp_specialize consumers(2) stages(2) registers(24, 240) producer {
 // With the sm_90a table: specialized, with ping-pong at D <= 128.
@@ -83,12 +100,15 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 // options say otherwise; stages=2 alone keeps the overlap (with two stages
 // the kernel hands K back early, which keeps it fed).
 // TABLE-LABEL: func.func @gqa_bshd(
-// TABLE:         attn.warp_specialize consumers(2) stages(3) registers(24, 240) ping_pong intra_warpgroup_overlap producer {
+// TABLE:         attn.warp_specialize consumers(2) stages(3) registers(24, 240) ping_pong producer {
+// TABLE:           attn.pv {{.*}} {attn.stage = 1 : i64}
 // TABLE-OVERRIDDEN-LABEL: func.func @gqa_bshd(
 // TABLE-OVERRIDDEN:         attn.warp_specialize consumers(2) stages(2) registers(24, 240) ping_pong producer {
+// TABLE-OVERRIDDEN-NOT:     attn.stage
 // TABLE-OVERRIDDEN-LABEL: func.func @
 // TABLE-TWO-STAGES-LABEL: func.func @gqa_bshd(
-// TABLE-TWO-STAGES:         attn.warp_specialize consumers(2) stages(2) registers(24, 240) ping_pong intra_warpgroup_overlap producer {
+// TABLE-TWO-STAGES:         attn.warp_specialize consumers(2) stages(2) registers(24, 240) ping_pong producer {
+// TABLE-TWO-STAGES:           attn.pv {{.*}} {attn.stage = 1 : i64}
 // TABLE-TWO-STAGES-LABEL: func.func @
 func.func @gqa_bshd(%q: tensor<2x?x8x128xbf16>, %k: tensor<2x?x2x128xbf16>,
                     %v: tensor<2x?x2x128xbf16>) -> tensor<2x?x8x128xbf16> {
@@ -131,7 +151,8 @@ func.func @static_ragged(%q: tensor<1x2x100x64xbf16>, %k: tensor<1x2x513x64xbf16
 // CHECK-LABEL: func.func @d256(
 // CHECK:         attn.warp_specialize consumers(2) stages(2) registers(24, 240) ping_pong producer {
 // TABLE-LABEL: func.func @d256(
-// TABLE:         attn.warp_specialize consumers(2) stages(2) registers(24, 240) intra_warpgroup_overlap producer {
+// TABLE:         attn.warp_specialize consumers(2) stages(2) registers(24, 240) producer {
+// TABLE:           attn.pv {{.*}} {attn.stage = 1 : i64}
 func.func @d256(%q: tensor<1x2x?x256xbf16>, %k: tensor<1x2x?x256xbf16>,
                 %v: tensor<1x2x?x256xbf16>) -> tensor<1x2x?x256xbf16> {
   %o = attn.attention %q, %k, %v
@@ -146,6 +167,8 @@ func.func @d256(%q: tensor<1x2x?x256xbf16>, %k: tensor<1x2x?x256xbf16>,
 // loops next to the overlap's carried P and a 128-register O spilled.
 // TABLE-LABEL: func.func @d256_window(
 // TABLE:         attn.warp_specialize consumers(2) stages(2) registers(24, 240) producer {
+// TABLE-NOT:       attn.stage
+// TABLE:         return
 func.func @d256_window(%q: tensor<1x2x?x256xbf16>, %k: tensor<1x2x?x256xbf16>,
                        %v: tensor<1x2x?x256xbf16>) -> tensor<1x2x?x256xbf16> {
   %o = attn.attention %q, %k, %v mask = causal_bottom_right window = [512, 0]

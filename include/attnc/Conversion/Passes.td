@@ -47,7 +47,8 @@ def ConvertAttnToNVVMPass : Pass<"convert-attn-to-nvvm", "ModuleOp"> {
     runs on the accumulator registers (quad shuffles, ex2); P is converted to
     bf16/f16 in registers and `wgmma` RS (inline PTX: MLIR 22 has no op for
     it) accumulates O += P V. The op's `ping_pong` makes two consumers take
-    turns issuing GEMMs; `intra_warpgroup_overlap` overlaps each one's
+    turns issuing GEMMs; kv loops whose accumulator update has
+    `attn.stage = 1` (a two-stage software pipeline) overlap each one's
     softmax with its previous P V. Causal query blocks launch longest first.
     O goes through shared memory and
     a TMA store; LSE is stored directly. Tensor maps are `grid_constant`
@@ -62,7 +63,9 @@ def ConvertAttnToNVVMPass : Pass<"convert-attn-to-nvvm", "ModuleOp"> {
     sequence lengths the kernel's `seq_q` / `seq_k` parameters. Each loop
     applies exactly its own `attn.mask` (kind, window, operands) and
     `attn.softcap` (`tanh.approx.f32`); a loop without `attn.mask` has no
-    element mask. (With `intra_warpgroup_overlap` the tile's first block is
+    element mask. Each tile op of a kv loop is lowered by its own function
+    onto the thread's fragments, in IR order; an op whose result is unused
+    is not in the kernel. (With `attn.stage` the tile's first block is
     peeled off the loops: it applies the modifiers of the first loop that
     has an `attn.mask`.) Static sequence lengths are rejected: loops folded for one
     shape would run only that shape (attn-generalize-lengths makes them

@@ -248,7 +248,9 @@ def AttnWarpSpecializePass
     consumers). With two consumers `ping-pong` marks them to take turns on
     the tensor cores; `intra-warpgroup-overlap` overlaps each consumer's
     softmax with its previous P V GEMM (with ping-pong, a turn issues both
-    GEMMs). With `target` set, tiles
+    GEMMs): it marks the accumulator update of every consumer kv loop (O's
+    `attn.scale_rows` and the `attn.pv`) `attn.stage = 1`, a two-stage
+    software pipeline that convert-attn-to-nvvm runs. With `target` set, tiles
     whose head dim the target's table does not specialize are left alone,
     ping-pong is set only where the table keeps it, and `stages = 0` and
     `intra-warpgroup-overlap = auto` take the table's schedule (an explicit

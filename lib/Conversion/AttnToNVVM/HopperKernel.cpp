@@ -415,7 +415,7 @@ void KernelEmitter::emitConsumer(Value output, Value lse,
     ifThen(eqI(warpgroup, c32(1)), [&] { pingPongArriveOther(); });
   }
   scf::ForOp last = plan.kvLoops.back().loop;
-  if (!plan.overlapSoftmax()) {
+  if (!plan.softwarePipelined) {
     emitLoops(bounds, [&](Value kb, Value it, ValueRange c, const KvLoop &kv) {
       return kvStep(kb, it, c, kv);
     });

@@ -253,8 +253,8 @@ private:
   Value pingPongBarrier(Value wg);
   void pingPongWait();
   void pingPongArriveOther();
-  /// The ops of a kv loop body in the overlapped schedule: those of stage 1
-  /// (only the accumulator depends on them: its attn.scale_rows and
+  /// The ops of a software-pipelined kv loop body by their attn.stage:
+  /// those of stage 1 (the accumulator update: O's attn.scale_rows and
   /// attn.pv) run for block j-1 during block j; the values stage 1 reads
   /// from stage 0 are carried.
   struct OverlapStages {

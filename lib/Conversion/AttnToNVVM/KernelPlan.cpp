@@ -7,6 +7,8 @@
 
 #include "KernelPlan.h"
 
+#include "attnc/Transforms/PipelineStages.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
@@ -159,7 +161,6 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
   if (specialized) {
     // The partition attn-warp-specialize chose.
     plan.warpSpecialize = true;
-    plan.overlap = specialized.getIntraWarpgroupOverlap();
     plan.pingPongRequested = specialized.getPingPong();
     plan.producerRegisters = specialized.getProducerRegisters();
     plan.consumerRegisters = specialized.getConsumerRegisters();
@@ -211,6 +212,21 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
       return finalize.emitError("convert-attn-to-nvvm: attn.finalize must "
                                 "read the last kv loop's results");
   plan.finalize = finalize;
+  // The intra-warpgroup overlap is the loops' two-stage software pipeline
+  // (attn.stage), in every kv loop or in none.
+  for (const KvLoop &kv : plan.kvLoops)
+    if (failed(verifyPipelineStages(kv.loop)))
+      return failure();
+  plan.softwarePipelined = isSoftwarePipelined(firstLoop);
+  for (const KvLoop &kv : plan.kvLoops)
+    if (isSoftwarePipelined(kv.loop) != plan.softwarePipelined)
+      return kv.loop.emitError("convert-attn-to-nvvm: the kv loops of a tile "
+                               "are software-pipelined (attn.stage) all "
+                               "alike or not at all");
+  if (plan.softwarePipelined && !specialized)
+    return firstLoop.emitError("convert-attn-to-nvvm: a software-pipelined "
+                               "kv loop (attn.stage) needs the producer "
+                               "warpgroup of attn.warp_specialize");
 
   bool sawKey = false, sawValue = false;
   auto loadOf = [&](Value tile, bool isKey) -> LoadTileOp {
@@ -412,9 +428,9 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
   plan.stages = plan.smem.stages;
   plan.probsInRegisters = !plan.smem.probs;
   plan.persistent = plan.smem.queryFree.has_value();
-  if (plan.overlapSoftmax() && !plan.probsInRegisters)
-    return fail("intra_warpgroup_overlap needs P in registers, but "
-                "#attn.shared_memory has a P buffer");
+  if (plan.softwarePipelined && !plan.probsInRegisters)
+    return fail("the intra-warpgroup overlap (attn.stage = 1) needs P in "
+                "registers, but #attn.shared_memory has a P buffer");
   // The attribute's verifier checked alignment and overlaps; the buffers
   // must also hold this tile.
   SharedMemoryLayout needed({plan.blockM, plan.blockN}, plan.headDim,

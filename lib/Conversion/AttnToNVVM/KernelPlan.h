@@ -94,9 +94,9 @@ struct KernelPlan {
   // From the attn.warp_specialize of the tile (attn-warp-specialize), if any.
   /// A producer warpgroup issues the TMA loads (FA3's warp specialization).
   bool warpSpecialize = false;
-  /// Softmax of block j while P V of block j-1 runs.
-  bool overlap = false;
-  bool overlapSoftmax() const { return warpSpecialize && overlap; }
+  /// The kv loops are software-pipelined (attn.stage): the softmax of
+  /// block j runs while P V of block j-1 does (needs warp specialization).
+  bool softwarePipelined = false;
   /// Two consumer warpgroups take turns issuing their S wgmma (FA3's
   /// ping-pong).
   bool pingPongRequested = false;

@@ -14,6 +14,8 @@
 
 #include "KernelEmitter.h"
 
+#include "attnc/Transforms/PipelineStages.h"
+
 #include "mlir/IR/Matchers.h"
 
 using namespace mlir;
@@ -147,37 +149,26 @@ SmallVector<Value> KernelEmitter::kvStep(Value kvBlock, Value iteration,
 }
 
 KernelEmitter::OverlapStages KernelEmitter::splitStages(const KvLoop &kv) {
-  Block *body = kv.loop.getBody();
   OverlapStages stages;
   stages.qk = kv.qk();
   stages.pv = kv.pv();
-  // Stage 0: every op of the body that a yielded value other than the
-  // accumulator (the running max and sum) depends on.
-  DenseSet<Operation *> stage0;
-  SmallVector<Value> work;
-  for (Value yielded : body->getTerminator()->getOperands())
-    if (yielded != stages.pv.getResult())
-      work.push_back(yielded);
-  while (!work.empty()) {
-    Operation *def = work.pop_back_val().getDefiningOp();
-    if (!def || def->getBlock() != body || !stage0.insert(def).second)
-      continue;
-    llvm::append_range(work, def->getOperands());
-  }
-  for (Operation &op : body->without_terminator()) {
+  // readKernelPlan checked the stages (verifyPipelineStages): stage 1 is
+  // the accumulator update, which nothing of stage 0 reads.
+  for (Operation &op : kv.loop.getBody()->without_terminator()) {
     if (isRingSlot(op) || op.getDialect() != stages.qk->getDialect())
       continue;
-    (stage0.contains(&op) ? stages.stage0 : stages.stage1).push_back(&op);
+    (getPipelineStage(&op) == 1 ? stages.stage1 : stages.stage0)
+        .push_back(&op);
   }
-  assert(stage0.contains(stages.qk) && !stage0.contains(stages.pv) &&
-         "readKvLoops checked that only the accumulator reads P V");
   // The values stage 1 reads from stage 0: tiles first (P), then rows
   // (alpha), each once.
   SetVector<Value> tiles, rows;
   for (Operation *op : stages.stage1)
     for (Value operand : op->getOperands()) {
       Operation *def = operand.getDefiningOp();
-      if (!def || !stage0.contains(def) || isRingSlot(*def))
+      if (!def || def->getBlock() != kv.loop.getBody() ||
+          getPipelineStage(def) == 1 || isRingSlot(*def) ||
+          !isa<RankedTensorType>(operand.getType()))
         continue;
       auto type = cast<RankedTensorType>(operand.getType());
       (type.getRank() == 1 ? rows : tiles).insert(operand);

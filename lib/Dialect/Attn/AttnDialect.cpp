@@ -12,6 +12,7 @@ using namespace mlir;
 using namespace mlir::attn;
 
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 #include "attnc/Dialect/Attn/AttnDialect.cpp.inc"
@@ -87,4 +88,21 @@ void AttnDialect::initialize() {
 #define GET_OP_LIST
 #include "attnc/Dialect/Attn/AttnOps.cpp.inc"
       >();
+}
+
+LogicalResult AttnDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attr) {
+  if (attr.getName() != getStageAttrName())
+    return success();
+  auto stage = dyn_cast<IntegerAttr>(attr.getValue());
+  if (!stage || !stage.getType().isInteger(64) || stage.getInt() < 0 ||
+      stage.getInt() > 1)
+    return op->emitError() << "'" << getStageAttrName()
+                           << "' must be 0 or 1 (an i64), got "
+                           << attr.getValue();
+  if (op->getDialect() != this ||
+      !isa_and_nonnull<LoopLikeOpInterface>(op->getParentOp()))
+    return op->emitError() << "'" << getStageAttrName()
+                           << "' belongs on an attn tile op in a kv loop";
+  return success();
 }

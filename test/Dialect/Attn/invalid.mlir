@@ -1036,3 +1036,39 @@ func.func private @kernel_abi_12() attributes {attn.kernel_abi = #attn.kernel_ab
 // expected-error @+1 {{#attn.kernel_abi: threads_per_block: expected 1..1024, found 0}}
 func.func private @kernel_abi_threads() attributes {attn.kernel_abi = #attn.kernel_abi<threads = 0, shared_memory = 229480, grid = [#attn.grid_dim<["seq_q"], ceil_div = 128>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch"]>], params = [#attn.kernel_param<"tensor_map", "q", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "k", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "v", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "o", box = [64, 64, 1, 1]>, #attn.kernel_param<"i32", "seq_q">, #attn.kernel_param<"i32", "seq_k">, #attn.kernel_param<"f32", "scale">], problem = {dtype = "bf16", gqa = false, has_lse = false, head_dim = 128 : i64, head_dim_v = 128 : i64, layout = "bhsd", mask = "causal"}, options = {block_m = 128 : i64, heads_kv = 16 : i64, heads_q = 16 : i64}>}
 
+
+// -----
+
+// A pipeline stage is 0 or 1 (two-stage software pipelines only).
+func.func @stage_two(%acc: tensor<64x64xf32>, %a: tensor<64xf32>, %n: index) -> tensor<64x64xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%o = %acc) -> (tensor<64x64xf32>) {
+    // expected-error @+1 {{'attn.stage' must be 0 or 1 (an i64), got 2 : i64}}
+    %s = attn.scale_rows %o, %a {attn.stage = 2 : i64} : tensor<64x64xf32>, tensor<64xf32>
+    scf.yield %s : tensor<64x64xf32>
+  }
+  return %r : tensor<64x64xf32>
+}
+
+// -----
+
+// A stage orders the ops of a loop's iterations: outside a loop it means
+// nothing.
+func.func @stage_outside_loop(%acc: tensor<64x64xf32>, %a: tensor<64xf32>) -> tensor<64x64xf32> {
+  // expected-error @+1 {{'attn.stage' belongs on an attn tile op in a kv loop}}
+  %s = attn.scale_rows %acc, %a {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64xf32>
+  return %s : tensor<64x64xf32>
+}
+
+// -----
+
+func.func @stage_on_arith(%x: index, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    // expected-error @+1 {{'attn.stage' belongs on an attn tile op in a kv loop}}
+    %y = arith.addi %x, %i {attn.stage = 1 : i64} : index
+  }
+  return
+}

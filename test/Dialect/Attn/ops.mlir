@@ -290,7 +290,7 @@ func.func @tile_ops_f16_f32(%q: tensor<?x4x?x32xf16>, %v: tensor<1x4x?x16xf32>,
 // CHECK:           %[[K:.*]], %[[V:.*]] = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
 // CHECK:           attn.yield %{{.*}}, %{{.*}} : tensor<128x64xbf16>, tensor<128xf32>
 // CHECK:         } : tensor<128x64xbf16>, tensor<128xf32>
-// CHECK:         attn.warp_specialize consumers(3) stages(3) registers(32, 160) intra_warpgroup_overlap producer {
+// CHECK:         attn.warp_specialize consumers(3) stages(3) registers(32, 160) producer {
 func.func @warp_specialize(%k: tensor<?x4x?x64xbf16>, %i: index, %n: index,
                            %acc: tensor<128x64xf32>, %l: tensor<128xf32>,
                            %m: tensor<128xf32>, %acc3: tensor<192x64xf32>,
@@ -310,7 +310,7 @@ func.func @warp_specialize(%k: tensor<?x4x?x64xbf16>, %i: index, %n: index,
         : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
     attn.yield %out, %lse : tensor<128x64xbf16>, tensor<128xf32>
   } : tensor<128x64xbf16>, tensor<128xf32>
-  %o3:2 = attn.warp_specialize consumers(3) stages(3) registers(32, 160) intra_warpgroup_overlap producer {
+  %o3:2 = attn.warp_specialize consumers(3) stages(3) registers(32, 160) producer {
     %kt = attn.load_tile %k[%i, %i, %i] : tensor<?x4x?x64xbf16> -> tensor<64x64xbf16>
     attn.ring_push %kt, %kt : tensor<64x64xbf16>, tensor<64x64xbf16>
     attn.yield
@@ -321,6 +321,20 @@ func.func @warp_specialize(%k: tensor<?x4x?x64xbf16>, %i: index, %n: index,
     attn.yield %out, %lse : tensor<192x64xbf16>, tensor<192xf32>
   } : tensor<192x64xbf16>, tensor<192xf32>
   return %o#0 : tensor<128x64xbf16>
+}
+
+// A software-pipeline stage on the tile ops of a kv loop (attn-warp-specialize).
+// CHECK-LABEL: func.func @pipeline_stage
+// CHECK:         attn.scale_rows %{{.*}}, %{{.*}} {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64xf32>
+func.func @pipeline_stage(%acc: tensor<64x64xf32>, %a: tensor<64xf32>,
+                          %n: index) -> tensor<64x64xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%o = %acc) -> (tensor<64x64xf32>) {
+    %s = attn.scale_rows %o, %a {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64xf32>
+    scf.yield %s : tensor<64x64xf32>
+  }
+  return %r : tensor<64x64xf32>
 }
 
 // The shared-memory layout of a GPU tile (attn-allocate-shared-memory).

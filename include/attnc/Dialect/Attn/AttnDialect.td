@@ -26,11 +26,18 @@ def Attn_Dialect : Dialect {
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::tensor::TensorDialect"];
   let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
     /// The #attn.shared_memory of a tiling scf.forall
     /// (attn-allocate-shared-memory).
     static constexpr ::llvm::StringLiteral getSharedMemoryAttrName() {
       return "attn.shared_memory";
+    }
+    /// The software-pipeline stage (0 or 1, i64) of a tile op in a fused kv
+    /// loop: stage-1 ops of block j run during iteration j + 1
+    /// (attn-warp-specialize; attnc/Transforms/PipelineStages.h).
+    static constexpr ::llvm::StringLiteral getStageAttrName() {
+      return "attn.stage";
     }
     /// The #attn.kernel_abi of a kernel's llvm.func (convert-attn-to-nvvm).
     static constexpr ::llvm::StringLiteral getKernelAbiAttrName() {

@@ -349,9 +349,12 @@ def Attn_WarpSpecializeOp : Attn_Op<"warp_specialize", [
 
     `ping_pong`: with two consumer warpgroups, they take turns issuing their
     S = Q K^T GEMMs, so one's softmax overlaps the other's GEMMs.
-    `intra_warpgroup_overlap`: each consumer runs the softmax of block j while
-    its P V GEMM of block j-1 is in flight. Together (as in FA3), a
-    warpgroup's turn issues both of its GEMMs.
+    The intra-warpgroup overlap (each consumer runs the softmax of block j
+    while its P V GEMM of block j-1 is in flight) is not an attribute of this
+    op but a software pipeline of each consumer kv loop: its accumulator
+    update (O's `attn.scale_rows` and `attn.pv`) carries `attn.stage = 1`
+    and runs for block j-1 during iteration j. Together with `ping_pong` (as
+    in FA3), a warpgroup's turn issues both of its GEMMs.
 
     `attn-warp-specialize` creates the op from fused tile IR;
     `convert-attn-to-nvvm` lowers it (one producer thread issues the TMA loads
@@ -376,14 +379,13 @@ def Attn_WarpSpecializeOp : Attn_Op<"warp_specialize", [
   }];
   let arguments = (ins I64Attr:$consumer_warpgroups, I64Attr:$stages,
                    I64Attr:$producer_registers, I64Attr:$consumer_registers,
-                   UnitAttr:$ping_pong, UnitAttr:$intra_warpgroup_overlap);
+                   UnitAttr:$ping_pong);
   let results = (outs Variadic<AnyType>:$results);
   let regions = (region SizedRegion<1>:$producer, SizedRegion<1>:$consumer);
   let assemblyFormat = [{
     `consumers` `(` $consumer_warpgroups `)` `stages` `(` $stages `)`
     `registers` `(` $producer_registers `,` $consumer_registers `)`
     (`ping_pong` $ping_pong^)?
-    (`intra_warpgroup_overlap` $intra_warpgroup_overlap^)?
     `producer` $producer `consumer` $consumer attr-dict (`:` type($results)^)?
   }];
   let hasVerifier = 1;
