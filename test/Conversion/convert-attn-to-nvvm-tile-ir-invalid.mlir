@@ -2134,3 +2134,813 @@ func.func @key_not_loaded(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xb
   } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
   return %2 : tensor<?x2x?x64xbf16>
 }
+
+// -----
+
+// The kernel starts m, l and O in registers from the first kv loop's
+// initial values, which must be splat constants: a running sum that starts
+// from a tensor.empty (undefined) has no value to put there.
+func.func @first_loop_from_empty(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
+  %scale_cst0 = arith.constant 0.180336878 : f32
+  %scale_cst1 = arith.constant 1.250000e-01 : f32
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %cst_0 = tensor.empty() : tensor<64xf32>
+  %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
+  %c1 = arith.constant 1 : index
+  %c-1 = arith.constant -1 : index
+  %c64 = arith.constant 64 : index
+  %c2 = arith.constant 2 : index
+  %c0 = arith.constant 0 : index
+  %dim = tensor.dim %arg0, %c0 : tensor<?x2x?x64xbf16>
+  %dim_2 = tensor.dim %arg0, %c2 : tensor<?x2x?x64xbf16>
+  %dim_3 = tensor.dim %arg1, %c2 : tensor<?x2x?x64xbf16>
+  %0 = arith.ceildivsi %dim_2, %c64 : index
+  %1 = tensor.empty(%dim, %dim_2) : tensor<?x2x?x64xbf16>
+  %2 = scf.forall (%arg3, %arg4, %arg5) in (%dim, 2, %0) shared_outs(%arg6 = %1) -> (tensor<?x2x?x64xbf16>) {
+    %3 = arith.muli %arg5, %c64 : index
+    %4 = attn.load_tile %arg0[%arg3, %arg4, %3] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+    %5 = arith.ceildivsi %dim_3, %c64 : index
+    %6 = arith.addi %3, %c64 : index
+    %7 = arith.minsi %6, %dim_2 : index
+    %8 = arith.addi %7, %c-1 : index
+    %9 = arith.addi %dim_3, %c-1 : index
+    %10 = arith.minsi %8, %9 : index
+    %11 = arith.addi %10, %c1 : index
+    %12 = arith.ceildivsi %11, %c64 : index
+    %13 = arith.maxsi %12, %c0 : index
+    %14 = arith.minsi %13, %5 : index
+    %15 = arith.cmpi slt, %10, %c0 : index
+    %16 = arith.select %15, %c0, %14 : index
+    %17 = arith.minsi %3, %9 : index
+    %18 = arith.addi %17, %c1 : index
+    %19 = arith.floordivsi %18, %c64 : index
+    %20 = arith.maxsi %19, %c0 : index
+    %21 = arith.minsi %20, %16 : index
+    // expected-error @+1 {{convert-attn-to-nvvm: the first kv loop must start its carried values from splat constants (the online softmax's m = -inf, l = 0, O = 0)}}
+    %22:3 = scf.for %arg7 = %c0 to %21 step %c1 iter_args(%arg8 = %cst_1, %arg9 = %cst_0, %arg10 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %26 = arith.muli %arg7, %c64 : index
+      %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+      %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
+      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
+      %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
+      %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "full"}
+    %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %26 = arith.muli %arg7, %c64 : index
+      %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
+      %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+      %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
+      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
+      %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
+      %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "tail"}
+    %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+    %24 = arith.subi %dim_2, %3 : index
+    %25 = arith.minsi %24, %c64 : index
+    %extracted_slice = tensor.extract_slice %output[0, 0] [%25, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %extracted_slice into %arg6[%arg3, %arg4, %3, 0] [1, 1, %25, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x2x?x64xbf16>
+    }
+  } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  return %2 : tensor<?x2x?x64xbf16>
+}
+
+// -----
+
+// A constant that is not a splat (here row 0's max starts at 0, the others
+// at -inf) is not one value per register either: every thread would need
+// the elements of its own rows.
+func.func @first_loop_from_non_splat(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
+  %scale_cst0 = arith.constant 0.180336878 : f32
+  %scale_cst1 = arith.constant 1.250000e-01 : f32
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
+  %cst_1 = arith.constant dense<[0.000000e+00, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000, 0xFF800000]> : tensor<64xf32>
+  %c1 = arith.constant 1 : index
+  %c-1 = arith.constant -1 : index
+  %c64 = arith.constant 64 : index
+  %c2 = arith.constant 2 : index
+  %c0 = arith.constant 0 : index
+  %dim = tensor.dim %arg0, %c0 : tensor<?x2x?x64xbf16>
+  %dim_2 = tensor.dim %arg0, %c2 : tensor<?x2x?x64xbf16>
+  %dim_3 = tensor.dim %arg1, %c2 : tensor<?x2x?x64xbf16>
+  %0 = arith.ceildivsi %dim_2, %c64 : index
+  %1 = tensor.empty(%dim, %dim_2) : tensor<?x2x?x64xbf16>
+  %2 = scf.forall (%arg3, %arg4, %arg5) in (%dim, 2, %0) shared_outs(%arg6 = %1) -> (tensor<?x2x?x64xbf16>) {
+    %3 = arith.muli %arg5, %c64 : index
+    %4 = attn.load_tile %arg0[%arg3, %arg4, %3] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+    %5 = arith.ceildivsi %dim_3, %c64 : index
+    %6 = arith.addi %3, %c64 : index
+    %7 = arith.minsi %6, %dim_2 : index
+    %8 = arith.addi %7, %c-1 : index
+    %9 = arith.addi %dim_3, %c-1 : index
+    %10 = arith.minsi %8, %9 : index
+    %11 = arith.addi %10, %c1 : index
+    %12 = arith.ceildivsi %11, %c64 : index
+    %13 = arith.maxsi %12, %c0 : index
+    %14 = arith.minsi %13, %5 : index
+    %15 = arith.cmpi slt, %10, %c0 : index
+    %16 = arith.select %15, %c0, %14 : index
+    %17 = arith.minsi %3, %9 : index
+    %18 = arith.addi %17, %c1 : index
+    %19 = arith.floordivsi %18, %c64 : index
+    %20 = arith.maxsi %19, %c0 : index
+    %21 = arith.minsi %20, %16 : index
+    // expected-error @+1 {{convert-attn-to-nvvm: the first kv loop must start its carried values from splat constants (the online softmax's m = -inf, l = 0, O = 0)}}
+    %22:3 = scf.for %arg7 = %c0 to %21 step %c1 iter_args(%arg8 = %cst_1, %arg9 = %cst_0, %arg10 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %26 = arith.muli %arg7, %c64 : index
+      %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+      %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
+      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
+      %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
+      %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "full"}
+    %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %26 = arith.muli %arg7, %c64 : index
+      %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
+      %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+      %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
+      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
+      %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
+      %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "tail"}
+    %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+    %24 = arith.subi %dim_2, %3 : index
+    %25 = arith.minsi %24, %c64 : index
+    %extracted_slice = tensor.extract_slice %output[0, 0] [%25, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %extracted_slice into %arg6[%arg3, %arg4, %3, 0] [1, 1, %25, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x2x?x64xbf16>
+    }
+  } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  return %2 : tensor<?x2x?x64xbf16>
+}
+
+// -----
+
+// The kernel carries m, l and O from one kv loop to the next in the same
+// registers: a tail loop that starts its max from the full loop's sum (and
+// its sum from the max) is not that.
+func.func @loops_carry_out_of_order(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
+  %scale_cst0 = arith.constant 0.180336878 : f32
+  %scale_cst1 = arith.constant 1.250000e-01 : f32
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
+  %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
+  %c1 = arith.constant 1 : index
+  %c-1 = arith.constant -1 : index
+  %c64 = arith.constant 64 : index
+  %c2 = arith.constant 2 : index
+  %c0 = arith.constant 0 : index
+  %dim = tensor.dim %arg0, %c0 : tensor<?x2x?x64xbf16>
+  %dim_2 = tensor.dim %arg0, %c2 : tensor<?x2x?x64xbf16>
+  %dim_3 = tensor.dim %arg1, %c2 : tensor<?x2x?x64xbf16>
+  %0 = arith.ceildivsi %dim_2, %c64 : index
+  %1 = tensor.empty(%dim, %dim_2) : tensor<?x2x?x64xbf16>
+  %2 = scf.forall (%arg3, %arg4, %arg5) in (%dim, 2, %0) shared_outs(%arg6 = %1) -> (tensor<?x2x?x64xbf16>) {
+    %3 = arith.muli %arg5, %c64 : index
+    %4 = attn.load_tile %arg0[%arg3, %arg4, %3] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+    %5 = arith.ceildivsi %dim_3, %c64 : index
+    %6 = arith.addi %3, %c64 : index
+    %7 = arith.minsi %6, %dim_2 : index
+    %8 = arith.addi %7, %c-1 : index
+    %9 = arith.addi %dim_3, %c-1 : index
+    %10 = arith.minsi %8, %9 : index
+    %11 = arith.addi %10, %c1 : index
+    %12 = arith.ceildivsi %11, %c64 : index
+    %13 = arith.maxsi %12, %c0 : index
+    %14 = arith.minsi %13, %5 : index
+    %15 = arith.cmpi slt, %10, %c0 : index
+    %16 = arith.select %15, %c0, %14 : index
+    %17 = arith.minsi %3, %9 : index
+    %18 = arith.addi %17, %c1 : index
+    %19 = arith.floordivsi %18, %c64 : index
+    %20 = arith.maxsi %19, %c0 : index
+    %21 = arith.minsi %20, %16 : index
+    %22:3 = scf.for %arg7 = %c0 to %21 step %c1 iter_args(%arg8 = %cst_1, %arg9 = %cst_0, %arg10 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %26 = arith.muli %arg7, %c64 : index
+      %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+      %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
+      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
+      %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
+      %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "full"}
+    // expected-error @+1 {{convert-attn-to-nvvm: a kv loop must carry on the previous kv loop's results, in order}}
+    %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#1, %arg9 = %22#0, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %26 = arith.muli %arg7, %c64 : index
+      %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
+      %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+      %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
+      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
+      %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
+      %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "tail"}
+    %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+    %24 = arith.subi %dim_2, %3 : index
+    %25 = arith.minsi %24, %c64 : index
+    %extracted_slice = tensor.extract_slice %output[0, 0] [%25, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %extracted_slice into %arg6[%arg3, %arg4, %3, 0] [1, 1, %25, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x2x?x64xbf16>
+    }
+  } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  return %2 : tensor<?x2x?x64xbf16>
+}
+
+// -----
+
+// Nor is a tail loop that starts over from the initial constants, dropping
+// the full loop's blocks.
+func.func @loop_restarts_from_constants(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
+  %scale_cst0 = arith.constant 0.180336878 : f32
+  %scale_cst1 = arith.constant 1.250000e-01 : f32
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
+  %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
+  %c1 = arith.constant 1 : index
+  %c-1 = arith.constant -1 : index
+  %c64 = arith.constant 64 : index
+  %c2 = arith.constant 2 : index
+  %c0 = arith.constant 0 : index
+  %dim = tensor.dim %arg0, %c0 : tensor<?x2x?x64xbf16>
+  %dim_2 = tensor.dim %arg0, %c2 : tensor<?x2x?x64xbf16>
+  %dim_3 = tensor.dim %arg1, %c2 : tensor<?x2x?x64xbf16>
+  %0 = arith.ceildivsi %dim_2, %c64 : index
+  %1 = tensor.empty(%dim, %dim_2) : tensor<?x2x?x64xbf16>
+  %2 = scf.forall (%arg3, %arg4, %arg5) in (%dim, 2, %0) shared_outs(%arg6 = %1) -> (tensor<?x2x?x64xbf16>) {
+    %3 = arith.muli %arg5, %c64 : index
+    %4 = attn.load_tile %arg0[%arg3, %arg4, %3] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+    %5 = arith.ceildivsi %dim_3, %c64 : index
+    %6 = arith.addi %3, %c64 : index
+    %7 = arith.minsi %6, %dim_2 : index
+    %8 = arith.addi %7, %c-1 : index
+    %9 = arith.addi %dim_3, %c-1 : index
+    %10 = arith.minsi %8, %9 : index
+    %11 = arith.addi %10, %c1 : index
+    %12 = arith.ceildivsi %11, %c64 : index
+    %13 = arith.maxsi %12, %c0 : index
+    %14 = arith.minsi %13, %5 : index
+    %15 = arith.cmpi slt, %10, %c0 : index
+    %16 = arith.select %15, %c0, %14 : index
+    %17 = arith.minsi %3, %9 : index
+    %18 = arith.addi %17, %c1 : index
+    %19 = arith.floordivsi %18, %c64 : index
+    %20 = arith.maxsi %19, %c0 : index
+    %21 = arith.minsi %20, %16 : index
+    %22:3 = scf.for %arg7 = %c0 to %21 step %c1 iter_args(%arg8 = %cst_1, %arg9 = %cst_0, %arg10 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %26 = arith.muli %arg7, %c64 : index
+      %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+      %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
+      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
+      %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
+      %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "full"}
+    // expected-error @+1 {{convert-attn-to-nvvm: a kv loop must carry on the previous kv loop's results, in order}}
+    %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %cst_1, %arg9 = %cst_0, %arg10 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %26 = arith.muli %arg7, %c64 : index
+      %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
+      %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+      %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
+      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
+      %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
+      %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "tail"}
+    %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+    %24 = arith.subi %dim_2, %3 : index
+    %25 = arith.minsi %24, %c64 : index
+    %extracted_slice = tensor.extract_slice %output[0, 0] [%25, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %extracted_slice into %arg6[%arg3, %arg4, %3, 0] [1, 1, %25, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x2x?x64xbf16>
+    }
+  } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  return %2 : tensor<?x2x?x64xbf16>
+}
+
+// -----
+
+// attn.finalize takes O, l and m from the registers the last kv loop leaves
+// them in: a row sum from the full loop (missing the tail's blocks) is not
+// there.
+func.func @finalize_reads_first_loop(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
+  %scale_cst0 = arith.constant 0.180336878 : f32
+  %scale_cst1 = arith.constant 1.250000e-01 : f32
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
+  %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
+  %c1 = arith.constant 1 : index
+  %c-1 = arith.constant -1 : index
+  %c64 = arith.constant 64 : index
+  %c2 = arith.constant 2 : index
+  %c0 = arith.constant 0 : index
+  %dim = tensor.dim %arg0, %c0 : tensor<?x2x?x64xbf16>
+  %dim_2 = tensor.dim %arg0, %c2 : tensor<?x2x?x64xbf16>
+  %dim_3 = tensor.dim %arg1, %c2 : tensor<?x2x?x64xbf16>
+  %0 = arith.ceildivsi %dim_2, %c64 : index
+  %1 = tensor.empty(%dim, %dim_2) : tensor<?x2x?x64xbf16>
+  %2 = scf.forall (%arg3, %arg4, %arg5) in (%dim, 2, %0) shared_outs(%arg6 = %1) -> (tensor<?x2x?x64xbf16>) {
+    %3 = arith.muli %arg5, %c64 : index
+    %4 = attn.load_tile %arg0[%arg3, %arg4, %3] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+    %5 = arith.ceildivsi %dim_3, %c64 : index
+    %6 = arith.addi %3, %c64 : index
+    %7 = arith.minsi %6, %dim_2 : index
+    %8 = arith.addi %7, %c-1 : index
+    %9 = arith.addi %dim_3, %c-1 : index
+    %10 = arith.minsi %8, %9 : index
+    %11 = arith.addi %10, %c1 : index
+    %12 = arith.ceildivsi %11, %c64 : index
+    %13 = arith.maxsi %12, %c0 : index
+    %14 = arith.minsi %13, %5 : index
+    %15 = arith.cmpi slt, %10, %c0 : index
+    %16 = arith.select %15, %c0, %14 : index
+    %17 = arith.minsi %3, %9 : index
+    %18 = arith.addi %17, %c1 : index
+    %19 = arith.floordivsi %18, %c64 : index
+    %20 = arith.maxsi %19, %c0 : index
+    %21 = arith.minsi %20, %16 : index
+    %22:3 = scf.for %arg7 = %c0 to %21 step %c1 iter_args(%arg8 = %cst_1, %arg9 = %cst_0, %arg10 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %26 = arith.muli %arg7, %c64 : index
+      %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+      %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
+      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
+      %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
+      %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "full"}
+    %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %26 = arith.muli %arg7, %c64 : index
+      %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
+      %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+      %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
+      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
+      %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
+      %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "tail"}
+    // expected-error @+1 {{convert-attn-to-nvvm: attn.finalize must read the last kv loop's results}}
+    %output, %lse = attn.finalize %23#2, %22#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+    %24 = arith.subi %dim_2, %3 : index
+    %25 = arith.minsi %24, %c64 : index
+    %extracted_slice = tensor.extract_slice %output[0, 0] [%25, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %extracted_slice into %arg6[%arg3, %arg4, %3, 0] [1, 1, %25, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x2x?x64xbf16>
+    }
+  } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  return %2 : tensor<?x2x?x64xbf16>
+}
+
+// -----
+
+// The kernel reads seq_k from its parameters: K with a static sequence
+// length (128) would run that length only.
+func.func @static_key_length(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x128x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
+  %scale_cst0 = arith.constant 0.180336878 : f32
+  %scale_cst1 = arith.constant 1.250000e-01 : f32
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
+  %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
+  %c1 = arith.constant 1 : index
+  %c-1 = arith.constant -1 : index
+  %c64 = arith.constant 64 : index
+  %c2 = arith.constant 2 : index
+  %c0 = arith.constant 0 : index
+  %dim = tensor.dim %arg0, %c0 : tensor<?x2x?x64xbf16>
+  %dim_2 = tensor.dim %arg0, %c2 : tensor<?x2x?x64xbf16>
+  %dim_3 = tensor.dim %arg1, %c2 : tensor<?x2x128x64xbf16>
+  %0 = arith.ceildivsi %dim_2, %c64 : index
+  %1 = tensor.empty(%dim, %dim_2) : tensor<?x2x?x64xbf16>
+  // expected-error @+1 {{convert-attn-to-nvvm: the kernel takes the sequence lengths at launch time, but K or V has the static type 'tensor<?x2x128x64xbf16>'; run attn-generalize-lengths before attn-tile (attn-lower-to-nvvm-pipeline does)}}
+  %2 = scf.forall (%arg3, %arg4, %arg5) in (%dim, 2, %0) shared_outs(%arg6 = %1) -> (tensor<?x2x?x64xbf16>) {
+    %3 = arith.muli %arg5, %c64 : index
+    %4 = attn.load_tile %arg0[%arg3, %arg4, %3] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+    %5 = arith.ceildivsi %dim_3, %c64 : index
+    %6 = arith.addi %3, %c64 : index
+    %7 = arith.minsi %6, %dim_2 : index
+    %8 = arith.addi %7, %c-1 : index
+    %9 = arith.addi %dim_3, %c-1 : index
+    %10 = arith.minsi %8, %9 : index
+    %11 = arith.addi %10, %c1 : index
+    %12 = arith.ceildivsi %11, %c64 : index
+    %13 = arith.maxsi %12, %c0 : index
+    %14 = arith.minsi %13, %5 : index
+    %15 = arith.cmpi slt, %10, %c0 : index
+    %16 = arith.select %15, %c0, %14 : index
+    %17 = arith.minsi %3, %9 : index
+    %18 = arith.addi %17, %c1 : index
+    %19 = arith.floordivsi %18, %c64 : index
+    %20 = arith.maxsi %19, %c0 : index
+    %21 = arith.minsi %20, %16 : index
+    %22:3 = scf.for %arg7 = %c0 to %21 step %c1 iter_args(%arg8 = %cst_1, %arg9 = %cst_0, %arg10 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %26 = arith.muli %arg7, %c64 : index
+      %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x128x64xbf16> -> tensor<64x64xbf16>
+      %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+      %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
+      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
+      %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
+      %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "full"}
+    %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %26 = arith.muli %arg7, %c64 : index
+      %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x128x64xbf16> -> tensor<64x64xbf16>
+      %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
+      %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+      %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
+      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
+      %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
+      %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "tail"}
+    %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+    %24 = arith.subi %dim_2, %3 : index
+    %25 = arith.minsi %24, %c64 : index
+    %extracted_slice = tensor.extract_slice %output[0, 0] [%25, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %extracted_slice into %arg6[%arg3, %arg4, %3, 0] [1, 1, %25, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x2x?x64xbf16>
+    }
+  } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  return %2 : tensor<?x2x?x64xbf16>
+}
+
+// -----
+
+// The same for seq_q: Q with a static sequence length.
+func.func @static_query_length(%arg0: tensor<?x2x128x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
+  %scale_cst0 = arith.constant 0.180336878 : f32
+  %scale_cst1 = arith.constant 1.250000e-01 : f32
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
+  %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
+  %c1 = arith.constant 1 : index
+  %c-1 = arith.constant -1 : index
+  %c64 = arith.constant 64 : index
+  %c2 = arith.constant 2 : index
+  %c0 = arith.constant 0 : index
+  %dim = tensor.dim %arg0, %c0 : tensor<?x2x128x64xbf16>
+  %dim_2 = tensor.dim %arg0, %c2 : tensor<?x2x128x64xbf16>
+  %dim_3 = tensor.dim %arg1, %c2 : tensor<?x2x?x64xbf16>
+  %0 = arith.ceildivsi %dim_2, %c64 : index
+  %1 = tensor.empty(%dim, %dim_2) : tensor<?x2x?x64xbf16>
+  // expected-error @+1 {{convert-attn-to-nvvm: the kernel takes the sequence lengths at launch time, but Q has the static type 'tensor<?x2x128x64xbf16>'; run attn-generalize-lengths before attn-tile (attn-lower-to-nvvm-pipeline does)}}
+  %2 = scf.forall (%arg3, %arg4, %arg5) in (%dim, 2, %0) shared_outs(%arg6 = %1) -> (tensor<?x2x?x64xbf16>) {
+    %3 = arith.muli %arg5, %c64 : index
+    %4 = attn.load_tile %arg0[%arg3, %arg4, %3] : tensor<?x2x128x64xbf16> -> tensor<64x64xbf16>
+    %5 = arith.ceildivsi %dim_3, %c64 : index
+    %6 = arith.addi %3, %c64 : index
+    %7 = arith.minsi %6, %dim_2 : index
+    %8 = arith.addi %7, %c-1 : index
+    %9 = arith.addi %dim_3, %c-1 : index
+    %10 = arith.minsi %8, %9 : index
+    %11 = arith.addi %10, %c1 : index
+    %12 = arith.ceildivsi %11, %c64 : index
+    %13 = arith.maxsi %12, %c0 : index
+    %14 = arith.minsi %13, %5 : index
+    %15 = arith.cmpi slt, %10, %c0 : index
+    %16 = arith.select %15, %c0, %14 : index
+    %17 = arith.minsi %3, %9 : index
+    %18 = arith.addi %17, %c1 : index
+    %19 = arith.floordivsi %18, %c64 : index
+    %20 = arith.maxsi %19, %c0 : index
+    %21 = arith.minsi %20, %16 : index
+    %22:3 = scf.for %arg7 = %c0 to %21 step %c1 iter_args(%arg8 = %cst_1, %arg9 = %cst_0, %arg10 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %26 = arith.muli %arg7, %c64 : index
+      %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+      %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
+      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
+      %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
+      %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "full"}
+    %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %26 = arith.muli %arg7, %c64 : index
+      %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
+      %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+      %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
+      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
+      %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
+      %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "tail"}
+    %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+    %24 = arith.subi %dim_2, %3 : index
+    %25 = arith.minsi %24, %c64 : index
+    %extracted_slice = tensor.extract_slice %output[0, 0] [%25, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %extracted_slice into %arg6[%arg3, %arg4, %3, 0] [1, 1, %25, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x2x?x64xbf16>
+    }
+  } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  return %2 : tensor<?x2x?x64xbf16>
+}
+
+// -----
+
+// Every attn op must end up in a kernel: an attn.load_tile outside the
+// tiling forall (its result unused) is an error, not an op left behind in
+// the host code.
+func.func @load_outside_the_tile(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
+  %scale_cst0 = arith.constant 0.180336878 : f32
+  %scale_cst1 = arith.constant 1.250000e-01 : f32
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
+  %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
+  %c1 = arith.constant 1 : index
+  %c-1 = arith.constant -1 : index
+  %c64 = arith.constant 64 : index
+  %c2 = arith.constant 2 : index
+  %c0 = arith.constant 0 : index
+  %dim = tensor.dim %arg0, %c0 : tensor<?x2x?x64xbf16>
+  %dim_2 = tensor.dim %arg0, %c2 : tensor<?x2x?x64xbf16>
+  %dim_3 = tensor.dim %arg1, %c2 : tensor<?x2x?x64xbf16>
+  %0 = arith.ceildivsi %dim_2, %c64 : index
+  %1 = tensor.empty(%dim, %dim_2) : tensor<?x2x?x64xbf16>
+  // expected-error @+1 {{convert-attn-to-nvvm: 'attn.load_tile' is not part of a tiled attention (run attn-tile, attn-fuse-online-softmax and attn-split-masked-loops first, or attn-lower-to-nvvm-pipeline)}}
+  %stray = attn.load_tile %arg0[%c0, %c0, %c0] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+  %2 = scf.forall (%arg3, %arg4, %arg5) in (%dim, 2, %0) shared_outs(%arg6 = %1) -> (tensor<?x2x?x64xbf16>) {
+    %3 = arith.muli %arg5, %c64 : index
+    %4 = attn.load_tile %arg0[%arg3, %arg4, %3] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+    %5 = arith.ceildivsi %dim_3, %c64 : index
+    %6 = arith.addi %3, %c64 : index
+    %7 = arith.minsi %6, %dim_2 : index
+    %8 = arith.addi %7, %c-1 : index
+    %9 = arith.addi %dim_3, %c-1 : index
+    %10 = arith.minsi %8, %9 : index
+    %11 = arith.addi %10, %c1 : index
+    %12 = arith.ceildivsi %11, %c64 : index
+    %13 = arith.maxsi %12, %c0 : index
+    %14 = arith.minsi %13, %5 : index
+    %15 = arith.cmpi slt, %10, %c0 : index
+    %16 = arith.select %15, %c0, %14 : index
+    %17 = arith.minsi %3, %9 : index
+    %18 = arith.addi %17, %c1 : index
+    %19 = arith.floordivsi %18, %c64 : index
+    %20 = arith.maxsi %19, %c0 : index
+    %21 = arith.minsi %20, %16 : index
+    %22:3 = scf.for %arg7 = %c0 to %21 step %c1 iter_args(%arg8 = %cst_1, %arg9 = %cst_0, %arg10 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %26 = arith.muli %arg7, %c64 : index
+      %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+      %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
+      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
+      %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
+      %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "full"}
+    %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %26 = arith.muli %arg7, %c64 : index
+      %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
+      %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+      %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
+      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
+      %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
+      %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "tail"}
+    %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+    %24 = arith.subi %dim_2, %3 : index
+    %25 = arith.minsi %24, %c64 : index
+    %extracted_slice = tensor.extract_slice %output[0, 0] [%25, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %extracted_slice into %arg6[%arg3, %arg4, %3, 0] [1, 1, %25, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x2x?x64xbf16>
+    }
+  } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  return %2 : tensor<?x2x?x64xbf16>
+}
+
+// -----
+
+// Kernel names are PTX identifiers (every other character becomes '_'):
+// @"a-b" and @a_b would both be kernel a_b.
+func.func @"a-b"(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
+  %scale_cst0 = arith.constant 0.180336878 : f32
+  %scale_cst1 = arith.constant 1.250000e-01 : f32
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
+  %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
+  %c1 = arith.constant 1 : index
+  %c-1 = arith.constant -1 : index
+  %c64 = arith.constant 64 : index
+  %c2 = arith.constant 2 : index
+  %c0 = arith.constant 0 : index
+  %dim = tensor.dim %arg0, %c0 : tensor<?x2x?x64xbf16>
+  %dim_2 = tensor.dim %arg0, %c2 : tensor<?x2x?x64xbf16>
+  %dim_3 = tensor.dim %arg1, %c2 : tensor<?x2x?x64xbf16>
+  %0 = arith.ceildivsi %dim_2, %c64 : index
+  %1 = tensor.empty(%dim, %dim_2) : tensor<?x2x?x64xbf16>
+  %2 = scf.forall (%arg3, %arg4, %arg5) in (%dim, 2, %0) shared_outs(%arg6 = %1) -> (tensor<?x2x?x64xbf16>) {
+    %3 = arith.muli %arg5, %c64 : index
+    %4 = attn.load_tile %arg0[%arg3, %arg4, %3] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+    %5 = arith.ceildivsi %dim_3, %c64 : index
+    %6 = arith.addi %3, %c64 : index
+    %7 = arith.minsi %6, %dim_2 : index
+    %8 = arith.addi %7, %c-1 : index
+    %9 = arith.addi %dim_3, %c-1 : index
+    %10 = arith.minsi %8, %9 : index
+    %11 = arith.addi %10, %c1 : index
+    %12 = arith.ceildivsi %11, %c64 : index
+    %13 = arith.maxsi %12, %c0 : index
+    %14 = arith.minsi %13, %5 : index
+    %15 = arith.cmpi slt, %10, %c0 : index
+    %16 = arith.select %15, %c0, %14 : index
+    %17 = arith.minsi %3, %9 : index
+    %18 = arith.addi %17, %c1 : index
+    %19 = arith.floordivsi %18, %c64 : index
+    %20 = arith.maxsi %19, %c0 : index
+    %21 = arith.minsi %20, %16 : index
+    %22:3 = scf.for %arg7 = %c0 to %21 step %c1 iter_args(%arg8 = %cst_1, %arg9 = %cst_0, %arg10 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %26 = arith.muli %arg7, %c64 : index
+      %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+      %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
+      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
+      %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
+      %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "full"}
+    %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %26 = arith.muli %arg7, %c64 : index
+      %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
+      %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+      %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
+      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
+      %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
+      %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "tail"}
+    %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+    %24 = arith.subi %dim_2, %3 : index
+    %25 = arith.minsi %24, %c64 : index
+    %extracted_slice = tensor.extract_slice %output[0, 0] [%25, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %extracted_slice into %arg6[%arg3, %arg4, %3, 0] [1, 1, %25, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x2x?x64xbf16>
+    }
+  } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  return %2 : tensor<?x2x?x64xbf16>
+}
+
+// expected-error @+1 {{convert-attn-to-nvvm: @a_b and another function both become kernel a_b; rename one of them}}
+func.func @a_b(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
+  %scale_cst0 = arith.constant 0.180336878 : f32
+  %scale_cst1 = arith.constant 1.250000e-01 : f32
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
+  %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
+  %c1 = arith.constant 1 : index
+  %c-1 = arith.constant -1 : index
+  %c64 = arith.constant 64 : index
+  %c2 = arith.constant 2 : index
+  %c0 = arith.constant 0 : index
+  %dim = tensor.dim %arg0, %c0 : tensor<?x2x?x64xbf16>
+  %dim_2 = tensor.dim %arg0, %c2 : tensor<?x2x?x64xbf16>
+  %dim_3 = tensor.dim %arg1, %c2 : tensor<?x2x?x64xbf16>
+  %0 = arith.ceildivsi %dim_2, %c64 : index
+  %1 = tensor.empty(%dim, %dim_2) : tensor<?x2x?x64xbf16>
+  %2 = scf.forall (%arg3, %arg4, %arg5) in (%dim, 2, %0) shared_outs(%arg6 = %1) -> (tensor<?x2x?x64xbf16>) {
+    %3 = arith.muli %arg5, %c64 : index
+    %4 = attn.load_tile %arg0[%arg3, %arg4, %3] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+    %5 = arith.ceildivsi %dim_3, %c64 : index
+    %6 = arith.addi %3, %c64 : index
+    %7 = arith.minsi %6, %dim_2 : index
+    %8 = arith.addi %7, %c-1 : index
+    %9 = arith.addi %dim_3, %c-1 : index
+    %10 = arith.minsi %8, %9 : index
+    %11 = arith.addi %10, %c1 : index
+    %12 = arith.ceildivsi %11, %c64 : index
+    %13 = arith.maxsi %12, %c0 : index
+    %14 = arith.minsi %13, %5 : index
+    %15 = arith.cmpi slt, %10, %c0 : index
+    %16 = arith.select %15, %c0, %14 : index
+    %17 = arith.minsi %3, %9 : index
+    %18 = arith.addi %17, %c1 : index
+    %19 = arith.floordivsi %18, %c64 : index
+    %20 = arith.maxsi %19, %c0 : index
+    %21 = arith.minsi %20, %16 : index
+    %22:3 = scf.for %arg7 = %c0 to %21 step %c1 iter_args(%arg8 = %cst_1, %arg9 = %cst_0, %arg10 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %26 = arith.muli %arg7, %c64 : index
+      %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+      %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
+      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
+      %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
+      %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "full"}
+    %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %26 = arith.muli %arg7, %c64 : index
+      %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
+      %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+      %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
+      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
+      %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
+      %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "tail"}
+    %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+    %24 = arith.subi %dim_2, %3 : index
+    %25 = arith.minsi %24, %c64 : index
+    %extracted_slice = tensor.extract_slice %output[0, 0] [%25, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %extracted_slice into %arg6[%arg3, %arg4, %3, 0] [1, 1, %25, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x2x?x64xbf16>
+    }
+  } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  return %2 : tensor<?x2x?x64xbf16>
+}
