@@ -51,9 +51,8 @@ void mlir::attn::setPipelineStage(Operation *op, int64_t stage) {
 }
 
 bool mlir::attn::isSoftwarePipelined(scf::ForOp loop) {
-  return llvm::any_of(loop.getBody()->without_terminator(), [](Operation &op) {
-    return getPipelineStage(&op) == 1;
-  });
+  return llvm::any_of(loop.getBody()->without_terminator(),
+                      [](Operation &op) { return getPipelineStage(&op) == 1; });
 }
 
 LogicalResult mlir::attn::verifyPipelineStages(scf::ForOp loop) {

@@ -157,8 +157,7 @@ KernelEmitter::OverlapStages KernelEmitter::splitStages(const KvLoop &kv) {
   for (Operation &op : kv.loop.getBody()->without_terminator()) {
     if (isRingSlot(op) || op.getDialect() != stages.qk->getDialect())
       continue;
-    (getPipelineStage(&op) == 1 ? stages.stage1 : stages.stage0)
-        .push_back(&op);
+    (getPipelineStage(&op) == 1 ? stages.stage1 : stages.stage0).push_back(&op);
   }
   // The values stage 1 reads from stage 0: tiles first (P), then rows
   // (alpha), each once.

@@ -121,6 +121,44 @@ static FailureOr<KvLoop> readKvLoop(scf::ForOp loop) {
       rowSum.getProbs() != expDiff.getResult())
     return fail(pv, "attn.pv and attn.row_sum must read the attn.exp_diff "
                     "of the same step");
+  // Each tile op is lowered onto the fragments of the values it reads: the
+  // loop's carried values and the results of the ops before it in the body
+  // (and the Q, K and V tiles). The roles the lowering relies on are
+  // checked here.
+  Block *body = loop.getBody();
+  for (Operation &op : body->without_terminator()) {
+    if (op.getDialect() != qk->getDialect())
+      continue;
+    for (OpOperand &operand : op.getOpOperands()) {
+      Value v = operand.get();
+      // Q, K and V tiles: readKernelPlan checks where they come from.
+      if (!isa<RankedTensorType>(v.getType()) || isa<QKOp, LoadTileOp>(op) ||
+          (isa<PVOp>(op) && operand.getOperandNumber() == 1))
+        continue;
+      bool carried =
+          isa<BlockArgument>(v) && cast<BlockArgument>(v).getOwner() == body;
+      Operation *def = v.getDefiningOp();
+      if (!carried && !(def && def->getBlock() == body))
+        return fail(&op, "a tile operand of a kv loop's op must be computed "
+                         "in the loop or carried by it (operand " +
+                             Twine(operand.getOperandNumber()) + ")");
+    }
+  }
+  // The running max: the carried value the step's row max is yielded as.
+  Value carriedMax;
+  for (auto [yielded, arg] : llvm::zip_equal(
+           body->getTerminator()->getOperands(), loop.getRegionIterArgs()))
+    if (yielded == rowMax.getResult())
+      carriedMax = arg;
+  if (!carriedMax || rowMax.getInit() != carriedMax)
+    return fail(rowMax, "the step's attn.row_max must start from the running "
+                        "max (its init) and be carried to the next block");
+  if (rescale.getOldMax() != carriedMax ||
+      rescale.getNewMax() != rowMax.getResult())
+    return fail(rescale, "attn.rescale_factor must compare the carried "
+                         "running max with the step's attn.row_max");
+  if (expDiff.getRowMax() != rowMax.getResult())
+    return fail(expDiff, "attn.exp_diff must subtract the step's attn.row_max");
   for (Operation *op : kv.scoreModifiers) {
     auto mask = dyn_cast<MaskOp>(op);
     if (!mask)
