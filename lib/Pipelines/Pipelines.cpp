@@ -127,6 +127,9 @@ void mlir::attn::buildAttnToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createAttnGeneralizeScalePass());
   OpPassManager &funcPm = pm.nest<func::FuncOp>();
   buildAttnTilingPipeline(funcPm, options);
+  AttnOrderTilesPassOptions order;
+  order.order = options.tileOrder;
+  funcPm.addPass(createAttnOrderTilesPass(order));
   // Warp specialization partitions the fused kv loop: nothing to do before.
   if (options.warpSpecialize != WarpSpecializeMode::Off &&
       options.stopAfter >= AttnStage::Fused) {
@@ -153,7 +156,6 @@ void mlir::attn::buildAttnToNVVMPipeline(OpPassManager &pm,
   funcPm.addPass(createAttnAllocateSharedMemoryPass(allocation));
   ConvertAttnToNVVMPassOptions nvvm;
   nvvm.chip = "sm_90a";
-  nvvm.tileOrder = options.tileOrder;
   nvvm.conditionalRescale = options.conditionalRescale;
   pm.addPass(createConvertAttnToNVVMPass(nvvm));
   OpPassManager &gpuPm = pm.nest<gpu::GPUModuleOp>();

@@ -20,9 +20,6 @@
 // RUN:   | FileCheck %s --check-prefix=PERSISTENT
 // PERSISTENT: error: attn-allocate-shared-memory: persistent needs a warp-specialized tile (attn-warp-specialize)
 
-// RUN: not attnc-opt %s --attn-generalize-lengths --attn-tiling-pipeline --attn-allocate-shared-memory --convert-attn-to-nvvm="tile-order=random" 2>&1 \
-// RUN:   | FileCheck %s --check-prefix=ORDER
-// ORDER: error: convert-attn-to-nvvm: tile-order must be in-order, longest-first or auto, got 'random'
 
 // RUN: not attnc-opt %s --attn-generalize-lengths --attn-tiling-pipeline --attn-warp-specialize="intra-warpgroup-overlap=true" \
 // RUN:   --attn-allocate-shared-memory="probs-in-registers=false" --convert-attn-to-nvvm 2>&1 \

@@ -1,4 +1,4 @@
-// RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
+// RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" --attn-order-tiles \
 // RUN:   --attn-warp-specialize --attn-allocate-shared-memory --convert-attn-to-nvvm | FileCheck %s --implicit-check-not='{{[^#]attn\.[^k]}}'
 
 // A causal, bf16, D = 64 attention with LSE becomes one kernel in
@@ -13,11 +13,14 @@
 // CHECK-SAME:      grid = [#attn.grid_dim<["seq_q"], ceil_div = 128>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch"]>]
 // CHECK-SAME:      nvvm.kernel, nvvm.minctasm = 1 : i32, nvvm.reqntid = array<i32: 384, 1, 1>
 // Causal query blocks launch longest first: CTA x computes query block
-// gridDim.x - 1 - x (tile-order=auto).
-// CHECK:         %[[CTA:.*]] = nvvm.read.ptx.sreg.ctaid.x : i32
+// ceil(Nq / 128) - 1 - x, the index arithmetic attn-order-tiles put in the
+// IR; the forall's bound ceil(Nq / 128) is the grid's x size.
 // CHECK:         %[[NCTA:.*]] = nvvm.read.ptx.sreg.nctaid.x : i32
-// CHECK:         %[[LAST:.*]] = arith.subi %[[NCTA]], %{{.*}} : i32
-// CHECK:         arith.subi %[[LAST]], %[[CTA]] : i32
+// CHECK:         %[[BLOCKS:.*]] = arith.index_cast %[[NCTA]] : i32 to index
+// CHECK:         %[[CTA:.*]] = nvvm.read.ptx.sreg.ctaid.x : i32
+// CHECK:         %[[QB:.*]] = arith.index_cast %[[CTA]] : i32 to index
+// CHECK:         %[[LAST:.*]] = arith.subi %[[BLOCKS]], %{{.*}} : index
+// CHECK:         arith.subi %[[LAST]], %[[QB]] : index
 // Barriers initialized by thread 0, then the prologue TMA loads of Q.
 // CHECK:         nvvm.mbarrier.init
 // CHECK:         nvvm.mbarrier.arrive.expect_tx
@@ -185,13 +188,17 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 // OVERLAP:       nvvm.mbarrier.arrive
 
 
-// tile-order=in-order keeps CTA x on query block x.
+// Without attn-order-tiles's reversal CTA x computes query block x: its
+// first Q row is 128 x, and the manifest says in order.
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
-// RUN:   --attn-warp-specialize --attn-allocate-shared-memory --convert-attn-to-nvvm="tile-order=in-order" \
+// RUN:   --attn-warp-specialize --attn-allocate-shared-memory --convert-attn-to-nvvm \
 // RUN:   | FileCheck %s --check-prefix=IN-ORDER
 // IN-ORDER-LABEL: llvm.func @causal(
-// IN-ORDER:         nvvm.read.ptx.sreg.ctaid.x
-// IN-ORDER-NOT:     nvvm.read.ptx.sreg.nctaid.x
+// IN-ORDER-SAME:    longest_first = 0 : i64
+// IN-ORDER:         %[[CTA:.*]] = nvvm.read.ptx.sreg.ctaid.x : i32
+// IN-ORDER:         %[[QB:.*]] = arith.index_cast %[[CTA]] : i32 to index
+// IN-ORDER-NOT:     arith.subi %{{.*}}, %[[QB]] : index
+// IN-ORDER:         arith.muli %[[QB]], %{{.*}} : index
 // IN-ORDER:         llvm.return
 
 // Ping-pong (two consumer warpgroups): each waits on its own named barrier

@@ -92,10 +92,6 @@ def ConvertAttnToNVVMPass : Pass<"convert-attn-to-nvvm", "ModuleOp"> {
            "Skip O *= alpha in warps whose row maxima did not move during "
            "the block (exact: alpha is 1 there; FlashAttention-4's trick). "
            "Off: measured neutral to 4 % slower (bench/RESULTS.md run 15)">,
-    Option<"tileOrder", "tile-order", "std::string", /*default=*/"\"auto\"",
-           "Launch order of the query blocks: in-order, longest-first (the "
-           "blocks with the most kv blocks first, so short ones fill the "
-           "last wave) or auto (longest-first for masks that hide keys)">,
   ];
 }
 

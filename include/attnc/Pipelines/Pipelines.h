@@ -127,8 +127,9 @@ void buildAttnToLoopsPipeline(OpPassManager &pm);
 /// dialect, ready for the ExecutionEngine (the CPU reference backend).
 void buildAttnToCPUPipeline(OpPassManager &pm);
 
-/// The tiling pipeline, attn-warp-specialize (per `warpSpecialize`, on fused
-/// IR), convert-attn-to-nvvm and the lowering of the gpu.module contents to
+/// The tiling pipeline, attn-order-tiles (per `tileOrder`),
+/// attn-warp-specialize (per `warpSpecialize`, on fused IR),
+/// convert-attn-to-nvvm and the lowering of the gpu.module contents to
 /// the LLVM and NVVM dialects. Anchored on builtin.module.
 void buildAttnToNVVMPipeline(OpPassManager &pm,
                              const AttnPipelineOptions &options);

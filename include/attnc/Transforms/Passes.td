@@ -150,6 +150,28 @@ def AttnAllocateSharedMemoryPass
   ];
 }
 
+def AttnOrderTilesPass : Pass<"attn-order-tiles", "func::FuncOp"> {
+  let summary = "Choose, in the IR, which query block each grid x block takes";
+  let description = [{
+    A kernel's grid launches its x blocks in order. With a mask that hides
+    keys (causal, windows) the last query blocks have the most kv blocks;
+    launched first, the short ones fill the last wave (FA2 and FA3 do
+    this). With `order=longest-first` the pass replaces each tiling
+    `scf.forall`'s query-block induction variable (the one mapped to
+    `#gpu.block<x>`) by `ub - 1 - iv`, `ub` being the forall's bound for it:
+    block x computes query block `ceil(Nq / block_m) - 1 - x`.
+    convert-attn-to-nvvm clones that index arithmetic into the kernel like
+    any other, so the order is what the IR computes. `order=auto` does so
+    where the tile's mask (on `attn.finalize`) hides keys, `in-order` never.
+    A forall whose query-block index is already reversed is left alone.
+  }];
+  let options = [
+    Option<"order", "order", "std::string", /*default=*/"\"auto\"",
+           "in-order, longest-first, or auto (longest-first for masks that "
+           "hide keys)">,
+  ];
+}
+
 def AttnTilePass : Pass<"attn-tile", "func::FuncOp"> {
   let summary = "Tile attn.attention into block loops over tile-level ops";
   let description = [{

@@ -108,13 +108,6 @@ struct ConvertAttnToNVVMPass final
       return signalPassFailure();
     if (work.empty())
       return;
-    if (tileOrder != "auto" && tileOrder != "in-order" &&
-        tileOrder != "longest-first") {
-      module.emitError("convert-attn-to-nvvm: tile-order must be in-order, "
-                       "longest-first or auto, got '")
-          << tileOrder << "'";
-      return signalPassFailure();
-    }
 
     OpBuilder b(ctx);
     b.setInsertionPointToEnd(module.getBody());
@@ -139,8 +132,6 @@ struct ConvertAttnToNVVMPass final
       if (failed(plan))
         return signalPassFailure();
       plan->conditionalRescale = conditionalRescale;
-      plan->longestFirst = tileOrder == "auto" ? plan->mask.hidesKeys()
-                                               : tileOrder == "longest-first";
       buildHopperAttentionKernel(b, func.getLoc(), gpuModule, *plan);
       func.erase();
     }

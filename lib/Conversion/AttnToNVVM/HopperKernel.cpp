@@ -137,6 +137,24 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   // The tile ops' scale operands are these values.
   index.map(plan.scaleLog2, scaleLog2);
   index.map(plan.lseScale, lseScale);
+  // The forall's bounds, which the tile order's index arithmetic reads
+  // (attn-order-tiles): the grid's size where the grid is the forall's
+  // iteration space, else computed once per kernel (from Nq, B).
+  for (auto [i, bound] : llvm::enumerate(plan.forall.getMixedUpperBound())) {
+    auto value = dyn_cast<Value>(bound);
+    if (!value)
+      continue;
+    Value extent;
+    if (plan.persistent)
+      extent = index.lower(b, value);
+    else if (int64_t(i) == plan.queryBlockIv)
+      extent = toIndex(NVVM::GridDimXOp::create(b, loc, i32()));
+    else if (int64_t(i) == plan.headIv)
+      extent = toIndex(NVVM::GridDimYOp::create(b, loc, i32()));
+    else
+      extent = toIndex(NVVM::GridDimZOp::create(b, loc, i32()));
+    index.map(value, extent);
+  }
 
   scoresType = LLVM::LLVMStructType::getLiteral(
       ctx, SmallVector<Type>(plan.blockN / 2, f32()));
@@ -158,13 +176,9 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
       b, loc, arith::ShRUIOp::create(b, loc, tid, c32(5)), c32(3));
   isLeader = eqI(tid, c32(0));
   if (!plan.persistent) {
+    // The IR's index arithmetic on the forall's induction variables gives
+    // the tile order (attn-order-tiles).
     Value qBlock = NVVM::BlockIdXOp::create(b, loc, i32());
-    if (plan.longestFirst)
-      qBlock = arith::SubIOp::create(
-          b, loc,
-          arith::SubIOp::create(
-              b, loc, NVVM::GridDimXOp::create(b, loc, i32()), c32(1)),
-          qBlock);
     Value headIndex = NVVM::BlockIdYOp::create(b, loc, i32());
     Value batchIndex = NVVM::BlockIdZOp::create(b, loc, i32());
     setTile(qBlock, headIndex, batchIndex);
@@ -302,6 +316,12 @@ void KernelEmitter::setTile(Value qBlock, Value headIndex, Value batchIndex) {
   index.map(plan.forall.getInductionVar(plan.batchIv), toIndex(batchIndex));
   index.map(plan.forall.getInductionVar(plan.headIv), toIndex(headIndex));
   index.map(plan.forall.getInductionVar(plan.queryBlockIv), toIndex(qBlock));
+  // Once per tile, not at every use in the loops (a division by block_m);
+  // a persistent kernel's next tile computes it anew.
+  if (Value reversed = plan.reversedQueryBlock) {
+    index.unmap(reversed);
+    index.map(reversed, index.lower(b, reversed));
+  }
   // The kv head the IR loads K and V of (GQA), the Q tile's first row.
   kvHead = toI32(index.lower(b, plan.keyLoad.getHead()));
   rowBegin = toI32(index.lower(b, plan.queryLoad.getRow()));
@@ -344,8 +364,9 @@ void KernelEmitter::loadQuery() {
 /// Runs `body` for this CTA's tile (set from the block index), or, in a
 /// persistent kernel, for tiles blockIdx.x, blockIdx.x + gridDim.x, ... of
 /// the ceil(Nq / block_m) x heads x batch tiles, query blocks fastest (the
-/// order the hardware launches a non-persistent grid in; longest first
-/// reverses them). `body` gets and returns the ring iteration at which the
+/// order the hardware launches a non-persistent grid in; the IR's index
+/// arithmetic maps them to query blocks, attn-order-tiles's longest-first
+/// reversing them). `body` gets and returns the ring iteration at which the
 /// tile starts; it also gets how many tiles this CTA did before.
 void KernelEmitter::forEachTile(function_ref<Value(Value, Value)> body) {
   if (!plan.persistent) {
@@ -365,13 +386,7 @@ void KernelEmitter::forEachTile(function_ref<Value(Value, Value)> body) {
   Value t = toI32(loop.getInductionVar());
   Value qIndex = arith::RemUIOp::create(b, loc, t, qBlocks);
   Value headAndBatch = arith::DivUIOp::create(b, loc, t, qBlocks);
-  Value qBlock =
-      plan.longestFirst
-          ? arith::SubIOp::create(b, loc, arith::SubIOp::create(b, loc, qBlocks,
-                                                                c32(1)),
-                                  qIndex)
-                .getResult()
-          : qIndex;
+  Value qBlock = qIndex;
   Value headIndex =
       arith::RemUIOp::create(b, loc, headAndBatch, c32(plan.headsQ));
   Value batchIndex =

@@ -77,7 +77,7 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
   option("ping_pong", plan.pingPong());
   option("intra_warpgroup_overlap", plan.softwarePipelined);
   option("probs_in_registers", plan.probsInRegisters);
-  option("longest_first", plan.longestFirst);
+  option("longest_first", plan.longestFirst());
   option("conditional_rescale", plan.conditionalRescale);
   option("persistent", plan.persistent);
   option("heads_q", plan.headsQ);

@@ -8,6 +8,7 @@
 #include "KernelPlan.h"
 
 #include "attnc/Transforms/PipelineStages.h"
+#include "attnc/Transforms/TileOrder.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -212,6 +213,7 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
       return finalize.emitError("convert-attn-to-nvvm: attn.finalize must "
                                 "read the last kv loop's results");
   plan.finalize = finalize;
+  plan.reversedQueryBlock = getReversedQueryBlock(forall);
   // The intra-warpgroup overlap is the loops' two-stage software pipeline
   // (attn.stage), in every kv loop or in none.
   for (const KvLoop &kv : plan.kvLoops)

@@ -121,9 +121,10 @@ struct KernelPlan {
   bool probsInRegisters = true;
   /// Skip O *= alpha in warps whose row maxima did not move (exact).
   bool conditionalRescale = false;
-  /// Launch the query blocks with the most kv blocks first (causal masks:
-  /// the last ones), so the short ones fill the last wave, as FA2/FA3 do.
-  bool longestFirst = false;
+  /// The query block in longest-first order, `ub - 1 - iv`, where the IR
+  /// computes it (attn-order-tiles); null for in-order tiles.
+  Value reversedQueryBlock;
+  bool longestFirst() const { return bool(reversedQueryBlock); }
   /// One CTA per SM walks the tiles (tile += gridDim.x); needs the producer
   /// warpgroup, which then streams Q and K/V of consecutive tiles: the
   /// allocation has a Q-free barrier.

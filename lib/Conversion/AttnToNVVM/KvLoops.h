@@ -76,6 +76,7 @@ public:
   }
   /// Maps a value of the tile IR (an induction variable) to a kernel value.
   void map(Value from, Value to) { mapping.map(from, to); }
+  void unmap(Value from) { mapping.erase(from); }
   /// The kernel value of `value` (verified by verifyLowerableIndex): its
   /// defining ops cloned at the builder's insertion point, every call anew
   /// (so no clone is used outside the block it was made in), with `local`
