@@ -19,6 +19,15 @@ done
 "$BUILD_DIR/bin/attnc-compile" bench/kernels.mlir -o artifacts/kernels
 # Every other head dim (padded atoms) and split head dims, next to them.
 "$BUILD_DIR/bin/attnc-compile" bench/head-dims.mlir -o artifacts/kernels
+# The sweep checks every kernel here against float64 attention: also causal
+# softcap kernels with every exponential of P computed by the FMA-pipe
+# polynomial (software-exp2-period=1: all of its error, and the -inf / empty
+# row cases); the ablations below time periods 2 and 4.
+grep -v -e '^//' bench/kernels.mlir \
+  | awk '/^func.func @/{keep=/^func.func @d(64|128)_causal\(/} keep' \
+  | sed -E 's/^func.func @(d[0-9]+_causal)\(/func.func @\1_softcap_sw_exp2(/; s/(attn.attention %q, %k, %v mask = causal)/\1 softcap = 30.0/' \
+  > artifacts/sw-exp2-check.mlir
+"$BUILD_DIR/bin/attnc-compile" artifacts/sw-exp2-check.mlir --software-exp2-period=1 -o artifacts/kernels
 for k in artifacts/kernels/*/; do
   /usr/local/cuda/bin/ptxas -arch=sm_90a -v "$k/kernel.ptx" -o /dev/null 2>&1 \
     | grep -A2 "entry function '$(basename "$k")'" | tr -s ' ' | paste -sd' ' \
@@ -60,6 +69,12 @@ fi
 sed -E '/^func.func @d(64|128|256)_(full|causal)\(/,/^}/ s/(attn.attention %q, %k, %v( mask = causal)?)/\1 softcap = 30.0/' \
   bench/kernels.mlir > artifacts/kernels-softcap.mlir
 ablation softcap artifacts/kernels-softcap.mlir
+# Softcap's two MUFU ops per score (tanh.approx, ex2.approx: 16/clk/SM each)
+# bound it at D <= 128: the same kernels with one exponential pair in 2 (in
+# 4) computed by the FMA-pipe polynomial instead (attn.exp_diff's
+# software_exp2_period; the sm_90a table leaves it off until measured).
+ablation softcap-sw-exp2 artifacts/kernels-softcap.mlir --software-exp2-period=2
+ablation softcap-sw-exp2-4 artifacts/kernels-softcap.mlir --software-exp2-period=4
 # A same-run A/B against kernels compiled at another commit:
 # BASE_KERNELS=<attnc-compile output of bench/kernels.mlir at that commit>.
 if [[ -n "${BASE_KERNELS:-}" ]]; then

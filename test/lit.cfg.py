@@ -36,6 +36,7 @@ tools = [
     ToolSubst("%attnc_run_artifact", os.path.join(config.attnc_tools_dir, "attnc-run-artifact")),
     ToolSubst("%attnc_rt_threads_test", os.path.join(config.attnc_tools_dir, "attnc-rt-threads-test")),
     ToolSubst("attnc-unit-tests", unresolved="fatal"),
+    ToolSubst("attnc-software-exp2-test", unresolved="fatal"),
 ]
 llvm_config.add_tool_substitutions(tools, [config.attnc_tools_dir, config.llvm_tools_dir])
 

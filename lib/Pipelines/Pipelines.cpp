@@ -139,6 +139,7 @@ void mlir::attn::buildAttnToNVVMPipeline(OpPassManager &pm,
     ws.pingPong = options.pingPong;
     ws.stages = options.stages;
     ws.overlap = options.overlap;
+    ws.softwareExp2Period = options.softwareExp2Period;
     // The table's schedule assumes P in registers (the overlap needs it, and
     // a third stage leaves no room for a P buffer): without, 2 stages.
     if (!options.probsInRegisters) {

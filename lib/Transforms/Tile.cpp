@@ -246,7 +246,8 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
       buildFilled(rewriter, loc, ctx.rowsType, 0.0f),
       [&](OpBuilder &nb, Location l, Value kb, Value sum) -> Value {
         Value s = buildMaskedScores(nb, l, ctx, kb);
-        Value p = ExpDiffOp::create(nb, l, s.getType(), s, rowMax, scaleLog2);
+        Value p = ExpDiffOp::create(nb, l, s.getType(), s, rowMax, scaleLog2,
+                                    /*software_exp2_period=*/IntegerAttr());
         return RowSumOp::create(nb, l, ctx.rowsType, p, sum);
       });
   // Pass 3: P V.
@@ -255,7 +256,8 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
       buildFilled(rewriter, loc, accType, 0.0f),
       [&](OpBuilder &nb, Location l, Value kb, Value accIn) -> Value {
         Value s = buildMaskedScores(nb, l, ctx, kb);
-        Value p = ExpDiffOp::create(nb, l, s.getType(), s, rowMax, scaleLog2);
+        Value p = ExpDiffOp::create(nb, l, s.getType(), s, rowMax, scaleLog2,
+                                    /*software_exp2_period=*/IntegerAttr());
         Value colBegin = arith::MulIOp::create(
             nb, l, kb, arith::ConstantIndexOp::create(nb, l, ctx.blockN));
         auto valueTileType =

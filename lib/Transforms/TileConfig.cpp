@@ -24,6 +24,21 @@ bool mlir::attn::getDefaultPingPong(int64_t headDim, llvm::StringRef target) {
   return target != "sm_90a" || headDim <= 128;
 }
 
+int64_t mlir::attn::getDefaultSoftwareExp2Period(int64_t headDim, bool softcap,
+                                                 llvm::StringRef target) {
+  // Off until measured. Where it would turn on: softcap at D <= 128 on
+  // sm_90a (`softcap && headDim <= 128 ? 2 or 4 : 0`), where two MUFU ops
+  // per score (tanh.approx, ex2.approx) and not the tensor cores bound the
+  // kernel (softcap costs 13-16 % at D = 128 and 21-34 % at D = 64, RESULTS.md
+  // run 30); bench/prepare-gpu.sh times periods 2 and 4 there
+  // (kernels-softcap-sw-exp2, kernels-softcap-sw-exp2-4). Without softcap
+  // one MUFU op per score keeps up with the GEMMs.
+  (void)headDim;
+  (void)softcap;
+  (void)target;
+  return 0;
+}
+
 mlir::attn::SharedMemoryLayout::SharedMemoryLayout(TileConfig tile,
                                                    int64_t headDim,
                                                    int64_t valueHeadDim,

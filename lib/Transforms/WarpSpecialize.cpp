@@ -301,11 +301,40 @@ struct AttnWarpSpecializePass final
           AttnWarpSpecializePass> {
   using Base::Base;
 
+  /// Gives the attn.exp_diff ops of the kv loops of the specialized tile in
+  /// `forall` the software_exp2_period the option or the table asks for.
+  void annotateExponentials(scf::ForallOp forall, int64_t headDim) {
+    int64_t period = softwareExp2Period;
+    if (period == 0 && !target.empty()) {
+      bool softcap =
+          forall.getBody()
+              ->walk([](SoftcapOp) { return WalkResult::interrupt(); })
+              .wasInterrupted();
+      period = getDefaultSoftwareExp2Period(headDim, softcap, target);
+    }
+    if (period <= 0)
+      return;
+    IntegerAttr attr =
+        IntegerAttr::get(IntegerType::get(&getContext(), 64), period);
+    forall.getBody()->walk([&](ExpDiffOp exp) {
+      auto loop = exp->getParentOfType<scf::ForOp>();
+      if (loop && forall->isProperAncestor(loop))
+        exp.setSoftwareExp2PeriodAttr(attr);
+    });
+  }
+
   void runOnOperation() override {
     if (stages < 0 || stages == 1) {
       getOperation().emitError("attn-warp-specialize: stages must be 0 (the "
                                "target's table) or at least 2, got ")
           << static_cast<int64_t>(stages);
+      return signalPassFailure();
+    }
+    if (softwareExp2Period < -1) {
+      getOperation().emitError("attn-warp-specialize: software-exp2-period "
+                               "must be 0 (the target's table), -1 (off) or "
+                               "at least 1, got ")
+          << static_cast<int64_t>(softwareExp2Period);
       return signalPassFailure();
     }
     SmallVector<std::pair<scf::ForallOp, FinalizeOp>> tiles;
@@ -356,6 +385,7 @@ struct AttnWarpSpecializePass final
       if (failed(partitioner.run(forall)))
         return signalPassFailure();
       ++numSpecialized;
+      annotateExponentials(forall, headDim);
     }
   }
 };

@@ -207,3 +207,18 @@ func.func @scale_value(%q: tensor<1x2x?x16xf32>, %k: tensor<1x2x?x16xf32>,
       -> tensor<1x2x?x16xf32>
   return %o : tensor<1x2x?x16xf32>
 }
+
+// -----
+
+// software_exp2_period is a choice of the GPU lowering: the CPU lowering
+// computes every exponential with math.exp2 and drops the attribute.
+// CHECK-LABEL: func.func @software_exp2(
+// CHECK:         linalg.generic
+// CHECK:           math.exp2
+// CHECK-NOT:     software_exp2_period
+func.func @software_exp2(%s: tensor<64x32xf32>, %m: tensor<64xf32>, %c: f32)
+    -> tensor<64x32xf32> {
+  %p = attn.exp_diff %s, %m scale_log2 %c {software_exp2_period = 2 : i64}
+      : tensor<64x32xf32>, tensor<64xf32>
+  return %p : tensor<64x32xf32>
+}

@@ -80,6 +80,14 @@ struct AttnPipelineOptions : public PassPipelineOptions<AttnPipelineOptions> {
       *this, "ping-pong",
       llvm::cl::desc("GPU: two consumer warpgroups take turns issuing GEMMs"),
       llvm::cl::init(true)};
+  PassOptions::Option<int64_t> softwareExp2Period{
+      *this, "software-exp2-period",
+      llvm::cl::desc("GPU: of every N element pairs of a consumer thread's "
+                     "scores, one computes its exp2 with an FMA-pipe "
+                     "polynomial instead of MUFU.EX2 (warp-specialized "
+                     "kernels; 0: the target's table, off on sm_90a; -1: "
+                     "off)"),
+      llvm::cl::init(0)};
   PassOptions::Option<bool> probsInRegisters{
       *this, "probs-in-registers",
       llvm::cl::desc("GPU: O += P V with P in registers (wgmma RS); false "

@@ -276,7 +276,10 @@ def AttnWarpSpecializePass
     whose head dim the target's table does not specialize are left alone,
     ping-pong is set only where the table keeps it, and `stages = 0` and
     `intra-warpgroup-overlap = auto` take the table's schedule (an explicit
-    `stages` keeps the table's overlap choice).
+    `stages` keeps the table's overlap choice). `software-exp2-period = N`
+    (N >= 1) gives every `attn.exp_diff` in the kv loops of the specialized
+    tiles `software_exp2_period = N` (one exp2 pair in N on the FMA pipe);
+    0 takes the table's choice (none on sm_90a yet), -1 turns it off.
     Run after attn-fuse-online-softmax (and attn-split-masked-loops); the
     result is for convert-attn-to-nvvm, not for the CPU lowering.
   }];
@@ -305,6 +308,12 @@ def AttnWarpSpecializePass
              clEnumValN(::mlir::attn::TableChoice::On, "true", "every tile"),
              clEnumValN(::mlir::attn::TableChoice::Auto, "auto",
                         "where the target's table says so"))}]>,
+    Option<"softwareExp2Period", "software-exp2-period", "int64_t",
+           /*default=*/"0",
+           "Of every N element pairs of a consumer thread's scores, one "
+           "computes its exp2 on the FMA pipe instead of MUFU.EX2 (sets "
+           "attn.exp_diff's software_exp2_period); 0: the target's table "
+           "(off on sm_90a; off without a target), -1: off">,
   ];
   let statistics = [
     Statistic<"numSpecialized", "num-specialized",

@@ -87,6 +87,9 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
     options.append("scale", b.getF32FloatAttr(*plan.constantScale));
   if (plan.softcap)
     options.append("softcap", b.getF32FloatAttr(*plan.softcap));
+  // Only where set, so that other kernels' manifests stay as they were.
+  if (plan.softwareExp2Period)
+    option("software_exp2_period", plan.softwareExp2Period);
   if (plan.mask.window) {
     option("window_left", (*plan.mask.window)[0]);
     option("window_right", (*plan.mask.window)[1]);

@@ -297,6 +297,13 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
       }
       plan.scaleLog2 = scaleLog2;
       scaleUsers.emplace_back(op, scaleLog2);
+      auto exp = dyn_cast<ExpDiffOp>(op);
+      if (std::optional<uint64_t> period =
+              exp ? exp.getSoftwareExp2Period() : std::nullopt)
+        plan.softwareExp2Period =
+            plan.softwareExp2Period
+                ? std::min<int64_t>(plan.softwareExp2Period, *period)
+                : *period;
     } else if (auto cap = dyn_cast<SoftcapOp>(op)) {
       plan.softcap = cap.getCap().convertToFloat();
       softmaxScale = cap.getScale();

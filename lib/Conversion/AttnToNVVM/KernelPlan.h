@@ -54,6 +54,9 @@ struct KernelPlan {
   std::optional<float> constantScale;
   /// The softcap the loops' attn.softcap applies (for the manifest).
   std::optional<float> softcap;
+  /// The software_exp2_period of the tile's attn.exp_diff ops (for the
+  /// manifest; the smallest where they differ; 0: every exp2 is MUFU.EX2).
+  int64_t softwareExp2Period = 0;
   bool hasLse = false;
 
   // The tile IR the kernel lowers; it lives until the pass erases the

@@ -15,6 +15,8 @@
 
 #include "KernelEmitter.h"
 
+#include "attnc/Conversion/SoftwareExp2.h"
+
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -311,9 +313,16 @@ void KernelEmitter::lowerExpDiff(TileValues &values, ExpDiffOp op) {
   std::array<Value, 2> negM = negScaledMax(values, op.getRowMax(), c);
   // p = exp2(s c - m c) as one fma per score: a separate mul and sub cost
   // 64 more instructions per block on the softmax's critical path.
+  // With software_exp2_period = N, element pair k (elements 2k, 2k + 1)
+  // with k % N = 0 computes exp2 on the FMA pipe, the others with MUFU.EX2,
+  // which softcap's tanh.approx also needs (both 16/clk/SM on sm_90).
+  std::optional<uint64_t> period = op.getSoftwareExp2Period();
   SmallVector<Value> p;
-  for (auto [i, s] : llvm::enumerate(tileElements(values, op.getScores())))
-    p.push_back(exp2(LLVM::FMAOp::create(b, loc, s, c, negM[rowOfElement(i)])));
+  for (auto [i, s] : llvm::enumerate(tileElements(values, op.getScores()))) {
+    Value x = LLVM::FMAOp::create(b, loc, s, c, negM[rowOfElement(i)]);
+    bool software = period && (i / 2) % *period == 0;
+    p.push_back(software ? buildSoftwareExp2(b, loc, x) : exp2(x));
+  }
   values.tiles[op.getResult()] = TileFragment{{}, std::move(p)};
 }
 

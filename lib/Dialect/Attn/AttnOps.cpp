@@ -335,6 +335,11 @@ LogicalResult RowMaxOp::verify() {
 }
 
 LogicalResult ExpDiffOp::verify() {
+  std::optional<uint64_t> period = getSoftwareExp2Period();
+  if (period && static_cast<int64_t>(*period) < 1)
+    return emitOpError("software_exp2_period must be at least 1 (one "
+                       "element pair in N), got ")
+           << static_cast<int64_t>(*period);
   return verifyRows(*this, "row_max", getRowMax(), getScores());
 }
 

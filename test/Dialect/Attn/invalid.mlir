@@ -539,6 +539,22 @@ func.func @exp_diff_row_max(%s: tensor<128x64xf32>, %m: tensor<64xf32>) -> tenso
 
 // -----
 
+func.func @exp_diff_software_exp2_period(%s: tensor<128x64xf32>, %m: tensor<128xf32>, %c: f32) -> tensor<128x64xf32> {
+  // expected-error @+1 {{'attn.exp_diff' op software_exp2_period must be at least 1 (one element pair in N), got 0}}
+  %p = attn.exp_diff %s, %m scale_log2 %c {software_exp2_period = 0 : i64} : tensor<128x64xf32>, tensor<128xf32>
+  return %p : tensor<128x64xf32>
+}
+
+// -----
+
+func.func @exp_diff_software_exp2_negative(%s: tensor<128x64xf32>, %m: tensor<128xf32>, %c: f32) -> tensor<128x64xf32> {
+  // expected-error @+1 {{'attn.exp_diff' op software_exp2_period must be at least 1 (one element pair in N), got -2}}
+  %p = attn.exp_diff %s, %m scale_log2 %c {software_exp2_period = -2 : i64} : tensor<128x64xf32>, tensor<128xf32>
+  return %p : tensor<128x64xf32>
+}
+
+// -----
+
 func.func @row_sum_init(%p: tensor<128x64xf32>, %l: tensor<64xf32>) -> tensor<64xf32> {
   // expected-error @+1 {{'attn.row_sum' op init size 64 does not match tile rows 128}}
   %r = attn.row_sum %p init %l : tensor<128x64xf32> -> tensor<64xf32>

@@ -255,6 +255,20 @@ func.func @tile_ops(%q: tensor<2x8x?x64xbf16>, %k: tensor<2x?x2x64xbf16>,
       : tensor<128x64xbf16>, tensor<128xf32>, tensor<128xf32>, tensor<128xf32>
 }
 
+// Which exponentials the GPU lowering computes in software (one element
+// pair in N) is an attribute of attn.exp_diff.
+// CHECK-LABEL: func.func @exp_diff_software_exp2(
+// CHECK:         attn.exp_diff %{{.*}}, %{{.*}} scale_log2 %{{.*}} {software_exp2_period = 2 : i64} : tensor<128x64xf32>, tensor<128xf32>
+// CHECK:         attn.exp_diff %{{.*}}, %{{.*}} scale_log2 %{{.*}} {software_exp2_period = 1 : i64} : tensor<128x64xf32>, tensor<128xf32>
+func.func @exp_diff_software_exp2(%s: tensor<128x64xf32>, %m: tensor<128xf32>,
+                                  %c: f32) -> (tensor<128x64xf32>, tensor<128x64xf32>) {
+  %p = attn.exp_diff %s, %m scale_log2 %c {software_exp2_period = 2 : i64}
+      : tensor<128x64xf32>, tensor<128xf32>
+  %p1 = attn.exp_diff %s, %m scale_log2 %c {software_exp2_period = 1 : i64}
+      : tensor<128x64xf32>, tensor<128xf32>
+  return %p, %p1 : tensor<128x64xf32>, tensor<128x64xf32>
+}
+
 // Tile ops on f16 and f32 tiles.
 // CHECK-LABEL: func.func @tile_ops_f16_f32(
 // CHECK:         attn.load_tile %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] : tensor<?x4x?x32xf16> -> tensor<64x32xf16>

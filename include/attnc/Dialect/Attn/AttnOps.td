@@ -228,9 +228,25 @@ def Attn_ExpDiffOp : Attn_Op<"exp_diff", [Pure, AllTypesMatch<["scores", "result
     gives 0, not NaN. `scale_log2` is an f32 value: attn-tile computes it
     once per attention, outside the tiles (a constant, or the product of the
     scale argument and log2(e)).
+
+    `software_exp2_period = N` (N >= 1; attn-warp-specialize sets it with
+    its `software-exp2-period` option) is a code-generation choice of the
+    sm_90a lowering, not a change of the math: of every N consecutive
+    element pairs of a thread's accumulator fragment (pair k = fragment
+    elements 2k and 2k + 1, two adjacent columns of one row), pair k with
+    k % N = 0 computes its exp2 on the FMA pipe instead of with MUFU.EX2
+    (FlashAttention-4's exponential emulation): x = n + f with n the
+    nearest integer, 2^f from a degree-3 minimax polynomial on
+    [-0.5, 0.5], 2^n added through the exponent bits. Those elements have
+    a relative error of at most 7.5e-5 (MUFU.EX2: about 2^-22), far below
+    the rounding of P to bf16 (2^-9) or f16 (2^-11) for P V; like MUFU.EX2,
+    they are exactly 0 for x < -126 and x = -inf (a fully masked row keeps
+    l = 0) and NaN for NaN. N = 1 computes every exponential so, N = 2
+    half of them. The CPU lowering ignores the attribute.
   }];
   let arguments = (ins Attn_F32Tile:$scores, Attn_F32Rows:$row_max,
-                   F32:$scale_log2);
+                   F32:$scale_log2,
+                   OptionalAttr<I64Attr>:$software_exp2_period);
   let results = (outs Attn_F32Tile:$result);
   let assemblyFormat = [{
     $scores `,` $row_max `scale_log2` $scale_log2 attr-dict
