@@ -181,17 +181,18 @@ func.func @tail_unmasked(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf
 // -----
 
 // attn.softcap in both loops (and the softmax scale moved into it): every
-// block applies cap * tanh(s * scale / cap) before its row max.
+// block applies cap * tanh(s * scale / cap) before its row max (the cap
+// folded into the row max and the exponentials' multiplier).
 // CHECK-LABEL: llvm.func @softcapped(
 // CHECK:         scf.for
 // The scale operand's constant, cloned into the kernel: scale / cap.
 // CHECK:           %[[SCALE:.*]] = arith.constant 1.250000e-01 : f32
 // CHECK-NEXT:      %[[DIVISOR:.*]] = arith.constant 3.000000e+01 : f32
 // CHECK-NEXT:      %[[INNER:.*]] = arith.divf %[[SCALE]], %[[DIVISOR]] : f32
-// CHECK-NEXT:      %[[CAP:.*]] = arith.constant 3.000000e+01 : f32
 // CHECK-NEXT:      %[[SCALED:.*]] = arith.mulf %{{.*}}, %[[INNER]] : f32
 // CHECK-NEXT:      %[[TANH:.*]] = llvm.inline_asm asm_dialect = att "tanh.approx.f32 $0, $1;", "=f,f" %[[SCALED]] : (f32) -> f32
-// CHECK-NEXT:      arith.mulf %[[CAP]], %[[TANH]] : f32
+// CHECK:           %[[CAP:.*]] = arith.constant 3.000000e+01 : f32
+// CHECK:           arith.mulf %[[CAP]], %{{.*}} : f32
 // CHECK:         scf.for
 // CHECK:           llvm.inline_asm asm_dialect = att "tanh.approx.f32 $0, $1;"
 

@@ -238,11 +238,15 @@ func.func @mask(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg
 
 // -----
 
-// attn.softcap: s = cap * tanh(s * (scale / cap)) per score, the tanh by
-// MUFU.TANH (inline tanh.approx.f32), the quotient once per block (the
+// attn.softcap: s = cap * tanh(s * (scale / cap)), the tanh by MUFU.TANH
+// (inline tanh.approx.f32) per score, the quotient once per block (the
 // softmax scale is the softcap's here, as attn-tile emits it: c = log2(e)
-// and the LSE's scale is 1). The row max reads the capped scores.
+// and the LSE's scale is 1). The cap is not multiplied per score: the row
+// max takes the max of the tanh values and multiplies it once per row
+// (max(m_old, cap max t)), and the exponentials fold it into their
+// multiplier, exp2(t (cap c) - m c).
 // CHECK-LABEL: llvm.func @softcap(
+// CHECK:         %[[LOG2E:.*]] = arith.constant 1.44269502 : f32
 // CHECK:         scf.for {{.*}} iter_args(%[[M0:[^ ]+]] = %{{[^,]+}},
 // CHECK:           %[[S0:.*]] = llvm.extractvalue %[[S:[0-9]+]][0] :
 // CHECK-NEXT:      %[[S1:.*]] = llvm.extractvalue %[[S]][1] :
@@ -250,16 +254,21 @@ func.func @mask(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg
 // CHECK-NEXT:      %[[SCALE:.*]] = arith.constant 1.250000e-01 : f32
 // CHECK-NEXT:      %[[CAP:.*]] = arith.constant 3.000000e+01 : f32
 // CHECK-NEXT:      %[[INNER:.*]] = arith.divf %[[SCALE]], %[[CAP]] : f32
-// CHECK-NEXT:      %[[OUTER:.*]] = arith.constant 3.000000e+01 : f32
 // CHECK-NEXT:      %[[X0:.*]] = arith.mulf %[[S0]], %[[INNER]] : f32
 // CHECK-NEXT:      %[[T0:.*]] = llvm.inline_asm asm_dialect = att "tanh.approx.f32 $0, $1;", "=f,f" %[[X0]] : (f32) -> f32
-// CHECK-NEXT:      %[[CAPPED0:.*]] = arith.mulf %[[OUTER]], %[[T0]] : f32
 // CHECK-NEXT:      %[[X1:.*]] = arith.mulf %[[S1]], %[[INNER]] : f32
 // CHECK-NEXT:      %[[T1:.*]] = llvm.inline_asm asm_dialect = att "tanh.approx.f32 $0, $1;", "=f,f" %[[X1]] : (f32) -> f32
-// CHECK-NEXT:      arith.mulf %[[OUTER]], %[[T1]] : f32
 // CHECK-COUNT-30:  llvm.inline_asm asm_dialect = att "tanh.approx.f32 $0, $1;"
-// CHECK-NEXT:      arith.mulf %[[OUTER]], %{{.*}} : f32
-// CHECK-NEXT:      arith.maxnumf %[[M0]], %[[CAPPED0]] : f32
+// CHECK-NEXT:      %[[OUTER:.*]] = arith.constant 3.000000e+01 : f32
+// CHECK-NEXT:      arith.maxnumf %[[T0]], %[[T1]] : f32
+// CHECK-NOT:       arith.mulf %[[OUTER]], %[[T0]]
+// CHECK:           nvvm.shfl.sync bfly
+// CHECK:           nvvm.shfl.sync bfly
+// CHECK-NEXT:      %[[TMAX:.*]] = arith.maxnumf %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT:      %[[CAPPED:.*]] = arith.mulf %[[OUTER]], %[[TMAX]] : f32
+// CHECK-NEXT:      arith.maxnumf %[[M0]], %[[CAPPED]] : f32
+// CHECK:           %[[CAPC:.*]] = arith.mulf %[[OUTER]], %[[LOG2E]] : f32
+// CHECK-NEXT:      llvm.intr.fma(%[[T0]], %[[CAPC]], %{{.*}}) : (f32, f32, f32) -> f32
 // CHECK:           scf.yield
 
 func.func @softcap(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {

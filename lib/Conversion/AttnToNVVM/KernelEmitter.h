@@ -164,6 +164,11 @@ private:
   struct TileFragment {
     Value packed;
     SmallVector<Value> elements;
+    /// If set (f32, positive), the tile is `factor` times its elements: a
+    /// softcap's cap, applied by the ops that can fold it (the row max
+    /// after its reduction, the exponentials' multiplier) instead of once
+    /// per score.
+    Value factor;
   };
   /// A row vector (m, l, alpha): the thread's two rows. A row sum is this
   /// thread's partial sum; attn.finalize reduces it over the quad.
@@ -193,6 +198,9 @@ private:
   /// The kernel value of an accumulator-layout tile, packed or as elements.
   Value packedTile(TileValues &values, Value tile);
   ArrayRef<Value> tileElements(TileValues &values, Value tile);
+  /// The tile's elements and its pending factor (null: none), unscaled.
+  std::pair<ArrayRef<Value>, Value> factoredElements(TileValues &values,
+                                                     Value tile);
   /// The per-thread struct of an accumulator-layout tile of `cols` columns.
   Type fragmentType(int64_t cols);
   /// Kernel values of the loop-carried tile IR `irValues` in order (a tile:

@@ -43,16 +43,31 @@ Type KernelEmitter::fragmentType(int64_t cols) {
 }
 
 Value KernelEmitter::packedTile(TileValues &values, Value tile) {
+  if (values.tiles[tile].factor)
+    (void)tileElements(values, tile);
   TileFragment &f = values.tiles[tile];
   if (!f.packed)
     f.packed = pack(f.elements, fragmentType(tileColumns(tile)));
   return f.packed;
 }
 
-ArrayRef<Value> KernelEmitter::tileElements(TileValues &values, Value tile) {
+std::pair<ArrayRef<Value>, Value>
+KernelEmitter::factoredElements(TileValues &values, Value tile) {
   TileFragment &f = values.tiles[tile];
   if (f.elements.empty())
     f.elements = unpack(f.packed, tileColumns(tile) / 2);
+  return {f.elements, f.factor};
+}
+
+ArrayRef<Value> KernelEmitter::tileElements(TileValues &values, Value tile) {
+  auto [elements, factor] = factoredElements(values, tile);
+  if (!factor)
+    return elements;
+  TileFragment &f = values.tiles[tile];
+  for (Value &v : f.elements)
+    v = arith::MulFOp::create(b, loc, factor, v);
+  f.factor = Value();
+  f.packed = Value();
   return f.elements;
 }
 
@@ -144,14 +159,16 @@ void KernelEmitter::lowerMask(TileValues &values, MaskOp mask, Value kvBlock) {
   Value firstRow = add(operands[0], toIndex(rowInTile));
   Value rows[2] = {shift(firstRow), shift(add(firstRow, cIdx(8)))};
   Value shiftedSeqQ = shift(operands[2]), shiftedSeqK = shift(operands[3]);
-  SmallVector<Value> s(tileElements(values, mask.getScores()));
+  // A pending (positive) factor stays pending: -inf times it is -inf.
+  auto [scores, factor] = factoredElements(values, mask.getScores());
+  SmallVector<Value> s(scores);
   for (size_t i = 0; i < s.size(); ++i) {
     Value col = cIdx(8 * (i / 4) + i % 2);
     Value visible = buildKeyVisible(b, loc, rows[rowOfElement(i)], col,
                                     shiftedSeqQ, shiftedSeqK, spec);
     s[i] = arith::SelectOp::create(b, loc, visible, s[i], negInf());
   }
-  values.tiles[mask.getResult()] = TileFragment{{}, std::move(s)};
+  values.tiles[mask.getResult()] = TileFragment{{}, std::move(s), factor};
 }
 
 Value KernelEmitter::tanhApprox(Value x) {
@@ -171,11 +188,18 @@ void KernelEmitter::lowerSoftcap(TileValues &values, SoftcapOp softcap) {
   float cap = softcap.getCap().convertToFloat();
   Value scale = index.lower(b, softcap.getScale());
   Value inner = arith::DivFOp::create(b, loc, scale, cF32(cap));
-  Value outer = cF32(cap);
   for (Value &v : s)
-    v = arith::MulFOp::create(
-        b, loc, outer, tanhApprox(arith::MulFOp::create(b, loc, v, inner)));
-  values.tiles[softcap.getResult()] = TileFragment{{}, std::move(s)};
+    v = tanhApprox(arith::MulFOp::create(b, loc, v, inner));
+  // cap * tanh(...): a positive cap stays a pending factor, which the row
+  // max applies after its reduction and the exponentials fold into their
+  // multiplier: one FMUL per score less where the softmax's instruction
+  // issue bounds the step (D <= 128, run 40). Above, the GEMMs bound it and
+  // the factor's register made the D = 256 kernels spill 16 B: the cap is
+  // applied per score there.
+  Value outer = cF32(cap);
+  values.tiles[softcap.getResult()] = TileFragment{{}, std::move(s), outer};
+  if (!(cap > 0) || plan.headDim > 128)
+    (void)tileElements(values, softcap.getResult());
 }
 
 Value KernelEmitter::quadReduce(Value x, bool isMax) {
@@ -192,15 +216,20 @@ Value KernelEmitter::quadReduce(Value x, bool isMax) {
 void KernelEmitter::lowerRowMax(TileValues &values, RowMaxOp op) {
   // The init is the running max, so the result is max(m_old, rowmax S): a
   // row's four quad threads agree on it after the reduction.
-  ArrayRef<Value> s = tileElements(values, op.getScores());
+  // A pending positive factor commutes with the max: max(m_old, f max S).
+  auto [s, factor] = factoredElements(values, op.getScores());
   const RowFragment &init = values.rows.at(op.getInit());
   RowFragment out;
   for (int r = 0; r < 2; ++r) {
-    Value m = init.rows[r];
+    Value m = factor ? Value() : init.rows[r];
     for (size_t i = 0; i < s.size(); ++i)
       if (rowOfElement(i) == r)
-        m = arith::MaxNumFOp::create(b, loc, m, s[i]);
+        m = m ? arith::MaxNumFOp::create(b, loc, m, s[i]).getResult() : s[i];
     out.rows[r] = quadReduce(m, /*isMax=*/true);
+    if (factor)
+      out.rows[r] = arith::MaxNumFOp::create(
+          b, loc, init.rows[r],
+          arith::MulFOp::create(b, loc, factor, out.rows[r]));
   }
   values.rows[op.getResult()] = out;
 }
@@ -317,9 +346,15 @@ void KernelEmitter::lowerExpDiff(TileValues &values, ExpDiffOp op) {
   // with k % N = 0 computes exp2 on the FMA pipe, the others with MUFU.EX2,
   // which softcap's tanh.approx also needs (both 16/clk/SM on sm_90).
   std::optional<uint64_t> period = op.getSoftwareExp2Period();
+  // A pending factor f of the scores folds into the multiplier: (f s) c =
+  // s (f c).
+  auto [scores, factor] = factoredElements(values, op.getScores());
+  Value scoreMultiplier =
+      factor ? arith::MulFOp::create(b, loc, factor, c).getResult() : c;
   SmallVector<Value> p;
-  for (auto [i, s] : llvm::enumerate(tileElements(values, op.getScores()))) {
-    Value x = LLVM::FMAOp::create(b, loc, s, c, negM[rowOfElement(i)]);
+  for (auto [i, s] : llvm::enumerate(scores)) {
+    Value x =
+        LLVM::FMAOp::create(b, loc, s, scoreMultiplier, negM[rowOfElement(i)]);
     bool software = period && (i / 2) % *period == 0;
     p.push_back(software ? buildSoftwareExp2(b, loc, x) : exp2(x));
   }
