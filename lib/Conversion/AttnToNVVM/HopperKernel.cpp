@@ -100,6 +100,33 @@ void KernelEmitter::issueValueLoad(Value stage, Value kvBlock) {
            plan.blockN, plan.valueHeadDim, row, kvHead, batch, vb);
 }
 
+void KernelEmitter::lowerProducerStep(Value stage, Value parity,
+                                      Value kvBlock) {
+  Block *body = plan.producerLoop.getBody();
+  auto push = *body->getOps<RingPushOp>().begin();
+  // With one empty barrier per stage (K and V released together) the
+  // stage's first load waits for it; with two, each load for its own.
+  bool stageFree = false;
+  for (Operation &op : body->without_terminator()) {
+    auto load = dyn_cast<LoadTileOp>(op);
+    if (!load)
+      continue; // index arithmetic (cloned where used), attn.ring_push
+    // readKernelPlan checked the loads read block `iv` (row iv * block_n)
+    // of K and V and feed the push.
+    bool isKey = push.getKey() == load.getTile();
+    if (releasesKeysEarly())
+      waitBarrier(isKey ? keyEmptyBarrier(stage) : valueEmptyBarrier(stage),
+                  parity);
+    else if (!stageFree)
+      waitBarrier(valueEmptyBarrier(stage), parity);
+    stageFree = true;
+    if (isKey)
+      issueKeyLoad(stage, kvBlock);
+    else
+      issueValueLoad(stage, kvBlock);
+  }
+}
+
 void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   Block *entry = func.addEntryBlock(b);
   b.setInsertionPointToStart(entry);
@@ -272,11 +299,7 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
           // The first use of a stage waits on the phase before the
           // barrier's first, which counts as complete.
           Value parity = arith::XOrIOp::create(b, loc, phase, c32(1));
-          waitBarrier(keyEmptyBarrier(stage), parity);
-          issueKeyLoad(stage, kb);
-          if (releasesKeysEarly())
-            waitBarrier(valueEmptyBarrier(stage), parity);
-          issueValueLoad(stage, kb);
+          lowerProducerStep(stage, parity, kb);
           if (plan.persistent)
             ifThen(eqI(kb, begin), loadQueryWhenFree);
         }

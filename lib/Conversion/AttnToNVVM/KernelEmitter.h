@@ -136,6 +136,11 @@ private:
                 Value bar);
   void issueKeyLoad(Value stage, Value kvBlock);
   void issueValueLoad(Value stage, Value kvBlock);
+  /// The producer loop's body, op by op: each attn.load_tile waits until
+  /// its ring slot of `stage` is free (the empty barrier's phase `parity`)
+  /// and TMA-loads kv block `kvBlock` into it; attn.ring_push is the TMA
+  /// arrivals on the full barriers, nothing more.
+  void lowerProducerStep(Value stage, Value parity, Value kvBlock);
   void issueKeyValueLoads(Value stage, Value kvBlock) {
     issueKeyLoad(stage, kvBlock);
     issueValueLoad(stage, kvBlock);

@@ -180,6 +180,29 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
       return specialized.emitError(
           "convert-attn-to-nvvm: the producer region has no kv loop (an "
           "scf.for holding attn.ring_push)");
+    // The producer's step is lowered op by op (lowerProducerStep): one
+    // attn.ring_push of two attn.load_tile results, and index arithmetic.
+    Block *producerBody = plan.producerLoop.getBody();
+    int64_t pushes = llvm::range_size(producerBody->getOps<RingPushOp>());
+    for (Operation &op : producerBody->without_terminator()) {
+      auto push = dyn_cast<RingPushOp>(op);
+      if (push &&
+          (pushes != 1 || push.getKey().getParentBlock() != producerBody ||
+           push.getValue().getParentBlock() != producerBody ||
+           !push.getKey().getDefiningOp<LoadTileOp>() ||
+           !push.getValue().getDefiningOp<LoadTileOp>() ||
+           push.getKey() == push.getValue()))
+        return op.emitError("convert-attn-to-nvvm: the producer's kv loop "
+                            "pushes one K and one V tile, each loaded in the "
+                            "loop, once per step");
+      bool isIndexArith =
+          op.getDialect() == op.getContext()->getLoadedDialect("arith") &&
+          llvm::all_of(op.getResultTypes(),
+                       [](Type t) { return t.isIntOrIndex(); });
+      if (!push && !isa<LoadTileOp>(op) && !isIndexArith)
+        return op.emitError("convert-attn-to-nvvm: no GPU lowering for '")
+               << op.getName() << "' in the producer's kv loop";
+    }
   }
   // The kernel runs the kv loops the IR holds, with the IR's bounds and
   // score modifiers (KvLoops.h).
