@@ -188,6 +188,20 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 // OVERLAP:       nvvm.mbarrier.arrive
 
 
+// A persistent kernel with the IR's longest-first order: the query-block
+// count is computed from Nq once per kernel, and each tile of the tile loop
+// reverses its query block anew.
+// RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" --attn-order-tiles \
+// RUN:   --attn-warp-specialize --attn-allocate-shared-memory="persistent=true" --convert-attn-to-nvvm \
+// RUN:   | FileCheck %s --check-prefix=PERSISTENT-LONGEST
+// PERSISTENT-LONGEST-LABEL: llvm.func @causal(
+// PERSISTENT-LONGEST-SAME:    longest_first = 1 : i64
+// PERSISTENT-LONGEST:         %[[BLOCKS:.*]] = arith.ceildivsi %{{.*}}, %{{.*}} : index
+// PERSISTENT-LONGEST:         scf.for
+// PERSISTENT-LONGEST:           %[[LAST:.*]] = arith.subi %[[BLOCKS]], %{{.*}} : index
+// PERSISTENT-LONGEST-NEXT:      arith.subi %[[LAST]], %{{.*}} : index
+// PERSISTENT-LONGEST:         scf.for
+
 // Without attn-order-tiles's reversal CTA x computes query block x: its
 // first Q row is 128 x, and the manifest says in order.
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \

@@ -49,7 +49,9 @@ def ConvertAttnToNVVMPass : Pass<"convert-attn-to-nvvm", "ModuleOp"> {
     it) accumulates O += P V. The op's `ping_pong` makes two consumers take
     turns issuing GEMMs; kv loops whose accumulator update has
     `attn.stage = 1` (a two-stage software pipeline) overlap each one's
-    softmax with its previous P V. Causal query blocks launch longest first.
+    softmax with its previous P V. CTA x computes the query block the
+    IR's index arithmetic gives (attn-order-tiles: longest first for
+    causal masks).
     O goes through shared memory and
     a TMA store; LSE is stored directly. Tensor maps are `grid_constant`
     by-value parameters; dynamic shared memory is a 1024-aligned extern

@@ -24,9 +24,11 @@
 //   O  += wgmma RS (P from registers as bf16/f16, V from smem, MN-major)
 //
 // With two consumer warpgroups they take turns issuing S (ping-pong on named
-// barriers), so one's softmax overlaps the other's GEMMs. Optionally
-// (intra-warpgroup-overlap) the softmax of block j runs while P V of block
-// j-1 is in flight; O *= alpha(j-1) then runs while S(j) is in flight. The
+// barriers), so one's softmax overlaps the other's GEMMs. Kv loops whose
+// accumulator update has attn.stage = 1 run the softmax of block j while P V
+// of block j-1 is in flight; O *= alpha(j-1) then runs while S(j) is in
+// flight. Each step lowers its loop body's ops in IR order
+// (KernelTileOps.cpp); this file holds the kernel's structure. The
 // epilogue normalizes O, writes it into the Q buffer in the swizzled box layout
 // and stores it with TMA; LSE is stored directly.
 //
@@ -159,29 +161,19 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
     index.map(plan.scaleArgument, required("f32", "scale"));
   if (plan.scaleLog2IsParameter)
     index.map(plan.scaleLog2, required("f32", "scale_log2"));
-  scaleLog2 = index.lower(b, plan.scaleLog2);
-  lseScale = index.lower(b, plan.lseScale);
+  Value scaleLog2 = index.lower(b, plan.scaleLog2);
+  Value lseScale = index.lower(b, plan.lseScale);
   // The tile ops' scale operands are these values.
   index.map(plan.scaleLog2, scaleLog2);
   index.map(plan.lseScale, lseScale);
-  // The forall's bounds, which the tile order's index arithmetic reads
-  // (attn-order-tiles): the grid's size where the grid is the forall's
-  // iteration space, else computed once per kernel (from Nq, B).
-  for (auto [i, bound] : llvm::enumerate(plan.forall.getMixedUpperBound())) {
-    auto value = dyn_cast<Value>(bound);
-    if (!value)
-      continue;
-    Value extent;
-    if (plan.persistent)
-      extent = index.lower(b, value);
-    else if (int64_t(i) == plan.queryBlockIv)
-      extent = toIndex(NVVM::GridDimXOp::create(b, loc, i32()));
-    else if (int64_t(i) == plan.headIv)
-      extent = toIndex(NVVM::GridDimYOp::create(b, loc, i32()));
-    else
-      extent = toIndex(NVVM::GridDimZOp::create(b, loc, i32()));
-    index.map(value, extent);
-  }
+  // The forall's query-block bound, which the tile order's index
+  // arithmetic reads (attn-order-tiles): the grid's x size where the grid
+  // is the forall's iteration space, else computed from Nq once per kernel.
+  if (auto bound =
+          dyn_cast<Value>(plan.forall.getMixedUpperBound()[plan.queryBlockIv]))
+    index.map(bound, plan.persistent
+                         ? index.lower(b, bound)
+                         : toIndex(NVVM::GridDimXOp::create(b, loc, i32())));
 
   scoresType = LLVM::LLVMStructType::getLiteral(
       ctx, SmallVector<Type>(plan.blockN / 2, f32()));

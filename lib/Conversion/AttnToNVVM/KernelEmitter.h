@@ -5,8 +5,10 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The class HopperKernel.cpp, KernelGemm.cpp and KernelStep.cpp implement:
-// one instance emits one kernel (see HopperKernel.cpp for its structure).
+// The class HopperKernel.cpp (the kernel's structure, attn.finalize),
+// KernelTileOps.cpp (one lowering per tile op of a kv loop), KernelStep.cpp
+// (the schedules that order them) and KernelGemm.cpp (wgmma) implement: one
+// instance emits one kernel.
 //
 //===----------------------------------------------------------------------===//
 
@@ -161,8 +163,7 @@ private:
   Value pack(ArrayRef<Value> values, Type structType);
   Value packPair(Value lo, Value hi);
 
-  //===--- tile values: the consumer's IR values in this thread's registers
-  //===//
+  //===--- tile values: the consumer's IR values in registers ------------===//
   /// An accumulator-layout tile (S, P, O; see HopperKernel.cpp): the LLVM
   /// struct wgmma takes and returns, and its elements once an elementwise op
   /// reads them.
@@ -350,9 +351,6 @@ private:
   Value rowInTile;
   Value batch, head, kvHead, rowBegin;
   Value seqQ, seqK, kvEnd;
-  /// The exp2 multiplier and the LSE's scale (KernelPlan::scaleLog2,
-  /// lseScale).
-  Value scaleLog2, lseScale;
   /// Persistent kernels: the batch size (a kernel parameter).
   Value batchCount;
   /// Descriptors of shared-memory offset 0: K-major operands (Q, K, P: rows

@@ -223,6 +223,35 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
                                  "constants (the online softmax's m = -inf, "
                                  "l = 0, O = 0)");
   }
+  // Each thread holds a partial running sum (the quad's four add up in
+  // attn.finalize): only a zero start splits into partial sums.
+  for (auto [init, yielded] :
+       llvm::zip_equal(firstLoop.getInitArgs(),
+                       firstLoop.getBody()->getTerminator()->getOperands()))
+    if (yielded.getDefiningOp<RowSumOp>() &&
+        !cast<SplatElementsAttr>(
+             init.getDefiningOp<arith::ConstantOp>().getValue())
+             .getSplatValue<APFloat>()
+             .isPosZero())
+      return firstLoop.emitError("convert-attn-to-nvvm: the running sum must "
+                                 "start from +0 (each thread holds a partial "
+                                 "sum)");
+  // attn.stage orders a kv loop's iterations: anywhere else the kernel
+  // would ignore it.
+  WalkResult strayStage = forall.getBody()->walk([&](Operation *op) {
+    if (!op->hasAttr(AttnDialect::getStageAttrName()))
+      return WalkResult::advance();
+    Operation *parent = op->getParentOp();
+    if (llvm::any_of(plan.kvLoops, [&](const KvLoop &kv) {
+          return kv.loop.getOperation() == parent;
+        }))
+      return WalkResult::advance();
+    op->emitError("convert-attn-to-nvvm: attn.stage belongs on the ops of a "
+                  "consumer kv loop");
+    return WalkResult::interrupt();
+  });
+  if (strayStage.wasInterrupted())
+    return failure();
   for (auto [previous, next] :
        llvm::zip(plan.kvLoops, llvm::drop_begin(plan.kvLoops)))
     if (next.loop.getInitArgs() != previous.loop.getResults())
@@ -351,6 +380,11 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
   if (failed(lowerable(queryLoad.getRow(), queryLoad)) ||
       failed(lowerable(plan.keyLoad.getHead(), plan.keyLoad)))
     return failure();
+  // A persistent kernel computes the query-block count from the IR.
+  if (auto bound =
+          dyn_cast<Value>(forall.getMixedUpperBound()[plan.queryBlockIv]))
+    if (failed(lowerable(bound, forall)))
+      return failure();
   for (const KvLoop &kv : plan.kvLoops) {
     if (failed(lowerable(kv.loop.getLowerBound(), kv.loop)) ||
         failed(lowerable(kv.loop.getUpperBound(), kv.loop)))

@@ -88,7 +88,6 @@ struct KernelPlan {
     return kvLoops.front();
   }
 
-  int64_t groupSize() const { return headsQ / headsKV; }
   /// The consumer warpgroups, one per 64 query rows (the attribute of
   /// attn.warp_specialize; block_m / 64 without it).
   int64_t consumers = 0;

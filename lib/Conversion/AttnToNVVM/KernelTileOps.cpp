@@ -190,15 +190,15 @@ void KernelEmitter::lowerSoftcap(TileValues &values, SoftcapOp softcap) {
   Value inner = arith::DivFOp::create(b, loc, scale, cF32(cap));
   for (Value &v : s)
     v = tanhApprox(arith::MulFOp::create(b, loc, v, inner));
-  // cap * tanh(...): a positive cap stays a pending factor, which the row
-  // max applies after its reduction and the exponentials fold into their
-  // multiplier: one FMUL per score less where the softmax's instruction
-  // issue bounds the step (D <= 128, run 40). Above, the GEMMs bound it and
-  // the factor's register made the D = 256 kernels spill 16 B: the cap is
-  // applied per score there.
+  // cap * tanh(...): the cap (positive: the verifier) stays a pending factor,
+  // which the row max applies after its reduction and the exponentials fold
+  // into their multiplier: one FMUL per score less where the softmax's
+  // instruction issue bounds the step (D <= 128, run 40). Above, the GEMMs
+  // bound it and the factor's register made the D = 256 kernels spill 16 B: the
+  // cap is applied per score there.
   Value outer = cF32(cap);
   values.tiles[softcap.getResult()] = TileFragment{{}, std::move(s), outer};
-  if (!(cap > 0) || plan.headDim > 128)
+  if (plan.headDim > 128)
     (void)tileElements(values, softcap.getResult());
 }
 
@@ -425,6 +425,10 @@ void KernelEmitter::lowerTileOp(TileValues &values, Operation *op,
       .Case([&](ExpDiffOp o) { lowerExpDiff(values, o); })
       .Case([&](RowSumOp o) { lowerRowSum(values, o); })
       .Case([&](PVOp o) { lowerPV(values, o); })
-      // Index arithmetic is cloned where an op's lowering needs it.
-      .Default([](Operation *) {});
+      // Index arithmetic is cloned where an op's lowering needs it;
+      // readKvLoop admits no other op.
+      .Default([](Operation *other) {
+        assert(!isa<AttnDialect>(other->getDialect()) &&
+               "readKvLoop admits no other attn op in a kv loop");
+      });
 }

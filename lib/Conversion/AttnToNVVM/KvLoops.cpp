@@ -144,12 +144,15 @@ static FailureOr<KvLoop> readKvLoop(scf::ForOp loop) {
                              Twine(operand.getOperandNumber()) + ")");
     }
   }
-  // The running max: the carried value the step's row max is yielded as.
-  Value carriedMax;
-  for (auto [yielded, arg] : llvm::zip_equal(
-           body->getTerminator()->getOperands(), loop.getRegionIterArgs()))
-    if (yielded == rowMax.getResult())
-      carriedMax = arg;
+  // The carried value `v` is yielded as (null if none).
+  auto carriedAs = [&](Value v) -> Value {
+    for (auto [yielded, arg] : llvm::zip_equal(
+             body->getTerminator()->getOperands(), loop.getRegionIterArgs()))
+      if (yielded == v)
+        return arg;
+    return {};
+  };
+  Value carriedMax = carriedAs(rowMax.getResult());
   if (!carriedMax || rowMax.getInit() != carriedMax)
     return fail(rowMax, "the step's attn.row_max must start from the running "
                         "max (its init) and be carried to the next block");
@@ -159,6 +162,20 @@ static FailureOr<KvLoop> readKvLoop(scf::ForOp loop) {
                          "running max with the step's attn.row_max");
   if (expDiff.getRowMax() != rowMax.getResult())
     return fail(expDiff, "attn.exp_diff must subtract the step's attn.row_max");
+  // The running sum and O are rescaled by this step's factor before the
+  // step adds to them (the overlapped schedule carries exactly P and that
+  // factor from one block to the next).
+  auto rescaledCarry = [&](Value update, Value result) {
+    auto scaled = update.getDefiningOp<ScaleRowsOp>();
+    return scaled && scaled.getFactor() == rescale.getResult() &&
+           carriedAs(result) && scaled.getInput() == carriedAs(result);
+  };
+  if (!rescaledCarry(rowSum.getInit(), rowSum.getResult()))
+    return fail(rowSum, "attn.row_sum's init must be the carried running "
+                        "sum, scaled by the step's attn.rescale_factor");
+  if (!rescaledCarry(pv.getAcc(), pv.getResult()))
+    return fail(pv, "attn.pv's accumulator must be the carried O, scaled by "
+                    "the step's attn.rescale_factor");
   for (Operation *op : kv.scoreModifiers) {
     auto mask = dyn_cast<MaskOp>(op);
     if (!mask)

@@ -31,7 +31,7 @@ struct KvLoop {
   /// The ops between S = Q K^T and its row max, in order: each is an
   /// attn.mask or attn.softcap and consumes the previous one's result.
   SmallVector<Operation *> scoreModifiers;
-  /// The body's attn.qk and attn.pv (readKvLoops checked there is one each).
+  /// The body's attn.qk and attn.pv (readKvLoop checked there is one each).
   QKOp qk() const { return *loop.getBody()->getOps<QKOp>().begin(); }
   PVOp pv() const { return *loop.getBody()->getOps<PVOp>().begin(); }
   /// The loop's attn.mask, if its body has one.

@@ -303,6 +303,15 @@ LogicalResult LoadTileOp::verify() {
                    "source head dim", headDim);
 }
 
+LogicalResult SoftcapOp::verify() {
+  // cap * tanh(s / cap) bounds the scores by cap: a positive finite number.
+  APFloat cap = getCap();
+  if (!cap.isFinite() || cap.isNegative() || cap.isZero())
+    return emitOpError("cap must be a finite positive number, got ")
+           << cap.convertToDouble();
+  return success();
+}
+
 LogicalResult QKOp::verify() {
   if (elementTypeOf(getKey()) != elementTypeOf(getQuery()))
     return emitOpError() << "key element type " << elementTypeOf(getKey())

@@ -1088,3 +1088,11 @@ func.func @stage_on_arith(%x: index, %n: index) {
   }
   return
 }
+
+// -----
+
+func.func @softcap_negative_cap(%s: tensor<64x64xf32>, %scale: f32) -> tensor<64x64xf32> {
+  // expected-error @+1 {{'attn.softcap' op cap must be a finite positive number, got -3.000000e+01}}
+  %r = attn.softcap %s scale %scale cap = -30.0 : tensor<64x64xf32>
+  return %r : tensor<64x64xf32>
+}

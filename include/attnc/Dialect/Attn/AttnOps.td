@@ -177,6 +177,7 @@ def Attn_SoftcapOp : Attn_Op<"softcap", [Pure, AllTypesMatch<["scores", "result"
   let assemblyFormat = [{
     $scores `scale` $scale `cap` `=` $cap attr-dict `:` type($scores)
   }];
+  let hasVerifier = 1;
 }
 
 def Attn_MaskOp : Attn_Op<"mask", [Pure, AllTypesMatch<["scores", "result"]>]> {
@@ -322,8 +323,8 @@ def Attn_FinalizeOp : Attn_Op<"finalize", [Pure, AllTypesMatch<["row_sum", "row_
     its producer loop re-derives the kv block range [begin, end) from the
     lengths (`buildKvBlockRange`), and with a `target` a window changes the
     schedule it picks. The GPU kernel masks where the loops' `attn.mask` ops
-    do; it reads this mask only for its manifest and the launch order of the
-    query blocks (`tile-order=auto`).
+    do; it reads this mask only for its manifest. attn-order-tiles reads it
+    for the launch order of the query blocks (`order=auto`).
   }];
   let arguments = (ins Attn_F32Tile:$acc, Attn_F32Rows:$row_sum,
                    Attn_F32Rows:$row_max, F32:$scale,
