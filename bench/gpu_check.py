@@ -15,6 +15,7 @@ table and a plot.
 """
 import argparse
 import json
+import statistics
 import math
 import re
 import os
@@ -139,8 +140,11 @@ def sweep(kernels):
 
 
 def benchmark(kernels, peers_module, with_flex, ablations=None, head_dims=(64, 128, 256),
-              seqlens=(1024, 4096, 16384)):
-    """ablations: {label: {kernel name: Kernel}} timed at the same shapes."""
+              seqlens=(1024, 4096, 16384), ab_rounds=0):
+    """ablations: {label: {kernel name: Kernel}} timed at the same shapes.
+    ab_rounds > 0: also time attnc and each ablation alternately that many
+    rounds per shape and record the ratio of their median times (an A/B
+    that no other timing sits between)."""
     ablations = ablations or {}
     shapes = [s for s in peers_module.default_shapes(list(head_dims), list(seqlens), [False, True])]
     env = peers_module.environment()
@@ -163,6 +167,7 @@ def benchmark(kernels, peers_module, with_flex, ablations=None, head_dims=(64, 1
              f"{'cuDNN':>7} {'FA2':>7} {'Flex':>7} " \
              f"{'vs cuDNN':>9} {'err vs cuDNN':>12}" + "".join(f" {label:>10}" for label in ablations)
     table = [header]
+    ab_lines = []
     print(f"attnc: {len(shapes)} shapes, one line each", flush=True)
     print(header, flush=True)
     for (B, H, N, D, causal) in shapes:
@@ -191,6 +196,18 @@ def benchmark(kernels, peers_module, with_flex, ablations=None, head_dims=(64, 1
             alt_ms = bench(other, other.args(q, k, v, o, lse, scale))
             ablation_tflops[label] = flops / (alt_ms * 1e-3) / 1e12
         ms_again = bench(kernel, args)
+        ab = {}
+        for label, alt in ablations.items() if ab_rounds > 0 else ():
+            if ablation_tflops[label] is None:
+                continue
+            other = alt[f"d{D}_{'causal' if causal else 'full'}"]
+            other_args = other.args(q, k, v, o, lse, scale)
+            mine, theirs = [], []
+            for _ in range(ab_rounds):
+                mine.append(bench(kernel, args))
+                theirs.append(bench(other, other_args))
+            # attnc's speed over the variant's: > 1 means attnc is faster.
+            ab[label] = statistics.median(theirs) / statistics.median(mine)
         ms = max(ms_first, ms_again)
         tflops = flops / (ms * 1e-3) / 1e12
         first_tflops, again_tflops = (flops / (t * 1e-3) / 1e12 for t in (ms_first, ms_again))
@@ -207,13 +224,23 @@ def benchmark(kernels, peers_module, with_flex, ablations=None, head_dims=(64, 1
                      "".join(f" {ablation_tflops[label]:10.0f}" if ablation_tflops[label] else f" {'-':>10}"
                              for label in ablations))
         print(table[-1], flush=True)
+        if ab:
+            ab_lines.append(f"{B:>3} {H:>3} {N:>6} {D:>4} {int(causal):>6} " +
+                            " ".join(f"{label} {r:.3f}" for label, r in ab.items()))
+            print(f"  A/B, attnc's speed over each (median of {ab_rounds} alternating rounds): " +
+                  ", ".join(f"{label} {r:.3f}" for label, r in ab.items()), flush=True)
         results.append(dict(B=B, H=H, N=N, D=D, causal=causal, attnc_ms=ms, attnc_tflops=tflops,
                             attnc_first_tflops=first_tflops, attnc_again_tflops=again_tflops, cudnn=cud,
-                            fa2=fa2, flex=flex, err_vs_cudnn=err, ablations=ablation_tflops))
+                            fa2=fa2, flex=flex, err_vs_cudnn=err, ablations=ablation_tflops,
+                            ab_ratios=ab))
         del q, k, v, o, lse, ref
         torch.cuda.empty_cache()
     print("benchmark table (TFLOP/s):", flush=True)
     print("\n".join(table), flush=True)
+    if ab_lines:
+        print(f"A/B (attnc's speed over each variant, median of {ab_rounds} alternating rounds):",
+              flush=True)
+        print("\n".join(ab_lines), flush=True)
     return dict(environment=env, ceilings=ceil, rows=results, peers=peer_rows)
 
 
@@ -227,6 +254,9 @@ def main():
                     help="benchmark only these head dims (comma-separated)")
     ap.add_argument("--seqlens", default="1024,4096,16384",
                     help="benchmark only these sequence lengths (comma-separated)")
+    ap.add_argument("--ab-rounds", type=int, default=0,
+                    help="also time attnc and each artifacts/kernels-<label> alternately this many "
+                         "rounds per shape; prints attnc's speed over each (median times)")
     a = ap.parse_args()
     rt = Runtime(os.path.join(a.artifacts, "lib", "libAttncRuntime.so"))
     kernels = {}
@@ -264,7 +294,8 @@ def main():
                         variant[n] = rt.load(os.path.join(adir, n))
         head_dims = [int(d) for d in a.head_dims.split(",")]
         seqlens = [int(n) for n in a.seqlens.split(",")]
-        out["bench"] = benchmark(kernels, peers, not a.no_flex, ablations, head_dims, seqlens)
+        out["bench"] = benchmark(kernels, peers, not a.no_flex, ablations, head_dims, seqlens,
+                                 a.ab_rounds)
         write_json()
     return 1 if failed else 0
 
