@@ -112,6 +112,18 @@ Value AttentionOp::materializeScale(OpBuilder &b) {
                                    b.getF32FloatAttr(getStaticScale()));
 }
 
+/// A scale or cap: a finite positive number (absent is fine).
+static LogicalResult checkPositive(Operation *op, StringRef name,
+                                   std::optional<APFloat> value) {
+  if (!value)
+    return success();
+  double d = value->convertToDouble();
+  if (!std::isfinite(d) || d <= 0.0)
+    return op->emitOpError()
+           << name << " must be a finite positive number, got " << d;
+  return success();
+}
+
 LogicalResult AttentionOp::verify() {
   Type elementType = getQuery().getType().getElementType();
   for (auto [name, value] :
@@ -187,21 +199,11 @@ LogicalResult AttentionOp::verify() {
                            << formatDim(q[2]) << "]";
   }
 
-  auto checkPositive = [&](StringRef name,
-                           std::optional<APFloat> value) -> LogicalResult {
-    if (!value)
-      return success();
-    double d = value->convertToDouble();
-    if (!std::isfinite(d) || d <= 0.0)
-      return emitOpError() << name << " must be a finite positive number, got "
-                           << d;
-    return success();
-  };
   if (getScale() && getScaleValue())
     return emitOpError("takes its scale as the scale attribute or as "
                        "scale_value, not both");
-  if (failed(checkPositive("scale", getScale())) ||
-      failed(checkPositive("softcap", getSoftcap())))
+  if (failed(checkPositive(*this, "scale", getScale())) ||
+      failed(checkPositive(*this, "softcap", getSoftcap())))
     return failure();
   // The exponentials run in base 2 with scale * log2(e) folded into one f32
   // multiplier; a scale whose multiplier overflows would give NaN.
@@ -304,12 +306,8 @@ LogicalResult LoadTileOp::verify() {
 }
 
 LogicalResult SoftcapOp::verify() {
-  // cap * tanh(s / cap) bounds the scores by cap: a positive finite number.
-  APFloat cap = getCap();
-  if (!cap.isFinite() || cap.isNegative() || cap.isZero())
-    return emitOpError("cap must be a finite positive number, got ")
-           << cap.convertToDouble();
-  return success();
+  // cap * tanh(s / cap) bounds the scores by cap.
+  return checkPositive(*this, "cap", getCap());
 }
 
 LogicalResult QKOp::verify() {
