@@ -151,6 +151,7 @@ void mlir::attn::buildAttnToNVVMPipeline(OpPassManager &pm,
     funcPm.addPass(createAttnWarpSpecializePass(ws));
     addCleanup(funcPm);
   }
+  funcPm.addPass(createAttnAssignLayoutsPass());
   AttnAllocateSharedMemoryPassOptions allocation;
   allocation.probsInRegisters = options.probsInRegisters;
   allocation.persistent = options.persistent;

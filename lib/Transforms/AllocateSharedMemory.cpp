@@ -80,10 +80,22 @@ struct AttnAllocateSharedMemoryPass final
           "attn-allocate-shared-memory: the intra-warpgroup overlap (kv loops "
           "with attn.stage = 1) needs probs-in-registers (P of block j-1 "
           "stays in registers while block j's softmax runs)");
+    auto key = cast<RankedTensorType>(qk.getKey().getType());
+    SharedTileLayouts layouts = getDefaultSharedTileLayouts();
+    for (auto [type, atoms] :
+         {std::pair{query, &layouts.query}, std::pair{key, &layouts.key},
+          std::pair{value, &layouts.value}}) {
+      // A tile attn-assign-layouts could not place has no kernel: the GPU
+      // lowering names the rule it breaks.
+      auto layout = dyn_cast_or_null<SwizzledSharedAttr>(type.getEncoding());
+      if (!layout)
+        return success();
+      *atoms = layout.getAtoms();
+    }
     TileConfig tile{query.getShape()[0], value.getShape()[0]};
     int64_t stages = specialized ? specialized.getStages() : 2;
     SharedMemoryLayout smem(tile, query.getShape()[1], value.getShape()[1],
-                            stages, probsInRegisters, persistent);
+                            layouts, stages, probsInRegisters, persistent);
     if (smem.total > SharedMemoryLayout::kMaxBytes)
       return forall.emitError("attn-allocate-shared-memory: tile ")
              << tile.blockM << "x" << tile.blockN << " needs " << smem.total

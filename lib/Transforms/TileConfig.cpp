@@ -39,28 +39,23 @@ int64_t mlir::attn::getDefaultSoftwareExp2Period(int64_t headDim, bool softcap,
   return 0;
 }
 
-mlir::attn::SharedMemoryLayout::SharedMemoryLayout(TileConfig tile,
-                                                   int64_t headDim,
-                                                   int64_t valueHeadDim,
-                                                   int64_t stages,
-                                                   bool probsInRegisters,
-                                                   bool persistent)
+mlir::attn::SharedMemoryLayout::SharedMemoryLayout(
+    TileConfig tile, int64_t headDim, int64_t valueHeadDim,
+    SharedTileLayouts layouts, int64_t stages, bool probsInRegisters,
+    bool persistent)
     : stages(stages) {
-  int64_t width = 2; // bf16 / f16
-  int64_t keyColumns = paddedColumns(headDim);
-  int64_t valueColumns = paddedColumns(valueHeadDim);
-  keyStageBytes = tile.blockN * keyColumns * width;
-  valueStageBytes = tile.blockN * valueColumns * width;
+  keyStageBytes = layouts.key.tileBytes(tile.blockN, headDim);
+  valueStageBytes = layouts.value.tileBytes(tile.blockN, valueHeadDim);
   query = 0;
-  // The Q buffer also holds the O tile in the epilogue.
-  queryBytes = tile.blockM * std::max(keyColumns, valueColumns) * width;
+  // The Q buffer also holds the O tile, in Q's layout, in the epilogue.
+  queryBytes = std::max(layouts.query.tileBytes(tile.blockM, headDim),
+                        layouts.query.tileBytes(tile.blockM, valueHeadDim));
   keyStages = query + queryBytes;
   valueStages = keyStages + stages * keyStageBytes;
   int64_t barriers = valueStages + stages * valueStageBytes;
   if (!probsInRegisters) {
-    // P is stored as whole 64-column atoms.
     probs = barriers;
-    probsBytes = tile.blockM * paddedColumns(tile.blockN) * width;
+    probsBytes = layouts.probs.tileBytes(tile.blockM, tile.blockN);
     barriers += *probsBytes;
   }
   // Q, then per stage full K, full V, empty K and empty V mbarriers (the
@@ -107,8 +102,9 @@ mlir::attn::getDefaultConsumerSchedule(TileConfig tile, int64_t headDim,
       overlapRegisters > 188 || (slidingWindow && headDim > 128))
     return {2, false};
   int64_t threeStageBytes =
-      SharedMemoryLayout(tile, headDim, valueHeadDim, /*stages=*/3,
-                         /*probsInRegisters=*/true, /*persistent=*/true)
+      SharedMemoryLayout(
+          tile, headDim, valueHeadDim, getDefaultSharedTileLayouts(),
+          /*stages=*/3, /*probsInRegisters=*/true, /*persistent=*/true)
           .total;
   return {threeStageBytes <= kSm90aMaxSharedMemoryBytes ? 3 : 2, true};
 }

@@ -1,4 +1,4 @@
-// RUN: attnc-opt %s -split-input-file --attn-allocate-shared-memory \
+// RUN: attnc-opt %s -split-input-file --attn-assign-layouts --attn-allocate-shared-memory \
 // RUN:   --convert-attn-to-nvvm -verify-diagnostics -o /dev/null
 
 // Tile IR the kernel lowering does not take: a diagnostic that names the

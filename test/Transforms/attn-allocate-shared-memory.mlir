@@ -1,11 +1,11 @@
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
-// RUN:   --attn-warp-specialize --attn-allocate-shared-memory | FileCheck %s
+// RUN:   --attn-warp-specialize --attn-assign-layouts --attn-allocate-shared-memory | FileCheck %s
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
-// RUN:   --attn-warp-specialize="stages=3" --attn-allocate-shared-memory="persistent=true" \
+// RUN:   --attn-warp-specialize="stages=3" --attn-assign-layouts --attn-allocate-shared-memory="persistent=true" \
 // RUN:   | FileCheck %s --check-prefix=THREE
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
 // RUN:   --attn-warp-specialize="intra-warpgroup-overlap=off" \
-// RUN:   --attn-allocate-shared-memory="probs-in-registers=false" | FileCheck %s --check-prefix=PROBS
+// RUN:   --attn-assign-layouts --attn-allocate-shared-memory="probs-in-registers=false" | FileCheck %s --check-prefix=PROBS
 
 // Two stages, 128 x 64 tiles, D = 64: Q (16 KiB), two 8 KiB K and V stages,
 // then the mbarriers. With two stages consumers hand K back on its own
@@ -40,12 +40,12 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 
 // The rules of the choices that need shared memory, as diagnostics.
 // RUN: not attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
-// RUN:   --attn-allocate-shared-memory="persistent=true" 2>&1 | FileCheck %s --check-prefix=PERSISTENT
+// RUN:   --attn-assign-layouts --attn-allocate-shared-memory="persistent=true" 2>&1 | FileCheck %s --check-prefix=PERSISTENT
 // PERSISTENT: error: attn-allocate-shared-memory: persistent needs a warp-specialized tile (attn-warp-specialize)
 // RUN: not attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
 // RUN:   --attn-warp-specialize="intra-warpgroup-overlap=on" \
-// RUN:   --attn-allocate-shared-memory="probs-in-registers=false" 2>&1 | FileCheck %s --check-prefix=OVERLAP
+// RUN:   --attn-assign-layouts --attn-allocate-shared-memory="probs-in-registers=false" 2>&1 | FileCheck %s --check-prefix=OVERLAP
 // OVERLAP: error: attn-allocate-shared-memory: the intra-warpgroup overlap (kv loops with attn.stage = 1) needs probs-in-registers
 // RUN: not attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=256" \
-// RUN:   --attn-warp-specialize="stages=8" --attn-allocate-shared-memory 2>&1 | FileCheck %s --check-prefix=TOO-BIG
+// RUN:   --attn-warp-specialize="stages=8" --attn-assign-layouts --attn-allocate-shared-memory 2>&1 | FileCheck %s --check-prefix=TOO-BIG
 // TOO-BIG: error: attn-allocate-shared-memory: tile 128x256 needs {{[0-9]+}} bytes of shared memory (Q, 8 K/V stages), more than the 232448 bytes a CTA may use on sm_90a

@@ -125,6 +125,37 @@ def AttnGeneralizeScalePass : Pass<"attn-generalize-scale", "ModuleOp"> {
   ];
 }
 
+def AttnAssignLayoutsPass : Pass<"attn-assign-layouts", "func::FuncOp"> {
+  let summary = "Give every GPU tile value its register or shared-memory layout in its type";
+  let description = [{
+    Sets the encoding of every tile value of each tiling `scf.forall` of a
+    bf16/f16 attention, so that where each value lives is in the IR and
+    `convert-attn-to-nvvm` follows it:
+
+    - the Q, K and V tiles (`attn.load_tile`, `attn.ring_pop`):
+      `#attn.swizzled_shared`, with the swizzle the sm_90a table picks;
+    - the f32 tiles S, P and O (`attn.qk`, `attn.mask`, `attn.softcap`,
+      `attn.exp_diff`, `attn.pv`, `attn.scale_rows`, the kv loops' carried
+      O and its splat initial value): `#attn.wgmma_accumulator` over the
+      tile's consumer warpgroups (the `consumers` of its
+      `attn.warp_specialize`, `block_m / 64` without one);
+    - the row vectors m and l (`attn.row_max`, `attn.row_sum`,
+      `attn.rescale_factor`, carried values and initial values):
+      `#attn.accumulator_rows` of that accumulator layout.
+
+    Splat constants the tile reads (the online softmax's initial m, l and
+    O) are rebuilt with their layouts at the start of the forall.
+    `attn.finalize`'s results are the tile's rows of the output in global
+    memory and keep plain types. A forall whose tile values already have
+    layouts (set by an embedding compiler, or by hand) is left alone, and so
+    is one that no layout can hold (a `block_m` that is not a multiple of
+    64, a width wgmma cannot take, a tile operand from outside the tile that
+    is not a splat constant): `convert-attn-to-nvvm` names the rule it
+    breaks.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 def AttnAllocateSharedMemoryPass
     : Pass<"attn-allocate-shared-memory", "func::FuncOp"> {
   let summary = "Lay out each GPU tile's shared memory and mbarriers in the IR";
@@ -135,8 +166,10 @@ def AttnAllocateSharedMemoryPass
     its `attn.warp_specialize`, 2 without one), the P buffer when P V reads P
     from shared memory, and the mbarriers, including whether consumers hand
     K back on its own barrier (with two stages) and the Q-free barrier of a
-    persistent kernel. `convert-attn-to-nvvm` uses these offsets and
-    computes none. A tile that needs more than the 227 KiB a CTA may use on
+    persistent kernel. Each buffer holds its tile in the tile's
+    `#attn.swizzled_shared` layout (attn-assign-layouts runs first; a tile
+    without layouts is left alone).
+    `convert-attn-to-nvvm` uses these offsets and computes none. A tile that needs more than the 227 KiB a CTA may use on
     sm_90a is a diagnostic. A forall that already has the attribute keeps
     it.
   }];

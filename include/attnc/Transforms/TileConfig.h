@@ -8,6 +8,8 @@
 #ifndef ATTNC_TRANSFORMS_TILECONFIG_H
 #define ATTNC_TRANSFORMS_TILECONFIG_H
 
+#include "attnc/Dialect/Attn/SwizzledAtoms.h"
+
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
@@ -51,6 +53,26 @@ struct ConsumerSchedule {
 /// The most dynamic shared memory one CTA may use on sm_90a (227 KiB).
 inline constexpr int64_t kSm90aMaxSharedMemoryBytes = 232448;
 
+/// How the Q, K and V tiles (and P, when it goes through shared memory) are
+/// stored in shared memory: #attn.swizzled_shared's atoms.
+struct SharedTileLayouts {
+  SwizzledAtoms query, key, value, probs;
+};
+
+/// The swizzle of bf16/f16 tiles in shared memory on sm_90a, which
+/// attn-assign-layouts records as #attn.swizzled_shared: 128 bytes, the
+/// widest pattern (bank-conflict free for wgmma's 8-row core matrices) and
+/// the one convert-attn-to-nvvm lowers. A tile whose width is not a
+/// multiple of 64 columns is padded to whole atoms (TMA zero-fills the
+/// columns past the tensor and clips them on stores).
+inline constexpr int64_t kSm90aSharedTileSwizzle = 128;
+/// The shared-memory layouts of the sm_90a table: every tile 128-byte
+/// swizzled.
+inline SharedTileLayouts getDefaultSharedTileLayouts() {
+  SwizzledAtoms atoms{kSm90aSharedTileSwizzle};
+  return {atoms, atoms, atoms, atoms};
+}
+
 /// Byte offsets of the sm_90a kernel's shared-memory buffers (1024-aligned,
 /// as the 128-byte swizzle of TMA and wgmma requires) for a bf16/f16 tile:
 /// the Q buffer (which also holds O), the K and V stages, P (only when it
@@ -60,18 +82,8 @@ inline constexpr int64_t kSm90aMaxSharedMemoryBytes = 232448;
 struct SharedMemoryLayout {
   SharedMemoryLayout() = default;
   SharedMemoryLayout(TileConfig tile, int64_t headDim, int64_t valueHeadDim,
-                     int64_t stages, bool probsInRegisters, bool persistent);
-  /// Elements of one 128-byte swizzle row (bf16/f16): a tile's columns are
-  /// stored as whole atoms of this width.
-  static constexpr int64_t kAtomElems = 64;
-  /// The columns a tile of `dim` columns occupies: whole atoms. TMA zero-fills
-  /// the columns past `dim` (a box may reach past the tensor) and clips them
-  /// on stores, so a head dim that is not a multiple of 64 is a padded tile.
-  static int64_t paddedColumns(int64_t dim) {
-    return (dim + kAtomElems - 1) / kAtomElems * kAtomElems;
-  }
-  /// The 64-column atoms of a tile of `dim` columns.
-  static int64_t atoms(int64_t dim) { return paddedColumns(dim) / kAtomElems; }
+                     SharedTileLayouts layouts, int64_t stages,
+                     bool probsInRegisters, bool persistent);
   int64_t query = 0, keyStages = 0, valueStages = 0, total = 0;
   int64_t queryBytes = 0;
   /// P of every consumer warpgroup when it does not stay in registers.

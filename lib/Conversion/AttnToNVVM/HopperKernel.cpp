@@ -67,15 +67,19 @@ Value KernelEmitter::smemAddr32(int64_t offset, Value dynamicOffset) {
   return LLVM::PtrToIntOp::create(b, loc, i32(), ptr);
 }
 
-void KernelEmitter::loadTile(Value tensorMap, int64_t dstOffset,
-                             Value dstDynamicOffset, int64_t rows, int64_t cols,
-                             Value row, Value headIdx, Value batchIdx,
-                             Value bar) {
+void KernelEmitter::loadTile(Value tensorMap, SwizzledAtoms atoms,
+                             int64_t dstOffset, Value dstDynamicOffset,
+                             int64_t rows, int64_t cols, Value row,
+                             Value headIdx, Value batchIdx, Value bar) {
   auto clusterPtr = LLVM::LLVMPointerType::get(b.getContext(), 7);
-  for (int64_t atom = 0; atom < SharedMemoryLayout::atoms(cols); ++atom) {
-    Value dst = smemPtr(dstOffset + atom * rows * kAtomBytes, dstDynamicOffset);
+  // The bytes TMA delivers: whole boxes (the columns past the tensor arrive
+  // zero-filled and count), not the buffer's stride.
+  expectBytes(bar, atoms.tileBytes(rows, cols));
+  for (int64_t atom = 0; atom < atoms.count(cols); ++atom) {
+    Value dst =
+        smemPtr(dstOffset + atom * atoms.atomBytes(rows), dstDynamicOffset);
     dst = LLVM::AddrSpaceCastOp::create(b, loc, clusterPtr, dst);
-    SmallVector<Value> coords = {c32(atom * kAtomElems), row, headIdx,
+    SmallVector<Value> coords = {c32(atom * atoms.columns()), row, headIdx,
                                  batchIdx};
     NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
         b, loc, dst, tensorMap, coords, bar, ValueRange{}, Value(), Value(),
@@ -86,20 +90,17 @@ void KernelEmitter::loadTile(Value tensorMap, int64_t dstOffset,
 void KernelEmitter::issueKeyLoad(Value stage, Value kvBlock) {
   Value row = toI32(mul(kvBlock, cIdx(plan.blockN)));
   Value kb = keyBarrier(stage);
-  // The bytes TMA delivers (whole boxes), not the stage's stride.
-  expectBytes(kb, plan.blockN * SharedMemoryLayout::paddedColumns(plan.headDim) *
-                      2);
-  loadTile(tmKey, smem.keyStages, mul(stage, c32(smem.keyStageBytes)),
-           plan.blockN, plan.headDim, row, kvHead, batch, kb);
+  loadTile(tmKey, plan.keyAtoms, smem.keyStages,
+           mul(stage, c32(smem.keyStageBytes)), plan.blockN, plan.headDim, row,
+           kvHead, batch, kb);
 }
 
 void KernelEmitter::issueValueLoad(Value stage, Value kvBlock) {
   Value row = toI32(mul(kvBlock, cIdx(plan.blockN)));
   Value vb = valueBarrier(stage);
-  expectBytes(vb, plan.blockN *
-                      SharedMemoryLayout::paddedColumns(plan.valueHeadDim) * 2);
-  loadTile(tmValue, smem.valueStages, mul(stage, c32(smem.valueStageBytes)),
-           plan.blockN, plan.valueHeadDim, row, kvHead, batch, vb);
+  loadTile(tmValue, plan.valueAtoms, smem.valueStages,
+           mul(stage, c32(smem.valueStageBytes)), plan.blockN,
+           plan.valueHeadDim, row, kvHead, batch, vb);
 }
 
 void KernelEmitter::lowerProducerStep(Value stage, Value parity,
@@ -180,8 +181,12 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   accType = LLVM::LLVMStructType::getLiteral(
       ctx, SmallVector<Type>(plan.valueHeadDim / 2, f32()));
 
-  kMajorDescriptor = descriptorBase(16, 1024);
-  valueMajorDescriptor = descriptorBase(plan.blockN * kAtomBytes, 1024);
+  // Q, K and P are K-major (the leading byte offset is unused with a
+  // swizzle); V is the MN-major B operand of P V: its atoms of Dv columns
+  // are a V tile's atom apart.
+  kMajorDescriptor = descriptorBase(plan.keyAtoms, 16);
+  valueMajorDescriptor =
+      descriptorBase(plan.valueAtoms, plan.valueAtoms.atomBytes(plan.blockN));
   tid = NVVM::ThreadIdXOp::create(b, loc, i32());
   lane = arith::AndIOp::create(b, loc, tid, c32(31));
   // Consumer warpgroup wg owns rows [64 wg, 64 wg + 64) of the query block;
@@ -369,11 +374,8 @@ std::pair<Value, Value> KernelEmitter::producerBounds() {
 
 void KernelEmitter::loadQuery() {
   Value qb = queryBarrier();
-  // Whole boxes: the columns past D arrive zero-filled and count.
-  expectBytes(qb, plan.blockM * SharedMemoryLayout::paddedColumns(plan.headDim) *
-                      2);
-  loadTile(tmQuery, smem.query, Value(), plan.blockM, plan.headDim, rowBegin,
-           head, batch, qb);
+  loadTile(tmQuery, plan.queryAtoms, smem.query, Value(), plan.blockM,
+           plan.headDim, rowBegin, head, batch, qb);
 }
 
 /// Runs `body` for this CTA's tile (set from the block index), or, in a
@@ -562,11 +564,13 @@ void KernelEmitter::lowerFinalize(TileValues &values, FinalizeOp op,
 
 /// Writes this warpgroup's 64 rows of an accumulator-layout tile, given as
 /// packed element pairs (pair k holds values 2k and 2k+1), into the buffer
-/// at `bufferOffset` in the 128-byte swizzled layout of a TMA box / wgmma
-/// operand: 64-column atoms `bufferRows` rows apart.
+/// at `bufferOffset` in the 128-byte swizzled layout `atoms` of a TMA box /
+/// wgmma operand: 64-column atoms `bufferRows` rows apart.
 void KernelEmitter::storeRowsSwizzled(ArrayRef<Value> pairs,
-                                      int64_t bufferOffset,
+                                      SwizzledAtoms atoms, int64_t bufferOffset,
                                       int64_t bufferRows) {
+  // The XOR below is the 128-byte pattern (readTileLayouts admits no other).
+  assert(atoms.swizzle == 128 && "a 128-byte swizzled buffer");
   Value warp = arith::AndIOp::create(
       b, loc, arith::ShRUIOp::create(b, loc, tid, c32(5)), c32(3));
   Value tileRowBase = mul(warpgroup, c32(kWarpgroupRows));
@@ -575,18 +579,18 @@ void KernelEmitter::storeRowsSwizzled(ArrayRef<Value> pairs,
   Value quadCol = mul(arith::AndIOp::create(b, loc, lane, c32(3)), c32(2));
   for (int r = 0; r < 2; ++r) {
     Value row = add(tileRowBase, add(localRow, c32(8 * r)));
-    Value rowBytes = mul(row, c32(kAtomBytes));
+    Value rowBytes = mul(row, c32(atoms.swizzle));
     Value phase = arith::AndIOp::create(b, loc, row, c32(7));
     for (size_t i = 2 * r; i < 2 * pairs.size(); i += 4) {
       int64_t colBase = 8 * (i / 4); // + quadCol
-      int64_t atom = colBase / kAtomElems;
-      int64_t chunk = (colBase % kAtomElems) / 8;
+      int64_t atom = colBase / atoms.columns();
+      int64_t chunk = (colBase % atoms.columns()) / 8;
       // 16-byte chunk c of row r sits at chunk c ^ (r % 8).
       Value swizzled =
           mul(arith::XOrIOp::create(b, loc, c32(chunk), phase), c32(16));
       Value offset = add(add(rowBytes, swizzled), mul(quadCol, c32(2)));
       Value ptr =
-          smemPtr(bufferOffset + atom * bufferRows * kAtomBytes, offset);
+          smemPtr(bufferOffset + atom * atoms.atomBytes(bufferRows), offset);
       LLVM::StoreOp::create(b, loc, pairs[i / 2], ptr, /*alignment=*/4);
     }
   }
@@ -615,19 +619,20 @@ void KernelEmitter::storeOutputTile(ArrayRef<Value> o, const Value inv[2],
     pairs.push_back(packPair(arith::MulFOp::create(b, loc, o[i], rowInv),
                              arith::MulFOp::create(b, loc, o[i + 1], rowInv)));
   }
-  storeRowsSwizzled(pairs, smem.query, plan.blockM);
+  // O goes out through the Q buffer, in Q's layout.
+  SwizzledAtoms atoms = plan.queryAtoms;
+  storeRowsSwizzled(pairs, atoms, smem.query, plan.blockM);
   Value tileRowBase = mul(warpgroup, c32(kWarpgroupRows));
   // The TMA store reads O through the async proxy.
   publishWarpgroupWrites();
   Value wgLeader = eqI(arith::AndIOp::create(b, loc, tid, c32(127)), c32(0));
   ifThen(wgLeader, [&] {
-    Value rowInTile = mul(warpgroup, c32(kWarpgroupRows * kAtomBytes));
+    Value rowInTile = mul(warpgroup, c32(atoms.atomBytes(kWarpgroupRows)));
     // TMA clips the last box at Dv.
-    for (int64_t atom = 0; atom < SharedMemoryLayout::atoms(plan.valueHeadDim);
-         ++atom) {
+    for (int64_t atom = 0; atom < atoms.count(plan.valueHeadDim); ++atom) {
       Value src =
-          smemPtr(smem.query + atom * plan.blockM * kAtomBytes, rowInTile);
-      SmallVector<Value> coords = {c32(atom * kAtomElems),
+          smemPtr(smem.query + atom * atoms.atomBytes(plan.blockM), rowInTile);
+      SmallVector<Value> coords = {c32(atom * atoms.columns()),
                                    add(rowBegin, tileRowBase), head, batch};
       NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
           b, loc, outputMap, src, coords, Value(),

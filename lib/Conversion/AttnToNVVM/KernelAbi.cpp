@@ -39,12 +39,16 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
                    ArrayRef<int64_t> box = {}) -> Attribute {
     return KernelParamAttr::get(ctx, kind, value, box);
   };
-  auto tensorMap = [&](StringRef tensor, int64_t rows) {
-    return param("tensor_map", tensor, {kAtomElems, rows, 1, 1});
+  // One box per shared-memory atom of the tile; O is stored from the Q
+  // buffer, in Q's layout, one warpgroup's rows at a time.
+  auto tensorMap = [&](StringRef tensor, SwizzledAtoms atoms, int64_t rows) {
+    return param("tensor_map", tensor, {atoms.columns(), rows, 1, 1});
   };
   SmallVector<Attribute> params = {
-      tensorMap("q", plan.blockM), tensorMap("k", plan.blockN),
-      tensorMap("v", plan.blockN), tensorMap("o", kWarpgroupRows)};
+      tensorMap("q", plan.queryAtoms, plan.blockM),
+      tensorMap("k", plan.keyAtoms, plan.blockN),
+      tensorMap("v", plan.valueAtoms, plan.blockN),
+      tensorMap("o", plan.queryAtoms, kWarpgroupRows)};
   if (plan.hasLse)
     params.push_back(param("pointer", "lse"));
   params.push_back(param("i32", "seq_q"));

@@ -30,8 +30,6 @@ inline constexpr int64_t kWarpgroupRows = 64; // rows of one wgmma m64 tile
 // Named barriers: 0 = whole CTA, 1..3 = per-warpgroup epilogue, 3-4 =
 // ping-pong, which runs only with two consumer warpgroups (ids 1-2).
 inline constexpr int64_t kPingPongBarrierBase = 3;
-inline constexpr int64_t kAtomBytes = 128; // one 128B swizzle row
-inline constexpr int64_t kAtomElems = SharedMemoryLayout::kAtomElems;
 
 /// Emits the kernel body; one instance per kernel.
 class KernelEmitter {
@@ -131,11 +129,12 @@ private:
                                            NVVM::MemScopeKind::CTA,
                                            /*relaxed=*/false, Value());
   }
-  /// TMA-loads `rows` rows x `cols` columns of one head into `dst`, one
-  /// 64-column swizzle atom per box.
-  void loadTile(Value tensorMap, int64_t dstOffset, Value dstDynamicOffset,
-                int64_t rows, int64_t cols, Value row, Value head, Value batch,
-                Value bar);
+  /// TMA-loads `rows` rows x `cols` columns of one head into the buffer at
+  /// `dstOffset` in the layout `atoms`, one atom per box, and expects the
+  /// boxes' bytes on `bar`.
+  void loadTile(Value tensorMap, SwizzledAtoms atoms, int64_t dstOffset,
+                Value dstDynamicOffset, int64_t rows, int64_t cols, Value row,
+                Value head, Value batch, Value bar);
   void issueKeyLoad(Value stage, Value kvBlock);
   void issueValueLoad(Value stage, Value kvBlock);
   /// The producer loop's body, op by op: each attn.load_tile waits until
@@ -149,10 +148,10 @@ private:
   }
 
   //===--- wgmma ----------------------------------------------------------===//
-  Value descriptorBase(int64_t leadingBytes, int64_t strideBytes);
+  Value descriptorBase(SwizzledAtoms atoms, int64_t leadingBytes);
   Value descriptorAt(Value base, int64_t byteOffset, Value dynamicByteOffset);
-  Value kMajorSlice(int64_t bufferOffset, int64_t bufferRows, int64_t k16,
-                    Value rowOffset);
+  Value kMajorSlice(SwizzledAtoms atoms, int64_t bufferOffset,
+                    int64_t bufferRows, int64_t k16, Value rowOffset);
   Value wgmmaSS(Value acc, Value a, Value bDesc, int64_t n, bool accumulate,
                 bool bTransposed);
   Value scoresGemm(Value stage);
@@ -330,8 +329,8 @@ private:
   void emitConsumer(Value output, Value lse, ArrayRef<Value> bounds,
                     Value iterationBase, Value queryPhase);
   void storeOutputTile(ArrayRef<Value> o, const Value inv[2], Value outputMap);
-  void storeRowsSwizzled(ArrayRef<Value> pairs, int64_t bufferOffset,
-                         int64_t bufferRows);
+  void storeRowsSwizzled(ArrayRef<Value> pairs, SwizzledAtoms atoms,
+                         int64_t bufferOffset, int64_t bufferRows);
   void publishWarpgroupWrites();
 
   OpBuilder &b;

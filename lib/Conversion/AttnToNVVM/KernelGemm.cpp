@@ -23,7 +23,11 @@ using namespace mlir::attn::hopper;
 /// base + offset is this one plus offset >> 4 (descriptorAt): each GEMM
 /// then adds an immediate instead of rebuilding the descriptor (that cost
 /// ~7 instructions per wgmma, ~110 per kv block at D = 128).
-Value KernelEmitter::descriptorBase(int64_t leadingBytes, int64_t strideBytes) {
+Value KernelEmitter::descriptorBase(SwizzledAtoms atoms, int64_t leadingBytes) {
+  // Mode 1 of bits 62-63 is the 128-byte swizzle (readTileLayouts admits no
+  // other); the stride byte offset is one 8-row pattern group.
+  assert(atoms.swizzle == 128 && "a 128-byte swizzled tile");
+  int64_t strideBytes = SwizzledSharedAttr::kPatternRows * atoms.swizzle;
   Value start = arith::ExtUIOp::create(
       b, loc, i64(), arith::ShRUIOp::create(b, loc, smemAddr32(0), c32(4)));
   int64_t fixed = ((leadingBytes >> 4) << 16) | ((strideBytes >> 4) << 32) |
@@ -71,14 +75,19 @@ Value KernelEmitter::packPair(Value lo, Value hi) {
   return LLVM::BitcastOp::create(b, loc, i32(), narrow);
 }
 
-/// The K-major operand slice k16 (16 columns) of a tile stored as 64-column
-/// atoms `bufferRows` rows apart at `bufferOffset` (+ `rowOffset` bytes).
-Value KernelEmitter::kMajorSlice(int64_t bufferOffset, int64_t bufferRows,
-                                 int64_t k16, Value rowOffset) {
-  int64_t atom = k16 / 4, within = (k16 % 4) * 32;
-  return descriptorAt(kMajorDescriptor,
-                      bufferOffset + atom * bufferRows * kAtomBytes + within,
-                      rowOffset);
+/// The K-major operand slice k16 (16 columns) of a tile of `bufferRows` rows
+/// stored as `atoms` at `bufferOffset` (+ `rowOffset` bytes).
+Value KernelEmitter::kMajorSlice(SwizzledAtoms atoms, int64_t bufferOffset,
+                                 int64_t bufferRows, int64_t k16,
+                                 Value rowOffset) {
+  constexpr int64_t kSliceColumns = 16;
+  int64_t slicesPerAtom = atoms.columns() / kSliceColumns;
+  int64_t atom = k16 / slicesPerAtom;
+  int64_t within =
+      (k16 % slicesPerAtom) * kSliceColumns * SwizzledAtoms::kElementBytes;
+  return descriptorAt(
+      kMajorDescriptor,
+      bufferOffset + atom * atoms.atomBytes(bufferRows) + within, rowOffset);
 }
 
 /// One m64nNk16 wgmma SS (A K-major; B K-major, or MN-major with
@@ -99,13 +108,15 @@ Value KernelEmitter::wgmmaSS(Value acc, Value a, Value bDesc, int64_t n,
 Value KernelEmitter::scoresGemm(Value stage) {
   Value s = LLVM::ZeroOp::create(b, loc, scoresType);
   Value keyStage = mul(stage, c32(smem.keyStageBytes));
-  // This warpgroup's 64 rows inside each 128-byte-wide Q box.
-  Value queryRows = mul(warpgroup, c32(kWarpgroupRows * kAtomBytes));
+  // This warpgroup's 64 rows inside each atom of Q.
+  Value queryRows =
+      mul(warpgroup, c32(plan.queryAtoms.atomBytes(kWarpgroupRows)));
   // D is a multiple of 8: a last half k16 slice reads zero-filled columns.
   for (int64_t k = 0; k < (plan.headDim + 15) / 16; ++k)
-    s = wgmmaSS(s, kMajorSlice(smem.query, plan.blockM, k, queryRows),
-                kMajorSlice(smem.keyStages, plan.blockN, k, keyStage),
-                plan.blockN, /*accumulate=*/k != 0, /*bTransposed=*/false);
+    s = wgmmaSS(
+        s, kMajorSlice(plan.queryAtoms, smem.query, plan.blockM, k, queryRows),
+        kMajorSlice(plan.keyAtoms, smem.keyStages, plan.blockN, k, keyStage),
+        plan.blockN, /*accumulate=*/k != 0, /*bTransposed=*/false);
   return s;
 }
 
@@ -153,7 +164,7 @@ Value KernelEmitter::outputGemm(Value acc, ArrayRef<Value> probs, Value stage) {
 /// V's k16-th slice of 16 keys as the B operand of P V.
 Value KernelEmitter::valueDescriptor(Value stage, int64_t k16) {
   return descriptorAt(valueMajorDescriptor,
-                      smem.valueStages + k16 * 16 * kAtomBytes,
+                      smem.valueStages + plan.valueAtoms.atomBytes(16 * k16),
                       mul(stage, c32(smem.valueStageBytes)));
 }
 
@@ -161,14 +172,16 @@ Value KernelEmitter::valueDescriptor(Value stage, int64_t k16) {
 /// path FA3 compares the RS form against (probs-in-registers=false).
 Value KernelEmitter::outputGemmFromShared(Value acc, ArrayRef<Value> probs,
                                           Value stage) {
-  storeRowsSwizzled(probs, *smem.probs, plan.blockM);
+  SwizzledAtoms atoms = plan.probsAtoms;
+  storeRowsSwizzled(probs, atoms, *smem.probs, plan.blockM);
   // wgmma reads P through the async proxy.
   publishWarpgroupWrites();
-  Value probRows = mul(warpgroup, c32(kWarpgroupRows * kAtomBytes));
+  Value probRows = mul(warpgroup, c32(atoms.atomBytes(kWarpgroupRows)));
   for (int64_t t = 0; t < plan.blockN / 16; ++t)
-    acc = wgmmaSS(acc, kMajorSlice(*smem.probs, plan.blockM, t, probRows),
-                  valueDescriptor(stage, t), plan.valueHeadDim,
-                  /*accumulate=*/true, /*bTransposed=*/true);
+    acc =
+        wgmmaSS(acc, kMajorSlice(atoms, *smem.probs, plan.blockM, t, probRows),
+                valueDescriptor(stage, t), plan.valueHeadDim,
+                /*accumulate=*/true, /*bTransposed=*/true);
   return acc;
 }
 

@@ -64,6 +64,95 @@ static std::optional<unsigned> finalizeResultOf(Value tile) {
   return std::nullopt;
 }
 
+/// The tile layout `value` must have for the kernel to lower it, or a
+/// diagnostic on `user` naming it: `expected` exactly, or (a null
+/// `expected`) any 128-byte swizzled shared tile.
+static LogicalResult requireLayout(Value value, Operation *user,
+                                   Attribute expected) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type)
+    return success();
+  Attribute layout = type.getEncoding();
+  auto error = [&](const Twine &rule) -> LogicalResult {
+    InFlightDiagnostic diag = user->emitError("convert-attn-to-nvvm: ");
+    if (auto result = dyn_cast<OpResult>(value))
+      diag << "'" << result.getOwner()->getName() << "' result #"
+           << result.getResultNumber();
+    else
+      diag << "carried value #" << cast<BlockArgument>(value).getArgNumber();
+    return diag << " " << type << rule;
+  };
+  if (!layout)
+    return error(" has no tile layout (run attn-assign-layouts; "
+                 "attn-lower-to-nvvm-pipeline does)");
+  if (!expected) {
+    auto shared = dyn_cast<SwizzledSharedAttr>(layout);
+    if (shared && shared.getSwizzle() == kSm90aSharedTileSwizzle)
+      return success();
+    return error(": the kernel lowers " + Twine(kSm90aSharedTileSwizzle) +
+                 "-byte swizzled shared tiles (#attn.swizzled_shared<swizzle "
+                 "= " +
+                 Twine(kSm90aSharedTileSwizzle) + ">)");
+  }
+  if (layout != expected) {
+    std::string name;
+    llvm::raw_string_ostream os(name);
+    os << expected;
+    return error(": expected the layout " + name);
+  }
+  return success();
+}
+
+/// Checks that every tile value of the kernel has the layout it is lowered
+/// to and records the layouts in `plan`.
+static LogicalResult readTileLayouts(KernelPlan &plan) {
+  QKOp firstQK = plan.kvLoops.front().qk();
+  auto scores = cast<RankedTensorType>(firstQK.getScores().getType());
+  auto accumulator =
+      dyn_cast_or_null<WgmmaAccumulatorAttr>(scores.getEncoding());
+  if (!accumulator)
+    return requireLayout(
+        firstQK.getScores(), firstQK,
+        WgmmaAccumulatorAttr::get(firstQK.getContext(), plan.blockM / 64));
+  plan.accumulatorLayout = accumulator;
+  plan.consumers = accumulator.getWarpgroups();
+  auto rows = AccumulatorRowsAttr::get(accumulator.getContext(), accumulator);
+  auto check = [&](Value value, Operation *user) {
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    if (!type)
+      return success();
+    if (!type.getElementType().isF32())
+      return requireLayout(value, user, Attribute());
+    return requireLayout(value, user,
+                         type.getRank() == 2 ? Attribute(accumulator)
+                                             : Attribute(rows));
+  };
+  for (const KvLoop &kv : plan.kvLoops) {
+    for (BlockArgument arg : kv.loop.getRegionIterArgs())
+      if (failed(check(arg, kv.loop)))
+        return failure();
+    for (Operation &op : kv.loop.getBody()->without_terminator())
+      for (Value result : op.getResults())
+        if (failed(check(result, &op)))
+          return failure();
+  }
+  for (Value operand : plan.finalize->getOperands())
+    if (failed(check(operand, plan.finalize)))
+      return failure();
+  auto atomsOf = [](LoadTileOp load) {
+    return cast<SwizzledSharedAttr>(load.getTile().getType().getEncoding())
+        .getAtoms();
+  };
+  for (LoadTileOp load : {plan.queryLoad, plan.keyLoad, plan.valueLoad})
+    if (failed(check(load.getTile(), load)))
+      return failure();
+  plan.queryAtoms = atomsOf(plan.queryLoad);
+  plan.keyAtoms = atomsOf(plan.keyLoad);
+  plan.valueAtoms = atomsOf(plan.valueLoad);
+  plan.probsAtoms = getDefaultSharedTileLayouts().probs;
+  return success();
+}
+
 FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
                                                  StringRef name) {
   KernelPlan plan;
@@ -141,7 +230,6 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
   };
   if (failed(requireDynamicLength(queryLoad.getSource(), "Q")))
     return failure();
-  plan.consumers = plan.blockM / 64;
   plan.elementType = queryType.getElementType();
   // The forall's results in order: O, then the LSE if the function uses
   // it. Canonicalization drops an unused O; the kernel always writes O.
@@ -166,12 +254,6 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
     plan.producerRegisters = specialized.getProducerRegisters();
     plan.consumerRegisters = specialized.getConsumerRegisters();
     plan.stages = specialized.getStages();
-    if (int64_t(specialized.getConsumerWarpgroups()) != plan.consumers)
-      return specialized.emitError("convert-attn-to-nvvm: consumers(")
-             << specialized.getConsumerWarpgroups()
-             << ") must be block_m / 64 = " << plan.consumers
-             << ": each consumer warpgroup computes 64 query rows (one "
-                "wgmma m64 tile)";
     specialized.getProducer().walk([&](scf::ForOp loop) {
       if (!loop.getOps<RingPushOp>().empty())
         plan.producerLoop = loop;
@@ -327,6 +409,7 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
       LoadTileOp valueLoad = kvLoad(op, pv.getValue(), /*isKey=*/false);
       if (!valueLoad)
         return WalkResult::interrupt();
+      plan.valueLoad = valueLoad;
       plan.seqKSources.push_back(valueLoad.getSource());
       sawValue = true;
     } else if (auto qk = dyn_cast<QKOp>(op)) {
@@ -460,6 +543,18 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
                   "16-byte TMA rows), got " +
                   Twine(dim));
 
+  if (specialized &&
+      int64_t(specialized.getConsumerWarpgroups()) * 64 != plan.blockM)
+    return specialized.emitError("convert-attn-to-nvvm: consumers(")
+           << specialized.getConsumerWarpgroups()
+           << ") must be block_m / 64 = " << plan.blockM / 64
+           << ": each consumer warpgroup computes 64 query rows (one "
+              "wgmma m64 tile)";
+  // Where each tile value lives, as attn-assign-layouts recorded it (the
+  // accumulator layout's warpgroups are block_m / 64: its verifier).
+  if (failed(readTileLayouts(plan)))
+    return failure();
+
   // Shared memory as attn-allocate-shared-memory laid it out; whether P
   // goes through it and whether the grid is persistent follow.
   auto smem = forall->getAttrOfType<SharedMemoryAttr>(
@@ -499,9 +594,10 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
                 "registers, but #attn.shared_memory has a P buffer");
   // The attribute's verifier checked alignment and overlaps; the buffers
   // must also hold this tile.
-  SharedMemoryLayout needed({plan.blockM, plan.blockN}, plan.headDim,
-                            plan.valueHeadDim, plan.stages,
-                            plan.probsInRegisters, plan.persistent);
+  SharedMemoryLayout needed(
+      {plan.blockM, plan.blockN}, plan.headDim, plan.valueHeadDim,
+      {plan.queryAtoms, plan.keyAtoms, plan.valueAtoms, plan.probsAtoms},
+      plan.stages, plan.probsInRegisters, plan.persistent);
   if (plan.smem.queryBytes < needed.queryBytes ||
       plan.smem.keyStageBytes < needed.keyStageBytes ||
       plan.smem.valueStageBytes < needed.valueStageBytes ||

@@ -67,9 +67,9 @@ struct KernelPlan {
   /// The positions of the forall's induction variables that its mapping
   /// puts on #gpu.block<z> (batch), <y> (query head) and <x> (query block).
   int64_t batchIv = 0, headIv = 1, queryBlockIv = 2;
-  /// The Q tile's load (its row is the tile's first query row) and one K
-  /// load (its head is the kv head of the query head: GQA).
-  mutable LoadTileOp queryLoad, keyLoad;
+  /// The Q tile's load (its row is the tile's first query row), one K load
+  /// (its head is the kv head of the query head: GQA) and one V load.
+  mutable LoadTileOp queryLoad, keyLoad, valueLoad;
   /// The tile's attn.finalize: reads the last kv loop's results.
   mutable FinalizeOp finalize;
   /// The consumer's kv loops in order (the tile's own without a producer).
@@ -88,8 +88,14 @@ struct KernelPlan {
     return kvLoops.front();
   }
 
-  /// The consumer warpgroups, one per 64 query rows (the attribute of
-  /// attn.warp_specialize; block_m / 64 without it).
+  /// The tile values' layouts (attn-assign-layouts): S, P and O in wgmma
+  /// accumulator fragments over the consumer warpgroups; Q, K and V as
+  /// swizzled shared-memory atoms (O goes out through the Q buffer, in Q's
+  /// layout); P, when it goes through shared memory, in the table's.
+  WgmmaAccumulatorAttr accumulatorLayout;
+  SwizzledAtoms queryAtoms, keyAtoms, valueAtoms, probsAtoms;
+  /// The consumer warpgroups, one per 64 query rows: the accumulator
+  /// layout's (attn.warp_specialize's consumers must agree).
   int64_t consumers = 0;
   int64_t consumerWarpgroups() const { return consumers; }
 

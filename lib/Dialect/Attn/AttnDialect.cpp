@@ -12,6 +12,7 @@ using namespace mlir;
 using namespace mlir::attn;
 
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -79,7 +80,27 @@ SharedMemoryAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+namespace {
+/// Short aliases for the tile layouts, which every tile type of a placed
+/// kernel carries (#acc, #rows, #shared, as Triton prints #mma and #shared).
+struct AttnOpAsmInterface final : OpAsmDialectInterface {
+  using OpAsmDialectInterface::OpAsmDialectInterface;
+  AliasResult getAlias(Attribute attr, raw_ostream &os) const override {
+    if (isa<WgmmaAccumulatorAttr>(attr))
+      os << "acc";
+    else if (isa<AccumulatorRowsAttr>(attr))
+      os << "rows";
+    else if (isa<SwizzledSharedAttr>(attr))
+      os << "shared";
+    else
+      return AliasResult::NoAlias;
+    return AliasResult::OverridableAlias;
+  }
+};
+} // namespace
+
 void AttnDialect::initialize() {
+  addInterfaces<AttnOpAsmInterface>();
   addAttributes<
 #define GET_ATTRDEF_LIST
 #include "attnc/Dialect/Attn/AttnAttrs.cpp.inc"

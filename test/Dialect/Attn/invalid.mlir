@@ -635,7 +635,7 @@ func.func @finalize_row_sum(%acc: tensor<128x64xf32>, %l: tensor<64xf32>,
 func.func @finalize_row_max_type(%acc: tensor<128x64xf32>, %l: tensor<128xf32>,
                                  %m: tensor<64xf32>) -> tensor<128x64xbf16> {
   %scale_cst0 = arith.constant 1.0 : f32
-  // expected-error @+1 {{'attn.finalize' op failed to verify that all of {row_sum, row_max, lse} have same type}}
+  // expected-error @+1 {{'attn.finalize' op failed to verify that all of {row_sum, row_max} have same type}}
   %o, %lse = "attn.finalize"(%acc, %l, %m, %scale_cst0)
       : (tensor<128x64xf32>, tensor<128xf32>, tensor<64xf32>, f32) -> (tensor<128x64xbf16>, tensor<128xf32>)
   return %o : tensor<128x64xbf16>

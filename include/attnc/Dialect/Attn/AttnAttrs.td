@@ -10,6 +10,7 @@
 
 include "attnc/Dialect/Attn/AttnDialect.td"
 include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/TensorEncoding.td"
 
 class Attn_Attr<string name, string attrMnemonic> : AttrDef<Attn_Dialect, name> {
   let mnemonic = attrMnemonic;
@@ -157,5 +158,104 @@ def Attn_KernelAbiAttr : Attn_Attr<"KernelAbi", "kernel_abi"> {
     }
   }];
 }
+
+//===----------------------------------------------------------------------===//
+// Tile layouts: where a tile value lives, as the encoding of its tensor type
+//===----------------------------------------------------------------------===//
+
+class Attn_TileLayout<string name, string attrMnemonic>
+    : AttrDef<Attn_Dialect, name,
+              [DeclareAttrInterfaceMethods<VerifiableTensorEncoding>]> {
+  let mnemonic = attrMnemonic;
+}
+
+def Attn_WgmmaAccumulatorAttr
+    : Attn_TileLayout<"WgmmaAccumulator", "wgmma_accumulator"> {
+  let summary = "an f32 tile in the registers of wgmma accumulator fragments";
+  let description = [{
+    The layout of a `tensor<M x N x f32>` that `wgmma.mma_async.m64nNk16`
+    accumulates into, spread over `warpgroups` consumer warpgroups
+    (`M = 64 * warpgroups`): warpgroup `w` holds rows `[64w, 64w + 64)`,
+    warp `i` of it rows `16i .. 16i + 15`, and lane `l` of the warp the two
+    rows `16i + l / 4` and `16i + l / 4 + 8`, at columns
+    `8c + 2 (l % 4) + {0, 1}` for every `c < N / 8`: `N / 2` f32 registers
+    per thread. S, P and O of a kv loop have it; with P in registers the
+    bf16/f16 P that `attn.pv` feeds to the register-A wgmma is this
+    fragment, rounded.
+
+    `attn-assign-layouts` sets it; `convert-attn-to-nvvm` lowers every op
+    whose result has it to per-thread registers in this order.
+
+    ```mlir
+    tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>
+    ```
+  }];
+  let parameters = (ins "int64_t":$warpgroups);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let extraClassDeclaration = [{
+    /// Rows of one wgmma tile: the instruction's M.
+    static constexpr int64_t kRowsPerWarpgroup = 64;
+    /// Columns of one fragment slice (an n8 block of the accumulator).
+    static constexpr int64_t kColumnsPerSlice = 8;
+    /// The rows of all warpgroups together.
+    int64_t getRows() const { return kRowsPerWarpgroup * getWarpgroups(); }
+  }];
+}
+
+def Attn_AccumulatorRowsAttr
+    : Attn_TileLayout<"AccumulatorRows", "accumulator_rows"> {
+  let summary = "a row vector held like the rows of a wgmma accumulator";
+  let description = [{
+    The layout of a `tensor<M x f32>` with one value per row of a tile in
+    `parent`'s layout (the running max m, the running sum l, the rescale
+    factor): each thread holds the values of the two rows its accumulator
+    fragment has, and the four lanes of a quad, which share those rows,
+    hold the same values. A row reduction of an accumulator tile (a
+    thread's own columns, then two quad shuffles) yields this layout, and
+    scaling an accumulator tile by it needs no data movement. The row
+    vector is Triton's slice of the accumulator layout along the columns.
+
+    ```mlir
+    tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+    ```
+  }];
+  let parameters = (ins "WgmmaAccumulatorAttr":$parent);
+  let assemblyFormat = "`<` qualified($parent) `>`";
+}
+
+def Attn_SwizzledSharedAttr
+    : Attn_TileLayout<"SwizzledShared", "swizzled_shared"> {
+  let summary = "a 16-bit tile in shared memory, stored as swizzled atoms";
+  let description = [{
+    The layout of a bf16/f16 `tensor<R x C>` that TMA writes into shared
+    memory and wgmma reads from it (Q, K and V): the columns are cut into
+    atoms `swizzle` bytes wide (`swizzle / 2` elements; a tile whose `C` is
+    not a multiple of it is padded to whole atoms, zero-filled by TMA), each
+    atom is `R` rows of `swizzle` bytes stored contiguously, atom `a` at
+    byte `a * R * swizzle` of the buffer, and inside each group of 8 rows
+    the 16-byte chunks of row `r` are permuted by XOR with `r % 8` (the
+    `CU_TENSOR_MAP_SWIZZLE_<swizzle>B` pattern that the wgmma
+    shared-memory descriptor's swizzle mode names). `swizzle` is 32, 64 or
+    128; `convert-attn-to-nvvm` lowers 128.
+
+    `attn-assign-layouts` sets it (the sm_90a table); `attn-allocate-shared-memory`
+    sizes the buffers from it and `convert-attn-to-nvvm` builds the tensor
+    maps' boxes, the TMA copies and the wgmma descriptors from it.
+
+    ```mlir
+    tensor<128x64xbf16, #attn.swizzled_shared<swizzle = 128>>
+    ```
+  }];
+  let parameters = (ins "int64_t":$swizzle);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Rows of one swizzle pattern: a group of 8 rows repeats it.
+    static constexpr int64_t kPatternRows = 8;
+    /// The atom arithmetic of this layout.
+    ::mlir::attn::SwizzledAtoms getAtoms() const { return {getSwizzle()}; }
+  }];
+}
+
 
 #endif // ATTN_ATTRS_TD

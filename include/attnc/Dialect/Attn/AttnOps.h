@@ -9,9 +9,11 @@
 #define ATTNC_DIALECT_ATTN_ATTNOPS_H
 
 #include "attnc/Dialect/Attn/AttnDialect.h"
+#include "attnc/Dialect/Attn/SwizzledAtoms.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/TensorEncoding.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -29,6 +31,10 @@ struct MaskSpec {
   /// True if some in-bounds key can be hidden from some query.
   bool hidesKeys() const { return kind != MaskKind::None || window; }
 };
+
+/// `type` without its encoding (a tile layout), for values that leave the
+/// tile's registers and shared memory (attn.finalize's results).
+Type withoutTileLayout(Type type);
 
 /// The K/V stage ring of an attn.warp_specialize (ring_push / ring_pop).
 struct KvRingResource : public SideEffects::Resource::Base<KvRingResource> {

@@ -309,7 +309,10 @@ def Attn_ScaleRowsOp : Attn_Op<"scale_rows", [Pure, AllTypesMatch<["input", "res
   let hasVerifier = 1;
 }
 
-def Attn_FinalizeOp : Attn_Op<"finalize", [Pure, AllTypesMatch<["row_sum", "row_max", "lse"]>]> {
+def Attn_FinalizeOp : Attn_Op<"finalize", [Pure,
+    AllTypesMatch<["row_sum", "row_max"]>,
+    TypesMatchWith<"lse is row_sum without its tile layout", "row_sum", "lse",
+                   "::mlir::attn::withoutTileLayout($_self)">]> {
   let summary = "normalize the accumulator by the row sum and compute the LSE";
   let description = [{
     `output[i, e] = acc[i, e] / row_sum[i]` rounded to the output element type

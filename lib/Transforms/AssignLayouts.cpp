@@ -1,0 +1,209 @@
+//===- AssignLayouts.cpp - each GPU tile value's layout in its type -------===//
+//
+// Part of the attnc project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Where every tile value of a GPU tile lives, as the encoding of its tensor
+// type (Triton's layout encodings): S, P and O in wgmma accumulator
+// fragments over the consumer warpgroups, m and l in the rows of those
+// fragments, Q, K and V as swizzled shared-memory atoms. The kernel lowering
+// reads the layouts off the types instead of assuming them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "attnc/Transforms/Passes.h"
+#include "attnc/Transforms/TileConfig.h"
+
+#include "attnc/Dialect/Attn/AttnOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Diagnostics.h"
+
+#include "llvm/ADT/MapVector.h"
+
+namespace mlir::attn {
+#define GEN_PASS_DEF_ATTNASSIGNLAYOUTSPASS
+#include "attnc/Transforms/Passes.h.inc"
+} // namespace mlir::attn
+
+using namespace mlir;
+using namespace mlir::attn;
+
+namespace {
+
+/// The layouts of one tile's values.
+struct TileLayouts {
+  WgmmaAccumulatorAttr accumulator;
+  AccumulatorRowsAttr rows;
+  SwizzledSharedAttr shared;
+
+  /// The layout of a tile value of type `type`: 2-D f32 tiles are
+  /// accumulators, 1-D f32 tensors their row vectors, 2-D 16-bit tiles
+  /// shared-memory tiles; null for other types and for types with an
+  /// encoding.
+  Attribute layoutOf(Type type) const {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor || tensor.getEncoding())
+      return {};
+    Type element = tensor.getElementType();
+    if (element.isF32())
+      return tensor.getRank() == 2   ? Attribute(accumulator)
+             : tensor.getRank() == 1 ? Attribute(rows)
+                                     : Attribute();
+    if (tensor.getRank() == 2 && (element.isBF16() || element.isF16()))
+      return shared;
+    return {};
+  }
+
+  /// `type` with its layout; null where the layout cannot hold it (the
+  /// caller swallows the layout's diagnostic).
+  RankedTensorType encode(Type type) const {
+    auto tensor = cast<RankedTensorType>(type);
+    return RankedTensorType::getChecked(
+        [&] { return emitError(UnknownLoc::get(type.getContext())); },
+        tensor.getShape(), tensor.getElementType(), layoutOf(type));
+  }
+};
+
+/// Whether `op`'s results are tile values in registers or shared memory:
+/// every attn tile op but attn.finalize (whose results are the tile's rows
+/// of the output in global memory) and the region ops (attn.yield passes
+/// attn.finalize's results on).
+bool hasTileResults(Operation *op) {
+  return isa_and_nonnull<AttnDialect>(op->getDialect()) &&
+         !isa<FinalizeOp, WarpSpecializeOp, AttentionOp, YieldOp>(op);
+}
+
+/// The new types of one tile's values, all found before any is changed.
+class TilePlacement {
+public:
+  explicit TilePlacement(const TileLayouts &layouts) : layouts(layouts) {}
+
+  /// Finds the layout of every tile value of `forall`; false when one has
+  /// none (a width no layout holds, a tile operand from outside the tile
+  /// that is not a splat constant).
+  bool place(scf::ForallOp forall) {
+    // Diagnostics of layouts that cannot hold a value: the kernel lowering
+    // names the rule such a tile breaks.
+    ScopedDiagnosticHandler quiet(forall.getContext(),
+                                  [](Diagnostic &) { return success(); });
+    SmallVector<Operation *> readers;
+    WalkResult walk = forall.getBody()->walk([&](Operation *op) {
+      SmallVector<Value> values;
+      if (auto loop = dyn_cast<scf::ForOp>(op)) {
+        llvm::append_range(values, loop.getRegionIterArgs());
+        llvm::append_range(values, loop.getResults());
+      } else if (hasTileResults(op)) {
+        llvm::append_range(values, op->getResults());
+      }
+      if (!values.empty() || isa<FinalizeOp>(op))
+        readers.push_back(op);
+      for (Value v : values) {
+        if (!layouts.layoutOf(v.getType()))
+          continue;
+        RankedTensorType type = layouts.encode(v.getType());
+        if (!type)
+          return WalkResult::interrupt();
+        retyped.try_emplace(v, type);
+      }
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return false;
+    for (Operation *op : readers) {
+      auto loop = dyn_cast<scf::ForOp>(op);
+      for (OpOperand &operand : op->getOpOperands()) {
+        Value value = operand.get();
+        if (!layouts.layoutOf(value.getType()) || retyped.count(value))
+          continue;
+        Type wanted =
+            loop && operand.getOperandNumber() >= loop.getNumControlOperands()
+                ? retyped.lookup(loop.getTiedLoopRegionIterArg(&operand))
+                : Type(layouts.encode(value.getType()));
+        DenseElementsAttr splat;
+        if (auto constant = value.getDefiningOp<arith::ConstantOp>())
+          splat = dyn_cast<DenseElementsAttr>(constant.getValue());
+        if (!wanted || !splat || !splat.isSplat())
+          return false;
+        splats.push_back({&operand, cast<ShapedType>(wanted)});
+      }
+    }
+    return true;
+  }
+
+  /// Sets the types. A splat constant operand is rebuilt with the layout at
+  /// the start of the tile (the original may have users outside it, and
+  /// none belongs inside a kv loop).
+  void apply(scf::ForallOp forall) {
+    for (auto [value, type] : retyped)
+      value.setType(type);
+    OpBuilder b = OpBuilder::atBlockBegin(forall.getBody());
+    DenseMap<Attribute, Value> rebuilt;
+    for (auto [operand, type] : splats) {
+      auto constant = operand->get().getDefiningOp<arith::ConstantOp>();
+      auto value = DenseElementsAttr::get(
+          type, cast<DenseElementsAttr>(constant.getValue())
+                    .getSplatValue<Attribute>());
+      Value &replacement = rebuilt[value];
+      if (!replacement)
+        replacement =
+            arith::ConstantOp::create(b, constant.getLoc(), value).getResult();
+      operand->set(replacement);
+    }
+  }
+
+private:
+  const TileLayouts &layouts;
+  /// Op results and loop-carried values (block arguments and results).
+  llvm::MapVector<Value, Type> retyped;
+  SmallVector<std::pair<OpOperand *, ShapedType>> splats;
+};
+
+} // namespace
+
+// Outside the anonymous namespace: the pass base defines the (option-less)
+// pass's create function as a friend, which must keep external linkage.
+struct AttnAssignLayoutsPass final
+    : public mlir::attn::impl::AttnAssignLayoutsPassBase<
+          AttnAssignLayoutsPass> {
+  void assign(scf::ForallOp forall) {
+    QKOp qk;
+    WarpSpecializeOp specialized;
+    forall.getBody()->walk([&](Operation *op) {
+      if (auto q = dyn_cast<QKOp>(op); q && !qk)
+        qk = q;
+      else if (auto ws = dyn_cast<WarpSpecializeOp>(op))
+        specialized = ws;
+    });
+    if (!qk)
+      return; // Not a tile a kernel is built from.
+    auto query = cast<RankedTensorType>(qk.getQuery().getType());
+    auto scores = cast<RankedTensorType>(qk.getScores().getType());
+    // A tile with layouts keeps them; the GPU lowering takes bf16/f16
+    // tiles of whole warpgroups only and says so.
+    int64_t blockM = scores.getShape()[0];
+    if (scores.getEncoding() ||
+        !(query.getElementType().isBF16() || query.getElementType().isF16()) ||
+        blockM % WgmmaAccumulatorAttr::kRowsPerWarpgroup)
+      return;
+    int64_t consumers = specialized
+                            ? specialized.getConsumerWarpgroups()
+                            : blockM / WgmmaAccumulatorAttr::kRowsPerWarpgroup;
+    MLIRContext *ctx = &getContext();
+    TileLayouts layouts;
+    layouts.accumulator = WgmmaAccumulatorAttr::get(ctx, consumers);
+    layouts.rows = AccumulatorRowsAttr::get(ctx, layouts.accumulator);
+    layouts.shared = SwizzledSharedAttr::get(ctx, kSm90aSharedTileSwizzle);
+    TilePlacement placement(layouts);
+    if (placement.place(forall))
+      placement.apply(forall);
+  }
+
+  void runOnOperation() override {
+    getOperation().walk([&](scf::ForallOp forall) { assign(forall); });
+  }
+};
