@@ -51,6 +51,11 @@
 // NO-LAYOUT: error: convert-attn-to-nvvm: 'attn.qk' result #0 'tensor<192x128xf32>' has no tile layout (run attn-assign-layouts; attn-lower-to-nvvm-pipeline does)
 // RUN: not attnc-opt %s --attn-generalize-lengths --attn-tiling-pipeline --attn-assign-layouts --convert-attn-to-nvvm 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=NO-SMEM
+// The kernel follows the layouts it has a lowering for and names the others.
+// RUN: attnc-opt %s --attn-generalize-lengths --attn-tiling-pipeline --attn-assign-layouts \
+// RUN:   | sed 's/swizzle = 128/swizzle = 64/' \
+// RUN:   | not attnc-opt --attn-allocate-shared-memory --convert-attn-to-nvvm 2>&1 | FileCheck %s --check-prefix=SWIZZLE
+// SWIZZLE: error: convert-attn-to-nvvm: 'attn.load_tile' result #0 'tensor<{{[0-9]+}}x64xbf16, #attn.swizzled_shared<swizzle = 64>>': the kernel lowers 128-byte swizzled shared tiles (#attn.swizzled_shared<swizzle = 128>)
 // NO-SMEM: error: convert-attn-to-nvvm: the tile has no #attn.shared_memory (run attn-allocate-shared-memory; attn-lower-to-nvvm-pipeline does)
 
 func.func @attention(%q: tensor<1x4x128x64xbf16>, %k: tensor<1x4x128x64xbf16>,

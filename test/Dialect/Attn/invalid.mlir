@@ -1096,3 +1096,51 @@ func.func @softcap_negative_cap(%s: tensor<64x64xf32>, %scale: f32) -> tensor<64
   %r = attn.softcap %s scale %scale cap = -30.0 : tensor<64x64xf32>
   return %r : tensor<64x64xf32>
 }
+
+// -----
+
+// Tile layouts (dialects/attn/TileLayouts.cpp): each encodes only the
+// tensor types it can hold.
+
+// expected-error @+1 {{#attn.wgmma_accumulator<warpgroups = 2> encodes 2-D f32 tiles}}
+func.func private @accumulator_rank(tensor<128xf32, #attn.wgmma_accumulator<warpgroups = 2>>)
+
+// -----
+
+// expected-error @+1 {{#attn.wgmma_accumulator<warpgroups = 2> holds 64 rows per warpgroup (128), not 64}}
+func.func private @accumulator_rows(tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>)
+
+// -----
+
+// expected-error @+1 {{#attn.wgmma_accumulator<warpgroups = 1>: columns must be a multiple of 8 up to 256 (wgmma's N), got 36}}
+func.func private @accumulator_columns(tensor<64x36xf32, #attn.wgmma_accumulator<warpgroups = 1>>)
+
+// -----
+
+// expected-error @+1 {{#attn.wgmma_accumulator<warpgroups = 0>: warpgroups must be positive}}
+func.func private @accumulator_warpgroups(tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 0>>)
+
+// -----
+
+// expected-error @+1 {{#attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>> encodes 1-D f32 row vectors}}
+func.func private @rows_rank(tensor<128x64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>)
+
+// -----
+
+// expected-error @+1 {{#attn.wgmma_accumulator<warpgroups = 2> holds 64 rows per warpgroup (128), not 64}}
+func.func private @rows_count(tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>)
+
+// -----
+
+// expected-error @+1 {{#attn.swizzled_shared: swizzle must be 32, 64 or 128 bytes, got 48}}
+func.func private @shared_swizzle(tensor<128x64xbf16, #attn.swizzled_shared<swizzle = 48>>)
+
+// -----
+
+// expected-error @+1 {{#attn.swizzled_shared<swizzle = 128> encodes 2-D bf16/f16 tiles}}
+func.func private @shared_element(tensor<128x64xf32, #attn.swizzled_shared<swizzle = 128>>)
+
+// -----
+
+// expected-error @+1 {{#attn.swizzled_shared<swizzle = 128>: rows must be a multiple of 8 and columns static}}
+func.func private @shared_rows(tensor<12x64xbf16, #attn.swizzled_shared<swizzle = 128>>)

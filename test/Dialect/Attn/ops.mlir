@@ -1,6 +1,11 @@
 // RUN: attnc-opt %s | attnc-opt | FileCheck %s
 // RUN: attnc-opt %s --mlir-print-op-generic | attnc-opt | FileCheck %s
 
+// The tile layouts' aliases (@tile_layouts below).
+// CHECK-DAG:   #[[$ACC:[a-z0-9_]+]] = #attn.wgmma_accumulator<warpgroups = 2>
+// CHECK-DAG:   #[[$ROWS:[a-z0-9_]+]] = #attn.accumulator_rows<#[[$ACC]]>
+// CHECK-DAG:   #[[$SHARED:[a-z0-9_]+]] = #attn.swizzled_shared<swizzle = 128>
+
 // Round trip of every form of attn.attention and of every tile op, through
 // the custom assembly format and through the generic form.
 
@@ -349,6 +354,22 @@ func.func @pipeline_stage(%acc: tensor<64x64xf32>, %a: tensor<64xf32>,
     scf.yield %s : tensor<64x64xf32>
   }
   return %r : tensor<64x64xf32>
+}
+
+// Tile values with their layouts (attn-assign-layouts), printed through the
+// dialect's aliases (checked at the top of the file, where they print).
+// CHECK-LABEL: func.func @tile_layouts
+// CHECK:         attn.qk %{{.*}}, %{{.*}} : tensor<128x64xbf16, #[[$SHARED]]>, tensor<64x64xbf16, #[[$SHARED]]> -> tensor<128x64xf32, #[[$ACC]]>
+// CHECK:         attn.row_max %{{.*}} : tensor<128x64xf32, #[[$ACC]]> -> tensor<128xf32, #[[$ROWS]]>
+func.func @tile_layouts(%q: tensor<128x64xbf16, #attn.swizzled_shared<swizzle = 128>>,
+                        %k: tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>)
+    -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>> {
+  %s = attn.qk %q, %k : tensor<128x64xbf16, #attn.swizzled_shared<swizzle = 128>>,
+      tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
+      -> tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
+  %m = attn.row_max %s : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
+      -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+  return %m : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
 }
 
 // The shared-memory layout of a GPU tile (attn-allocate-shared-memory).
