@@ -204,11 +204,20 @@ LogicalResult Partitioner::run(scf::ForallOp forall) {
 
   b.setInsertionPoint(first);
   Location loc = tile.finalize.getLoc();
-  auto ws = WarpSpecializeOp::create(b, loc, tile.finalize->getResultTypes(),
-                                     consumers, stages, regs.producer,
-                                     regs.consumer, pingPong);
+  auto ws =
+      WarpSpecializeOp::create(b, loc, tile.finalize->getResultTypes(),
+                               consumers, stages, regs.producer, regs.consumer);
   buildProducer(ws, loc);
   buildConsumer(ws, moved);
+  // Ping-pong: each step's S GEMM is issued in this warpgroup's turn.
+  if (pingPong)
+    for (auto loop : ws.getConsumer().front().getOps<scf::ForOp>())
+      for (auto qk : llvm::make_early_inc_range(loop.getOps<QKOp>())) {
+        b.setInsertionPoint(qk);
+        WaitTurnOp::create(b, qk.getLoc());
+        b.setInsertionPointAfter(qk);
+        PassTurnOp::create(b, qk.getLoc());
+      }
   // The intra-warpgroup overlap: a two-stage software pipeline of each kv
   // loop, its accumulator update deferred to the next block.
   if (overlap)

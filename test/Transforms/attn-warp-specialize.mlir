@@ -25,7 +25,7 @@
 // CHECK-SAME:      %[[Q:[^:]*]]: tensor<?x4x?x64xbf16>, %[[K:[^:]*]]: tensor<?x4x?x64xbf16>, %[[V:[^:]*]]: tensor<?x4x?x64xbf16>)
 // CHECK:         scf.forall (%[[B:.*]], %[[H:.*]], %[[QB:.*]]) in
 // CHECK:           %[[QTILE:.*]] = attn.load_tile %[[Q]]
-// CHECK:           %[[RES:.*]]:2 = attn.warp_specialize consumers(2) stages(2) registers(24, 240) ping_pong producer {
+// CHECK:           %[[RES:.*]]:2 = attn.warp_specialize consumers(2) stages(2) registers(24, 240) producer {
 // CHECK-NEXT:        scf.for %[[KB:.*]] = %[[BEGIN:.*]] to %[[END:.*]] step %{{.*}} {
 // CHECK-NEXT:          %[[ROW:.*]] = arith.muli %[[KB]], %{{.*}} : index
 // CHECK-NEXT:          %[[KT:.*]] = attn.load_tile %[[K]][%[[B]], %[[H]], %[[ROW]]] : tensor<?x4x?x64xbf16> -> tensor<64x64xbf16>
@@ -36,12 +36,17 @@
 // CHECK-NEXT:      } consumer {
 // CHECK-NEXT:        %[[FULL:.*]]:3 = scf.for %{{.*}} = %[[BEGIN]] to %[[SPLIT:.*]] step
 // CHECK-NEXT:          %[[K1:.*]], %[[V1:.*]] = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
+// Ping-pong: the S GEMM is issued in this warpgroup's turn.
+// CHECK-NEXT:          attn.wait_turn
 // CHECK-NEXT:          attn.qk %[[QTILE]], %[[K1]]
+// CHECK-NEXT:          attn.pass_turn
 // CHECK:               attn.pv %{{.*}}, %[[V1]], %{{.*}}
 // CHECK:             } {attn.kv_range = "full"}
 // CHECK-NEXT:        %[[TAIL:.*]]:3 = scf.for %{{.*}} = %[[SPLIT]] to %[[END]] step
 // CHECK:               %[[K2:.*]], %[[V2:.*]] = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
+// CHECK-NEXT:          attn.wait_turn
 // CHECK-NEXT:          attn.qk %[[QTILE]], %[[K2]]
+// CHECK-NEXT:          attn.pass_turn
 // CHECK-NEXT:          attn.mask
 // CHECK:               attn.pv %{{.*}}, %[[V2]], %{{.*}}
 // CHECK:             } {attn.kv_range = "tail"}
@@ -55,9 +60,13 @@
 // block j-1 during iteration j; everything the running max and sum need
 // stays in stage 0.
 // OVERLAP-LABEL: func.func @causal(
-// OVERLAP:         attn.warp_specialize consumers(2) stages(2) registers(24, 240) ping_pong producer {
+// OVERLAP:         attn.warp_specialize consumers(2) stages(2) registers(24, 240) producer {
 // OVERLAP:         } consumer {
 // OVERLAP:           scf.for
+// The turn ops stay in stage 0, around the S GEMM.
+// OVERLAP:             attn.wait_turn{{$}}
+// OVERLAP-NEXT:        attn.qk
+// OVERLAP-NEXT:        attn.pass_turn{{$}}
 // OVERLAP-NOT:         attn.stage
 // OVERLAP:             attn.scale_rows %{{.*}}, %{{.*}} : tensor<128xf32>, tensor<128xf32>
 // OVERLAP-NOT:         attn.stage
@@ -71,9 +80,12 @@
 // OVERLAP:           } {attn.kv_range = "tail"}
 // NO-PINGPONG-LABEL: func.func @causal(
 // NO-PINGPONG:     attn.warp_specialize consumers(2) stages(2) registers(24, 240) producer {
+// NO-PINGPONG-NOT:   attn.wait_turn
+// NO-PINGPONG-NOT:   attn.pass_turn
+// NO-PINGPONG:       attn.finalize
 // With the sm_90a table: specialized, with ping-pong at D <= 128.
 // TABLE-LABEL: func.func @causal(
-// TABLE:         attn.warp_specialize consumers(2) stages(2) registers(24, 240) ping_pong producer {
+// TABLE:         attn.warp_specialize consumers(2) stages(2) registers(24, 240) producer {
 func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
                   %v: tensor<?x4x?x64xbf16>) -> (tensor<?x4x?x64xbf16>, tensor<?x4x?xf32>) {
   %o, %lse = attn.attention %q, %k, %v mask = causal
@@ -90,7 +102,7 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 // CHECK-SAME:      %{{[^:]*}}: tensor<2x?x8x128xbf16>, %[[K:[^:]*]]: tensor<2x?x2x128xbf16>
 // CHECK:         scf.forall (%[[B:.*]], %[[H:.*]], %{{.*}}) in
 // CHECK:           %[[KVH:.*]] = arith.divui %[[H]], %{{.*}} : index
-// CHECK:           attn.warp_specialize consumers(2) stages(2) registers(24, 240) ping_pong producer {
+// CHECK:           attn.warp_specialize consumers(2) stages(2) registers(24, 240) producer {
 // CHECK:             attn.load_tile %[[K]][%[[B]], %[[KVH]], %{{.*}}] layout = bshd : tensor<2x?x2x128xbf16> -> tensor<64x128xbf16>
 // CHECK:             attn.ring_push
 // CHECK:           } consumer {
@@ -100,14 +112,14 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 // options say otherwise; stages=2 alone keeps the overlap (with two stages
 // the kernel hands K back early, which keeps it fed).
 // TABLE-LABEL: func.func @gqa_bshd(
-// TABLE:         attn.warp_specialize consumers(2) stages(3) registers(24, 240) ping_pong producer {
+// TABLE:         attn.warp_specialize consumers(2) stages(3) registers(24, 240) producer {
 // TABLE:           attn.pv {{.*}} {attn.stage = 1 : i64}
 // TABLE-OVERRIDDEN-LABEL: func.func @gqa_bshd(
-// TABLE-OVERRIDDEN:         attn.warp_specialize consumers(2) stages(2) registers(24, 240) ping_pong producer {
+// TABLE-OVERRIDDEN:         attn.warp_specialize consumers(2) stages(2) registers(24, 240) producer {
 // TABLE-OVERRIDDEN-NOT:     attn.stage
 // TABLE-OVERRIDDEN-LABEL: func.func @
 // TABLE-TWO-STAGES-LABEL: func.func @gqa_bshd(
-// TABLE-TWO-STAGES:         attn.warp_specialize consumers(2) stages(2) registers(24, 240) ping_pong producer {
+// TABLE-TWO-STAGES:         attn.warp_specialize consumers(2) stages(2) registers(24, 240) producer {
 // TABLE-TWO-STAGES:           attn.pv {{.*}} {attn.stage = 1 : i64}
 // TABLE-TWO-STAGES-LABEL: func.func @
 func.func @gqa_bshd(%q: tensor<2x?x8x128xbf16>, %k: tensor<2x?x2x128xbf16>,
@@ -124,7 +136,7 @@ func.func @gqa_bshd(%q: tensor<2x?x8x128xbf16>, %k: tensor<2x?x2x128xbf16>,
 // 512..575 of Nk = 513), so that block's ring_pop sits in the consumer
 // region itself; the producer still loads each block from its own index.
 // CHECK-LABEL: func.func @static_ragged(
-// CHECK:         attn.warp_specialize consumers(2) stages(2) registers(24, 240) ping_pong producer {
+// CHECK:         attn.warp_specialize consumers(2) stages(2) registers(24, 240) producer {
 // CHECK-NEXT:      scf.for %[[KB:.*]] = %{{.*}} to %{{.*}} step
 // CHECK-NEXT:        %[[ROW:.*]] = arith.muli %[[KB]], %{{.*}} : index
 // CHECK:           } consumer {
@@ -149,10 +161,16 @@ func.func @static_ragged(%q: tensor<1x2x100x64xbf16>, %k: tensor<1x2x513x64xbf16
 // two stages (a third does not fit; run 27); without a target the pass
 // sets ping-pong and no overlap.
 // CHECK-LABEL: func.func @d256(
-// CHECK:         attn.warp_specialize consumers(2) stages(2) registers(24, 240) ping_pong producer {
+// CHECK:         attn.warp_specialize consumers(2) stages(2) registers(24, 240) producer {
+// CHECK:           attn.wait_turn
+// CHECK-NEXT:      attn.qk
+// CHECK-NEXT:      attn.pass_turn
 // TABLE-LABEL: func.func @d256(
 // TABLE:         attn.warp_specialize consumers(2) stages(2) registers(24, 240) producer {
+// TABLE-NOT:       attn.wait_turn
 // TABLE:           attn.pv {{.*}} {attn.stage = 1 : i64}
+// TABLE-NOT:       attn.wait_turn
+// TABLE:         attn.finalize
 func.func @d256(%q: tensor<1x2x?x256xbf16>, %k: tensor<1x2x?x256xbf16>,
                 %v: tensor<1x2x?x256xbf16>) -> tensor<1x2x?x256xbf16> {
   %o = attn.attention %q, %k, %v

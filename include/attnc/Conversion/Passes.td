@@ -46,8 +46,8 @@ def ConvertAttnToNVVMPass : Pass<"convert-attn-to-nvvm", "ModuleOp"> {
     `wgmma` SS computes S = Q K^T; the online softmax
     runs on the accumulator registers (quad shuffles, ex2); P is converted to
     bf16/f16 in registers and `wgmma` RS (inline PTX: MLIR 22 has no op for
-    it) accumulates O += P V. The op's `ping_pong` makes two consumers take
-    turns issuing GEMMs; kv loops whose accumulator update has
+    it) accumulates O += P V. `attn.wait_turn` / `attn.pass_turn` around
+    the kv loops' `attn.qk` make two consumers take turns issuing GEMMs; kv loops whose accumulator update has
     `attn.stage = 1` (a two-stage software pipeline) overlap each one's
     softmax with its previous P V. CTA x computes the query block the
     IR's index arithmetic gives (attn-order-tiles: longest first for

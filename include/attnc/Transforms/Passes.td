@@ -300,8 +300,9 @@ def AttnWarpSpecializePass
 
     block_m / 64 consumer warpgroups (block_m must be 64, 128 or 192); the
     setmaxnreg budgets come from the target's table (24/240 with two
-    consumers). With two consumers `ping-pong` marks them to take turns on
-    the tensor cores; `intra-warpgroup-overlap` overlaps each consumer's
+    consumers). With two consumers `ping-pong` makes them take turns on the
+    tensor cores: `attn.wait_turn` before and `attn.pass_turn` after the
+    `attn.qk` of every consumer kv loop; `intra-warpgroup-overlap` overlaps each consumer's
     softmax with its previous P V GEMM (with ping-pong, a turn issues both
     GEMMs): it marks the accumulator update of every consumer kv loop (O's
     `attn.scale_rows` and the `attn.pv`) `attn.stage = 1`, a two-stage

@@ -444,7 +444,7 @@ void KernelEmitter::emitConsumer(Value output, Value lse,
 
   if (plan.pingPong()) {
     // Warpgroup 0 goes first: warpgroup 1 pre-arrives on its barrier.
-    ifThen(eqI(warpgroup, c32(1)), [&] { pingPongArriveOther(); });
+    ifThen(eqI(warpgroup, c32(1)), [&] { passTurn(); });
   }
   scf::ForOp last = plan.kvLoops.back().loop;
   if (!plan.softwarePipelined) {
@@ -524,7 +524,7 @@ void KernelEmitter::lowerFinalize(TileValues &values, FinalizeOp op,
   auto consumePreArrival = [&] {
     if (plan.pingPong())
       ifThen(eqI(warpgroup, c32(0)), [&] {
-        NVVM::BarrierOp::create(b, loc, Type(), pingPongBarrier(c32(0)),
+        NVVM::BarrierOp::create(b, loc, Type(), turnBarrier(c32(0)),
                                 c32(2 * kWarpgroupThreads), nullptr, Value());
       });
   };

@@ -263,9 +263,9 @@ private:
   void releaseValues(Value stage, Value kvBlock, ArrayRef<Value> after = {});
   std::pair<Value, Value> stageAndPhase(Value iteration);
   void keepAlive(ArrayRef<Value> values);
-  Value pingPongBarrier(Value wg);
-  void pingPongWait();
-  void pingPongArriveOther();
+  Value turnBarrier(Value wg);
+  void waitForTurn();
+  void passTurn();
   /// The ops of a software-pipelined kv loop body by their attn.stage:
   /// those of stage 1 (the accumulator update: O's attn.scale_rows and
   /// attn.pv) run for block j-1 during block j; the values stage 1 reads

@@ -250,7 +250,6 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
   if (specialized) {
     // The partition attn-warp-specialize chose.
     plan.warpSpecialize = true;
-    plan.pingPongRequested = specialized.getPingPong();
     plan.producerRegisters = specialized.getProducerRegisters();
     plan.consumerRegisters = specialized.getConsumerRegisters();
     plan.stages = specialized.getStages();
@@ -354,6 +353,14 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
     if (failed(verifyPipelineStages(kv.loop)))
       return failure();
   plan.softwarePipelined = isSoftwarePipelined(firstLoop);
+  // Ping-pong turns pair up the two warpgroups' steps: every loop takes
+  // them, or none does.
+  plan.takesTurns = plan.kvLoops.front().turn.has_value();
+  for (const KvLoop &kv : plan.kvLoops)
+    if (kv.turn.has_value() != plan.takesTurns)
+      return kv.loop.emitError("convert-attn-to-nvvm: the kv loops of a tile "
+                               "take ping-pong turns (attn.wait_turn, "
+                               "attn.pass_turn) all alike or not at all");
   for (const KvLoop &kv : plan.kvLoops)
     if (isSoftwarePipelined(kv.loop) != plan.softwarePipelined)
       return kv.loop.emitError("convert-attn-to-nvvm: the kv loops of a tile "

@@ -105,12 +105,10 @@ struct KernelPlan {
   /// The kv loops are software-pipelined (attn.stage): the softmax of
   /// block j runs while P V of block j-1 does (needs warp specialization).
   bool softwarePipelined = false;
-  /// Two consumer warpgroups take turns issuing their S wgmma (FA3's
-  /// ping-pong).
-  bool pingPongRequested = false;
-  bool pingPong() const {
-    return pingPongRequested && warpSpecialize && consumerWarpgroups() == 2;
-  }
+  /// The two consumer warpgroups take turns issuing their GEMMs (FA3's
+  /// ping-pong): the kv loops hold attn.wait_turn / attn.pass_turn.
+  bool takesTurns = false;
+  bool pingPong() const { return takesTurns; }
   /// setmaxnreg budgets of the producer and of each consumer thread.
   int64_t producerRegisters = 0, consumerRegisters = 0;
   /// Shared-memory stages of the K/V ring.

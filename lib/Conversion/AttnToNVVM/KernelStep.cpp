@@ -79,21 +79,21 @@ std::pair<Value, Value> KernelEmitter::stageAndPhase(Value iteration) {
   return {stage, phase};
 }
 
-/// Ping-pong: warpgroup w issues its S wgmma only after the other warpgroup
-/// issued its own (named barrier 3 + w, both warpgroups' 256 threads), so one
-/// warpgroup's softmax runs while the other's GEMMs occupy the tensor cores.
-Value KernelEmitter::pingPongBarrier(Value wg) {
+/// Ping-pong turns (attn.wait_turn / attn.pass_turn): warpgroup w waits on
+/// named barrier 3 + w (both warpgroups' 256 threads) until the other
+/// warpgroup, done issuing its GEMMs, arrived on it.
+Value KernelEmitter::turnBarrier(Value wg) {
   return add(wg, c32(kPingPongBarrierBase));
 }
 
-void KernelEmitter::pingPongWait() {
-  NVVM::BarrierOp::create(b, loc, Type(), pingPongBarrier(warpgroup),
+void KernelEmitter::waitForTurn() {
+  NVVM::BarrierOp::create(b, loc, Type(), turnBarrier(warpgroup),
                           c32(2 * kWarpgroupThreads), nullptr, Value());
 }
 
-void KernelEmitter::pingPongArriveOther() {
+void KernelEmitter::passTurn() {
   Value other = arith::SubIOp::create(b, loc, c32(1), warpgroup);
-  NVVM::BarrierArriveOp::create(b, loc, pingPongBarrier(other),
+  NVVM::BarrierArriveOp::create(b, loc, turnBarrier(other),
                                 c32(2 * kWarpgroupThreads));
 }
 
@@ -122,7 +122,8 @@ SmallVector<Value> KernelEmitter::kvStep(Value kvBlock, Value iteration,
   PVOp pv = kv.pv();
   const RingSlot valueSlot = values.slots.at(pv.getValue());
   for (Operation &op : body->without_terminator()) {
-    if (isRingSlot(op))
+    // attn.pass_turn ends the turn right after the GEMM issue (below).
+    if (isRingSlot(op) || isa<PassTurnOp>(op))
       continue;
     auto qk = dyn_cast<QKOp>(op);
     if (!qk) {
@@ -130,12 +131,10 @@ SmallVector<Value> KernelEmitter::kvStep(Value kvBlock, Value iteration,
       continue;
     }
     const RingSlot keySlot = values.slots.at(qk.getKey());
-    if (plan.pingPong())
-      pingPongWait();
     waitForSlot(keySlot, /*isValue=*/false);
     lowerQK(values, qk);
-    if (plan.pingPong())
-      pingPongArriveOther();
+    if (kv.turn)
+      lowerTileOp(values, kv.turn->second, kvBlock, iteration);
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
     releaseKeys(keySlot.stage);
     // V landed with K (or soon after): wait now, so that no try-wait loop
@@ -207,8 +206,6 @@ SmallVector<Value> KernelEmitter::kvStepOverlapped(Value kvBlock,
       packProbs(tileElements(previous, stages.pv.getProbs()));
   waitForSlot(keySlot, /*isValue=*/false);
   waitForSlot(prevValueSlot, /*isValue=*/true);
-  if (plan.pingPong())
-    pingPongWait();
   auto qkAt = llvm::find(stages.stage0, stages.qk.getOperation());
   for (Operation *op : llvm::make_range(stages.stage0.begin(), qkAt))
     lowerTileOp(values, op, kvBlock, iteration);
@@ -219,11 +216,13 @@ SmallVector<Value> KernelEmitter::kvStepOverlapped(Value kvBlock,
     else
       lowerTileOp(previous, op, Value(), Value());
   }
-  if (plan.pingPong())
-    pingPongArriveOther();
+  // The turn ends after both GEMM issues.
+  if (kv.turn)
+    lowerTileOp(values, kv.turn->second, kvBlock, iteration);
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1); // S(j) is ready
   for (Operation *op : llvm::make_range(std::next(qkAt), stages.stage0.end()))
-    lowerTileOp(values, op, kvBlock, iteration);
+    if (!isa<PassTurnOp>(op))
+      lowerTileOp(values, op, kvBlock, iteration);
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0); // P V done
   keepAlive(prevProbs);
   // After the softmax: an arrive ptxas hoisted took the full wait above it.
@@ -252,18 +251,17 @@ SmallVector<Value> KernelEmitter::overlapPrologue(ValueRange carried,
   unflatten(values, iterArgs, carried);
   lowerRingSlots(values, kv, plan.persistent ? iterationBase : c32(0));
   const RingSlot keySlot = values.slots.at(stages.qk.getKey());
-  if (plan.pingPong())
-    pingPongWait();
-  waitForSlot(keySlot, /*isValue=*/false);
   auto qkAt = llvm::find(stages.stage0, stages.qk.getOperation());
   for (Operation *op : llvm::make_range(stages.stage0.begin(), qkAt))
     lowerTileOp(values, op, kvBegin, Value());
+  waitForSlot(keySlot, /*isValue=*/false);
   lowerQK(values, stages.qk);
-  if (plan.pingPong())
-    pingPongArriveOther();
+  if (kv.turn)
+    lowerTileOp(values, kv.turn->second, kvBegin, Value());
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
   for (Operation *op : llvm::make_range(std::next(qkAt), stages.stage0.end()))
-    lowerTileOp(values, op, kvBegin, Value());
+    if (!isa<PassTurnOp>(op))
+      lowerTileOp(values, op, kvBegin, Value());
   releaseKeys(keySlot.stage);
   // The accumulator stays as carried in: its stage 1 runs in the next step.
   SmallVector<Value> next;

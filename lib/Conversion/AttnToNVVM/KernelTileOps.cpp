@@ -425,6 +425,8 @@ void KernelEmitter::lowerTileOp(TileValues &values, Operation *op,
       .Case([&](ExpDiffOp o) { lowerExpDiff(values, o); })
       .Case([&](RowSumOp o) { lowerRowSum(values, o); })
       .Case([&](PVOp o) { lowerPV(values, o); })
+      .Case([&](WaitTurnOp) { waitForTurn(); })
+      .Case([&](PassTurnOp) { passTurn(); })
       // Index arithmetic is cloned where an op's lowering needs it;
       // readKvLoop admits no other op.
       .Default([](Operation *other) {

@@ -52,6 +52,8 @@ static FailureOr<KvLoop> readKvLoop(scf::ForOp loop) {
   RowSumOp rowSum;
   PVOp pv;
   RescaleFactorOp rescale;
+  WaitTurnOp waitTurn;
+  PassTurnOp passTurn;
   int scaledRows = 0;
   for (Operation &op : loop.getBody()->without_terminator()) {
     auto once = [&](auto &slot, auto typed) -> LogicalResult {
@@ -70,6 +72,8 @@ static FailureOr<KvLoop> readKvLoop(scf::ForOp loop) {
             .Case([&](RowSumOp o) { return once(rowSum, o); })
             .Case([&](PVOp o) { return once(pv, o); })
             .Case([&](RescaleFactorOp o) { return once(rescale, o); })
+            .Case([&](WaitTurnOp o) { return once(waitTurn, o); })
+            .Case([&](PassTurnOp o) { return once(passTurn, o); })
             .Case([&](ScaleRowsOp) {
               ++scaledRows;
               return success();
@@ -112,6 +116,17 @@ static FailureOr<KvLoop> readKvLoop(scf::ForOp loop) {
     return missing("attn.row_sum carried across blocks");
   if (!pv)
     return missing("attn.pv");
+  // A ping-pong turn issues the step's GEMMs: the S GEMM, and in a
+  // software-pipelined loop the previous block's P V, which the schedule
+  // runs right after it.
+  if (waitTurn || passTurn) {
+    if (!waitTurn || !passTurn || waitTurn->getNextNode() != qk ||
+        qk->getNextNode() != passTurn)
+      return fail(waitTurn ? waitTurn.getOperation() : passTurn.getOperation(),
+                  "a ping-pong turn is attn.wait_turn right before the "
+                  "step's attn.qk and attn.pass_turn right after it");
+    kv.turn = {waitTurn, passTurn};
+  }
   Value scores = collectScoreModifiers(qk.getScores(), kv.scoreModifiers);
   if (rowMax.getScores() != scores || expDiff.getScores() != scores)
     return fail(rowMax, "the row max and the exponentials must read the "

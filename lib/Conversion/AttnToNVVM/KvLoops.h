@@ -31,6 +31,8 @@ struct KvLoop {
   /// The ops between S = Q K^T and its row max, in order: each is an
   /// attn.mask or attn.softcap and consumes the previous one's result.
   SmallVector<Operation *> scoreModifiers;
+  /// The step's ping-pong turn around its attn.qk, if it takes turns.
+  std::optional<std::pair<WaitTurnOp, PassTurnOp>> turn;
   /// The body's attn.qk and attn.pv (readKvLoop checked there is one each).
   QKOp qk() const { return *loop.getBody()->getOps<QKOp>().begin(); }
   PVOp pv() const { return *loop.getBody()->getOps<PVOp>().begin(); }

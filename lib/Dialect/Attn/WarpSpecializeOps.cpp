@@ -47,9 +47,6 @@ LogicalResult WarpSpecializeOp::verify() {
            << getConsumerRegisters() << ") = " << total
            << " registers, more than the 65536 "
               "of an SM";
-  if (getPingPong() && consumers != 2)
-    return emitOpError("ping_pong needs exactly 2 consumer warpgroups, got ")
-           << consumers;
   if (!getResults().empty()) {
     auto output = dyn_cast<RankedTensorType>(getResult(0).getType());
     if (output && output.getRank() == 2 &&
@@ -113,3 +110,20 @@ LogicalResult RingPopOp::verify() {
     return emitOpError("must pop the tile types the producer pushes");
   return success();
 }
+
+/// The turns alternate between the two consumer warpgroups of the
+/// enclosing attn.warp_specialize.
+static LogicalResult verifyTurn(Operation *op) {
+  WarpSpecializeOp ws = enclosingRole(op, /*producer=*/false);
+  if (!ws)
+    return op->emitOpError("must be inside the consumer region of an "
+                           "attn.warp_specialize");
+  if (ws.getConsumerWarpgroups() != 2)
+    return op->emitOpError("needs exactly 2 consumer warpgroups (the turn "
+                           "alternates between them), got ")
+           << ws.getConsumerWarpgroups();
+  return success();
+}
+
+LogicalResult WaitTurnOp::verify() { return verifyTurn(*this); }
+LogicalResult PassTurnOp::verify() { return verifyTurn(*this); }

@@ -755,19 +755,28 @@ func.func @ws_register_budget(%k: tensor<?x4x?x64xbf16>, %i: index, %acc: tensor
 
 // -----
 
-func.func @ws_ping_pong_consumers(%k: tensor<?x4x?x64xbf16>, %i: index, %acc: tensor<192x64xf32>,
-                                 %l: tensor<192xf32>) {
+func.func @turn_consumers(%k: tensor<?x4x?x64xbf16>, %i: index, %acc: tensor<192x64xf32>,
+                          %l: tensor<192xf32>) {
   %scale_cst0 = arith.constant 1.0 : f32
-  // expected-error @+1 {{'attn.warp_specialize' op ping_pong needs exactly 2 consumer warpgroups, got 3}}
-  %o:2 = attn.warp_specialize consumers(3) stages(2) registers(32, 160) ping_pong producer {
+  %o:2 = attn.warp_specialize consumers(3) stages(2) registers(32, 160) producer {
     %kt = attn.load_tile %k[%i, %i, %i] : tensor<?x4x?x64xbf16> -> tensor<64x64xbf16>
     attn.ring_push %kt, %kt : tensor<64x64xbf16>, tensor<64x64xbf16>
     attn.yield
   } consumer {
+    // expected-error @+1 {{'attn.wait_turn' op needs exactly 2 consumer warpgroups (the turn alternates between them), got 3}}
+    attn.wait_turn
     %out, %lse = attn.finalize %acc, %l, %l scale %scale_cst0
         : tensor<192x64xf32>, tensor<192xf32> -> tensor<192x64xbf16>
     attn.yield %out, %lse : tensor<192x64xbf16>, tensor<192xf32>
   } : tensor<192x64xbf16>, tensor<192xf32>
+  return
+}
+
+// -----
+
+func.func @turn_outside_consumers() {
+  // expected-error @+1 {{'attn.pass_turn' op must be inside the consumer region of an attn.warp_specialize}}
+  attn.pass_turn
   return
 }
 

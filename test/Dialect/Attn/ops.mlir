@@ -301,12 +301,14 @@ func.func @tile_ops_f16_f32(%q: tensor<?x4x?x32xf16>, %v: tensor<1x4x?x16xf32>,
 
 // The producer/consumer partition of one query tile (attn-warp-specialize).
 // CHECK-LABEL: func.func @warp_specialize(
-// CHECK:         %[[R:.*]]:2 = attn.warp_specialize consumers(2) stages(2) registers(24, 240) ping_pong producer {
+// CHECK:         %[[R:.*]]:2 = attn.warp_specialize consumers(2) stages(2) registers(24, 240) producer {
 // CHECK:           scf.for
 // CHECK:             attn.ring_push %{{.*}}, %{{.*}} : tensor<64x64xbf16>, tensor<64x64xbf16>
 // CHECK:           attn.yield
 // CHECK:         } consumer {
-// CHECK:           %[[K:.*]], %[[V:.*]] = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
+// CHECK:           attn.wait_turn
+// CHECK-NEXT:      %[[K:.*]], %[[V:.*]] = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
+// CHECK-NEXT:      attn.pass_turn
 // CHECK:           attn.yield %{{.*}}, %{{.*}} : tensor<128x64xbf16>, tensor<128xf32>
 // CHECK:         } : tensor<128x64xbf16>, tensor<128xf32>
 // CHECK:         attn.warp_specialize consumers(3) stages(3) registers(32, 160) producer {
@@ -317,14 +319,17 @@ func.func @warp_specialize(%k: tensor<?x4x?x64xbf16>, %i: index, %n: index,
   %scale_cst0 = arith.constant 1.0 : f32
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %o:2 = attn.warp_specialize consumers(2) stages(2) registers(24, 240) ping_pong producer {
+  %o:2 = attn.warp_specialize consumers(2) stages(2) registers(24, 240) producer {
     scf.for %kb = %c0 to %n step %c1 {
       %kt = attn.load_tile %k[%i, %i, %kb] : tensor<?x4x?x64xbf16> -> tensor<64x64xbf16>
       attn.ring_push %kt, %kt : tensor<64x64xbf16>, tensor<64x64xbf16>
     }
     attn.yield
   } consumer {
+    // Ping-pong turns between the two consumer warpgroups.
+    attn.wait_turn
     %kt, %vt = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
+    attn.pass_turn
     %out, %lse = attn.finalize %acc, %l, %m scale %scale_cst0
         : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
     attn.yield %out, %lse : tensor<128x64xbf16>, tensor<128xf32>

@@ -40,6 +40,11 @@ Type withoutTileLayout(Type type);
 struct KvRingResource : public SideEffects::Resource::Base<KvRingResource> {
   StringRef getName() final { return "attn.kv_ring"; }
 };
+
+/// Whose turn it is to issue GEMMs (attn.wait_turn / attn.pass_turn).
+struct GemmTurnResource : public SideEffects::Resource::Base<GemmTurnResource> {
+  StringRef getName() final { return "attn.gemm_turn"; }
+};
 } // namespace mlir::attn
 
 #define GET_OP_CLASSES

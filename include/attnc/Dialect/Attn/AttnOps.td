@@ -353,6 +353,9 @@ def Attn_FinalizeOp : Attn_Op<"finalize", [Pure,
 /// The ring of shared-memory K/V stages between the producer and consumer
 /// regions of one attn.warp_specialize.
 def Attn_KvRing : Resource<"::mlir::attn::KvRingResource">;
+/// Whose turn it is to issue GEMMs among the consumer warpgroups of one
+/// attn.warp_specialize.
+def Attn_GemmTurn : Resource<"::mlir::attn::GemmTurnResource">;
 
 def Attn_WarpSpecializeOp : Attn_Op<"warp_specialize", [
     RecursiveMemoryEffects]> {
@@ -367,13 +370,15 @@ def Attn_WarpSpecializeOp : Attn_Op<"warp_specialize", [
     yields the op's results (the tile's `attn.finalize`). Values defined
     above the op (the Q tile, kv block bounds) are shared by both regions.
 
-    `ping_pong`: with two consumer warpgroups, they take turns issuing their
-    S = Q K^T GEMMs, so one's softmax overlaps the other's GEMMs.
+    FA3's ping-pong between two consumer warpgroups (they take turns issuing
+    their GEMMs, so one's softmax overlaps the other's GEMMs) is not an
+    attribute of this op either: it is the `attn.wait_turn` /
+    `attn.pass_turn` pair around each kv loop's `attn.qk`.
     The intra-warpgroup overlap (each consumer runs the softmax of block j
     while its P V GEMM of block j-1 is in flight) is not an attribute of this
     op but a software pipeline of each consumer kv loop: its accumulator
     update (O's `attn.scale_rows` and `attn.pv`) carries `attn.stage = 1`
-    and runs for block j-1 during iteration j. Together with `ping_pong` (as
+    and runs for block j-1 during iteration j. Together with the turns (as
     in FA3), a warpgroup's turn issues both of its GEMMs.
 
     `attn-warp-specialize` creates the op from fused tile IR;
@@ -381,7 +386,7 @@ def Attn_WarpSpecializeOp : Attn_Op<"warp_specialize", [
     behind full/empty mbarrier pairs). The CPU lowering does not accept it.
 
     ```mlir
-    %o, %lse = attn.warp_specialize consumers(2) stages(2) registers(24, 240) ping_pong
+    %o, %lse = attn.warp_specialize consumers(2) stages(2) registers(24, 240)
     producer {
       scf.for %kb = %begin to %end step %c1 {
         %k = attn.load_tile %K[%b, %h, %row] : tensor<?x8x?x128xbf16> -> tensor<128x128xbf16>
@@ -398,14 +403,12 @@ def Attn_WarpSpecializeOp : Attn_Op<"warp_specialize", [
     ```
   }];
   let arguments = (ins I64Attr:$consumer_warpgroups, I64Attr:$stages,
-                   I64Attr:$producer_registers, I64Attr:$consumer_registers,
-                   UnitAttr:$ping_pong);
+                   I64Attr:$producer_registers, I64Attr:$consumer_registers);
   let results = (outs Variadic<AnyType>:$results);
   let regions = (region SizedRegion<1>:$producer, SizedRegion<1>:$consumer);
   let assemblyFormat = [{
     `consumers` `(` $consumer_warpgroups `)` `stages` `(` $stages `)`
     `registers` `(` $producer_registers `,` $consumer_registers `)`
-    (`ping_pong` $ping_pong^)?
     `producer` $producer `consumer` $consumer attr-dict (`:` type($results)^)?
   }];
   let hasVerifier = 1;
@@ -449,6 +452,42 @@ def Attn_RingPopOp : Attn_Op<"ring_pop", [
   let results = (outs Attn_Tile:$key, Attn_Tile:$value);
   let assemblyFormat = "attr-dict `:` type($key) `,` type($value)";
   let hasVerifier = 1;
+}
+
+class Attn_TurnOp<string mnemonic>
+    : Attn_Op<mnemonic,
+              [MemoryEffects<[MemRead<Attn_GemmTurn>, MemWrite<Attn_GemmTurn>]>]> {
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
+def Attn_WaitTurnOp : Attn_TurnOp<"wait_turn"> {
+  let summary = "consumers: wait for this warpgroup's turn to issue its GEMMs";
+  let description = [{
+    FlashAttention-3's ping-pong, as two ops: the two consumer warpgroups of
+    an `attn.warp_specialize` take turns issuing their tensor-core work, so
+    that one warpgroup's softmax runs while the other's GEMMs occupy the
+    tensor cores. `attn.wait_turn` blocks until the other warpgroup passed
+    the turn with `attn.pass_turn`; warpgroup 0 has the first turn. A turn
+    issues the GEMMs between the two ops: the step's `attn.qk` and, in a
+    software-pipelined kv loop (`attn.stage`), the previous block's
+    `attn.pv`, which the pipeline runs right after it.
+
+    `attn-warp-specialize` (`ping-pong`) puts `attn.wait_turn` right before
+    and `attn.pass_turn` right after the `attn.qk` of every consumer kv
+    loop; `convert-attn-to-nvvm` lowers them to named barriers (a
+    `bar.sync` on this warpgroup's barrier, a `bar.arrive` on the
+    other's). Only in the consumer region of an `attn.warp_specialize` with
+    two consumer warpgroups.
+  }];
+}
+
+def Attn_PassTurnOp : Attn_TurnOp<"pass_turn"> {
+  let summary = "consumers: hand the GEMM turn to the other warpgroup";
+  let description = [{
+    Ends this warpgroup's turn (see `attn.wait_turn`): the other consumer
+    warpgroup may issue its GEMMs.
+  }];
 }
 
 #endif // ATTN_OPS_TD
