@@ -12,7 +12,7 @@
 // CHECK:           %[[T0:.*]] = llvm.inline_asm asm_dialect = att "tanh.approx.f32 $0, $1;", "=f,f"
 // CHECK:           %[[CAP:.*]] = arith.constant 3.000000e+01 : f32
 // CHECK-NEXT:      %[[C0:.*]] = arith.mulf %[[CAP]], %[[T0]] : f32
-// CHECK:           arith.maxnumf %{{.*}}, %[[C0]] : f32
+// CHECK:           arith.maxnumf %[[C0]], %{{.*}} : f32
 func.func @d256_softcap(%q: tensor<1x2x?x256xbf16>, %k: tensor<1x2x?x256xbf16>, %v: tensor<1x2x?x256xbf16>) -> tensor<1x2x?x256xbf16> {
   %o = attn.attention %q, %k, %v softcap = 30.0
       : tensor<1x2x?x256xbf16>, tensor<1x2x?x256xbf16>, tensor<1x2x?x256xbf16> -> tensor<1x2x?x256xbf16>

@@ -180,7 +180,9 @@ func.func @qk_head_dim_40(%arg0: tensor<?x2x?x40xbf16>, %arg1: tensor<?x2x?x40xb
 // Elements 3 to 31, each by its own select of -inf.
 // CHECK-COUNT-29:  arith.constant 0xFF800000 : f32
 // CHECK-NEXT:      arith.select %{{.*}}, %[[S31]], %{{.*}} : f32
-// CHECK-NEXT:      arith.maxnumf %[[M0]], %[[MASKED0]] : f32
+// The row max reads the masked scores (element 0's partial maximum takes
+// element 8 next).
+// CHECK-NEXT:      arith.maxnumf %[[MASKED0]], %{{.*}} : f32
 // CHECK:           nvvm.shfl.sync bfly
 // CHECK:           nvvm.shfl.sync bfly
 // CHECK-NEXT:      %[[MAX0:.*]] = arith.maxnumf
@@ -260,7 +262,7 @@ func.func @mask(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg
 // CHECK-NEXT:      %[[T1:.*]] = llvm.inline_asm asm_dialect = att "tanh.approx.f32 $0, $1;", "=f,f" %[[X1]] : (f32) -> f32
 // CHECK-COUNT-30:  llvm.inline_asm asm_dialect = att "tanh.approx.f32 $0, $1;"
 // CHECK-NEXT:      %[[OUTER:.*]] = arith.constant 3.000000e+01 : f32
-// CHECK-NEXT:      arith.maxnumf %[[T0]], %[[T1]] : f32
+// CHECK-NEXT:      arith.maxnumf %[[T0]], %{{.*}} : f32
 // CHECK-NOT:       arith.mulf %[[OUTER]], %[[T0]]
 // CHECK:           nvvm.shfl.sync bfly
 // CHECK:           nvvm.shfl.sync bfly
@@ -320,10 +322,11 @@ func.func @softcap(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %
 // -----
 
 // attn.row_max with the running max as init: per row of the thread's pair
-// (r0: elements 0, 1, 4, 5, ..., r0 + 8: elements 2, 3, 6, 7, ...) a chain
-// of arith.maxnumf from the old max over the row's 16 scores, then the
-// quad's reduction, two butterfly shuffles (offsets 1 and 2) each followed
-// by a max. The results are the loop's new m.
+// (r0: elements 0, 1, 4, 5, ..., r0 + 8: elements 2, 3, 6, 7, ...) the
+// row's 16 scores in four partial maxima (its k-th score in partial k mod
+// 4: four independent chains of arith.maxnumf), combined pairwise, then
+// with the old max; then the quad's reduction, two butterfly shuffles
+// (offsets 1 and 2) each followed by a max. The results are the loop's new m.
 // CHECK-LABEL: llvm.func @row_max(
 // CHECK:         scf.for %{{.*}} iter_args(%[[M0:[^ ]+]] = %{{[^,]+}}, %[[M1:[^ ]+]] = %{{[^,]+}}, %[[L0:[^ ]+]] = %{{[^,]+}}, %[[L1:[^ ]+]] = %{{[^,]+}}, %[[ACC:[^ ]+]] = %{{[^)]+}})
 // CHECK:           nvvm.wgmma.wait.group.sync.aligned 0
@@ -332,14 +335,29 @@ func.func @softcap(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %
 // CHECK-NEXT:      %[[S2:.*]] = llvm.extractvalue %[[S]][2] :
 // CHECK-NEXT:      %[[S3:.*]] = llvm.extractvalue %[[S]][3] :
 // CHECK-NEXT:      %[[S4:.*]] = llvm.extractvalue %[[S]][4] :
+// CHECK-NEXT:      %[[S5:.*]] = llvm.extractvalue %[[S]][5] :
+// CHECK:           %[[S8:.*]] = llvm.extractvalue %[[S]][8] :
+// CHECK-NEXT:      %[[S9:.*]] = llvm.extractvalue %[[S]][9] :
+// CHECK-NEXT:      %[[S10:.*]] = llvm.extractvalue %[[S]][10] :
+// CHECK:           %[[S12:.*]] = llvm.extractvalue %[[S]][12] :
+// CHECK-NEXT:      %[[S13:.*]] = llvm.extractvalue %[[S]][13] :
+// CHECK:           %[[S16:.*]] = llvm.extractvalue %[[S]][16] :
 // CHECK:           %[[S29:.*]] = llvm.extractvalue %[[S]][29] :
 // CHECK-NEXT:      llvm.extractvalue %[[S]][30] :
 // CHECK-NEXT:      %[[S31:.*]] = llvm.extractvalue %[[S]][31] :
-// CHECK-NEXT:      %[[A0:.*]] = arith.maxnumf %[[M0]], %[[S0]] : f32
-// CHECK-NEXT:      %[[A1:.*]] = arith.maxnumf %[[A0]], %[[S1]] : f32
-// CHECK-NEXT:      arith.maxnumf %[[A1]], %[[S4]] : f32
-// CHECK-COUNT-12:  arith.maxnumf
-// CHECK-NEXT:      %[[ROW0:.*]] = arith.maxnumf %{{.*}}, %[[S29]] : f32
+// Row r0's partials: {0, 8, 16, 24}, {1, 9, 17, 25}, {4, 12, 20, 28},
+// {5, 13, 21, 29}.
+// CHECK-NEXT:      %[[P0:.*]] = arith.maxnumf %[[S0]], %[[S8]] : f32
+// CHECK-NEXT:      arith.maxnumf %[[S1]], %[[S9]] : f32
+// CHECK-NEXT:      arith.maxnumf %[[S4]], %[[S12]] : f32
+// CHECK-NEXT:      arith.maxnumf %[[S5]], %[[S13]] : f32
+// CHECK-NEXT:      arith.maxnumf %[[P0]], %[[S16]] : f32
+// CHECK-COUNT-6:   arith.maxnumf
+// CHECK-NEXT:      %[[P3:.*]] = arith.maxnumf %{{.*}}, %[[S29]] : f32
+// CHECK-NEXT:      %[[P01:.*]] = arith.maxnumf %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT:      %[[P23:.*]] = arith.maxnumf %{{.*}}, %[[P3]] : f32
+// CHECK-NEXT:      %[[P0123:.*]] = arith.maxnumf %[[P01]], %[[P23]] : f32
+// CHECK-NEXT:      %[[ROW0:.*]] = arith.maxnumf %[[P0123]], %[[M0]] : f32
 // CHECK-DAG:       %[[CLAMP:.*]] = arith.constant 31 : i32
 // CHECK-DAG:       %[[OFFSET1:.*]] = arith.constant 1 : i32
 // CHECK-DAG:       %[[ALL:.*]] = arith.constant -1 : i32
@@ -348,10 +366,12 @@ func.func @softcap(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %
 // CHECK-DAG:       %[[OFFSET2:.*]] = arith.constant 2 : i32
 // CHECK:           %[[X2:.*]] = nvvm.shfl.sync bfly %{{.*}}, %[[Y1]], %[[OFFSET2]], %{{.*}} : f32 -> f32
 // CHECK-NEXT:      %[[NEW_M0:.*]] = arith.maxnumf %[[Y1]], %[[X2]] : f32
-// CHECK-NEXT:      %[[B0:.*]] = arith.maxnumf %[[M1]], %[[S2]] : f32
-// CHECK-NEXT:      arith.maxnumf %[[B0]], %[[S3]] : f32
-// CHECK-COUNT-13:  arith.maxnumf
-// CHECK-NEXT:      %[[ROW1:.*]] = arith.maxnumf %{{.*}}, %[[S31]] : f32
+// Row r0 + 8: {2, 10, 18, 26}, ..., {7, 15, 23, 31}.
+// CHECK-NEXT:      arith.maxnumf %[[S2]], %[[S10]] : f32
+// CHECK-COUNT-10:  arith.maxnumf
+// CHECK-NEXT:      arith.maxnumf %{{.*}}, %[[S31]] : f32
+// CHECK-COUNT-3:   arith.maxnumf
+// CHECK-NEXT:      %[[ROW1:.*]] = arith.maxnumf %{{.*}}, %[[M1]] : f32
 // CHECK-COUNT-2:   nvvm.shfl.sync bfly
 // CHECK-NEXT:      %[[NEW_M1:.*]] = arith.maxnumf
 // CHECK:           scf.yield %[[NEW_M0]], %[[NEW_M1]],

@@ -213,19 +213,49 @@ Value KernelEmitter::quadReduce(Value x, bool isMax) {
   return x;
 }
 
+/// Partial maxima a thread keeps per row while reducing it: each is a chain
+/// of dependent max instructions (4 cycles apart on sm_90); the two rows'
+/// eight chains are more than the 4 a max per cycle needs.
+static constexpr size_t kRowMaxChains = 4;
+
 void KernelEmitter::lowerRowMax(TileValues &values, RowMaxOp op) {
   // The init is the running max, so the result is max(m_old, rowmax S): a
   // row's four quad threads agree on it after the reduction.
   // A pending positive factor commutes with the max: max(m_old, f max S).
+  // Element k of a row goes to partial maximum k mod kRowMaxChains, and the
+  // partials (then the init) are combined pairwise: a row's 20-32 scores
+  // (block_n = 80-128) are 7-10 dependent max instructions deep instead of
+  // 20-32 in one running max, so the exponentials start earlier and more of
+  // them run under the previous block's P V wgmma. max is exact, so the
+  // order changes no value (at most the sign of a zero maximum).
   auto [s, factor] = factoredElements(values, op.getScores());
   const RowFragment &init = values.rows.at(op.getInit());
   RowFragment out;
   for (int r = 0; r < 2; ++r) {
-    Value m = factor ? Value() : init.rows[r];
-    for (size_t i = 0; i < s.size(); ++i)
-      if (rowOfElement(i) == r)
-        m = m ? arith::MaxNumFOp::create(b, loc, m, s[i]).getResult() : s[i];
-    out.rows[r] = quadReduce(m, /*isMax=*/true);
+    SmallVector<Value> partial;
+    size_t k = 0;
+    for (size_t i = 0; i < s.size(); ++i) {
+      if (rowOfElement(i) != r)
+        continue;
+      if (k < kRowMaxChains)
+        partial.push_back(s[i]);
+      else
+        partial[k % kRowMaxChains] =
+            arith::MaxNumFOp::create(b, loc, partial[k % kRowMaxChains], s[i]);
+      ++k;
+    }
+    if (!factor)
+      partial.push_back(init.rows[r]);
+    while (partial.size() > 1) {
+      SmallVector<Value> next;
+      for (size_t j = 0; j + 1 < partial.size(); j += 2)
+        next.push_back(
+            arith::MaxNumFOp::create(b, loc, partial[j], partial[j + 1]));
+      if (partial.size() % 2)
+        next.push_back(partial.back());
+      partial = std::move(next);
+    }
+    out.rows[r] = quadReduce(partial.front(), /*isMax=*/true);
     if (factor)
       out.rows[r] = arith::MaxNumFOp::create(
           b, loc, init.rows[r],
