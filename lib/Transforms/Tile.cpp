@@ -140,16 +140,30 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
       rewriter, loc, seqQ,
       arith::ConstantIndexOp::create(rewriter, loc, config.blockM));
 
-  // Destinations: O in its own layout, LSE as [B, Hq, Nq].
+  // Destinations: O in its own layout, LSE as [B, Hq, Nq]; with kv_splits
+  // the partials of every split, [S, B, Hq, Nq, Dv] and [S, B, Hq, Nq] in
+  // f32, which attn.combine_splits merges after the tiles.
+  Value kvSplits = op.getKvSplits();
   SmallVector<Value> outputs;
+  if (kvSplits) {
+    int64_t dyn = ShapedType::kDynamic;
+    outputs.push_back(tensor::EmptyOp::create(
+        rewriter, loc,
+        ArrayRef<int64_t>{dyn, dyn, numQueryHeads, dyn, valueHeadDim},
+        rewriter.getF32Type(), ValueRange{kvSplits, batch, seqQ}));
+    outputs.push_back(tensor::EmptyOp::create(
+        rewriter, loc, ArrayRef<int64_t>{dyn, dyn, numQueryHeads, dyn},
+        rewriter.getF32Type(), ValueRange{kvSplits, batch, seqQ}));
+  }
   SmallVector<Value> dynamicOut;
-  for (unsigned d = 0; d < 4; ++d)
+  for (unsigned d = 0; d < 4 && !kvSplits; ++d)
     if (outputType.isDynamicDim(d))
       dynamicOut.push_back(tensor::DimOp::create(rewriter, loc, op.getQuery(), d));
-  outputs.push_back(tensor::EmptyOp::create(rewriter, loc, outputType.getShape(),
-                                            outputType.getElementType(),
-                                            dynamicOut));
-  if (Value lse = op.getLse()) {
+  if (!kvSplits)
+    outputs.push_back(
+        tensor::EmptyOp::create(rewriter, loc, outputType.getShape(),
+                                outputType.getElementType(), dynamicOut));
+  if (Value lse = op.getLse(); lse && !kvSplits) {
     auto lseType = cast<RankedTensorType>(lse.getType());
     SmallVector<Value> dynamicLse;
     Value logical[3] = {batch, Value(), seqQ};
@@ -186,10 +200,17 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
   // fastest), heads along y, batches along z. The mapping also keeps
   // canonicalization from folding a dimension of extent 1 away.
   MLIRContext *mlirCtx = rewriter.getContext();
-  ArrayAttr mapping = rewriter.getArrayAttr(
-      {gpu::GPUBlockMappingAttr::get(mlirCtx, gpu::MappingId::DimZ),
-       gpu::GPUBlockMappingAttr::get(mlirCtx, gpu::MappingId::DimY),
-       gpu::GPUBlockMappingAttr::get(mlirCtx, gpu::MappingId::DimX)});
+  SmallVector<Attribute> mappedDims = {
+      gpu::GPUBlockMappingAttr::get(mlirCtx, gpu::MappingId::DimZ),
+      gpu::GPUBlockMappingAttr::get(mlirCtx, gpu::MappingId::DimY),
+      gpu::GPUBlockMappingAttr::get(mlirCtx, gpu::MappingId::DimX)};
+  // The kv split of a tile, a fourth dimension of blocks.
+  if (kvSplits) {
+    upperBounds.push_back(kvSplits);
+    mappedDims.push_back(
+        gpu::GPUBlockMappingAttr::get(mlirCtx, gpu::MappingId::LinearDim0));
+  }
+  ArrayAttr mapping = rewriter.getArrayAttr(mappedDims);
   auto forall =
       scf::ForallOp::create(rewriter, loc, upperBounds, outputs, mapping);
   OpBuilder::InsertionGuard guard(rewriter);
@@ -230,6 +251,21 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
   KvBlockRange range =
       buildKvBlockRange(rewriter, loc, ctx.rowBegin, seqQ, seqK, config.blockM,
                         config.blockN, mask);
+  if (kvSplits) {
+    // Split s takes kv blocks [s c, (s + 1) c) of the sequence, c =
+    // ceil(ceil(Nk / block_n) / S), clipped to the tile's range (a split
+    // outside it runs no block and gives O = 0, LSE = -inf).
+    Value split = forall.getInductionVar(3);
+    Value blocks = arith::CeilDivSIOp::create(
+        rewriter, loc, seqK,
+        arith::ConstantIndexOp::create(rewriter, loc, config.blockN));
+    Value perSplit =
+        arith::CeilDivSIOp::create(rewriter, loc, blocks, kvSplits);
+    Value first = arith::MulIOp::create(rewriter, loc, split, perSplit);
+    Value last = arith::AddIOp::create(rewriter, loc, first, perSplit);
+    range.begin = arith::MaxSIOp::create(rewriter, loc, range.begin, first);
+    range.end = arith::MinSIOp::create(rewriter, loc, range.end, last);
+  }
   float negInf = -std::numeric_limits<float>::infinity();
 
   // Pass 1: row max.
@@ -269,9 +305,11 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
         return PVOp::create(nb, l, accIn.getType(), p, valueTile, accIn);
       });
 
+  // A split's output is a partial: normalized, in f32.
+  Type outElementType =
+      kvSplits ? rewriter.getF32Type() : outputType.getElementType();
   auto outTileType =
-      RankedTensorType::get({config.blockM, valueHeadDim},
-                            outputType.getElementType());
+      RankedTensorType::get({config.blockM, valueHeadDim}, outElementType);
   auto finalize = FinalizeOp::create(
       rewriter, loc, outTileType, ctx.rowsType, acc, rowSum, rowMax,
       softmaxScale, MaskKindAttr::get(rewriter.getContext(), mask.kind),
@@ -288,12 +326,12 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
   Value outRows = tensor::ExtractSliceOp::create(
       rewriter, loc,
       RankedTensorType::get({ShapedType::kDynamic, valueHeadDim},
-                            outputType.getElementType()),
+                            outElementType),
       finalize.getOutput(), ArrayRef<OpFoldResult>{zeroAttr, zeroAttr},
       ArrayRef<OpFoldResult>{rows, rewriter.getIndexAttr(valueHeadDim)},
       ArrayRef<OpFoldResult>{oneAttr, oneAttr});
   Value lseRows;
-  if (op.getLse())
+  if (op.getLse() || kvSplits)
     lseRows = tensor::ExtractSliceOp::create(
         rewriter, loc,
         RankedTensorType::get({ShapedType::kDynamic}, rewriter.getF32Type()),
@@ -301,6 +339,35 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
         ArrayRef<OpFoldResult>{rows}, ArrayRef<OpFoldResult>{oneAttr});
 
   rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
+  if (kvSplits) {
+    Value split = forall.getInductionVar(3);
+    tensor::ParallelInsertSliceOp::create(
+        rewriter, loc, outRows, forall.getRegionIterArgs()[0],
+        ArrayRef<OpFoldResult>{split, b, h, ctx.rowBegin, zeroAttr},
+        ArrayRef<OpFoldResult>{oneAttr, oneAttr, oneAttr, rows,
+                               rewriter.getIndexAttr(valueHeadDim)},
+        SmallVector<OpFoldResult>(5, oneAttr));
+    tensor::ParallelInsertSliceOp::create(
+        rewriter, loc, lseRows, forall.getRegionIterArgs()[1],
+        ArrayRef<OpFoldResult>{split, b, h, ctx.rowBegin},
+        ArrayRef<OpFoldResult>{oneAttr, oneAttr, oneAttr, rows},
+        SmallVector<OpFoldResult>(4, oneAttr));
+    rewriter.setInsertionPointAfter(forall);
+    auto lseType =
+        op.getLse()
+            ? cast<RankedTensorType>(op.getLse().getType())
+            : RankedTensorType::get(
+                  {ShapedType::kDynamic, numQueryHeads, ShapedType::kDynamic},
+                  rewriter.getF32Type());
+    auto combine = CombineSplitsOp::create(rewriter, loc, outputType, lseType,
+                                           forall.getResult(0),
+                                           forall.getResult(1), layout);
+    if (op.getLse())
+      rewriter.replaceOp(op, combine.getResults());
+    else
+      rewriter.replaceOp(op, combine.getOutput());
+    return success();
+  }
   SmallVector<OpFoldResult> offsets, sizes;
   slabSlice(rewriter, loc, layout, b, h, ctx.rowBegin, rows, valueHeadDim,
             offsets, sizes);

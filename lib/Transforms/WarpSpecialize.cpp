@@ -353,6 +353,18 @@ struct AttnWarpSpecializePass final
     });
     OpBuilder b(&getContext());
     for (auto [forall, finalize] : tiles) {
+      // A split-KV tile (its partials merged by attn.combine_splits) has no
+      // producer schedule: the producer's kv range is the tile's whole range.
+      auto mergesSplits = [](Operation *user) {
+        if (auto cast = dyn_cast<tensor::CastOp>(user))
+          return llvm::any_of(cast->getUsers(), llvm::IsaPred<CombineSplitsOp>);
+        return isa<CombineSplitsOp>(user);
+      };
+      if (llvm::any_of(forall->getUsers(), mergesSplits)) {
+        forall.emitError("attn-warp-specialize: split-KV tiles (kv_splits) "
+                         "are not warp-specialized yet");
+        return signalPassFailure();
+      }
       FailureOr<QueryTile> tile = analyzeTile(forall, finalize);
       if (failed(tile))
         return signalPassFailure();

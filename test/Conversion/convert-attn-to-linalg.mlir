@@ -222,3 +222,32 @@ func.func @software_exp2(%s: tensor<64x32xf32>, %m: tensor<64xf32>, %c: f32)
       : tensor<64x32xf32>, tensor<64xf32>
   return %p : tensor<64x32xf32>
 }
+
+// -----
+
+// attn.combine_splits: M = max_s LSE_s, w_s = exp(LSE_s - M) (0 when
+// M = -inf), O = sum_s w_s O_s / sum_s w_s (0 for an empty row), LSE =
+// M + log(sum_s w_s) (-inf for an empty row), O written in its layout.
+// CHECK-LABEL: func.func @combine_splits(
+// CHECK-SAME:    %[[PO:[a-z0-9_]+]]: tensor<?x1x2x?x64xf32>, %[[PL:[a-z0-9_]+]]: tensor<?x1x2x?xf32>)
+// CHECK:         %[[MAX:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "reduction"]{{.*}} ins(%[[PL]] : tensor<?x1x2x?xf32>)
+// CHECK:           arith.maximumf
+// CHECK:         %[[SUM:.*]] = linalg.generic {{.*}} ins(%[[PL]], %[[MAX]] : tensor<?x1x2x?xf32>, tensor<1x2x?xf32>)
+// CHECK:           arith.subf
+// CHECK:           math.exp
+// CHECK:           arith.select
+// CHECK:           arith.addf
+// CHECK:         %[[ACC:.*]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]{{.*}} ins(%[[PO]], %[[PL]], %[[MAX]] :
+// CHECK:           math.exp
+// CHECK:         %[[O:.*]] = linalg.generic {{.*}} ins(%[[ACC]], %[[SUM]] : tensor<1x2x?x64xf32>, tensor<1x2x?xf32>) outs(%{{.*}} : tensor<1x?x2x64xbf16>)
+// CHECK:           arith.divf
+// CHECK:           arith.truncf
+// CHECK:         %[[LSE:.*]] = linalg.generic {{.*}} ins(%[[MAX]], %[[SUM]] : tensor<1x2x?xf32>, tensor<1x2x?xf32>)
+// CHECK:           math.log
+// CHECK:         return %[[O]], %[[LSE]]
+func.func @combine_splits(%po: tensor<?x1x2x?x64xf32>, %pl: tensor<?x1x2x?xf32>)
+    -> (tensor<1x?x2x64xbf16>, tensor<1x2x?xf32>) {
+  %o, %lse = attn.combine_splits %po, %pl layout = bshd
+      : tensor<?x1x2x?x64xf32>, tensor<?x1x2x?xf32> -> tensor<1x?x2x64xbf16>, tensor<1x2x?xf32>
+  return %o, %lse : tensor<1x?x2x64xbf16>, tensor<1x2x?xf32>
+}

@@ -298,3 +298,44 @@ func.func @tile_sizes_attr(%q: tensor<1x2x?x128xbf16>, %k: tensor<1x2x?x128xbf16
       -> tensor<1x2x?x128xbf16>
   return %o : tensor<1x2x?x128xbf16>
 }
+
+// -----
+
+// kv_splits: one tile per (query block, kv split), a fourth forall
+// dimension. Split s takes kv blocks [s c, (s + 1) c), c = ceil(ceil(Nk /
+// block_n) / S), clipped to the tile's kv range; it writes its normalized
+// f32 output and its LSE into the partials, which attn.combine_splits merges.
+// CHECK-LABEL: func.func @kv_splits(
+// CHECK-SAME:      %[[Q:[^:]*]]: tensor<2x8x?x64xbf16>, %[[K:[^:]*]]: tensor<2x2x?x64xbf16>
+// CHECK-SAME:      %[[S:[^:]*]]: index)
+// CHECK-DAG:     %[[B:.*]] = tensor.dim %[[Q]], %c0
+// CHECK-DAG:     %[[NQ:.*]] = tensor.dim %[[Q]], %c2
+// CHECK-DAG:     %[[NK:.*]] = tensor.dim %[[K]], %c2
+// CHECK:         %[[PO:.*]] = tensor.empty(%[[S]], %[[B]], %[[NQ]]) : tensor<?x?x8x?x64xf32>
+// CHECK:         %[[PL:.*]] = tensor.empty(%[[S]], %[[B]], %[[NQ]]) : tensor<?x?x8x?xf32>
+// CHECK:         %[[TILES:.*]]:2 = scf.forall (%[[BI:.*]], %[[HI:.*]], %[[QB:.*]], %[[SI:.*]]) in (%[[B]], 8, %{{.*}}, %[[S]])
+// CHECK-SAME:        shared_outs(%[[PO_OUT:.*]] = %[[PO]], %[[PL_OUT:.*]] = %[[PL]])
+// CHECK:           %[[PER:.*]] = arith.ceildivsi %{{.*}}, %[[S]] : index
+// CHECK:           %[[FIRST:.*]] = arith.muli %[[SI]], %[[PER]] : index
+// CHECK:           %[[LAST:.*]] = arith.addi %[[FIRST]], %[[PER]] : index
+// CHECK:           %[[BEGIN:.*]] = arith.maxsi %{{.*}}, %[[FIRST]] : index
+// CHECK:           %[[END:.*]] = arith.minsi %{{.*}}, %[[LAST]] : index
+// CHECK:           scf.for %{{.*}} = %[[BEGIN]] to %[[END]] step
+// CHECK:           scf.for %{{.*}} = %[[BEGIN]] to %[[END]] step
+// CHECK:           scf.for %{{.*}} = %[[BEGIN]] to %[[END]] step
+// CHECK:           attn.finalize {{.*}} -> tensor<64x64xf32>
+// CHECK:           scf.forall.in_parallel {
+// CHECK-NEXT:        tensor.parallel_insert_slice %{{.*}} into %[[PO_OUT]][%[[SI]], %[[BI]], %[[HI]], %{{.*}}, 0] [1, 1, 1, %{{.*}}, 64] [1, 1, 1, 1, 1] : tensor<?x64xf32> into tensor<?x?x8x?x64xf32>
+// CHECK-NEXT:        tensor.parallel_insert_slice %{{.*}} into %[[PL_OUT]][%[[SI]], %[[BI]], %[[HI]], %{{.*}}] [1, 1, 1, %{{.*}}] [1, 1, 1, 1] : tensor<?xf32> into tensor<?x?x8x?xf32>
+// CHECK:         } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>, #gpu.block<linear_dim_0>]}
+// CHECK:         %[[O:.*]], %[[LSE:.*]] = attn.combine_splits %[[TILES]]#0, %[[TILES]]#1
+// CHECK-SAME:        : tensor<?x?x8x?x64xf32>, tensor<?x?x8x?xf32> -> tensor<2x8x?x64xbf16>, tensor<2x8x?xf32>
+// CHECK:         return %[[O]], %[[LSE]]
+func.func @kv_splits(%q: tensor<2x8x?x64xbf16>, %k: tensor<2x2x?x64xbf16>,
+                     %v: tensor<2x2x?x64xbf16>, %s: index)
+    -> (tensor<2x8x?x64xbf16>, tensor<2x8x?xf32>) {
+  %o, %lse = attn.attention %q, %k, %v kv_splits(%s)
+      : tensor<2x8x?x64xbf16>, tensor<2x2x?x64xbf16>, tensor<2x2x?x64xbf16>
+      -> tensor<2x8x?x64xbf16>, tensor<2x8x?xf32>
+  return %o, %lse : tensor<2x8x?x64xbf16>, tensor<2x8x?xf32>
+}

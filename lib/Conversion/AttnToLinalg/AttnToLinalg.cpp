@@ -130,6 +130,39 @@ MaskSpec maskSpecOf(MaskKind kind, std::optional<ArrayRef<int64_t>> window) {
   return spec;
 }
 
+/// O[b, h, i, e] = acc / l (0 where l = 0: a row without a visible key),
+/// rounded to `init`'s element type and written in `layout`; acc is
+/// [B, Hq, Nq, Dv] and l [B, Hq, Nq].
+Value normalizedOutput(OpBuilder &b, Location loc, Value acc, Value sum,
+                       Value init, Layout layout) {
+  MLIRContext *ctx = b.getContext();
+  AffineExpr d0, d1, d2, d3;
+  bindDims(ctx, d0, d1, d2, d3);
+  Type elementType = cast<RankedTensorType>(init.getType()).getElementType();
+  return generic(b, loc, {acc, sum}, init,
+                 {mapOf(ctx, 4, {d0, d1, d2, d3}), mapOf(ctx, 4, {d0, d1, d2}),
+                  operandMap(ctx, 4, layout, {d0, d1, d2, d3})},
+                 {kPar, kPar, kPar, kPar},
+                 [&](OpBuilder &nb, Location l, ValueRange a) {
+                   Value o = arith::DivFOp::create(nb, l, a[0], a[1]);
+                   o = arith::SelectOp::create(nb, l, isZero(nb, l, a[1]),
+                                               f32Const(nb, l, 0.0), o);
+                   return fromF32(nb, l, o, elementType);
+                 });
+}
+
+/// LSE[b, h, i] = m + ln l (-inf where l = 0), into `init`.
+Value logSumExp(OpBuilder &b, Location loc, Value max, Value sum, Value init) {
+  AffineMap id3 = AffineMap::getMultiDimIdentityMap(3, b.getContext());
+  return generic(b, loc, {max, sum}, init, {id3, id3, id3}, {kPar, kPar, kPar},
+                 [&](OpBuilder &nb, Location l, ValueRange a) {
+                   Value r = arith::AddFOp::create(
+                       nb, l, a[0], math::LogOp::create(nb, l, a[1]));
+                   return arith::SelectOp::create(nb, l, isZero(nb, l, a[1]),
+                                                  negInf(nb, l), r);
+                 });
+}
+
 //===----------------------------------------------------------------------===//
 // attn.attention: the untiled textbook computation
 //===----------------------------------------------------------------------===//
@@ -222,29 +255,81 @@ SmallVector<Value> lowerAttention(OpBuilder &b, AttentionOp op) {
   // O has Q's layout with the value head dim.
   SmallVector<OpFoldResult> outputSizes = sizesOf(b, loc, q);
   outputSizes[physicalDim(3, layout)] = valueDim;
-  Value outputInit = emptyTensor(b, loc, outputSizes, elementType);
-  Value output = generic(
-      b, loc, {acc, rowSum}, outputInit,
-      {id4, rows4, operandMap(ctx, 4, layout, {d0, d1, d2, d3})},
-      {kPar, kPar, kPar, kPar}, [&](OpBuilder &nb, Location l, ValueRange a) {
-        Value o = arith::DivFOp::create(nb, l, a[0], a[1]);
-        o = arith::SelectOp::create(nb, l, isZero(nb, l, a[1]),
-                                    f32Const(nb, l, 0.0), o);
-        return fromF32(nb, l, o, elementType);
-      });
+  Value output =
+      normalizedOutput(b, loc, acc, rowSum,
+                       emptyTensor(b, loc, outputSizes, elementType), layout);
   if (!op.getLse())
     return {output};
+  Value lse = logSumExp(b, loc, rowMax, rowSum,
+                        emptyTensor(b, loc, rowSizes, b.getF32Type()));
+  return {output, lse};
+}
 
-  AffineMap id3 = mapOf(ctx, 3, {d0, d1, d2});
-  Value lse = generic(
-      b, loc, {rowMax, rowSum},
-      emptyTensor(b, loc, rowSizes, b.getF32Type()), {id3, id3, id3},
-      {kPar, kPar, kPar}, [&](OpBuilder &nb, Location l, ValueRange a) {
-        Value r = arith::AddFOp::create(nb, l, a[0],
-                                        math::LogOp::create(nb, l, a[1]));
-        return arith::SelectOp::create(nb, l, isZero(nb, l, a[1]),
-                                       negInf(nb, l), r);
+//===----------------------------------------------------------------------===//
+// attn.combine_splits: the exact merge of split kv ranges
+//===----------------------------------------------------------------------===//
+
+SmallVector<Value> lowerCombineSplits(OpBuilder &b, CombineSplitsOp op) {
+  Location loc = op.getLoc();
+  MLIRContext *ctx = b.getContext();
+  Value partialOutput = op.getPartialOutput(), partialLse = op.getPartialLse();
+  // Logical dim d (b, h, i, e) of the results: static where the result
+  // types say so, else the partials' size.
+  auto sizeOf = [&](unsigned dim) -> OpFoldResult {
+    int64_t known =
+        op.getOutput().getType().getDimSize(physicalDim(dim, op.getLayout()));
+    if (!ShapedType::isDynamic(known))
+      return b.getIndexAttr(known);
+    return tensor::getMixedSize(b, loc, partialOutput, dim + 1);
+  };
+  SmallVector<OpFoldResult> rowSizes = {sizeOf(0), sizeOf(1), sizeOf(2)};
+  AffineExpr d0, d1, d2, d3, d4;
+  bindDims(ctx, d0, d1, d2, d3, d4);
+  // Dims (b, h, i, s) for the row reductions, (b, h, i, e, s) for O.
+  AffineMap lseBySplit = mapOf(ctx, 4, {d3, d0, d1, d2});
+  AffineMap rows = mapOf(ctx, 4, {d0, d1, d2});
+  // A split without a visible key has LSE_s = -inf: its weight is 0.
+  auto weight = [](OpBuilder &nb, Location l, Value lse, Value max) -> Value {
+    Value w =
+        math::ExpOp::create(nb, l, arith::SubFOp::create(nb, l, lse, max));
+    return arith::SelectOp::create(nb, l, isNegInf(nb, l, max),
+                                   f32Const(nb, l, 0.0), w);
+  };
+  Value max = generic(b, loc, {partialLse}, filled(b, loc, rowSizes, -INFINITY),
+                      {lseBySplit, rows}, {kPar, kPar, kPar, kRed},
+                      [&](OpBuilder &nb, Location l, ValueRange a) {
+                        return arith::MaximumFOp::create(nb, l, a[0], a[1]);
+                      });
+  Value sum = generic(b, loc, {partialLse, max}, filled(b, loc, rowSizes, 0.0),
+                      {lseBySplit, rows, rows}, {kPar, kPar, kPar, kRed},
+                      [&](OpBuilder &nb, Location l, ValueRange a) {
+                        return arith::AddFOp::create(nb, l, a[2],
+                                                     weight(nb, l, a[0], a[1]));
+                      });
+  Value acc = generic(
+      b, loc, {partialOutput, partialLse, max},
+      filled(b, loc, {sizeOf(0), sizeOf(1), sizeOf(2), sizeOf(3)}, 0.0),
+      {mapOf(ctx, 5, {d4, d0, d1, d2, d3}), mapOf(ctx, 5, {d4, d0, d1, d2}),
+       mapOf(ctx, 5, {d0, d1, d2}), mapOf(ctx, 5, {d0, d1, d2, d3})},
+      {kPar, kPar, kPar, kPar, kRed},
+      [&](OpBuilder &nb, Location l, ValueRange a) {
+        return fma(nb, l, a[3], weight(nb, l, a[1], a[2]), a[0]);
       });
+
+  Layout layout = op.getLayout();
+  Type elementType = op.getOutput().getType().getElementType();
+  SmallVector<OpFoldResult> outputSizes(4);
+  for (unsigned d = 0; d < 4; ++d)
+    outputSizes[physicalDim(d, layout)] = sizeOf(d);
+  Value output = normalizedOutput(
+      b, loc, acc, sum, emptyTensor(b, loc, outputSizes, elementType), layout);
+  auto lseType = op.getLse().getType();
+  SmallVector<OpFoldResult> lseSizes(rowSizes);
+  for (unsigned d = 0; d < 3; ++d)
+    if (!lseType.isDynamicDim(d))
+      lseSizes[d] = b.getIndexAttr(lseType.getDimSize(d));
+  Value lse = logSumExp(b, loc, max, sum,
+                        emptyTensor(b, loc, lseSizes, b.getF32Type()));
   return {output, lse};
 }
 
@@ -495,17 +580,15 @@ struct ConvertAttnToLinalgPass final
 
 void mlir::attn::populateAttnToLinalgConversionPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<LowerToLinalg<AttentionOp, lowerAttention>,
-               LowerToLinalg<LoadTileOp, lowerLoadTile>,
-               LowerToLinalg<QKOp, lowerQK>,
-               LowerToLinalg<SoftcapOp, lowerSoftcap>,
-               LowerToLinalg<MaskOp, lowerMask>,
-               LowerToLinalg<RowMaxOp, lowerRowMax>,
-               LowerToLinalg<ExpDiffOp, lowerExpDiff>,
-               LowerToLinalg<RowSumOp, lowerRowSum>,
-               LowerToLinalg<PVOp, lowerPV>,
-               LowerToLinalg<RescaleFactorOp, lowerRescaleFactor>,
-               LowerToLinalg<ScaleRowsOp, lowerScaleRows>,
-               LowerToLinalg<FinalizeOp, lowerFinalize>>(
-      patterns.getContext());
+  patterns.add<
+      LowerToLinalg<AttentionOp, lowerAttention>,
+      LowerToLinalg<CombineSplitsOp, lowerCombineSplits>,
+      LowerToLinalg<LoadTileOp, lowerLoadTile>, LowerToLinalg<QKOp, lowerQK>,
+      LowerToLinalg<SoftcapOp, lowerSoftcap>, LowerToLinalg<MaskOp, lowerMask>,
+      LowerToLinalg<RowMaxOp, lowerRowMax>,
+      LowerToLinalg<ExpDiffOp, lowerExpDiff>,
+      LowerToLinalg<RowSumOp, lowerRowSum>, LowerToLinalg<PVOp, lowerPV>,
+      LowerToLinalg<RescaleFactorOp, lowerRescaleFactor>,
+      LowerToLinalg<ScaleRowsOp, lowerScaleRows>,
+      LowerToLinalg<FinalizeOp, lowerFinalize>>(patterns.getContext());
 }

@@ -14,6 +14,7 @@
 #include "attnc/Dialect/Attn/AttnOps.h"
 
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/STLExtras.h"
@@ -216,6 +217,13 @@ LogicalResult AttentionOp::verify() {
   if (failed(verifyWindow(*this, getWindow())))
     return failure();
 
+  APInt splits;
+  if (Value kvSplits = getKvSplits();
+      kvSplits && matchPattern(kvSplits, m_ConstantInt(&splits)) &&
+      splits.getSExtValue() < 1)
+    return emitOpError("kv_splits must be at least 1, got ")
+           << splits.getSExtValue();
+
   if (std::optional<ArrayRef<int64_t>> tiles = getTileSizes()) {
     if (tiles->size() != 2 || (*tiles)[0] <= 0 || (*tiles)[1] <= 0)
       return emitOpError("tile_sizes must be [block_m, block_n] with positive "
@@ -228,6 +236,29 @@ LogicalResult AttentionOp::verify() {
                          "got [")
              << (*tiles)[0] << ", " << (*tiles)[1] << "]";
   }
+  return success();
+}
+
+LogicalResult CombineSplitsOp::verify() {
+  ArrayRef<int64_t> po = getPartialOutput().getType().getShape();
+  ArrayRef<int64_t> pl = getPartialLse().getType().getShape();
+  SmallVector<int64_t, 4> o =
+      toLogicalBHSD(getOutput().getType().getShape(), getLayout());
+  ArrayRef<int64_t> l = getLse().getType().getShape();
+  // [S, B, Hq, Nq] of the partial LSE against the partial output's and
+  // [B, Hq, Nq] of both results against the partials'.
+  for (int d = 0; d < 4; ++d)
+    if (conflict(pl[d], po[d]))
+      return emitOpError("partial_lse must be [S, B, Hq, Nq] of "
+                         "partial_output's [S, B, Hq, Nq, Dv]");
+  for (int d = 0; d < 3; ++d)
+    if (conflict(o[d], po[d + 1]) || conflict(l[d], po[d + 1]))
+      return emitOpError("output [B, Hq, Nq, Dv] and lse [B, Hq, Nq] must "
+                         "be the partials' without the split dimension");
+  if (conflict(o[3], po[4]))
+    return emitOpError("output head dim ")
+           << formatDim(o[3]) << " does not match the partials' "
+           << formatDim(po[4]);
   return success();
 }
 

@@ -137,7 +137,8 @@ void rewrite(const AttentionMatch &match) {
       match.mask.window ? b.getDenseI64ArrayAttr(*match.mask.window)
                         : DenseI64ArrayAttr(),
       b.getF32FloatAttr(match.scale), /*softcap=*/FloatAttr(), layout,
-      /*tile_sizes=*/DenseI64ArrayAttr(), /*scale_value=*/Value());
+      /*tile_sizes=*/DenseI64ArrayAttr(), /*scale_value=*/Value(),
+      /*kv_splits=*/Value());
 
   // Follow the graph's own reshape to [B, H, S, D] and transpose to BSHD
   // where it has them, so that no reshape back is needed.

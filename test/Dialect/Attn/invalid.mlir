@@ -1153,3 +1153,45 @@ func.func private @shared_element(tensor<128x64xf32, #attn.swizzled_shared<swizz
 
 // expected-error @+1 {{#attn.swizzled_shared<swizzle = 128>: rows must be a multiple of 8 and columns static}}
 func.func private @shared_rows(tensor<12x64xbf16, #attn.swizzled_shared<swizzle = 128>>)
+
+// -----
+
+func.func @kv_splits_zero(%q: tensor<1x2x?x64xbf16>, %k: tensor<1x2x?x64xbf16>,
+                          %v: tensor<1x2x?x64xbf16>) -> tensor<1x2x?x64xbf16> {
+  %zero = arith.constant 0 : index
+  // expected-error @+1 {{'attn.attention' op kv_splits must be at least 1, got 0}}
+  %o = attn.attention %q, %k, %v kv_splits(%zero)
+      : tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16>
+      -> tensor<1x2x?x64xbf16>
+  return %o : tensor<1x2x?x64xbf16>
+}
+
+// -----
+
+func.func @combine_splits_lse_shape(%po: tensor<4x1x2x?x64xf32>, %pl: tensor<3x1x2x?xf32>)
+    -> tensor<1x2x?x64xbf16> {
+  // expected-error @+1 {{'attn.combine_splits' op partial_lse must be [S, B, Hq, Nq] of partial_output's [S, B, Hq, Nq, Dv]}}
+  %o, %lse = attn.combine_splits %po, %pl : tensor<4x1x2x?x64xf32>, tensor<3x1x2x?xf32>
+      -> tensor<1x2x?x64xbf16>, tensor<1x2x?xf32>
+  return %o : tensor<1x2x?x64xbf16>
+}
+
+// -----
+
+func.func @combine_splits_heads(%po: tensor<4x1x2x?x64xf32>, %pl: tensor<4x1x2x?xf32>)
+    -> tensor<1x4x?x64xbf16> {
+  // expected-error @+1 {{'attn.combine_splits' op output [B, Hq, Nq, Dv] and lse [B, Hq, Nq] must be the partials' without the split dimension}}
+  %o, %lse = attn.combine_splits %po, %pl : tensor<4x1x2x?x64xf32>, tensor<4x1x2x?xf32>
+      -> tensor<1x4x?x64xbf16>, tensor<1x4x?xf32>
+  return %o : tensor<1x4x?x64xbf16>
+}
+
+// -----
+
+func.func @combine_splits_head_dim(%po: tensor<4x1x2x?x64xf32>, %pl: tensor<4x1x2x?xf32>)
+    -> tensor<1x?x2x32xbf16> {
+  // expected-error @+1 {{'attn.combine_splits' op output head dim 32 does not match the partials' 64}}
+  %o, %lse = attn.combine_splits %po, %pl layout = bshd : tensor<4x1x2x?x64xf32>, tensor<4x1x2x?xf32>
+      -> tensor<1x?x2x32xbf16>, tensor<1x2x?xf32>
+  return %o : tensor<1x?x2x32xbf16>
+}

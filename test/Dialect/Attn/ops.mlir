@@ -299,6 +299,22 @@ func.func @tile_ops_f16_f32(%q: tensor<?x4x?x32xf16>, %v: tensor<1x4x?x16xf32>,
   return %o : tensor<64x16xf32>
 }
 
+// A split kv range (kv_splits) and the merge of its partials.
+// CHECK-LABEL: func.func @kv_splits
+// CHECK:         attn.attention %{{.*}}, %{{.*}}, %{{.*}} mask = causal kv_splits(%{{.*}}) :
+// CHECK:         attn.combine_splits %{{.*}}, %{{.*}} layout = bshd : tensor<?x1x2x?x64xf32>, tensor<?x1x2x?xf32> -> tensor<1x?x2x64xbf16>, tensor<1x2x?xf32>
+func.func @kv_splits(%q: tensor<1x2x?x64xbf16>, %k: tensor<1x2x?x64xbf16>,
+                     %v: tensor<1x2x?x64xbf16>, %n: index,
+                     %po: tensor<?x1x2x?x64xf32>, %pl: tensor<?x1x2x?xf32>)
+    -> (tensor<1x2x?x64xbf16>, tensor<1x?x2x64xbf16>) {
+  %o = attn.attention %q, %k, %v mask = causal kv_splits(%n)
+      : tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16>
+      -> tensor<1x2x?x64xbf16>
+  %c, %lse = attn.combine_splits %po, %pl layout = bshd
+      : tensor<?x1x2x?x64xf32>, tensor<?x1x2x?xf32> -> tensor<1x?x2x64xbf16>, tensor<1x2x?xf32>
+  return %o, %c : tensor<1x2x?x64xbf16>, tensor<1x?x2x64xbf16>
+}
+
 // The producer/consumer partition of one query tile (attn-warp-specialize).
 // CHECK-LABEL: func.func @warp_specialize(
 // CHECK:         %[[R:.*]]:2 = attn.warp_specialize consumers(2) stages(2) registers(24, 240) producer {

@@ -28,7 +28,7 @@ def Attn_F32RowsOrTile : TensorRankOf<[F32], [1, 2]>;
 // Graph level
 //===----------------------------------------------------------------------===//
 
-def Attn_AttentionOp : Attn_Op<"attention", [Pure]> {
+def Attn_AttentionOp : Attn_Op<"attention", [Pure, AttrSizedOperandSegments]> {
   let summary = "scaled dot-product attention: softmax(scale * Q K^T + mask) V";
   let description = [{
     Computes, for every batch `b`, query head `h`, query row `i` and value
@@ -62,6 +62,15 @@ def Attn_AttentionOp : Attn_Op<"attention", [Pure]> {
     O = 0 and LSE = -inf. `tile_sizes = [block_m, block_n]` overrides the tile
     configuration the compiler would pick.
 
+    `kv_splits(%n)` (an index, at least 1) is a schedule, not a change of
+    the result: the compiler may split each query row's keys into up to
+    `%n` contiguous ranges, attend to each separately and merge the partial
+    results exactly (flash-decoding; `attn-tile` tiles such an attention
+    into one tile per (query block, range) and an `attn.combine_splits`).
+    It pays when the other dimensions leave the GPU's SMs idle (decode: one
+    query row against a long cache), and it is a value so that the split
+    count can follow the lengths at launch time.
+
     Example (GQA 4:1, causal, bf16, with LSE):
 
     ```mlir
@@ -81,7 +90,8 @@ def Attn_AttentionOp : Attn_Op<"attention", [Pure]> {
     OptionalAttr<F32Attr>:$softcap,
     DefaultValuedAttr<Attn_Layout, "::mlir::attn::Layout::BHSD">:$layout,
     OptionalAttr<DenseI64ArrayAttr>:$tile_sizes,
-    Optional<F32>:$scale_value
+    Optional<F32>:$scale_value,
+    Optional<Index>:$kv_splits
   );
   let results = (outs Attn_Tensor4D:$output, Optional<Attn_LseTensor>:$lse);
 
@@ -94,6 +104,7 @@ def Attn_AttentionOp : Attn_Op<"attention", [Pure]> {
     (`softcap` `=` $softcap^)?
     (`layout` `=` $layout^)?
     (`tile_sizes` `=` $tile_sizes^)?
+    (`kv_splits` `(` $kv_splits^ `)`)?
     attr-dict `:` type($query) `,` type($key) `,` type($value)
     `->` type($output) (`,` type($lse)^)?
   }];
@@ -117,6 +128,47 @@ def Attn_AttentionOp : Attn_Op<"attention", [Pure]> {
 
   let hasVerifier = 1;
   let hasCanonicalizer = 1;
+}
+
+def Attn_CombineSplitsOp : Attn_Op<"combine_splits", [Pure]> {
+  let summary = "merge the partial attention results of a split kv range";
+  let description = [{
+    Split `s` of a query row attended to its own part of the keys and gave
+    the normalized output `O_s` and its log-sum-exp `LSE_s` (`-inf`, with
+    `O_s = 0`, for a part that had no visible key). The op merges them into
+    the attention over all keys:
+
+    ```
+    M      = max_s LSE_s
+    w_s    = exp(LSE_s - M)
+    O      = sum_s w_s O_s / sum_s w_s
+    LSE    = M + log(sum_s w_s)
+    ```
+
+    and O = 0, LSE = -inf where every `LSE_s` is `-inf`. `partial_output`
+    is `[S, B, Hq, Nq, Dv]` and `partial_lse` `[S, B, Hq, Nq]`, f32, in
+    logical BHSD order; `output` is `[B, Hq, Nq, Dv]` in `layout` (its
+    element type is the attention's) and `lse` `[B, Hq, Nq]` f32. `attn-tile`
+    creates the op after the tiles of an `attn.attention` with `kv_splits`.
+
+    ```mlir
+    %o, %lse = attn.combine_splits %po, %plse
+        : tensor<?x?x8x?x128xf32>, tensor<?x?x8x?xf32>
+        -> tensor<?x8x?x128xbf16>, tensor<?x8x?xf32>
+    ```
+  }];
+  let arguments = (ins
+    TensorRankOf<[F32], [5]>:$partial_output,
+    4DTensorOf<[F32]>:$partial_lse,
+    DefaultValuedAttr<Attn_Layout, "::mlir::attn::Layout::BHSD">:$layout
+  );
+  let results = (outs Attn_Tensor4D:$output, Attn_LseTensor:$lse);
+  let assemblyFormat = [{
+    $partial_output `,` $partial_lse (`layout` `=` $layout^)? attr-dict
+    `:` type($partial_output) `,` type($partial_lse)
+    `->` type($output) `,` type($lse)
+  }];
+  let hasVerifier = 1;
 }
 
 //===----------------------------------------------------------------------===//
