@@ -123,3 +123,16 @@ KvBlockRange mlir::attn::buildKvBlockRange(OpBuilder &b, Location loc,
   range.fullEnd = m.floorDiv(m.add(upperMin, 1), blockN);
   return range;
 }
+
+void mlir::attn::clipKvBlockRangeToSplit(OpBuilder &b, Location loc,
+                                         KvBlockRange &range, Value seqK,
+                                         int64_t blockN, Value split,
+                                         Value splits) {
+  Value blocks = arith::CeilDivSIOp::create(
+      b, loc, seqK, arith::ConstantIndexOp::create(b, loc, blockN));
+  Value perSplit = arith::CeilDivSIOp::create(b, loc, blocks, splits);
+  Value first = arith::MulIOp::create(b, loc, split, perSplit);
+  Value last = arith::AddIOp::create(b, loc, first, perSplit);
+  range.begin = arith::MaxSIOp::create(b, loc, range.begin, first);
+  range.end = arith::MinSIOp::create(b, loc, range.end, last);
+}

@@ -41,6 +41,18 @@ std::optional<unsigned> mlir::attn::getQueryBlockDim(scf::ForallOp forall) {
   return std::nullopt;
 }
 
+std::optional<std::pair<Value, OpFoldResult>>
+mlir::attn::getKvSplit(scf::ForallOp forall) {
+  std::optional<ArrayAttr> mapping = forall.getMapping();
+  if (!mapping || mapping->size() <= kKvSplitDim)
+    return std::nullopt;
+  auto block = dyn_cast<gpu::GPUBlockMappingAttr>((*mapping)[kKvSplitDim]);
+  if (!block || block.getBlock() != kKvSplitMapping)
+    return std::nullopt;
+  return std::pair{forall.getInductionVar(kKvSplitDim),
+                   forall.getMixedUpperBound()[kKvSplitDim]};
+}
+
 Value mlir::attn::getReversedQueryBlock(scf::ForallOp forall) {
   std::optional<unsigned> dim = getQueryBlockDim(forall);
   if (!dim)

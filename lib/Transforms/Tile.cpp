@@ -24,6 +24,7 @@
 #include "attnc/Transforms/MaskUtils.h"
 #include "attnc/Transforms/Passes.h"
 #include "attnc/Transforms/TileConfig.h"
+#include "attnc/Transforms/TileOrder.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -208,7 +209,7 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
   if (kvSplits) {
     upperBounds.push_back(kvSplits);
     mappedDims.push_back(
-        gpu::GPUBlockMappingAttr::get(mlirCtx, gpu::MappingId::LinearDim0));
+        gpu::GPUBlockMappingAttr::get(mlirCtx, kKvSplitMapping));
   }
   ArrayAttr mapping = rewriter.getArrayAttr(mappedDims);
   auto forall =
@@ -251,21 +252,11 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
   KvBlockRange range =
       buildKvBlockRange(rewriter, loc, ctx.rowBegin, seqQ, seqK, config.blockM,
                         config.blockN, mask);
-  if (kvSplits) {
-    // Split s takes kv blocks [s c, (s + 1) c) of the sequence, c =
-    // ceil(ceil(Nk / block_n) / S), clipped to the tile's range (a split
-    // outside it runs no block and gives O = 0, LSE = -inf).
-    Value split = forall.getInductionVar(3);
-    Value blocks = arith::CeilDivSIOp::create(
-        rewriter, loc, seqK,
-        arith::ConstantIndexOp::create(rewriter, loc, config.blockN));
-    Value perSplit =
-        arith::CeilDivSIOp::create(rewriter, loc, blocks, kvSplits);
-    Value first = arith::MulIOp::create(rewriter, loc, split, perSplit);
-    Value last = arith::AddIOp::create(rewriter, loc, first, perSplit);
-    range.begin = arith::MaxSIOp::create(rewriter, loc, range.begin, first);
-    range.end = arith::MinSIOp::create(rewriter, loc, range.end, last);
-  }
+  // A split outside the tile's range runs no block and gives O = 0,
+  // LSE = -inf.
+  if (kvSplits)
+    clipKvBlockRangeToSplit(rewriter, loc, range, seqK, config.blockN,
+                            forall.getInductionVar(kKvSplitDim), kvSplits);
   float negInf = -std::numeric_limits<float>::infinity();
 
   // Pass 1: row max.
@@ -340,7 +331,7 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
 
   rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
   if (kvSplits) {
-    Value split = forall.getInductionVar(3);
+    Value split = forall.getInductionVar(kKvSplitDim);
     tensor::ParallelInsertSliceOp::create(
         rewriter, loc, outRows, forall.getRegionIterArgs()[0],
         ArrayRef<OpFoldResult>{split, b, h, ctx.rowBegin, zeroAttr},

@@ -35,8 +35,10 @@
 #include "attnc/Transforms/Passes.h"
 #include "attnc/Transforms/PipelineStages.h"
 #include "attnc/Transforms/TileConfig.h"
+#include "attnc/Transforms/TileOrder.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
@@ -159,7 +161,7 @@ public:
   LogicalResult run(scf::ForallOp forall);
 
 private:
-  void buildProducer(WarpSpecializeOp ws, Location loc);
+  void buildProducer(WarpSpecializeOp ws, Location loc, scf::ForallOp forall);
   void buildConsumer(WarpSpecializeOp ws, ArrayRef<Operation *> moved);
 
   OpBuilder &b;
@@ -207,7 +209,7 @@ LogicalResult Partitioner::run(scf::ForallOp forall) {
   auto ws =
       WarpSpecializeOp::create(b, loc, tile.finalize->getResultTypes(),
                                consumers, stages, regs.producer, regs.consumer);
-  buildProducer(ws, loc);
+  buildProducer(ws, loc, forall);
   buildConsumer(ws, moved);
   // Ping-pong: each step's S GEMM is issued in this warpgroup's turn.
   if (pingPong)
@@ -227,7 +229,8 @@ LogicalResult Partitioner::run(scf::ForallOp forall) {
   return success();
 }
 
-void Partitioner::buildProducer(WarpSpecializeOp ws, Location loc) {
+void Partitioner::buildProducer(WarpSpecializeOp ws, Location loc,
+                                scf::ForallOp forall) {
   OpBuilder::InsertionGuard guard(b);
   Block *block = b.createBlock(&ws.getProducer());
   LoadTileOp query = tile.query;
@@ -239,9 +242,15 @@ void Partitioner::buildProducer(WarpSpecializeOp ws, Location loc) {
   };
   int64_t blockM = query.getTile().getType().getDimSize(0);
   int64_t blockN = key.getTile().getType().getDimSize(0);
+  Value seqK = seqLength(key);
   KvBlockRange range =
-      buildKvBlockRange(b, loc, query.getRow(), seqLength(query),
-                        seqLength(key), blockM, blockN, tile.mask);
+      buildKvBlockRange(b, loc, query.getRow(), seqLength(query), seqK, blockM,
+                        blockN, tile.mask);
+  // A split-KV tile streams its split's blocks only, as its loops take.
+  if (std::optional<std::pair<Value, OpFoldResult>> split = getKvSplit(forall))
+    clipKvBlockRangeToSplit(
+        b, loc, range, seqK, blockN, split->first,
+        getValueOrCreateConstantIndexOp(b, loc, split->second));
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
   auto loop = scf::ForOp::create(b, loc, range.begin, range.end, one);
   b.setInsertionPoint(loop.getBody()->getTerminator());
@@ -353,18 +362,6 @@ struct AttnWarpSpecializePass final
     });
     OpBuilder b(&getContext());
     for (auto [forall, finalize] : tiles) {
-      // A split-KV tile (its partials merged by attn.combine_splits) has no
-      // producer schedule: the producer's kv range is the tile's whole range.
-      auto mergesSplits = [](Operation *user) {
-        if (auto cast = dyn_cast<tensor::CastOp>(user))
-          return llvm::any_of(cast->getUsers(), llvm::IsaPred<CombineSplitsOp>);
-        return isa<CombineSplitsOp>(user);
-      };
-      if (llvm::any_of(forall->getUsers(), mergesSplits)) {
-        forall.emitError("attn-warp-specialize: split-KV tiles (kv_splits) "
-                         "are not warp-specialized yet");
-        return signalPassFailure();
-      }
       FailureOr<QueryTile> tile = analyzeTile(forall, finalize);
       if (failed(tile))
         return signalPassFailure();

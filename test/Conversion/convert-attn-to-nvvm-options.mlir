@@ -51,11 +51,10 @@
 // NO-LAYOUT: error: convert-attn-to-nvvm: 'attn.qk' result #0 'tensor<192x128xf32>' has no tile layout (run attn-assign-layouts; attn-lower-to-nvvm-pipeline does)
 // RUN: not attnc-opt %s --attn-generalize-lengths --attn-tiling-pipeline --attn-assign-layouts --convert-attn-to-nvvm 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=NO-SMEM
-// Split-KV attention has no GPU lowering yet: warp specialization and the
-// conversion say so instead of building a kernel for part of the keys.
+// Split-KV attention has no GPU lowering yet: the conversion says so instead
+// of building a kernel for part of the keys.
 // RUN: not attnc-opt %S/../Integration/Inputs/kv-splits.mlir --attn-lower-to-nvvm-pipeline 2>&1 \
-// RUN:   | FileCheck %s --check-prefix=SPLIT-WS
-// SPLIT-WS: error: attn-warp-specialize: split-KV tiles (kv_splits) are not warp-specialized yet
+// RUN:   | FileCheck %s --check-prefix=SPLIT
 // RUN: not attnc-opt %S/../Integration/Inputs/kv-splits.mlir --attn-lower-to-nvvm-pipeline="warp-specialize=off" 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=SPLIT
 // SPLIT: error: convert-attn-to-nvvm: split-KV attention (kv_splits, merged by attn.combine_splits) has no GPU lowering yet; drop kv_splits to compile it for the GPU

@@ -112,15 +112,3 @@ func.func @shared_loads(%q: tensor<1x4x128x64xbf16>, %l: tensor<128xf32>,
   return %r : tensor<1x4x128x64xbf16>
 }
 
-// -----
-
-// A split-KV tile's producer would have to stream its split's kv blocks
-// only: not built yet.
-func.func @kv_splits(%q: tensor<1x4x?x64xbf16>, %k: tensor<1x4x?x64xbf16>,
-                     %v: tensor<1x4x?x64xbf16>, %s: index) -> tensor<1x4x?x64xbf16> {
-  // expected-error @+1 {{attn-warp-specialize: split-KV tiles (kv_splits) are not warp-specialized yet}}
-  %o = attn.attention %q, %k, %v kv_splits(%s)
-      : tensor<1x4x?x64xbf16>, tensor<1x4x?x64xbf16>, tensor<1x4x?x64xbf16>
-      -> tensor<1x4x?x64xbf16>
-  return %o : tensor<1x4x?x64xbf16>
-}

@@ -237,3 +237,30 @@ func.func @two_inlined_blocks(%q: tensor<1x2x128x64xbf16>, %k: tensor<1x2x256x64
       -> tensor<1x2x128x64xbf16>
   return %o : tensor<1x2x128x64xbf16>
 }
+
+// -----
+
+// A split-KV tile (kv_splits): the producer streams the blocks of its own
+// split, the range its consumer loops partition (attn-tile's clipping, the
+// one helper clipKvBlockRangeToSplit): after CSE the producer loop's bounds
+// are the consumer's.
+// CHECK-LABEL: func.func @kv_splits(
+// CHECK:         scf.forall (%{{.*}}, %{{.*}}, %{{.*}}, %[[SPLIT:.*]]) in ({{.*}}, 4, %{{.*}}, %[[N:[a-z0-9_]+]])
+// CHECK:           %[[PER:.*]] = arith.ceildivsi %{{.*}}, %[[N]] : index
+// CHECK:           %[[FIRST:.*]] = arith.muli %[[SPLIT]], %[[PER]] : index
+// CHECK:           %[[LAST:.*]] = arith.addi %[[FIRST]], %[[PER]] : index
+// CHECK:           %[[BEGIN:.*]] = arith.maxsi %[[FIRST]], %{{.*}} : index
+// CHECK:           %[[END:.*]] = arith.minsi %{{.*}}, %[[LAST]] : index
+// CHECK:           attn.warp_specialize
+// CHECK:             scf.for %{{.*}} = %[[BEGIN]] to %[[END]] step
+// CHECK:               attn.ring_push
+// CHECK:           } consumer {
+// CHECK:             scf.for %{{.*}} = %[[BEGIN]] to
+// CHECK:         attn.combine_splits
+func.func @kv_splits(%q: tensor<1x4x?x64xbf16>, %k: tensor<1x4x?x64xbf16>,
+                     %v: tensor<1x4x?x64xbf16>, %s: index) -> tensor<1x4x?x64xbf16> {
+  %o = attn.attention %q, %k, %v kv_splits(%s)
+      : tensor<1x4x?x64xbf16>, tensor<1x4x?x64xbf16>, tensor<1x4x?x64xbf16>
+      -> tensor<1x4x?x64xbf16>
+  return %o : tensor<1x4x?x64xbf16>
+}

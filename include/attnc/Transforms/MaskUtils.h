@@ -41,6 +41,14 @@ KvBlockRange buildKvBlockRange(OpBuilder &b, Location loc, Value rowBegin,
                                Value seqQ, Value seqK, int64_t blockM,
                                int64_t blockN, const MaskSpec &mask);
 
+/// Clips `range`'s [begin, end) to the kv blocks of split `split` of
+/// `splits` (an attention with kv_splits): [split c, (split + 1) c), c =
+/// ceil(ceil(seqK / blockN) / splits). The tile's loops and, with warp
+/// specialization, its producer cover exactly these blocks.
+void clipKvBlockRangeToSplit(OpBuilder &b, Location loc, KvBlockRange &range,
+                             Value seqK, int64_t blockN, Value split,
+                             Value splits);
+
 } // namespace mlir::attn
 
 #endif // ATTNC_TRANSFORMS_MASKUTILS_H

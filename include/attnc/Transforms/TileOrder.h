@@ -13,6 +13,7 @@
 #ifndef ATTNC_TRANSFORMS_TILEORDER_H
 #define ATTNC_TRANSFORMS_TILEORDER_H
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include <optional>
@@ -22,6 +23,15 @@ namespace mlir::attn {
 /// The position of the tiling forall's induction variable that its mapping
 /// puts on #gpu.block<x> (the query block), if any.
 std::optional<unsigned> getQueryBlockDim(scf::ForallOp forall);
+
+/// A tiling forall of an attention with kv_splits has a fourth induction
+/// variable, the kv split, which attn-tile maps to #gpu.block<linear_dim_0>.
+inline constexpr unsigned kKvSplitDim = 3;
+inline constexpr gpu::MappingId kKvSplitMapping = gpu::MappingId::LinearDim0;
+
+/// The forall's kv-split induction variable and its bound (the
+/// attention's kv_splits), if it tiles a split kv range.
+std::optional<std::pair<Value, OpFoldResult>> getKvSplit(scf::ForallOp forall);
 
 /// The forall's query block in longest-first order, `ub - 1 - iv`, if the
 /// query-block induction variable is used only through it (attn-order-tiles
