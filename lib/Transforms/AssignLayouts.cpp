@@ -9,7 +9,7 @@
 // type (Triton's layout encodings): S, P and O in wgmma accumulator
 // fragments over the consumer warpgroups, m and l in the rows of those
 // fragments, Q, K and V as swizzled shared-memory atoms. The kernel lowering
-// reads the layouts off the types instead of assuming them.
+// reads the layouts off the types.
 //
 //===----------------------------------------------------------------------===//
 
@@ -132,6 +132,11 @@ public:
         splats.push_back({&operand, cast<ShapedType>(wanted)});
       }
     }
+    // Every use must take a retyped value in its new type.
+    for (auto [value, type] : retyped)
+      for (OpOperand &use : value.getUses())
+        if (!takesLayout(use, type))
+          return false;
     return true;
   }
 
@@ -157,6 +162,23 @@ public:
   }
 
 private:
+  /// Whether `use` may read its value as `type`: an attn tile op (their
+  /// verifiers compare shapes), or a kv loop's initial value or yield whose
+  /// carried value gets the same type. Not attn.yield: the results of
+  /// attn.warp_specialize are attn.finalize's, in plain types.
+  bool takesLayout(OpOperand &use, Type type) const {
+    Operation *owner = use.getOwner();
+    if (hasTileResults(owner) || isa<FinalizeOp>(owner))
+      return true;
+    if (auto loop = dyn_cast<scf::ForOp>(owner))
+      return use.getOperandNumber() >= loop.getNumControlOperands() &&
+             retyped.lookup(loop.getTiedLoopRegionIterArg(&use)) == type;
+    if (auto yield = dyn_cast<scf::YieldOp>(owner))
+      if (auto loop = dyn_cast<scf::ForOp>(yield->getParentOp()))
+        return retyped.lookup(loop.getResult(use.getOperandNumber())) == type;
+    return false;
+  }
+
   const TileLayouts &layouts;
   /// Op results and loop-carried values (block arguments and results).
   llvm::MapVector<Value, Type> retyped;

@@ -144,7 +144,12 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
   // Destinations: O in its own layout, LSE as [B, Hq, Nq]; with kv_splits
   // the partials of every split, [S, B, Hq, Nq, Dv] and [S, B, Hq, Nq] in
   // f32, which attn.combine_splits merges after the tiles.
+  // A split count below 1 at launch counts as 1.
   Value kvSplits = op.getKvSplits();
+  if (kvSplits)
+    kvSplits = arith::MaxSIOp::create(
+        rewriter, loc, kvSplits,
+        arith::ConstantIndexOp::create(rewriter, loc, 1));
   SmallVector<Value> outputs;
   if (kvSplits) {
     int64_t dyn = ShapedType::kDynamic;

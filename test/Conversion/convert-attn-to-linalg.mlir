@@ -251,3 +251,18 @@ func.func @combine_splits(%po: tensor<?x1x2x?x64xf32>, %pl: tensor<?x1x2x?xf32>)
       : tensor<?x1x2x?x64xf32>, tensor<?x1x2x?xf32> -> tensor<1x?x2x64xbf16>, tensor<1x2x?xf32>
   return %o, %lse : tensor<1x?x2x64xbf16>, tensor<1x2x?xf32>
 }
+
+// -----
+
+// Results whose sizes the partials know (here Nq = 128) but the op's types
+// leave dynamic, and the reverse, take the op's types.
+// CHECK-LABEL: func.func @combine_splits_types(
+// CHECK:         %[[O:.*]] = tensor.cast %{{.*}} : tensor<1x4x128x64xf16> to tensor<1x4x?x64xf16>
+// CHECK:         %[[LSE:.*]] = tensor.cast %{{.*}} : tensor<1x4x128xf32> to tensor<?x4x128xf32>
+// CHECK:         return %[[O]], %[[LSE]]
+func.func @combine_splits_types(%po: tensor<3x1x4x128x64xf32>, %pl: tensor<3x1x4x128xf32>)
+    -> (tensor<1x4x?x64xf16>, tensor<?x4x128xf32>) {
+  %o, %lse = attn.combine_splits %po, %pl
+      : tensor<3x1x4x128x64xf32>, tensor<3x1x4x128xf32> -> tensor<1x4x?x64xf16>, tensor<?x4x128xf32>
+  return %o, %lse : tensor<1x4x?x64xf16>, tensor<?x4x128xf32>
+}

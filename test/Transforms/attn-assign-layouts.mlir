@@ -10,6 +10,8 @@
 // the rule it breaks): block_m = 32 is half a wgmma tile.
 // RUN: attnc-opt %s -split-input-file --attn-tiling-pipeline="block-m=32 block-n=64" \
 // RUN:   --attn-assign-layouts | FileCheck %s --check-prefix=UNPLACED
+// Hand-written tiles, placed as they are.
+// RUN: attnc-opt %s -split-input-file --attn-assign-layouts | FileCheck %s --check-prefix=DIRECT
 
 // CHECK-DAG:   #[[$ACC:[a-z0-9_]+]] = #attn.wgmma_accumulator<warpgroups = 2>
 // CHECK-DAG:   #[[$SHARED:[a-z0-9_]+]] = #attn.swizzled_shared<swizzle = 128>
@@ -49,9 +51,9 @@
 // ONE:         attn.row_max {{.*}} -> tensor<64xf32, #[[$ROWS]]>
 
 // UNPLACED-LABEL: func.func @causal
-// UNPLACED-NOT:     #attn.
+// UNPLACED-NOT:     {{#acc|#rows|#shared|#attn\.}}
 // UNPLACED:         attn.qk {{.*}} -> tensor<32x64xf32>{{$}}
-// UNPLACED-NOT:     #attn.
+// UNPLACED-NOT:     {{#acc|#rows|#shared|#attn\.}}
 // UNPLACED:         attn.finalize {{.*}} : tensor<32x64xf32>, tensor<32xf32> -> tensor<32x64xbf16>
 func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
                   %v: tensor<?x4x?x64xbf16>) -> (tensor<?x4x?x64xbf16>, tensor<?x4x?xf32>) {
@@ -81,7 +83,7 @@ func.func @one_block(%q: tensor<1x4x128x64xbf16>, %k: tensor<1x4x64x64xbf16>,
 
 // f32 tiles have no GPU lowering (wgmma takes bf16/f16): left alone.
 // CHECK-LABEL: func.func @f32
-// CHECK-NOT:     #attn.
+// CHECK-NOT:     {{#acc|#rows|#shared|#attn\.}}
 // CHECK:         attn.qk {{.*}} -> tensor<128x64xf32>{{$}}
 func.func @f32(%q: tensor<?x4x?x64xf32>, %k: tensor<?x4x?x64xf32>,
                %v: tensor<?x4x?x64xf32>) -> tensor<?x4x?x64xf32> {
@@ -89,4 +91,22 @@ func.func @f32(%q: tensor<?x4x?x64xf32>, %k: tensor<?x4x?x64xf32>,
       : tensor<?x4x?x64xf32>, tensor<?x4x?x64xf32>, tensor<?x4x?x64xf32>
       -> tensor<?x4x?x64xf32>
   return %o : tensor<?x4x?x64xf32>
+}
+
+// -----
+
+// A tile value read by an op that would not take it in its layout (here an
+// elementwise arith op on S) leaves the tile unplaced, not the IR invalid.
+// DIRECT-LABEL: func.func @foreign_user
+// DIRECT:         attn.qk {{.*}} -> tensor<64x64xf32>{{$}}
+// DIRECT:         arith.negf %{{.*}} : tensor<64x64xf32>{{$}}
+func.func @foreign_user(%q: tensor<1x1x?x64xbf16>, %k: tensor<1x1x?x64xbf16>) {
+  %c0 = arith.constant 0 : index
+  scf.forall (%i) in (1) {
+    %qt = attn.load_tile %q[%c0, %c0, %c0] : tensor<1x1x?x64xbf16> -> tensor<64x64xbf16>
+    %kt = attn.load_tile %k[%c0, %c0, %c0] : tensor<1x1x?x64xbf16> -> tensor<64x64xbf16>
+    %s = attn.qk %qt, %kt : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+    %n = arith.negf %s : tensor<64x64xf32>
+  }
+  return
 }

@@ -311,11 +311,13 @@ func.func @tile_sizes_attr(%q: tensor<1x2x?x128xbf16>, %k: tensor<1x2x?x128xbf16
 // CHECK-DAG:     %[[B:.*]] = tensor.dim %[[Q]], %c0
 // CHECK-DAG:     %[[NQ:.*]] = tensor.dim %[[Q]], %c2
 // CHECK-DAG:     %[[NK:.*]] = tensor.dim %[[K]], %c2
-// CHECK:         %[[PO:.*]] = tensor.empty(%[[S]], %[[B]], %[[NQ]]) : tensor<?x?x8x?x64xf32>
-// CHECK:         %[[PL:.*]] = tensor.empty(%[[S]], %[[B]], %[[NQ]]) : tensor<?x?x8x?xf32>
-// CHECK:         %[[TILES:.*]]:2 = scf.forall (%[[BI:.*]], %[[HI:.*]], %[[QB:.*]], %[[SI:.*]]) in (%[[B]], 8, %{{.*}}, %[[S]])
+// A split count below 1 counts as 1.
+// CHECK:         %[[SPLITS:.*]] = arith.maxsi %[[S]], %c1 : index
+// CHECK:         %[[PO:.*]] = tensor.empty(%[[SPLITS]], %[[B]], %[[NQ]]) : tensor<?x?x8x?x64xf32>
+// CHECK:         %[[PL:.*]] = tensor.empty(%[[SPLITS]], %[[B]], %[[NQ]]) : tensor<?x?x8x?xf32>
+// CHECK:         %[[TILES:.*]]:2 = scf.forall (%[[BI:.*]], %[[HI:.*]], %[[QB:.*]], %[[SI:.*]]) in (%[[B]], 8, %{{.*}}, %[[SPLITS]])
 // CHECK-SAME:        shared_outs(%[[PO_OUT:.*]] = %[[PO]], %[[PL_OUT:.*]] = %[[PL]])
-// CHECK:           %[[PER:.*]] = arith.ceildivsi %{{.*}}, %[[S]] : index
+// CHECK:           %[[PER:.*]] = arith.ceildivsi %{{.*}}, %[[SPLITS]] : index
 // CHECK:           %[[FIRST:.*]] = arith.muli %[[SI]], %[[PER]] : index
 // CHECK:           %[[LAST:.*]] = arith.addi %[[FIRST]], %[[PER]] : index
 // CHECK:           %[[BEGIN:.*]] = arith.maxsi %{{.*}}, %[[FIRST]] : index

@@ -330,6 +330,13 @@ SmallVector<Value> lowerCombineSplits(OpBuilder &b, CombineSplitsOp op) {
       lseSizes[d] = b.getIndexAttr(lseType.getDimSize(d));
   Value lse = logSumExp(b, loc, max, sum,
                         emptyTensor(b, loc, lseSizes, b.getF32Type()));
+  // Sizes the results' types leave dynamic may be static in the partials'
+  // (and the reverse): the results take the op's types.
+  auto castTo = [&](Value v, Type type) -> Value {
+    return v.getType() == type ? v : tensor::CastOp::create(b, loc, type, v);
+  };
+  output = castTo(output, op.getOutput().getType());
+  lse = castTo(lse, lseType);
   return {output, lse};
 }
 

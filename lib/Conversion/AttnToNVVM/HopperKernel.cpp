@@ -570,7 +570,8 @@ void KernelEmitter::storeRowsSwizzled(ArrayRef<Value> pairs,
                                       SwizzledAtoms atoms, int64_t bufferOffset,
                                       int64_t bufferRows) {
   // The XOR below is the 128-byte pattern (readTileLayouts admits no other).
-  assert(atoms.swizzle == 128 && "a 128-byte swizzled buffer");
+  assert(atoms.swizzle == kSm90aSharedTileSwizzle &&
+         "a 128-byte swizzled buffer");
   Value warp = arith::AndIOp::create(
       b, loc, arith::ShRUIOp::create(b, loc, tid, c32(5)), c32(3));
   Value tileRowBase = mul(warpgroup, c32(kWarpgroupRows));

@@ -26,7 +26,8 @@
 namespace mlir::attn::hopper {
 
 inline constexpr int64_t kWarpgroupThreads = 128;
-inline constexpr int64_t kWarpgroupRows = 64; // rows of one wgmma m64 tile
+inline constexpr int64_t kWarpgroupRows =
+    WgmmaAccumulatorAttr::kRowsPerWarpgroup; // rows of one wgmma m64 tile
 // Named barriers: 0 = whole CTA, 1..3 = per-warpgroup epilogue, 3-4 =
 // ping-pong, which runs only with two consumer warpgroups (ids 1-2).
 inline constexpr int64_t kPingPongBarrierBase = 3;

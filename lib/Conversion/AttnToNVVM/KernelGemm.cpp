@@ -26,7 +26,8 @@ using namespace mlir::attn::hopper;
 Value KernelEmitter::descriptorBase(SwizzledAtoms atoms, int64_t leadingBytes) {
   // Mode 1 of bits 62-63 is the 128-byte swizzle (readTileLayouts admits no
   // other); the stride byte offset is one 8-row pattern group.
-  assert(atoms.swizzle == 128 && "a 128-byte swizzled tile");
+  assert(atoms.swizzle == kSm90aSharedTileSwizzle &&
+         "a 128-byte swizzled tile");
   int64_t strideBytes = SwizzledSharedAttr::kPatternRows * atoms.swizzle;
   Value start = arith::ExtUIOp::create(
       b, loc, i64(), arith::ShRUIOp::create(b, loc, smemAddr32(0), c32(4)));

@@ -78,8 +78,10 @@ static LogicalResult requireLayout(Value value, Operation *user,
     if (auto result = dyn_cast<OpResult>(value))
       diag << "'" << result.getOwner()->getName() << "' result #"
            << result.getResultNumber();
-    else
-      diag << "carried value #" << cast<BlockArgument>(value).getArgNumber();
+    else if (auto loop = dyn_cast<scf::ForOp>(user))
+      diag << "carried value #"
+           << cast<BlockArgument>(value).getArgNumber() -
+                  loop.getNumInductionVars();
     return diag << " " << type << rule;
   };
   if (!layout)
@@ -113,8 +115,9 @@ static LogicalResult readTileLayouts(KernelPlan &plan) {
   if (!accumulator)
     return requireLayout(
         firstQK.getScores(), firstQK,
-        WgmmaAccumulatorAttr::get(firstQK.getContext(), plan.blockM / 64));
-  plan.accumulatorLayout = accumulator;
+        WgmmaAccumulatorAttr::get(firstQK.getContext(),
+                                  plan.blockM /
+                                      WgmmaAccumulatorAttr::kRowsPerWarpgroup));
   plan.consumers = accumulator.getWarpgroups();
   auto rows = AccumulatorRowsAttr::get(accumulator.getContext(), accumulator);
   auto check = [&](Value value, Operation *user) {
@@ -143,8 +146,9 @@ static LogicalResult readTileLayouts(KernelPlan &plan) {
     return cast<SwizzledSharedAttr>(load.getTile().getType().getEncoding())
         .getAtoms();
   };
+  // Q, K and V are shared-memory tiles whatever their element type.
   for (LoadTileOp load : {plan.queryLoad, plan.keyLoad, plan.valueLoad})
-    if (failed(check(load.getTile(), load)))
+    if (failed(requireLayout(load.getTile(), load, Attribute())))
       return failure();
   plan.queryAtoms = atomsOf(plan.queryLoad);
   plan.keyAtoms = atomsOf(plan.keyLoad);
@@ -332,6 +336,20 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
     return WalkResult::interrupt();
   });
   if (strayStage.wasInterrupted())
+    return failure();
+  // Turns pair up the two warpgroups' kv steps: outside a kv loop the kernel
+  // has no schedule for them.
+  WalkResult strayTurn = forall.getBody()->walk([&](Operation *op) {
+    if (!isa<WaitTurnOp, PassTurnOp>(op) ||
+        llvm::any_of(plan.kvLoops, [&](const KvLoop &kv) {
+          return kv.loop.getOperation() == op->getParentOp();
+        }))
+      return WalkResult::advance();
+    op->emitError("convert-attn-to-nvvm: a ping-pong turn belongs around the "
+                  "attn.qk of a consumer kv loop");
+    return WalkResult::interrupt();
+  });
+  if (strayTurn.wasInterrupted())
     return failure();
   for (auto [previous, next] :
        llvm::zip(plan.kvLoops, llvm::drop_begin(plan.kvLoops)))
@@ -550,13 +568,20 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
                   "16-byte TMA rows), got " +
                   Twine(dim));
 
+  constexpr int64_t kRows = WgmmaAccumulatorAttr::kRowsPerWarpgroup;
   if (specialized &&
-      int64_t(specialized.getConsumerWarpgroups()) * 64 != plan.blockM)
+      int64_t(specialized.getConsumerWarpgroups()) * kRows != plan.blockM)
     return specialized.emitError("convert-attn-to-nvvm: consumers(")
            << specialized.getConsumerWarpgroups()
-           << ") must be block_m / 64 = " << plan.blockM / 64
+           << ") must be block_m / 64 = " << plan.blockM / kRows
            << ": each consumer warpgroup computes 64 query rows (one "
               "wgmma m64 tile)";
+  // wgmma multiplies tiles of one element type.
+  for (LoadTileOp load : {plan.keyLoad, plan.valueLoad})
+    if (load.getTile().getType().getElementType() != el)
+      return load.emitError("convert-attn-to-nvvm: K and V tiles must have "
+                            "Q's element type ")
+             << el << ", got " << load.getTile().getType().getElementType();
   // Where each tile value lives, as attn-assign-layouts recorded it (the
   // accumulator layout's warpgroups are block_m / 64: its verifier).
   if (failed(readTileLayouts(plan)))

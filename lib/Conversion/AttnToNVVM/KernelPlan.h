@@ -88,14 +88,13 @@ struct KernelPlan {
     return kvLoops.front();
   }
 
-  /// The tile values' layouts (attn-assign-layouts): S, P and O in wgmma
-  /// accumulator fragments over the consumer warpgroups; Q, K and V as
-  /// swizzled shared-memory atoms (O goes out through the Q buffer, in Q's
+  /// The shared-memory layouts of the tile values (attn-assign-layouts): Q,
+  /// K and V as swizzled atoms (O goes out through the Q buffer, in Q's
   /// layout); P, when it goes through shared memory, in the table's.
-  WgmmaAccumulatorAttr accumulatorLayout;
   SwizzledAtoms queryAtoms, keyAtoms, valueAtoms, probsAtoms;
-  /// The consumer warpgroups, one per 64 query rows: the accumulator
-  /// layout's (attn.warp_specialize's consumers must agree).
+  /// The consumer warpgroups, one per 64 query rows: those of the S, P and
+  /// O tiles' #attn.wgmma_accumulator (attn.warp_specialize's consumers
+  /// must agree).
   int64_t consumers = 0;
   int64_t consumerWarpgroups() const { return consumers; }
 

@@ -252,7 +252,8 @@ LogicalResult CombineSplitsOp::verify() {
       return emitOpError("partial_lse must be [S, B, Hq, Nq] of "
                          "partial_output's [S, B, Hq, Nq, Dv]");
   for (int d = 0; d < 3; ++d)
-    if (conflict(o[d], po[d + 1]) || conflict(l[d], po[d + 1]))
+    if (conflict(o[d], po[d + 1]) || conflict(l[d], po[d + 1]) ||
+        conflict(l[d], o[d]))
       return emitOpError("output [B, Hq, Nq, Dv] and lse [B, Hq, Nq] must "
                          "be the partials' without the split dimension");
   if (conflict(o[3], po[4]))

@@ -37,11 +37,19 @@ Type mlir::attn::withoutTileLayout(Type type) {
   return RankedTensorType::get(tensor.getShape(), tensor.getElementType());
 }
 
+LogicalResult
+WgmmaAccumulatorAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                             int64_t warpgroups) {
+  if (warpgroups < 1)
+    return emitError() << "#attn.wgmma_accumulator: warpgroups must be "
+                          "positive, got "
+                       << warpgroups;
+  return success();
+}
+
 LogicalResult WgmmaAccumulatorAttr::verifyEncoding(
     ArrayRef<int64_t> shape, Type elementType,
     function_ref<InFlightDiagnostic()> emitError) const {
-  if (getWarpgroups() < 1)
-    return emitError() << *this << ": warpgroups must be positive";
   if (shape.size() != 2 || !elementType.isF32())
     return emitError() << *this << " encodes 2-D f32 tiles";
   // wgmma's N: a multiple of 8 from 8 to 256.

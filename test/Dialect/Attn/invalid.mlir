@@ -1126,7 +1126,7 @@ func.func private @accumulator_columns(tensor<64x36xf32, #attn.wgmma_accumulator
 
 // -----
 
-// expected-error @+1 {{#attn.wgmma_accumulator<warpgroups = 0>: warpgroups must be positive}}
+// expected-error @+1 {{#attn.wgmma_accumulator: warpgroups must be positive, got 0}}
 func.func private @accumulator_warpgroups(tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 0>>)
 
 // -----
@@ -1194,4 +1194,14 @@ func.func @combine_splits_head_dim(%po: tensor<4x1x2x?x64xf32>, %pl: tensor<4x1x
   %o, %lse = attn.combine_splits %po, %pl layout = bshd : tensor<4x1x2x?x64xf32>, tensor<4x1x2x?xf32>
       -> tensor<1x?x2x32xbf16>, tensor<1x2x?xf32>
   return %o : tensor<1x?x2x32xbf16>
+}
+
+// -----
+
+func.func @combine_splits_lse_batch(%po: tensor<?x?x2x?x64xf32>, %pl: tensor<?x?x2x?xf32>)
+    -> tensor<1x2x?x64xbf16> {
+  // expected-error @+1 {{'attn.combine_splits' op output [B, Hq, Nq, Dv] and lse [B, Hq, Nq] must be the partials' without the split dimension}}
+  %o, %lse = attn.combine_splits %po, %pl : tensor<?x?x2x?x64xf32>, tensor<?x?x2x?xf32>
+      -> tensor<1x2x?x64xbf16>, tensor<2x2x?xf32>
+  return %o : tensor<1x2x?x64xbf16>
 }

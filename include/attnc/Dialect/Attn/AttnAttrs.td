@@ -191,6 +191,7 @@ def Attn_WgmmaAccumulatorAttr
     ```
   }];
   let parameters = (ins "int64_t":$warpgroups);
+  let genVerifyDecl = 1;
   let assemblyFormat = "`<` struct(params) `>`";
   let extraClassDeclaration = [{
     /// Rows of one wgmma tile: the instruction's M.

@@ -62,8 +62,8 @@ def Attn_AttentionOp : Attn_Op<"attention", [Pure, AttrSizedOperandSegments]> {
     O = 0 and LSE = -inf. `tile_sizes = [block_m, block_n]` overrides the tile
     configuration the compiler would pick.
 
-    `kv_splits(%n)` (an index, at least 1) is a schedule, not a change of
-    the result: the compiler may split each query row's keys into up to
+    `kv_splits(%n)` (an index; a constant must be at least 1, a value below
+    1 at run time counts as 1) is a schedule, not a change of the result: the compiler may split each query row's keys into up to
     `%n` contiguous ranges, attend to each separately and merge the partial
     results exactly (flash-decoding; `attn-tile` tiles such an attention
     into one tile per (query block, range) and an `attn.combine_splits`).
@@ -424,8 +424,8 @@ def Attn_WarpSpecializeOp : Attn_Op<"warp_specialize", [
 
     FA3's ping-pong between two consumer warpgroups (they take turns issuing
     their GEMMs, so one's softmax overlaps the other's GEMMs) is not an
-    attribute of this op either: it is the `attn.wait_turn` /
-    `attn.pass_turn` pair around each kv loop's `attn.qk`.
+    attribute of this op but the `attn.wait_turn` / `attn.pass_turn` pair
+    around each kv loop's `attn.qk`.
     The intra-warpgroup overlap (each consumer runs the softmax of block j
     while its P V GEMM of block j-1 is in flight) is not an attribute of this
     op but a software pipeline of each consumer kv loop: its accumulator

@@ -1,4 +1,4 @@
-//===- SwizzledAtoms.h - a 16-bit tile as swizzled shared atoms ---*- C++
+//===- SwizzledAtoms.h - a tile as swizzled shared atoms ----------*- C++
 //-*-===//
 //
 // Part of the attnc project, under the Apache License v2.0 with LLVM
