@@ -321,35 +321,23 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
       return firstLoop.emitError("convert-attn-to-nvvm: the running sum must "
                                  "start from +0 (each thread holds a partial "
                                  "sum)");
-  // attn.stage orders a kv loop's iterations: anywhere else the kernel
-  // would ignore it.
-  WalkResult strayStage = forall.getBody()->walk([&](Operation *op) {
-    if (!op->hasAttr(AttnDialect::getStageAttrName()))
-      return WalkResult::advance();
-    Operation *parent = op->getParentOp();
-    if (llvm::any_of(plan.kvLoops, [&](const KvLoop &kv) {
-          return kv.loop.getOperation() == parent;
-        }))
-      return WalkResult::advance();
-    op->emitError("convert-attn-to-nvvm: attn.stage belongs on the ops of a "
-                  "consumer kv loop");
-    return WalkResult::interrupt();
-  });
-  if (strayStage.wasInterrupted())
-    return failure();
-  // Turns pair up the two warpgroups' kv steps: outside a kv loop the kernel
-  // has no schedule for them.
-  WalkResult strayTurn = forall.getBody()->walk([&](Operation *op) {
-    if (!isa<WaitTurnOp, PassTurnOp>(op) ||
-        llvm::any_of(plan.kvLoops, [&](const KvLoop &kv) {
+  // attn.stage orders a kv loop's iterations, and ping-pong turns pair up
+  // the two warpgroups' kv steps: anywhere else the kernel has no schedule
+  // for them.
+  WalkResult stray = forall.getBody()->walk([&](Operation *op) {
+    bool staged = op->hasAttr(AttnDialect::getStageAttrName());
+    bool turn = isa<WaitTurnOp, PassTurnOp>(op);
+    if ((!staged && !turn) || llvm::any_of(plan.kvLoops, [&](const KvLoop &kv) {
           return kv.loop.getOperation() == op->getParentOp();
         }))
       return WalkResult::advance();
-    op->emitError("convert-attn-to-nvvm: a ping-pong turn belongs around the "
-                  "attn.qk of a consumer kv loop");
+    op->emitError(staged ? "convert-attn-to-nvvm: attn.stage belongs on the "
+                           "ops of a consumer kv loop"
+                         : "convert-attn-to-nvvm: a ping-pong turn belongs "
+                           "around the attn.qk of a consumer kv loop");
     return WalkResult::interrupt();
   });
-  if (strayTurn.wasInterrupted())
+  if (stray.wasInterrupted())
     return failure();
   for (auto [previous, next] :
        llvm::zip(plan.kvLoops, llvm::drop_begin(plan.kvLoops)))

@@ -1,5 +1,4 @@
-//===- SwizzledAtoms.h - a tile as swizzled shared atoms ----------*- C++
-//-*-===//
+//===- SwizzledAtoms.h - a tile as swizzled shared atoms --------*- C++ -*-===//
 //
 // Part of the attnc project, under the Apache License v2.0 with LLVM
 // Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
