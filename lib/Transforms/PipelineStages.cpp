@@ -33,10 +33,15 @@ SmallVector<Operation *> mlir::attn::getAccumulatorUpdate(scf::ForOp loop) {
       continue;
     llvm::append_range(work, def->getOperands());
   }
+  // With the update goes the release of the V tile its P V reads.
+  Value value = (*pvs.begin()).getValue();
   SmallVector<Operation *> update;
-  for (Operation &op : body->without_terminator())
-    if (isa<ScaleRowsOp, PVOp>(op) && !needed.contains(&op))
+  for (Operation &op : body->without_terminator()) {
+    auto release = dyn_cast<RingReleaseOp>(op);
+    if ((isa<ScaleRowsOp, PVOp>(op) && !needed.contains(&op)) ||
+        (release && release.getTile() == value))
       update.push_back(&op);
+  }
   return update;
 }
 

@@ -290,6 +290,15 @@ void Partitioner::buildConsumer(WarpSpecializeOp ws,
     loads.value.getTile().replaceAllUsesWith(pop.getValue());
     loads.key.erase();
     loads.value.erase();
+    // K goes back once S is computed, V at the end of the step.
+    Block *step = pop->getBlock();
+    for (auto qk : step->getOps<QKOp>())
+      if (qk.getKey() == pop.getKey()) {
+        b.setInsertionPointAfter(qk);
+        RingReleaseOp::create(b, qk.getLoc(), pop.getKey());
+      }
+    b.setInsertionPoint(step->getTerminator());
+    RingReleaseOp::create(b, pop.getLoc(), pop.getValue());
   }
 }
 

@@ -304,6 +304,7 @@ func.func @consumers_not_block_m_over_64(%arg0: tensor<?x2x?x64xbf16>, %arg1: te
       %25:3 = scf.for %arg7 = %c0 to %21 step %c1 iter_args(%arg8 = %cst_1, %arg9 = %cst_0, %arg10 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
         %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
         %27 = attn.qk %4, %key : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+        attn.ring_release %key : tensor<64x64xbf16>
         %28 = attn.row_max %27 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
         %29 = attn.rescale_factor %arg8, %28 scale_log2 %cst_2 : tensor<64xf32>
         %30 = attn.scale_rows %arg9, %29 : tensor<64xf32>, tensor<64xf32>
@@ -311,12 +312,14 @@ func.func @consumers_not_block_m_over_64(%arg0: tensor<?x2x?x64xbf16>, %arg1: te
         %32 = attn.exp_diff %27, %28 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
         %33 = attn.pv %32, %value, %31 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
         %34 = attn.row_sum %32 init %30 : tensor<64x64xf32> -> tensor<64xf32>
+        attn.ring_release %value : tensor<64x64xbf16>
         scf.yield %28, %34, %33 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
       } {attn.kv_range = "full"}
       %26:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %25#0, %arg9 = %25#1, %arg10 = %25#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
         %27 = arith.muli %arg7, %c64 : index
         %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
         %28 = attn.qk %4, %key : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+        attn.ring_release %key : tensor<64x64xbf16>
         %29 = attn.mask %28 rows %3 cols %27 seq_q %dim_4 seq_k %dim_5 kind = causal : tensor<64x64xf32>
         %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
         %31 = attn.rescale_factor %arg8, %30 scale_log2 %cst_2 : tensor<64xf32>
@@ -325,6 +328,7 @@ func.func @consumers_not_block_m_over_64(%arg0: tensor<?x2x?x64xbf16>, %arg1: te
         %34 = attn.exp_diff %29, %30 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
         %35 = attn.pv %34, %value, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
         %36 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+        attn.ring_release %value : tensor<64x64xbf16>
         scf.yield %30, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
       } {attn.kv_range = "tail"}
       %output, %lse = attn.finalize %26#2, %26#1, %26#0 scale %cst_3 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -390,6 +394,7 @@ func.func @producer_without_kv_loop(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<
       %25:3 = scf.for %arg7 = %c0 to %21 step %c1 iter_args(%arg8 = %cst_1, %arg9 = %cst_0, %arg10 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
         %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
         %27 = attn.qk %4, %key : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+        attn.ring_release %key : tensor<64x64xbf16>
         %28 = attn.row_max %27 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
         %29 = attn.rescale_factor %arg8, %28 scale_log2 %cst_2 : tensor<64xf32>
         %30 = attn.scale_rows %arg9, %29 : tensor<64xf32>, tensor<64xf32>
@@ -397,12 +402,14 @@ func.func @producer_without_kv_loop(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<
         %32 = attn.exp_diff %27, %28 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
         %33 = attn.pv %32, %value, %31 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
         %34 = attn.row_sum %32 init %30 : tensor<64x64xf32> -> tensor<64xf32>
+        attn.ring_release %value : tensor<64x64xbf16>
         scf.yield %28, %34, %33 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
       } {attn.kv_range = "full"}
       %26:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %25#0, %arg9 = %25#1, %arg10 = %25#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
         %27 = arith.muli %arg7, %c64 : index
         %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
         %28 = attn.qk %4, %key : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+        attn.ring_release %key : tensor<64x64xbf16>
         %29 = attn.mask %28 rows %3 cols %27 seq_q %dim_4 seq_k %dim_5 kind = causal : tensor<64x64xf32>
         %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
         %31 = attn.rescale_factor %arg8, %30 scale_log2 %cst_2 : tensor<64xf32>
@@ -411,6 +418,7 @@ func.func @producer_without_kv_loop(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<
         %34 = attn.exp_diff %29, %30 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
         %35 = attn.pv %34, %value, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
         %36 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+        attn.ring_release %value : tensor<64x64xbf16>
         scf.yield %30, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
       } {attn.kv_range = "tail"}
       %output, %lse = attn.finalize %26#2, %26#1, %26#0 scale %cst_3 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -478,6 +486,7 @@ func.func @stages_mismatch(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64x
       %25:3 = scf.for %arg7 = %c0 to %21 step %c1 iter_args(%arg8 = %cst_1, %arg9 = %cst_0, %arg10 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
         %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
         %27 = attn.qk %4, %key : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+        attn.ring_release %key : tensor<64x64xbf16>
         %28 = attn.row_max %27 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
         %29 = attn.rescale_factor %arg8, %28 scale_log2 %cst_2 : tensor<64xf32>
         %30 = attn.scale_rows %arg9, %29 : tensor<64xf32>, tensor<64xf32>
@@ -485,12 +494,14 @@ func.func @stages_mismatch(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64x
         %32 = attn.exp_diff %27, %28 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
         %33 = attn.pv %32, %value, %31 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
         %34 = attn.row_sum %32 init %30 : tensor<64x64xf32> -> tensor<64xf32>
+        attn.ring_release %value : tensor<64x64xbf16>
         scf.yield %28, %34, %33 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
       } {attn.kv_range = "full"}
       %26:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %25#0, %arg9 = %25#1, %arg10 = %25#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
         %27 = arith.muli %arg7, %c64 : index
         %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
         %28 = attn.qk %4, %key : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+        attn.ring_release %key : tensor<64x64xbf16>
         %29 = attn.mask %28 rows %3 cols %27 seq_q %dim_4 seq_k %dim_5 kind = causal : tensor<64x64xf32>
         %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
         %31 = attn.rescale_factor %arg8, %30 scale_log2 %cst_2 : tensor<64xf32>
@@ -499,6 +510,7 @@ func.func @stages_mismatch(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64x
         %34 = attn.exp_diff %29, %30 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
         %35 = attn.pv %34, %value, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
         %36 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+        attn.ring_release %value : tensor<64x64xbf16>
         scf.yield %30, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
       } {attn.kv_range = "tail"}
       %output, %lse = attn.finalize %26#2, %26#1, %26#0 scale %cst_3 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -568,6 +580,7 @@ func.func @overlap_with_probs_buffer(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor
       %25:3 = scf.for %arg7 = %c0 to %21 step %c1 iter_args(%arg8 = %cst_1, %arg9 = %cst_0, %arg10 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
         %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
         %27 = attn.qk %4, %key : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+        attn.ring_release %key : tensor<64x64xbf16>
         %28 = attn.row_max %27 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
         %29 = attn.rescale_factor %arg8, %28 scale_log2 %cst_2 : tensor<64xf32>
         %30 = attn.scale_rows %arg9, %29 : tensor<64xf32>, tensor<64xf32>
@@ -575,12 +588,14 @@ func.func @overlap_with_probs_buffer(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor
         %32 = attn.exp_diff %27, %28 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
         %33 = attn.pv %32, %value, %31 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
         %34 = attn.row_sum %32 init %30 : tensor<64x64xf32> -> tensor<64xf32>
+        attn.ring_release %value {attn.stage = 1 : i64} : tensor<64x64xbf16>
         scf.yield %28, %34, %33 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
       } {attn.kv_range = "full"}
       %26:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %25#0, %arg9 = %25#1, %arg10 = %25#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
         %27 = arith.muli %arg7, %c64 : index
         %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
         %28 = attn.qk %4, %key : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+        attn.ring_release %key : tensor<64x64xbf16>
         %29 = attn.mask %28 rows %3 cols %27 seq_q %dim_4 seq_k %dim_5 kind = causal : tensor<64x64xf32>
         %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
         %31 = attn.rescale_factor %arg8, %30 scale_log2 %cst_2 : tensor<64xf32>
@@ -589,6 +604,7 @@ func.func @overlap_with_probs_buffer(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor
         %34 = attn.exp_diff %29, %30 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
         %35 = attn.pv %34, %value, %33 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
         %36 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+        attn.ring_release %value {attn.stage = 1 : i64} : tensor<64x64xbf16>
         scf.yield %30, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
       } {attn.kv_range = "tail"}
       %output, %lse = attn.finalize %26#2, %26#1, %26#0 scale %cst_3 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -656,6 +672,7 @@ func.func @stage_pv_only(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf
       %25:3 = scf.for %arg7 = %c0 to %21 step %c1 iter_args(%arg8 = %cst_1, %arg9 = %cst_0, %arg10 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
         %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
         %27 = attn.qk %4, %key : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+        attn.ring_release %key : tensor<64x64xbf16>
         %28 = attn.row_max %27 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
         %29 = attn.rescale_factor %arg8, %28 scale_log2 %cst_2 : tensor<64xf32>
         %30 = attn.scale_rows %arg9, %29 : tensor<64xf32>, tensor<64xf32>
@@ -664,12 +681,14 @@ func.func @stage_pv_only(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf
         %32 = attn.exp_diff %27, %28 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
         %33 = attn.pv %32, %value, %31 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
         %34 = attn.row_sum %32 init %30 : tensor<64x64xf32> -> tensor<64xf32>
+        attn.ring_release %value {attn.stage = 1 : i64} : tensor<64x64xbf16>
         scf.yield %28, %34, %33 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
       } {attn.kv_range = "full"}
       %26:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %25#0, %arg9 = %25#1, %arg10 = %25#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
         %27 = arith.muli %arg7, %c64 : index
         %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
         %28 = attn.qk %4, %key : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+        attn.ring_release %key : tensor<64x64xbf16>
         %29 = attn.mask %28 rows %3 cols %27 seq_q %dim_4 seq_k %dim_5 kind = causal : tensor<64x64xf32>
         %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
         %31 = attn.rescale_factor %arg8, %30 scale_log2 %cst_2 : tensor<64xf32>
@@ -678,6 +697,7 @@ func.func @stage_pv_only(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf
         %34 = attn.exp_diff %29, %30 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
         %35 = attn.pv %34, %value, %33 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
         %36 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+        attn.ring_release %value {attn.stage = 1 : i64} : tensor<64x64xbf16>
         scf.yield %30, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
       } {attn.kv_range = "tail"}
       %output, %lse = attn.finalize %26#2, %26#1, %26#0 scale %cst_3 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -745,6 +765,7 @@ func.func @stage_row_sum(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf
       %25:3 = scf.for %arg7 = %c0 to %21 step %c1 iter_args(%arg8 = %cst_1, %arg9 = %cst_0, %arg10 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
         %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
         %27 = attn.qk %4, %key : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+        attn.ring_release %key : tensor<64x64xbf16>
         %28 = attn.row_max %27 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
         %29 = attn.rescale_factor %arg8, %28 scale_log2 %cst_2 : tensor<64xf32>
         %30 = attn.scale_rows %arg9, %29 : tensor<64xf32>, tensor<64xf32>
@@ -753,12 +774,14 @@ func.func @stage_row_sum(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf
         %33 = attn.pv %32, %value, %31 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
         // expected-error @+1 {{a software-pipelined kv loop has stage 1 = the accumulator's update (its attn.scale_rows and attn.pv), and only it: this op must not have attn.stage = 1}}
         %34 = attn.row_sum %32 init %30 {attn.stage = 1 : i64} : tensor<64x64xf32> -> tensor<64xf32>
+        attn.ring_release %value {attn.stage = 1 : i64} : tensor<64x64xbf16>
         scf.yield %28, %34, %33 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
       } {attn.kv_range = "full"}
       %26:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %25#0, %arg9 = %25#1, %arg10 = %25#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
         %27 = arith.muli %arg7, %c64 : index
         %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
         %28 = attn.qk %4, %key : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+        attn.ring_release %key : tensor<64x64xbf16>
         %29 = attn.mask %28 rows %3 cols %27 seq_q %dim_4 seq_k %dim_5 kind = causal : tensor<64x64xf32>
         %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
         %31 = attn.rescale_factor %arg8, %30 scale_log2 %cst_2 : tensor<64xf32>
@@ -767,6 +790,7 @@ func.func @stage_row_sum(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf
         %34 = attn.exp_diff %29, %30 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
         %35 = attn.pv %34, %value, %33 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
         %36 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+        attn.ring_release %value {attn.stage = 1 : i64} : tensor<64x64xbf16>
         scf.yield %30, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
       } {attn.kv_range = "tail"}
       %output, %lse = attn.finalize %26#2, %26#1, %26#0 scale %cst_3 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -834,6 +858,7 @@ func.func @stage_one_loop(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xb
       %25:3 = scf.for %arg7 = %c0 to %21 step %c1 iter_args(%arg8 = %cst_1, %arg9 = %cst_0, %arg10 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
         %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
         %27 = attn.qk %4, %key : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+        attn.ring_release %key : tensor<64x64xbf16>
         %28 = attn.row_max %27 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
         %29 = attn.rescale_factor %arg8, %28 scale_log2 %cst_2 : tensor<64xf32>
         %30 = attn.scale_rows %arg9, %29 : tensor<64xf32>, tensor<64xf32>
@@ -841,6 +866,7 @@ func.func @stage_one_loop(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xb
         %32 = attn.exp_diff %27, %28 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
         %33 = attn.pv %32, %value, %31 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
         %34 = attn.row_sum %32 init %30 : tensor<64x64xf32> -> tensor<64xf32>
+        attn.ring_release %value {attn.stage = 1 : i64} : tensor<64x64xbf16>
         scf.yield %28, %34, %33 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
       } {attn.kv_range = "full"}
       // expected-error @+1 {{convert-attn-to-nvvm: the kv loops of a tile are software-pipelined (attn.stage) all alike or not at all}}
@@ -848,6 +874,7 @@ func.func @stage_one_loop(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xb
         %27 = arith.muli %arg7, %c64 : index
         %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
         %28 = attn.qk %4, %key : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+        attn.ring_release %key : tensor<64x64xbf16>
         %29 = attn.mask %28 rows %3 cols %27 seq_q %dim_4 seq_k %dim_5 kind = causal : tensor<64x64xf32>
         %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
         %31 = attn.rescale_factor %arg8, %30 scale_log2 %cst_2 : tensor<64xf32>
@@ -856,6 +883,7 @@ func.func @stage_one_loop(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xb
         %34 = attn.exp_diff %29, %30 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
         %35 = attn.pv %34, %value, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
         %36 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+        attn.ring_release %value : tensor<64x64xbf16>
         scf.yield %30, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
       } {attn.kv_range = "tail"}
       %output, %lse = attn.finalize %26#2, %26#1, %26#0 scale %cst_3 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -1010,6 +1038,7 @@ func.func @producer_pushes_value_twice(%arg0: tensor<?x2x?x64xbf16>, %arg1: tens
       %25:3 = scf.for %arg7 = %c0 to %21 step %c1 iter_args(%arg8 = %cst_1, %arg9 = %cst_0, %arg10 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
         %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
         %27 = attn.qk %4, %key : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+        attn.ring_release %key : tensor<64x64xbf16>
         %28 = attn.row_max %27 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
         %29 = attn.rescale_factor %arg8, %28 scale_log2 %cst_2 : tensor<64xf32>
         %30 = attn.scale_rows %arg9, %29 : tensor<64xf32>, tensor<64xf32>
@@ -1017,12 +1046,14 @@ func.func @producer_pushes_value_twice(%arg0: tensor<?x2x?x64xbf16>, %arg1: tens
         %32 = attn.exp_diff %27, %28 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
         %33 = attn.pv %32, %value, %31 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
         %34 = attn.row_sum %32 init %30 : tensor<64x64xf32> -> tensor<64xf32>
+        attn.ring_release %value {attn.stage = 1 : i64} : tensor<64x64xbf16>
         scf.yield %28, %34, %33 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
       } {attn.kv_range = "full"}
       %26:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %25#0, %arg9 = %25#1, %arg10 = %25#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
         %27 = arith.muli %arg7, %c64 : index
         %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
         %28 = attn.qk %4, %key : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+        attn.ring_release %key : tensor<64x64xbf16>
         %29 = attn.mask %28 rows %3 cols %27 seq_q %dim_4 seq_k %dim_5 kind = causal : tensor<64x64xf32>
         %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
         %31 = attn.rescale_factor %arg8, %30 scale_log2 %cst_2 : tensor<64xf32>
@@ -1031,6 +1062,7 @@ func.func @producer_pushes_value_twice(%arg0: tensor<?x2x?x64xbf16>, %arg1: tens
         %34 = attn.exp_diff %29, %30 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
         %35 = attn.pv %34, %value, %33 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
         %36 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+        attn.ring_release %value {attn.stage = 1 : i64} : tensor<64x64xbf16>
         scf.yield %30, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
       } {attn.kv_range = "tail"}
       %output, %lse = attn.finalize %26#2, %26#1, %26#0 scale %cst_3 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -1099,6 +1131,7 @@ func.func @producer_extra_op(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x6
       %25:3 = scf.for %arg7 = %c0 to %21 step %c1 iter_args(%arg8 = %cst_1, %arg9 = %cst_0, %arg10 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
         %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
         %27 = attn.qk %4, %key : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+        attn.ring_release %key : tensor<64x64xbf16>
         %28 = attn.row_max %27 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
         %29 = attn.rescale_factor %arg8, %28 scale_log2 %cst_2 : tensor<64xf32>
         %30 = attn.scale_rows %arg9, %29 : tensor<64xf32>, tensor<64xf32>
@@ -1106,12 +1139,14 @@ func.func @producer_extra_op(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x6
         %32 = attn.exp_diff %27, %28 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
         %33 = attn.pv %32, %value, %31 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
         %34 = attn.row_sum %32 init %30 : tensor<64x64xf32> -> tensor<64xf32>
+        attn.ring_release %value {attn.stage = 1 : i64} : tensor<64x64xbf16>
         scf.yield %28, %34, %33 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
       } {attn.kv_range = "full"}
       %26:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %25#0, %arg9 = %25#1, %arg10 = %25#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
         %27 = arith.muli %arg7, %c64 : index
         %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
         %28 = attn.qk %4, %key : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+        attn.ring_release %key : tensor<64x64xbf16>
         %29 = attn.mask %28 rows %3 cols %27 seq_q %dim_4 seq_k %dim_5 kind = causal : tensor<64x64xf32>
         %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
         %31 = attn.rescale_factor %arg8, %30 scale_log2 %cst_2 : tensor<64xf32>
@@ -1120,6 +1155,7 @@ func.func @producer_extra_op(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x6
         %34 = attn.exp_diff %29, %30 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
         %35 = attn.pv %34, %value, %33 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
         %36 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+        attn.ring_release %value {attn.stage = 1 : i64} : tensor<64x64xbf16>
         scf.yield %30, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
       } {attn.kv_range = "tail"}
       %output, %lse = attn.finalize %26#2, %26#1, %26#0 scale %cst_3 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>

@@ -3688,6 +3688,7 @@ func.func @turn_without_pass(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x6
         // expected-error @+1 {{convert-attn-to-nvvm: a ping-pong turn is attn.wait_turn right before the step's attn.qk and attn.pass_turn right after it}}
         attn.wait_turn
         %30 = attn.qk %6, %key : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
+        attn.ring_release %key : tensor<64x64xbf16>
         %31 = attn.row_max %30 init %arg9 : tensor<128x64xf32> -> tensor<128xf32>
         %32 = attn.rescale_factor %arg9, %31 scale_log2 %cst_2 : tensor<128xf32>
         %33 = attn.scale_rows %arg10, %32 : tensor<128xf32>, tensor<128xf32>
@@ -3695,12 +3696,14 @@ func.func @turn_without_pass(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x6
         %35 = attn.row_sum %34 init %33 : tensor<128x64xf32> -> tensor<128xf32>
         %36 = attn.scale_rows %arg11, %32 : tensor<128x64xf32>, tensor<128xf32>
         %37 = attn.pv %34, %value, %36 : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
+        attn.ring_release %value : tensor<64x64xbf16>
         scf.yield %31, %35, %37 : tensor<128xf32>, tensor<128xf32>, tensor<128x64xf32>
       } {attn.kv_range = "full"}
       %28:3 = scf.for %arg8 = %23 to %18 step %c1 iter_args(%arg9 = %27#0, %arg10 = %27#1, %arg11 = %27#2) -> (tensor<128xf32>, tensor<128xf32>, tensor<128x64xf32>) {
         %29 = arith.muli %arg8, %c64 : index
         %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
         %30 = attn.qk %6, %key : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
+        attn.ring_release %key : tensor<64x64xbf16>
         %31 = attn.mask %30 rows %5 cols %29 seq_q %dim_4 seq_k %dim_5 kind = causal : tensor<128x64xf32>
         %32 = attn.row_max %31 init %arg9 : tensor<128x64xf32> -> tensor<128xf32>
         %33 = attn.rescale_factor %arg9, %32 scale_log2 %cst_2 : tensor<128xf32>
@@ -3709,6 +3712,7 @@ func.func @turn_without_pass(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x6
         %36 = attn.row_sum %35 init %34 : tensor<128x64xf32> -> tensor<128xf32>
         %37 = attn.scale_rows %arg11, %33 : tensor<128x64xf32>, tensor<128xf32>
         %38 = attn.pv %35, %value, %37 : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
+        attn.ring_release %value : tensor<64x64xbf16>
         scf.yield %32, %36, %38 : tensor<128xf32>, tensor<128xf32>, tensor<128x64xf32>
       } {attn.kv_range = "tail"}
       %output, %lse = attn.finalize %28#2, %28#1, %28#0 scale %cst_3 mask = causal : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
@@ -3819,6 +3823,7 @@ func.func @turns_in_one_loop(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x6
         attn.wait_turn
         %30 = attn.qk %6, %key : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
         attn.pass_turn
+        attn.ring_release %key : tensor<64x64xbf16>
         %31 = attn.row_max %30 init %arg9 : tensor<128x64xf32> -> tensor<128xf32>
         %32 = attn.rescale_factor %arg9, %31 scale_log2 %cst_2 : tensor<128xf32>
         %33 = attn.scale_rows %arg10, %32 : tensor<128xf32>, tensor<128xf32>
@@ -3826,6 +3831,7 @@ func.func @turns_in_one_loop(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x6
         %35 = attn.row_sum %34 init %33 : tensor<128x64xf32> -> tensor<128xf32>
         %36 = attn.scale_rows %arg11, %32 : tensor<128x64xf32>, tensor<128xf32>
         %37 = attn.pv %34, %value, %36 : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
+        attn.ring_release %value : tensor<64x64xbf16>
         scf.yield %31, %35, %37 : tensor<128xf32>, tensor<128xf32>, tensor<128x64xf32>
       } {attn.kv_range = "full"}
       // expected-error @+1 {{convert-attn-to-nvvm: the kv loops of a tile take ping-pong turns (attn.wait_turn, attn.pass_turn) all alike or not at all}}
@@ -3833,6 +3839,7 @@ func.func @turns_in_one_loop(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x6
         %29 = arith.muli %arg8, %c64 : index
         %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
         %30 = attn.qk %6, %key : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
+        attn.ring_release %key : tensor<64x64xbf16>
         %31 = attn.mask %30 rows %5 cols %29 seq_q %dim_4 seq_k %dim_5 kind = causal : tensor<128x64xf32>
         %32 = attn.row_max %31 init %arg9 : tensor<128x64xf32> -> tensor<128xf32>
         %33 = attn.rescale_factor %arg9, %32 scale_log2 %cst_2 : tensor<128xf32>
@@ -3841,6 +3848,7 @@ func.func @turns_in_one_loop(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x6
         %36 = attn.row_sum %35 init %34 : tensor<128x64xf32> -> tensor<128xf32>
         %37 = attn.scale_rows %arg11, %33 : tensor<128x64xf32>, tensor<128xf32>
         %38 = attn.pv %35, %value, %37 : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
+        attn.ring_release %value : tensor<64x64xbf16>
         scf.yield %32, %36, %38 : tensor<128xf32>, tensor<128xf32>, tensor<128x64xf32>
       } {attn.kv_range = "tail"}
       %output, %lse = attn.finalize %28#2, %28#1, %28#0 scale %cst_3 mask = causal : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
@@ -3951,6 +3959,7 @@ func.func @stray_turn(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>
         %29 = arith.muli %arg8, %c64 : index
         %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
         %30 = attn.qk %6, %key : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
+        attn.ring_release %key : tensor<64x64xbf16>
         %31 = attn.row_max %30 init %arg9 : tensor<128x64xf32> -> tensor<128xf32>
         %32 = attn.rescale_factor %arg9, %31 scale_log2 %cst_2 : tensor<128xf32>
         %33 = attn.scale_rows %arg10, %32 : tensor<128xf32>, tensor<128xf32>
@@ -3958,12 +3967,14 @@ func.func @stray_turn(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>
         %35 = attn.row_sum %34 init %33 : tensor<128x64xf32> -> tensor<128xf32>
         %36 = attn.scale_rows %arg11, %32 : tensor<128x64xf32>, tensor<128xf32>
         %37 = attn.pv %34, %value, %36 : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
+        attn.ring_release %value : tensor<64x64xbf16>
         scf.yield %31, %35, %37 : tensor<128xf32>, tensor<128xf32>, tensor<128x64xf32>
       } {attn.kv_range = "full"}
       %28:3 = scf.for %arg8 = %23 to %18 step %c1 iter_args(%arg9 = %27#0, %arg10 = %27#1, %arg11 = %27#2) -> (tensor<128xf32>, tensor<128xf32>, tensor<128x64xf32>) {
         %29 = arith.muli %arg8, %c64 : index
         %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
         %30 = attn.qk %6, %key : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
+        attn.ring_release %key : tensor<64x64xbf16>
         %31 = attn.mask %30 rows %5 cols %29 seq_q %dim_4 seq_k %dim_5 kind = causal : tensor<128x64xf32>
         %32 = attn.row_max %31 init %arg9 : tensor<128x64xf32> -> tensor<128xf32>
         %33 = attn.rescale_factor %arg9, %32 scale_log2 %cst_2 : tensor<128xf32>
@@ -3972,6 +3983,7 @@ func.func @stray_turn(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>
         %36 = attn.row_sum %35 init %34 : tensor<128x64xf32> -> tensor<128xf32>
         %37 = attn.scale_rows %arg11, %33 : tensor<128x64xf32>, tensor<128xf32>
         %38 = attn.pv %35, %value, %37 : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
+        attn.ring_release %value : tensor<64x64xbf16>
         scf.yield %32, %36, %38 : tensor<128xf32>, tensor<128xf32>, tensor<128x64xf32>
       } {attn.kv_range = "tail"}
       %output, %lse = attn.finalize %28#2, %28#1, %28#0 scale %cst_3 mask = causal : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
@@ -4082,6 +4094,7 @@ func.func @value_element_type(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x
         %29 = arith.muli %arg8, %c64 : index
         %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xf16>
         %30 = attn.qk %6, %key : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
+        attn.ring_release %key : tensor<64x64xbf16>
         %31 = attn.row_max %30 init %arg9 : tensor<128x64xf32> -> tensor<128xf32>
         %32 = attn.rescale_factor %arg9, %31 scale_log2 %cst_2 : tensor<128xf32>
         %33 = attn.scale_rows %arg10, %32 : tensor<128xf32>, tensor<128xf32>
@@ -4089,12 +4102,14 @@ func.func @value_element_type(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x
         %35 = attn.row_sum %34 init %33 : tensor<128x64xf32> -> tensor<128xf32>
         %36 = attn.scale_rows %arg11, %32 : tensor<128x64xf32>, tensor<128xf32>
         %37 = attn.pv %34, %value, %36 : tensor<128x64xf32>, tensor<64x64xf16>, tensor<128x64xf32>
+        attn.ring_release %value : tensor<64x64xf16>
         scf.yield %31, %35, %37 : tensor<128xf32>, tensor<128xf32>, tensor<128x64xf32>
       } {attn.kv_range = "full"}
       %28:3 = scf.for %arg8 = %23 to %18 step %c1 iter_args(%arg9 = %27#0, %arg10 = %27#1, %arg11 = %27#2) -> (tensor<128xf32>, tensor<128xf32>, tensor<128x64xf32>) {
         %29 = arith.muli %arg8, %c64 : index
         %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xf16>
         %30 = attn.qk %6, %key : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
+        attn.ring_release %key : tensor<64x64xbf16>
         %31 = attn.mask %30 rows %5 cols %29 seq_q %dim_4 seq_k %dim_5 kind = causal : tensor<128x64xf32>
         %32 = attn.row_max %31 init %arg9 : tensor<128x64xf32> -> tensor<128xf32>
         %33 = attn.rescale_factor %arg9, %32 scale_log2 %cst_2 : tensor<128xf32>
@@ -4103,6 +4118,141 @@ func.func @value_element_type(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x
         %36 = attn.row_sum %35 init %34 : tensor<128x64xf32> -> tensor<128xf32>
         %37 = attn.scale_rows %arg11, %33 : tensor<128x64xf32>, tensor<128xf32>
         %38 = attn.pv %35, %value, %37 : tensor<128x64xf32>, tensor<64x64xf16>, tensor<128x64xf32>
+        attn.ring_release %value : tensor<64x64xf16>
+        scf.yield %32, %36, %38 : tensor<128xf32>, tensor<128xf32>, tensor<128x64xf32>
+      } {attn.kv_range = "tail"}
+      %output, %lse = attn.finalize %28#2, %28#1, %28#0 scale %cst_3 mask = causal : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
+      attn.yield %output, %lse : tensor<128x64xbf16>, tensor<128xf32>
+    } : tensor<128x64xbf16>, tensor<128xf32>
+    %25 = arith.subi %dim_4, %5 : index
+    %26 = arith.minsi %25, %c128 : index
+    %extracted_slice = tensor.extract_slice %24#0[0, 0] [%26, 64] [1, 1] : tensor<128x64xbf16> to tensor<?x64xbf16>
+    %extracted_slice_6 = tensor.extract_slice %24#1[0] [%26] [1] : tensor<128xf32> to tensor<?xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %extracted_slice into %arg6[%arg3, %arg4, %5, 0] [1, 1, %26, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x8x?x64xbf16>
+      tensor.parallel_insert_slice %extracted_slice_6 into %arg7[%arg3, %arg4, %5] [1, 1, %26] [1, 1, 1] : tensor<?xf32> into tensor<?x8x?xf32>
+    }
+  } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  return %3#0, %3#1 : tensor<?x8x?x64xbf16>, tensor<?x8x?xf32>
+}
+
+// -----
+
+// Without its V release the producer would wait for the stage forever.
+func.func @no_value_release(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> (tensor<?x8x?x64xbf16>, tensor<?x8x?xf32>) {
+  %cst = arith.constant dense<0.000000e+00> : tensor<128x64xf32>
+  %cst_0 = arith.constant dense<0.000000e+00> : tensor<128xf32>
+  %cst_1 = arith.constant dense<0xFF800000> : tensor<128xf32>
+  %c1 = arith.constant 1 : index
+  %c-1 = arith.constant -1 : index
+  %c64 = arith.constant 64 : index
+  %c4 = arith.constant 4 : index
+  %cst_2 = arith.constant 0.180336878 : f32
+  %cst_3 = arith.constant 1.250000e-01 : f32
+  %c128 = arith.constant 128 : index
+  %c2 = arith.constant 2 : index
+  %c0 = arith.constant 0 : index
+  %dim = tensor.dim %arg0, %c0 : tensor<?x8x?x64xbf16>
+  %dim_4 = tensor.dim %arg0, %c2 : tensor<?x8x?x64xbf16>
+  %dim_5 = tensor.dim %arg1, %c2 : tensor<?x2x?x64xbf16>
+  %0 = arith.ceildivsi %dim_4, %c128 : index
+  %1 = tensor.empty(%dim, %dim_4) : tensor<?x8x?x64xbf16>
+  %2 = tensor.empty(%dim, %dim_4) : tensor<?x8x?xf32>
+  %3:2 = scf.forall (%arg3, %arg4, %arg5) in (%dim, 8, %0) shared_outs(%arg6 = %1, %arg7 = %2) -> (tensor<?x8x?x64xbf16>, tensor<?x8x?xf32>) {
+    %4 = arith.divui %arg4, %c4 : index
+    %5 = arith.muli %arg5, %c128 : index
+    %6 = attn.load_tile %arg0[%arg3, %arg4, %5] : tensor<?x8x?x64xbf16> -> tensor<128x64xbf16>
+    %7 = arith.ceildivsi %dim_5, %c64 : index
+    %8 = arith.addi %5, %c128 : index
+    %9 = arith.minsi %8, %dim_4 : index
+    %10 = arith.addi %9, %c-1 : index
+    %11 = arith.addi %dim_5, %c-1 : index
+    %12 = arith.minsi %10, %11 : index
+    %13 = arith.addi %12, %c1 : index
+    %14 = arith.ceildivsi %13, %c64 : index
+    %15 = arith.maxsi %14, %c0 : index
+    %16 = arith.minsi %15, %7 : index
+    %17 = arith.cmpi slt, %12, %c0 : index
+    %18 = arith.select %17, %c0, %16 : index
+    %19 = arith.minsi %5, %11 : index
+    %20 = arith.addi %19, %c1 : index
+    %21 = arith.floordivsi %20, %c64 : index
+    %22 = arith.maxsi %21, %c0 : index
+    %23 = arith.minsi %22, %18 : index
+    %24:2 = attn.warp_specialize consumers(2) stages(2) registers(24, 240) producer {
+      %c2_7 = arith.constant 2 : index
+      %dim_8 = tensor.dim %arg1, %c2_7 : tensor<?x2x?x64xbf16>
+      %c2_9 = arith.constant 2 : index
+      %dim_10 = tensor.dim %arg0, %c2_9 : tensor<?x8x?x64xbf16>
+      %c0_11 = arith.constant 0 : index
+      %c64_12 = arith.constant 64 : index
+      %27 = arith.ceildivsi %dim_8, %c64_12 : index
+      %c128_13 = arith.constant 128 : index
+      %28 = arith.addi %5, %c128_13 : index
+      %29 = arith.minsi %28, %dim_10 : index
+      %c-1_14 = arith.constant -1 : index
+      %30 = arith.addi %29, %c-1_14 : index
+      %c-1_15 = arith.constant -1 : index
+      %31 = arith.addi %dim_8, %c-1_15 : index
+      %32 = arith.minsi %30, %31 : index
+      %c64_16 = arith.constant 64 : index
+      %c0_17 = arith.constant 0 : index
+      %c1_18 = arith.constant 1 : index
+      %33 = arith.addi %32, %c1_18 : index
+      %c64_19 = arith.constant 64 : index
+      %34 = arith.ceildivsi %33, %c64_19 : index
+      %35 = arith.maxsi %34, %c0_11 : index
+      %36 = arith.minsi %35, %27 : index
+      %37 = arith.cmpi slt, %32, %c0_11 : index
+      %38 = arith.select %37, %c0_17, %36 : index
+      %c-1_20 = arith.constant -1 : index
+      %39 = arith.addi %dim_8, %c-1_20 : index
+      %40 = arith.minsi %5, %39 : index
+      %c64_21 = arith.constant 64 : index
+      %c0_22 = arith.constant 0 : index
+      %c1_23 = arith.constant 1 : index
+      %41 = arith.addi %40, %c1_23 : index
+      %c64_24 = arith.constant 64 : index
+      %42 = arith.floordivsi %41, %c64_24 : index
+      %c1_25 = arith.constant 1 : index
+      scf.for %arg8 = %c0_17 to %38 step %c1_25 {
+        %c64_26 = arith.constant 64 : index
+        %43 = arith.muli %arg8, %c64_26 : index
+        %44 = attn.load_tile %arg1[%arg3, %4, %43] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+        %45 = attn.load_tile %arg2[%arg3, %4, %43] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+        attn.ring_push %44, %45 : tensor<64x64xbf16>, tensor<64x64xbf16>
+      }
+      attn.yield
+    } consumer {
+      %27:3 = scf.for %arg8 = %c0 to %23 step %c1 iter_args(%arg9 = %cst_1, %arg10 = %cst_0, %arg11 = %cst) -> (tensor<128xf32>, tensor<128xf32>, tensor<128x64xf32>) {
+        %29 = arith.muli %arg8, %c64 : index
+        %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
+        %30 = attn.qk %6, %key : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
+        // expected-error @+1 {{convert-attn-to-nvvm: a kv step releases its popped K right after the S GEMM (attn.qk, or its attn.pass_turn) and its V last, each once (attn.ring_release)}}
+        attn.ring_release %key : tensor<64x64xbf16>
+        %31 = attn.row_max %30 init %arg9 : tensor<128x64xf32> -> tensor<128xf32>
+        %32 = attn.rescale_factor %arg9, %31 scale_log2 %cst_2 : tensor<128xf32>
+        %33 = attn.scale_rows %arg10, %32 : tensor<128xf32>, tensor<128xf32>
+        %34 = attn.exp_diff %30, %31 scale_log2 %cst_2 : tensor<128x64xf32>, tensor<128xf32>
+        %35 = attn.row_sum %34 init %33 : tensor<128x64xf32> -> tensor<128xf32>
+        %36 = attn.scale_rows %arg11, %32 : tensor<128x64xf32>, tensor<128xf32>
+        %37 = attn.pv %34, %value, %36 : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
+        scf.yield %31, %35, %37 : tensor<128xf32>, tensor<128xf32>, tensor<128x64xf32>
+      } {attn.kv_range = "full"}
+      %28:3 = scf.for %arg8 = %23 to %18 step %c1 iter_args(%arg9 = %27#0, %arg10 = %27#1, %arg11 = %27#2) -> (tensor<128xf32>, tensor<128xf32>, tensor<128x64xf32>) {
+        %29 = arith.muli %arg8, %c64 : index
+        %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
+        %30 = attn.qk %6, %key : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
+        attn.ring_release %key : tensor<64x64xbf16>
+        %31 = attn.mask %30 rows %5 cols %29 seq_q %dim_4 seq_k %dim_5 kind = causal : tensor<128x64xf32>
+        %32 = attn.row_max %31 init %arg9 : tensor<128x64xf32> -> tensor<128xf32>
+        %33 = attn.rescale_factor %arg9, %32 scale_log2 %cst_2 : tensor<128xf32>
+        %34 = attn.scale_rows %arg10, %33 : tensor<128xf32>, tensor<128xf32>
+        %35 = attn.exp_diff %31, %32 scale_log2 %cst_2 : tensor<128x64xf32>, tensor<128xf32>
+        %36 = attn.row_sum %35 init %34 : tensor<128x64xf32> -> tensor<128xf32>
+        %37 = attn.scale_rows %arg11, %33 : tensor<128x64xf32>, tensor<128xf32>
+        %38 = attn.pv %35, %value, %37 : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
+        attn.ring_release %value : tensor<64x64xbf16>
         scf.yield %32, %36, %38 : tensor<128xf32>, tensor<128xf32>, tensor<128x64xf32>
       } {attn.kv_range = "tail"}
       %output, %lse = attn.finalize %28#2, %28#1, %28#0 scale %cst_3 mask = causal : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>

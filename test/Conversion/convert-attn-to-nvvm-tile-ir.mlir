@@ -560,6 +560,7 @@ func.func @pipelined(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>,
         %29 = arith.muli %arg8, %c64 : index
         %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
         %30 = attn.qk %6, %key : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
+        attn.ring_release %key : tensor<64x64xbf16>
         %31 = attn.row_max %30 init %arg9 : tensor<128x64xf32> -> tensor<128xf32>
         %32 = attn.rescale_factor %arg9, %31 scale_log2 %cst_2 : tensor<128xf32>
         %33 = attn.scale_rows %arg10, %32 : tensor<128xf32>, tensor<128xf32>
@@ -567,12 +568,14 @@ func.func @pipelined(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>,
         %35 = attn.row_sum %34 init %33 : tensor<128x64xf32> -> tensor<128xf32>
         %36 = attn.scale_rows %arg11, %32 {attn.stage = 1 : i64} : tensor<128x64xf32>, tensor<128xf32>
         %37 = attn.pv %34, %value, %36 {attn.stage = 1 : i64} : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
+        attn.ring_release %value {attn.stage = 1 : i64} : tensor<64x64xbf16>
         scf.yield %31, %35, %37 : tensor<128xf32>, tensor<128xf32>, tensor<128x64xf32>
       } {attn.kv_range = "full"}
       %28:3 = scf.for %arg8 = %23 to %18 step %c1 iter_args(%arg9 = %27#0, %arg10 = %27#1, %arg11 = %27#2) -> (tensor<128xf32>, tensor<128xf32>, tensor<128x64xf32>) {
         %29 = arith.muli %arg8, %c64 : index
         %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
         %30 = attn.qk %6, %key : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
+        attn.ring_release %key : tensor<64x64xbf16>
         %31 = attn.mask %30 rows %5 cols %29 seq_q %dim_4 seq_k %dim_5 kind = causal : tensor<128x64xf32>
         %32 = attn.row_max %31 init %arg9 : tensor<128x64xf32> -> tensor<128xf32>
         %33 = attn.rescale_factor %arg9, %32 scale_log2 %cst_2 : tensor<128xf32>
@@ -581,6 +584,7 @@ func.func @pipelined(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>,
         %36 = attn.row_sum %35 init %34 : tensor<128x64xf32> -> tensor<128xf32>
         %37 = attn.scale_rows %arg11, %33 {attn.stage = 1 : i64} : tensor<128x64xf32>, tensor<128xf32>
         %38 = attn.pv %35, %value, %37 {attn.stage = 1 : i64} : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
+        attn.ring_release %value {attn.stage = 1 : i64} : tensor<64x64xbf16>
         scf.yield %32, %36, %38 : tensor<128xf32>, tensor<128xf32>, tensor<128x64xf32>
       } {attn.kv_range = "tail"}
       %output, %lse = attn.finalize %28#2, %28#1, %28#0 scale %cst_3 mask = causal : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
@@ -602,9 +606,20 @@ func.func @pipelined(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>,
 
 // The same IR with the stage attributes deleted: every block runs its
 // GEMMs and softmax in sequence, each GEMM waited for at once.
+// Each step's attn.ring_release ops are arrivals on the stage's empty
+// barriers: K's once S is waited for (before V's full wait), V's after P V.
 // CHECK-LABEL: llvm.func @not_pipelined(
 // CHECK-NOT:     nvvm.wgmma.wait.group.sync.aligned 1
 // CHECK-NOT:     nvvm.barrier.arrive
+// CHECK:         scf.for
+// CHECK:           nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK:           scf.if
+// CHECK-NEXT:        nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<3>
+// CHECK:           nvvm.mbarrier.try_wait.parity
+// CHECK:           nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK:           scf.if
+// CHECK-NEXT:        nvvm.mbarrier.arrive %{{.*}} : !llvm.ptr<3>
+// CHECK:           scf.yield
 // CHECK:         llvm.return
 
 func.func @not_pipelined(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> (tensor<?x8x?x64xbf16>, tensor<?x8x?xf32>) {
@@ -696,6 +711,7 @@ func.func @not_pipelined(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64xbf
         %29 = arith.muli %arg8, %c64 : index
         %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
         %30 = attn.qk %6, %key : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
+        attn.ring_release %key : tensor<64x64xbf16>
         %31 = attn.row_max %30 init %arg9 : tensor<128x64xf32> -> tensor<128xf32>
         %32 = attn.rescale_factor %arg9, %31 scale_log2 %cst_2 : tensor<128xf32>
         %33 = attn.scale_rows %arg10, %32 : tensor<128xf32>, tensor<128xf32>
@@ -703,12 +719,14 @@ func.func @not_pipelined(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64xbf
         %35 = attn.row_sum %34 init %33 : tensor<128x64xf32> -> tensor<128xf32>
         %36 = attn.scale_rows %arg11, %32 : tensor<128x64xf32>, tensor<128xf32>
         %37 = attn.pv %34, %value, %36 : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
+        attn.ring_release %value : tensor<64x64xbf16>
         scf.yield %31, %35, %37 : tensor<128xf32>, tensor<128xf32>, tensor<128x64xf32>
       } {attn.kv_range = "full"}
       %28:3 = scf.for %arg8 = %23 to %18 step %c1 iter_args(%arg9 = %27#0, %arg10 = %27#1, %arg11 = %27#2) -> (tensor<128xf32>, tensor<128xf32>, tensor<128x64xf32>) {
         %29 = arith.muli %arg8, %c64 : index
         %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
         %30 = attn.qk %6, %key : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
+        attn.ring_release %key : tensor<64x64xbf16>
         %31 = attn.mask %30 rows %5 cols %29 seq_q %dim_4 seq_k %dim_5 kind = causal : tensor<128x64xf32>
         %32 = attn.row_max %31 init %arg9 : tensor<128x64xf32> -> tensor<128xf32>
         %33 = attn.rescale_factor %arg9, %32 scale_log2 %cst_2 : tensor<128xf32>
@@ -717,6 +735,7 @@ func.func @not_pipelined(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64xbf
         %36 = attn.row_sum %35 init %34 : tensor<128x64xf32> -> tensor<128xf32>
         %37 = attn.scale_rows %arg11, %33 : tensor<128x64xf32>, tensor<128xf32>
         %38 = attn.pv %35, %value, %37 : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
+        attn.ring_release %value : tensor<64x64xbf16>
         scf.yield %32, %36, %38 : tensor<128xf32>, tensor<128xf32>, tensor<128x64xf32>
       } {attn.kv_range = "tail"}
       %output, %lse = attn.finalize %28#2, %28#1, %28#0 scale %cst_3 mask = causal : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
@@ -856,6 +875,7 @@ func.func @turns(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %ar
         attn.wait_turn
         %30 = attn.qk %6, %key : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
         attn.pass_turn
+        attn.ring_release %key : tensor<64x64xbf16>
         %31 = attn.row_max %30 init %arg9 : tensor<128x64xf32> -> tensor<128xf32>
         %32 = attn.rescale_factor %arg9, %31 scale_log2 %cst_2 : tensor<128xf32>
         %33 = attn.scale_rows %arg10, %32 : tensor<128xf32>, tensor<128xf32>
@@ -863,6 +883,7 @@ func.func @turns(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %ar
         %35 = attn.row_sum %34 init %33 : tensor<128x64xf32> -> tensor<128xf32>
         %36 = attn.scale_rows %arg11, %32 : tensor<128x64xf32>, tensor<128xf32>
         %37 = attn.pv %34, %value, %36 : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
+        attn.ring_release %value : tensor<64x64xbf16>
         scf.yield %31, %35, %37 : tensor<128xf32>, tensor<128xf32>, tensor<128x64xf32>
       } {attn.kv_range = "full"}
       %28:3 = scf.for %arg8 = %23 to %18 step %c1 iter_args(%arg9 = %27#0, %arg10 = %27#1, %arg11 = %27#2) -> (tensor<128xf32>, tensor<128xf32>, tensor<128x64xf32>) {
@@ -871,6 +892,7 @@ func.func @turns(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %ar
         attn.wait_turn
         %30 = attn.qk %6, %key : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
         attn.pass_turn
+        attn.ring_release %key : tensor<64x64xbf16>
         %31 = attn.mask %30 rows %5 cols %29 seq_q %dim_4 seq_k %dim_5 kind = causal : tensor<128x64xf32>
         %32 = attn.row_max %31 init %arg9 : tensor<128x64xf32> -> tensor<128xf32>
         %33 = attn.rescale_factor %arg9, %32 scale_log2 %cst_2 : tensor<128xf32>
@@ -879,6 +901,7 @@ func.func @turns(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %ar
         %36 = attn.row_sum %35 init %34 : tensor<128x64xf32> -> tensor<128xf32>
         %37 = attn.scale_rows %arg11, %33 : tensor<128x64xf32>, tensor<128xf32>
         %38 = attn.pv %35, %value, %37 : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
+        attn.ring_release %value : tensor<64x64xbf16>
         scf.yield %32, %36, %38 : tensor<128xf32>, tensor<128xf32>, tensor<128x64xf32>
       } {attn.kv_range = "tail"}
       %output, %lse = attn.finalize %28#2, %28#1, %28#0 scale %cst_3 mask = causal : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>

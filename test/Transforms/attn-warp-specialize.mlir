@@ -40,13 +40,18 @@
 // CHECK-NEXT:          attn.wait_turn
 // CHECK-NEXT:          attn.qk %[[QTILE]], %[[K1]]
 // CHECK-NEXT:          attn.pass_turn
+// The ring: K goes back once S is computed, V at the end of the step.
+// CHECK-NEXT:          attn.ring_release %[[K1]] : tensor<64x64xbf16>
 // CHECK:               attn.pv %{{.*}}, %[[V1]], %{{.*}}
+// CHECK-NEXT:          attn.ring_release %[[V1]] : tensor<64x64xbf16>
+// CHECK-NEXT:          scf.yield
 // CHECK:             } {attn.kv_range = "full"}
 // CHECK-NEXT:        %[[TAIL:.*]]:3 = scf.for %{{.*}} = %[[SPLIT]] to %[[END]] step
 // CHECK:               %[[K2:.*]], %[[V2:.*]] = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
 // CHECK-NEXT:          attn.wait_turn
 // CHECK-NEXT:          attn.qk %[[QTILE]], %[[K2]]
 // CHECK-NEXT:          attn.pass_turn
+// CHECK-NEXT:          attn.ring_release %[[K2]]
 // CHECK-NEXT:          attn.mask
 // CHECK:               attn.pv %{{.*}}, %[[V2]], %{{.*}}
 // CHECK:             } {attn.kv_range = "tail"}
@@ -72,6 +77,8 @@
 // OVERLAP-NOT:         attn.stage
 // OVERLAP:             %[[SCALED:.*]] = attn.scale_rows %{{.*}}, %{{.*}} {attn.stage = 1 : i64} : tensor<128x64xf32>, tensor<128xf32>
 // OVERLAP-NEXT:        attn.pv %{{.*}}, %{{.*}}, %[[SCALED]] {attn.stage = 1 : i64}
+// V is read by stage 1's P V: its release is stage 1 too.
+// OVERLAP-NEXT:        attn.ring_release %{{.*}} {attn.stage = 1 : i64}
 // OVERLAP-NEXT:        scf.yield
 // OVERLAP:           } {attn.kv_range = "full"}
 // OVERLAP:           scf.for

@@ -295,8 +295,9 @@ def AttnWarpSpecializePass
       `buildKvBlockRange` as attn-tile and attn-split-masked-loops) that
       loads each K/V tile pair and `attn.ring_push`es it;
     * the `consumer` region gets the kv loops, in which each K/V
-      `attn.load_tile` pair becomes one `attn.ring_pop`, and `attn.finalize`,
-      whose results it yields.
+      `attn.load_tile` pair becomes one `attn.ring_pop` (with an
+      `attn.ring_release` of K right after the S GEMM and of V last in the
+      step), and `attn.finalize`, whose results it yields.
 
     block_m / 64 consumer warpgroups (block_m must be 64, 128 or 192); the
     setmaxnreg budgets come from the target's table (24/240 with two

@@ -21,8 +21,9 @@
 namespace mlir::attn {
 
 /// The tile ops of fused kv loop `loop` that only the accumulator's update
-/// reads (its attn.scale_rows and the attn.pv that yields O), in order: the
-/// ops a two-stage pipeline defers to the next iteration.
+/// reads (its attn.scale_rows and the attn.pv that yields O), and the
+/// attn.ring_release of the V tile that P V reads, in order: the ops a
+/// two-stage pipeline defers to the next iteration.
 SmallVector<Operation *> getAccumulatorUpdate(scf::ForOp loop);
 
 /// The `attn.stage` of `op`, 0 without one.

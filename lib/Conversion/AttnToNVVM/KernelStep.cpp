@@ -101,6 +101,10 @@ void KernelEmitter::passTurn() {
 /// lowered before the step's other ops) rather than computing a tile.
 static bool isRingSlot(Operation &op) { return isa<RingPopOp, LoadTileOp>(op); }
 
+/// Whether `op` hands a ring slot back: each schedule lowers the step's
+/// releases where the GEMMs reading the slot's tile have completed.
+static bool isRingRelease(Operation &op) { return isa<RingReleaseOp>(op); }
+
 void KernelEmitter::lowerRingSlots(TileValues &values, const KvLoop &kv,
                                    Value iteration) {
   for (Operation &op : kv.loop.getBody()->without_terminator())
@@ -122,8 +126,9 @@ SmallVector<Value> KernelEmitter::kvStep(Value kvBlock, Value iteration,
   PVOp pv = kv.pv();
   const RingSlot valueSlot = values.slots.at(pv.getValue());
   for (Operation &op : body->without_terminator()) {
-    // attn.pass_turn ends the turn right after the GEMM issue (below).
-    if (isRingSlot(op) || isa<PassTurnOp>(op))
+    // attn.pass_turn ends the turn right after the GEMM issue, and the K
+    // release follows the S wait (below).
+    if (isRingSlot(op) || isRingRelease(op) || isa<PassTurnOp>(op))
       continue;
     auto qk = dyn_cast<QKOp>(op);
     if (!qk) {
@@ -136,14 +141,17 @@ SmallVector<Value> KernelEmitter::kvStep(Value kvBlock, Value iteration,
     if (kv.turn)
       lowerTileOp(values, kv.turn->second, kvBlock, iteration);
     NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-    releaseKeys(keySlot.stage);
+    if (kv.keyRelease)
+      releaseKeys(keySlot.stage);
     // V landed with K (or soon after): wait now, so that no try-wait loop
     // separates the softmax from P's conversion and the P V issue.
     waitForSlot(valueSlot, /*isValue=*/true);
   }
-  // The ops after attn.pv (the row sum) run under the P V wgmma.
+  // The ops after attn.pv (the row sum) run under the P V wgmma. Without
+  // a producer the CTA refills the stage itself.
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-  releaseValues(valueSlot.stage, kvBlock);
+  if (kv.valueRelease || !plan.warpSpecialize)
+    releaseValues(valueSlot.stage, kvBlock);
   return flatten(values, body->getTerminator()->getOperands());
 }
 
@@ -154,7 +162,8 @@ KernelEmitter::OverlapStages KernelEmitter::splitStages(const KvLoop &kv) {
   // readKernelPlan checked the stages (verifyPipelineStages): stage 1 is
   // the accumulator update, which nothing of stage 0 reads.
   for (Operation &op : kv.loop.getBody()->without_terminator()) {
-    if (isRingSlot(op) || op.getDialect() != stages.qk->getDialect())
+    if (isRingSlot(op) || isRingRelease(op) ||
+        op.getDialect() != stages.qk->getDialect())
       continue;
     (getPipelineStage(&op) == 1 ? stages.stage1 : stages.stage0).push_back(&op);
   }
@@ -231,8 +240,12 @@ SmallVector<Value> KernelEmitter::kvStepOverlapped(Value kvBlock,
   for (Value v : yielded)
     if (v.getDefiningOp<RowSumOp>())
       llvm::append_range(after, values.rows.at(v).rows);
-  releaseKeys(keySlot.stage, after);
-  releaseValues(prevValueSlot.stage, kvBlock, after);
+  // Both releases after the full wait: the step's K (S(j) was waited for
+  // above) and block j-1's V (stage 1).
+  if (kv.keyRelease)
+    releaseKeys(keySlot.stage, after);
+  if (kv.valueRelease)
+    releaseValues(prevValueSlot.stage, kvBlock, after);
   SmallVector<Value> next;
   for (Value v : yielded)
     llvm::append_range(
@@ -262,7 +275,8 @@ SmallVector<Value> KernelEmitter::overlapPrologue(ValueRange carried,
   for (Operation *op : llvm::make_range(std::next(qkAt), stages.stage0.end()))
     if (!isa<PassTurnOp>(op))
       lowerTileOp(values, op, kvBegin, Value());
-  releaseKeys(keySlot.stage);
+  if (kv.keyRelease)
+    releaseKeys(keySlot.stage);
   // The accumulator stays as carried in: its stage 1 runs in the next step.
   SmallVector<Value> next;
   for (auto [yielded, iterArg] : llvm::zip_equal(
@@ -302,8 +316,8 @@ Value KernelEmitter::overlapEpilogue(ValueRange carried, Value lastIteration) {
   for (Operation *op : stages.stage1)
     lowerTileOp(previous, op, Value(), Value());
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-  // The next tile's loads reuse this stage.
-  if (plan.persistent)
+  // The next tile's loads reuse this stage (the last block's V release).
+  if (plan.persistent && kv.valueRelease)
     releaseValues(valueSlot.stage, kvEnd);
   return packedTile(previous, stages.pv.getResult());
 }

@@ -54,6 +54,8 @@ static FailureOr<KvLoop> readKvLoop(scf::ForOp loop) {
   RescaleFactorOp rescale;
   WaitTurnOp waitTurn;
   PassTurnOp passTurn;
+  RingPopOp pop;
+  SmallVector<RingReleaseOp, 2> releases;
   int scaledRows = 0;
   for (Operation &op : loop.getBody()->without_terminator()) {
     auto once = [&](auto &slot, auto typed) -> LogicalResult {
@@ -74,11 +76,16 @@ static FailureOr<KvLoop> readKvLoop(scf::ForOp loop) {
             .Case([&](RescaleFactorOp o) { return once(rescale, o); })
             .Case([&](WaitTurnOp o) { return once(waitTurn, o); })
             .Case([&](PassTurnOp o) { return once(passTurn, o); })
+            .Case([&](RingPopOp o) { return once(pop, o); })
+            .Case([&](RingReleaseOp o) {
+              releases.push_back(o);
+              return success();
+            })
             .Case([&](ScaleRowsOp) {
               ++scaledRows;
               return success();
             })
-            .Case<MaskOp, SoftcapOp, RingPopOp, LoadTileOp>(
+            .Case<MaskOp, SoftcapOp, LoadTileOp>(
                 [](Operation *) { return success(); })
             .Default([&](Operation *other) -> LogicalResult {
               if (other->getDialect() ==
@@ -126,6 +133,31 @@ static FailureOr<KvLoop> readKvLoop(scf::ForOp loop) {
                   "a ping-pong turn is attn.wait_turn right before the "
                   "step's attn.qk and attn.pass_turn right after it");
     kv.turn = {waitTurn, passTurn};
+  }
+  // The step releases its popped K once S is computed (right after the S
+  // GEMM and its turn) and its V last; nothing else (KernelStep.cpp
+  // lowers them where the GEMMs that read them have completed).
+  if (pop || !releases.empty()) {
+    auto releaseOf = [&](Value tile) -> RingReleaseOp {
+      for (RingReleaseOp release : releases)
+        if (release.getTile() == tile)
+          return release;
+      return {};
+    };
+    Operation *afterS = passTurn ? passTurn.getOperation() : qk.getOperation();
+    RingReleaseOp keyRelease = pop ? releaseOf(pop.getKey()) : RingReleaseOp();
+    RingReleaseOp valueRelease =
+        pop ? releaseOf(pop.getValue()) : RingReleaseOp();
+    if (!pop || releases.size() != 2 || !keyRelease || !valueRelease ||
+        afterS->getNextNode() != keyRelease ||
+        valueRelease->getNextNode() != loop.getBody()->getTerminator())
+      return fail(releases.empty() ? pop.getOperation()
+                                   : releases.front().getOperation(),
+                  "a kv step releases its popped K right after the S GEMM "
+                  "(attn.qk, or its attn.pass_turn) and its V last, each "
+                  "once (attn.ring_release)");
+    kv.keyRelease = keyRelease;
+    kv.valueRelease = valueRelease;
   }
   Value scores = collectScoreModifiers(qk.getScores(), kv.scoreModifiers);
   if (rowMax.getScores() != scores || expDiff.getScores() != scores)

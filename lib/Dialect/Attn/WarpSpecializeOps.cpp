@@ -127,3 +127,12 @@ static LogicalResult verifyTurn(Operation *op) {
 
 LogicalResult WaitTurnOp::verify() { return verifyTurn(*this); }
 LogicalResult PassTurnOp::verify() { return verifyTurn(*this); }
+
+LogicalResult RingReleaseOp::verify() {
+  if (!enclosingRole(*this, /*producer=*/false))
+    return emitOpError("must be inside the consumer region of an "
+                       "attn.warp_specialize");
+  if (!getTile().getDefiningOp<RingPopOp>())
+    return emitOpError("releases a tile of attn.ring_pop");
+  return success();
+}

@@ -1205,3 +1205,30 @@ func.func @combine_splits_lse_batch(%po: tensor<?x?x2x?x64xf32>, %pl: tensor<?x?
       -> tensor<1x2x?x64xbf16>, tensor<2x2x?xf32>
   return %o : tensor<1x2x?x64xbf16>
 }
+
+// -----
+
+func.func @ring_release_outside(%t: tensor<64x64xbf16>) {
+  // expected-error @+1 {{'attn.ring_release' op must be inside the consumer region of an attn.warp_specialize}}
+  attn.ring_release %t : tensor<64x64xbf16>
+  return
+}
+
+// -----
+
+func.func @ring_release_not_popped(%k: tensor<?x4x?x64xbf16>, %i: index, %t: tensor<64x64xbf16>,
+                                   %acc: tensor<128x64xf32>, %l: tensor<128xf32>) {
+  %scale_cst0 = arith.constant 1.0 : f32
+  %o:2 = attn.warp_specialize consumers(2) stages(2) registers(24, 240) producer {
+    %kt = attn.load_tile %k[%i, %i, %i] : tensor<?x4x?x64xbf16> -> tensor<64x64xbf16>
+    attn.ring_push %kt, %kt : tensor<64x64xbf16>, tensor<64x64xbf16>
+    attn.yield
+  } consumer {
+    // expected-error @+1 {{'attn.ring_release' op releases a tile of attn.ring_pop}}
+    attn.ring_release %t : tensor<64x64xbf16>
+    %out, %lse = attn.finalize %acc, %l, %l scale %scale_cst0
+        : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
+    attn.yield %out, %lse : tensor<128x64xbf16>, tensor<128xf32>
+  } : tensor<128x64xbf16>, tensor<128xf32>
+  return
+}

@@ -506,6 +506,36 @@ def Attn_RingPopOp : Attn_Op<"ring_pop", [
   let hasVerifier = 1;
 }
 
+def Attn_RingReleaseOp : Attn_Op<"ring_release", [MemoryEffects<[MemWrite<Attn_KvRing>]>]> {
+  let summary = "consumers: done with a popped K or V tile, its stage may be refilled";
+  let description = [{
+    `tile` is a result of this step's `attn.ring_pop`; after this op the
+    consumers no longer read it, so the producer may load the next block
+    into its ring stage. The lowering arrives on the tile's empty mbarrier
+    (once per consumer warpgroup) when the GEMM that reads it has completed:
+    with separate K and V barriers (two stages, `#attn.shared_memory`'s
+    `key_empty` != `value_empty`) a K release hands K back before V; with
+    one barrier per stage the V release frees both and the K release emits
+    nothing.
+
+    `attn-warp-specialize` puts the K release right after the step's S GEMM
+    (`attn.qk`, or its `attn.pass_turn`) and the V release last in the step,
+    in stage 1 (`attn.stage`) when the P V GEMM that reads V is. Only in the
+    consumer region of an `attn.warp_specialize`.
+
+    ```mlir
+    %k, %v = attn.ring_pop : tensor<128x128xbf16>, tensor<128x128xbf16>
+    %s = attn.qk %q, %k : ...
+    attn.ring_release %k : tensor<128x128xbf16>
+    ...
+    attn.ring_release %v : tensor<128x128xbf16>
+    ```
+  }];
+  let arguments = (ins Attn_Tile:$tile);
+  let assemblyFormat = "$tile attr-dict `:` type($tile)";
+  let hasVerifier = 1;
+}
+
 class Attn_TurnOp<string mnemonic>
     : Attn_Op<mnemonic,
               [MemoryEffects<[MemRead<Attn_GemmTurn>, MemWrite<Attn_GemmTurn>]>]> {
