@@ -30,6 +30,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
 #include <cmath>
@@ -144,8 +145,11 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
   // Destinations: O in its own layout, LSE as [B, Hq, Nq]; with kv_splits
   // the partials of every split, [S, B, Hq, Nq, Dv] and [S, B, Hq, Nq] in
   // f32, which attn.combine_splits merges after the tiles.
-  // A split count below 1 at launch counts as 1.
+  // One split is the unsplit attention; a split count below 1 at launch
+  // counts as 1.
   Value kvSplits = op.getKvSplits();
+  if (kvSplits && matchPattern(kvSplits, m_One()))
+    kvSplits = Value();
   if (kvSplits)
     kvSplits = arith::MaxSIOp::create(
         rewriter, loc, kvSplits,

@@ -341,3 +341,20 @@ func.func @kv_splits(%q: tensor<2x8x?x64xbf16>, %k: tensor<2x2x?x64xbf16>,
       -> tensor<2x8x?x64xbf16>, tensor<2x8x?xf32>
   return %o, %lse : tensor<2x8x?x64xbf16>, tensor<2x8x?xf32>
 }
+
+// -----
+
+// One kv split is the unsplit attention: the usual three-dimensional forall,
+// no partials.
+// CHECK-LABEL: func.func @one_kv_split(
+// CHECK:         scf.forall (%{{[^,]*}}, %{{[^,]*}}, %{{[^)]*}}) in
+// CHECK-NOT:     attn.combine_splits
+// CHECK:         return
+func.func @one_kv_split(%q: tensor<2x8x?x64xbf16>, %k: tensor<2x2x?x64xbf16>,
+                        %v: tensor<2x2x?x64xbf16>) -> tensor<2x8x?x64xbf16> {
+  %one = arith.constant 1 : index
+  %o = attn.attention %q, %k, %v kv_splits(%one)
+      : tensor<2x8x?x64xbf16>, tensor<2x2x?x64xbf16>, tensor<2x2x?x64xbf16>
+      -> tensor<2x8x?x64xbf16>
+  return %o : tensor<2x8x?x64xbf16>
+}

@@ -296,12 +296,24 @@ struct DropRedundantRightWindow : public OpRewritePattern<AttentionOp> {
     return success();
   }
 };
+/// One kv split is the unsplit attention.
+struct DropSingleKvSplit : public OpRewritePattern<AttentionOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AttentionOp op,
+                                PatternRewriter &rewriter) const override {
+    Value splits = op.getKvSplits();
+    if (!splits || !matchPattern(splits, m_One()))
+      return failure();
+    rewriter.modifyOpInPlace(op, [&] { op.getKvSplitsMutable().clear(); });
+    return success();
+  }
+};
 } // namespace
 
 void AttentionOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                               MLIRContext *context) {
-  results.add<CanonicalizeSquareBottomRightCausal, DropRedundantRightWindow>(
-      context);
+  results.add<CanonicalizeSquareBottomRightCausal, DropRedundantRightWindow,
+              DropSingleKvSplit>(context);
 }
 
 //===----------------------------------------------------------------------===//

@@ -132,3 +132,23 @@ func.func @window_no_mask(%q: tensor<1x4x128x32xf32>, %k: tensor<1x4x128x32xf32>
       -> tensor<1x4x128x32xf32>
   return %o : tensor<1x4x128x32xf32>
 }
+
+// -----
+
+// One kv split is the unsplit attention: the operand goes (and the GPU
+// lowering takes the op); two stay.
+// CHECK-LABEL: func.func @one_kv_split
+// CHECK:         attn.attention %{{[^ ]+}}, %{{[^ ]+}}, %{{[^ ]+}} :
+// CHECK:         attn.attention %{{[^ ]+}}, %{{[^ ]+}}, %{{[^ ]+}} kv_splits(%{{.*}}) :
+func.func @one_kv_split(%q: tensor<1x4x?x32xbf16>, %k: tensor<1x4x?x32xbf16>,
+                        %v: tensor<1x4x?x32xbf16>) -> (tensor<1x4x?x32xbf16>, tensor<1x4x?x32xbf16>) {
+  %one = arith.constant 1 : index
+  %two = arith.constant 2 : index
+  %o = attn.attention %q, %k, %v kv_splits(%one)
+      : tensor<1x4x?x32xbf16>, tensor<1x4x?x32xbf16>, tensor<1x4x?x32xbf16>
+      -> tensor<1x4x?x32xbf16>
+  %p = attn.attention %q, %k, %v kv_splits(%two)
+      : tensor<1x4x?x32xbf16>, tensor<1x4x?x32xbf16>, tensor<1x4x?x32xbf16>
+      -> tensor<1x4x?x32xbf16>
+  return %o, %p : tensor<1x4x?x32xbf16>, tensor<1x4x?x32xbf16>
+}

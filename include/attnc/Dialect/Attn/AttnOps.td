@@ -69,7 +69,8 @@ def Attn_AttentionOp : Attn_Op<"attention", [Pure, AttrSizedOperandSegments]> {
     into one tile per (query block, range) and an `attn.combine_splits`).
     It pays when the other dimensions leave the GPU's SMs idle (decode: one
     query row against a long cache), and it is a value so that the split
-    count can follow the lengths at launch time.
+    count can follow the lengths at launch time. Canonicalization drops a
+    constant 1.
 
     Example (GQA 4:1, causal, bf16, with LSE):
 
