@@ -273,13 +273,8 @@ SmallVector<Value> lowerCombineSplits(OpBuilder &b, CombineSplitsOp op) {
   Location loc = op.getLoc();
   MLIRContext *ctx = b.getContext();
   Value partialOutput = op.getPartialOutput(), partialLse = op.getPartialLse();
-  // Logical dim d (b, h, i, e) of the results: static where the result
-  // types say so, else the partials' size.
-  auto sizeOf = [&](unsigned dim) -> OpFoldResult {
-    int64_t known =
-        op.getOutput().getType().getDimSize(physicalDim(dim, op.getLayout()));
-    if (!ShapedType::isDynamic(known))
-      return b.getIndexAttr(known);
+  // Logical dim d (b, h, i, e) of the results: the partials' size.
+  auto sizeOf = [&](unsigned dim) {
     return tensor::getMixedSize(b, loc, partialOutput, dim + 1);
   };
   SmallVector<OpFoldResult> rowSizes = {sizeOf(0), sizeOf(1), sizeOf(2)};
@@ -323,20 +318,15 @@ SmallVector<Value> lowerCombineSplits(OpBuilder &b, CombineSplitsOp op) {
     outputSizes[physicalDim(d, layout)] = sizeOf(d);
   Value output = normalizedOutput(
       b, loc, acc, sum, emptyTensor(b, loc, outputSizes, elementType), layout);
-  auto lseType = op.getLse().getType();
-  SmallVector<OpFoldResult> lseSizes(rowSizes);
-  for (unsigned d = 0; d < 3; ++d)
-    if (!lseType.isDynamicDim(d))
-      lseSizes[d] = b.getIndexAttr(lseType.getDimSize(d));
   Value lse = logSumExp(b, loc, max, sum,
-                        emptyTensor(b, loc, lseSizes, b.getF32Type()));
-  // Sizes the results' types leave dynamic may be static in the partials'
+                        emptyTensor(b, loc, rowSizes, b.getF32Type()));
+  // The partials' sizes may be static where the results' types are dynamic
   // (and the reverse): the results take the op's types.
   auto castTo = [&](Value v, Type type) -> Value {
     return v.getType() == type ? v : tensor::CastOp::create(b, loc, type, v);
   };
   output = castTo(output, op.getOutput().getType());
-  lse = castTo(lse, lseType);
+  lse = castTo(lse, op.getLse().getType());
   return {output, lse};
 }
 

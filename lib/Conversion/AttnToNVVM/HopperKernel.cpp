@@ -442,7 +442,7 @@ void KernelEmitter::emitConsumer(Value output, Value lse,
     }
   };
 
-  if (plan.pingPong()) {
+  if (plan.pingPong) {
     // Warpgroup 0 goes first: warpgroup 1 pre-arrives on its barrier.
     ifThen(eqI(warpgroup, c32(1)), [&] { passTurn(); });
   }
@@ -522,7 +522,7 @@ void KernelEmitter::lowerFinalize(TileValues &values, FinalizeOp op,
   // on to the next tile's pre-arrival (two arrivals of one warpgroup on a
   // barrier must not meet).
   auto consumePreArrival = [&] {
-    if (plan.pingPong())
+    if (plan.pingPong)
       ifThen(eqI(warpgroup, c32(0)), [&] {
         NVVM::BarrierOp::create(b, loc, Type(), turnBarrier(c32(0)),
                                 c32(2 * kWarpgroupThreads), nullptr, Value());

@@ -78,7 +78,7 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
   option("stages", plan.smem.stages);
   option("consumer_warpgroups", plan.consumerWarpgroups());
   option("warp_specialized", plan.warpSpecialize);
-  option("ping_pong", plan.pingPong());
+  option("ping_pong", plan.pingPong);
   option("intra_warpgroup_overlap", plan.softwarePipelined);
   option("probs_in_registers", plan.probsInRegisters);
   option("longest_first", plan.longestFirst());

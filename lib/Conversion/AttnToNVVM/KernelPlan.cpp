@@ -361,9 +361,9 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
   plan.softwarePipelined = isSoftwarePipelined(firstLoop);
   // Ping-pong turns pair up the two warpgroups' steps: every loop takes
   // them, or none does.
-  plan.takesTurns = plan.kvLoops.front().turn.has_value();
+  plan.pingPong = plan.kvLoops.front().turn.has_value();
   for (const KvLoop &kv : plan.kvLoops)
-    if (kv.turn.has_value() != plan.takesTurns)
+    if (kv.turn.has_value() != plan.pingPong)
       return kv.loop.emitError("convert-attn-to-nvvm: the kv loops of a tile "
                                "take ping-pong turns (attn.wait_turn, "
                                "attn.pass_turn) all alike or not at all");

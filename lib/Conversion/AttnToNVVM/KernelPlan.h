@@ -106,8 +106,7 @@ struct KernelPlan {
   bool softwarePipelined = false;
   /// The two consumer warpgroups take turns issuing their GEMMs (FA3's
   /// ping-pong): the kv loops hold attn.wait_turn / attn.pass_turn.
-  bool takesTurns = false;
-  bool pingPong() const { return takesTurns; }
+  bool pingPong = false;
   /// setmaxnreg budgets of the producer and of each consumer thread.
   int64_t producerRegisters = 0, consumerRegisters = 0;
   /// Shared-memory stages of the K/V ring.
