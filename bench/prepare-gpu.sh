@@ -4,6 +4,8 @@
 # of bench/kernels.mlir (the peers are timed by bench/peers.py, a tracked file
 # that travels with the working tree). Then on the GPU machine:
 #   bash bench/gpu-check.sh        (correctness sweep + benchmark, one run)
+#   python3 bench/decode.py --artifacts artifacts --json decode.json
+#                                  (the decode kernels of bench/decode.mlir)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 BUILD_DIR=${BUILD_DIR:-build}
@@ -90,3 +92,17 @@ if [[ -n "${ALL_ABLATIONS:-}" ]]; then
   ablation pingpong-all bench/kernels.mlir --warp-specialize=on --ping-pong=true
   ablation 3-stages artifacts/kernels-up-to-d128.mlir --stages=3
 fi
+# Decode (bench/decode.py): one query token per sequence against a KV cache,
+# GQA 32:8 and MQA 32:1; the default, then variants with one option changed,
+# each a directory of its own. Named decode[-<label>], not kernels-<label>,
+# so that gpu_check.py does not time them as ablation columns.
+decode_variant() {
+  local label=$1; shift
+  "$BUILD_DIR/bin/attnc-compile" bench/decode.mlir "$@" -o "artifacts/decode${label:+-$label}" > /dev/null
+}
+decode_variant ""
+# Without GQA packing (--pack-gqa: the query heads of a kv group as rows of
+# one tile), and with 64-row tiles (one consumer warpgroup: a packed decode
+# tile holds g * Nq rows, 4 at GQA 32:8).
+decode_variant no-pack --pack-gqa=false
+decode_variant bm64 --block-m=64

@@ -35,6 +35,7 @@ tools = [
     ToolSubst("attnc-registration-test", unresolved="fatal"),
     ToolSubst("%attnc_run_artifact", os.path.join(config.attnc_tools_dir, "attnc-run-artifact")),
     ToolSubst("%attnc_rt_threads_test", os.path.join(config.attnc_tools_dir, "attnc-rt-threads-test")),
+    ToolSubst("%attnc_rt_launch_test", os.path.join(config.attnc_tools_dir, "attnc-rt-launch-test")),
     ToolSubst("attnc-unit-tests", unresolved="fatal"),
     ToolSubst("attnc-software-exp2-test", unresolved="fatal"),
 ]

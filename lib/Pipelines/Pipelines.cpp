@@ -123,6 +123,9 @@ void mlir::attn::buildAttnToNVVMPipeline(OpPassManager &pm,
   // The kernel takes B, Nq and Nk at launch time: no kv loop may be folded
   // for the graph's static shape.
   pm.addPass(createAttnGeneralizeLengthsPass());
+  // A few query rows per kv head fill one tile instead of g tiles.
+  if (options.packGqa)
+    pm.addPass(createAttnPackGqaPass());
   // ... and the softmax scale: one kernel serves every scale.
   pm.addPass(createAttnGeneralizeScalePass());
   OpPassManager &funcPm = pm.nest<func::FuncOp>();

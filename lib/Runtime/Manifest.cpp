@@ -481,6 +481,8 @@ private:
 
   bool readGrid(const JsonValue &root, Manifest &m);
   bool readProblem(const JsonValue &root, Problem &p);
+  bool readPackedQueryHeads(const JsonValue &problem, const std::string &path,
+                            Problem &p);
   bool readParam(const JsonValue &v, const std::string &path, KernelParam &p);
   bool readOptions(const JsonValue &v, std::vector<CompileOption> &options);
 };
@@ -586,14 +588,33 @@ bool ManifestReader::readProblem(const JsonValue &root, Problem &p) {
   return problem && asObject(*problem, path) &&
          checkKeys(*problem, path,
                    {"dtype", "head_dim", "head_dim_v", "layout", "mask", "gqa",
-                    "has_lse"}) &&
+                    "has_lse", "packed_query_heads"}) &&
          readEnum(*problem, path, "dtype", kDTypes, "dtype", p.dtype) &&
          readInt(*problem, path, "head_dim", p.headDim) &&
          readInt(*problem, path, "head_dim_v", p.headDimV) &&
          readString(*problem, path, "layout", p.layout) &&
          readString(*problem, path, "mask", p.mask) &&
          readBool(*problem, path, "gqa", p.gqa) &&
-         readBool(*problem, path, "has_lse", p.hasLse);
+         readBool(*problem, path, "has_lse", p.hasLse) &&
+         readPackedQueryHeads(*problem, path, p);
+}
+
+bool ManifestReader::readPackedQueryHeads(const JsonValue &problem,
+                                          const std::string &path, Problem &p) {
+  const JsonValue *v = member(problem, path, "packed_query_heads", false);
+  if (!v)
+    return true;
+  const std::string key = join(path, "packed_query_heads");
+  // An explicit 1 is refused here, where it differs from an absent key; what
+  // the packing needs of the rest of the problem is checked in
+  // validateManifest, which the #attn.kernel_abi verifier runs too.
+  if (!asInt(*v, key, p.packedQueryHeads))
+    return false;
+  if (p.packedQueryHeads < 2)
+    return fail(key, "is " + std::to_string(p.packedQueryHeads) +
+                         "; a packed head holds at least 2 query heads "
+                         "(leave it out for an unpacked kernel)");
+  return true;
 }
 
 bool ManifestReader::readParam(const JsonValue &v, const std::string &path,
@@ -870,6 +891,30 @@ bool attnc::rt::validateManifest(const Manifest &m, std::string &error) {
   if (!integer("heads_q", 1, headsQ) || !integer("heads_kv", 1, headsKV) ||
       !integer("window_left", 0, side) || !integer("window_right", 0, side))
     return false;
+  // A packed row's index is not its query position (attn-pack-gqa), so a
+  // mask or a window would hide the wrong keys; and only a bhsd tensor's
+  // query heads are a run of rows the runtime can view as one head.
+  // (toJson leaves a packing of 1 out, so any other value here would be
+  // lost on the way to the artifact.)
+  if (p.packedQueryHeads != 1) {
+    const char *key = "problem.packed_query_heads";
+    if (p.packedQueryHeads < 2)
+      return fail(error, key,
+                  "is " + std::to_string(p.packedQueryHeads) +
+                      "; a packed head holds at least 2 query heads (leave "
+                      "it out for an unpacked kernel)");
+    if (!p.gqa || p.layout != "bhsd" || p.mask != "none" ||
+        optionValue("window_left") || optionValue("window_right"))
+      return fail(error, key,
+                  "packs the query heads of an unmasked (problem.mask none, "
+                  "no window) grouped-query (problem.gqa) bhsd kernel only");
+    if (headsQ && headsKV && headsQ != p.packedQueryHeads * headsKV)
+      return fail(error, key,
+                  "is " + std::to_string(p.packedQueryHeads) +
+                      " but options.heads_q = " + std::to_string(headsQ) +
+                      " is not that many times options.heads_kv = " +
+                      std::to_string(headsKV));
+  }
   if (headsQ && headsKV && headsQ % headsKV != 0)
     return fail(error, "options.heads_kv",
                 std::to_string(headsKV) + " does not divide heads_q = " +
@@ -1104,6 +1149,8 @@ std::string attnc::rt::toJson(const Manifest &m) {
                     {"mask", p.mask},
                     {"gqa", p.gqa},
                     {"has_lse", p.hasLse}};
+  if (p.packedQueryHeads > 1)
+    doc["problem"]["packed_query_heads"] = p.packedQueryHeads;
   doc["alignment_bytes"] = m.alignmentBytes;
   OrderedJson params = OrderedJson::array();
   for (const KernelParam &param : m.params)

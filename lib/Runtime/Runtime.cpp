@@ -555,7 +555,9 @@ public:
 private:
   const Session &s;
   const Manifest &m;
-  const attnc_attention_args &args;
+  /// The caller's arguments; Q and O become the packed view of a kernel
+  /// that packs query heads once they are checked (packQueryHeads).
+  attnc_attention_args args;
   const char *call;
   int64_t symbols[kNumSymbols] = {};
 
@@ -564,6 +566,7 @@ private:
   }
   attnc_status checkTensor(const char *name, const attnc_tensor &t);
   attnc_status checkShapes();
+  attnc_status packQueryHeads();
   attnc_status checkTma(const char *name, const attnc_tensor &t);
   attnc_status checkContiguous(const char *name, const attnc_tensor &t);
   attnc_status encodeMap(const KernelParam &p, CUtensorMap &map);
@@ -690,6 +693,44 @@ attnc_status LaunchBuilder::checkShapes() {
     return fail("args.scale is " + formatFloat(args.scale) +
                 "; pass the softmax scale, finite and positive (usually "
                 "1/sqrt(head_dim))");
+  return ATTNC_OK;
+}
+
+/// A kernel that packs query heads (problem.packed_query_heads = g) computes
+/// the packed problem: Q and O as [B, Hkv, g * Nq, D], row j * Nq + n of kv
+/// head h being query head h * g + j, token n; the LSE is [B, Hkv, g * Nq],
+/// the caller's [B, Hq, Nq] buffer.
+attnc_status LaunchBuilder::packQueryHeads() {
+  int64_t group = m.problem.packedQueryHeads;
+  if (group == 1)
+    return ATTNC_OK;
+  if (args.q.shape[1] != group * args.k.shape[1])
+    return fail("q has " + std::to_string(args.q.shape[1]) +
+                " heads and k has " + std::to_string(args.k.shape[1]) +
+                ", but the artifact packs " + std::to_string(group) +
+                " query heads per kv head (problem.packed_query_heads)");
+  for (auto [name, t] : {std::pair<const char *, attnc_tensor *>{"q", &args.q},
+                         {"o", &args.o}}) {
+    // The g * Nq rows of a packed head are evenly spaced when each head's
+    // tokens end where the next head's begin (or each head has one token).
+    int64_t tokens = t->shape[2];
+    if (tokens != 1 && t->strides[1] != tokens * t->strides[2])
+      return fail(std::string(name) + " has strides [" +
+                  joinInts(t->strides, 4) +
+                  "], but a kernel that packs query heads "
+                  "(problem.packed_query_heads) reads each kv head's query "
+                  "heads as one run of rows: strides[1] must be shape[2] * "
+                  "strides[2] (a packed bhsd tensor) or shape[2] must be 1");
+    if (tokens * group > INT32_MAX)
+      return fail(std::string(name) + " packs " + std::to_string(group) +
+                  " x " + std::to_string(tokens) +
+                  " rows per kv head; the kernel's lengths are 32-bit");
+    int64_t rowStride = tokens == 1 ? t->strides[1] : t->strides[2];
+    t->shape[1] /= group;
+    t->shape[2] = tokens * group;
+    t->strides[1] *= group;
+    t->strides[2] = rowStride;
+  }
   return ATTNC_OK;
 }
 
@@ -842,6 +883,8 @@ attnc_status LaunchBuilder::build(void *stream, PreparedLaunch &out) {
     if (attnc_status st = checkTensor(name, *t))
       return st;
   if (attnc_status st = checkShapes())
+    return st;
+  if (attnc_status st = packQueryHeads())
     return st;
 
   symbol(Symbol::Batch) = args.q.shape[0];

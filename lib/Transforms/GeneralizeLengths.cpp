@@ -57,6 +57,9 @@ std::optional<Layout> attentionOperandLayout(BlockArgument arg) {
     auto attention = dyn_cast<AttentionOp>(use.getOwner());
     if (!attention || use.getOperandNumber() > 2)
       return std::nullopt;
+    // A page pool's dims are pages, not a batch and a length.
+    if (attention.isPaged() && use.getOperandNumber() > 0)
+      return std::nullopt;
     if (layout && *layout != attention.getLayout())
       return std::nullopt;
     layout = attention.getLayout();

@@ -59,8 +59,10 @@ struct AttnGeneralizeScalePass final
       if (failed(func.insertArgument(
               index, f32,
               DictionaryAttr::get(
-                  ctx, {NamedAttribute(StringAttr::get(ctx, "attn.scale"),
-                                       FloatAttr::get(f32, scale))}),
+                  ctx,
+                  {NamedAttribute(
+                      StringAttr::get(ctx, AttnDialect::getScaleArgAttrName()),
+                      FloatAttr::get(f32, scale))}),
               op.getLoc())))
         return signalPassFailure();
       op.getScaleValueMutable().assign(func.getArgument(index));

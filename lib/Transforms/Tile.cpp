@@ -59,17 +59,29 @@ struct TileContext {
   Value scale;
 };
 
+/// Loads the block_n x `columns` tile of K or V (`source`) whose first key
+/// is `colBegin`: from the tensor, or from the page pool of a paged cache.
+Value loadKvTile(OpBuilder &b, Location loc, const TileContext &ctx,
+                 Value source, int64_t columns, Value colBegin) {
+  AttentionOp op = ctx.op;
+  auto type = RankedTensorType::get(
+      {ctx.blockN, columns},
+      cast<RankedTensorType>(source.getType()).getElementType());
+  if (op.isPaged())
+    return LoadPagedTileOp::create(b, loc, type, source, op.getBlockTable(),
+                                   ctx.batch, ctx.kvHead, colBegin, ctx.seqK);
+  return LoadTileOp::create(b, loc, type, source, ctx.batch, ctx.kvHead,
+                            colBegin, op.getLayout());
+}
+
 /// Emits S for kv block `kb`: load K, S = Q K^T, softcap, mask.
 Value buildMaskedScores(OpBuilder &b, Location loc, const TileContext &ctx,
                         Value kb) {
   AttentionOp op = ctx.op;
   Value colBegin = arith::MulIOp::create(
       b, loc, kb, arith::ConstantIndexOp::create(b, loc, ctx.blockN));
-  auto keyTileType = RankedTensorType::get(
-      {ctx.blockN, op.getHeadDim()}, op.getKey().getType().getElementType());
   Value keyTile =
-      LoadTileOp::create(b, loc, keyTileType, op.getKey(), ctx.batch,
-                         ctx.kvHead, colBegin, op.getLayout());
+      loadKvTile(b, loc, ctx, op.getKey(), op.getHeadDim(), colBegin);
   Value scores = QKOp::create(b, loc, ctx.scoresType, ctx.queryTile, keyTile);
   if (std::optional<APFloat> cap = op.getSoftcap())
     scores = SoftcapOp::create(b, loc, scores.getType(), scores, ctx.scale,
@@ -137,7 +149,8 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
 
   Value batch = dimOf(op.getQuery(), 0);
   Value seqQ = dimOf(op.getQuery(), 2);
-  Value seqK = dimOf(op.getKey(), 2);
+  // A paged cache's lengths are per sequence: read in each tile.
+  Value seqK = op.isPaged() ? Value() : dimOf(op.getKey(), 2);
   Value numQueryBlocks = arith::CeilDivSIOp::create(
       rewriter, loc, seqQ,
       arith::ConstantIndexOp::create(rewriter, loc, config.blockM));
@@ -246,6 +259,11 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
       rewriter, loc, qb,
       arith::ConstantIndexOp::create(rewriter, loc, config.blockM));
   ctx.seqQ = seqQ;
+  if (op.isPaged())
+    seqK = arith::IndexCastOp::create(
+        rewriter, loc, rewriter.getIndexType(),
+        tensor::ExtractOp::create(rewriter, loc, op.getCacheLengths(),
+                                  ValueRange{b}));
   ctx.seqK = seqK;
   ctx.scale = scale;
   auto queryTileType = RankedTensorType::get(
@@ -296,12 +314,8 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
                                     /*software_exp2_period=*/IntegerAttr());
         Value colBegin = arith::MulIOp::create(
             nb, l, kb, arith::ConstantIndexOp::create(nb, l, ctx.blockN));
-        auto valueTileType =
-            RankedTensorType::get({ctx.blockN, valueHeadDim},
-                                  op.getValue().getType().getElementType());
-        Value valueTile = LoadTileOp::create(nb, l, valueTileType, op.getValue(),
-                                             ctx.batch, ctx.kvHead, colBegin,
-                                             layout);
+        Value valueTile =
+            loadKvTile(nb, l, ctx, op.getValue(), valueHeadDim, colBegin);
         return PVOp::create(nb, l, accIn.getType(), p, valueTile, accIn);
       });
 

@@ -114,6 +114,11 @@ FailureOr<QueryTile> analyzeTile(scf::ForallOp forall, FinalizeOp finalize) {
       return WalkResult::advance();
     auto query = qk.getQuery().getDefiningOp<LoadTileOp>();
     auto key = qk.getKey().getDefiningOp<LoadTileOp>();
+    if (qk.getKey().getDefiningOp<LoadPagedTileOp>())
+      return qk.emitOpError("attn-warp-specialize: K comes from a paged KV "
+                            "cache (attn.load_paged_tile), which has no GPU "
+                            "lowering yet"),
+             WalkResult::interrupt();
     if (!query || !key)
       return qk.emitOpError("attn-warp-specialize: Q and K must come from "
                             "attn.load_tile"),

@@ -266,3 +266,68 @@ func.func @combine_splits_types(%po: tensor<3x1x4x128x64xf32>, %pl: tensor<3x1x4
       : tensor<3x1x4x128x64xf32>, tensor<3x1x4x128xf32> -> tensor<1x4x?x64xf16>, tensor<?x4x128xf32>
   return %o, %lse : tensor<1x4x?x64xf16>, tensor<?x4x128xf32>
 }
+
+// -----
+
+// attn.load_paged_tile: key t = row + r of the sequence is row t % 16 of
+// page table[b, t / 16]; keys past the length read column 0 of the table
+// and page 0, and give 0.
+// CHECK-LABEL: func.func @load_paged_tile(
+// CHECK-SAME:    %[[POOL:[a-z0-9_]+]]: tensor<?x16x2x64xbf16>, %[[TABLE:[a-z0-9_]+]]: tensor<?x?xi32>, %[[B:[a-z0-9_]+]]: index, %[[H:[a-z0-9_]+]]: index, %[[ROW:[a-z0-9_]+]]: index, %[[LEN:[a-z0-9_]+]]: index)
+// CHECK-DAG:     %[[ZERO:.*]] = arith.constant 0.000000e+00 : bf16
+// CHECK-DAG:     %[[C16:.*]] = arith.constant 16 : index
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK:         linalg.generic {{.*}} outs(%{{.*}} : tensor<32x64xbf16>)
+// CHECK:           %[[R:.*]] = linalg.index 0 : index
+// CHECK:           %[[D:.*]] = linalg.index 1 : index
+// CHECK:           %[[T:.*]] = arith.addi %[[ROW]], %[[R]] : index
+// CHECK:           %[[INB:.*]] = arith.cmpi slt, %[[T]], %[[LEN]] : index
+// CHECK:           %[[SAFE:.*]] = arith.select %[[INB]], %[[T]], %[[C0]] : index
+// CHECK:           %[[COL:.*]] = arith.divui %[[SAFE]], %[[C16]] : index
+// CHECK:           %[[ENTRY:.*]] = tensor.extract %[[TABLE]][%[[B]], %[[COL]]] : tensor<?x?xi32>
+// CHECK:           %[[PAGE32:.*]] = arith.index_cast %[[ENTRY]] : i32 to index
+// CHECK:           %[[PAGE:.*]] = arith.select %[[INB]], %[[PAGE32]], %[[C0]] : index
+// CHECK:           %[[SLOT:.*]] = arith.remui %[[SAFE]], %[[C16]] : index
+// CHECK:           %[[X:.*]] = tensor.extract %[[POOL]][%[[PAGE]], %[[SLOT]], %[[H]], %[[D]]] : tensor<?x16x2x64xbf16>
+// CHECK:           %[[Y:.*]] = arith.select %[[INB]], %[[X]], %[[ZERO]] : bf16
+// CHECK:           linalg.yield %[[Y]] : bf16
+func.func @load_paged_tile(%k: tensor<?x16x2x64xbf16>, %table: tensor<?x?xi32>,
+                           %b: index, %h: index, %row: index, %len: index)
+    -> tensor<32x64xbf16> {
+  %t = attn.load_paged_tile %k[%b, %h, %row] pages %table length %len
+      : tensor<?x16x2x64xbf16>, tensor<?x?xi32> -> tensor<32x64xbf16>
+  return %t : tensor<32x64xbf16>
+}
+
+// -----
+
+// A paged attn.attention: K and V gathered from their pools into dense
+// [B, Hkv, max_pages * 16, D] tensors; the mask takes each sequence's length
+// as Nk.
+// CHECK-LABEL: func.func @paged(
+// CHECK-SAME:    %[[Q:[a-z0-9_]+]]: tensor<2x8x?x64xbf16>, %[[K:[a-z0-9_]+]]: tensor<?x16x2x64xbf16>, %[[V:[a-z0-9_]+]]: tensor<?x16x2x64xbf16>, %[[TABLE:[a-z0-9_]+]]: tensor<2x?xi32>, %[[LENGTHS:[a-z0-9_]+]]: tensor<2xi32>)
+// CHECK:         %[[PAGES:.*]] = tensor.dim %[[TABLE]], %{{.*}} : tensor<2x?xi32>
+// CHECK:         %[[KEYS:.*]] = arith.muli %[[PAGES]], %{{.*}} : index
+// CHECK:         %[[KE:.*]] = tensor.empty(%[[KEYS]]) : tensor<2x2x?x64xbf16>
+// CHECK:         %[[KD:.*]] = linalg.generic {{.*}} outs(%[[KE]] : tensor<2x2x?x64xbf16>)
+// CHECK:           tensor.extract %[[LENGTHS]]
+// CHECK:           tensor.extract %[[TABLE]]
+// CHECK:           tensor.extract %[[K]]
+// CHECK:         %[[VD:.*]] = linalg.generic {{.*}} outs(%{{.*}} : tensor<2x2x?x64xbf16>)
+// CHECK:           tensor.extract %[[V]]
+// CHECK:         linalg.generic {{.*}} ins(%[[Q]], %[[KD]] :
+// CHECK:         linalg.generic
+// CHECK:           %[[SEQ:.*]] = linalg.index 0 : index
+// CHECK:           %[[LEN32:.*]] = tensor.extract %[[LENGTHS]][%[[SEQ]]] : tensor<2xi32>
+// CHECK:           %[[LEN:.*]] = arith.index_cast %[[LEN32]] : i32 to index
+// CHECK:           arith.cmpi slt, %{{.*}}, %[[LEN]] : index
+// CHECK:         ins(%{{.*}}, %[[VD]] :
+func.func @paged(%q: tensor<2x8x?x64xbf16>, %k: tensor<?x16x2x64xbf16>,
+                 %v: tensor<?x16x2x64xbf16>, %table: tensor<2x?xi32>,
+                 %lengths: tensor<2xi32>) -> tensor<2x8x?x64xbf16> {
+  %o = attn.attention %q, %k, %v mask = causal_bottom_right
+      pages(%table, %lengths : tensor<2x?xi32>, tensor<2xi32>)
+      : tensor<2x8x?x64xbf16>, tensor<?x16x2x64xbf16>, tensor<?x16x2x64xbf16>
+      -> tensor<2x8x?x64xbf16>
+  return %o : tensor<2x8x?x64xbf16>
+}

@@ -2,6 +2,8 @@
 // RUN: attnc-opt %s --attn-lower-to-ptx-pipeline | FileCheck %s --check-prefix=PTX
 // RUN: attnc-opt %s --attn-lower-to-nvvm-pipeline="probs-in-registers=false" | FileCheck %s --check-prefix=NO-RS
 // RUN: attnc-opt %s --attn-lower-to-nvvm-pipeline="block-n=192" | FileCheck %s --check-prefix=NO-ROOM
+// RUN: attnc-opt %S/Inputs/pack-gqa-decode.mlir --attn-lower-to-nvvm-pipeline | FileCheck %s --check-prefix=PACKED --implicit-check-not=attn.packed_query_heads
+// RUN: attnc-opt %S/Inputs/pack-gqa-decode.mlir --attn-lower-to-nvvm-pipeline="pack-gqa=false" | FileCheck %s --check-prefix=UNPACKED --implicit-check-not=packed_query_heads
 
 // The whole Hopper chain: the gpu.module holds only LLVM and NVVM ops (ready
 // for gpu-module-to-binary), with the default sm_90a tile (D = 128:
@@ -39,6 +41,37 @@
 // NO-ROOM:  options = {block_m = 128 : i64, block_n = 192 : i64
 // NO-ROOM-SAME: intra_warpgroup_overlap = 0 : i64
 // NO-ROOM-SAME: stages = 2 : i64
+
+// attn-pack-gqa (Inputs/pack-gqa-decode.mlir, decode steps): an unmasked
+// GQA or MQA kernel computes the packed problem, so its grid's seq_q and
+// heads_q are the packed view's (g * Nq rows, Hkv heads), which the runtime
+// makes of the caller's tensors; the problem records g, and gqa and
+// options.heads_q stay the caller's, which the runtime checks the launch
+// against. The kernel takes no attn.packed_query_heads argument attribute
+// (its parameters are tensor maps). A masked attention is not packed.
+// PACKED-LABEL: llvm.func @decode_causal(
+// PACKED-SAME:    problem = {dtype = "bf16", gqa = true, has_lse = false, head_dim = 128 : i64, head_dim_v = 128 : i64, layout = "bhsd", mask = "causal_bottom_right"}
+// PACKED-SAME:    heads_kv = 8 : i64, heads_q = 32 : i64
+// PACKED-LABEL: llvm.func @decode_mqa(
+// PACKED-SAME:    grid = [#attn.grid_dim<["seq_q"], ceil_div = 128>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch"]>]
+// PACKED-SAME:    problem = {dtype = "bf16", gqa = true, has_lse = false, head_dim = 128 : i64, head_dim_v = 128 : i64, layout = "bhsd", mask = "none", packed_query_heads = 32 : i64}
+// PACKED-SAME:    heads_kv = 1 : i64, heads_q = 32 : i64
+// PACKED-LABEL: llvm.func @decode_gqa(
+// PACKED-SAME:    grid = [#attn.grid_dim<["seq_q"], ceil_div = 128>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch"]>]
+// PACKED-SAME:    #attn.kernel_param<"tensor_map", "q", box = [64, 128, 1, 1]>
+// PACKED-SAME:    #attn.kernel_param<"pointer", "lse">
+// PACKED-SAME:    problem = {dtype = "bf16", gqa = true, has_lse = true, head_dim = 128 : i64, head_dim_v = 128 : i64, layout = "bhsd", mask = "none", packed_query_heads = 4 : i64}
+// PACKED-SAME:    heads_kv = 8 : i64, heads_q = 32 : i64
+// With pack-gqa=false no kernel packs: the problems have no
+// packed_query_heads, and the options are the same heads.
+// UNPACKED-LABEL: llvm.func @decode_causal(
+// UNPACKED-SAME:    mask = "causal_bottom_right"}
+// UNPACKED-LABEL: llvm.func @decode_mqa(
+// UNPACKED-SAME:    problem = {dtype = "bf16", gqa = true, has_lse = false, head_dim = 128 : i64, head_dim_v = 128 : i64, layout = "bhsd", mask = "none"}
+// UNPACKED-SAME:    heads_kv = 1 : i64, heads_q = 32 : i64
+// UNPACKED-LABEL: llvm.func @decode_gqa(
+// UNPACKED-SAME:    problem = {dtype = "bf16", gqa = true, has_lse = true, head_dim = 128 : i64, head_dim_v = 128 : i64, layout = "bhsd", mask = "none"}
+// UNPACKED-SAME:    heads_kv = 8 : i64, heads_q = 32 : i64
 
 // The PTX pipeline ends in a gpu.binary holding sm_90a PTX.
 // PTX: gpu.binary @attn_kernels [#gpu.object<#nvvm.target<O = 3, chip = "sm_90a", features = "+ptx86">, {{.*}}assembly = "

@@ -358,3 +358,31 @@ func.func @one_kv_split(%q: tensor<2x8x?x64xbf16>, %k: tensor<2x2x?x64xbf16>,
       -> tensor<2x8x?x64xbf16>
   return %o : tensor<2x8x?x64xbf16>
 }
+
+// -----
+
+// A paged KV cache: each tile reads its sequence's cache length, and K and
+// V come from the page pools through the block table, up to that length;
+// the kv range and the masks take the length as Nk.
+// CHECK-LABEL: func.func @paged(
+// CHECK-SAME:      %[[Q:[^:]+]]: tensor<2x8x?x64xbf16>, %[[K:[^:]+]]: tensor<?x16x2x64xbf16>, %[[V:[^:]+]]: tensor<?x16x2x64xbf16>, %[[TABLE:[^:]+]]: tensor<2x?xi32>, %[[LENGTHS:[^:]+]]: tensor<2xi32>)
+// CHECK:         scf.forall (%[[B:[^,]*]], %[[H:[^,]*]], %{{[^)]*}}) in
+// CHECK:           %[[KVH:.*]] = arith.divui %[[H]], %c4
+// CHECK:           %[[LEN32:.*]] = tensor.extract %[[LENGTHS]][%[[B]]] : tensor<2xi32>
+// CHECK:           %[[LEN:.*]] = arith.index_cast %[[LEN32]] : i32 to index
+// CHECK:           %[[BLOCKS:.*]] = arith.ceildivsi %[[LEN]], %c32
+// CHECK:           scf.for
+// CHECK:             attn.load_paged_tile %[[K]][%[[B]], %[[KVH]], %{{.*}}] pages %[[TABLE]] length %[[LEN]] : tensor<?x16x2x64xbf16>, tensor<2x?xi32> -> tensor<32x64xbf16>
+// CHECK:             attn.mask {{.*}} seq_k %[[LEN]] {{.*}}kind = causal_bottom_right
+// CHECK:           attn.load_paged_tile %[[V]][%[[B]], %[[KVH]], %{{.*}}] pages %[[TABLE]] length %[[LEN]]
+// CHECK-NOT:       attn.load_tile %[[K]]
+// CHECK-NOT:       attn.load_tile %[[V]]
+func.func @paged(%q: tensor<2x8x?x64xbf16>, %k: tensor<?x16x2x64xbf16>,
+                 %v: tensor<?x16x2x64xbf16>, %table: tensor<2x?xi32>,
+                 %lengths: tensor<2xi32>) -> tensor<2x8x?x64xbf16> {
+  %o = attn.attention %q, %k, %v mask = causal_bottom_right
+      pages(%table, %lengths : tensor<2x?xi32>, tensor<2xi32>)
+      : tensor<2x8x?x64xbf16>, tensor<?x16x2x64xbf16>, tensor<?x16x2x64xbf16>
+      -> tensor<2x8x?x64xbf16>
+  return %o : tensor<2x8x?x64xbf16>
+}

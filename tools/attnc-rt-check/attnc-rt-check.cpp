@@ -74,7 +74,11 @@ void printSummary(const Manifest &m) {
             << "problem: " << toString(p.dtype) << ", head_dim " << p.headDim
             << ", head_dim_v " << p.headDimV << ", layout " << p.layout
             << ", mask " << p.mask << ", gqa " << (p.gqa ? "yes" : "no")
-            << ", lse " << (p.hasLse ? "yes" : "no") << "\n"
+            << ", lse " << (p.hasLse ? "yes" : "no");
+  // Only where packed, so that other kernels' summaries stay as they were.
+  if (p.packedQueryHeads > 1)
+    std::cout << ", packed_query_heads " << p.packedQueryHeads;
+  std::cout << "\n"
             << "alignment: " << m.alignmentBytes << " bytes\n";
   for (size_t i = 0; i < m.params.size(); ++i) {
     const KernelParam &k = m.params[i];

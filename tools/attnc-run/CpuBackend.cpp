@@ -57,6 +57,25 @@ struct Results {
 };
 using CInterfaceFn = void (*)(Results *, MemRefDescriptor<4> *,
                               MemRefDescriptor<4> *, MemRefDescriptor<4> *);
+using PagedCInterfaceFn = void (*)(Results *, MemRefDescriptor<4> *,
+                                   MemRefDescriptor<4> *, MemRefDescriptor<4> *,
+                                   MemRefDescriptor<2> *,
+                                   MemRefDescriptor<1> *);
+
+/// A row-major i32 buffer as a memref of `sizes`.
+template <int Rank>
+MemRefDescriptor<Rank> describe(const std::vector<int32_t> &values,
+                                const int64_t (&sizes)[Rank]) {
+  MemRefDescriptor<Rank> d;
+  d.allocated = d.aligned = const_cast<int32_t *>(values.data());
+  int64_t stride = 1;
+  for (int r = Rank - 1; r >= 0; --r) {
+    d.sizes[r] = sizes[r];
+    d.strides[r] = stride;
+    stride *= sizes[r];
+  }
+  return d;
+}
 } // namespace
 
 std::unique_ptr<ExecutionEngine> attnc::run::compileForCpu(
@@ -88,15 +107,22 @@ std::unique_ptr<ExecutionEngine> attnc::run::compileForCpu(
 llvm::Expected<DeviceResult>
 attnc::run::runOnCpu(ExecutionEngine &engine, const Problem &problem,
                      const HostTensor &q, const HostTensor &k,
-                     const HostTensor &v) {
+                     const HostTensor &v, const PagedInputs &paged) {
   auto symbol = engine.lookup("_mlir_ciface_" + problem.function);
   if (!symbol)
     return symbol.takeError();
-  auto fn = reinterpret_cast<CInterfaceFn>(*symbol);
   MemRefDescriptor<4> qd = describe(q), kd = describe(k), vd = describe(v);
   Results results;
   auto start = std::chrono::steady_clock::now();
-  fn(&results, &qd, &kd, &vd);
+  if (problem.paged) {
+    MemRefDescriptor<2> table =
+        describe(paged.blockTable, {problem.batch, paged.maxPages});
+    MemRefDescriptor<1> lengths = describe(paged.cacheLengths, {problem.batch});
+    reinterpret_cast<PagedCInterfaceFn> (*symbol)(&results, &qd, &kd, &vd,
+                                                  &table, &lengths);
+  } else {
+    reinterpret_cast<CInterfaceFn> (*symbol)(&results, &qd, &kd, &vd);
+  }
   auto stop = std::chrono::steady_clock::now();
 
   DeviceResult r;

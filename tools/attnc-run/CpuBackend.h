@@ -26,11 +26,18 @@ std::unique_ptr<mlir::ExecutionEngine>
 compileForCpu(mlir::ModuleOp module, const mlir::attn::AttnPipelineOptions &);
 
 /// Calls `problem.function` (compiled by compileForCpu) on q, k, v.
+/// The block table ([batch, maxPages], row-major) and cache lengths of a
+/// paged problem; empty for a dense one.
+struct PagedInputs {
+  std::vector<int32_t> blockTable, cacheLengths;
+  int64_t maxPages = 0;
+};
+
 llvm::Expected<DeviceResult> runOnCpu(mlir::ExecutionEngine &engine,
                                       const Problem &problem,
-                                      const HostTensor &q,
-                                      const HostTensor &k,
-                                      const HostTensor &v);
+                                      const HostTensor &q, const HostTensor &k,
+                                      const HostTensor &v,
+                                      const PagedInputs &paged = {});
 
 } // namespace attnc::run
 

@@ -52,9 +52,13 @@ std::vector<int64_t> Problem::queryShape() const {
   return physical(bshd, batch, headsQ, seqQ, headDim);
 }
 std::vector<int64_t> Problem::keyShape() const {
+  if (paged)
+    return {paged->numPages, paged->pageSize, headsKV, headDim};
   return physical(bshd, batch, headsKV, seqK, headDim);
 }
 std::vector<int64_t> Problem::valueShape() const {
+  if (paged)
+    return {paged->numPages, paged->pageSize, headsKV, valueHeadDim};
   return physical(bshd, batch, headsKV, seqK, valueHeadDim);
 }
 std::vector<int64_t> Problem::outputShape() const {
@@ -69,6 +73,8 @@ std::string Problem::describeShape() const {
     os << " Dv=" << valueHeadDim;
   if (bshd)
     os << " bshd";
+  if (paged)
+    os << " page=" << paged->pageSize;
   return os.str();
 }
 

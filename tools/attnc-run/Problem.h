@@ -41,6 +41,19 @@ struct Problem {
   std::optional<float> softcap;
   bool bshd = false; // layout of Q/K/V/O; false = bhsd
   bool hasLse = false;
+  /// A paged KV cache (attn.attention pages(...)): K and V are pools
+  /// [numPages, pageSize, Hkv, D] read through a [batch, maxPages] block
+  /// table, and sequence b has cacheLengths[b] keys (seqK is the longest).
+  struct Paged {
+    int64_t pageSize = 0, maxPages = 0, numPages = 0;
+    std::vector<int64_t> cacheLengths;
+  };
+  std::optional<Paged> paged;
+
+  /// The number of keys of sequence `b`.
+  int64_t seqKOf(int64_t b) const {
+    return paged ? paged->cacheLengths[b] : seqK;
+  }
 
   /// Physical shapes of Q, K, V and O.
   std::vector<int64_t> queryShape() const;

@@ -12,10 +12,11 @@
 
 using namespace attnc::run;
 
-bool attnc::run::keyVisible(const Problem &p, int64_t i, int64_t j) {
-  if (j < 0 || j >= p.seqK)
+bool attnc::run::keyVisible(const Problem &p, int64_t b, int64_t i, int64_t j) {
+  int64_t seqK = p.seqKOf(b);
+  if (j < 0 || j >= seqK)
     return false;
-  int64_t diagonal = p.mask == Mask::CausalBottomRight ? i + p.seqK - p.seqQ : i;
+  int64_t diagonal = p.mask == Mask::CausalBottomRight ? i + seqK - p.seqQ : i;
   if (p.mask != Mask::None && j > diagonal)
     return false;
   if (p.window) {
@@ -40,13 +41,35 @@ struct Indexer {
 };
 } // namespace
 
-ReferenceResult attnc::run::referenceAttention(const Problem &p,
-                                               const HostTensor &q,
-                                               const HostTensor &k,
-                                               const HostTensor &v) {
+namespace {
+/// Flat index of key j of sequence b, head h, dim d in K or V: dense in the
+/// problem's layout, or in the page the block table gives.
+struct KeyIndexer {
+  const Problem &p;
+  const std::vector<int32_t> &blockTable;
+  Indexer dense;
+  int64_t dim;
+  int64_t operator()(int64_t b, int64_t h, int64_t j, int64_t d) const {
+    if (!p.paged)
+      return dense(b, h, j, d);
+    const Problem::Paged &pg = *p.paged;
+    int64_t page = blockTable[b * pg.maxPages + j / pg.pageSize];
+    return ((page * pg.pageSize + j % pg.pageSize) * p.headsKV + h) * dim + d;
+  }
+};
+} // namespace
+
+ReferenceResult
+attnc::run::referenceAttention(const Problem &p, const HostTensor &q,
+                               const HostTensor &k, const HostTensor &v,
+                               const std::vector<int32_t> &blockTable) {
   Indexer qi{p.bshd, p.headsQ, p.seqQ, p.headDim};
-  Indexer ki{p.bshd, p.headsKV, p.seqK, p.headDim};
-  Indexer vi{p.bshd, p.headsKV, p.seqK, p.valueHeadDim};
+  KeyIndexer ki{
+      p, blockTable, {p.bshd, p.headsKV, p.seqK, p.headDim}, p.headDim};
+  KeyIndexer vi{p,
+                blockTable,
+                {p.bshd, p.headsKV, p.seqK, p.valueHeadDim},
+                p.valueHeadDim};
   Indexer oi{p.bshd, p.headsQ, p.seqQ, p.valueHeadDim};
   int64_t group = p.headsQ / p.headsKV;
   const double negInf = -std::numeric_limits<double>::infinity();
@@ -62,7 +85,7 @@ ReferenceResult attnc::run::referenceAttention(const Problem &p,
         double rowMax = negInf;
         for (int64_t j = 0; j < p.seqK; ++j) {
           scores[j] = negInf;
-          if (!keyVisible(p, i, j))
+          if (!keyVisible(p, b, i, j))
             continue;
           double dot = 0.0;
           for (int64_t d = 0; d < p.headDim; ++d)

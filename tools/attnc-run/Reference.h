@@ -23,11 +23,15 @@ struct ReferenceResult {
   std::vector<double> lse;    // [B, Hq, Nq]; -inf for rows that see no key
 };
 
+/// `blockTable` ([batch, maxPages], row-major) locates the keys of a paged
+/// problem; it is empty for a dense one.
 ReferenceResult referenceAttention(const Problem &p, const HostTensor &q,
-                                   const HostTensor &k, const HostTensor &v);
+                                   const HostTensor &k, const HostTensor &v,
+                                   const std::vector<int32_t> &blockTable = {});
 
-/// True iff key `j` is visible to query `i` (j < seqK included).
-bool keyVisible(const Problem &p, int64_t i, int64_t j);
+/// True iff key `j` is visible to query `i` of sequence `b` (j below the
+/// sequence's key count included).
+bool keyVisible(const Problem &p, int64_t b, int64_t i, int64_t j);
 
 /// Largest relative error ||out - ref|| / ||ref|| each element type may show.
 double tolerance(ElementType type);

@@ -42,8 +42,11 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
+#include <numeric>
 
 using namespace mlir;
 using namespace attnc::run;
@@ -118,9 +121,16 @@ FailureOr<Problem> problemFromFunction(func::FuncOp func) {
     return fail("must contain exactly one attn.attention (found " +
                 Twine(count) + ")");
   auto args = func.getArguments();
-  if (args.size() != 3 || op.getQuery() != args[0] ||
-      op.getKey() != args[1] || op.getValue() != args[2])
+  if (op.isPaged()) {
+    if (args.size() != 5 || op.getQuery() != args[0] ||
+        op.getKey() != args[1] || op.getValue() != args[2] ||
+        op.getBlockTable() != args[3] || op.getCacheLengths() != args[4])
+      return fail("must pass its five arguments (q, k and v pools, "
+                  "block_table, cache_lengths) to a paged attn.attention");
+  } else if (args.size() != 3 || op.getQuery() != args[0] ||
+             op.getKey() != args[1] || op.getValue() != args[2]) {
     return fail("must pass its three arguments (q, k, v) to attn.attention");
+  }
   auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
   if (ret.getOperands() != op->getResults())
     return fail("must return the results of attn.attention");
@@ -134,9 +144,9 @@ FailureOr<Problem> problemFromFunction(func::FuncOp func) {
   auto k = op.getLogicalShape(op.getKey().getType());
   p.batch = resolve(q[0], batchSize);
   p.headsQ = q[1];
-  p.headsKV = k[1];
+  p.headsKV = op.getNumKVHeads();
   p.seqQ = resolve(q[2], seqQ);
-  p.seqK = resolve(k[2], seqK);
+  p.seqK = op.isPaged() ? seqK : resolve(k[2], seqK);
   p.headDim = q[3];
   p.valueHeadDim = op.getValueHeadDim();
   p.mask = static_cast<Mask>(op.getMask());
@@ -147,21 +157,67 @@ FailureOr<Problem> problemFromFunction(func::FuncOp func) {
     p.softcap = cap->convertToFloat();
   p.bshd = op.getLayout() == attn::Layout::BSHD;
   p.hasLse = op.getLse() != nullptr;
+  if (op.isPaged()) {
+    // Sequences of --seq-k keys, one key and none in turn, the cache just
+    // large enough for the longest; the pool has spare pages (the table
+    // shuffles them) and a dynamic table one spare column.
+    Problem::Paged paged;
+    paged.pageSize = op.getPageSize();
+    for (int64_t b = 0; b < p.batch; ++b)
+      paged.cacheLengths.push_back(std::min<int64_t>(
+          p.seqK, std::array<int64_t, 3>{p.seqK, 1, 0}[b % 3]));
+    int64_t needed =
+        std::max<int64_t>(1, (p.seqK + paged.pageSize - 1) / paged.pageSize);
+    int64_t columns = op.getBlockTable().getType().getDimSize(1);
+    paged.maxPages = resolve(columns, needed + 1);
+    if (paged.maxPages < needed)
+      return fail("has a block_table of " + Twine(paged.maxPages) +
+                  " columns, fewer than the " + Twine(needed) +
+                  " pages --seq-k=" + Twine(p.seqK) + " needs");
+    int64_t pool = op.getKey().getType().getDimSize(0);
+    paged.numPages = resolve(pool, p.batch * needed + 3);
+    if (paged.numPages < p.batch * needed)
+      return fail("has a pool of " + Twine(paged.numPages) +
+                  " pages, fewer than the " + Twine(p.batch * needed) +
+                  " its sequences need");
+    p.paged = std::move(paged);
+  }
   return p;
+}
+
+/// A block table for `p`: each sequence's pages drawn without replacement
+/// from a shuffled pool; the entries past a sequence's pages are -1 (never
+/// read).
+std::vector<int32_t> shuffledBlockTable(const Problem &p,
+                                        std::mt19937_64 &rng) {
+  const Problem::Paged &pg = *p.paged;
+  std::vector<int32_t> pages(pg.numPages);
+  std::iota(pages.begin(), pages.end(), 0);
+  std::shuffle(pages.begin(), pages.end(), rng);
+  std::vector<int32_t> table(p.batch * pg.maxPages, -1);
+  size_t next = 0;
+  for (int64_t b = 0; b < p.batch; ++b) {
+    int64_t used = (pg.cacheLengths[b] + pg.pageSize - 1) / pg.pageSize;
+    for (int64_t i = 0; i < used; ++i)
+      table[b * pg.maxPages + i] = pages[next++];
+  }
+  return table;
 }
 
 /// 4 * D * (number of visible (query, key) pairs) * batch * heads: the
 /// matmul FLOPs the kernel must do (halved for a square causal mask).
 double attentionFlops(const Problem &p) {
   double pairs = 0;
-  for (int64_t i = 0; i < p.seqQ; ++i)
-    for (int64_t j = 0; j < p.seqK; ++j)
-      pairs += keyVisible(p, i, j);
-  return 2.0 * pairs * (p.headDim + p.valueHeadDim) * p.batch * p.headsQ;
+  for (int64_t b = 0; b < p.batch; ++b)
+    for (int64_t i = 0; i < p.seqQ; ++i)
+      for (int64_t j = 0; j < p.seqKOf(b); ++j)
+        pairs += keyVisible(p, b, i, j);
+  return 2.0 * pairs * (p.headDim + p.valueHeadDim) * p.headsQ;
 }
 
 struct Inputs {
   HostTensor q, k, v;
+  PagedInputs paged; // empty for a dense problem
   ReferenceResult ref;
 };
 
@@ -218,7 +274,7 @@ void runOnCpuStages(ModuleOp module, ArrayRef<Problem> problems,
         continue;
       }
       auto result = runOnCpu(*engine, problems[i], inputs[i].q, inputs[i].k,
-                             inputs[i].v);
+                             inputs[i].v, inputs[i].paged);
       if (!result) {
         report.fail(problems[i], label, llvm::toString(result.takeError()));
         continue;
@@ -243,8 +299,8 @@ void runUnraised(ModuleOp unraised, ArrayRef<Problem> problems,
       report.fail(problems[i], "cpu:unraised", "compilation failed");
       continue;
     }
-    auto result =
-        runOnCpu(*engine, problems[i], inputs[i].q, inputs[i].k, inputs[i].v);
+    auto result = runOnCpu(*engine, problems[i], inputs[i].q, inputs[i].k,
+                           inputs[i].v, inputs[i].paged);
     if (!result) {
       report.fail(problems[i], "cpu:unraised",
                   llvm::toString(result.takeError()));
@@ -428,16 +484,23 @@ int main(int argc, char **argv) {
   }
 
   std::mt19937_64 rng(seed);
-  SmallVector<Inputs> inputs;
+  std::vector<Inputs> inputs;
   for (const Problem &p : problems) {
     Inputs in{makeTensor(p.dtype, p.queryShape()),
               makeTensor(p.dtype, p.keyShape()),
               makeTensor(p.dtype, p.valueShape()),
+              {},
               {}};
     fillNormal(in.q, rng);
     fillNormal(in.k, rng);
     fillNormal(in.v, rng);
-    in.ref = referenceAttention(p, in.q, in.k, in.v);
+    if (p.paged) {
+      in.paged.blockTable = shuffledBlockTable(p, rng);
+      for (int64_t length : p.paged->cacheLengths)
+        in.paged.cacheLengths.push_back(static_cast<int32_t>(length));
+      in.paged.maxPages = p.paged->maxPages;
+    }
+    in.ref = referenceAttention(p, in.q, in.k, in.v, in.paged.blockTable);
     inputs.push_back(std::move(in));
   }
   Report report;

@@ -51,6 +51,11 @@ struct AttnPipelineOptions : public PassPipelineOptions<AttnPipelineOptions> {
   PassOptions::Option<int64_t> blockN{
       *this, "block-n", llvm::cl::desc("Key rows per tile (0: default)"),
       llvm::cl::init(0)};
+  PassOptions::Option<bool> packGqa{
+      *this, "pack-gqa",
+      llvm::cl::desc("GPU: pack the query heads of each kv head into one "
+                     "tile's rows (attn-pack-gqa; unmasked BHSD GQA)"),
+      llvm::cl::init(true)};
   PassOptions::Option<WarpSpecializeMode> warpSpecialize{
       *this, "warp-specialize",
       llvm::cl::desc("GPU: attn-warp-specialize (a producer warpgroup issues "

@@ -100,6 +100,10 @@ struct Problem {
   std::string mask = "none";   // none | causal; informational for the runtime
   bool gqa = false;
   bool hasLse = false;
+  /// Query heads of the caller's Q per head of the kernel's (attn-pack-gqa;
+  /// 1: not packed). The runtime launches the kernel on the packed view
+  /// [B, Hkv, g * Nq, D] of Q and O and [B, Hkv, g * Nq] of the LSE.
+  int64_t packedQueryHeads = 1;
 };
 
 /// One kernel parameter, in launch order. Which fields matter depends on kind:

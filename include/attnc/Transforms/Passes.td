@@ -96,6 +96,42 @@ def AttnGeneralizeLengthsPass
   ];
 }
 
+def AttnPackGqaPass : Pass<"attn-pack-gqa", "ModuleOp"> {
+  let summary = "Pack the query heads that share a kv head into one head of more rows";
+  let description = [{
+    FlashAttention-3's pack-GQA. With grouped-query attention (Hq = g * Hkv)
+    and few query rows (a decode step has one per sequence), a kernel with a
+    tile per (batch, query head) fills each query tile with Nq rows and
+    reads every K/V tile g times. This pass rewrites an `attn.attention`
+    whose Q is a function argument into the attention of the packed
+    problem: Q becomes [B, Hkv, g * Nq, D], row `j * Nq + n` of kv head `h`
+    being query head `h * g + j`, token `n`, and O and the LSE follow. For a
+    BHSD tensor that is a view of the caller's memory, so the kernel takes
+    the caller's tensors; the Q argument records `g` as
+    `attn.packed_query_heads`, which the manifest carries and the runtime
+    obeys (docs/Runtime.md).
+
+    Only attentions whose rows do not depend on their query position are
+    packed: no mask and no window (a packed row's index is not its query
+    position), BHSD layout (for BSHD the packed rows are a view only when
+    Nq = 1), Q an argument used only by the attention, and results used
+    only by the function's return, in a function nothing calls (its
+    signature changes). Others are left as they are.
+
+    ```mlir
+    // before
+    func.func @f(%q: tensor<?x32x?x128xbf16>, %k: tensor<?x8x?x128xbf16>, ...)
+        -> tensor<?x32x?x128xbf16>
+    // after
+    func.func @f(%q: tensor<?x8x?x128xbf16> {attn.packed_query_heads = 4 : i64},
+                 %k: tensor<?x8x?x128xbf16>, ...) -> tensor<?x8x?x128xbf16>
+    ```
+  }];
+  let statistics = [
+    Statistic<"numPacked", "num-packed", "Number of attentions packed">,
+  ];
+}
+
 def AttnGeneralizeScalePass : Pass<"attn-generalize-scale", "ModuleOp"> {
   let summary = "Make the softmax scale of each attention a function argument";
   let description = [{

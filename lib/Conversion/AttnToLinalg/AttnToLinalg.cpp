@@ -167,16 +167,76 @@ Value logSumExp(OpBuilder &b, Location loc, Value max, Value sum, Value init) {
 // attn.attention: the untiled textbook computation
 //===----------------------------------------------------------------------===//
 
+/// The keys of a paged cache as a dense BHSD [B, Hkv, max_pages *
+/// page_size, D] tensor: key t of sequence b from its page; keys past the
+/// sequence's length (masked later) from page 0, since their table entries
+/// may be anything.
+Value gatherPages(OpBuilder &b, Location loc, AttentionOp op, Value pool) {
+  auto poolType = cast<RankedTensorType>(pool.getType());
+  int64_t pageSize = op.getPageSize();
+  Value table = op.getBlockTable(), lengths = op.getCacheLengths();
+  OpFoldResult keys = b.createOrFold<arith::MulIOp>(
+      loc, b.createOrFold<tensor::DimOp>(loc, table, 1),
+      arith::ConstantIndexOp::create(b, loc, pageSize));
+  SmallVector<OpFoldResult> sizes = {tensor::getMixedSize(b, loc, table, 0),
+                                     b.getIndexAttr(poolType.getDimSize(2)),
+                                     keys,
+                                     b.getIndexAttr(poolType.getDimSize(3))};
+  Value init = emptyTensor(b, loc, sizes, poolType.getElementType());
+  return generic(
+      b, loc, {}, init, {AffineMap::getMultiDimIdentityMap(4, b.getContext())},
+      {kPar, kPar, kPar, kPar}, [&](OpBuilder &nb, Location l, ValueRange) {
+        Value seq = linalg::IndexOp::create(nb, l, 0);
+        Value head = linalg::IndexOp::create(nb, l, 1);
+        Value key = linalg::IndexOp::create(nb, l, 2);
+        Value dim = linalg::IndexOp::create(nb, l, 3);
+        Value length = arith::IndexCastOp::create(
+            nb, l, nb.getIndexType(),
+            tensor::ExtractOp::create(nb, l, lengths, ValueRange{seq}));
+        Value zero = arith::ConstantIndexOp::create(nb, l, 0);
+        Value inBounds = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt,
+                                               key, length);
+        Value safeKey = arith::SelectOp::create(nb, l, inBounds, key, zero);
+        Value page = arith::ConstantIndexOp::create(nb, l, pageSize);
+        Value pageIndex = arith::SelectOp::create(
+            nb, l, inBounds,
+            arith::IndexCastOp::create(
+                nb, l, nb.getIndexType(),
+                tensor::ExtractOp::create(
+                    nb, l, table,
+                    ValueRange{seq,
+                               arith::DivUIOp::create(nb, l, safeKey, page)})),
+            zero);
+        return tensor::ExtractOp::create(
+                   nb, l, pool,
+                   ValueRange{pageIndex,
+                              arith::RemUIOp::create(nb, l, safeKey, page),
+                              head, dim})
+            .getResult();
+      });
+}
+
 SmallVector<Value> lowerAttention(OpBuilder &b, AttentionOp op) {
   Location loc = op.getLoc();
   MLIRContext *ctx = b.getContext();
   Layout layout = op.getLayout();
   Value q = op.getQuery(), k = op.getKey(), v = op.getValue();
+  // A paged cache is gathered into dense BHSD K and V; its lengths are per
+  // sequence.
+  Layout kvLayout = layout;
+  if (op.isPaged()) {
+    k = gatherPages(b, loc, op, k);
+    v = gatherPages(b, loc, op, v);
+    kvLayout = Layout::BHSD;
+  }
   auto dimOf = [&](Value t, unsigned logical) -> OpFoldResult {
     return tensor::getMixedSize(b, loc, t, physicalDim(logical, layout));
   };
+  auto kvDimOf = [&](Value t, unsigned logical) -> OpFoldResult {
+    return tensor::getMixedSize(b, loc, t, physicalDim(logical, kvLayout));
+  };
   OpFoldResult batch = dimOf(q, 0), heads = dimOf(q, 1), seqQ = dimOf(q, 2),
-               seqK = dimOf(k, 2), valueDim = dimOf(v, 3);
+               seqK = kvDimOf(k, 2), valueDim = kvDimOf(v, 3);
   int64_t group = op.getNumQueryHeads() / op.getNumKVHeads();
   Value scale = op.materializeScale(b);
   std::optional<APFloat> softcap = op.getSoftcap();
@@ -187,15 +247,15 @@ SmallVector<Value> lowerAttention(OpBuilder &b, AttentionOp op) {
   AffineExpr kvHead = group == 1 ? d1 : d1.floorDiv(group);
 
   // S[b, h, i, j] = sum_d Q[b, h, i, d] K[b, h / G, j, d]
-  Value scores = generic(
-      b, loc, {q, k}, filled(b, loc, {batch, heads, seqQ, seqK}, 0.0),
-      {operandMap(ctx, 5, layout, {d0, d1, d2, d4}),
-       operandMap(ctx, 5, layout, {d0, kvHead, d3, d4}),
-       mapOf(ctx, 5, {d0, d1, d2, d3})},
-      {kPar, kPar, kPar, kPar, kRed},
-      [&](OpBuilder &nb, Location l, ValueRange a) {
-        return fma(nb, l, a[2], toF32(nb, l, a[0]), toF32(nb, l, a[1]));
-      });
+  Value scores =
+      generic(b, loc, {q, k}, filled(b, loc, {batch, heads, seqQ, seqK}, 0.0),
+              {operandMap(ctx, 5, layout, {d0, d1, d2, d4}),
+               operandMap(ctx, 5, kvLayout, {d0, kvHead, d3, d4}),
+               mapOf(ctx, 5, {d0, d1, d2, d3})},
+              {kPar, kPar, kPar, kPar, kRed},
+              [&](OpBuilder &nb, Location l, ValueRange a) {
+                return fma(nb, l, a[2], toF32(nb, l, a[0]), toF32(nb, l, a[1]));
+              });
 
   AffineMap id4 = mapOf(ctx, 4, {d0, d1, d2, d3});
   AffineMap rows4 = mapOf(ctx, 4, {d0, d1, d2});
@@ -215,7 +275,14 @@ SmallVector<Value> lowerAttention(OpBuilder &b, AttentionOp op) {
         }
         Value i = linalg::IndexOp::create(nb, l, 2);
         Value j = linalg::IndexOp::create(nb, l, 3);
-        Value visible = buildKeyVisible(nb, l, i, j, seqQV, seqKV, mask);
+        Value keys = seqKV;
+        if (op.isPaged())
+          keys = arith::IndexCastOp::create(
+              nb, l, nb.getIndexType(),
+              tensor::ExtractOp::create(
+                  nb, l, op.getCacheLengths(),
+                  ValueRange{linalg::IndexOp::create(nb, l, 0)}));
+        Value visible = buildKeyVisible(nb, l, i, j, seqQV, keys, mask);
         return arith::SelectOp::create(nb, l, visible, s, negInf(nb, l));
       });
 
@@ -240,15 +307,15 @@ SmallVector<Value> lowerAttention(OpBuilder &b, AttentionOp op) {
       });
 
   // acc[b, h, i, e] = sum_j P[b, h, i, j] V[b, h / G, j, e]
-  Value acc = generic(
-      b, loc, {probs, v}, filled(b, loc, {batch, heads, seqQ, valueDim}, 0.0),
-      {mapOf(ctx, 5, {d0, d1, d2, d4}),
-       operandMap(ctx, 5, layout, {d0, kvHead, d4, d3}),
-       mapOf(ctx, 5, {d0, d1, d2, d3})},
-      {kPar, kPar, kPar, kPar, kRed},
-      [&](OpBuilder &nb, Location l, ValueRange a) {
-        return fma(nb, l, a[2], a[0], toF32(nb, l, a[1]));
-      });
+  Value acc = generic(b, loc, {probs, v},
+                      filled(b, loc, {batch, heads, seqQ, valueDim}, 0.0),
+                      {mapOf(ctx, 5, {d0, d1, d2, d4}),
+                       operandMap(ctx, 5, kvLayout, {d0, kvHead, d4, d3}),
+                       mapOf(ctx, 5, {d0, d1, d2, d3})},
+                      {kPar, kPar, kPar, kPar, kRed},
+                      [&](OpBuilder &nb, Location l, ValueRange a) {
+                        return fma(nb, l, a[2], a[0], toF32(nb, l, a[1]));
+                      });
 
   auto outputType = op.getOutput().getType();
   Type elementType = outputType.getElementType();
@@ -369,6 +436,46 @@ SmallVector<Value> lowerLoadTile(OpBuilder &b, LoadTileOp op) {
         Value x = tensor::ExtractOp::create(nb, l, source, indices);
         Value zero = arith::ConstantOp::create(nb, l,
                                                nb.getZeroAttr(elementType));
+        return arith::SelectOp::create(nb, l, inBounds, x, zero);
+      });
+  return {tile};
+}
+
+SmallVector<Value> lowerLoadPagedTile(OpBuilder &b, LoadPagedTileOp op) {
+  Location loc = op.getLoc();
+  Value pool = op.getPool();
+  auto tileType = op.getTile().getType();
+  Type elementType = tileType.getElementType();
+  int64_t pageSize = op.getPool().getType().getShape()[1];
+  TileMaps m(b.getContext());
+  Value init =
+      tensor::EmptyOp::create(b, loc, tileType.getShape(), elementType);
+  Value tile = generic(
+      b, loc, {}, init, {m.get(2, {m.i, m.j})}, {kPar, kPar},
+      [&](OpBuilder &nb, Location l, ValueRange) -> Value {
+        Value r = linalg::IndexOp::create(nb, l, 0);
+        Value d = linalg::IndexOp::create(nb, l, 1);
+        Value key = arith::AddIOp::create(nb, l, op.getRow(), r);
+        Value inBounds = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt,
+                                               key, op.getLength());
+        // Keys past the length read the table's first column (which may
+        // hold anything) instead of an entry that may not exist, and page 0.
+        Value zeroIndex = arith::ConstantIndexOp::create(nb, l, 0);
+        Value safeKey =
+            arith::SelectOp::create(nb, l, inBounds, key, zeroIndex);
+        Value page = arith::ConstantIndexOp::create(nb, l, pageSize);
+        Value slot = arith::DivUIOp::create(nb, l, safeKey, page);
+        Value entry = tensor::ExtractOp::create(
+            nb, l, op.getBlockTable(), ValueRange{op.getBatch(), slot});
+        Value pageIndex = arith::SelectOp::create(
+            nb, l, inBounds,
+            arith::IndexCastOp::create(nb, l, nb.getIndexType(), entry),
+            zeroIndex);
+        Value offset = arith::RemUIOp::create(nb, l, safeKey, page);
+        Value x = tensor::ExtractOp::create(
+            nb, l, pool, ValueRange{pageIndex, offset, op.getHead(), d});
+        Value zero =
+            arith::ConstantOp::create(nb, l, nb.getZeroAttr(elementType));
         return arith::SelectOp::create(nb, l, inBounds, x, zero);
       });
   return {tile};
@@ -580,9 +687,10 @@ void mlir::attn::populateAttnToLinalgConversionPatterns(
   patterns.add<
       LowerToLinalg<AttentionOp, lowerAttention>,
       LowerToLinalg<CombineSplitsOp, lowerCombineSplits>,
-      LowerToLinalg<LoadTileOp, lowerLoadTile>, LowerToLinalg<QKOp, lowerQK>,
-      LowerToLinalg<SoftcapOp, lowerSoftcap>, LowerToLinalg<MaskOp, lowerMask>,
-      LowerToLinalg<RowMaxOp, lowerRowMax>,
+      LowerToLinalg<LoadTileOp, lowerLoadTile>,
+      LowerToLinalg<LoadPagedTileOp, lowerLoadPagedTile>,
+      LowerToLinalg<QKOp, lowerQK>, LowerToLinalg<SoftcapOp, lowerSoftcap>,
+      LowerToLinalg<MaskOp, lowerMask>, LowerToLinalg<RowMaxOp, lowerRowMax>,
       LowerToLinalg<ExpDiffOp, lowerExpDiff>,
       LowerToLinalg<RowSumOp, lowerRowSum>, LowerToLinalg<PVOp, lowerPV>,
       LowerToLinalg<RescaleFactorOp, lowerRescaleFactor>,

@@ -66,8 +66,15 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
   problem.append("head_dim_v", b.getI64IntegerAttr(plan.valueHeadDim));
   problem.append("layout", str(plan.layout == Layout::BHSD ? "bhsd" : "bshd"));
   problem.append("mask", str(stringifyMaskKind(plan.mask.kind)));
-  problem.append("gqa", b.getBoolAttr(plan.headsQ != plan.headsKV));
+  // The caller's heads; the grid, the parameters and the tensor maps are
+  // those of the packed view the runtime makes of them.
+  int64_t callerHeadsQ = plan.headsQ * plan.packedQueryHeads;
+  problem.append("gqa", b.getBoolAttr(callerHeadsQ != plan.headsKV));
   problem.append("has_lse", b.getBoolAttr(plan.hasLse));
+  // Only where packed, so that other kernels' manifests stay as they were.
+  if (plan.packedQueryHeads > 1)
+    problem.append("packed_query_heads",
+                   b.getI64IntegerAttr(plan.packedQueryHeads));
 
   NamedAttrList options;
   auto option = [&](StringRef name, int64_t v) {
@@ -84,7 +91,7 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
   option("longest_first", plan.longestFirst());
   option("conditional_rescale", plan.conditionalRescale);
   option("persistent", plan.persistent);
-  option("heads_q", plan.headsQ);
+  option("heads_q", callerHeadsQ);
   option("heads_kv", plan.headsKV);
   // A compiled-in scale; without one the launch's scale is a parameter.
   if (plan.constantScale)

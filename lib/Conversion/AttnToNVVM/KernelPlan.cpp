@@ -218,6 +218,12 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
   auto q = toLogicalBHSD(queryType.getShape(), plan.layout);
   plan.headsQ = q[1];
   plan.headDim = q[3];
+  if (auto arg = dyn_cast<BlockArgument>(queryLoad.getSource()))
+    if (auto func =
+            dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp()))
+      if (auto group = func.getArgAttrOfType<IntegerAttr>(
+              arg.getArgNumber(), AttnDialect::getPackedQueryHeadsAttrName()))
+        plan.packedQueryHeads = group.getInt();
   plan.blockM = queryLoad.getTile().getType().getShape()[0];
   // The kernel reads the lengths from its parameters; bounds folded for one
   // static shape would run that shape only.
@@ -631,5 +637,17 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
                 " bytes, more than the " +
                 Twine(SharedMemoryLayout::kMaxBytes) +
                 " a CTA may use on sm_90a");
+  // A packed Q (attn-pack-gqa) holds the query heads of one kv head as
+  // rows: their index is not their query position (no mask or window), they
+  // are a view of the caller's Q only in bhsd, and each kv head has one
+  // packed head. The runtime refuses a manifest that packs any other kernel.
+  if (plan.packedQueryHeads > 1 &&
+      (plan.mask.hidesKeys() || plan.layout != Layout::BHSD ||
+       plan.headsQ != plan.headsKV))
+    return fail(
+        "Q has attn.packed_query_heads = " + Twine(plan.packedQueryHeads) +
+        ", but only an attention without a mask or a window, in "
+        "bhsd layout, with as many (packed) query heads as kv heads "
+        "computes a packed problem (attn-pack-gqa)");
   return plan;
 }

@@ -29,7 +29,10 @@ struct KernelPlan {
   Type elementType; // bf16 or f16
   int64_t blockM = 0, blockN = 0;
   int64_t headDim = 0, valueHeadDim = 0;
+  /// The kernel's heads: for a packed Q (attn-pack-gqa) those of the packed
+  /// view, each holding packedQueryHeads of the caller's query heads.
   int64_t headsQ = 0, headsKV = 0;
+  int64_t packedQueryHeads = 1;
   Layout layout = Layout::BHSD;
   /// The attention's mask as attn-tile recorded it on attn.finalize: the
   /// manifest's problem and the tile order. The kernel's loops and element

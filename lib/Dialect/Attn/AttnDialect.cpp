@@ -13,6 +13,7 @@ using namespace mlir::attn;
 
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -126,4 +127,39 @@ LogicalResult AttnDialect::verifyOperationAttribute(Operation *op,
     return op->emitError() << "'" << getStageAttrName()
                            << "' belongs on an attn tile op in a kv loop";
   return success();
+}
+
+LogicalResult AttnDialect::verifyRegionArgAttribute(Operation *op,
+                                                    unsigned regionIndex,
+                                                    unsigned argIndex,
+                                                    NamedAttribute attr) {
+  // A function declaration has no entry block: its argument types are those
+  // of its function type.
+  Type type;
+  if (auto func = dyn_cast<FunctionOpInterface>(op))
+    type = func.getArgumentTypes()[argIndex];
+  else
+    type = op->getRegion(regionIndex).getArgument(argIndex).getType();
+  if (attr.getName() == getScaleArgAttrName()) {
+    auto scale = dyn_cast<FloatAttr>(attr.getValue());
+    if (!scale || !scale.getType().isF32() || !type.isF32())
+      return op->emitError() << "'" << getScaleArgAttrName()
+                             << "' must be an f32 value on an f32 argument";
+    return success();
+  }
+  if (attr.getName() == getPackedQueryHeadsAttrName()) {
+    auto heads = dyn_cast<IntegerAttr>(attr.getValue());
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!heads || !heads.getType().isInteger(64) || heads.getInt() < 2 ||
+        !tensor || tensor.getRank() != 4)
+      return op->emitError()
+             << "'" << getPackedQueryHeadsAttrName()
+             << "' must be an i64 of at least 2 on a 4-D tensor argument "
+                "(the query heads each packed head holds), got "
+             << attr.getValue() << " on " << type;
+    return success();
+  }
+  return op->emitError() << "unknown argument attribute '"
+                         << attr.getName().getValue()
+                         << "' of the attn dialect";
 }

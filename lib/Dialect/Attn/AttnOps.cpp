@@ -91,14 +91,27 @@ SmallVector<int64_t, 4> AttentionOp::getLogicalShape(Type type) {
 int64_t AttentionOp::getNumQueryHeads() {
   return getLogicalShape(getQuery().getType())[1];
 }
+/// The logical [B, H, S, D] of K or V: for a page pool [num_pages,
+/// page_size, H, D] only H and D (B and S are the table's and the lengths').
+static SmallVector<int64_t, 4> kvLogicalShape(AttentionOp op, Value kv) {
+  if (!op.isPaged())
+    return op.getLogicalShape(kv.getType());
+  ArrayRef<int64_t> pool = cast<RankedTensorType>(kv.getType()).getShape();
+  return {ShapedType::kDynamic, pool[2], ShapedType::kDynamic, pool[3]};
+}
+
 int64_t AttentionOp::getNumKVHeads() {
-  return getLogicalShape(getKey().getType())[1];
+  return kvLogicalShape(*this, getKey())[1];
+}
+int64_t AttentionOp::getPageSize() {
+  assert(isPaged() && "not a paged attention");
+  return getKey().getType().getShape()[1];
 }
 int64_t AttentionOp::getHeadDim() {
   return getLogicalShape(getQuery().getType())[3];
 }
 int64_t AttentionOp::getValueHeadDim() {
-  return getLogicalShape(getValue().getType())[3];
+  return kvLogicalShape(*this, getValue())[3];
 }
 float AttentionOp::getStaticScale() {
   if (std::optional<APFloat> scale = getScale())
@@ -125,6 +138,39 @@ static LogicalResult checkPositive(Operation *op, StringRef name,
   return success();
 }
 
+LogicalResult AttentionOp::verifyPages() {
+  if (!getBlockTable() && !getCacheLengths())
+    return success();
+  if (!getBlockTable() || !getCacheLengths())
+    return emitOpError("a paged KV cache takes both block_table and "
+                       "cache_lengths");
+  ArrayRef<int64_t> key = getKey().getType().getShape(),
+                    value = getValue().getType().getShape();
+  if (ShapedType::isDynamic(key[1]) || key[1] < 1)
+    return emitOpError("the key pool's page size (dim 1 of [num_pages, "
+                       "page_size, heads, head_dim]) must be static and "
+                       "positive, got ")
+           << formatDim(key[1]);
+  if (conflict(value[0], key[0]) || value[1] != key[1])
+    return emitOpError() << "the value pool's pages [" << formatDim(value[0])
+                         << ", " << formatDim(value[1])
+                         << "] do not match the key pool's ["
+                         << formatDim(key[0]) << ", " << key[1] << "]";
+  int64_t batch = getLogicalShape(getQuery().getType())[0];
+  ArrayRef<int64_t> table = getBlockTable().getType().getShape();
+  if (conflict(table[0], batch))
+    return emitOpError() << "block_table has " << table[0]
+                         << " rows but the query batch is " << batch;
+  if (table[1] == 0)
+    return emitOpError("block_table must have at least one column (a "
+                       "sequence's pages)");
+  int64_t lengths = getCacheLengths().getType().getShape()[0];
+  if (conflict(lengths, batch))
+    return emitOpError() << "cache_lengths has " << lengths
+                         << " entries but the query batch is " << batch;
+  return success();
+}
+
 LogicalResult AttentionOp::verify() {
   Type elementType = getQuery().getType().getElementType();
   for (auto [name, value] :
@@ -138,8 +184,8 @@ LogicalResult AttentionOp::verify() {
   }
 
   auto q = getLogicalShape(getQuery().getType());
-  auto k = getLogicalShape(getKey().getType());
-  auto v = getLogicalShape(getValue().getType());
+  auto k = kvLogicalShape(*this, getKey());
+  auto v = kvLogicalShape(*this, getValue());
   auto o = getLogicalShape(getOutput().getType());
 
   // Heads and head dims decide the kernel; they must be known at compile time.
@@ -215,6 +261,9 @@ LogicalResult AttentionOp::verify() {
                               "log2(e) must be a finite f32), got "
                            << scale->convertToDouble();
   if (failed(verifyWindow(*this, getWindow())))
+    return failure();
+
+  if (failed(verifyPages()))
     return failure();
 
   APInt splits;
@@ -347,6 +396,22 @@ LogicalResult LoadTileOp::verify() {
   int64_t headDim = shapeOf(getSource())[physicalDim(3, getLayout())];
   return checkSize(*this, "tile columns", shapeOf(getTile())[1],
                    "source head dim", headDim);
+}
+
+LogicalResult LoadPagedTileOp::verify() {
+  if (elementTypeOf(getTile()) != elementTypeOf(getPool()))
+    return emitOpError() << "tile element type " << elementTypeOf(getTile())
+                         << " does not match pool element type "
+                         << elementTypeOf(getPool());
+  if (!getTile().getType().hasStaticShape())
+    return emitOpError("tile must have a static shape");
+  ArrayRef<int64_t> pool = shapeOf(getPool());
+  if (ShapedType::isDynamic(pool[1]) || pool[1] < 1)
+    return emitOpError("the pool's page size (dim 1 of [num_pages, "
+                       "page_size, heads, head_dim]) must be static and "
+                       "positive");
+  return checkSize(*this, "tile columns", shapeOf(getTile())[1],
+                   "pool head dim", pool[3]);
 }
 
 LogicalResult SoftcapOp::verify() {

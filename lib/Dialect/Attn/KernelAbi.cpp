@@ -141,6 +141,13 @@ struct ManifestWriter {
         return failure();
       *out = value->getValue();
     }
+    if (problem.contains("packed_query_heads")) {
+      FailureOr<IntegerAttr> value =
+          field<IntegerAttr>(problem, "packed_query_heads", "an integer");
+      if (failed(value))
+        return failure();
+      m.problem.packedQueryHeads = value->getInt();
+    }
     return success();
   }
 

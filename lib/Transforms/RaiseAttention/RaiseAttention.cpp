@@ -138,7 +138,8 @@ void rewrite(const AttentionMatch &match) {
                         : DenseI64ArrayAttr(),
       b.getF32FloatAttr(match.scale), /*softcap=*/FloatAttr(), layout,
       /*tile_sizes=*/DenseI64ArrayAttr(), /*scale_value=*/Value(),
-      /*kv_splits=*/Value());
+      /*kv_splits=*/Value(), /*block_table=*/Value(),
+      /*cache_lengths=*/Value());
 
   // Follow the graph's own reshape to [B, H, S, D] and transpose to BSHD
   // where it has them, so that no reshape back is needed.

@@ -1061,6 +1061,33 @@ func.func private @kernel_abi_12() attributes {attn.kernel_abi = #attn.kernel_ab
 // expected-error @+1 {{#attn.kernel_abi: threads_per_block: expected 1..1024, found 0}}
 func.func private @kernel_abi_threads() attributes {attn.kernel_abi = #attn.kernel_abi<threads = 0, shared_memory = 229480, grid = [#attn.grid_dim<["seq_q"], ceil_div = 128>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch"]>], params = [#attn.kernel_param<"tensor_map", "q", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "k", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "v", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "o", box = [64, 64, 1, 1]>, #attn.kernel_param<"i32", "seq_q">, #attn.kernel_param<"i32", "seq_k">, #attn.kernel_param<"f32", "scale">], problem = {dtype = "bf16", gqa = false, has_lse = false, head_dim = 128 : i64, head_dim_v = 128 : i64, layout = "bhsd", mask = "causal"}, options = {block_m = 128 : i64, heads_kv = 16 : i64, heads_q = 16 : i64}>}
 
+// -----
+
+// problem.packed_query_heads (attn-pack-gqa): an integer, checked as the
+// runtime's manifest validator checks it.
+// expected-error @+1 {{#attn.kernel_abi: problem.packed_query_heads must be an integer}}
+func.func private @kernel_abi_packed_string() attributes {attn.kernel_abi = #attn.kernel_abi<threads = 384, shared_memory = 229480, grid = [#attn.grid_dim<["seq_q"], ceil_div = 128>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch"]>], params = [#attn.kernel_param<"tensor_map", "q", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "k", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "v", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "o", box = [64, 64, 1, 1]>, #attn.kernel_param<"i32", "seq_q">, #attn.kernel_param<"i32", "seq_k">, #attn.kernel_param<"f32", "scale">], problem = {dtype = "bf16", gqa = true, has_lse = false, head_dim = 128 : i64, head_dim_v = 128 : i64, layout = "bhsd", mask = "none", packed_query_heads = "4"}, options = {block_m = 128 : i64, heads_kv = 8 : i64, heads_q = 32 : i64}>}
+
+// -----
+
+// expected-error @+1 {{#attn.kernel_abi: problem.packed_query_heads: is 0; a packed head holds at least 2 query heads (leave it out for an unpacked kernel)}}
+func.func private @kernel_abi_packed_zero() attributes {attn.kernel_abi = #attn.kernel_abi<threads = 384, shared_memory = 229480, grid = [#attn.grid_dim<["seq_q"], ceil_div = 128>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch"]>], params = [#attn.kernel_param<"tensor_map", "q", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "k", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "v", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "o", box = [64, 64, 1, 1]>, #attn.kernel_param<"i32", "seq_q">, #attn.kernel_param<"i32", "seq_k">, #attn.kernel_param<"f32", "scale">], problem = {dtype = "bf16", gqa = true, has_lse = false, head_dim = 128 : i64, head_dim_v = 128 : i64, layout = "bhsd", mask = "none", packed_query_heads = 0 : i64}, options = {block_m = 128 : i64, heads_kv = 8 : i64, heads_q = 32 : i64}>}
+
+// -----
+
+// A packed row's index is not its query position: no mask.
+// expected-error @+1 {{#attn.kernel_abi: problem.packed_query_heads: packs the query heads of an unmasked (problem.mask none, no window) grouped-query (problem.gqa) bhsd kernel only}}
+func.func private @kernel_abi_packed_causal() attributes {attn.kernel_abi = #attn.kernel_abi<threads = 384, shared_memory = 229480, grid = [#attn.grid_dim<["seq_q"], ceil_div = 128>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch"]>], params = [#attn.kernel_param<"tensor_map", "q", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "k", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "v", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "o", box = [64, 64, 1, 1]>, #attn.kernel_param<"i32", "seq_q">, #attn.kernel_param<"i32", "seq_k">, #attn.kernel_param<"f32", "scale">], problem = {dtype = "bf16", gqa = true, has_lse = false, head_dim = 128 : i64, head_dim_v = 128 : i64, layout = "bhsd", mask = "causal", packed_query_heads = 4 : i64}, options = {block_m = 128 : i64, heads_kv = 8 : i64, heads_q = 32 : i64}>}
+
+// -----
+
+// expected-error @+1 {{#attn.kernel_abi: problem.packed_query_heads: packs the query heads of an unmasked (problem.mask none, no window) grouped-query (problem.gqa) bhsd kernel only}}
+func.func private @kernel_abi_packed_bshd() attributes {attn.kernel_abi = #attn.kernel_abi<threads = 384, shared_memory = 229480, grid = [#attn.grid_dim<["seq_q"], ceil_div = 128>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch"]>], params = [#attn.kernel_param<"tensor_map", "q", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "k", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "v", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "o", box = [64, 64, 1, 1]>, #attn.kernel_param<"i32", "seq_q">, #attn.kernel_param<"i32", "seq_k">, #attn.kernel_param<"f32", "scale">], problem = {dtype = "bf16", gqa = true, has_lse = false, head_dim = 128 : i64, head_dim_v = 128 : i64, layout = "bshd", mask = "none", packed_query_heads = 4 : i64}, options = {block_m = 128 : i64, heads_kv = 8 : i64, heads_q = 32 : i64}>}
+
+// -----
+
+// expected-error @+1 {{#attn.kernel_abi: problem.packed_query_heads: is 2 but options.heads_q = 32 is not that many times options.heads_kv = 8}}
+func.func private @kernel_abi_packed_heads() attributes {attn.kernel_abi = #attn.kernel_abi<threads = 384, shared_memory = 229480, grid = [#attn.grid_dim<["seq_q"], ceil_div = 128>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch"]>], params = [#attn.kernel_param<"tensor_map", "q", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "k", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "v", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "o", box = [64, 64, 1, 1]>, #attn.kernel_param<"i32", "seq_q">, #attn.kernel_param<"i32", "seq_k">, #attn.kernel_param<"f32", "scale">], problem = {dtype = "bf16", gqa = true, has_lse = false, head_dim = 128 : i64, head_dim_v = 128 : i64, layout = "bhsd", mask = "none", packed_query_heads = 2 : i64}, options = {block_m = 128 : i64, heads_kv = 8 : i64, heads_q = 32 : i64}>}
 
 // -----
 
@@ -1231,4 +1258,90 @@ func.func @ring_release_not_popped(%k: tensor<?x4x?x64xbf16>, %i: index, %t: ten
     attn.yield %out, %lse : tensor<128x64xbf16>, tensor<128xf32>
   } : tensor<128x64xbf16>, tensor<128xf32>
   return
+}
+
+// -----
+
+func.func @paged_dynamic_page_size(%q: tensor<?x8x1x64xbf16>, %k: tensor<?x?x2x64xbf16>,
+                                   %v: tensor<?x?x2x64xbf16>, %t: tensor<?x?xi32>,
+                                   %l: tensor<?xi32>) -> tensor<?x8x1x64xbf16> {
+  // expected-error @+1 {{'attn.attention' op the key pool's page size (dim 1 of [num_pages, page_size, heads, head_dim]) must be static and positive, got ?}}
+  %o = attn.attention %q, %k, %v pages(%t, %l : tensor<?x?xi32>, tensor<?xi32>)
+      : tensor<?x8x1x64xbf16>, tensor<?x?x2x64xbf16>, tensor<?x?x2x64xbf16> -> tensor<?x8x1x64xbf16>
+  return %o : tensor<?x8x1x64xbf16>
+}
+
+// -----
+
+func.func @paged_pools_differ(%q: tensor<?x8x1x64xbf16>, %k: tensor<?x16x2x64xbf16>,
+                              %v: tensor<?x32x2x64xbf16>, %t: tensor<?x?xi32>,
+                              %l: tensor<?xi32>) -> tensor<?x8x1x64xbf16> {
+  // expected-error @+1 {{'attn.attention' op the value pool's pages [?, 32] do not match the key pool's [?, 16]}}
+  %o = attn.attention %q, %k, %v pages(%t, %l : tensor<?x?xi32>, tensor<?xi32>)
+      : tensor<?x8x1x64xbf16>, tensor<?x16x2x64xbf16>, tensor<?x32x2x64xbf16> -> tensor<?x8x1x64xbf16>
+  return %o : tensor<?x8x1x64xbf16>
+}
+
+// -----
+
+func.func @paged_table_batch(%q: tensor<2x8x1x64xbf16>, %k: tensor<?x16x2x64xbf16>,
+                             %v: tensor<?x16x2x64xbf16>, %t: tensor<3x?xi32>,
+                             %l: tensor<2xi32>) -> tensor<2x8x1x64xbf16> {
+  // expected-error @+1 {{'attn.attention' op block_table has 3 rows but the query batch is 2}}
+  %o = attn.attention %q, %k, %v pages(%t, %l : tensor<3x?xi32>, tensor<2xi32>)
+      : tensor<2x8x1x64xbf16>, tensor<?x16x2x64xbf16>, tensor<?x16x2x64xbf16> -> tensor<2x8x1x64xbf16>
+  return %o : tensor<2x8x1x64xbf16>
+}
+
+// -----
+
+func.func @paged_table_empty(%q: tensor<2x8x1x64xbf16>, %k: tensor<?x16x2x64xbf16>,
+                             %v: tensor<?x16x2x64xbf16>, %t: tensor<2x0xi32>,
+                             %l: tensor<2xi32>) -> tensor<2x8x1x64xbf16> {
+  // expected-error @+1 {{'attn.attention' op block_table must have at least one column (a sequence's pages)}}
+  %o = attn.attention %q, %k, %v pages(%t, %l : tensor<2x0xi32>, tensor<2xi32>)
+      : tensor<2x8x1x64xbf16>, tensor<?x16x2x64xbf16>, tensor<?x16x2x64xbf16> -> tensor<2x8x1x64xbf16>
+  return %o : tensor<2x8x1x64xbf16>
+}
+
+// -----
+
+func.func @paged_lengths_batch(%q: tensor<2x8x1x64xbf16>, %k: tensor<?x16x2x64xbf16>,
+                               %v: tensor<?x16x2x64xbf16>, %t: tensor<2x?xi32>,
+                               %l: tensor<4xi32>) -> tensor<2x8x1x64xbf16> {
+  // expected-error @+1 {{'attn.attention' op cache_lengths has 4 entries but the query batch is 2}}
+  %o = attn.attention %q, %k, %v pages(%t, %l : tensor<2x?xi32>, tensor<4xi32>)
+      : tensor<2x8x1x64xbf16>, tensor<?x16x2x64xbf16>, tensor<?x16x2x64xbf16> -> tensor<2x8x1x64xbf16>
+  return %o : tensor<2x8x1x64xbf16>
+}
+
+// -----
+
+func.func @paged_heads(%q: tensor<2x8x1x64xbf16>, %k: tensor<?x16x3x64xbf16>,
+                       %v: tensor<?x16x3x64xbf16>, %t: tensor<2x?xi32>,
+                       %l: tensor<2xi32>) -> tensor<2x8x1x64xbf16> {
+  // expected-error @+1 {{'attn.attention' op query heads 8 is not a multiple of key/value heads 3}}
+  %o = attn.attention %q, %k, %v pages(%t, %l : tensor<2x?xi32>, tensor<2xi32>)
+      : tensor<2x8x1x64xbf16>, tensor<?x16x3x64xbf16>, tensor<?x16x3x64xbf16> -> tensor<2x8x1x64xbf16>
+  return %o : tensor<2x8x1x64xbf16>
+}
+
+// -----
+
+func.func @load_paged_tile_page_size(%k: tensor<?x?x2x64xbf16>, %t: tensor<?x?xi32>,
+                                     %i: index) -> tensor<32x64xbf16> {
+  // expected-error @+1 {{'attn.load_paged_tile' op the pool's page size (dim 1 of [num_pages, page_size, heads, head_dim]) must be static and positive}}
+  %x = attn.load_paged_tile %k[%i, %i, %i] pages %t length %i
+      : tensor<?x?x2x64xbf16>, tensor<?x?xi32> -> tensor<32x64xbf16>
+  return %x : tensor<32x64xbf16>
+}
+
+// -----
+
+func.func @load_paged_tile_columns(%k: tensor<?x16x2x64xbf16>, %t: tensor<?x?xi32>,
+                                   %i: index) -> tensor<32x32xbf16> {
+  // expected-error @+1 {{'attn.load_paged_tile' op tile columns}}
+  %x = attn.load_paged_tile %k[%i, %i, %i] pages %t length %i
+      : tensor<?x16x2x64xbf16>, tensor<?x?xi32> -> tensor<32x32xbf16>
+  return %x : tensor<32x32xbf16>
 }

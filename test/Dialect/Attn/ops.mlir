@@ -412,3 +412,37 @@ func.func @shared_memory() attributes {attn.shared_memory = #attn.shared_memory<
 // CHECK-SAME:    problem = {dtype = "bf16", gqa = false, has_lse = false, head_dim = 128 : i64, head_dim_v = 128 : i64, layout = "bhsd", mask = "causal"},
 // CHECK-SAME:    options = {block_m = 128 : i64, heads_kv = 16 : i64, heads_q = 16 : i64}>
 func.func private @kernel_abi() attributes {attn.kernel_abi = #attn.kernel_abi<threads = 384, shared_memory = 229480, grid = [#attn.grid_dim<["seq_q"], ceil_div = 128>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch"]>], params = [#attn.kernel_param<"tensor_map", "q", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "k", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "v", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "o", box = [64, 64, 1, 1]>, #attn.kernel_param<"i32", "seq_q">, #attn.kernel_param<"i32", "seq_k">, #attn.kernel_param<"f32", "scale">], problem = {dtype = "bf16", gqa = false, has_lse = false, head_dim = 128 : i64, head_dim_v = 128 : i64, layout = "bhsd", mask = "causal"}, options = {block_m = 128 : i64, heads_kv = 16 : i64, heads_q = 16 : i64}>}
+
+// A kernel that packs query heads (attn-pack-gqa): problem.packed_query_heads
+// in the ABI, attn.packed_query_heads on the Q argument.
+// CHECK-LABEL: func.func private @kernel_abi_packed()
+// CHECK-SAME:    problem = {dtype = "bf16", gqa = true, has_lse = false, head_dim = 128 : i64, head_dim_v = 128 : i64, layout = "bhsd", mask = "none", packed_query_heads = 4 : i64},
+// CHECK-SAME:    options = {block_m = 128 : i64, heads_kv = 8 : i64, heads_q = 32 : i64}>
+func.func private @kernel_abi_packed() attributes {attn.kernel_abi = #attn.kernel_abi<threads = 384, shared_memory = 229480, grid = [#attn.grid_dim<["seq_q"], ceil_div = 128>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch"]>], params = [#attn.kernel_param<"tensor_map", "q", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "k", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "v", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "o", box = [64, 64, 1, 1]>, #attn.kernel_param<"i32", "seq_q">, #attn.kernel_param<"i32", "seq_k">, #attn.kernel_param<"f32", "scale">], problem = {dtype = "bf16", gqa = true, has_lse = false, head_dim = 128 : i64, head_dim_v = 128 : i64, layout = "bhsd", mask = "none", packed_query_heads = 4 : i64}, options = {block_m = 128 : i64, heads_kv = 8 : i64, heads_q = 32 : i64}>}
+// CHECK-LABEL: func.func private @packed_query(
+// CHECK-SAME:    tensor<?x8x?x128xbf16> {attn.packed_query_heads = 4 : i64}
+func.func private @packed_query(tensor<?x8x?x128xbf16> {attn.packed_query_heads = 4 : i64})
+
+// A paged KV cache: K and V page pools, the block table and the lengths.
+// CHECK-LABEL: func.func @attention_paged(
+// CHECK-SAME:      %[[Q:[^:]+]]: tensor<?x8x1x64xbf16>, %[[K:[^:]+]]: tensor<?x16x2x64xbf16>, %[[V:[^:]+]]: tensor<?x16x2x64xbf16>, %[[TABLE:[^:]+]]: tensor<?x?xi32>, %[[LENGTHS:[^:]+]]: tensor<?xi32>)
+// CHECK:         attn.attention %[[Q]], %[[K]], %[[V]] mask = causal_bottom_right pages(%[[TABLE]], %[[LENGTHS]] : tensor<?x?xi32>, tensor<?xi32>)
+// CHECK-SAME:        : tensor<?x8x1x64xbf16>, tensor<?x16x2x64xbf16>, tensor<?x16x2x64xbf16> -> tensor<?x8x1x64xbf16>
+func.func @attention_paged(%q: tensor<?x8x1x64xbf16>, %k: tensor<?x16x2x64xbf16>,
+                           %v: tensor<?x16x2x64xbf16>, %table: tensor<?x?xi32>,
+                           %lengths: tensor<?xi32>) -> tensor<?x8x1x64xbf16> {
+  %o = attn.attention %q, %k, %v mask = causal_bottom_right
+      pages(%table, %lengths : tensor<?x?xi32>, tensor<?xi32>)
+      : tensor<?x8x1x64xbf16>, tensor<?x16x2x64xbf16>, tensor<?x16x2x64xbf16>
+      -> tensor<?x8x1x64xbf16>
+  return %o : tensor<?x8x1x64xbf16>
+}
+
+// CHECK-LABEL: func.func @load_paged_tile(
+// CHECK:         attn.load_paged_tile %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] pages %{{.*}} length %{{.*}} : tensor<?x16x2x64xbf16>, tensor<?x?xi32> -> tensor<32x64xbf16>
+func.func @load_paged_tile(%k: tensor<?x16x2x64xbf16>, %table: tensor<?x?xi32>,
+                           %i: index, %n: index) -> tensor<32x64xbf16> {
+  %t = attn.load_paged_tile %k[%i, %i, %i] pages %table length %n
+      : tensor<?x16x2x64xbf16>, tensor<?x?xi32> -> tensor<32x64xbf16>
+  return %t : tensor<32x64xbf16>
+}

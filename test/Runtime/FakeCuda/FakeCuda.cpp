@@ -7,15 +7,20 @@
 // the real driver does, and every call that needs a context fails with
 // CUDA_ERROR_INVALID_CONTEXT unless the device's primary context is current,
 // so a test sees both a missing cuCtxSetCurrent and a caller's context that
-// is not restored. Memory is host memory; launches only count.
+// is not restored. Memory is host memory; launches only count, and, once a
+// test enables the trace (attnc_fake_cuda_trace_enable), each tensor map
+// encoded and each launch's grid are described in the calling thread's
+// trace (attnc_fake_cuda_trace), for tests of what the runtime passes.
 //
 //===----------------------------------------------------------------------===//
 
 #include <cuda.h>
 
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
 namespace {
 struct Object {
@@ -24,6 +29,14 @@ struct Object {
 Object primaryContext{1}, module{2}, function{3};
 thread_local CUcontext current = nullptr;
 std::atomic<long> launches{0};
+std::atomic<bool> tracing{false};
+thread_local std::string trace;
+
+template <typename T>
+void appendList(const T *values, int n) {
+  for (int i = 0; i < n; ++i)
+    trace += (i ? ", " : "") + std::to_string(values[i]);
+}
 
 CUcontext primary() { return reinterpret_cast<CUcontext>(&primaryContext); }
 CUresult needContext() {
@@ -37,6 +50,15 @@ extern "C" {
 
 /// For tests: launches so far.
 ATTNC_FAKE_API long attnc_fake_cuda_launches() { return launches.load(); }
+/// For tests: record tensor maps and launches in each thread's trace.
+ATTNC_FAKE_API void attnc_fake_cuda_trace_enable(int on) { tracing = on; }
+/// For tests: this thread's trace since the last call, then cleared.
+ATTNC_FAKE_API const char *attnc_fake_cuda_trace() {
+  static thread_local std::string taken;
+  taken.swap(trace);
+  trace.clear();
+  return taken.c_str();
+}
 
 ATTNC_FAKE_API CUresult cuInit(unsigned int) { return CUDA_SUCCESS; }
 ATTNC_FAKE_API CUresult cuDriverGetVersion(int *v) {
@@ -122,18 +144,39 @@ ATTNC_FAKE_API CUresult cuFuncGetAttribute(int *v, CUfunction_attribute a,
   return needContext();
 }
 ATTNC_FAKE_API CUresult cuTensorMapEncodeTiled(
-    CUtensorMap *map, CUtensorMapDataType, cuuint32_t, void *,
-    const cuuint64_t *, const cuuint64_t *, const cuuint32_t *,
+    CUtensorMap *map, CUtensorMapDataType, cuuint32_t rank, void *address,
+    const cuuint64_t *dims, const cuuint64_t *strides, const cuuint32_t *box,
     const cuuint32_t *, CUtensorMapInterleave, CUtensorMapSwizzle,
     CUtensorMapL2promotion, CUtensorMapFloatOOBfill) {
   std::memset(map, 0, sizeof(*map));
+  if (tracing) {
+    char base[32];
+    std::snprintf(base, sizeof(base), "%p", address);
+    trace += std::string("tensor_map base ") + base + " dims [";
+    appendList(dims, int(rank));
+    trace += "] byte_strides [";
+    appendList(strides, int(rank) - 1);
+    trace += "] box [";
+    appendList(box, int(rank));
+    trace += "]\n";
+  }
   return CUDA_SUCCESS; // needs no context in the real driver either
 }
-ATTNC_FAKE_API CUresult cuLaunchKernelEx(const CUlaunchConfig *, CUfunction,
-                                         void **, void **) {
+ATTNC_FAKE_API CUresult cuLaunchKernelEx(const CUlaunchConfig *config,
+                                         CUfunction, void **, void **) {
   if (CUresult r = needContext())
     return r;
   ++launches;
+  if (tracing) {
+    unsigned grid[3] = {config->gridDimX, config->gridDimY, config->gridDimZ};
+    unsigned block[3] = {config->blockDimX, config->blockDimY,
+                         config->blockDimZ};
+    trace += "launch grid [";
+    appendList(grid, 3);
+    trace += "] block [";
+    appendList(block, 3);
+    trace += "] shared_memory " + std::to_string(config->sharedMemBytes) + "\n";
+  }
   return CUDA_SUCCESS;
 }
 ATTNC_FAKE_API CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t bytes) {

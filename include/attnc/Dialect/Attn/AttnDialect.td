@@ -27,6 +27,7 @@ def Attn_Dialect : Dialect {
                            "::mlir::tensor::TensorDialect"];
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
   let extraClassDeclaration = [{
     /// The #attn.shared_memory of a tiling scf.forall
     /// (attn-allocate-shared-memory).
@@ -38,6 +39,16 @@ def Attn_Dialect : Dialect {
     /// (attn-warp-specialize; attnc/Transforms/PipelineStages.h).
     static constexpr ::llvm::StringLiteral getStageAttrName() {
       return "attn.stage";
+    }
+    /// On a kernel function's Q argument: how many query heads of the
+    /// caller's Q each of its heads packs (an i64 >= 2; attn-pack-gqa).
+    static constexpr ::llvm::StringLiteral getPackedQueryHeadsAttrName() {
+      return "attn.packed_query_heads";
+    }
+    /// On the f32 scale argument of a kernel function: the scale the graph
+    /// was written with (attn-generalize-scale).
+    static constexpr ::llvm::StringLiteral getScaleArgAttrName() {
+      return "attn.scale";
     }
     /// The #attn.kernel_abi of a kernel's llvm.func (convert-attn-to-nvvm).
     static constexpr ::llvm::StringLiteral getKernelAbiAttrName() {

@@ -20,6 +20,9 @@ def Attn_ElementType : AnyTypeOf<[BF16, F16, F32]>;
 def Attn_Tensor4D : 4DTensorOf<[BF16, F16, F32]>;
 def Attn_LseTensor : 3DTensorOf<[F32]>;
 def Attn_Tile : 2DTensorOf<[BF16, F16, F32]>;
+// A paged KV cache's page table [B, max_pages] and lengths [B].
+def Attn_BlockTable : 2DTensorOf<[I32]>;
+def Attn_CacheLengths : 1DTensorOf<[I32]>;
 def Attn_F32Tile : 2DTensorOf<[F32]>;
 def Attn_F32Rows : 1DTensorOf<[F32]>;
 def Attn_F32RowsOrTile : TensorRankOf<[F32], [1, 2]>;
@@ -72,6 +75,20 @@ def Attn_AttentionOp : Attn_Op<"attention", [Pure, AttrSizedOperandSegments]> {
     count can follow the lengths at launch time. Canonicalization drops a
     constant 1.
 
+    `pages(%block_table, %cache_lengths)` reads K and V from a paged KV
+    cache (vLLM's PagedAttention, FlashAttention-3's page table): `key` and
+    `value` are page pools `[num_pages, page_size, Hkv, D]` (at least one
+    page; whatever
+    `layout`, which then describes Q and O only), `block_table`
+    (`[B, max_pages]`, i32, at least one column) lists each sequence's pages
+    in order and `cache_lengths` (`[B]`, i32) its number of keys: key `t` of
+    sequence `b` (`t < cache_lengths[b]`) is row `t % page_size` of page
+    `block_table[b, t / page_size]`. Each sequence has its own Nk, so a
+    mask's diagonal is per sequence (`i + cache_lengths[b] - Nq` for
+    `causal_bottom_right`, the decode alignment). Lengths above
+    `max_pages * page_size` and page indices outside `[0, num_pages)` are
+    the caller's error (the runtime checks what it is given).
+
     Example (GQA 4:1, causal, bf16, with LSE):
 
     ```mlir
@@ -92,7 +109,9 @@ def Attn_AttentionOp : Attn_Op<"attention", [Pure, AttrSizedOperandSegments]> {
     DefaultValuedAttr<Attn_Layout, "::mlir::attn::Layout::BHSD">:$layout,
     OptionalAttr<DenseI64ArrayAttr>:$tile_sizes,
     Optional<F32>:$scale_value,
-    Optional<Index>:$kv_splits
+    Optional<Index>:$kv_splits,
+    Optional<Attn_BlockTable>:$block_table,
+    Optional<Attn_CacheLengths>:$cache_lengths
   );
   let results = (outs Attn_Tensor4D:$output, Optional<Attn_LseTensor>:$lse);
 
@@ -106,6 +125,8 @@ def Attn_AttentionOp : Attn_Op<"attention", [Pure, AttrSizedOperandSegments]> {
     (`layout` `=` $layout^)?
     (`tile_sizes` `=` $tile_sizes^)?
     (`kv_splits` `(` $kv_splits^ `)`)?
+    (`pages` `(` $block_table^ `,` $cache_lengths `:` type($block_table) `,`
+      type($cache_lengths) `)`)?
     attr-dict `:` type($query) `,` type($key) `,` type($value)
     `->` type($output) (`,` type($lse)^)?
   }];
@@ -119,6 +140,12 @@ def Attn_AttentionOp : Attn_Op<"attention", [Pure, AttrSizedOperandSegments]> {
     int64_t getNumKVHeads();
     int64_t getHeadDim();
     int64_t getValueHeadDim();
+    /// K and V are page pools [num_pages, page_size, Hkv, D] (`pages`).
+    bool isPaged() { return static_cast<bool>(getBlockTable()); }
+    /// The pools' page size (dim 1); only for a paged attention.
+    int64_t getPageSize();
+    /// The rules of `pages(...)` (part of the verifier).
+    ::llvm::LogicalResult verifyPages();
     /// The compile-time softmax scale: the attribute if present, else
     /// 1/sqrt(D). Meaningless when the scale is given as `scale_value`.
     float getStaticScale();
@@ -195,6 +222,32 @@ def Attn_LoadTileOp : Attn_Op<"load_tile", [Pure]> {
   let assemblyFormat = [{
     $source `[` $batch `,` $head `,` $row `]` (`layout` `=` $layout^)?
     attr-dict `:` type($source) `->` type($tile)
+  }];
+  let hasVerifier = 1;
+}
+
+def Attn_LoadPagedTileOp : Attn_Op<"load_paged_tile", [Pure]> {
+  let summary = "read a block of rows of one head from a paged KV cache";
+  let description = [{
+    The paged form of `attn.load_tile`: returns
+    `tile[r, d] = pool[block_table[batch, t / P], t % P, head, d]` for
+    `t = row + r < length`, and 0 for `t >= length` (whose table entries are
+    not used), where `pool` is `[num_pages, P, heads, D]` (at least one
+    page) and P its static page size. `attn-tile` reads K and V of a paged `attn.attention` with
+    it, `length` being the sequence's cache length.
+
+    ```mlir
+    %kt = attn.load_paged_tile %k[%b, %h, %row] pages %table length %len
+        : tensor<?x16x8x128xbf16>, tensor<?x?xi32> -> tensor<128x128xbf16>
+    ```
+  }];
+  let arguments = (ins Attn_Tensor4D:$pool, Attn_BlockTable:$block_table,
+                   Index:$batch, Index:$head, Index:$row, Index:$length);
+  let results = (outs Attn_Tile:$tile);
+  let assemblyFormat = [{
+    $pool `[` $batch `,` $head `,` $row `]` `pages` $block_table
+    `length` $length attr-dict `:` type($pool) `,` type($block_table) `->`
+    type($tile)
   }];
   let hasVerifier = 1;
 }

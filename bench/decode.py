@@ -1,0 +1,317 @@
+#!/usr/bin/env python3
+"""attnc's decode kernels on the GPU: correctness sweep, then bandwidth next to cuDNN and FA2.
+
+Decode is one step of generation: Nq = 1 query token per sequence (a few for
+speculative decoding) against a KV cache of Nk keys, with grouped-query heads
+(bench/decode.mlir: 32 query heads on 8 kv heads, GQA, or on 1, MQA; BHSD,
+bf16, no mask, O only). bench/prepare-gpu.sh compiles them into
+artifacts/decode/ and the same kernels with one option changed into
+artifacts/decode-<label>/ (variants, timed as extra columns).
+
+Correctness: every kernel of every directory at Nq in {1, 4}, Nk in {1, 17,
+1000, 4097}, B in {1, 3}, scale 1/sqrt(D), on fresh random inputs with O
+poisoned with NaN before the launch, against float64 attention (K/V heads
+repeated for the groups): gpu_check.py's make_inputs and check, with the
+norm-based relative error ||O - ref|| / ||ref|| held to REL_TOL here. A
+failure makes the exit status nonzero; the benchmark runs anyway.
+
+Benchmark: at each (B, Nk), Nq = 1, every kernel and its variants, and the
+peers on the same tensors in the same process: cuDNN (SDPA,
+SDPBackend.CUDNN_ATTENTION) and FlashAttention-2 (SDPBackend.FLASH_ATTENTION),
+given the kv heads as they are (enable_gqa=True); a backend that refuses that
+runs on K/V expanded with repeat_interleave outside the timed call (marked
+"expanded", its bytes still counted unexpanded). Everything is timed with
+peers.bench_ms (do_bench median, L2 flushed), as gpu_check.py times. Decode
+reads each byte once, so the figure is bandwidth: TB/s = bytes of Q, K, V and
+O, each once, / median time; it is set against the copy bandwidth of
+peers.ceilings(), measured in the same run.
+
+  python3 bench/decode.py --artifacts artifacts [--json decode.json] [--no-check]
+      [--shapes 1x32768,8x8192,64x4096] [--kernels d128,decode_d64_gqa]
+"""
+import argparse
+import json
+import math
+import os
+import sys
+
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from attnc_runtime import AttncError, Runtime  # noqa: E402
+from gpu_check import check, make_inputs  # noqa: E402
+import peers  # noqa: E402
+
+KERNEL_DIR = "decode"  # artifacts/decode; variants are artifacts/decode-<label>
+DEFAULT = "default"  # the label of artifacts/decode
+KERNELS = ("decode_d128_gqa", "decode_d128_mqa", "decode_d64_gqa", "decode_d256_gqa")
+REL_TOL = 2e-2
+CHECK_NQ = (1, 4)
+CHECK_NK = (1, 17, 1000, 4097)
+CHECK_B = (1, 3)
+BENCH_SHAPES = ((1, 32768), (8, 8192), (64, 4096))  # (B, Nk), Nq = 1
+SDPA_PEERS = ("cudnn", "fa2")
+
+
+def load_dirs(rt, artifacts, wanted):
+    """{label: {name: Kernel}}: artifacts/decode as DEFAULT, then each
+    artifacts/decode-<label>/; a missing directory or kernel is skipped with a
+    message. Returns it and the number of artifacts that failed to load."""
+    dirs = [(DEFAULT, os.path.join(artifacts, KERNEL_DIR))]
+    if os.path.isdir(artifacts):
+        dirs += [(e[len(KERNEL_DIR) + 1:], os.path.join(artifacts, e)) for e in sorted(os.listdir(artifacts))
+                 if e.startswith(KERNEL_DIR + "-") and os.path.isdir(os.path.join(artifacts, e))]
+    loaded, broken = {}, 0
+    for label, path in dirs:
+        if not os.path.isdir(path):
+            print(f"skip {label}: no {path} (bench/prepare-gpu.sh compiles bench/decode.mlir into it)", flush=True)
+            continue
+        kernels = {}
+        for name in wanted:
+            kdir = os.path.join(path, name)
+            if not os.path.isdir(kdir):
+                print(f"skip {label} {name}: no {kdir}", flush=True)
+                continue
+            try:
+                kernels[name] = rt.load(kdir)
+            except AttncError as e:
+                print(f"load {label} {name}: {e}", flush=True)
+                broken += 1
+                continue
+            print(f"kernel {label} {name}: {describe(kernels[name])}", flush=True)
+        if kernels:
+            loaded[label] = kernels
+    return loaded, broken
+
+
+def tile(kernel):
+    """The manifest's tiling: block sizes, stages, consumers and the query heads packed per kv head."""
+    opts = kernel.options
+    t = {k: opts.get(k) for k in ("block_m", "block_n", "stages", "consumer_warpgroups")}
+    t["packed_query_heads"] = kernel.problem.get("packed_query_heads", 1)
+    return t
+
+
+def describe(kernel):
+    opts, at = kernel.options, kernel.attrs()
+    return (f"{opts['heads_q']}:{opts['heads_kv']} heads, D {kernel.problem['head_dim']}; "
+            + ", ".join(f"{k} {v}" for k, v in tile(kernel).items())
+            + f"; {at.num_regs} registers, {at.local_bytes} B local (spills), {at.dynamic_smem_bytes} B dynamic smem")
+
+
+def sweep(dirs):
+    """Every kernel of every directory at every (Nq, Nk, B) of CHECK_*; rows and failure count."""
+    gen = torch.Generator(device="cuda").manual_seed(2027)
+    rows, failed = [], 0
+    print(f"{'dir':<10} {'kernel':<16} {'B':>2} {'Nq':>3} {'Nk':>5} {'rel_err':>9} {'max_abs':>9}  result",
+          flush=True)
+    for label, kernels in dirs.items():
+        for name, kernel in kernels.items():
+            scale = kernel.default_scale()
+            for nq in CHECK_NQ:
+                for nk in CHECK_NK:
+                    for batch in CHECK_B:
+                        try:
+                            _, why, st = check(kernel, batch, nq, nk, scale, gen)
+                        except AttncError as e:
+                            why, st = str(e), {}
+                        rel = st.get("rel_err")
+                        # No rel_err from check() where O has a NaN (or no launch): a failure.
+                        ok = rel is not None and rel <= REL_TOL
+                        why = "" if ok else (f"rel_err {rel:.2e} > {REL_TOL:.0e}" if rel is not None else why)
+                        rows.append(dict(dir=label, kernel=name, B=batch, Nq=nq, Nk=nk, scale=scale, ok=ok, why=why,
+                                         **st))
+                        failed += not ok
+                        print(f"{label:<10} {name:<16} {batch:>2} {nq:>3} {nk:>5} "
+                              f"{st.get('rel_err', float('nan')):9.2e} {st.get('max_abs', float('nan')):9.2e}  "
+                              f"{'PASS' if ok else 'FAIL ' + why}", flush=True)
+    errs = [r["rel_err"] for r in rows if "rel_err" in r]
+    print(f"correctness sweep: {len(rows) - failed} passed, {failed} failed; max rel_err "
+          f"{max(errs) if errs else float('nan'):.2e} (tolerance {REL_TOL:.0e})", flush=True)
+    for label, kernels in dirs.items():
+        for name in kernels:
+            mine = [r for r in rows if r["dir"] == label and r["kernel"] == name]
+            e = [r["rel_err"] for r in mine if "rel_err" in r]
+            print(f"  {label:<10} {name:<16} max rel_err {max(e) if e else float('nan'):.2e}, "
+                  f"{sum(not r['ok'] for r in mine)} of {len(mine)} failed", flush=True)
+    return rows, failed
+
+
+def time_peer(peer, q, k, v, scale):
+    """One SDPA backend on BHSD q, k, v: (ms, O, expanded, why expanded).
+
+    First with the kv heads as they are (enable_gqa=True); where the backend
+    (or this PyTorch) refuses that, on K and V expanded to the query heads,
+    built before the timing. Raises where the backend cannot run either.
+    """
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    backend = {"cudnn": SDPBackend.CUDNN_ATTENTION, "fa2": SDPBackend.FLASH_ATTENTION}[peer]
+    sdpa = torch.nn.functional.scaled_dot_product_attention
+    with sdpa_kernel([backend]):  # that backend only: an error, not a fallback, where it cannot run
+        try:
+            fn = lambda: sdpa(q, k, v, is_causal=False, scale=scale, enable_gqa=True)  # noqa: E731
+            out = fn()
+            torch.cuda.synchronize()
+            expanded, why = False, ""
+        except Exception as e:  # noqa: BLE001 - a refusal of GQA is data
+            group = q.shape[1] // k.shape[1]
+            ke, ve = k.repeat_interleave(group, 1), v.repeat_interleave(group, 1)
+            fn = lambda: sdpa(q, ke, ve, is_causal=False, scale=scale)  # noqa: E731
+            out = fn()
+            torch.cuda.synchronize()
+            expanded, why = True, f"{type(e).__name__}: {str(e)[:160]}"
+        return peers.bench_ms(fn), out, expanded, why
+
+
+def rel_err(got, ref):
+    return ((got.double() - ref.double()).norm() / ref.double().norm().clamp_min(1e-30)).item()
+
+
+def tbps(nbytes, ms):
+    return nbytes / (ms * 1e-3) / 1e12
+
+
+def bench_row(name, dirs, variants, B, Nk, copy, gen):
+    """One (kernel, B, Nk) of the benchmark, Nq = 1: attnc in each directory, then the peers."""
+    default = dirs.get(DEFAULT, {})
+    # The shapes from the default artifact's manifest, or else a variant's.
+    kernel = default.get(name) or next(d[name] for d in dirs.values() if name in d)
+    hq, hkv = kernel.options["heads_q"], kernel.options["heads_kv"]
+    scale = kernel.default_scale()
+    q, k, v, o, lse = make_inputs(kernel, B, 1, Nk, hq, hkv, gen)
+    nbytes = sum(t.numel() * t.element_size() for t in (q, k, v, o))
+    row = dict(kernel=name, B=B, Nq=1, Nk=Nk, Hq=hq, Hkv=hkv, D=kernel.problem["head_dim"], bytes=nbytes,
+               attnc={}, peers={})
+
+    def timed(label):
+        alt = dirs[label].get(name)
+        if alt is None or (alt.options["heads_q"], alt.options["heads_kv"]) != (hq, hkv):
+            return None, {"error": "absent, or compiled for other heads"}
+        try:
+            args = alt.args(q, k, v, o, lse, scale)
+            ms = peers.bench_ms(lambda: alt.launch(args))
+        except AttncError as e:
+            return None, {"error": str(e)}
+        return ms, dict(ms=ms, tbps=tbps(nbytes, ms), copy_fraction=tbps(nbytes, ms) / copy)
+    # The default is timed before the variants and again after them, and the
+    # slower time is kept, as gpu_check.py does (the first kernel timed after
+    # a pause can run at higher clocks: bench/HISTORY.md run 12). Last, so
+    # that O is the default kernel's for the comparison with the peers.
+    first, _ = timed(DEFAULT) if DEFAULT in dirs else (None, None)
+    for label in variants:
+        row["attnc"][label] = timed(label)[1]
+    if DEFAULT in dirs:
+        again, cell = timed(DEFAULT)
+        if first is not None and again is not None:
+            ms = max(first, again)
+            cell = dict(ms=ms, tbps=tbps(nbytes, ms), copy_fraction=tbps(nbytes, ms) / copy, first_ms=first,
+                        again_ms=again)
+        row["attnc"][DEFAULT] = cell
+    has_o = "ms" in row["attnc"].get(DEFAULT, {})
+    for peer in SDPA_PEERS:
+        try:
+            ms, out, expanded, why = time_peer(peer, q, k, v, scale)
+        except Exception as e:  # noqa: BLE001 - a peer that cannot run a shape is data
+            row["peers"][peer] = {"error": f"{type(e).__name__}: {str(e)[:160]}"}
+            continue
+        row["peers"][peer] = cell = dict(ms=ms, tbps=tbps(nbytes, ms), expanded=expanded)
+        if expanded:
+            cell["why_expanded"] = why
+        if has_o:
+            cell["err_vs_attnc"] = rel_err(o, out)
+    mine, cud = row["attnc"].get(DEFAULT, {}).get("tbps"), row["peers"]["cudnn"].get("tbps")
+    row["ratio_vs_cudnn"] = mine / cud if mine and cud else None
+    row["copy_fraction"] = mine / copy if mine else None
+    return row
+
+
+def table_header(variants):
+    return (f"{'kernel':<16} {'B':>3} {'Nk':>6} {'attnc':>7}" + "".join(f" {v:>9}" for v in variants) +
+            f" {'cuDNN':>8} {'FA2':>8} {'vs cuDNN':>8} {'of copy':>7} {'err vs cuDNN':>12}")
+
+
+def table_line(row, variants):
+    fmt = lambda x, w=7: f"{x:{w}.2f}" if x is not None else f"{'-':>{w}}"  # noqa: E731
+    peer = lambda c: fmt(c.get("tbps")) + ("*" if c.get("expanded") else " ")  # noqa: E731
+    err = row["peers"]["cudnn"].get("err_vs_attnc")
+    return (f"{row['kernel']:<16} {row['B']:>3} {row['Nk']:>6} {fmt(row['attnc'].get(DEFAULT, {}).get('tbps'))}" +
+            "".join(f" {fmt(row['attnc'][v].get('tbps'), 9)}" for v in variants) +
+            f" {peer(row['peers']['cudnn'])} {peer(row['peers']['fa2'])} {fmt(row['ratio_vs_cudnn'], 8)}"
+            f" {fmt(row['copy_fraction'])} {err if err is not None else math.nan:12.1e}")
+
+
+def benchmark(dirs, names, shapes):
+    print("ceilings: measuring", flush=True)
+    ceil = peers.ceilings()
+    copy = ceil["copy_tbps"]
+    print(f"ceilings: bf16 GEMM 8192^3 {ceil['gemm_bf16_tflops']:.0f} TFLOP/s, copy {copy:.2f} TB/s", flush=True)
+    variants = [label for label in dirs if label != DEFAULT]
+    names = [n for n in names if any(n in d for d in dirs.values())]
+    gen = torch.Generator(device="cuda").manual_seed(7)
+    table, rows = [table_header(variants)], []
+    print(f"benchmark: {len(names)} kernels x {len(shapes)} shapes, Nq = 1, TB/s", flush=True)
+    print(table[0], flush=True)
+    for name in names:
+        for (B, Nk) in shapes:
+            rows.append(bench_row(name, dirs, variants, B, Nk, copy, gen))
+            table.append(table_line(rows[-1], variants))
+            print(table[-1], flush=True)
+            torch.cuda.empty_cache()  # the row's tensors are freed on return
+    print(f"benchmark table (TB/s: Q, K, V and O bytes once / median time; copy {copy:.2f} TB/s; "
+          "* = the peer ran on K/V expanded to the query heads, bytes counted unexpanded):", flush=True)
+    print("\n".join(table), flush=True)
+    return dict(ceilings=ceil, variants=variants, rows=rows)
+
+
+def parse_shapes(text):
+    try:
+        shapes = [tuple(int(x) for x in s.lower().split("x")) for s in text.split(",") if s]
+    except ValueError:
+        shapes = []
+    if not shapes or any(len(s) != 2 or min(s) < 1 for s in shapes):
+        raise argparse.ArgumentTypeError(f"expected BxNk[,BxNk...] such as 1x32768,8x8192, got {text!r}")
+    return shapes
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--artifacts", default="artifacts")
+    ap.add_argument("--json", help="write the sweep, the benchmark and the environment here")
+    ap.add_argument("--no-check", action="store_true", help="skip the correctness sweep")
+    ap.add_argument("--shapes", type=parse_shapes, default=list(BENCH_SHAPES),
+                    help="benchmark (B, Nk) pairs as BxNk, comma-separated (default: 1x32768,8x8192,64x4096)")
+    ap.add_argument("--kernels", help="only kernels whose names contain one of these (comma-separated), "
+                                      "e.g. d128 or decode_d64_gqa")
+    a = ap.parse_args()
+    names = [n for n in KERNELS if not a.kernels or any(s in n for s in a.kernels.split(","))]
+    if not names:
+        ap.error(f"--kernels {a.kernels!r} matches none of {', '.join(KERNELS)}")
+    rt = Runtime(os.path.join(a.artifacts, "lib", "libAttncRuntime.so"))
+    env = peers.environment()
+    print(" | ".join(f"{k} {v}" for k, v in env.items()), flush=True)
+    dirs, failed = load_dirs(rt, a.artifacts, names)
+    out = {"environment": env, "kernels": names, "load_failures": failed,
+           "dirs": {label: {n: tile(k) for n, k in ks.items()} for label, ks in dirs.items()}}
+
+    def write_json():
+        if a.json:
+            with open(a.json, "w") as f:
+                json.dump(out, f, indent=1, default=str)
+    if not dirs:
+        print(f"no decode kernels under {a.artifacts}: nothing to check or time", flush=True)
+        write_json()
+        return 1
+    if not a.no_check:
+        print(f"correctness sweep: {sum(map(len, dirs.values()))} kernels in {len(dirs)} directories", flush=True)
+        out["sweep"], sweep_failed = sweep(dirs)
+        failed += sweep_failed
+        out["sweep_failures"] = sweep_failed
+        write_json()  # kept even if the benchmark does not finish
+    out["bench"] = benchmark(dirs, names, a.shapes)
+    write_json()
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,106 @@
+//===- PackGqa.cpp - query heads of one kv head in one tile ---------------===//
+//
+// Part of the attnc project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// FlashAttention-3's pack-GQA as a change of the kernel's problem: the g
+// query heads that share a kv head become one head of g * Nq rows, so a
+// decode step (Nq = 1) fills a query tile with g rows instead of one and
+// each K/V tile is read once per kv head instead of once per query head.
+// For a BHSD tensor the packed [B, Hkv, g * Nq, D] is a view of the same
+// memory ([B, Hq, Nq, D] with Hq = Hkv * g), so the kernel's argument is
+// the caller's tensor; the argument's attn.packed_query_heads tells the
+// runtime to describe it to the kernel that way (docs/Runtime.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "attnc/Transforms/Passes.h"
+
+#include "attnc/Dialect/Attn/AttnOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/SymbolTable.h"
+
+#define DEBUG_TYPE "attn-pack-gqa"
+
+namespace mlir::attn {
+#define GEN_PASS_DEF_ATTNPACKGQAPASS
+#include "attnc/Transforms/Passes.h.inc"
+} // namespace mlir::attn
+
+using namespace mlir;
+using namespace mlir::attn;
+
+namespace {
+
+/// How many query heads share each kv head of `op` if packing them is a
+/// view and keeps the attention's meaning, or nullopt.
+std::optional<int64_t> packableGroup(AttentionOp op) {
+  // The mask and the window place each row by its query position, which a
+  // packed row no longer is; [B, Nq, Hq, D] packs into a view only for
+  // Nq = 1, which a kernel with dynamic lengths cannot promise.
+  if (op.getMask() != MaskKind::None || op.getWindow() ||
+      op.getLayout() != Layout::BHSD)
+    return std::nullopt;
+  // Heads are static (the verifier); K's may be a page pool's.
+  int64_t queryHeads = op.getNumQueryHeads(), kvHeads = op.getNumKVHeads();
+  if (queryHeads == kvHeads)
+    return std::nullopt;
+  // The function's Q argument and its results change type: Q must feed
+  // only this attention and the results only the return, the one return of
+  // a function of one block (another block's return would keep the old
+  // result types).
+  auto arg = dyn_cast<BlockArgument>(op.getQuery());
+  if (!arg || !arg.hasOneUse())
+    return std::nullopt;
+  auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
+  if (!func || !func.getBody().hasOneBlock())
+    return std::nullopt;
+  for (Value result : op->getResults())
+    if (!llvm::all_of(result.getUsers(), llvm::IsaPred<func::ReturnOp>))
+      return std::nullopt;
+  return queryHeads / kvHeads;
+}
+
+/// `type` ([B, Hq, Nq, ...]) with its heads divided by `group` and its
+/// rows multiplied by it.
+RankedTensorType packed(RankedTensorType type, int64_t group) {
+  SmallVector<int64_t> shape(type.getShape());
+  shape[1] /= group;
+  if (!ShapedType::isDynamic(shape[2]))
+    shape[2] *= group;
+  return type.clone(shape);
+}
+
+struct AttnPackGqaPass final
+    : public mlir::attn::impl::AttnPackGqaPassBase<AttnPackGqaPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    for (auto func : module.getOps<func::FuncOp>())
+      // A new signature would break the calls of a called function.
+      if (!func.isExternal() && SymbolTable::symbolKnownUseEmpty(func, module))
+        func.walk([&](AttentionOp op) { pack(func, op); });
+  }
+
+  void pack(func::FuncOp func, AttentionOp op) {
+    std::optional<int64_t> group = packableGroup(op);
+    if (!group)
+      return;
+    auto arg = cast<BlockArgument>(op.getQuery());
+    arg.setType(packed(cast<RankedTensorType>(arg.getType()), *group));
+    for (Value result : op->getResults())
+      result.setType(packed(cast<RankedTensorType>(result.getType()), *group));
+    func.setArgAttr(
+        arg.getArgNumber(), AttnDialect::getPackedQueryHeadsAttrName(),
+        IntegerAttr::get(IntegerType::get(&getContext(), 64), *group));
+    auto ret = cast<func::ReturnOp>(func.getBody().back().getTerminator());
+    func.setFunctionType(FunctionType::get(
+        &getContext(), func.getBody().front().getArgumentTypes(),
+        ret.getOperandTypes()));
+    ++numPacked;
+  }
+};
+
+} // namespace
