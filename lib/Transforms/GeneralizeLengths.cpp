@@ -57,8 +57,10 @@ std::optional<Layout> attentionOperandLayout(BlockArgument arg) {
     auto attention = dyn_cast<AttentionOp>(use.getOwner());
     if (!attention || use.getOperandNumber() > 2)
       return std::nullopt;
-    // A page pool's dims are pages, not a batch and a length.
-    if (attention.isPaged() && use.getOperandNumber() > 0)
+    // A page pool's dims are pages, not a batch and a length; a varlen
+    // batch is one packed entry whose sequence dim holds every sequence.
+    if ((attention.isPaged() && use.getOperandNumber() > 0) ||
+        attention.isVarlen())
       return std::nullopt;
     if (layout && *layout != attention.getLayout())
       return std::nullopt;

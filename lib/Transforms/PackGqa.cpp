@@ -41,8 +41,10 @@ std::optional<int64_t> packableGroup(AttentionOp op) {
   // The mask and the window place each row by its query position, which a
   // packed row no longer is; [B, Nq, Hq, D] packs into a view only for
   // Nq = 1, which a kernel with dynamic lengths cannot promise.
+  // A varlen batch's sequences are runs of rows that packing would
+  // interleave with other heads'.
   if (op.getMask() != MaskKind::None || op.getWindow() ||
-      op.getLayout() != Layout::BHSD)
+      op.getLayout() != Layout::BHSD || op.isVarlen())
     return std::nullopt;
   // Heads are static (the verifier); K's may be a page pool's.
   int64_t queryHeads = op.getNumQueryHeads(), kvHeads = op.getNumKVHeads();

@@ -53,6 +53,10 @@ struct TileContext {
   int64_t blockM, blockN;
   MaskSpec mask;
   Value batch, head, kvHead, rowBegin, seqQ, seqK;
+  /// With varlen: the tile's sequence's rows of the packed Q and K, V
+  /// ([queryBegin, queryEnd), [keyBegin, keyEnd)); seqQ and seqK are their
+  /// lengths and rowBegin is relative to queryBegin.
+  Value queryBegin, queryEnd, keyBegin, keyEnd;
   Value queryTile;
   RankedTensorType scoresType, rowsType;
   /// The softmax scale (f32), for attn.softcap.
@@ -70,6 +74,9 @@ Value loadKvTile(OpBuilder &b, Location loc, const TileContext &ctx,
   if (op.isPaged())
     return LoadPagedTileOp::create(b, loc, type, source, op.getBlockTable(),
                                    ctx.batch, ctx.kvHead, colBegin, ctx.seqK);
+  if (op.isVarlen())
+    return LoadVarlenTileOp::create(b, loc, type, source, ctx.kvHead, colBegin,
+                                    ctx.keyBegin, ctx.keyEnd, op.getLayout());
   return LoadTileOp::create(b, loc, type, source, ctx.batch, ctx.kvHead,
                             colBegin, op.getLayout());
 }
@@ -147,8 +154,19 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
   int64_t headDim = op.getHeadDim(), valueHeadDim = op.getValueHeadDim();
   int64_t groupSize = numQueryHeads / op.getNumKVHeads();
 
-  Value batch = dimOf(op.getQuery(), 0);
+  // A varlen batch has one sequence per offset pair; its Nq bounds every
+  // sequence's.
+  Value batch =
+      op.isVarlen()
+          ? arith::SubIOp::create(
+                rewriter, loc,
+                tensor::DimOp::create(rewriter, loc, op.getCuSeqlensQ(), 0),
+                arith::ConstantIndexOp::create(rewriter, loc, 1))
+                .getResult()
+          : dimOf(op.getQuery(), 0);
   Value seqQ = dimOf(op.getQuery(), 2);
+  // The outputs' batch: the packed batch of 1 with varlen.
+  Value tensorBatch = op.isVarlen() ? dimOf(op.getQuery(), 0) : batch;
   // A paged cache's lengths are per sequence: read in each tile.
   Value seqK = op.isPaged() ? Value() : dimOf(op.getKey(), 2);
   Value numQueryBlocks = arith::CeilDivSIOp::create(
@@ -173,10 +191,10 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
     outputs.push_back(tensor::EmptyOp::create(
         rewriter, loc,
         ArrayRef<int64_t>{dyn, dyn, numQueryHeads, dyn, valueHeadDim},
-        rewriter.getF32Type(), ValueRange{kvSplits, batch, seqQ}));
+        rewriter.getF32Type(), ValueRange{kvSplits, tensorBatch, seqQ}));
     outputs.push_back(tensor::EmptyOp::create(
         rewriter, loc, ArrayRef<int64_t>{dyn, dyn, numQueryHeads, dyn},
-        rewriter.getF32Type(), ValueRange{kvSplits, batch, seqQ}));
+        rewriter.getF32Type(), ValueRange{kvSplits, tensorBatch, seqQ}));
   }
   SmallVector<Value> dynamicOut;
   for (unsigned d = 0; d < 4 && !kvSplits; ++d)
@@ -189,7 +207,7 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
   if (Value lse = op.getLse(); lse && !kvSplits) {
     auto lseType = cast<RankedTensorType>(lse.getType());
     SmallVector<Value> dynamicLse;
-    Value logical[3] = {batch, Value(), seqQ};
+    Value logical[3] = {tensorBatch, Value(), seqQ};
     for (unsigned d = 0; d < 3; ++d)
       if (lseType.isDynamicDim(d))
         dynamicLse.push_back(logical[d]);
@@ -259,6 +277,22 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
       rewriter, loc, qb,
       arith::ConstantIndexOp::create(rewriter, loc, config.blockM));
   ctx.seqQ = seqQ;
+  if (op.isVarlen()) {
+    auto offset = [&](Value offsets, Value index) -> Value {
+      return arith::IndexCastOp::create(
+          rewriter, loc, rewriter.getIndexType(),
+          tensor::ExtractOp::create(rewriter, loc, offsets, ValueRange{index}));
+    };
+    Value next = arith::AddIOp::create(
+        rewriter, loc, b, arith::ConstantIndexOp::create(rewriter, loc, 1));
+    ctx.queryBegin = offset(op.getCuSeqlensQ(), b);
+    ctx.queryEnd = offset(op.getCuSeqlensQ(), next);
+    ctx.keyBegin = offset(op.getCuSeqlensK(), b);
+    ctx.keyEnd = offset(op.getCuSeqlensK(), next);
+    ctx.seqQ =
+        arith::SubIOp::create(rewriter, loc, ctx.queryEnd, ctx.queryBegin);
+    seqK = arith::SubIOp::create(rewriter, loc, ctx.keyEnd, ctx.keyBegin);
+  }
   if (op.isPaged())
     seqK = arith::IndexCastOp::create(
         rewriter, loc, rewriter.getIndexType(),
@@ -268,17 +302,33 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
   ctx.scale = scale;
   auto queryTileType = RankedTensorType::get(
       {config.blockM, headDim}, op.getQuery().getType().getElementType());
-  ctx.queryTile = LoadTileOp::create(rewriter, loc, queryTileType,
-                                     op.getQuery(), b, h, ctx.rowBegin, layout);
+  ctx.queryTile =
+      op.isVarlen()
+          ? LoadVarlenTileOp::create(rewriter, loc, queryTileType,
+                                     op.getQuery(), h, ctx.rowBegin,
+                                     ctx.queryBegin, ctx.queryEnd, layout)
+                .getResult()
+          : LoadTileOp::create(rewriter, loc, queryTileType, op.getQuery(), b,
+                               h, ctx.rowBegin, layout)
+                .getResult();
   ctx.scoresType = RankedTensorType::get({config.blockM, config.blockN},
                                          rewriter.getF32Type());
   ctx.rowsType = RankedTensorType::get({config.blockM}, rewriter.getF32Type());
   auto accType = RankedTensorType::get({config.blockM, valueHeadDim},
                                        rewriter.getF32Type());
 
+  // A varlen tile past its sequence's rows (the forall covers the longest
+  // possible sequence) runs no kv block.
+  Value rangeKeys = seqK;
+  if (op.isVarlen())
+    rangeKeys = arith::SelectOp::create(
+        rewriter, loc,
+        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt,
+                              ctx.rowBegin, ctx.seqQ),
+        seqK, arith::ConstantIndexOp::create(rewriter, loc, 0));
   KvBlockRange range =
-      buildKvBlockRange(rewriter, loc, ctx.rowBegin, seqQ, seqK, config.blockM,
-                        config.blockN, mask);
+      buildKvBlockRange(rewriter, loc, ctx.rowBegin, ctx.seqQ, rangeKeys,
+                        config.blockM, config.blockN, mask);
   // A split outside the tile's range runs no block and gives O = 0,
   // LSE = -inf.
   if (kvSplits)
@@ -330,11 +380,19 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
       mask.window ? rewriter.getDenseI64ArrayAttr(*mask.window)
                   : DenseI64ArrayAttr());
 
-  // Store the rows that exist: min(BM, Nq - rowBegin).
+  // Store the rows that exist: min(BM, Nq - rowBegin), none for a varlen
+  // tile past its sequence, at the sequence's rows of the packed O.
   Value rows = arith::MinSIOp::create(
       rewriter, loc,
       arith::ConstantIndexOp::create(rewriter, loc, config.blockM),
-      arith::SubIOp::create(rewriter, loc, seqQ, ctx.rowBegin));
+      arith::SubIOp::create(rewriter, loc, ctx.seqQ, ctx.rowBegin));
+  Value outRow = ctx.rowBegin, outBatch = b;
+  if (op.isVarlen()) {
+    rows = arith::MaxSIOp::create(
+        rewriter, loc, rows, arith::ConstantIndexOp::create(rewriter, loc, 0));
+    outRow = arith::AddIOp::create(rewriter, loc, ctx.queryBegin, ctx.rowBegin);
+    outBatch = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  }
   OpFoldResult zeroAttr = rewriter.getIndexAttr(0),
                oneAttr = rewriter.getIndexAttr(1);
   Value outRows = tensor::ExtractSliceOp::create(
@@ -357,13 +415,13 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
     Value split = forall.getInductionVar(kKvSplitDim);
     tensor::ParallelInsertSliceOp::create(
         rewriter, loc, outRows, forall.getRegionIterArgs()[0],
-        ArrayRef<OpFoldResult>{split, b, h, ctx.rowBegin, zeroAttr},
+        ArrayRef<OpFoldResult>{split, outBatch, h, outRow, zeroAttr},
         ArrayRef<OpFoldResult>{oneAttr, oneAttr, oneAttr, rows,
                                rewriter.getIndexAttr(valueHeadDim)},
         SmallVector<OpFoldResult>(5, oneAttr));
     tensor::ParallelInsertSliceOp::create(
         rewriter, loc, lseRows, forall.getRegionIterArgs()[1],
-        ArrayRef<OpFoldResult>{split, b, h, ctx.rowBegin},
+        ArrayRef<OpFoldResult>{split, outBatch, h, outRow},
         ArrayRef<OpFoldResult>{oneAttr, oneAttr, oneAttr, rows},
         SmallVector<OpFoldResult>(4, oneAttr));
     rewriter.setInsertionPointAfter(forall);
@@ -383,7 +441,7 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
     return success();
   }
   SmallVector<OpFoldResult> offsets, sizes;
-  slabSlice(rewriter, loc, layout, b, h, ctx.rowBegin, rows, valueHeadDim,
+  slabSlice(rewriter, loc, layout, outBatch, h, outRow, rows, valueHeadDim,
             offsets, sizes);
   SmallVector<OpFoldResult> strides(4, oneAttr);
   tensor::ParallelInsertSliceOp::create(rewriter, loc, outRows,
@@ -392,7 +450,7 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
   if (lseRows)
     tensor::ParallelInsertSliceOp::create(
         rewriter, loc, lseRows, forall.getRegionIterArgs()[1],
-        ArrayRef<OpFoldResult>{b, h, ctx.rowBegin},
+        ArrayRef<OpFoldResult>{outBatch, h, outRow},
         ArrayRef<OpFoldResult>{oneAttr, oneAttr, rows},
         ArrayRef<OpFoldResult>{oneAttr, oneAttr, oneAttr});
 

@@ -119,6 +119,11 @@ FailureOr<QueryTile> analyzeTile(scf::ForallOp forall, FinalizeOp finalize) {
                             "cache (attn.load_paged_tile), which has no GPU "
                             "lowering yet"),
              WalkResult::interrupt();
+    if (qk.getKey().getDefiningOp<LoadVarlenTileOp>())
+      return qk.emitOpError("attn-warp-specialize: K comes from a "
+                            "variable-length batch (attn.load_varlen_tile), "
+                            "which has no GPU lowering yet"),
+             WalkResult::interrupt();
     if (!query || !key)
       return qk.emitOpError("attn-warp-specialize: Q and K must come from "
                             "attn.load_tile"),

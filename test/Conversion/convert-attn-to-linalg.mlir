@@ -331,3 +331,54 @@ func.func @paged(%q: tensor<2x8x?x64xbf16>, %k: tensor<?x16x2x64xbf16>,
       -> tensor<2x8x?x64xbf16>
   return %o : tensor<2x8x?x64xbf16>
 }
+
+// -----
+
+// attn.load_varlen_tile: rows begin + row + r of the packed batch 0, zero
+// at and past the sequence's end (the next sequence's rows are not read).
+// CHECK-LABEL: func.func @load_varlen_tile(
+// CHECK-SAME:    %[[SRC:[a-z0-9_]+]]: tensor<1x?x2x64xbf16>, %[[H:[a-z0-9_]+]]: index, %[[ROW:[a-z0-9_]+]]: index, %[[BEGIN:[a-z0-9_]+]]: index, %[[END:[a-z0-9_]+]]: index)
+// CHECK-DAG:     %[[ZERO:.*]] = arith.constant 0.000000e+00 : bf16
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK:         %[[START:.*]] = arith.addi %[[BEGIN]], %[[ROW]] : index
+// CHECK:         linalg.generic {{.*}} outs(%{{.*}} : tensor<32x64xbf16>)
+// CHECK:           %[[R:.*]] = linalg.index 0 : index
+// CHECK:           %[[D:.*]] = linalg.index 1 : index
+// CHECK:           %[[T:.*]] = arith.addi %[[START]], %[[R]] : index
+// CHECK:           %[[INB:.*]] = arith.cmpi slt, %[[T]], %[[END]] : index
+// CHECK:           %[[SAFE:.*]] = arith.select %[[INB]], %[[T]], %[[C0]] : index
+// CHECK:           %[[X:.*]] = tensor.extract %[[SRC]][%[[C0]], %[[SAFE]], %[[H]], %[[D]]] : tensor<1x?x2x64xbf16>
+// CHECK:           arith.select %[[INB]], %[[X]], %[[ZERO]] : bf16
+func.func @load_varlen_tile(%k: tensor<1x?x2x64xbf16>, %h: index, %row: index,
+                            %begin: index, %end: index) -> tensor<32x64xbf16> {
+  %t = attn.load_varlen_tile %k[%h, %row] rows %begin to %end layout = bshd
+      : tensor<1x?x2x64xbf16> -> tensor<32x64xbf16>
+  return %t : tensor<32x64xbf16>
+}
+
+// -----
+
+// A varlen attn.attention untiled: packed row i and key j meet only in one
+// sequence (each found by counting the sequences that end before it), at
+// their positions in it.
+// CHECK-LABEL: func.func @varlen(
+// CHECK-SAME:    %{{[a-z0-9_]+}}: tensor<1x8x?x64xbf16>, %{{[a-z0-9_]+}}: tensor<1x2x?x64xbf16>, %{{[a-z0-9_]+}}: tensor<1x2x?x64xbf16>, %[[CUQ:[a-z0-9_]+]]: tensor<?xi32>, %[[CUK:[a-z0-9_]+]]: tensor<?xi32>)
+// CHECK:         linalg.generic
+// CHECK:           %[[I:.*]] = linalg.index 2 : index
+// CHECK:           %[[J:.*]] = linalg.index 3 : index
+// CHECK:           %[[SQ:.*]] = scf.for {{.*}} iter_args
+// CHECK:             tensor.extract %[[CUQ]]
+// CHECK:             arith.cmpi sle, %{{.*}}, %[[I]] : index
+// CHECK:           %[[SK:.*]] = scf.for {{.*}} iter_args
+// CHECK:             tensor.extract %[[CUK]]
+// CHECK:             arith.cmpi sle, %{{.*}}, %[[J]] : index
+// CHECK:           arith.cmpi eq, %[[SQ]], %[[SK]] : index
+func.func @varlen(%q: tensor<1x8x?x64xbf16>, %k: tensor<1x2x?x64xbf16>,
+                  %v: tensor<1x2x?x64xbf16>, %cu_q: tensor<?xi32>, %cu_k: tensor<?xi32>)
+    -> tensor<1x8x?x64xbf16> {
+  %o = attn.attention %q, %k, %v mask = causal_bottom_right
+      varlen(%cu_q, %cu_k : tensor<?xi32>, tensor<?xi32>)
+      : tensor<1x8x?x64xbf16>, tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16>
+      -> tensor<1x8x?x64xbf16>
+  return %o : tensor<1x8x?x64xbf16>
+}

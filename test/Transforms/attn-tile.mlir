@@ -386,3 +386,50 @@ func.func @paged(%q: tensor<2x8x?x64xbf16>, %k: tensor<?x16x2x64xbf16>,
       -> tensor<2x8x?x64xbf16>
   return %o : tensor<2x8x?x64xbf16>
 }
+
+// -----
+
+// A varlen batch: one tile row per (sequence, head, query block), the
+// number of sequences from the offsets; each tile reads its sequence's rows
+// of the packed Q, K and V with attn.load_varlen_tile, takes the
+// sequence's lengths as Nq and Nk (a block past them runs no kv block) and
+// stores at the sequence's rows of the packed O and LSE.
+// CHECK-LABEL: func.func @varlen(
+// CHECK-SAME:      %[[Q:[^:]+]]: tensor<1x?x8x64xbf16>, %[[K:[^:]+]]: tensor<1x?x2x64xbf16>, %[[V:[^:]+]]: tensor<1x?x2x64xbf16>, %[[CUQ:[^:]+]]: tensor<?xi32>, %[[CUK:[^:]+]]: tensor<?xi32>)
+// CHECK:         %[[OFFSETS:.*]] = tensor.dim %[[CUQ]], %c0
+// CHECK:         %[[SEQS:.*]] = arith.subi %[[OFFSETS]], %c1
+// CHECK:         scf.forall (%[[S:[^,]*]], %[[H:[^,]*]], %[[QB:[^)]*]]) in (%[[SEQS]], 8, %{{.*}})
+// CHECK:           %[[ROW:.*]] = arith.muli %[[QB]], %c64
+// CHECK:           %[[NEXT:.*]] = arith.addi %[[S]], %c1
+// CHECK:           %[[QB32:.*]] = tensor.extract %[[CUQ]][%[[S]]]
+// CHECK:           %[[QBEGIN:.*]] = arith.index_cast %[[QB32]]
+// CHECK:           %[[QE32:.*]] = tensor.extract %[[CUQ]][%[[NEXT]]]
+// CHECK:           %[[QEND:.*]] = arith.index_cast %[[QE32]]
+// CHECK:           %[[KB32:.*]] = tensor.extract %[[CUK]][%[[S]]]
+// CHECK:           %[[KBEGIN:.*]] = arith.index_cast %[[KB32]]
+// CHECK:           %[[KE32:.*]] = tensor.extract %[[CUK]][%[[NEXT]]]
+// CHECK:           %[[KEND:.*]] = arith.index_cast %[[KE32]]
+// CHECK:           %[[NQ:.*]] = arith.subi %[[QEND]], %[[QBEGIN]]
+// CHECK:           %[[NK:.*]] = arith.subi %[[KEND]], %[[KBEGIN]]
+// CHECK:           attn.load_varlen_tile %[[Q]][%[[H]], %[[ROW]]] rows %[[QBEGIN]] to %[[QEND]] layout = bshd : tensor<1x?x8x64xbf16> -> tensor<64x64xbf16>
+// CHECK:           %[[INSIDE:.*]] = arith.cmpi slt, %[[ROW]], %[[NQ]]
+// CHECK:           %[[RANGE_NK:.*]] = arith.select %[[INSIDE]], %[[NK]], %c0
+// CHECK:           arith.ceildivsi %[[RANGE_NK]], %c32
+// CHECK:           scf.for
+// CHECK:             attn.load_varlen_tile %[[K]][%{{.*}}, %{{.*}}] rows %[[KBEGIN]] to %[[KEND]] layout = bshd
+// CHECK:             attn.mask {{.*}} seq_q %[[NQ]] seq_k %[[NK]] kind = causal_bottom_right
+// CHECK:           attn.load_varlen_tile %[[V]][%{{.*}}, %{{.*}}] rows %[[KBEGIN]] to %[[KEND]] layout = bshd
+// CHECK:           %[[ROWS:.*]] = arith.maxsi %{{.*}}, %c0
+// CHECK:           %[[OUT_ROW:.*]] = arith.addi %[[QBEGIN]], %[[ROW]]
+// CHECK:           scf.forall.in_parallel {
+// CHECK-NEXT:        tensor.parallel_insert_slice %{{.*}} into %{{.*}}[%[[ZERO:.*]], %[[OUT_ROW]], %[[H]], 0] [1, %[[ROWS]], 1, 64]
+// CHECK-NEXT:        tensor.parallel_insert_slice %{{.*}} into %{{.*}}[%[[ZERO]], %[[H]], %[[OUT_ROW]]] [1, 1, %[[ROWS]]]
+func.func @varlen(%q: tensor<1x?x8x64xbf16>, %k: tensor<1x?x2x64xbf16>,
+                  %v: tensor<1x?x2x64xbf16>, %cu_q: tensor<?xi32>, %cu_k: tensor<?xi32>)
+    -> (tensor<1x?x8x64xbf16>, tensor<1x8x?xf32>) {
+  %o, %lse = attn.attention %q, %k, %v mask = causal_bottom_right layout = bshd
+      varlen(%cu_q, %cu_k : tensor<?xi32>, tensor<?xi32>)
+      : tensor<1x?x8x64xbf16>, tensor<1x?x2x64xbf16>, tensor<1x?x2x64xbf16>
+      -> tensor<1x?x8x64xbf16>, tensor<1x8x?xf32>
+  return %o, %lse : tensor<1x?x8x64xbf16>, tensor<1x8x?xf32>
+}

@@ -61,6 +61,11 @@ using PagedCInterfaceFn = void (*)(Results *, MemRefDescriptor<4> *,
                                    MemRefDescriptor<4> *, MemRefDescriptor<4> *,
                                    MemRefDescriptor<2> *,
                                    MemRefDescriptor<1> *);
+using VarlenCInterfaceFn = void (*)(Results *, MemRefDescriptor<4> *,
+                                    MemRefDescriptor<4> *,
+                                    MemRefDescriptor<4> *,
+                                    MemRefDescriptor<1> *,
+                                    MemRefDescriptor<1> *);
 
 /// A row-major i32 buffer as a memref of `sizes`.
 template <int Rank>
@@ -107,7 +112,7 @@ std::unique_ptr<ExecutionEngine> attnc::run::compileForCpu(
 llvm::Expected<DeviceResult>
 attnc::run::runOnCpu(ExecutionEngine &engine, const Problem &problem,
                      const HostTensor &q, const HostTensor &k,
-                     const HostTensor &v, const PagedInputs &paged) {
+                     const HostTensor &v, const IndexInputs &indices) {
   auto symbol = engine.lookup("_mlir_ciface_" + problem.function);
   if (!symbol)
     return symbol.takeError();
@@ -116,10 +121,16 @@ attnc::run::runOnCpu(ExecutionEngine &engine, const Problem &problem,
   auto start = std::chrono::steady_clock::now();
   if (problem.paged) {
     MemRefDescriptor<2> table =
-        describe(paged.blockTable, {problem.batch, paged.maxPages});
-    MemRefDescriptor<1> lengths = describe(paged.cacheLengths, {problem.batch});
+        describe(indices.blockTable, {problem.batch, indices.maxPages});
+    MemRefDescriptor<1> lengths =
+        describe(indices.cacheLengths, {problem.batch});
     reinterpret_cast<PagedCInterfaceFn> (*symbol)(&results, &qd, &kd, &vd,
                                                   &table, &lengths);
+  } else if (problem.varlen) {
+    MemRefDescriptor<1> cuQ = describe(indices.cuSeqlensQ, {problem.batch + 1});
+    MemRefDescriptor<1> cuK = describe(indices.cuSeqlensK, {problem.batch + 1});
+    reinterpret_cast<VarlenCInterfaceFn> (*symbol)(&results, &qd, &kd, &vd,
+                                                   &cuQ, &cuK);
   } else {
     reinterpret_cast<CInterfaceFn> (*symbol)(&results, &qd, &kd, &vd);
   }

@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <numeric>
 #include <sstream>
 
 using namespace attnc::run;
@@ -48,21 +49,37 @@ static std::vector<int64_t> physical(bool bshd, int64_t b, int64_t h,
   return {b, h, s, d};
 }
 
+/// The sum of the first `count` lengths.
+static int64_t sumOfFirst(const std::vector<int64_t> &lengths, int64_t count) {
+  return std::accumulate(lengths.begin(), lengths.begin() + count, int64_t(0));
+}
+
+int64_t Problem::queryOffsetOf(int64_t b) const {
+  return varlen ? sumOfFirst(varlen->seqLensQ, b) : 0;
+}
+
+int64_t Problem::keyOffsetOf(int64_t b) const {
+  return varlen ? sumOfFirst(varlen->seqLensK, b) : 0;
+}
+
+/// The batch dim of the tensors: 1 for a packed varlen batch.
+static int64_t tensorBatch(const Problem &p) { return p.varlen ? 1 : p.batch; }
+
 std::vector<int64_t> Problem::queryShape() const {
-  return physical(bshd, batch, headsQ, seqQ, headDim);
+  return physical(bshd, tensorBatch(*this), headsQ, seqQ, headDim);
 }
 std::vector<int64_t> Problem::keyShape() const {
   if (paged)
     return {paged->numPages, paged->pageSize, headsKV, headDim};
-  return physical(bshd, batch, headsKV, seqK, headDim);
+  return physical(bshd, tensorBatch(*this), headsKV, seqK, headDim);
 }
 std::vector<int64_t> Problem::valueShape() const {
   if (paged)
     return {paged->numPages, paged->pageSize, headsKV, valueHeadDim};
-  return physical(bshd, batch, headsKV, seqK, valueHeadDim);
+  return physical(bshd, tensorBatch(*this), headsKV, seqK, valueHeadDim);
 }
 std::vector<int64_t> Problem::outputShape() const {
-  return physical(bshd, batch, headsQ, seqQ, valueHeadDim);
+  return physical(bshd, tensorBatch(*this), headsQ, seqQ, valueHeadDim);
 }
 
 std::string Problem::describeShape() const {
@@ -75,6 +92,8 @@ std::string Problem::describeShape() const {
     os << " bshd";
   if (paged)
     os << " page=" << paged->pageSize;
+  if (varlen)
+    os << " varlen";
   return os.str();
 }
 

@@ -49,11 +49,28 @@ struct Problem {
     std::vector<int64_t> cacheLengths;
   };
   std::optional<Paged> paged;
+  /// A variable-length batch (attn.attention varlen(...)): Q, K, V and O
+  /// have batch 1 and pack the `batch` sequences (seqQ and seqK are the
+  /// totals); sequence b has seqLensQ[b] query rows and seqLensK[b] keys.
+  struct Varlen {
+    std::vector<int64_t> seqLensQ, seqLensK;
+  };
+  std::optional<Varlen> varlen;
 
-  /// The number of keys of sequence `b`.
+  /// The number of query rows and keys of sequence `b`.
+  int64_t seqQOf(int64_t b) const {
+    return varlen ? varlen->seqLensQ[b] : seqQ;
+  }
   int64_t seqKOf(int64_t b) const {
+    if (varlen)
+      return varlen->seqLensK[b];
     return paged ? paged->cacheLengths[b] : seqK;
   }
+  /// Where sequence `b` starts in the tensors: its batch index and its
+  /// first query row and key (a varlen batch packs them in batch 0).
+  int64_t tensorBatchOf(int64_t b) const { return varlen ? 0 : b; }
+  int64_t queryOffsetOf(int64_t b) const;
+  int64_t keyOffsetOf(int64_t b) const;
 
   /// Physical shapes of Q, K, V and O.
   std::vector<int64_t> queryShape() const;

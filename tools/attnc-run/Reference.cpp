@@ -16,7 +16,8 @@ bool attnc::run::keyVisible(const Problem &p, int64_t b, int64_t i, int64_t j) {
   int64_t seqK = p.seqKOf(b);
   if (j < 0 || j >= seqK)
     return false;
-  int64_t diagonal = p.mask == Mask::CausalBottomRight ? i + seqK - p.seqQ : i;
+  int64_t diagonal =
+      p.mask == Mask::CausalBottomRight ? i + seqK - p.seqQOf(b) : i;
   if (p.mask != Mask::None && j > diagonal)
     return false;
   if (p.window) {
@@ -43,7 +44,8 @@ struct Indexer {
 
 namespace {
 /// Flat index of key j of sequence b, head h, dim d in K or V: dense in the
-/// problem's layout, or in the page the block table gives.
+/// problem's layout (a varlen batch's sequences packed in batch 0), or in
+/// the page the block table gives.
 struct KeyIndexer {
   const Problem &p;
   const std::vector<int32_t> &blockTable;
@@ -51,7 +53,7 @@ struct KeyIndexer {
   int64_t dim;
   int64_t operator()(int64_t b, int64_t h, int64_t j, int64_t d) const {
     if (!p.paged)
-      return dense(b, h, j, d);
+      return dense(p.tensorBatchOf(b), h, p.keyOffsetOf(b) + j, d);
     const Problem::Paged &pg = *p.paged;
     int64_t page = blockTable[b * pg.maxPages + j / pg.pageSize];
     return ((page * pg.pageSize + j % pg.pageSize) * p.headsKV + h) * dim + d;
@@ -75,21 +77,24 @@ attnc::run::referenceAttention(const Problem &p, const HostTensor &q,
   const double negInf = -std::numeric_limits<double>::infinity();
 
   ReferenceResult r;
-  r.output.assign(p.batch * p.headsQ * p.seqQ * p.valueHeadDim, 0.0);
-  r.lse.assign(p.batch * p.headsQ * p.seqQ, negInf);
+  int64_t batches = p.varlen ? 1 : p.batch;
+  r.output.assign(batches * p.headsQ * p.seqQ * p.valueHeadDim, 0.0);
+  r.lse.assign(batches * p.headsQ * p.seqQ, negInf);
   std::vector<double> scores(p.seqK), acc(p.valueHeadDim);
   for (int64_t b = 0; b < p.batch; ++b)
     for (int64_t h = 0; h < p.headsQ; ++h) {
       int64_t hk = h / group;
-      for (int64_t i = 0; i < p.seqQ; ++i) {
+      // Row i of sequence b: (tb, h, row0 + i) of the tensors.
+      int64_t tb = p.tensorBatchOf(b), row0 = p.queryOffsetOf(b);
+      for (int64_t i = 0; i < p.seqQOf(b); ++i) {
         double rowMax = negInf;
-        for (int64_t j = 0; j < p.seqK; ++j) {
+        for (int64_t j = 0; j < p.seqKOf(b); ++j) {
           scores[j] = negInf;
           if (!keyVisible(p, b, i, j))
             continue;
           double dot = 0.0;
           for (int64_t d = 0; d < p.headDim; ++d)
-            dot += q.get(qi(b, h, i, d)) * k.get(ki(b, hk, j, d));
+            dot += q.get(qi(tb, h, row0 + i, d)) * k.get(ki(b, hk, j, d));
           double s = dot * p.scale;
           if (p.softcap)
             s = *p.softcap * std::tanh(s / *p.softcap);
@@ -100,7 +105,7 @@ attnc::run::referenceAttention(const Problem &p, const HostTensor &q,
           continue; // Sees no key: O = 0, LSE = -inf.
         double sum = 0.0;
         std::fill(acc.begin(), acc.end(), 0.0);
-        for (int64_t j = 0; j < p.seqK; ++j) {
+        for (int64_t j = 0; j < p.seqKOf(b); ++j) {
           if (scores[j] == negInf)
             continue;
           double w = std::exp(scores[j] - rowMax);
@@ -109,8 +114,8 @@ attnc::run::referenceAttention(const Problem &p, const HostTensor &q,
             acc[e] += w * v.get(vi(b, hk, j, e));
         }
         for (int64_t e = 0; e < p.valueHeadDim; ++e)
-          r.output[oi(b, h, i, e)] = acc[e] / sum;
-        r.lse[(b * p.headsQ + h) * p.seqQ + i] = rowMax + std::log(sum);
+          r.output[oi(tb, h, row0 + i, e)] = acc[e] / sum;
+        r.lse[(tb * p.headsQ + h) * p.seqQ + row0 + i] = rowMax + std::log(sum);
       }
     }
   return r;

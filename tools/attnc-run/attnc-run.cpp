@@ -47,6 +47,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <tuple>
 
 using namespace mlir;
 using namespace attnc::run;
@@ -127,6 +128,12 @@ FailureOr<Problem> problemFromFunction(func::FuncOp func) {
         op.getBlockTable() != args[3] || op.getCacheLengths() != args[4])
       return fail("must pass its five arguments (q, k and v pools, "
                   "block_table, cache_lengths) to a paged attn.attention");
+  } else if (op.isVarlen()) {
+    if (args.size() != 5 || op.getQuery() != args[0] ||
+        op.getKey() != args[1] || op.getValue() != args[2] ||
+        op.getCuSeqlensQ() != args[3] || op.getCuSeqlensK() != args[4])
+      return fail("must pass its five arguments (q, k, v, cu_seqlens_q, "
+                  "cu_seqlens_k) to a varlen attn.attention");
   } else if (args.size() != 3 || op.getQuery() != args[0] ||
              op.getKey() != args[1] || op.getValue() != args[2]) {
     return fail("must pass its three arguments (q, k, v) to attn.attention");
@@ -157,6 +164,34 @@ FailureOr<Problem> problemFromFunction(func::FuncOp func) {
     p.softcap = cap->convertToFloat();
   p.bshd = op.getLayout() == attn::Layout::BSHD;
   p.hasLse = op.getLse() != nullptr;
+  if (op.isVarlen()) {
+    // Sequences of --seq-q rows and --seq-k keys, then of one row and half
+    // the keys, a third of the rows and one key, and none at all, in turn:
+    // one much longer than the rest, single tokens, empty sequences. The
+    // tensors' sequence dims are the totals; offsets of a static size fix
+    // the number of sequences.
+    int64_t offsets = op.getCuSeqlensQ().getType().getDimSize(0);
+    p.batch = resolve(offsets, batchSize + 1) - 1;
+    Problem::Varlen varlen;
+    for (int64_t b = 0; b < p.batch; ++b) {
+      std::array<int64_t, 4> rows = {p.seqQ, 1,
+                                     std::max<int64_t>(1, p.seqQ / 3), 0};
+      std::array<int64_t, 4> keys = {p.seqK, p.seqK / 2 + 1, 1, 0};
+      varlen.seqLensQ.push_back(std::min(p.seqQ, rows[b % 4]));
+      varlen.seqLensK.push_back(std::min(p.seqK, keys[b % 4]));
+    }
+    p.varlen = std::move(varlen);
+    p.seqQ = p.queryOffsetOf(p.batch);
+    p.seqK = p.keyOffsetOf(p.batch);
+    for (auto [what, size, total] :
+         {std::tuple<const char *, int64_t, int64_t>{"query", q[2], p.seqQ},
+          {"key", k[2], p.seqK}})
+      if (!ShapedType::isDynamic(size) && size != total)
+        return fail(Twine("has a static ") + what + " length " + Twine(size) +
+                    "; a varlen batch's sequence dims are " +
+                    "the generated totals (" + Twine(total) +
+                    "): make them dynamic");
+  }
   if (op.isPaged()) {
     // Sequences of --seq-k keys, one key and none in turn, the cache just
     // large enough for the longest; the pool has spare pages (the table
@@ -209,7 +244,7 @@ std::vector<int32_t> shuffledBlockTable(const Problem &p,
 double attentionFlops(const Problem &p) {
   double pairs = 0;
   for (int64_t b = 0; b < p.batch; ++b)
-    for (int64_t i = 0; i < p.seqQ; ++i)
+    for (int64_t i = 0; i < p.seqQOf(b); ++i)
       for (int64_t j = 0; j < p.seqKOf(b); ++j)
         pairs += keyVisible(p, b, i, j);
   return 2.0 * pairs * (p.headDim + p.valueHeadDim) * p.headsQ;
@@ -217,7 +252,7 @@ double attentionFlops(const Problem &p) {
 
 struct Inputs {
   HostTensor q, k, v;
-  PagedInputs paged; // empty for a dense problem
+  IndexInputs indices; // empty for a dense problem
   ReferenceResult ref;
 };
 
@@ -274,7 +309,7 @@ void runOnCpuStages(ModuleOp module, ArrayRef<Problem> problems,
         continue;
       }
       auto result = runOnCpu(*engine, problems[i], inputs[i].q, inputs[i].k,
-                             inputs[i].v, inputs[i].paged);
+                             inputs[i].v, inputs[i].indices);
       if (!result) {
         report.fail(problems[i], label, llvm::toString(result.takeError()));
         continue;
@@ -300,7 +335,7 @@ void runUnraised(ModuleOp unraised, ArrayRef<Problem> problems,
       continue;
     }
     auto result = runOnCpu(*engine, problems[i], inputs[i].q, inputs[i].k,
-                           inputs[i].v, inputs[i].paged);
+                           inputs[i].v, inputs[i].indices);
     if (!result) {
       report.fail(problems[i], "cpu:unraised",
                   llvm::toString(result.takeError()));
@@ -495,12 +530,18 @@ int main(int argc, char **argv) {
     fillNormal(in.k, rng);
     fillNormal(in.v, rng);
     if (p.paged) {
-      in.paged.blockTable = shuffledBlockTable(p, rng);
+      in.indices.blockTable = shuffledBlockTable(p, rng);
       for (int64_t length : p.paged->cacheLengths)
-        in.paged.cacheLengths.push_back(static_cast<int32_t>(length));
-      in.paged.maxPages = p.paged->maxPages;
+        in.indices.cacheLengths.push_back(static_cast<int32_t>(length));
+      in.indices.maxPages = p.paged->maxPages;
     }
-    in.ref = referenceAttention(p, in.q, in.k, in.v, in.paged.blockTable);
+    if (p.varlen)
+      for (int64_t b = 0; b <= p.batch; ++b) {
+        in.indices.cuSeqlensQ.push_back(
+            static_cast<int32_t>(p.queryOffsetOf(b)));
+        in.indices.cuSeqlensK.push_back(static_cast<int32_t>(p.keyOffsetOf(b)));
+      }
+    in.ref = referenceAttention(p, in.q, in.k, in.v, in.indices.blockTable);
     inputs.push_back(std::move(in));
   }
   Report report;

@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -216,6 +217,63 @@ Value gatherPages(OpBuilder &b, Location loc, AttentionOp op, Value pool) {
       });
 }
 
+/// Which of the `count` sequences of a varlen batch packed row `row` belongs
+/// to: the number of sequences that end at or before it (`count` for a row
+/// past the last one).
+Value sequenceOf(OpBuilder &b, Location loc, Value offsets, Value count,
+                 Value row) {
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  auto loop = scf::ForOp::create(
+      b, loc, arith::ConstantIndexOp::create(b, loc, 0), count, one,
+      ValueRange{arith::ConstantIndexOp::create(b, loc, 0)},
+      [&](OpBuilder &nb, Location l, Value seq, ValueRange iter) {
+        Value end = arith::IndexCastOp::create(
+            nb, l, nb.getIndexType(),
+            tensor::ExtractOp::create(
+                nb, l, offsets,
+                ValueRange{arith::AddIOp::create(nb, l, seq, one)}));
+        Value ended =
+            arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sle, end, row);
+        scf::YieldOp::create(
+            nb, l,
+            ValueRange{arith::SelectOp::create(
+                nb, l, ended, arith::AddIOp::create(nb, l, iter[0], one),
+                iter[0])});
+      });
+  return loop.getResult(0);
+}
+
+/// Whether packed query row `i` of a varlen attention of `count` sequences
+/// sees packed key `j`: both in one sequence, and visible under `mask` at
+/// their positions in it.
+Value varlenKeyVisible(OpBuilder &b, Location loc, AttentionOp op, Value count,
+                       Value i, Value j, const MaskSpec &mask) {
+  Value cuQ = op.getCuSeqlensQ(), cuK = op.getCuSeqlensK();
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value seq = sequenceOf(b, loc, cuQ, count, i);
+  Value inSequence = arith::AndIOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, seq,
+                            sequenceOf(b, loc, cuK, count, j)),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, seq, count));
+  // A row past the last sequence reads the last one's offsets (unused).
+  Value safeSeq = arith::MinSIOp::create(
+      b, loc, seq, arith::SubIOp::create(b, loc, count, one));
+  auto offset = [&](Value offsets, Value index) -> Value {
+    return arith::IndexCastOp::create(
+        b, loc, b.getIndexType(),
+        tensor::ExtractOp::create(b, loc, offsets, ValueRange{index}));
+  };
+  Value next = arith::AddIOp::create(b, loc, safeSeq, one);
+  Value qBegin = offset(cuQ, safeSeq), kBegin = offset(cuK, safeSeq);
+  Value seqQ = arith::SubIOp::create(b, loc, offset(cuQ, next), qBegin);
+  Value seqK = arith::SubIOp::create(b, loc, offset(cuK, next), kBegin);
+  Value visible = buildKeyVisible(
+      b, loc, arith::SubIOp::create(b, loc, i, qBegin),
+      arith::SubIOp::create(b, loc, j, kBegin), seqQ, seqK, mask);
+  return arith::AndIOp::create(b, loc, inSequence, visible);
+}
+
 SmallVector<Value> lowerAttention(OpBuilder &b, AttentionOp op) {
   Location loc = op.getLoc();
   MLIRContext *ctx = b.getContext();
@@ -261,6 +319,12 @@ SmallVector<Value> lowerAttention(OpBuilder &b, AttentionOp op) {
   AffineMap rows4 = mapOf(ctx, 4, {d0, d1, d2});
   Value seqQV = getValueOrCreateConstantIndexOp(b, loc, seqQ);
   Value seqKV = getValueOrCreateConstantIndexOp(b, loc, seqK);
+  // The number of sequences of a varlen batch, read once outside the loops.
+  Value sequences;
+  if (op.isVarlen())
+    sequences = arith::SubIOp::create(
+        b, loc, tensor::DimOp::create(b, loc, op.getCuSeqlensQ(), 0),
+        arith::ConstantIndexOp::create(b, loc, 1));
   // Scale, soft-cap, mask.
   scores = generic(
       b, loc, {}, scores, {id4}, {kPar, kPar, kPar, kPar},
@@ -282,7 +346,9 @@ SmallVector<Value> lowerAttention(OpBuilder &b, AttentionOp op) {
               tensor::ExtractOp::create(
                   nb, l, op.getCacheLengths(),
                   ValueRange{linalg::IndexOp::create(nb, l, 0)}));
-        Value visible = buildKeyVisible(nb, l, i, j, seqQV, keys, mask);
+        Value visible = op.isVarlen()
+                            ? varlenKeyVisible(nb, l, op, sequences, i, j, mask)
+                            : buildKeyVisible(nb, l, i, j, seqQV, keys, mask);
         return arith::SelectOp::create(nb, l, visible, s, negInf(nb, l));
       });
 
@@ -436,6 +502,38 @@ SmallVector<Value> lowerLoadTile(OpBuilder &b, LoadTileOp op) {
         Value x = tensor::ExtractOp::create(nb, l, source, indices);
         Value zero = arith::ConstantOp::create(nb, l,
                                                nb.getZeroAttr(elementType));
+        return arith::SelectOp::create(nb, l, inBounds, x, zero);
+      });
+  return {tile};
+}
+
+SmallVector<Value> lowerLoadVarlenTile(OpBuilder &b, LoadVarlenTileOp op) {
+  Location loc = op.getLoc();
+  Layout layout = op.getLayout();
+  auto tileType = op.getTile().getType();
+  Type elementType = tileType.getElementType();
+  TileMaps m(b.getContext());
+  Value init =
+      tensor::EmptyOp::create(b, loc, tileType.getShape(), elementType);
+  Value start = arith::AddIOp::create(b, loc, op.getBegin(), op.getRow());
+  Value tile = generic(
+      b, loc, {}, init, {m.get(2, {m.i, m.j})}, {kPar, kPar},
+      [&](OpBuilder &nb, Location l, ValueRange) -> Value {
+        Value r = linalg::IndexOp::create(nb, l, 0);
+        Value d = linalg::IndexOp::create(nb, l, 1);
+        Value row = arith::AddIOp::create(nb, l, start, r);
+        Value inBounds = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt,
+                                               row, op.getEnd());
+        Value zeroIndex = arith::ConstantIndexOp::create(nb, l, 0);
+        Value safeRow =
+            arith::SelectOp::create(nb, l, inBounds, row, zeroIndex);
+        SmallVector<Value, 4> indices(4);
+        Value logical[4] = {zeroIndex, op.getHead(), safeRow, d};
+        for (unsigned dim = 0; dim < 4; ++dim)
+          indices[physicalDim(dim, layout)] = logical[dim];
+        Value x = tensor::ExtractOp::create(nb, l, op.getSource(), indices);
+        Value zero =
+            arith::ConstantOp::create(nb, l, nb.getZeroAttr(elementType));
         return arith::SelectOp::create(nb, l, inBounds, x, zero);
       });
   return {tile};
@@ -689,6 +787,7 @@ void mlir::attn::populateAttnToLinalgConversionPatterns(
       LowerToLinalg<CombineSplitsOp, lowerCombineSplits>,
       LowerToLinalg<LoadTileOp, lowerLoadTile>,
       LowerToLinalg<LoadPagedTileOp, lowerLoadPagedTile>,
+      LowerToLinalg<LoadVarlenTileOp, lowerLoadVarlenTile>,
       LowerToLinalg<QKOp, lowerQK>, LowerToLinalg<SoftcapOp, lowerSoftcap>,
       LowerToLinalg<MaskOp, lowerMask>, LowerToLinalg<RowMaxOp, lowerRowMax>,
       LowerToLinalg<ExpDiffOp, lowerExpDiff>,

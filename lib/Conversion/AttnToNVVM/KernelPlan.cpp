@@ -168,14 +168,23 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
   FinalizeOp finalize;
   LoadTileOp queryLoad;
   WarpSpecializeOp specialized;
+  Operation *unsupportedLoad = nullptr;
   forall.getBody()->walk([&](Operation *op) {
-    if (auto f = dyn_cast<FinalizeOp>(op))
+    if (isa<LoadPagedTileOp, LoadVarlenTileOp>(op))
+      unsupportedLoad = op;
+    else if (auto f = dyn_cast<FinalizeOp>(op))
       finalize = f;
     else if (auto qk = dyn_cast<QKOp>(op))
       queryLoad = qk.getQuery().getDefiningOp<LoadTileOp>();
     else if (auto ws = dyn_cast<WarpSpecializeOp>(op))
       specialized = ws;
   });
+  if (unsupportedLoad)
+    return unsupportedLoad->emitError("convert-attn-to-nvvm: no GPU lowering "
+                                      "for '")
+           << unsupportedLoad->getName()
+           << "' yet (a paged KV cache or a variable-length batch; the CPU "
+              "pipeline runs it)";
   if (!queryLoad || !finalize)
     return fail("expected a tiled attention (attn-tile) in the scf.forall");
   if (forall.getRank() != 3)

@@ -171,6 +171,38 @@ LogicalResult AttentionOp::verifyPages() {
   return success();
 }
 
+LogicalResult AttentionOp::verifyVarlen() {
+  if (!getCuSeqlensQ() && !getCuSeqlensK())
+    return success();
+  if (!getCuSeqlensQ() || !getCuSeqlensK())
+    return emitOpError("a variable-length batch takes both cu_seqlens_q and "
+                       "cu_seqlens_k");
+  if (isPaged())
+    return emitOpError("varlen with a paged KV cache is not supported yet");
+  // The sequences are packed along one batch entry.
+  for (auto [name, value] : {std::pair<StringRef, Value>{"query", getQuery()},
+                             {"key", getKey()},
+                             {"value", getValue()},
+                             {"output", getOutput()}})
+    if (cast<RankedTensorType>(value.getType()).getDimSize(0) != 1)
+      return emitOpError() << name
+                           << " batch must be 1 with varlen (the sequences are "
+                              "packed along the sequence dim), got "
+                           << formatDim(cast<RankedTensorType>(value.getType())
+                                            .getDimSize(0));
+  int64_t q = getCuSeqlensQ().getType().getDimSize(0),
+          k = getCuSeqlensK().getType().getDimSize(0);
+  if (conflict(q, k))
+    return emitOpError() << "cu_seqlens_q has " << q
+                         << " offsets but cu_seqlens_k has " << k
+                         << " (each is [number of sequences + 1])";
+  if (!ShapedType::isDynamic(q) && q < 2)
+    return emitOpError() << "cu_seqlens_q must hold at least 2 offsets (one "
+                            "sequence), got "
+                         << q;
+  return success();
+}
+
 LogicalResult AttentionOp::verify() {
   Type elementType = getQuery().getType().getElementType();
   for (auto [name, value] :
@@ -263,7 +295,7 @@ LogicalResult AttentionOp::verify() {
   if (failed(verifyWindow(*this, getWindow())))
     return failure();
 
-  if (failed(verifyPages()))
+  if (failed(verifyPages()) || failed(verifyVarlen()))
     return failure();
 
   APInt splits;
@@ -386,25 +418,41 @@ static LogicalResult checkSize(Operation *op, StringRef what, int64_t got,
                            << whatOther << " " << expected;
 }
 
+/// The rules every load of a tile from a tensor shares: the tile has the
+/// tensor's element type and a static shape.
+static LogicalResult verifyLoadedTile(Operation *op, Value tile, Value source,
+                                      StringRef sourceName) {
+  if (elementTypeOf(tile) != elementTypeOf(source))
+    return op->emitOpError()
+           << "tile element type " << elementTypeOf(tile) << " does not match "
+           << sourceName << " element type " << elementTypeOf(source);
+  if (!cast<RankedTensorType>(tile.getType()).hasStaticShape())
+    return op->emitOpError("tile must have a static shape");
+  return success();
+}
+
 LogicalResult LoadTileOp::verify() {
-  if (elementTypeOf(getTile()) != elementTypeOf(getSource()))
-    return emitOpError() << "tile element type " << elementTypeOf(getTile())
-                         << " does not match source element type "
-                         << elementTypeOf(getSource());
-  if (!getTile().getType().hasStaticShape())
-    return emitOpError("tile must have a static shape");
+  if (failed(verifyLoadedTile(*this, getTile(), getSource(), "source")))
+    return failure();
   int64_t headDim = shapeOf(getSource())[physicalDim(3, getLayout())];
   return checkSize(*this, "tile columns", shapeOf(getTile())[1],
                    "source head dim", headDim);
 }
 
+LogicalResult LoadVarlenTileOp::verify() {
+  if (failed(verifyLoadedTile(*this, getTile(), getSource(), "source")))
+    return failure();
+  ArrayRef<int64_t> source = shapeOf(getSource());
+  if (source[0] != 1)
+    return emitOpError("source batch must be 1 (packed sequences), got ")
+           << formatDim(source[0]);
+  return checkSize(*this, "tile columns", shapeOf(getTile())[1],
+                   "source head dim", source[physicalDim(3, getLayout())]);
+}
+
 LogicalResult LoadPagedTileOp::verify() {
-  if (elementTypeOf(getTile()) != elementTypeOf(getPool()))
-    return emitOpError() << "tile element type " << elementTypeOf(getTile())
-                         << " does not match pool element type "
-                         << elementTypeOf(getPool());
-  if (!getTile().getType().hasStaticShape())
-    return emitOpError("tile must have a static shape");
+  if (failed(verifyLoadedTile(*this, getTile(), getPool(), "pool")))
+    return failure();
   ArrayRef<int64_t> pool = shapeOf(getPool());
   if (ShapedType::isDynamic(pool[1]) || pool[1] < 1)
     return emitOpError("the pool's page size (dim 1 of [num_pages, "

@@ -139,7 +139,8 @@ void rewrite(const AttentionMatch &match) {
       b.getF32FloatAttr(match.scale), /*softcap=*/FloatAttr(), layout,
       /*tile_sizes=*/DenseI64ArrayAttr(), /*scale_value=*/Value(),
       /*kv_splits=*/Value(), /*block_table=*/Value(),
-      /*cache_lengths=*/Value());
+      /*cache_lengths=*/Value(), /*cu_seqlens_q=*/Value(),
+      /*cu_seqlens_k=*/Value());
 
   // Follow the graph's own reshape to [B, H, S, D] and transpose to BSHD
   // where it has them, so that no reshape back is needed.

@@ -1345,3 +1345,66 @@ func.func @load_paged_tile_columns(%k: tensor<?x16x2x64xbf16>, %t: tensor<?x?xi3
       : tensor<?x16x2x64xbf16>, tensor<?x?xi32> -> tensor<32x32xbf16>
   return %x : tensor<32x32xbf16>
 }
+
+// -----
+
+func.func @varlen_batch(%q: tensor<2x8x?x64xbf16>, %k: tensor<2x2x?x64xbf16>,
+                        %v: tensor<2x2x?x64xbf16>, %cq: tensor<?xi32>,
+                        %ck: tensor<?xi32>) -> tensor<2x8x?x64xbf16> {
+  // expected-error @+1 {{'attn.attention' op query batch must be 1 with varlen (the sequences are packed along the sequence dim), got 2}}
+  %o = attn.attention %q, %k, %v varlen(%cq, %ck : tensor<?xi32>, tensor<?xi32>)
+      : tensor<2x8x?x64xbf16>, tensor<2x2x?x64xbf16>, tensor<2x2x?x64xbf16> -> tensor<2x8x?x64xbf16>
+  return %o : tensor<2x8x?x64xbf16>
+}
+
+// -----
+
+func.func @varlen_offsets_differ(%q: tensor<1x8x?x64xbf16>, %k: tensor<1x2x?x64xbf16>,
+                                 %v: tensor<1x2x?x64xbf16>, %cq: tensor<3xi32>,
+                                 %ck: tensor<4xi32>) -> tensor<1x8x?x64xbf16> {
+  // expected-error @+1 {{'attn.attention' op cu_seqlens_q has 3 offsets but cu_seqlens_k has 4 (each is [number of sequences + 1])}}
+  %o = attn.attention %q, %k, %v varlen(%cq, %ck : tensor<3xi32>, tensor<4xi32>)
+      : tensor<1x8x?x64xbf16>, tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16> -> tensor<1x8x?x64xbf16>
+  return %o : tensor<1x8x?x64xbf16>
+}
+
+// -----
+
+func.func @varlen_no_sequence(%q: tensor<1x8x?x64xbf16>, %k: tensor<1x2x?x64xbf16>,
+                              %v: tensor<1x2x?x64xbf16>, %cq: tensor<1xi32>,
+                              %ck: tensor<1xi32>) -> tensor<1x8x?x64xbf16> {
+  // expected-error @+1 {{'attn.attention' op cu_seqlens_q must hold at least 2 offsets (one sequence), got 1}}
+  %o = attn.attention %q, %k, %v varlen(%cq, %ck : tensor<1xi32>, tensor<1xi32>)
+      : tensor<1x8x?x64xbf16>, tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16> -> tensor<1x8x?x64xbf16>
+  return %o : tensor<1x8x?x64xbf16>
+}
+
+// -----
+
+func.func @varlen_paged(%q: tensor<1x8x?x64xbf16>, %k: tensor<?x16x2x64xbf16>,
+                        %v: tensor<?x16x2x64xbf16>, %t: tensor<1x?xi32>, %l: tensor<1xi32>,
+                        %cq: tensor<?xi32>, %ck: tensor<?xi32>) -> tensor<1x8x?x64xbf16> {
+  // expected-error @+1 {{'attn.attention' op varlen with a paged KV cache is not supported yet}}
+  %o = attn.attention %q, %k, %v pages(%t, %l : tensor<1x?xi32>, tensor<1xi32>)
+      varlen(%cq, %ck : tensor<?xi32>, tensor<?xi32>)
+      : tensor<1x8x?x64xbf16>, tensor<?x16x2x64xbf16>, tensor<?x16x2x64xbf16> -> tensor<1x8x?x64xbf16>
+  return %o : tensor<1x8x?x64xbf16>
+}
+
+// -----
+
+func.func @load_varlen_tile_batch(%k: tensor<2x2x?x64xbf16>, %i: index) -> tensor<32x64xbf16> {
+  // expected-error @+1 {{'attn.load_varlen_tile' op source batch must be 1 (packed sequences), got 2}}
+  %x = attn.load_varlen_tile %k[%i, %i] rows %i to %i
+      : tensor<2x2x?x64xbf16> -> tensor<32x64xbf16>
+  return %x : tensor<32x64xbf16>
+}
+
+// -----
+
+func.func @load_varlen_tile_columns(%k: tensor<1x2x?x64xbf16>, %i: index) -> tensor<32x32xbf16> {
+  // expected-error @+1 {{'attn.load_varlen_tile' op tile columns}}
+  %x = attn.load_varlen_tile %k[%i, %i] rows %i to %i
+      : tensor<1x2x?x64xbf16> -> tensor<32x32xbf16>
+  return %x : tensor<32x32xbf16>
+}

@@ -446,3 +446,28 @@ func.func @load_paged_tile(%k: tensor<?x16x2x64xbf16>, %table: tensor<?x?xi32>,
       : tensor<?x16x2x64xbf16>, tensor<?x?xi32> -> tensor<32x64xbf16>
   return %t : tensor<32x64xbf16>
 }
+
+// A variable-length batch: the sequences packed in batch 1, delimited by
+// the cumulative offsets.
+// CHECK-LABEL: func.func @attention_varlen(
+// CHECK:         attn.attention %{{.*}}, %{{.*}}, %{{.*}} mask = causal_bottom_right layout = bshd varlen(%{{.*}}, %{{.*}} : tensor<?xi32>, tensor<?xi32>)
+// CHECK-SAME:        : tensor<1x?x8x64xbf16>, tensor<1x?x2x64xbf16>, tensor<1x?x2x64xbf16> -> tensor<1x?x8x64xbf16>, tensor<1x8x?xf32>
+func.func @attention_varlen(%q: tensor<1x?x8x64xbf16>, %k: tensor<1x?x2x64xbf16>,
+                            %v: tensor<1x?x2x64xbf16>, %cu_q: tensor<?xi32>,
+                            %cu_k: tensor<?xi32>)
+    -> (tensor<1x?x8x64xbf16>, tensor<1x8x?xf32>) {
+  %o, %lse = attn.attention %q, %k, %v mask = causal_bottom_right layout = bshd
+      varlen(%cu_q, %cu_k : tensor<?xi32>, tensor<?xi32>)
+      : tensor<1x?x8x64xbf16>, tensor<1x?x2x64xbf16>, tensor<1x?x2x64xbf16>
+      -> tensor<1x?x8x64xbf16>, tensor<1x8x?xf32>
+  return %o, %lse : tensor<1x?x8x64xbf16>, tensor<1x8x?xf32>
+}
+
+// CHECK-LABEL: func.func @load_varlen_tile(
+// CHECK:         attn.load_varlen_tile %{{.*}}[%{{.*}}, %{{.*}}] rows %{{.*}} to %{{.*}} layout = bshd : tensor<1x?x2x64xbf16> -> tensor<32x64xbf16>
+func.func @load_varlen_tile(%k: tensor<1x?x2x64xbf16>, %i: index, %begin: index,
+                            %end: index) -> tensor<32x64xbf16> {
+  %t = attn.load_varlen_tile %k[%i, %i] rows %begin to %end layout = bshd
+      : tensor<1x?x2x64xbf16> -> tensor<32x64xbf16>
+  return %t : tensor<32x64xbf16>
+}

@@ -23,6 +23,8 @@ def Attn_Tile : 2DTensorOf<[BF16, F16, F32]>;
 // A paged KV cache's page table [B, max_pages] and lengths [B].
 def Attn_BlockTable : 2DTensorOf<[I32]>;
 def Attn_CacheLengths : 1DTensorOf<[I32]>;
+// The cumulative sequence offsets [B + 1] of a variable-length batch.
+def Attn_CuSeqlens : 1DTensorOf<[I32]>;
 def Attn_F32Tile : 2DTensorOf<[F32]>;
 def Attn_F32Rows : 1DTensorOf<[F32]>;
 def Attn_F32RowsOrTile : TensorRankOf<[F32], [1, 2]>;
@@ -89,6 +91,19 @@ def Attn_AttentionOp : Attn_Op<"attention", [Pure, AttrSizedOperandSegments]> {
     `max_pages * page_size` and page indices outside `[0, num_pages)` are
     the caller's error (the runtime checks what it is given).
 
+    `varlen(%cu_seqlens_q, %cu_seqlens_k)` computes a batch of sequences of
+    different lengths packed without padding (FlashAttention's varlen
+    form): Q, K, V and O have batch 1 and hold every sequence's tokens one
+    after the other along their sequence dim, and the i32 offsets
+    (`[B + 1]` each, non-decreasing, the first 0) delimit them: sequence
+    `b` is query rows `[cu_seqlens_q[b], cu_seqlens_q[b + 1])` and keys
+    `[cu_seqlens_k[b], cu_seqlens_k[b + 1])`, and attends to its own keys
+    only, its mask aligned to its own lengths (`causal_bottom_right`:
+    chunked prefill). The LSE is `[1, Hq, total_q]`. Rows past
+    `cu_seqlens_q[B]` belong to no sequence (O = 0, LSE = -inf); offsets
+    that decrease or exceed the tensors are the caller's error (the runtime
+    checks what it is given). Not combined with `pages` yet.
+
     Example (GQA 4:1, causal, bf16, with LSE):
 
     ```mlir
@@ -111,7 +126,9 @@ def Attn_AttentionOp : Attn_Op<"attention", [Pure, AttrSizedOperandSegments]> {
     Optional<F32>:$scale_value,
     Optional<Index>:$kv_splits,
     Optional<Attn_BlockTable>:$block_table,
-    Optional<Attn_CacheLengths>:$cache_lengths
+    Optional<Attn_CacheLengths>:$cache_lengths,
+    Optional<Attn_CuSeqlens>:$cu_seqlens_q,
+    Optional<Attn_CuSeqlens>:$cu_seqlens_k
   );
   let results = (outs Attn_Tensor4D:$output, Optional<Attn_LseTensor>:$lse);
 
@@ -127,6 +144,8 @@ def Attn_AttentionOp : Attn_Op<"attention", [Pure, AttrSizedOperandSegments]> {
     (`kv_splits` `(` $kv_splits^ `)`)?
     (`pages` `(` $block_table^ `,` $cache_lengths `:` type($block_table) `,`
       type($cache_lengths) `)`)?
+    (`varlen` `(` $cu_seqlens_q^ `,` $cu_seqlens_k `:` type($cu_seqlens_q) `,`
+      type($cu_seqlens_k) `)`)?
     attr-dict `:` type($query) `,` type($key) `,` type($value)
     `->` type($output) (`,` type($lse)^)?
   }];
@@ -146,6 +165,10 @@ def Attn_AttentionOp : Attn_Op<"attention", [Pure, AttrSizedOperandSegments]> {
     int64_t getPageSize();
     /// The rules of `pages(...)` (part of the verifier).
     ::llvm::LogicalResult verifyPages();
+    /// Q, K, V and O pack sequences of different lengths (`varlen`).
+    bool isVarlen() { return static_cast<bool>(getCuSeqlensQ()); }
+    /// The rules of `varlen(...)` (part of the verifier).
+    ::llvm::LogicalResult verifyVarlen();
     /// The compile-time softmax scale: the attribute if present, else
     /// 1/sqrt(D). Meaningless when the scale is given as `scale_value`.
     float getStaticScale();
@@ -248,6 +271,33 @@ def Attn_LoadPagedTileOp : Attn_Op<"load_paged_tile", [Pure]> {
     $pool `[` $batch `,` $head `,` $row `]` `pages` $block_table
     `length` $length attr-dict `:` type($pool) `,` type($block_table) `->`
     type($tile)
+  }];
+  let hasVerifier = 1;
+}
+
+def Attn_LoadVarlenTileOp : Attn_Op<"load_varlen_tile", [Pure]> {
+  let summary = "read a block of rows of one head of one packed sequence";
+  let description = [{
+    The variable-length form of `attn.load_tile`: `source` has batch 1 and
+    packs sequences along its sequence dim; the sequence of the tile spans
+    rows `[begin, end)`. Returns `tile[r, d] = source[0, head, begin + row +
+    r, d]` (logical BHSD; `layout` says how `source` is stored) where
+    `begin + row + r < end`, and 0 elsewhere, so a tile never reads the
+    next sequence. `attn-tile` reads Q, K and V of a varlen
+    `attn.attention` with it.
+
+    ```mlir
+    %kt = attn.load_varlen_tile %k[%h, %row] rows %begin to %end layout = bshd
+        : tensor<1x?x8x128xbf16> -> tensor<128x128xbf16>
+    ```
+  }];
+  let arguments = (ins Attn_Tensor4D:$source, Index:$head, Index:$row,
+                   Index:$begin, Index:$end,
+                   DefaultValuedAttr<Attn_Layout, "::mlir::attn::Layout::BHSD">:$layout);
+  let results = (outs Attn_Tile:$tile);
+  let assemblyFormat = [{
+    $source `[` $head `,` $row `]` `rows` $begin `to` $end
+    (`layout` `=` $layout^)? attr-dict `:` type($source) `->` type($tile)
   }];
   let hasVerifier = 1;
 }
