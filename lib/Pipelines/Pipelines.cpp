@@ -124,8 +124,11 @@ void mlir::attn::buildAttnToNVVMPipeline(OpPassManager &pm,
   // for the graph's static shape.
   pm.addPass(createAttnGeneralizeLengthsPass());
   // A few query rows per kv head fill one tile instead of g tiles.
-  if (options.packGqa)
-    pm.addPass(createAttnPackGqaPass());
+  if (options.packGqa != PackGqaMode::Off) {
+    AttnPackGqaPassOptions pack;
+    pack.masked = options.packGqa == PackGqaMode::All;
+    pm.addPass(createAttnPackGqaPass(pack));
+  }
   // ... and the softmax scale: one kernel serves every scale.
   pm.addPass(createAttnGeneralizeScalePass());
   OpPassManager &funcPm = pm.nest<func::FuncOp>();

@@ -891,9 +891,9 @@ bool attnc::rt::validateManifest(const Manifest &m, std::string &error) {
   if (!integer("heads_q", 1, headsQ) || !integer("heads_kv", 1, headsKV) ||
       !integer("window_left", 0, side) || !integer("window_right", 0, side))
     return false;
-  // A packed row's index is not its query position (attn-pack-gqa), so a
-  // mask or a window would hide the wrong keys; and only a bhsd tensor's
-  // query heads are a run of rows the runtime can view as one head.
+  // Only a bhsd tensor's query heads are a run of rows the runtime can view
+  // as one head (attn-pack-gqa; the kernel's masks see a packed row's query
+  // position).
   // (toJson leaves a packing of 1 out, so any other value here would be
   // lost on the way to the artifact.)
   if (p.packedQueryHeads != 1) {
@@ -903,11 +903,10 @@ bool attnc::rt::validateManifest(const Manifest &m, std::string &error) {
                   "is " + std::to_string(p.packedQueryHeads) +
                       "; a packed head holds at least 2 query heads (leave "
                       "it out for an unpacked kernel)");
-    if (!p.gqa || p.layout != "bhsd" || p.mask != "none" ||
-        optionValue("window_left") || optionValue("window_right"))
+    if (!p.gqa || p.layout != "bhsd")
       return fail(error, key,
-                  "packs the query heads of an unmasked (problem.mask none, "
-                  "no window) grouped-query (problem.gqa) bhsd kernel only");
+                  "packs the query heads of a grouped-query (problem.gqa) "
+                  "bhsd kernel only");
     if (headsQ && headsKV && headsQ != p.packedQueryHeads * headsKV)
       return fail(error, key,
                   "is " + std::to_string(p.packedQueryHeads) +

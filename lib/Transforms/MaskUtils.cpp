@@ -49,6 +49,12 @@ struct IndexMath {
   Value andI(Value x, Value y) {
     return b.createOrFold<arith::AndIOp>(loc, x, y);
   }
+  Value rem(Value x, Value y) {
+    return b.createOrFold<arith::RemUIOp>(loc, x, y);
+  }
+  Value div(Value x, Value y) {
+    return b.createOrFold<arith::DivUIOp>(loc, x, y);
+  }
 };
 
 /// d(i) for the mask's alignment.
@@ -74,6 +80,9 @@ Value mlir::attn::buildKeyVisible(OpBuilder &b, Location loc, Value row,
   Value visible = m.cmp(P::slt, col, seqK);
   if (!mask.hidesKeys())
     return visible;
+  // A packed row is its head's query position row mod seq_q.
+  if (mask.packedRows)
+    row = m.rem(row, seqQ);
   Value diag = diagonal(m, row, seqQ, seqK, mask);
   visible = m.andI(visible, m.cmp(P::sle, col, m.add(diag, upperOffset(mask))));
   if (mask.window)
@@ -100,6 +109,16 @@ KvBlockRange mlir::attn::buildKvBlockRange(OpBuilder &b, Location loc,
   }
 
   Value rowLast = m.add(m.min(m.add(rowBegin, blockM), seqQ), -1);
+  // Packed rows (packed query heads of seqQ tokens each) are positions row
+  // mod seqQ: a run from rowBegin's, unless the block crosses into the next
+  // head, whose rows start again at 0 (then every position, conservatively).
+  if (mask.packedRows) {
+    Value last = m.add(rowBegin, blockM - 1);
+    Value crosses = m.cmp(arith::CmpIPredicate::ne, m.div(rowBegin, seqQ),
+                          m.div(last, seqQ));
+    rowBegin = m.select(crosses, zero, m.rem(rowBegin, seqQ));
+    rowLast = m.select(crosses, m.add(seqQ, -1), m.rem(last, seqQ));
+  }
   Value diagFirst = diagonal(m, rowBegin, seqQ, seqK, mask);
   Value diagLast = diagonal(m, rowLast, seqQ, seqK, mask);
   int64_t up = upperOffset(mask);

@@ -37,14 +37,14 @@ namespace {
 
 /// How many query heads share each kv head of `op` if packing them is a
 /// view and keeps the attention's meaning, or nullopt.
-std::optional<int64_t> packableGroup(AttentionOp op) {
-  // The mask and the window place each row by its query position, which a
-  // packed row no longer is; [B, Nq, Hq, D] packs into a view only for
-  // Nq = 1, which a kernel with dynamic lengths cannot promise.
-  // A varlen batch's sequences are runs of rows that packing would
-  // interleave with other heads'.
-  if (op.getMask() != MaskKind::None || op.getWindow() ||
-      op.getLayout() != Layout::BHSD || op.isVarlen())
+std::optional<int64_t> packableGroup(AttentionOp op, bool masked) {
+  if (!masked && op.getMaskSpec().hidesKeys())
+    return std::nullopt;
+  // [B, Nq, Hq, D] packs into a view only for Nq = 1, which a kernel with
+  // dynamic lengths cannot promise; a varlen batch's sequences are runs of
+  // rows that packing would interleave with other heads'.
+  if (op.getLayout() != Layout::BHSD || op.isVarlen() ||
+      op.getPackedQueryHeads())
     return std::nullopt;
   // Heads are static (the verifier); K's may be a page pool's.
   int64_t queryHeads = op.getNumQueryHeads(), kvHeads = op.getNumKVHeads();
@@ -78,6 +78,8 @@ RankedTensorType packed(RankedTensorType type, int64_t group) {
 
 struct AttnPackGqaPass final
     : public mlir::attn::impl::AttnPackGqaPassBase<AttnPackGqaPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     for (auto func : module.getOps<func::FuncOp>())
@@ -87,13 +89,15 @@ struct AttnPackGqaPass final
   }
 
   void pack(func::FuncOp func, AttentionOp op) {
-    std::optional<int64_t> group = packableGroup(op);
+    std::optional<int64_t> group = packableGroup(op, masked);
     if (!group)
       return;
     auto arg = cast<BlockArgument>(op.getQuery());
     arg.setType(packed(cast<RankedTensorType>(arg.getType()), *group));
     for (Value result : op->getResults())
       result.setType(packed(cast<RankedTensorType>(result.getType()), *group));
+    // The masks see a packed row at its query position.
+    op.setPackedQueryHeads(*group);
     func.setArgAttr(
         arg.getArgNumber(), AttnDialect::getPackedQueryHeadsAttrName(),
         IntegerAttr::get(IntegerType::get(&getContext(), 64), *group));

@@ -80,10 +80,7 @@ void splitLoop(RewriterBase &rewriter, scf::ForOp loop, MaskOp mask,
                int64_t blockN) {
   Location loc = loop.getLoc();
   rewriter.setInsertionPoint(loop);
-  MaskSpec spec;
-  spec.kind = mask.getKind();
-  if (std::optional<ArrayRef<int64_t>> window = mask.getWindow())
-    spec.window = SmallVector<int64_t, 2>(*window);
+  MaskSpec spec = mask.getMaskSpec();
   int64_t blockM = cast<RankedTensorType>(mask.getType()).getShape()[0];
   KvBlockRange range =
       buildKvBlockRange(rewriter, loc, mask.getRowOffset(), mask.getSeqQ(),

@@ -57,6 +57,9 @@ struct TileContext {
   /// ([queryBegin, queryEnd), [keyBegin, keyEnd)); seqQ and seqK are their
   /// lengths and rowBegin is relative to queryBegin.
   Value queryBegin, queryEnd, keyBegin, keyEnd;
+  /// The query count the masks see: seqQ, or with packed query heads each
+  /// head's tokens (seqQ / g).
+  Value maskSeqQ;
   Value queryTile;
   RankedTensorType scoresType, rowsType;
   /// The softmax scale (f32), for attn.softcap.
@@ -96,8 +99,9 @@ Value buildMaskedScores(OpBuilder &b, Location loc, const TileContext &ctx,
   DenseI64ArrayAttr window;
   if (ctx.mask.window)
     window = b.getDenseI64ArrayAttr(*ctx.mask.window);
-  return MaskOp::create(b, loc, scores.getType(), scores, ctx.rowBegin, colBegin, ctx.seqQ,
-                        ctx.seqK, ctx.mask.kind, window);
+  return MaskOp::create(b, loc, scores.getType(), scores, ctx.rowBegin,
+                        colBegin, ctx.maskSeqQ, ctx.seqK, ctx.mask.kind, window,
+                        ctx.mask.packedRows);
 }
 
 Value buildFilled(OpBuilder &b, Location loc, RankedTensorType type,
@@ -216,10 +220,7 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
                                               dynamicLse));
   }
 
-  MaskSpec mask;
-  mask.kind = op.getMask();
-  if (std::optional<ArrayRef<int64_t>> window = op.getWindow())
-    mask.window = SmallVector<int64_t, 2>(*window);
+  MaskSpec mask = op.getMaskSpec();
   // The scale values, computed once before the tiles (a constant, or from
   // the scale argument: the kernel computes them once per thread). With a
   // softcap the scores are already scaled when they reach the softmax.
@@ -293,6 +294,11 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
         arith::SubIOp::create(rewriter, loc, ctx.queryEnd, ctx.queryBegin);
     seqK = arith::SubIOp::create(rewriter, loc, ctx.keyEnd, ctx.keyBegin);
   }
+  ctx.maskSeqQ = ctx.seqQ;
+  if (std::optional<uint64_t> group = op.getPackedQueryHeads())
+    ctx.maskSeqQ = arith::DivUIOp::create(
+        rewriter, loc, ctx.seqQ,
+        arith::ConstantIndexOp::create(rewriter, loc, *group));
   if (op.isPaged())
     seqK = arith::IndexCastOp::create(
         rewriter, loc, rewriter.getIndexType(),
@@ -327,7 +333,7 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
                               ctx.rowBegin, ctx.seqQ),
         seqK, arith::ConstantIndexOp::create(rewriter, loc, 0));
   KvBlockRange range =
-      buildKvBlockRange(rewriter, loc, ctx.rowBegin, ctx.seqQ, rangeKeys,
+      buildKvBlockRange(rewriter, loc, ctx.rowBegin, ctx.maskSeqQ, rangeKeys,
                         config.blockM, config.blockN, mask);
   // A split outside the tile's range runs no block and gives O = 0,
   // LSE = -inf.

@@ -133,13 +133,16 @@ func.func @value_d36(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 // -----
 
 // A Q of packed query heads (attn.packed_query_heads, which attn-pack-gqa
-// writes only where it holds) on an attention whose rows are placed by their
-// query position: a mask, a window, bshd, or packed heads that are not the
-// kv heads. The runtime would refuse the kernel's manifest.
+// writes only where it holds) on an attention that does not know its rows
+// are packed: its mask or window would place them by their index, not their
+// query position (attn-pack-gqa also sets the attention's
+// packed_query_heads, which makes the masks packed_rows); bshd; or packed
+// heads that are not the kv heads. The runtime would refuse the last two
+// kernels' manifests.
 func.func @packed_causal(%q: tensor<?x8x?x128xbf16> {attn.packed_query_heads = 4 : i64},
                          %k: tensor<?x8x?x128xbf16>, %v: tensor<?x8x?x128xbf16>)
     -> tensor<?x8x?x128xbf16> {
-  // expected-error @+1 {{convert-attn-to-nvvm: Q has attn.packed_query_heads = 4, but only an attention without a mask or a window, in bhsd layout, with as many (packed) query heads as kv heads computes a packed problem (attn-pack-gqa)}}
+  // expected-error @+1 {{convert-attn-to-nvvm: Q has attn.packed_query_heads = 4, so this mask must take its rows as packed query heads (packed_rows)}}
   %o = attn.attention %q, %k, %v mask = causal
       : tensor<?x8x?x128xbf16>, tensor<?x8x?x128xbf16>, tensor<?x8x?x128xbf16>
       -> tensor<?x8x?x128xbf16>
@@ -151,7 +154,7 @@ func.func @packed_causal(%q: tensor<?x8x?x128xbf16> {attn.packed_query_heads = 4
 func.func @packed_window(%q: tensor<?x8x?x128xbf16> {attn.packed_query_heads = 4 : i64},
                          %k: tensor<?x8x?x128xbf16>, %v: tensor<?x8x?x128xbf16>)
     -> tensor<?x8x?x128xbf16> {
-  // expected-error @+1 {{convert-attn-to-nvvm: Q has attn.packed_query_heads = 4, but only an attention without a mask or a window}}
+  // expected-error @+1 {{convert-attn-to-nvvm: Q has attn.packed_query_heads = 4, so this mask must take its rows as packed query heads (packed_rows)}}
   %o = attn.attention %q, %k, %v window = [64, 64]
       : tensor<?x8x?x128xbf16>, tensor<?x8x?x128xbf16>, tensor<?x8x?x128xbf16>
       -> tensor<?x8x?x128xbf16>
@@ -163,7 +166,7 @@ func.func @packed_window(%q: tensor<?x8x?x128xbf16> {attn.packed_query_heads = 4
 func.func @packed_bshd(%q: tensor<?x?x8x128xbf16> {attn.packed_query_heads = 4 : i64},
                        %k: tensor<?x?x8x128xbf16>, %v: tensor<?x?x8x128xbf16>)
     -> tensor<?x?x8x128xbf16> {
-  // expected-error @+1 {{convert-attn-to-nvvm: Q has attn.packed_query_heads = 4, but only an attention without a mask or a window, in bhsd layout}}
+  // expected-error @+1 {{convert-attn-to-nvvm: Q has attn.packed_query_heads = 4, but only an attention in bhsd layout with as many (packed) query heads as kv heads computes a packed problem (attn-pack-gqa)}}
   %o = attn.attention %q, %k, %v layout = bshd
       : tensor<?x?x8x128xbf16>, tensor<?x?x8x128xbf16>, tensor<?x?x8x128xbf16>
       -> tensor<?x?x8x128xbf16>
@@ -175,7 +178,7 @@ func.func @packed_bshd(%q: tensor<?x?x8x128xbf16> {attn.packed_query_heads = 4 :
 func.func @packed_gqa(%q: tensor<?x16x?x128xbf16> {attn.packed_query_heads = 2 : i64},
                       %k: tensor<?x8x?x128xbf16>, %v: tensor<?x8x?x128xbf16>)
     -> tensor<?x16x?x128xbf16> {
-  // expected-error @+1 {{convert-attn-to-nvvm: Q has attn.packed_query_heads = 2, but only an attention without a mask or a window, in bhsd layout, with as many (packed) query heads as kv heads}}
+  // expected-error @+1 {{convert-attn-to-nvvm: Q has attn.packed_query_heads = 2, but only an attention in bhsd layout with as many (packed) query heads as kv heads}}
   %o = attn.attention %q, %k, %v
       : tensor<?x16x?x128xbf16>, tensor<?x8x?x128xbf16>, tensor<?x8x?x128xbf16>
       -> tensor<?x16x?x128xbf16>

@@ -1,7 +1,9 @@
-// RUN: attnc-opt %s -split-input-file --attn-pack-gqa | FileCheck %s
+// RUN: attnc-opt %s -split-input-file --attn-pack-gqa | FileCheck %s --check-prefixes=CHECK,MASKED
 // Packing is idempotent: a packed attention has as many query heads as kv
-// heads.
-// RUN: attnc-opt %s -split-input-file --attn-pack-gqa --attn-pack-gqa | FileCheck %s
+// heads (and records its packing).
+// RUN: attnc-opt %s -split-input-file --attn-pack-gqa --attn-pack-gqa | FileCheck %s --check-prefixes=CHECK,MASKED
+// Without masked attentions (the GPU pipeline's default, pack-gqa=unmasked).
+// RUN: attnc-opt %s -split-input-file --attn-pack-gqa=masked=false | FileCheck %s --check-prefixes=CHECK,UNMASKED
 
 // GQA 32:8 without a mask: the 4 query heads of each kv head become one head
 // of 4 * Nq rows. Q, O and the LSE change type in the signature and on the
@@ -10,7 +12,7 @@
 // CHECK-SAME:    (%[[Q:[a-z0-9_]+]]: tensor<?x8x?x128xbf16> {attn.packed_query_heads = 4 : i64},
 // CHECK-SAME:     %[[K:[a-z0-9_]+]]: tensor<?x8x?x128xbf16>, %[[V:[a-z0-9_]+]]: tensor<?x8x?x128xbf16>)
 // CHECK-SAME:    -> (tensor<?x8x?x128xbf16>, tensor<?x8x?xf32>)
-// CHECK:         %[[O:[a-z0-9_]+]], %[[LSE:[a-z0-9_]+]] = attn.attention %[[Q]], %[[K]], %[[V]] :
+// CHECK:         %[[O:[a-z0-9_]+]], %[[LSE:[a-z0-9_]+]] = attn.attention %[[Q]], %[[K]], %[[V]] packed_query_heads = {{[0-9]+}} :
 // CHECK-SAME:      tensor<?x8x?x128xbf16>, tensor<?x8x?x128xbf16>, tensor<?x8x?x128xbf16>
 // CHECK-SAME:      -> tensor<?x8x?x128xbf16>, tensor<?x8x?xf32>
 // CHECK:         return %[[O]], %[[LSE]] : tensor<?x8x?x128xbf16>, tensor<?x8x?xf32>
@@ -31,7 +33,7 @@ func.func @gqa_dynamic(%q: tensor<?x32x?x128xbf16>, %k: tensor<?x8x?x128xbf16>,
 // CHECK-SAME:    (%[[Q:[a-z0-9_]+]]: tensor<2x8x4x128xbf16> {attn.packed_query_heads = 4 : i64},
 // CHECK-SAME:     %[[K:[a-z0-9_]+]]: tensor<2x8x4096x128xbf16>, %[[V:[a-z0-9_]+]]: tensor<2x8x4096x128xbf16>)
 // CHECK-SAME:    -> (tensor<2x8x4x128xbf16>, tensor<2x8x4xf32>)
-// CHECK:         %[[O:[a-z0-9_]+]], %[[LSE:[a-z0-9_]+]] = attn.attention %[[Q]], %[[K]], %[[V]] scale = 1.250000e-01 :
+// CHECK:         %[[O:[a-z0-9_]+]], %[[LSE:[a-z0-9_]+]] = attn.attention %[[Q]], %[[K]], %[[V]] scale = 1.250000e-01 packed_query_heads = 4 :
 // CHECK-SAME:      -> tensor<2x8x4x128xbf16>, tensor<2x8x4xf32>
 // CHECK:         return %[[O]], %[[LSE]] : tensor<2x8x4x128xbf16>, tensor<2x8x4xf32>
 func.func @gqa_decode_static(%q: tensor<2x32x1x128xbf16>, %k: tensor<2x8x4096x128xbf16>,
@@ -51,7 +53,7 @@ func.func @gqa_decode_static(%q: tensor<2x32x1x128xbf16>, %k: tensor<2x8x4096x12
 // CHECK-SAME:    (%[[Q:[a-z0-9_]+]]: tensor<1x2x12x64xf16> {attn.packed_query_heads = 4 : i64},
 // CHECK-SAME:     %[[K:[a-z0-9_]+]]: tensor<1x2x?x64xf16>, %[[V:[a-z0-9_]+]]: tensor<1x2x?x32xf16>)
 // CHECK-SAME:    -> tensor<1x2x12x32xf16>
-// CHECK:         %[[O:[a-z0-9_]+]] = attn.attention %[[Q]], %[[K]], %[[V]] :
+// CHECK:         %[[O:[a-z0-9_]+]] = attn.attention %[[Q]], %[[K]], %[[V]] packed_query_heads = {{[0-9]+}} :
 // CHECK-SAME:      -> tensor<1x2x12x32xf16>
 // CHECK:         return %[[O]] : tensor<1x2x12x32xf16>
 func.func @gqa_static_rows(%q: tensor<1x8x3x64xf16>, %k: tensor<1x2x?x64xf16>,
@@ -69,7 +71,7 @@ func.func @gqa_static_rows(%q: tensor<1x8x3x64xf16>, %k: tensor<1x2x?x64xf16>,
 // CHECK-SAME:    (%[[Q:[a-z0-9_]+]]: tensor<?x1x?x128xbf16> {attn.packed_query_heads = 32 : i64},
 // CHECK-SAME:     %[[K:[a-z0-9_]+]]: tensor<?x1x?x128xbf16>, %[[V:[a-z0-9_]+]]: tensor<?x1x?x128xbf16>)
 // CHECK-SAME:    -> (tensor<?x1x?x128xbf16>, tensor<?x1x?xf32>)
-// CHECK:         %[[O:[a-z0-9_]+]], %[[LSE:[a-z0-9_]+]] = attn.attention %[[Q]], %[[K]], %[[V]] :
+// CHECK:         %[[O:[a-z0-9_]+]], %[[LSE:[a-z0-9_]+]] = attn.attention %[[Q]], %[[K]], %[[V]] packed_query_heads = {{[0-9]+}} :
 // CHECK-SAME:      -> tensor<?x1x?x128xbf16>, tensor<?x1x?xf32>
 // CHECK:         return %[[O]], %[[LSE]]
 func.func @mqa(%q: tensor<?x32x?x128xbf16>, %k: tensor<?x1x?x128xbf16>,
@@ -90,7 +92,7 @@ func.func @mqa(%q: tensor<?x32x?x128xbf16>, %k: tensor<?x1x?x128xbf16>,
 // CHECK-SAME:     %[[K:[a-z0-9_]+]]: tensor<?x8x?x128xbf16>, %[[V:[a-z0-9_]+]]: tensor<?x8x?x128xbf16>,
 // CHECK-SAME:     %[[S:[a-z0-9_]+]]: f32 {attn.scale = 1.250000e-01 : f32}, %[[N:[a-z0-9_]+]]: index)
 // CHECK-SAME:    -> tensor<?x8x?x128xbf16>
-// CHECK:         %[[O:[a-z0-9_]+]] = attn.attention %[[Q]], %[[K]], %[[V]] scale_value(%[[S]]) kv_splits(%[[N]]) :
+// CHECK:         %[[O:[a-z0-9_]+]] = attn.attention %[[Q]], %[[K]], %[[V]] scale_value(%[[S]]) packed_query_heads = 4 kv_splits(%[[N]]) :
 // CHECK-SAME:      -> tensor<?x8x?x128xbf16>
 // CHECK:         return %[[O]]
 func.func @kv_splits(%q: tensor<?x32x?x128xbf16>, %k: tensor<?x8x?x128xbf16>,
@@ -111,8 +113,8 @@ func.func @kv_splits(%q: tensor<?x32x?x128xbf16>, %k: tensor<?x8x?x128xbf16>,
 // CHECK-SAME:     %[[Q1:[a-z0-9_]+]]: tensor<?x2x?x64xbf16> {attn.packed_query_heads = 8 : i64},
 // CHECK-SAME:     %[[K0:[a-z0-9_]+]]: tensor<?x8x?x64xbf16>, %[[K1:[a-z0-9_]+]]: tensor<?x2x?x64xbf16>)
 // CHECK-SAME:    -> (tensor<?x2x?x64xbf16>, tensor<?x8x?x64xbf16>)
-// CHECK:         %[[O0:[a-z0-9_]+]] = attn.attention %[[Q0]], %[[K0]], %[[K0]] :
-// CHECK:         %[[O1:[a-z0-9_]+]] = attn.attention %[[Q1]], %[[K1]], %[[K1]] :
+// CHECK:         %[[O0:[a-z0-9_]+]] = attn.attention %[[Q0]], %[[K0]], %[[K0]] packed_query_heads = 2 :
+// CHECK:         %[[O1:[a-z0-9_]+]] = attn.attention %[[Q1]], %[[K1]], %[[K1]] packed_query_heads = 8 :
 // CHECK:         return %[[O1]], %[[O0]] : tensor<?x2x?x64xbf16>, tensor<?x8x?x64xbf16>
 func.func @two(%q0: tensor<?x16x?x64xbf16>, %q1: tensor<?x16x?x64xbf16>,
                %k0: tensor<?x8x?x64xbf16>, %k1: tensor<?x2x?x64xbf16>)
@@ -128,18 +130,17 @@ func.func @two(%q0: tensor<?x16x?x64xbf16>, %q1: tensor<?x16x?x64xbf16>,
 
 // -----
 
-//===----------------------------------------------------------------------===//
-// Attentions left as they are
-//===----------------------------------------------------------------------===//
-
-// A causal mask places each row by its query position, which a packed row
-// no longer is.
+// A mask sees a packed row at its query position (packed_query_heads on
+// the attention): causal, bottom-right causal decode and a window are
+// packed, unless masked=false.
 // CHECK-LABEL: func.func @causal
-// CHECK-SAME:    (%[[Q:[a-z0-9_]+]]: tensor<?x32x?x128xbf16>, %{{[a-z0-9_]+}}: tensor<?x8x?x128xbf16>, %{{[a-z0-9_]+}}: tensor<?x8x?x128xbf16>)
-// CHECK-SAME:    -> tensor<?x32x?x128xbf16>
-// CHECK-NOT:     attn.packed_query_heads
-// CHECK:         attn.attention %[[Q]], %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} mask = causal :
-// CHECK-SAME:      -> tensor<?x32x?x128xbf16>
+// MASKED-SAME:     (%[[Q:[a-z0-9_]+]]: tensor<?x8x?x128xbf16> {attn.packed_query_heads = 4 : i64}
+// MASKED:          attn.attention %[[Q]], %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} mask = causal packed_query_heads = 4 :
+// MASKED-SAME:       -> tensor<?x8x?x128xbf16>
+// UNMASKED-SAME:   (%[[Q:[a-z0-9_]+]]: tensor<?x32x?x128xbf16>, %{{[a-z0-9_]+}}: tensor<?x8x?x128xbf16>, %{{[a-z0-9_]+}}: tensor<?x8x?x128xbf16>)
+// UNMASKED-NOT:    packed_query_heads
+// UNMASKED:        attn.attention %[[Q]], %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} mask = causal :
+// UNMASKED-SAME:     -> tensor<?x32x?x128xbf16>
 func.func @causal(%q: tensor<?x32x?x128xbf16>, %k: tensor<?x8x?x128xbf16>,
                   %v: tensor<?x8x?x128xbf16>) -> tensor<?x32x?x128xbf16> {
   %o = attn.attention %q, %k, %v mask = causal
@@ -150,11 +151,11 @@ func.func @causal(%q: tensor<?x32x?x128xbf16>, %k: tensor<?x8x?x128xbf16>,
 
 // -----
 
-// So does a bottom-right causal mask, even for one query token.
 // CHECK-LABEL: func.func @causal_bottom_right_decode
-// CHECK-SAME:    (%{{[a-z0-9_]+}}: tensor<?x32x1x128xbf16>, %{{[a-z0-9_]+}}: tensor<?x8x?x128xbf16>, %{{[a-z0-9_]+}}: tensor<?x8x?x128xbf16>)
-// CHECK-SAME:    -> tensor<?x32x1x128xbf16>
-// CHECK-NOT:     attn.packed_query_heads
+// MASKED-SAME:     (%{{[a-z0-9_]+}}: tensor<?x8x4x128xbf16> {attn.packed_query_heads = 4 : i64}
+// MASKED:          attn.attention {{.*}} mask = causal_bottom_right packed_query_heads = 4 :
+// UNMASKED-SAME:   (%{{[a-z0-9_]+}}: tensor<?x32x1x128xbf16>,
+// UNMASKED-NOT:    packed_query_heads
 func.func @causal_bottom_right_decode(%q: tensor<?x32x1x128xbf16>, %k: tensor<?x8x?x128xbf16>,
                                       %v: tensor<?x8x?x128xbf16>) -> tensor<?x32x1x128xbf16> {
   %o = attn.attention %q, %k, %v mask = causal_bottom_right
@@ -165,13 +166,12 @@ func.func @causal_bottom_right_decode(%q: tensor<?x32x1x128xbf16>, %k: tensor<?x
 
 // -----
 
-// A window without a mask, likewise.
 // CHECK-LABEL: func.func @window
-// CHECK-SAME:    (%{{[a-z0-9_]+}}: tensor<?x32x?x128xbf16>, %{{[a-z0-9_]+}}: tensor<?x8x?x128xbf16>, %{{[a-z0-9_]+}}: tensor<?x8x?x128xbf16>)
-// CHECK-SAME:    -> tensor<?x32x?x128xbf16>
-// CHECK-NOT:     attn.packed_query_heads
-// CHECK:         attn.attention %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} window = [16, 16] :
-// CHECK-SAME:      -> tensor<?x32x?x128xbf16>
+// MASKED-SAME:     (%{{[a-z0-9_]+}}: tensor<?x8x?x128xbf16> {attn.packed_query_heads = 4 : i64}
+// MASKED:          attn.attention {{.*}} window = [16, 16] packed_query_heads = 4 :
+// UNMASKED-SAME:   (%{{[a-z0-9_]+}}: tensor<?x32x?x128xbf16>,
+// UNMASKED-NOT:    packed_query_heads
+// UNMASKED:        attn.attention %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} window = [16, 16] :
 func.func @window(%q: tensor<?x32x?x128xbf16>, %k: tensor<?x8x?x128xbf16>,
                   %v: tensor<?x8x?x128xbf16>) -> tensor<?x32x?x128xbf16> {
   %o = attn.attention %q, %k, %v window = [16, 16]
@@ -180,7 +180,9 @@ func.func @window(%q: tensor<?x32x?x128xbf16>, %k: tensor<?x8x?x128xbf16>,
   return %o : tensor<?x32x?x128xbf16>
 }
 
-// -----
+//===----------------------------------------------------------------------===//
+// Attentions left as they are
+//===----------------------------------------------------------------------===//
 
 // In BSHD the packed rows are a view of Q only for Nq = 1, which dynamic
 // lengths cannot promise; a static Nq = 1 is left alone too.

@@ -94,6 +94,8 @@ std::string Problem::describeShape() const {
     os << " page=" << paged->pageSize;
   if (varlen)
     os << " varlen";
+  if (packedQueryHeads > 1)
+    os << " packed=" << packedQueryHeads;
   return os.str();
 }
 

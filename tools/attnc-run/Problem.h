@@ -56,6 +56,10 @@ struct Problem {
     std::vector<int64_t> seqLensQ, seqLensK;
   };
   std::optional<Varlen> varlen;
+  /// Packed query heads (attn.attention packed_query_heads): each head's
+  /// seqQ rows are this many query heads' seqQ / packedQueryHeads tokens;
+  /// masks see row i at query position i mod that.
+  int64_t packedQueryHeads = 1;
 
   /// The number of query rows and keys of sequence `b`.
   int64_t seqQOf(int64_t b) const {

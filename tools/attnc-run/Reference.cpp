@@ -13,11 +13,13 @@
 using namespace attnc::run;
 
 bool attnc::run::keyVisible(const Problem &p, int64_t b, int64_t i, int64_t j) {
-  int64_t seqK = p.seqKOf(b);
+  int64_t seqK = p.seqKOf(b), seqQ = p.seqQOf(b);
   if (j < 0 || j >= seqK)
     return false;
-  int64_t diagonal =
-      p.mask == Mask::CausalBottomRight ? i + seqK - p.seqQOf(b) : i;
+  // A packed row is its head's token i mod (seqQ / packed heads).
+  seqQ /= p.packedQueryHeads;
+  i %= seqQ;
+  int64_t diagonal = p.mask == Mask::CausalBottomRight ? i + seqK - seqQ : i;
   if (p.mask != Mask::None && j > diagonal)
     return false;
   if (p.window) {

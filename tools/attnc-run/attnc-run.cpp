@@ -152,7 +152,10 @@ FailureOr<Problem> problemFromFunction(func::FuncOp func) {
   p.batch = resolve(q[0], batchSize);
   p.headsQ = q[1];
   p.headsKV = op.getNumKVHeads();
-  p.seqQ = resolve(q[2], seqQ);
+  // --seq-q counts each packed head's tokens: its rows are that many per
+  // packed query head.
+  p.packedQueryHeads = op.getPackedQueryHeads().value_or(1);
+  p.seqQ = resolve(q[2], seqQ * p.packedQueryHeads);
   p.seqK = op.isPaged() ? seqK : resolve(k[2], seqK);
   p.headDim = q[3];
   p.valueHeadDim = op.getValueHeadDim();
@@ -470,7 +473,7 @@ int main(int argc, char **argv) {
       return 1;
   }
 
-  SmallVector<Problem> problems;
+  std::vector<Problem> problems;
   for (auto func : module->getOps<func::FuncOp>()) {
     if (func.isDeclaration())
       continue;

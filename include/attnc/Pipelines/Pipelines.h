@@ -34,6 +34,14 @@ enum class AttnStage {
 std::optional<AttnStage> parseAttnStage(StringRef name);
 StringRef stringifyAttnStage(AttnStage stage);
 
+/// Which attentions the GPU pipeline packs with attn-pack-gqa.
+enum class PackGqaMode {
+  Off,      ///< none
+  Unmasked, ///< those without a mask or window: their tiles and tile order
+            ///< are those of the unpacked problem
+  All,      ///< masked ones too (a decode kernel with a causal mask)
+};
+
 /// Whether the GPU pipeline runs attn-warp-specialize.
 enum class WarpSpecializeMode {
   Off,  ///< consumer thread 0 issues the loads
@@ -51,11 +59,20 @@ struct AttnPipelineOptions : public PassPipelineOptions<AttnPipelineOptions> {
   PassOptions::Option<int64_t> blockN{
       *this, "block-n", llvm::cl::desc("Key rows per tile (0: default)"),
       llvm::cl::init(0)};
-  PassOptions::Option<bool> packGqa{
+  PassOptions::Option<PackGqaMode> packGqa{
       *this, "pack-gqa",
       llvm::cl::desc("GPU: pack the query heads of each kv head into one "
-                     "tile's rows (attn-pack-gqa; unmasked BHSD GQA)"),
-      llvm::cl::init(true)};
+                     "tile's rows (attn-pack-gqa; BHSD GQA)"),
+      llvm::cl::init(PackGqaMode::Unmasked),
+      llvm::cl::values(
+          clEnumValN(PackGqaMode::Off, "off", "never"),
+          clEnumValN(PackGqaMode::Off, "false", "never"),
+          clEnumValN(PackGqaMode::Unmasked, "unmasked",
+                     "attentions without a mask or window"),
+          clEnumValN(PackGqaMode::All, "all",
+                     "masked ones too (decode; a causal prefill's tiles may "
+                     "visit more kv blocks and lose the longest-first "
+                     "order)"))};
   PassOptions::Option<WarpSpecializeMode> warpSpecialize{
       *this, "warp-specialize",
       llvm::cl::desc("GPU: attn-warp-specialize (a producer warpgroup issues "

@@ -111,12 +111,14 @@ def AttnPackGqaPass : Pass<"attn-pack-gqa", "ModuleOp"> {
     `attn.packed_query_heads`, which the manifest carries and the runtime
     obeys (docs/Runtime.md).
 
-    Only attentions whose rows do not depend on their query position are
-    packed: no mask and no window (a packed row's index is not its query
-    position), BHSD layout (for BSHD the packed rows are a view only when
-    Nq = 1), Q an argument used only by the attention, and results used
-    only by the function's return, in a function nothing calls (its
-    signature changes). Others are left as they are.
+    The attention records `packed_query_heads = g`, so its masks and
+    windows see packed row `j * Nq + n` at query position `n` (a decode
+    step's bottom-right causal mask, a speculative decode's few tokens).
+    Attentions are packed in BHSD layout (for BSHD the packed rows are a
+    view only when Nq = 1), without varlen, with Q an argument used only by
+    the attention and results used only by the function's return, in a
+    function nothing calls (its signature changes). Others are left as they
+    are.
 
     ```mlir
     // before
@@ -127,6 +129,13 @@ def AttnPackGqaPass : Pass<"attn-pack-gqa", "ModuleOp"> {
                  %k: tensor<?x8x?x128xbf16>, ...) -> tensor<?x8x?x128xbf16>
     ```
   }];
+  let options = [
+    Option<"masked", "masked", "bool", /*default=*/"true",
+           "Also pack attentions with a mask or window (their masks see "
+           "each row's query position; a causal prefill's tiles may visit "
+           "more kv blocks, and the longest-first order no longer orders "
+           "them by work)">,
+  ];
   let statistics = [
     Statistic<"numPacked", "num-packed", "Number of attentions packed">,
   ];

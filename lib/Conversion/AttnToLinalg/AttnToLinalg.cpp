@@ -123,14 +123,6 @@ AffineMap operandMap(MLIRContext *ctx, unsigned numDims, Layout layout,
   return mapOf(ctx, numDims, physical);
 }
 
-MaskSpec maskSpecOf(MaskKind kind, std::optional<ArrayRef<int64_t>> window) {
-  MaskSpec spec;
-  spec.kind = kind;
-  if (window)
-    spec.window = SmallVector<int64_t, 2>(*window);
-  return spec;
-}
-
 /// O[b, h, i, e] = acc / l (0 where l = 0: a row without a visible key),
 /// rounded to `init`'s element type and written in `layout`; acc is
 /// [B, Hq, Nq, Dv] and l [B, Hq, Nq].
@@ -298,7 +290,7 @@ SmallVector<Value> lowerAttention(OpBuilder &b, AttentionOp op) {
   int64_t group = op.getNumQueryHeads() / op.getNumKVHeads();
   Value scale = op.materializeScale(b);
   std::optional<APFloat> softcap = op.getSoftcap();
-  MaskSpec mask = maskSpecOf(op.getMask(), op.getWindow());
+  MaskSpec mask = op.getMaskSpec();
 
   AffineExpr d0, d1, d2, d3, d4;
   bindDims(ctx, d0, d1, d2, d3, d4);
@@ -319,6 +311,11 @@ SmallVector<Value> lowerAttention(OpBuilder &b, AttentionOp op) {
   AffineMap rows4 = mapOf(ctx, 4, {d0, d1, d2});
   Value seqQV = getValueOrCreateConstantIndexOp(b, loc, seqQ);
   Value seqKV = getValueOrCreateConstantIndexOp(b, loc, seqK);
+  // Packed query heads: a head's rows hold g heads' Nq tokens each.
+  Value maskSeqQ = seqQV;
+  if (std::optional<uint64_t> group = op.getPackedQueryHeads())
+    maskSeqQ = arith::DivUIOp::create(
+        b, loc, seqQV, arith::ConstantIndexOp::create(b, loc, *group));
   // The number of sequences of a varlen batch, read once outside the loops.
   Value sequences;
   if (op.isVarlen())
@@ -346,9 +343,9 @@ SmallVector<Value> lowerAttention(OpBuilder &b, AttentionOp op) {
               tensor::ExtractOp::create(
                   nb, l, op.getCacheLengths(),
                   ValueRange{linalg::IndexOp::create(nb, l, 0)}));
-        Value visible = op.isVarlen()
-                            ? varlenKeyVisible(nb, l, op, sequences, i, j, mask)
-                            : buildKeyVisible(nb, l, i, j, seqQV, keys, mask);
+        Value visible =
+            op.isVarlen() ? varlenKeyVisible(nb, l, op, sequences, i, j, mask)
+                          : buildKeyVisible(nb, l, i, j, maskSeqQ, keys, mask);
         return arith::SelectOp::create(nb, l, visible, s, negInf(nb, l));
       });
 
@@ -619,7 +616,7 @@ SmallVector<Value> lowerSoftcap(OpBuilder &b, SoftcapOp op) {
 }
 
 SmallVector<Value> lowerMask(OpBuilder &b, MaskOp op) {
-  MaskSpec mask = maskSpecOf(op.getKind(), op.getWindow());
+  MaskSpec mask = op.getMaskSpec();
   return {mapTile(
       b, op.getLoc(), op.getScores(), {},
       [&](OpBuilder &nb, Location l, ValueRange a) -> Value {

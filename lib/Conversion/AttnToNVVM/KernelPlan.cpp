@@ -647,16 +647,24 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
                 Twine(SharedMemoryLayout::kMaxBytes) +
                 " a CTA may use on sm_90a");
   // A packed Q (attn-pack-gqa) holds the query heads of one kv head as
-  // rows: their index is not their query position (no mask or window), they
-  // are a view of the caller's Q only in bhsd, and each kv head has one
-  // packed head. The runtime refuses a manifest that packs any other kernel.
-  if (plan.packedQueryHeads > 1 &&
-      (plan.mask.hidesKeys() || plan.layout != Layout::BHSD ||
-       plan.headsQ != plan.headsKV))
-    return fail(
-        "Q has attn.packed_query_heads = " + Twine(plan.packedQueryHeads) +
-        ", but only an attention without a mask or a window, in "
-        "bhsd layout, with as many (packed) query heads as kv heads "
-        "computes a packed problem (attn-pack-gqa)");
+  // rows: they are a view of the caller's Q only in bhsd, each kv head has
+  // one packed head, and every mask must place a row at its query position
+  // (packed_rows). The runtime refuses a manifest that packs any other
+  // kernel.
+  if (plan.packedQueryHeads > 1) {
+    if (plan.layout != Layout::BHSD || plan.headsQ != plan.headsKV)
+      return fail(
+          "Q has attn.packed_query_heads = " + Twine(plan.packedQueryHeads) +
+          ", but only an attention in bhsd layout with as many (packed) "
+          "query heads as kv heads computes a packed problem "
+          "(attn-pack-gqa)");
+    for (const KvLoop &kv : plan.kvLoops)
+      if (MaskOp mask = kv.mask(); mask && !mask.getPackedRows())
+        return mask.emitError("convert-attn-to-nvvm: Q has "
+                              "attn.packed_query_heads = ")
+               << plan.packedQueryHeads
+               << ", so this mask must take its rows as packed query heads "
+                  "(packed_rows)";
+  }
   return plan;
 }

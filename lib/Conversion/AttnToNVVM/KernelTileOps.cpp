@@ -141,10 +141,7 @@ void KernelEmitter::lowerMask(TileValues &values, MaskOp mask, Value kvBlock) {
                   ValueRange{mask.getRowOffset(), mask.getColOffset(),
                              mask.getSeqQ(), mask.getSeqK()},
                   &block);
-  MaskSpec spec;
-  spec.kind = mask.getKind();
-  if (std::optional<ArrayRef<int64_t>> window = mask.getWindow())
-    spec.window = SmallVector<int64_t, 2>(*window);
+  MaskSpec spec = mask.getMaskSpec();
   // Visibility is invariant under moving query, key and both lengths by
   // the same amount along the diagonal; moving by this thread's first
   // column leaves each element a constant column, so every test compares
@@ -156,8 +153,19 @@ void KernelEmitter::lowerMask(TileValues &values, MaskOp mask, Value kvBlock) {
   auto shift = [&](Value v) {
     return arith::SubIOp::create(b, loc, v, colBase).getResult();
   };
+  // Packed query heads: a row is its head's query position row mod seq_q,
+  // taken before the shift (which visibility is invariant under, not the
+  // modulo), in 32 bits (the kernel's lengths are 32-bit).
+  Value packedSeqQ = spec.packedRows ? toI32(operands[2]) : Value();
+  spec.packedRows = false;
+  auto position = [&](Value row) -> Value {
+    if (!packedSeqQ)
+      return row;
+    return toIndex(arith::RemUIOp::create(b, loc, toI32(row), packedSeqQ));
+  };
   Value firstRow = add(operands[0], toIndex(rowInTile));
-  Value rows[2] = {shift(firstRow), shift(add(firstRow, cIdx(8)))};
+  Value rows[2] = {shift(position(firstRow)),
+                   shift(position(add(firstRow, cIdx(8))))};
   Value shiftedSeqQ = shift(operands[2]), shiftedSeqK = shift(operands[3]);
   // A pending (positive) factor stays pending: -inf times it is -inf.
   auto [scores, factor] = factoredElements(values, mask.getScores());

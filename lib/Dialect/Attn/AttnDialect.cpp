@@ -149,14 +149,18 @@ LogicalResult AttnDialect::verifyRegionArgAttribute(Operation *op,
   }
   if (attr.getName() == getPackedQueryHeadsAttrName()) {
     auto heads = dyn_cast<IntegerAttr>(attr.getValue());
-    auto tensor = dyn_cast<RankedTensorType>(type);
+    // A tensor, or what the CPU pipeline makes of one: a memref, then LLVM
+    // descriptor pointers.
+    auto shaped = dyn_cast<ShapedType>(type);
+    bool carrier = shaped ? shaped.hasRank() && shaped.getRank() == 4
+                          : type.getDialect().getNamespace() == "llvm";
     if (!heads || !heads.getType().isInteger(64) || heads.getInt() < 2 ||
-        !tensor || tensor.getRank() != 4)
-      return op->emitError()
-             << "'" << getPackedQueryHeadsAttrName()
-             << "' must be an i64 of at least 2 on a 4-D tensor argument "
-                "(the query heads each packed head holds), got "
-             << attr.getValue() << " on " << type;
+        !carrier)
+      return op->emitError() << "'" << getPackedQueryHeadsAttrName()
+                             << "' must be an i64 of at least 2 on a 4-D "
+                                "tensor or memref argument "
+                                "(the query heads each packed head holds), got "
+                             << attr.getValue() << " on " << type;
     return success();
   }
   return op->emitError() << "unknown argument attribute '"

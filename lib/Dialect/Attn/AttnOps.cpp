@@ -297,6 +297,16 @@ LogicalResult AttentionOp::verify() {
 
   if (failed(verifyPages()) || failed(verifyVarlen()))
     return failure();
+  if (std::optional<uint64_t> group = getPackedQueryHeads()) {
+    if (isVarlen())
+      return emitOpError("packed_query_heads with varlen is not supported "
+                         "(a packed head's rows would interleave sequences)");
+    if (!ShapedType::isDynamic(q[2]) && q[2] % int64_t(*group) != 0)
+      return emitOpError() << "query sequence length " << q[2]
+                           << " is not a multiple of packed_query_heads = "
+                           << *group << " (each packed head holds " << *group
+                           << " query heads' rows)";
+  }
 
   APInt splits;
   if (Value kvSplits = getKvSplits();
@@ -527,12 +537,30 @@ LogicalResult ScaleRowsOp::verify() {
   return verifyRows(*this, "factor", getFactor(), getInput());
 }
 
-MaskSpec FinalizeOp::getMaskSpec() {
+static MaskSpec makeMaskSpec(MaskKind kind,
+                             std::optional<ArrayRef<int64_t>> window,
+                             bool packedRows) {
   MaskSpec spec;
-  spec.kind = getMask();
-  if (std::optional<ArrayRef<int64_t>> window = getWindow())
+  spec.kind = kind;
+  if (window)
     spec.window = SmallVector<int64_t, 2>(*window);
+  spec.packedRows = packedRows;
   return spec;
+}
+
+MaskSpec AttentionOp::getMaskSpec() {
+  return makeMaskSpec(getMask(), getWindow(),
+                      getPackedQueryHeads().has_value());
+}
+
+MaskSpec MaskOp::getMaskSpec() {
+  return makeMaskSpec(getKind(), getWindow(), getPackedRows());
+}
+
+/// The attention's mask kind and window as attn-tile recorded them (for the
+/// manifest; a packing is the Q argument's attn.packed_query_heads).
+MaskSpec FinalizeOp::getMaskSpec() {
+  return makeMaskSpec(getMask(), getWindow(), /*packedRows=*/false);
 }
 
 LogicalResult FinalizeOp::verify() {

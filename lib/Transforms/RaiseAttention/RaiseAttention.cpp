@@ -137,7 +137,8 @@ void rewrite(const AttentionMatch &match) {
       match.mask.window ? b.getDenseI64ArrayAttr(*match.mask.window)
                         : DenseI64ArrayAttr(),
       b.getF32FloatAttr(match.scale), /*softcap=*/FloatAttr(), layout,
-      /*tile_sizes=*/DenseI64ArrayAttr(), /*scale_value=*/Value(),
+      /*tile_sizes=*/DenseI64ArrayAttr(), /*packed_query_heads=*/IntegerAttr(),
+      /*scale_value=*/Value(),
       /*kv_splits=*/Value(), /*block_table=*/Value(),
       /*cache_lengths=*/Value(), /*cu_seqlens_q=*/Value(),
       /*cu_seqlens_k=*/Value());

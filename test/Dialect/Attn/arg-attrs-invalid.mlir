@@ -24,28 +24,28 @@ func.func private @valid_declaration(tensor<?x1x?x64xf16> {attn.packed_query_hea
 //===----------------------------------------------------------------------===//
 
 // One query head per packed head is no packing: the attribute is left out.
-// expected-error @+1 {{'attn.packed_query_heads' must be an i64 of at least 2 on a 4-D tensor argument (the query heads each packed head holds), got 1 : i64 on 'tensor<?x8x?x128xbf16>'}}
+// expected-error @+1 {{'attn.packed_query_heads' must be an i64 of at least 2 on a 4-D tensor or memref argument (the query heads each packed head holds), got 1 : i64 on 'tensor<?x8x?x128xbf16>'}}
 func.func @packed_one(%q: tensor<?x8x?x128xbf16> {attn.packed_query_heads = 1 : i64}) {
   return
 }
 
 // -----
 
-// expected-error @+1 {{'attn.packed_query_heads' must be an i64 of at least 2 on a 4-D tensor argument (the query heads each packed head holds), got 0 : i64 on 'tensor<?x8x?x128xbf16>'}}
+// expected-error @+1 {{'attn.packed_query_heads' must be an i64 of at least 2 on a 4-D tensor or memref argument (the query heads each packed head holds), got 0 : i64 on 'tensor<?x8x?x128xbf16>'}}
 func.func @packed_zero(%q: tensor<?x8x?x128xbf16> {attn.packed_query_heads = 0 : i64}) {
   return
 }
 
 // -----
 
-// expected-error @+1 {{'attn.packed_query_heads' must be an i64 of at least 2 on a 4-D tensor argument (the query heads each packed head holds), got "4" on 'tensor<?x8x?x128xbf16>'}}
+// expected-error @+1 {{'attn.packed_query_heads' must be an i64 of at least 2 on a 4-D tensor or memref argument (the query heads each packed head holds), got "4" on 'tensor<?x8x?x128xbf16>'}}
 func.func @packed_string(%q: tensor<?x8x?x128xbf16> {attn.packed_query_heads = "4"}) {
   return
 }
 
 // -----
 
-// expected-error @+1 {{'attn.packed_query_heads' must be an i64 of at least 2 on a 4-D tensor argument (the query heads each packed head holds), got 4.000000e+00 : f32 on 'tensor<?x8x?x128xbf16>'}}
+// expected-error @+1 {{'attn.packed_query_heads' must be an i64 of at least 2 on a 4-D tensor or memref argument (the query heads each packed head holds), got 4.000000e+00 : f32 on 'tensor<?x8x?x128xbf16>'}}
 func.func @packed_float(%q: tensor<?x8x?x128xbf16> {attn.packed_query_heads = 4.0 : f32}) {
   return
 }
@@ -53,28 +53,21 @@ func.func @packed_float(%q: tensor<?x8x?x128xbf16> {attn.packed_query_heads = 4.
 // -----
 
 // An integer of another width is not the i64 the conversion reads.
-// expected-error @+1 {{'attn.packed_query_heads' must be an i64 of at least 2 on a 4-D tensor argument (the query heads each packed head holds), got 4 : i32 on 'tensor<?x8x?x128xbf16>'}}
+// expected-error @+1 {{'attn.packed_query_heads' must be an i64 of at least 2 on a 4-D tensor or memref argument (the query heads each packed head holds), got 4 : i32 on 'tensor<?x8x?x128xbf16>'}}
 func.func @packed_i32(%q: tensor<?x8x?x128xbf16> {attn.packed_query_heads = 4 : i32}) {
   return
 }
 
 // -----
 
-// expected-error @+1 {{'attn.packed_query_heads' must be an i64 of at least 2 on a 4-D tensor argument (the query heads each packed head holds), got 4 : i64 on 'f32'}}
+// expected-error @+1 {{'attn.packed_query_heads' must be an i64 of at least 2 on a 4-D tensor or memref argument (the query heads each packed head holds), got 4 : i64 on 'f32'}}
 func.func @packed_on_scalar(%x: f32 {attn.packed_query_heads = 4 : i64}) {
   return
 }
 
 // -----
 
-// expected-error @+1 {{'attn.packed_query_heads' must be an i64 of at least 2 on a 4-D tensor argument (the query heads each packed head holds), got 4 : i64 on 'memref<1x8x4x128xbf16>'}}
-func.func @packed_on_memref(%q: memref<1x8x4x128xbf16> {attn.packed_query_heads = 4 : i64}) {
-  return
-}
-
-// -----
-
-// expected-error @+1 {{'attn.packed_query_heads' must be an i64 of at least 2 on a 4-D tensor argument (the query heads each packed head holds), got 4 : i64 on 'tensor<8x4x128xbf16>'}}
+// expected-error @+1 {{'attn.packed_query_heads' must be an i64 of at least 2 on a 4-D tensor or memref argument (the query heads each packed head holds), got 4 : i64 on 'tensor<8x4x128xbf16>'}}
 func.func @packed_on_rank3(%q: tensor<8x4x128xbf16> {attn.packed_query_heads = 4 : i64}) {
   return
 }
@@ -82,7 +75,7 @@ func.func @packed_on_rank3(%q: tensor<8x4x128xbf16> {attn.packed_query_heads = 4
 // -----
 
 // A declaration's arguments are verified from its function type.
-// expected-error @+1 {{'attn.packed_query_heads' must be an i64 of at least 2 on a 4-D tensor argument (the query heads each packed head holds), got 1 : i64 on 'tensor<?x8x?x128xbf16>'}}
+// expected-error @+1 {{'attn.packed_query_heads' must be an i64 of at least 2 on a 4-D tensor or memref argument (the query heads each packed head holds), got 1 : i64 on 'tensor<?x8x?x128xbf16>'}}
 func.func private @packed_one_declaration(tensor<?x8x?x128xbf16> {attn.packed_query_heads = 1 : i64})
 
 // -----

@@ -1075,13 +1075,7 @@ func.func private @kernel_abi_packed_zero() attributes {attn.kernel_abi = #attn.
 
 // -----
 
-// A packed row's index is not its query position: no mask.
-// expected-error @+1 {{#attn.kernel_abi: problem.packed_query_heads: packs the query heads of an unmasked (problem.mask none, no window) grouped-query (problem.gqa) bhsd kernel only}}
-func.func private @kernel_abi_packed_causal() attributes {attn.kernel_abi = #attn.kernel_abi<threads = 384, shared_memory = 229480, grid = [#attn.grid_dim<["seq_q"], ceil_div = 128>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch"]>], params = [#attn.kernel_param<"tensor_map", "q", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "k", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "v", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "o", box = [64, 64, 1, 1]>, #attn.kernel_param<"i32", "seq_q">, #attn.kernel_param<"i32", "seq_k">, #attn.kernel_param<"f32", "scale">], problem = {dtype = "bf16", gqa = true, has_lse = false, head_dim = 128 : i64, head_dim_v = 128 : i64, layout = "bhsd", mask = "causal", packed_query_heads = 4 : i64}, options = {block_m = 128 : i64, heads_kv = 8 : i64, heads_q = 32 : i64}>}
-
-// -----
-
-// expected-error @+1 {{#attn.kernel_abi: problem.packed_query_heads: packs the query heads of an unmasked (problem.mask none, no window) grouped-query (problem.gqa) bhsd kernel only}}
+// expected-error @+1 {{#attn.kernel_abi: problem.packed_query_heads: packs the query heads of a grouped-query (problem.gqa) bhsd kernel only}}
 func.func private @kernel_abi_packed_bshd() attributes {attn.kernel_abi = #attn.kernel_abi<threads = 384, shared_memory = 229480, grid = [#attn.grid_dim<["seq_q"], ceil_div = 128>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch"]>], params = [#attn.kernel_param<"tensor_map", "q", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "k", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "v", box = [64, 128, 1, 1]>, #attn.kernel_param<"tensor_map", "o", box = [64, 64, 1, 1]>, #attn.kernel_param<"i32", "seq_q">, #attn.kernel_param<"i32", "seq_k">, #attn.kernel_param<"f32", "scale">], problem = {dtype = "bf16", gqa = true, has_lse = false, head_dim = 128 : i64, head_dim_v = 128 : i64, layout = "bshd", mask = "none", packed_query_heads = 4 : i64}, options = {block_m = 128 : i64, heads_kv = 8 : i64, heads_q = 32 : i64}>}
 
 // -----
@@ -1407,4 +1401,36 @@ func.func @load_varlen_tile_columns(%k: tensor<1x2x?x64xbf16>, %i: index) -> ten
   %x = attn.load_varlen_tile %k[%i, %i] rows %i to %i
       : tensor<1x2x?x64xbf16> -> tensor<32x32xbf16>
   return %x : tensor<32x32xbf16>
+}
+
+// -----
+
+func.func @packed_rows_not_multiple(%q: tensor<1x8x6x64xbf16>, %k: tensor<1x8x?x64xbf16>,
+                                    %v: tensor<1x8x?x64xbf16>) -> tensor<1x8x6x64xbf16> {
+  // expected-error @+1 {{'attn.attention' op query sequence length 6 is not a multiple of packed_query_heads = 4 (each packed head holds 4 query heads' rows)}}
+  %o = attn.attention %q, %k, %v packed_query_heads = 4
+      : tensor<1x8x6x64xbf16>, tensor<1x8x?x64xbf16>, tensor<1x8x?x64xbf16> -> tensor<1x8x6x64xbf16>
+  return %o : tensor<1x8x6x64xbf16>
+}
+
+// -----
+
+func.func @packed_varlen(%q: tensor<1x8x?x64xbf16>, %k: tensor<1x8x?x64xbf16>,
+                         %v: tensor<1x8x?x64xbf16>, %cq: tensor<?xi32>,
+                         %ck: tensor<?xi32>) -> tensor<1x8x?x64xbf16> {
+  // expected-error @+1 {{'attn.attention' op packed_query_heads with varlen is not supported (a packed head's rows would interleave sequences)}}
+  %o = attn.attention %q, %k, %v packed_query_heads = 4
+      varlen(%cq, %ck : tensor<?xi32>, tensor<?xi32>)
+      : tensor<1x8x?x64xbf16>, tensor<1x8x?x64xbf16>, tensor<1x8x?x64xbf16> -> tensor<1x8x?x64xbf16>
+  return %o : tensor<1x8x?x64xbf16>
+}
+
+// -----
+
+func.func @packed_one(%q: tensor<1x8x?x64xbf16>, %k: tensor<1x8x?x64xbf16>,
+                      %v: tensor<1x8x?x64xbf16>) -> tensor<1x8x?x64xbf16> {
+  // expected-error @+1 {{'attn.attention' op attribute 'packed_query_heads' failed to satisfy constraint: 64-bit signless integer attribute whose minimum value is 2}}
+  %o = attn.attention %q, %k, %v packed_query_heads = 1
+      : tensor<1x8x?x64xbf16>, tensor<1x8x?x64xbf16>, tensor<1x8x?x64xbf16> -> tensor<1x8x?x64xbf16>
+  return %o : tensor<1x8x?x64xbf16>
 }

@@ -471,3 +471,22 @@ func.func @load_varlen_tile(%k: tensor<1x?x2x64xbf16>, %i: index, %begin: index,
       : tensor<1x?x2x64xbf16> -> tensor<32x64xbf16>
   return %t : tensor<32x64xbf16>
 }
+
+// Packed query heads: the attention and its tile masks.
+// CHECK-LABEL: func.func @attention_packed(
+// CHECK:         attn.attention %{{.*}}, %{{.*}}, %{{.*}} mask = causal_bottom_right packed_query_heads = 4 :
+func.func @attention_packed(%q: tensor<?x8x?x64xbf16>, %k: tensor<?x8x?x64xbf16>,
+                            %v: tensor<?x8x?x64xbf16>) -> tensor<?x8x?x64xbf16> {
+  %o = attn.attention %q, %k, %v mask = causal_bottom_right packed_query_heads = 4
+      : tensor<?x8x?x64xbf16>, tensor<?x8x?x64xbf16>, tensor<?x8x?x64xbf16>
+      -> tensor<?x8x?x64xbf16>
+  return %o : tensor<?x8x?x64xbf16>
+}
+
+// CHECK-LABEL: func.func @mask_packed_rows(
+// CHECK:         attn.mask %{{.*}} rows %{{.*}} cols %{{.*}} seq_q %{{.*}} seq_k %{{.*}} kind = causal packed_rows : tensor<64x32xf32>
+func.func @mask_packed_rows(%s: tensor<64x32xf32>, %i: index) -> tensor<64x32xf32> {
+  %m = attn.mask %s rows %i cols %i seq_q %i seq_k %i kind = causal packed_rows
+      : tensor<64x32xf32>
+  return %m : tensor<64x32xf32>
+}

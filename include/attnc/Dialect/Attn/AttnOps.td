@@ -91,6 +91,12 @@ def Attn_AttentionOp : Attn_Op<"attention", [Pure, AttrSizedOperandSegments]> {
     `max_pages * page_size` and page indices outside `[0, num_pages)` are
     the caller's error (the runtime checks what it is given).
 
+    `packed_query_heads = g` (FlashAttention-3's pack-GQA;
+    `attn-pack-gqa` sets it) says that Q's and O's sequence dim holds the
+    rows of `g` query heads per head, `Nq` tokens each (the dim is
+    `g * Nq`): row `j * Nq + n` is token `n`, so masks and windows see it at
+    query position `n` with `Nq` queries. Not combined with `varlen`.
+
     `varlen(%cu_seqlens_q, %cu_seqlens_k)` computes a batch of sequences of
     different lengths packed without padding (FlashAttention's varlen
     form): Q, K, V and O have batch 1 and hold every sequence's tokens one
@@ -123,6 +129,7 @@ def Attn_AttentionOp : Attn_Op<"attention", [Pure, AttrSizedOperandSegments]> {
     OptionalAttr<F32Attr>:$softcap,
     DefaultValuedAttr<Attn_Layout, "::mlir::attn::Layout::BHSD">:$layout,
     OptionalAttr<DenseI64ArrayAttr>:$tile_sizes,
+    OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<2>]>>:$packed_query_heads,
     Optional<F32>:$scale_value,
     Optional<Index>:$kv_splits,
     Optional<Attn_BlockTable>:$block_table,
@@ -141,6 +148,7 @@ def Attn_AttentionOp : Attn_Op<"attention", [Pure, AttrSizedOperandSegments]> {
     (`softcap` `=` $softcap^)?
     (`layout` `=` $layout^)?
     (`tile_sizes` `=` $tile_sizes^)?
+    (`packed_query_heads` `=` $packed_query_heads^)?
     (`kv_splits` `(` $kv_splits^ `)`)?
     (`pages` `(` $block_table^ `,` $cache_lengths `:` type($block_table) `,`
       type($cache_lengths) `)`)?
@@ -172,6 +180,9 @@ def Attn_AttentionOp : Attn_Op<"attention", [Pure, AttrSizedOperandSegments]> {
     /// The compile-time softmax scale: the attribute if present, else
     /// 1/sqrt(D). Meaningless when the scale is given as `scale_value`.
     float getStaticScale();
+    /// Which keys each query sees: kind, window, and whether the rows are
+    /// packed query heads.
+    MaskSpec getMaskSpec();
     /// The softmax scale as an f32 value at the builder's insertion point:
     /// `scale_value`, or a constant of getStaticScale().
     ::mlir::Value materializeScale(::mlir::OpBuilder &b);
@@ -343,7 +354,10 @@ def Attn_MaskOp : Attn_Op<"mask", [Pure, AllTypesMatch<["scores", "result"]>]> {
     `col_offset + j`. A score becomes `-inf` when its key is past `seq_k`, or
     when `kind`/`window` hide it (see `attn.attention`; the diagonal depends
     on `seq_q` and `seq_k` for `causal_bottom_right`). Query rows past
-    `seq_q` are left alone: they are never stored.
+    `seq_q` are left alone: they are never stored. With `packed_rows` the
+    tile's rows are packed query heads (`attn.attention`'s
+    `packed_query_heads`): row `row_offset + i` is query position
+    `(row_offset + i) mod seq_q`, `seq_q` being each head's tokens.
 
     ```mlir
     %m = attn.mask %s rows %r cols %c seq_q %nq seq_k %nk kind = causal : tensor<128x64xf32>
@@ -352,11 +366,17 @@ def Attn_MaskOp : Attn_Op<"mask", [Pure, AllTypesMatch<["scores", "result"]>]> {
   let arguments = (ins Attn_F32Tile:$scores, Index:$row_offset,
                    Index:$col_offset, Index:$seq_q, Index:$seq_k,
                    DefaultValuedAttr<Attn_MaskKind, "::mlir::attn::MaskKind::None">:$kind,
-                   OptionalAttr<DenseI64ArrayAttr>:$window);
+                   OptionalAttr<DenseI64ArrayAttr>:$window,
+                   UnitAttr:$packed_rows);
   let results = (outs Attn_F32Tile:$result);
   let assemblyFormat = [{
     $scores `rows` $row_offset `cols` $col_offset `seq_q` $seq_q `seq_k` $seq_k
-    (`kind` `=` $kind^)? (`window` `=` $window^)? attr-dict `:` type($scores)
+    (`kind` `=` $kind^)? (`window` `=` $window^)? (`packed_rows` $packed_rows^)?
+    attr-dict `:` type($scores)
+  }];
+  let extraClassDeclaration = [{
+    /// Which keys the mask hides (kind, window, packed rows).
+    MaskSpec getMaskSpec();
   }];
   let hasVerifier = 1;
 }
