@@ -384,7 +384,8 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
       rewriter, loc, outTileType, ctx.rowsType, acc, rowSum, rowMax,
       softmaxScale, MaskKindAttr::get(rewriter.getContext(), mask.kind),
       mask.window ? rewriter.getDenseI64ArrayAttr(*mask.window)
-                  : DenseI64ArrayAttr());
+                  : DenseI64ArrayAttr(),
+      op.getPackedQueryHeadsAttr());
 
   // Store the rows that exist: min(BM, Nq - rowBegin), none for a varlen
   // tile past its sequence, at the sequence's rows of the packed O.

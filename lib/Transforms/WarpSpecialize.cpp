@@ -114,15 +114,12 @@ FailureOr<QueryTile> analyzeTile(scf::ForallOp forall, FinalizeOp finalize) {
       return WalkResult::advance();
     auto query = qk.getQuery().getDefiningOp<LoadTileOp>();
     auto key = qk.getKey().getDefiningOp<LoadTileOp>();
-    if (qk.getKey().getDefiningOp<LoadPagedTileOp>())
-      return qk.emitOpError("attn-warp-specialize: K comes from a paged KV "
-                            "cache (attn.load_paged_tile), which has no GPU "
-                            "lowering yet"),
-             WalkResult::interrupt();
-    if (qk.getKey().getDefiningOp<LoadVarlenTileOp>())
-      return qk.emitOpError("attn-warp-specialize: K comes from a "
-                            "variable-length batch (attn.load_varlen_tile), "
-                            "which has no GPU lowering yet"),
+    if (Operation *load = qk.getKey().getDefiningOp();
+        isa_and_nonnull<LoadPagedTileOp, LoadVarlenTileOp>(load))
+      return qk.emitOpError("attn-warp-specialize: K comes from '")
+                 << load->getName()
+                 << "' (a paged KV cache or a variable-length batch), which "
+                    "has no GPU lowering yet",
              WalkResult::interrupt();
     if (!query || !key)
       return qk.emitOpError("attn-warp-specialize: Q and K must come from "
@@ -253,9 +250,13 @@ void Partitioner::buildProducer(WarpSpecializeOp ws, Location loc,
   int64_t blockM = query.getTile().getType().getDimSize(0);
   int64_t blockN = key.getTile().getType().getDimSize(0);
   Value seqK = seqLength(key);
-  KvBlockRange range =
-      buildKvBlockRange(b, loc, query.getRow(), seqLength(query), seqK, blockM,
-                        blockN, tile.mask);
+  // Packed query heads: the masks' Nq is each head's tokens.
+  Value seqQ = seqLength(query);
+  if (std::optional<uint64_t> group = tile.finalize.getPackedQueryHeads())
+    seqQ = arith::DivUIOp::create(
+        b, loc, seqQ, arith::ConstantIndexOp::create(b, loc, *group));
+  KvBlockRange range = buildKvBlockRange(b, loc, query.getRow(), seqQ, seqK,
+                                         blockM, blockN, tile.mask);
   // A split-KV tile streams its split's blocks only, as its loops take.
   if (std::optional<std::pair<Value, OpFoldResult>> split = getKvSplit(forall))
     clipKvBlockRangeToSplit(

@@ -134,15 +134,16 @@ func.func @value_d36(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 
 // A Q of packed query heads (attn.packed_query_heads, which attn-pack-gqa
 // writes only where it holds) on an attention that does not know its rows
-// are packed: its mask or window would place them by their index, not their
-// query position (attn-pack-gqa also sets the attention's
-// packed_query_heads, which makes the masks packed_rows); bshd; or packed
-// heads that are not the kv heads. The runtime would refuse the last two
-// kernels' manifests.
+// are packed (attn-pack-gqa also sets the attention's packed_query_heads,
+// which attn.finalize repeats and which makes the masks packed_rows): its
+// mask or window would place them by their index, not their query position,
+// and the runtime's view would disagree with the tile. Or a packed attention
+// in bshd, or with packed heads that are not the kv heads: the runtime would
+// refuse those kernels' manifests.
 func.func @packed_causal(%q: tensor<?x8x?x128xbf16> {attn.packed_query_heads = 4 : i64},
                          %k: tensor<?x8x?x128xbf16>, %v: tensor<?x8x?x128xbf16>)
     -> tensor<?x8x?x128xbf16> {
-  // expected-error @+1 {{convert-attn-to-nvvm: Q has attn.packed_query_heads = 4, so this mask must take its rows as packed query heads (packed_rows)}}
+  // expected-error @+1 {{convert-attn-to-nvvm: the tile's rows are one query head's (attn.finalize's packed_query_heads), but Q packs 4 (attn.packed_query_heads, which the runtime's view follows); attn-pack-gqa sets both}}
   %o = attn.attention %q, %k, %v mask = causal
       : tensor<?x8x?x128xbf16>, tensor<?x8x?x128xbf16>, tensor<?x8x?x128xbf16>
       -> tensor<?x8x?x128xbf16>
@@ -154,7 +155,7 @@ func.func @packed_causal(%q: tensor<?x8x?x128xbf16> {attn.packed_query_heads = 4
 func.func @packed_window(%q: tensor<?x8x?x128xbf16> {attn.packed_query_heads = 4 : i64},
                          %k: tensor<?x8x?x128xbf16>, %v: tensor<?x8x?x128xbf16>)
     -> tensor<?x8x?x128xbf16> {
-  // expected-error @+1 {{convert-attn-to-nvvm: Q has attn.packed_query_heads = 4, so this mask must take its rows as packed query heads (packed_rows)}}
+  // expected-error @+1 {{convert-attn-to-nvvm: the tile's rows are one query head's (attn.finalize's packed_query_heads), but Q packs 4}}
   %o = attn.attention %q, %k, %v window = [64, 64]
       : tensor<?x8x?x128xbf16>, tensor<?x8x?x128xbf16>, tensor<?x8x?x128xbf16>
       -> tensor<?x8x?x128xbf16>
@@ -167,7 +168,7 @@ func.func @packed_bshd(%q: tensor<?x?x8x128xbf16> {attn.packed_query_heads = 4 :
                        %k: tensor<?x?x8x128xbf16>, %v: tensor<?x?x8x128xbf16>)
     -> tensor<?x?x8x128xbf16> {
   // expected-error @+1 {{convert-attn-to-nvvm: Q has attn.packed_query_heads = 4, but only an attention in bhsd layout with as many (packed) query heads as kv heads computes a packed problem (attn-pack-gqa)}}
-  %o = attn.attention %q, %k, %v layout = bshd
+  %o = attn.attention %q, %k, %v layout = bshd packed_query_heads = 4
       : tensor<?x?x8x128xbf16>, tensor<?x?x8x128xbf16>, tensor<?x?x8x128xbf16>
       -> tensor<?x?x8x128xbf16>
   return %o : tensor<?x?x8x128xbf16>
@@ -179,8 +180,21 @@ func.func @packed_gqa(%q: tensor<?x16x?x128xbf16> {attn.packed_query_heads = 2 :
                       %k: tensor<?x8x?x128xbf16>, %v: tensor<?x8x?x128xbf16>)
     -> tensor<?x16x?x128xbf16> {
   // expected-error @+1 {{convert-attn-to-nvvm: Q has attn.packed_query_heads = 2, but only an attention in bhsd layout with as many (packed) query heads as kv heads}}
-  %o = attn.attention %q, %k, %v
+  %o = attn.attention %q, %k, %v packed_query_heads = 2
       : tensor<?x16x?x128xbf16>, tensor<?x8x?x128xbf16>, tensor<?x8x?x128xbf16>
       -> tensor<?x16x?x128xbf16>
   return %o : tensor<?x16x?x128xbf16>
+}
+
+// -----
+
+// Packed rows in the tile whose Q is no packed argument: the runtime would
+// pass the caller's tensors unviewed.
+func.func @packed_tile_unpacked_q(%q: tensor<?x8x?x128xbf16>, %k: tensor<?x8x?x128xbf16>,
+                                  %v: tensor<?x8x?x128xbf16>) -> tensor<?x8x?x128xbf16> {
+  // expected-error @+1 {{convert-attn-to-nvvm: the tile's rows are 4 packed query heads (attn.finalize's packed_query_heads), but Q is not a packed argument}}
+  %o = attn.attention %q, %k, %v mask = causal_bottom_right packed_query_heads = 4
+      : tensor<?x8x?x128xbf16>, tensor<?x8x?x128xbf16>, tensor<?x8x?x128xbf16>
+      -> tensor<?x8x?x128xbf16>
+  return %o : tensor<?x8x?x128xbf16>
 }

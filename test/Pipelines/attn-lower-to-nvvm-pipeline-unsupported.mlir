@@ -10,7 +10,7 @@ func.func @paged(%q: tensor<?x8x1x64xbf16>, %k: tensor<?x16x2x64xbf16>,
                  %v: tensor<?x16x2x64xbf16>, %table: tensor<?x?xi32>,
                  %lengths: tensor<?xi32>) -> tensor<?x8x1x64xbf16> {
   // UNSPECIALIZED: error: convert-attn-to-nvvm: no GPU lowering for 'attn.load_paged_tile' yet (a paged KV cache or a variable-length batch; the CPU pipeline runs it)
-  // expected-error @+1 {{attn-warp-specialize: K comes from a paged KV cache (attn.load_paged_tile), which has no GPU lowering yet}}
+  // expected-error @+1 {{attn-warp-specialize: K comes from 'attn.load_paged_tile' (a paged KV cache or a variable-length batch), which has no GPU lowering yet}}
   %o = attn.attention %q, %k, %v mask = causal_bottom_right
       pages(%table, %lengths : tensor<?x?xi32>, tensor<?xi32>)
       : tensor<?x8x1x64xbf16>, tensor<?x16x2x64xbf16>, tensor<?x16x2x64xbf16>
@@ -24,7 +24,7 @@ func.func @varlen(%q: tensor<1x8x?x64xbf16>, %k: tensor<1x2x?x64xbf16>,
                   %v: tensor<1x2x?x64xbf16>, %cu_q: tensor<?xi32>,
                   %cu_k: tensor<?xi32>) -> tensor<1x8x?x64xbf16> {
   // UNSPECIALIZED: error: convert-attn-to-nvvm: no GPU lowering for 'attn.load_varlen_tile' yet (a paged KV cache or a variable-length batch; the CPU pipeline runs it)
-  // expected-error @+1 {{attn-warp-specialize: K comes from a variable-length batch (attn.load_varlen_tile), which has no GPU lowering yet}}
+  // expected-error @+1 {{attn-warp-specialize: K comes from 'attn.load_varlen_tile' (a paged KV cache or a variable-length batch), which has no GPU lowering yet}}
   %o = attn.attention %q, %k, %v mask = causal_bottom_right
       varlen(%cu_q, %cu_k : tensor<?xi32>, tensor<?xi32>)
       : tensor<1x8x?x64xbf16>, tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16>

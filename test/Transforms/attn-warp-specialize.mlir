@@ -271,3 +271,24 @@ func.func @kv_splits(%q: tensor<1x4x?x64xbf16>, %k: tensor<1x4x?x64xbf16>,
       -> tensor<1x4x?x64xbf16>
   return %o : tensor<1x4x?x64xbf16>
 }
+
+// -----
+
+// Packed query heads under a windowed bottom-right mask (a decode step of
+// GQA packed by attn-pack-gqa): the producer streams exactly the consumer
+// loops' blocks, its range taken at the rows' query positions (Nq = rows
+// / 4) as the masks take them.
+// CHECK-LABEL: func.func @packed_decode_window(
+// CHECK:         attn.warp_specialize
+// CHECK:           scf.for %{{.*}} = %[[BEGIN:[^ ]+]] to %[[END:[^ ]+]] step
+// CHECK:         } consumer {
+// CHECK:           scf.for %{{.*}} = %[[BEGIN]] to %[[SPLIT0:[^ ]+]] step
+// CHECK:           scf.for %{{.*}} = %[[SPLIT0]] to %[[SPLIT1:[^ ]+]] step
+// CHECK:           scf.for %{{.*}} = %[[SPLIT1]] to %[[END]] step
+func.func @packed_decode_window(%q: tensor<?x8x?x128xbf16>, %k: tensor<?x8x?x128xbf16>,
+                                %v: tensor<?x8x?x128xbf16>) -> tensor<?x8x?x128xbf16> {
+  %o = attn.attention %q, %k, %v mask = causal_bottom_right window = [100, 0] packed_query_heads = 4
+      : tensor<?x8x?x128xbf16>, tensor<?x8x?x128xbf16>, tensor<?x8x?x128xbf16>
+      -> tensor<?x8x?x128xbf16>
+  return %o : tensor<?x8x?x128xbf16>
+}

@@ -37,8 +37,8 @@ StringRef stringifyAttnStage(AttnStage stage);
 /// Which attentions the GPU pipeline packs with attn-pack-gqa.
 enum class PackGqaMode {
   Off,      ///< none
-  Unmasked, ///< those without a mask or window: their tiles and tile order
-            ///< are those of the unpacked problem
+  Unmasked, ///< those without a mask or window: each tile still visits
+            ///< every kv block, and their launch order follows no work
   All,      ///< masked ones too (a decode kernel with a causal mask)
 };
 

@@ -651,6 +651,19 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
   // one packed head, and every mask must place a row at its query position
   // (packed_rows). The runtime refuses a manifest that packs any other
   // kernel.
+  // The runtime's view of Q is the argument's packing; the tile's masks and
+  // ranges are the attention's (attn.finalize repeats it).
+  int64_t tilePacking = plan.finalize.getPackedQueryHeads().value_or(1);
+  if (tilePacking != plan.packedQueryHeads)
+    return fail("the tile's rows are " +
+                (tilePacking > 1 ? Twine(tilePacking) + " packed query heads"
+                                 : Twine("one query head's")) +
+                " (attn.finalize's packed_query_heads), but Q " +
+                (plan.packedQueryHeads > 1
+                     ? "packs " + Twine(plan.packedQueryHeads)
+                     : Twine("is not a packed argument")) +
+                " (attn.packed_query_heads, which the runtime's view "
+                "follows); attn-pack-gqa sets both");
   if (plan.packedQueryHeads > 1) {
     if (plan.layout != Layout::BHSD || plan.headsQ != plan.headsKV)
       return fail(

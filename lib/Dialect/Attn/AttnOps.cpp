@@ -151,6 +151,9 @@ LogicalResult AttentionOp::verifyPages() {
                        "page_size, heads, head_dim]) must be static and "
                        "positive, got ")
            << formatDim(key[1]);
+  // Keys past a sequence's length read page 0 (and are masked).
+  if (key[0] == 0)
+    return emitOpError("the key pool must hold at least one page");
   if (conflict(value[0], key[0]) || value[1] != key[1])
     return emitOpError() << "the value pool's pages [" << formatDim(value[0])
                          << ", " << formatDim(value[1])
@@ -464,6 +467,9 @@ LogicalResult LoadPagedTileOp::verify() {
   if (failed(verifyLoadedTile(*this, getTile(), getPool(), "pool")))
     return failure();
   ArrayRef<int64_t> pool = shapeOf(getPool());
+  // Rows past the length read page 0 (and are zeroed).
+  if (pool[0] == 0)
+    return emitOpError("the pool must hold at least one page");
   if (ShapedType::isDynamic(pool[1]) || pool[1] < 1)
     return emitOpError("the pool's page size (dim 1 of [num_pages, "
                        "page_size, heads, head_dim]) must be static and "
@@ -557,10 +563,9 @@ MaskSpec MaskOp::getMaskSpec() {
   return makeMaskSpec(getKind(), getWindow(), getPackedRows());
 }
 
-/// The attention's mask kind and window as attn-tile recorded them (for the
-/// manifest; a packing is the Q argument's attn.packed_query_heads).
 MaskSpec FinalizeOp::getMaskSpec() {
-  return makeMaskSpec(getMask(), getWindow(), /*packedRows=*/false);
+  return makeMaskSpec(getMask(), getWindow(),
+                      getPackedQueryHeads().has_value());
 }
 
 LogicalResult FinalizeOp::verify() {

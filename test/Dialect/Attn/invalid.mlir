@@ -1434,3 +1434,45 @@ func.func @packed_one(%q: tensor<1x8x?x64xbf16>, %k: tensor<1x8x?x64xbf16>,
       : tensor<1x8x?x64xbf16>, tensor<1x8x?x64xbf16>, tensor<1x8x?x64xbf16> -> tensor<1x8x?x64xbf16>
   return %o : tensor<1x8x?x64xbf16>
 }
+
+// -----
+
+func.func @paged_no_pages(%q: tensor<?x8x1x64xbf16>, %k: tensor<0x16x2x64xbf16>,
+                          %v: tensor<0x16x2x64xbf16>, %t: tensor<?x?xi32>,
+                          %l: tensor<?xi32>) -> tensor<?x8x1x64xbf16> {
+  // expected-error @+1 {{'attn.attention' op the key pool must hold at least one page}}
+  %o = attn.attention %q, %k, %v pages(%t, %l : tensor<?x?xi32>, tensor<?xi32>)
+      : tensor<?x8x1x64xbf16>, tensor<0x16x2x64xbf16>, tensor<0x16x2x64xbf16> -> tensor<?x8x1x64xbf16>
+  return %o : tensor<?x8x1x64xbf16>
+}
+
+// -----
+
+func.func @load_paged_tile_no_pages(%k: tensor<0x16x2x64xbf16>, %t: tensor<?x?xi32>,
+                                    %i: index) -> tensor<32x64xbf16> {
+  // expected-error @+1 {{'attn.load_paged_tile' op the pool must hold at least one page}}
+  %x = attn.load_paged_tile %k[%i, %i, %i] pages %t length %i
+      : tensor<0x16x2x64xbf16>, tensor<?x?xi32> -> tensor<32x64xbf16>
+  return %x : tensor<32x64xbf16>
+}
+
+// -----
+
+// The generic form can give one of each pair: both are required.
+func.func @paged_table_only(%q: tensor<?x8x1x64xbf16>, %k: tensor<?x16x2x64xbf16>,
+                            %v: tensor<?x16x2x64xbf16>, %t: tensor<?x?xi32>) -> tensor<?x8x1x64xbf16> {
+  // expected-error @+1 {{'attn.attention' op a paged KV cache takes both block_table and cache_lengths}}
+  %o = "attn.attention"(%q, %k, %v, %t) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 1, 0, 0, 0>}>
+      : (tensor<?x8x1x64xbf16>, tensor<?x16x2x64xbf16>, tensor<?x16x2x64xbf16>, tensor<?x?xi32>) -> tensor<?x8x1x64xbf16>
+  return %o : tensor<?x8x1x64xbf16>
+}
+
+// -----
+
+func.func @varlen_query_offsets_only(%q: tensor<1x8x?x64xbf16>, %k: tensor<1x2x?x64xbf16>,
+                                     %v: tensor<1x2x?x64xbf16>, %cq: tensor<?xi32>) -> tensor<1x8x?x64xbf16> {
+  // expected-error @+1 {{'attn.attention' op a variable-length batch takes both cu_seqlens_q and cu_seqlens_k}}
+  %o = "attn.attention"(%q, %k, %v, %cq) <{operandSegmentSizes = array<i32: 1, 1, 1, 0, 0, 0, 0, 1, 0>}>
+      : (tensor<1x8x?x64xbf16>, tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16>, tensor<?xi32>) -> tensor<1x8x?x64xbf16>
+  return %o : tensor<1x8x?x64xbf16>
+}

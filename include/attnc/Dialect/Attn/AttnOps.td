@@ -80,8 +80,7 @@ def Attn_AttentionOp : Attn_Op<"attention", [Pure, AttrSizedOperandSegments]> {
     `pages(%block_table, %cache_lengths)` reads K and V from a paged KV
     cache (vLLM's PagedAttention, FlashAttention-3's page table): `key` and
     `value` are page pools `[num_pages, page_size, Hkv, D]` (at least one
-    page; whatever
-    `layout`, which then describes Q and O only), `block_table`
+    page; whatever `layout`, which then describes Q and O only), `block_table`
     (`[B, max_pages]`, i32, at least one column) lists each sequence's pages
     in order and `cache_lengths` (`[B]`, i32) its number of keys: key `t` of
     sequence `b` (`t < cache_lengths[b]`) is row `t % page_size` of page
@@ -105,10 +104,11 @@ def Attn_AttentionOp : Attn_Op<"attention", [Pure, AttrSizedOperandSegments]> {
     `b` is query rows `[cu_seqlens_q[b], cu_seqlens_q[b + 1])` and keys
     `[cu_seqlens_k[b], cu_seqlens_k[b + 1])`, and attends to its own keys
     only, its mask aligned to its own lengths (`causal_bottom_right`:
-    chunked prefill). The LSE is `[1, Hq, total_q]`. Rows past
-    `cu_seqlens_q[B]` belong to no sequence (O = 0, LSE = -inf); offsets
-    that decrease or exceed the tensors are the caller's error (the runtime
-    checks what it is given). Not combined with `pages` yet.
+    chunked prefill). The LSE is `[1, Hq, total_q]`. There is at least one
+    sequence. Rows past `cu_seqlens_q[B]` belong to no sequence, and their O
+    and LSE are unspecified (the tiled lowering does not write them);
+    offsets that decrease or exceed the tensors are the caller's error (the
+    runtime checks what it is given). Not combined with `pages` yet.
 
     Example (GQA 4:1, causal, bf16, with LSE):
 
@@ -504,15 +504,21 @@ def Attn_FinalizeOp : Attn_Op<"finalize", [Pure,
     schedule it picks. The GPU kernel masks where the loops' `attn.mask` ops
     do; it reads this mask only for its manifest. attn-order-tiles reads it
     for the launch order of the query blocks (`order=auto`).
+    `packed_query_heads` repeats the attention's: the tile's rows are that
+    many query heads' tokens, which the producer's range sees at their query
+    positions (the GPU lowering checks it against the Q argument's
+    `attn.packed_query_heads`).
   }];
   let arguments = (ins Attn_F32Tile:$acc, Attn_F32Rows:$row_sum,
                    Attn_F32Rows:$row_max, F32:$scale,
                    DefaultValuedAttr<Attn_MaskKind, "::mlir::attn::MaskKind::None">:$mask,
-                   OptionalAttr<DenseI64ArrayAttr>:$window);
+                   OptionalAttr<DenseI64ArrayAttr>:$window,
+                   OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<2>]>>:$packed_query_heads);
   let results = (outs Attn_Tile:$output, Attn_F32Rows:$lse);
   let assemblyFormat = [{
     $acc `,` $row_sum `,` $row_max `scale` $scale
-    (`mask` `=` $mask^)? (`window` `=` $window^)? attr-dict
+    (`mask` `=` $mask^)? (`window` `=` $window^)?
+    (`packed_query_heads` `=` $packed_query_heads^)? attr-dict
     `:` type($acc) `,` type($row_sum) `->` type($output)
   }];
   let extraClassDeclaration = [{
