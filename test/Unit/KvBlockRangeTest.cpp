@@ -96,6 +96,48 @@ std::string check(OpBuilder &b, const Case &c, int64_t qb) {
   return "";
 }
 
+/// With packed query heads (`group` heads of c.seqQ tokens each, packed
+/// row r at query position r mod c.seqQ): the ranges of the block of packed
+/// rows [rowBegin, rowBegin + blockM) hold every block a row of it sees
+/// (visited) and only blocks every row sees whole (unmasked); exactly so
+/// when the block stays within one query head.
+std::string checkPacked(OpBuilder &b, Case c, int64_t group, int64_t qb) {
+  Location loc = b.getUnknownLoc();
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  c.mask.packedRows = true;
+  int64_t rowBegin = qb * c.blockM;
+  int64_t rows = group * c.seqQ, rowEnd = std::min(rowBegin + c.blockM, rows);
+  KvBlockRange r = buildKvBlockRange(b, loc, cst(rowBegin), cst(c.seqQ),
+                                     cst(c.seqK), c.blockM, c.blockN, c.mask);
+  int64_t begin = constantOf(r.begin), end = constantOf(r.end);
+  int64_t fullBegin = std::min(std::max(constantOf(r.fullBegin), begin), end);
+  int64_t fullEnd = std::min(std::max(constantOf(r.fullEnd), fullBegin), end);
+  bool oneHead = rowBegin / c.seqQ == (rowBegin + c.blockM - 1) / c.seqQ;
+  int64_t numBlocks = (c.seqK + c.blockN - 1) / c.blockN;
+  for (int64_t kb = 0; kb < numBlocks; ++kb) {
+    bool any = false, all = true;
+    for (int64_t i = rowBegin; i < rowEnd; ++i)
+      for (int64_t j = kb * c.blockN; j < (kb + 1) * c.blockN; ++j) {
+        bool v = visible(c, i % c.seqQ, j);
+        any |= v;
+        all &= v;
+      }
+    bool visited = kb >= begin && kb < end;
+    bool unmasked = kb >= fullBegin && kb < fullEnd;
+    if (any && !visited)
+      return "block " + std::to_string(kb) + " has visible keys but is skipped";
+    if (unmasked && !all)
+      return "block " + std::to_string(kb) + " needs a mask but is unmasked";
+    if (oneHead && rowEnd == rowBegin + c.blockM &&
+        (any != visited || all != unmasked))
+      return "block " + std::to_string(kb) +
+             " of a block within one query head is not exact";
+  }
+  return "";
+}
+
 /// buildKeyVisible folded on constants agrees with `visible`, both as written
 /// and moved along the diagonal by `shift` (row, key and both lengths minus
 /// shift), the form the Hopper kernel uses so each key is an immediate.
@@ -153,6 +195,30 @@ int main() {
   llvm::outs() << "kv block ranges: " << passed << " passed, " << failed
                << " failed\n";
 
+  int packedPassed = 0, packedFailed = 0;
+  for (auto [seqQ, seqK] : seqs)
+    for (auto [blockM, blockN] : tiles)
+      for (const MaskSpec &mask : masks)
+        for (int64_t group : {2, 4, 8}) {
+          Case c{seqQ, seqK, blockM, blockN, mask};
+          for (int64_t qb = 0; qb * blockM < group * seqQ; ++qb) {
+            std::string error = checkPacked(b, c, group, qb);
+            if (error.empty()) {
+              ++packedPassed;
+              continue;
+            }
+            ++packedFailed;
+            llvm::outs() << "FAIL packed " << group << " Nq=" << seqQ
+                         << " Nk=" << seqK << " BM=" << blockM
+                         << " BN=" << blockN
+                         << " mask=" << stringifyMaskKind(mask.kind)
+                         << (mask.window ? "+window" : "") << " q-block " << qb
+                         << ": " << error << "\n";
+          }
+        }
+  llvm::outs() << "packed kv block ranges: " << packedPassed << " passed, "
+               << packedFailed << " failed\n";
+
   int keysPassed = 0, keysFailed = 0;
   for (auto [seqQ, seqK] : seqs)
     for (const MaskSpec &mask : masks) {
@@ -174,5 +240,5 @@ int main() {
     }
   llvm::outs() << "key visibility: " << keysPassed << " passed, " << keysFailed
                << " failed\n";
-  return failed == 0 && keysFailed == 0 ? 0 : 1;
+  return failed == 0 && packedFailed == 0 && keysFailed == 0 ? 0 : 1;
 }
