@@ -45,7 +45,8 @@ import peers  # noqa: E402
 
 KERNEL_DIR = "decode"  # artifacts/decode; variants are artifacts/decode-<label>
 DEFAULT = "default"  # the label of artifacts/decode
-KERNELS = ("decode_d128_gqa", "decode_d128_mqa", "decode_d64_gqa", "decode_d256_gqa")
+KERNELS = ("decode_d128_gqa", "decode_d128_mqa", "decode_d64_gqa", "decode_d256_gqa",
+           "decode_d128_gqa_causal")
 REL_TOL = 2e-2
 CHECK_NQ = (1, 4)
 CHECK_NK = (1, 17, 1000, 4097)

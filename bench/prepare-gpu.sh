@@ -106,3 +106,5 @@ decode_variant ""
 # tile holds g * Nq rows, 4 at GQA 32:8).
 decode_variant no-pack --pack-gqa=false
 decode_variant bm64 --block-m=64
+# The masked decode kernel packed as well (attn.mask packed_rows).
+decode_variant pack-all --pack-gqa=all

@@ -279,10 +279,8 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
       arith::ConstantIndexOp::create(rewriter, loc, config.blockM));
   ctx.seqQ = seqQ;
   if (op.isVarlen()) {
-    auto offset = [&](Value offsets, Value index) -> Value {
-      return arith::IndexCastOp::create(
-          rewriter, loc, rewriter.getIndexType(),
-          tensor::ExtractOp::create(rewriter, loc, offsets, ValueRange{index}));
+    auto offset = [&](Value offsets, Value index) {
+      return extractIndex(rewriter, loc, offsets, index);
     };
     Value next = arith::AddIOp::create(
         rewriter, loc, b, arith::ConstantIndexOp::create(rewriter, loc, 1));
@@ -300,10 +298,7 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
         rewriter, loc, ctx.seqQ,
         arith::ConstantIndexOp::create(rewriter, loc, *group));
   if (op.isPaged())
-    seqK = arith::IndexCastOp::create(
-        rewriter, loc, rewriter.getIndexType(),
-        tensor::ExtractOp::create(rewriter, loc, op.getCacheLengths(),
-                                  ValueRange{b}));
+    seqK = extractIndex(rewriter, loc, op.getCacheLengths(), b);
   ctx.seqK = seqK;
   ctx.scale = scale;
   auto queryTileType = RankedTensorType::get(

@@ -183,9 +183,7 @@ Value gatherPages(OpBuilder &b, Location loc, AttentionOp op, Value pool) {
         Value head = linalg::IndexOp::create(nb, l, 1);
         Value key = linalg::IndexOp::create(nb, l, 2);
         Value dim = linalg::IndexOp::create(nb, l, 3);
-        Value length = arith::IndexCastOp::create(
-            nb, l, nb.getIndexType(),
-            tensor::ExtractOp::create(nb, l, lengths, ValueRange{seq}));
+        Value length = extractIndex(nb, l, lengths, seq);
         Value zero = arith::ConstantIndexOp::create(nb, l, 0);
         Value inBounds = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt,
                                                key, length);
@@ -193,12 +191,8 @@ Value gatherPages(OpBuilder &b, Location loc, AttentionOp op, Value pool) {
         Value page = arith::ConstantIndexOp::create(nb, l, pageSize);
         Value pageIndex = arith::SelectOp::create(
             nb, l, inBounds,
-            arith::IndexCastOp::create(
-                nb, l, nb.getIndexType(),
-                tensor::ExtractOp::create(
-                    nb, l, table,
-                    ValueRange{seq,
-                               arith::DivUIOp::create(nb, l, safeKey, page)})),
+            extractIndex(nb, l, table,
+                         {seq, arith::DivUIOp::create(nb, l, safeKey, page)}),
             zero);
         return tensor::ExtractOp::create(
                    nb, l, pool,
@@ -219,11 +213,8 @@ Value sequenceOf(OpBuilder &b, Location loc, Value offsets, Value count,
       b, loc, arith::ConstantIndexOp::create(b, loc, 0), count, one,
       ValueRange{arith::ConstantIndexOp::create(b, loc, 0)},
       [&](OpBuilder &nb, Location l, Value seq, ValueRange iter) {
-        Value end = arith::IndexCastOp::create(
-            nb, l, nb.getIndexType(),
-            tensor::ExtractOp::create(
-                nb, l, offsets,
-                ValueRange{arith::AddIOp::create(nb, l, seq, one)}));
+        Value end = extractIndex(
+            nb, l, offsets, arith::AddIOp::create(nb, l, seq, one).getResult());
         Value ended =
             arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sle, end, row);
         scf::YieldOp::create(
@@ -251,10 +242,8 @@ Value varlenKeyVisible(OpBuilder &b, Location loc, AttentionOp op, Value count,
   // A row past the last sequence reads the last one's offsets (unused).
   Value safeSeq = arith::MinSIOp::create(
       b, loc, seq, arith::SubIOp::create(b, loc, count, one));
-  auto offset = [&](Value offsets, Value index) -> Value {
-    return arith::IndexCastOp::create(
-        b, loc, b.getIndexType(),
-        tensor::ExtractOp::create(b, loc, offsets, ValueRange{index}));
+  auto offset = [&](Value offsets, Value index) {
+    return extractIndex(b, loc, offsets, index);
   };
   Value next = arith::AddIOp::create(b, loc, safeSeq, one);
   Value qBegin = offset(cuQ, safeSeq), kBegin = offset(cuK, safeSeq);
@@ -338,11 +327,8 @@ SmallVector<Value> lowerAttention(OpBuilder &b, AttentionOp op) {
         Value j = linalg::IndexOp::create(nb, l, 3);
         Value keys = seqKV;
         if (op.isPaged())
-          keys = arith::IndexCastOp::create(
-              nb, l, nb.getIndexType(),
-              tensor::ExtractOp::create(
-                  nb, l, op.getCacheLengths(),
-                  ValueRange{linalg::IndexOp::create(nb, l, 0)}));
+          keys = extractIndex(nb, l, op.getCacheLengths(),
+                              linalg::IndexOp::create(nb, l, 0).getResult());
         Value visible =
             op.isVarlen() ? varlenKeyVisible(nb, l, op, sequences, i, j, mask)
                           : buildKeyVisible(nb, l, i, j, maskSeqQ, keys, mask);
@@ -560,11 +546,9 @@ SmallVector<Value> lowerLoadPagedTile(OpBuilder &b, LoadPagedTileOp op) {
             arith::SelectOp::create(nb, l, inBounds, key, zeroIndex);
         Value page = arith::ConstantIndexOp::create(nb, l, pageSize);
         Value slot = arith::DivUIOp::create(nb, l, safeKey, page);
-        Value entry = tensor::ExtractOp::create(
-            nb, l, op.getBlockTable(), ValueRange{op.getBatch(), slot});
         Value pageIndex = arith::SelectOp::create(
             nb, l, inBounds,
-            arith::IndexCastOp::create(nb, l, nb.getIndexType(), entry),
+            extractIndex(nb, l, op.getBlockTable(), {op.getBatch(), slot}),
             zeroIndex);
         Value offset = arith::RemUIOp::create(nb, l, safeKey, page);
         Value x = tensor::ExtractOp::create(

@@ -543,6 +543,13 @@ LogicalResult ScaleRowsOp::verify() {
   return verifyRows(*this, "factor", getFactor(), getInput());
 }
 
+Value mlir::attn::extractIndex(OpBuilder &b, Location loc, Value tensor,
+                               ValueRange indices) {
+  return arith::IndexCastOp::create(
+      b, loc, b.getIndexType(),
+      tensor::ExtractOp::create(b, loc, tensor, indices));
+}
+
 static MaskSpec makeMaskSpec(MaskKind kind,
                              std::optional<ArrayRef<int64_t>> window,
                              bool packedRows) {

@@ -39,6 +39,11 @@ struct MaskSpec {
 /// tile's registers and shared memory (attn.finalize's results).
 Type withoutTileLayout(Type type);
 
+/// The element of an i32 index tensor of the attention (cache lengths,
+/// cumulative sequence offsets, a page table) at `indices`, as an index.
+Value extractIndex(OpBuilder &b, Location loc, Value tensor,
+                   ValueRange indices);
+
 /// The K/V stage ring of an attn.warp_specialize (ring_push / ring_pop).
 struct KvRingResource : public SideEffects::Resource::Base<KvRingResource> {
   StringRef getName() final { return "attn.kv_ring"; }
