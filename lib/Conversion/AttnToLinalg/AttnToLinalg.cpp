@@ -459,27 +459,26 @@ struct TileMaps {
   }
 };
 
-SmallVector<Value> lowerLoadTile(OpBuilder &b, LoadTileOp op) {
-  Location loc = op.getLoc();
-  Layout layout = op.getLayout();
-  Value source = op.getSource();
-  Value seq = tensor::DimOp::create(b, loc, source, physicalDim(2, layout));
-  auto tileType = op.getTile().getType();
+/// The `tileType` tile of rows [start, start + rows) of one (batch, head)
+/// of `source` (logical BHSD in `layout`), zero at and past row `end`.
+Value loadRows(OpBuilder &b, Location loc, RankedTensorType tileType,
+               Value source, Layout layout, Value batch, Value head,
+               Value start, Value end) {
   Type elementType = tileType.getElementType();
   TileMaps m(b.getContext());
   Value init = tensor::EmptyOp::create(b, loc, tileType.getShape(), elementType);
-  Value tile = generic(
+  return generic(
       b, loc, {}, init, {m.get(2, {m.i, m.j})}, {kPar, kPar},
       [&](OpBuilder &nb, Location l, ValueRange) -> Value {
         Value r = linalg::IndexOp::create(nb, l, 0);
         Value d = linalg::IndexOp::create(nb, l, 1);
-        Value row = arith::AddIOp::create(nb, l, op.getRow(), r);
+        Value row = arith::AddIOp::create(nb, l, start, r);
         Value inBounds =
-            arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt, row, seq);
+            arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt, row, end);
         Value safeRow = arith::SelectOp::create(
             nb, l, inBounds, row, arith::ConstantIndexOp::create(nb, l, 0));
         SmallVector<Value, 4> indices(4);
-        Value logical[4] = {op.getBatch(), op.getHead(), safeRow, d};
+        Value logical[4] = {batch, head, safeRow, d};
         for (unsigned dim = 0; dim < 4; ++dim)
           indices[physicalDim(dim, layout)] = logical[dim];
         Value x = tensor::ExtractOp::create(nb, l, source, indices);
@@ -487,39 +486,24 @@ SmallVector<Value> lowerLoadTile(OpBuilder &b, LoadTileOp op) {
                                                nb.getZeroAttr(elementType));
         return arith::SelectOp::create(nb, l, inBounds, x, zero);
       });
-  return {tile};
 }
 
-SmallVector<Value> lowerLoadVarlenTile(OpBuilder &b, LoadVarlenTileOp op) {
+SmallVector<Value> lowerLoadTile(OpBuilder &b, LoadTileOp op) {
   Location loc = op.getLoc();
   Layout layout = op.getLayout();
-  auto tileType = op.getTile().getType();
-  Type elementType = tileType.getElementType();
-  TileMaps m(b.getContext());
-  Value init =
-      tensor::EmptyOp::create(b, loc, tileType.getShape(), elementType);
+  Value seq =
+      tensor::DimOp::create(b, loc, op.getSource(), physicalDim(2, layout));
+  return {loadRows(b, loc, op.getTile().getType(), op.getSource(), layout,
+                   op.getBatch(), op.getHead(), op.getRow(), seq)};
+}
+
+/// Rows of the sequence [begin, end) of the packed batch 0.
+SmallVector<Value> lowerLoadVarlenTile(OpBuilder &b, LoadVarlenTileOp op) {
+  Location loc = op.getLoc();
   Value start = arith::AddIOp::create(b, loc, op.getBegin(), op.getRow());
-  Value tile = generic(
-      b, loc, {}, init, {m.get(2, {m.i, m.j})}, {kPar, kPar},
-      [&](OpBuilder &nb, Location l, ValueRange) -> Value {
-        Value r = linalg::IndexOp::create(nb, l, 0);
-        Value d = linalg::IndexOp::create(nb, l, 1);
-        Value row = arith::AddIOp::create(nb, l, start, r);
-        Value inBounds = arith::CmpIOp::create(nb, l, arith::CmpIPredicate::slt,
-                                               row, op.getEnd());
-        Value zeroIndex = arith::ConstantIndexOp::create(nb, l, 0);
-        Value safeRow =
-            arith::SelectOp::create(nb, l, inBounds, row, zeroIndex);
-        SmallVector<Value, 4> indices(4);
-        Value logical[4] = {zeroIndex, op.getHead(), safeRow, d};
-        for (unsigned dim = 0; dim < 4; ++dim)
-          indices[physicalDim(dim, layout)] = logical[dim];
-        Value x = tensor::ExtractOp::create(nb, l, op.getSource(), indices);
-        Value zero =
-            arith::ConstantOp::create(nb, l, nb.getZeroAttr(elementType));
-        return arith::SelectOp::create(nb, l, inBounds, x, zero);
-      });
-  return {tile};
+  return {loadRows(b, loc, op.getTile().getType(), op.getSource(),
+                   op.getLayout(), arith::ConstantIndexOp::create(b, loc, 0),
+                   op.getHead(), start, op.getEnd())};
 }
 
 SmallVector<Value> lowerLoadPagedTile(OpBuilder &b, LoadPagedTileOp op) {
