@@ -27,6 +27,12 @@ OUT_JSON=$OUT_DIR/gpu-check.json
 phase "gpu_check.py: sweep, then benchmark"
 status=0
 PYTHONUNBUFFERED=1 python3 bench/gpu_check.py --artifacts artifacts --json "$OUT_JSON" "$@" || status=$?
+# Decode (bench/decode.py): its sweep (packed GQA kernels, Nq 1 and 4,
+# ragged Nk), then bandwidth next to cuDNN and FA2; DECODE=0 leaves it out.
+if [[ "${DECODE:-1}" != 0 ]]; then
+  phase "decode.py: sweep, then bandwidth"
+  PYTHONUNBUFFERED=1 python3 bench/decode.py --artifacts artifacts --json "$OUT_DIR/decode.json" || status=$?
+fi
 if [[ -f "$OUT_JSON" ]]; then
   if python3 -c "import matplotlib" 2>/dev/null; then
     phase "summarize.py: $OUT_DIR/gpu-check.md, $OUT_DIR/gpu-check.png"
