@@ -120,15 +120,21 @@ void mlir::attn::buildAttnToCPUPipeline(OpPassManager &pm) {
 
 void mlir::attn::buildAttnToNVVMPipeline(OpPassManager &pm,
                                          const AttnPipelineOptions &options) {
+  // A few query rows per kv head fill one tile instead of g tiles. Before
+  // the lengths are generalized: `auto` packs a masked attention whose graph
+  // is a decode step, g * Nq static rows of at most one 128-row tile.
+  if (options.packGqa != PackGqaMode::Off) {
+    constexpr int64_t kDecodeStepRows = 128;
+    AttnPackGqaPassOptions pack;
+    pack.maskedRowLimit = options.packGqa == PackGqaMode::All ? -1
+                          : options.packGqa == PackGqaMode::Auto
+                              ? kDecodeStepRows
+                              : 0;
+    pm.addPass(createAttnPackGqaPass(pack));
+  }
   // The kernel takes B, Nq and Nk at launch time: no kv loop may be folded
   // for the graph's static shape.
   pm.addPass(createAttnGeneralizeLengthsPass());
-  // A few query rows per kv head fill one tile instead of g tiles.
-  if (options.packGqa != PackGqaMode::Off) {
-    AttnPackGqaPassOptions pack;
-    pack.masked = options.packGqa == PackGqaMode::All;
-    pm.addPass(createAttnPackGqaPass(pack));
-  }
   // ... and the softmax scale: one kernel serves every scale.
   pm.addPass(createAttnGeneralizeScalePass());
   OpPassManager &funcPm = pm.nest<func::FuncOp>();

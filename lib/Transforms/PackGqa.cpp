@@ -37,9 +37,13 @@ namespace {
 
 /// How many query heads share each kv head of `op` if packing them is a
 /// view and keeps the attention's meaning, or nullopt.
-std::optional<int64_t> packableGroup(AttentionOp op, bool masked) {
-  if (!masked && op.getMaskSpec().hidesKeys())
-    return std::nullopt;
+std::optional<int64_t> packableGroup(AttentionOp op, int64_t maskedRowLimit) {
+  int64_t group = op.getNumQueryHeads() / op.getNumKVHeads();
+  if (op.getMaskSpec().hidesKeys() && maskedRowLimit >= 0) {
+    int64_t tokens = op.getLogicalShape(op.getQuery().getType())[2];
+    if (ShapedType::isDynamic(tokens) || group * tokens > maskedRowLimit)
+      return std::nullopt;
+  }
   // [B, Nq, Hq, D] packs into a view only for Nq = 1, which a kernel with
   // dynamic lengths cannot promise; a varlen batch's sequences are runs of
   // rows that packing would interleave with other heads'.
@@ -89,7 +93,7 @@ struct AttnPackGqaPass final
   }
 
   void pack(func::FuncOp func, AttentionOp op) {
-    std::optional<int64_t> group = packableGroup(op, masked);
+    std::optional<int64_t> group = packableGroup(op, maskedRowLimit);
     if (!group)
       return;
     auto arg = cast<BlockArgument>(op.getQuery());

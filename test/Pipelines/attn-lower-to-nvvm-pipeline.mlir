@@ -4,7 +4,7 @@
 // RUN: attnc-opt %s --attn-lower-to-nvvm-pipeline="block-n=192" | FileCheck %s --check-prefix=NO-ROOM
 // RUN: attnc-opt %S/Inputs/pack-gqa-decode.mlir --attn-lower-to-nvvm-pipeline | FileCheck %s --check-prefix=PACKED --implicit-check-not=attn.packed_query_heads
 // RUN: attnc-opt %S/Inputs/pack-gqa-decode.mlir --attn-lower-to-nvvm-pipeline="pack-gqa=false" | FileCheck %s --check-prefix=UNPACKED --implicit-check-not=packed_query_heads
-// RUN: attnc-opt %S/Inputs/pack-gqa-decode.mlir --attn-lower-to-nvvm-pipeline="pack-gqa=all" | FileCheck %s --check-prefix=PACK-ALL
+// RUN: attnc-opt %S/Inputs/pack-gqa-decode.mlir --attn-lower-to-nvvm-pipeline="pack-gqa=unmasked" | FileCheck %s --check-prefix=PACK-UNMASKED
 
 // The whole Hopper chain: the gpu.module holds only LLVM and NVVM ops (ready
 // for gpu-module-to-binary), with the default sm_90a tile (D = 128:
@@ -49,11 +49,15 @@
 // makes of the caller's tensors; the problem records g, and gqa and
 // options.heads_q stay the caller's, which the runtime checks the launch
 // against. The kernel takes no attn.packed_query_heads argument attribute
-// (its parameters are tensor maps). A masked attention is packed only with
-// pack-gqa=all.
+// (its parameters are tensor maps). The masked decode step is packed too
+// (pack-gqa=auto: its graph has g * Nq = 4 static rows): its mask sees a
+// packed row at its query position, the row mod Nq, taken in 32 bits.
 // PACKED-LABEL: llvm.func @decode_causal(
-// PACKED-SAME:    problem = {dtype = "bf16", gqa = true, has_lse = false, head_dim = 128 : i64, head_dim_v = 128 : i64, layout = "bhsd", mask = "causal_bottom_right"}
+// PACKED-SAME:    problem = {dtype = "bf16", gqa = true, has_lse = false, head_dim = 128 : i64, head_dim_v = 128 : i64, layout = "bhsd", mask = "causal_bottom_right", packed_query_heads = 4 : i64}
 // PACKED-SAME:    heads_kv = 8 : i64, heads_q = 32 : i64
+// PACKED:         %[[NQ:.*]] = llvm.udiv %{{.*}}, %{{.*}} : i64
+// PACKED:         %[[NQ32:.*]] = llvm.trunc %[[NQ]] : i64 to i32
+// PACKED:         llvm.urem %{{.*}}, %[[NQ32]] : i32
 // PACKED-LABEL: llvm.func @decode_mqa(
 // PACKED-SAME:    grid = [#attn.grid_dim<["seq_q"], ceil_div = 128>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch"]>]
 // PACKED-SAME:    problem = {dtype = "bf16", gqa = true, has_lse = false, head_dim = 128 : i64, head_dim_v = 128 : i64, layout = "bhsd", mask = "none", packed_query_heads = 32 : i64}
@@ -64,14 +68,11 @@
 // PACKED-SAME:    #attn.kernel_param<"pointer", "lse">
 // PACKED-SAME:    problem = {dtype = "bf16", gqa = true, has_lse = true, head_dim = 128 : i64, head_dim_v = 128 : i64, layout = "bhsd", mask = "none", packed_query_heads = 4 : i64}
 // PACKED-SAME:    heads_kv = 8 : i64, heads_q = 32 : i64
-// With pack-gqa=all the masked decode step is packed too: its mask sees a
-// packed row at its query position, the row mod Nq, taken in 32 bits.
-// PACK-ALL-LABEL: llvm.func @decode_causal(
-// PACK-ALL-SAME:    mask = "causal_bottom_right", packed_query_heads = 4 : i64}
-// PACK-ALL:         %[[NQ:.*]] = llvm.udiv %{{.*}}, %{{.*}} : i64
-// PACK-ALL:         %[[NQ32:.*]] = llvm.trunc %[[NQ]] : i64 to i32
-// PACK-ALL:         llvm.urem %{{.*}}, %[[NQ32]] : i32
-// PACK-ALL-LABEL: llvm.func @decode_mqa(
+// With pack-gqa=unmasked the masked one is not packed.
+// PACK-UNMASKED-LABEL: llvm.func @decode_causal(
+// PACK-UNMASKED-SAME:    mask = "causal_bottom_right"}
+// PACK-UNMASKED-LABEL: llvm.func @decode_mqa(
+// PACK-UNMASKED-SAME:    packed_query_heads = 32 : i64}
 // With pack-gqa=false no kernel packs: the problems have no
 // packed_query_heads, and the options are the same heads.
 // UNPACKED-LABEL: llvm.func @decode_causal(

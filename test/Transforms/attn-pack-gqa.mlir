@@ -2,8 +2,11 @@
 // Packing is idempotent: a packed attention has as many query heads as kv
 // heads (and records its packing).
 // RUN: attnc-opt %s -split-input-file --attn-pack-gqa --attn-pack-gqa | FileCheck %s --check-prefixes=CHECK,MASKED
-// Without masked attentions (the GPU pipeline's default, pack-gqa=unmasked).
-// RUN: attnc-opt %s -split-input-file --attn-pack-gqa=masked=false | FileCheck %s --check-prefixes=CHECK,UNMASKED
+// Without masked attentions (pack-gqa=unmasked).
+// RUN: attnc-opt %s -split-input-file --attn-pack-gqa=masked-row-limit=0 | FileCheck %s --check-prefixes=CHECK,UNMASKED
+// Masked ones of at most 16 static packed rows (pack-gqa=auto takes 128):
+// a decode step is packed, a dynamic Nq is not.
+// RUN: attnc-opt %s -split-input-file --attn-pack-gqa=masked-row-limit=16 | FileCheck %s --check-prefixes=CHECK,AUTO
 
 // GQA 32:8 without a mask: the 4 query heads of each kv head become one head
 // of 4 * Nq rows. Q, O and the LSE change type in the signature and on the
@@ -141,6 +144,10 @@ func.func @two(%q0: tensor<?x16x?x64xbf16>, %q1: tensor<?x16x?x64xbf16>,
 // UNMASKED-NOT:    packed_query_heads
 // UNMASKED:        attn.attention %[[Q]], %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} mask = causal :
 // UNMASKED-SAME:     -> tensor<?x32x?x128xbf16>
+// AUTO-SAME:   (%[[Q:[a-z0-9_]+]]: tensor<?x32x?x128xbf16>, %{{[a-z0-9_]+}}: tensor<?x8x?x128xbf16>, %{{[a-z0-9_]+}}: tensor<?x8x?x128xbf16>)
+// AUTO-NOT:    packed_query_heads
+// AUTO:        attn.attention %[[Q]], %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} mask = causal :
+// AUTO-SAME:     -> tensor<?x32x?x128xbf16>
 func.func @causal(%q: tensor<?x32x?x128xbf16>, %k: tensor<?x8x?x128xbf16>,
                   %v: tensor<?x8x?x128xbf16>) -> tensor<?x32x?x128xbf16> {
   %o = attn.attention %q, %k, %v mask = causal
@@ -156,6 +163,8 @@ func.func @causal(%q: tensor<?x32x?x128xbf16>, %k: tensor<?x8x?x128xbf16>,
 // MASKED:          attn.attention {{.*}} mask = causal_bottom_right packed_query_heads = 4 :
 // UNMASKED-SAME:   (%{{[a-z0-9_]+}}: tensor<?x32x1x128xbf16>,
 // UNMASKED-NOT:    packed_query_heads
+// AUTO-SAME:     (%{{[a-z0-9_]+}}: tensor<?x8x4x128xbf16> {attn.packed_query_heads = 4 : i64}
+// AUTO:          attn.attention {{.*}} mask = causal_bottom_right packed_query_heads = 4 :
 func.func @causal_bottom_right_decode(%q: tensor<?x32x1x128xbf16>, %k: tensor<?x8x?x128xbf16>,
                                       %v: tensor<?x8x?x128xbf16>) -> tensor<?x32x1x128xbf16> {
   %o = attn.attention %q, %k, %v mask = causal_bottom_right
@@ -172,6 +181,9 @@ func.func @causal_bottom_right_decode(%q: tensor<?x32x1x128xbf16>, %k: tensor<?x
 // UNMASKED-SAME:   (%{{[a-z0-9_]+}}: tensor<?x32x?x128xbf16>,
 // UNMASKED-NOT:    packed_query_heads
 // UNMASKED:        attn.attention %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} window = [16, 16] :
+// AUTO-SAME:   (%{{[a-z0-9_]+}}: tensor<?x32x?x128xbf16>,
+// AUTO-NOT:    packed_query_heads
+// AUTO:        attn.attention %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} window = [16, 16] :
 func.func @window(%q: tensor<?x32x?x128xbf16>, %k: tensor<?x8x?x128xbf16>,
                   %v: tensor<?x8x?x128xbf16>) -> tensor<?x32x?x128xbf16> {
   %o = attn.attention %q, %k, %v window = [16, 16]

@@ -39,7 +39,9 @@ enum class PackGqaMode {
   Off,      ///< none
   Unmasked, ///< those without a mask or window: each tile still visits
             ///< every kv block, and their launch order follows no work
-  All,      ///< masked ones too (a decode kernel with a causal mask)
+  Auto,     ///< those, and masked ones whose graph is a decode step (static
+            ///< g * Nq of at most 128 rows)
+  All,      ///< every masked one too (a decode kernel of dynamic Nq)
 };
 
 /// Whether the GPU pipeline runs attn-warp-specialize.
@@ -63,12 +65,14 @@ struct AttnPipelineOptions : public PassPipelineOptions<AttnPipelineOptions> {
       *this, "pack-gqa",
       llvm::cl::desc("GPU: pack the query heads of each kv head into one "
                      "tile's rows (attn-pack-gqa; BHSD GQA)"),
-      llvm::cl::init(PackGqaMode::Unmasked),
+      llvm::cl::init(PackGqaMode::Auto),
       llvm::cl::values(
           clEnumValN(PackGqaMode::Off, "off", "never"),
           clEnumValN(PackGqaMode::Off, "false", "never"),
           clEnumValN(PackGqaMode::Unmasked, "unmasked",
                      "attentions without a mask or window"),
+          clEnumValN(PackGqaMode::Auto, "auto",
+                     "those, and masked decode steps (static g * Nq <= 128)"),
           clEnumValN(PackGqaMode::All, "all",
                      "masked ones too (decode; a causal prefill's tiles may "
                      "visit more kv blocks and lose the longest-first "

@@ -118,7 +118,8 @@ def AttnPackGqaPass : Pass<"attn-pack-gqa", "ModuleOp"> {
     view only when Nq = 1), without varlen, with Q an argument used only by
     the attention and results used only by the function's return, in a
     function nothing calls (its signature changes). Others are left as they
-    are.
+    are. The GPU pipelines run it before `attn-generalize-lengths`, so that
+    `masked-row-limit` sees a decode graph's static Nq.
 
     ```mlir
     // before
@@ -130,11 +131,12 @@ def AttnPackGqaPass : Pass<"attn-pack-gqa", "ModuleOp"> {
     ```
   }];
   let options = [
-    Option<"masked", "masked", "bool", /*default=*/"true",
-           "Also pack attentions with a mask or window (their masks see "
-           "each row's query position; a causal prefill's tiles may visit "
-           "more kv blocks, and the longest-first order no longer orders "
-           "them by work)">,
+    Option<"maskedRowLimit", "masked-row-limit", "int64_t", /*default=*/"-1",
+           "Pack an attention with a mask or window only when its packed "
+           "rows (g * Nq) are static and at most this many (-1: any; 0: "
+           "none). Its masks see each row's query position either way, but "
+           "for a causal prefill the tiles that cross heads visit more kv "
+           "blocks, and the longest-first order no longer follows the work">,
   ];
   let statistics = [
     Statistic<"numPacked", "num-packed", "Number of attentions packed">,
