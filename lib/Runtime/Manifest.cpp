@@ -891,9 +891,9 @@ bool attnc::rt::validateManifest(const Manifest &m, std::string &error) {
   if (!integer("heads_q", 1, headsQ) || !integer("heads_kv", 1, headsKV) ||
       !integer("window_left", 0, side) || !integer("window_right", 0, side))
     return false;
-  // Only a bhsd tensor's query heads are a run of rows the runtime can view
-  // as one head (attn-pack-gqa; the kernel's masks see a packed row's query
-  // position).
+  // The runtime views the caller's Q as the packed one (attn-pack-gqa; the
+  // kernel's masks see a packed row's query position), or refuses a launch
+  // whose strides have no such view (bshd with more than one token).
   // (toJson leaves a packing of 1 out, so any other value here would be
   // lost on the way to the artifact.)
   if (p.packedQueryHeads != 1) {
@@ -903,10 +903,10 @@ bool attnc::rt::validateManifest(const Manifest &m, std::string &error) {
                   "is " + std::to_string(p.packedQueryHeads) +
                       "; a packed head holds at least 2 query heads (leave "
                       "it out for an unpacked kernel)");
-    if (!p.gqa || p.layout != "bhsd")
+    if (!p.gqa)
       return fail(error, key,
                   "packs the query heads of a grouped-query (problem.gqa) "
-                  "bhsd kernel only");
+                  "kernel only");
     if (headsQ && headsKV && headsQ != p.packedQueryHeads * headsKV)
       return fail(error, key,
                   "is " + std::to_string(p.packedQueryHeads) +

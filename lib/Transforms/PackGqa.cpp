@@ -44,11 +44,14 @@ std::optional<int64_t> packableGroup(AttentionOp op, int64_t maskedRowLimit) {
     if (ShapedType::isDynamic(tokens) || group * tokens > maskedRowLimit)
       return std::nullopt;
   }
-  // [B, Nq, Hq, D] packs into a view only for Nq = 1, which a kernel with
-  // dynamic lengths cannot promise; a varlen batch's sequences are runs of
-  // rows that packing would interleave with other heads'.
-  if (op.getLayout() != Layout::BHSD || op.isVarlen() ||
-      op.getPackedQueryHeads())
+  // [B, Nq, Hq, D] packs into a view only for Nq = 1: a BSHD graph of that
+  // static Nq (the runtime refuses a launch of any other); a varlen batch's
+  // sequences are runs of rows that packing would interleave with other
+  // heads'.
+  if (op.isVarlen() || op.getPackedQueryHeads())
+    return std::nullopt;
+  if (op.getLayout() == Layout::BSHD &&
+      op.getLogicalShape(op.getQuery().getType())[2] != 1)
     return std::nullopt;
   // Heads are static (the verifier); K's may be a page pool's.
   int64_t queryHeads = op.getNumQueryHeads(), kvHeads = op.getNumKVHeads();
@@ -70,13 +73,14 @@ std::optional<int64_t> packableGroup(AttentionOp op, int64_t maskedRowLimit) {
   return queryHeads / kvHeads;
 }
 
-/// `type` ([B, Hq, Nq, ...]) with its heads divided by `group` and its
-/// rows multiplied by it.
-RankedTensorType packed(RankedTensorType type, int64_t group) {
+/// `type` with its heads (dim `headDim`) divided by `group` and its rows
+/// (dim `rowDim`) multiplied by it.
+RankedTensorType packed(RankedTensorType type, int64_t group, unsigned headDim,
+                        unsigned rowDim) {
   SmallVector<int64_t> shape(type.getShape());
-  shape[1] /= group;
-  if (!ShapedType::isDynamic(shape[2]))
-    shape[2] *= group;
+  shape[headDim] /= group;
+  if (!ShapedType::isDynamic(shape[rowDim]))
+    shape[rowDim] *= group;
   return type.clone(shape);
 }
 
@@ -96,10 +100,16 @@ struct AttnPackGqaPass final
     std::optional<int64_t> group = packableGroup(op, maskedRowLimit);
     if (!group)
       return;
+    // Q and O in the attention's layout; the LSE is [B, Hq, Nq].
+    unsigned heads = physicalDim(1, op.getLayout());
+    unsigned rows = physicalDim(2, op.getLayout());
     auto arg = cast<BlockArgument>(op.getQuery());
-    arg.setType(packed(cast<RankedTensorType>(arg.getType()), *group));
-    for (Value result : op->getResults())
-      result.setType(packed(cast<RankedTensorType>(result.getType()), *group));
+    arg.setType(
+        packed(cast<RankedTensorType>(arg.getType()), *group, heads, rows));
+    op.getOutput().setType(
+        packed(op.getOutput().getType(), *group, heads, rows));
+    if (Value lse = op.getLse())
+      lse.setType(packed(cast<RankedTensorType>(lse.getType()), *group, 1, 2));
     // The masks see a packed row at its query position.
     op.setPackedQueryHeads(*group);
     func.setArgAttr(

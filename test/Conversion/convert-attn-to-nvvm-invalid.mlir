@@ -137,9 +137,8 @@ func.func @value_d36(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 // are packed (attn-pack-gqa also sets the attention's packed_query_heads,
 // which attn.finalize repeats and which makes the masks packed_rows): its
 // mask or window would place them by their index, not their query position,
-// and the runtime's view would disagree with the tile. Or a packed attention
-// in bshd, or with packed heads that are not the kv heads: the runtime would
-// refuse those kernels' manifests.
+// and the runtime's view would disagree with the tile. Or packed heads that
+// are not the kv heads: the runtime would refuse that kernel's manifest.
 func.func @packed_causal(%q: tensor<?x8x?x128xbf16> {attn.packed_query_heads = 4 : i64},
                          %k: tensor<?x8x?x128xbf16>, %v: tensor<?x8x?x128xbf16>)
     -> tensor<?x8x?x128xbf16> {
@@ -164,22 +163,10 @@ func.func @packed_window(%q: tensor<?x8x?x128xbf16> {attn.packed_query_heads = 4
 
 // -----
 
-func.func @packed_bshd(%q: tensor<?x?x8x128xbf16> {attn.packed_query_heads = 4 : i64},
-                       %k: tensor<?x?x8x128xbf16>, %v: tensor<?x?x8x128xbf16>)
-    -> tensor<?x?x8x128xbf16> {
-  // expected-error @+1 {{convert-attn-to-nvvm: Q has attn.packed_query_heads = 4, but only an attention in bhsd layout with as many (packed) query heads as kv heads computes a packed problem (attn-pack-gqa)}}
-  %o = attn.attention %q, %k, %v layout = bshd packed_query_heads = 4
-      : tensor<?x?x8x128xbf16>, tensor<?x?x8x128xbf16>, tensor<?x?x8x128xbf16>
-      -> tensor<?x?x8x128xbf16>
-  return %o : tensor<?x?x8x128xbf16>
-}
-
-// -----
-
 func.func @packed_gqa(%q: tensor<?x16x?x128xbf16> {attn.packed_query_heads = 2 : i64},
                       %k: tensor<?x8x?x128xbf16>, %v: tensor<?x8x?x128xbf16>)
     -> tensor<?x16x?x128xbf16> {
-  // expected-error @+1 {{convert-attn-to-nvvm: Q has attn.packed_query_heads = 2, but only an attention in bhsd layout with as many (packed) query heads as kv heads}}
+  // expected-error @+1 {{convert-attn-to-nvvm: Q has attn.packed_query_heads = 2, but only an attention with as many (packed) query heads as kv heads computes a packed problem (attn-pack-gqa)}}
   %o = attn.attention %q, %k, %v packed_query_heads = 2
       : tensor<?x16x?x128xbf16>, tensor<?x8x?x128xbf16>, tensor<?x8x?x128xbf16>
       -> tensor<?x16x?x128xbf16>

@@ -192,35 +192,40 @@ func.func @window(%q: tensor<?x32x?x128xbf16>, %k: tensor<?x8x?x128xbf16>,
   return %o : tensor<?x32x?x128xbf16>
 }
 
+// A BSHD decode step of static Nq = 1 (vLLM's [B, 1, Hq, D]): each kv head's
+// query heads are one run of rows, [B, 4, 8, 128]; the LSE is [B, 8, 4].
+// CHECK-LABEL: func.func @bshd_decode
+// CHECK-SAME:    (%{{[a-z0-9_]+}}: tensor<?x4x8x128xbf16> {attn.packed_query_heads = 4 : i64}
+// CHECK-SAME:    -> (tensor<?x4x8x128xbf16>, tensor<?x8x4xf32>)
+// CHECK:         attn.attention {{.*}} layout = bshd packed_query_heads = 4 :
+func.func @bshd_decode(%q: tensor<?x1x32x128xbf16>, %k: tensor<?x?x8x128xbf16>,
+                       %v: tensor<?x?x8x128xbf16>) -> (tensor<?x1x32x128xbf16>, tensor<?x32x1xf32>) {
+  %o, %lse = attn.attention %q, %k, %v layout = bshd
+      : tensor<?x1x32x128xbf16>, tensor<?x?x8x128xbf16>, tensor<?x?x8x128xbf16>
+      -> tensor<?x1x32x128xbf16>, tensor<?x32x1xf32>
+  return %o, %lse : tensor<?x1x32x128xbf16>, tensor<?x32x1xf32>
+}
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // Attentions left as they are
 //===----------------------------------------------------------------------===//
 
-// In BSHD the packed rows are a view of Q only for Nq = 1, which dynamic
-// lengths cannot promise; a static Nq = 1 is left alone too.
+// In BSHD the packed rows are a view of Q only for Nq = 1, which a dynamic
+// Nq cannot promise: left alone. (A static Nq = 1 is packed: above.)
 // CHECK-LABEL: func.func @bshd
 // CHECK-SAME:    (%{{[a-z0-9_]+}}: tensor<?x?x32x128xbf16>, %{{[a-z0-9_]+}}: tensor<?x?x8x128xbf16>, %{{[a-z0-9_]+}}: tensor<?x?x8x128xbf16>)
 // CHECK-SAME:    -> (tensor<?x?x32x128xbf16>, tensor<?x32x?xf32>)
 // CHECK-NOT:     attn.packed_query_heads
 // CHECK:         attn.attention %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} layout = bshd :
 // CHECK-SAME:      -> tensor<?x?x32x128xbf16>, tensor<?x32x?xf32>
-// CHECK-LABEL: func.func @bshd_decode
-// CHECK-SAME:    (%{{[a-z0-9_]+}}: tensor<?x1x32x128xbf16>, %{{[a-z0-9_]+}}: tensor<?x?x8x128xbf16>, %{{[a-z0-9_]+}}: tensor<?x?x8x128xbf16>)
-// CHECK-SAME:    -> tensor<?x1x32x128xbf16>
-// CHECK-NOT:     attn.packed_query_heads
 func.func @bshd(%q: tensor<?x?x32x128xbf16>, %k: tensor<?x?x8x128xbf16>,
                 %v: tensor<?x?x8x128xbf16>) -> (tensor<?x?x32x128xbf16>, tensor<?x32x?xf32>) {
   %o, %lse = attn.attention %q, %k, %v layout = bshd
       : tensor<?x?x32x128xbf16>, tensor<?x?x8x128xbf16>, tensor<?x?x8x128xbf16>
       -> tensor<?x?x32x128xbf16>, tensor<?x32x?xf32>
   return %o, %lse : tensor<?x?x32x128xbf16>, tensor<?x32x?xf32>
-}
-func.func @bshd_decode(%q: tensor<?x1x32x128xbf16>, %k: tensor<?x?x8x128xbf16>,
-                       %v: tensor<?x?x8x128xbf16>) -> tensor<?x1x32x128xbf16> {
-  %o = attn.attention %q, %k, %v layout = bshd
-      : tensor<?x1x32x128xbf16>, tensor<?x?x8x128xbf16>, tensor<?x?x8x128xbf16>
-      -> tensor<?x1x32x128xbf16>
-  return %o : tensor<?x1x32x128xbf16>
 }
 
 // -----

@@ -64,7 +64,7 @@ struct AttnPipelineOptions : public PassPipelineOptions<AttnPipelineOptions> {
   PassOptions::Option<PackGqaMode> packGqa{
       *this, "pack-gqa",
       llvm::cl::desc("GPU: pack the query heads of each kv head into one "
-                     "tile's rows (attn-pack-gqa; BHSD GQA)"),
+                     "tile's rows (attn-pack-gqa)"),
       llvm::cl::init(PackGqaMode::Auto),
       llvm::cl::values(
           clEnumValN(PackGqaMode::Off, "off", "never"),

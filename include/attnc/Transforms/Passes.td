@@ -114,8 +114,9 @@ def AttnPackGqaPass : Pass<"attn-pack-gqa", "ModuleOp"> {
     The attention records `packed_query_heads = g`, so its masks and
     windows see packed row `j * Nq + n` at query position `n` (a decode
     step's bottom-right causal mask, a speculative decode's few tokens).
-    Attentions are packed in BHSD layout (for BSHD the packed rows are a
-    view only when Nq = 1), without varlen, with Q an argument used only by
+    Attentions are packed in BHSD layout, or in BSHD with a static Nq = 1
+    (only then are the packed rows a view; the runtime refuses a launch of
+    another Nq), without varlen, with Q an argument used only by
     the attention and results used only by the function's return, in a
     function nothing calls (its signature changes). Others are left as they
     are. The GPU pipelines run it before `attn-generalize-lengths`, so that

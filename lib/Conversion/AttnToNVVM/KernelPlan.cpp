@@ -647,12 +647,10 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
                 Twine(SharedMemoryLayout::kMaxBytes) +
                 " a CTA may use on sm_90a");
   // A packed Q (attn-pack-gqa) holds the query heads of one kv head as
-  // rows: they are a view of the caller's Q only in bhsd, each kv head has
-  // one packed head, and every mask must place a row at its query position
-  // (packed_rows). The runtime refuses a manifest that packs any other
-  // kernel.
-  // The runtime's view of Q is the argument's packing; the tile's masks and
-  // ranges are the attention's (attn.finalize repeats it).
+  // rows: the runtime's view of the caller's Q is the argument's packing,
+  // the tile's masks and ranges the attention's (attn.finalize repeats it),
+  // each kv head has one packed head, and every mask places a row at its
+  // query position (packed_rows).
   int64_t tilePacking = plan.finalize.getPackedQueryHeads().value_or(1);
   if (tilePacking != plan.packedQueryHeads)
     return fail("the tile's rows are " +
@@ -665,12 +663,11 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
                 " (attn.packed_query_heads, which the runtime's view "
                 "follows); attn-pack-gqa sets both");
   if (plan.packedQueryHeads > 1) {
-    if (plan.layout != Layout::BHSD || plan.headsQ != plan.headsKV)
+    if (plan.headsQ != plan.headsKV)
       return fail(
           "Q has attn.packed_query_heads = " + Twine(plan.packedQueryHeads) +
-          ", but only an attention in bhsd layout with as many (packed) "
-          "query heads as kv heads computes a packed problem "
-          "(attn-pack-gqa)");
+          ", but only an attention with as many (packed) query heads as kv "
+          "heads computes a packed problem (attn-pack-gqa)");
     for (const KvLoop &kv : plan.kvLoops)
       if (MaskOp mask = kv.mask(); mask && !mask.getPackedRows())
         return mask.emitError("convert-attn-to-nvvm: Q has "
