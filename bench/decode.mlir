@@ -3,7 +3,7 @@
 // timed on the GPU by bench/decode.py. One decode step: Nq = 1 query token per
 // sequence (a few for speculative decoding) against a cache of Nk keys, with
 // grouped-query heads, GQA 32:8 (4 query heads per kv head) and MQA 32:1.
-// BHSD, bf16, no mask, O only (no LSE); batch and both sequence lengths are
+// BHSD, bf16, no mask (but the last kernel's), O only (no LSE); batch and both sequence lengths are
 // dynamic, heads and head dims are compiled in, the scale is given at launch.
 
 func.func @decode_d128_gqa(%q: tensor<?x32x?x128xbf16>, %k: tensor<?x8x?x128xbf16>, %v: tensor<?x8x?x128xbf16>) -> tensor<?x32x?x128xbf16> {

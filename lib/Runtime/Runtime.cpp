@@ -669,6 +669,9 @@ attnc_status LaunchBuilder::checkShapes() {
     if (opt.name == "heads_kv")
       if (attnc_status st = compiled("k.shape[1] (heads)", k.shape[1]))
         return st;
+    if (opt.name == "seq_q")
+      if (attnc_status st = compiled("q.shape[2] (seq)", q.shape[2]))
+        return st;
     if (opt.name == "scale") {
       double want = std::strtod(opt.value.c_str(), nullptr);
       if (std::abs(args.scale - want) > 1e-6 * std::abs(want))

@@ -9,10 +9,13 @@
 // query heads that share a kv head become one head of g * Nq rows, so a
 // decode step (Nq = 1) fills a query tile with g rows instead of one and
 // each K/V tile is read once per kv head instead of once per query head.
-// For a BHSD tensor the packed [B, Hkv, g * Nq, D] is a view of the same
-// memory ([B, Hq, Nq, D] with Hq = Hkv * g), so the kernel's argument is
-// the caller's tensor; the argument's attn.packed_query_heads tells the
-// runtime to describe it to the kernel that way (docs/Runtime.md).
+// The packed Q is the logical [B, Hkv, g * Nq, D] (in the attention's
+// layout): for a BHSD tensor a reshape of the caller's memory ([B, Hq, Nq,
+// D] with Hq = Hkv * g); for a BSHD one of one token, a strided view (rows
+// at the caller's head stride). Either way the kernel's argument is the
+// caller's tensor: the argument's attn.packed_query_heads tells the runtime
+// to describe it to the kernel that way (docs/Runtime.md), and a packed
+// BSHD kernel takes one token only (options.seq_q = 1).
 //
 //===----------------------------------------------------------------------===//
 

@@ -52,6 +52,16 @@
 // (its parameters are tensor maps). The masked decode step is packed too
 // (pack-gqa=auto: its graph has g * Nq = 4 static rows): its mask sees a
 // packed row at its query position, the row mod Nq, taken in 32 bits.
+// A BSHD decode step is packed too: its packed rows are a view of the
+// caller's Q for one token, so the kernel records seq_q = 1, which the
+// runtime checks. A causal attention of dynamic Nq (a prefill) is not
+// packed.
+// PACKED-LABEL: llvm.func @decode_bshd(
+// PACKED-SAME:    layout = "bshd", mask = "causal_bottom_right", packed_query_heads = 4 : i64}
+// PACKED-SAME:    seq_q = 1 : i64
+// PACKED-LABEL: llvm.func @prefill_causal(
+// PACKED-SAME:    layout = "bhsd", mask = "causal"}
+// PACKED-NOT:     seq_q = 1
 // PACKED-LABEL: llvm.func @decode_causal(
 // PACKED-SAME:    problem = {dtype = "bf16", gqa = true, has_lse = false, head_dim = 128 : i64, head_dim_v = 128 : i64, layout = "bhsd", mask = "causal_bottom_right", packed_query_heads = 4 : i64}
 // PACKED-SAME:    heads_kv = 8 : i64, heads_q = 32 : i64

@@ -135,7 +135,7 @@ func.func @two(%q0: tensor<?x16x?x64xbf16>, %q1: tensor<?x16x?x64xbf16>,
 
 // A mask sees a packed row at its query position (packed_query_heads on
 // the attention): causal, bottom-right causal decode and a window are
-// packed, unless masked=false.
+// packed, unless masked-row-limit says otherwise.
 // CHECK-LABEL: func.func @causal
 // MASKED-SAME:     (%[[Q:[a-z0-9_]+]]: tensor<?x8x?x128xbf16> {attn.packed_query_heads = 4 : i64}
 // MASKED:          attn.attention %[[Q]], %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} mask = causal packed_query_heads = 4 :

@@ -89,7 +89,10 @@ bool problemFromManifest(const rt::Manifest &m, int64_t batch, int64_t seqQ,
     p.window = std::make_pair(std::stoll(left),
                               std::stoll(option(m, "window_right")));
   p.batch = batch;
-  p.seqQ = seqQ;
+  // A kernel compiled for one query length (a packed BSHD decode step) runs
+  // at that length.
+  std::string compiledSeqQ = option(m, "seq_q");
+  p.seqQ = compiledSeqQ.empty() ? seqQ : std::stoll(compiledSeqQ);
   p.seqK = seqK;
   return true;
 }

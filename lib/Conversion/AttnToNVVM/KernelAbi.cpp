@@ -93,6 +93,10 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
   option("persistent", plan.persistent);
   option("heads_q", callerHeadsQ);
   option("heads_kv", plan.headsKV);
+  // Packed BSHD rows are a view of the caller's Q for one token only
+  // (attn-pack-gqa packs a BSHD decode graph of static Nq = 1).
+  if (plan.packedQueryHeads > 1 && plan.layout == Layout::BSHD)
+    option("seq_q", 1);
   // A compiled-in scale; without one the launch's scale is a parameter.
   if (plan.constantScale)
     options.append("scale", b.getF32FloatAttr(*plan.constantScale));

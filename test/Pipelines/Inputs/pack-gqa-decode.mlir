@@ -29,3 +29,22 @@ func.func @decode_causal(%q: tensor<?x32x1x128xbf16>, %k: tensor<?x8x?x128xbf16>
       -> tensor<?x32x1x128xbf16>
   return %o : tensor<?x32x1x128xbf16>
 }
+
+// GQA 32:8 with a causal mask and a dynamic Nq (a prefill): not packed by
+// pack-gqa=auto.
+func.func @prefill_causal(%q: tensor<?x32x?x128xbf16>, %k: tensor<?x8x?x128xbf16>,
+                          %v: tensor<?x8x?x128xbf16>) -> tensor<?x32x?x128xbf16> {
+  %o = attn.attention %q, %k, %v mask = causal
+      : tensor<?x32x?x128xbf16>, tensor<?x8x?x128xbf16>, tensor<?x8x?x128xbf16>
+      -> tensor<?x32x?x128xbf16>
+  return %o : tensor<?x32x?x128xbf16>
+}
+
+// A BSHD decode step ([B, 1, Hq, D]): packed, for one token only.
+func.func @decode_bshd(%q: tensor<?x1x32x128xbf16>, %k: tensor<?x?x8x128xbf16>,
+                       %v: tensor<?x?x8x128xbf16>) -> tensor<?x1x32x128xbf16> {
+  %o = attn.attention %q, %k, %v mask = causal_bottom_right layout = bshd
+      : tensor<?x1x32x128xbf16>, tensor<?x?x8x128xbf16>, tensor<?x?x8x128xbf16>
+      -> tensor<?x1x32x128xbf16>
+  return %o : tensor<?x1x32x128xbf16>
+}
