@@ -41,24 +41,19 @@ namespace {
 /// How many query heads share each kv head of `op` if packing them is a
 /// view and keeps the attention's meaning, or nullopt.
 std::optional<int64_t> packableGroup(AttentionOp op, int64_t maskedRowLimit) {
+  // Heads are static (the verifier); K's may be a page pool's.
   int64_t group = op.getNumQueryHeads() / op.getNumKVHeads();
-  if (op.getMaskSpec().hidesKeys() && maskedRowLimit >= 0) {
-    int64_t tokens = op.getLogicalShape(op.getQuery().getType())[2];
-    if (ShapedType::isDynamic(tokens) || group * tokens > maskedRowLimit)
-      return std::nullopt;
-  }
+  int64_t tokens = op.getLogicalShape(op.getQuery().getType())[2];
+  if (group == 1 || op.isVarlen() || op.getPackedQueryHeads())
+    return std::nullopt;
+  if (op.getMaskSpec().hidesKeys() && maskedRowLimit >= 0 &&
+      (ShapedType::isDynamic(tokens) || group * tokens > maskedRowLimit))
+    return std::nullopt;
   // [B, Nq, Hq, D] packs into a view only for Nq = 1: a BSHD graph of that
   // static Nq (the runtime refuses a launch of any other); a varlen batch's
   // sequences are runs of rows that packing would interleave with other
   // heads'.
-  if (op.isVarlen() || op.getPackedQueryHeads())
-    return std::nullopt;
-  if (op.getLayout() == Layout::BSHD &&
-      op.getLogicalShape(op.getQuery().getType())[2] != 1)
-    return std::nullopt;
-  // Heads are static (the verifier); K's may be a page pool's.
-  int64_t queryHeads = op.getNumQueryHeads(), kvHeads = op.getNumKVHeads();
-  if (queryHeads == kvHeads)
+  if (op.getLayout() == Layout::BSHD && tokens != 1)
     return std::nullopt;
   // The function's Q argument and its results change type: Q must feed
   // only this attention and the results only the return, the one return of
@@ -73,7 +68,7 @@ std::optional<int64_t> packableGroup(AttentionOp op, int64_t maskedRowLimit) {
   for (Value result : op->getResults())
     if (!llvm::all_of(result.getUsers(), llvm::IsaPred<func::ReturnOp>))
       return std::nullopt;
-  return queryHeads / kvHeads;
+  return group;
 }
 
 /// `type` with its heads (dim `headDim`) divided by `group` and its rows
