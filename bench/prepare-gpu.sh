@@ -108,3 +108,10 @@ decode_variant no-pack --pack-gqa=false
 decode_variant bm64 --block-m=64
 # The masked decode kernel packed as well (attn.mask packed_rows).
 decode_variant pack-all --pack-gqa=all
+# Split-KV (flash-decoding): the same graphs with kv_splits(%splits), a
+# function argument, so the runtime chooses the split count at each launch
+# (docs/Runtime.md's split heuristic); with 128-row and 64-row tiles.
+sed -E 's/(%v: tensor<[^>]*>)\)/\1, %splits: index)/; /attn.attention/ s/$/ kv_splits(%splits)/' \
+  bench/decode.mlir > artifacts/decode-split.mlir
+"$BUILD_DIR/bin/attnc-compile" artifacts/decode-split.mlir -o artifacts/decode-split > /dev/null
+"$BUILD_DIR/bin/attnc-compile" artifacts/decode-split.mlir --block-m=64 -o artifacts/decode-split-bm64 > /dev/null

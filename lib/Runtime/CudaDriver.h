@@ -46,6 +46,8 @@ namespace attnc::rt {
   X(cuLaunchKernelEx, "cuLaunchKernelEx", nullptr)                             \
   X(cuMemAlloc, "cuMemAlloc_v2", nullptr)                                      \
   X(cuMemFree, "cuMemFree_v2", nullptr)                                        \
+  X(cuMemAllocAsync, "cuMemAllocAsync", nullptr)                               \
+  X(cuMemFreeAsync, "cuMemFreeAsync", nullptr)                                 \
   X(cuMemcpyHtoD, "cuMemcpyHtoD_v2", nullptr)                                  \
   X(cuMemcpyDtoH, "cuMemcpyDtoH_v2", nullptr)                                  \
   X(cuMemsetD16, "cuMemsetD16_v2", nullptr)                                    \

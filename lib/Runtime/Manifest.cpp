@@ -47,22 +47,26 @@ constexpr EnumName<ParamKind> kParamKinds[] = {
     {ParamKind::Pointer, "pointer"},
     {ParamKind::I32, "i32"},
     {ParamKind::F32, "f32"}};
-constexpr EnumName<TensorName> kTensorNames[] = {{TensorName::Q, "q"},
-                                                 {TensorName::K, "k"},
-                                                 {TensorName::V, "v"},
-                                                 {TensorName::O, "o"},
-                                                 {TensorName::Lse, "lse"}};
+constexpr EnumName<TensorName> kTensorNames[] = {
+    {TensorName::Q, "q"},
+    {TensorName::K, "k"},
+    {TensorName::V, "v"},
+    {TensorName::O, "o"},
+    {TensorName::Lse, "lse"},
+    {TensorName::OPartial, "o_partial"},
+    {TensorName::LsePartial, "lse_partial"}};
 constexpr EnumName<TensorDim> kTensorDims[] = {{TensorDim::D, "d"},
                                                {TensorDim::S, "s"},
                                                {TensorDim::H, "h"},
                                                {TensorDim::B, "b"}};
 constexpr EnumName<Symbol> kSymbols[] = {
-    {Symbol::Batch, "batch"},      {Symbol::HeadsQ, "heads_q"},
-    {Symbol::HeadsKv, "heads_kv"}, {Symbol::HeadsRatio, "heads_ratio"},
-    {Symbol::SeqQ, "seq_q"},       {Symbol::SeqK, "seq_k"},
-    {Symbol::HeadDim, "head_dim"}, {Symbol::HeadDimV, "head_dim_v"},
-    {Symbol::NumSms, "num_sms"},   {Symbol::One, "one"},
-    {Symbol::Scale, "scale"},      {Symbol::ScaleLog2, "scale_log2"}};
+    {Symbol::Batch, "batch"},         {Symbol::HeadsQ, "heads_q"},
+    {Symbol::HeadsKv, "heads_kv"},    {Symbol::HeadsRatio, "heads_ratio"},
+    {Symbol::SeqQ, "seq_q"},          {Symbol::SeqK, "seq_k"},
+    {Symbol::HeadDim, "head_dim"},    {Symbol::HeadDimV, "head_dim_v"},
+    {Symbol::NumSms, "num_sms"},      {Symbol::One, "one"},
+    {Symbol::KvSplits, "kv_splits"},  {Symbol::Scale, "scale"},
+    {Symbol::ScaleLog2, "scale_log2"}};
 
 template <typename E, size_t N>
 const char *nameOf(const EnumName<E> (&table)[N], E value) {
@@ -343,6 +347,11 @@ std::string describe(const JsonValue &v) {
   return "?";
 }
 
+/// The key path of `key` in the object at `path` ("" for the top level).
+std::string join(const std::string &path, std::string_view key) {
+  return path.empty() ? std::string(key) : path + "." + std::string(key);
+}
+
 /// Reads typed members out of JSON objects; every failure records the key
 /// path of the offending value.
 class ManifestReader {
@@ -354,9 +363,6 @@ public:
     return false;
   }
 
-  static std::string join(const std::string &path, std::string_view key) {
-    return path.empty() ? std::string(key) : path + "." + std::string(key);
-  }
   static std::string index(const std::string &path, size_t i) {
     return path + "[" + std::to_string(i) + "]";
   }
@@ -479,11 +485,17 @@ public:
 private:
   std::string &error;
 
-  bool readGrid(const JsonValue &root, Manifest &m);
+  bool readGrid(const JsonValue &obj, const std::string &path,
+                std::array<GridDim, 3> &grid);
   bool readProblem(const JsonValue &root, Problem &p);
   bool readPackedQueryHeads(const JsonValue &problem, const std::string &path,
                             Problem &p);
+  bool readParams(const JsonValue &obj, const std::string &path,
+                  std::vector<KernelParam> &params);
   bool readParam(const JsonValue &v, const std::string &path, KernelParam &p);
+  bool readSplitKv(const JsonValue &root, std::optional<SplitKv> &out);
+  bool readKernelLaunch(const JsonValue &v, const std::string &path,
+                        KernelLaunch &k);
   bool readOptions(const JsonValue &v, std::vector<CompileOption> &options);
 };
 
@@ -510,7 +522,7 @@ bool ManifestReader::readManifest(const JsonValue &root, Manifest &m) {
                  {"format", "version", "attnc_version", "target", "entry",
                   "ptx", "cubin", "threads_per_block", "cluster",
                   "dynamic_smem_bytes", "grid", "problem", "alignment_bytes",
-                  "params", "options"}))
+                  "params", "split_kv", "options"}))
     return false;
   // Likewise the target: an artifact for another arch is not worth reading on.
   if (!readString(root, "", "target", m.target))
@@ -536,17 +548,10 @@ bool ManifestReader::readManifest(const JsonValue &root, Manifest &m) {
     if (!asInt(cluster->elements[i], index("cluster", i), m.cluster[i]))
       return false;
   if (!readInt(root, "", "dynamic_smem_bytes", m.dynamicSmemBytes) ||
-      !readGrid(root, m) || !readProblem(root, m.problem) ||
-      !readInt(root, "", "alignment_bytes", m.alignmentBytes))
+      !readGrid(root, "", m.grid) || !readProblem(root, m.problem) ||
+      !readInt(root, "", "alignment_bytes", m.alignmentBytes) ||
+      !readParams(root, "", m.params) || !readSplitKv(root, m.splitKv))
     return false;
-
-  const JsonValue *params = readArray(root, "", "params");
-  if (!params)
-    return false;
-  m.params.assign(params->elements.size(), KernelParam());
-  for (size_t i = 0; i < m.params.size(); ++i)
-    if (!readParam(params->elements[i], index("params", i), m.params[i]))
-      return false;
 
   m.options.clear();
   if (const JsonValue *options = member(root, "", "options", false))
@@ -555,12 +560,14 @@ bool ManifestReader::readManifest(const JsonValue &root, Manifest &m) {
   return true;
 }
 
-bool ManifestReader::readGrid(const JsonValue &root, Manifest &m) {
-  const JsonValue *grid = readArray(root, "", "grid", 3);
+/// The 3 grid dims at `obj`.grid (`objPath` is obj's key path).
+bool ManifestReader::readGrid(const JsonValue &obj, const std::string &objPath,
+                              std::array<GridDim, 3> &out) {
+  const JsonValue *grid = readArray(obj, objPath, "grid", 3);
   if (!grid)
     return false;
   for (size_t i = 0; i < 3; ++i) {
-    std::string path = index("grid", i);
+    std::string path = index(join(objPath, "grid"), i);
     const JsonValue &entry = grid->elements[i];
     if (!asObject(entry, path) ||
         !checkKeys(entry, path, {"product", "ceil_div"}))
@@ -568,7 +575,7 @@ bool ManifestReader::readGrid(const JsonValue &root, Manifest &m) {
     const JsonValue *product = readArray(entry, path, "product");
     if (!product)
       return false;
-    GridDim &dim = m.grid[i];
+    GridDim &dim = out[i];
     dim.product.assign(product->elements.size(), Symbol::One);
     for (size_t j = 0; j < dim.product.size(); ++j)
       if (!enumValue(product->elements[j], index(join(path, "product"), j),
@@ -614,6 +621,19 @@ bool ManifestReader::readPackedQueryHeads(const JsonValue &problem,
     return fail(key, "is " + std::to_string(p.packedQueryHeads) +
                          "; a packed head holds at least 2 query heads "
                          "(leave it out for an unpacked kernel)");
+  return true;
+}
+
+/// The kernel parameters at `obj`.params (`path` is obj's key path).
+bool ManifestReader::readParams(const JsonValue &obj, const std::string &path,
+                                std::vector<KernelParam> &out) {
+  const JsonValue *params = readArray(obj, path, "params");
+  if (!params)
+    return false;
+  out.assign(params->elements.size(), KernelParam());
+  for (size_t i = 0; i < out.size(); ++i)
+    if (!readParam(params->elements[i], index(join(path, "params"), i), out[i]))
+      return false;
   return true;
 }
 
@@ -667,6 +687,39 @@ bool ManifestReader::readParam(const JsonValue &v, const std::string &path,
            readEnum(v, path, "value", kSymbols, "value", p.value);
   }
   return true;
+}
+
+/// The optional split_kv object; `out` is left empty without one.
+bool ManifestReader::readSplitKv(const JsonValue &root,
+                                 std::optional<SplitKv> &out) {
+  out.reset();
+  const JsonValue *v = member(root, "", "split_kv", /*required=*/false);
+  if (!v)
+    return true;
+  const std::string path = "split_kv";
+  SplitKv &split = out.emplace();
+  if (!asObject(*v, path) ||
+      !checkKeys(*v, path, {"splits", "kv_block", "combine"}) ||
+      !readInt(*v, path, "splits", split.splits) ||
+      !readInt(*v, path, "kv_block", split.kvBlock))
+    return false;
+  const JsonValue *combine = member(*v, path, "combine");
+  return combine &&
+         readKernelLaunch(*combine, join(path, "combine"), split.combine);
+}
+
+/// A kernel of the artifact besides the top-level one (split_kv.combine).
+bool ManifestReader::readKernelLaunch(const JsonValue &v,
+                                      const std::string &path,
+                                      KernelLaunch &k) {
+  return asObject(v, path) &&
+         checkKeys(v, path,
+                   {"entry", "threads_per_block", "dynamic_smem_bytes", "grid",
+                    "params"}) &&
+         readString(v, path, "entry", k.entry) &&
+         readInt(v, path, "threads_per_block", k.threadsPerBlock) &&
+         readInt(v, path, "dynamic_smem_bytes", k.dynamicSmemBytes) &&
+         readGrid(v, path, k.grid) && readParams(v, path, k.params);
 }
 
 bool ManifestReader::readOptions(const JsonValue &v,
@@ -729,11 +782,31 @@ bool isPlainFileName(const std::string &name) {
          name.find('\\') == std::string::npos;
 }
 
+/// The tensors that have no shape of their own in attnc_attention_args: the
+/// LSE buffer and the split-KV workspace.
+bool isPointerOnly(TensorName t) {
+  return t == TensorName::Lse || t == TensorName::OPartial ||
+         t == TensorName::LsePartial;
+}
+
+bool isWorkspace(TensorName t) {
+  return t == TensorName::OPartial || t == TensorName::LsePartial;
+}
+
+/// The error for a split-KV name (`what`) in a manifest without split_kv.
+bool notSplit(std::string &error, const std::string &path,
+              const std::string &what) {
+  return fail(error, path,
+              what + " belongs to a split-KV artifact, but the manifest has "
+                     "no split_kv");
+}
+
 bool validateTensorMap(const Manifest &m, const KernelParam &p,
                        const std::string &path, std::string &error) {
-  if (p.tensor == TensorName::Lse)
+  if (isPointerOnly(p.tensor))
     return fail(error, path + ".tensor",
-                "lse cannot be a tensor_map; pass it as a pointer");
+                std::string(toString(p.tensor)) +
+                    " cannot be a tensor_map; pass it as a pointer");
   // A full permutation keeps the map's geometry a pure function of the caller's
   // strides; d first because TMA's innermost dimension must be contiguous.
   bool seen[4] = {false, false, false, false};
@@ -778,18 +851,139 @@ bool validateTensorMap(const Manifest &m, const KernelParam &p,
   return true;
 }
 
-bool validateSymbols(const std::vector<Symbol> &product,
+bool validateSymbols(const Manifest &m, const std::vector<Symbol> &product,
                      const std::string &path, std::string &error) {
   if (product.empty())
     return fail(error, path,
                 "expected at least one symbol (use [\"one\"] for a size of 1)");
-  for (size_t i = 0; i < product.size(); ++i)
+  for (size_t i = 0; i < product.size(); ++i) {
+    std::string at = path + "[" + std::to_string(i) + "]";
     if (!isGridSymbol(product[i]))
-      return fail(error, path + "[" + std::to_string(i) + "]",
+      return fail(error, at,
                   std::string("\"") + toString(product[i]) +
                       "\" is not an integer; expected " +
                       listNames(kSymbols, isGridSymbol));
+    if (product[i] == Symbol::KvSplits && !m.splitKv)
+      return notSplit(error, at, "\"kv_splits\"");
+  }
   return true;
+}
+
+bool validateEntry(const std::string &entry, const std::string &path,
+                   std::string &error) {
+  if (isPtxIdentifier(entry))
+    return true;
+  return fail(error, path, "\"" + entry + "\" is not a valid PTX entry name");
+}
+
+bool validateThreads(int64_t threads, const std::string &path,
+                     std::string &error) {
+  if (threads >= 1 && threads <= 1024)
+    return true;
+  return fail(error, path,
+              "expected 1..1024, found " + std::to_string(threads));
+}
+
+bool validateSmem(int64_t bytes, const std::string &path, std::string &error) {
+  if (bytes >= 0)
+    return true;
+  return fail(error, path,
+              "expected a non-negative byte count, found " +
+                  std::to_string(bytes));
+}
+
+/// The grid at `prefix`.grid ("grid" for an empty prefix).
+bool validateGrid(const Manifest &m, const std::array<GridDim, 3> &grid,
+                  const std::string &prefix, std::string &error) {
+  for (size_t i = 0; i < 3; ++i) {
+    std::string path = join(prefix, "grid") + "[" + std::to_string(i) + "]";
+    if (!validateSymbols(m, grid[i].product, path + ".product", error))
+      return false;
+    if (grid[i].ceilDiv < 1)
+      return fail(error, path + ".ceil_div",
+                  "expected a positive integer, found " +
+                      std::to_string(grid[i].ceilDiv));
+  }
+  return true;
+}
+
+/// The params at `path`; sets `passesLse` when one passes the lse pointer.
+bool validateParams(const Manifest &m, const std::vector<KernelParam> &params,
+                    const std::string &path, bool &passesLse,
+                    std::string &error) {
+  if (params.empty())
+    return fail(error, path, "expected at least one kernel parameter");
+  for (size_t i = 0; i < params.size(); ++i) {
+    const KernelParam &param = params[i];
+    std::string at = path + "[" + std::to_string(i) + "]";
+    switch (param.kind) {
+    case ParamKind::TensorMap:
+      if (!validateTensorMap(m, param, at, error))
+        return false;
+      break;
+    case ParamKind::Pointer:
+      if (isWorkspace(param.tensor) && !m.splitKv)
+        return notSplit(error, at + ".tensor",
+                        std::string(toString(param.tensor)) +
+                            " (the runtime's split-KV workspace)");
+      if (param.tensor == TensorName::Lse) {
+        if (!m.problem.hasLse)
+          return fail(error, at + ".tensor",
+                      "passes the lse pointer but problem.has_lse is false");
+        passesLse = true;
+      }
+      break;
+    case ParamKind::I32:
+      if (!isI32Symbol(param.value))
+        return fail(error, at + ".value",
+                    std::string("\"") + toString(param.value) +
+                        "\" is not an i32 value; expected " +
+                        listNames(kSymbols, isI32Symbol));
+      if (param.value == Symbol::KvSplits && !m.splitKv)
+        return notSplit(error, at + ".value", "\"kv_splits\"");
+      break;
+    case ParamKind::F32:
+      if (!isF32Symbol(param.value))
+        return fail(error, at + ".value",
+                    std::string("\"") + toString(param.value) +
+                        "\" is not an f32 value; expected " +
+                        listNames(kSymbols, isF32Symbol));
+      break;
+    }
+  }
+  return true;
+}
+
+/// split_kv: the split count, the kv block and the combine kernel, checked
+/// as the top-level kernel is (the combine launches without a cluster).
+bool validateSplitKv(const Manifest &m, bool &passesLse, std::string &error) {
+  const SplitKv &split = *m.splitKv;
+  // The count is an i32 kernel parameter (kv_splits).
+  if (split.splits != 0 && (split.splits < 2 || split.splits > INT32_MAX))
+    return fail(error, "split_kv.splits",
+                "expected 0 (the runtime chooses the count at each launch) or "
+                "a fixed count in 2.." +
+                    std::to_string(INT32_MAX) + ", found " +
+                    std::to_string(split.splits));
+  if (split.kvBlock < 1)
+    return fail(error, "split_kv.kv_block",
+                "expected a positive number of keys, found " +
+                    std::to_string(split.kvBlock));
+  const KernelLaunch &c = split.combine;
+  const std::string path = "split_kv.combine";
+  if (!validateEntry(c.entry, join(path, "entry"), error))
+    return false;
+  if (c.entry == m.entry)
+    return fail(error, join(path, "entry"),
+                "\"" + c.entry +
+                    "\" is the attention kernel's entry too; the combine "
+                    "kernel is another entry of the PTX");
+  return validateThreads(c.threadsPerBlock, join(path, "threads_per_block"),
+                         error) &&
+         validateSmem(c.dynamicSmemBytes, join(path, "dynamic_smem_bytes"),
+                      error) &&
+         validateGrid(m, c.grid, path, error) &&
+         validateParams(m, c.params, join(path, "params"), passesLse, error);
 }
 } // namespace
 
@@ -806,9 +1000,8 @@ bool attnc::rt::validateManifest(const Manifest &m, std::string &error) {
     return fail(error, "target",
                 "found \"" + m.target + "\", expected \"" + kManifestTarget +
                     "\" (the runtime launches only sm_90a kernels)");
-  if (!isPtxIdentifier(m.entry))
-    return fail(error, "entry",
-                "\"" + m.entry + "\" is not a valid PTX entry name");
+  if (!validateEntry(m.entry, "entry", error))
+    return false;
   if (!isPlainFileName(m.ptx))
     return fail(error, "ptx",
                 "expected a file name beside the manifest, found \"" + m.ptx +
@@ -817,9 +1010,8 @@ bool attnc::rt::validateManifest(const Manifest &m, std::string &error) {
     return fail(error, "cubin",
                 "expected a file name beside the manifest, found \"" + m.cubin +
                     "\"");
-  if (m.threadsPerBlock < 1 || m.threadsPerBlock > 1024)
-    return fail(error, "threads_per_block",
-                "expected 1..1024, found " + std::to_string(m.threadsPerBlock));
+  if (!validateThreads(m.threadsPerBlock, "threads_per_block", error))
+    return false;
   int64_t clusterSize = 1;
   for (size_t i = 0; i < 3; ++i) {
     if (m.cluster[i] < 1 || m.cluster[i] > 8)
@@ -831,19 +1023,9 @@ bool attnc::rt::validateManifest(const Manifest &m, std::string &error) {
     return fail(error, "cluster",
                 "a cluster of " + std::to_string(clusterSize) +
                     " blocks exceeds the portable limit of 8");
-  if (m.dynamicSmemBytes < 0)
-    return fail(error, "dynamic_smem_bytes",
-                "expected a non-negative byte count, found " +
-                    std::to_string(m.dynamicSmemBytes));
-  for (size_t i = 0; i < 3; ++i) {
-    std::string path = "grid[" + std::to_string(i) + "]";
-    if (!validateSymbols(m.grid[i].product, path + ".product", error))
-      return false;
-    if (m.grid[i].ceilDiv < 1)
-      return fail(error, path + ".ceil_div",
-                  "expected a positive integer, found " +
-                      std::to_string(m.grid[i].ceilDiv));
-  }
+  if (!validateSmem(m.dynamicSmemBytes, "dynamic_smem_bytes", error) ||
+      !validateGrid(m, m.grid, "", error))
+    return false;
 
   const Problem &p = m.problem;
   if (p.headDim < 1)
@@ -936,44 +1118,18 @@ bool attnc::rt::validateManifest(const Manifest &m, std::string &error) {
                 "expected a power of two, found " +
                     std::to_string(m.alignmentBytes));
 
-  if (m.params.empty())
-    return fail(error, "params", "expected at least one kernel parameter");
+  // A split-KV attention kernel writes lse_partial; its combine kernel
+  // writes the lse.
   bool passesLse = false;
-  for (size_t i = 0; i < m.params.size(); ++i) {
-    const KernelParam &param = m.params[i];
-    std::string path = "params[" + std::to_string(i) + "]";
-    switch (param.kind) {
-    case ParamKind::TensorMap:
-      if (!validateTensorMap(m, param, path, error))
-        return false;
-      break;
-    case ParamKind::Pointer:
-      if (param.tensor == TensorName::Lse) {
-        if (!p.hasLse)
-          return fail(error, path + ".tensor",
-                      "passes the lse pointer but problem.has_lse is false");
-        passesLse = true;
-      }
-      break;
-    case ParamKind::I32:
-      if (!isI32Symbol(param.value))
-        return fail(error, path + ".value",
-                    std::string("\"") + toString(param.value) +
-                        "\" is not an i32 value; expected " +
-                        listNames(kSymbols, isI32Symbol));
-      break;
-    case ParamKind::F32:
-      if (!isF32Symbol(param.value))
-        return fail(error, path + ".value",
-                    std::string("\"") + toString(param.value) +
-                        "\" is not an f32 value; expected " +
-                        listNames(kSymbols, isF32Symbol));
-      break;
-    }
-  }
+  if (!validateParams(m, m.params, "params", passesLse, error) ||
+      (m.splitKv && !validateSplitKv(m, passesLse, error)))
+    return false;
   if (p.hasLse && !passesLse)
     return fail(error, "problem.has_lse",
-                "is true but no params entry passes the lse pointer");
+                m.splitKv ? "is true but no params or split_kv.combine.params "
+                            "entry passes the lse pointer"
+                          : "is true but no params entry passes the lse "
+                            "pointer");
   return true;
 }
 
@@ -1056,26 +1212,52 @@ void writeOption(const CompileOption &o, std::string &out) {
   writeInline(OrderedJson(o.value), out);
 }
 
+/// Whether `j` is an array of objects (grid, params) or an object that holds
+/// one at any depth (the top level, split_kv and its combine).
+bool holdsList(const OrderedJson &j) {
+  if (j.is_array())
+    return !j.empty() && j[0].is_object();
+  if (j.is_object())
+    for (const auto &item : j.items())
+      if (holdsList(item.value()))
+        return true;
+  return false;
+}
+
+/// `j` at `indent`: an array of objects with one element per line, an object
+/// that holds one with one key per line, anything else inline.
+void writeBlock(const OrderedJson &j, const std::string &indent,
+                std::string &out) {
+  if (!holdsList(j)) {
+    writeInline(j, out);
+    return;
+  }
+  bool array = j.is_array();
+  out += array ? "[\n" : "{\n";
+  size_t i = 0;
+  for (const auto &item : j.items()) {
+    out += indent + "  ";
+    if (array) {
+      writeInline(item.value(), out);
+    } else {
+      out += OrderedJson(item.key()).dump() + ": "; // schema keys: ASCII
+      writeBlock(item.value(), indent + "  ", out);
+    }
+    out += ++i < j.size() ? ",\n" : "\n";
+  }
+  out += indent + (array ? "]" : "}");
+}
+
 /// The manifest's layout: one top-level key per line, arrays of objects
-/// (grid, params) one element per line, everything else inline; `options`
-/// last. The options are a list rather than an ordered_json object, whose
-/// insertion is linear in its size.
+/// (grid, params) one element per line, split_kv and its combine one key per
+/// line, everything else inline; `options` last. The options are a list
+/// rather than an ordered_json object, whose insertion is linear in its size.
 std::string writeDocument(const OrderedJson &doc,
                           const std::vector<CompileOption> &options) {
   std::string out = "{\n";
   for (const auto &[key, value] : doc.items()) {
     out += "  " + OrderedJson(key).dump() + ": "; // schema keys: ASCII
-    if (value.is_array() && !value.empty() && value[0].is_object()) {
-      out += "[\n";
-      for (size_t e = 0; e < value.size(); ++e) {
-        out += "    ";
-        writeInline(value[e], out);
-        out += e + 1 < value.size() ? ",\n" : "\n";
-      }
-      out += "  ]";
-    } else {
-      writeInline(value, out);
-    }
+    writeBlock(value, "  ", out);
     out += ",\n";
   }
   out += "  \"options\": {";
@@ -1087,6 +1269,20 @@ std::string writeDocument(const OrderedJson &doc,
     writeOption(options[i], out);
   }
   return out + "}\n}\n";
+}
+
+OrderedJson gridJson(const std::array<GridDim, 3> &grid) {
+  OrderedJson out = OrderedJson::array();
+  for (const GridDim &g : grid) {
+    OrderedJson product = OrderedJson::array();
+    for (Symbol s : g.product)
+      product.push_back(toString(s));
+    OrderedJson dim = {{"product", std::move(product)}};
+    if (g.ceilDiv != 1)
+      dim["ceil_div"] = g.ceilDiv;
+    out.push_back(std::move(dim));
+  }
+  return out;
 }
 
 OrderedJson paramJson(const KernelParam &p) {
@@ -1114,6 +1310,24 @@ OrderedJson paramJson(const KernelParam &p) {
   return j;
 }
 
+OrderedJson paramsJson(const std::vector<KernelParam> &params) {
+  OrderedJson out = OrderedJson::array();
+  for (const KernelParam &param : params)
+    out.push_back(paramJson(param));
+  return out;
+}
+
+OrderedJson splitKvJson(const SplitKv &split) {
+  const KernelLaunch &c = split.combine;
+  OrderedJson combine = {{"entry", c.entry},
+                         {"threads_per_block", c.threadsPerBlock},
+                         {"dynamic_smem_bytes", c.dynamicSmemBytes}};
+  combine["grid"] = gridJson(c.grid);
+  combine["params"] = paramsJson(c.params);
+  OrderedJson out = {{"splits", split.splits}, {"kv_block", split.kvBlock}};
+  out["combine"] = std::move(combine);
+  return out;
+}
 } // namespace
 
 std::string attnc::rt::toJson(const Manifest &m) {
@@ -1129,17 +1343,7 @@ std::string attnc::rt::toJson(const Manifest &m) {
   doc["threads_per_block"] = m.threadsPerBlock;
   doc["cluster"] = m.cluster;
   doc["dynamic_smem_bytes"] = m.dynamicSmemBytes;
-  OrderedJson grid = OrderedJson::array();
-  for (const GridDim &g : m.grid) {
-    OrderedJson product = OrderedJson::array();
-    for (Symbol s : g.product)
-      product.push_back(toString(s));
-    OrderedJson dim = {{"product", std::move(product)}};
-    if (g.ceilDiv != 1)
-      dim["ceil_div"] = g.ceilDiv;
-    grid.push_back(std::move(dim));
-  }
-  doc["grid"] = std::move(grid);
+  doc["grid"] = gridJson(m.grid);
   const Problem &p = m.problem;
   doc["problem"] = {{"dtype", toString(p.dtype)},
                     {"head_dim", p.headDim},
@@ -1151,9 +1355,8 @@ std::string attnc::rt::toJson(const Manifest &m) {
   if (p.packedQueryHeads > 1)
     doc["problem"]["packed_query_heads"] = p.packedQueryHeads;
   doc["alignment_bytes"] = m.alignmentBytes;
-  OrderedJson params = OrderedJson::array();
-  for (const KernelParam &param : m.params)
-    params.push_back(paramJson(param));
-  doc["params"] = std::move(params);
+  doc["params"] = paramsJson(m.params);
+  if (m.splitKv)
+    doc["split_kv"] = splitKvJson(*m.splitKv);
   return writeDocument(doc, m.options);
 }

@@ -12,6 +12,7 @@
 
 #include "CudaDriver.h"
 #include "RuntimeErrors.h"
+#include "SplitKv.h"
 #include "attnc/Runtime/Manifest.h"
 
 #include <sys/stat.h>
@@ -229,9 +230,70 @@ std::vector<std::string> ptxDirectiveArgs(const std::string &ptx,
   return words;
 }
 
-/// Catches a PTX that does not match its manifest before the driver JITs it.
-bool checkPtx(const Manifest &m, const std::string &ptxPath,
-              const std::string &ptx, std::string &error) {
+/// The position just past the name of `entry`'s ".entry" directive (exactly
+/// that identifier, not a prefix of another, whatever the whitespace after
+/// the directive), or npos.
+size_t findEntry(const std::string &ptx, const std::string &entry) {
+  for (size_t p = ptx.find(".entry"); p != std::string::npos;
+       p = ptx.find(".entry", p + 6)) {
+    size_t name = ptx.find_first_not_of(" \t", p + 6);
+    if (name != std::string::npos && name > p + 6 &&
+        ptx.compare(name, entry.size(), entry) == 0 &&
+        !isIdentChar(ptx[name + entry.size()]))
+      return name + entry.size();
+  }
+  return std::string::npos;
+}
+
+/// Checks that the PTX has an entry `k.entry` that takes one parameter per
+/// `k.params` entry (the launch passes them). `prefix` is the manifest's key
+/// of the kernel ("" for the top level, "split_kv.combine"), for errors.
+bool checkPtxEntry(const std::string &ptxPath, const std::string &ptx,
+                   const KernelLaunch &k, const std::string &prefix,
+                   std::string &error) {
+  const std::string &entry = k.entry;
+  std::vector<std::string> entries = ptxDirectiveArgs(ptx, ".entry");
+  if (std::find(entries.begin(), entries.end(), entry) == entries.end()) {
+    error = ptxPath + ": no .entry named " + entry + " (" +
+            (prefix.empty() ? "" : prefix + ".entry; ") + "entries: ";
+    for (size_t i = 0; i < entries.size(); ++i)
+      error += (i ? ", " : "") + entries[i];
+    error += entries.empty() ? "none)" : ")";
+    return false;
+  }
+  // The entry's ".param" declarations up to the closing parenthesis.
+  size_t at = findEntry(ptx, entry);
+  size_t open = at == std::string::npos ? at : ptx.find('(', at);
+  size_t close = open == std::string::npos ? open : ptx.find(')', open);
+  if (open == std::string::npos || close == std::string::npos) {
+    error = ptxPath + ": .entry " + entry + " has no parameter list";
+    return false;
+  }
+  size_t declared = 0;
+  for (size_t p = ptx.find(".param", open); p != std::string::npos && p < close;
+       p = ptx.find(".param", p + 6))
+    ++declared;
+  if (declared == k.params.size())
+    return true;
+  error = ptxPath + ": .entry " + entry + " takes " + std::to_string(declared) +
+          " parameters but the manifest lists " +
+          std::to_string(k.params.size()) + " (" +
+          (prefix.empty() ? "" : prefix + ".") + "params)";
+  return false;
+}
+
+/// The manifest's top-level kernel as a KernelLaunch, so that it and a
+/// split-KV artifact's combine kernel are checked, loaded and launched by
+/// the same code.
+KernelLaunch attentionLaunch(const Manifest &m) {
+  return {m.entry, m.threadsPerBlock, m.dynamicSmemBytes, m.grid, m.params};
+}
+
+/// Catches a PTX that does not match its manifest (whose top-level kernel is
+/// `attention`) before the driver JITs it.
+bool checkPtx(const Manifest &m, const KernelLaunch &attention,
+              const std::string &ptxPath, const std::string &ptx,
+              std::string &error) {
   std::vector<std::string> targets = ptxDirectiveArgs(ptx, ".target");
   if (targets.empty()) {
     error = ptxPath + ": no .target directive; not a PTX file?";
@@ -242,45 +304,9 @@ bool checkPtx(const Manifest &m, const std::string &ptxPath,
             " but the manifest's target is " + m.target;
     return false;
   }
-  std::vector<std::string> entries = ptxDirectiveArgs(ptx, ".entry");
-  if (std::find(entries.begin(), entries.end(), m.entry) != entries.end()) {
-    // The launch passes one argument per params entry: the entry must take
-    // as many (its ".param" declarations up to the closing parenthesis).
-    // The ".entry" whose identifier is exactly the entry (not a prefix of
-    // another, whatever the whitespace after the directive).
-    size_t at = std::string::npos;
-    for (size_t p = ptx.find(".entry"); p != std::string::npos;
-         p = ptx.find(".entry", p + 6)) {
-      size_t name = ptx.find_first_not_of(" \t", p + 6);
-      if (name != std::string::npos && name > p + 6 &&
-          ptx.compare(name, m.entry.size(), m.entry) == 0 &&
-          !isIdentChar(ptx[name + m.entry.size()])) {
-        at = name + m.entry.size();
-        break;
-      }
-    }
-    size_t open = at == std::string::npos ? at : ptx.find('(', at);
-    size_t close = open == std::string::npos ? open : ptx.find(')', open);
-    if (open == std::string::npos || close == std::string::npos) {
-      error = ptxPath + ": .entry " + m.entry + " has no parameter list";
-      return false;
-    }
-    size_t declared = 0;
-    for (size_t p = ptx.find(".param", open); p != std::string::npos && p < close;
-         p = ptx.find(".param", p + 6))
-      ++declared;
-    if (declared == m.params.size())
-      return true;
-    error = ptxPath + ": .entry " + m.entry + " takes " +
-            std::to_string(declared) + " parameters but the manifest lists " +
-            std::to_string(m.params.size()) + " (params)";
-    return false;
-  }
-  error = ptxPath + ": no .entry named " + m.entry + " (entries: ";
-  for (size_t i = 0; i < entries.size(); ++i)
-    error += (i ? ", " : "") + entries[i];
-  error += entries.empty() ? "none)" : ")";
-  return false;
+  return checkPtxEntry(ptxPath, ptx, attention, "", error) &&
+         (!m.splitKv || checkPtxEntry(ptxPath, ptx, m.splitKv->combine,
+                                      "split_kv.combine", error));
 }
 
 //===----------------------------------------------------------------------===//
@@ -347,8 +373,12 @@ struct attnc_kernel_s {
   static constexpr uint64_t kMagic = 0x61746e636b726e6cull; // "atnckrnl"
   uint64_t magic = kMagic;
   Manifest manifest;
+  /// The manifest's top-level kernel (attentionLaunch).
+  KernelLaunch attention;
   std::string manifestPath;
   CUfunction function = nullptr;
+  /// split_kv.combine.entry, for a split-KV artifact.
+  CUfunction combine = nullptr;
   attnc_kernel_attrs attrs = {sizeof(attnc_kernel_attrs)};
 };
 
@@ -375,6 +405,87 @@ std::string canonical(const std::string &path) {
   return out;
 }
 
+/// What the device must offer before the module is worth loading: compute
+/// capability 9.0 and, for each kernel, its dynamic shared memory.
+attnc_status checkDevice(const char *call, const Session &s, const Manifest &m,
+                         const std::string &device) {
+  if (s.ccMajor != 9 || s.ccMinor != 0)
+    return failWith(ATTNC_ERROR_UNSUPPORTED,
+                    std::string(call) + ": the artifact targets " + m.target +
+                        " but " + device + " has compute capability " +
+                        std::to_string(s.ccMajor) + "." +
+                        std::to_string(s.ccMinor) + ", not 9.0");
+  auto fits = [&](const char *key, int64_t bytes) {
+    if (bytes <= s.maxSmemOptin)
+      return ATTNC_OK;
+    return failWith(ATTNC_ERROR_UNSUPPORTED,
+                    std::string(call) + ": " + key + " " +
+                        std::to_string(bytes) + " exceeds the " +
+                        std::to_string(s.maxSmemOptin) +
+                        " bytes per block that " + device + " allows");
+  };
+  if (attnc_status st = fits("dynamic_smem_bytes", m.dynamicSmemBytes))
+    return st;
+  if (!m.splitKv)
+    return ATTNC_OK;
+  return fits("split_kv.combine.dynamic_smem_bytes",
+              m.splitKv->combine.dynamicSmemBytes);
+}
+
+/// Resolves `k.entry` in `module`, checks its registers against its block
+/// and its shared memory against the device's limit, and raises its dynamic
+/// shared memory limit (a function attribute, so once here rather than on
+/// every launch). `a` gets the function's attributes.
+attnc_status loadFunction(const char *call, const Session &s, CUmodule module,
+                          const KernelLaunch &k, const std::string &device,
+                          CUfunction &fn, attnc_kernel_attrs &a) {
+  const CudaDriver &d = *s.driver;
+  std::string error;
+  auto cudaFail = [&] {
+    return failWith(ATTNC_ERROR_CUDA, std::string(call) + ": " + error);
+  };
+  if (!ATTNC_CUDA_CALL(d, cuModuleGetFunction, k.entry, error, &fn, module,
+                       k.entry.c_str()))
+    return cudaFail();
+  int regs = 0, local = 0, staticSmem = 0, maxThreads = 0;
+  if (!ATTNC_CUDA_CALL(d, cuFuncGetAttribute, k.entry, error, &regs,
+                       CU_FUNC_ATTRIBUTE_NUM_REGS, fn) ||
+      !ATTNC_CUDA_CALL(d, cuFuncGetAttribute, k.entry, error, &local,
+                       CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, fn) ||
+      !ATTNC_CUDA_CALL(d, cuFuncGetAttribute, k.entry, error, &staticSmem,
+                       CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, fn) ||
+      !ATTNC_CUDA_CALL(d, cuFuncGetAttribute, k.entry, error, &maxThreads,
+                       CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, fn))
+    return cudaFail();
+  a.num_regs = regs;
+  a.local_bytes = local;
+  a.static_smem_bytes = staticSmem;
+  a.max_threads_per_block = maxThreads;
+  a.dynamic_smem_bytes = static_cast<int32_t>(k.dynamicSmemBytes);
+  a.threads_per_block = static_cast<int32_t>(k.threadsPerBlock);
+  if (k.threadsPerBlock > maxThreads)
+    return failWith(ATTNC_ERROR_UNSUPPORTED,
+                    std::string(call) + ": " + k.entry + " uses " +
+                        std::to_string(regs) +
+                        " registers per thread, so it launches with at most " +
+                        std::to_string(maxThreads) +
+                        " threads per block, but threads_per_block is " +
+                        std::to_string(k.threadsPerBlock));
+  if (staticSmem + k.dynamicSmemBytes > s.maxSmemOptin)
+    return failWith(ATTNC_ERROR_UNSUPPORTED,
+                    std::string(call) + ": " + k.entry + " needs " +
+                        std::to_string(staticSmem) + " bytes of static + " +
+                        std::to_string(k.dynamicSmemBytes) +
+                        " bytes of dynamic shared memory, more than the " +
+                        std::to_string(s.maxSmemOptin) + " that " + device +
+                        " allows");
+  if (!ATTNC_CUDA_CALL(d, cuFuncSetAttribute, k.entry, error, fn,
+                       CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                       static_cast<int>(k.dynamicSmemBytes)))
+    return cudaFail();
+  return ATTNC_OK;
+}
+
 attnc_status loadKernel(const char *path, attnc_kernel *out) {
   const char *call = "attnc_kernel_load";
   std::string manifestPath = path;
@@ -397,10 +508,11 @@ attnc_status loadKernel(const char *path, attnc_kernel *out) {
   Manifest &m = kernel->manifest;
   if (!parseManifest(manifestText, m, error, manifestPath))
     return failWith(ATTNC_ERROR_MANIFEST, std::string(call) + ": " + error);
+  kernel->attention = attentionLaunch(m);
   std::string ptxPath = dir + "/" + m.ptx;
   if (!readFile(ptxPath, ptx, error))
     return failWith(ATTNC_ERROR_MANIFEST, std::string(call) + ": PTX " + error);
-  if (!checkPtx(m, ptxPath, ptx, error))
+  if (!checkPtx(m, kernel->attention, ptxPath, ptx, error))
     return failWith(ATTNC_ERROR_MANIFEST, std::string(call) + ": " + error);
   std::string cubinPath = m.cubin.empty() ? "" : dir + "/" + m.cubin;
   if (!cubinPath.empty() && !readFile(cubinPath, cubin, error))
@@ -411,21 +523,10 @@ attnc_status loadKernel(const char *path, attnc_kernel *out) {
   ContextScope scope;
   if (attnc_status status = getSession(call, -1, s, scope))
     return status;
-  const CudaDriver &d = *s->driver;
   std::string device =
       "device " + std::to_string(s->ordinal) + " (" + s->name + ")";
-  if (s->ccMajor != 9 || s->ccMinor != 0)
-    return failWith(ATTNC_ERROR_UNSUPPORTED,
-                    std::string(call) + ": the artifact targets " + m.target +
-                        " but " + device + " has compute capability " +
-                        std::to_string(s->ccMajor) + "." +
-                        std::to_string(s->ccMinor) + ", not 9.0");
-  if (m.dynamicSmemBytes > s->maxSmemOptin)
-    return failWith(ATTNC_ERROR_UNSUPPORTED,
-                    std::string(call) + ": dynamic_smem_bytes " +
-                        std::to_string(m.dynamicSmemBytes) + " exceeds the " +
-                        std::to_string(s->maxSmemOptin) +
-                        " bytes per block that " + device + " allows");
+  if (attnc_status status = checkDevice(call, *s, m, device))
+    return status;
 
   const std::string &image = cubin.empty() ? ptx : cubin;
   const std::string &imagePath = cubin.empty() ? ptxPath : cubinPath;
@@ -437,52 +538,17 @@ attnc_status loadKernel(const char *path, attnc_kernel *out) {
   if (attnc_status status = loadModule(*s, key, imagePath, image, module))
     return status;
 
-  auto cudaFail = [&] {
-    return failWith(ATTNC_ERROR_CUDA, std::string(call) + ": " + error);
-  };
-  CUfunction fn = nullptr;
-  if (!ATTNC_CUDA_CALL(d, cuModuleGetFunction, m.entry, error, &fn, module,
-                       m.entry.c_str()))
-    return cudaFail();
-  attnc_kernel_attrs &a = kernel->attrs;
-  int regs = 0, local = 0, staticSmem = 0, maxThreads = 0;
-  if (!ATTNC_CUDA_CALL(d, cuFuncGetAttribute, m.entry, error, &regs,
-                       CU_FUNC_ATTRIBUTE_NUM_REGS, fn) ||
-      !ATTNC_CUDA_CALL(d, cuFuncGetAttribute, m.entry, error, &local,
-                       CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, fn) ||
-      !ATTNC_CUDA_CALL(d, cuFuncGetAttribute, m.entry, error, &staticSmem,
-                       CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, fn) ||
-      !ATTNC_CUDA_CALL(d, cuFuncGetAttribute, m.entry, error, &maxThreads,
-                       CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, fn))
-    return cudaFail();
-  a.num_regs = regs;
-  a.local_bytes = local;
-  a.static_smem_bytes = staticSmem;
-  a.max_threads_per_block = maxThreads;
-  a.dynamic_smem_bytes = static_cast<int32_t>(m.dynamicSmemBytes);
-  a.threads_per_block = static_cast<int32_t>(m.threadsPerBlock);
-  if (m.threadsPerBlock > maxThreads)
-    return failWith(ATTNC_ERROR_UNSUPPORTED,
-                    std::string(call) + ": " + m.entry + " uses " +
-                        std::to_string(regs) +
-                        " registers per thread, so it launches with at most " +
-                        std::to_string(maxThreads) +
-                        " threads per block, but threads_per_block is " +
-                        std::to_string(m.threadsPerBlock));
-  if (staticSmem + m.dynamicSmemBytes > s->maxSmemOptin)
-    return failWith(ATTNC_ERROR_UNSUPPORTED,
-                    std::string(call) + ": " + m.entry + " needs " +
-                        std::to_string(staticSmem) + " bytes of static + " +
-                        std::to_string(m.dynamicSmemBytes) +
-                        " bytes of dynamic shared memory, more than the " +
-                        std::to_string(s->maxSmemOptin) + " that " + device +
-                        " allows");
-  // A function attribute, so raised once here rather than on every launch.
-  if (!ATTNC_CUDA_CALL(d, cuFuncSetAttribute, m.entry, error, fn,
-                       CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                       static_cast<int>(m.dynamicSmemBytes)))
-    return cudaFail();
-  kernel->function = fn;
+  if (attnc_status status =
+          loadFunction(call, *s, module, kernel->attention, device,
+                       kernel->function, kernel->attrs))
+    return status;
+  // attnc_kernel_get_attrs reports the attention kernel's attributes.
+  attnc_kernel_attrs combineAttrs = {sizeof(attnc_kernel_attrs)};
+  if (m.splitKv)
+    if (attnc_status status =
+            loadFunction(call, *s, module, m.splitKv->combine, device,
+                         kernel->combine, combineAttrs))
+      return status;
   kernel->manifestPath = manifestPath;
   *out = kernel.release();
   return ATTNC_OK;
@@ -534,32 +600,58 @@ const attnc_tensor &tensorOf(const attnc_attention_args &args, TensorName t) {
   }
 }
 
-/// Everything cuLaunchKernelEx needs; parameter storage has stable addresses.
+/// Everything cuLaunchKernelEx needs for one kernel. params point into maps,
+/// scalars and clusterAttr, so it is built in place and never copied.
 struct PreparedLaunch {
+  PreparedLaunch() = default;
+  PreparedLaunch(const PreparedLaunch &) = delete;
+  PreparedLaunch &operator=(const PreparedLaunch &) = delete;
+
   std::vector<CUtensorMap> maps; // 64-byte aligned: CUtensorMap is over-aligned
   std::vector<uint64_t> scalars; // pointers, i32 and f32 values, 8 bytes each
   std::vector<void *> params;
   CUlaunchConfig config = {};
   CUlaunchAttribute clusterAttr = {};
   std::string description; // for launch errors
+  /// The scalars that point into the split-KV workspace. They hold offsets
+  /// into it until bindWorkspace adds the base, so that every check and
+  /// tensor map precedes the allocation.
+  std::vector<size_t> workspaceSlots;
+
+  void bindWorkspace(CUdeviceptr base) {
+    for (size_t slot : workspaceSlots)
+      scalars[slot] += base;
+  }
+};
+
+/// One attnc_attention_launch: the attention kernel and, for a split-KV
+/// artifact, the combine kernel and the workspace they share.
+struct PreparedCall {
+  PreparedLaunch attention;
+  bool split = false;
+  PreparedLaunch combine;
+  SplitWorkspace workspace;
 };
 
 class LaunchBuilder {
 public:
   LaunchBuilder(const Session &s, const attnc_kernel_s &kernel,
                 const attnc_attention_args &args, const char *call)
-      : s(s), m(kernel.manifest), args(args), call(call) {}
+      : s(s), kernel(kernel), m(kernel.manifest), args(args), call(call) {}
 
-  attnc_status build(void *stream, PreparedLaunch &out);
+  attnc_status build(void *stream, PreparedCall &out);
 
 private:
   const Session &s;
+  const attnc_kernel_s &kernel;
   const Manifest &m;
   /// The caller's arguments; Q and O become the packed view of a kernel
   /// that packs query heads once they are checked (packQueryHeads).
   attnc_attention_args args;
   const char *call;
   int64_t symbols[kNumSymbols] = {};
+  /// The split-KV workspace's layout (SplitKv.h); empty without split_kv.
+  SplitWorkspace workspace;
 
   attnc_status fail(const std::string &message) {
     return invalid(call, message);
@@ -570,7 +662,21 @@ private:
   attnc_status checkTma(const char *name, const attnc_tensor &t);
   attnc_status checkContiguous(const char *name, const attnc_tensor &t);
   attnc_status encodeMap(const KernelParam &p, CUtensorMap &map);
-  attnc_status computeGrid(unsigned grid[3]);
+  void setSymbols();
+  attnc_status setKvSplits();
+  attnc_status layOutWorkspace();
+  attnc_status buildKernel(const KernelLaunch &k,
+                           const std::array<int64_t, 3> &cluster,
+                           const char *gridKey, void *stream,
+                           PreparedLaunch &out);
+  attnc_status buildParams(const std::vector<KernelParam> &params,
+                           PreparedLaunch &out);
+  attnc_status pointerParam(const KernelParam &p, size_t slot,
+                            PreparedLaunch &out);
+  int64_t gridValue(const GridDim &g, bool &overflow);
+  attnc_status computeGrid(const std::array<GridDim, 3> &dims,
+                           const std::array<int64_t, 3> &cluster,
+                           const char *gridKey, unsigned grid[3]);
   int64_t &symbol(Symbol sym) { return symbols[static_cast<int>(sym)]; }
 };
 
@@ -842,54 +948,65 @@ attnc_status LaunchBuilder::encodeMap(const KernelParam &p, CUtensorMap &map) {
                       "), swizzle " + toString(p.swizzle) + "]");
 }
 
-attnc_status LaunchBuilder::computeGrid(unsigned grid[3]) {
+/// ceil_div(product, ceil_div) of the grid dim; `overflow` when the product
+/// passes 2^62.
+int64_t LaunchBuilder::gridValue(const GridDim &g, bool &overflow) {
+  int64_t value = 1;
+  overflow = false;
+  for (Symbol sym : g.product) {
+    int64_t factor = symbol(sym);
+    if (value > (int64_t(1) << 62) / factor)
+      overflow = true;
+    else
+      value *= factor;
+  }
+  return (value + g.ceilDiv - 1) / g.ceilDiv;
+}
+
+/// The grid of `dims` within CUDA's limits and divisible by `cluster`;
+/// errors name it as `gridKey` x/y/z with its symbols and their values.
+attnc_status LaunchBuilder::computeGrid(const std::array<GridDim, 3> &dims,
+                                        const std::array<int64_t, 3> &cluster,
+                                        const char *gridKey, unsigned grid[3]) {
   static const char *const axes[3] = {"x", "y", "z"};
   for (int i = 0; i < 3; ++i) {
-    const GridDim &g = m.grid[i];
+    const GridDim &g = dims[i];
     int64_t limit = i == 0 ? INT32_MAX : 65535;
-    std::string expr;
-    int64_t value = 1;
     bool overflow = false;
+    int64_t value = gridValue(g, overflow);
+    if (!overflow && value <= limit && value % cluster[i] == 0) {
+      grid[i] = static_cast<unsigned>(value);
+      continue;
+    }
+    std::string names, values;
     for (Symbol sym : g.product) {
-      expr += (expr.empty() ? "" : " * ") + std::string(toString(sym));
-      int64_t factor = symbol(sym);
-      if (value > (int64_t(1) << 62) / factor)
-        overflow = true;
-      else
-        value *= factor;
+      names += (names.empty() ? "" : " * ") + std::string(toString(sym));
+      values += (values.empty() ? "" : " * ") + std::to_string(symbol(sym));
     }
     if (g.ceilDiv != 1) {
-      expr = "ceil_div(" + expr + ", " + std::to_string(g.ceilDiv) + ")";
-      value = (value + g.ceilDiv - 1) / g.ceilDiv;
+      names = "ceil_div(" + names + ", " + std::to_string(g.ceilDiv) + ")";
+      values = "ceil_div(" + values + ", " + std::to_string(g.ceilDiv) + ")";
     }
+    std::string expr =
+        std::string(gridKey) + " " + axes[i] + " = " + names +
+        (overflow || values != std::to_string(value) ? " = " + values : "");
     if (overflow || value > limit)
       return failWith(ATTNC_ERROR_UNSUPPORTED,
-                      std::string(call) + ": grid " + axes[i] + " = " + expr +
-                          " = " +
+                      std::string(call) + ": " + expr + " = " +
                           (overflow ? "overflow" : std::to_string(value)) +
                           " exceeds CUDA's limit of " + std::to_string(limit));
-    if (value % m.cluster[i] != 0)
-      return failWith(ATTNC_ERROR_UNSUPPORTED,
-                      std::string(call) + ": grid " + axes[i] + " = " + expr +
-                          " = " + std::to_string(value) +
-                          " is not a multiple of the cluster's " +
-                          std::to_string(m.cluster[i]));
-    grid[i] = static_cast<unsigned>(value);
+    return failWith(ATTNC_ERROR_UNSUPPORTED,
+                    std::string(call) + ": " + expr + " = " +
+                        std::to_string(value) +
+                        " is not a multiple of the cluster's " +
+                        std::to_string(cluster[i]));
   }
   return ATTNC_OK;
 }
 
-attnc_status LaunchBuilder::build(void *stream, PreparedLaunch &out) {
-  const std::pair<const char *, const attnc_tensor *> tensors[] = {
-      {"q", &args.q}, {"k", &args.k}, {"v", &args.v}, {"o", &args.o}};
-  for (auto [name, t] : tensors)
-    if (attnc_status st = checkTensor(name, *t))
-      return st;
-  if (attnc_status st = checkShapes())
-    return st;
-  if (attnc_status st = packQueryHeads())
-    return st;
-
+/// The problem's symbols in the kernel's view (after packQueryHeads);
+/// kv_splits is 1 until setKvSplits.
+void LaunchBuilder::setSymbols() {
   symbol(Symbol::Batch) = args.q.shape[0];
   symbol(Symbol::HeadsQ) = args.q.shape[1];
   symbol(Symbol::HeadsKv) = args.k.shape[1];
@@ -900,17 +1017,94 @@ attnc_status LaunchBuilder::build(void *stream, PreparedLaunch &out) {
   symbol(Symbol::HeadDimV) = m.problem.headDimV;
   symbol(Symbol::NumSms) = s.numSms;
   symbol(Symbol::One) = 1;
+  symbol(Symbol::KvSplits) = 1;
+}
 
+/// kv_splits: 1 without split_kv; else the artifact's fixed count, or
+/// ATTNC_KV_SPLITS, or the split heuristic's choice for this launch's
+/// lengths, from the attention grid with one split (docs/Runtime.md).
+attnc_status LaunchBuilder::setKvSplits() {
+  if (!m.splitKv)
+    return ATTNC_OK;
+  int64_t &splits = symbol(Symbol::KvSplits);
+  if (m.splitKv->splits) {
+    splits = m.splitKv->splits;
+    return ATTNC_OK;
+  }
+  std::string error;
+  int64_t forced = 0;
+  if (!kvSplitsOverride(forced, error))
+    return fail(error);
+  if (forced) {
+    splits = forced;
+    return ATTNC_OK;
+  }
+  int64_t tiles = 1; // saturates: a grid that large is refused later anyway
+  for (const GridDim &g : m.grid) {
+    bool overflow = false;
+    int64_t value = gridValue(g, overflow);
+    tiles = overflow || tiles > INT64_MAX / value ? INT64_MAX : tiles * value;
+  }
+  int64_t kvBlocks =
+      (symbol(Symbol::SeqK) + m.splitKv->kvBlock - 1) / m.splitKv->kvBlock;
+  splits = chooseKvSplits(tiles, kvBlocks, s.numSms);
+  return ATTNC_OK;
+}
+
+attnc_status LaunchBuilder::layOutWorkspace() {
+  if (!m.splitKv)
+    return ATTNC_OK;
+  const Symbol dims[] = {Symbol::KvSplits, Symbol::Batch, Symbol::HeadsQ,
+                         Symbol::SeqQ};
+  if (splitWorkspace(symbol(dims[0]), symbol(dims[1]), symbol(dims[2]),
+                     symbol(dims[3]), m.problem.headDimV, workspace))
+    return ATTNC_OK;
+  std::string shape;
+  for (Symbol sym : dims)
+    shape +=
+        std::string(toString(sym)) + " " + std::to_string(symbol(sym)) + ", ";
+  return failWith(ATTNC_ERROR_UNSUPPORTED,
+                  std::string(call) + ": the split-KV workspace for " + shape +
+                      "head_dim_v " + std::to_string(m.problem.headDimV) +
+                      " needs 2^64 bytes or more");
+}
+
+/// A pointer param's slot: the caller's tensor or LSE buffer, or an offset
+/// into the workspace (PreparedLaunch::workspaceSlots).
+attnc_status LaunchBuilder::pointerParam(const KernelParam &p, size_t slot,
+                                         PreparedLaunch &out) {
+  uint64_t &value = out.scalars[slot];
+  switch (p.tensor) {
+  case TensorName::Lse:
+    value = reinterpret_cast<uintptr_t>(args.lse);
+    return ATTNC_OK;
+  case TensorName::OPartial:
+  case TensorName::LsePartial:
+    value = p.tensor == TensorName::OPartial ? 0 : workspace.lsePartialOffset;
+    out.workspaceSlots.push_back(slot);
+    return ATTNC_OK;
+  default: {
+    const attnc_tensor &t = tensorOf(args, p.tensor);
+    if (attnc_status st = checkContiguous(toString(p.tensor), t))
+      return st;
+    value = reinterpret_cast<uintptr_t>(t.data);
+    return ATTNC_OK;
+  }
+  }
+}
+
+attnc_status LaunchBuilder::buildParams(const std::vector<KernelParam> &params,
+                                        PreparedLaunch &out) {
   // Reserve first: params point into these vectors.
   size_t numMaps = 0;
-  for (const KernelParam &p : m.params)
+  for (const KernelParam &p : params)
     numMaps += p.kind == ParamKind::TensorMap;
   out.maps.assign(numMaps, CUtensorMap());
-  out.scalars.assign(m.params.size(), 0);
+  out.scalars.assign(params.size(), 0);
   out.params.clear();
   size_t mapIndex = 0;
-  for (size_t i = 0; i < m.params.size(); ++i) {
-    const KernelParam &p = m.params[i];
+  for (size_t i = 0; i < params.size(); ++i) {
+    const KernelParam &p = params[i];
     uint64_t &slot = out.scalars[i];
     switch (p.kind) {
     case ParamKind::TensorMap: {
@@ -924,14 +1118,8 @@ attnc_status LaunchBuilder::build(void *stream, PreparedLaunch &out) {
       continue;
     }
     case ParamKind::Pointer:
-      if (p.tensor == TensorName::Lse) {
-        slot = reinterpret_cast<uintptr_t>(args.lse);
-      } else {
-        const attnc_tensor &t = tensorOf(args, p.tensor);
-        if (attnc_status st = checkContiguous(toString(p.tensor), t))
-          return st;
-        slot = reinterpret_cast<uintptr_t>(t.data);
-      }
+      if (attnc_status st = pointerParam(p, i, out))
+        return st;
       break;
     case ParamKind::I32: {
       int32_t value = static_cast<int32_t>(symbol(p.value));
@@ -947,35 +1135,72 @@ attnc_status LaunchBuilder::build(void *stream, PreparedLaunch &out) {
     }
     out.params.push_back(&slot);
   }
+  return ATTNC_OK;
+}
 
+/// One kernel's launch: its params, its grid (named `gridKey` in errors), its
+/// block and shared memory, and a cluster attribute unless `cluster` is
+/// 1x1x1.
+attnc_status LaunchBuilder::buildKernel(const KernelLaunch &k,
+                                        const std::array<int64_t, 3> &cluster,
+                                        const char *gridKey, void *stream,
+                                        PreparedLaunch &out) {
+  if (attnc_status st = buildParams(k.params, out))
+    return st;
   unsigned grid[3];
-  if (attnc_status st = computeGrid(grid))
+  if (attnc_status st = computeGrid(k.grid, cluster, gridKey, grid))
     return st;
   CUlaunchConfig &c = out.config;
   c.gridDimX = grid[0];
   c.gridDimY = grid[1];
   c.gridDimZ = grid[2];
-  c.blockDimX = static_cast<unsigned>(m.threadsPerBlock);
+  c.blockDimX = static_cast<unsigned>(k.threadsPerBlock);
   c.blockDimY = c.blockDimZ = 1;
-  c.sharedMemBytes = static_cast<unsigned>(m.dynamicSmemBytes);
+  c.sharedMemBytes = static_cast<unsigned>(k.dynamicSmemBytes);
   c.hStream = static_cast<CUstream>(stream);
-  bool clustered = m.cluster[0] * m.cluster[1] * m.cluster[2] > 1;
-  if (clustered) {
+  if (cluster[0] * cluster[1] * cluster[2] > 1) {
     out.clusterAttr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-    out.clusterAttr.value.clusterDim.x = static_cast<unsigned>(m.cluster[0]);
-    out.clusterAttr.value.clusterDim.y = static_cast<unsigned>(m.cluster[1]);
-    out.clusterAttr.value.clusterDim.z = static_cast<unsigned>(m.cluster[2]);
+    out.clusterAttr.value.clusterDim.x = static_cast<unsigned>(cluster[0]);
+    out.clusterAttr.value.clusterDim.y = static_cast<unsigned>(cluster[1]);
+    out.clusterAttr.value.clusterDim.z = static_cast<unsigned>(cluster[2]);
     c.attrs = &out.clusterAttr;
     c.numAttrs = 1;
   }
-  out.description = m.entry + ", grid " + std::to_string(grid[0]) + "x" +
+  out.description = k.entry + ", grid " + std::to_string(grid[0]) + "x" +
                     std::to_string(grid[1]) + "x" + std::to_string(grid[2]) +
-                    ", block " + std::to_string(m.threadsPerBlock) +
-                    ", cluster " + std::to_string(m.cluster[0]) + "x" +
-                    std::to_string(m.cluster[1]) + "x" +
-                    std::to_string(m.cluster[2]) + ", dynamic smem " +
-                    std::to_string(m.dynamicSmemBytes);
+                    ", block " + std::to_string(k.threadsPerBlock) +
+                    ", cluster " + std::to_string(cluster[0]) + "x" +
+                    std::to_string(cluster[1]) + "x" +
+                    std::to_string(cluster[2]) + ", dynamic smem " +
+                    std::to_string(k.dynamicSmemBytes);
   return ATTNC_OK;
+}
+
+attnc_status LaunchBuilder::build(void *stream, PreparedCall &out) {
+  const std::pair<const char *, const attnc_tensor *> tensors[] = {
+      {"q", &args.q}, {"k", &args.k}, {"v", &args.v}, {"o", &args.o}};
+  for (auto [name, t] : tensors)
+    if (attnc_status st = checkTensor(name, *t))
+      return st;
+  if (attnc_status st = checkShapes())
+    return st;
+  if (attnc_status st = packQueryHeads())
+    return st;
+  setSymbols();
+  if (attnc_status st = setKvSplits())
+    return st;
+  if (attnc_status st = layOutWorkspace())
+    return st;
+  out.workspace = workspace;
+  if (attnc_status st = buildKernel(kernel.attention, m.cluster, "grid", stream,
+                                    out.attention))
+    return st;
+  if (!m.splitKv)
+    return ATTNC_OK;
+  // The combine kernel launches without a cluster.
+  out.split = true;
+  return buildKernel(m.splitKv->combine, {1, 1, 1}, "split_kv.combine.grid",
+                     stream, out.combine);
 }
 
 /// Checks a caller-filled struct's size field against the sizes this runtime
@@ -1014,7 +1239,7 @@ attnc_status resolveTensor(const char *call, const char *name, const Session &s,
 attnc_status prepare(const char *call, attnc_kernel kernel,
                      const attnc_attention_args *args, void *stream,
                      const Session *&s, ContextScope &scope,
-                     PreparedLaunch &out) {
+                     PreparedCall &out) {
   if (!args)
     return invalid(call, "args is NULL");
   if (attnc_status st =
@@ -1037,13 +1262,41 @@ attnc_status prepare(const char *call, attnc_kernel kernel,
   return LaunchBuilder(*s, *kernel, resolved, call).build(stream, out);
 }
 
-attnc_status launch(const char *call, const Session &s,
-                    const attnc_kernel_s &kernel, PreparedLaunch &launch) {
+attnc_status launch(const char *call, const Session &s, CUfunction function,
+                    PreparedLaunch &launch) {
   std::string error;
   if (ATTNC_CUDA_CALL(*s.driver, cuLaunchKernelEx, launch.description, error,
-                      &launch.config, kernel.function, launch.params.data(),
-                      nullptr))
+                      &launch.config, function, launch.params.data(), nullptr))
     return ATTNC_OK;
+  return failWith(ATTNC_ERROR_CUDA, std::string(call) + ": " + error);
+}
+
+/// A split-KV launch, all on `stream`: allocate the workspace, launch the
+/// attention kernel (it writes the partials) and the combine kernel (it
+/// reads them), free the workspace. The free is queued after whatever was
+/// launched, so it also follows a failed launch.
+attnc_status launchSplit(const char *call, const Session &s,
+                         const attnc_kernel_s &kernel, PreparedCall &prepared,
+                         void *stream) {
+  const CudaDriver &d = *s.driver;
+  CUstream hStream = static_cast<CUstream>(stream);
+  std::string error;
+  CUdeviceptr base = 0;
+  if (!ATTNC_CUDA_CALL(d, cuMemAllocAsync,
+                       "split-KV workspace of " +
+                           std::to_string(prepared.workspace.bytes) + " bytes",
+                       error, &base, size_t(prepared.workspace.bytes), hStream))
+    return failWith(ATTNC_ERROR_CUDA, std::string(call) + ": " + error);
+  prepared.attention.bindWorkspace(base);
+  prepared.combine.bindWorkspace(base);
+  attnc_status st = launch(call, s, kernel.function, prepared.attention);
+  if (st == ATTNC_OK)
+    st = launch(call, s, kernel.combine, prepared.combine);
+  if (ATTNC_CUDA_CALL(d, cuMemFreeAsync, "split-KV workspace", error, base,
+                      hStream))
+    return st;
+  if (st != ATTNC_OK)
+    return failWith(st, std::string(lastErrorMessage()) + "; then " + error);
   return failWith(ATTNC_ERROR_CUDA, std::string(call) + ": " + error);
 }
 
@@ -1164,10 +1417,12 @@ attnc_status attnc_attention_launch(attnc_kernel kernel,
   const char *call = "attnc_attention_launch";
   const Session *s = nullptr;
   ContextScope scope;
-  PreparedLaunch prepared;
+  PreparedCall prepared;
   if (attnc_status st = prepare(call, kernel, args, stream, s, scope, prepared))
     return st;
-  return launch(call, *s, *kernel, prepared);
+  if (prepared.split)
+    return launchSplit(call, *s, *kernel, prepared, stream);
+  return launch(call, *s, kernel->function, prepared.attention);
 }
 
 } // extern "C"

@@ -51,13 +51,14 @@
 // NO-LAYOUT: error: convert-attn-to-nvvm: 'attn.qk' result #0 'tensor<192x128xf32>' has no tile layout (run attn-assign-layouts; attn-lower-to-nvvm-pipeline does)
 // RUN: not attnc-opt %s --attn-generalize-lengths --attn-tiling-pipeline --attn-assign-layouts --convert-attn-to-nvvm 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=NO-SMEM
-// Split-KV attention has no GPU lowering yet: the conversion says so instead
-// of building a kernel for part of the keys.
-// RUN: not attnc-opt %S/../Integration/Inputs/kv-splits.mlir --attn-lower-to-nvvm-pipeline 2>&1 \
-// RUN:   | FileCheck %s --check-prefix=SPLIT
-// RUN: not attnc-opt %S/../Integration/Inputs/kv-splits.mlir --attn-lower-to-nvvm-pipeline="warp-specialize=off" 2>&1 \
-// RUN:   | FileCheck %s --check-prefix=SPLIT
-// SPLIT: error: convert-attn-to-nvvm: split-KV attention (kv_splits, merged by attn.combine_splits) has no GPU lowering yet; drop kv_splits to compile it for the GPU
+// A persistent CTA walks (query block, head, batch) tiles, not kv splits.
+// RUN: sed 's/attn.attention %q, %k, %v/attn.attention %q, %k, %v kv_splits(%c2)/; s/^  %o = /  %c2 = arith.constant 2 : index\n  %o = /' %s \
+// RUN:   | not attnc-opt --attn-lower-to-nvvm-pipeline="persistent=true" 2>&1 | FileCheck %s --check-prefix=SPLIT-PERSISTENT
+// SPLIT-PERSISTENT: error: convert-attn-to-nvvm: a split-KV tile (kv_splits) has no persistent schedule: drop --persistent or kv_splits
+// A compiled-in split count is a factor of grid z (at most 65535).
+// RUN: sed 's/attn.attention %q, %k, %v/attn.attention %q, %k, %v kv_splits(%c)/; s/^  %o = /  %c = arith.constant 70000 : index\n  %o = /' %s \
+// RUN:   | not attnc-opt --attn-lower-to-nvvm-pipeline 2>&1 | FileCheck %s --check-prefix=SPLIT-COUNT
+// SPLIT-COUNT: error: convert-attn-to-nvvm: a compiled-in kv split count must be in [2, 65535] (grid z is batch x splits), got 70000
 
 // The kernel follows the layouts it has a lowering for and names the others.
 // RUN: attnc-opt %s --attn-generalize-lengths --attn-tiling-pipeline --attn-assign-layouts \

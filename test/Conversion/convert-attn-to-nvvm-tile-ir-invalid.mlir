@@ -1229,7 +1229,7 @@ func.func @forall_rank_two(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64x
   %dim_3 = tensor.dim %arg1, %c2 : tensor<?x2x?x64xbf16>
   %0 = arith.ceildivsi %dim_2, %c64 : index
   %1 = tensor.empty(%dim, %dim_2) : tensor<?x2x?x64xbf16>
-  // expected-error @+1 {{convert-attn-to-nvvm: expected the (batch, query head, query block) forall of attn-tile, got a forall of rank 2}}
+  // expected-error @+1 {{convert-attn-to-nvvm: expected the (batch, query head, query block) forall of attn-tile (and the kv split with kv_splits), got a forall of rank 2}}
   %2 = scf.forall (%arg4, %arg5) in (2, %0) shared_outs(%arg6 = %1) -> (tensor<?x2x?x64xbf16>) {
     %3 = arith.muli %arg5, %c64 : index
     %4 = attn.load_tile %arg0[%c0, %arg4, %3] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>

@@ -55,34 +55,16 @@ std::string gridExpr(const GridDim &g) {
   return expr;
 }
 
-/// One "key: value" line per fact, so tests can match lines independently.
-void printSummary(const Manifest &m) {
-  const Problem &p = m.problem;
-  std::cout << "entry: " << m.entry << "\n"
-            << "target: " << m.target << "\n"
-            << "ptx: " << m.ptx << "\n";
-  if (!m.cubin.empty())
-    std::cout << "cubin: " << m.cubin << "\n";
-  std::cout << "attnc_version: " << m.attncVersion << "\n"
-            << "block: " << m.threadsPerBlock << " threads\n"
-            << "cluster: " << m.cluster[0] << "x" << m.cluster[1] << "x"
-            << m.cluster[2] << "\n"
-            << "dynamic_smem: " << m.dynamicSmemBytes << " bytes\n"
-            << "grid: x = " << gridExpr(m.grid[0])
-            << ", y = " << gridExpr(m.grid[1])
-            << ", z = " << gridExpr(m.grid[2]) << "\n"
-            << "problem: " << toString(p.dtype) << ", head_dim " << p.headDim
-            << ", head_dim_v " << p.headDimV << ", layout " << p.layout
-            << ", mask " << p.mask << ", gqa " << (p.gqa ? "yes" : "no")
-            << ", lse " << (p.hasLse ? "yes" : "no");
-  // Only where packed, so that other kernels' summaries stay as they were.
-  if (p.packedQueryHeads > 1)
-    std::cout << ", packed_query_heads " << p.packedQueryHeads;
-  std::cout << "\n"
-            << "alignment: " << m.alignmentBytes << " bytes\n";
-  for (size_t i = 0; i < m.params.size(); ++i) {
-    const KernelParam &k = m.params[i];
-    std::cout << "param " << i << ": " << toString(k.kind);
+std::string gridExprs(const std::array<GridDim, 3> &grid) {
+  return "x = " + gridExpr(grid[0]) + ", y = " + gridExpr(grid[1]) +
+         ", z = " + gridExpr(grid[2]);
+}
+
+/// "<prefix>param <i>: ..." for each parameter.
+void printParams(const std::vector<KernelParam> &params, const char *prefix) {
+  for (size_t i = 0; i < params.size(); ++i) {
+    const KernelParam &k = params[i];
+    std::cout << prefix << "param " << i << ": " << toString(k.kind);
     switch (k.kind) {
     case ParamKind::TensorMap:
       std::cout << " " << toString(k.tensor) << " dims "
@@ -103,6 +85,48 @@ void printSummary(const Manifest &m) {
     }
     std::cout << "\n";
   }
+}
+
+/// The split_kv lines: the split count, the kv block and the combine kernel.
+void printSplitKv(const SplitKv &split) {
+  const KernelLaunch &c = split.combine;
+  std::cout << "split_kv: "
+            << (split.splits ? std::to_string(split.splits) + " splits"
+                             : std::string("splits chosen at launch"))
+            << ", kv_block " << split.kvBlock << "\n"
+            << "combine entry: " << c.entry << "\n"
+            << "combine block: " << c.threadsPerBlock << " threads\n"
+            << "combine dynamic_smem: " << c.dynamicSmemBytes << " bytes\n"
+            << "combine grid: " << gridExprs(c.grid) << "\n";
+  printParams(c.params, "combine ");
+}
+
+/// One "key: value" line per fact, so tests can match lines independently.
+void printSummary(const Manifest &m) {
+  const Problem &p = m.problem;
+  std::cout << "entry: " << m.entry << "\n"
+            << "target: " << m.target << "\n"
+            << "ptx: " << m.ptx << "\n";
+  if (!m.cubin.empty())
+    std::cout << "cubin: " << m.cubin << "\n";
+  std::cout << "attnc_version: " << m.attncVersion << "\n"
+            << "block: " << m.threadsPerBlock << " threads\n"
+            << "cluster: " << m.cluster[0] << "x" << m.cluster[1] << "x"
+            << m.cluster[2] << "\n"
+            << "dynamic_smem: " << m.dynamicSmemBytes << " bytes\n"
+            << "grid: " << gridExprs(m.grid) << "\n"
+            << "problem: " << toString(p.dtype) << ", head_dim " << p.headDim
+            << ", head_dim_v " << p.headDimV << ", layout " << p.layout
+            << ", mask " << p.mask << ", gqa " << (p.gqa ? "yes" : "no")
+            << ", lse " << (p.hasLse ? "yes" : "no");
+  // Only where packed, so that other kernels' summaries stay as they were.
+  if (p.packedQueryHeads > 1)
+    std::cout << ", packed_query_heads " << p.packedQueryHeads;
+  std::cout << "\n"
+            << "alignment: " << m.alignmentBytes << " bytes\n";
+  printParams(m.params, "");
+  if (m.splitKv)
+    printSplitKv(*m.splitKv);
   for (const CompileOption &o : m.options)
     std::cout << "option: " << o.name << " = " << o.value << "\n";
 }

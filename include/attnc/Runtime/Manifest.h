@@ -33,8 +33,12 @@ enum class DType { BF16, F16, F32 };
 enum class Swizzle { None, B32, B64, B128 };
 enum class OobFill { Zero, NaN };
 enum class ParamKind { TensorMap, Pointer, I32, F32 };
-/// The tensors of an attention call; Lse only as a raw pointer.
-enum class TensorName { Q, K, V, O, Lse };
+/// The tensors of an attention call; Lse only as a raw pointer. OPartial and
+/// LsePartial (pointers only) are the runtime's workspace for a split-KV
+/// artifact (SplitKv): f32 [kv_splits, B, H, Sq, Dv] and [kv_splits, B, H,
+/// Sq], contiguous, in the kernel's view (B, H, Sq as the symbols batch,
+/// heads_q and seq_q give them).
+enum class TensorName { Q, K, V, O, Lse, OPartial, LsePartial };
 /// A logical tensor dimension in BHSD terms.
 enum class TensorDim { D, S, H, B };
 /// Problem quantities that grids and scalar parameters are built from.
@@ -49,6 +53,9 @@ enum class Symbol {
   HeadDimV,
   NumSms,
   One,
+  /// The launch's kv split count (SplitKv): the artifact's fixed count, or
+  /// the runtime's split heuristic's choice; 1 without SplitKv.
+  KvSplits,
   Scale,
   ScaleLog2,
 };
@@ -119,6 +126,32 @@ struct KernelParam {
   Symbol value = Symbol::One;
 };
 
+/// How one kernel of the artifact is launched: its entry in the PTX, block,
+/// dynamic shared memory, grid and parameters in order.
+struct KernelLaunch {
+  std::string entry;
+  int64_t threadsPerBlock = 0;
+  int64_t dynamicSmemBytes = 0;
+  std::array<GridDim, 3> grid;
+  std::vector<KernelParam> params;
+};
+
+/// A split-KV artifact (flash-decoding): the attention kernel attends to
+/// kv_splits contiguous ranges of every query row's keys and writes each
+/// range's normalized f32 O and its LSE into the workspace (o_partial,
+/// lse_partial); then the combine kernel merges them exactly into O and LSE.
+/// The runtime allocates the workspace on the launch's stream
+/// (cuMemAllocAsync), launches both kernels and frees it after them.
+struct SplitKv {
+  /// The split count compiled into the kernels (at least 2), or 0: the
+  /// runtime chooses it at each launch from the lengths (docs/Runtime.md's
+  /// split heuristic).
+  int64_t splits = 0;
+  /// Keys per kv block: the unit the split heuristic divides seq_k into.
+  int64_t kvBlock = 0;
+  KernelLaunch combine;
+};
+
 /// A compile option, recorded for reproducibility; the runtime ignores it.
 struct CompileOption {
   std::string name;
@@ -141,6 +174,9 @@ struct Manifest {
   Problem problem;
   int64_t alignmentBytes = 16;
   std::vector<KernelParam> params;
+  /// Present for a split-KV artifact; the top-level entry is then the
+  /// attention kernel that writes the partials.
+  std::optional<SplitKv> splitKv;
   std::vector<CompileOption> options;
 };
 

@@ -97,12 +97,12 @@ struct ConvertAttnToNVVMPass final
         return WalkResult::advance();
       if (llvm::any_of(work, [&](auto &w) { return w.second->isAncestor(op); }))
         return WalkResult::advance();
-      if (isa<CombineSplitsOp>(op)) {
-        op->emitError("convert-attn-to-nvvm: split-KV attention (kv_splits, "
-                      "merged by attn.combine_splits) has no GPU lowering "
-                      "yet; drop kv_splits to compile it for the GPU");
-        return WalkResult::interrupt();
-      }
+      // A split-KV tile's merge becomes the kernel's combine kernel.
+      if (auto combine = dyn_cast<CombineSplitsOp>(op))
+        if (scf::ForallOp tiles = getSplitTiles(combine);
+            tiles &&
+            llvm::any_of(work, [&](auto &w) { return w.second == tiles; }))
+          return WalkResult::advance();
       op->emitError("convert-attn-to-nvvm: '")
           << op->getName()
           << "' is not part of a tiled attention (run attn-tile, "

@@ -47,6 +47,7 @@
 #include "KernelEmitter.h"
 
 #include "attnc/Runtime/Manifest.h"
+#include "attnc/Transforms/TileOrder.h"
 
 using namespace mlir;
 using namespace mlir::attn;
@@ -150,12 +151,18 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   tmQuery = required("tensor_map", "q");
   tmKey = required("tensor_map", "k");
   tmValue = required("tensor_map", "v");
-  Value output = required("tensor_map", "o");
-  Value lse = param("pointer", "lse");
+  // A split-KV kernel writes its split's partial O and LSE into the
+  // workspace; the combine kernel writes O and the LSE.
+  Value output = plan.kvSplit ? required("pointer", "o_partial")
+                              : required("tensor_map", "o");
+  Value lse = plan.kvSplit ? required("pointer", "lse_partial")
+                           : param("pointer", "lse");
   seqQ = required("i32", "seq_q");
   seqK = required("i32", "seq_k");
   batchCount = param("i32", "batch");
   index.setLengths(toIndex(seqQ), toIndex(seqK));
+  if (plan.kvSplit && plan.kvSplit->argument)
+    index.map(plan.kvSplit->argument, toIndex(required("i32", "kv_splits")));
   // The scale values of the IR, once per thread, from the scale parameters
   // or from constants.
   if (plan.scaleArgument)
@@ -205,6 +212,13 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
     Value qBlock = NVVM::BlockIdXOp::create(b, loc, i32());
     Value headIndex = NVVM::BlockIdYOp::create(b, loc, i32());
     Value batchIndex = NVVM::BlockIdZOp::create(b, loc, i32());
+    if (plan.kvSplit) {
+      // Grid z is batch x kv split, batches fastest.
+      Value z = batchIndex;
+      batchIndex = arith::RemUIOp::create(b, loc, z, batchCount);
+      split = arith::DivUIOp::create(b, loc, z, batchCount);
+      index.map(plan.forall.getInductionVar(kKvSplitDim), toIndex(split));
+    }
     setTile(qBlock, headIndex, batchIndex);
   }
 
@@ -530,17 +544,16 @@ void KernelEmitter::lowerFinalize(TileValues &values, FinalizeOp op,
   };
   if (plan.persistent)
     consumePreArrival();
-  storeOutputTile(tileElements(values, op.getAcc()), inv, output);
+  if (plan.kvSplit)
+    storePartialOutput(tileElements(values, op.getAcc()), inv, output);
+  else
+    storeOutputTile(tileElements(values, op.getAcc()), inv, output);
   if (!plan.persistent)
     consumePreArrival();
 
   if (!lse)
     return;
-  auto i64Of = [&](Value v) {
-    return arith::ExtUIOp::create(b, loc, i64(), v);
-  };
   Value scale = index.lower(b, op.getScale());
-  Value hq = c64(plan.headsQ), seqQ64 = i64Of(seqQ);
   auto globalPtr = LLVM::LLVMPointerType::get(ctx, 1);
   Value isQuadLead = eqI(arith::AndIOp::create(b, loc, lane, c32(3)), c32(0));
   for (int r = 0; r < 2; ++r) {
@@ -553,11 +566,48 @@ void KernelEmitter::lowerFinalize(TileValues &values, FinalizeOp op,
           b, loc, arith::MulFOp::create(b, loc, rowMax.rows[r], scale),
           arith::MulFOp::create(b, loc, log2(l[r]), cF32(M_LN2)));
       value = arith::SelectOp::create(b, loc, empty[r], negInf(), value);
-      Value index =
-          add(mul(add(mul(i64Of(batch), hq), i64Of(head)), seqQ64), i64Of(row));
-      Value ptr =
-          LLVM::GEPOp::create(b, loc, globalPtr, f32(), lse, ValueRange{index});
+      Value ptr = LLVM::GEPOp::create(b, loc, globalPtr, f32(), lse,
+                                      ValueRange{rowIndex(row)});
       LLVM::StoreOp::create(b, loc, value, ptr, /*alignment=*/4);
+    });
+  }
+}
+
+Value KernelEmitter::rowIndex(Value row) {
+  auto i64Of = [&](Value v) {
+    return arith::ExtUIOp::create(b, loc, i64(), v);
+  };
+  Value batchRow = i64Of(batch);
+  if (plan.kvSplit)
+    batchRow = add(mul(i64Of(split), i64Of(batchCount)), batchRow);
+  return add(
+      mul(add(mul(batchRow, c64(plan.headsQ)), i64Of(head)), i64Of(seqQ)),
+      i64Of(row));
+}
+
+/// Writes this thread's rows of O, scaled by `inv` per row, into its split's
+/// part of the f32 partial O [S, B, H, Sq, Dv] (rows below Nq): each value
+/// pair of a row is two adjacent columns, one 8-byte store.
+void KernelEmitter::storePartialOutput(ArrayRef<Value> o, const Value inv[2],
+                                       Value partial) {
+  auto globalPtr = LLVM::LLVMPointerType::get(b.getContext(), 1);
+  Value quadCol = mul(arith::AndIOp::create(b, loc, lane, c32(3)), c32(2));
+  for (int r = 0; r < 2; ++r) {
+    Value row = r == 0 ? row0 : add(row0, c32(8));
+    Value rowOk =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, row, seqQ);
+    ifThen(rowOk, [&] {
+      Value rowStart = mul(rowIndex(row), c64(plan.valueHeadDim));
+      // Values 4j + 2r and 4j + 2r + 1 sit at columns 8j + quadCol (+1).
+      for (size_t i = 2 * r; i < o.size(); i += 4) {
+        Value pair = pairOf(arith::MulFOp::create(b, loc, o[i], inv[r]),
+                            arith::MulFOp::create(b, loc, o[i + 1], inv[r]));
+        Value col = arith::ExtUIOp::create(
+            b, loc, i64(), add(quadCol, c32(8 * int64_t(i / 4))));
+        Value ptr = LLVM::GEPOp::create(b, loc, globalPtr, f32(), partial,
+                                        ValueRange{add(rowStart, col)});
+        LLVM::StoreOp::create(b, loc, pair, ptr, /*alignment=*/8);
+      }
     });
   }
 }
@@ -651,6 +701,48 @@ void KernelEmitter::storeOutputTile(ArrayRef<Value> o, const Value inv[2],
   });
 }
 
+LLVM::LLVMFuncOp mlir::attn::hopper::declareKernel(OpBuilder &b, Location loc,
+                                                   StringRef name,
+                                                   ArrayRef<Attribute> params,
+                                                   int64_t threads) {
+  MLIRContext *ctx = b.getContext();
+  // The attribute verifiers checked every kind against the runtime's.
+  auto paramType = [&](KernelParamAttr param) -> Type {
+    switch (*rt::parseParamKind(std::string_view(param.getKind()))) {
+    case rt::ParamKind::TensorMap:
+      return LLVM::LLVMPointerType::get(ctx);
+    case rt::ParamKind::Pointer:
+      return LLVM::LLVMPointerType::get(ctx, 1);
+    case rt::ParamKind::I32:
+      return b.getI32Type();
+    case rt::ParamKind::F32:
+      return b.getF32Type();
+    }
+    llvm_unreachable("every parameter kind has a type");
+  };
+  SmallVector<Type> types = llvm::map_to_vector(
+      params, [&](Attribute a) { return paramType(cast<KernelParamAttr>(a)); });
+  auto func = LLVM::LLVMFuncOp::create(
+      b, loc, name,
+      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), types));
+  func->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), b.getUnitAttr());
+  func->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),
+                b.getDenseI32ArrayAttr({int32_t(threads), 1, 1}));
+  // Tensor maps by value (CUTLASS's __grid_constant__ const CUtensorMap).
+  for (auto [i, attr] : llvm::enumerate(params)) {
+    if (cast<KernelParamAttr>(attr).getKind() != "tensor_map")
+      continue;
+    func.setArgAttr(
+        i, LLVM::LLVMDialect::getByValAttrName(),
+        TypeAttr::get(LLVM::LLVMArrayType::get(b.getI8Type(), 128)));
+    func.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
+                    b.getI64IntegerAttr(64));
+    func.setArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName(),
+                    b.getUnitAttr());
+  }
+  return func;
+}
+
 LLVM::LLVMFuncOp
 mlir::attn::buildHopperAttentionKernel(OpBuilder &b, Location loc,
                                        gpu::GPUModuleOp module,
@@ -667,47 +759,18 @@ mlir::attn::buildHopperAttentionKernel(OpBuilder &b, Location loc,
                            "attn_smem", Attribute(), /*alignment=*/1024,
                            /*addrSpace=*/3);
 
+  // A split-KV attention's second kernel (attn.combine_splits), which the
+  // ABI names.
+  SplitKvAttr splitKv;
+  if (plan.kvSplit)
+    splitKv = buildCombineKernel(b, loc, module, plan);
   // The signature is the ABI's parameter list.
-  KernelAbiAttr abi = buildKernelAbi(ctx, plan);
-  // The attribute's verifier checked every kind against the runtime's.
-  auto paramType = [&](KernelParamAttr param) -> Type {
-    switch (*rt::parseParamKind(std::string_view(param.getKind()))) {
-    case rt::ParamKind::TensorMap:
-      return LLVM::LLVMPointerType::get(ctx);
-    case rt::ParamKind::Pointer:
-      return LLVM::LLVMPointerType::get(ctx, 1);
-    case rt::ParamKind::I32:
-      return b.getI32Type();
-    case rt::ParamKind::F32:
-      return b.getF32Type();
-    }
-    llvm_unreachable("every parameter kind has a type");
-  };
-  SmallVector<Type> params =
-      llvm::map_to_vector(abi.getParamList(), [&](Attribute a) {
-        return paramType(cast<KernelParamAttr>(a));
-      });
-  auto func = LLVM::LLVMFuncOp::create(
-      b, loc, plan.name,
-      LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(ctx), params));
-  func->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(), b.getUnitAttr());
-  func->setAttr(NVVM::NVVMDialect::getReqntidAttrName(),
-                b.getDenseI32ArrayAttr({int32_t(abi.getThreads()), 1, 1}));
+  KernelAbiAttr abi = buildKernelAbi(ctx, plan, splitKv);
+  auto func =
+      declareKernel(b, loc, plan.name, abi.getParamList(), abi.getThreads());
   func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
                 b.getI32IntegerAttr(1));
   func->setAttr(AttnDialect::getKernelAbiAttrName(), abi);
-  // Tensor maps by value (CUTLASS's __grid_constant__ const CUtensorMap).
-  for (auto [i, attr] : llvm::enumerate(abi.getParamList())) {
-    if (cast<KernelParamAttr>(attr).getKind() != "tensor_map")
-      continue;
-    func.setArgAttr(
-        i, LLVM::LLVMDialect::getByValAttrName(),
-        TypeAttr::get(LLVM::LLVMArrayType::get(b.getI8Type(), 128)));
-    func.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
-                    b.getI64IntegerAttr(64));
-    func.setArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName(),
-                    b.getUnitAttr());
-  }
   KernelEmitter(b, loc, plan, abi).emit(func);
   return func;
 }

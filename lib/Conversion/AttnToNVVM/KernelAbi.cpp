@@ -21,7 +21,8 @@ using namespace mlir::attn;
 using namespace mlir::attn::hopper;
 
 KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
-                                                 const KernelPlan &plan) {
+                                                 const KernelPlan &plan,
+                                                 SplitKvAttr splitKv) {
   Builder b(ctx);
   auto str = [&](StringRef s) -> Attribute { return b.getStringAttr(s); };
   auto gridDim = [&](StringRef symbol, int64_t ceilDiv) -> Attribute {
@@ -34,6 +35,10 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
           : SmallVector<Attribute, 3>{gridDim("seq_q", plan.blockM),
                                       gridDim("heads_q", 1),
                                       gridDim("batch", 1)};
+  // A split-KV kernel's grid z is batch x kv split.
+  if (plan.kvSplit)
+    grid[2] = GridDimAttr::get(
+        ctx, b.getArrayAttr({str("batch"), str("kv_splits")}), 1);
 
   auto param = [&](StringRef kind, StringRef value,
                    ArrayRef<int64_t> box = {}) -> Attribute {
@@ -47,14 +52,22 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
   SmallVector<Attribute> params = {
       tensorMap("q", plan.queryAtoms, plan.blockM),
       tensorMap("k", plan.keyAtoms, plan.blockN),
-      tensorMap("v", plan.valueAtoms, plan.blockN),
-      tensorMap("o", plan.queryAtoms, kWarpgroupRows)};
-  if (plan.hasLse)
-    params.push_back(param("pointer", "lse"));
+      tensorMap("v", plan.valueAtoms, plan.blockN)};
+  // A split writes its partials; the combine kernel writes O and the LSE.
+  if (plan.kvSplit) {
+    params.push_back(param("pointer", "o_partial"));
+    params.push_back(param("pointer", "lse_partial"));
+  } else {
+    params.push_back(tensorMap("o", plan.queryAtoms, kWarpgroupRows));
+    if (plan.hasLse)
+      params.push_back(param("pointer", "lse"));
+  }
   params.push_back(param("i32", "seq_q"));
   params.push_back(param("i32", "seq_k"));
-  if (plan.persistent)
+  if (plan.persistent || plan.kvSplit)
     params.push_back(param("i32", "batch"));
+  if (plan.kvSplit && plan.kvSplit->argument)
+    params.push_back(param("i32", "kv_splits"));
   if (plan.scaleArgument)
     params.push_back(param("f32", "scale"));
   if (plan.scaleLog2IsParameter)
@@ -112,5 +125,5 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
   return KernelAbiAttr::get(ctx, kWarpgroupThreads * plan.warpgroups(),
                             plan.smem.total, b.getArrayAttr(grid),
                             b.getArrayAttr(params), problem.getDictionary(ctx),
-                            options.getDictionary(ctx));
+                            options.getDictionary(ctx), splitKv);
 }

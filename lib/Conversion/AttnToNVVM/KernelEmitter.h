@@ -16,12 +16,9 @@
 #define ATTNC_LIB_CONVERSION_ATTNTONVVM_KERNELEMITTER_H
 
 #include "HopperKernel.h"
+#include "KernelBuilder.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-
-#include <cmath>
 
 namespace mlir::attn::hopper {
 
@@ -33,69 +30,16 @@ inline constexpr int64_t kWarpgroupRows =
 inline constexpr int64_t kPingPongBarrierBase = 3;
 
 /// Emits the kernel body; one instance per kernel.
-class KernelEmitter {
+class KernelEmitter : KernelBuilder {
 public:
   KernelEmitter(OpBuilder &b, Location loc, const KernelPlan &plan,
                 KernelAbiAttr abi)
-      : b(b), loc(loc), plan(plan), abi(abi), smem(plan.smem),
+      : KernelBuilder(b, loc), plan(plan), abi(abi), smem(plan.smem),
         index(plan.seqQSources, plan.seqKSources) {}
 
   void emit(LLVM::LLVMFuncOp func);
 
 private:
-  //===--- scalar helpers ------------------------------------------------===//
-  Type i32() { return b.getI32Type(); }
-  Type i64() { return b.getI64Type(); }
-  Type f32() { return b.getF32Type(); }
-  Value c32(int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 32); }
-  Value c64(int64_t v) { return arith::ConstantIntOp::create(b, loc, v, 64); }
-  Value cIdx(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value cF32(double v) {
-    return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
-  }
-  Value negInf() { return cF32(-INFINITY); }
-  Value toIndex(Value v) {
-    return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
-  }
-  Value toI32(Value v) { return arith::IndexCastOp::create(b, loc, i32(), v); }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
-  Value eqI(Value x, Value y) {
-    return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, x, y);
-  }
-  Value isNegInf(Value x) {
-    return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, x,
-                                 negInf());
-  }
-  Value intrinsic(StringRef name, Value x) {
-    return LLVM::CallIntrinsicOp::create(b, loc, f32(), b.getStringAttr(name),
-                                         ValueRange{x})
-        .getResult(0);
-  }
-  Value exp2(Value x) { return intrinsic("llvm.nvvm.ex2.approx.ftz.f", x); }
-  /// scf.if with results; each branch returns the values it yields.
-  SmallVector<Value> ifThenElse(Value cond,
-                                function_ref<SmallVector<Value>()> thenFn,
-                                function_ref<SmallVector<Value>()> elseFn) {
-    auto branch = [&](function_ref<SmallVector<Value>()> fn) {
-      return [&, fn](OpBuilder &nested, Location) {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPoint(nested.getInsertionBlock(),
-                            nested.getInsertionPoint());
-        scf::YieldOp::create(b, loc, fn());
-      };
-    };
-    auto op = scf::IfOp::create(b, loc, cond, branch(thenFn), branch(elseFn));
-    return SmallVector<Value>(op.getResults());
-  }
-  /// Emits `body` under `scf.if cond` with this emitter's builder.
-  void ifThen(Value cond, function_ref<void()> body) {
-    auto op = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(op.thenBlock()->getTerminator());
-    body();
-  }
-
   //===--- shared memory, barriers, TMA -----------------------------------===//
   Value smemPtr(int64_t offset, Value dynamicOffset = {});
   Value smemAddr32(int64_t offset, Value dynamicOffset = {});
@@ -249,7 +193,6 @@ private:
   /// no key yet has m = -inf and uses 0, so that exp2(-inf - m) is 0).
   std::array<Value, 2> negScaledMax(TileValues &values, Value rowMax, Value c);
   Value tanhApprox(Value x);
-  Value log2(Value x) { return intrinsic("llvm.nvvm.lg2.approx.ftz.f", x); }
   Value quadReduce(Value x, bool isMax);
   SmallVector<Value> packProbs(ArrayRef<Value> p);
   Value rescale(Value acc, const std::array<Value, 2> &alpha);
@@ -330,12 +273,14 @@ private:
   void emitConsumer(Value output, Value lse, ArrayRef<Value> bounds,
                     Value iterationBase, Value queryPhase);
   void storeOutputTile(ArrayRef<Value> o, const Value inv[2], Value outputMap);
+  void storePartialOutput(ArrayRef<Value> o, const Value inv[2], Value partial);
+  /// The i64 index of row `row` of the current tile in the LSE [B, H, Sq]
+  /// (or, split, its split's part of [S, B, H, Sq]).
+  Value rowIndex(Value row);
   void storeRowsSwizzled(ArrayRef<Value> pairs, SwizzledAtoms atoms,
                          int64_t bufferOffset, int64_t bufferRows);
   void publishWarpgroupWrites();
 
-  OpBuilder &b;
-  Location loc;
   const KernelPlan &plan;
   /// The kernel's parameters (and launch) in order.
   KernelAbiAttr abi;
@@ -351,8 +296,10 @@ private:
   Value rowInTile;
   Value batch, head, kvHead, rowBegin;
   Value seqQ, seqK, kvEnd;
-  /// Persistent kernels: the batch size (a kernel parameter).
+  /// Persistent and split-KV kernels: the batch size (a kernel parameter).
   Value batchCount;
+  /// Split-KV kernels: this CTA's kv split (grid z / batch).
+  Value split;
   /// Descriptors of shared-memory offset 0: K-major operands (Q, K, P: rows
   /// of 128 bytes, 8-row groups 1024 B apart) and V (MN-major: 64-column
   /// atoms block_n rows apart).
@@ -361,8 +308,23 @@ private:
 };
 
 /// The launch interface of the kernel for `plan` (KernelAbi.cpp): its
-/// signature and manifest are built from it.
-KernelAbiAttr buildKernelAbi(MLIRContext *ctx, const KernelPlan &plan);
+/// signature and manifest are built from it; a split-KV kernel's holds
+/// `splitKv`, its combine kernel's.
+KernelAbiAttr buildKernelAbi(MLIRContext *ctx, const KernelPlan &plan,
+                             SplitKvAttr splitKv = {});
+
+/// Declares the kernel `name` at `b`'s insertion point: its signature is
+/// `params` (#attn.kernel_param: a tensor map as a 128-byte byval grid
+/// constant, a pointer as a global pointer, i32 and f32 as scalars), with
+/// `threads` threads per CTA.
+LLVM::LLVMFuncOp declareKernel(OpBuilder &b, Location loc, StringRef name,
+                               ArrayRef<Attribute> params, int64_t threads);
+
+/// Emits into `module` the combine kernel of the split-KV attention `plan`
+/// (CombineKernel.cpp: attn.combine_splits) and returns its launch, which
+/// the attention kernel's #attn.kernel_abi holds.
+SplitKvAttr buildCombineKernel(OpBuilder &b, Location loc,
+                               gpu::GPUModuleOp module, const KernelPlan &plan);
 
 } // namespace mlir::attn::hopper
 

@@ -67,12 +67,8 @@ Value KernelEmitter::pack(ArrayRef<Value> values, Type structType) {
 }
 
 Value KernelEmitter::packPair(Value lo, Value hi) {
-  auto pairType = VectorType::get({2}, f32());
-  Value v = LLVM::PoisonOp::create(b, loc, pairType);
-  v = LLVM::InsertElementOp::create(b, loc, v, lo, c32(0));
-  v = LLVM::InsertElementOp::create(b, loc, v, hi, c32(1));
   Value narrow = LLVM::FPTruncOp::create(
-      b, loc, VectorType::get({2}, plan.elementType), v);
+      b, loc, VectorType::get({2}, plan.elementType), pairOf(lo, hi));
   return LLVM::BitcastOp::create(b, loc, i32(), narrow);
 }
 

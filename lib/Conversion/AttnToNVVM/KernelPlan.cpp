@@ -157,6 +157,66 @@ static LogicalResult readTileLayouts(KernelPlan &plan) {
   return success();
 }
 
+static Value throughCasts(Value v) {
+  while (auto cast = v.getDefiningOp<tensor::CastOp>())
+    v = cast.getSource();
+  return v;
+}
+
+scf::ForallOp mlir::attn::getSplitTiles(CombineSplitsOp combine) {
+  auto forall =
+      throughCasts(combine.getPartialOutput()).getDefiningOp<scf::ForallOp>();
+  if (!forall || throughCasts(combine.getPartialLse()) != forall.getResult(1))
+    return {};
+  return forall;
+}
+
+/// Reads the split count and the attn.combine_splits of a split-KV tile.
+static LogicalResult readKvSplit(KernelPlan &plan,
+                                 std::pair<Value, OpFoldResult> split) {
+  scf::ForallOp forall = plan.forall;
+  KernelPlan::KvSplit &out = plan.kvSplit.emplace();
+  // The partials' users: one attn.combine_splits, or casts to it.
+  SmallVector<Operation *> users(forall->getUsers());
+  SetVector<Operation *> combines;
+  while (!users.empty()) {
+    Operation *user = users.pop_back_val();
+    if (isa<tensor::CastOp>(user))
+      llvm::append_range(users, user->getUsers());
+    else
+      combines.insert(user);
+  }
+  auto combine = combines.size() == 1
+                     ? dyn_cast<CombineSplitsOp>(combines.front())
+                     : CombineSplitsOp();
+  if (!combine || getSplitTiles(combine) != forall)
+    return forall.emitError("convert-attn-to-nvvm: a split-KV tile's "
+                            "partial O and LSE must go, in that order, to "
+                            "one attn.combine_splits");
+  out.combine = combine;
+  if (std::optional<int64_t> count = getConstantIntValue(split.second)) {
+    out.fixed = *count;
+    return success();
+  }
+  // The count is the function's index argument (at least 1: attn-tile's
+  // max with 1), which the kernel takes as its kv_splits parameter.
+  auto func = forall->getParentOfType<FunctionOpInterface>();
+  for (BlockArgument arg : func.getArguments())
+    if (arg.getType().isIndex() && dependsOn(cast<Value>(split.second), arg)) {
+      if (out.argument)
+        return forall.emitError("convert-attn-to-nvvm: the kv split count "
+                                "must be computed from one index argument "
+                                "of the function (the runtime chooses it at "
+                                "launch)");
+      out.argument = arg;
+    }
+  if (!out.argument)
+    return forall.emitError("convert-attn-to-nvvm: the kv split count must "
+                            "be a constant or an index argument of the "
+                            "function (the runtime chooses it at launch)");
+  return success();
+}
+
 FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
                                                  StringRef name) {
   KernelPlan plan;
@@ -187,17 +247,21 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
               "pipeline runs it)";
   if (!queryLoad || !finalize)
     return fail("expected a tiled attention (attn-tile) in the scf.forall");
-  if (forall.getRank() != 3)
+  // A fourth induction variable is the kv split of a split-KV attention.
+  std::optional<std::pair<Value, OpFoldResult>> split = getKvSplit(forall);
+  int64_t gridRank = split ? 4 : 3;
+  if (forall.getRank() != gridRank)
     return fail("expected the (batch, query head, query block) forall of "
-                "attn-tile, got a forall of rank " +
+                "attn-tile (and the kv split with kv_splits), got a forall "
+                "of rank " +
                 Twine(forall.getRank()));
   plan.forall = forall;
   std::optional<ArrayAttr> mapping = forall.getMapping();
-  if (!mapping || mapping->size() != 3)
+  if (!mapping || int64_t(mapping->size()) != gridRank)
     return fail("expected the forall's mapping to #gpu.block<x>, <y>, <z> "
                 "(attn-tile sets it): the kernel's grid");
   SmallVector<gpu::MappingId> mapped;
-  for (Attribute attr : *mapping)
+  for (Attribute attr : mapping->getValue().take_front(3))
     if (auto block = dyn_cast<gpu::GPUBlockMappingAttr>(attr))
       mapped.push_back(block.getBlock());
   for (gpu::MappingId dim :
@@ -206,7 +270,7 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
       return fail("the forall's mapping must hold #gpu.block<x>, <y> and <z> "
                   "once each");
   // Three entries holding x, y and z once each are those three.
-  for (auto [i, attr] : llvm::enumerate(*mapping)) {
+  for (auto [i, attr] : llvm::enumerate(mapping->getValue().take_front(3))) {
     switch (cast<gpu::GPUBlockMappingAttr>(attr).getBlock()) {
     case gpu::MappingId::DimX:
       plan.queryBlockIv = i;
@@ -256,13 +320,23 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
   for (Operation &op : forall.getTerminator().getYieldingOps())
     written.push_back(finalizeResultOf(
         cast<tensor::ParallelInsertSliceOp>(op).getSource()));
+  if (split) {
+    if (failed(readKvSplit(plan, *split)))
+      return failure();
+    if (written.size() != 2 || written[0] != 0u || written[1] != 1u)
+      return fail("a split-KV tile must write the partial O and LSE of its "
+                  "attn.finalize (attn-tile's kv_splits tiling)");
+    plan.hasLse = !plan.kvSplit->combine.getLse().use_empty();
+    written.pop_back();
+  }
   if (written.empty() || written.front() != 0u)
     return fail("the tile must write O (the kernel's output; a function "
                 "that returns only the LSE is not supported: return O too)");
   if (written.size() > 2 || (written.size() == 2 && written[1] != 1u))
     return fail("the tile must write O and at most the LSE of its "
                 "attn.finalize");
-  plan.hasLse = written.size() == 2;
+  if (!split)
+    plan.hasLse = written.size() == 2;
   plan.lseScale = finalize.getScale();
   plan.mask = finalize.getMaskSpec();
 
@@ -484,9 +558,13 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
       return failure();
 
   // Every index the kernel clones from the IR must be computable there.
+  // The split count's argument is a kernel parameter.
   auto lowerable = [&](Value v, Operation *user, ArrayRef<Value> roots = {}) {
+    SmallVector<Value> all(roots);
+    if (plan.kvSplit && plan.kvSplit->argument)
+      all.push_back(plan.kvSplit->argument);
     return verifyLowerableIndex(v, user, forall, plan.seqQSources,
-                                plan.seqKSources, plan.layout, roots);
+                                plan.seqKSources, plan.layout, all);
   };
   if (failed(lowerable(queryLoad.getRow(), queryLoad)) ||
       failed(lowerable(plan.keyLoad.getHead(), plan.keyLoad)))
@@ -624,6 +702,16 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
   plan.stages = plan.smem.stages;
   plan.probsInRegisters = !plan.smem.probs;
   plan.persistent = plan.smem.queryFree.has_value();
+  // A persistent CTA walks (query block, head, batch) tiles; a kv split
+  // would be a fourth coordinate of that walk, which it does not have.
+  if (plan.persistent && plan.kvSplit)
+    return fail("a split-KV tile (kv_splits) has no persistent schedule: "
+                "drop --persistent or kv_splits");
+  if (plan.kvSplit && plan.kvSplit->fixed &&
+      (*plan.kvSplit->fixed < 2 || *plan.kvSplit->fixed > 65535))
+    return fail("a compiled-in kv split count must be in [2, 65535] (grid "
+                "z is batch x splits), got " +
+                Twine(*plan.kvSplit->fixed));
   if (plan.softwarePipelined && !plan.probsInRegisters)
     return fail("the intra-warpgroup overlap (attn.stage = 1) needs P in "
                 "registers, but #attn.shared_memory has a P buffer");

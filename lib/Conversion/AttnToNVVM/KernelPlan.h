@@ -70,6 +70,18 @@ struct KernelPlan {
   /// The positions of the forall's induction variables that its mapping
   /// puts on #gpu.block<z> (batch), <y> (query head) and <x> (query block).
   int64_t batchIv = 0, headIv = 1, queryBlockIv = 2;
+  /// A split-KV tile (attn-tile's kv_splits): the forall's induction
+  /// variable kKvSplitDim is the kv split, the tile writes the f32 partial O
+  /// and LSE of its split, and `combine` (after the forall) merges them.
+  struct KvSplit {
+    /// The split count, the forall's bound: compiled in, or computed (arith)
+    /// from `argument`, the function's index argument that the runtime
+    /// chooses at launch (the kernel's `kv_splits` parameter).
+    std::optional<int64_t> fixed;
+    BlockArgument argument;
+    mutable CombineSplitsOp combine;
+  };
+  std::optional<KvSplit> kvSplit;
   /// The Q tile's load (its row is the tile's first query row), one K load
   /// (its head is the kv head of the query head: GQA) and one V load.
   mutable LoadTileOp queryLoad, keyLoad, valueLoad;
@@ -137,6 +149,10 @@ struct KernelPlan {
   /// allocation has a Q-free barrier.
   bool persistent = false;
 };
+
+/// The split-KV tiling forall whose partials `combine` merges (through the
+/// tensor.cast canonicalization leaves after a static split count), if any.
+scf::ForallOp getSplitTiles(CombineSplitsOp combine);
 
 /// Reads the plan of the attention tiled in `forall`, or emits a diagnostic
 /// naming what the GPU lowering does not support.

@@ -211,14 +211,7 @@ void KernelEmitter::lowerSoftcap(TileValues &values, SoftcapOp softcap) {
 }
 
 Value KernelEmitter::quadReduce(Value x, bool isMax) {
-  for (int offset : {1, 2}) {
-    Value other =
-        NVVM::ShflOp::create(b, loc, f32(), c32(-1), x, c32(offset), c32(0x1f),
-                             NVVM::ShflKind::bfly, UnitAttr());
-    x = isMax ? arith::MaxNumFOp::create(b, loc, x, other).getResult()
-              : arith::AddFOp::create(b, loc, x, other).getResult();
-  }
-  return x;
+  return laneReduce(x, isMax, 4);
 }
 
 /// Partial maxima a thread keeps per row while reducing it: each is a chain

@@ -30,37 +30,53 @@ struct ManifestWriter {
                        << "'";
   }
 
-  LogicalResult grid(ArrayAttr dims) {
+  /// `dims` into `out`; `what` names the attribute's field in errors.
+  LogicalResult grid(ArrayAttr dims, std::array<rt::GridDim, 3> &out,
+                     StringRef what = "grid") {
     if (dims.size() != 3)
-      return emitError() << "#attn.kernel_abi: grid must have 3 dimensions "
-                            "(x, y, z), got "
+      return emitError() << "#attn.kernel_abi: " << what
+                         << " must have 3 dimensions (x, y, z), got "
                          << dims.size();
     for (auto [i, attr] : llvm::enumerate(dims)) {
       auto dim = dyn_cast<GridDimAttr>(attr);
       if (!dim)
-        return emitError() << "#attn.kernel_abi: grid[" << i
+        return emitError() << "#attn.kernel_abi: " << what << "[" << i
                            << "] must be an #attn.grid_dim";
-      m.grid[i].ceilDiv = dim.getCeilDiv();
+      out[i].ceilDiv = dim.getCeilDiv();
       for (Attribute symbol : dim.getProduct()) {
         auto text = dyn_cast<StringAttr>(symbol);
         if (!text)
-          return emitError() << "#attn.kernel_abi: grid[" << i
+          return emitError() << "#attn.kernel_abi: " << what << "[" << i
                              << "] must multiply symbol names";
         FailureOr<rt::Symbol> s =
             name<rt::Symbol>("symbol", text.getValue(), rt::parseSymbol);
         if (failed(s))
           return failure();
-        m.grid[i].product.push_back(*s);
+        out[i].product.push_back(*s);
       }
     }
     return success();
   }
 
-  LogicalResult param(Attribute attr, size_t i) {
+  /// The swizzle of `bytes` (0: none).
+  FailureOr<rt::Swizzle> swizzle(int64_t bytes, StringRef what) {
+    for (rt::Swizzle s : {rt::Swizzle::None, rt::Swizzle::B32, rt::Swizzle::B64,
+                          rt::Swizzle::B128})
+      if (rt::swizzleBytes(s) == bytes)
+        return s;
+    return emitError() << "#attn.kernel_abi: " << what << ": swizzle must be "
+                       << "0, 32, 64 or 128 bytes, got " << bytes;
+  }
+
+  /// params[i] into `out`; `what` names the attribute's field in errors.
+  LogicalResult param(Attribute attr, size_t i,
+                      std::vector<rt::KernelParam> &out,
+                      StringRef what = "params") {
+    std::string path = (what + "[" + Twine(i) + "]").str();
     auto param = dyn_cast<KernelParamAttr>(attr);
     if (!param)
-      return emitError() << "#attn.kernel_abi: params[" << i
-                         << "] must be an #attn.kernel_param";
+      return emitError() << "#attn.kernel_abi: " << path
+                         << " must be an #attn.kernel_param";
     rt::KernelParam p;
     FailureOr<rt::ParamKind> kind = name<rt::ParamKind>(
         "parameter kind", param.getKind(), rt::parseParamKind);
@@ -83,16 +99,34 @@ struct ManifestWriter {
       p.value = *symbol;
     }
     if (p.kind == rt::ParamKind::TensorMap) {
-      // The tiles' shared-memory layout: 128-byte swizzle over (d, s, h, b).
+      // The tiles' shared-memory layout over (d, s, h, b).
       p.dims = {rt::TensorDim::D, rt::TensorDim::S, rt::TensorDim::H,
                 rt::TensorDim::B};
       p.box.assign(param.getBox().begin(), param.getBox().end());
-      p.swizzle = rt::Swizzle::B128;
-    } else if (!param.getBox().empty()) {
-      return emitError() << "#attn.kernel_abi: params[" << i
-                         << "]: only a tensor_map has a box";
+      FailureOr<rt::Swizzle> s = swizzle(param.getSwizzle(), path);
+      if (failed(s))
+        return failure();
+      p.swizzle = *s;
+    } else if (!param.getBox().empty() || param.getSwizzle() != 128) {
+      return emitError() << "#attn.kernel_abi: " << path
+                         << ": only a tensor_map has a box and a swizzle";
     }
-    m.params.push_back(std::move(p));
+    out.push_back(std::move(p));
+    return success();
+  }
+
+  LogicalResult splitKv(SplitKvAttr split) {
+    rt::SplitKv &out = m.splitKv.emplace();
+    out.splits = split.getSplits();
+    out.kvBlock = split.getKvBlock();
+    out.combine.entry = split.getEntry().str();
+    out.combine.threadsPerBlock = split.getThreads();
+    out.combine.dynamicSmemBytes = split.getSharedMemory();
+    if (failed(grid(split.getGrid(), out.combine.grid, "split_kv.grid")))
+      return failure();
+    for (auto [i, param] : llvm::enumerate(split.getParams()))
+      if (failed(this->param(param, i, out.combine.params, "split_kv.params")))
+        return failure();
     return success();
   }
 
@@ -172,20 +206,22 @@ struct ManifestWriter {
 FailureOr<rt::Manifest>
 writeManifest(function_ref<InFlightDiagnostic()> emitError, StringRef entry,
               int64_t threads, int64_t sharedMemory, ArrayAttr grid,
-              ArrayAttr params, DictionaryAttr problem,
-              DictionaryAttr options) {
+              ArrayAttr params, DictionaryAttr problem, DictionaryAttr options,
+              SplitKvAttr splitKv) {
   ManifestWriter w{emitError, {}};
   w.m.attncVersion = ATTNC_VERSION;
   w.m.entry = entry.str();
   w.m.ptx = "kernel.ptx";
   w.m.threadsPerBlock = threads;
   w.m.dynamicSmemBytes = sharedMemory;
-  if (failed(w.grid(grid)) || failed(w.problem(problem)) ||
+  if (failed(w.grid(grid, w.m.grid)) || failed(w.problem(problem)) ||
       failed(w.options(options)))
     return failure();
   for (auto [i, param] : llvm::enumerate(params))
-    if (failed(w.param(param, i)))
+    if (failed(w.param(param, i, w.m.params)))
       return failure();
+  if (splitKv && failed(w.splitKv(splitKv)))
+    return failure();
   std::string error;
   if (!rt::validateManifest(w.m, error))
     return emitError() << "#attn.kernel_abi: " << error;
@@ -198,10 +234,10 @@ LogicalResult
 KernelAbiAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                       int64_t threads, int64_t sharedMemory, ArrayAttr grid,
                       ArrayAttr params, DictionaryAttr problem,
-                      DictionaryAttr options) {
+                      DictionaryAttr options, SplitKvAttr splitKv) {
   // The entry is the kernel's symbol, not part of the attribute.
   return writeManifest(emitError, "kernel", threads, sharedMemory, grid, params,
-                       problem, options);
+                       problem, options, splitKv);
 }
 
 std::optional<unsigned> KernelAbiAttr::findParam(StringRef kind,
@@ -219,5 +255,5 @@ mlir::attn::toManifest(KernelAbiAttr abi, StringRef entry,
                        function_ref<InFlightDiagnostic()> emitError) {
   return writeManifest(emitError, entry, abi.getThreads(),
                        abi.getSharedMemory(), abi.getGrid(), abi.getParams(),
-                       abi.getProblem(), abi.getOptions());
+                       abi.getProblem(), abi.getOptions(), abi.getSplitKv());
 }

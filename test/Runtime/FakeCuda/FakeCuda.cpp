@@ -7,26 +7,88 @@
 // the real driver does, and every call that needs a context fails with
 // CUDA_ERROR_INVALID_CONTEXT unless the device's primary context is current,
 // so a test sees both a missing cuCtxSetCurrent and a caller's context that
-// is not restored. Memory is host memory; launches only count, and, once a
-// test enables the trace (attnc_fake_cuda_trace_enable), each tensor map
-// encoded and each launch's grid are described in the calling thread's
-// trace (attnc_fake_cuda_trace), for tests of what the runtime passes.
+// is not restored. Memory is host memory, but stream-ordered allocations
+// (cuMemAllocAsync) are distinct addresses above the user address space that
+// nothing may touch. Modules keep their PTX, so that a function knows its
+// entry's name, parameter types and block limit (.maxntid or .reqntid).
+// Launches only count, and, once a test enables the trace
+// (attnc_fake_cuda_trace_enable), each tensor map encoded, each stream-ordered
+// allocation and free and each launch (its function, grid and parameter values)
+// are described in the calling thread's trace (attnc_fake_cuda_trace), for
+// tests of what the runtime passes. ATTNC_FAKE_CUDA_FAIL_LAUNCH=<entry> fails
+// the launches of that entry and ATTNC_FAKE_CUDA_FAIL_ALLOC_ASYNC=1 every
+// cuMemAllocAsync, for tests of the runtime's error paths.
 //
 //===----------------------------------------------------------------------===//
 
 #include <cuda.h>
 
 #include <atomic>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
 #include <string>
 
 namespace {
 struct Object {
   int tag;
 };
-Object primaryContext{1}, module{2}, function{3};
+Object primaryContext{1};
+
+/// A function of a module: its entry's name, one letter per parameter (m: a
+/// 128-byte tensor map, p: 64 bits, i: 32-bit integer, f: f32) and its
+/// block limit (the entry's .maxntid or .reqntid, else 384).
+struct Function {
+  std::string name;
+  std::string params;
+  int maxThreads = 384;
+};
+
+/// A loaded module (never unloaded, as the runtime never unloads one): its
+/// PTX and the functions resolved in it.
+struct Module {
+  std::string image;
+  std::mutex mutex;
+  std::map<std::string, std::unique_ptr<Function>> functions;
+};
+
+/// The parameters and block limit of `.entry name(...)` in `ptx`; false if
+/// there is no such entry.
+bool readEntry(const std::string &ptx, const std::string &name, Function &out) {
+  for (size_t at = ptx.find(".entry"); at != std::string::npos;
+       at = ptx.find(".entry", at + 6)) {
+    size_t begin = ptx.find_first_not_of(" \t", at + 6);
+    if (begin == std::string::npos || ptx.compare(begin, name.size(), name))
+      continue;
+    size_t open = ptx.find_first_not_of(" \t\n", begin + name.size());
+    if (open == std::string::npos || ptx[open] != '(')
+      continue;
+    size_t close = ptx.find(')', open);
+    std::string list = ptx.substr(open + 1, close - open - 1);
+    out.params.clear();
+    for (size_t p = list.find(".param"); p != std::string::npos;
+         p = list.find(".param", p + 6)) {
+      std::string decl = list.substr(p, list.find(',', p) - p);
+      out.params += decl.find('[') != std::string::npos      ? 'm'
+                    : decl.find("64 ") != std::string::npos  ? 'p'
+                    : decl.find(".f32") != std::string::npos ? 'f'
+                                                             : 'i';
+    }
+    // The performance directives between the parameters and the body.
+    std::string directives = ptx.substr(close, ptx.find('{', close) - close);
+    for (const char *d : {".maxntid", ".reqntid"})
+      if (size_t at = directives.find(d); at != std::string::npos)
+        out.maxThreads = std::atoi(directives.c_str() + at + 8);
+    return true;
+  }
+  return false;
+}
+
 thread_local CUcontext current = nullptr;
 std::atomic<long> launches{0};
 std::atomic<bool> tracing{false};
@@ -42,6 +104,32 @@ CUcontext primary() { return reinterpret_cast<CUcontext>(&primaryContext); }
 CUresult needContext() {
   return current == primary() ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT;
 }
+
+/// " params [...]": tensor maps as "map", 64-bit values in hex, the rest in
+/// decimal.
+void traceParams(const Function &fn, void **params) {
+  trace += " params [";
+  for (size_t i = 0; i < fn.params.size(); ++i) {
+    char value[32] = "map";
+    if (fn.params[i] == 'p')
+      std::snprintf(value, sizeof(value), "0x%llx",
+                    *static_cast<unsigned long long *>(params[i]));
+    else if (fn.params[i] == 'i')
+      std::snprintf(value, sizeof(value), "%d",
+                    *static_cast<int32_t *>(params[i]));
+    else if (fn.params[i] == 'f')
+      std::snprintf(value, sizeof(value), "%g",
+                    double(*static_cast<float *>(params[i])));
+    trace += (i ? ", " : "") + std::string(value);
+  }
+  trace += "]";
+}
+
+/// Stream-ordered allocations: fake addresses from 0xa00000000000 up (past
+/// the 47-bit user address space, so never host memory), 1 MiB apart.
+std::atomic<uint64_t> nextAsync{0xa00000000000ull};
+std::mutex asyncMutex;
+std::set<CUdeviceptr> liveAsync;
 } // namespace
 
 extern "C" {
@@ -66,8 +154,25 @@ ATTNC_FAKE_API CUresult cuDriverGetVersion(int *v) {
   return CUDA_SUCCESS;
 }
 ATTNC_FAKE_API CUresult cuGetErrorName(CUresult r, const char **s) {
-  *s = r == CUDA_ERROR_INVALID_CONTEXT ? "CUDA_ERROR_INVALID_CONTEXT"
-                                       : "CUDA_ERROR_FAKE";
+  switch (r) {
+  case CUDA_ERROR_INVALID_CONTEXT:
+    *s = "CUDA_ERROR_INVALID_CONTEXT";
+    break;
+  case CUDA_ERROR_INVALID_VALUE:
+    *s = "CUDA_ERROR_INVALID_VALUE";
+    break;
+  case CUDA_ERROR_NOT_FOUND:
+    *s = "CUDA_ERROR_NOT_FOUND";
+    break;
+  case CUDA_ERROR_OUT_OF_MEMORY:
+    *s = "CUDA_ERROR_OUT_OF_MEMORY";
+    break;
+  case CUDA_ERROR_LAUNCH_FAILED:
+    *s = "CUDA_ERROR_LAUNCH_FAILED";
+    break;
+  default:
+    *s = "CUDA_ERROR_FAKE";
+  }
   return CUDA_SUCCESS;
 }
 ATTNC_FAKE_API CUresult cuGetErrorString(CUresult, const char **s) {
@@ -121,25 +226,44 @@ ATTNC_FAKE_API CUresult cuCtxSetCurrent(CUcontext c) {
   return CUDA_SUCCESS;
 }
 ATTNC_FAKE_API CUresult cuCtxSynchronize() { return needContext(); }
-ATTNC_FAKE_API CUresult cuModuleLoadDataEx(CUmodule *m, const void *,
+ATTNC_FAKE_API CUresult cuModuleLoadDataEx(CUmodule *m, const void *image,
                                            unsigned int, CUjit_option *,
                                            void **) {
-  *m = reinterpret_cast<CUmodule>(&module);
-  return needContext();
+  if (CUresult r = needContext())
+    return r;
+  auto *loaded = new Module; // never unloaded, like the runtime's
+  loaded->image = static_cast<const char *>(image);
+  *m = reinterpret_cast<CUmodule>(loaded);
+  return CUDA_SUCCESS;
 }
-ATTNC_FAKE_API CUresult cuModuleGetFunction(CUfunction *f, CUmodule,
-                                            const char *) {
-  *f = reinterpret_cast<CUfunction>(&function);
-  return needContext();
+ATTNC_FAKE_API CUresult cuModuleGetFunction(CUfunction *f, CUmodule m,
+                                            const char *name) {
+  if (CUresult r = needContext())
+    return r;
+  Module &module = *reinterpret_cast<Module *>(m);
+  std::lock_guard<std::mutex> lock(module.mutex);
+  std::unique_ptr<Function> &fn = module.functions[name];
+  if (!fn) {
+    auto made = std::make_unique<Function>();
+    made->name = name;
+    if (!readEntry(module.image, name, *made)) {
+      module.functions.erase(name);
+      return CUDA_ERROR_NOT_FOUND;
+    }
+    fn = std::move(made);
+  }
+  *f = reinterpret_cast<CUfunction>(fn.get());
+  return CUDA_SUCCESS;
 }
 ATTNC_FAKE_API CUresult cuFuncSetAttribute(CUfunction, CUfunction_attribute,
                                            int) {
   return needContext();
 }
 ATTNC_FAKE_API CUresult cuFuncGetAttribute(int *v, CUfunction_attribute a,
-                                           CUfunction) {
+                                           CUfunction f) {
+  const Function &fn = *reinterpret_cast<const Function *>(f);
   *v = a == CU_FUNC_ATTRIBUTE_NUM_REGS                ? 168
-       : a == CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK ? 384
+       : a == CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK ? fn.maxThreads
                                                       : 0;
   return needContext();
 }
@@ -163,19 +287,69 @@ ATTNC_FAKE_API CUresult cuTensorMapEncodeTiled(
   return CUDA_SUCCESS; // needs no context in the real driver either
 }
 ATTNC_FAKE_API CUresult cuLaunchKernelEx(const CUlaunchConfig *config,
-                                         CUfunction, void **, void **) {
+                                         CUfunction f, void **params, void **) {
   if (CUresult r = needContext())
     return r;
+  const Function &fn = *reinterpret_cast<const Function *>(f);
+  const char *failing = std::getenv("ATTNC_FAKE_CUDA_FAIL_LAUNCH");
+  if (failing && fn.name == failing) {
+    if (tracing)
+      trace += "launch " + fn.name + " failed (ATTNC_FAKE_CUDA_FAIL_LAUNCH)\n";
+    return CUDA_ERROR_LAUNCH_FAILED;
+  }
   ++launches;
   if (tracing) {
     unsigned grid[3] = {config->gridDimX, config->gridDimY, config->gridDimZ};
     unsigned block[3] = {config->blockDimX, config->blockDimY,
                          config->blockDimZ};
-    trace += "launch grid [";
+    trace += "launch " + fn.name + " grid [";
     appendList(grid, 3);
     trace += "] block [";
     appendList(block, 3);
-    trace += "] shared_memory " + std::to_string(config->sharedMemBytes) + "\n";
+    trace += "] shared_memory " + std::to_string(config->sharedMemBytes);
+    traceParams(fn, params);
+    trace += "\n";
+  }
+  return CUDA_SUCCESS;
+}
+
+ATTNC_FAKE_API CUresult cuMemAllocAsync(CUdeviceptr *p, size_t bytes,
+                                        CUstream) {
+  if (CUresult r = needContext())
+    return r;
+  const char *fail = std::getenv("ATTNC_FAKE_CUDA_FAIL_ALLOC_ASYNC");
+  if (bytes == 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  if (fail && *fail == '1')
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  const uint64_t mib = uint64_t(1) << 20;
+  uint64_t span = (uint64_t(bytes) + 2 * mib - 1) / mib * mib;
+  *p = static_cast<CUdeviceptr>(nextAsync.fetch_add(span));
+  {
+    std::lock_guard<std::mutex> lock(asyncMutex);
+    liveAsync.insert(*p);
+  }
+  if (tracing) {
+    char at[32];
+    std::snprintf(at, sizeof(at), "0x%llx",
+                  static_cast<unsigned long long>(*p));
+    trace +=
+        "mem_alloc_async bytes " + std::to_string(bytes) + " at " + at + "\n";
+  }
+  return CUDA_SUCCESS;
+}
+ATTNC_FAKE_API CUresult cuMemFreeAsync(CUdeviceptr p, CUstream) {
+  if (CUresult r = needContext())
+    return r;
+  {
+    std::lock_guard<std::mutex> lock(asyncMutex);
+    if (!liveAsync.erase(p))
+      return CUDA_ERROR_INVALID_VALUE;
+  }
+  if (tracing) {
+    char at[32];
+    std::snprintf(at, sizeof(at), "0x%llx", static_cast<unsigned long long>(p));
+    trace += std::string("mem_free_async ") + at + "\n";
   }
   return CUDA_SUCCESS;
 }

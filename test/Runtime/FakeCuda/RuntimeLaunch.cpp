@@ -6,22 +6,35 @@
 // shapes and element strides (default: packed BHSD; v defaults to k and o to
 // q, strides included), with an LSE buffer when `lse` is given, and prints
 // the launch's status and the fake driver's trace of it: each tensor map the
-// runtime encoded (its base named after the tensor it points into, with the
-// element offset) and the launch's grid.
+// runtime encoded, each stream-ordered allocation and free, and each
+// launch's function, grid and parameters. Addresses are named after what
+// they point into: q, k, v, o or lse plus an element offset, or ws (the
+// allocation of the trace's mem_alloc_async, a split-KV workspace) plus a
+// byte offset; "?" when they point into none.
+//
+// Two modes test the split-KV arithmetic of the runtime (lib/Runtime/
+// SplitKv.h) without a driver:
+//   attnc-rt-launch-test --kv-splits TILES KV_BLOCKS NUM_SMS
+//     prints the split heuristic's count;
+//   attnc-rt-launch-test --workspace SPLITS BATCH HEADS SEQ_Q HEAD_DIM_V
+//     prints the workspace's lse_partial offset and size, or "overflow".
 //
 //===----------------------------------------------------------------------===//
 
+#include "SplitKv.h"
 #include "attnc/Runtime/Runtime.h"
 #include "attnc/Runtime/Testing.h"
 
 #include <dlfcn.h>
 
+#include <cctype>
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace {
 struct Tensor {
@@ -50,9 +63,73 @@ int64_t span(const Tensor &t) {
     last += (t.shape[i] - 1) * t.strides[i];
   return last + 1;
 }
+
+/// A named range of memory, for naming the addresses in the trace.
+struct Region {
+  std::string name;
+  uintptr_t base;
+  uint64_t bytes;
+  uint64_t elementSize; // offsets are printed in elements of this size
+};
+
+/// `line` with each 0x... address replaced by "<region>+<offset>" ("?" if
+/// it is in no region).
+std::string nameAddresses(const std::string &line,
+                          const std::vector<Region> &regions) {
+  std::string out;
+  for (size_t at = 0; at < line.size();) {
+    size_t hex = line.find("0x", at);
+    if (hex == std::string::npos ||
+        (hex > 0 && std::isalnum(static_cast<unsigned char>(line[hex - 1])))) {
+      size_t stop = hex == std::string::npos ? line.size() : hex + 2;
+      out += line.substr(at, stop - at);
+      at = stop;
+      continue;
+    }
+    char *end = nullptr;
+    uintptr_t address = std::strtoull(line.c_str() + hex, &end, 16);
+    out += line.substr(at, hex - at);
+    std::string name = "?";
+    for (const Region &r : regions)
+      if (address >= r.base && address - r.base < r.bytes)
+        name =
+            r.name + "+" + std::to_string((address - r.base) / r.elementSize);
+    out += name;
+    at = end - line.c_str();
+  }
+  return out;
+}
+
+/// The split-KV arithmetic modes (see the file comment); -1 if `argv` is not
+/// one of them.
+int splitArithmetic(int argc, char **argv) {
+  std::string mode = argc > 1 ? argv[1] : "";
+  std::vector<int64_t> n;
+  for (int i = 2; i < argc; ++i)
+    n.push_back(std::strtoll(argv[i], nullptr, 10));
+  if (mode == "--kv-splits" && n.size() == 3) {
+    std::printf("tiles %lld kv_blocks %lld num_sms %lld -> kv_splits %lld\n",
+                (long long)n[0], (long long)n[1], (long long)n[2],
+                (long long)attnc::rt::chooseKvSplits(n[0], n[1], n[2]));
+    return 0;
+  }
+  if (mode == "--workspace" && n.size() == 5) {
+    attnc::rt::SplitWorkspace w;
+    if (!attnc::rt::splitWorkspace(n[0], n[1], n[2], n[3], n[4], w))
+      std::printf("workspace: overflow\n");
+    else
+      std::printf("workspace: lse_partial at %llu, %llu bytes\n",
+                  (unsigned long long)w.lsePartialOffset,
+                  (unsigned long long)w.bytes);
+    return 0;
+  }
+  return -1;
+}
 } // namespace
 
 int main(int argc, char **argv) {
+  if (int status = splitArithmetic(argc, argv); status >= 0)
+    return status;
   if (argc < 2) {
     std::fprintf(stderr, "usage: attnc-rt-launch-test ARTIFACT "
                          "[NAME=B,H,S,D[/S0,S1,S2,S3]]... [lse]\n");
@@ -156,24 +233,23 @@ int main(int argc, char **argv) {
   if (st != ATTNC_OK)
     std::printf(": %s", attnc_last_error());
   std::printf("\n");
-  // Name each tensor map's base after the tensor it points into.
+  // Name each address after what it points into.
+  std::vector<Region> regions;
+  for (int n = 0; n < 4; ++n)
+    regions.push_back({names[n], reinterpret_cast<uintptr_t>(tensors[n].data),
+                       uint64_t(span(tensors[n])) * 2, 2});
+  if (lse) {
+    const Tensor &q = tensors[0];
+    regions.push_back({"lse", reinterpret_cast<uintptr_t>(lse),
+                       uint64_t(q.shape[0] * q.shape[1] * q.shape[2]) * 4, 4});
+  }
   std::istringstream lines(trace());
   for (std::string line; std::getline(lines, line);) {
-    const std::string key = "base ";
-    size_t at = line.find(key);
-    if (at != std::string::npos) {
-      size_t begin = at + key.size(), end = line.find(' ', begin);
-      uintptr_t base = std::strtoull(line.c_str() + begin, nullptr, 16);
-      std::string name = "?";
-      for (int n = 0; n < 4; ++n) {
-        uintptr_t data = reinterpret_cast<uintptr_t>(tensors[n].data);
-        if (base >= data && base < data + size_t(span(tensors[n])) * 2)
-          name =
-              std::string(names[n]) + "+" + std::to_string((base - data) / 2);
-      }
-      line.replace(begin, end - begin, name);
-    }
-    std::printf("%s\n", line.c_str());
+    unsigned long long bytes = 0, base = 0;
+    if (std::sscanf(line.c_str(), "mem_alloc_async bytes %llu at %llx", &bytes,
+                    &base) == 2)
+      regions.push_back({"ws", uintptr_t(base), bytes, 1});
+    std::printf("%s\n", nameAddresses(line, regions).c_str());
   }
   for (Tensor &t : tensors)
     attnc_testing_free(t.data);

@@ -84,19 +84,57 @@ def Attn_KernelParamAttr : Attn_Attr<"KernelParam", "kernel_param"> {
     `seq_k`, `batch`, `scale`, `scale_log2`, ...) the runtime computes at
     launch. A tensor map has the box it loads or stores, innermost first,
     over the tensor's (d, s, h, b) dimensions; its shared-memory side is
-    128-byte swizzled and out-of-bounds elements read as zeros.
+    `swizzle`-byte swizzled (128 unless given; 0: not swizzled, plain rows)
+    and out-of-bounds elements read as zeros. A split-KV kernel's
+    workspace is `o_partial` and `lse_partial` (pointers).
 
     ```mlir
     #attn.kernel_param<"tensor_map", "q", box = [64, 128, 1, 1]>
+    #attn.kernel_param<"tensor_map", "o", box = [128, 4, 1, 1], swizzle = 0>
     #attn.kernel_param<"f32", "scale">
     ```
   }];
   let parameters = (ins
     StringRefParameter<"the manifest's parameter kind">:$kind,
     StringRefParameter<"the tensor or the problem symbol">:$value,
-    OptionalArrayRefParameter<"int64_t">:$box
+    OptionalArrayRefParameter<"int64_t">:$box,
+    DefaultValuedParameter<"int64_t", "128">:$swizzle
   );
-  let assemblyFormat = "`<` $kind `,` $value (`,` `box` `=` `[` $box^ `]`)? `>`";
+  let assemblyFormat = [{
+    `<` $kind `,` $value (`,` `box` `=` `[` $box^ `]`)?
+    (`,` `swizzle` `=` $swizzle^)? `>`
+  }];
+  let builders = [
+    AttrBuilder<(ins "::llvm::StringRef":$kind, "::llvm::StringRef":$value,
+                     CArg<"::llvm::ArrayRef<int64_t>", "{}">:$box), [{
+      return $_get($_ctxt, kind, value, box, 128);
+    }]>
+  ];
+}
+
+def Attn_SplitKvAttr : Attn_Attr<"SplitKv", "split_kv"> {
+  let summary = "the second kernel of a split-KV attention and its split count";
+  let description = [{
+    A split-KV attention (`kv_splits`) runs as two kernels: the attention
+    kernel (the `#attn.kernel_abi` that holds this attribute) writes the f32
+    partial O and LSE of each kv split into the runtime's workspace
+    (`o_partial`, `lse_partial`), and the kernel `entry`, lowered from
+    `attn.combine_splits`, merges them into O and the LSE. `splits` is the
+    split count compiled in, or 0 where the runtime chooses it at launch
+    (the `kv_splits` symbol; docs/Runtime.md's split heuristic counts
+    `kv_block`-key blocks). `threads`, `shared_memory`, `grid` and `params`
+    are the combine kernel's, as in `#attn.kernel_abi`.
+  }];
+  let parameters = (ins
+    "int64_t":$splits,
+    "int64_t":$kv_block,
+    StringRefParameter<"the combine kernel's symbol">:$entry,
+    "int64_t":$threads,
+    "int64_t":$shared_memory,
+    "::mlir::ArrayAttr":$grid,
+    "::mlir::ArrayAttr":$params
+  );
+  let assemblyFormat = "`<` struct(params) `>`";
 }
 
 def Attn_GridDimAttr : Attn_Attr<"GridDim", "grid_dim"> {
@@ -133,6 +171,8 @@ def Attn_KernelAbiAttr : Attn_Attr<"KernelAbi", "kernel_abi"> {
     - `options`: the compile options and facts recorded for
       reproducibility (`block_m`, `heads_q`, a compiled-in `scale`, ...);
       the runtime checks `heads_q`, `heads_kv` and `scale` when present.
+    - `split_kv`: for a split-KV attention, the combine kernel
+      (`#attn.split_kv`).
 
     The verifier writes the manifest and checks it with the runtime's own
     validator (`attnc::rt::validateManifest`), so the attribute holds only
@@ -144,10 +184,20 @@ def Attn_KernelAbiAttr : Attn_Attr<"KernelAbi", "kernel_abi"> {
     "::mlir::ArrayAttr":$grid,
     "::mlir::ArrayAttr":$params,
     "::mlir::DictionaryAttr":$problem,
-    "::mlir::DictionaryAttr":$options
+    "::mlir::DictionaryAttr":$options,
+    OptionalParameter<"::mlir::attn::SplitKvAttr">:$split_kv
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
+  let builders = [
+    AttrBuilder<(ins "int64_t":$threads, "int64_t":$shared_memory,
+                     "::mlir::ArrayAttr":$grid, "::mlir::ArrayAttr":$params,
+                     "::mlir::DictionaryAttr":$problem,
+                     "::mlir::DictionaryAttr":$options), [{
+      return $_get($_ctxt, threads, shared_memory, grid, params, problem,
+                   options, ::mlir::attn::SplitKvAttr());
+    }]>
+  ];
   let extraClassDeclaration = [{
     /// The position of the first parameter of `kind` and `value` in the
     /// kernel's signature, if there is one.

@@ -1,0 +1,252 @@
+//===- CombineKernel.cpp - attn.combine_splits as the second kernel -------===//
+//
+// Part of the attnc project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// A split-KV attention's attention kernel leaves, for every query row and kv
+// split s, the split's normalized O_s and LSE_s in the workspace (f32
+// [S, B, H, Sq, Dv] and [S, B, H, Sq]). The combine kernel merges them as
+// attn.combine_splits defines:
+//
+//   M = max_s LSE_s,  w_s = exp(LSE_s - M),
+//   O = sum_s w_s O_s / sum_s w_s,  LSE = M + log(sum_s w_s)
+//
+// (O = 0, LSE = -inf where every split was empty). One warp computes one row:
+// the lanes reduce the split maxima, then every lane walks the splits
+// weighting its columns (two adjacent ones per 64, one 8-byte load each, so a
+// warp reads a row's 64-column chunk as 256 contiguous bytes). The CTA's
+// rows of O go through shared memory (unswizzled rows, the O box) to one TMA
+// store, which clips rows past Nq; the LSE is stored directly.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelBuilder.h"
+#include "KernelEmitter.h"
+
+#include "attnc/Runtime/Manifest.h"
+
+using namespace mlir;
+using namespace mlir::attn;
+using namespace mlir::attn::hopper;
+
+namespace {
+
+/// Query rows per CTA, one warp each.
+constexpr int64_t kCombineRows = 4;
+constexpr int64_t kCombineThreads = 32 * kCombineRows;
+/// Columns of a row one pass of a warp covers (two per lane).
+constexpr int64_t kColumnsPerPass = 64;
+
+class CombineEmitter : KernelBuilder {
+public:
+  CombineEmitter(OpBuilder &b, Location loc, const KernelPlan &plan,
+                 SplitKvAttr abi)
+      : KernelBuilder(b, loc), plan(plan), abi(abi) {}
+
+  void emit(LLVM::LLVMFuncOp func);
+
+private:
+  Value global(Value base, Type element, Value index) {
+    auto ptr = LLVM::LLVMPointerType::get(b.getContext(), 1);
+    return LLVM::GEPOp::create(b, loc, ptr, element, base, ValueRange{index});
+  }
+  Value i64Of(Value v) { return arith::ExtUIOp::create(b, loc, i64(), v); }
+
+  const KernelPlan &plan;
+  SplitKvAttr abi;
+};
+
+} // namespace
+
+void CombineEmitter::emit(LLVM::LLVMFuncOp func) {
+  Block *entry = func.addEntryBlock(b);
+  b.setInsertionPointToStart(entry);
+  auto param = [&](StringRef kind, StringRef value) -> Value {
+    for (auto [i, attr] : llvm::enumerate(abi.getParams())) {
+      auto p = cast<KernelParamAttr>(attr);
+      if (p.getKind() == kind && p.getValue() == value)
+        return entry->getArgument(i);
+    }
+    return {};
+  };
+  Value outputMap = param("tensor_map", "o");
+  Value lse = param("pointer", "lse");
+  Value partialO = param("pointer", "o_partial");
+  Value partialLse = param("pointer", "lse_partial");
+  Value seqQ = param("i32", "seq_q");
+  Value splits = param("i32", "kv_splits");
+  assert(outputMap && partialO && partialLse && seqQ && splits &&
+         "buildCombineKernel gives the kernel these parameters");
+
+  Value tid = NVVM::ThreadIdXOp::create(b, loc, i32());
+  Value lane = arith::AndIOp::create(b, loc, tid, c32(31));
+  Value warp = arith::ShRUIOp::create(b, loc, tid, c32(5));
+  Value rowBlock = NVVM::BlockIdXOp::create(b, loc, i32());
+  Value head = NVVM::BlockIdYOp::create(b, loc, i32());
+  Value batch = NVVM::BlockIdZOp::create(b, loc, i32());
+  Value heads = NVVM::GridDimYOp::create(b, loc, i32());
+  Value batches = NVVM::GridDimZOp::create(b, loc, i32());
+  Value firstRow = mul(rowBlock, c32(kCombineRows));
+  Value row = add(firstRow, warp);
+  // A row past Nq reads row Nq - 1 (its O is clipped by the TMA store).
+  Value clamped = arith::MinUIOp::create(
+      b, loc, row, arith::SubIOp::create(b, loc, seqQ, c32(1)));
+  Value headRow = add(mul(i64Of(batch), i64Of(heads)), i64Of(head));
+  Value rowIndex = add(mul(headRow, i64Of(seqQ)), i64Of(clamped));
+  Value splitStride = mul(mul(i64Of(batches), i64Of(heads)), i64Of(seqQ));
+  auto splitLse = [&](Value split) {
+    Value index = add(mul(i64Of(toI32(split)), splitStride), rowIndex);
+    return LLVM::LoadOp::create(b, loc, f32(), global(partialLse, f32(), index),
+                                4)
+        .getResult();
+  };
+
+  // M: each lane's maximum over splits lane, lane + 32, ..., then the warp's.
+  auto maxLoop = scf::ForOp::create(b, loc, toIndex(lane), toIndex(splits),
+                                    cIdx(32), ValueRange{negInf()});
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(maxLoop.getBody());
+    Value m = arith::MaximumFOp::create(b, loc, maxLoop.getRegionIterArgs()[0],
+                                        splitLse(maxLoop.getInductionVar()));
+    scf::YieldOp::create(b, loc, m);
+  }
+  Value maxLse = laneReduce(maxLoop.getResult(0), /*isMax=*/true, 32);
+  // Every split empty: M = -inf, and exp(-inf - 0) = 0 weighs each split.
+  Value offset =
+      arith::SelectOp::create(b, loc, isNegInf(maxLse), cF32(0.0), maxLse);
+
+  // Lane l holds columns 64 j + 2 l and + 1 of each pass j that reaches them
+  // (a last partial pass where Dv is not a multiple of 64).
+  int64_t dv = plan.valueHeadDim;
+  int64_t passes = llvm::divideCeil(dv, kColumnsPerPass);
+  Value pairColumn = mul(lane, c32(2));
+  SmallVector<Value> columns, inRange;
+  for (int64_t j = 0; j < passes; ++j) {
+    Value col = add(pairColumn, c32(j * kColumnsPerPass));
+    Value ok =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, col, c32(dv));
+    inRange.push_back(ok);
+    // A lane past Dv reads the row's last pair instead, and stores nothing.
+    columns.push_back(
+        arith::SelectOp::create(b, loc, ok, col, c32(dv - 2)).getResult());
+  }
+  auto pairType = VectorType::get({2}, f32());
+  Value zeroPair = pairOf(cF32(0.0), cF32(0.0));
+  SmallVector<Value> init = {cF32(0.0)};
+  init.append(passes, zeroPair);
+  auto sumLoop =
+      scf::ForOp::create(b, loc, cIdx(0), toIndex(splits), cIdx(1), init);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(sumLoop.getBody());
+    Value s = sumLoop.getInductionVar();
+    ValueRange carried = sumLoop.getRegionIterArgs();
+    Value weight = exp2(arith::MulFOp::create(
+        b, loc, arith::SubFOp::create(b, loc, splitLse(s), offset),
+        cF32(attnc::rt::kLog2E)));
+    Value rowStart =
+        mul(add(mul(i64Of(toI32(s)), splitStride), rowIndex), c64(dv));
+    Value weights = pairOf(weight, weight);
+    SmallVector<Value> next = {
+        arith::AddFOp::create(b, loc, carried[0], weight)};
+    for (int64_t j = 0; j < passes; ++j) {
+      Value ptr = global(partialO, f32(), add(rowStart, i64Of(columns[j])));
+      Value pair = LLVM::LoadOp::create(b, loc, pairType, ptr, 8);
+      next.push_back(
+          LLVM::FMAOp::create(b, loc, weights, pair, carried[j + 1]));
+    }
+    scf::YieldOp::create(b, loc, next);
+  }
+  Value sum = sumLoop.getResult(0);
+  Value empty =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, sum, cF32(0.0));
+  Value inv = arith::SelectOp::create(
+      b, loc, empty, cF32(0.0), arith::DivFOp::create(b, loc, cF32(1.0), sum));
+  Value invPair = pairOf(inv, inv);
+
+  // This warp's row of O, in the element type, into the O box: rows of Dv
+  // elements, unswizzled.
+  auto sharedPtr = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  Value smemBase = LLVM::AddressOfOp::create(b, loc, sharedPtr, "attn_smem");
+  int64_t elementBytes = plan.elementType.getIntOrFloatBitWidth() / 8;
+  auto narrowPair = VectorType::get({2}, plan.elementType);
+  for (int64_t j = 0; j < passes; ++j) {
+    ifThen(inRange[j], [&] {
+      Value o = LLVM::FMulOp::create(b, loc, sumLoop.getResult(j + 1), invPair);
+      Value narrow = LLVM::FPTruncOp::create(b, loc, narrowPair, o);
+      Value byte = mul(add(mul(warp, c32(dv)), columns[j]), c32(elementBytes));
+      Value ptr = LLVM::GEPOp::create(b, loc, sharedPtr, b.getI8Type(),
+                                      smemBase, ValueRange{byte});
+      LLVM::StoreOp::create(b, loc, narrow, ptr, /*alignment=*/4);
+    });
+  }
+  if (lse) {
+    Value rowOk =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, seqQ);
+    ifThen(arith::AndIOp::create(b, loc, rowOk, eqI(lane, c32(0))), [&] {
+      Value value = arith::AddFOp::create(
+          b, loc, maxLse,
+          arith::MulFOp::create(b, loc, log2(sum), cF32(M_LN2)));
+      value = arith::SelectOp::create(b, loc, empty, negInf(), value);
+      LLVM::StoreOp::create(b, loc, value, global(lse, f32(), rowIndex), 4);
+    });
+  }
+  // The TMA store reads the rows through the async proxy.
+  NVVM::FenceProxyOp::create(
+      b, loc, NVVM::ProxyKind::async_shared,
+      NVVM::SharedSpaceAttr::get(b.getContext(),
+                                 NVVM::SharedSpace::shared_cta));
+  NVVM::Barrier0Op::create(b, loc);
+  ifThen(eqI(tid, c32(0)), [&] {
+    NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+        b, loc, outputMap, smemBase, ValueRange{c32(0), firstRow, head, batch},
+        Value(),
+        NVVM::TMAStoreModeAttr::get(b.getContext(), NVVM::TMAStoreMode::TILE),
+        Value());
+    NVVM::CpAsyncBulkCommitGroupOp::create(b, loc);
+    // Shared memory must outlive the reads of the store.
+    NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, b.getI32IntegerAttr(0),
+                                         b.getUnitAttr());
+  });
+  LLVM::ReturnOp::create(b, loc, ValueRange{});
+}
+
+SplitKvAttr mlir::attn::hopper::buildCombineKernel(OpBuilder &b, Location loc,
+                                                   gpu::GPUModuleOp module,
+                                                   const KernelPlan &plan) {
+  MLIRContext *ctx = b.getContext();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(module.getBody());
+  auto str = [&](StringRef s) -> Attribute { return b.getStringAttr(s); };
+  auto gridDim = [&](StringRef symbol, int64_t ceilDiv) -> Attribute {
+    return GridDimAttr::get(ctx, b.getArrayAttr({str(symbol)}), ceilDiv);
+  };
+  auto param = [&](StringRef kind, StringRef value) -> Attribute {
+    return KernelParamAttr::get(ctx, kind, value);
+  };
+  // O's box is the CTA's rows, unswizzled (TMA takes up to 256 elements a
+  // row without a swizzle).
+  SmallVector<Attribute> params = {KernelParamAttr::get(
+      ctx, "tensor_map", "o", {plan.valueHeadDim, kCombineRows, 1, 1},
+      /*swizzle=*/0)};
+  if (plan.hasLse)
+    params.push_back(param("pointer", "lse"));
+  params.push_back(param("pointer", "o_partial"));
+  params.push_back(param("pointer", "lse_partial"));
+  params.push_back(param("i32", "seq_q"));
+  params.push_back(param("i32", "kv_splits"));
+  int64_t elementBytes = plan.elementType.getIntOrFloatBitWidth() / 8;
+  auto abi = SplitKvAttr::get(
+      ctx, plan.kvSplit->fixed.value_or(0), plan.blockN, plan.name + "_combine",
+      kCombineThreads, kCombineRows * plan.valueHeadDim * elementBytes,
+      b.getArrayAttr({gridDim("seq_q", kCombineRows), gridDim("heads_q", 1),
+                      gridDim("batch", 1)}),
+      b.getArrayAttr(params));
+  auto func = declareKernel(b, loc, abi.getEntry(), abi.getParams().getValue(),
+                            kCombineThreads);
+  CombineEmitter(b, loc, plan, abi).emit(func);
+  return abi;
+}

@@ -1,0 +1,60 @@
+//===- SplitKv.h - split-KV launch arithmetic -------------------*- C++ -*-===//
+//
+// What the runtime decides for a split-KV (flash-decoding) artifact at each
+// launch, kept free of the driver so that tests can call it directly: the
+// split count (the split heuristic, docs/Runtime.md), the ATTNC_KV_SPLITS
+// override and the workspace layout.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ATTNC_LIB_RUNTIME_SPLITKV_H
+#define ATTNC_LIB_RUNTIME_SPLITKV_H
+
+#include <cstdint>
+#include <string>
+
+namespace attnc::rt {
+
+/// The most splits the heuristic chooses: beyond it, the combine's reads and
+/// the workspace's traffic outgrow what a fuller machine gains.
+inline constexpr int64_t kMaxKvSplits = 128;
+
+/// The split count for an attention kernel of `tiles` blocks (its grid with
+/// one split) over `kvBlocks` kv blocks on `numSms` SMs: 1 when the grid
+/// already fills 80% of the SMs or there is one kv block; otherwise the
+/// smallest count whose wave efficiency reaches 85% of the best, among
+/// counts up to min(numSms, kvBlocks, kMaxKvSplits) that change the blocks
+/// per split (FlashAttention's num_splits_heuristic).
+int64_t chooseKvSplits(int64_t tiles, int64_t kvBlocks, int64_t numSms);
+
+/// The environment variable that forces the split count of artifacts that
+/// choose it at launch (tests, tools).
+inline constexpr const char *kKvSplitsVariable = "ATTNC_KV_SPLITS";
+
+/// Reads ATTNC_KV_SPLITS: 0 when unset or empty, else the count (1 ..
+/// INT32_MAX: it is an i32 kernel parameter). On a bad value returns false
+/// and sets `error` to a message naming the variable and the value.
+bool kvSplitsOverride(int64_t &out, std::string &error);
+
+/// The workspace of one split-KV launch, one allocation: o_partial, f32
+/// [splits, batch, heads, seqQ, headDimV] contiguous at offset 0, then
+/// lse_partial, f32 [splits, batch, heads, seqQ] contiguous at the next
+/// multiple of kWorkspaceAlignment.
+struct SplitWorkspace {
+  uint64_t lsePartialOffset = 0;
+  uint64_t bytes = 0;
+};
+
+/// The alignment of each workspace tensor: that of a fresh allocation, so a
+/// kernel may use the widest loads on either.
+inline constexpr uint64_t kWorkspaceAlignment = 256;
+
+/// Lays out the workspace for the kernel's view of the problem (batch, heads
+/// and seqQ as the symbols batch, heads_q and seq_q give them). Returns false
+/// when the byte count does not fit in 64 bits.
+bool splitWorkspace(int64_t splits, int64_t batch, int64_t heads, int64_t seqQ,
+                    int64_t headDimV, SplitWorkspace &out);
+
+} // namespace attnc::rt
+
+#endif // ATTNC_LIB_RUNTIME_SPLITKV_H

@@ -1,0 +1,90 @@
+// RUN: attnc-opt %s -split-input-file --attn-tiling-pipeline="block-m=128 block-n=128" --attn-warp-specialize \
+// RUN:   --attn-assign-layouts --attn-allocate-shared-memory --convert-attn-to-nvvm \
+// RUN:   | FileCheck %s --implicit-check-not='{{[^#]attn\.[^k]}}'
+
+// A split-KV attention (kv_splits) becomes two kernels. The combine kernel,
+// lowered from attn.combine_splits: one warp per query row, four rows per
+// CTA; the O box of the CTA's rows unswizzled, then the LSE and the
+// workspace's partial O and LSE, Nq and the split count.
+// CHECK-LABEL: gpu.module @attn_kernels
+// CHECK:       llvm.func @split_combine(%[[O:[^:]*]]: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant},
+// CHECK-SAME:    %[[LSE:[^:]*]]: !llvm.ptr<1>, %[[PO:[^:]*]]: !llvm.ptr<1>, %[[PL:[^:]*]]: !llvm.ptr<1>, %[[NQ:[^:]*]]: i32, %[[S:[^:]*]]: i32)
+// CHECK-SAME:    attributes {nvvm.kernel, nvvm.reqntid = array<i32: 128, 1, 1>}
+// The row's (batch, head) from the grid's y and z, B and H from its size.
+// CHECK:         %[[H:.*]] = nvvm.read.ptx.sreg.ctaid.y : i32
+// CHECK:         %[[B:.*]] = nvvm.read.ptx.sreg.ctaid.z : i32
+// M: each lane's maximum over splits lane, lane + 32, ... of the partial
+// LSE, then a butterfly over the warp.
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c32
+// CHECK:           llvm.getelementptr %[[PL]]
+// CHECK:           arith.maximumf
+// CHECK-COUNT-5: nvvm.shfl.sync  bfly
+// Every split weighed by exp2((LSE_s - M) log2 e), two columns per lane.
+// CHECK:         scf.for %{{.*}} = %c0 to %{{.*}} step %c1 iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (f32, vector<2xf32>)
+// CHECK:           llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
+// CHECK:           llvm.getelementptr %[[PO]]
+// CHECK:           llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<1> -> vector<2xf32>
+// CHECK:           llvm.intr.fma(%{{.*}}) : (vector<2xf32>, vector<2xf32>, vector<2xf32>) -> vector<2xf32>
+// O / sum in bf16 into the O box, the LSE M + ln(sum) stored directly,
+// then one TMA store of the CTA's rows.
+// CHECK:         llvm.fptrunc %{{.*}} : vector<2xf32> to vector<2xbf16>
+// CHECK:         llvm.store %{{.*}} : vector<2xbf16>, !llvm.ptr<3>
+// CHECK:         llvm.getelementptr %[[LSE]]
+// CHECK:         llvm.store %{{.*}} : f32, !llvm.ptr<1>
+// CHECK:         nvvm.fence.proxy
+// CHECK:         nvvm.barrier0
+// CHECK:         nvvm.cp.async.bulk.tensor.global.shared.cta %[[O]], %{{.*}}, box[%{{.*}}, %{{.*}}, %[[H]], %[[B]]]
+// The attention kernel: no O tensor map, the workspace pointers instead;
+// the batch size and the split count (the function's index argument,
+// chosen at launch) are parameters. Its ABI names the combine kernel.
+// CHECK:       llvm.func @split(%{{[^:]*}}: !llvm.ptr {{{[^}]*}}}, %{{[^:]*}}: !llvm.ptr {{{[^}]*}}}, %{{[^:]*}}: !llvm.ptr {{{[^}]*}}},
+// CHECK-SAME:    %[[APO:[^:]*]]: !llvm.ptr<1>, %[[APL:[^:]*]]: !llvm.ptr<1>, %{{[^:]*}}: i32, %{{[^:]*}}: i32, %[[BATCH:[^:]*]]: i32, %[[SPLITS:[^:]*]]: i32)
+// CHECK-SAME:    grid = [#attn.grid_dim<["seq_q"], ceil_div = 128>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch", "kv_splits"]>]
+// CHECK-SAME:    #attn.kernel_param<"pointer", "o_partial">, #attn.kernel_param<"pointer", "lse_partial">
+// CHECK-SAME:    #attn.kernel_param<"i32", "batch">, #attn.kernel_param<"i32", "kv_splits">]
+// CHECK-SAME:    split_kv = <splits = 0, kv_block = 128, entry = "split_combine", threads = 128, shared_memory = 512,
+// CHECK-SAME:      grid = [#attn.grid_dim<["seq_q"], ceil_div = 4>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch"]>],
+// CHECK-SAME:      params = [#attn.kernel_param<"tensor_map", "o", box = [64, 4, 1, 1], swizzle = 0>, #attn.kernel_param<"pointer", "lse">,
+// The split count the IR's kv range divides by (max with 1) is the
+// parameter; grid z is batch x split, batches fastest.
+// CHECK:         %[[SPLITS_IDX:.*]] = arith.index_cast %[[SPLITS]] : i32 to index
+// CHECK:         %[[Z:.*]] = nvvm.read.ptx.sreg.ctaid.z : i32
+// CHECK:         arith.remui %[[Z]], %[[BATCH]] : i32
+// CHECK:         %[[SPLIT:.*]] = arith.divui %[[Z]], %[[BATCH]] : i32
+// CHECK:         arith.maxsi %[[SPLITS_IDX]], %{{.*}} : index
+// The split's rows of O (normalized, f32) and its LSE go to the workspace
+// directly: an 8-byte store per column pair, no TMA store.
+// CHECK-NOT:     cp.async.bulk.tensor.global.shared.cta
+// CHECK:         llvm.getelementptr %[[APO]]
+// CHECK:         llvm.store %{{.*}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<1>
+// CHECK-NOT:     cp.async.bulk.tensor.global.shared.cta
+// CHECK:         llvm.getelementptr %[[APL]]
+// CHECK:         llvm.store %{{.*}} : f32, !llvm.ptr<1>
+func.func @split(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
+                 %v: tensor<?x4x?x64xbf16>, %splits: index)
+    -> (tensor<?x4x?x64xbf16>, tensor<?x4x?xf32>) {
+  %o, %lse = attn.attention %q, %k, %v kv_splits(%splits)
+      : tensor<?x4x?x64xbf16>, tensor<?x4x?x64xbf16>, tensor<?x4x?x64xbf16>
+      -> tensor<?x4x?x64xbf16>, tensor<?x4x?xf32>
+  return %o, %lse : tensor<?x4x?x64xbf16>, tensor<?x4x?xf32>
+}
+
+// -----
+
+// A compiled-in split count: the kernel takes no kv_splits parameter (its
+// ABI records the count for the runtime), and a combine kernel without an
+// LSE to write takes no LSE pointer.
+// CHECK-LABEL: gpu.module @attn_kernels
+// CHECK:       llvm.func @fixed_combine(%{{[^:]*}}: !llvm.ptr {{{[^}]*}}}, %{{[^:]*}}: !llvm.ptr<1>, %{{[^:]*}}: !llvm.ptr<1>, %{{[^:]*}}: i32, %{{[^:]*}}: i32)
+// CHECK:       llvm.func @fixed(%{{[^:]*}}: !llvm.ptr {{{[^}]*}}}, %{{[^:]*}}: !llvm.ptr {{{[^}]*}}}, %{{[^:]*}}: !llvm.ptr {{{[^}]*}}},
+// CHECK-SAME:    %{{[^:]*}}: !llvm.ptr<1>, %{{[^:]*}}: !llvm.ptr<1>, %{{[^:]*}}: i32, %{{[^:]*}}: i32, %{{[^:]*}}: i32)
+// CHECK-SAME:    split_kv = <splits = 3, kv_block = 128, entry = "fixed_combine"
+// CHECK-SAME:      params = [#attn.kernel_param<"tensor_map", "o", box = [64, 4, 1, 1], swizzle = 0>, #attn.kernel_param<"pointer", "o_partial">,
+func.func @fixed(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
+                 %v: tensor<?x4x?x64xbf16>) -> tensor<?x4x?x64xbf16> {
+  %splits = arith.constant 3 : index
+  %o = attn.attention %q, %k, %v kv_splits(%splits)
+      : tensor<?x4x?x64xbf16>, tensor<?x4x?x64xbf16>, tensor<?x4x?x64xbf16>
+      -> tensor<?x4x?x64xbf16>
+  return %o : tensor<?x4x?x64xbf16>
+}

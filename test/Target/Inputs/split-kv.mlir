@@ -1,0 +1,19 @@
+// Split-KV kernels for ptxas-split-kv.test: a decode step of GQA 32:8 whose
+// split count the runtime chooses (the index argument), and a causal
+// chunked prefill with a compiled-in count and the LSE.
+
+func.func @decode_split(%q: tensor<?x32x?x128xbf16>, %k: tensor<?x8x?x128xbf16>,
+                        %v: tensor<?x8x?x128xbf16>, %splits: index) -> tensor<?x32x?x128xbf16> {
+  %o = attn.attention %q, %k, %v kv_splits(%splits)
+      : tensor<?x32x?x128xbf16>, tensor<?x8x?x128xbf16>, tensor<?x8x?x128xbf16> -> tensor<?x32x?x128xbf16>
+  return %o : tensor<?x32x?x128xbf16>
+}
+
+func.func @prefill_split(%q: tensor<?x4x?x64xf16>, %k: tensor<?x4x?x64xf16>,
+                         %v: tensor<?x4x?x64xf16>) -> (tensor<?x4x?x64xf16>, tensor<?x4x?xf32>) {
+  %splits = arith.constant 4 : index
+  %o, %lse = attn.attention %q, %k, %v mask = causal_bottom_right kv_splits(%splits)
+      : tensor<?x4x?x64xf16>, tensor<?x4x?x64xf16>, tensor<?x4x?x64xf16>
+      -> tensor<?x4x?x64xf16>, tensor<?x4x?xf32>
+  return %o, %lse : tensor<?x4x?x64xf16>, tensor<?x4x?xf32>
+}
