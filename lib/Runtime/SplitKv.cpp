@@ -39,7 +39,7 @@ int64_t attnc::rt::chooseKvSplits(int64_t tiles, int64_t kvBlocks,
       best = std::max(best, efficiency(s));
   // The fewest splits near the best: each split adds workspace traffic.
   for (int64_t s = 1; s <= maxSplits; ++s)
-    if (eligible(s) && efficiency(s) >= 0.85f * best)
+    if (eligible(s) && efficiency(s) >= kSplitEfficiencyShare * best)
       return s;
   return 1;
 }

@@ -19,12 +19,19 @@ namespace attnc::rt {
 /// the workspace's traffic outgrow what a fuller machine gains.
 inline constexpr int64_t kMaxKvSplits = 128;
 
+/// The share of the best wave efficiency the chosen split count must reach.
+/// FlashAttention's heuristic takes 85%; a decode step is memory-bound, so
+/// an idle SM is bandwidth lost, while a split costs little (run 46 of
+/// bench/HISTORY.md: B = 1, Hkv = 8, Nk = 32k was bound by the 112 of 132
+/// SMs that 85% gives, 14 splits).
+inline constexpr float kSplitEfficiencyShare = 0.95f;
+
 /// The split count for an attention kernel of `tiles` blocks (its grid with
 /// one split) over `kvBlocks` kv blocks on `numSms` SMs: 1 when the grid
 /// already fills 80% of the SMs or there is one kv block; otherwise the
-/// smallest count whose wave efficiency reaches 85% of the best, among
-/// counts up to min(numSms, kvBlocks, kMaxKvSplits) that change the blocks
-/// per split (FlashAttention's num_splits_heuristic).
+/// smallest count whose wave efficiency reaches kSplitEfficiencyShare of the
+/// best, among counts up to min(numSms, kvBlocks, kMaxKvSplits) that change
+/// the blocks per split (after FlashAttention's num_splits_heuristic).
 int64_t chooseKvSplits(int64_t tiles, int64_t kvBlocks, int64_t numSms);
 
 /// The environment variable that forces the split count of artifacts that

@@ -19,8 +19,13 @@
 // CHECK:           llvm.getelementptr %[[PL]]
 // CHECK:           arith.maximumf
 // CHECK-COUNT-5: nvvm.shfl.sync  bfly
-// Every split weighed by exp2((LSE_s - M) log2 e), two columns per lane.
-// CHECK:         scf.for %{{.*}} = %c0 to %{{.*}} step %c1 iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (f32, vector<2xf32>)
+// Every split weighed by exp2((LSE_s - M) log2 e), two columns per lane:
+// eight splits an iteration (their loads in flight together), then the
+// remaining ones one by one.
+// CHECK:         %[[GROUPED:.*]] = arith.muli %{{.*}}, %[[EIGHT:.*]] : index
+// CHECK:         %[[GROUPS:.*]]:2 = scf.for %{{.*}} = %c0 to %[[GROUPED]] step %{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (f32, vector<2xf32>)
+// CHECK-COUNT-8:   llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
+// CHECK:         scf.for %{{.*}} = %[[GROUPED]] to %{{.*}} step %c1{{.*}} iter_args(%{{.*}} = %[[GROUPS]]#0, %{{.*}} = %[[GROUPS]]#1) -> (f32, vector<2xf32>)
 // CHECK:           llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
 // CHECK:           llvm.getelementptr %[[PO]]
 // CHECK:           llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<1> -> vector<2xf32>

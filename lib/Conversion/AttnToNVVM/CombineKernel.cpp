@@ -14,11 +14,11 @@
 //   O = sum_s w_s O_s / sum_s w_s,  LSE = M + log(sum_s w_s)
 //
 // (O = 0, LSE = -inf where every split was empty). One warp computes one row:
-// the lanes reduce the split maxima, then every lane walks the splits
-// weighting its columns (two adjacent ones per 64, one 8-byte load each, so a
-// warp reads a row's 64-column chunk as 256 contiguous bytes). The CTA's
-// rows of O go through shared memory (unswizzled rows, the O box) to one TMA
-// store, which clips rows past Nq; the LSE is stored directly.
+// the lanes reduce the split maxima, then every lane walks the splits, eight
+// at a time, weighting its columns (two adjacent ones per 64, one 8-byte load
+// each, so a warp reads a row's 64-column chunk as 256 contiguous bytes). The
+// CTA's rows of O go through shared memory (unswizzled rows, the O box) to one
+// TMA store, which clips rows past Nq; the LSE is stored directly.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,6 +38,8 @@ constexpr int64_t kCombineRows = 4;
 constexpr int64_t kCombineThreads = 32 * kCombineRows;
 /// Columns of a row one pass of a warp covers (two per lane).
 constexpr int64_t kColumnsPerPass = 64;
+/// Splits a warp weighs per loop iteration (their loads in flight at once).
+constexpr int64_t kSplitsPerStep = 8;
 
 class CombineEmitter : KernelBuilder {
 public:
@@ -137,13 +139,8 @@ void CombineEmitter::emit(LLVM::LLVMFuncOp func) {
   Value zeroPair = pairOf(cF32(0.0), cF32(0.0));
   SmallVector<Value> init = {cF32(0.0)};
   init.append(passes, zeroPair);
-  auto sumLoop =
-      scf::ForOp::create(b, loc, cIdx(0), toIndex(splits), cIdx(1), init);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(sumLoop.getBody());
-    Value s = sumLoop.getInductionVar();
-    ValueRange carried = sumLoop.getRegionIterArgs();
+  // One split's weight and weighted columns, added to `carried`.
+  auto weighSplit = [&](Value s, ValueRange carried) -> SmallVector<Value> {
     Value weight = exp2(arith::MulFOp::create(
         b, loc, arith::SubFOp::create(b, loc, splitLse(s), offset),
         cF32(attnc::rt::kLog2E)));
@@ -158,7 +155,33 @@ void CombineEmitter::emit(LLVM::LLVMFuncOp func) {
       next.push_back(
           LLVM::FMAOp::create(b, loc, weights, pair, carried[j + 1]));
     }
-    scf::YieldOp::create(b, loc, next);
+    return next;
+  };
+  // kSplitsPerStep splits per iteration, so that their loads are in flight
+  // together (a row's splits are independent reads; one at a time, each
+  // would wait for the last), then the remaining splits one by one.
+  Value splitCount = toIndex(splits);
+  Value grouped =
+      mul(arith::DivUIOp::create(b, loc, splitCount, cIdx(kSplitsPerStep)),
+          cIdx(kSplitsPerStep));
+  auto groupLoop =
+      scf::ForOp::create(b, loc, cIdx(0), grouped, cIdx(kSplitsPerStep), init);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(groupLoop.getBody());
+    SmallVector<Value> carried(groupLoop.getRegionIterArgs());
+    for (int64_t u = 0; u < kSplitsPerStep; ++u)
+      carried = weighSplit(add(groupLoop.getInductionVar(), cIdx(u)), carried);
+    scf::YieldOp::create(b, loc, carried);
+  }
+  auto sumLoop = scf::ForOp::create(b, loc, grouped, splitCount, cIdx(1),
+                                    groupLoop.getResults());
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(sumLoop.getBody());
+    scf::YieldOp::create(
+        b, loc,
+        weighSplit(sumLoop.getInductionVar(), sumLoop.getRegionIterArgs()));
   }
   Value sum = sumLoop.getResult(0);
   Value empty =
