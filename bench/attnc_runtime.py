@@ -16,10 +16,10 @@ import sys
 # beside bench/), which is what the GPU machine has, not an installed package.
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 
-from attnc._capi import DTYPE_CODES, AttentionArgs, KernelAttrs, Tensor  # noqa: E402
+from attnc._capi import DTYPE_CODES, I32, AttentionArgs, KernelAttrs, Tensor, index_tensor  # noqa: E402
 
-__all__ = ["AttentionArgs", "AttncError", "BF16", "F16", "F32", "Kernel", "KernelAttrs", "Runtime", "Tensor",
-           "describe"]
+__all__ = ["AttentionArgs", "AttncError", "BF16", "F16", "F32", "I32", "Kernel", "KernelAttrs", "Runtime", "Tensor",
+           "describe", "describe_index"]
 
 BF16, F16, F32 = DTYPE_CODES["bf16"], DTYPE_CODES["f16"], DTYPE_CODES["f32"]
 
@@ -37,6 +37,7 @@ class Runtime:
         self.testing.attnc_testing_last_error.restype = ctypes.c_char_p
         self.lib.attnc_kernel_load.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p)]
         self.lib.attnc_attention_launch.argtypes = [ctypes.c_void_p, ctypes.POINTER(AttentionArgs), ctypes.c_void_p]
+        self.lib.attnc_attention_check.argtypes = [ctypes.c_void_p, ctypes.POINTER(AttentionArgs), ctypes.c_void_p]
         self.testing.attnc_testing_time_launches.argtypes = [
             ctypes.c_void_p, ctypes.POINTER(AttentionArgs), ctypes.c_void_p, ctypes.c_int, ctypes.c_int,
             ctypes.POINTER(ctypes.c_float)]
@@ -69,6 +70,18 @@ def describe(t, layout):
     return Tensor(t.data_ptr(), (ctypes.c_int64 * 4)(*shape), (ctypes.c_int64 * 4)(*strides), dtype, device, 0)
 
 
+def describe_index(t):
+    """The attnc_tensor of a paged KV cache's int32 index tensor (a torch block table [B, pages_per_seq] or
+    cache lengths [B]); None is absent (a zero attnc_tensor)."""
+    if t is None:
+        return Tensor()
+    if str(t.dtype) != "torch.int32" or t.dim() not in (1, 2):
+        raise AttncError(f"describe_index: expected a 1-d or 2-d torch.int32 tensor, found {t.dtype} of "
+                         f"{t.dim()} dims")
+    device = t.device.index if t.device.index is not None else 0
+    return index_tensor(t.data_ptr(), list(t.shape), list(t.stride()), device)
+
+
 class Kernel:
     def __init__(self, rt, handle, manifest):
         self.rt, self.handle, self.manifest = rt, handle, manifest
@@ -87,15 +100,44 @@ class Kernel:
             return float(self.options["scale"])
         return 1.0 / math.sqrt(self.problem["head_dim"])
 
-    def args(self, q, k, v, o, lse, scale):
-        layout = self.problem["layout"]
-        # Keywords: attnc._capi.AttentionArgs sets struct_size itself.
-        return AttentionArgs(q=describe(q, layout), k=describe(k, layout), v=describe(v, layout),
-                             o=describe(o, layout), lse=lse.data_ptr() if lse is not None else None, scale=scale)
+    @property
+    def page_size(self):
+        """Tokens per page of a kernel over a paged KV cache (problem.page_size), else None."""
+        return self.problem.get("page_size")
 
-    def launch(self, args, stream=None):
+    def args(self, q, k, v, o, lse, scale, kv_layout=None, block_table=None, cache_lengths=None):
+        """The launch's arguments for torch tensors. For a paged kernel, k and v are the page pools
+        [num_pages, page_size, Hkv, D] (read as bshd, a page for a batch entry: kv_layout's default then),
+        block_table int32 [B, pages_per_seq] and cache_lengths int32 [B], both contiguous."""
+        layout = self.problem["layout"]
+        if kv_layout is None:
+            kv_layout = "bshd" if self.page_size else layout
+        # Keywords: attnc._capi.AttentionArgs sets struct_size itself.
+        return AttentionArgs(q=describe(q, layout), k=describe(k, kv_layout), v=describe(v, kv_layout),
+                             o=describe(o, layout), lse=lse.data_ptr() if lse is not None else None, scale=scale,
+                             block_table=describe_index(block_table), cache_lengths=describe_index(cache_lengths))
+
+    @staticmethod
+    def _with_indices(args, block_table, cache_lengths):
+        if block_table is not None:
+            args.block_table = describe_index(block_table)
+        if cache_lengths is not None:
+            args.cache_lengths = describe_index(cache_lengths)
+        return args
+
+    def launch(self, args, stream=None, block_table=None, cache_lengths=None):
+        """attnc_attention_launch; block_table and cache_lengths (torch int32), when given, replace those
+        of `args`."""
+        args = self._with_indices(args, block_table, cache_lengths)
         self.rt.check(self.rt.lib.attnc_attention_launch(self.handle, ctypes.byref(args), stream),
                       "attnc_attention_launch")
+
+    def check(self, args, stream=None, block_table=None, cache_lengths=None):
+        """attnc_attention_check: every check of a launch, and a paged kernel's block table and cache lengths
+        by value (copied to the host after the work on `stream`), without launching."""
+        args = self._with_indices(args, block_table, cache_lengths)
+        self.rt.check(self.rt.lib.attnc_attention_check(self.handle, ctypes.byref(args), stream),
+                      "attnc_attention_check")
 
     def time(self, args, warmup=10, iters=50, stream=None):
         ms = ctypes.c_float()

@@ -115,3 +115,7 @@ sed -E 's/(%v: tensor<[^>]*>)\)/\1, %splits: index)/; /attn.attention/ s/$/ kv_s
   bench/decode.mlir > artifacts/decode-split.mlir
 "$BUILD_DIR/bin/attnc-compile" artifacts/decode-split.mlir -o artifacts/decode-split > /dev/null
 "$BUILD_DIR/bin/attnc-compile" artifacts/decode-split.mlir --block-m=64 -o artifacts/decode-split-bm64 > /dev/null
+# Paged decode (bench/decode_paged.py): pools of 16- and 256-token pages,
+# split at launch, with the two tile heights of the dense split kernels.
+"$BUILD_DIR/bin/attnc-compile" bench/decode-paged.mlir -o artifacts/paged > /dev/null
+"$BUILD_DIR/bin/attnc-compile" bench/decode-paged.mlir --block-m=64 -o artifacts/paged-bm64 > /dev/null

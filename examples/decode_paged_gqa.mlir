@@ -4,8 +4,9 @@
 // pages in order, and cache_lengths holds its number of cached tokens, so the
 // sequences of one batch may have any lengths. The one new query row sees
 // every cached key (causal_bottom_right with Nq = 1).
-// The CPU reference runs it at every stage; the GPU lowering of paged tiles
-// is not built yet (the run command falls back to the CPU and says so).
+// On the GPU the producer reads each kv block's pages from the block table
+// and loads them with one TMA box a page (docs/Pipeline.md, "A paged KV
+// cache").
 func.func @decode_paged(%q: tensor<?x32x1x128xbf16>, %k: tensor<?x16x8x128xbf16>,
                         %v: tensor<?x16x8x128xbf16>, %block_table: tensor<?x?xi32>,
                         %cache_lengths: tensor<?xi32>)

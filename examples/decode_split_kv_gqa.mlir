@@ -3,9 +3,10 @@
 // per sequence the grid has only B x 32 tiles; kv_splits(8) gives each
 // (batch, head) eight tiles, one per eighth of the cache, and
 // attn.combine_splits merges their partial outputs by their LSEs. The
-// split count is a value so that a launch can pick it from the lengths.
-// The CPU reference runs it at every stage; the GPU lowering of split tiles
-// is not built yet (the run command falls back to the CPU and says so).
+// split count is a value so that a launch can pick it from the lengths
+// (an index argument of the function: the runtime's split heuristic; here a
+// constant). On the GPU the tiles and the merge are two kernels of one
+// artifact (docs/Pipeline.md, "Split kv ranges").
 func.func @decode_split_kv(%q: tensor<?x32x1x128xbf16>, %k: tensor<?x8x?x128xbf16>,
                            %v: tensor<?x8x?x128xbf16>)
     -> (tensor<?x32x1x128xbf16>, tensor<?x32x1xf32>) {

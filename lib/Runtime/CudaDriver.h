@@ -50,6 +50,7 @@ namespace attnc::rt {
   X(cuMemFreeAsync, "cuMemFreeAsync", nullptr)                                 \
   X(cuMemcpyHtoD, "cuMemcpyHtoD_v2", nullptr)                                  \
   X(cuMemcpyDtoH, "cuMemcpyDtoH_v2", nullptr)                                  \
+  X(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2", nullptr)                        \
   X(cuMemsetD16, "cuMemsetD16_v2", nullptr)                                    \
   X(cuEventCreate, "cuEventCreate", nullptr)                                   \
   X(cuEventRecord, "cuEventRecord", nullptr)                                   \

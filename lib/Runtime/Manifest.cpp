@@ -54,19 +54,21 @@ constexpr EnumName<TensorName> kTensorNames[] = {
     {TensorName::O, "o"},
     {TensorName::Lse, "lse"},
     {TensorName::OPartial, "o_partial"},
-    {TensorName::LsePartial, "lse_partial"}};
+    {TensorName::LsePartial, "lse_partial"},
+    {TensorName::BlockTable, "block_table"},
+    {TensorName::CacheLengths, "cache_lengths"}};
 constexpr EnumName<TensorDim> kTensorDims[] = {{TensorDim::D, "d"},
                                                {TensorDim::S, "s"},
                                                {TensorDim::H, "h"},
                                                {TensorDim::B, "b"}};
 constexpr EnumName<Symbol> kSymbols[] = {
-    {Symbol::Batch, "batch"},         {Symbol::HeadsQ, "heads_q"},
-    {Symbol::HeadsKv, "heads_kv"},    {Symbol::HeadsRatio, "heads_ratio"},
-    {Symbol::SeqQ, "seq_q"},          {Symbol::SeqK, "seq_k"},
-    {Symbol::HeadDim, "head_dim"},    {Symbol::HeadDimV, "head_dim_v"},
-    {Symbol::NumSms, "num_sms"},      {Symbol::One, "one"},
-    {Symbol::KvSplits, "kv_splits"},  {Symbol::Scale, "scale"},
-    {Symbol::ScaleLog2, "scale_log2"}};
+    {Symbol::Batch, "batch"},        {Symbol::HeadsQ, "heads_q"},
+    {Symbol::HeadsKv, "heads_kv"},   {Symbol::HeadsRatio, "heads_ratio"},
+    {Symbol::SeqQ, "seq_q"},         {Symbol::SeqK, "seq_k"},
+    {Symbol::HeadDim, "head_dim"},   {Symbol::HeadDimV, "head_dim_v"},
+    {Symbol::NumSms, "num_sms"},     {Symbol::One, "one"},
+    {Symbol::KvSplits, "kv_splits"}, {Symbol::PagesPerSeq, "pages_per_seq"},
+    {Symbol::Scale, "scale"},        {Symbol::ScaleLog2, "scale_log2"}};
 
 template <typename E, size_t N>
 const char *nameOf(const EnumName<E> (&table)[N], E value) {
@@ -490,6 +492,8 @@ private:
   bool readProblem(const JsonValue &root, Problem &p);
   bool readPackedQueryHeads(const JsonValue &problem, const std::string &path,
                             Problem &p);
+  bool readPageSize(const JsonValue &problem, const std::string &path,
+                    Problem &p);
   bool readParams(const JsonValue &obj, const std::string &path,
                   std::vector<KernelParam> &params);
   bool readParam(const JsonValue &v, const std::string &path, KernelParam &p);
@@ -595,7 +599,7 @@ bool ManifestReader::readProblem(const JsonValue &root, Problem &p) {
   return problem && asObject(*problem, path) &&
          checkKeys(*problem, path,
                    {"dtype", "head_dim", "head_dim_v", "layout", "mask", "gqa",
-                    "has_lse", "packed_query_heads"}) &&
+                    "has_lse", "packed_query_heads", "page_size"}) &&
          readEnum(*problem, path, "dtype", kDTypes, "dtype", p.dtype) &&
          readInt(*problem, path, "head_dim", p.headDim) &&
          readInt(*problem, path, "head_dim_v", p.headDimV) &&
@@ -603,7 +607,24 @@ bool ManifestReader::readProblem(const JsonValue &root, Problem &p) {
          readString(*problem, path, "mask", p.mask) &&
          readBool(*problem, path, "gqa", p.gqa) &&
          readBool(*problem, path, "has_lse", p.hasLse) &&
-         readPackedQueryHeads(*problem, path, p);
+         readPackedQueryHeads(*problem, path, p) &&
+         readPageSize(*problem, path, p);
+}
+
+bool ManifestReader::readPageSize(const JsonValue &problem,
+                                  const std::string &path, Problem &p) {
+  p.pageSize = 0;
+  const JsonValue *v = member(problem, path, "page_size", false);
+  if (!v)
+    return true;
+  const std::string key = join(path, "page_size");
+  if (!asInt(*v, key, p.pageSize))
+    return false;
+  // An explicit 0 is refused here, where it differs from an absent key (0
+  // means "not paged" in Problem); the range is checked in validateManifest.
+  if (p.pageSize == 0)
+    return fail(key, "is 0; leave it out for a dense (not paged) KV cache");
+  return true;
 }
 
 bool ManifestReader::readPackedQueryHeads(const JsonValue &problem,
@@ -782,11 +803,17 @@ bool isPlainFileName(const std::string &name) {
          name.find('\\') == std::string::npos;
 }
 
-/// The tensors that have no shape of their own in attnc_attention_args: the
-/// LSE buffer and the split-KV workspace.
+/// The tensors that cannot be tensor maps: the LSE buffer and the split-KV
+/// workspace, which have no shape of their own in attnc_attention_args, and
+/// the int32 index inputs of a paged KV cache.
 bool isPointerOnly(TensorName t) {
   return t == TensorName::Lse || t == TensorName::OPartial ||
-         t == TensorName::LsePartial;
+         t == TensorName::LsePartial || t == TensorName::BlockTable ||
+         t == TensorName::CacheLengths;
+}
+
+bool isPagedIndex(TensorName t) {
+  return t == TensorName::BlockTable || t == TensorName::CacheLengths;
 }
 
 bool isWorkspace(TensorName t) {
@@ -800,6 +827,22 @@ bool notSplit(std::string &error, const std::string &path,
               what + " belongs to a split-KV artifact, but the manifest has "
                      "no split_kv");
 }
+
+/// The error for a paged-cache name (`what`) in a manifest without
+/// problem.page_size.
+bool notPaged(std::string &error, const std::string &path,
+              const std::string &what) {
+  return fail(error, path,
+              what + " belongs to a paged artifact, but the manifest has no "
+                     "problem.page_size");
+}
+
+/// What the params of an artifact's kernels pass between them; the problem
+/// needs some of it (has_lse the lse pointer, a paged cache its index
+/// inputs).
+struct PassedPointers {
+  bool lse = false, blockTable = false, cacheLengths = false;
+};
 
 bool validateTensorMap(const Manifest &m, const KernelParam &p,
                        const std::string &path, std::string &error) {
@@ -848,6 +891,18 @@ bool validateTensorMap(const Manifest &m, const KernelParam &p,
                 "the innermost box extent is " + std::to_string(innerBytes) +
                     " bytes, more than the " + toString(p.swizzle) +
                     " swizzle span");
+  // A paged artifact's k and v maps describe the pool, whose s dim is one
+  // page: a box of more rows would read zeros past the page's end.
+  int64_t pageSize = m.problem.pageSize;
+  if (pageSize && (p.tensor == TensorName::K || p.tensor == TensorName::V))
+    for (size_t i = 0; i < p.dims.size(); ++i)
+      if (p.dims[i] == TensorDim::S && p.box[i] > pageSize)
+        return fail(error, path + ".box[" + std::to_string(i) + "]",
+                    "a box of " + std::to_string(p.box[i]) + " rows of " +
+                        toString(p.tensor) +
+                        "'s page pool spans more than one page of " +
+                        std::to_string(pageSize) +
+                        " tokens (problem.page_size)");
   return true;
 }
 
@@ -865,6 +920,8 @@ bool validateSymbols(const Manifest &m, const std::vector<Symbol> &product,
                       listNames(kSymbols, isGridSymbol));
     if (product[i] == Symbol::KvSplits && !m.splitKv)
       return notSplit(error, at, "\"kv_splits\"");
+    if (product[i] == Symbol::PagesPerSeq && !m.problem.pageSize)
+      return notPaged(error, at, "\"pages_per_seq\"");
   }
   return true;
 }
@@ -907,9 +964,9 @@ bool validateGrid(const Manifest &m, const std::array<GridDim, 3> &grid,
   return true;
 }
 
-/// The params at `path`; sets `passesLse` when one passes the lse pointer.
+/// The params at `path`; records in `passed` the pointers they pass.
 bool validateParams(const Manifest &m, const std::vector<KernelParam> &params,
-                    const std::string &path, bool &passesLse,
+                    const std::string &path, PassedPointers &passed,
                     std::string &error) {
   if (params.empty())
     return fail(error, path, "expected at least one kernel parameter");
@@ -930,8 +987,14 @@ bool validateParams(const Manifest &m, const std::vector<KernelParam> &params,
         if (!m.problem.hasLse)
           return fail(error, at + ".tensor",
                       "passes the lse pointer but problem.has_lse is false");
-        passesLse = true;
+        passed.lse = true;
       }
+      if (isPagedIndex(param.tensor) && !m.problem.pageSize)
+        return notPaged(error, at + ".tensor",
+                        std::string(toString(param.tensor)) +
+                            " (an index input of a paged KV cache)");
+      passed.blockTable |= param.tensor == TensorName::BlockTable;
+      passed.cacheLengths |= param.tensor == TensorName::CacheLengths;
       break;
     case ParamKind::I32:
       if (!isI32Symbol(param.value))
@@ -941,6 +1004,8 @@ bool validateParams(const Manifest &m, const std::vector<KernelParam> &params,
                         listNames(kSymbols, isI32Symbol));
       if (param.value == Symbol::KvSplits && !m.splitKv)
         return notSplit(error, at + ".value", "\"kv_splits\"");
+      if (param.value == Symbol::PagesPerSeq && !m.problem.pageSize)
+        return notPaged(error, at + ".value", "\"pages_per_seq\"");
       break;
     case ParamKind::F32:
       if (!isF32Symbol(param.value))
@@ -956,7 +1021,8 @@ bool validateParams(const Manifest &m, const std::vector<KernelParam> &params,
 
 /// split_kv: the split count, the kv block and the combine kernel, checked
 /// as the top-level kernel is (the combine launches without a cluster).
-bool validateSplitKv(const Manifest &m, bool &passesLse, std::string &error) {
+bool validateSplitKv(const Manifest &m, PassedPointers &passed,
+                     std::string &error) {
   const SplitKv &split = *m.splitKv;
   // The count is an i32 kernel parameter (kv_splits).
   if (split.splits != 0 && (split.splits < 2 || split.splits > INT32_MAX))
@@ -983,7 +1049,7 @@ bool validateSplitKv(const Manifest &m, bool &passesLse, std::string &error) {
          validateSmem(c.dynamicSmemBytes, join(path, "dynamic_smem_bytes"),
                       error) &&
          validateGrid(m, c.grid, path, error) &&
-         validateParams(m, c.params, join(path, "params"), passesLse, error);
+         validateParams(m, c.params, join(path, "params"), passed, error);
 }
 } // namespace
 
@@ -1118,13 +1184,32 @@ bool attnc::rt::validateManifest(const Manifest &m, std::string &error) {
                 "expected a power of two, found " +
                     std::to_string(m.alignmentBytes));
 
+  // Checked before the params, whose rules for k and v depend on it.
+  if (p.pageSize != 0 &&
+      (p.pageSize < 16 || p.pageSize > 256 || (p.pageSize & (p.pageSize - 1))))
+    return fail(error, "problem.page_size",
+                "expected a power of two from 16 to 256 (tokens per page of "
+                "the paged KV cache; leave it out for a dense one), found " +
+                    std::to_string(p.pageSize));
+
   // A split-KV attention kernel writes lse_partial; its combine kernel
   // writes the lse.
-  bool passesLse = false;
-  if (!validateParams(m, m.params, "params", passesLse, error) ||
-      (m.splitKv && !validateSplitKv(m, passesLse, error)))
+  PassedPointers passed;
+  if (!validateParams(m, m.params, "params", passed, error) ||
+      (m.splitKv && !validateSplitKv(m, passed, error)))
     return false;
-  if (p.hasLse && !passesLse)
+  // A paged kernel reads both index inputs.
+  for (auto [passes, name] :
+       {std::pair<bool, const char *>{passed.blockTable, "block_table"},
+        {passed.cacheLengths, "cache_lengths"}})
+    if (p.pageSize && !passes)
+      return fail(error, "problem.page_size",
+                  "is " + std::to_string(p.pageSize) + " but no params " +
+                      (m.splitKv ? "or split_kv.combine.params " : "") +
+                      "entry passes the " + name +
+                      " pointer (a paged kernel reads the block table and "
+                      "the cache lengths)");
+  if (p.hasLse && !passed.lse)
     return fail(error, "problem.has_lse",
                 m.splitKv ? "is true but no params or split_kv.combine.params "
                             "entry passes the lse pointer"
@@ -1354,6 +1439,8 @@ std::string attnc::rt::toJson(const Manifest &m) {
                     {"has_lse", p.hasLse}};
   if (p.packedQueryHeads > 1)
     doc["problem"]["packed_query_heads"] = p.packedQueryHeads;
+  if (p.pageSize)
+    doc["problem"]["page_size"] = p.pageSize;
   doc["alignment_bytes"] = m.alignmentBytes;
   doc["params"] = paramsJson(m.params);
   if (m.splitKv)

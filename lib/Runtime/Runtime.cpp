@@ -21,6 +21,7 @@
 #include <cerrno>
 #include <climits>
 #include <cmath>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -583,8 +584,25 @@ std::optional<DType> toDType(attnc_dtype dtype) {
     return DType::F16;
   case ATTNC_F32:
     return DType::F32;
+  case ATTNC_I32:
+    break;
   }
   return std::nullopt;
+}
+
+/// "ATTNC_I32", or the number of a value that is no attnc_dtype.
+std::string dtypeName(attnc_dtype dtype) {
+  switch (dtype) {
+  case ATTNC_BF16:
+    return "ATTNC_BF16";
+  case ATTNC_F16:
+    return "ATTNC_F16";
+  case ATTNC_F32:
+    return "ATTNC_F32";
+  case ATTNC_I32:
+    return "ATTNC_I32";
+  }
+  return std::to_string(static_cast<int>(dtype));
 }
 
 const attnc_tensor &tensorOf(const attnc_attention_args &args, TensorName t) {
@@ -595,6 +613,10 @@ const attnc_tensor &tensorOf(const attnc_attention_args &args, TensorName t) {
     return args.k;
   case TensorName::V:
     return args.v;
+  case TensorName::BlockTable:
+    return args.block_table;
+  case TensorName::CacheLengths:
+    return args.cache_lengths;
   default:
     return args.o;
   }
@@ -624,13 +646,22 @@ struct PreparedLaunch {
   }
 };
 
+/// What the host checks of a paged launch's index values need
+/// (checkIndexValues): the resolved device pointers and the sizes.
+struct PagedInputs {
+  CUdeviceptr blockTable = 0, cacheLengths = 0;
+  int64_t batch = 0, pagesPerSeq = 0, pageSize = 0, numPages = 0;
+};
+
 /// One attnc_attention_launch: the attention kernel and, for a split-KV
-/// artifact, the combine kernel and the workspace they share.
+/// artifact, the combine kernel and the workspace they share; for a paged
+/// artifact, its index inputs.
 struct PreparedCall {
   PreparedLaunch attention;
   bool split = false;
   PreparedLaunch combine;
   SplitWorkspace workspace;
+  std::optional<PagedInputs> paged;
 };
 
 class LaunchBuilder {
@@ -656,11 +687,18 @@ private:
   attnc_status fail(const std::string &message) {
     return invalid(call, message);
   }
+  bool paged() const { return m.problem.pageSize != 0; }
   attnc_status checkTensor(const char *name, const attnc_tensor &t);
   attnc_status checkShapes();
+  attnc_status checkPagedShapes();
+  attnc_status checkIndexShape(const char *name, const attnc_tensor &t,
+                               int rank, const char *dims);
+  attnc_status checkIndexLayout(const char *name, const attnc_tensor &t,
+                                int rank, const char *dims);
   attnc_status packQueryHeads();
   attnc_status checkTma(const char *name, const attnc_tensor &t);
-  attnc_status checkContiguous(const char *name, const attnc_tensor &t);
+  attnc_status checkContiguous(const char *name, const attnc_tensor &t,
+                               bool pool);
   attnc_status encodeMap(const KernelParam &p, CUtensorMap &map);
   void setSymbols();
   attnc_status setKvSplits();
@@ -686,6 +724,10 @@ attnc_status LaunchBuilder::checkTensor(const char *name,
   if (!t.data)
     return fail(n + ".data is NULL");
   std::optional<DType> dtype = toDType(t.dtype);
+  if (t.dtype == ATTNC_I32)
+    return fail(n + ".dtype is ATTNC_I32 but the artifact was compiled for " +
+                toString(m.problem.dtype) +
+                " (int32 is for the index tensors of a paged KV cache)");
   if (!dtype)
     return fail(n + ".dtype is " + std::to_string(static_cast<int>(t.dtype)) +
                 ", not an attnc_dtype (ATTNC_BF16, ATTNC_F16 or ATTNC_F32)");
@@ -738,10 +780,16 @@ attnc_status LaunchBuilder::checkShapes() {
     return st;
   if (attnc_status st = headDim("o", o, p.headDimV, "head_dim_v"))
     return st;
+  // A paged artifact's k and v are page pools: their batch dim counts pages
+  // (checkPagedShapes).
   const std::pair<const char *, const attnc_tensor *> others[] = {
       {"k", &k}, {"v", &v}, {"o", &o}};
   for (auto [name, t] : others)
-    if (attnc_status st = same(name, *t, "q", q, 0))
+    if (t == &o || !paged())
+      if (attnc_status st = same(name, *t, "q", q, 0))
+        return st;
+  if (paged())
+    if (attnc_status st = checkPagedShapes())
       return st;
   if (attnc_status st = same("o", o, "q", q, 1))
     return st;
@@ -802,6 +850,90 @@ attnc_status LaunchBuilder::checkShapes() {
     return fail("args.scale is " + formatFloat(args.scale) +
                 "; pass the softmax scale, finite and positive (usually "
                 "1/sqrt(head_dim))");
+  return ATTNC_OK;
+}
+
+/// A paged artifact (problem.page_size): k and v are page pools, the logical
+/// [num_pages, Hkv, page_size, D]; the block table is int32 [B,
+/// pages_per_seq] and the cache lengths int32 [B], both contiguous.
+attnc_status LaunchBuilder::checkPagedShapes() {
+  const attnc_tensor &k = args.k, &v = args.v;
+  int64_t pageSize = m.problem.pageSize;
+  if (k.shape[2] != pageSize)
+    return fail("k.shape[2] (seq) is " + std::to_string(k.shape[2]) +
+                " but the artifact's pages hold " + std::to_string(pageSize) +
+                " tokens (problem.page_size): pass the page pool as "
+                "[num_pages, heads_kv, page_size, head_dim]");
+  if (v.shape[0] != k.shape[0])
+    return fail("v.shape[0] (pages) is " + std::to_string(v.shape[0]) +
+                " but k.shape[0] is " + std::to_string(k.shape[0]) +
+                ": k and v are page pools of the same pages");
+  const char *tableDims = "[batch, pages_per_seq]", *lengthDims = "[batch]";
+  if (attnc_status st =
+          checkIndexShape("block_table", args.block_table, 2, tableDims))
+    return st;
+  if (attnc_status st =
+          checkIndexShape("cache_lengths", args.cache_lengths, 1, lengthDims))
+    return st;
+  int64_t pages = args.block_table.shape[1];
+  if (pages * pageSize > INT32_MAX)
+    return fail("block_table.shape[1] (pages_per_seq) is " +
+                std::to_string(pages) + ": " + std::to_string(pages) +
+                " pages of " + std::to_string(pageSize) + " tokens are " +
+                std::to_string(pages * pageSize) +
+                ", more than the kernel's 32-bit lengths hold");
+  if (attnc_status st =
+          checkIndexLayout("block_table", args.block_table, 2, tableDims))
+    return st;
+  return checkIndexLayout("cache_lengths", args.cache_lengths, 1, lengthDims);
+}
+
+/// An int32 index tensor of `rank` dims (`dims` names them, for errors):
+/// the unused trailing dims are 1, the others in 1..2^31-1, and batch is
+/// q's.
+attnc_status LaunchBuilder::checkIndexShape(const char *name,
+                                            const attnc_tensor &t, int rank,
+                                            const char *dims) {
+  std::string n = name;
+  if (t.dtype != ATTNC_I32)
+    return fail(n + ".dtype is " + dtypeName(t.dtype) + "; " + n +
+                " is int32 (ATTNC_I32)");
+  for (int i = rank; i < 4; ++i)
+    if (t.shape[i] != 1)
+      return fail(n + ".shape[" + std::to_string(i) + "] is " +
+                  std::to_string(t.shape[i]) + "; " + n + " has rank " +
+                  std::to_string(rank) + " " + dims + ", so shape[" +
+                  std::to_string(rank) + "..3] must be 1");
+  for (int i = 0; i < rank; ++i)
+    if (t.shape[i] < 1 || t.shape[i] > INT32_MAX)
+      return fail(n + ".shape[" + std::to_string(i) + "] is " +
+                  std::to_string(t.shape[i]) + "; dimensions must be in 1.." +
+                  std::to_string(INT32_MAX));
+  if (t.shape[0] != args.q.shape[0])
+    return fail(n + ".shape[0] (batch) is " + std::to_string(t.shape[0]) +
+                " but q.shape[0] is " + std::to_string(args.q.shape[0]));
+  return ATTNC_OK;
+}
+
+/// The kernel reads an index tensor as a packed int32 array: contiguous
+/// (the stride of a dim of size 1 is not read) and 4-byte aligned.
+attnc_status LaunchBuilder::checkIndexLayout(const char *name,
+                                             const attnc_tensor &t, int rank,
+                                             const char *dims) {
+  std::string n = name;
+  int64_t stride = 1;
+  for (int i = rank - 1; i >= 0; --i) {
+    if (t.shape[i] != 1 && t.strides[i] != stride)
+      return fail(n + " has strides [" + joinInts(t.strides, rank) +
+                  "] for shape [" + joinInts(t.shape, rank) +
+                  "]; the kernel reads it as a contiguous int32 " + dims +
+                  " tensor: strides[" + std::to_string(i) + "] must be " +
+                  std::to_string(stride));
+    stride *= t.shape[i];
+  }
+  if (reinterpret_cast<uintptr_t>(t.data) % 4 != 0)
+    return fail(n + ".data " + hex(reinterpret_cast<uintptr_t>(t.data)) +
+                " is not 4-byte aligned");
   return ATTNC_OK;
 }
 
@@ -873,10 +1005,12 @@ attnc_status LaunchBuilder::checkTma(const char *name, const attnc_tensor &t) {
 /// A raw pointer carries no strides: the kernel assumes the manifest's
 /// layout, packed, so anything else would be read wrongly.
 attnc_status LaunchBuilder::checkContiguous(const char *name,
-                                            const attnc_tensor &t) {
+                                            const attnc_tensor &t, bool pool) {
   const int64_t *sh = t.shape;
   int64_t want[4];
-  bool bshd = m.problem.layout == "bshd";
+  // A page pool's memory is [num_pages, page_size, Hkv, D]: bshd, with a
+  // page for a batch entry.
+  bool bshd = pool || m.problem.layout == "bshd";
   want[3] = 1;
   if (bshd) {
     want[1] = sh[3];
@@ -893,7 +1027,10 @@ attnc_status LaunchBuilder::checkContiguous(const char *name,
   return fail(std::string(name) +
               " is passed as a raw pointer, so the kernel "
               "assumes a packed " +
-              m.problem.layout + " tensor " + std::to_string(m.alignmentBytes) +
+              (pool ? std::string("page pool [num_pages, page_size, heads, "
+                                  "head_dim]")
+                    : m.problem.layout + " tensor") +
+              " " + std::to_string(m.alignmentBytes) +
               "-byte aligned: expected strides [" + joinInts(want, 4) +
               "], found [" + joinInts(t.strides, 4) + "] at " +
               hex(reinterpret_cast<uintptr_t>(t.data)));
@@ -1012,7 +1149,12 @@ void LaunchBuilder::setSymbols() {
   symbol(Symbol::HeadsKv) = args.k.shape[1];
   symbol(Symbol::HeadsRatio) = args.q.shape[1] / args.k.shape[1];
   symbol(Symbol::SeqQ) = args.q.shape[2];
-  symbol(Symbol::SeqK) = args.k.shape[2];
+  // A paged launch's longest cache is known only on the device: seq_k is
+  // the block table's capacity.
+  symbol(Symbol::PagesPerSeq) = paged() ? args.block_table.shape[1] : 0;
+  symbol(Symbol::SeqK) = paged()
+                             ? symbol(Symbol::PagesPerSeq) * m.problem.pageSize
+                             : args.k.shape[2];
   symbol(Symbol::HeadDim) = m.problem.headDim;
   symbol(Symbol::HeadDimV) = m.problem.headDimV;
   symbol(Symbol::NumSms) = s.numSms;
@@ -1083,9 +1225,15 @@ attnc_status LaunchBuilder::pointerParam(const KernelParam &p, size_t slot,
     value = p.tensor == TensorName::OPartial ? 0 : workspace.lsePartialOffset;
     out.workspaceSlots.push_back(slot);
     return ATTNC_OK;
+  case TensorName::BlockTable:
+  case TensorName::CacheLengths: // checked by checkPagedShapes
+    value = reinterpret_cast<uintptr_t>(tensorOf(args, p.tensor).data);
+    return ATTNC_OK;
   default: {
     const attnc_tensor &t = tensorOf(args, p.tensor);
-    if (attnc_status st = checkContiguous(toString(p.tensor), t))
+    bool pool =
+        paged() && (p.tensor == TensorName::K || p.tensor == TensorName::V);
+    if (attnc_status st = checkContiguous(toString(p.tensor), t, pool))
       return st;
     value = reinterpret_cast<uintptr_t>(t.data);
     return ATTNC_OK;
@@ -1192,6 +1340,15 @@ attnc_status LaunchBuilder::build(void *stream, PreparedCall &out) {
   if (attnc_status st = layOutWorkspace())
     return st;
   out.workspace = workspace;
+  if (paged()) {
+    PagedInputs &p = out.paged.emplace();
+    p.blockTable = reinterpret_cast<uintptr_t>(args.block_table.data);
+    p.cacheLengths = reinterpret_cast<uintptr_t>(args.cache_lengths.data);
+    p.batch = args.block_table.shape[0];
+    p.pagesPerSeq = args.block_table.shape[1];
+    p.pageSize = m.problem.pageSize;
+    p.numPages = args.k.shape[0];
+  }
   if (attnc_status st = buildKernel(kernel.attention, m.cluster, "grid", stream,
                                     out.attention))
     return st;
@@ -1203,11 +1360,18 @@ attnc_status LaunchBuilder::build(void *stream, PreparedCall &out) {
                      stream, out.combine);
 }
 
+/// attnc_attention_args as ABI 0.2.0 declared it: without block_table and
+/// cache_lengths.
+constexpr size_t kAttentionArgsSize02 =
+    offsetof(attnc_attention_args, block_table);
+static_assert(kAttentionArgsSize02 == 376, "the 0.2.0 attnc_attention_args");
+
 /// Checks a caller-filled struct's size field against the sizes this runtime
-/// knows (one so far: each version adds its own).
+/// knows: `known`, this version's, or `older`, an earlier version's (0 if
+/// none).
 attnc_status checkStructSize(const char *call, const char *type, uint32_t size,
-                             size_t known) {
-  if (size == known)
+                             size_t known, size_t older = 0) {
+  if (size == known || (older && size == older))
     return ATTNC_OK;
   return invalid(call,
                  std::string(type) + ".struct_size is " + std::to_string(size) +
@@ -1236,6 +1400,45 @@ attnc_status resolveTensor(const char *call, const char *name, const Session &s,
   return ATTNC_OK;
 }
 
+/// The index inputs of a paged artifact, resolved as the other tensors are;
+/// for any other artifact, their absence.
+attnc_status resolveIndexTensors(const char *call, const attnc_kernel_s &kernel,
+                                 const Session &s, attnc_attention_args &args) {
+  int64_t pageSize = kernel.manifest.problem.pageSize;
+  bool oldStruct = args.struct_size == kAttentionArgsSize02;
+  const std::pair<const char *, attnc_tensor *> tensors[] = {
+      {"block_table", &args.block_table},
+      {"cache_lengths", &args.cache_lengths}};
+  for (auto [name, t] : tensors) {
+    std::string n = name;
+    if (!pageSize) {
+      if (t->data)
+        return invalid(call, n +
+                                 ".data is set but the artifact does not "
+                                 "read a paged KV cache (its manifest has no "
+                                 "problem.page_size); leave " +
+                                 n + " zero-initialized");
+      continue;
+    }
+    if (!t->data)
+      return invalid(
+          call,
+          n + " is absent (" +
+              (oldStruct ? std::string("struct_size is 376: the 0.2.0 "
+                                       "attnc_attention_args, which has no " +
+                                       n)
+                         : std::string("data is NULL")) +
+              ") but the artifact reads a paged KV cache (problem.page_size " +
+              std::to_string(pageSize) + "): pass " +
+              (t == &args.block_table
+                   ? "the int32 block table [batch, pages_per_seq]"
+                   : "the int32 cache lengths [batch]"));
+    if (attnc_status st = resolveTensor(call, name, s, *t))
+      return st;
+  }
+  return ATTNC_OK;
+}
+
 attnc_status prepare(const char *call, attnc_kernel kernel,
                      const attnc_attention_args *args, void *stream,
                      const Session *&s, ContextScope &scope,
@@ -1244,13 +1447,16 @@ attnc_status prepare(const char *call, attnc_kernel kernel,
     return invalid(call, "args is NULL");
   if (attnc_status st =
           checkStructSize(call, "attnc_attention_args", args->struct_size,
-                          sizeof(attnc_attention_args)))
+                          sizeof(attnc_attention_args), kAttentionArgsSize02))
     return st;
   if (attnc_status st = checkKernel(call, kernel))
     return st;
   if (attnc_status st = getSession(call, -1, s, scope))
     return st;
-  attnc_attention_args resolved = *args;
+  // Only the caller's struct_size bytes are read: the fields of a later
+  // version than the caller's stay zero-initialized, i.e. absent.
+  attnc_attention_args resolved = {};
+  std::memcpy(&resolved, args, args->struct_size);
   if (attnc_status st = resolveTensor(call, "q", *s, resolved.q))
     return st;
   if (attnc_status st = resolveTensor(call, "k", *s, resolved.k))
@@ -1259,7 +1465,73 @@ attnc_status prepare(const char *call, attnc_kernel kernel,
     return st;
   if (attnc_status st = resolveTensor(call, "o", *s, resolved.o))
     return st;
+  if (attnc_status st = resolveIndexTensors(call, *kernel, *s, resolved))
+    return st;
   return LaunchBuilder(*s, *kernel, resolved, call).build(stream, out);
+}
+
+/// ATTNC_CHECK_INDEX_INPUTS: `on` for "1", off for "0", empty or unset.
+attnc_status indexChecksRequested(const char *call, bool &on) {
+  const char *text = std::getenv("ATTNC_CHECK_INDEX_INPUTS");
+  std::string value = text ? text : "";
+  on = value == "1";
+  if (on || value.empty() || value == "0")
+    return ATTNC_OK;
+  return invalid(call, "ATTNC_CHECK_INDEX_INPUTS is \"" + value +
+                           "\"; expected 1 (check a paged launch's block "
+                           "table and cache lengths on the host) or 0 (or "
+                           "unset: the kernel trusts them)");
+}
+
+/// The values of a paged launch's index inputs, copied to the host on
+/// `stream` after the work queued there: every length within the block
+/// table's capacity and every page a sequence's tokens lie in a page of the
+/// pools.
+attnc_status checkIndexValues(const char *call, const Session &s,
+                              const PagedInputs &p, void *stream) {
+  const CudaDriver &d = *s.driver;
+  CUstream hStream = static_cast<CUstream>(stream);
+  std::vector<int32_t> lengths(p.batch), table(p.batch * p.pagesPerSeq);
+  std::string error;
+  size_t lengthBytes = lengths.size() * sizeof(int32_t);
+  size_t tableBytes = table.size() * sizeof(int32_t);
+  if (!ATTNC_CUDA_CALL(
+          d, cuMemcpyDtoHAsync,
+          "cache_lengths, " + std::to_string(lengthBytes) + " bytes", error,
+          lengths.data(), p.cacheLengths, lengthBytes, hStream) ||
+      !ATTNC_CUDA_CALL(d, cuMemcpyDtoHAsync,
+                       "block_table, " + std::to_string(tableBytes) + " bytes",
+                       error, table.data(), p.blockTable, tableBytes,
+                       hStream) ||
+      !ATTNC_CUDA_CALL(d, cuStreamSynchronize, "index inputs", error, hStream))
+    return failWith(ATTNC_ERROR_CUDA, std::string(call) + ": " + error);
+  int64_t capacity = p.pagesPerSeq * p.pageSize;
+  for (int64_t b = 0; b < p.batch; ++b) {
+    int64_t length = lengths[b];
+    std::string at =
+        "cache_lengths[" + std::to_string(b) + "] = " + std::to_string(length);
+    if (length < 0)
+      return invalid(call, at + " is negative");
+    if (length > capacity)
+      return invalid(call, at + " exceeds the block table's " +
+                               std::to_string(p.pagesPerSeq) + " pages of " +
+                               std::to_string(p.pageSize) + " tokens (" +
+                               std::to_string(capacity) + ")");
+    int64_t used = (length + p.pageSize - 1) / p.pageSize;
+    for (int64_t i = 0; i < used; ++i) {
+      int64_t page = table[b * p.pagesPerSeq + i];
+      if (page >= 0 && page < p.numPages)
+        continue;
+      return invalid(
+          call, "block_table[" + std::to_string(b) + "][" + std::to_string(i) +
+                    "] = " + std::to_string(page) +
+                    " is not a page of k, which has " +
+                    std::to_string(p.numPages) + " pages (" + at +
+                    ": its tokens lie in the first " + std::to_string(used) +
+                    " entries of row " + std::to_string(b) + ")");
+    }
+  }
+  return ATTNC_OK;
 }
 
 attnc_status launch(const char *call, const Session &s, CUfunction function,
@@ -1420,9 +1692,32 @@ attnc_status attnc_attention_launch(attnc_kernel kernel,
   PreparedCall prepared;
   if (attnc_status st = prepare(call, kernel, args, stream, s, scope, prepared))
     return st;
+  if (prepared.paged) {
+    bool check = false;
+    if (attnc_status st = indexChecksRequested(call, check))
+      return st;
+    if (check)
+      if (attnc_status st = checkIndexValues(call, *s, *prepared.paged, stream))
+        return st;
+  }
   if (prepared.split)
     return launchSplit(call, *s, *kernel, prepared, stream);
   return launch(call, *s, kernel->function, prepared.attention);
+}
+
+attnc_status attnc_attention_check(attnc_kernel kernel,
+                                   const attnc_attention_args *args,
+                                   void *stream) {
+  clearError();
+  const char *call = "attnc_attention_check";
+  const Session *s = nullptr;
+  ContextScope scope;
+  PreparedCall prepared;
+  if (attnc_status st = prepare(call, kernel, args, stream, s, scope, prepared))
+    return st;
+  if (!prepared.paged)
+    return ATTNC_OK;
+  return checkIndexValues(call, *s, *prepared.paged, stream);
 }
 
 } // extern "C"

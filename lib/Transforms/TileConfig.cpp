@@ -110,12 +110,15 @@ mlir::attn::getDefaultConsumerSchedule(TileConfig tile, int64_t headDim,
 }
 
 RegisterBudget
-mlir::attn::getWarpSpecializedRegisterBudget(int64_t consumerWarpgroups) {
+mlir::attn::getWarpSpecializedRegisterBudget(int64_t consumerWarpgroups,
+                                             bool pagedKv) {
+  // Each sums to at most 65536 / 128 registers per thread-slot of a 4- (3-,
+  // 2-) warpgroup CTA: 24 + 2 * 240 = 504 = 56 + 2 * 224.
   if (consumerWarpgroups == 1)
-    return {40, 232};
+    return pagedKv ? RegisterBudget{56, 224} : RegisterBudget{40, 232};
   if (consumerWarpgroups == 2)
-    return {24, 240};
-  return {32, 160};
+    return pagedKv ? RegisterBudget{56, 224} : RegisterBudget{24, 240};
+  return pagedKv ? RegisterBudget{48, 152} : RegisterBudget{32, 160};
 }
 
 TileConfig mlir::attn::getDefaultTileConfig(int64_t headDim, bool causal,

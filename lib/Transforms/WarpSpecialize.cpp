@@ -59,7 +59,7 @@ namespace {
 /// One K/V tile pair the consumers read: the loads feeding an attn.qk and the
 /// attn.pv of the same block.
 struct KvLoads {
-  LoadTileOp key, value;
+  KvTileLoad key, value;
 };
 
 /// What the partition needs to know about one query tile.
@@ -113,17 +113,18 @@ FailureOr<QueryTile> analyzeTile(scf::ForallOp forall, FinalizeOp finalize) {
     if (!qk)
       return WalkResult::advance();
     auto query = qk.getQuery().getDefiningOp<LoadTileOp>();
-    auto key = qk.getKey().getDefiningOp<LoadTileOp>();
+    KvTileLoad key = KvTileLoad::of(qk.getKey());
     if (Operation *load = qk.getKey().getDefiningOp();
-        isa_and_nonnull<LoadPagedTileOp, LoadVarlenTileOp>(load))
+        isa_and_nonnull<LoadVarlenTileOp>(load))
       return qk.emitOpError("attn-warp-specialize: K comes from '")
                  << load->getName()
-                 << "' (a paged KV cache or a variable-length batch), which "
-                    "has no GPU lowering yet",
+                 << "' (a variable-length batch), which has no GPU lowering "
+                    "yet",
              WalkResult::interrupt();
     if (!query || !key)
-      return qk.emitOpError("attn-warp-specialize: Q and K must come from "
-                            "attn.load_tile"),
+      return qk.emitOpError(
+                 "attn-warp-specialize: Q and K must come from "
+                 "attn.load_tile (K also from attn.load_paged_tile)"),
              WalkResult::interrupt();
     if (tile.query && tile.query != query)
       return qk.emitOpError("attn-warp-specialize: expected one Q tile per "
@@ -131,15 +132,14 @@ FailureOr<QueryTile> analyzeTile(scf::ForallOp forall, FinalizeOp finalize) {
              WalkResult::interrupt();
     tile.query = query;
     PVOp pv = pvOfScores.lookup(qk);
-    LoadTileOp value =
-        pv ? pv.getValue().getDefiningOp<LoadTileOp>() : LoadTileOp();
-    if (!value)
+    KvTileLoad value = pv ? KvTileLoad::of(pv.getValue()) : KvTileLoad();
+    if (!value || bool(value.getPaged()) != bool(key.getPaged()))
       return qk.emitOpError("attn-warp-specialize: expected the attn.pv of "
-                            "this block, with V from attn.load_tile, next to "
-                            "it"),
+                            "this block, with V loaded as K is, next to it"),
              WalkResult::interrupt();
     // Each load becomes one pop: a tile shared by two blocks cannot.
-    if (!seenLoads.insert(key).second || !seenLoads.insert(value).second)
+    if (!seenLoads.insert(key.getOperation()).second ||
+        !seenLoads.insert(value.getOperation()).second)
       return qk.emitOpError("attn-warp-specialize: expected each kv block to "
                             "load its own K and V tiles"),
              WalkResult::interrupt();
@@ -182,9 +182,9 @@ LogicalResult Partitioner::run(scf::ForallOp forall) {
   Block *body = forall.getBody();
   // The consumer region: from the first op that reads a K tile through
   // attn.finalize. Everything before it (Q load, kv bounds) stays shared.
-  Operation *first = ancestorIn(body, tile.kvLoads.front().key);
+  Operation *first = ancestorIn(body, tile.kvLoads.front().key.getOperation());
   for (KvLoads loads : tile.kvLoads) {
-    Operation *op = ancestorIn(body, loads.key);
+    Operation *op = ancestorIn(body, loads.key.getOperation());
     if (op->isBeforeInBlock(first))
       first = op;
   }
@@ -241,15 +241,18 @@ void Partitioner::buildProducer(WarpSpecializeOp ws, Location loc,
   OpBuilder::InsertionGuard guard(b);
   Block *block = b.createBlock(&ws.getProducer());
   LoadTileOp query = tile.query;
-  LoadTileOp key = tile.kvLoads.front().key;
-  LoadTileOp value = tile.kvLoads.front().value;
+  KvTileLoad key = tile.kvLoads.front().key;
+  KvTileLoad value = tile.kvLoads.front().value;
   auto seqLength = [&](LoadTileOp load) -> Value {
     unsigned dim = physicalDim(2, load.getLayout());
     return tensor::DimOp::create(b, loc, load.getSource(), dim);
   };
   int64_t blockM = query.getTile().getType().getDimSize(0);
   int64_t blockN = key.getTile().getType().getDimSize(0);
-  Value seqK = seqLength(key);
+  // A paged tile's keys are its sequence's cache length.
+  LoadPagedTileOp pagedKey = key.getPaged();
+  Value seqK = pagedKey ? pagedKey.getLength()
+                        : seqLength(cast<LoadTileOp>(key.getOperation()));
   // Packed query heads: the masks' Nq is each head's tokens.
   Value seqQ = seqLength(query);
   if (std::optional<uint64_t> group = tile.finalize.getPackedQueryHeads())
@@ -269,10 +272,16 @@ void Partitioner::buildProducer(WarpSpecializeOp ws, Location loc,
       arith::MulIOp::create(b, loc, loop.getInductionVar(),
                             arith::ConstantIndexOp::create(b, loc, blockN));
   // Batch and (kv) head are the tile's: computed before the kv loops.
-  auto load = [&](LoadTileOp like) {
-    return LoadTileOp::create(b, loc, like.getTile().getType(),
-                              like.getSource(), like.getBatch(), like.getHead(),
-                              row, like.getLayout());
+  auto load = [&](KvTileLoad like) -> Value {
+    if (LoadPagedTileOp paged = like.getPaged())
+      return LoadPagedTileOp::create(b, loc, paged.getTile().getType(),
+                                     paged.getPool(), paged.getBlockTable(),
+                                     paged.getBatch(), paged.getHead(), row,
+                                     paged.getLength());
+    auto dense = cast<LoadTileOp>(like.getOperation());
+    return LoadTileOp::create(b, loc, dense.getTile().getType(),
+                              dense.getSource(), dense.getBatch(),
+                              dense.getHead(), row, dense.getLayout());
   };
   Value k = load(key), v = load(value);
   RingPushOp::create(b, loc, k, v);
@@ -293,14 +302,15 @@ void Partitioner::buildConsumer(WarpSpecializeOp ws,
   b.setInsertionPointToEnd(block);
   YieldOp::create(b, finalize.getLoc(), finalize->getResults());
   for (KvLoads loads : tile.kvLoads) {
-    b.setInsertionPoint(loads.key);
+    Operation *key = loads.key.getOperation();
+    b.setInsertionPoint(key);
     auto pop =
-        RingPopOp::create(b, loads.key.getLoc(), loads.key.getTile().getType(),
+        RingPopOp::create(b, key->getLoc(), loads.key.getTile().getType(),
                           loads.value.getTile().getType());
     loads.key.getTile().replaceAllUsesWith(pop.getKey());
     loads.value.getTile().replaceAllUsesWith(pop.getValue());
-    loads.key.erase();
-    loads.value.erase();
+    key->erase();
+    loads.value.getOperation()->erase();
     // K goes back once S is computed, V at the end of the step.
     Block *step = pop->getBlock();
     for (auto qk : step->getOps<QKOp>())
@@ -326,11 +336,16 @@ bool availableBefore(Value v, Operation *first) {
 
 LogicalResult checkLoadOperands(QueryTile &tile, Operation *first) {
   for (KvLoads loads : tile.kvLoads)
-    for (LoadTileOp load : {loads.key, loads.value})
-      if (!availableBefore(load.getBatch(), first) ||
-          !availableBefore(load.getHead(), first))
-        return load.emitOpError("attn-warp-specialize: batch and head of K/V "
-                                "loads must be defined before the kv loops");
+    for (KvTileLoad load : {loads.key, loads.value}) {
+      SmallVector<Value> operands = {load.getBatch(), load.getHead()};
+      if (LoadPagedTileOp paged = load.getPaged())
+        operands.push_back(paged.getLength());
+      if (llvm::any_of(operands,
+                       [&](Value v) { return !availableBefore(v, first); }))
+        return load.getOperation()->emitOpError(
+            "attn-warp-specialize: batch and head (and a paged load's "
+            "length) of K/V loads must be defined before the kv loops");
+    }
   return success();
 }
 
@@ -396,8 +411,8 @@ struct AttnWarpSpecializePass final
             << blockM;
         return signalPassFailure();
       }
-      Operation *first =
-          forall.getBody()->findAncestorOpInBlock(*tile->kvLoads.front().key);
+      Operation *first = forall.getBody()->findAncestorOpInBlock(
+          *tile->kvLoads.front().key.getOperation());
       if (failed(checkLoadOperands(*tile, first)))
         return signalPassFailure();
       int64_t consumers = blockM / 64;
@@ -418,8 +433,11 @@ struct AttnWarpSpecializePass final
       if (overlap != TableChoice::Auto)
         schedule.overlap = overlap == TableChoice::On;
       Partitioner partitioner(
-          b, *tile, getWarpSpecializedRegisterBudget(consumers), consumers,
-          schedule.stages, tilePingPong && consumers == 2, schedule.overlap);
+          b, *tile,
+          getWarpSpecializedRegisterBudget(
+              consumers, bool(tile->kvLoads.front().key.getPaged())),
+          consumers, schedule.stages, tilePingPong && consumers == 2,
+          schedule.overlap);
       if (failed(partitioner.run(forall)))
         return signalPassFailure();
       ++numSpecialized;

@@ -18,24 +18,31 @@ import threading
 
 from .errors import AttncError
 
-# attnc_dtype (starts at 1 so that a zeroed struct is rejected).
+# attnc_dtype (starts at 1 so that a zeroed struct is rejected). ATTNC_I32 is
+# for the index tensors of a paged KV cache only (block_table, cache_lengths).
 DTYPE_CODES = {"bf16": 1, "f16": 2, "f32": 3}
+I32 = 4
 STATUS_OK = 0
 
 
 class Tensor(ctypes.Structure):
     """attnc_tensor: logical [batch, heads, seq, head_dim] shape, element
-    strides, the CUDA device and a byte offset from `data` (DLPack's fields)."""
+    strides, the CUDA device and a byte offset from `data` (DLPack's fields).
+    An int32 index tensor of rank 1 or 2 gives its dims first, and shape 1,
+    stride 0 for each unused trailing one (`index_tensor`)."""
     _fields_ = [("data", ctypes.c_void_p), ("shape", ctypes.c_int64 * 4),
                 ("strides", ctypes.c_int64 * 4), ("dtype", ctypes.c_int),
                 ("device_id", ctypes.c_int32), ("byte_offset", ctypes.c_uint64)]
 
 
 class AttentionArgs(ctypes.Structure):
-    """attnc_attention_args; `struct_size` must be its size (ABI 0.2.0)."""
+    """attnc_attention_args; `struct_size` must be its size (ABI 0.3.0).
+    block_table and cache_lengths (0.3.0) are a paged KV cache's index
+    tensors, zero (absent) for any other kernel."""
     _fields_ = [("struct_size", ctypes.c_uint32), ("q", Tensor), ("k", Tensor),
                 ("v", Tensor), ("o", Tensor), ("lse", ctypes.c_void_p),
-                ("scale", ctypes.c_float)]
+                ("scale", ctypes.c_float), ("block_table", Tensor),
+                ("cache_lengths", Tensor)]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -53,22 +60,35 @@ class KernelAttrs(ctypes.Structure):
         self.struct_size = ctypes.sizeof(KernelAttrs)
 
 
+def index_tensor(data, shape, strides, device_id=0):
+    """An attnc_tensor of int32 (a paged KV cache's block_table, [B, pages_per_seq],
+    or cache_lengths, [B]): its 1 or 2 dims first, then size 1 and stride 0."""
+    pad = 4 - len(shape)
+    return Tensor(data, (ctypes.c_int64 * 4)(*shape, *[1] * pad), (ctypes.c_int64 * 4)(*strides, *[0] * pad),
+                  I32, device_id, 0)
+
+
 # attnc_tensor as struct format: data, shape[4], strides[4], dtype, device_id,
 # byte_offset.
 _TENSOR_FORMAT = "P4q4qiiQ"
-# attnc_attention_args: struct_size and padding, q, k, v, o, lse, scale,
-# padding to the struct's size.
-_ARGS_STRUCT = struct.Struct("@I4x" + _TENSOR_FORMAT * 4 + "Pf4x")
+# attnc_attention_args up to 0.2.0's end: struct_size and padding, q, k, v, o,
+# lse, scale, padding to 8 bytes; then 0.3.0's block_table and cache_lengths.
+_ARGS_HEAD = struct.Struct("@I4x" + _TENSOR_FORMAT * 4 + "Pf4x")
+_INDEX_TENSORS = struct.Struct("@" + _TENSOR_FORMAT * 2)
+ARGS_SIZE = _ARGS_HEAD.size + _INDEX_TENSORS.size
+_NO_INDEX_TENSORS = bytes(_INDEX_TENSORS.size)
 
 
-def pack_attention_args(q, k, v, o, lse, scale, device_id=0):
+def pack_attention_args(q, k, v, o, lse, scale, device_id=0, block_table=None, cache_lengths=None):
     """The bytes of an attnc_attention_args.
 
     q, k, v and o are (data pointer, shape[4], strides[4], dtype code) in
     logical BHSD order, all on CUDA device `device_id`; lse is a pointer or
-    0; scale a float.
+    0; scale a float. A paged kernel's block_table and cache_lengths are
+    (data pointer, shape, strides) of int32 tensors of rank 2 and 1; None
+    (both, for any other kernel) leaves them zero, i.e. absent.
     """
-    values = [_ARGS_STRUCT.size]
+    values = [ARGS_SIZE]
     for data, shape, strides, dtype in (q, k, v, o):
         values.append(data)
         values.extend(shape)
@@ -78,7 +98,21 @@ def pack_attention_args(q, k, v, o, lse, scale, device_id=0):
         values.append(0)  # byte_offset: data points at the first element
     values.append(lse or 0)
     values.append(scale)
-    return _ARGS_STRUCT.pack(*values)
+    head = _ARGS_HEAD.pack(*values)
+    if block_table is None and cache_lengths is None:
+        return head + _NO_INDEX_TENSORS
+    tail = []
+    for index in (block_table, cache_lengths):
+        if index is None:
+            tail.extend([0] * 12)  # absent: zero-initialized
+            continue
+        data, shape, strides = index
+        pad = 4 - len(shape)
+        tail.append(data)
+        tail.extend(list(shape) + [1] * pad)
+        tail.extend(list(strides) + [0] * pad)
+        tail.extend([I32, device_id, 0])
+    return head + _INDEX_TENSORS.pack(*tail)
 
 
 def find_library():

@@ -28,12 +28,23 @@ class PackTest(unittest.TestCase):
         expected.lse = 0xdead0
         expected.scale = 0.125
         packed = _capi.pack_attention_args(*tensors, 0xdead0, 0.125)
-        # The sizes of include/attnc/Runtime/Runtime.h (ABI 0.2.0).
+        # The sizes of include/attnc/Runtime/Runtime.h (ABI 0.3.0; 0.2.0's
+        # struct ends where block_table begins, at 376).
         self.assertEqual(ctypes.sizeof(_capi.Tensor), 88)
-        self.assertEqual(ctypes.sizeof(_capi.AttentionArgs), 376)
+        self.assertEqual(ctypes.sizeof(_capi.AttentionArgs), 552)
+        self.assertEqual(_capi.AttentionArgs.block_table.offset, 376)
         self.assertEqual(len(packed), ctypes.sizeof(_capi.AttentionArgs))
-        self.assertEqual(expected.struct_size, 376)
+        self.assertEqual(expected.struct_size, 552)
         self.assertEqual(packed, bytes(expected))
+        # A paged KV cache's index tensors: int32, rank 2 and 1.
+        expected.block_table = _capi.index_tensor(0x5000, (2, 16), (16, 1))
+        expected.cache_lengths = _capi.index_tensor(0x6000, (2,), (1,))
+        packed = _capi.pack_attention_args(*tensors, 0xdead0, 0.125, 0, (0x5000, (2, 16), (16, 1)),
+                                           (0x6000, (2,), (1,)))
+        self.assertEqual(packed, bytes(expected))
+        self.assertEqual(list(expected.block_table.shape), [2, 16, 1, 1])
+        self.assertEqual(list(expected.cache_lengths.strides), [1, 0, 0, 0])
+        self.assertEqual(expected.cache_lengths.dtype, _capi.I32)
 
     def test_kernel_attrs(self):
         """attnc_kernel_attrs: struct_size set on construction, six int32 after it."""

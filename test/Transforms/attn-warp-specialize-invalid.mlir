@@ -23,7 +23,7 @@ func.func @no_pv(%q: tensor<1x4x128x64xbf16>, %l: tensor<128xf32>) -> tensor<1x4
   %r = scf.forall (%b, %h) in (1, 4) shared_outs(%out = %init) -> (tensor<1x4x128x64xbf16>) {
     %qt = attn.load_tile %q[%b, %h, %c0] : tensor<1x4x128x64xbf16> -> tensor<128x64xbf16>
     %kt = attn.load_tile %q[%b, %h, %c0] : tensor<1x4x128x64xbf16> -> tensor<64x64xbf16>
-    // expected-error @+1 {{'attn.qk' op attn-warp-specialize: expected the attn.pv of this block, with V from attn.load_tile, next to it}}
+    // expected-error @+1 {{'attn.qk' op attn-warp-specialize: expected the attn.pv of this block, with V loaded as K is, next to it}}
     %s = attn.qk %qt, %kt : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
     %o, %lse = attn.finalize %s, %l, %l scale %scale_cst0
         : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>

@@ -292,3 +292,32 @@ func.func @packed_decode_window(%q: tensor<?x8x?x128xbf16>, %k: tensor<?x8x?x128
       -> tensor<?x8x?x128xbf16>
   return %o : tensor<?x8x?x128xbf16>
 }
+
+// -----
+
+// A paged KV cache: the producer streams the sequence's blocks, up to its
+// cache length (the tile's, read before the loops), each K and V tile read
+// from its page pool through the block table as the consumers' loads were;
+// the consumers pop them. The producer keeps a block's page numbers, so
+// the budget moves 32 registers to it (56 / 224).
+// CHECK-LABEL: func.func @paged(
+// CHECK-SAME:    %[[K:[^:]*]]: tensor<?x16x4x64xbf16>, %[[V:[^:]*]]: tensor<?x16x4x64xbf16>, %[[BT:[^:]*]]: tensor<?x?xi32>, %[[CL:[^:]*]]: tensor<?xi32>)
+// CHECK:         scf.forall (%[[B:[^,]*]], %[[H:[^,]*]], %{{[^)]*}})
+// CHECK:           %[[CACHED:.*]] = tensor.extract %[[CL]][%[[B]]] : tensor<?xi32>
+// CHECK:           %[[LENGTH:.*]] = arith.index_cast %[[CACHED]] : i32 to index
+// CHECK:           %[[BLOCKS:.*]] = arith.ceildivsi %[[LENGTH]], %c64 : index
+// CHECK:           attn.warp_specialize consumers(2) stages(2) registers(56, 224) producer {
+// CHECK:             scf.for %[[KB:.*]] = %c0 to %[[BLOCKS]] step %c1 {
+// CHECK:               %[[ROW:.*]] = arith.muli %[[KB]], %c64 : index
+// CHECK:               %[[KT:.*]] = attn.load_paged_tile %[[K]][%[[B]], %[[H]], %[[ROW]]] pages %[[BT]] length %[[LENGTH]]
+// CHECK:               %[[VT:.*]] = attn.load_paged_tile %[[V]][%[[B]], %[[H]], %[[ROW]]] pages %[[BT]] length %[[LENGTH]]
+// CHECK:               attn.ring_push %[[KT]], %[[VT]]
+// CHECK:           } consumer {
+// CHECK-NOT:         attn.load_paged_tile
+// CHECK:             attn.ring_pop
+func.func @paged(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x16x4x64xbf16>, %v: tensor<?x16x4x64xbf16>,
+                 %block_table: tensor<?x?xi32>, %cache_lengths: tensor<?xi32>) -> tensor<?x4x?x64xbf16> {
+  %o = attn.attention %q, %k, %v pages(%block_table, %cache_lengths : tensor<?x?xi32>, tensor<?xi32>)
+      : tensor<?x4x?x64xbf16>, tensor<?x16x4x64xbf16>, tensor<?x16x4x64xbf16> -> tensor<?x4x?x64xbf16>
+  return %o : tensor<?x4x?x64xbf16>
+}

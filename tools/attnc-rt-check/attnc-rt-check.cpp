@@ -122,6 +122,8 @@ void printSummary(const Manifest &m) {
   // Only where packed, so that other kernels' summaries stay as they were.
   if (p.packedQueryHeads > 1)
     std::cout << ", packed_query_heads " << p.packedQueryHeads;
+  if (p.pageSize)
+    std::cout << ", page_size " << p.pageSize;
   std::cout << "\n"
             << "alignment: " << m.alignmentBytes << " bytes\n";
   printParams(m.params, "");
@@ -244,6 +246,8 @@ int checkAbi() {
   ATTNC_OFFSET(attnc_attention_args, o);
   ATTNC_OFFSET(attnc_attention_args, lse);
   ATTNC_OFFSET(attnc_attention_args, scale);
+  ATTNC_OFFSET(attnc_attention_args, block_table);
+  ATTNC_OFFSET(attnc_attention_args, cache_lengths);
   ATTNC_OFFSET(attnc_kernel_attrs, struct_size);
   ATTNC_OFFSET(attnc_kernel_attrs, num_regs);
   ATTNC_OFFSET(attnc_kernel_attrs, local_bytes);
@@ -261,6 +265,11 @@ int checkAbi() {
   args.struct_size = sizeof(args);
   report("launch, NULL kernel",
          attnc_attention_launch(nullptr, &args, nullptr));
+  // 0.2.0's struct, without the paged KV cache's tensors: still accepted.
+  args.struct_size = offsetof(attnc_attention_args, block_table);
+  report("launch, 0.2.0 struct_size",
+         attnc_attention_launch(nullptr, &args, nullptr));
+  report("check, NULL kernel", attnc_attention_check(nullptr, &args, nullptr));
   attnc_kernel_attrs attrs = {};
   report("attrs, struct_size 0", attnc_kernel_get_attrs(nullptr, &attrs));
 
@@ -300,6 +309,27 @@ int checkAbi() {
   report("dlpack 2 lanes", attnc_tensor_from_dlpack(&dl, &t));
   dl.dtype = {kDLInt, 8, 1};
   report("dlpack int8", attnc_tensor_from_dlpack(&dl, &t));
+  // The index tensors of a paged KV cache: int32 of rank 2 and 1, their
+  // unused trailing dims 1 with stride 0.
+  int64_t tableShape[2] = {4, 16};
+  int64_t tableStrides[2] = {32, 1}; // a view of a wider table
+  dl.dtype = {kDLInt, 32, 1};
+  dl.ndim = 2;
+  dl.shape = tableShape;
+  dl.strides = tableStrides;
+  dl.byte_offset = 0;
+  report("dlpack int32 block table", attnc_tensor_from_dlpack(&dl, &t));
+  print(t);
+  dl.ndim = 1;
+  dl.strides = nullptr;
+  report("dlpack int32 cache lengths", attnc_tensor_from_dlpack(&dl, &t));
+  print(t);
+  dl.ndim = 4;
+  dl.shape = shape;
+  report("dlpack int32 4-d", attnc_tensor_from_dlpack(&dl, &t));
+  dl.dtype = {kDLBfloat, 16, 1};
+  dl.ndim = 2;
+  report("dlpack bf16 2-d", attnc_tensor_from_dlpack(&dl, &t));
   return 0;
 }
 } // namespace

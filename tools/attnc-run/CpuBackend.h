@@ -25,16 +25,8 @@ namespace attnc::run {
 std::unique_ptr<mlir::ExecutionEngine>
 compileForCpu(mlir::ModuleOp module, const mlir::attn::AttnPipelineOptions &);
 
-/// Calls `problem.function` (compiled by compileForCpu) on q, k, v.
-/// The index inputs of a paged problem (the block table, [batch, maxPages]
-/// row-major, and the cache lengths) or of a varlen one (the cumulative
-/// offsets, [batch + 1] each); empty for a dense one.
-struct IndexInputs {
-  std::vector<int32_t> blockTable, cacheLengths;
-  int64_t maxPages = 0;
-  std::vector<int32_t> cuSeqlensQ, cuSeqlensK;
-};
-
+/// Calls `problem.function` (compiled by compileForCpu) on q, k, v and, for
+/// a paged or varlen problem, its index inputs (Problem.h).
 llvm::Expected<DeviceResult> runOnCpu(mlir::ExecutionEngine &engine,
                                       const Problem &problem,
                                       const HostTensor &q, const HostTensor &k,

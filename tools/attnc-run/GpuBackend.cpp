@@ -89,12 +89,28 @@ attnc_tensor describe(void *data, const std::vector<int64_t> &physical,
   }
   return t;
 }
+
+/// A contiguous int32 index tensor of 1 or 2 dims: the unused trailing dims
+/// have size 1 and stride 0 (Runtime.h).
+attnc_tensor describeIndices(void *data, std::vector<int64_t> dims) {
+  attnc_tensor t = {};
+  t.data = data;
+  t.dtype = ATTNC_I32;
+  int64_t stride = 1;
+  for (int d = 3; d >= 0; --d) {
+    bool used = d < static_cast<int>(dims.size());
+    t.shape[d] = used ? dims[d] : 1;
+    t.strides[d] = used ? stride : 0;
+    stride *= t.shape[d];
+  }
+  return t;
+}
 } // namespace
 
 bool attnc::run::runOnGpu(const std::string &artifactDir, const Problem &p,
                           const HostTensor &q, const HostTensor &k,
-                          const HostTensor &v, int iterations,
-                          DeviceResult &r, std::string &error) {
+                          const HostTensor &v, int iterations, DeviceResult &r,
+                          std::string &error, const IndexInputs &indices) {
   attnc_kernel kernel = nullptr;
   ATTNC_TRY(attnc_kernel_load(artifactDir.c_str(), &kernel));
   r.output = makeTensor(p.dtype, p.outputShape());
@@ -115,12 +131,40 @@ bool attnc::run::runOnGpu(const std::string &artifactDir, const Problem &p,
     return false;
 
   attnc_attention_args args = {sizeof(attnc_attention_args)};
+  // Page pools are [num_pages, page_size, Hkv, D] in memory: bshd, a page
+  // for a batch entry, whatever the layout of q and o.
+  bool kvBshd = p.bshd || p.paged;
   args.q = describe(device[0], p.queryShape(), p.bshd, p.dtype);
-  args.k = describe(device[1], p.keyShape(), p.bshd, p.dtype);
-  args.v = describe(device[2], p.valueShape(), p.bshd, p.dtype);
+  args.k = describe(device[1], p.keyShape(), kvBshd, p.dtype);
+  args.v = describe(device[2], p.valueShape(), kvBshd, p.dtype);
   args.o = describe(device[3], p.outputShape(), p.bshd, p.dtype);
   args.lse = lse;
   args.scale = p.scale;
+  if (p.paged) {
+    const Problem::Paged &pg = *p.paged;
+    if (indices.blockTable.size() != size_t(p.batch * pg.maxPages) ||
+        indices.cacheLengths.size() != size_t(p.batch)) {
+      error = "runOnGpu: a paged problem needs its block table [" +
+              std::to_string(p.batch) + ", " + std::to_string(pg.maxPages) +
+              "] and cache lengths [" + std::to_string(p.batch) + "]";
+      return false;
+    }
+    void *table = nullptr, *lengths = nullptr;
+    size_t tableBytes = indices.blockTable.size() * sizeof(int32_t);
+    size_t lengthBytes = indices.cacheLengths.size() * sizeof(int32_t);
+    if (!buffers.alloc(tableBytes, table, error) ||
+        !buffers.alloc(lengthBytes, lengths, error))
+      return false;
+    ATTNC_TRY_TESTING(attnc_testing_memcpy_htod(
+        table, indices.blockTable.data(), tableBytes));
+    ATTNC_TRY_TESTING(attnc_testing_memcpy_htod(
+        lengths, indices.cacheLengths.data(), lengthBytes));
+    args.block_table = describeIndices(table, {p.batch, pg.maxPages});
+    args.cache_lengths = describeIndices(lengths, {p.batch});
+    // The checked launch: a bad table is an error naming the entry, not a
+    // wrong answer.
+    ATTNC_TRY(attnc_attention_check(kernel, &args, nullptr));
+  }
 
   // Poison: all-ones halves are NaN in bf16/f16 and, in pairs, in f32, so an
   // element the kernel does not write shows up as NaN.

@@ -7,6 +7,8 @@
 
 #include "Problem.h"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <numeric>
@@ -183,4 +185,65 @@ void attnc::run::fillNormal(HostTensor &t, std::mt19937_64 &rng) {
   std::normal_distribution<double> normal(0.0, 1.0);
   for (int64_t i = 0, e = t.numElements(); i < e; ++i)
     t.set(i, normal(rng));
+}
+
+//===----------------------------------------------------------------------===//
+// Index inputs
+//===----------------------------------------------------------------------===//
+
+std::vector<int64_t> attnc::run::pagedCacheLengths(int64_t batch,
+                                                   int64_t seqK) {
+  std::vector<int64_t> lengths;
+  for (int64_t b = 0; b < batch; ++b)
+    lengths.push_back(
+        std::min<int64_t>(seqK, std::array<int64_t, 3>{seqK, 1, 0}[b % 3]));
+  return lengths;
+}
+
+int64_t attnc::run::pagesPerSequence(const Problem &p, int64_t pageSize) {
+  return std::max<int64_t>(1, (p.seqK + pageSize - 1) / pageSize);
+}
+
+Problem::Paged attnc::run::pagedCache(const Problem &p, int64_t pageSize,
+                                      int64_t maxPages, int64_t numPages) {
+  Problem::Paged paged;
+  paged.pageSize = pageSize;
+  paged.cacheLengths = pagedCacheLengths(p.batch, p.seqK);
+  int64_t needed = pagesPerSequence(p, pageSize);
+  paged.maxPages = maxPages ? maxPages : needed + 1;
+  paged.numPages = numPages ? numPages : p.batch * needed + 3;
+  return paged;
+}
+
+std::vector<int32_t> attnc::run::shuffledBlockTable(const Problem &p,
+                                                    std::mt19937_64 &rng) {
+  const Problem::Paged &pg = *p.paged;
+  std::vector<int32_t> pages(pg.numPages);
+  std::iota(pages.begin(), pages.end(), 0);
+  std::shuffle(pages.begin(), pages.end(), rng);
+  std::vector<int32_t> table(p.batch * pg.maxPages, -1);
+  size_t next = 0;
+  for (int64_t b = 0; b < p.batch; ++b) {
+    int64_t used = (pg.cacheLengths[b] + pg.pageSize - 1) / pg.pageSize;
+    for (int64_t i = 0; i < used; ++i)
+      table[b * pg.maxPages + i] = pages[next++];
+  }
+  return table;
+}
+
+IndexInputs attnc::run::makeIndexInputs(const Problem &p,
+                                        std::mt19937_64 &rng) {
+  IndexInputs in;
+  if (p.paged) {
+    in.blockTable = shuffledBlockTable(p, rng);
+    for (int64_t length : p.paged->cacheLengths)
+      in.cacheLengths.push_back(static_cast<int32_t>(length));
+    in.maxPages = p.paged->maxPages;
+  }
+  if (p.varlen)
+    for (int64_t b = 0; b <= p.batch; ++b) {
+      in.cuSeqlensQ.push_back(static_cast<int32_t>(p.queryOffsetOf(b)));
+      in.cuSeqlensK.push_back(static_cast<int32_t>(p.keyOffsetOf(b)));
+    }
+  return in;
 }

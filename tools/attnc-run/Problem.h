@@ -103,6 +103,39 @@ HostTensor makeTensor(ElementType type, std::vector<int64_t> shape);
 /// Fills with N(0, 1) samples; never all zeros.
 void fillNormal(HostTensor &t, std::mt19937_64 &rng);
 
+/// The index inputs of a paged problem (the block table, [batch, maxPages]
+/// row-major, and the cache lengths) or of a varlen one (the cumulative
+/// offsets, [batch + 1] each); empty for a dense one.
+struct IndexInputs {
+  std::vector<int32_t> blockTable, cacheLengths;
+  int64_t maxPages = 0;
+  std::vector<int32_t> cuSeqlensQ, cuSeqlensK;
+};
+
+/// The cache lengths of a paged problem's `batch` sequences: `seqK` keys,
+/// one and none in turn (the longest, a single token, an empty sequence).
+std::vector<int64_t> pagedCacheLengths(int64_t batch, int64_t seqK);
+
+/// A paged cache of pages of `pageSize` tokens for `p.batch` sequences of
+/// at most `p.seqK` keys (pagedCacheLengths): `maxPages` table columns and
+/// `numPages` pool pages, or, where 0, one spare column and three spare
+/// pages beyond what the sequences need.
+Problem::Paged pagedCache(const Problem &p, int64_t pageSize,
+                          int64_t maxPages = 0, int64_t numPages = 0);
+
+/// The pages a paged problem's sequences need, at least 1: the longest
+/// sequence's (a row of the table) and all of them (the pool).
+int64_t pagesPerSequence(const Problem &p, int64_t pageSize);
+
+/// A block table for `p`: each sequence's pages drawn without replacement
+/// from a shuffled pool; the entries past a sequence's pages are -1 (never
+/// read).
+std::vector<int32_t> shuffledBlockTable(const Problem &p, std::mt19937_64 &rng);
+
+/// The index inputs of `p` (empty for a dense one); a paged problem's table
+/// is shuffledBlockTable's.
+IndexInputs makeIndexInputs(const Problem &p, std::mt19937_64 &rng);
+
 } // namespace attnc::run
 
 #endif // ATTNC_RUN_PROBLEM_H

@@ -13,6 +13,11 @@
 //
 //   attnc-run-artifact [--shapes=B:Nq:Nk,...] [--iterations=N] DIR...
 //
+// A paged artifact (problem.page_size) runs on shuffled page pools and block
+// tables (unused entries -1) with cache lengths Nk, 1 and 0 in turn, and its
+// index inputs are checked before the launch (attnc_attention_check), so a
+// bad table or length is an error naming it, never a wrong answer.
+//
 //===----------------------------------------------------------------------===//
 
 #include "GpuBackend.h"
@@ -94,6 +99,12 @@ bool problemFromManifest(const rt::Manifest &m, int64_t batch, int64_t seqQ,
   std::string compiledSeqQ = option(m, "seq_q");
   p.seqQ = compiledSeqQ.empty() ? seqQ : std::stoll(compiledSeqQ);
   p.seqK = seqK;
+  // A paged KV cache (problem.page_size), generated as attnc-run does for a
+  // graph with dynamic sizes: sequences of Nk keys, one key and none in
+  // turn, a table of one spare column, a pool of three spare pages; Nk is
+  // the longest cache.
+  if (m.problem.pageSize)
+    p.paged = pagedCache(p, m.problem.pageSize);
   return true;
 }
 
@@ -189,15 +200,17 @@ int main(int argc, char **argv) {
       fillNormal(q, rng);
       fillNormal(k, rng);
       fillNormal(v, rng);
+      IndexInputs indices = makeIndexInputs(p, rng);
       DeviceResult result;
-      if (!runOnGpu(dir, p, q, k, v, iterations, result, error)) {
+      if (!runOnGpu(dir, p, q, k, v, iterations, result, error, indices)) {
         std::printf("%-18s %-5s %-40s FAIL (%s)\n", m.entry.c_str(),
                     toString(p.dtype), p.describeShape().c_str(), error.c_str());
         ++failures;
         continue;
       }
-      Comparison c = compareWithReference(p, result.output, result.lse,
-                                          referenceAttention(p, q, k, v));
+      Comparison c = compareWithReference(
+          p, result.output, result.lse,
+          referenceAttention(p, q, k, v, indices.blockTable));
       bool ok = c.ok(p.dtype);
       std::printf("%-18s %-5s %-40s %-16s %9.2e %9.2e %6ld %9.3f  %s%s\n",
                   m.entry.c_str(), toString(p.dtype), p.describeShape().c_str(),

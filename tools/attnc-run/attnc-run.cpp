@@ -199,21 +199,17 @@ FailureOr<Problem> problemFromFunction(func::FuncOp func) {
     // Sequences of --seq-k keys, one key and none in turn, the cache just
     // large enough for the longest; the pool has spare pages (the table
     // shuffles them) and a dynamic table one spare column.
-    Problem::Paged paged;
-    paged.pageSize = op.getPageSize();
-    for (int64_t b = 0; b < p.batch; ++b)
-      paged.cacheLengths.push_back(std::min<int64_t>(
-          p.seqK, std::array<int64_t, 3>{p.seqK, 1, 0}[b % 3]));
-    int64_t needed =
-        std::max<int64_t>(1, (p.seqK + paged.pageSize - 1) / paged.pageSize);
+    // (pagedCache, shared with attnc-run-artifact.)
+    int64_t needed = pagesPerSequence(p, op.getPageSize());
     int64_t columns = op.getBlockTable().getType().getDimSize(1);
-    paged.maxPages = resolve(columns, needed + 1);
+    int64_t pool = op.getKey().getType().getDimSize(0);
+    Problem::Paged paged =
+        pagedCache(p, op.getPageSize(), resolve(columns, needed + 1),
+                   resolve(pool, p.batch * needed + 3));
     if (paged.maxPages < needed)
       return fail("has a block_table of " + Twine(paged.maxPages) +
                   " columns, fewer than the " + Twine(needed) +
                   " pages --seq-k=" + Twine(p.seqK) + " needs");
-    int64_t pool = op.getKey().getType().getDimSize(0);
-    paged.numPages = resolve(pool, p.batch * needed + 3);
     if (paged.numPages < p.batch * needed)
       return fail("has a pool of " + Twine(paged.numPages) +
                   " pages, fewer than the " + Twine(p.batch * needed) +
@@ -221,25 +217,6 @@ FailureOr<Problem> problemFromFunction(func::FuncOp func) {
     p.paged = std::move(paged);
   }
   return p;
-}
-
-/// A block table for `p`: each sequence's pages drawn without replacement
-/// from a shuffled pool; the entries past a sequence's pages are -1 (never
-/// read).
-std::vector<int32_t> shuffledBlockTable(const Problem &p,
-                                        std::mt19937_64 &rng) {
-  const Problem::Paged &pg = *p.paged;
-  std::vector<int32_t> pages(pg.numPages);
-  std::iota(pages.begin(), pages.end(), 0);
-  std::shuffle(pages.begin(), pages.end(), rng);
-  std::vector<int32_t> table(p.batch * pg.maxPages, -1);
-  size_t next = 0;
-  for (int64_t b = 0; b < p.batch; ++b) {
-    int64_t used = (pg.cacheLengths[b] + pg.pageSize - 1) / pg.pageSize;
-    for (int64_t i = 0; i < used; ++i)
-      table[b * pg.maxPages + i] = pages[next++];
-  }
-  return table;
 }
 
 /// 4 * D * (number of visible (query, key) pairs) * batch * heads: the
@@ -382,8 +359,9 @@ void runOnGpuKernels(ModuleOp module, ArrayRef<Problem> problems,
     }
     DeviceResult result;
     std::string error;
-    bool ran = runOnGpu(dir.str().str(), p, inputs[i].q, inputs[i].k,
-                        inputs[i].v, timingIterations, result, error);
+    bool ran =
+        runOnGpu(dir.str().str(), p, inputs[i].q, inputs[i].k, inputs[i].v,
+                 timingIterations, result, error, inputs[i].indices);
     llvm::sys::fs::remove_directories(dir);
     if (!ran) {
       report.fail(p, "gpu", error);
@@ -532,18 +510,7 @@ int main(int argc, char **argv) {
     fillNormal(in.q, rng);
     fillNormal(in.k, rng);
     fillNormal(in.v, rng);
-    if (p.paged) {
-      in.indices.blockTable = shuffledBlockTable(p, rng);
-      for (int64_t length : p.paged->cacheLengths)
-        in.indices.cacheLengths.push_back(static_cast<int32_t>(length));
-      in.indices.maxPages = p.paged->maxPages;
-    }
-    if (p.varlen)
-      for (int64_t b = 0; b <= p.batch; ++b) {
-        in.indices.cuSeqlensQ.push_back(
-            static_cast<int32_t>(p.queryOffsetOf(b)));
-        in.indices.cuSeqlensK.push_back(static_cast<int32_t>(p.keyOffsetOf(b)));
-      }
+    in.indices = makeIndexInputs(p, rng);
     in.ref = referenceAttention(p, in.q, in.k, in.v, in.indices.blockTable);
     inputs.push_back(std::move(in));
   }

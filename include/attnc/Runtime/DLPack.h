@@ -19,10 +19,13 @@
 extern "C" {
 #endif
 
-/* Checks that `tensor` is a 4-d tensor in CUDA device memory (kDLCUDA) of
- * bf16, f16 or f32 (one lane) with non-negative sizes, then fills `*out`.
- * NULL strides (compact row-major) become explicit ones. Device, alignment
- * and the manifest's rules are checked at launch. Does not need a GPU. */
+/* Checks that `tensor` is in CUDA device memory (kDLCUDA), one lane of bf16,
+ * f16 or f32 with ndim 4 (q, k, v, o) or of int32 with ndim 2 or 1 (a paged
+ * KV cache's block_table and cache_lengths), with non-negative sizes, then
+ * fills `*out`: an int32 tensor's unused trailing dims get shape 1 and
+ * stride 0. NULL strides (compact row-major) become explicit ones. Device,
+ * alignment and the manifest's rules are checked at launch. Does not need a
+ * GPU. */
 ATTNC_RT_API attnc_status attnc_tensor_from_dlpack(const DLTensor *tensor,
                                                    attnc_tensor *out);
 

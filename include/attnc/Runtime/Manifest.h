@@ -37,8 +37,20 @@ enum class ParamKind { TensorMap, Pointer, I32, F32 };
 /// LsePartial (pointers only) are the runtime's workspace for a split-KV
 /// artifact (SplitKv): f32 [kv_splits, B, H, Sq, Dv] and [kv_splits, B, H,
 /// Sq], contiguous, in the kernel's view (B, H, Sq as the symbols batch,
-/// heads_q and seq_q give them).
-enum class TensorName { Q, K, V, O, Lse, OPartial, LsePartial };
+/// heads_q and seq_q give them). BlockTable and CacheLengths (pointers only)
+/// are the index inputs of a paged KV cache (Problem::pageSize): int32
+/// [batch, pages_per_seq] and [batch], contiguous.
+enum class TensorName {
+  Q,
+  K,
+  V,
+  O,
+  Lse,
+  OPartial,
+  LsePartial,
+  BlockTable,
+  CacheLengths
+};
 /// A logical tensor dimension in BHSD terms.
 enum class TensorDim { D, S, H, B };
 /// Problem quantities that grids and scalar parameters are built from.
@@ -56,6 +68,10 @@ enum class Symbol {
   /// The launch's kv split count (SplitKv): the artifact's fixed count, or
   /// the runtime's split heuristic's choice; 1 without SplitKv.
   KvSplits,
+  /// The block table's columns (block_table.shape[1]); only in a paged
+  /// artifact (Problem::pageSize), where seq_k is the capacity
+  /// pages_per_seq * page_size.
+  PagesPerSeq,
   Scale,
   ScaleLog2,
 };
@@ -111,6 +127,13 @@ struct Problem {
   /// 1: not packed). The runtime launches the kernel on the packed view
   /// [B, Hkv, g * Nq, D] of Q and O and [B, Hkv, g * Nq] of the LSE.
   int64_t packedQueryHeads = 1;
+  /// Tokens per page of a paged KV cache (problem.page_size: a power of two
+  /// in 16..256), or 0: not paged. A paged kernel reads K and V from page
+  /// pools, [num_pages, page_size, Hkv, D] in memory and passed as the
+  /// logical [num_pages, Hkv, page_size, D] tensors (so the tensor maps of k
+  /// and v describe the pool), through the block_table and cache_lengths
+  /// pointers.
+  int64_t pageSize = 0;
 };
 
 /// One kernel parameter, in launch order. Which fields matter depends on kind:

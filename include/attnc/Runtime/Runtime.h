@@ -45,11 +45,16 @@
 extern "C" {
 #endif
 
-/* 0.2.0: struct_size first in attnc_attention_args and attnc_kernel_attrs;
+/* 0.3.0: paged KV caches: attnc_attention_args gained block_table and
+ * cache_lengths at its end (the 0.2.0 struct_size, 376 bytes, is still
+ * accepted: both then read as absent); ATTNC_I32 and index tensors of rank 1
+ * and 2 (attnc_tensor_from_dlpack accepts them); attnc_attention_check;
+ * ATTNC_CHECK_INDEX_INPUTS.
+ * 0.2.0: struct_size first in attnc_attention_args and attnc_kernel_attrs;
  * attnc_tensor gained device_id and byte_offset (DLPack); contexts are saved
  * and restored; attnc_get_device; the memory and timing helpers moved to
  * libAttncRuntimeTesting. */
-#define ATTNC_RUNTIME_VERSION "0.2.0"
+#define ATTNC_RUNTIME_VERSION "0.3.0"
 
 typedef enum attnc_status {
   ATTNC_OK = 0,
@@ -65,6 +70,7 @@ typedef enum attnc_dtype {
   ATTNC_BF16 = 1,
   ATTNC_F16 = 2,
   ATTNC_F32 = 3,
+  ATTNC_I32 = 4, /* int32: the index tensors of a paged KV cache only */
 } attnc_dtype;
 
 /* A device tensor in logical [batch, heads, seq, head_dim] order whatever its
@@ -72,11 +78,15 @@ typedef enum attnc_dtype {
  * field is one of DLPack's DLTensor (attnc_tensor_from_dlpack in DLPack.h
  * converts and checks):
  *   data        DLTensor.data, a CUdeviceptr stored as a pointer
- *   shape       DLTensor.shape, ndim == 4
+ *   shape       DLTensor.shape, ndim == 4 (q, k, v, o); an int32 index
+ *               tensor (block_table, ndim 2; cache_lengths, ndim 1) gives
+ *               its dims first and 1 for each unused trailing one
  *   strides     DLTensor.strides, in elements (DLPack's NULL, compact
- *               row-major, is spelled out)
+ *               row-major, is spelled out); 0 for an unused trailing dim
+ *               (the stride of a dim of size 1 is never read)
  *   dtype       DLTensor.dtype: ATTNC_BF16 = {kDLBfloat, 16, 1},
- *               ATTNC_F16 = {kDLFloat, 16, 1}, ATTNC_F32 = {kDLFloat, 32, 1}
+ *               ATTNC_F16 = {kDLFloat, 16, 1}, ATTNC_F32 = {kDLFloat, 32, 1},
+ *               ATTNC_I32 = {kDLInt, 32, 1}
  *   device_id   DLTensor.device.device_id; device_type is kDLCUDA. Must be
  *               the runtime's device (attnc_get_device).
  *   byte_offset DLTensor.byte_offset: the first element is at
@@ -101,6 +111,24 @@ typedef struct attnc_attention_args {
   void *lse;
   /* softmax scale, usually 1/sqrt(D); must be finite and positive */
   float scale;
+  /* Since 0.3.0. A paged KV cache: for an artifact whose manifest has
+   * problem.page_size (P tokens per page), k and v are the page pools,
+   * memory [num_pages, P, Hkv, D] (vLLM's layout) given as the logical
+   * [num_pages, Hkv, P, D] tensors with strides [P*Hkv*D, D, Hkv*D, 1], so
+   * their batch dim counts pages, not sequences. Both tensors below are then
+   * required, ATTNC_I32 and contiguous:
+   *   block_table    [B, pages_per_seq] (shape[2] = shape[3] = 1): row b
+   *                  lists sequence b's pages in order; the entries past its
+   *                  length are never read and may hold anything (-1)
+   *   cache_lengths  [B] (shape[1..3] = 1): sequence b's cached tokens,
+   *                  0 .. pages_per_seq * P
+   * The kernel trusts their values unless ATTNC_CHECK_INDEX_INPUTS=1 or
+   * attnc_attention_check (below) checks them. For any other artifact both
+   * must be absent (zero-initialized: data NULL). With the 0.2.0
+   * struct_size (offsetof(attnc_attention_args, block_table), 376) they
+   * are not read and count as absent. */
+  attnc_tensor block_table;
+  attnc_tensor cache_lengths;
 } attnc_attention_args;
 
 /* What the driver reports about a loaded kernel. */
@@ -155,10 +183,25 @@ ATTNC_RT_API attnc_status attnc_kernel_get_attrs(attnc_kernel kernel,
                                                  attnc_kernel_attrs *out);
 
 /* Checks the tensors against the manifest (dtype, head dims, batch/heads/seq
- * agreement, GQA divisibility, LSE presence, TMA alignment and strides),
- * encodes the tensor maps, computes the grid and launches on `stream`
- * (a CUstream; NULL is the default stream). Asynchronous. */
+ * agreement, GQA divisibility, LSE presence, TMA alignment and strides; a
+ * paged artifact's block table and cache lengths by shape), encodes the
+ * tensor maps, computes the grid and launches on `stream` (a CUstream; NULL
+ * is the default stream). Asynchronous, except that with the environment
+ * variable ATTNC_CHECK_INDEX_INPUTS=1 a paged launch first checks the index
+ * values as attnc_attention_check does (a device-to-host copy and a stream
+ * synchronization per launch). */
 ATTNC_RT_API attnc_status attnc_attention_launch(
+    attnc_kernel kernel, const attnc_attention_args *args, void *stream);
+
+/* Every check attnc_attention_launch makes, without launching; for a paged
+ * artifact also the values of the index inputs, whatever
+ * ATTNC_CHECK_INDEX_INPUTS says: block_table and cache_lengths are copied to
+ * the host on `stream`, after the work queued there (this call waits for it
+ * with cuStreamSynchronize), and every cache_lengths[b] must be in
+ * 0 .. pages_per_seq * page_size and every page that sequence b's tokens
+ * lie in (block_table[b][0 .. ceil(cache_lengths[b] / page_size) - 1]) in
+ * 0 .. num_pages - 1. ATTNC_ERROR_INVALID_ARGUMENT names the entry. */
+ATTNC_RT_API attnc_status attnc_attention_check(
     attnc_kernel kernel, const attnc_attention_args *args, void *stream);
 
 #ifdef __cplusplus

@@ -118,8 +118,11 @@ struct RegisterBudget {
   int64_t consumer;
 };
 /// FA3's 24/240 with two consumer warpgroups; 40/232 with one, 32/160 with
-/// three.
-RegisterBudget getWarpSpecializedRegisterBudget(int64_t consumerWarpgroups);
+/// three. A producer reading a paged KV cache keeps a kv block's page
+/// numbers (up to 8) in registers: 56/224, 56/224 with one consumer, 48/152
+/// with three.
+RegisterBudget getWarpSpecializedRegisterBudget(int64_t consumerWarpgroups,
+                                                bool pagedKv = false);
 
 /// The default tile for a head dim on a target: "sm_90a" (what the current
 /// Hopper kernel runs), "sm_90a-fa3" (FlashAttention-3's table), anything

@@ -88,19 +88,80 @@ void KernelEmitter::loadTile(Value tensorMap, SwizzledAtoms atoms,
   }
 }
 
+ArrayRef<Value> KernelEmitter::pagesOfBlock(Value kvBlock) {
+  auto [it, inserted] = blockPages.try_emplace(kvBlock);
+  if (!inserted)
+    return it->second;
+  auto globalPtr = LLVM::LLVMPointerType::get(b.getContext(), 1);
+  int64_t pageSize = plan.paged->pageSize, boxRows = plan.kvBoxRows();
+  Value row = toI32(mul(kvBlock, cIdx(plan.blockN)));
+  Value lastSlot = arith::SubIOp::create(b, loc, pagesPerSeq, c32(1));
+  // The block table's entries of the parts' tokens: all loads first, so they
+  // are in flight together. An entry is read only for a token the sequence
+  // has (the others may hold anything); the slot is clamped into the row,
+  // and -1, outside the pool, is what TMA reads as zeros for the others.
+  for (int64_t part = 0; part < plan.blockN / boxRows; ++part) {
+    Value token = add(row, c32(part * boxRows));
+    Value slot = arith::MinUIOp::create(
+        b, loc, arith::DivUIOp::create(b, loc, token, c32(pageSize)), lastSlot);
+    Value index = arith::ExtUIOp::create(b, loc, i64(),
+                                         add(mul(batch, pagesPerSeq), slot));
+    Value ptr = LLVM::GEPOp::create(b, loc, globalPtr, i32(), blockTable,
+                                    ValueRange{index});
+    Value entry = LLVM::LoadOp::create(b, loc, i32(), ptr, 4);
+    Value cached =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, token, keys);
+    it->second.push_back(
+        arith::SelectOp::create(b, loc, cached, entry, c32(-1)));
+  }
+  return it->second;
+}
+
+void KernelEmitter::loadPagedTile(Value tensorMap, SwizzledAtoms atoms,
+                                  int64_t dstOffset, Value dstDynamicOffset,
+                                  int64_t cols, Value kvBlock, Value bar) {
+  auto clusterPtr = LLVM::LLVMPointerType::get(b.getContext(), 7);
+  ArrayRef<Value> pages = pagesOfBlock(kvBlock);
+  expectBytes(bar, atoms.tileBytes(plan.blockN, cols));
+  int64_t pageSize = plan.paged->pageSize, boxRows = plan.kvBoxRows();
+  Value row = toI32(mul(kvBlock, cIdx(plan.blockN)));
+  for (auto [part, page] : llvm::enumerate(pages)) {
+    // The part's first row in its page (0 where pages are block parts).
+    Value inPage = arith::RemUIOp::create(
+        b, loc, add(row, c32(int64_t(part) * boxRows)), c32(pageSize));
+    for (int64_t atom = 0; atom < atoms.count(cols); ++atom) {
+      Value dst = smemPtr(dstOffset + atom * atoms.atomBytes(plan.blockN) +
+                              atoms.atomBytes(int64_t(part) * boxRows),
+                          dstDynamicOffset);
+      dst = LLVM::AddrSpaceCastOp::create(b, loc, clusterPtr, dst);
+      SmallVector<Value> coords = {c32(atom * atoms.columns()), inPage, kvHead,
+                                   page};
+      NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+          b, loc, dst, tensorMap, coords, bar, ValueRange{}, Value(), Value(),
+          NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false, nullptr, Value());
+    }
+  }
+}
+
 void KernelEmitter::issueKeyLoad(Value stage, Value kvBlock) {
   Value row = toI32(mul(kvBlock, cIdx(plan.blockN)));
   Value kb = keyBarrier(stage);
-  loadTile(tmKey, plan.keyAtoms, smem.keyStages,
-           mul(stage, c32(smem.keyStageBytes)), plan.blockN, plan.headDim, row,
-           kvHead, batch, kb);
+  Value offset = mul(stage, c32(smem.keyStageBytes));
+  if (plan.paged)
+    return loadPagedTile(tmKey, plan.keyAtoms, smem.keyStages, offset,
+                         plan.headDim, kvBlock, kb);
+  loadTile(tmKey, plan.keyAtoms, smem.keyStages, offset, plan.blockN,
+           plan.headDim, row, kvHead, batch, kb);
 }
 
 void KernelEmitter::issueValueLoad(Value stage, Value kvBlock) {
   Value row = toI32(mul(kvBlock, cIdx(plan.blockN)));
   Value vb = valueBarrier(stage);
-  loadTile(tmValue, plan.valueAtoms, smem.valueStages,
-           mul(stage, c32(smem.valueStageBytes)), plan.blockN,
+  Value offset = mul(stage, c32(smem.valueStageBytes));
+  if (plan.paged)
+    return loadPagedTile(tmValue, plan.valueAtoms, smem.valueStages, offset,
+                         plan.valueHeadDim, kvBlock, vb);
+  loadTile(tmValue, plan.valueAtoms, smem.valueStages, offset, plan.blockN,
            plan.valueHeadDim, row, kvHead, batch, vb);
 }
 
@@ -112,7 +173,7 @@ void KernelEmitter::lowerProducerStep(Value stage, Value parity,
   // stage's first load waits for it; with two, each load for its own.
   bool stageFree = false;
   for (Operation &op : body->without_terminator()) {
-    auto load = dyn_cast<LoadTileOp>(op);
+    KvTileLoad load(&op);
     if (!load)
       continue; // index arithmetic (cloned where used), attn.ring_push
     // readKernelPlan checked the loads read block `iv` (row iv * block_n)
@@ -158,9 +219,16 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   Value lse = plan.kvSplit ? required("pointer", "lse_partial")
                            : param("pointer", "lse");
   seqQ = required("i32", "seq_q");
-  seqK = required("i32", "seq_k");
+  // A paged tile's keys are its sequence's cache length (setTile).
+  seqK = plan.paged ? Value() : required("i32", "seq_k");
+  if (plan.paged) {
+    blockTable = required("pointer", "block_table");
+    pagesPerSeq = required("i32", "pages_per_seq");
+    index.mapIndexTensor(plan.paged->cacheLengths,
+                         required("pointer", "cache_lengths"));
+  }
   batchCount = param("i32", "batch");
-  index.setLengths(toIndex(seqQ), toIndex(seqK));
+  index.setLengths(toIndex(seqQ), seqK ? toIndex(seqK) : Value());
   if (plan.kvSplit && plan.kvSplit->argument)
     index.map(plan.kvSplit->argument, toIndex(required("i32", "kv_splits")));
   // The scale values of the IR, once per thread, from the scale parameters
@@ -355,6 +423,14 @@ void KernelEmitter::setTile(Value qBlock, Value headIndex, Value batchIndex) {
   if (Value reversed = plan.reversedQueryBlock) {
     index.unmap(reversed);
     index.map(reversed, index.lower(b, reversed));
+  }
+  // A paged tile's keys, once per tile: its sequence's cache length.
+  if (plan.paged) {
+    Value length = plan.paged->length;
+    index.unmap(length);
+    Value lowered = index.lower(b, length);
+    index.map(length, lowered);
+    keys = toI32(lowered);
   }
   // The kv head the IR loads K and V of (GQA), the Q tile's first row.
   kvHead = toI32(index.lower(b, plan.keyLoad.getHead()));

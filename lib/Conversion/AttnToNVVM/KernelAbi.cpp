@@ -49,10 +49,11 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
   auto tensorMap = [&](StringRef tensor, SwizzledAtoms atoms, int64_t rows) {
     return param("tensor_map", tensor, {atoms.columns(), rows, 1, 1});
   };
+  // A paged K or V map describes the pool, one box a page part.
   SmallVector<Attribute> params = {
       tensorMap("q", plan.queryAtoms, plan.blockM),
-      tensorMap("k", plan.keyAtoms, plan.blockN),
-      tensorMap("v", plan.valueAtoms, plan.blockN)};
+      tensorMap("k", plan.keyAtoms, plan.kvBoxRows()),
+      tensorMap("v", plan.valueAtoms, plan.kvBoxRows())};
   // A split writes its partials; the combine kernel writes O and the LSE.
   if (plan.kvSplit) {
     params.push_back(param("pointer", "o_partial"));
@@ -62,8 +63,13 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
     if (plan.hasLse)
       params.push_back(param("pointer", "lse"));
   }
+  // A paged tile's keys are its sequence's cache length.
+  if (plan.paged) {
+    params.push_back(param("pointer", "block_table"));
+    params.push_back(param("pointer", "cache_lengths"));
+  }
   params.push_back(param("i32", "seq_q"));
-  params.push_back(param("i32", "seq_k"));
+  params.push_back(param("i32", plan.paged ? "pages_per_seq" : "seq_k"));
   if (plan.persistent || plan.kvSplit)
     params.push_back(param("i32", "batch"));
   if (plan.kvSplit && plan.kvSplit->argument)
@@ -88,6 +94,8 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
   if (plan.packedQueryHeads > 1)
     problem.append("packed_query_heads",
                    b.getI64IntegerAttr(plan.packedQueryHeads));
+  if (plan.paged)
+    problem.append("page_size", b.getI64IntegerAttr(plan.paged->pageSize));
 
   NamedAttrList options;
   auto option = [&](StringRef name, int64_t v) {

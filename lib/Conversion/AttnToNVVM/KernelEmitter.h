@@ -80,6 +80,15 @@ private:
   void loadTile(Value tensorMap, SwizzledAtoms atoms, int64_t dstOffset,
                 Value dstDynamicOffset, int64_t rows, int64_t cols, Value row,
                 Value head, Value batch, Value bar);
+  /// The paged form of loadTile for kv block `kvBlock` of the current tile:
+  /// one box per page part (KernelPlan::kvBoxRows), at the page the block
+  /// table names and the part's rows in it.
+  void loadPagedTile(Value tensorMap, SwizzledAtoms atoms, int64_t dstOffset,
+                     Value dstDynamicOffset, int64_t cols, Value kvBlock,
+                     Value bar);
+  /// The pages of kv block `kvBlock`'s parts (-1 past the sequence's
+  /// keys), read from the block table once for its K and V loads.
+  ArrayRef<Value> pagesOfBlock(Value kvBlock);
   void issueKeyLoad(Value stage, Value kvBlock);
   void issueValueLoad(Value stage, Value kvBlock);
   /// The producer loop's body, op by op: each attn.load_tile waits until
@@ -300,6 +309,11 @@ private:
   Value batchCount;
   /// Split-KV kernels: this CTA's kv split (grid z / batch).
   Value split;
+  /// Paged kernels: the block table, its row length, and the current tile's
+  /// keys (its sequence's cache length, i32).
+  Value blockTable, pagesPerSeq, keys;
+  /// pagesOfBlock's loads, by the kv block value they are for.
+  DenseMap<Value, SmallVector<Value>> blockPages;
   /// Descriptors of shared-memory offset 0: K-major operands (Q, K, P: rows
   /// of 128 bytes, 8-row groups 1024 B apart) and V (MN-major: 64-column
   /// atoms block_n rows apart).

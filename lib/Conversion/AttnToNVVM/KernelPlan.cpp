@@ -25,8 +25,8 @@ using namespace mlir::attn;
 /// it; nullopt for anything else.
 /// Whether `load` reads kv block `iv` of its enclosing scf.for: row
 /// `iv * block_n`, the rows the kernel's TMA loads of K and V take.
-static bool loadsLoopBlock(LoadTileOp load) {
-  auto loop = load->getParentOfType<scf::ForOp>();
+static bool loadsLoopBlock(KvTileLoad load) {
+  auto loop = load.getOperation()->getParentOfType<scf::ForOp>();
   auto mul = load.getRow().getDefiningOp<arith::MulIOp>();
   APInt rows;
   return loop && mul && mul.getLhs() == loop.getInductionVar() &&
@@ -142,17 +142,19 @@ static LogicalResult readTileLayouts(KernelPlan &plan) {
   for (Value operand : plan.finalize->getOperands())
     if (failed(check(operand, plan.finalize)))
       return failure();
-  auto atomsOf = [](LoadTileOp load) {
-    return cast<SwizzledSharedAttr>(load.getTile().getType().getEncoding())
+  auto atomsOf = [](Value tile) {
+    return cast<SwizzledSharedAttr>(
+               cast<RankedTensorType>(tile.getType()).getEncoding())
         .getAtoms();
   };
   // Q, K and V are shared-memory tiles whatever their element type.
-  for (LoadTileOp load : {plan.queryLoad, plan.keyLoad, plan.valueLoad})
-    if (failed(requireLayout(load.getTile(), load, Attribute())))
+  for (KvTileLoad load :
+       {KvTileLoad(plan.queryLoad), plan.keyLoad, plan.valueLoad})
+    if (failed(requireLayout(load.getTile(), load.getOperation(), Attribute())))
       return failure();
-  plan.queryAtoms = atomsOf(plan.queryLoad);
-  plan.keyAtoms = atomsOf(plan.keyLoad);
-  plan.valueAtoms = atomsOf(plan.valueLoad);
+  plan.queryAtoms = atomsOf(plan.queryLoad.getTile());
+  plan.keyAtoms = atomsOf(plan.keyLoad.getTile());
+  plan.valueAtoms = atomsOf(plan.valueLoad.getTile());
   plan.probsAtoms = getDefaultSharedTileLayouts().probs;
   return success();
 }
@@ -169,6 +171,48 @@ scf::ForallOp mlir::attn::getSplitTiles(CombineSplitsOp combine) {
   if (!forall || throughCasts(combine.getPartialLse()) != forall.getResult(1))
     return {};
   return forall;
+}
+
+/// Reads the page pools, block table and cache lengths of a paged tile.
+static LogicalResult readPagedKv(KernelPlan &plan) {
+  LoadPagedTileOp key = plan.keyLoad.getPaged(),
+                  value = plan.valueLoad.getPaged();
+  if (!key || !value || key.getBlockTable() != value.getBlockTable() ||
+      key.getLength() != value.getLength())
+    return plan.forall.emitError(
+        "convert-attn-to-nvvm: K and V must both be read from page pools "
+        "(attn.load_paged_tile) through one block table and length");
+  auto fail = [&](const Twine &why) {
+    return key.emitError("convert-attn-to-nvvm: ") << why;
+  };
+  KernelPlan::PagedKv &paged = plan.paged.emplace();
+  paged.pageSize = key.getPool().getType().getDimSize(1);
+  paged.length = key.getLength();
+  paged.blockTable = dyn_cast<BlockArgument>(key.getBlockTable());
+  if (!paged.blockTable ||
+      !isa<FunctionOpInterface>(paged.blockTable.getOwner()->getParentOp()))
+    return fail("the block table must be an argument of the function (the "
+                "kernel's block_table pointer)");
+  // The tile's keys: its sequence's cache length, an element of an i32
+  // argument, which the kernel reads through the cache_lengths pointer.
+  auto cast = paged.length.getDefiningOp<arith::IndexCastOp>();
+  auto extract =
+      cast ? cast.getIn().getDefiningOp<tensor::ExtractOp>() : nullptr;
+  paged.cacheLengths =
+      extract ? dyn_cast<BlockArgument>(extract.getTensor()) : nullptr;
+  if (!paged.cacheLengths ||
+      !isa<FunctionOpInterface>(paged.cacheLengths.getOwner()->getParentOp()))
+    return fail("the cache length must be an element of an argument of the "
+                "function (the kernel's cache_lengths pointer), as attn-tile "
+                "reads it");
+  // A box of one page's rows lands at its rows of the swizzled tile: whole
+  // 8-row swizzle atoms, and a kv block of whole pages or inside one.
+  int64_t ps = paged.pageSize, bn = plan.blockN;
+  if (ps % 8 != 0 || (bn % ps != 0 && ps % bn != 0))
+    return fail("a page of " + Twine(ps) +
+                " tokens must be a multiple of 8 that divides block_n = " +
+                Twine(bn) + " or is a multiple of it");
+  return success();
 }
 
 /// Reads the split count and the attn.combine_splits of a split-KV tile.
@@ -230,7 +274,7 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
   WarpSpecializeOp specialized;
   Operation *unsupportedLoad = nullptr;
   forall.getBody()->walk([&](Operation *op) {
-    if (isa<LoadPagedTileOp, LoadVarlenTileOp>(op))
+    if (isa<LoadVarlenTileOp>(op))
       unsupportedLoad = op;
     else if (auto f = dyn_cast<FinalizeOp>(op))
       finalize = f;
@@ -243,8 +287,7 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
     return unsupportedLoad->emitError("convert-attn-to-nvvm: no GPU lowering "
                                       "for '")
            << unsupportedLoad->getName()
-           << "' yet (a paged KV cache or a variable-length batch; the CPU "
-              "pipeline runs it)";
+           << "' yet (a variable-length batch; the CPU pipeline runs it)";
   if (!queryLoad || !finalize)
     return fail("expected a tiled attention (attn-tile) in the scf.forall");
   // A fourth induction variable is the kv split of a split-KV attention.
@@ -363,8 +406,7 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
       if (push &&
           (pushes != 1 || push.getKey().getParentBlock() != producerBody ||
            push.getValue().getParentBlock() != producerBody ||
-           !push.getKey().getDefiningOp<LoadTileOp>() ||
-           !push.getValue().getDefiningOp<LoadTileOp>() ||
+           !KvTileLoad::of(push.getKey()) || !KvTileLoad::of(push.getValue()) ||
            push.getKey() == push.getValue()))
         return op.emitError("convert-attn-to-nvvm: the producer's kv loop "
                             "pushes one K and one V tile, each loaded in the "
@@ -373,7 +415,7 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
           op.getDialect() == op.getContext()->getLoadedDialect("arith") &&
           llvm::all_of(op.getResultTypes(),
                        [](Type t) { return t.isIntOrIndex(); });
-      if (!push && !isa<LoadTileOp>(op) && !isIndexArith)
+      if (!push && !KvTileLoad(&op) && !isIndexArith)
         return op.emitError("convert-attn-to-nvvm: no GPU lowering for '")
                << op.getName() << "' in the producer's kv loop";
     }
@@ -467,30 +509,31 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
                                "warpgroup of attn.warp_specialize");
 
   bool sawKey = false, sawValue = false;
-  auto loadOf = [&](Value tile, bool isKey) -> LoadTileOp {
-    if (auto load = tile.getDefiningOp<LoadTileOp>())
+  auto loadOf = [&](Value tile, bool isKey) -> KvTileLoad {
+    if (KvTileLoad load = KvTileLoad::of(tile))
       return load;
-    LoadTileOp pushed;
+    KvTileLoad pushed;
     if (tile.getDefiningOp<RingPopOp>())
       specialized.getProducer().walk([&](RingPushOp push) {
-        pushed = (isKey ? push.getKey() : push.getValue())
-                     .getDefiningOp<LoadTileOp>();
+        pushed = KvTileLoad::of(isKey ? push.getKey() : push.getValue());
       });
     return pushed;
   };
-  // The attn.load_tile of a K or V tile, which must read its kv loop's
-  // block (the rows the kernel's TMA loads take); null after a diagnostic.
-  auto kvLoad = [&](Operation *user, Value tile, bool isKey) -> LoadTileOp {
+  // The attn.load_tile (or attn.load_paged_tile) of a K or V tile, which
+  // must read its kv loop's block (the rows the kernel's TMA loads take);
+  // null after a diagnostic.
+  auto kvLoad = [&](Operation *user, Value tile, bool isKey) -> KvTileLoad {
     StringRef what = isKey ? "K" : "V";
-    LoadTileOp load = loadOf(tile, isKey);
+    KvTileLoad load = loadOf(tile, isKey);
     if (!load) {
       user->emitError("convert-attn-to-nvvm: ")
-          << what << " tiles must come from attn.load_tile (directly or "
-          << "through the producer's attn.ring_push)";
+          << what << " tiles must come from attn.load_tile or "
+          << "attn.load_paged_tile (directly or through the producer's "
+             "attn.ring_push)";
       return {};
     }
     if (!loadsLoopBlock(load)) {
-      load.emitError("convert-attn-to-nvvm: the ")
+      load.getOperation()->emitError("convert-attn-to-nvvm: the ")
           << what
           << " tile's row must be its kv loop's induction variable times "
              "block_n";
@@ -508,20 +551,27 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
       auto valueType = pv.getValue().getType();
       plan.blockN = valueType.getShape()[0];
       plan.valueHeadDim = valueType.getShape()[1];
-      LoadTileOp valueLoad = kvLoad(op, pv.getValue(), /*isKey=*/false);
+      KvTileLoad valueLoad = kvLoad(op, pv.getValue(), /*isKey=*/false);
       if (!valueLoad)
         return WalkResult::interrupt();
       plan.valueLoad = valueLoad;
-      plan.seqKSources.push_back(valueLoad.getSource());
+      // A page pool's rows are pages, not the sequence (PagedKv::length).
+      if (!valueLoad.getPaged())
+        plan.seqKSources.push_back(valueLoad.getSource());
       sawValue = true;
     } else if (auto qk = dyn_cast<QKOp>(op)) {
-      LoadTileOp keyLoad = kvLoad(op, qk.getKey(), /*isKey=*/true);
+      KvTileLoad keyLoad = kvLoad(op, qk.getKey(), /*isKey=*/true);
       if (!keyLoad)
         return WalkResult::interrupt();
       plan.keyLoad = keyLoad;
-      plan.headsKV = toLogicalBHSD(keyLoad.getSource().getType().getShape(),
-                                   plan.layout)[1];
-      plan.seqKSources.push_back(keyLoad.getSource());
+      // A page pool is [pages, page_size, heads, D] whatever the layout.
+      auto keyShape =
+          cast<RankedTensorType>(keyLoad.getSource().getType()).getShape();
+      plan.headsKV = keyLoad.getPaged()
+                         ? keyShape[2]
+                         : toLogicalBHSD(keyShape, plan.layout)[1];
+      if (!keyLoad.getPaged())
+        plan.seqKSources.push_back(keyLoad.getSource());
       sawKey = true;
     } else if (isa<ExpDiffOp, RescaleFactorOp>(op)) {
       // The kernel computes one exp2 multiplier for the whole tile.
@@ -558,16 +608,26 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
       return failure();
 
   // Every index the kernel clones from the IR must be computable there.
-  // The split count's argument is a kernel parameter.
+  if ((plan.keyLoad.getPaged() || plan.valueLoad.getPaged()) &&
+      failed(readPagedKv(plan)))
+    return failure();
+  // The split count's argument is a kernel parameter; a paged tile's cache
+  // length is read through the cache_lengths pointer.
   auto lowerable = [&](Value v, Operation *user, ArrayRef<Value> roots = {}) {
-    SmallVector<Value> all(roots);
+    SmallVector<Value> all(roots), indexTensors;
     if (plan.kvSplit && plan.kvSplit->argument)
       all.push_back(plan.kvSplit->argument);
+    if (plan.paged)
+      indexTensors.push_back(plan.paged->cacheLengths);
     return verifyLowerableIndex(v, user, forall, plan.seqQSources,
-                                plan.seqKSources, plan.layout, all);
+                                plan.seqKSources, plan.layout, all,
+                                indexTensors);
   };
+  if (plan.paged &&
+      failed(lowerable(plan.paged->length, plan.keyLoad.getOperation())))
+    return failure();
   if (failed(lowerable(queryLoad.getRow(), queryLoad)) ||
-      failed(lowerable(plan.keyLoad.getHead(), plan.keyLoad)))
+      failed(lowerable(plan.keyLoad.getHead(), plan.keyLoad.getOperation())))
     return failure();
   // A persistent kernel computes the query-block count from the IR.
   if (auto bound =
@@ -658,10 +718,11 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
            << ": each consumer warpgroup computes 64 query rows (one "
               "wgmma m64 tile)";
   // wgmma multiplies tiles of one element type.
-  for (LoadTileOp load : {plan.keyLoad, plan.valueLoad})
+  for (KvTileLoad load : {plan.keyLoad, plan.valueLoad})
     if (load.getTile().getType().getElementType() != el)
-      return load.emitError("convert-attn-to-nvvm: K and V tiles must have "
-                            "Q's element type ")
+      return load.getOperation()->emitError(
+                 "convert-attn-to-nvvm: K and V tiles must have Q's element "
+                 "type ")
              << el << ", got " << load.getTile().getType().getElementType();
   // Where each tile value lives, as attn-assign-layouts recorded it (the
   // accumulator layout's warpgroups are block_m / 64: its verifier).

@@ -82,9 +82,25 @@ struct KernelPlan {
     mutable CombineSplitsOp combine;
   };
   std::optional<KvSplit> kvSplit;
+  /// A paged KV cache (attn.load_paged_tile): K and V are page pools
+  /// [pages, pageSize, heads, D]; the page of a kv block's rows is read from
+  /// `blockTable`, and the tile's keys are `length`, computed from its
+  /// sequence's entry of `cacheLengths` (function arguments: the kernel's
+  /// block_table and cache_lengths pointers).
+  struct PagedKv {
+    int64_t pageSize = 0;
+    BlockArgument blockTable, cacheLengths;
+    Value length;
+  };
+  std::optional<PagedKv> paged;
+  /// The rows of one TMA box of K or V: a kv block, or its part in one page.
+  int64_t kvBoxRows() const {
+    return paged ? std::min(paged->pageSize, blockN) : blockN;
+  }
   /// The Q tile's load (its row is the tile's first query row), one K load
   /// (its head is the kv head of the query head: GQA) and one V load.
-  mutable LoadTileOp queryLoad, keyLoad, valueLoad;
+  mutable LoadTileOp queryLoad;
+  mutable KvTileLoad keyLoad, valueLoad;
   /// The tile's attn.finalize: reads the last kv loop's results.
   mutable FinalizeOp finalize;
   /// The consumer's kv loops in order (the tile's own without a producer).

@@ -99,7 +99,9 @@ void KernelEmitter::passTurn() {
 
 /// Whether `op` names a ring slot (the stage arithmetic of its iteration,
 /// lowered before the step's other ops) rather than computing a tile.
-static bool isRingSlot(Operation &op) { return isa<RingPopOp, LoadTileOp>(op); }
+static bool isRingSlot(Operation &op) {
+  return isa<RingPopOp, LoadTileOp, LoadPagedTileOp>(op);
+}
 
 /// Whether `op` hands a ring slot back: each schedule lowers the step's
 /// releases where the GEMMs reading the slot's tile have completed.

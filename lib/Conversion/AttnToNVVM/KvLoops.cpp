@@ -8,6 +8,7 @@
 #include "KvLoops.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -85,7 +86,7 @@ static FailureOr<KvLoop> readKvLoop(scf::ForOp loop) {
               ++scaledRows;
               return success();
             })
-            .Case<MaskOp, SoftcapOp, LoadTileOp>(
+            .Case<MaskOp, SoftcapOp, LoadTileOp, LoadPagedTileOp>(
                 [](Operation *) { return success(); })
             .Default([&](Operation *other) -> LogicalResult {
               if (other->getDialect() ==
@@ -179,7 +180,8 @@ static FailureOr<KvLoop> readKvLoop(scf::ForOp loop) {
     for (OpOperand &operand : op.getOpOperands()) {
       Value v = operand.get();
       // Q, K and V tiles: readKernelPlan checks where they come from.
-      if (!isa<RankedTensorType>(v.getType()) || isa<QKOp, LoadTileOp>(op) ||
+      if (!isa<RankedTensorType>(v.getType()) ||
+          isa<QKOp, LoadTileOp, LoadPagedTileOp>(op) ||
           (isa<PVOp>(op) && operand.getOperandNumber() == 1))
         continue;
       bool carried =
@@ -263,12 +265,10 @@ FailureOr<SmallVector<KvLoop>> mlir::attn::readKvLoops(Region &region) {
   return loops;
 }
 
-LogicalResult mlir::attn::verifyLowerableIndex(Value value, Operation *user,
-                                               scf::ForallOp forall,
-                                               ArrayRef<Value> seqQSources,
-                                               ArrayRef<Value> seqKSources,
-                                               Layout layout,
-                                               ArrayRef<Value> extraRoots) {
+LogicalResult mlir::attn::verifyLowerableIndex(
+    Value value, Operation *user, scf::ForallOp forall,
+    ArrayRef<Value> seqQSources, ArrayRef<Value> seqKSources, Layout layout,
+    ArrayRef<Value> extraRoots, ArrayRef<Value> indexTensors) {
   SmallVector<Value> work = {value};
   DenseSet<Value> seen;
   while (!work.empty()) {
@@ -293,6 +293,11 @@ LogicalResult mlir::attn::verifyLowerableIndex(Value value, Operation *user,
       return user->emitError(kPrefix)
              << "cannot lower a tensor.dim that is not the sequence length "
                 "of Q, K or V (the kernel's length parameters)";
+    }
+    if (auto extract = dyn_cast<tensor::ExtractOp>(def);
+        extract && llvm::is_contained(indexTensors, extract.getTensor())) {
+      llvm::append_range(work, extract.getIndices());
+      continue;
     }
     if (def->getDialect() == def->getContext()->getLoadedDialect("arith") &&
         def->getNumRegions() == 0) {
@@ -332,6 +337,17 @@ Value IndexLowering::lower(OpBuilder &b, Value value, const IRMapping *local,
   assert(def && "verifyLowerableIndex admits no other block argument");
   if (auto dim = dyn_cast<tensor::DimOp>(def))
     return llvm::is_contained(seqQSources, dim.getSource()) ? seqQ : seqK;
+  if (auto extract = dyn_cast<tensor::ExtractOp>(def)) {
+    Value pointer = indexTensors.lookup(extract.getTensor());
+    Value i = lower(b, extract.getIndices().front(), local, clones);
+    Location loc = extract.getLoc();
+    Value i64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), i);
+    Value ptr = LLVM::GEPOp::create(b, loc, pointer.getType(), b.getI32Type(),
+                                    pointer, ValueRange{i64});
+    Value element = LLVM::LoadOp::create(b, loc, b.getI32Type(), ptr, 4);
+    clones.map(value, element);
+    return element;
+  }
   // Clone the op with lowered operands; `clones` holds this call's clones.
   for (Value operand : def->getOperands())
     clones.map(operand, lower(b, operand, local, clones));

@@ -58,13 +58,15 @@ FailureOr<SmallVector<KvLoop>> readKvLoops(Region &region);
 /// Checks that `value` (an index, or an f32 scale value) is computed from
 /// what IndexLowering can map (the forall's induction variables, constants,
 /// tensor.dim of a sequence length, `extraRoots` such as a loop's induction
-/// variable or the function's scale argument) through arith ops only, or
-/// emits a diagnostic at `user`.
+/// variable or the function's scale argument, tensor.extract of one of
+/// `indexTensors`: 1-D i32 arguments the kernel reads through a pointer)
+/// through arith ops only, or emits a diagnostic at `user`.
 LogicalResult verifyLowerableIndex(Value value, Operation *user,
                                    scf::ForallOp forall,
                                    ArrayRef<Value> seqQSources,
                                    ArrayRef<Value> seqKSources, Layout layout,
-                                   ArrayRef<Value> extraRoots = {});
+                                   ArrayRef<Value> extraRoots = {},
+                                   ArrayRef<Value> indexTensors = {});
 
 /// Clones the index and scale arithmetic of the tile IR into the kernel.
 class IndexLowering {
@@ -80,6 +82,11 @@ public:
   }
   /// Maps a value of the tile IR (an induction variable) to a kernel value.
   void map(Value from, Value to) { mapping.map(from, to); }
+  /// tensor.extract %tensor[%i] (a 1-D i32 tensor of the tile IR) becomes a
+  /// load of element i at the kernel's global pointer `pointer`.
+  void mapIndexTensor(Value tensor, Value pointer) {
+    indexTensors.map(tensor, pointer);
+  }
   void unmap(Value from) { mapping.erase(from); }
   /// The kernel value of `value` (verified by verifyLowerableIndex): its
   /// defining ops cloned at the builder's insertion point, every call anew
@@ -96,7 +103,7 @@ private:
 
   SmallVector<Value> seqQSources, seqKSources;
   Value seqQ, seqK;
-  IRMapping mapping;
+  IRMapping mapping, indexTensors;
 };
 
 } // namespace mlir::attn

@@ -175,6 +175,13 @@ struct ManifestWriter {
         return failure();
       *out = value->getValue();
     }
+    if (problem.contains("page_size")) {
+      FailureOr<IntegerAttr> value =
+          field<IntegerAttr>(problem, "page_size", "an integer");
+      if (failed(value))
+        return failure();
+      m.problem.pageSize = value->getInt();
+    }
     if (problem.contains("packed_query_heads")) {
       FailureOr<IntegerAttr> value =
           field<IntegerAttr>(problem, "packed_query_heads", "an integer");

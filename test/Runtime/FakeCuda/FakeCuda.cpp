@@ -15,9 +15,12 @@
 // (attnc_fake_cuda_trace_enable), each tensor map encoded, each stream-ordered
 // allocation and free and each launch (its function, grid and parameter values)
 // are described in the calling thread's trace (attnc_fake_cuda_trace), for
-// tests of what the runtime passes. ATTNC_FAKE_CUDA_FAIL_LAUNCH=<entry> fails
-// the launches of that entry and ATTNC_FAKE_CUDA_FAIL_ALLOC_ASYNC=1 every
-// cuMemAllocAsync, for tests of the runtime's error paths.
+// tests of what the runtime passes; so are stream-ordered copies to the host
+// (cuMemcpyDtoHAsync, which copies at once: device memory is host memory)
+// and stream synchronizations. ATTNC_FAKE_CUDA_FAIL_LAUNCH=<entry> fails
+// the launches of that entry, ATTNC_FAKE_CUDA_FAIL_ALLOC_ASYNC=1 every
+// cuMemAllocAsync and ATTNC_FAKE_CUDA_FAIL_MEMCPY_ASYNC=1 every
+// cuMemcpyDtoHAsync, for tests of the runtime's error paths.
 //
 //===----------------------------------------------------------------------===//
 
@@ -373,6 +376,23 @@ ATTNC_FAKE_API CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t n) {
   std::memcpy(dst, reinterpret_cast<void *>(src), n);
   return needContext();
 }
+ATTNC_FAKE_API CUresult cuMemcpyDtoHAsync_v2(void *dst, CUdeviceptr src,
+                                             size_t n, CUstream) {
+  if (CUresult r = needContext())
+    return r;
+  const char *fail = std::getenv("ATTNC_FAKE_CUDA_FAIL_MEMCPY_ASYNC");
+  if (tracing) {
+    char from[32];
+    std::snprintf(from, sizeof(from), "0x%llx",
+                  static_cast<unsigned long long>(src));
+    trace += "memcpy_dtoh_async bytes " + std::to_string(n) + " from " + from +
+             (fail && *fail == '1' ? " failed" : "") + "\n";
+  }
+  if (fail && *fail == '1')
+    return CUDA_ERROR_INVALID_VALUE;
+  std::memcpy(dst, reinterpret_cast<void *>(src), n); // memory is host memory
+  return CUDA_SUCCESS;
+}
 ATTNC_FAKE_API CUresult cuMemsetD16_v2(CUdeviceptr dst, unsigned short v,
                                        size_t n) {
   unsigned short *p = reinterpret_cast<unsigned short *>(dst);
@@ -396,6 +416,10 @@ ATTNC_FAKE_API CUresult cuEventDestroy_v2(CUevent e) {
   delete reinterpret_cast<Object *>(e);
   return needContext();
 }
-ATTNC_FAKE_API CUresult cuStreamSynchronize(CUstream) { return needContext(); }
+ATTNC_FAKE_API CUresult cuStreamSynchronize(CUstream) {
+  if (tracing)
+    trace += "stream_synchronize\n";
+  return needContext();
+}
 
 } // extern "C"

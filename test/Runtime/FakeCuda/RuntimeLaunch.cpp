@@ -1,16 +1,27 @@
 //===- RuntimeLaunch.cpp - one launch through the fake driver ---*- C++ -*-===//
 //
-// attnc-rt-launch-test ARTIFACT [NAME=B,H,S,D[/S0,S1,S2,S3]]... [lse], run
-// with ATTNC_LIBCUDA naming libattnc-fake-cuda.so: launches the artifact
-// once on bf16 tensors q, k, v and o of the given logical [B, H, S, D]
-// shapes and element strides (default: packed BHSD; v defaults to k and o to
-// q, strides included), with an LSE buffer when `lse` is given, and prints
-// the launch's status and the fake driver's trace of it: each tensor map the
-// runtime encoded, each stream-ordered allocation and free, and each
-// launch's function, grid and parameters. Addresses are named after what
-// they point into: q, k, v, o or lse plus an element offset, or ws (the
-// allocation of the trace's mem_alloc_async, a split-KV workspace) plus a
-// byte offset; "?" when they point into none.
+// attnc-rt-launch-test ARTIFACT [TENSOR=DIMS[/STRIDES][:VALUES]]...
+//     [TENSOR.dtype=T] [TENSOR.device=N] [TENSOR.offset=BYTES] [lse]
+//     [struct_size=N] [check]
+// run with ATTNC_LIBCUDA naming libattnc-fake-cuda.so: launches the artifact
+// once on tensors q, k, v and o (bf16, four dims: the logical [B, H, S, D])
+// and, when given, the int32 index tensors of a paged KV cache, block_table
+// and cache_lengths (one to four dims; the unused trailing ones are 1 with
+// stride 0), of the given shapes and element strides (default: packed
+// row-major; v defaults to k and o to q, strides included), with an LSE
+// buffer when `lse` is given, and prints the launch's status and the fake
+// driver's trace of it: each tensor map the runtime encoded, each
+// stream-ordered allocation, free and copy to the host, each stream
+// synchronization, and each launch's function, grid and parameters.
+// VALUES (comma-separated integers) fill an index tensor's memory from its
+// first element, the rest being 0. TENSOR.dtype (bf16, f16, f32, i32 or a
+// number), TENSOR.device (device_id) and TENSOR.offset (byte_offset) set
+// those fields of a tensor; struct_size=N sets args.struct_size (376: the
+// 0.2.0 struct, without the index tensors); `check` calls
+// attnc_attention_check instead of attnc_attention_launch. Addresses are
+// named after what they point into: a tensor's name or lse plus an element
+// offset, or ws (the allocation of the trace's mem_alloc_async, a split-KV
+// workspace) plus a byte offset; "?" when they point into none.
 //
 // Two modes test the split-KV arithmetic of the runtime (lib/Runtime/
 // SplitKv.h) without a driver:
@@ -27,6 +38,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cinttypes>
 #include <cstdio>
@@ -39,21 +51,62 @@
 namespace {
 struct Tensor {
   bool given = false;
-  int64_t shape[4] = {};
+  int rank = 4;
+  int64_t shape[4] = {1, 1, 1, 1};
   int64_t strides[4] = {};
   bool stridesGiven = false;
+  attnc_dtype dtype = ATTNC_BF16;
+  int32_t deviceId = 0;
+  uint64_t byteOffset = 0;
+  std::vector<int64_t> values; // an index tensor's first elements
   void *data = nullptr;
 };
 
-bool parseInts(const std::string &text, int64_t out[4]) {
+/// A comma-separated list of integers.
+bool parseList(const std::string &text, std::vector<int64_t> &out) {
+  out.clear();
   std::istringstream in(text);
-  for (int i = 0; i < 4; ++i) {
-    if (!(in >> out[i]))
+  for (;;) {
+    int64_t value;
+    if (!(in >> value))
       return false;
-    if (i < 3 && in.get() != ',')
+    out.push_back(value);
+    if (in.peek() == EOF)
+      return true;
+    if (in.get() != ',')
       return false;
   }
-  return in.peek() == EOF;
+}
+
+/// Exactly `rank` integers (1..4 when `rank` is 0, which is then set).
+bool parseInts(const std::string &text, int64_t out[4], int &rank) {
+  std::vector<int64_t> list;
+  if (!parseList(text, list) || list.empty() || list.size() > 4 ||
+      (rank && int(list.size()) != rank))
+    return false;
+  rank = int(list.size());
+  std::copy(list.begin(), list.end(), out);
+  return true;
+}
+
+bool parseDType(const std::string &text, attnc_dtype &out) {
+  const std::pair<const char *, attnc_dtype> names[] = {{"bf16", ATTNC_BF16},
+                                                        {"f16", ATTNC_F16},
+                                                        {"f32", ATTNC_F32},
+                                                        {"i32", ATTNC_I32}};
+  for (auto [name, dtype] : names)
+    if (text == name) {
+      out = dtype;
+      return true;
+    }
+  char *end = nullptr;
+  long value = std::strtol(text.c_str(), &end, 10);
+  out = static_cast<attnc_dtype>(value);
+  return !text.empty() && !*end;
+}
+
+int64_t elementSize(attnc_dtype dtype) {
+  return dtype == ATTNC_BF16 || dtype == ATTNC_F16 ? 2 : 4;
 }
 
 /// Elements a tensor's view spans: the last element's offset plus one.
@@ -132,38 +185,84 @@ int main(int argc, char **argv) {
     return status;
   if (argc < 2) {
     std::fprintf(stderr, "usage: attnc-rt-launch-test ARTIFACT "
-                         "[NAME=B,H,S,D[/S0,S1,S2,S3]]... [lse]\n");
+                         "[TENSOR=DIMS[/STRIDES][:VALUES]]... "
+                         "[TENSOR.dtype=T] [TENSOR.device=N] "
+                         "[TENSOR.offset=BYTES] [lse] [struct_size=N] "
+                         "[check]\n");
     return 2;
   }
-  const char *names[4] = {"q", "k", "v", "o"};
-  Tensor tensors[4];
-  bool withLse = false;
+  constexpr int kTensors = 6;
+  const char *names[kTensors] = {"q", "k",           "v",
+                                 "o", "block_table", "cache_lengths"};
+  Tensor tensors[kTensors];
+  for (int n = 4; n < kTensors; ++n)
+    tensors[n].dtype = ATTNC_I32;
+  bool withLse = false, checkOnly = false;
+  uint32_t structSize = sizeof(attnc_attention_args);
+  auto bad = [&](const char *what, const char *arg) {
+    std::fprintf(stderr, "attnc-rt-launch-test: bad %s '%s'\n", what, arg);
+    return 2;
+  };
   for (int i = 2; i < argc; ++i) {
     std::string arg = argv[i];
-    if (arg == "lse") {
-      withLse = true;
+    if (arg == "lse" || arg == "check") {
+      (arg == "lse" ? withLse : checkOnly) = true;
       continue;
     }
     size_t eq = arg.find('=');
-    int which = -1;
-    for (int n = 0; n < 4; ++n)
-      if (eq != std::string::npos && arg.substr(0, eq) == names[n])
-        which = n;
-    if (which < 0) {
-      std::fprintf(stderr, "attnc-rt-launch-test: bad argument '%s'\n",
-                   argv[i]);
-      return 2;
-    }
-    Tensor &t = tensors[which];
+    std::string key = arg.substr(0, eq), field;
+    if (eq == std::string::npos)
+      return bad("argument", argv[i]);
     std::string value = arg.substr(eq + 1);
+    if (key == "struct_size") {
+      structSize = uint32_t(std::strtoul(value.c_str(), nullptr, 10));
+      continue;
+    }
+    if (size_t dot = key.find('.'); dot != std::string::npos) {
+      field = key.substr(dot + 1);
+      key = key.substr(0, dot);
+    }
+    int which = -1;
+    for (int n = 0; n < kTensors; ++n)
+      if (key == names[n])
+        which = n;
+    if (which < 0)
+      return bad("argument", argv[i]);
+    Tensor &t = tensors[which];
+    if (field == "dtype") {
+      if (!parseDType(value, t.dtype))
+        return bad("dtype", argv[i]);
+      continue;
+    }
+    if (field == "device" || field == "offset") {
+      char *end = nullptr;
+      long long number = std::strtoll(value.c_str(), &end, 10);
+      if (value.empty() || *end)
+        return bad(field.c_str(), argv[i]);
+      if (field == "device")
+        t.deviceId = int32_t(number);
+      else
+        t.byteOffset = uint64_t(number);
+      continue;
+    }
+    if (!field.empty())
+      return bad("argument", argv[i]);
+    size_t colon = value.find(':');
+    if (colon != std::string::npos) {
+      if (which < 4 || !parseList(value.substr(colon + 1), t.values))
+        return bad("values", argv[i]);
+      value = value.substr(0, colon);
+    }
     size_t slash = value.find('/');
     t.given = true;
     t.stridesGiven = slash != std::string::npos;
-    if (!parseInts(value.substr(0, slash), t.shape) ||
-        (t.stridesGiven && !parseInts(value.substr(slash + 1), t.strides))) {
-      std::fprintf(stderr, "attnc-rt-launch-test: bad tensor '%s'\n", argv[i]);
-      return 2;
-    }
+    t.rank = which < 4 ? 4 : 0;
+    int strideRank = 0;
+    if (!parseInts(value.substr(0, slash), t.shape, t.rank) ||
+        (t.stridesGiven &&
+         (!parseInts(value.substr(slash + 1), t.strides, strideRank) ||
+          strideRank != t.rank)))
+      return bad("tensor", argv[i]);
   }
   if (!tensors[0].given || !tensors[1].given) {
     std::fprintf(stderr, "attnc-rt-launch-test: q and k are required\n");
@@ -177,7 +276,7 @@ int main(int argc, char **argv) {
   for (Tensor &t : tensors)
     if (!t.stridesGiven) {
       int64_t stride = 1;
-      for (int i = 3; i >= 0; --i) {
+      for (int i = t.rank - 1; i >= 0; --i) {
         t.strides[i] = stride;
         stride *= t.shape[i];
       }
@@ -203,20 +302,43 @@ int main(int argc, char **argv) {
     return 1;
   }
   attnc_attention_args args = {sizeof(attnc_attention_args)};
-  attnc_tensor *fields[4] = {&args.q, &args.k, &args.v, &args.o};
-  for (int n = 0; n < 4; ++n) {
+  attnc_tensor *fields[kTensors] = {&args.q,           &args.k,
+                                    &args.v,           &args.o,
+                                    &args.block_table, &args.cache_lengths};
+  for (int n = 0; n < kTensors; ++n) {
     Tensor &t = tensors[n];
-    if (attnc_testing_malloc(&t.data, size_t(span(t)) * 2) != ATTNC_OK) {
+    if (!t.given && n >= 4)
+      continue; // absent: zero-initialized
+    int64_t size = elementSize(t.dtype);
+    // At least one element, for a tensor with a dim of size 0.
+    size_t bytes =
+        size_t(std::max<int64_t>(span(t), 1) * size + int64_t(t.byteOffset));
+    if (attnc_testing_malloc(&t.data, bytes) != ATTNC_OK ||
+        attnc_testing_memset_u16(t.data, 0, bytes / 2) != ATTNC_OK) {
       std::fprintf(stderr, "attnc-rt-launch-test: %s\n",
                    attnc_testing_last_error());
       return 1;
     }
+    if (!t.values.empty()) {
+      std::vector<int32_t> values(t.values.begin(), t.values.end());
+      values.resize(std::max<size_t>(values.size(), 1));
+      if (attnc_testing_memcpy_htod(
+              static_cast<char *>(t.data) + t.byteOffset, values.data(),
+              std::min(values.size() * 4, bytes - t.byteOffset)) != ATTNC_OK) {
+        std::fprintf(stderr, "attnc-rt-launch-test: %s\n",
+                     attnc_testing_last_error());
+        return 1;
+      }
+    }
     attnc_tensor &f = *fields[n];
     f.data = t.data;
-    f.dtype = ATTNC_BF16;
+    f.dtype = t.dtype;
+    f.device_id = t.deviceId;
+    f.byte_offset = t.byteOffset;
     std::memcpy(f.shape, t.shape, sizeof(t.shape));
     std::memcpy(f.strides, t.strides, sizeof(t.strides));
   }
+  args.struct_size = structSize;
   void *lse = nullptr;
   if (withLse) {
     const Tensor &q = tensors[0];
@@ -227,17 +349,23 @@ int main(int argc, char **argv) {
   args.scale = 0.08838834764831845f;
 
   enable(1);
-  attnc_status st = attnc_attention_launch(kernel, &args, nullptr);
+  attnc_status st = checkOnly ? attnc_attention_check(kernel, &args, nullptr)
+                              : attnc_attention_launch(kernel, &args, nullptr);
   enable(0);
-  std::printf("launch: %s", attnc_status_name(st));
+  std::printf("%s: %s", checkOnly ? "check" : "launch", attnc_status_name(st));
   if (st != ATTNC_OK)
     std::printf(": %s", attnc_last_error());
   std::printf("\n");
   // Name each address after what it points into.
   std::vector<Region> regions;
-  for (int n = 0; n < 4; ++n)
-    regions.push_back({names[n], reinterpret_cast<uintptr_t>(tensors[n].data),
-                       uint64_t(span(tensors[n])) * 2, 2});
+  for (int n = 0; n < kTensors; ++n)
+    if (tensors[n].data) {
+      uint64_t size = uint64_t(elementSize(tensors[n].dtype));
+      regions.push_back(
+          {names[n],
+           reinterpret_cast<uintptr_t>(tensors[n].data) + tensors[n].byteOffset,
+           uint64_t(span(tensors[n])) * size, size});
+    }
   if (lse) {
     const Tensor &q = tensors[0];
     regions.push_back({"lse", reinterpret_cast<uintptr_t>(lse),

@@ -65,6 +65,52 @@ SmallVector<int64_t, 4> toLogicalBHSD(ArrayRef<int64_t> shape, Layout layout);
 /// Returns the index of the logical dimension `logicalDim` (0 = batch,
 /// 1 = heads, 2 = seq, 3 = head_dim) in an operand stored in `layout`.
 unsigned physicalDim(unsigned logicalDim, Layout layout);
+
+/// A K or V tile load of the kv loops, dense (attn.load_tile) or from a page
+/// pool (attn.load_paged_tile): the operands the GPU passes read of either.
+class KvTileLoad {
+public:
+  KvTileLoad() = default;
+  /// The load that defines `tile`, if it is one of the two.
+  static KvTileLoad of(Value tile) {
+    return KvTileLoad(tile ? tile.getDefiningOp() : nullptr);
+  }
+  explicit KvTileLoad(Operation *op)
+      : op(isa_and_nonnull<LoadTileOp, LoadPagedTileOp>(op) ? op : nullptr) {}
+
+  explicit operator bool() const { return op; }
+  bool operator==(const KvTileLoad &other) const { return op == other.op; }
+  Operation *getOperation() const { return op; }
+  /// The paged load, or null for a dense one.
+  LoadPagedTileOp getPaged() const { return dyn_cast<LoadPagedTileOp>(op); }
+  /// K or V, or the page pool.
+  Value getSource() const {
+    if (auto paged = getPaged())
+      return paged.getPool();
+    return cast<LoadTileOp>(op).getSource();
+  }
+  Value getBatch() const {
+    return get([](auto load) { return load.getBatch(); });
+  }
+  Value getHead() const {
+    return get([](auto load) { return load.getHead(); });
+  }
+  Value getRow() const {
+    return get([](auto load) { return load.getRow(); });
+  }
+  TypedValue<RankedTensorType> getTile() const {
+    return cast<TypedValue<RankedTensorType>>(op->getResult(0));
+  }
+
+private:
+  template <typename Fn>
+  Value get(Fn fn) const {
+    if (auto paged = getPaged())
+      return fn(paged);
+    return fn(cast<LoadTileOp>(op));
+  }
+  Operation *op = nullptr;
+};
 } // namespace mlir::attn
 
 #endif // ATTNC_DIALECT_ATTN_ATTNOPS_H
