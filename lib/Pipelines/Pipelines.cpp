@@ -123,14 +123,22 @@ void mlir::attn::buildAttnToNVVMPipeline(OpPassManager &pm,
   // A few query rows per kv head fill one tile instead of g tiles. Before
   // the lengths are generalized: `auto` packs a masked attention whose graph
   // is a decode step, g * Nq static rows of at most one 128-row tile.
+  constexpr int64_t kDecodeStepRows = 128;
   if (options.packGqa != PackGqaMode::Off) {
-    constexpr int64_t kDecodeStepRows = 128;
     AttnPackGqaPassOptions pack;
     pack.maskedRowLimit = options.packGqa == PackGqaMode::All ? -1
                           : options.packGqa == PackGqaMode::Auto
                               ? kDecodeStepRows
                               : 0;
     pm.addPass(createAttnPackGqaPass(pack));
+  }
+  // A decode step's grid is B x Hkv tiles: the runtime splits each row's
+  // keys when that leaves SMs idle. Its rows are static until
+  // attn-generalize-lengths.
+  if (options.splitKv) {
+    AttnSplitKvPassOptions split;
+    split.maxRows = kDecodeStepRows;
+    pm.addPass(createAttnSplitKvPass(split));
   }
   // The kernel takes B, Nq and Nk at launch time: no kv loop may be folded
   // for the graph's static shape.

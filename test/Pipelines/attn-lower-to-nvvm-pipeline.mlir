@@ -5,6 +5,7 @@
 // RUN: attnc-opt %S/Inputs/pack-gqa-decode.mlir --attn-lower-to-nvvm-pipeline | FileCheck %s --check-prefix=PACKED --implicit-check-not=attn.packed_query_heads
 // RUN: attnc-opt %S/Inputs/pack-gqa-decode.mlir --attn-lower-to-nvvm-pipeline="pack-gqa=false" | FileCheck %s --check-prefix=UNPACKED --implicit-check-not=packed_query_heads
 // RUN: attnc-opt %S/Inputs/pack-gqa-decode.mlir --attn-lower-to-nvvm-pipeline="pack-gqa=unmasked" | FileCheck %s --check-prefix=PACK-UNMASKED
+// RUN: attnc-opt %S/Inputs/pack-gqa-decode.mlir --attn-lower-to-nvvm-pipeline="split-kv=false" | FileCheck %s --check-prefix=NO-SPLIT
 
 // The whole Hopper chain: the gpu.module holds only LLVM and NVVM ops (ready
 // for gpu-module-to-binary), with the default sm_90a tile (D = 128:
@@ -68,16 +69,26 @@
 // PACKED:         %[[NQ:.*]] = llvm.udiv %{{.*}}, %{{.*}} : i64
 // PACKED:         %[[NQ32:.*]] = llvm.trunc %[[NQ]] : i64 to i32
 // PACKED:         llvm.urem %{{.*}}, %[[NQ32]] : i32
+// A decode step of static Nq is also split at launch (attn-split-kv): grid
+// z is batch x kv_splits, the runtime's choice, and the ABI names the
+// combine kernel, which writes O and the LSE.
 // PACKED-LABEL: llvm.func @decode_mqa(
-// PACKED-SAME:    grid = [#attn.grid_dim<["seq_q"], ceil_div = 128>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch"]>]
+// PACKED-SAME:    grid = [#attn.grid_dim<["seq_q"], ceil_div = 128>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch", "kv_splits"]>]
 // PACKED-SAME:    problem = {dtype = "bf16", gqa = true, has_lse = false, head_dim = 128 : i64, head_dim_v = 128 : i64, layout = "bhsd", mask = "none", packed_query_heads = 32 : i64}
 // PACKED-SAME:    heads_kv = 1 : i64, heads_q = 32 : i64
 // PACKED-LABEL: llvm.func @decode_gqa(
-// PACKED-SAME:    grid = [#attn.grid_dim<["seq_q"], ceil_div = 128>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch"]>]
+// PACKED-SAME:    grid = [#attn.grid_dim<["seq_q"], ceil_div = 128>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch", "kv_splits"]>]
 // PACKED-SAME:    #attn.kernel_param<"tensor_map", "q", box = [64, 128, 1, 1]>
-// PACKED-SAME:    #attn.kernel_param<"pointer", "lse">
+// PACKED-SAME:    #attn.kernel_param<"i32", "kv_splits">
 // PACKED-SAME:    problem = {dtype = "bf16", gqa = true, has_lse = true, head_dim = 128 : i64, head_dim_v = 128 : i64, layout = "bhsd", mask = "none", packed_query_heads = 4 : i64}
 // PACKED-SAME:    heads_kv = 8 : i64, heads_q = 32 : i64
+// PACKED-SAME:    split_kv = <splits = 0, kv_block = 128, entry = "decode_gqa_combine"
+// PACKED-SAME:      #attn.kernel_param<"pointer", "lse">
+// With split-kv=false the decode step is one kernel writing O and the LSE.
+// NO-SPLIT-LABEL: llvm.func @decode_gqa(
+// NO-SPLIT-SAME:    grid = [#attn.grid_dim<["seq_q"], ceil_div = 128>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch"]>]
+// NO-SPLIT-SAME:    #attn.kernel_param<"tensor_map", "o", box = [64, 64, 1, 1]>, #attn.kernel_param<"pointer", "lse">
+// NO-SPLIT-NOT:     split_kv
 // With pack-gqa=unmasked the masked one is not packed.
 // PACK-UNMASKED-LABEL: llvm.func @decode_causal(
 // PACK-UNMASKED-SAME:    mask = "causal_bottom_right"}

@@ -77,6 +77,12 @@ struct AttnPipelineOptions : public PassPipelineOptions<AttnPipelineOptions> {
                      "masked ones too (decode; a causal prefill's tiles may "
                      "visit more kv blocks and lose the longest-first "
                      "order)"))};
+  PassOptions::Option<bool> splitKv{
+      *this, "split-kv",
+      llvm::cl::desc("GPU: decode steps (static query rows <= 128 per kv "
+                     "head, after pack-gqa) get a kv split count the runtime "
+                     "chooses at each launch (attn-split-kv)"),
+      llvm::cl::init(true)};
   PassOptions::Option<WarpSpecializeMode> warpSpecialize{
       *this, "warp-specialize",
       llvm::cl::desc("GPU: attn-warp-specialize (a producer warpgroup issues "

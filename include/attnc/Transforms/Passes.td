@@ -144,6 +144,42 @@ def AttnPackGqaPass : Pass<"attn-pack-gqa", "ModuleOp"> {
   ];
 }
 
+def AttnSplitKvPass : Pass<"attn-split-kv", "ModuleOp"> {
+  let summary = "Give decode steps a kv split count chosen at launch";
+  let description = [{
+    Flash-decoding for the graphs that need it. A decode step has few query
+    rows per (batch, kv head), so its kernel has B x Hkv tiles (after
+    `attn-pack-gqa`) however long the cache, and most SMs idle at small
+    batches. For every `attn.attention` without `kv_splits` or `varlen`
+    whose query rows (Q's sequence dimension: the packed rows after
+    `attn-pack-gqa`) are static and at most `max-rows`, in a function
+    nothing calls (its signature changes), this pass appends an index
+    argument to the function and gives it to the attention as `kv_splits`.
+    `convert-attn-to-nvvm` makes it the kernel's `kv_splits` parameter,
+    which the runtime sets at each launch from the lengths
+    (docs/Runtime.md's split heuristic: 1 split when the grid already fills
+    the SMs). The GPU pipeline runs it after `attn-pack-gqa` and before
+    `attn-generalize-lengths`, which makes the rows dynamic.
+
+    ```mlir
+    // before
+    func.func @f(%q: tensor<?x8x4x128xbf16> {attn.packed_query_heads = 4 : i64}, ...)
+    // after
+    func.func @f(%q: tensor<?x8x4x128xbf16> {attn.packed_query_heads = 4 : i64}, ...,
+                 %arg3: index) {
+      %o = attn.attention %q, %k, %v kv_splits(%arg3) ...
+    ```
+  }];
+  let options = [
+    Option<"maxRows", "max-rows", "int64_t", /*default=*/"128",
+           "Split an attention whose static query rows are at most this "
+           "many (-1: any static count; a dynamic count is never split)">,
+  ];
+  let statistics = [
+    Statistic<"numSplit", "num-split", "Number of attentions given kv splits">,
+  ];
+}
+
 def AttnGeneralizeScalePass : Pass<"attn-generalize-scale", "ModuleOp"> {
   let summary = "Make the softmax scale of each attention a function argument";
   let description = [{

@@ -1,0 +1,72 @@
+//===- SplitKv.cpp - a launch-chosen kv split count for decode steps ------===//
+//
+// Part of the attnc project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// A decode step has few query rows per (batch, kv head), so its grid is
+// B x Hkv tiles however long the cache: flash-decoding splits each row's
+// keys across CTAs. Whether that pays depends on the launch (B and the cache
+// length change every step), so the split count is a function argument, the
+// kernel's kv_splits parameter, which the runtime's split heuristic sets at
+// each launch (1 when the grid already fills the SMs).
+//
+//===----------------------------------------------------------------------===//
+
+#include "attnc/Transforms/Passes.h"
+
+#include "attnc/Dialect/Attn/AttnOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/SymbolTable.h"
+
+#define DEBUG_TYPE "attn-split-kv"
+
+namespace mlir::attn {
+#define GEN_PASS_DEF_ATTNSPLITKVPASS
+#include "attnc/Transforms/Passes.h.inc"
+} // namespace mlir::attn
+
+using namespace mlir;
+using namespace mlir::attn;
+
+namespace {
+
+struct AttnSplitKvPass final
+    : public mlir::attn::impl::AttnSplitKvPassBase<AttnSplitKvPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    for (auto func : module.getOps<func::FuncOp>())
+      // A new argument would break the calls of a called function.
+      if (!func.isExternal() && func.getBody().hasOneBlock() &&
+          SymbolTable::symbolKnownUseEmpty(func, module))
+        func.walk([&](AttentionOp op) { split(func, op); });
+  }
+
+  /// Whether `op` is a decode step: its query rows per (batch, kv head), the
+  /// packed rows after attn-pack-gqa, are static and at most maxRows.
+  bool isDecodeStep(AttentionOp op) {
+    if (op.getKvSplits() || op.isVarlen())
+      return false;
+    auto query = cast<RankedTensorType>(op.getQuery().getType());
+    int64_t rows = query.getDimSize(physicalDim(2, op.getLayout()));
+    return !ShapedType::isDynamic(rows) && (maxRows < 0 || rows <= maxRows);
+  }
+
+  void split(func::FuncOp func, AttentionOp op) {
+    if (!isDecodeStep(op))
+      return;
+    Block &body = func.getBody().front();
+    IndexType index = IndexType::get(&getContext());
+    if (failed(func.insertArgument(func.getNumArguments(), index,
+                                   DictionaryAttr(), op.getLoc())))
+      return signalPassFailure();
+    op.getKvSplitsMutable().assign(body.getArguments().back());
+    ++numSplit;
+  }
+};
+
+} // namespace

@@ -1,0 +1,89 @@
+// RUN: attnc-opt %s -split-input-file --attn-split-kv | FileCheck %s
+// RUN: attnc-opt %s -split-input-file --attn-split-kv="max-rows=-1" | FileCheck %s --check-prefix=ANY
+
+// A decode step (static Nq = 1): the function gets an index argument, the
+// attention's kv_splits, which the kernel takes at launch.
+// CHECK-LABEL: func.func @decode(
+// CHECK-SAME:    %{{[^:]*}}: tensor<?x32x1x128xbf16>, %{{[^:]*}}: tensor<?x8x?x128xbf16>, %{{[^:]*}}: tensor<?x8x?x128xbf16>, %[[SPLITS:[^:]*]]: index)
+// CHECK:         attn.attention %{{.*}} mask = causal_bottom_right kv_splits(%[[SPLITS]])
+func.func @decode(%q: tensor<?x32x1x128xbf16>, %k: tensor<?x8x?x128xbf16>, %v: tensor<?x8x?x128xbf16>)
+    -> tensor<?x32x1x128xbf16> {
+  %o = attn.attention %q, %k, %v mask = causal_bottom_right
+      : tensor<?x32x1x128xbf16>, tensor<?x8x?x128xbf16>, tensor<?x8x?x128xbf16> -> tensor<?x32x1x128xbf16>
+  return %o : tensor<?x32x1x128xbf16>
+}
+
+// -----
+
+// Packed query heads (attn-pack-gqa ran first): 4 static rows per kv head.
+// CHECK-LABEL: func.func @packed(
+// CHECK-SAME:    %[[SPLITS:[^:]*]]: index)
+// CHECK:         kv_splits(%[[SPLITS]])
+func.func @packed(%q: tensor<?x8x4x128xbf16> {attn.packed_query_heads = 4 : i64},
+                  %k: tensor<?x8x?x128xbf16>, %v: tensor<?x8x?x128xbf16>) -> tensor<?x8x4x128xbf16> {
+  %o = attn.attention %q, %k, %v packed_query_heads = 4
+      : tensor<?x8x4x128xbf16>, tensor<?x8x?x128xbf16>, tensor<?x8x?x128xbf16> -> tensor<?x8x4x128xbf16>
+  return %o : tensor<?x8x4x128xbf16>
+}
+
+// -----
+
+// A dynamic Nq (a prefill, or a kernel for any step) is never split; 256
+// static rows only with max-rows=-1; a split count already given is kept.
+// CHECK-LABEL: func.func @prefill(
+// CHECK-SAME:    %{{[^:]*}}: tensor<?x8x?x128xbf16>) -> tensor
+// CHECK-NOT:     kv_splits
+// ANY-LABEL:   func.func @prefill(
+// ANY-NOT:       kv_splits
+func.func @prefill(%q: tensor<?x8x?x128xbf16>, %k: tensor<?x8x?x128xbf16>, %v: tensor<?x8x?x128xbf16>)
+    -> tensor<?x8x?x128xbf16> {
+  %o = attn.attention %q, %k, %v mask = causal
+      : tensor<?x8x?x128xbf16>, tensor<?x8x?x128xbf16>, tensor<?x8x?x128xbf16> -> tensor<?x8x?x128xbf16>
+  return %o : tensor<?x8x?x128xbf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @chunk(
+// CHECK-SAME:    %{{[^:]*}}: tensor<1x8x?x64xbf16>) -> tensor
+// CHECK-NOT:     kv_splits
+// ANY-LABEL:   func.func @chunk(
+// ANY-SAME:      %[[SPLITS:[^:]*]]: index)
+// ANY:           kv_splits(%[[SPLITS]])
+func.func @chunk(%q: tensor<1x8x256x64xbf16>, %k: tensor<1x8x?x64xbf16>, %v: tensor<1x8x?x64xbf16>)
+    -> tensor<1x8x256x64xbf16> {
+  %o = attn.attention %q, %k, %v mask = causal_bottom_right
+      : tensor<1x8x256x64xbf16>, tensor<1x8x?x64xbf16>, tensor<1x8x?x64xbf16> -> tensor<1x8x256x64xbf16>
+  return %o : tensor<1x8x256x64xbf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @given(
+// CHECK-SAME:    %[[N:[^:]*]]: index) -> tensor
+// CHECK:         kv_splits(%[[N]])
+func.func @given(%q: tensor<?x8x1x64xbf16>, %k: tensor<?x8x?x64xbf16>, %v: tensor<?x8x?x64xbf16>, %n: index)
+    -> tensor<?x8x1x64xbf16> {
+  %o = attn.attention %q, %k, %v kv_splits(%n)
+      : tensor<?x8x1x64xbf16>, tensor<?x8x?x64xbf16>, tensor<?x8x?x64xbf16> -> tensor<?x8x1x64xbf16>
+  return %o : tensor<?x8x1x64xbf16>
+}
+
+// -----
+
+// A called function keeps its signature.
+// CHECK-LABEL: func.func @callee(
+// CHECK-SAME:    tensor<?x8x?x64xbf16>) -> tensor
+// CHECK-NOT:     kv_splits
+func.func @callee(%q: tensor<?x8x1x64xbf16>, %k: tensor<?x8x?x64xbf16>, %v: tensor<?x8x?x64xbf16>)
+    -> tensor<?x8x1x64xbf16> {
+  %o = attn.attention %q, %k, %v
+      : tensor<?x8x1x64xbf16>, tensor<?x8x?x64xbf16>, tensor<?x8x?x64xbf16> -> tensor<?x8x1x64xbf16>
+  return %o : tensor<?x8x1x64xbf16>
+}
+func.func @caller(%q: tensor<?x8x1x64xbf16>, %k: tensor<?x8x?x64xbf16>, %v: tensor<?x8x?x64xbf16>)
+    -> tensor<?x8x1x64xbf16> {
+  %o = func.call @callee(%q, %k, %v)
+      : (tensor<?x8x1x64xbf16>, tensor<?x8x?x64xbf16>, tensor<?x8x?x64xbf16>) -> tensor<?x8x1x64xbf16>
+  return %o : tensor<?x8x1x64xbf16>
+}
