@@ -1185,8 +1185,7 @@ bool attnc::rt::validateManifest(const Manifest &m, std::string &error) {
                     std::to_string(m.alignmentBytes));
 
   // Checked before the params, whose rules for k and v depend on it.
-  if (p.pageSize != 0 &&
-      (p.pageSize < 16 || p.pageSize > 256 || (p.pageSize & (p.pageSize - 1))))
+  if (p.pageSize != 0 && !isSupportedPageSize(p.pageSize))
     return fail(error, "problem.page_size",
                 "expected a power of two from 16 to 256 (tokens per page of "
                 "the paged KV cache; leave it out for a dense one), found " +

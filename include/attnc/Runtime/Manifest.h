@@ -97,6 +97,12 @@ std::optional<TensorName> parseTensorName(std::string_view text);
 std::optional<TensorDim> parseTensorDim(std::string_view text);
 std::optional<Symbol> parseSymbol(std::string_view text);
 
+/// Whether a paged KV cache of `tokens` per page is one the runtime launches
+/// (problem.page_size): a power of two from 16 to 256.
+inline bool isSupportedPageSize(int64_t tokens) {
+  return tokens >= 16 && tokens <= 256 && (tokens & (tokens - 1)) == 0;
+}
+
 /// Bytes per element.
 int64_t elementSize(DType dtype);
 /// Swizzle span in bytes (0 for none).

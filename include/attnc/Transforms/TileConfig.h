@@ -119,8 +119,8 @@ struct RegisterBudget {
 };
 /// FA3's 24/240 with two consumer warpgroups; 40/232 with one, 32/160 with
 /// three. A producer reading a paged KV cache keeps a kv block's page
-/// numbers (up to 8) in registers: 56/224, 56/224 with one consumer, 48/152
-/// with three.
+/// numbers (block_n / 16 at most) in registers: 56/224, 56/224 with one
+/// consumer, 48/152 with three.
 RegisterBudget getWarpSpecializedRegisterBudget(int64_t consumerWarpgroups,
                                                 bool pagedKv = false);
 

@@ -88,7 +88,9 @@ void CombineEmitter::emit(LLVM::LLVMFuncOp func) {
   Value rowBlock = NVVM::BlockIdXOp::create(b, loc, i32());
   Value head = NVVM::BlockIdYOp::create(b, loc, i32());
   Value batch = NVVM::BlockIdZOp::create(b, loc, i32());
-  Value heads = NVVM::GridDimYOp::create(b, loc, i32());
+  // The workspace's heads are the attention kernel's (KernelPlan::headsQ);
+  // its batches are the grid's z size, the launch's batch.
+  Value heads = c32(plan.headsQ);
   Value batches = NVVM::GridDimZOp::create(b, loc, i32());
   Value firstRow = mul(rowBlock, c32(kCombineRows));
   Value row = add(firstRow, warp);

@@ -206,11 +206,13 @@ static LogicalResult readPagedKv(KernelPlan &plan) {
                 "function (the kernel's cache_lengths pointer), as attn-tile "
                 "reads it");
   // A box of one page's rows lands at its rows of the swizzled tile: whole
-  // 8-row swizzle atoms, and a kv block of whole pages or inside one.
+  // 8-row swizzle atoms, and a kv block of whole pages or inside one; and
+  // the runtime launches pages of a power of two from 16 to 256 tokens.
   int64_t ps = paged.pageSize, bn = plan.blockN;
-  if (ps % 8 != 0 || (bn % ps != 0 && ps % bn != 0))
+  if (!attnc::rt::isSupportedPageSize(ps) || (bn % ps != 0 && ps % bn != 0))
     return fail("a page of " + Twine(ps) +
-                " tokens must be a multiple of 8 that divides block_n = " +
+                " tokens must be a power of two from 16 to 256 that divides "
+                "block_n = " +
                 Twine(bn) + " or is a multiple of it");
   return success();
 }
@@ -242,19 +244,20 @@ static LogicalResult readKvSplit(KernelPlan &plan,
     out.fixed = *count;
     return success();
   }
-  // The count is the function's index argument (at least 1: attn-tile's
-  // max with 1), which the kernel takes as its kv_splits parameter.
-  auto func = forall->getParentOfType<FunctionOpInterface>();
-  for (BlockArgument arg : func.getArguments())
-    if (arg.getType().isIndex() && dependsOn(cast<Value>(split.second), arg)) {
-      if (out.argument)
-        return forall.emitError("convert-attn-to-nvvm: the kv split count "
-                                "must be computed from one index argument "
-                                "of the function (the runtime chooses it at "
-                                "launch)");
-      out.argument = arg;
-    }
-  if (!out.argument)
+  // The count is the function's index argument, as it is or at least 1
+  // (attn-tile's max with 1): the kernel's kv_splits parameter, which the
+  // grid's z size and the combine kernel read too, so no other arithmetic
+  // on it may set the tiles' count.
+  Value count = cast<Value>(split.second);
+  if (auto atLeastOne = count.getDefiningOp<arith::MaxSIOp>())
+    for (auto [value, bound] :
+         {std::pair{atLeastOne.getLhs(), atLeastOne.getRhs()},
+          {atLeastOne.getRhs(), atLeastOne.getLhs()}})
+      if (matchPattern(bound, m_One()))
+        count = value;
+  out.argument = dyn_cast<BlockArgument>(count);
+  if (!out.argument || !count.getType().isIndex() ||
+      !isa<FunctionOpInterface>(out.argument.getOwner()->getParentOp()))
     return forall.emitError("convert-attn-to-nvvm: the kv split count must "
                             "be a constant or an index argument of the "
                             "function (the runtime chooses it at launch)");

@@ -17,3 +17,11 @@ func.func @prefill_split(%q: tensor<?x4x?x64xf16>, %k: tensor<?x4x?x64xf16>,
       -> tensor<?x4x?x64xf16>, tensor<?x4x?xf32>
   return %o, %lse : tensor<?x4x?x64xf16>, tensor<?x4x?xf32>
 }
+
+// Dv = 80: the combine's last pass over a row covers 16 of its 64 columns.
+func.func @d80_split(%q: tensor<?x8x?x80xbf16>, %k: tensor<?x8x?x80xbf16>,
+                     %v: tensor<?x8x?x80xbf16>, %splits: index) -> tensor<?x8x?x80xbf16> {
+  %o = attn.attention %q, %k, %v kv_splits(%splits)
+      : tensor<?x8x?x80xbf16>, tensor<?x8x?x80xbf16>, tensor<?x8x?x80xbf16> -> tensor<?x8x?x80xbf16>
+  return %o : tensor<?x8x?x80xbf16>
+}
