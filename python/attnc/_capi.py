@@ -159,6 +159,11 @@ class Runtime:
                    "attnc_attention_launch"):
             getattr(lib, fn).restype = ctypes.c_int
         self.launch_fn = lib.attnc_attention_launch
+        # 0.3.0; None in an older runtime (attention_check says so).
+        self.check_fn = getattr(lib, "attnc_attention_check", None)
+        if self.check_fn is not None:
+            self.check_fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
+            self.check_fn.restype = ctypes.c_int
 
     def error(self, status, call):
         """The AttncError for a failed `call` that returned `status`."""
@@ -201,6 +206,17 @@ class Runtime:
         status = self.launch_fn(handle, args, stream)
         if status != STATUS_OK:
             raise self.error(status, "attnc_attention_launch")
+
+    def attention_check(self, handle, args, stream):
+        """attnc_attention_check: the launch's checks without the launch, and
+        for a paged kernel the values of block_table and cache_lengths (copied
+        to the host on `stream` after the work queued there, which it waits for)."""
+        if self.check_fn is None:
+            raise AttncError("attnc_attention_check", f"{self.path} is runtime {self.version()}, which has no "
+                             "attnc_attention_check (added in 0.3.0)")
+        status = self.check_fn(handle, args, stream)
+        if status != STATUS_OK:
+            raise self.error(status, "attnc_attention_check")
 
 
 _runtime = None

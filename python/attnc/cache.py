@@ -56,6 +56,11 @@ class Kernel:
         """Launches with `args` (_capi.pack_attention_args bytes) on CUstream `stream`."""
         self.runtime.launch(self.handle, args, stream)
 
+    def check(self, args, stream):
+        """attnc_attention_check: every check of a launch, and a paged kernel's
+        index values (a device-to-host copy on `stream` and a wait for it)."""
+        self.runtime.attention_check(self.handle, args, stream)
+
 
 class KernelCache:
     """Finds, compiles and loads kernels; safe to share between threads."""

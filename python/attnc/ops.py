@@ -15,12 +15,12 @@ from .cache import default_cache
 from .errors import AttncError, argument_error
 from .layout import common_layout, physical_order, tensor_layout
 from .masks import resolve_mask, resolve_mask_uncached
-from .spec import KernelSpec
+from .spec import PAGE_SIZES, KernelSpec
 
 _CALL = "attnc.attention"
 _DTYPES = {torch.bfloat16: "bf16", torch.float16: "f16"}
 
-# (dtype, Hq, Hkv, D, Dv, mask, window, softcap, layout, lse) -> cache.Kernel
+# (dtype, Hq, Hkv, D, Dv, mask, window, softcap, layout, lse, page_size) -> cache.Kernel
 _kernels = {}
 
 
@@ -89,11 +89,26 @@ if hasattr(torch._C, "_cuda_getCurrentRawStream"):
         return torch._C._cuda_getCurrentRawStream(device.index)
 
 
+def _find_kernel(head, layout, open_layout, tail, device):
+    """(kernel, its layout) for the fast-path key head + (layout,) + tail.
+    With `open_layout` (size-1 heads or seq dims: either kernel can run the
+    tensors) the other layout's kernel serves where `layout`'s cannot be had
+    (an ahead-of-time kernel of that layout only)."""
+    candidates = [layout, "bshd" if layout == "bhsd" else "bhsd"] if open_layout else [layout]
+    for i, candidate in enumerate(candidates):
+        key = head + (candidate,) + tail
+        try:
+            return _kernels.get(key) or _kernel_for(key, device), candidate
+        except AttncError:
+            if i == len(candidates) - 1:
+                raise
+
+
 def _kernel_for(key, device):
     """The kernel for a fast-path key, compiling or loading it on first use."""
-    dtype, hq, hkv, d, dv, mask, window, softcap, layout, lse = key
+    dtype, hq, hkv, d, dv, mask, window, softcap, layout, lse, page_size = key
     spec = KernelSpec(dtype=dtype, heads_q=hq, heads_kv=hkv, head_dim=d, head_dim_v=dv, mask=mask,
-                      window=window, softcap=softcap, layout=layout, lse=lse)
+                      window=window, softcap=softcap, layout=layout, lse=lse, page_size=page_size)
     if device.index:  # the runtime opens device 0 unless told otherwise
         _capi.runtime().init(device.index)
     kernel = _kernels[key] = default_cache().kernel(spec)
@@ -184,19 +199,9 @@ def _run_checked(q, k, v, mask, window, softcap, scale, return_lse, signature):
     dtype = _DTYPES[q.dtype]
     # Size-1 heads and seq dims leave the layout open: both kernels can run
     # the tensors, so an ahead-of-time kernel of either layout serves.
-    candidates = [layout]
-    if all(tensor_layout(t.shape, t.stride()) is None for t in (q, k, v)):
-        candidates = [layout, "bshd" if layout == "bhsd" else "bhsd"]
-    kernel = None
-    for i, candidate in enumerate(candidates):
-        key = (dtype, Hq, k.shape[1], D, Dv, mask, window, softcap, candidate, return_lse)
-        try:
-            kernel = _kernels.get(key) or _kernel_for(key, q.device)
-            layout = candidate
-            break
-        except AttncError:
-            if i == len(candidates) - 1:
-                raise
+    open_layout = all(tensor_layout(t.shape, t.stride()) is None for t in (q, k, v))
+    kernel, layout = _find_kernel((dtype, Hq, k.shape[1], D, Dv, mask, window, softcap), layout, open_layout,
+                                  (return_lse, None), q.device)
     if B == 0 or Sq == 0 or Sk == 0:
         o, lse = empty_outputs(q, layout, Dv, return_lse)
         if Sk == 0:  # no visible key anywhere: O = 0, LSE = -inf (the op's definition)
@@ -212,12 +217,191 @@ def _run_checked(q, k, v, mask, window, softcap, scale, return_lse, signature):
     return _launch(plan, q, k, v, scale, return_lse)
 
 
+# A paged KV cache (block_table, cache_lengths): k and v are page pools.
+_POOL = "[num_pages, page_size, heads_kv, head_dim]"
+_INT32_MAX = 2**31 - 1
+
+
+def _missing_index_input(block_table, cache_lengths):
+    """The error for a paged call given one index input without the other."""
+    missing = "cache_lengths" if cache_lengths is None else "block_table"
+    given = "block_table" if missing == "cache_lengths" else "cache_lengths"
+    what = ("the int32 [batch] tensor of each sequence's cached tokens" if missing == "cache_lengths"
+            else "the int32 [batch, pages_per_seq] tensor of each sequence's pages in the pools")
+    return argument_error(_CALL, f"{given} is given but {missing} is None; a paged KV cache takes both "
+                          f"({missing}: {what})")
+
+
+def _check_index_tensor(name, t, q, rank, dims):
+    """Raises, naming `name` and the value, unless `t` is a contiguous int32 [batch, ...] tensor on q's device."""
+    if not isinstance(t, torch.Tensor):
+        raise argument_error(_CALL, f"{name} is a {type(t).__name__}; expected an int32 torch.Tensor {dims}",
+                             TypeError)
+    if t.dtype != torch.int32:
+        raise argument_error(_CALL, f"{name}.dtype is {t.dtype}; expected torch.int32 {dims}", TypeError)
+    if t.device != q.device:
+        raise argument_error(_CALL, f"{name} is on {t.device} but q is on {q.device}")
+    if t.dim() != rank:
+        raise argument_error(_CALL, f"{name} has shape {tuple(t.shape)}; expected {rank} dim{'s' * (rank > 1)} "
+                             f"{dims}")
+    if t.shape[0] != q.shape[0]:
+        raise argument_error(_CALL, f"{name}.shape[0] (batch) is {t.shape[0]} but q.shape[0] is {q.shape[0]}")
+    if not t.is_contiguous():
+        raise argument_error(_CALL, f"{name} has strides {t.stride()} for shape {tuple(t.shape)}; expected a "
+                             f"contiguous tensor (pass {name}.contiguous())")
+
+
+def _check_paged(q, k, v, block_table, cache_lengths):
+    """Raises, naming the argument and value, unless q, the page pools k and v,
+    block_table and cache_lengths can be one paged attention's inputs;
+    returns the page size."""
+    if block_table is None or cache_lengths is None:
+        raise _missing_index_input(block_table, cache_lengths)
+    if not isinstance(q, torch.Tensor):
+        raise argument_error(_CALL, f"q is a {type(q).__name__}; expected a torch.Tensor", TypeError)
+    if q.dim() != 4:
+        raise argument_error(_CALL, f"q has shape {tuple(q.shape)}; expected 4 dims [batch, heads, seq, head_dim] "
+                             "(for [B, S, H, D] tensors pass x.transpose(1, 2))")
+    if q.dtype not in _DTYPES:
+        raise argument_error(_CALL, f"q.dtype is {q.dtype}; expected torch.bfloat16 or torch.float16", TypeError)
+    for name, t in (("k", k), ("v", v)):
+        if not isinstance(t, torch.Tensor):
+            raise argument_error(_CALL, f"{name} is a {type(t).__name__}; expected a torch.Tensor", TypeError)
+        if t.dim() != 4:
+            raise argument_error(_CALL, f"{name} has shape {tuple(t.shape)}; with block_table, {name} is a page "
+                                 f"pool of 4 dims {_POOL}")
+        if t.dtype != q.dtype:
+            raise argument_error(_CALL, f"{name}.dtype is {t.dtype} but q.dtype is {q.dtype}", TypeError)
+        if t.device != q.device:
+            raise argument_error(_CALL, f"{name} is on {t.device} but q is on {q.device}")
+    page_size = k.shape[1]
+    if page_size not in PAGE_SIZES:
+        raise argument_error(_CALL, f"k.shape[1] (page size) is {page_size}; expected a power of two from "
+                             f"{PAGE_SIZES[0]} to {PAGE_SIZES[-1]} (with block_table, k and v are page pools "
+                             f"{_POOL})")
+    for dim, what in ((0, "pages"), (1, "page size"), (2, "heads")):
+        if v.shape[dim] != k.shape[dim]:
+            raise argument_error(_CALL, f"v.shape[{dim}] ({what}) is {v.shape[dim]} but k.shape[{dim}] is "
+                                 f"{k.shape[dim]}: k and v are page pools of the same pages {_POOL}")
+    if k.shape[3] != q.shape[3]:
+        raise argument_error(_CALL, f"k.shape[3] (head dim) is {k.shape[3]} but q.shape[3] is {q.shape[3]}")
+    heads_q, heads_kv = q.shape[1], k.shape[2]
+    if heads_kv == 0 or heads_q % heads_kv:
+        raise argument_error(_CALL, f"q has {heads_q} heads, not a multiple of the {heads_kv} heads of the page "
+                             "pools k and v (k.shape[2])")
+    if k.shape[0] == 0:
+        raise argument_error(_CALL, f"k.shape[0] (pages) is 0; the page pools {_POOL} must hold at least one page")
+    for name, t in (("k", k), ("v", v)):
+        if not t.is_contiguous():
+            raise argument_error(_CALL, f"{name} has strides {t.stride()} for shape {tuple(t.shape)}; expected a "
+                                 f"contiguous page pool {_POOL} (vLLM's layout)")
+    _check_index_tensor("block_table", block_table, q, 2, "[batch, pages_per_seq]")
+    _check_index_tensor("cache_lengths", cache_lengths, q, 1, "[batch]")
+    pages = block_table.shape[1]
+    if pages == 0:
+        raise argument_error(_CALL, f"block_table has shape {tuple(block_table.shape)}; expected at least one page "
+                             "column (entries past a sequence's pages are not read: fill them with -1)")
+    if pages * page_size > _INT32_MAX:
+        raise argument_error(_CALL, f"block_table.shape[1] (pages_per_seq) is {pages}: {pages} pages of "
+                             f"{page_size} tokens are more than the kernel's 32-bit lengths hold")
+    return page_size
+
+
+class _PagedPlan(_Plan):
+    """A _Plan of a paged launch, with the logical [num_pages, Hkv, page_size,
+    D] shapes and strides of the contiguous pools (memory [num_pages,
+    page_size, Hkv, D], a BSHD tensor of pages) and the index tensors'."""
+    __slots__ = ("k_shape", "k_strides", "v_shape", "v_strides", "table_shape", "table_strides",
+                 "lengths_shape", "lengths_strides")
+
+    def __init__(self, kernel, q, layout, code, k, v, block_table):
+        num_pages, page_size, heads, head_dim = k.shape
+        head_dim_v = v.shape[3]
+        super().__init__(kernel, q, layout, head_dim_v, code)
+        # Strides from the shapes: a contiguous tensor's strides of size-1
+        # dims are arbitrary in PyTorch, and never read.
+        self.k_shape = (num_pages, heads, page_size, head_dim)
+        self.k_strides = (page_size * heads * head_dim, head_dim, heads * head_dim, 1)
+        self.v_shape = (num_pages, heads, page_size, head_dim_v)
+        self.v_strides = (page_size * heads * head_dim_v, head_dim_v, heads * head_dim_v, 1)
+        batch, pages = block_table.shape
+        self.table_shape, self.table_strides = (batch, pages), (pages, 1)
+        self.lengths_shape, self.lengths_strides = (batch,), (1,)
+
+
+def _paged_signature(q, k, v, block_table, cache_lengths, mask, window, softcap, return_lse):
+    """_signature of a paged call: the index tensors' too."""
+    return ("paged", q.shape, q.stride(), k.shape, k.stride(), v.shape, v.stride(), block_table.shape,
+            block_table.stride(), cache_lengths.shape, cache_lengths.stride(), q.dtype, k.dtype, v.dtype,
+            block_table.dtype, cache_lengths.dtype, q.get_device(), k.get_device(), v.get_device(),
+            block_table.get_device(), cache_lengths.get_device(), mask, window, softcap, return_lse)
+
+
+def _launch_paged(plan, q, k, v, block_table, cache_lengths, scale, return_lse, check_index_inputs):
+    """_launch of a paged plan; with check_index_inputs, attnc_attention_check first."""
+    o = torch.empty(plan.o_shape, dtype=q.dtype, device=plan.device)
+    if plan.order is not None:
+        o = o.permute(plan.order)
+    lse = torch.empty(plan.lse_shape, dtype=torch.float32, device=plan.device) if return_lse else None
+    code = plan.code
+    args = _capi.pack_attention_args(
+        (q.data_ptr(), q.shape, q.stride(), code), (k.data_ptr(), plan.k_shape, plan.k_strides, code),
+        (v.data_ptr(), plan.v_shape, plan.v_strides, code), (o.data_ptr(), o.shape, o.stride(), code),
+        lse.data_ptr() if lse is not None else 0, scale, plan.device_index,
+        (block_table.data_ptr(), plan.table_shape, plan.table_strides),
+        (cache_lengths.data_ptr(), plan.lengths_shape, plan.lengths_strides))
+    stream = _current_stream(plan.device)
+    if check_index_inputs:
+        plan.kernel.check(args, stream)
+    plan.kernel.launch(args, stream)
+    return o, lse
+
+
+def run_paged(q, k, v, block_table, cache_lengths, mask, window, softcap, scale, return_lse,
+              check_index_inputs=False):
+    """run() against a paged KV cache: k and v are page pools."""
+    try:
+        signature = _paged_signature(q, k, v, block_table, cache_lengths, mask, window, softcap, return_lse)
+        plan = _plans.get(signature)
+    except (AttributeError, TypeError):  # not tensors, or an index input is None: the checks say which
+        signature = plan = None
+    if plan is None:
+        return _run_paged_checked(q, k, v, block_table, cache_lengths, mask, window, softcap, scale, return_lse,
+                                  check_index_inputs, signature)
+    return _launch_paged(plan, q, k, v, block_table, cache_lengths, _check_scale(scale, q.shape[3]), return_lse,
+                         check_index_inputs)
+
+
+def _run_paged_checked(q, k, v, block_table, cache_lengths, mask, window, softcap, scale, return_lse,
+                       check_index_inputs, signature):
+    """run_paged() for a signature without a plan (_run_checked's paged twin)."""
+    page_size = _check_paged(q, k, v, block_table, cache_lengths)
+    given = q
+    q = _contiguous_head_dim(q)
+    _check_device(q)
+    B, Hq, Sq, D = q.shape
+    Hkv, Dv = k.shape[2], v.shape[3]
+    scale = _check_scale(scale, D)
+    dtype = _DTYPES[q.dtype]
+    layout = tensor_layout(q.shape, q.stride())  # the pools' layout is fixed: q alone says
+    kernel, layout = _find_kernel((dtype, Hq, Hkv, D, Dv, mask, window, softcap), layout or "bhsd",
+                                  layout is None, (return_lse, page_size), q.device)
+    if B == 0 or Sq == 0:
+        return empty_outputs(q, layout, Dv, return_lse)
+    plan = _PagedPlan(kernel, q, layout, _capi.DTYPE_CODES[dtype], k, v, block_table)
+    if signature is not None and q is given:
+        if len(_plans) >= _MAX_PLANS:
+            _plans.clear()
+        _plans[signature] = plan
+    return _launch_paged(plan, q, k, v, block_table, cache_lengths, scale, return_lse, check_index_inputs)
+
+
 _is_compiling = getattr(getattr(torch, "compiler", None), "is_compiling", lambda: False)
 attention_op = None  # torch.ops.attnc.attention where torch.library.custom_op exists (PyTorch >= 2.4)
 
 
 def attention(q, k, v, *, causal=False, causal_alignment="top_left", window=None, softcap=None,
-              scale=None, return_lse=False):
+              scale=None, return_lse=False, block_table=None, cache_lengths=None, check_index_inputs=False):
     """Scaled dot-product attention with an attnc kernel: softmax(scale · q kᵀ + mask) v.
 
     q: [B, Hq, Sq, D], k: [B, Hkv, Sk, D], v: [B, Hkv, Sk, Dv], CUDA tensors of
@@ -239,32 +423,82 @@ def attention(q, k, v, *, causal=False, causal_alignment="top_left", window=None
     return_lse: also return the float32 log-sum-exp [B, Hq, Sq] (natural log).
     A query row that sees no key gets O = 0 and LSE = -inf.
 
+    A paged KV cache (vLLM's layout; FlashAttention-3's
+    flash_attn_with_kvcache(q, k_cache, v_cache, cache_seqlens=...,
+    page_table=...)): with block_table and cache_lengths (both or neither),
+    k and v are page pools [num_pages, page_size, Hkv, D] and [num_pages,
+    page_size, Hkv, Dv], contiguous, of q's dtype and device, page_size a
+    power of two from 16 to 256; block_table is int32 [B, pages_per_seq],
+    row b listing sequence b's pages in order (entries past its pages are
+    not read: -1 is fine), and cache_lengths int32 [B], sequence b's cached
+    tokens (0 .. pages_per_seq · page_size; 0 gives O = 0, LSE = -inf), both
+    contiguous on q's device. q is [B, Hq, Sq, D] in either layout as above.
+    The masks mean what they mean for dense k and v with Sk = cache_lengths[b]
+    for sequence b: a decode step (Sq = 1) or a chunked prefill whose queries
+    are the last Sq tokens of the cache is causal=True,
+    causal_alignment="bottom_right" (or, for Sq = 1, no mask). The kernel
+    splits each sequence's keys over as many blocks as the runtime chooses
+    at launch. The kernel trusts the index values: a page outside the pool
+    or a length past the table reads out of bounds. check_index_inputs=True
+    first checks them (attnc_attention_check: every length in 0 ..
+    pages_per_seq · page_size, every page a sequence's tokens lie in within
+    0 .. num_pages - 1; an AttncError names the entry), at the cost of a
+    device-to-host copy of both tensors on the current stream and a wait for
+    that stream (a synchronization per call; not allowed while capturing a
+    CUDA graph); for debugging, like ATTNC_CHECK_INDEX_INPUTS=1, which does
+    the same for every paged launch of the process. Ignored without
+    block_table.
+
     The kernel for the call's shape class (dtype, heads, head dims, mask,
-    layout, LSE) is loaded from $ATTNC_KERNEL_DIR or the on-disk cache, or
-    compiled on first use (see attnc.cache). Launched on the current CUDA
-    stream; forward only (no autograd).
+    layout, LSE, page size) is loaded from $ATTNC_KERNEL_DIR or the on-disk
+    cache, or compiled on first use (see attnc.cache). Launched on the
+    current CUDA stream; forward only (no autograd).
     Returns O, or (O, LSE) when return_lse.
     """
+    if check_index_inputs is not False and check_index_inputs is not True:
+        raise argument_error(_CALL, f"check_index_inputs is {check_index_inputs!r}; expected a bool", TypeError)
     if attention_op is not None and _is_compiling():
         mask, window, softcap = resolve_mask_uncached(causal, causal_alignment, window, softcap)
-        o, lse = attention_op(q, k, v, mask, None if window is None else list(window), softcap, scale, return_lse)
+        o, lse = attention_op(q, k, v, mask, None if window is None else list(window), softcap, scale, return_lse,
+                              block_table, cache_lengths, check_index_inputs)
         return (o, lse) if return_lse else o
     mask, window, softcap = resolve_mask(causal, causal_alignment, window, softcap)
-    o, lse = run(q, k, v, mask, window, softcap, scale, return_lse)
+    if block_table is None and cache_lengths is None:
+        o, lse = run(q, k, v, mask, window, softcap, scale, return_lse)
+    else:
+        o, lse = run_paged(q, k, v, block_table, cache_lengths, mask, window, softcap, scale, return_lse,
+                           check_index_inputs)
     return (o, lse) if return_lse else o
 
 
 def _register_op():
-    """Defines attnc::attention and its fake (meta) implementation."""
+    """Defines attnc::attention and its fake (meta) implementation.
+
+    Its schema is attention()'s, the mask arguments resolved (mask, window,
+    softcap as in KernelSpec), every argument positional:
+    (q, k, v, mask, window, softcap, scale, return_lse, block_table,
+    cache_lengths, check_index_inputs) -> (O, LSE or an empty tensor).
+    """
     @torch.library.custom_op("attnc::attention", mutates_args=())
     def op(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask: str, window: Optional[List[int]],
-           softcap: Optional[float], scale: Optional[float], return_lse: bool) -> Tuple[torch.Tensor, torch.Tensor]:
-        o, lse = run(q, k, v, mask, None if window is None else tuple(window), softcap, scale, return_lse)
+           softcap: Optional[float], scale: Optional[float], return_lse: bool, block_table: Optional[torch.Tensor],
+           cache_lengths: Optional[torch.Tensor], check_index_inputs: bool) -> Tuple[torch.Tensor, torch.Tensor]:
+        window = None if window is None else tuple(window)
+        if block_table is None and cache_lengths is None:
+            o, lse = run(q, k, v, mask, window, softcap, scale, return_lse)
+        else:
+            o, lse = run_paged(q, k, v, block_table, cache_lengths, mask, window, softcap, scale, return_lse,
+                               check_index_inputs)
         return o, lse if lse is not None else q.new_empty((0,), dtype=torch.float32)
 
     @op.register_fake
-    def _(q, k, v, mask, window, softcap, scale, return_lse):
-        q, k, v, layout = _prepare(q, k, v)
+    def _(q, k, v, mask, window, softcap, scale, return_lse, block_table, cache_lengths, check_index_inputs):
+        if block_table is None and cache_lengths is None:
+            q, k, v, layout = _prepare(q, k, v)
+        else:
+            _check_paged(q, k, v, block_table, cache_lengths)
+            q = _contiguous_head_dim(q)
+            layout = tensor_layout(q.shape, q.stride()) or "bhsd"
         o, lse = empty_outputs(q, layout, v.shape[3], return_lse)
         return o, lse if lse is not None else q.new_empty((0,), dtype=torch.float32)
 

@@ -14,6 +14,8 @@ from .errors import AttncError, argument_error
 DTYPES = ("bf16", "f16")
 LAYOUTS = ("bhsd", "bshd")
 MASKS = ("none", "causal", "causal_bottom_right")
+# Tokens per page of a paged KV cache the kernels take (problem.page_size).
+PAGE_SIZES = (16, 32, 64, 128, 256)
 # The largest window side the op accepts: "unbounded" in practice.
 UNBOUNDED = 2**31 - 1
 _OPTION_NAME = re.compile(r"^[a-z][a-z0-9-]*$")
@@ -47,7 +49,12 @@ class KernelSpec:
     (left, right) around the mask's diagonal or None; softcap: a positive
     float or None; layout: "bhsd" or "bshd" (memory order of q, k, v, o);
     lse: whether the kernel writes the log-sum-exp; options: attnc-compile
-    pipeline options as sorted (name, value) string pairs.
+    pipeline options as sorted (name, value) string pairs; page_size: None
+    for dense K and V, else the tokens per page (a power of two from 16 to
+    256) of a paged KV cache: K and V are page pools [num_pages, page_size,
+    heads_kv, head_dim] read through a block table and per-sequence cache
+    lengths, and the kv split count is chosen at launch (layout then
+    describes q and o only).
     """
     dtype: str
     heads_q: int
@@ -60,6 +67,7 @@ class KernelSpec:
     layout: str = "bhsd"
     lse: bool = False
     options: Tuple[Tuple[str, str], ...] = ()
+    page_size: Optional[int] = None
 
     def __post_init__(self):
         def bad(message):
@@ -89,6 +97,9 @@ class KernelSpec:
             if not 0.0 < cap < float("inf"):
                 raise bad(f"softcap is {self.softcap!r}; expected a positive finite float or None")
             object.__setattr__(self, "softcap", cap)
+        if self.page_size is not None and (type(self.page_size) is not int or self.page_size not in PAGE_SIZES):
+            raise bad(f"page_size is {self.page_size!r}; expected None (a dense KV cache) or a power of two "
+                      f"from {PAGE_SIZES[0]} to {PAGE_SIZES[-1]} (tokens per page)")
         options = tuple(sorted((str(n), str(v)) for n, v in self.options))
         for name, _ in options:
             if not _OPTION_NAME.match(name):
@@ -97,7 +108,8 @@ class KernelSpec:
 
     @property
     def key(self):
-        """A readable, file-name-safe identity, e.g. ``bf16-hq8-hkv2-d128-dv128-bhsd-causal-lse``.
+        """A readable, file-name-safe identity, e.g. ``bf16-hq8-hkv2-d128-dv128-bhsd-causal-lse``
+        (a paged spec's has ``-p<page_size>`` after the mask's parts: ``...-causal_bottom_right-p16-lse``).
 
         Two specs have the same key exactly when they are equal. The softmax
         scale is not part of it: kernels take it at launch.
@@ -108,6 +120,8 @@ class KernelSpec:
             parts.append(f"w{self.window[0]}x{self.window[1]}")
         if self.softcap is not None:
             parts.append(f"cap{_softcap_text(self.softcap)}")
+        if self.page_size is not None:
+            parts.append(f"p{self.page_size}")
         if self.lse:
             parts.append("lse")
         if self.options:
@@ -135,6 +149,8 @@ class KernelSpec:
                     fields["window"] = (int(left), int(right))
                 elif part.startswith("cap"):
                     fields["softcap"] = _parse_softcap(part[3:])
+                elif part.startswith("p") and part[1:].isdigit():
+                    fields["page_size"] = int(part[1:])
                 else:
                     raise ValueError(part)
         except ValueError:
@@ -156,15 +172,25 @@ class KernelSpec:
         dims = ("?", heads, "?", head_dim) if self.layout == "bhsd" else ("?", "?", heads, head_dim)
         return f"tensor<{'x'.join(map(str, dims))}x{element or self.dtype}>"
 
+    def _pool_type(self, head_dim):
+        """A paged KV cache's page pool: [num_pages, page_size, heads_kv, head_dim] whatever the layout."""
+        return f"tensor<?x{self.page_size}x{self.heads_kv}x{head_dim}x{self.dtype}>"
+
     def mlir(self):
         """The `attn.attention` graph this kernel is compiled from, as MLIR text.
 
-        Batch and sequence lengths are dynamic; heads and head dims static.
+        Batch and sequence lengths are dynamic; heads and head dims static. A
+        paged spec's K and V are page pools of a static page size, and its
+        function also takes the block table, the cache lengths and the kv
+        split count (`%splits`, which the runtime chooses at each launch).
         """
         q = self._tensor_type(self.heads_q, self.head_dim)
-        k = self._tensor_type(self.heads_kv, self.head_dim)
-        v = self._tensor_type(self.heads_kv, self.head_dim_v)
         o = self._tensor_type(self.heads_q, self.head_dim_v)
+        if self.page_size is None:
+            k = self._tensor_type(self.heads_kv, self.head_dim)
+            v = self._tensor_type(self.heads_kv, self.head_dim_v)
+        else:
+            k, v = self._pool_type(self.head_dim), self._pool_type(self.head_dim_v)
         attrs = []
         if self.mask != "none":
             attrs.append(f"mask = {self.mask}")
@@ -174,6 +200,11 @@ class KernelSpec:
             attrs.append(f"softcap = {self.softcap:.9e}")  # MLIR floats need the '.'
         if self.layout != "bhsd":
             attrs.append(f"layout = {self.layout}")
+        arguments = f"%q: {q}, %k: {k}, %v: {v}"
+        if self.page_size is not None:
+            index_types = "tensor<?x?xi32>, tensor<?xi32>"
+            arguments += ", %block_table: tensor<?x?xi32>, %cache_lengths: tensor<?xi32>, %splits: index"
+            attrs.append(f"kv_splits(%splits) pages(%block_table, %cache_lengths : {index_types})")
         results, names = [o], ["%o"]
         if self.lse:
             results.append(f"tensor<?x{self.heads_q}x?xf32>")
@@ -181,7 +212,7 @@ class KernelSpec:
         result_types = ", ".join(results)
         signature = result_types if len(results) == 1 else f"({result_types})"
         return (f"// attnc kernel {self.key}\n"
-                f"func.func @{self.function_name}(%q: {q}, %k: {k}, %v: {v}) -> {signature} {{\n"
+                f"func.func @{self.function_name}({arguments}) -> {signature} {{\n"
                 f"  {', '.join(names)} = attn.attention %q, %k, %v {' '.join(attrs)}\n"
                 f"      : {q}, {k}, {v} -> {result_types}\n"
                 f"  return {', '.join(names)} : {result_types}\n"
@@ -201,6 +232,7 @@ class KernelSpec:
                     "problem.layout": (problem.get("layout"), self.layout),
                     "problem.mask": (problem.get("mask"), self.mask),
                     "problem.has_lse": (problem.get("has_lse"), self.lse),
+                    "problem.page_size": (problem.get("page_size"), self.page_size),
                     "options.heads_q": (options.get("heads_q"), self.heads_q),
                     "options.heads_kv": (options.get("heads_kv"), self.heads_kv),
                     "options.window_left": (options.get("window_left"), self.window and self.window[0]),

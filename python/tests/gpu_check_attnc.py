@@ -5,8 +5,15 @@ Checks, each printing PASS/FAIL lines, then a summary:
   * correctness against torch.nn.functional.scaled_dot_product_attention in
     float64 (a float64 formula where SDPA has no equivalent: softcap; the LSE),
     on ragged shapes, both layouts, GQA/MQA, every mask, two scales;
+  * a paged KV cache (block_table, cache_lengths): decode steps and a
+    chunked prefill against pools of 16 and 256 tokens, cache lengths
+    including 0 and 1, pages in a shuffled order with -1 past each
+    sequence's pages, against float64 attention over each sequence's own
+    keys; check_index_inputs=True's errors for a page outside the pool and a
+    length past the table;
   * a launch on a non-default stream (ordered after work queued on it);
-  * a torch.compile'd function calling attnc.attention, and torch.library.opcheck;
+  * a torch.compile'd function calling attnc.attention (dense and paged), and
+    torch.library.opcheck (dense and paged);
   * the overhead per call on a cache hit over a direct attnc_attention_launch;
   * the first call of a new shape class (compile, where a compiler is
     installed; otherwise the load of a precompiled artifact).
@@ -17,6 +24,7 @@ On the GPU machine (no compiler needed):
   ATTNC_KERNEL_DIR=DIR ATTNC_RUNTIME_LIB=.../libAttncRuntime.so python3 python/tests/gpu_check_attnc.py
 """
 import argparse
+import dataclasses
 import math
 import os
 import statistics
@@ -42,6 +50,20 @@ CASES = [
 ]
 SHAPES = [(1, 1, 1), (2, 17, 33), (1, 113, 203), (2, 128, 128), (1, 200, 100), (1, 257, 513), (1, 1000, 1000)]
 SCALES = [None, 0.3]
+# Paged KV caches: (dtype, Hq, Hkv, D, Dv, layout of q and O, attention() mask kwargs, return_lse, page_size).
+BOTTOM_RIGHT = {"causal": True, "causal_alignment": "bottom_right"}
+PAGED_CASES = [
+    ("bf16", 32, 8, 128, 128, "bhsd", BOTTOM_RIGHT, True, 16),
+    ("bf16", 32, 8, 128, 128, "bhsd", {}, False, 256),
+    ("f16", 8, 1, 64, 64, "bshd", {**BOTTOM_RIGHT, "window": (40, 0)}, True, 16),
+    ("bf16", 8, 2, 128, 128, "bshd", {"softcap": 30.0}, True, 256),
+    ("bf16", 16, 2, 64, 64, "bhsd", BOTTOM_RIGHT, True, 64),
+]
+# (cache lengths of the batch, Sq): empty caches, one token, a page and one,
+# one sequence much longer than the rest; decode (Sq = 1), a speculative
+# step (Sq = 4) and a chunked prefill (Sq = 100: the last 100 tokens' rows).
+PAGED_SHAPES = [((1,), 1), ((0, 1, 17, 257), 1), ((3, 5000, 40, 0, 129), 1), ((0, 1, 17, 300), 4),
+                ((513, 100, 1000), 100), ((0,), 1)]
 # The shape class timed for overhead, and one compiled only to time a first call.
 OVERHEAD_CASE = ("bf16", 8, 2, 128, 128, "bhsd", {}, False)
 FRESH_CASE = ("bf16", 8, 8, 96, 96, "bhsd", {"causal": True}, False)
@@ -73,8 +95,8 @@ def main():
     a = ap.parse_args()
     if a.precompile:
         from attnc.precompile import precompile
-        for spec, seconds in precompile([spec_of(c) for c in CASES + [OVERHEAD_CASE, FRESH_CASE]],
-                                        a.precompile):
+        specs = [spec_of(c) for c in CASES + [OVERHEAD_CASE, FRESH_CASE]] + paged_specs()
+        for spec, seconds in precompile(specs, a.precompile):
             print(f"{spec.key}: " + ("exists" if seconds is None else f"compiled in {seconds * 1e3:.0f} ms"))
         return 0
     import torch  # noqa: F401 - only the GPU run needs it
@@ -83,6 +105,10 @@ def main():
     for case in CASES:
         for i, shape in enumerate(SHAPES):
             check_case(report, case, shape, SCALES[i % len(SCALES)], gen)
+    for case in PAGED_CASES:
+        for i, (lengths, seq_q) in enumerate(PAGED_SHAPES):
+            check_paged_case(report, case, lengths, seq_q, SCALES[i % len(SCALES)], gen)
+    check_paged_errors(report, gen)
     check_stream(report, gen)
     check_compile(report, gen)
     check_overhead(report, gen)
@@ -188,6 +214,120 @@ def check_case(report, case, shape, scale, gen):
         report.line(False, name, f"{type(e).__name__}: {e}")
 
 
+def paged_spec_of(case, layout=None):
+    dtype, hq, hkv, d, dv, case_layout, kwargs, lse, page_size = case
+    return dataclasses.replace(spec_of((dtype, hq, hkv, d, dv, layout or case_layout, kwargs, lse)),
+                               page_size=page_size)
+
+
+def paged_specs():
+    """The paged kernels the check uses: each case's, and its BHSD twin, which
+    a decode step's q (Sq = 1: either layout) gets where it can be had."""
+    return list(dict.fromkeys(paged_spec_of(c, layout) for c in PAGED_CASES for layout in (c[5], "bhsd")))
+
+
+def make_paged(case, lengths, seq_q, gen, spare_pages=3, spare_columns=1):
+    """q, the pools, the block table and the cache lengths: each sequence's
+    pages in a shuffled order of a pool larger than the pages in use, -1 in
+    the table past its pages (and in `spare_columns` more columns); the pools
+    are random everywhere, past each sequence's length too."""
+    import torch
+    dtype, hq, hkv, d, dv, layout, _, _, page_size = case
+    dt = {"bf16": torch.bfloat16, "f16": torch.float16}[dtype]
+    batch = len(lengths)
+    if layout == "bhsd":
+        q = torch.randn(batch, hq, seq_q, d, device="cuda", dtype=dt, generator=gen)
+    else:
+        q = torch.randn(batch, seq_q, hq, d, device="cuda", dtype=dt, generator=gen).transpose(1, 2)
+    pages_of = [-(-n // page_size) for n in lengths]
+    total = sum(pages_of) + spare_pages
+    order = torch.randperm(total, generator=torch.Generator().manual_seed(7 + total)).tolist()
+    k = torch.randn(total, page_size, hkv, d, device="cuda", dtype=dt, generator=gen)
+    v = torch.randn(total, page_size, hkv, dv, device="cuda", dtype=dt, generator=gen)
+    table = torch.full((batch, max(pages_of) + spare_columns), -1, dtype=torch.int32)
+    for b, count in enumerate(pages_of):
+        for p in range(count):
+            table[b, p] = order.pop()
+    return q, k, v, table.cuda(), torch.tensor(lengths, dtype=torch.int32, device="cuda")
+
+
+def paged_reference(case, q, k, v, table, lengths, scale):
+    """float64 O (BHSD) and LSE: each sequence's own keys gathered from the
+    pools through its row of the table, then the dense reference with
+    Sk = its length (no key: O = 0, LSE = -inf)."""
+    import torch
+    batch, hq, seq_q, _ = q.shape
+    page_size = k.shape[1]
+    o = torch.zeros(batch, hq, seq_q, v.shape[3], dtype=torch.float64, device=q.device)
+    lse = torch.full((batch, hq, seq_q), -math.inf, dtype=torch.float64, device=q.device)
+    dense_case = case[:8]
+    for b, n in enumerate(lengths.tolist()):
+        if n == 0:
+            continue
+        t = torch.arange(n, device=q.device)
+        pages = table[b].long()[t // page_size]
+        kb = k[pages, t % page_size].permute(1, 0, 2)[None]  # [1, Hkv, n, D]
+        vb = v[pages, t % page_size].permute(1, 0, 2)[None]
+        o[b:b + 1], lse[b:b + 1] = reference(dense_case, q[b:b + 1], kb, vb, scale)
+    return o, lse
+
+
+def check_paged_case(report, case, lengths, seq_q, scale, gen):
+    import attnc
+    spec = paged_spec_of(case)
+    name = f"paged {spec.key} lengths={list(lengths)} Sq={seq_q} scale={scale}"
+    try:
+        q, k, v, table, lens = make_paged(case, lengths, seq_q, gen)
+        out = attnc.attention(q, k, v, block_table=table, cache_lengths=lens, scale=scale, return_lse=case[7],
+                              **case[6])
+        o, lse = out if case[7] else (out, None)
+        if seq_q > 1 and o.stride() != attnc_layout_strides(o, case[5]):
+            report.line(False, name, f"O strides {o.stride()} are not {case[5]}")
+            return
+        ref_o, ref_lse = paged_reference(case, q, k, v, table, lens, scale)
+        why = compare(o, lse, ref_o, ref_lse)
+        report.line(not why, name, why)
+    except Exception as e:  # a failure of one case must not hide the others
+        report.line(False, name, f"{type(e).__name__}: {e}")
+
+
+def check_paged_errors(report, gen):
+    """check_index_inputs=True: a page outside the pool and a length past the
+    table are AttncErrors naming the entry; valid inputs pass and match."""
+    import attnc
+    from attnc import AttncError
+    case = PAGED_CASES[0]
+    q, k, v, table, lens = make_paged(case, (0, 1, 17, 257), 1, gen)
+    kwargs = dict(block_table=table, cache_lengths=lens, return_lse=True, check_index_inputs=True, **case[6])
+    name = "paged check_index_inputs=True on valid inputs"
+    try:
+        o, lse = attnc.attention(q, k, v, **kwargs)
+        why = compare(o, lse, *paged_reference(case, q, k, v, table, lens, None))
+        report.line(not why, name, why)
+    except Exception as e:
+        report.line(False, name, f"{type(e).__name__}: {e}")
+    num_pages = k.shape[0]
+    bad = [("a page outside the pool", (3, 16), num_pages, None,
+            f"block_table[3][16] = {num_pages} is not a page of k, which has {num_pages} pages"),
+           ("a negative page", (2, 1), -1, None, "block_table[2][1] = -1 is not a page of k"),
+           ("a length past the table", None, None, (1, table.shape[1] * 16 + 1),
+            f"cache_lengths[1] = {table.shape[1] * 16 + 1} exceeds the block table's {table.shape[1]} pages")]
+    for what, entry, page, length, expected in bad:
+        name = f"paged check_index_inputs=True: {what}"
+        t, n = table.clone(), lens.clone()
+        if entry is not None:
+            t[entry] = page
+        if length is not None:
+            n[length[0]] = length[1]
+        try:
+            attnc.attention(q, k, v, **{**kwargs, "block_table": t, "cache_lengths": n})
+            report.line(False, name, "no error")
+        except AttncError as e:
+            report.line(expected in str(e) and str(e).startswith("attnc_attention_check: "), name, str(e))
+        except Exception as e:
+            report.line(False, name, f"{type(e).__name__}: {e}")
+
+
 def attnc_layout_strides(o, layout):
     b, h, s, d = o.shape
     return (h * s * d, s * d, d, 1) if layout == "bhsd" else (s * h * d, d, h * d, 1)
@@ -239,10 +379,35 @@ def check_compile(report, gen):
         except Exception as e:
             report.line(False, name, f"{type(e).__name__}: {e}")
     try:
-        torch.library.opcheck(attnc.ops.attention_op, (q, k, v, "causal_bottom_right", [64, 0], None, None, True))
+        torch.library.opcheck(attnc.ops.attention_op, (q, k, v, "causal_bottom_right", [64, 0], None, None, True,
+                                                       None, None, False))
         report.line(True, "torch.library.opcheck attnc::attention")
     except Exception as e:
         report.line(False, "torch.library.opcheck attnc::attention", f"{type(e).__name__}: {e}")
+
+    # A paged decode step, compiled, and its op checked.
+    case = PAGED_CASES[0]
+    q, k, v, table, lens = make_paged(case, (0, 1, 17, 257), 1, gen)
+
+    def g(q, k, v, table, lens):
+        o, lse = attnc.attention(q, k, v, block_table=table, cache_lengths=lens, return_lse=True, **case[6])
+        return o * 2, lse + 1
+
+    ref_o, ref_lse = paged_reference(case, q, k, v, table, lens, None)
+    for name, run in (("paged torch.compile(fullgraph=True)", lambda: torch.compile(g, fullgraph=True)),
+                      ("paged torch.compile(dynamic=True)", lambda: torch.compile(g, dynamic=True))):
+        try:
+            o, lse = run()(q, k, v, table, lens)
+            why = compare(o / 2, lse - 1, ref_o, ref_lse)
+            report.line(not why, name, why)
+        except Exception as e:
+            report.line(False, name, f"{type(e).__name__}: {e}")
+    try:
+        torch.library.opcheck(attnc.ops.attention_op, (q, k, v, "causal_bottom_right", None, None, None, True,
+                                                       table, lens, False))
+        report.line(True, "torch.library.opcheck attnc::attention (paged)")
+    except Exception as e:
+        report.line(False, "torch.library.opcheck attnc::attention (paged)", f"{type(e).__name__}: {e}")
 
 
 def per_call_us(fn, calls=200, rounds=21):

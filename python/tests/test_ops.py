@@ -1,10 +1,14 @@
 """attnc.attention without a GPU: argument checks, mask mapping, layouts, the
 packed launch arguments and the outputs, with the kernel replaced by a fake."""
+import json
 import math
+import os
+import subprocess
+import sys
 import unittest
 from unittest import mock
 
-from helpers import skip_unless_torch
+from helpers import compiler_or_none, skip_unless_torch
 
 try:
     import torch
@@ -18,10 +22,14 @@ from attnc.spec import UNBOUNDED
 
 class FakeKernel:
     def __init__(self, spec):
-        self.spec, self.launches = spec, []
+        self.spec, self.launches, self.events = spec, [], []
 
     def launch(self, args, stream):
         self.launches.append((_capi.AttentionArgs.from_buffer_copy(args), stream))
+        self.events.append(("launch", bytes(args), stream))
+
+    def check(self, args, stream):  # attnc_attention_check
+        self.events.append(("check", bytes(args), stream))
 
 
 class FakeCache:
@@ -37,8 +45,9 @@ class FakeCache:
 # torch.compile'd call are covered only by the GPU check
 # (python/tests/gpu_check_attnc.py, on a newer PyTorch). These tests run the
 # eager path, with the kernel replaced by a fake.
-@skip_unless_torch
-class AttentionTest(unittest.TestCase):
+class FakeKernelTest(unittest.TestCase):
+    """attnc.ops with the kernel cache, the device check and the stream replaced by fakes."""
+
     def setUp(self):
         import attnc.ops as ops
         self.ops = ops
@@ -50,6 +59,14 @@ class AttentionTest(unittest.TestCase):
             patcher.start()
             self.addCleanup(patcher.stop)
 
+    def only_launch(self):
+        (kernel,) = self.cache.kernels.values()
+        self.assertEqual(len(kernel.launches), 1)
+        return kernel.spec, kernel.launches[0]
+
+
+@skip_unless_torch
+class AttentionTest(FakeKernelTest):
     def qkv(self, b=2, hq=8, hkv=2, sq=33, sk=65, d=64, dv=64, layout="bhsd", dtype=None):
         dtype = dtype or torch.bfloat16
 
@@ -58,11 +75,6 @@ class AttentionTest(unittest.TestCase):
                 return torch.randn(b, h, s, dim).to(dtype)
             return torch.randn(b, s, h, dim).to(dtype).transpose(1, 2)
         return make(hq, sq, d), make(hkv, sk, d), make(hkv, sk, dv)
-
-    def only_launch(self):
-        (kernel,) = self.cache.kernels.values()
-        self.assertEqual(len(kernel.launches), 1)
-        return kernel.spec, kernel.launches[0]
 
     def test_bhsd_launch(self):
         import attnc
@@ -220,12 +232,325 @@ class AttentionTest(unittest.TestCase):
 
 
 @skip_unless_torch
+class PagedTest(FakeKernelTest):
+    """attnc.attention with block_table and cache_lengths: k and v are page pools."""
+
+    def paged(self, b=3, hq=8, hkv=2, sq=1, d=64, dv=64, page_size=16, pages=10, pages_per_seq=4,
+              layout="bhsd", dtype=None):
+        """q in `layout`, pools [pages, page_size, hkv, d], a table of -1 past
+        each sequence's pages, cache lengths 0, 1, ... ."""
+        dtype = dtype or torch.bfloat16
+        if layout == "bhsd":
+            q = torch.randn(b, hq, sq, d).to(dtype)
+        else:
+            q = torch.randn(b, sq, hq, d).to(dtype).transpose(1, 2)
+        k = torch.randn(pages, page_size, hkv, d).to(dtype)
+        v = torch.randn(pages, page_size, hkv, dv).to(dtype)
+        table = torch.full((b, pages_per_seq), -1, dtype=torch.int32)
+        table[:, 0] = torch.arange(b, dtype=torch.int32) % pages
+        lengths = torch.arange(b, dtype=torch.int32) % (page_size + 1)
+        return q, k, v, table, lengths
+
+    def test_decode_launch(self):
+        """A decode step (Sq = 1, layout open: the BHSD kernel): the pools go as
+        the logical [pages, Hkv, page_size, D] with the pools' strides, the
+        index tensors as int32 [B, pages_per_seq] and [B]."""
+        import attnc
+        q, k, v, table, lengths = self.paged(dv=128)
+        o, lse = attnc.attention(q, k, v, block_table=table, cache_lengths=lengths, causal=True,
+                                 causal_alignment="bottom_right", return_lse=True)
+        spec, (args, stream) = self.only_launch()
+        self.assertEqual(spec.key, "bf16-hq8-hkv2-d64-dv128-bhsd-causal_bottom_right-p16-lse")
+        self.assertEqual(spec.page_size, 16)
+        self.assertEqual(stream, 0x5EED)
+        self.assertEqual((o.shape, lse.shape), ((3, 8, 1, 128), (3, 8, 1)))
+        self.assertEqual((args.q.data, tuple(args.q.shape), tuple(args.q.strides)),
+                         (q.data_ptr(), (3, 8, 1, 64), q.stride()))
+        self.assertEqual((args.k.data, tuple(args.k.shape), tuple(args.k.strides), args.k.dtype),
+                         (k.data_ptr(), (10, 2, 16, 64), (16 * 2 * 64, 64, 2 * 64, 1), 1))
+        self.assertEqual(tuple(args.k.strides), k.transpose(1, 2).stride())  # a BSHD tensor of pages
+        self.assertEqual((args.v.data, tuple(args.v.shape), tuple(args.v.strides)),
+                         (v.data_ptr(), (10, 2, 16, 128), (16 * 2 * 128, 128, 2 * 128, 1)))
+        self.assertEqual((args.o.data, tuple(args.o.shape)), (o.data_ptr(), (3, 8, 1, 128)))
+        self.assertEqual(args.lse, lse.data_ptr())
+        bt, cl = args.block_table, args.cache_lengths
+        self.assertEqual((bt.data, tuple(bt.shape), tuple(bt.strides), bt.dtype, bt.device_id),
+                         (table.data_ptr(), (3, 4, 1, 1), (4, 1, 0, 0), _capi.I32, 0))
+        self.assertEqual((cl.data, tuple(cl.shape), tuple(cl.strides), cl.dtype),
+                         (lengths.data_ptr(), (3, 1, 1, 1), (1, 0, 0, 0), _capi.I32))
+        self.assertEqual(len(bytes(args)), _capi.ARGS_SIZE)
+
+    def test_bshd_q_chunked_prefill(self):
+        """q's strides alone give the layout; O comes back in it."""
+        import attnc
+        q, k, v, table, lengths = self.paged(sq=5, layout="bshd", dtype=torch.float16, page_size=256, pages=3)
+        o = attnc.attention(q, k, v, block_table=table, cache_lengths=lengths, scale=0.25)
+        spec, (args, _) = self.only_launch()
+        self.assertEqual(spec.key, "f16-hq8-hkv2-d64-dv64-bshd-none-p256")
+        self.assertTrue(o.transpose(1, 2).is_contiguous(), o.stride())
+        self.assertEqual(tuple(args.k.shape), (3, 2, 256, 64))
+        self.assertAlmostEqual(args.scale, 0.25, places=6)
+        self.assertIsNone(args.lse)
+
+    def test_plan_reused_and_index_check(self):
+        """The second call reuses the plan; check_index_inputs=True runs
+        attnc_attention_check on the launch's own arguments first."""
+        import attnc
+        q, k, v, table, lengths = self.paged()
+        attnc.attention(q, k, v, block_table=table, cache_lengths=lengths)
+        attnc.attention(q, k, v, block_table=table, cache_lengths=lengths, check_index_inputs=True)
+        (kernel,) = self.cache.kernels.values()
+        self.assertEqual([e[0] for e in kernel.events], ["launch", "check", "launch"])
+        self.assertEqual(kernel.events[1][1:], kernel.events[2][1:])
+        self.assertEqual(len(self.ops._plans), 1)
+        other = self.paged(pages_per_seq=7)[3]
+        attnc.attention(q, k, v, block_table=other, cache_lengths=lengths, check_index_inputs=True)
+        self.assertEqual([e[0] for e in kernel.events][3:], ["check", "launch"])
+        self.assertEqual(kernel.launches[-1][0].block_table.shape[1], 7)
+        self.assertEqual(len(self.ops._plans), 2)
+        # A dense call of the same q is another kernel.
+        attnc.attention(q, torch.randn(3, 2, 9, 64).to(torch.bfloat16), torch.randn(3, 2, 9, 64).to(torch.bfloat16))
+        self.assertEqual(sorted(str(s.page_size) for s in self.cache.kernels), ["16", "None"])
+
+    def test_strided_head_dim_of_q_is_copied(self):
+        import attnc
+        q, k, v, table, lengths = self.paged()
+        q = torch.randn(3, 8, 1, 128).to(torch.bfloat16)[..., ::2]
+        attnc.attention(q, k, v, block_table=table, cache_lengths=lengths)
+        _, (args, _) = self.only_launch()
+        self.assertEqual(args.q.strides[3], 1)
+
+    def test_empty_batch_or_queries_do_not_launch(self):
+        import attnc
+        q, k, v, table, lengths = self.paged(b=0)
+        o, lse = attnc.attention(q, k, v, block_table=table, cache_lengths=lengths, return_lse=True)
+        self.assertEqual((o.shape, lse.shape), ((0, 8, 1, 64), (0, 8, 1)))
+        q, k, v, table, lengths = self.paged(sq=0)
+        self.assertEqual(attnc.attention(q, k, v, block_table=table, cache_lengths=lengths).shape, (3, 8, 0, 64))
+        self.assertTrue(self.cache.kernels)
+        self.assertEqual(sum(len(kern.launches) for kern in self.cache.kernels.values()), 0)
+
+    def test_errors_name_the_argument_and_value(self):
+        import attnc
+        q, k, v, table, lengths = self.paged()
+        pool = (10, 16, 2, 64)
+        cases = [
+            (dict(cache_lengths=None), ValueError, "block_table is given but cache_lengths is None; a paged KV "
+             r"cache takes both \(cache_lengths: the int32 \[batch\] tensor"),
+            (dict(block_table=None), ValueError, "cache_lengths is given but block_table is None; a paged KV "
+             r"cache takes both \(block_table: the int32 \[batch, pages_per_seq\] tensor"),
+            (dict(block_table=table.long()), TypeError, r"block_table.dtype is torch.int64; expected torch.int32 "
+             r"\[batch, pages_per_seq\]"),
+            (dict(cache_lengths=lengths.float()), TypeError, "cache_lengths.dtype is torch.float32; expected "
+             "torch.int32"),
+            (dict(block_table=table.tolist()), TypeError, "block_table is a list; expected an int32 torch.Tensor"),
+            (dict(block_table=table[0]), ValueError, r"block_table has shape \(4,\); expected 2 dims \[batch, "
+             r"pages_per_seq\]"),
+            (dict(cache_lengths=lengths[None]), ValueError, r"cache_lengths has shape \(1, 3\); expected 1 dim "
+             r"\[batch\]"),
+            (dict(block_table=table[:2]), ValueError, r"block_table.shape\[0\] \(batch\) is 2 but q.shape\[0\] "
+             "is 3"),
+            (dict(cache_lengths=lengths[:1]), ValueError, r"cache_lengths.shape\[0\] \(batch\) is 1 but "
+             r"q.shape\[0\] is 3"),
+            (dict(block_table=self.paged(pages_per_seq=8)[3][:, ::2]), ValueError,
+             r"block_table has strides \(8, 2\) for shape \(3, 4\); expected a contiguous tensor "
+             r"\(pass block_table.contiguous\(\)\)"),
+            (dict(cache_lengths=torch.zeros(6, dtype=torch.int32)[::2]), ValueError,
+             r"cache_lengths has strides \(2,\) for shape \(3,\); expected a contiguous tensor"),
+            (dict(block_table=table[:, :0]), ValueError, r"block_table has shape \(3, 0\); expected at least one "
+             "page column"),
+            (dict(k=k[0]), ValueError, r"k has shape \(16, 2, 64\); with block_table, k is a page pool of 4 dims "
+             r"\[num_pages, page_size, heads_kv, head_dim\]"),
+            (dict(k=torch.randn(10, 24, 2, 64).to(torch.bfloat16)), ValueError,
+             r"k.shape\[1\] \(page size\) is 24; expected a power of two from 16 to 256"),
+            (dict(k=torch.randn(10, 512, 2, 64).to(torch.bfloat16)), ValueError,
+             r"k.shape\[1\] \(page size\) is 512; expected a power of two"),
+            # A dense [B, Hkv, Sk, D] k with a block table: its heads read as the page size.
+            (dict(k=torch.randn(3, 2, 33, 64).to(torch.bfloat16)), ValueError,
+             r"k.shape\[1\] \(page size\) is 2; expected a power of two"),
+            (dict(v=torch.randn(11, 16, 2, 64).to(torch.bfloat16)), ValueError,
+             r"v.shape\[0\] \(pages\) is 11 but k.shape\[0\] is 10: k and v are page pools of the same pages"),
+            (dict(v=torch.randn(10, 32, 2, 64).to(torch.bfloat16)), ValueError,
+             r"v.shape\[1\] \(page size\) is 32 but k.shape\[1\] is 16"),
+            (dict(v=torch.randn(10, 16, 4, 64).to(torch.bfloat16)), ValueError,
+             r"v.shape\[2\] \(heads\) is 4 but k.shape\[2\] is 2"),
+            (dict(k=torch.randn(10, 16, 2, 32).to(torch.bfloat16)), ValueError,
+             r"k.shape\[3\] \(head dim\) is 32 but q.shape\[3\] is 64"),
+            (dict(k=torch.randn(10, 16, 3, 64).to(torch.bfloat16), v=torch.randn(10, 16, 3, 64).to(torch.bfloat16)),
+             ValueError, r"q has 8 heads, not a multiple of the 3 heads of the page pools k and v \(k.shape\[2\]\)"),
+            (dict(k=k[:0], v=v[:0]), ValueError, r"k.shape\[0\] \(pages\) is 0; the page pools"),
+            (dict(k=torch.randn(10, 2, 16, 64).to(torch.bfloat16).transpose(1, 2)), ValueError,
+             r"k has strides \(2048, 64, 1024, 1\) for shape \(10, 16, 2, 64\); expected a contiguous page pool "
+             r"\[num_pages, page_size, heads_kv, head_dim\] \(vLLM's layout\)"),
+            (dict(v=torch.randn(10, 16, 2, 128).to(torch.bfloat16)[..., ::2]), ValueError,
+             r"v has strides \(4096, 256, 128, 2\) for shape \(10, 16, 2, 64\); expected a contiguous page pool"),
+            (dict(k=k.half()), TypeError, "k.dtype is torch.float16 but q.dtype is torch.bfloat16"),
+            (dict(v=v.tolist()), TypeError, "v is a list; expected a torch.Tensor"),
+            (dict(q=q.float()), TypeError, "q.dtype is torch.float32; expected torch.bfloat16 or torch.float16"),
+            (dict(q=q[0]), ValueError, r"q has shape \(8, 1, 64\); expected 4 dims"),
+            (dict(check_index_inputs=1), TypeError, "check_index_inputs is 1; expected a bool"),
+            (dict(scale=-1.0), ValueError, "scale is -1.0; expected a finite positive float"),
+            (dict(window=(4, 1), causal_alignment="bottom_right"), ValueError, r"window is \(4, 1\) with causal=False"),
+        ]
+        self.assertEqual(tuple(k.shape), pool)
+        for kwargs, kind, message in cases:
+            call = {**dict(q=q, k=k, v=v, block_table=table, cache_lengths=lengths), **kwargs}
+            with self.assertRaisesRegex(kind, "^attnc.attention: " + message, msg=str(kwargs)):
+                attnc.attention(call.pop("q"), call.pop("k"), call.pop("v"), **call)
+        self.assertEqual(self.cache.kernels, {})
+
+    def test_index_tensors_on_another_device(self):
+        """An index tensor must be on q's device (here q on the meta device, so
+        no GPU is needed)."""
+        import attnc
+        q, k, v, table, lengths = self.paged()
+        with self.assertRaisesRegex(ValueError, "^attnc.attention: block_table is on cpu but q is on meta"):
+            attnc.attention(q.to("meta"), k.to("meta"), v.to("meta"), block_table=table,
+                            cache_lengths=lengths.to("meta"))
+        with self.assertRaisesRegex(ValueError, "^attnc.attention: cache_lengths is on cpu but q is on meta"):
+            attnc.attention(q.to("meta"), k.to("meta"), v.to("meta"), block_table=table.to("meta"),
+                            cache_lengths=lengths)
+        with self.assertRaisesRegex(ValueError, "^attnc.attention: k is on cpu but q is on meta"):
+            attnc.attention(q.to("meta"), k, v, block_table=table, cache_lengths=lengths)
+
+
+def _fake_cuda():
+    """libattnc-fake-cuda.so (the CUDA driver stand-in of test/Runtime/FakeCuda):
+    $ATTNC_FAKE_CUDA, else beside $ATTNC_RUNTIME_LIB or the runtime
+    _capi finds (the build's lib/); None where there is none."""
+    env = os.environ.get("ATTNC_FAKE_CUDA")
+    if env:
+        return env
+    runtime = _capi.find_library()
+    if runtime and os.path.isfile(runtime):
+        path = os.path.join(os.path.dirname(runtime), "libattnc-fake-cuda.so")
+        if os.path.isfile(path):
+            return path
+    return None
+
+
+# Run in a child process whose runtime drives the fake CUDA driver (device
+# memory is host memory there, so CPU tensors serve): a compiled paged kernel,
+# launched and checked through the real runtime. Prints one JSON object.
+_FAKE_DRIVER_SCRIPT = r"""
+import ctypes, json, os, sys
+from unittest import mock
+import torch
+import attnc, attnc.ops as ops
+from attnc import AttncError
+
+fake = ctypes.CDLL(os.environ["ATTNC_LIBCUDA"])
+fake.attnc_fake_cuda_trace.restype = ctypes.c_char_p
+torch.manual_seed(0)
+q = torch.randn(3, 1, 8, 64).to(torch.bfloat16).transpose(1, 2)  # a decode step's q
+k = torch.randn(10, 16, 2, 64).to(torch.bfloat16)
+v = torch.randn(10, 16, 2, 64).to(torch.bfloat16)
+table = torch.full((3, 4), -1, dtype=torch.int32)
+table[:, 0] = torch.tensor([3, 1, 7], dtype=torch.int32)
+table[2, 1] = 9
+lengths = torch.tensor([0, 1, 17], dtype=torch.int32)
+out = {"pointers": {"table": table.data_ptr(), "lengths": lengths.data_ptr()}, "errors": []}
+
+
+def call(check):
+    return attnc.attention(q, k, v, block_table=table, cache_lengths=lengths, causal=True,
+                           causal_alignment="bottom_right", return_lse=True, check_index_inputs=check)
+
+
+with mock.patch.object(ops, "_check_device", lambda q: None), mock.patch.object(ops, "_current_stream",
+                                                                                lambda device: 0):
+    fake.attnc_fake_cuda_trace_enable(1)
+    call(False)
+    out["trace"] = fake.attnc_fake_cuda_trace().decode()
+    call(True)
+    out["checked_trace"] = fake.attnc_fake_cuda_trace().decode()
+    good_table, good_lengths = table.clone(), lengths.clone()
+    for row, col, page, length in ((2, 1, 10, None), (2, 1, -1, None), (1, 0, 3, 65)):
+        table[row, col] = page
+        if length is not None:
+            lengths[1] = length
+        try:
+            call(True)
+            out["errors"].append(None)
+        except AttncError as e:
+            out["errors"].append(str(e))
+        table.copy_(good_table)
+        lengths.copy_(good_lengths)
+    table[2, 1] = 10
+    call(False)  # the kernel trusts the values: no check, no error
+    out["unchecked_bad_page"] = "launched"
+print(json.dumps(out))
+"""
+
+
+@skip_unless_torch
+@unittest.skipUnless(compiler_or_none() and _fake_cuda(), "needs attnc-compile and libattnc-fake-cuda.so (the build)")
+class FakeDriverTest(unittest.TestCase):
+    """A paged call through the real runtime and a compiled kernel, on the fake
+    CUDA driver: what reaches the driver, and check_index_inputs' errors."""
+
+    @classmethod
+    def setUpClass(cls):
+        import tempfile
+        here = os.path.dirname(os.path.abspath(__file__))
+        cls.tmp = tempfile.TemporaryDirectory()
+        env = {**os.environ, "ATTNC_LIBCUDA": _fake_cuda(), "ATTNC_RUNTIME_LIB": _capi.find_library(),
+               "ATTNC_COMPILER": compiler_or_none(), "ATTNC_CACHE_DIR": cls.tmp.name, "ATTNC_KERNEL_DIR": "",
+               "PYTHONPATH": os.path.join(here, "..")}
+        env.pop("ATTNC_CHECK_INDEX_INPUTS", None)
+        result = subprocess.run([sys.executable, "-c", _FAKE_DRIVER_SCRIPT], env=env, capture_output=True, text=True)
+        if result.returncode != 0:
+            raise AssertionError(f"the fake-driver run failed:\n{result.stderr}")
+        cls.out = json.loads(result.stdout.strip().splitlines()[-1])
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_pools_and_index_tensors_reach_the_kernel(self):
+        """k's and v's tensor maps are the pools' (d, s, h, b = 64, 16, 2, 10
+        pages; rows Hkv * D * 2 bytes apart); the launch passes the table and
+        the lengths; without the check nothing is copied to the host."""
+        trace = self.out["trace"]
+        maps = [line for line in trace.splitlines() if line.startswith("tensor_map")]
+        self.assertEqual(len(maps), 4, trace)
+        for line in maps[1:3]:
+            self.assertIn("dims [64, 16, 2, 10] byte_strides [256, 128, 4096] box [64, 16, 1, 1]", line)
+        launch = next(line for line in trace.splitlines() if line.startswith("launch attnc_bf16_hq8_hkv2_d64_dv64_"
+                                                                            "bhsd_causal_bottom_right_p16_lse "))
+        pointers = self.out["pointers"]
+        self.assertIn(f"{pointers['table']:#x}, {pointers['lengths']:#x}", launch)
+        self.assertNotIn("memcpy_dtoh_async", trace)
+
+    def test_check_copies_the_index_tensors(self):
+        trace = self.out["checked_trace"]
+        self.assertIn("memcpy_dtoh_async bytes 12 from", trace)  # cache_lengths: 3 int32
+        self.assertIn("memcpy_dtoh_async bytes 48 from", trace)  # block_table: 3 x 4 int32
+        self.assertIn("stream_synchronize", trace)
+        self.assertLess(trace.index("stream_synchronize"), trace.index("launch "))
+
+    def test_check_names_the_bad_entry(self):
+        self.assertEqual(len(self.out["errors"]), 3)
+        page, negative, length = self.out["errors"]
+        self.assertRegex(page or "", r"^attnc_attention_check: block_table\[2\]\[1\] = 10 is not a page of k, "
+                                     r"which has 10 pages \(cache_lengths\[2\] = 17")
+        self.assertRegex(negative or "", r"^attnc_attention_check: block_table\[2\]\[1\] = -1 is not a page")
+        self.assertRegex(length or "", r"^attnc_attention_check: cache_lengths\[1\] = 65 exceeds the block "
+                                       r"table's 4 pages of 16 tokens \(64\)")
+        self.assertEqual(self.out["unchecked_bad_page"], "launched")
+
+
+@skip_unless_torch
 class DeviceTest(unittest.TestCase):
     def test_cpu_tensors_are_rejected(self):
         import attnc
         q = torch.zeros(1, 2, 16, 64, dtype=torch.bfloat16)
         with self.assertRaisesRegex(ValueError, "^attnc.attention: q is on cpu; attnc kernels run on CUDA"):
             attnc.attention(q, q, q)
+        pool = torch.zeros(4, 16, 2, 64, dtype=torch.bfloat16)
+        table, lengths = torch.zeros(1, 1, dtype=torch.int32), torch.zeros(1, dtype=torch.int32)
+        with self.assertRaisesRegex(ValueError, "^attnc.attention: q is on cpu; attnc kernels run on CUDA"):
+            attnc.attention(q, pool, pool, block_table=table, cache_lengths=lengths)
 
 
 if __name__ == "__main__":

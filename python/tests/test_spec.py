@@ -17,6 +17,15 @@ VARIANTS = [KernelSpec(**GQA),
                        softcap=30.0),
             KernelSpec(dtype="f16", heads_q=2, heads_kv=1, head_dim=256, head_dim_v=256, mask="causal",
                        softcap=0.1, lse=True, layout="bshd")]
+# Paged KV caches: pools of 16 and 256 tokens, both layouts of q and o, masks,
+# a window and a softcap.
+PAGED = [KernelSpec(**GQA, mask="causal_bottom_right", lse=True, page_size=16),
+         KernelSpec(**GQA, page_size=256),
+         KernelSpec(dtype="f16", heads_q=4, heads_kv=1, head_dim=64, head_dim_v=64, mask="causal_bottom_right",
+                    window=(32, 0), layout="bshd", lse=True, page_size=32),
+         KernelSpec(dtype="bf16", heads_q=8, heads_kv=8, head_dim=64, head_dim_v=64, softcap=30.0, layout="bshd",
+                    page_size=128)]
+VARIANTS += PAGED
 
 
 class KeyTest(unittest.TestCase):
@@ -39,11 +48,31 @@ class KeyTest(unittest.TestCase):
 
     def test_key_is_readable(self):
         self.assertEqual(VARIANTS[1].key, "bf16-hq8-hkv2-d128-dv128-bhsd-causal-lse")
+        self.assertEqual(PAGED[0].key, "bf16-hq8-hkv2-d128-dv128-bhsd-causal_bottom_right-p16-lse")
+        self.assertEqual(PAGED[2].key, "f16-hq4-hkv1-d64-dv64-bshd-causal_bottom_right-w32x0-p32-lse")
+
+    def test_keys_without_a_page_size_are_dense(self):
+        """Keys written before page_size existed parse as they did: dense."""
+        for key in ("bf16-hq8-hkv2-d128-dv128-bhsd-causal-lse", "f16-hq4-hkv4-d64-dv96-bhsd-none-w16x8-cap30.0"):
+            spec = KernelSpec.from_key(key)
+            self.assertIsNone(spec.page_size)
+            self.assertEqual(spec.key, key)
+
+    def test_page_size_keys(self):
+        self.assertEqual(KernelSpec.from_key("bf16-hq8-hkv2-d128-dv128-bhsd-none-p256").page_size, 256)
+        for key in ("bf16-hq8-hkv2-d128-dv128-bhsd-none-lse-p16", "bf16-hq8-hkv2-d128-dv128-bhsd-none-p016"):
+            with self.assertRaisesRegex(ValueError, "not canonical"):
+                KernelSpec.from_key(key)
+        with self.assertRaisesRegex(ValueError, "^attnc.KernelSpec: page_size is 24"):
+            KernelSpec.from_key("bf16-hq8-hkv2-d128-dv128-bhsd-none-p24")
+        with self.assertRaisesRegex(ValueError, "^attnc.KernelSpec.from_key: 'bf16-hq8-hkv2-d128-dv128-bhsd-none-px'"):
+            KernelSpec.from_key("bf16-hq8-hkv2-d128-dv128-bhsd-none-px")
 
     def test_every_field_changes_the_key(self):
         base = KernelSpec(**GQA)
         changes = dict(dtype="f16", heads_q=16, heads_kv=1, head_dim=64, head_dim_v=64, mask="causal",
-                       window=(8, 8), softcap=5.0, layout="bshd", lse=True, options=(("stages", "2"),))
+                       window=(8, 8), softcap=5.0, layout="bshd", lse=True, options=(("stages", "2"),),
+                       page_size=16)
         for name, value in changes.items():
             other = KernelSpec(**{**GQA, name: value})
             self.assertNotEqual(other.key, base.key, name)
@@ -86,6 +115,9 @@ class ValidationTest(unittest.TestCase):
         self.check("window is (-1, 0)", window=(-1, 0))
         self.check("softcap is -1.0", softcap=-1.0)
         self.check("option name 'Block_M'", options=(("Block_M", 1),))
+        for page_size in (24, 8, 512, 0, 16.0, True, "16"):
+            self.check(f"page_size is {page_size!r}; expected None (a dense KV cache) or a power of two from 16 "
+                       "to 256", page_size=page_size)
 
 
 class MlirTest(unittest.TestCase):
@@ -97,6 +129,34 @@ class MlirTest(unittest.TestCase):
         self.assertIn("%q: tensor<?x?x8x128xbf16>, %k: tensor<?x?x2x128xbf16>", text)
         self.assertIn("softcap = 1.000000000e-01", VARIANTS[4].mlir())
         self.assertIn("-> (tensor<?x?x2x256xf16>, tensor<?x2x?xf32>)", VARIANTS[4].mlir())
+
+    def test_paged_text(self):
+        """A paged spec's function takes the pools, the block table, the cache
+        lengths and the kv split count (bench/decode-paged.mlir's form)."""
+        text = PAGED[0].mlir()
+        self.assertIn("(%q: tensor<?x8x?x128xbf16>, %k: tensor<?x16x2x128xbf16>, %v: tensor<?x16x2x128xbf16>, "
+                      "%block_table: tensor<?x?xi32>, %cache_lengths: tensor<?xi32>, %splits: index) -> "
+                      "(tensor<?x8x?x128xbf16>, tensor<?x8x?xf32>)", text)
+        self.assertIn("attn.attention %q, %k, %v mask = causal_bottom_right kv_splits(%splits) "
+                      "pages(%block_table, %cache_lengths : tensor<?x?xi32>, tensor<?xi32>)\n"
+                      "      : tensor<?x8x?x128xbf16>, tensor<?x16x2x128xbf16>, tensor<?x16x2x128xbf16>", text)
+        # Whatever the layout of q and o, a pool is [num_pages, page_size, heads_kv, head_dim].
+        text = PAGED[2].mlir()
+        self.assertIn("%q: tensor<?x?x4x64xf16>, %k: tensor<?x32x1x64xf16>", text)
+        self.assertIn("window = [32, 0] layout = bshd kv_splits(%splits) pages(", text)
+        self.assertNotIn("pages", VARIANTS[0].mlir())
+
+    @unittest.skipUnless(compiler_or_none(), "attnc-compile not found (set ATTNC_COMPILER)")
+    def test_graphs_lower_to_the_cpu_reference(self):
+        """attnc-opt (beside attnc-compile) lowers every variant's graph, paged
+        ones included, through the CPU reference pipeline."""
+        opt = os.path.join(os.path.dirname(compiler_or_none()), "attnc-opt")
+        if not os.access(opt, os.X_OK):
+            self.skipTest(f"no attnc-opt beside {compiler_or_none()}")
+        for spec in VARIANTS:
+            result = subprocess.run([opt, "-", "--attn-lower-to-cpu-pipeline", "-o", os.devnull], input=spec.mlir(),
+                                    capture_output=True, text=True)
+            self.assertEqual(result.returncode, 0, f"{spec.key}: {result.stderr}")
 
     @unittest.skipUnless(compiler_or_none(), "attnc-compile not found (set ATTNC_COMPILER)")
     def test_every_variant_compiles_to_its_manifest(self):
@@ -110,6 +170,10 @@ class MlirTest(unittest.TestCase):
                     manifest = json.load(f)
                 spec.check_manifest(manifest, path)
                 self.assertEqual(manifest["entry"], spec.function_name)
+                self.assertEqual(manifest["problem"].get("page_size"), spec.page_size)
+                if spec.page_size is not None:  # the runtime chooses the split count
+                    self.assertEqual(manifest["split_kv"]["splits"], 0, spec.key)
+                    self.assertIn({"kind": "i32", "value": "kv_splits"}, manifest["params"])
                 self.assertTrue(os.path.isfile(os.path.join(path, "graph.mlir")))
 
 
@@ -132,6 +196,21 @@ class ManifestCheckTest(unittest.TestCase):
             manifest[path[0]][path[1]] = value
             with self.assertRaisesRegex(AttncError, rf"m.json: {'.'.join(path)} is {value!r} but kernel"):
                 spec.check_manifest(manifest, "m.json")
+
+    def test_page_size_must_match(self):
+        """A paged spec needs its page size in the manifest; a dense spec a manifest without one."""
+        paged, dense = PAGED[0], VARIANTS[0]
+        manifest = manifest_for(paged)
+        manifest["problem"]["page_size"] = 32
+        with self.assertRaisesRegex(AttncError, "m.json: problem.page_size is 32 but kernel .*-p16-lse needs 16"):
+            paged.check_manifest(manifest, "m.json")
+        del manifest["problem"]["page_size"]
+        with self.assertRaisesRegex(AttncError, "m.json: problem.page_size is None but kernel .* needs 16"):
+            paged.check_manifest(manifest, "m.json")
+        manifest = manifest_for(dense)
+        manifest["problem"]["page_size"] = 16
+        with self.assertRaisesRegex(AttncError, "m.json: problem.page_size is 16 but kernel .* needs None"):
+            dense.check_manifest(manifest, "m.json")
 
     def test_compiled_in_scale_is_stale(self):
         spec = VARIANTS[0]
