@@ -24,16 +24,27 @@ _DTYPES = {torch.bfloat16: "bf16", torch.float16: "f16"}
 _kernels = {}
 
 
-def _check_tensors(q, k, v):
-    """Raises, naming the tensor and value, unless q, k, v can be one attention's inputs."""
-    for name, t in (("q", q), ("k", k), ("v", v)):
-        if not isinstance(t, torch.Tensor):
-            raise argument_error(_CALL, f"{name} is a {type(t).__name__}; expected a torch.Tensor", TypeError)
-        if t.dim() != 4:
-            raise argument_error(_CALL, f"{name} has shape {tuple(t.shape)}; expected 4 dims "
-                                 "[batch, heads, seq, head_dim] (for [B, S, H, D] tensors pass x.transpose(1, 2))")
+def _check_bhsd(name, t):
+    """Raises, naming `name` and the value, unless t is a 4-d tensor (SDPA's [B, H, S, D])."""
+    if not isinstance(t, torch.Tensor):
+        raise argument_error(_CALL, f"{name} is a {type(t).__name__}; expected a torch.Tensor", TypeError)
+    if t.dim() != 4:
+        raise argument_error(_CALL, f"{name} has shape {tuple(t.shape)}; expected 4 dims "
+                             "[batch, heads, seq, head_dim] (for [B, S, H, D] tensors pass x.transpose(1, 2))")
+
+
+def _check_query(q):
+    """Raises, naming the value, unless q is a 4-d bf16 or f16 tensor."""
+    _check_bhsd("q", q)
     if q.dtype not in _DTYPES:
         raise argument_error(_CALL, f"q.dtype is {q.dtype}; expected torch.bfloat16 or torch.float16", TypeError)
+
+
+def _check_tensors(q, k, v):
+    """Raises, naming the tensor and value, unless q, k, v can be one attention's inputs."""
+    _check_query(q)
+    for name, t in (("k", k), ("v", v)):
+        _check_bhsd(name, t)
     for name, t in (("k", k), ("v", v)):
         if t.dtype != q.dtype:
             raise argument_error(_CALL, f"{name}.dtype is {t.dtype} but q.dtype is {q.dtype}", TypeError)
@@ -257,13 +268,7 @@ def _check_paged(q, k, v, block_table, cache_lengths):
     returns the page size."""
     if block_table is None or cache_lengths is None:
         raise _missing_index_input(block_table, cache_lengths)
-    if not isinstance(q, torch.Tensor):
-        raise argument_error(_CALL, f"q is a {type(q).__name__}; expected a torch.Tensor", TypeError)
-    if q.dim() != 4:
-        raise argument_error(_CALL, f"q has shape {tuple(q.shape)}; expected 4 dims [batch, heads, seq, head_dim] "
-                             "(for [B, S, H, D] tensors pass x.transpose(1, 2))")
-    if q.dtype not in _DTYPES:
-        raise argument_error(_CALL, f"q.dtype is {q.dtype}; expected torch.bfloat16 or torch.float16", TypeError)
+    _check_query(q)
     for name, t in (("k", k), ("v", v)):
         if not isinstance(t, torch.Tensor):
             raise argument_error(_CALL, f"{name} is a {type(t).__name__}; expected a torch.Tensor", TypeError)

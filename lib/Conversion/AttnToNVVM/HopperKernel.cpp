@@ -72,20 +72,22 @@ void KernelEmitter::loadTile(Value tensorMap, SwizzledAtoms atoms,
                              int64_t dstOffset, Value dstDynamicOffset,
                              int64_t rows, int64_t cols, Value row,
                              Value headIdx, Value batchIdx, Value bar) {
-  auto clusterPtr = LLVM::LLVMPointerType::get(b.getContext(), 7);
   // The bytes TMA delivers: whole boxes (the columns past the tensor arrive
   // zero-filled and count), not the buffer's stride.
   expectBytes(bar, atoms.tileBytes(rows, cols));
-  for (int64_t atom = 0; atom < atoms.count(cols); ++atom) {
-    Value dst =
-        smemPtr(dstOffset + atom * atoms.atomBytes(rows), dstDynamicOffset);
-    dst = LLVM::AddrSpaceCastOp::create(b, loc, clusterPtr, dst);
-    SmallVector<Value> coords = {c32(atom * atoms.columns()), row, headIdx,
-                                 batchIdx};
-    NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-        b, loc, dst, tensorMap, coords, bar, ValueRange{}, Value(), Value(),
-        NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false, nullptr, Value());
-  }
+  for (int64_t atom = 0; atom < atoms.count(cols); ++atom)
+    tmaLoad(tensorMap,
+            smemPtr(dstOffset + atom * atoms.atomBytes(rows), dstDynamicOffset),
+            {c32(atom * atoms.columns()), row, headIdx, batchIdx}, bar);
+}
+
+void KernelEmitter::tmaLoad(Value tensorMap, Value dst, ArrayRef<Value> coords,
+                            Value bar) {
+  auto clusterPtr = LLVM::LLVMPointerType::get(b.getContext(), 7);
+  dst = LLVM::AddrSpaceCastOp::create(b, loc, clusterPtr, dst);
+  NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
+      b, loc, dst, tensorMap, coords, bar, ValueRange{}, Value(), Value(),
+      NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false, nullptr, Value());
 }
 
 ArrayRef<Value> KernelEmitter::pagesOfBlock(Value kvBlock) {
@@ -120,7 +122,6 @@ ArrayRef<Value> KernelEmitter::pagesOfBlock(Value kvBlock) {
 void KernelEmitter::loadPagedTile(Value tensorMap, SwizzledAtoms atoms,
                                   int64_t dstOffset, Value dstDynamicOffset,
                                   int64_t cols, Value kvBlock, Value bar) {
-  auto clusterPtr = LLVM::LLVMPointerType::get(b.getContext(), 7);
   ArrayRef<Value> pages = pagesOfBlock(kvBlock);
   expectBytes(bar, atoms.tileBytes(plan.blockN, cols));
   int64_t pageSize = plan.paged->pageSize, boxRows = plan.kvBoxRows();
@@ -129,17 +130,12 @@ void KernelEmitter::loadPagedTile(Value tensorMap, SwizzledAtoms atoms,
     // The part's first row in its page (0 where pages are block parts).
     Value inPage = arith::RemUIOp::create(
         b, loc, add(row, c32(int64_t(part) * boxRows)), c32(pageSize));
-    for (int64_t atom = 0; atom < atoms.count(cols); ++atom) {
-      Value dst = smemPtr(dstOffset + atom * atoms.atomBytes(plan.blockN) +
-                              atoms.atomBytes(int64_t(part) * boxRows),
-                          dstDynamicOffset);
-      dst = LLVM::AddrSpaceCastOp::create(b, loc, clusterPtr, dst);
-      SmallVector<Value> coords = {c32(atom * atoms.columns()), inPage, kvHead,
-                                   page};
-      NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-          b, loc, dst, tensorMap, coords, bar, ValueRange{}, Value(), Value(),
-          NVVM::TMALoadMode::TILE, /*isCTAOnly=*/false, nullptr, Value());
-    }
+    for (int64_t atom = 0; atom < atoms.count(cols); ++atom)
+      tmaLoad(tensorMap,
+              smemPtr(dstOffset + atom * atoms.atomBytes(plan.blockN) +
+                          atoms.atomBytes(int64_t(part) * boxRows),
+                      dstDynamicOffset),
+              {c32(atom * atoms.columns()), inPage, kvHead, page}, bar);
   }
 }
 

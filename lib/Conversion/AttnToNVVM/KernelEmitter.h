@@ -77,6 +77,9 @@ private:
   /// TMA-loads `rows` rows x `cols` columns of one head into the buffer at
   /// `dstOffset` in the layout `atoms`, one atom per box, and expects the
   /// boxes' bytes on `bar`.
+  /// One TMA box of `tensorMap` at `coords` (innermost first) into shared
+  /// memory at `dst`, completing on mbarrier `bar`.
+  void tmaLoad(Value tensorMap, Value dst, ArrayRef<Value> coords, Value bar);
   void loadTile(Value tensorMap, SwizzledAtoms atoms, int64_t dstOffset,
                 Value dstDynamicOffset, int64_t rows, int64_t cols, Value row,
                 Value head, Value batch, Value bar);
