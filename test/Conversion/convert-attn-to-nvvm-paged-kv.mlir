@@ -1,4 +1,4 @@
-// RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" --attn-warp-specialize \
+// RUN: attnc-opt %s -split-input-file --attn-tiling-pipeline="block-m=128 block-n=64" --attn-warp-specialize \
 // RUN:   --attn-assign-layouts --attn-allocate-shared-memory --convert-attn-to-nvvm \
 // RUN:   | FileCheck %s --implicit-check-not='{{[^#]attn\.[^k]}}'
 
@@ -34,5 +34,27 @@ func.func @paged(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x16x4x64xbf16>, %v: tens
                  %block_table: tensor<?x?xi32>, %cache_lengths: tensor<?xi32>) -> tensor<?x4x?x64xbf16> {
   %o = attn.attention %q, %k, %v pages(%block_table, %cache_lengths : tensor<?x?xi32>, tensor<?xi32>)
       : tensor<?x4x?x64xbf16>, tensor<?x16x4x64xbf16>, tensor<?x16x4x64xbf16> -> tensor<?x4x?x64xbf16>
+  return %o : tensor<?x4x?x64xbf16>
+}
+
+// -----
+
+// Pages of 256 tokens, 64-key blocks: a block is a quarter of one page, so
+// each K and V tile is one box (64 rows) at the block's row in its page,
+// token mod 256, and one block-table entry, token / 256.
+// CHECK-LABEL: gpu.module @attn_kernels
+// CHECK:       llvm.func @big_pages(%{{[^:]*}}: !llvm.ptr {{{[^}]*}}}, %[[K:[^:]*]]: !llvm.ptr {{{[^}]*}}}, %[[V:[^:]*]]: !llvm.ptr {{{[^}]*}}},
+// CHECK-SAME:    #attn.kernel_param<"tensor_map", "k", box = [64, 64, 1, 1]>
+// CHECK-SAME:    page_size = 256 : i64
+// CHECK:         arith.divui %{{.*}}, %c256_i32 : i32
+// CHECK-NOT:     arith.divui %{{.*}}, %c256_i32
+// CHECK:         %[[ROW:.*]] = arith.remui %{{.*}}, %c256_i32{{.*}} : i32
+// CHECK:         nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[K]], %{{.*}}, box[%{{.*}}, %[[ROW]], %{{.*}}, %[[PAGE:.*]]] :
+// CHECK-NOT:     nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[K]],
+// CHECK:         nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[V]], %{{.*}}, box[%{{.*}}, %{{.*}}, %{{.*}}, %[[PAGE]]] :
+func.func @big_pages(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x256x4x64xbf16>, %v: tensor<?x256x4x64xbf16>,
+                     %block_table: tensor<?x?xi32>, %cache_lengths: tensor<?xi32>) -> tensor<?x4x?x64xbf16> {
+  %o = attn.attention %q, %k, %v pages(%block_table, %cache_lengths : tensor<?x?xi32>, tensor<?xi32>)
+      : tensor<?x4x?x64xbf16>, tensor<?x256x4x64xbf16>, tensor<?x256x4x64xbf16> -> tensor<?x4x?x64xbf16>
   return %o : tensor<?x4x?x64xbf16>
 }

@@ -321,3 +321,27 @@ func.func @paged(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x16x4x64xbf16>, %v: tens
       : tensor<?x4x?x64xbf16>, tensor<?x16x4x64xbf16>, tensor<?x16x4x64xbf16> -> tensor<?x4x?x64xbf16>
   return %o : tensor<?x4x?x64xbf16>
 }
+
+// -----
+
+// A paged tile split at launch: the producer streams its split's blocks of
+// the sequence's cache, the same clipped range the consumers' loops take.
+// CHECK-LABEL: func.func @paged_split(
+// CHECK:         scf.forall (%[[B:[^,]*]], %[[H:[^,]*]], %{{[^,]*}}, %[[S:[^)]*]]) in (%{{[^,]*}}, 4, %{{[^,]*}}, %[[N:[^)]*]])
+// CHECK:           %[[CACHED:.*]] = tensor.extract %{{.*}}[%[[B]]] : tensor<?xi32>
+// CHECK:           %[[LENGTH:.*]] = arith.index_cast %[[CACHED]] : i32 to index
+// CHECK:           %[[BLOCKS:.*]] = arith.ceildivsi %[[LENGTH]], %c64 : index
+// CHECK:           %[[PER:.*]] = arith.ceildivsi %[[BLOCKS]], %[[N]] : index
+// CHECK:           %[[FIRST:.*]] = arith.muli %[[S]], %[[PER]] : index
+// CHECK:           %[[LAST:.*]] = arith.addi %[[FIRST]], %[[PER]] : index
+// CHECK:           %[[BEGIN:.*]] = arith.maxsi %[[FIRST]], %c0 : index
+// CHECK:           %[[END:.*]] = arith.minsi %[[BLOCKS]], %[[LAST]] : index
+// CHECK:           attn.warp_specialize consumers(2) stages(2) registers(56, 224) producer {
+// CHECK:             scf.for %{{.*}} = %[[BEGIN]] to %[[END]] step %c1 {
+// CHECK:               attn.load_paged_tile %{{.*}}[%[[B]], %[[H]], %{{.*}}] pages %{{.*}} length %[[LENGTH]]
+func.func @paged_split(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x16x4x64xbf16>, %v: tensor<?x16x4x64xbf16>,
+                       %block_table: tensor<?x?xi32>, %cache_lengths: tensor<?xi32>, %splits: index) -> tensor<?x4x?x64xbf16> {
+  %o = attn.attention %q, %k, %v kv_splits(%splits) pages(%block_table, %cache_lengths : tensor<?x?xi32>, tensor<?xi32>)
+      : tensor<?x4x?x64xbf16>, tensor<?x16x4x64xbf16>, tensor<?x16x4x64xbf16> -> tensor<?x4x?x64xbf16>
+  return %o : tensor<?x4x?x64xbf16>
+}
