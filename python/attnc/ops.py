@@ -170,12 +170,18 @@ def _check_scale(scale, head_dim):
     return scale
 
 
-def _launch(plan, q, k, v, scale, return_lse):
-    """Allocates O (and LSE) and launches the plan's kernel on the current stream."""
+def _outputs(plan, q, return_lse):
+    """O in the plan's layout (and the LSE), allocated for one launch."""
     o = torch.empty(plan.o_shape, dtype=q.dtype, device=plan.device)
     if plan.order is not None:
         o = o.permute(plan.order)
     lse = torch.empty(plan.lse_shape, dtype=torch.float32, device=plan.device) if return_lse else None
+    return o, lse
+
+
+def _launch(plan, q, k, v, scale, return_lse):
+    """Allocates O (and LSE) and launches the plan's kernel on the current stream."""
+    o, lse = _outputs(plan, q, return_lse)
     code = plan.code
     args = _capi.pack_attention_args(
         (q.data_ptr(), q.shape, q.stride(), code), (k.data_ptr(), k.shape, k.stride(), code),
@@ -344,10 +350,7 @@ def _paged_signature(q, k, v, block_table, cache_lengths, mask, window, softcap,
 
 def _launch_paged(plan, q, k, v, block_table, cache_lengths, scale, return_lse, check_index_inputs):
     """_launch of a paged plan; with check_index_inputs, attnc_attention_check first."""
-    o = torch.empty(plan.o_shape, dtype=q.dtype, device=plan.device)
-    if plan.order is not None:
-        o = o.permute(plan.order)
-    lse = torch.empty(plan.lse_shape, dtype=torch.float32, device=plan.device) if return_lse else None
+    o, lse = _outputs(plan, q, return_lse)
     code = plan.code
     args = _capi.pack_attention_args(
         (q.data_ptr(), q.shape, q.stride(), code), (k.data_ptr(), plan.k_shape, plan.k_strides, code),
