@@ -176,6 +176,11 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
   Value numQueryBlocks = arith::CeilDivSIOp::create(
       rewriter, loc, seqQ,
       arith::ConstantIndexOp::create(rewriter, loc, config.blockM));
+  // A varlen batch's tiles: the sequences' query blocks one after the other
+  // (attn.sequence_tile), at most ceil(total_q / block_m) + B of them, for
+  // the one packed batch of the outputs.
+  if (op.isVarlen())
+    numQueryBlocks = arith::AddIOp::create(rewriter, loc, numQueryBlocks, batch);
 
   // Destinations: O in its own layout, LSE as [B, Hq, Nq]; with kv_splits
   // the partials of every split, [S, B, Hq, Nq, Dv] and [S, B, Hq, Nq] in
@@ -237,7 +242,8 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
                  : rewriter.createOrFold<arith::MulFOp>(loc, scale, log2e);
 
   SmallVector<OpFoldResult> upperBounds = {
-      batch, rewriter.getIndexAttr(numQueryHeads), numQueryBlocks};
+      op.isVarlen() ? OpFoldResult(rewriter.getIndexAttr(1)) : batch,
+      rewriter.getIndexAttr(numQueryHeads), numQueryBlocks};
   // One CTA per tile: query blocks along x (the hardware launches x
   // fastest), heads along y, batches along z. The mapping also keeps
   // canonicalization from folding a dimension of extent 1 away.
@@ -259,6 +265,14 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
   rewriter.setInsertionPointToStart(forall.getBody());
   Value b = forall.getInductionVar(0), h = forall.getInductionVar(1),
         qb = forall.getInductionVar(2);
+  // A varlen tile is a query block of one sequence.
+  if (op.isVarlen()) {
+    Type indexType = rewriter.getIndexType();
+    auto tile = SequenceTileOp::create(rewriter, loc, indexType, indexType,
+                                       op.getCuSeqlensQ(), qb, config.blockM);
+    b = tile.getSequence();
+    qb = tile.getQueryBlock();
+  }
 
   TileContext ctx;
   ctx.op = op;

@@ -358,6 +358,38 @@ func.func @load_varlen_tile(%k: tensor<1x?x2x64xbf16>, %h: index, %row: index,
 
 // -----
 
+// attn.sequence_tile: a walk over sequences 0 .. B - 2 (the last takes
+// every tile past the others' blocks); the current sequence moves on while
+// the tile is at or past its end, ceil(rows / block_m) blocks on from its
+// first tile.
+// CHECK-LABEL: func.func @sequence_tile(
+// CHECK-SAME:    %[[CU:[a-z0-9_]+]]: tensor<?xi32>, %[[T:[a-z0-9_]+]]: index)
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
+// CHECK-DAG:     %[[BM:.*]] = arith.constant 128 : index
+// CHECK:         %[[N:.*]] = tensor.dim %[[CU]], %[[C0]]
+// CHECK:         %[[LAST:.*]] = arith.subi %[[N]], %[[C2]]
+// CHECK:         %[[WALK:.*]]:2 = scf.for %[[B:.*]] = %[[C0]] to %[[LAST]] step %[[C1]] iter_args(%[[CUR:.*]] = %[[C0]], %[[FIRST:.*]] = %[[C0]])
+// CHECK:           %[[NEXT:.*]] = arith.addi %[[B]], %[[C1]]
+// CHECK:           %[[ROWS:.*]] = arith.subi
+// CHECK:           %[[BLOCKS:.*]] = arith.ceildivsi %[[ROWS]], %[[BM]]
+// CHECK:           %[[END:.*]] = arith.addi %[[FIRST]], %[[BLOCKS]]
+// CHECK:           %[[IS_CUR:.*]] = arith.cmpi eq, %[[CUR]], %[[B]]
+// CHECK:           %[[PAST:.*]] = arith.cmpi sge, %[[T]], %[[END]]
+// CHECK:           %[[MOVES:.*]] = arith.andi %[[IS_CUR]], %[[PAST]]
+// CHECK:           %[[SEQ:.*]] = arith.select %[[MOVES]], %[[NEXT]], %[[CUR]]
+// CHECK:           %[[START:.*]] = arith.select %[[MOVES]], %[[END]], %[[FIRST]]
+// CHECK:           scf.yield %[[SEQ]], %[[START]]
+// CHECK:         %[[QB:.*]] = arith.subi %[[T]], %[[WALK]]#1
+// CHECK:         return %[[WALK]]#0, %[[QB]]
+func.func @sequence_tile(%cu: tensor<?xi32>, %t: index) -> (index, index) {
+  %seq, %qb = attn.sequence_tile %cu[%t] block_m = 128 : tensor<?xi32>
+  return %seq, %qb : index, index
+}
+
+// -----
+
 // A varlen attn.attention untiled: packed row i and key j meet only in one
 // sequence (each found by counting the sequences that end before it), at
 // their positions in it.

@@ -389,16 +389,22 @@ func.func @paged(%q: tensor<2x8x?x64xbf16>, %k: tensor<?x16x2x64xbf16>,
 
 // -----
 
-// A varlen batch: one tile row per (sequence, head, query block), the
-// number of sequences from the offsets; each tile reads its sequence's rows
-// of the packed Q, K and V with attn.load_varlen_tile, takes the
-// sequence's lengths as Nq and Nk (a block past them runs no kv block) and
-// stores at the sequence's rows of the packed O and LSE.
+// A varlen batch: the tiles of every head are the sequences' query blocks
+// one after the other, attn.sequence_tile mapping a linear tile to its
+// sequence and query block; ceil(total / 64) + B tiles bound them (the
+// extra ones run past the last sequence's rows). Each tile reads its
+// sequence's rows of the packed Q, K and V with attn.load_varlen_tile,
+// takes the sequence's lengths as Nq and Nk (a block past them runs no kv
+// block) and stores at the sequence's rows of the packed O and LSE.
 // CHECK-LABEL: func.func @varlen(
 // CHECK-SAME:      %[[Q:[^:]+]]: tensor<1x?x8x64xbf16>, %[[K:[^:]+]]: tensor<1x?x2x64xbf16>, %[[V:[^:]+]]: tensor<1x?x2x64xbf16>, %[[CUQ:[^:]+]]: tensor<?xi32>, %[[CUK:[^:]+]]: tensor<?xi32>)
 // CHECK:         %[[OFFSETS:.*]] = tensor.dim %[[CUQ]], %c0
 // CHECK:         %[[SEQS:.*]] = arith.subi %[[OFFSETS]], %c1
-// CHECK:         scf.forall (%[[S:[^,]*]], %[[H:[^,]*]], %[[QB:[^)]*]]) in (%[[SEQS]], 8, %{{.*}})
+// CHECK:         %[[TOTAL:.*]] = tensor.dim %[[Q]], %c1
+// CHECK:         %[[BLOCKS:.*]] = arith.ceildivsi %[[TOTAL]], %c64
+// CHECK:         %[[TILES:.*]] = arith.addi %[[BLOCKS]], %[[SEQS]]
+// CHECK:         scf.forall (%{{[^,]*}}, %[[H:[^,]*]], %[[T:[^)]*]]) in (1, 8, %[[TILES]])
+// CHECK:           %[[S:.*]], %[[QB:.*]] = attn.sequence_tile %[[CUQ]][%[[T]]] block_m = 64 : tensor<?xi32>
 // CHECK:           %[[ROW:.*]] = arith.muli %[[QB]], %c64
 // CHECK:           %[[NEXT:.*]] = arith.addi %[[S]], %c1
 // CHECK:           %[[QB32:.*]] = tensor.extract %[[CUQ]][%[[S]]]

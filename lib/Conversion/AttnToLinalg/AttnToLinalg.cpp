@@ -506,6 +506,45 @@ SmallVector<Value> lowerLoadVarlenTile(OpBuilder &b, LoadVarlenTileOp op) {
                    op.getHead(), start, op.getEnd())};
 }
 
+/// The tile's sequence: a walk over sequences 0 .. B - 2 carrying the
+/// current one and the index of its first tile, which moves on while the
+/// tile lies past the current sequence's blocks (the last sequence takes the
+/// tiles past every block).
+SmallVector<Value> lowerSequenceTile(OpBuilder &b, SequenceTileOp op) {
+  Location loc = op.getLoc();
+  Value offsets = op.getCuSeqlens(), tile = op.getTile();
+  auto index = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Value last = arith::SubIOp::create(
+      b, loc, tensor::DimOp::create(b, loc, offsets, 0), index(2));
+  Value blockM = index(op.getBlockM());
+  auto walk = scf::ForOp::create(
+      b, loc, index(0), last, index(1), ValueRange{index(0), index(0)},
+      [&](OpBuilder &nb, Location l, Value seq, ValueRange carried) {
+        Value current = carried[0], first = carried[1];
+        Value next = arith::AddIOp::create(nb, l, seq, index(1));
+        Value rows = arith::SubIOp::create(
+            nb, l, extractIndex(nb, l, offsets, next),
+            extractIndex(nb, l, offsets, seq));
+        Value end = arith::AddIOp::create(
+            nb, l, first, arith::CeilDivSIOp::create(nb, l, rows, blockM));
+        // Only the current sequence moves on, and only past its last tile.
+        Value moves = arith::AndIOp::create(
+            nb, l,
+            arith::CmpIOp::create(nb, l, arith::CmpIPredicate::eq, current,
+                                  seq),
+            arith::CmpIOp::create(nb, l, arith::CmpIPredicate::sge, tile, end));
+        scf::YieldOp::create(
+            nb, l,
+            ValueRange{arith::SelectOp::create(nb, l, moves, next, current),
+                       arith::SelectOp::create(nb, l, moves, end, first)});
+      });
+  Value block =
+      arith::SubIOp::create(b, loc, tile, walk.getResult(1)).getResult();
+  return {walk.getResult(0), block};
+}
+
 SmallVector<Value> lowerLoadPagedTile(OpBuilder &b, LoadPagedTileOp op) {
   Location loc = op.getLoc();
   Value pool = op.getPool();
@@ -753,6 +792,7 @@ void mlir::attn::populateAttnToLinalgConversionPatterns(
       LowerToLinalg<LoadTileOp, lowerLoadTile>,
       LowerToLinalg<LoadPagedTileOp, lowerLoadPagedTile>,
       LowerToLinalg<LoadVarlenTileOp, lowerLoadVarlenTile>,
+      LowerToLinalg<SequenceTileOp, lowerSequenceTile>,
       LowerToLinalg<QKOp, lowerQK>, LowerToLinalg<SoftcapOp, lowerSoftcap>,
       LowerToLinalg<MaskOp, lowerMask>, LowerToLinalg<RowMaxOp, lowerRowMax>,
       LowerToLinalg<ExpDiffOp, lowerExpDiff>,

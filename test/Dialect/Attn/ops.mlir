@@ -472,6 +472,13 @@ func.func @load_varlen_tile(%k: tensor<1x?x2x64xbf16>, %i: index, %begin: index,
   return %t : tensor<32x64xbf16>
 }
 
+// CHECK-LABEL: func.func @sequence_tile(
+// CHECK:         %{{.*}}, %{{.*}} = attn.sequence_tile %{{.*}}[%{{.*}}] block_m = 128 : tensor<?xi32>
+func.func @sequence_tile(%cu: tensor<?xi32>, %t: index) -> (index, index) {
+  %seq, %qb = attn.sequence_tile %cu[%t] block_m = 128 : tensor<?xi32>
+  return %seq, %qb : index, index
+}
+
 // Packed query heads: the attention and its tile masks.
 // CHECK-LABEL: func.func @attention_packed(
 // CHECK:         attn.attention %{{.*}}, %{{.*}}, %{{.*}} mask = causal_bottom_right packed_query_heads = 4 :

@@ -286,6 +286,33 @@ def Attn_LoadPagedTileOp : Attn_Op<"load_paged_tile", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Attn_SequenceTileOp : Attn_Op<"sequence_tile", [Pure]> {
+  let summary = "the sequence and query block of a tile of a varlen batch";
+  let description = [{
+    The tile scheduler of a variable-length batch: the query blocks of its
+    sequences, `ceil((cu_seqlens[b + 1] - cu_seqlens[b]) / block_m)` of
+    sequence `b`, numbered one after the other in sequence order. Returns
+    the `sequence` and its `query_block` that linear tile `tile` is. A tile
+    past the last block belongs to the last sequence, at a query block past
+    its rows, so it computes and stores nothing: `attn-tile` launches
+    `ceil(total_q / block_m) + B` tiles, a bound on the sequences' blocks
+    that the caller knows without reading the offsets. Sequences of length
+    0 have no block.
+
+    ```mlir
+    %seq, %qb = attn.sequence_tile %cu_seqlens_q[%t] block_m = 128
+        : tensor<?xi32>
+    ```
+  }];
+  let arguments = (ins Attn_CuSeqlens:$cu_seqlens, Index:$tile,
+                   ConfinedAttr<I64Attr, [IntPositive]>:$block_m);
+  let results = (outs Index:$sequence, Index:$query_block);
+  let assemblyFormat = [{
+    $cu_seqlens `[` $tile `]` `block_m` `=` $block_m attr-dict
+    `:` type($cu_seqlens)
+  }];
+}
+
 def Attn_LoadVarlenTileOp : Attn_Op<"load_varlen_tile", [Pure]> {
   let summary = "read a block of rows of one head of one packed sequence";
   let description = [{
