@@ -143,6 +143,14 @@ KvBlockRange mlir::attn::buildKvBlockRange(OpBuilder &b, Location loc,
   return range;
 }
 
+Value mlir::attn::keysOfVarlenTile(OpBuilder &b, Location loc, Value rowBegin,
+                                   Value seqQ, Value seqK) {
+  Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                       rowBegin, seqQ);
+  return arith::SelectOp::create(b, loc, inside, seqK,
+                                 arith::ConstantIndexOp::create(b, loc, 0));
+}
+
 void mlir::attn::clipKvBlockRangeToSplit(OpBuilder &b, Location loc,
                                          KvBlockRange &range, Value seqK,
                                          int64_t blockN, Value split,

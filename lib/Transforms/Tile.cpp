@@ -334,13 +334,10 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
 
   // A varlen tile past its sequence's rows (the forall covers the longest
   // possible sequence) runs no kv block.
-  Value rangeKeys = seqK;
-  if (op.isVarlen())
-    rangeKeys = arith::SelectOp::create(
-        rewriter, loc,
-        arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::slt,
-                              ctx.rowBegin, ctx.seqQ),
-        seqK, arith::ConstantIndexOp::create(rewriter, loc, 0));
+  Value rangeKeys =
+      op.isVarlen()
+          ? keysOfVarlenTile(rewriter, loc, ctx.rowBegin, ctx.seqQ, seqK)
+          : seqK;
   KvBlockRange range =
       buildKvBlockRange(rewriter, loc, ctx.rowBegin, ctx.maskSeqQ, rangeKeys,
                         config.blockM, config.blockN, mask);

@@ -59,12 +59,12 @@ namespace {
 /// One K/V tile pair the consumers read: the loads feeding an attn.qk and the
 /// attn.pv of the same block.
 struct KvLoads {
-  KvTileLoad key, value;
+  TileLoad key, value;
 };
 
 /// What the partition needs to know about one query tile.
 struct QueryTile {
-  LoadTileOp query;
+  TileLoad query;
   FinalizeOp finalize;
   SmallVector<KvLoads> kvLoads;
   MaskSpec mask;
@@ -112,19 +112,14 @@ FailureOr<QueryTile> analyzeTile(scf::ForallOp forall, FinalizeOp finalize) {
     auto qk = dyn_cast<QKOp>(op);
     if (!qk)
       return WalkResult::advance();
-    auto query = qk.getQuery().getDefiningOp<LoadTileOp>();
-    KvTileLoad key = KvTileLoad::of(qk.getKey());
-    if (Operation *load = qk.getKey().getDefiningOp();
-        isa_and_nonnull<LoadVarlenTileOp>(load))
-      return qk.emitOpError("attn-warp-specialize: K comes from '")
-                 << load->getName()
-                 << "' (a variable-length batch), which has no GPU lowering "
-                    "yet",
-             WalkResult::interrupt();
-    if (!query || !key)
+    TileLoad query = TileLoad::of(qk.getQuery());
+    TileLoad key = TileLoad::of(qk.getKey());
+    if (!query || !key || query.getPaged() ||
+        bool(query.getVarlen()) != bool(key.getVarlen()))
       return qk.emitOpError(
                  "attn-warp-specialize: Q and K must come from "
-                 "attn.load_tile (K also from attn.load_paged_tile)"),
+                 "attn.load_tile (K also from attn.load_paged_tile), or "
+                 "both from attn.load_varlen_tile"),
              WalkResult::interrupt();
     if (tile.query && tile.query != query)
       return qk.emitOpError("attn-warp-specialize: expected one Q tile per "
@@ -132,8 +127,9 @@ FailureOr<QueryTile> analyzeTile(scf::ForallOp forall, FinalizeOp finalize) {
              WalkResult::interrupt();
     tile.query = query;
     PVOp pv = pvOfScores.lookup(qk);
-    KvTileLoad value = pv ? KvTileLoad::of(pv.getValue()) : KvTileLoad();
-    if (!value || bool(value.getPaged()) != bool(key.getPaged()))
+    TileLoad value = pv ? TileLoad::of(pv.getValue()) : TileLoad();
+    if (!value || bool(value.getPaged()) != bool(key.getPaged()) ||
+        bool(value.getVarlen()) != bool(key.getVarlen()))
       return qk.emitOpError("attn-warp-specialize: expected the attn.pv of "
                             "this block, with V loaded as K is, next to it"),
              WalkResult::interrupt();
@@ -240,21 +236,27 @@ void Partitioner::buildProducer(WarpSpecializeOp ws, Location loc,
                                 scf::ForallOp forall) {
   OpBuilder::InsertionGuard guard(b);
   Block *block = b.createBlock(&ws.getProducer());
-  LoadTileOp query = tile.query;
-  KvTileLoad key = tile.kvLoads.front().key;
-  KvTileLoad value = tile.kvLoads.front().value;
-  auto seqLength = [&](LoadTileOp load) -> Value {
-    unsigned dim = physicalDim(2, load.getLayout());
-    return tensor::DimOp::create(b, loc, load.getSource(), dim);
+  TileLoad query = tile.query;
+  TileLoad key = tile.kvLoads.front().key;
+  TileLoad value = tile.kvLoads.front().value;
+  // A dense tile's rows are its tensor's, a varlen tile's its sequence's,
+  // and a paged tile's keys its sequence's cache length.
+  auto seqLength = [&](TileLoad load) -> Value {
+    if (LoadPagedTileOp paged = load.getPaged())
+      return paged.getLength();
+    if (LoadVarlenTileOp varlen = load.getVarlen())
+      return arith::SubIOp::create(b, loc, varlen.getEnd(), varlen.getBegin());
+    auto dense = cast<LoadTileOp>(load.getOperation());
+    unsigned dim = physicalDim(2, dense.getLayout());
+    return tensor::DimOp::create(b, loc, dense.getSource(), dim);
   };
   int64_t blockM = query.getTile().getType().getDimSize(0);
   int64_t blockN = key.getTile().getType().getDimSize(0);
-  // A paged tile's keys are its sequence's cache length.
-  LoadPagedTileOp pagedKey = key.getPaged();
-  Value seqK = pagedKey ? pagedKey.getLength()
-                        : seqLength(cast<LoadTileOp>(key.getOperation()));
+  Value seqK = seqLength(key);
   // Packed query heads: the masks' Nq is each head's tokens.
   Value seqQ = seqLength(query);
+  if (query.getVarlen())
+    seqK = keysOfVarlenTile(b, loc, query.getRow(), seqQ, seqK);
   if (std::optional<uint64_t> group = tile.finalize.getPackedQueryHeads())
     seqQ = arith::DivUIOp::create(
         b, loc, seqQ, arith::ConstantIndexOp::create(b, loc, *group));
@@ -272,12 +274,17 @@ void Partitioner::buildProducer(WarpSpecializeOp ws, Location loc,
       arith::MulIOp::create(b, loc, loop.getInductionVar(),
                             arith::ConstantIndexOp::create(b, loc, blockN));
   // Batch and (kv) head are the tile's: computed before the kv loops.
-  auto load = [&](KvTileLoad like) -> Value {
+  auto load = [&](TileLoad like) -> Value {
     if (LoadPagedTileOp paged = like.getPaged())
       return LoadPagedTileOp::create(b, loc, paged.getTile().getType(),
                                      paged.getPool(), paged.getBlockTable(),
                                      paged.getBatch(), paged.getHead(), row,
                                      paged.getLength());
+    if (LoadVarlenTileOp varlen = like.getVarlen())
+      return LoadVarlenTileOp::create(b, loc, varlen.getTile().getType(),
+                                      varlen.getSource(), varlen.getHead(),
+                                      row, varlen.getBegin(), varlen.getEnd(),
+                                      varlen.getLayout());
     auto dense = cast<LoadTileOp>(like.getOperation());
     return LoadTileOp::create(b, loc, dense.getTile().getType(),
                               dense.getSource(), dense.getBatch(),
@@ -336,15 +343,21 @@ bool availableBefore(Value v, Operation *first) {
 
 LogicalResult checkLoadOperands(QueryTile &tile, Operation *first) {
   for (KvLoads loads : tile.kvLoads)
-    for (KvTileLoad load : {loads.key, loads.value}) {
-      SmallVector<Value> operands = {load.getBatch(), load.getHead()};
+    for (TileLoad load : {loads.key, loads.value}) {
+      SmallVector<Value> operands = {load.getHead()};
+      if (Value batch = load.getBatch())
+        operands.push_back(batch);
       if (LoadPagedTileOp paged = load.getPaged())
         operands.push_back(paged.getLength());
+      if (LoadVarlenTileOp varlen = load.getVarlen())
+        llvm::append_range(operands,
+                           ValueRange{varlen.getBegin(), varlen.getEnd()});
       if (llvm::any_of(operands,
                        [&](Value v) { return !availableBefore(v, first); }))
         return load.getOperation()->emitOpError(
             "attn-warp-specialize: batch and head (and a paged load's "
-            "length) of K/V loads must be defined before the kv loops");
+            "length, a varlen load's rows) of K/V loads must be defined "
+            "before the kv loops");
     }
   return success();
 }

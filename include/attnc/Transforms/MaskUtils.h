@@ -43,6 +43,14 @@ KvBlockRange buildKvBlockRange(OpBuilder &b, Location loc, Value rowBegin,
                                Value seqQ, Value seqK, int64_t blockM,
                                int64_t blockN, const MaskSpec &mask);
 
+/// The keys the kv range of a varlen tile whose rows start at `rowBegin`
+/// covers: its sequence's `seqK`, or none where the tile starts at or past
+/// the sequence's `seqQ` rows (attn.sequence_tile's tiles past every
+/// block). The tile's loops and, with warp specialization, its producer
+/// take their range from these keys.
+Value keysOfVarlenTile(OpBuilder &b, Location loc, Value rowBegin, Value seqQ,
+                       Value seqK);
+
 /// Clips `range`'s [begin, end) to the kv blocks of split `split` of
 /// `splits` (an attention with kv_splits): [split c, (split + 1) c), c =
 /// ceil(ceil(seqK / blockN) / splits). The tile's loops and, with warp

@@ -146,6 +146,8 @@ void KernelEmitter::issueKeyLoad(Value stage, Value kvBlock) {
   if (plan.paged)
     return loadPagedTile(tmKey, plan.keyAtoms, smem.keyStages, offset,
                          plan.headDim, kvBlock, kb);
+  if (plan.varlen)
+    row = add(keyRowOffset, row);
   loadTile(tmKey, plan.keyAtoms, smem.keyStages, offset, plan.blockN,
            plan.headDim, row, kvHead, batch, kb);
 }
@@ -157,6 +159,8 @@ void KernelEmitter::issueValueLoad(Value stage, Value kvBlock) {
   if (plan.paged)
     return loadPagedTile(tmValue, plan.valueAtoms, smem.valueStages, offset,
                          plan.valueHeadDim, kvBlock, vb);
+  if (plan.varlen)
+    row = add(keyRowOffset, row);
   loadTile(tmValue, plan.valueAtoms, smem.valueStages, offset, plan.blockN,
            plan.valueHeadDim, row, kvHead, batch, vb);
 }
@@ -169,7 +173,7 @@ void KernelEmitter::lowerProducerStep(Value stage, Value parity,
   // stage's first load waits for it; with two, each load for its own.
   bool stageFree = false;
   for (Operation &op : body->without_terminator()) {
-    KvTileLoad load(&op);
+    TileLoad load(&op);
     if (!load)
       continue; // index arithmetic (cloned where used), attn.ring_push
     // readKernelPlan checked the loads read block `iv` (row iv * block_n)
@@ -210,8 +214,9 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   tmValue = required("tensor_map", "v");
   // A split-KV kernel writes its split's partial O and LSE into the
   // workspace; the combine kernel writes O and the LSE.
-  Value output = plan.kvSplit ? required("pointer", "o_partial")
-                              : required("tensor_map", "o");
+  Value output = plan.kvSplit  ? required("pointer", "o_partial")
+                 : plan.varlen ? required("pointer", "o")
+                               : required("tensor_map", "o");
   Value lse = plan.kvSplit ? required("pointer", "lse_partial")
                            : param("pointer", "lse");
   seqQ = required("i32", "seq_q");
@@ -222,6 +227,12 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
     pagesPerSeq = required("i32", "pages_per_seq");
     index.mapIndexTensor(plan.paged->cacheLengths,
                          required("pointer", "cache_lengths"));
+  }
+  if (plan.varlen) {
+    queryOffsets = required("pointer", "cu_seqlens_q");
+    index.mapIndexTensor(plan.varlen->cuSeqlensQ, queryOffsets);
+    index.mapIndexTensor(plan.varlen->cuSeqlensK,
+                         required("pointer", "cu_seqlens_k"));
   }
   batchCount = param("i32", "batch");
   index.setLengths(toIndex(seqQ), seqK ? toIndex(seqK) : Value());
@@ -420,6 +431,23 @@ void KernelEmitter::setTile(Value qBlock, Value headIndex, Value batchIndex) {
     index.unmap(reversed);
     index.map(reversed, index.lower(b, reversed));
   }
+  // A varlen tile's sequence and query block, from its linear index, and
+  // the rows of its sequence.
+  if (plan.varlen) {
+    SequenceTileOp tile = plan.varlen->tile;
+    auto [sequence, block] = lowerSequenceTile(
+        toI32(index.lower(b, tile.getTile())), queryOffsets);
+    for (Value result : tile->getResults())
+      index.unmap(result);
+    index.map(tile.getSequence(), toIndex(sequence));
+    index.map(tile.getQueryBlock(), toIndex(block));
+    SmallVector<Value> rows = index.lower(
+        b, ValueRange{plan.varlen->queryBegin, plan.varlen->queryEnd,
+                      plan.varlen->keyBegin});
+    queryRowOffset = toI32(rows[0]);
+    sequenceRows = toI32(arith::SubIOp::create(b, loc, rows[1], rows[0]));
+    keyRowOffset = toI32(rows[2]);
+  }
   // A paged tile's keys, once per tile: its sequence's cache length.
   if (plan.paged) {
     Value length = plan.paged->length;
@@ -460,8 +488,9 @@ std::pair<Value, Value> KernelEmitter::producerBounds() {
 
 void KernelEmitter::loadQuery() {
   Value qb = queryBarrier();
+  Value row = plan.varlen ? add(queryRowOffset, rowBegin) : rowBegin;
   loadTile(tmQuery, plan.queryAtoms, smem.query, Value(), plan.blockM,
-           plan.headDim, rowBegin, head, batch, qb);
+           plan.headDim, row, head, batch, qb);
 }
 
 /// Runs `body` for this CTA's tile (set from the block index), or, in a
@@ -618,6 +647,8 @@ void KernelEmitter::lowerFinalize(TileValues &values, FinalizeOp op,
     consumePreArrival();
   if (plan.kvSplit)
     storePartialOutput(tileElements(values, op.getAcc()), inv, output);
+  else if (plan.varlen)
+    storeSequenceRows(tileElements(values, op.getAcc()), inv, output);
   else
     storeOutputTile(tileElements(values, op.getAcc()), inv, output);
   if (!plan.persistent)
@@ -630,9 +661,14 @@ void KernelEmitter::lowerFinalize(TileValues &values, FinalizeOp op,
   Value isQuadLead = eqI(arith::AndIOp::create(b, loc, lane, c32(3)), c32(0));
   for (int r = 0; r < 2; ++r) {
     Value row = r == 0 ? row0 : add(row0, c32(8));
+    // A varlen tile's rows are its sequence's, at its rows of the packed
+    // LSE.
     Value rowOk = arith::AndIOp::create(
         b, loc, isQuadLead,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, row, seqQ));
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, row,
+                              plan.varlen ? sequenceRows : seqQ));
+    if (plan.varlen)
+      row = add(queryRowOffset, row);
     ifThen(rowOk, [&] {
       Value value = arith::AddFOp::create(
           b, loc, arith::MulFOp::create(b, loc, rowMax.rows[r], scale),

@@ -35,6 +35,13 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
           : SmallVector<Attribute, 3>{gridDim("seq_q", plan.blockM),
                                       gridDim("heads_q", 1),
                                       gridDim("batch", 1)};
+  // A varlen kernel's query tiles bound its sequences' (attn.sequence_tile);
+  // its outputs are one packed batch.
+  if (plan.varlen) {
+    grid[0] = GridDimAttr::get(ctx, b.getArrayAttr({str("seq_q")}),
+                               plan.blockM, b.getArrayAttr({str("batch")}));
+    grid[2] = gridDim("one", 1);
+  }
   // A split-KV kernel's grid z is batch x kv split.
   if (plan.kvSplit)
     grid[2] = GridDimAttr::get(
@@ -59,9 +66,16 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
     params.push_back(param("pointer", "o_partial"));
     params.push_back(param("pointer", "lse_partial"));
   } else {
-    params.push_back(tensorMap("o", plan.queryAtoms, kWarpgroupRows));
+    // A varlen tile stores O with stores that stop at its sequence's rows.
+    params.push_back(plan.varlen
+                         ? param("pointer", "o")
+                         : tensorMap("o", plan.queryAtoms, kWarpgroupRows));
     if (plan.hasLse)
       params.push_back(param("pointer", "lse"));
+  }
+  if (plan.varlen) {
+    params.push_back(param("pointer", "cu_seqlens_q"));
+    params.push_back(param("pointer", "cu_seqlens_k"));
   }
   // A paged tile's keys are its sequence's cache length.
   if (plan.paged) {
@@ -70,7 +84,7 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
   }
   params.push_back(param("i32", "seq_q"));
   params.push_back(param("i32", plan.paged ? "pages_per_seq" : "seq_k"));
-  if (plan.persistent || plan.kvSplit)
+  if (plan.persistent || plan.kvSplit || plan.varlen)
     params.push_back(param("i32", "batch"));
   if (plan.kvSplit && plan.kvSplit->argument)
     params.push_back(param("i32", "kv_splits"));
@@ -96,6 +110,8 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
                    b.getI64IntegerAttr(plan.packedQueryHeads));
   if (plan.paged)
     problem.append("page_size", b.getI64IntegerAttr(plan.paged->pageSize));
+  if (plan.varlen)
+    problem.append("varlen", b.getBoolAttr(true));
 
   NamedAttrList options;
   auto option = [&](StringRef name, int64_t v) {

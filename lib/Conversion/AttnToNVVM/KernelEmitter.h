@@ -285,6 +285,14 @@ private:
   void emitConsumer(Value output, Value lse, ArrayRef<Value> bounds,
                     Value iterationBase, Value queryPhase);
   void storeOutputTile(ArrayRef<Value> o, const Value inv[2], Value outputMap);
+  /// Varlen kernels (VarlenTiles.cpp): the (sequence, query block) of linear
+  /// tile `tile` (i32, attn.sequence_tile), from the offsets at `offsets`;
+  /// every lane of the warp must take part.
+  std::pair<Value, Value> lowerSequenceTile(Value tile, Value offsets);
+  /// Writes this warpgroup's rows of O, scaled by `inv` per row, through the
+  /// Q buffer to the tile's rows of the packed O at pointer `output`, rows
+  /// below sequenceRows only.
+  void storeSequenceRows(ArrayRef<Value> o, const Value inv[2], Value output);
   void storePartialOutput(ArrayRef<Value> o, const Value inv[2], Value partial);
   /// The i64 index of row `row` of the current tile in the LSE [B, H, Sq]
   /// (or, split, its split's part of [S, B, H, Sq]).
@@ -315,6 +323,10 @@ private:
   /// Paged kernels: the block table, its row length, and the current tile's
   /// keys (its sequence's cache length, i32).
   Value blockTable, pagesPerSeq, keys;
+  /// Varlen kernels: the cu_seqlens_q pointer; the rows of Q and O and of
+  /// K and V where the current tile's sequence starts, and its query rows
+  /// (i32).
+  Value queryOffsets, queryRowOffset, keyRowOffset, sequenceRows;
   /// pagesOfBlock's loads, by the kv block value they are for.
   DenseMap<Value, SmallVector<Value>> blockPages;
   /// Descriptors of shared-memory offset 0: K-major operands (Q, K, P: rows

@@ -25,7 +25,7 @@ using namespace mlir::attn;
 /// it; nullopt for anything else.
 /// Whether `load` reads kv block `iv` of its enclosing scf.for: row
 /// `iv * block_n`, the rows the kernel's TMA loads of K and V take.
-static bool loadsLoopBlock(KvTileLoad load) {
+static bool loadsLoopBlock(TileLoad load) {
   auto loop = load.getOperation()->getParentOfType<scf::ForOp>();
   auto mul = load.getRow().getDefiningOp<arith::MulIOp>();
   APInt rows;
@@ -148,8 +148,8 @@ static LogicalResult readTileLayouts(KernelPlan &plan) {
         .getAtoms();
   };
   // Q, K and V are shared-memory tiles whatever their element type.
-  for (KvTileLoad load :
-       {KvTileLoad(plan.queryLoad), plan.keyLoad, plan.valueLoad})
+  for (TileLoad load :
+       {TileLoad(plan.queryLoad), plan.keyLoad, plan.valueLoad})
     if (failed(requireLayout(load.getTile(), load.getOperation(), Attribute())))
       return failure();
   plan.queryAtoms = atomsOf(plan.queryLoad.getTile());
@@ -217,6 +217,61 @@ static LogicalResult readPagedKv(KernelPlan &plan) {
   return success();
 }
 
+/// The function argument `tensor` is, or null.
+static BlockArgument functionArgument(Value tensor) {
+  auto arg = dyn_cast<BlockArgument>(tensor);
+  return arg && isa<FunctionOpInterface>(arg.getOwner()->getParentOp())
+             ? arg
+             : BlockArgument();
+}
+
+/// Reads the offsets, the tile scheduler and the sequence rows of a varlen
+/// tile (attn.load_varlen_tile for Q, K and V).
+static LogicalResult readVarlen(KernelPlan &plan) {
+  LoadVarlenTileOp query = plan.queryLoad.getVarlen(),
+                   key = plan.keyLoad.getVarlen(),
+                   value = plan.valueLoad.getVarlen();
+  if (!query || !key || !value)
+    return plan.forall.emitError(
+        "convert-attn-to-nvvm: Q, K and V of a variable-length batch must "
+        "all be read with attn.load_varlen_tile");
+  if (key.getBegin() != value.getBegin() || key.getEnd() != value.getEnd())
+    return key.emitError("convert-attn-to-nvvm: K and V must be read from "
+                         "the same rows of the packed batch");
+  KernelPlan::Varlen &varlen = plan.varlen.emplace();
+  varlen.queryBegin = query.getBegin();
+  varlen.queryEnd = query.getEnd();
+  varlen.keyBegin = key.getBegin();
+  // The offsets are the tensors the rows' bounds are elements of.
+  auto offsetsOf = [](Value bound) -> BlockArgument {
+    auto cast = bound.getDefiningOp<arith::IndexCastOp>();
+    auto extract =
+        cast ? cast.getIn().getDefiningOp<tensor::ExtractOp>() : nullptr;
+    return extract ? functionArgument(extract.getTensor()) : BlockArgument();
+  };
+  varlen.cuSeqlensQ = offsetsOf(query.getBegin());
+  varlen.cuSeqlensK = offsetsOf(key.getBegin());
+  if (!varlen.cuSeqlensQ || !varlen.cuSeqlensK ||
+      offsetsOf(query.getEnd()) != varlen.cuSeqlensQ ||
+      offsetsOf(key.getEnd()) != varlen.cuSeqlensK)
+    return query.emitError("convert-attn-to-nvvm: a varlen tile's rows must "
+                           "be elements of i32 arguments of the function "
+                           "(the kernel's cu_seqlens_q and cu_seqlens_k "
+                           "pointers), as attn-tile reads them");
+  SmallVector<SequenceTileOp> tiles(
+      plan.forall.getBody()->getOps<SequenceTileOp>());
+  if (tiles.size() != 1 || tiles.front().getCuSeqlens() != varlen.cuSeqlensQ)
+    return plan.forall.emitError(
+        "convert-attn-to-nvvm: a varlen tile is one attn.sequence_tile of "
+        "cu_seqlens_q in the tiling forall (attn-tile's tile scheduler)");
+  varlen.tile = tiles.front();
+  if (varlen.tile.getBlockM() != plan.blockM)
+    return varlen.tile.emitError("convert-attn-to-nvvm: attn.sequence_tile's "
+                                 "block_m must be the Q tile's rows, ")
+           << plan.blockM;
+  return success();
+}
+
 /// Reads the split count and the attn.combine_splits of a split-KV tile.
 static LogicalResult readKvSplit(KernelPlan &plan,
                                  std::pair<Value, OpFoldResult> split) {
@@ -273,24 +328,20 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
   };
 
   FinalizeOp finalize;
-  LoadTileOp queryLoad;
+  TileLoad queryLoad;
   WarpSpecializeOp specialized;
-  Operation *unsupportedLoad = nullptr;
   forall.getBody()->walk([&](Operation *op) {
-    if (isa<LoadVarlenTileOp>(op))
-      unsupportedLoad = op;
-    else if (auto f = dyn_cast<FinalizeOp>(op))
+    if (auto f = dyn_cast<FinalizeOp>(op))
       finalize = f;
     else if (auto qk = dyn_cast<QKOp>(op))
-      queryLoad = qk.getQuery().getDefiningOp<LoadTileOp>();
+      queryLoad = TileLoad::of(qk.getQuery());
     else if (auto ws = dyn_cast<WarpSpecializeOp>(op))
       specialized = ws;
   });
-  if (unsupportedLoad)
-    return unsupportedLoad->emitError("convert-attn-to-nvvm: no GPU lowering "
-                                      "for '")
-           << unsupportedLoad->getName()
-           << "' yet (a variable-length batch; the CPU pipeline runs it)";
+  if (queryLoad.getPaged())
+    return queryLoad.getOperation()->emitError(
+        "convert-attn-to-nvvm: Q must come from attn.load_tile or "
+        "attn.load_varlen_tile, not from a page pool");
   if (!queryLoad || !finalize)
     return fail("expected a tiled attention (attn-tile) in the scf.forall");
   // A fourth induction variable is the kv split of a split-KV attention.
@@ -332,8 +383,12 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
     }
   }
   plan.queryLoad = queryLoad;
-  auto queryType = queryLoad.getSource().getType();
-  plan.layout = queryLoad.getLayout();
+  auto queryType = cast<RankedTensorType>(queryLoad.getSource().getType());
+  LoadVarlenTileOp varlenQuery = queryLoad.getVarlen();
+  plan.layout =
+      varlenQuery
+          ? varlenQuery.getLayout()
+          : cast<LoadTileOp>(queryLoad.getOperation()).getLayout();
   auto q = toLogicalBHSD(queryType.getShape(), plan.layout);
   plan.headsQ = q[1];
   plan.headDim = q[3];
@@ -409,7 +464,7 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
       if (push &&
           (pushes != 1 || push.getKey().getParentBlock() != producerBody ||
            push.getValue().getParentBlock() != producerBody ||
-           !KvTileLoad::of(push.getKey()) || !KvTileLoad::of(push.getValue()) ||
+           !TileLoad::of(push.getKey()) || !TileLoad::of(push.getValue()) ||
            push.getKey() == push.getValue()))
         return op.emitError("convert-attn-to-nvvm: the producer's kv loop "
                             "pushes one K and one V tile, each loaded in the "
@@ -418,7 +473,7 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
           op.getDialect() == op.getContext()->getLoadedDialect("arith") &&
           llvm::all_of(op.getResultTypes(),
                        [](Type t) { return t.isIntOrIndex(); });
-      if (!push && !KvTileLoad(&op) && !isIndexArith)
+      if (!push && !TileLoad(&op) && !isIndexArith)
         return op.emitError("convert-attn-to-nvvm: no GPU lowering for '")
                << op.getName() << "' in the producer's kv loop";
     }
@@ -512,22 +567,22 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
                                "warpgroup of attn.warp_specialize");
 
   bool sawKey = false, sawValue = false;
-  auto loadOf = [&](Value tile, bool isKey) -> KvTileLoad {
-    if (KvTileLoad load = KvTileLoad::of(tile))
+  auto loadOf = [&](Value tile, bool isKey) -> TileLoad {
+    if (TileLoad load = TileLoad::of(tile))
       return load;
-    KvTileLoad pushed;
+    TileLoad pushed;
     if (tile.getDefiningOp<RingPopOp>())
       specialized.getProducer().walk([&](RingPushOp push) {
-        pushed = KvTileLoad::of(isKey ? push.getKey() : push.getValue());
+        pushed = TileLoad::of(isKey ? push.getKey() : push.getValue());
       });
     return pushed;
   };
   // The attn.load_tile (or attn.load_paged_tile) of a K or V tile, which
   // must read its kv loop's block (the rows the kernel's TMA loads take);
   // null after a diagnostic.
-  auto kvLoad = [&](Operation *user, Value tile, bool isKey) -> KvTileLoad {
+  auto kvLoad = [&](Operation *user, Value tile, bool isKey) -> TileLoad {
     StringRef what = isKey ? "K" : "V";
-    KvTileLoad load = loadOf(tile, isKey);
+    TileLoad load = loadOf(tile, isKey);
     if (!load) {
       user->emitError("convert-attn-to-nvvm: ")
           << what << " tiles must come from attn.load_tile or "
@@ -554,7 +609,7 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
       auto valueType = pv.getValue().getType();
       plan.blockN = valueType.getShape()[0];
       plan.valueHeadDim = valueType.getShape()[1];
-      KvTileLoad valueLoad = kvLoad(op, pv.getValue(), /*isKey=*/false);
+      TileLoad valueLoad = kvLoad(op, pv.getValue(), /*isKey=*/false);
       if (!valueLoad)
         return WalkResult::interrupt();
       plan.valueLoad = valueLoad;
@@ -563,7 +618,7 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
         plan.seqKSources.push_back(valueLoad.getSource());
       sawValue = true;
     } else if (auto qk = dyn_cast<QKOp>(op)) {
-      KvTileLoad keyLoad = kvLoad(op, qk.getKey(), /*isKey=*/true);
+      TileLoad keyLoad = kvLoad(op, qk.getKey(), /*isKey=*/true);
       if (!keyLoad)
         return WalkResult::interrupt();
       plan.keyLoad = keyLoad;
@@ -614,14 +669,28 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
   if ((plan.keyLoad.getPaged() || plan.valueLoad.getPaged()) &&
       failed(readPagedKv(plan)))
     return failure();
+  if ((plan.queryLoad.getVarlen() || plan.keyLoad.getVarlen() ||
+       plan.valueLoad.getVarlen()) &&
+      failed(readVarlen(plan)))
+    return failure();
+  if (plan.varlen && plan.kvSplit)
+    return fail("a variable-length batch with kv splits has no GPU lowering "
+                "(the CPU pipeline runs it)");
   // The split count's argument is a kernel parameter; a paged tile's cache
-  // length is read through the cache_lengths pointer.
+  // length is read through the cache_lengths pointer, a varlen tile's
+  // offsets through cu_seqlens_q and cu_seqlens_k, and the kernel's tile
+  // scheduler gives the sequence and query block of attn.sequence_tile.
   auto lowerable = [&](Value v, Operation *user, ArrayRef<Value> roots = {}) {
     SmallVector<Value> all(roots), indexTensors;
     if (plan.kvSplit && plan.kvSplit->argument)
       all.push_back(plan.kvSplit->argument);
     if (plan.paged)
       indexTensors.push_back(plan.paged->cacheLengths);
+    if (plan.varlen) {
+      indexTensors.push_back(plan.varlen->cuSeqlensQ);
+      indexTensors.push_back(plan.varlen->cuSeqlensK);
+      llvm::append_range(all, plan.varlen->tile->getResults());
+    }
     return verifyLowerableIndex(v, user, forall, plan.seqQSources,
                                 plan.seqKSources, plan.layout, all,
                                 indexTensors);
@@ -629,13 +698,28 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
   if (plan.paged &&
       failed(lowerable(plan.paged->length, plan.keyLoad.getOperation())))
     return failure();
-  if (failed(lowerable(queryLoad.getRow(), queryLoad)) ||
+  if (failed(lowerable(queryLoad.getRow(), queryLoad.getOperation())) ||
       failed(lowerable(plan.keyLoad.getHead(), plan.keyLoad.getOperation())))
     return failure();
-  // A persistent kernel computes the query-block count from the IR.
+  if (plan.varlen) {
+    // The tile index may read the forall's tile count (attn-order-tiles),
+    // which the kernel takes from the grid.
+    Operation *tile = plan.varlen->tile;
+    SmallVector<Value> gridBound;
+    if (auto bound =
+            dyn_cast<Value>(forall.getMixedUpperBound()[plan.queryBlockIv]))
+      gridBound.push_back(bound);
+    if (failed(lowerable(plan.varlen->tile.getTile(), tile, gridBound)) ||
+        failed(lowerable(plan.varlen->queryBegin, queryLoad.getOperation())) ||
+        failed(lowerable(plan.varlen->queryEnd, queryLoad.getOperation())) ||
+        failed(lowerable(plan.varlen->keyBegin, plan.keyLoad.getOperation())))
+      return failure();
+  }
+  // A persistent kernel computes the query-block count from the IR (a
+  // varlen kernel, never persistent, takes it from its grid).
   if (auto bound =
           dyn_cast<Value>(forall.getMixedUpperBound()[plan.queryBlockIv]))
-    if (failed(lowerable(bound, forall)))
+    if (!plan.varlen && failed(lowerable(bound, forall)))
       return failure();
   for (const KvLoop &kv : plan.kvLoops) {
     if (failed(lowerable(kv.loop.getLowerBound(), kv.loop)) ||
@@ -721,7 +805,7 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
            << ": each consumer warpgroup computes 64 query rows (one "
               "wgmma m64 tile)";
   // wgmma multiplies tiles of one element type.
-  for (KvTileLoad load : {plan.keyLoad, plan.valueLoad})
+  for (TileLoad load : {plan.keyLoad, plan.valueLoad})
     if (load.getTile().getType().getElementType() != el)
       return load.getOperation()->emitError(
                  "convert-attn-to-nvvm: K and V tiles must have Q's element "
@@ -771,6 +855,11 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
   if (plan.persistent && plan.kvSplit)
     return fail("a split-KV tile (kv_splits) has no persistent schedule: "
                 "drop --persistent or kv_splits");
+  // The grid of a varlen kernel is its tile scheduler's bound on the
+  // sequences' tiles (attn.sequence_tile), not tiles a CTA walks.
+  if (plan.persistent && plan.varlen)
+    return fail("a variable-length batch has no persistent schedule: drop "
+                "--persistent");
   if (plan.kvSplit && plan.kvSplit->fixed &&
       (*plan.kvSplit->fixed < 2 || *plan.kvSplit->fixed > 65535))
     return fail("a compiled-in kv split count must be in [2, 65535] (grid "

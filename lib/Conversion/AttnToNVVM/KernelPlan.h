@@ -93,14 +93,27 @@ struct KernelPlan {
     Value length;
   };
   std::optional<PagedKv> paged;
+  /// A variable-length batch (attn.load_varlen_tile): Q, K, V and O pack
+  /// the sequences in batch 0, delimited by the function arguments
+  /// cuSeqlensQ and cuSeqlensK (the kernel's cu_seqlens_q and cu_seqlens_k
+  /// pointers). `tile` maps the forall's query tile to its sequence and
+  /// query block (the kernel's tile scheduler); the tile's sequence spans
+  /// rows [queryBegin, queryEnd) of Q and O and starts at row keyBegin of K
+  /// and V. O is written with stores that stop at queryEnd, not with TMA,
+  /// which would write on into the next sequence.
+  struct Varlen {
+    BlockArgument cuSeqlensQ, cuSeqlensK;
+    mutable SequenceTileOp tile;
+    Value queryBegin, queryEnd, keyBegin;
+  };
+  std::optional<Varlen> varlen;
   /// The rows of one TMA box of K or V: a kv block, or its part in one page.
   int64_t kvBoxRows() const {
     return paged ? std::min(paged->pageSize, blockN) : blockN;
   }
   /// The Q tile's load (its row is the tile's first query row), one K load
   /// (its head is the kv head of the query head: GQA) and one V load.
-  mutable LoadTileOp queryLoad;
-  mutable KvTileLoad keyLoad, valueLoad;
+  mutable TileLoad queryLoad, keyLoad, valueLoad;
   /// The tile's attn.finalize: reads the last kv loop's results.
   mutable FinalizeOp finalize;
   /// The consumer's kv loops in order (the tile's own without a producer).

@@ -43,17 +43,26 @@ struct ManifestWriter {
         return emitError() << "#attn.kernel_abi: " << what << "[" << i
                            << "] must be an #attn.grid_dim";
       out[i].ceilDiv = dim.getCeilDiv();
-      for (Attribute symbol : dim.getProduct()) {
-        auto text = dyn_cast<StringAttr>(symbol);
-        if (!text)
-          return emitError() << "#attn.kernel_abi: " << what << "[" << i
-                             << "] must multiply symbol names";
-        FailureOr<rt::Symbol> s =
-            name<rt::Symbol>("symbol", text.getValue(), rt::parseSymbol);
-        if (failed(s))
+      auto symbols = [&](ArrayAttr names, StringRef role,
+                         std::vector<rt::Symbol> &into) -> LogicalResult {
+        for (Attribute symbol : names) {
+          auto text = dyn_cast<StringAttr>(symbol);
+          if (!text)
+            return emitError() << "#attn.kernel_abi: " << what << "[" << i
+                               << "] must " << role << " symbol names";
+          FailureOr<rt::Symbol> s =
+              name<rt::Symbol>("symbol", text.getValue(), rt::parseSymbol);
+          if (failed(s))
+            return failure();
+          into.push_back(*s);
+        }
+        return success();
+      };
+      if (failed(symbols(dim.getProduct(), "multiply", out[i].product)))
+        return failure();
+      if (ArrayAttr plus = dim.getPlus())
+        if (failed(symbols(plus, "add", out[i].plus)))
           return failure();
-        out[i].product.push_back(*s);
-      }
     }
     return success();
   }
@@ -181,6 +190,13 @@ struct ManifestWriter {
       if (failed(value))
         return failure();
       m.problem.pageSize = value->getInt();
+    }
+    if (problem.contains("varlen")) {
+      FailureOr<BoolAttr> value =
+          field<BoolAttr>(problem, "varlen", "true or false");
+      if (failed(value))
+        return failure();
+      m.problem.varlen = value->getValue();
     }
     if (problem.contains("packed_query_heads")) {
       FailureOr<IntegerAttr> value =

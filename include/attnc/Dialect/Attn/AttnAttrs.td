@@ -138,17 +138,32 @@ def Attn_SplitKvAttr : Attn_Attr<"SplitKv", "split_kv"> {
 }
 
 def Attn_GridDimAttr : Attn_Attr<"GridDim", "grid_dim"> {
-  let summary = "one grid dimension: ceil_div(product of problem symbols, n)";
+  let summary = "one grid dimension: ceil_div(product of symbols, n) + symbols";
   let description = [{
+    `ceil_div(product of the problem symbols in product, ceil_div)` plus the
+    sum of the symbols in `plus`. A varlen kernel's query tiles are
+    `ceil_div(seq_q, block_m) + batch`, a bound on the sequences' tiles
+    (`attn.sequence_tile`).
+
     ```mlir
     #attn.grid_dim<["seq_q"], ceil_div = 128>
+    #attn.grid_dim<["seq_q"], ceil_div = 128, plus = ["batch"]>
     ```
   }];
   let parameters = (ins
     "::mlir::ArrayAttr":$product,
-    DefaultValuedParameter<"int64_t", "1">:$ceil_div
+    DefaultValuedParameter<"int64_t", "1">:$ceil_div,
+    OptionalParameter<"::mlir::ArrayAttr">:$plus
   );
-  let assemblyFormat = "`<` $product (`,` `ceil_div` `=` $ceil_div^)? `>`";
+  let assemblyFormat = [{
+    `<` $product (`,` `ceil_div` `=` $ceil_div^)? (`,` `plus` `=` $plus^)? `>`
+  }];
+  let builders = [
+    AttrBuilder<(ins "::mlir::ArrayAttr":$product,
+                     CArg<"int64_t", "1">:$ceil_div), [{
+      return $_get($_ctxt, product, ceil_div, ::mlir::ArrayAttr());
+    }]>
+  ];
 }
 
 def Attn_KernelAbiAttr : Attn_Attr<"KernelAbi", "kernel_abi"> {

@@ -66,37 +66,58 @@ SmallVector<int64_t, 4> toLogicalBHSD(ArrayRef<int64_t> shape, Layout layout);
 /// 1 = heads, 2 = seq, 3 = head_dim) in an operand stored in `layout`.
 unsigned physicalDim(unsigned logicalDim, Layout layout);
 
-/// A K or V tile load of the kv loops, dense (attn.load_tile) or from a page
-/// pool (attn.load_paged_tile): the operands the GPU passes read of either.
-class KvTileLoad {
+/// A Q, K or V tile load: dense (attn.load_tile), from a page pool
+/// (attn.load_paged_tile, K and V only) or from one sequence of a packed
+/// varlen batch (attn.load_varlen_tile): the operands the GPU passes read of
+/// any of them.
+class TileLoad {
 public:
-  KvTileLoad() = default;
-  /// The load that defines `tile`, if it is one of the two.
-  static KvTileLoad of(Value tile) {
-    return KvTileLoad(tile ? tile.getDefiningOp() : nullptr);
+  TileLoad() = default;
+  /// The load that defines `tile`, if it is one of the three.
+  static TileLoad of(Value tile) {
+    return TileLoad(tile ? tile.getDefiningOp() : nullptr);
   }
-  explicit KvTileLoad(Operation *op)
-      : op(isa_and_nonnull<LoadTileOp, LoadPagedTileOp>(op) ? op : nullptr) {}
+  explicit TileLoad(Operation *op)
+      : op(isa_and_nonnull<LoadTileOp, LoadPagedTileOp, LoadVarlenTileOp>(op)
+               ? op
+               : nullptr) {}
 
   explicit operator bool() const { return op; }
-  bool operator==(const KvTileLoad &other) const { return op == other.op; }
+  bool operator==(const TileLoad &other) const { return op == other.op; }
+  bool operator!=(const TileLoad &other) const { return op != other.op; }
   Operation *getOperation() const { return op; }
-  /// The paged load, or null for a dense one.
+  /// The paged load, or null.
   LoadPagedTileOp getPaged() const { return dyn_cast<LoadPagedTileOp>(op); }
-  /// K or V, or the page pool.
+  /// The varlen load, or null.
+  LoadVarlenTileOp getVarlen() const { return dyn_cast<LoadVarlenTileOp>(op); }
+  /// Q, K or V (a packed batch for varlen), or the page pool.
   Value getSource() const {
     if (auto paged = getPaged())
       return paged.getPool();
+    if (auto varlen = getVarlen())
+      return varlen.getSource();
     return cast<LoadTileOp>(op).getSource();
   }
+  /// The batch; null for varlen (the packed batch 0).
   Value getBatch() const {
-    return get([](auto load) { return load.getBatch(); });
+    if (getVarlen())
+      return Value();
+    if (auto paged = getPaged())
+      return paged.getBatch();
+    return cast<LoadTileOp>(op).getBatch();
   }
   Value getHead() const {
     return get([](auto load) { return load.getHead(); });
   }
+  /// The tile's first row, relative to its sequence's first (varlen).
   Value getRow() const {
     return get([](auto load) { return load.getRow(); });
+  }
+  /// The first row of the tile's sequence in the packed batch (varlen), or
+  /// null.
+  Value getSequenceBegin() const {
+    auto varlen = getVarlen();
+    return varlen ? varlen.getBegin() : Value();
   }
   TypedValue<RankedTensorType> getTile() const {
     return cast<TypedValue<RankedTensorType>>(op->getResult(0));
@@ -107,6 +128,8 @@ private:
   Value get(Fn fn) const {
     if (auto paged = getPaged())
       return fn(paged);
+    if (auto varlen = getVarlen())
+      return fn(varlen);
     return fn(cast<LoadTileOp>(op));
   }
   Operation *op = nullptr;

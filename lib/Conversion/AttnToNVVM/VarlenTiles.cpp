@@ -1,0 +1,184 @@
+//===- VarlenTiles.cpp - the varlen kernel's tile scheduler and O stores --===//
+//
+// Part of the attnc project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// A variable-length batch packs its sequences without padding. Its grid
+// holds ceil(total_q / block_m) + B tiles a head, and attn.sequence_tile
+// maps each to the sequence and query block it is: every warp scans the
+// sequences' block counts 32 at a time (a shuffle prefix sum over
+// cu_seqlens_q, FlashAttention-3's varlen scheduler does the same) until it
+// reaches the chunk holding the tile. O leaves through the Q buffer as in
+// the dense kernel, but with 16-byte stores that stop at the sequence's last
+// row: a TMA box would write on into the next sequence's rows.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelEmitter.h"
+
+using namespace mlir;
+using namespace mlir::attn;
+using namespace mlir::attn::hopper;
+
+std::pair<Value, Value> KernelEmitter::lowerSequenceTile(Value tile,
+                                                         Value offsets) {
+  auto globalPtr = LLVM::LLVMPointerType::get(b.getContext(), 1);
+  int64_t blockM = plan.varlen->tile.getBlockM();
+  Value lastSequence = arith::SubIOp::create(b, loc, batchCount, c32(1));
+  auto shuffle = [&](NVVM::ShflKind kind, Value x, Value lanes, int clamp) {
+    return NVVM::ShflOp::create(b, loc, i32(), c32(-1), x, lanes, c32(clamp),
+                                kind, UnitAttr())
+        .getResult();
+  };
+  auto offsetAt = [&](Value sequence) {
+    Value ptr =
+        LLVM::GEPOp::create(b, loc, globalPtr, i32(), offsets,
+                            ValueRange{arith::ExtUIOp::create(b, loc, i64(),
+                                                              sequence)});
+    return LLVM::LoadOp::create(b, loc, i32(), ptr, 4).getResult();
+  };
+  // One chunk of 32 sequences from `base`, lane i holding sequence base + i:
+  // its blocks and the inclusive prefix sum of the chunk's blocks.
+  auto scanChunk = [&](Value base) -> std::pair<Value, Value> {
+    Value sequence = add(base, lane);
+    Value inBatch = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                          sequence, batchCount);
+    Value safe = arith::MinUIOp::create(b, loc, sequence, lastSequence);
+    Value rows = arith::SubIOp::create(b, loc, offsetAt(add(safe, c32(1))),
+                                       offsetAt(safe));
+    rows = arith::MaxSIOp::create(b, loc, rows, c32(0));
+    Value blocks = arith::DivUIOp::create(b, loc, add(rows, c32(blockM - 1)),
+                                          c32(blockM));
+    blocks = arith::SelectOp::create(b, loc, inBatch, blocks, c32(0));
+    Value prefix = blocks;
+    for (int offset = 1; offset < 32; offset *= 2) {
+      Value below = shuffle(NVVM::ShflKind::up, prefix, c32(offset), 0);
+      Value hasBelow = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                             lane, c32(offset));
+      prefix = add(prefix,
+                   arith::SelectOp::create(b, loc, hasBelow, below, c32(0)));
+    }
+    return {blocks, prefix};
+  };
+
+  // Walk the chunks while the tile lies past the current one and another
+  // follows; carried: the chunk's first sequence and first tile.
+  SmallVector<Type> carriedTypes(2, i32());
+  SmallVector<Type> resultTypes(4, i32());
+  auto walk = scf::WhileOp::create(b, loc, resultTypes,
+                                   ValueRange{c32(0), c32(0)});
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Block *before =
+        b.createBlock(&walk.getBefore(), {}, carriedTypes, {loc, loc});
+    Value base = before->getArgument(0), first = before->getArgument(1);
+    auto [blocks, prefix] = scanChunk(base);
+    Value chunkEnd = add(first, shuffle(NVVM::ShflKind::idx, prefix, c32(31),
+                                        0x1f));
+    Value past = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, tile,
+                                       chunkEnd);
+    Value more = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                       add(base, c32(32)), batchCount);
+    scf::ConditionOp::create(b, loc, arith::AndIOp::create(b, loc, past, more),
+                             ValueRange{base, first, blocks, prefix});
+    Block *after =
+        b.createBlock(&walk.getAfter(), {}, resultTypes, {loc, loc, loc, loc});
+    Value nextFirst =
+        add(after->getArgument(1),
+            shuffle(NVVM::ShflKind::idx, after->getArgument(3), c32(31), 0x1f));
+    scf::YieldOp::create(
+        b, loc, ValueRange{add(after->getArgument(0), c32(32)), nextFirst});
+  }
+  Value base = walk.getResult(0), first = walk.getResult(1),
+        blocks = walk.getResult(2), prefix = walk.getResult(3);
+  // The tile's sequence: the first lane whose prefix passes the tile, or
+  // the batch's last sequence for a tile past every block.
+  Value local = arith::SubIOp::create(b, loc, tile, first);
+  Value passes =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, local, prefix);
+  Value ballot = NVVM::VoteSyncOp::create(
+      b, loc, i32(), c32(-1), passes,
+      NVVM::VoteSyncKindAttr::get(b.getContext(), NVVM::VoteSyncKind::ballot));
+  Value lastLane = arith::MinUIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, lastSequence, base), c32(31));
+  Value firstPassing =
+      LLVM::CountTrailingZerosOp::create(b, loc, i32(), ballot, false);
+  Value found = arith::SelectOp::create(b, loc, eqI(ballot, c32(0)), lastLane,
+                                        firstPassing);
+  Value before = shuffle(NVVM::ShflKind::idx,
+                         arith::SubIOp::create(b, loc, prefix, blocks), found,
+                         0x1f);
+  Value sequence = add(base, found);
+  Value block = arith::SubIOp::create(b, loc, local, before);
+  return {sequence, block};
+}
+
+void KernelEmitter::storeSequenceRows(ArrayRef<Value> o, const Value inv[2],
+                                      Value output) {
+  SmallVector<Value> pairs;
+  for (size_t i = 0; i < o.size(); i += 2) {
+    Value rowInv = inv[(i % 4) / 2];
+    pairs.push_back(packPair(arith::MulFOp::create(b, loc, o[i], rowInv),
+                             arith::MulFOp::create(b, loc, o[i + 1], rowInv)));
+  }
+  // O goes out through the Q buffer, in Q's layout (128-byte swizzled
+  // atoms, as storeRowsSwizzled writes them).
+  SwizzledAtoms atoms = plan.queryAtoms;
+  storeRowsSwizzled(pairs, atoms, smem.query, plan.blockM);
+  // The warpgroup's threads read each other's rows back.
+  NVVM::BarrierOp::create(b, loc, Type(), add(warpgroup, c32(1)),
+                          c32(kWarpgroupThreads), nullptr, Value());
+  auto globalPtr = LLVM::LLVMPointerType::get(b.getContext(), 1);
+  auto chunkType = VectorType::get({4}, i32());
+  constexpr int64_t kChunkBytes = 16;
+  int64_t elementBytes = plan.elementType.getIntOrFloatBitWidth() / 8;
+  int64_t rowChunks = plan.valueHeadDim * elementBytes / kChunkBytes;
+  int64_t atomChunks = atoms.swizzle / kChunkBytes;
+  int64_t chunks = kWarpgroupRows * rowChunks;
+  Value threadInGroup = arith::AndIOp::create(b, loc, tid, c32(127));
+  Value tileRowBase = mul(warpgroup, c32(kWarpgroupRows));
+  auto i64Of = [&](Value v) {
+    return arith::ExtUIOp::create(b, loc, i64(), v).getResult();
+  };
+  for (int64_t first = 0; first < chunks; first += kWarpgroupThreads) {
+    Value chunk = add(threadInGroup, c32(first));
+    Value row = arith::DivUIOp::create(b, loc, chunk, c32(rowChunks));
+    Value column = arith::RemUIOp::create(b, loc, chunk, c32(rowChunks));
+    Value tileRow = add(tileRowBase, row);
+    Value inSequence =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                              add(rowBegin, tileRow), sequenceRows);
+    if (first + kWarpgroupThreads > chunks)
+      inSequence = arith::AndIOp::create(
+          b, loc, inSequence,
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, chunk,
+                                c32(chunks)));
+    ifThen(inSequence, [&] {
+      // Chunk c of a row sits at chunk c ^ (row % 8) of its atom.
+      Value atom = arith::DivUIOp::create(b, loc, column, c32(atomChunks));
+      Value inAtom = arith::RemUIOp::create(b, loc, column, c32(atomChunks));
+      Value swizzled = arith::XOrIOp::create(
+          b, loc, inAtom, arith::AndIOp::create(b, loc, tileRow, c32(7)));
+      Value offset =
+          add(add(mul(atom, c32(atoms.atomBytes(plan.blockM))),
+                  mul(tileRow, c32(atoms.swizzle))),
+              mul(swizzled, c32(kChunkBytes)));
+      Value value =
+          LLVM::LoadOp::create(b, loc, chunkType, smemPtr(smem.query, offset),
+                               kChunkBytes);
+      // The packed row of O, [1, H, total, Dv] or [1, total, H, Dv].
+      Value packedRow = i64Of(add(queryRowOffset, add(rowBegin, tileRow)));
+      Value rowIndex =
+          plan.layout == Layout::BSHD
+              ? add(mul(packedRow, c64(plan.headsQ)), i64Of(head))
+              : add(mul(i64Of(head), i64Of(seqQ)), packedRow);
+      Value byte = add(mul(rowIndex, c64(plan.valueHeadDim * elementBytes)),
+                       mul(i64Of(column), c64(kChunkBytes)));
+      Value ptr = LLVM::GEPOp::create(b, loc, globalPtr, b.getI8Type(), output,
+                                      ValueRange{byte});
+      LLVM::StoreOp::create(b, loc, value, ptr, kChunkBytes);
+    });
+  }
+}
