@@ -71,8 +71,9 @@ def describe(t, layout):
 
 
 def describe_index(t):
-    """The attnc_tensor of a paged KV cache's int32 index tensor (a torch block table [B, pages_per_seq] or
-    cache lengths [B]); None is absent (a zero attnc_tensor)."""
+    """The attnc_tensor of an int32 index tensor (a paged KV cache's torch block table [B, pages_per_seq] or
+    cache lengths [B]; a varlen batch's offsets cu_seqlens_q or cu_seqlens_k [B + 1]); None is absent (a zero
+    attnc_tensor)."""
     if t is None:
         return Tensor()
     if str(t.dtype) != "torch.int32" or t.dim() not in (1, 2):
@@ -105,37 +106,49 @@ class Kernel:
         """Tokens per page of a kernel over a paged KV cache (problem.page_size), else None."""
         return self.problem.get("page_size")
 
-    def args(self, q, k, v, o, lse, scale, kv_layout=None, block_table=None, cache_lengths=None):
+    @property
+    def varlen(self):
+        """Whether the kernel computes a variable-length batch (problem.varlen)."""
+        return bool(self.problem.get("varlen", False))
+
+    def args(self, q, k, v, o, lse, scale, kv_layout=None, block_table=None, cache_lengths=None,
+             cu_seqlens_q=None, cu_seqlens_k=None):
         """The launch's arguments for torch tensors. For a paged kernel, k and v are the page pools
         [num_pages, page_size, Hkv, D] (read as bshd, a page for a batch entry: kv_layout's default then),
-        block_table int32 [B, pages_per_seq] and cache_lengths int32 [B], both contiguous."""
+        block_table int32 [B, pages_per_seq] and cache_lengths int32 [B], both contiguous. For a varlen
+        kernel, q, k, v and o pack the sequences in a batch of 1 ([1, total, H, D] in memory for bshd,
+        [1, H, total, D] for bhsd), lse is float32 [1, Hq, total_q], and cu_seqlens_q and cu_seqlens_k are
+        int32 [B + 1], contiguous."""
         layout = self.problem["layout"]
         if kv_layout is None:
             kv_layout = "bshd" if self.page_size else layout
         # Keywords: attnc._capi.AttentionArgs sets struct_size itself.
         return AttentionArgs(q=describe(q, layout), k=describe(k, kv_layout), v=describe(v, kv_layout),
                              o=describe(o, layout), lse=lse.data_ptr() if lse is not None else None, scale=scale,
-                             block_table=describe_index(block_table), cache_lengths=describe_index(cache_lengths))
+                             block_table=describe_index(block_table), cache_lengths=describe_index(cache_lengths),
+                             cu_seqlens_q=describe_index(cu_seqlens_q), cu_seqlens_k=describe_index(cu_seqlens_k))
 
     @staticmethod
-    def _with_indices(args, block_table, cache_lengths):
-        if block_table is not None:
-            args.block_table = describe_index(block_table)
-        if cache_lengths is not None:
-            args.cache_lengths = describe_index(cache_lengths)
+    def _with_indices(args, block_table, cache_lengths, cu_seqlens_q=None, cu_seqlens_k=None):
+        for name, t in (("block_table", block_table), ("cache_lengths", cache_lengths),
+                        ("cu_seqlens_q", cu_seqlens_q), ("cu_seqlens_k", cu_seqlens_k)):
+            if t is not None:
+                setattr(args, name, describe_index(t))
         return args
 
-    def launch(self, args, stream=None, block_table=None, cache_lengths=None):
-        """attnc_attention_launch; block_table and cache_lengths (torch int32), when given, replace those
-        of `args`."""
-        args = self._with_indices(args, block_table, cache_lengths)
+    def launch(self, args, stream=None, block_table=None, cache_lengths=None, cu_seqlens_q=None,
+               cu_seqlens_k=None):
+        """attnc_attention_launch; the index tensors (torch int32) given here replace those of `args`."""
+        args = self._with_indices(args, block_table, cache_lengths, cu_seqlens_q, cu_seqlens_k)
         self.rt.check(self.rt.lib.attnc_attention_launch(self.handle, ctypes.byref(args), stream),
                       "attnc_attention_launch")
 
-    def check(self, args, stream=None, block_table=None, cache_lengths=None):
+    def check(self, args, stream=None, block_table=None, cache_lengths=None, cu_seqlens_q=None,
+              cu_seqlens_k=None):
         """attnc_attention_check: every check of a launch, and a paged kernel's block table and cache lengths
-        by value (copied to the host after the work on `stream`), without launching."""
-        args = self._with_indices(args, block_table, cache_lengths)
+        or a varlen kernel's offsets by value (copied to the host after the work on `stream`), without
+        launching."""
+        args = self._with_indices(args, block_table, cache_lengths, cu_seqlens_q, cu_seqlens_k)
         self.rt.check(self.rt.lib.attnc_attention_check(self.handle, ctypes.byref(args), stream),
                       "attnc_attention_check")
 

@@ -52,7 +52,8 @@ attnc_status attnc_tensor_from_dlpack(const DLTensor *tensor,
                               "{kDLFloat, 16, 1}, f32 {kDLFloat, 32, 1} or "
                               "int32 {kDLInt, 32, 1}");
   // q, k, v and o are 4-d; the int32 index tensors of a paged KV cache are
-  // the block table (2-d) and the cache lengths (1-d).
+  // the block table (2-d) and the cache lengths (1-d), those of a varlen
+  // batch the offsets (1-d).
   int ndim = tensor->ndim;
   if (dtype != ATTNC_I32 && ndim != 4)
     return invalid(kCall, "ndim is " + std::to_string(ndim) +
@@ -61,7 +62,8 @@ attnc_status attnc_tensor_from_dlpack(const DLTensor *tensor,
     return invalid(kCall, "ndim is " + std::to_string(ndim) +
                               " for an int32 tensor; expected 2 (block_table "
                               "[batch, pages_per_seq]) or 1 (cache_lengths "
-                              "[batch])");
+                              "[batch], cu_seqlens_q and cu_seqlens_k "
+                              "[batch + 1])");
   if (!tensor->shape)
     return invalid(kCall, "shape is NULL");
   attnc_tensor result = {};

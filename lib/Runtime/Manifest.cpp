@@ -56,7 +56,9 @@ constexpr EnumName<TensorName> kTensorNames[] = {
     {TensorName::OPartial, "o_partial"},
     {TensorName::LsePartial, "lse_partial"},
     {TensorName::BlockTable, "block_table"},
-    {TensorName::CacheLengths, "cache_lengths"}};
+    {TensorName::CacheLengths, "cache_lengths"},
+    {TensorName::CuSeqlensQ, "cu_seqlens_q"},
+    {TensorName::CuSeqlensK, "cu_seqlens_k"}};
 constexpr EnumName<TensorDim> kTensorDims[] = {{TensorDim::D, "d"},
                                                {TensorDim::S, "s"},
                                                {TensorDim::H, "h"},
@@ -489,11 +491,15 @@ private:
 
   bool readGrid(const JsonValue &obj, const std::string &path,
                 std::array<GridDim, 3> &grid);
+  bool readSymbols(const JsonValue &obj, const std::string &path,
+                   std::string_view key, std::vector<Symbol> &out);
   bool readProblem(const JsonValue &root, Problem &p);
   bool readPackedQueryHeads(const JsonValue &problem, const std::string &path,
                             Problem &p);
   bool readPageSize(const JsonValue &problem, const std::string &path,
                     Problem &p);
+  bool readVarlen(const JsonValue &problem, const std::string &path,
+                  Problem &p);
   bool readParams(const JsonValue &obj, const std::string &path,
                   std::vector<KernelParam> &params);
   bool readParam(const JsonValue &v, const std::string &path, KernelParam &p);
@@ -574,22 +580,42 @@ bool ManifestReader::readGrid(const JsonValue &obj, const std::string &objPath,
     std::string path = index(join(objPath, "grid"), i);
     const JsonValue &entry = grid->elements[i];
     if (!asObject(entry, path) ||
-        !checkKeys(entry, path, {"product", "ceil_div"}))
-      return false;
-    const JsonValue *product = readArray(entry, path, "product");
-    if (!product)
+        !checkKeys(entry, path, {"product", "ceil_div", "plus"}))
       return false;
     GridDim &dim = out[i];
-    dim.product.assign(product->elements.size(), Symbol::One);
-    for (size_t j = 0; j < dim.product.size(); ++j)
-      if (!enumValue(product->elements[j], index(join(path, "product"), j),
-                     kSymbols, "symbol", dim.product[j]))
-        return false;
+    if (!readSymbols(entry, path, "product", dim.product))
+      return false;
     dim.ceilDiv = 1;
     if (const JsonValue *ceilDiv = member(entry, path, "ceil_div", false))
       if (!asInt(*ceilDiv, join(path, "ceil_div"), dim.ceilDiv))
         return false;
+    // Optional: the symbols added to ceil_div(product, ceil_div) (a varlen
+    // kernel's query tiles). An explicit empty list is refused here, where
+    // it differs from an absent key (toJson leaves an empty one out).
+    dim.plus.clear();
+    if (member(entry, path, "plus", false)) {
+      if (!readSymbols(entry, path, "plus", dim.plus))
+        return false;
+      if (dim.plus.empty())
+        return fail(join(path, "plus"),
+                    "is empty; leave it out for a grid dim without a sum");
+    }
   }
+  return true;
+}
+
+/// The array of symbol names at `obj`.`key`.
+bool ManifestReader::readSymbols(const JsonValue &obj, const std::string &path,
+                                 std::string_view key,
+                                 std::vector<Symbol> &out) {
+  const JsonValue *list = readArray(obj, path, key);
+  if (!list)
+    return false;
+  out.assign(list->elements.size(), Symbol::One);
+  for (size_t j = 0; j < out.size(); ++j)
+    if (!enumValue(list->elements[j], index(join(path, key), j), kSymbols,
+                   "symbol", out[j]))
+      return false;
   return true;
 }
 
@@ -599,7 +625,7 @@ bool ManifestReader::readProblem(const JsonValue &root, Problem &p) {
   return problem && asObject(*problem, path) &&
          checkKeys(*problem, path,
                    {"dtype", "head_dim", "head_dim_v", "layout", "mask", "gqa",
-                    "has_lse", "packed_query_heads", "page_size"}) &&
+                    "has_lse", "packed_query_heads", "page_size", "varlen"}) &&
          readEnum(*problem, path, "dtype", kDTypes, "dtype", p.dtype) &&
          readInt(*problem, path, "head_dim", p.headDim) &&
          readInt(*problem, path, "head_dim_v", p.headDimV) &&
@@ -608,7 +634,19 @@ bool ManifestReader::readProblem(const JsonValue &root, Problem &p) {
          readBool(*problem, path, "gqa", p.gqa) &&
          readBool(*problem, path, "has_lse", p.hasLse) &&
          readPackedQueryHeads(*problem, path, p) &&
-         readPageSize(*problem, path, p);
+         readPageSize(*problem, path, p) && readVarlen(*problem, path, p);
+}
+
+bool ManifestReader::readVarlen(const JsonValue &problem,
+                                const std::string &path, Problem &p) {
+  p.varlen = false;
+  const JsonValue *v = member(problem, path, "varlen", false);
+  if (!v)
+    return true;
+  if (!expectKind(*v, JsonValue::Kind::Bool, join(path, "varlen")))
+    return false;
+  p.varlen = v->boolean;
+  return true;
 }
 
 bool ManifestReader::readPageSize(const JsonValue &problem,
@@ -805,15 +843,20 @@ bool isPlainFileName(const std::string &name) {
 
 /// The tensors that cannot be tensor maps: the LSE buffer and the split-KV
 /// workspace, which have no shape of their own in attnc_attention_args, and
-/// the int32 index inputs of a paged KV cache.
+/// the int32 index inputs of a paged KV cache and of a varlen batch.
 bool isPointerOnly(TensorName t) {
   return t == TensorName::Lse || t == TensorName::OPartial ||
          t == TensorName::LsePartial || t == TensorName::BlockTable ||
-         t == TensorName::CacheLengths;
+         t == TensorName::CacheLengths || t == TensorName::CuSeqlensQ ||
+         t == TensorName::CuSeqlensK;
 }
 
 bool isPagedIndex(TensorName t) {
   return t == TensorName::BlockTable || t == TensorName::CacheLengths;
+}
+
+bool isVarlenIndex(TensorName t) {
+  return t == TensorName::CuSeqlensQ || t == TensorName::CuSeqlensK;
 }
 
 bool isWorkspace(TensorName t) {
@@ -837,11 +880,21 @@ bool notPaged(std::string &error, const std::string &path,
                      "problem.page_size");
 }
 
+/// The error for a varlen name (`what`) in a manifest without
+/// problem.varlen.
+bool notVarlen(std::string &error, const std::string &path,
+               const std::string &what) {
+  return fail(error, path,
+              what + " belongs to a varlen artifact, but the manifest's "
+                     "problem.varlen is not true");
+}
+
 /// What the params of an artifact's kernels pass between them; the problem
-/// needs some of it (has_lse the lse pointer, a paged cache its index
-/// inputs).
+/// needs some of it (has_lse the lse pointer, a paged cache and a varlen
+/// batch their index inputs).
 struct PassedPointers {
   bool lse = false, blockTable = false, cacheLengths = false;
+  bool cuSeqlensQ = false, cuSeqlensK = false;
 };
 
 bool validateTensorMap(const Manifest &m, const KernelParam &p,
@@ -956,6 +1009,10 @@ bool validateGrid(const Manifest &m, const std::array<GridDim, 3> &grid,
     std::string path = join(prefix, "grid") + "[" + std::to_string(i) + "]";
     if (!validateSymbols(m, grid[i].product, path + ".product", error))
       return false;
+    // The summands are checked as the factors are; none is fine.
+    if (!grid[i].plus.empty() &&
+        !validateSymbols(m, grid[i].plus, path + ".plus", error))
+      return false;
     if (grid[i].ceilDiv < 1)
       return fail(error, path + ".ceil_div",
                   "expected a positive integer, found " +
@@ -993,8 +1050,14 @@ bool validateParams(const Manifest &m, const std::vector<KernelParam> &params,
         return notPaged(error, at + ".tensor",
                         std::string(toString(param.tensor)) +
                             " (an index input of a paged KV cache)");
+      if (isVarlenIndex(param.tensor) && !m.problem.varlen)
+        return notVarlen(error, at + ".tensor",
+                         std::string(toString(param.tensor)) +
+                             " (an offset array of a varlen batch)");
       passed.blockTable |= param.tensor == TensorName::BlockTable;
       passed.cacheLengths |= param.tensor == TensorName::CacheLengths;
+      passed.cuSeqlensQ |= param.tensor == TensorName::CuSeqlensQ;
+      passed.cuSeqlensK |= param.tensor == TensorName::CuSeqlensK;
       break;
     case ParamKind::I32:
       if (!isI32Symbol(param.value))
@@ -1191,6 +1254,29 @@ bool attnc::rt::validateManifest(const Manifest &m, std::string &error) {
                 "the paged KV cache; leave it out for a dense one), found " +
                     std::to_string(p.pageSize));
 
+  // A varlen batch packs dense sequences in a batch of 1: the kernel reads
+  // K and V rows at the sequences' offsets and tiles each sequence's own
+  // query rows, which neither a page pool, nor kv splits, nor packed query
+  // heads (rows of several heads per tile) combine with.
+  if (p.varlen) {
+    const char *key = "problem.varlen";
+    if (p.pageSize)
+      return fail(error, key,
+                  "is true but problem.page_size is " +
+                      std::to_string(p.pageSize) +
+                      ": a varlen kernel reads dense K and V, not a paged KV "
+                      "cache");
+    if (m.splitKv)
+      return fail(error, key,
+                  "is true but the manifest has split_kv: a varlen kernel "
+                  "is not split over the keys");
+    if (p.packedQueryHeads != 1)
+      return fail(error, key,
+                  "is true but problem.packed_query_heads is " +
+                      std::to_string(p.packedQueryHeads) +
+                      ": a varlen kernel's tiles hold one query head's rows");
+  }
+
   // A split-KV attention kernel writes lse_partial; its combine kernel
   // writes the lse.
   PassedPointers passed;
@@ -1208,6 +1294,16 @@ bool attnc::rt::validateManifest(const Manifest &m, std::string &error) {
                       "entry passes the " + name +
                       " pointer (a paged kernel reads the block table and "
                       "the cache lengths)");
+  // A varlen kernel reads both offset arrays.
+  for (auto [passes, name] :
+       {std::pair<bool, const char *>{passed.cuSeqlensQ, "cu_seqlens_q"},
+        {passed.cuSeqlensK, "cu_seqlens_k"}})
+    if (p.varlen && !passes)
+      return fail(error, "problem.varlen",
+                  std::string("is true but no params entry passes the ") +
+                      name +
+                      " pointer (a varlen kernel reads the offsets of its "
+                      "sequences in q and in k and v)");
   if (p.hasLse && !passed.lse)
     return fail(error, "problem.has_lse",
                 m.splitKv ? "is true but no params or split_kv.combine.params "
@@ -1364,6 +1460,12 @@ OrderedJson gridJson(const std::array<GridDim, 3> &grid) {
     OrderedJson dim = {{"product", std::move(product)}};
     if (g.ceilDiv != 1)
       dim["ceil_div"] = g.ceilDiv;
+    if (!g.plus.empty()) {
+      OrderedJson plus = OrderedJson::array();
+      for (Symbol s : g.plus)
+        plus.push_back(toString(s));
+      dim["plus"] = std::move(plus);
+    }
     out.push_back(std::move(dim));
   }
   return out;
@@ -1440,6 +1542,8 @@ std::string attnc::rt::toJson(const Manifest &m) {
     doc["problem"]["packed_query_heads"] = p.packedQueryHeads;
   if (p.pageSize)
     doc["problem"]["page_size"] = p.pageSize;
+  if (p.varlen)
+    doc["problem"]["varlen"] = true;
   doc["alignment_bytes"] = m.alignmentBytes;
   doc["params"] = paramsJson(m.params);
   if (m.splitKv)

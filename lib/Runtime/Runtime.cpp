@@ -26,6 +26,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -617,6 +618,10 @@ const attnc_tensor &tensorOf(const attnc_attention_args &args, TensorName t) {
     return args.block_table;
   case TensorName::CacheLengths:
     return args.cache_lengths;
+  case TensorName::CuSeqlensQ:
+    return args.cu_seqlens_q;
+  case TensorName::CuSeqlensK:
+    return args.cu_seqlens_k;
   default:
     return args.o;
   }
@@ -653,15 +658,24 @@ struct PagedInputs {
   int64_t batch = 0, pagesPerSeq = 0, pageSize = 0, numPages = 0;
 };
 
+/// What the host checks of a varlen launch's offsets need
+/// (checkVarlenValues): the resolved device pointers, the number of offsets
+/// (batch + 1) and the rows of q and k they index.
+struct VarlenInputs {
+  CUdeviceptr cuSeqlensQ = 0, cuSeqlensK = 0;
+  int64_t offsets = 0, totalQ = 0, totalK = 0;
+};
+
 /// One attnc_attention_launch: the attention kernel and, for a split-KV
 /// artifact, the combine kernel and the workspace they share; for a paged
-/// artifact, its index inputs.
+/// or a varlen artifact, its index inputs.
 struct PreparedCall {
   PreparedLaunch attention;
   bool split = false;
   PreparedLaunch combine;
   SplitWorkspace workspace;
   std::optional<PagedInputs> paged;
+  std::optional<VarlenInputs> varlen;
 };
 
 class LaunchBuilder {
@@ -688,11 +702,14 @@ private:
     return invalid(call, message);
   }
   bool paged() const { return m.problem.pageSize != 0; }
+  bool varlen() const { return m.problem.varlen; }
   attnc_status checkTensor(const char *name, const attnc_tensor &t);
   attnc_status checkShapes();
   attnc_status checkPagedShapes();
+  attnc_status checkVarlenShapes();
   attnc_status checkIndexShape(const char *name, const attnc_tensor &t,
                                int rank, const char *dims);
+  attnc_status checkIndexBatch(const char *name, const attnc_tensor &t);
   attnc_status checkIndexLayout(const char *name, const attnc_tensor &t,
                                 int rank, const char *dims);
   attnc_status packQueryHeads();
@@ -727,7 +744,8 @@ attnc_status LaunchBuilder::checkTensor(const char *name,
   if (t.dtype == ATTNC_I32)
     return fail(n + ".dtype is ATTNC_I32 but the artifact was compiled for " +
                 toString(m.problem.dtype) +
-                " (int32 is for the index tensors of a paged KV cache)");
+                " (int32 is for the index tensors of a paged KV cache or a "
+                "varlen batch)");
   if (!dtype)
     return fail(n + ".dtype is " + std::to_string(static_cast<int>(t.dtype)) +
                 ", not an attnc_dtype (ATTNC_BF16, ATTNC_F16 or ATTNC_F32)");
@@ -780,6 +798,22 @@ attnc_status LaunchBuilder::checkShapes() {
     return st;
   if (attnc_status st = headDim("o", o, p.headDimV, "head_dim_v"))
     return st;
+  // A varlen artifact packs its sequences in a batch of 1; the offsets say
+  // where each begins (checkVarlenShapes).
+  if (varlen()) {
+    for (auto [name, t] :
+         {std::pair<const char *, const attnc_tensor *>{"q", &q}, {"k", &k}})
+      if (t->shape[0] != 1)
+        return fail(std::string(name) + ".shape[0] (batch) is " +
+                    std::to_string(t->shape[0]) +
+                    " but the artifact packs a varlen batch (problem.varlen) "
+                    "in a batch of 1: pass " +
+                    name +
+                    " as [1, heads, total tokens, head_dim] and the "
+                    "sequences' offsets in cu_seqlens_q and cu_seqlens_k");
+    if (attnc_status st = checkVarlenShapes())
+      return st;
+  }
   // A paged artifact's k and v are page pools: their batch dim counts pages
   // (checkPagedShapes).
   const std::pair<const char *, const attnc_tensor *> others[] = {
@@ -872,8 +906,12 @@ attnc_status LaunchBuilder::checkPagedShapes() {
   if (attnc_status st =
           checkIndexShape("block_table", args.block_table, 2, tableDims))
     return st;
+  if (attnc_status st = checkIndexBatch("block_table", args.block_table))
+    return st;
   if (attnc_status st =
           checkIndexShape("cache_lengths", args.cache_lengths, 1, lengthDims))
+    return st;
+  if (attnc_status st = checkIndexBatch("cache_lengths", args.cache_lengths))
     return st;
   int64_t pages = args.block_table.shape[1];
   if (pages * pageSize > INT32_MAX)
@@ -888,9 +926,31 @@ attnc_status LaunchBuilder::checkPagedShapes() {
   return checkIndexLayout("cache_lengths", args.cache_lengths, 1, lengthDims);
 }
 
+/// A varlen artifact (problem.varlen): cu_seqlens_q and cu_seqlens_k are
+/// int32 [batch + 1], contiguous, of the same batch (at least 1).
+attnc_status LaunchBuilder::checkVarlenShapes() {
+  const char *dims = "[batch + 1]";
+  const attnc_tensor &cuQ = args.cu_seqlens_q, &cuK = args.cu_seqlens_k;
+  if (attnc_status st = checkIndexShape("cu_seqlens_q", cuQ, 1, dims))
+    return st;
+  if (attnc_status st = checkIndexShape("cu_seqlens_k", cuK, 1, dims))
+    return st;
+  if (cuQ.shape[0] < 2)
+    return fail("cu_seqlens_q has 1 offset; a varlen batch of B sequences "
+                "has B + 1 offsets (cu_seqlens_q[0] .. cu_seqlens_q[B]), so "
+                "at least 2");
+  if (cuK.shape[0] != cuQ.shape[0])
+    return fail("cu_seqlens_k has " + std::to_string(cuK.shape[0]) +
+                " offsets but cu_seqlens_q has " +
+                std::to_string(cuQ.shape[0]) +
+                ": both are [batch + 1], an offset pair per sequence");
+  if (attnc_status st = checkIndexLayout("cu_seqlens_q", cuQ, 1, dims))
+    return st;
+  return checkIndexLayout("cu_seqlens_k", cuK, 1, dims);
+}
+
 /// An int32 index tensor of `rank` dims (`dims` names them, for errors):
-/// the unused trailing dims are 1, the others in 1..2^31-1, and batch is
-/// q's.
+/// the unused trailing dims are 1, the others in 1..2^31-1.
 attnc_status LaunchBuilder::checkIndexShape(const char *name,
                                             const attnc_tensor &t, int rank,
                                             const char *dims) {
@@ -909,10 +969,17 @@ attnc_status LaunchBuilder::checkIndexShape(const char *name,
       return fail(n + ".shape[" + std::to_string(i) + "] is " +
                   std::to_string(t.shape[i]) + "; dimensions must be in 1.." +
                   std::to_string(INT32_MAX));
-  if (t.shape[0] != args.q.shape[0])
-    return fail(n + ".shape[0] (batch) is " + std::to_string(t.shape[0]) +
-                " but q.shape[0] is " + std::to_string(args.q.shape[0]));
   return ATTNC_OK;
+}
+
+/// A paged cache's index tensor has a row per sequence of q.
+attnc_status LaunchBuilder::checkIndexBatch(const char *name,
+                                            const attnc_tensor &t) {
+  if (t.shape[0] == args.q.shape[0])
+    return ATTNC_OK;
+  return fail(std::string(name) + ".shape[0] (batch) is " +
+              std::to_string(t.shape[0]) + " but q.shape[0] is " +
+              std::to_string(args.q.shape[0]));
 }
 
 /// The kernel reads an index tensor as a packed int32 array: contiguous
@@ -1085,19 +1152,29 @@ attnc_status LaunchBuilder::encodeMap(const KernelParam &p, CUtensorMap &map) {
                       "), swizzle " + toString(p.swizzle) + "]");
 }
 
-/// ceil_div(product, ceil_div) of the grid dim; `overflow` when the product
-/// passes 2^62.
+/// ceil_div(product, ceil_div) + the sum of `plus` of the grid dim;
+/// `overflow` when the product or the sum passes 2^62.
 int64_t LaunchBuilder::gridValue(const GridDim &g, bool &overflow) {
+  constexpr int64_t kLimit = int64_t(1) << 62;
   int64_t value = 1;
   overflow = false;
   for (Symbol sym : g.product) {
     int64_t factor = symbol(sym);
-    if (value > (int64_t(1) << 62) / factor)
+    if (value > kLimit / factor)
       overflow = true;
     else
       value *= factor;
   }
-  return (value + g.ceilDiv - 1) / g.ceilDiv;
+  value = (value + g.ceilDiv - 1) / g.ceilDiv;
+  // Every symbol is at most 2^31 - 1, so no single addition overflows.
+  for (Symbol sym : g.plus) {
+    value += symbol(sym);
+    if (value > kLimit) {
+      overflow = true;
+      value = kLimit;
+    }
+  }
+  return value;
 }
 
 /// The grid of `dims` within CUDA's limits and divisible by `cluster`;
@@ -1124,6 +1201,10 @@ attnc_status LaunchBuilder::computeGrid(const std::array<GridDim, 3> &dims,
       names = "ceil_div(" + names + ", " + std::to_string(g.ceilDiv) + ")";
       values = "ceil_div(" + values + ", " + std::to_string(g.ceilDiv) + ")";
     }
+    for (Symbol sym : g.plus) {
+      names += " + " + std::string(toString(sym));
+      values += " + " + std::to_string(symbol(sym));
+    }
     std::string expr =
         std::string(gridKey) + " " + axes[i] + " = " + names +
         (overflow || values != std::to_string(value) ? " = " + values : "");
@@ -1144,7 +1225,10 @@ attnc_status LaunchBuilder::computeGrid(const std::array<GridDim, 3> &dims,
 /// The problem's symbols in the kernel's view (after packQueryHeads);
 /// kv_splits is 1 until setKvSplits.
 void LaunchBuilder::setSymbols() {
-  symbol(Symbol::Batch) = args.q.shape[0];
+  // A varlen batch's sequences are the offset pairs; q holds them all in
+  // its batch of 1, and seq_q and seq_k are the totals.
+  symbol(Symbol::Batch) =
+      varlen() ? args.cu_seqlens_q.shape[0] - 1 : args.q.shape[0];
   symbol(Symbol::HeadsQ) = args.q.shape[1];
   symbol(Symbol::HeadsKv) = args.k.shape[1];
   symbol(Symbol::HeadsRatio) = args.q.shape[1] / args.k.shape[1];
@@ -1227,6 +1311,8 @@ attnc_status LaunchBuilder::pointerParam(const KernelParam &p, size_t slot,
     return ATTNC_OK;
   case TensorName::BlockTable:
   case TensorName::CacheLengths: // checked by checkPagedShapes
+  case TensorName::CuSeqlensQ:
+  case TensorName::CuSeqlensK: // checked by checkVarlenShapes
     value = reinterpret_cast<uintptr_t>(tensorOf(args, p.tensor).data);
     return ATTNC_OK;
   default: {
@@ -1349,6 +1435,14 @@ attnc_status LaunchBuilder::build(void *stream, PreparedCall &out) {
     p.pageSize = m.problem.pageSize;
     p.numPages = args.k.shape[0];
   }
+  if (varlen()) {
+    VarlenInputs &v = out.varlen.emplace();
+    v.cuSeqlensQ = reinterpret_cast<uintptr_t>(args.cu_seqlens_q.data);
+    v.cuSeqlensK = reinterpret_cast<uintptr_t>(args.cu_seqlens_k.data);
+    v.offsets = args.cu_seqlens_q.shape[0];
+    v.totalQ = args.q.shape[2];
+    v.totalK = args.k.shape[2];
+  }
   if (attnc_status st = buildKernel(kernel.attention, m.cluster, "grid", stream,
                                     out.attention))
     return st;
@@ -1365,13 +1459,19 @@ attnc_status LaunchBuilder::build(void *stream, PreparedCall &out) {
 constexpr size_t kAttentionArgsSize02 =
     offsetof(attnc_attention_args, block_table);
 static_assert(kAttentionArgsSize02 == 376, "the 0.2.0 attnc_attention_args");
+/// attnc_attention_args as ABI 0.3.0 declared it: without cu_seqlens_q and
+/// cu_seqlens_k.
+constexpr size_t kAttentionArgsSize03 =
+    offsetof(attnc_attention_args, cu_seqlens_q);
+static_assert(kAttentionArgsSize03 == 552, "the 0.3.0 attnc_attention_args");
 
 /// Checks a caller-filled struct's size field against the sizes this runtime
-/// knows: `known`, this version's, or `older`, an earlier version's (0 if
-/// none).
+/// knows: `known`, this version's, or one of `older`, earlier versions'.
 attnc_status checkStructSize(const char *call, const char *type, uint32_t size,
-                             size_t known, size_t older = 0) {
-  if (size == known || (older && size == older))
+                             size_t known,
+                             std::initializer_list<size_t> older = {}) {
+  if (size == known ||
+      std::find(older.begin(), older.end(), size) != older.end())
     return ATTNC_OK;
   return invalid(call,
                  std::string(type) + ".struct_size is " + std::to_string(size) +
@@ -1400,40 +1500,68 @@ attnc_status resolveTensor(const char *call, const char *name, const Session &s,
   return ATTNC_OK;
 }
 
-/// The index inputs of a paged artifact, resolved as the other tensors are;
-/// for any other artifact, their absence.
+/// The index inputs of a paged or a varlen artifact, resolved as the other
+/// tensors are; for any other artifact, their absence.
 attnc_status resolveIndexTensors(const char *call, const attnc_kernel_s &kernel,
                                  const Session &s, attnc_attention_args &args) {
-  int64_t pageSize = kernel.manifest.problem.pageSize;
-  bool oldStruct = args.struct_size == kAttentionArgsSize02;
-  const std::pair<const char *, attnc_tensor *> tensors[] = {
-      {"block_table", &args.block_table},
-      {"cache_lengths", &args.cache_lengths}};
-  for (auto [name, t] : tensors) {
-    std::string n = name;
-    if (!pageSize) {
-      if (t->data)
-        return invalid(call, n +
-                                 ".data is set but the artifact does not "
-                                 "read a paged KV cache (its manifest has no "
-                                 "problem.page_size); leave " +
-                                 n + " zero-initialized");
+  const Problem &p = kernel.manifest.problem;
+  std::string paged =
+      "the artifact reads a paged KV cache (problem.page_size " +
+      std::to_string(p.pageSize) + ")";
+  std::string varlen = "the artifact packs a varlen batch (problem.varlen)";
+  struct Index {
+    const char *name;
+    attnc_tensor *tensor;
+    bool needed;
+    /// Why the artifact needs it, and why another does not.
+    const std::string &reads;
+    const char *notRead;
+    const char *pass;
+    /// The struct_size of the version before the one that added it.
+    size_t before;
+  };
+  const char *notPaged = "the artifact does not read a paged KV cache (its "
+                         "manifest has no problem.page_size)";
+  const char *notVarlen = "the artifact is not a varlen batch (its "
+                          "manifest's problem.varlen is not true)";
+  const Index tensors[] = {
+      {"block_table", &args.block_table, p.pageSize != 0, paged, notPaged,
+       "the int32 block table [batch, pages_per_seq]", kAttentionArgsSize02},
+      {"cache_lengths", &args.cache_lengths, p.pageSize != 0, paged, notPaged,
+       "the int32 cache lengths [batch]", kAttentionArgsSize02},
+      {"cu_seqlens_q", &args.cu_seqlens_q, p.varlen, varlen, notVarlen,
+       "the int32 offsets [batch + 1] of the sequences' rows in q",
+       kAttentionArgsSize03},
+      {"cu_seqlens_k", &args.cu_seqlens_k, p.varlen, varlen, notVarlen,
+       "the int32 offsets [batch + 1] of the sequences' rows in k and v",
+       kAttentionArgsSize03}};
+  for (const Index &index : tensors) {
+    std::string n = index.name;
+    attnc_tensor &t = *index.tensor;
+    if (!index.needed) {
+      if (t.data)
+        return invalid(call, n + ".data is set but " + index.notRead +
+                                 "; leave " + n + " zero-initialized");
       continue;
     }
-    if (!t->data)
-      return invalid(
-          call,
-          n + " is absent (" +
-              (oldStruct ? std::string("struct_size is 376: the 0.2.0 "
-                                       "attnc_attention_args, which has no " +
-                                       n)
-                         : std::string("data is NULL")) +
-              ") but the artifact reads a paged KV cache (problem.page_size " +
-              std::to_string(pageSize) + "): pass " +
-              (t == &args.block_table
-                   ? "the int32 block table [batch, pages_per_seq]"
-                   : "the int32 cache lengths [batch]"));
-    if (attnc_status st = resolveTensor(call, name, s, *t))
+    if (!t.data) {
+      // Which older struct lacks the field, if the caller's is one.
+      const char *version = nullptr;
+      if (args.struct_size == kAttentionArgsSize02)
+        version = "376: the 0.2.0";
+      else if (args.struct_size == kAttentionArgsSize03 &&
+               index.before == kAttentionArgsSize03)
+        version = "552: the 0.3.0";
+      return invalid(call,
+                     n + " is absent (" +
+                         (version ? std::string("struct_size is ") + version +
+                                        " attnc_attention_args, which has "
+                                        "no " +
+                                        n
+                                  : std::string("data is NULL")) +
+                         ") but " + index.reads + ": pass " + index.pass);
+    }
+    if (attnc_status st = resolveTensor(call, index.name, s, t))
       return st;
   }
   return ATTNC_OK;
@@ -1447,7 +1575,8 @@ attnc_status prepare(const char *call, attnc_kernel kernel,
     return invalid(call, "args is NULL");
   if (attnc_status st =
           checkStructSize(call, "attnc_attention_args", args->struct_size,
-                          sizeof(attnc_attention_args), kAttentionArgsSize02))
+                          sizeof(attnc_attention_args),
+                          {kAttentionArgsSize02, kAttentionArgsSize03}))
     return st;
   if (attnc_status st = checkKernel(call, kernel))
     return st;
@@ -1478,8 +1607,8 @@ attnc_status indexChecksRequested(const char *call, bool &on) {
   if (on || value.empty() || value == "0")
     return ATTNC_OK;
   return invalid(call, "ATTNC_CHECK_INDEX_INPUTS is \"" + value +
-                           "\"; expected 1 (check a paged launch's block "
-                           "table and cache lengths on the host) or 0 (or "
+                           "\"; expected 1 (check the index inputs of a "
+                           "paged or varlen launch on the host) or 0 (or "
                            "unset: the kernel trusts them)");
 }
 
@@ -1531,6 +1660,64 @@ attnc_status checkIndexValues(const char *call, const Session &s,
                     " entries of row " + std::to_string(b) + ")");
     }
   }
+  return ATTNC_OK;
+}
+
+/// The values of a varlen launch's offsets, copied to the host on `stream`
+/// after the work queued there: each array starts at 0 or above, never
+/// decreases, and stays within the rows of the tensors it indexes.
+attnc_status checkVarlenValues(const char *call, const Session &s,
+                               const VarlenInputs &v, void *stream) {
+  const CudaDriver &d = *s.driver;
+  CUstream hStream = static_cast<CUstream>(stream);
+  std::vector<int32_t> cuQ(v.offsets), cuK(v.offsets);
+  size_t bytes = size_t(v.offsets) * sizeof(int32_t);
+  std::string error;
+  if (!ATTNC_CUDA_CALL(d, cuMemcpyDtoHAsync,
+                       "cu_seqlens_q, " + std::to_string(bytes) + " bytes",
+                       error, cuQ.data(), v.cuSeqlensQ, bytes, hStream) ||
+      !ATTNC_CUDA_CALL(d, cuMemcpyDtoHAsync,
+                       "cu_seqlens_k, " + std::to_string(bytes) + " bytes",
+                       error, cuK.data(), v.cuSeqlensK, bytes, hStream) ||
+      !ATTNC_CUDA_CALL(d, cuStreamSynchronize, "index inputs", error, hStream))
+    return failWith(ATTNC_ERROR_CUDA, std::string(call) + ": " + error);
+  struct Offsets {
+    const char *name;
+    const std::vector<int32_t> &values;
+    int64_t rows;
+    const char *tensor;
+  };
+  for (const Offsets &o : {Offsets{"cu_seqlens_q", cuQ, v.totalQ, "q"},
+                           Offsets{"cu_seqlens_k", cuK, v.totalK, "k"}}) {
+    auto entry = [&](int64_t i) {
+      return std::string(o.name) + "[" + std::to_string(i) +
+             "] = " + std::to_string(o.values[i]);
+    };
+    for (int64_t i = 0; i < v.offsets; ++i) {
+      int64_t value = o.values[i];
+      if (i == 0 && value < 0)
+        return invalid(call, entry(i) + " is negative");
+      if (i > 0 && value < o.values[i - 1])
+        return invalid(call, entry(i) + " is below " + entry(i - 1) +
+                                 ": offsets must not decrease");
+      if (value > o.rows)
+        return invalid(call, entry(i) + " exceeds the " +
+                                 std::to_string(o.rows) + " rows of " +
+                                 o.tensor);
+    }
+  }
+  return ATTNC_OK;
+}
+
+/// The host checks of a launch's index inputs (a paged cache's or a varlen
+/// batch's), when it has any.
+attnc_status checkIndexInputs(const char *call, const Session &s,
+                              const PreparedCall &prepared, void *stream) {
+  if (prepared.paged)
+    if (attnc_status st = checkIndexValues(call, s, *prepared.paged, stream))
+      return st;
+  if (prepared.varlen)
+    return checkVarlenValues(call, s, *prepared.varlen, stream);
   return ATTNC_OK;
 }
 
@@ -1692,12 +1879,12 @@ attnc_status attnc_attention_launch(attnc_kernel kernel,
   PreparedCall prepared;
   if (attnc_status st = prepare(call, kernel, args, stream, s, scope, prepared))
     return st;
-  if (prepared.paged) {
+  if (prepared.paged || prepared.varlen) {
     bool check = false;
     if (attnc_status st = indexChecksRequested(call, check))
       return st;
     if (check)
-      if (attnc_status st = checkIndexValues(call, *s, *prepared.paged, stream))
+      if (attnc_status st = checkIndexInputs(call, *s, prepared, stream))
         return st;
   }
   if (prepared.split)
@@ -1715,9 +1902,7 @@ attnc_status attnc_attention_check(attnc_kernel kernel,
   PreparedCall prepared;
   if (attnc_status st = prepare(call, kernel, args, stream, s, scope, prepared))
     return st;
-  if (!prepared.paged)
-    return ATTNC_OK;
-  return checkIndexValues(call, *s, *prepared.paged, stream);
+  return checkIndexInputs(call, *s, prepared, stream);
 }
 
 } // extern "C"

@@ -19,7 +19,8 @@ import threading
 from .errors import AttncError
 
 # attnc_dtype (starts at 1 so that a zeroed struct is rejected). ATTNC_I32 is
-# for the index tensors of a paged KV cache only (block_table, cache_lengths).
+# for index tensors only: a paged KV cache's (block_table, cache_lengths) and
+# a varlen batch's offsets (cu_seqlens_q, cu_seqlens_k).
 DTYPE_CODES = {"bf16": 1, "f16": 2, "f32": 3}
 I32 = 4
 STATUS_OK = 0
@@ -36,13 +37,15 @@ class Tensor(ctypes.Structure):
 
 
 class AttentionArgs(ctypes.Structure):
-    """attnc_attention_args; `struct_size` must be its size (ABI 0.3.0).
+    """attnc_attention_args; `struct_size` must be its size (ABI 0.4.0).
     block_table and cache_lengths (0.3.0) are a paged KV cache's index
-    tensors, zero (absent) for any other kernel."""
+    tensors, cu_seqlens_q and cu_seqlens_k (0.4.0) a varlen batch's offsets,
+    each zero (absent) for any other kernel."""
     _fields_ = [("struct_size", ctypes.c_uint32), ("q", Tensor), ("k", Tensor),
                 ("v", Tensor), ("o", Tensor), ("lse", ctypes.c_void_p),
                 ("scale", ctypes.c_float), ("block_table", Tensor),
-                ("cache_lengths", Tensor)]
+                ("cache_lengths", Tensor), ("cu_seqlens_q", Tensor),
+                ("cu_seqlens_k", Tensor)]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -62,7 +65,8 @@ class KernelAttrs(ctypes.Structure):
 
 def index_tensor(data, shape, strides, device_id=0):
     """An attnc_tensor of int32 (a paged KV cache's block_table, [B, pages_per_seq],
-    or cache_lengths, [B]): its 1 or 2 dims first, then size 1 and stride 0."""
+    or cache_lengths, [B]; a varlen batch's cu_seqlens_q or cu_seqlens_k, [B + 1]):
+    its 1 or 2 dims first, then size 1 and stride 0."""
     pad = 4 - len(shape)
     return Tensor(data, (ctypes.c_int64 * 4)(*shape, *[1] * pad), (ctypes.c_int64 * 4)(*strides, *[0] * pad),
                   I32, device_id, 0)
@@ -72,21 +76,24 @@ def index_tensor(data, shape, strides, device_id=0):
 # byte_offset.
 _TENSOR_FORMAT = "P4q4qiiQ"
 # attnc_attention_args up to 0.2.0's end: struct_size and padding, q, k, v, o,
-# lse, scale, padding to 8 bytes; then 0.3.0's block_table and cache_lengths.
+# lse, scale, padding to 8 bytes; then 0.3.0's block_table and cache_lengths
+# and 0.4.0's cu_seqlens_q and cu_seqlens_k.
 _ARGS_HEAD = struct.Struct("@I4x" + _TENSOR_FORMAT * 4 + "Pf4x")
-_INDEX_TENSORS = struct.Struct("@" + _TENSOR_FORMAT * 2)
+_INDEX_TENSORS = struct.Struct("@" + _TENSOR_FORMAT * 4)
 ARGS_SIZE = _ARGS_HEAD.size + _INDEX_TENSORS.size
 _NO_INDEX_TENSORS = bytes(_INDEX_TENSORS.size)
 
 
-def pack_attention_args(q, k, v, o, lse, scale, device_id=0, block_table=None, cache_lengths=None):
+def pack_attention_args(q, k, v, o, lse, scale, device_id=0, block_table=None, cache_lengths=None,
+                        cu_seqlens_q=None, cu_seqlens_k=None):
     """The bytes of an attnc_attention_args.
 
     q, k, v and o are (data pointer, shape[4], strides[4], dtype code) in
     logical BHSD order, all on CUDA device `device_id`; lse is a pointer or
-    0; scale a float. A paged kernel's block_table and cache_lengths are
-    (data pointer, shape, strides) of int32 tensors of rank 2 and 1; None
-    (both, for any other kernel) leaves them zero, i.e. absent.
+    0; scale a float. A paged kernel's block_table and cache_lengths, and a
+    varlen kernel's cu_seqlens_q and cu_seqlens_k, are (data pointer, shape,
+    strides) of int32 tensors (rank 2 and 1; rank 1 and 1); None (for any
+    other kernel) leaves them zero, i.e. absent.
     """
     values = [ARGS_SIZE]
     for data, shape, strides, dtype in (q, k, v, o):
@@ -99,10 +106,10 @@ def pack_attention_args(q, k, v, o, lse, scale, device_id=0, block_table=None, c
     values.append(lse or 0)
     values.append(scale)
     head = _ARGS_HEAD.pack(*values)
-    if block_table is None and cache_lengths is None:
+    if block_table is None and cache_lengths is None and cu_seqlens_q is None and cu_seqlens_k is None:
         return head + _NO_INDEX_TENSORS
     tail = []
-    for index in (block_table, cache_lengths):
+    for index in (block_table, cache_lengths, cu_seqlens_q, cu_seqlens_k):
         if index is None:
             tail.extend([0] * 12)  # absent: zero-initialized
             continue
@@ -209,8 +216,9 @@ class Runtime:
 
     def attention_check(self, handle, args, stream):
         """attnc_attention_check: the launch's checks without the launch, and
-        for a paged kernel the values of block_table and cache_lengths (copied
-        to the host on `stream` after the work queued there, which it waits for)."""
+        for a paged kernel the values of block_table and cache_lengths, for a
+        varlen kernel those of cu_seqlens_q and cu_seqlens_k (copied to the
+        host on `stream` after the work queued there, which it waits for)."""
         if self.check_fn is None:
             raise AttncError("attnc_attention_check", f"{self.path} is runtime {self.version()}, which has no "
                              "attnc_attention_check (added in 0.3.0)")

@@ -57,8 +57,8 @@ class Kernel:
         self.runtime.launch(self.handle, args, stream)
 
     def check(self, args, stream):
-        """attnc_attention_check: every check of a launch, and a paged kernel's
-        index values (a device-to-host copy on `stream` and a wait for it)."""
+        """attnc_attention_check: every check of a launch, and a paged or varlen
+        kernel's index values (a device-to-host copy on `stream` and a wait for it)."""
         self.runtime.attention_check(self.handle, args, stream)
 
 

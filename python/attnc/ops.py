@@ -20,7 +20,7 @@ from .spec import PAGE_SIZES, KernelSpec
 _CALL = "attnc.attention"
 _DTYPES = {torch.bfloat16: "bf16", torch.float16: "f16"}
 
-# (dtype, Hq, Hkv, D, Dv, mask, window, softcap, layout, lse, page_size) -> cache.Kernel
+# (dtype, Hq, Hkv, D, Dv, mask, window, softcap, layout, lse, page_size, varlen) -> cache.Kernel
 _kernels = {}
 
 
@@ -117,9 +117,9 @@ def _find_kernel(head, layout, open_layout, tail, device):
 
 def _kernel_for(key, device):
     """The kernel for a fast-path key, compiling or loading it on first use."""
-    dtype, hq, hkv, d, dv, mask, window, softcap, layout, lse, page_size = key
+    dtype, hq, hkv, d, dv, mask, window, softcap, layout, lse, page_size, varlen = key
     spec = KernelSpec(dtype=dtype, heads_q=hq, heads_kv=hkv, head_dim=d, head_dim_v=dv, mask=mask,
-                      window=window, softcap=softcap, layout=layout, lse=lse, page_size=page_size)
+                      window=window, softcap=softcap, layout=layout, lse=lse, page_size=page_size, varlen=varlen)
     if device.index:  # the runtime opens device 0 unless told otherwise
         _capi.runtime().init(device.index)
     kernel = _kernels[key] = default_cache().kernel(spec)
@@ -218,7 +218,7 @@ def _run_checked(q, k, v, mask, window, softcap, scale, return_lse, signature):
     # the tensors, so an ahead-of-time kernel of either layout serves.
     open_layout = all(tensor_layout(t.shape, t.stride()) is None for t in (q, k, v))
     kernel, layout = _find_kernel((dtype, Hq, k.shape[1], D, Dv, mask, window, softcap), layout, open_layout,
-                                  (return_lse, None), q.device)
+                                  (return_lse, None, False), q.device)
     if B == 0 or Sq == 0 or Sk == 0:
         o, lse = empty_outputs(q, layout, Dv, return_lse)
         if Sk == 0:  # no visible key anywhere: O = 0, LSE = -inf (the op's definition)
@@ -393,7 +393,7 @@ def _run_paged_checked(q, k, v, block_table, cache_lengths, mask, window, softca
     dtype = _DTYPES[q.dtype]
     layout = tensor_layout(q.shape, q.stride())  # the pools' layout is fixed: q alone says
     kernel, layout = _find_kernel((dtype, Hq, Hkv, D, Dv, mask, window, softcap), layout or "bhsd",
-                                  layout is None, (return_lse, page_size), q.device)
+                                  layout is None, (return_lse, page_size, False), q.device)
     if B == 0 or Sq == 0:
         return empty_outputs(q, layout, Dv, return_lse)
     plan = _PagedPlan(kernel, q, layout, _capi.DTYPE_CODES[dtype], k, v, block_table)
@@ -404,12 +404,211 @@ def _run_paged_checked(q, k, v, block_table, cache_lengths, mask, window, softca
     return _launch_paged(plan, q, k, v, block_table, cache_lengths, scale, return_lse, check_index_inputs)
 
 
+# A variable-length batch (cu_seqlens_q, cu_seqlens_k): q, k and v pack the
+# sequences without padding, [total, heads, head_dim] (FlashAttention's varlen
+# layout) or the logical [1, heads, total, head_dim].
+_VARLEN_3D = "[total, heads, head_dim]"
+_VARLEN_4D = "[1, heads, total, head_dim]"
+
+
+def _check_varlen_index_inputs(cu_seqlens_q, cu_seqlens_k, block_table, cache_lengths):
+    """Raises unless both offset arrays are given, without a paged cache's index inputs."""
+    if cu_seqlens_q is None or cu_seqlens_k is None:
+        missing = "cu_seqlens_k" if cu_seqlens_k is None else "cu_seqlens_q"
+        given = "cu_seqlens_q" if missing == "cu_seqlens_k" else "cu_seqlens_k"
+        rows = "k and v" if missing == "cu_seqlens_k" else "q"
+        raise argument_error(_CALL, f"{given} is given but {missing} is None; a varlen batch takes both "
+                             f"({missing}: the int32 [batch + 1] offsets of the sequences' rows in {rows})")
+    if block_table is not None or cache_lengths is not None:
+        given = "block_table" if block_table is not None else "cache_lengths"
+        raise argument_error(_CALL, f"cu_seqlens_q is given with {given}; attnc has no varlen kernel over a paged "
+                             "KV cache (pass one or the other)")
+
+
+def _varlen_views(q, k, v):
+    """Raises, naming the argument and value, unless q, k, v can be one varlen
+    attention's packed inputs; returns them as the logical [1, H, total, D]
+    tensors (views of the caller's, or copies where a head dim was strided)
+    and the caller's rank (3 or 4)."""
+    if not isinstance(q, torch.Tensor):
+        raise argument_error(_CALL, f"q is a {type(q).__name__}; expected a torch.Tensor", TypeError)
+    rank = q.dim()
+    if rank not in (3, 4):
+        raise argument_error(_CALL, f"q has shape {tuple(q.shape)}; with cu_seqlens_q, q packs the sequences: "
+                             f"expected 3 dims {_VARLEN_3D} (FlashAttention's varlen layout) or 4 dims {_VARLEN_4D}")
+    if q.dtype not in _DTYPES:
+        raise argument_error(_CALL, f"q.dtype is {q.dtype}; expected torch.bfloat16 or torch.float16", TypeError)
+    for name, t in (("k", k), ("v", v)):
+        if not isinstance(t, torch.Tensor):
+            raise argument_error(_CALL, f"{name} is a {type(t).__name__}; expected a torch.Tensor", TypeError)
+        if t.dim() != rank:
+            raise argument_error(_CALL, f"{name} has shape {tuple(t.shape)} but q has {rank} dims; with "
+                                 f"cu_seqlens_q, pass q, k and v alike ({_VARLEN_3D} or {_VARLEN_4D})")
+        if t.dtype != q.dtype:
+            raise argument_error(_CALL, f"{name}.dtype is {t.dtype} but q.dtype is {q.dtype}", TypeError)
+        if t.device != q.device:
+            raise argument_error(_CALL, f"{name} is on {t.device} but q is on {q.device}")
+    if rank == 4:
+        for name, t in (("q", q), ("k", k), ("v", v)):
+            if t.shape[0] != 1:
+                raise argument_error(_CALL, f"{name}.shape[0] (batch) is {t.shape[0]}; with cu_seqlens_q, {name} "
+                                     f"packs the sequences in a batch of 1: {_VARLEN_4D} (or {_VARLEN_3D})")
+    tokens, heads, dim = (0, 1, 2) if rank == 3 else (2, 1, 3)
+    agree = ((k, "k", dim, q, "q", "head dim"), (v, "v", heads, k, "k", "heads"), (v, "v", tokens, k, "k", "tokens"))
+    for t, name, d, ref, ref_name, what in agree:
+        if t.shape[d] != ref.shape[d]:
+            raise argument_error(_CALL, f"{name}.shape[{d}] ({what}) is {t.shape[d]} but {ref_name}.shape[{d}] is "
+                                 f"{ref.shape[d]}")
+    if k.shape[heads] == 0 or q.shape[heads] % k.shape[heads]:
+        raise argument_error(_CALL, f"q has {q.shape[heads]} heads, not a multiple of the {k.shape[heads]} heads "
+                             "of k and v")
+    # Head dims made contiguous in the caller's layout, so [total, H, D]
+    # copies stay BSHD (_contiguous_head_dim of the 4-d view would not).
+    q, k, v = (t if t.stride(-1) == 1 or t.shape[-1] == 1 else t.contiguous() for t in (q, k, v))
+    if rank == 3:
+        q, k, v = (t.unsqueeze(0).transpose(1, 2) for t in (q, k, v))
+    return q, k, v, rank
+
+
+def _check_offsets(name, t, q):
+    """Raises, naming `name` and the value, unless `t` is a contiguous int32 [batch + 1] tensor on q's device."""
+    dims = "[batch + 1]"
+    if not isinstance(t, torch.Tensor):
+        raise argument_error(_CALL, f"{name} is a {type(t).__name__}; expected an int32 torch.Tensor {dims}",
+                             TypeError)
+    if t.dtype != torch.int32:
+        raise argument_error(_CALL, f"{name}.dtype is {t.dtype}; expected torch.int32 {dims}", TypeError)
+    if t.device != q.device:
+        raise argument_error(_CALL, f"{name} is on {t.device} but q is on {q.device}")
+    if t.dim() != 1 or t.shape[0] == 0:
+        raise argument_error(_CALL, f"{name} has shape {tuple(t.shape)}; expected 1 dim {dims} of at least one "
+                             "offset (sequence b is rows cu_seqlens[b] .. cu_seqlens[b + 1])")
+    if not t.is_contiguous():
+        raise argument_error(_CALL, f"{name} has strides {t.stride()} for shape {tuple(t.shape)}; expected a "
+                             f"contiguous tensor (pass {name}.contiguous())")
+
+
+def _prepare_varlen(q, k, v, cu_seqlens_q, cu_seqlens_k):
+    """Once every argument of a varlen call is checked: q, k, v as logical
+    [1, H, total, D] tensors (views; copies where a head dim was strided),
+    their common layout, the caller's rank and whether any was copied."""
+    given = (q, k, v)
+    q, k, v, rank = _varlen_views(q, k, v)
+    _check_offsets("cu_seqlens_q", cu_seqlens_q, q)
+    _check_offsets("cu_seqlens_k", cu_seqlens_k, q)
+    if cu_seqlens_k.shape[0] != cu_seqlens_q.shape[0]:
+        raise argument_error(_CALL, f"cu_seqlens_k has {cu_seqlens_k.shape[0]} offsets but cu_seqlens_q has "
+                             f"{cu_seqlens_q.shape[0]}; both are [batch + 1], an offset pair per sequence")
+    copied = any(a.data_ptr() != b.data_ptr() for a, b in zip(given, (q, k, v)))
+    layout = common_layout(_CALL, (("q", q.shape, q.stride()), ("k", k.shape, k.stride()),
+                                   ("v", v.shape, v.stride())))
+    return q, k, v, layout, rank, copied
+
+
+def _varlen_result(o, lse, rank):
+    """O and LSE in the caller's convention: for 3-d inputs, O [total_q, Hq, Dv]
+    and LSE [Hq, total_q] (FlashAttention's varlen outputs)."""
+    if rank == 4:
+        return o, lse
+    return o.transpose(1, 2)[0], None if lse is None else lse[0]
+
+
+class _VarlenPlan(_Plan):
+    """A _Plan of a varlen launch, with the logical [1, H, total, D] shapes
+    and strides of the caller's q, k and v (views of 3-d tensors) and the
+    offsets' shapes, so a launch packs the caller's pointers directly."""
+    __slots__ = ("rank", "q_shape", "q_strides", "k_shape", "k_strides", "v_shape", "v_strides", "offsets")
+
+    def __init__(self, kernel, q, k, v, layout, code, rank, offsets):
+        super().__init__(kernel, q, layout, v.shape[3], code)
+        self.rank = rank
+        self.q_shape, self.q_strides = tuple(q.shape), q.stride()
+        self.k_shape, self.k_strides = tuple(k.shape), k.stride()
+        self.v_shape, self.v_strides = tuple(v.shape), v.stride()
+        self.offsets = ((offsets,), (1,))
+
+
+def _varlen_signature(q, k, v, cu_seqlens_q, cu_seqlens_k, mask, window, softcap, return_lse):
+    """_signature of a varlen call: the offsets' too."""
+    return ("varlen", q.shape, q.stride(), k.shape, k.stride(), v.shape, v.stride(), cu_seqlens_q.shape,
+            cu_seqlens_q.stride(), cu_seqlens_k.shape, cu_seqlens_k.stride(), q.dtype, k.dtype, v.dtype,
+            cu_seqlens_q.dtype, cu_seqlens_k.dtype, q.get_device(), k.get_device(), v.get_device(),
+            cu_seqlens_q.get_device(), cu_seqlens_k.get_device(), mask, window, softcap, return_lse)
+
+
+def _launch_varlen(plan, q, k, v, cu_seqlens_q, cu_seqlens_k, scale, return_lse, check_index_inputs):
+    """_launch of a varlen plan; with check_index_inputs, attnc_attention_check first."""
+    o, lse = _outputs(plan, q, return_lse)
+    code = plan.code
+    shape, strides = plan.offsets
+    args = _capi.pack_attention_args(
+        (q.data_ptr(), plan.q_shape, plan.q_strides, code), (k.data_ptr(), plan.k_shape, plan.k_strides, code),
+        (v.data_ptr(), plan.v_shape, plan.v_strides, code), (o.data_ptr(), o.shape, o.stride(), code),
+        lse.data_ptr() if lse is not None else 0, scale, plan.device_index,
+        cu_seqlens_q=(cu_seqlens_q.data_ptr(), shape, strides), cu_seqlens_k=(cu_seqlens_k.data_ptr(), shape, strides))
+    stream = _current_stream(plan.device)
+    if check_index_inputs:
+        plan.kernel.check(args, stream)
+    plan.kernel.launch(args, stream)
+    return _varlen_result(o, lse, plan.rank)
+
+
+def run_varlen(q, k, v, cu_seqlens_q, cu_seqlens_k, mask, window, softcap, scale, return_lse,
+               check_index_inputs=False, block_table=None, cache_lengths=None):
+    """run() of a varlen batch: q, k and v pack the sequences that the offsets delimit."""
+    _check_varlen_index_inputs(cu_seqlens_q, cu_seqlens_k, block_table, cache_lengths)
+    try:
+        signature = _varlen_signature(q, k, v, cu_seqlens_q, cu_seqlens_k, mask, window, softcap, return_lse)
+        plan = _plans.get(signature)
+    except (AttributeError, TypeError):  # not tensors: the checks say which
+        signature = plan = None
+    if plan is None:
+        return _run_varlen_checked(q, k, v, cu_seqlens_q, cu_seqlens_k, mask, window, softcap, scale, return_lse,
+                                   check_index_inputs, signature)
+    return _launch_varlen(plan, q, k, v, cu_seqlens_q, cu_seqlens_k, _check_scale(scale, plan.q_shape[3]),
+                          return_lse, check_index_inputs)
+
+
+def _run_varlen_checked(q, k, v, cu_seqlens_q, cu_seqlens_k, mask, window, softcap, scale, return_lse,
+                        check_index_inputs, signature):
+    """run_varlen() for a signature without a plan (_run_checked's varlen twin)."""
+    q, k, v, layout, rank, copied = _prepare_varlen(q, k, v, cu_seqlens_q, cu_seqlens_k)
+    _check_device(q)
+    _, Hq, total_q, D = q.shape
+    total_k, Dv = k.shape[2], v.shape[3]
+    scale = _check_scale(scale, D)
+    dtype = _DTYPES[q.dtype]
+    open_layout = all(tensor_layout(t.shape, t.stride()) is None for t in (q, k, v))
+    kernel, layout = _find_kernel((dtype, Hq, k.shape[1], D, Dv, mask, window, softcap), layout, open_layout,
+                                  (return_lse, None, True), q.device)
+    batch = cu_seqlens_q.shape[0] - 1
+    if batch == 0 or total_q == 0 or total_k == 0:
+        # No sequence, no query row or no key: nothing to launch. Rows no
+        # sequence holds are not written (as by the kernel); without keys
+        # every row sees none: O = 0, LSE = -inf (the op's definition).
+        o, lse = empty_outputs(q, layout, Dv, return_lse)
+        if total_k == 0 and batch > 0:
+            o.zero_()
+            if lse is not None:
+                lse.fill_(-math.inf)
+        return _varlen_result(o, lse, rank)
+    plan = _VarlenPlan(kernel, q, k, v, layout, _capi.DTYPE_CODES[dtype], rank, cu_seqlens_q.shape[0])
+    # Copies of strided head dims (_contiguous_head_dim) are this call's:
+    # no plan for them.
+    if signature is not None and not copied:
+        if len(_plans) >= _MAX_PLANS:
+            _plans.clear()
+        _plans[signature] = plan
+    return _launch_varlen(plan, q, k, v, cu_seqlens_q, cu_seqlens_k, scale, return_lse, check_index_inputs)
+
+
 _is_compiling = getattr(getattr(torch, "compiler", None), "is_compiling", lambda: False)
 attention_op = None  # torch.ops.attnc.attention where torch.library.custom_op exists (PyTorch >= 2.4)
 
 
 def attention(q, k, v, *, causal=False, causal_alignment="top_left", window=None, softcap=None,
-              scale=None, return_lse=False, block_table=None, cache_lengths=None, check_index_inputs=False):
+              scale=None, return_lse=False, block_table=None, cache_lengths=None, check_index_inputs=False,
+              cu_seqlens_q=None, cu_seqlens_k=None):
     """Scaled dot-product attention with an attnc kernel: softmax(scale · q kᵀ + mask) v.
 
     q: [B, Hq, Sq, D], k: [B, Hkv, Sk, D], v: [B, Hkv, Sk, Dv], CUDA tensors of
@@ -457,8 +656,27 @@ def attention(q, k, v, *, causal=False, causal_alignment="top_left", window=None
     the same for every paged launch of the process. Ignored without
     block_table.
 
+    A variable-length batch (FlashAttention's flash_attn_varlen_func(q, k,
+    v, cu_seqlens_q, cu_seqlens_k, ...)): with cu_seqlens_q and cu_seqlens_k
+    (both or neither; not with block_table), q, k and v pack B sequences
+    without padding, as [total_q, Hq, D], [total_k, Hkv, D] and [total_k,
+    Hkv, Dv] (FlashAttention's layout; O comes back as [total_q, Hq, Dv]
+    and LSE as [Hq, total_q]), or as the logical [1, Hq, total_q, D] etc.
+    in either layout (O [1, Hq, total_q, Dv] in q's layout, LSE [1, Hq,
+    total_q]). cu_seqlens_q and cu_seqlens_k are int32 [B + 1], contiguous
+    on q's device: sequence b is rows cu_seqlens_q[b] .. cu_seqlens_q[b + 1]
+    of q (and O, LSE) and rows cu_seqlens_k[b] .. cu_seqlens_k[b + 1] of k
+    and v; the masks apply to each sequence with its own lengths
+    (causal_alignment="bottom_right" aligns its queries to the end of its
+    keys, as FlashAttention's causal does; a sequence without keys gets
+    O = 0, LSE = -inf). Rows past cu_seqlens_q[B] are not written. The
+    kernel trusts the offsets (non-decreasing, from 0 or more, at most
+    total_q and total_k); check_index_inputs=True checks them first, as for
+    a paged cache. No max_seqlen is needed: the kernel's grid is bounded by
+    total_q / block_m + B tiles.
+
     The kernel for the call's shape class (dtype, heads, head dims, mask,
-    layout, LSE, page size) is loaded from $ATTNC_KERNEL_DIR or the on-disk
+    layout, LSE, page size, varlen) is loaded from $ATTNC_KERNEL_DIR or the on-disk
     cache, or compiled on first use (see attnc.cache). Launched on the
     current CUDA stream; forward only (no autograd).
     Returns O, or (O, LSE) when return_lse.
@@ -468,15 +686,24 @@ def attention(q, k, v, *, causal=False, causal_alignment="top_left", window=None
     if attention_op is not None and _is_compiling():
         mask, window, softcap = resolve_mask_uncached(causal, causal_alignment, window, softcap)
         o, lse = attention_op(q, k, v, mask, None if window is None else list(window), softcap, scale, return_lse,
-                              block_table, cache_lengths, check_index_inputs)
+                              block_table, cache_lengths, check_index_inputs, cu_seqlens_q, cu_seqlens_k)
         return (o, lse) if return_lse else o
     mask, window, softcap = resolve_mask(causal, causal_alignment, window, softcap)
-    if block_table is None and cache_lengths is None:
-        o, lse = run(q, k, v, mask, window, softcap, scale, return_lse)
-    else:
-        o, lse = run_paged(q, k, v, block_table, cache_lengths, mask, window, softcap, scale, return_lse,
-                           check_index_inputs)
+    o, lse = _dispatch(q, k, v, mask, window, softcap, scale, return_lse, block_table, cache_lengths,
+                       check_index_inputs, cu_seqlens_q, cu_seqlens_k)
     return (o, lse) if return_lse else o
+
+
+def _dispatch(q, k, v, mask, window, softcap, scale, return_lse, block_table, cache_lengths, check_index_inputs,
+              cu_seqlens_q, cu_seqlens_k):
+    """The dense, paged or varlen run for attention()'s resolved arguments."""
+    if cu_seqlens_q is not None or cu_seqlens_k is not None:
+        return run_varlen(q, k, v, cu_seqlens_q, cu_seqlens_k, mask, window, softcap, scale, return_lse,
+                          check_index_inputs, block_table, cache_lengths)
+    if block_table is None and cache_lengths is None:
+        return run(q, k, v, mask, window, softcap, scale, return_lse)
+    return run_paged(q, k, v, block_table, cache_lengths, mask, window, softcap, scale, return_lse,
+                     check_index_inputs)
 
 
 def _register_op():
@@ -485,29 +712,33 @@ def _register_op():
     Its schema is attention()'s, the mask arguments resolved (mask, window,
     softcap as in KernelSpec), every argument positional:
     (q, k, v, mask, window, softcap, scale, return_lse, block_table,
-    cache_lengths, check_index_inputs) -> (O, LSE or an empty tensor).
+    cache_lengths, check_index_inputs, cu_seqlens_q, cu_seqlens_k) ->
+    (O, LSE or an empty tensor).
     """
     @torch.library.custom_op("attnc::attention", mutates_args=())
     def op(q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, mask: str, window: Optional[List[int]],
            softcap: Optional[float], scale: Optional[float], return_lse: bool, block_table: Optional[torch.Tensor],
-           cache_lengths: Optional[torch.Tensor], check_index_inputs: bool) -> Tuple[torch.Tensor, torch.Tensor]:
+           cache_lengths: Optional[torch.Tensor], check_index_inputs: bool, cu_seqlens_q: Optional[torch.Tensor],
+           cu_seqlens_k: Optional[torch.Tensor]) -> Tuple[torch.Tensor, torch.Tensor]:
         window = None if window is None else tuple(window)
-        if block_table is None and cache_lengths is None:
-            o, lse = run(q, k, v, mask, window, softcap, scale, return_lse)
-        else:
-            o, lse = run_paged(q, k, v, block_table, cache_lengths, mask, window, softcap, scale, return_lse,
-                               check_index_inputs)
+        o, lse = _dispatch(q, k, v, mask, window, softcap, scale, return_lse, block_table, cache_lengths,
+                           check_index_inputs, cu_seqlens_q, cu_seqlens_k)
         return o, lse if lse is not None else q.new_empty((0,), dtype=torch.float32)
 
     @op.register_fake
-    def _(q, k, v, mask, window, softcap, scale, return_lse, block_table, cache_lengths, check_index_inputs):
-        if block_table is None and cache_lengths is None:
+    def _(q, k, v, mask, window, softcap, scale, return_lse, block_table, cache_lengths, check_index_inputs,
+          cu_seqlens_q, cu_seqlens_k):
+        rank = 4
+        if cu_seqlens_q is not None or cu_seqlens_k is not None:
+            _check_varlen_index_inputs(cu_seqlens_q, cu_seqlens_k, block_table, cache_lengths)
+            q, k, v, layout, rank, _ = _prepare_varlen(q, k, v, cu_seqlens_q, cu_seqlens_k)
+        elif block_table is None and cache_lengths is None:
             q, k, v, layout = _prepare(q, k, v)
         else:
             _check_paged(q, k, v, block_table, cache_lengths)
             q = _contiguous_head_dim(q)
             layout = tensor_layout(q.shape, q.stride()) or "bhsd"
-        o, lse = empty_outputs(q, layout, v.shape[3], return_lse)
+        o, lse = _varlen_result(*empty_outputs(q, layout, v.shape[3], return_lse), rank)
         return o, lse if lse is not None else q.new_empty((0,), dtype=torch.float32)
 
     return op

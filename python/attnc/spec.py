@@ -54,7 +54,11 @@ class KernelSpec:
     256) of a paged KV cache: K and V are page pools [num_pages, page_size,
     heads_kv, head_dim] read through a block table and per-sequence cache
     lengths, and the kv split count is chosen at launch (layout then
-    describes q and o only).
+    describes q and o only); varlen: whether the kernel computes a
+    variable-length batch (FlashAttention's varlen form): q, k, v and o pack
+    the batch's sequences without padding in a batch of 1, and the int32
+    offsets cu_seqlens_q and cu_seqlens_k [B + 1] delimit them (masks apply
+    per sequence). Not with page_size.
     """
     dtype: str
     heads_q: int
@@ -68,6 +72,7 @@ class KernelSpec:
     lse: bool = False
     options: Tuple[Tuple[str, str], ...] = ()
     page_size: Optional[int] = None
+    varlen: bool = False
 
     def __post_init__(self):
         def bad(message):
@@ -100,6 +105,11 @@ class KernelSpec:
         if self.page_size is not None and (type(self.page_size) is not int or self.page_size not in PAGE_SIZES):
             raise bad(f"page_size is {self.page_size!r}; expected None (a dense KV cache) or a power of two "
                       f"from {PAGE_SIZES[0]} to {PAGE_SIZES[-1]} (tokens per page)")
+        if self.varlen is not True and self.varlen is not False:
+            raise bad(f"varlen is {self.varlen!r}; expected a bool")
+        if self.varlen and self.page_size is not None:
+            raise bad(f"varlen is True with page_size {self.page_size}; attnc has no varlen kernel over a paged KV "
+                      "cache")
         options = tuple(sorted((str(n), str(v)) for n, v in self.options))
         for name, _ in options:
             if not _OPTION_NAME.match(name):
@@ -109,7 +119,8 @@ class KernelSpec:
     @property
     def key(self):
         """A readable, file-name-safe identity, e.g. ``bf16-hq8-hkv2-d128-dv128-bhsd-causal-lse``
-        (a paged spec's has ``-p<page_size>`` after the mask's parts: ``...-causal_bottom_right-p16-lse``).
+        (a paged spec's has ``-p<page_size>`` after the mask's parts: ``...-causal_bottom_right-p16-lse``;
+        a varlen spec's ``-varlen`` there: ``...-bshd-causal_bottom_right-varlen-lse``).
 
         Two specs have the same key exactly when they are equal. The softmax
         scale is not part of it: kernels take it at launch.
@@ -122,6 +133,8 @@ class KernelSpec:
             parts.append(f"cap{_softcap_text(self.softcap)}")
         if self.page_size is not None:
             parts.append(f"p{self.page_size}")
+        if self.varlen:
+            parts.append("varlen")
         if self.lse:
             parts.append("lse")
         if self.options:
@@ -144,6 +157,8 @@ class KernelSpec:
             for part in parts[7:]:
                 if part == "lse":
                     fields["lse"] = True
+                elif part == "varlen":
+                    fields["varlen"] = True
                 elif part.startswith("w"):
                     left, right = part[1:].split("x")
                     fields["window"] = (int(left), int(right))
@@ -169,7 +184,9 @@ class KernelSpec:
         return "attnc_" + re.sub(r"[^A-Za-z0-9_]", "_", self.key)
 
     def _tensor_type(self, heads, head_dim, element=None):
-        dims = ("?", heads, "?", head_dim) if self.layout == "bhsd" else ("?", "?", heads, head_dim)
+        # A varlen batch packs its sequences in a batch of 1.
+        batch = 1 if self.varlen else "?"
+        dims = (batch, heads, "?", head_dim) if self.layout == "bhsd" else (batch, "?", heads, head_dim)
         return f"tensor<{'x'.join(map(str, dims))}x{element or self.dtype}>"
 
     def _pool_type(self, head_dim):
@@ -183,6 +200,9 @@ class KernelSpec:
         paged spec's K and V are page pools of a static page size, and its
         function also takes the block table, the cache lengths and the kv
         split count (`%splits`, which the runtime chooses at each launch).
+        A varlen spec's q, k, v and o have batch 1 and its function also
+        takes the offsets `%cu_seqlens_q` and `%cu_seqlens_k`
+        (examples/varlen_prefill_gqa.mlir's form).
         """
         q = self._tensor_type(self.heads_q, self.head_dim)
         o = self._tensor_type(self.heads_q, self.head_dim_v)
@@ -205,9 +225,12 @@ class KernelSpec:
             index_types = "tensor<?x?xi32>, tensor<?xi32>"
             arguments += ", %block_table: tensor<?x?xi32>, %cache_lengths: tensor<?xi32>, %splits: index"
             attrs.append(f"kv_splits(%splits) pages(%block_table, %cache_lengths : {index_types})")
+        if self.varlen:
+            arguments += ", %cu_seqlens_q: tensor<?xi32>, %cu_seqlens_k: tensor<?xi32>"
+            attrs.append("varlen(%cu_seqlens_q, %cu_seqlens_k : tensor<?xi32>, tensor<?xi32>)")
         results, names = [o], ["%o"]
         if self.lse:
-            results.append(f"tensor<?x{self.heads_q}x?xf32>")
+            results.append(f"tensor<{1 if self.varlen else '?'}x{self.heads_q}x?xf32>")
             names.append("%lse")
         result_types = ", ".join(results)
         signature = result_types if len(results) == 1 else f"({result_types})"
@@ -233,6 +256,7 @@ class KernelSpec:
                     "problem.mask": (problem.get("mask"), self.mask),
                     "problem.has_lse": (problem.get("has_lse"), self.lse),
                     "problem.page_size": (problem.get("page_size"), self.page_size),
+                    "problem.varlen": (problem.get("varlen", False), self.varlen),
                     "options.heads_q": (options.get("heads_q"), self.heads_q),
                     "options.heads_kv": (options.get("heads_kv"), self.heads_kv),
                     "options.window_left": (options.get("window_left"), self.window and self.window[0]),

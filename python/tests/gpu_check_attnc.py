@@ -11,9 +11,16 @@ Checks, each printing PASS/FAIL lines, then a summary:
     sequence's pages, against float64 attention over each sequence's own
     keys; check_index_inputs=True's errors for a page outside the pool and a
     length past the table;
+  * variable-length batches (cu_seqlens_q, cu_seqlens_k): sequences of mixed
+    lengths (0, 1, one much longer) packed without padding, FlashAttention's
+    [total, heads, head_dim] tensors and the logical [1, heads, total,
+    head_dim] ones, with rows and keys past the last offsets, O poisoned
+    with NaN first, against float64 attention over each sequence with its
+    own mask; check_index_inputs=True's errors for offsets that decrease,
+    pass the rows or start below 0;
   * a launch on a non-default stream (ordered after work queued on it);
-  * a torch.compile'd function calling attnc.attention (dense and paged), and
-    torch.library.opcheck (dense and paged);
+  * a torch.compile'd function calling attnc.attention (dense, paged and
+    varlen), and torch.library.opcheck (dense, paged and varlen);
   * the overhead per call on a cache hit over a direct attnc_attention_launch;
   * the first call of a new shape class (compile, where a compiler is
     installed; otherwise the load of a precompiled artifact).
@@ -64,6 +71,23 @@ PAGED_CASES = [
 # step (Sq = 4) and a chunked prefill (Sq = 100: the last 100 tokens' rows).
 PAGED_SHAPES = [((1,), 1), ((0, 1, 17, 257), 1), ((3, 5000, 40, 0, 129), 1), ((0, 1, 17, 300), 4),
                 ((513, 100, 1000), 100), ((0,), 1)]
+# Variable-length batches: (dtype, Hq, Hkv, D, Dv, layout, attention() mask
+# kwargs, return_lse). BSHD cases pass FlashAttention's [total, heads,
+# head_dim] tensors, BHSD ones the logical [1, heads, total, head_dim].
+VARLEN_CASES = [
+    ("bf16", 32, 8, 128, 128, "bshd", BOTTOM_RIGHT, True),
+    ("bf16", 8, 2, 128, 128, "bhsd", {"causal": True}, True),
+    ("f16", 4, 4, 64, 64, "bshd", {}, False),
+    ("bf16", 8, 2, 128, 128, "bshd", {**BOTTOM_RIGHT, "window": (64, 0)}, True),
+    ("bf16", 8, 8, 64, 64, "bshd", {"causal": True, "softcap": 30.0}, True),
+]
+# (rows of each sequence, keys of each sequence, spare rows, spare keys):
+# single tokens, empty sequences (no rows; no keys: O = 0, LSE = -inf), one
+# much longer than the rest, chunked prefills (more keys than rows), and
+# rows and keys past the last offsets (not written, not read).
+VARLEN_SHAPES = [((1,), (1,), 0, 0), ((100, 1, 0, 37), (200, 1, 0, 37), 0, 0),
+                 ((5, 0, 1, 1000, 3), (5, 7, 1, 1000, 300), 3, 5), ((17, 300), (0, 300), 0, 0),
+                 ((128, 129, 1, 255), (128, 129, 1, 255), 64, 0), ((2000,), (2000,), 0, 0)]
 # The shape class timed for overhead, and one compiled only to time a first call.
 OVERHEAD_CASE = ("bf16", 8, 2, 128, 128, "bhsd", {}, False)
 FRESH_CASE = ("bf16", 8, 8, 96, 96, "bhsd", {"causal": True}, False)
@@ -95,7 +119,7 @@ def main():
     a = ap.parse_args()
     if a.precompile:
         from attnc.precompile import precompile
-        specs = [spec_of(c) for c in CASES + [OVERHEAD_CASE, FRESH_CASE]] + paged_specs()
+        specs = [spec_of(c) for c in CASES + [OVERHEAD_CASE, FRESH_CASE]] + paged_specs() + varlen_specs()
         for spec, seconds in precompile(specs, a.precompile):
             print(f"{spec.key}: " + ("exists" if seconds is None else f"compiled in {seconds * 1e3:.0f} ms"))
         return 0
@@ -109,6 +133,10 @@ def main():
         for i, (lengths, seq_q) in enumerate(PAGED_SHAPES):
             check_paged_case(report, case, lengths, seq_q, SCALES[i % len(SCALES)], gen)
     check_paged_errors(report, gen)
+    for case in VARLEN_CASES:
+        for i, shape in enumerate(VARLEN_SHAPES):
+            check_varlen_case(report, case, shape, SCALES[i % len(SCALES)], gen)
+    check_varlen_errors(report, gen)
     check_stream(report, gen)
     check_compile(report, gen)
     check_overhead(report, gen)
@@ -328,6 +356,129 @@ def check_paged_errors(report, gen):
             report.line(False, name, f"{type(e).__name__}: {e}")
 
 
+def varlen_spec_of(case):
+    return dataclasses.replace(spec_of(case), varlen=True)
+
+
+def varlen_specs():
+    return list(dict.fromkeys(varlen_spec_of(c) for c in VARLEN_CASES))
+
+
+def make_varlen(case, rows, keys, spare_rows, spare_keys, gen):
+    """q, k, v packing the sequences (plus spare rows and keys past the last
+    offsets), in the caller's form (BSHD cases: [total, heads, head_dim];
+    BHSD: [1, heads, total, head_dim]), and the int32 offsets."""
+    import torch
+    dtype, hq, hkv, d, dv, layout, _, _ = case
+    dt = {"bf16": torch.bfloat16, "f16": torch.float16}[dtype]
+    total_q, total_k = sum(rows) + spare_rows, sum(keys) + spare_keys
+
+    def rand(total, h, dim):
+        t = torch.randn(total, h, dim, device="cuda", dtype=dt, generator=gen)
+        return t if layout == "bshd" else t.transpose(0, 1).contiguous()[None]
+    cu_q = torch.tensor([sum(rows[:b]) for b in range(len(rows) + 1)], dtype=torch.int32, device="cuda")
+    cu_k = torch.tensor([sum(keys[:b]) for b in range(len(keys) + 1)], dtype=torch.int32, device="cuda")
+    return rand(total_q, hq, d), rand(total_k, hkv, d), rand(total_k, hkv, dv), cu_q, cu_k
+
+
+def as_logical(t, lse=False):
+    """A varlen tensor or O in the caller's form as the logical [1, H, total,
+    D]: FlashAttention's [total, H, D] viewed so; a varlen LSE as [1, H,
+    total] (FlashAttention's is [H, total])."""
+    if lse:
+        return t[None] if t.dim() == 2 else t
+    return t[None].transpose(1, 2) if t.dim() == 3 else t
+
+
+def varlen_reference(case, q, k, v, cu_q, cu_k, scale):
+    """float64 O (logical [1, Hq, rows, Dv]) and LSE ([1, Hq, rows]) of the
+    rows the sequences hold (up to cu_seqlens_q[B]): the dense reference over
+    each sequence's own rows and keys, its mask with its own lengths (no key:
+    O = 0, LSE = -inf)."""
+    import torch
+    q, k, v = as_logical(q), as_logical(k), as_logical(v)
+    offsets_q, offsets_k = cu_q.tolist(), cu_k.tolist()
+    rows = offsets_q[-1]
+    o = torch.zeros(1, q.shape[1], rows, v.shape[3], dtype=torch.float64, device=q.device)
+    lse = torch.full((1, q.shape[1], rows), -math.inf, dtype=torch.float64, device=q.device)
+    for b in range(len(offsets_q) - 1):
+        q0, q1, k0, k1 = offsets_q[b], offsets_q[b + 1], offsets_k[b], offsets_k[b + 1]
+        if q1 == q0 or k1 == k0:
+            continue
+        o[:, :, q0:q1], lse[:, :, q0:q1] = reference(case, q[:, :, q0:q1], k[:, :, k0:k1], v[:, :, k0:k1], scale)
+    return o, lse
+
+
+def poison_allocator(*shapes_and_dtypes):
+    """Leaves NaN in the CUDA caching allocator's free blocks of these sizes,
+    so outputs allocated next (torch.empty) start as NaN: a row the kernel
+    does not write shows up."""
+    import torch
+    blocks = [torch.full(shape, math.nan, dtype=dtype, device="cuda") for shape, dtype in shapes_and_dtypes]
+    torch.cuda.synchronize()
+    del blocks
+
+
+def check_varlen_case(report, case, shape, scale, gen):
+    import attnc
+    import torch
+    rows, keys, spare_rows, spare_keys = shape
+    spec = varlen_spec_of(case)
+    name = f"varlen {spec.key} rows={list(rows)}+{spare_rows} keys={list(keys)}+{spare_keys} scale={scale}"
+    try:
+        q, k, v, cu_q, cu_k = make_varlen(case, rows, keys, spare_rows, spare_keys, gen)
+        total_q = sum(rows) + spare_rows
+        poison_allocator(((total_q * case[1] * case[4],), q.dtype), ((case[1] * total_q,), torch.float32))
+        out = attnc.attention(q, k, v, cu_seqlens_q=cu_q, cu_seqlens_k=cu_k, scale=scale, return_lse=case[7],
+                              **case[6])
+        o, lse = out if case[7] else (out, None)
+        want = (total_q, case[1], case[4]) if case[5] == "bshd" else (1, case[1], total_q, case[4])
+        if tuple(o.shape) != want or (lse is not None and lse.dim() != q.dim() - 1):
+            report.line(False, name, f"O has shape {tuple(o.shape)}, LSE {None if lse is None else tuple(lse.shape)}")
+            return
+        ref_o, ref_lse = varlen_reference(case, q, k, v, cu_q, cu_k, scale)
+        held = sum(rows)  # rows past cu_seqlens_q[B] are not written
+        got_o = as_logical(o)[:, :, :held]
+        got_lse = None if lse is None else as_logical(lse, lse=True)[:, :, :held]
+        why = compare(got_o, got_lse, ref_o, ref_lse)
+        report.line(not why, name, why)
+    except Exception as e:  # a failure of one case must not hide the others
+        report.line(False, name, f"{type(e).__name__}: {e}")
+
+
+def check_varlen_errors(report, gen):
+    """check_index_inputs=True: offsets that decrease, pass the rows or start
+    below 0 are AttncErrors naming the entry; valid ones pass and match."""
+    import attnc
+    from attnc import AttncError
+    case = VARLEN_CASES[0]
+    rows, keys = (100, 1, 0, 37), (200, 1, 0, 37)
+    q, k, v, cu_q, cu_k = make_varlen(case, rows, keys, 0, 0, gen)
+    kwargs = dict(cu_seqlens_q=cu_q, cu_seqlens_k=cu_k, return_lse=True, check_index_inputs=True, **case[6])
+    name = "varlen check_index_inputs=True on valid inputs"
+    try:
+        o, lse = attnc.attention(q, k, v, **kwargs)
+        why = compare(as_logical(o), as_logical(lse, lse=True), *varlen_reference(case, q, k, v, cu_q, cu_k, None))
+        report.line(not why, name, why)
+    except Exception as e:
+        report.line(False, name, f"{type(e).__name__}: {e}")
+    bad = [("offsets that decrease", "cu_seqlens_q", 2, 50,
+            "cu_seqlens_q[2] = 50 is below cu_seqlens_q[1] = 100: offsets must not decrease"),
+           ("an offset past k's rows", "cu_seqlens_k", 4, 239, "cu_seqlens_k[4] = 239 exceeds the 238 rows of k"),
+           ("a negative offset", "cu_seqlens_q", 0, -1, "cu_seqlens_q[0] = -1 is negative")]
+    for what, which, index, value, expected in bad:
+        name = f"varlen check_index_inputs=True: {what}"
+        offsets = kwargs[which].clone()
+        offsets[index] = value
+        try:
+            attnc.attention(q, k, v, **{**kwargs, which: offsets})
+            report.line(False, name, "no error")
+        except AttncError as e:
+            report.line(expected in str(e) and str(e).startswith("attnc_attention_check: "), name, str(e))
+        except Exception as e:
+            report.line(False, name, f"{type(e).__name__}: {e}")
+
+
 def attnc_layout_strides(o, layout):
     b, h, s, d = o.shape
     return (h * s * d, s * d, d, 1) if layout == "bhsd" else (s * h * d, d, h * d, 1)
@@ -380,7 +531,7 @@ def check_compile(report, gen):
             report.line(False, name, f"{type(e).__name__}: {e}")
     try:
         torch.library.opcheck(attnc.ops.attention_op, (q, k, v, "causal_bottom_right", [64, 0], None, None, True,
-                                                       None, None, False))
+                                                       None, None, False, None, None))
         report.line(True, "torch.library.opcheck attnc::attention")
     except Exception as e:
         report.line(False, "torch.library.opcheck attnc::attention", f"{type(e).__name__}: {e}")
@@ -404,10 +555,34 @@ def check_compile(report, gen):
             report.line(False, name, f"{type(e).__name__}: {e}")
     try:
         torch.library.opcheck(attnc.ops.attention_op, (q, k, v, "causal_bottom_right", None, None, None, True,
-                                                       table, lens, False))
+                                                       table, lens, False, None, None))
         report.line(True, "torch.library.opcheck attnc::attention (paged)")
     except Exception as e:
         report.line(False, "torch.library.opcheck attnc::attention (paged)", f"{type(e).__name__}: {e}")
+
+    # A varlen prefill ([total, heads, head_dim] tensors), compiled, and its op checked.
+    case = VARLEN_CASES[0]
+    q, k, v, cu_q, cu_k = make_varlen(case, (100, 1, 0, 37), (200, 1, 0, 37), 0, 0, gen)
+
+    def h(q, k, v, cu_q, cu_k):
+        o, lse = attnc.attention(q, k, v, cu_seqlens_q=cu_q, cu_seqlens_k=cu_k, return_lse=True, **case[6])
+        return o * 2, lse + 1
+
+    ref_o, ref_lse = varlen_reference(case, q, k, v, cu_q, cu_k, None)
+    for name, run in (("varlen torch.compile(fullgraph=True)", lambda: torch.compile(h, fullgraph=True)),
+                      ("varlen torch.compile(dynamic=True)", lambda: torch.compile(h, dynamic=True))):
+        try:
+            o, lse = run()(q, k, v, cu_q, cu_k)
+            why = compare(as_logical(o / 2), as_logical(lse - 1, lse=True), ref_o, ref_lse)
+            report.line(not why, name, why)
+        except Exception as e:
+            report.line(False, name, f"{type(e).__name__}: {e}")
+    try:
+        torch.library.opcheck(attnc.ops.attention_op, (q, k, v, "causal_bottom_right", None, None, None, True,
+                                                       None, None, False, cu_q, cu_k))
+        report.line(True, "torch.library.opcheck attnc::attention (varlen)")
+    except Exception as e:
+        report.line(False, "torch.library.opcheck attnc::attention (varlen)", f"{type(e).__name__}: {e}")
 
 
 def per_call_us(fn, calls=200, rounds=21):

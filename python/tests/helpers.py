@@ -19,7 +19,8 @@ def manifest_for(spec, scale_param=True):
     params = [{"kind": "f32", "value": "scale"}] if scale_param else []
     return {"problem": {"dtype": spec.dtype, "head_dim": spec.head_dim, "head_dim_v": spec.head_dim_v,
                         "layout": spec.layout, "mask": spec.mask, "gqa": spec.heads_q != spec.heads_kv,
-                        "has_lse": spec.lse, **({} if spec.page_size is None else {"page_size": spec.page_size})},
+                        "has_lse": spec.lse, **({} if spec.page_size is None else {"page_size": spec.page_size}),
+                        **({"varlen": True} if spec.varlen else {})},
             "params": params, "options": options}
 
 

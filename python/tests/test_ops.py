@@ -414,6 +414,192 @@ class PagedTest(FakeKernelTest):
             attnc.attention(q.to("meta"), k, v, block_table=table, cache_lengths=lengths)
 
 
+
+@skip_unless_torch
+class VarlenTest(FakeKernelTest):
+    """attnc.attention with cu_seqlens_q and cu_seqlens_k: q, k and v pack the
+    sequences of a variable-length batch without padding."""
+
+    def varlen(self, hq=8, hkv=2, d=64, dv=64, rows=(100, 1, 199, 0), keys=(200, 1, 299, 0), dtype=None):
+        """FlashAttention's varlen layout: q [total_q, hq, d], k and v [total_k,
+        hkv, d and dv], the offsets int32 [B + 1]."""
+        dtype = dtype or torch.bfloat16
+        total_q, total_k = sum(rows), sum(keys)
+        q = torch.randn(total_q, hq, d).to(dtype)
+        k = torch.randn(total_k, hkv, d).to(dtype)
+        v = torch.randn(total_k, hkv, dv).to(dtype)
+        cu_q = torch.tensor([sum(rows[:b]) for b in range(len(rows) + 1)], dtype=torch.int32)
+        cu_k = torch.tensor([sum(keys[:b]) for b in range(len(keys) + 1)], dtype=torch.int32)
+        return q, k, v, cu_q, cu_k
+
+    def test_fa_layout_launch(self):
+        """[total, heads, head_dim] tensors go as the logical [1, heads, total,
+        head_dim] (BSHD strides), the offsets as int32 [B + 1]; O comes back as
+        [total_q, Hq, Dv] and LSE as [Hq, total_q], FlashAttention's shapes."""
+        import attnc
+        q, k, v, cu_q, cu_k = self.varlen(dv=128)
+        o, lse = attnc.attention(q, k, v, cu_seqlens_q=cu_q, cu_seqlens_k=cu_k, causal=True,
+                                 causal_alignment="bottom_right", return_lse=True)
+        spec, (args, stream) = self.only_launch()
+        self.assertEqual(spec.key, "bf16-hq8-hkv2-d64-dv128-bshd-causal_bottom_right-varlen-lse")
+        self.assertTrue(spec.varlen)
+        self.assertEqual(stream, 0x5EED)
+        self.assertEqual((o.shape, o.dtype, lse.shape, lse.dtype),
+                         ((300, 8, 128), torch.bfloat16, (8, 300), torch.float32))
+        self.assertTrue(o.is_contiguous(), o.stride())
+        self.assertEqual((args.q.data, tuple(args.q.shape), tuple(args.q.strides), args.q.dtype),
+                         (q.data_ptr(), (1, 8, 300, 64), (300 * 8 * 64, 64, 8 * 64, 1), 1))
+        self.assertEqual((args.k.data, tuple(args.k.shape), tuple(args.k.strides)),
+                         (k.data_ptr(), (1, 2, 500, 64), (500 * 2 * 64, 64, 2 * 64, 1)))
+        self.assertEqual((args.v.data, tuple(args.v.shape), tuple(args.v.strides)),
+                         (v.data_ptr(), (1, 2, 500, 128), (500 * 2 * 128, 128, 2 * 128, 1)))
+        self.assertEqual((args.o.data, tuple(args.o.shape), tuple(args.o.strides)),
+                         (o.data_ptr(), (1, 8, 300, 128), (300 * 8 * 128, 128, 8 * 128, 1)))
+        self.assertEqual(args.lse, lse.data_ptr())
+        for a, t in ((args.cu_seqlens_q, cu_q), (args.cu_seqlens_k, cu_k)):
+            self.assertEqual((a.data, tuple(a.shape), tuple(a.strides), a.dtype, a.device_id),
+                             (t.data_ptr(), (5, 1, 1, 1), (1, 0, 0, 0), _capi.I32, 0))
+        self.assertIsNone(args.block_table.data)
+        self.assertIsNone(args.cache_lengths.data)
+        self.assertEqual(args.struct_size, _capi.ARGS_SIZE)
+
+    def test_logical_4d_tensors(self):
+        """[1, heads, total, head_dim] tensors in either layout: O and LSE keep
+        the batch of 1, O in q's layout."""
+        import attnc
+        q, k, v, cu_q, cu_k = self.varlen()
+        q4, k4, v4 = (t.transpose(0, 1).contiguous()[None] for t in (q, k, v))  # BHSD
+        o = attnc.attention(q4, k4, v4, cu_seqlens_q=cu_q, cu_seqlens_k=cu_k, scale=0.25)
+        spec, (args, _) = self.only_launch()
+        self.assertEqual(spec.key, "bf16-hq8-hkv2-d64-dv64-bhsd-none-varlen")
+        self.assertEqual((o.shape, o.stride()), ((1, 8, 300, 64), q4.stride()))
+        self.assertEqual(tuple(args.q.strides), q4.stride())
+        self.assertAlmostEqual(args.scale, 0.25, places=6)
+        self.assertIsNone(args.lse)
+        _, lse = attnc.attention(q[None].transpose(1, 2), k[None].transpose(1, 2), v[None].transpose(1, 2),
+                                 cu_seqlens_q=cu_q, cu_seqlens_k=cu_k, return_lse=True)
+        self.assertEqual(lse.shape, (1, 8, 300))
+        self.assertEqual(sorted(s.key for s in self.cache.kernels),
+                         ["bf16-hq8-hkv2-d64-dv64-bhsd-none-varlen", "bf16-hq8-hkv2-d64-dv64-bshd-none-varlen-lse"])
+
+    def test_plan_reused_and_index_check(self):
+        """The second call reuses the plan (same pointers and shapes);
+        check_index_inputs=True runs attnc_attention_check on the launch's own
+        arguments first."""
+        import attnc
+        q, k, v, cu_q, cu_k = self.varlen()
+        attnc.attention(q, k, v, cu_seqlens_q=cu_q, cu_seqlens_k=cu_k)
+        self.assertEqual(len(self.ops._plans), 1)
+        attnc.attention(q, k, v, cu_seqlens_q=cu_q, cu_seqlens_k=cu_k, check_index_inputs=True)
+        (kernel,) = self.cache.kernels.values()
+        self.assertEqual([e[0] for e in kernel.events], ["launch", "check", "launch"])
+        self.assertEqual(kernel.events[1][1:], kernel.events[2][1:])
+        first, second = (_capi.AttentionArgs.from_buffer_copy(e[1]) for e in (kernel.events[0], kernel.events[2]))
+        for name in ("q", "k", "v", "cu_seqlens_q", "cu_seqlens_k"):
+            a, b = getattr(first, name), getattr(second, name)
+            self.assertEqual((a.data, tuple(a.shape), tuple(a.strides)), (b.data, tuple(b.shape), tuple(b.strides)),
+                             name)
+        self.assertEqual(len(self.ops._plans), 1)
+
+    def test_nothing_to_launch(self):
+        """No query row, no key or no sequence: no launch. Without keys every
+        row sees none: O = 0, LSE = -inf."""
+        import attnc
+        q, k, v, cu_q, cu_k = self.varlen(rows=(0, 0), keys=(3, 4))
+        o = attnc.attention(q, k, v, cu_seqlens_q=cu_q, cu_seqlens_k=cu_k)
+        self.assertEqual(o.shape, (0, 8, 64))
+        q, k, v, cu_q, cu_k = self.varlen(rows=(5, 2), keys=(0, 0))
+        o, lse = attnc.attention(q, k, v, cu_seqlens_q=cu_q, cu_seqlens_k=cu_k, causal=True, return_lse=True)
+        self.assertEqual((o.shape, lse.shape), ((7, 8, 64), (8, 7)))
+        self.assertTrue(bool((o == 0).all()) and bool((lse == -math.inf).all()))
+        q, k, v, _, _ = self.varlen(rows=(5,), keys=(6,))
+        zero = torch.zeros(1, dtype=torch.int32)
+        self.assertEqual(attnc.attention(q, k, v, cu_seqlens_q=zero, cu_seqlens_k=zero).shape, (5, 8, 64))
+        self.assertEqual([len(kern.launches) for kern in self.cache.kernels.values()], [0, 0])
+
+    def test_strided_head_dim_is_copied(self):
+        """A strided head dim is copied for the launch (TMA reads contiguous
+        rows), and such a call makes no plan."""
+        import attnc
+        q, k, v, cu_q, cu_k = self.varlen()
+        q = torch.randn(300, 8, 128).to(torch.bfloat16)[..., ::2]
+        attnc.attention(q, k, v, cu_seqlens_q=cu_q, cu_seqlens_k=cu_k)
+        _, (args, _) = self.only_launch()
+        self.assertEqual(args.q.strides[3], 1)
+        self.assertNotEqual(args.q.data, q.data_ptr())
+        self.assertEqual(self.ops._plans, {})
+
+    def test_errors_name_the_call_and_value(self):
+        import attnc
+        q, k, v, cu_q, cu_k = self.varlen()
+        cases = [
+            (dict(cu_seqlens_k=None), ValueError, r"cu_seqlens_q is given but cu_seqlens_k is None; a varlen batch "
+             r"takes both \(cu_seqlens_k: the int32 \[batch \+ 1\] offsets of the sequences' rows in k and v\)"),
+            (dict(cu_seqlens_q=None), ValueError, r"cu_seqlens_k is given but cu_seqlens_q is None; a varlen batch "
+             r"takes both \(cu_seqlens_q: the int32 \[batch \+ 1\] offsets of the sequences' rows in q\)"),
+            (dict(block_table=torch.zeros(4, 1, dtype=torch.int32)), ValueError, "cu_seqlens_q is given with "
+             "block_table; attnc has no varlen kernel over a paged KV cache"),
+            (dict(cache_lengths=torch.zeros(4, dtype=torch.int32)), ValueError, "cu_seqlens_q is given with "
+             "cache_lengths"),
+            (dict(q=q.flatten(1)), ValueError, r"q has shape \(300, 512\); with cu_seqlens_q, q packs the sequences: "
+             r"expected 3 dims \[total, heads, head_dim\] \(FlashAttention's varlen layout\) or 4 dims "
+             r"\[1, heads, total, head_dim\]"),
+            (dict(q=q.reshape(2, 150, 8, 64).transpose(1, 2), k=k.reshape(2, 250, 2, 64).transpose(1, 2),
+                  v=v.reshape(2, 250, 2, 64).transpose(1, 2)), ValueError,
+             r"q.shape\[0\] \(batch\) is 2; with cu_seqlens_q, q packs the sequences in a batch of 1: "
+             r"\[1, heads, total, head_dim\]"),
+            (dict(k=k[None].transpose(1, 2)), ValueError, r"k has shape \(1, 2, 500, 64\) but q has 3 dims; with "
+             r"cu_seqlens_q, pass q, k and v alike"),
+            (dict(q=q.float()), TypeError, "q.dtype is torch.float32; expected torch.bfloat16 or torch.float16"),
+            (dict(q=q.tolist()), TypeError, "q is a list; expected a torch.Tensor"),
+            (dict(v=v.half()), TypeError, "v.dtype is torch.float16 but q.dtype is torch.bfloat16"),
+            (dict(k=None), TypeError, "k is a NoneType; expected a torch.Tensor"),
+            (dict(k=k[..., :32]), ValueError, r"k.shape\[2\] \(head dim\) is 32 but q.shape\[2\] is 64"),
+            (dict(v=torch.randn(500, 4, 64).to(torch.bfloat16)), ValueError,
+             r"v.shape\[1\] \(heads\) is 4 but k.shape\[1\] is 2"),
+            (dict(v=v[:499]), ValueError, r"v.shape\[0\] \(tokens\) is 499 but k.shape\[0\] is 500"),
+            (dict(k=torch.randn(500, 3, 64).to(torch.bfloat16), v=torch.randn(500, 3, 64).to(torch.bfloat16)),
+             ValueError, "q has 8 heads, not a multiple of the 3 heads of k and v"),
+            (dict(cu_seqlens_q=cu_q.long()), TypeError, r"cu_seqlens_q.dtype is torch.int64; expected torch.int32 "
+             r"\[batch \+ 1\]"),
+            (dict(cu_seqlens_k=cu_k.tolist()), TypeError, r"cu_seqlens_k is a list; expected an int32 torch.Tensor "
+             r"\[batch \+ 1\]"),
+            (dict(cu_seqlens_q=cu_q[None]), ValueError, r"cu_seqlens_q has shape \(1, 5\); expected 1 dim "
+             r"\[batch \+ 1\] of at least one offset"),
+            (dict(cu_seqlens_k=cu_k[:0]), ValueError, r"cu_seqlens_k has shape \(0,\); expected 1 dim"),
+            (dict(cu_seqlens_k=torch.zeros(10, dtype=torch.int32)[::2]), ValueError,
+             r"cu_seqlens_k has strides \(2,\) for shape \(5,\); expected a contiguous tensor "
+             r"\(pass cu_seqlens_k.contiguous\(\)\)"),
+            (dict(cu_seqlens_k=cu_k[:3]), ValueError, r"cu_seqlens_k has 3 offsets but cu_seqlens_q has 5; both are "
+             r"\[batch \+ 1\], an offset pair per sequence"),
+            (dict(check_index_inputs=1), TypeError, "check_index_inputs is 1; expected a bool"),
+            (dict(scale=-1.0), ValueError, "scale is -1.0; expected a finite positive float"),
+            (dict(window=(4, 1), causal_alignment="bottom_right"), ValueError, r"window is \(4, 1\) with causal=False"),
+        ]
+        for kwargs, kind, message in cases:
+            call = {**dict(q=q, k=k, v=v, cu_seqlens_q=cu_q, cu_seqlens_k=cu_k), **kwargs}
+            with self.assertRaisesRegex(kind, "^attnc.attention: " + message, msg=str(kwargs)):
+                attnc.attention(call.pop("q"), call.pop("k"), call.pop("v"), **call)
+        # 4-d tensors must agree on their layout as dense ones do.
+        with self.assertRaisesRegex(ValueError, "^attnc.attention: k is stored BHSD"):
+            attnc.attention(q[None].transpose(1, 2), k.transpose(0, 1).contiguous()[None], v[None].transpose(1, 2),
+                            cu_seqlens_q=cu_q, cu_seqlens_k=cu_k)
+        self.assertEqual(self.cache.kernels, {})
+
+    def test_offsets_on_another_device(self):
+        """The offsets must be on q's device (here q on the meta device, so no
+        GPU is needed)."""
+        import attnc
+        q, k, v, cu_q, cu_k = self.varlen()
+        meta = [t.to("meta") for t in (q, k, v)]
+        with self.assertRaisesRegex(ValueError, "^attnc.attention: cu_seqlens_q is on cpu but q is on meta"):
+            attnc.attention(*meta, cu_seqlens_q=cu_q, cu_seqlens_k=cu_k.to("meta"))
+        with self.assertRaisesRegex(ValueError, "^attnc.attention: cu_seqlens_k is on cpu but q is on meta"):
+            attnc.attention(*meta, cu_seqlens_q=cu_q.to("meta"), cu_seqlens_k=cu_k)
+        with self.assertRaisesRegex(ValueError, "^attnc.attention: v is on cpu but q is on meta"):
+            attnc.attention(meta[0], meta[1], v, cu_seqlens_q=cu_q, cu_seqlens_k=cu_k)
+
+
 def _fake_cuda():
     """libattnc-fake-cuda.so (the CUDA driver stand-in of test/Runtime/FakeCuda):
     $ATTNC_FAKE_CUDA, else beside $ATTNC_RUNTIME_LIB or the runtime
@@ -538,6 +724,109 @@ class FakeDriverTest(unittest.TestCase):
         self.assertRegex(length or "", r"^attnc_attention_check: cache_lengths\[1\] = 65 exceeds the block "
                                        r"table's 4 pages of 16 tokens \(64\)")
         self.assertEqual(self.out["unchecked_bad_page"], "launched")
+
+
+# The varlen twin of _FAKE_DRIVER_SCRIPT: a compiled varlen kernel launched and
+# checked through the real runtime on the fake driver. Prints one JSON object.
+_VARLEN_FAKE_DRIVER_SCRIPT = r"""
+import ctypes, json, os
+from unittest import mock
+import torch
+import attnc, attnc.ops as ops
+from attnc import AttncError
+
+fake = ctypes.CDLL(os.environ["ATTNC_LIBCUDA"])
+fake.attnc_fake_cuda_trace.restype = ctypes.c_char_p
+torch.manual_seed(0)
+q = torch.randn(300, 8, 64).to(torch.bfloat16)  # 4 sequences of 100, 1, 199 and 0 rows
+k = torch.randn(500, 2, 64).to(torch.bfloat16)  # and of 200, 1, 299 and 0 keys
+v = torch.randn(500, 2, 64).to(torch.bfloat16)
+cu_q = torch.tensor([0, 100, 101, 300, 300], dtype=torch.int32)
+cu_k = torch.tensor([0, 200, 201, 500, 500], dtype=torch.int32)
+out = {"errors": []}
+
+
+def call(check):
+    return attnc.attention(q, k, v, cu_seqlens_q=cu_q, cu_seqlens_k=cu_k, causal=True,
+                           causal_alignment="bottom_right", return_lse=True, check_index_inputs=check)
+
+
+with mock.patch.object(ops, "_check_device", lambda q: None), mock.patch.object(ops, "_current_stream",
+                                                                                lambda device: 0):
+    fake.attnc_fake_cuda_trace_enable(1)
+    o, lse = call(False)
+    out["trace"] = fake.attnc_fake_cuda_trace().decode()
+    (kernel,) = ops._kernels.values()
+    out["manifest"] = kernel.manifest
+    out["pointers"] = {"o": o.data_ptr(), "lse": lse.data_ptr(), "cu_q": cu_q.data_ptr(), "cu_k": cu_k.data_ptr()}
+    call(True)
+    out["checked_trace"] = fake.attnc_fake_cuda_trace().decode()
+    for offsets, index, value in ((cu_q, 2, 50), (cu_k, 4, 501), (cu_q, 0, -1)):
+        good = offsets.clone()
+        offsets[index] = value
+        try:
+            call(True)
+            out["errors"].append(None)
+        except AttncError as e:
+            out["errors"].append(str(e))
+        offsets.copy_(good)
+print(json.dumps(out))
+"""
+
+
+@skip_unless_torch
+@unittest.skipUnless(compiler_or_none() and _fake_cuda(), "needs attnc-compile and libattnc-fake-cuda.so (the build)")
+class VarlenFakeDriverTest(unittest.TestCase):
+    """A varlen call through the real runtime and a compiled kernel (the
+    compiler's GPU lowering of varlen tiles), on the fake CUDA driver: the
+    grid, the parameters in the manifest's order, and check_index_inputs'
+    errors."""
+
+    @classmethod
+    def setUpClass(cls):
+        import tempfile
+        here = os.path.dirname(os.path.abspath(__file__))
+        cls.tmp = tempfile.TemporaryDirectory()
+        env = {**os.environ, "ATTNC_LIBCUDA": _fake_cuda(), "ATTNC_RUNTIME_LIB": _capi.find_library(),
+               "ATTNC_COMPILER": compiler_or_none(), "ATTNC_CACHE_DIR": cls.tmp.name, "ATTNC_KERNEL_DIR": "",
+               "PYTHONPATH": os.path.join(here, "..")}
+        env.pop("ATTNC_CHECK_INDEX_INPUTS", None)
+        result = subprocess.run([sys.executable, "-c", _VARLEN_FAKE_DRIVER_SCRIPT], env=env, capture_output=True,
+                                text=True)
+        if result.returncode != 0:
+            raise AssertionError(f"the varlen fake-driver run failed:\n{result.stderr}")
+        cls.out = json.loads(result.stdout.strip().splitlines()[-1])
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_grid_and_params(self):
+        """Grid x = ceil(total_q / block_m) + B query tiles, y = Hq, z = 1; o,
+        lse and the offsets as pointers, then total_q, total_k and B; no
+        tensor map of o."""
+        manifest, pointers = self.out["manifest"], self.out["pointers"]
+        block_m = manifest["grid"][0]["ceil_div"]
+        trace = self.out["trace"]
+        maps = [line for line in trace.splitlines() if line.startswith("tensor_map")]
+        self.assertEqual(len(maps), 3, trace)
+        launch = next(line for line in trace.splitlines() if line.startswith("launch "))
+        self.assertIn(f" grid [{-(-300 // block_m) + 4}, 8, 1] ", launch)
+        self.assertIn(f"params [map, map, map, {pointers['o']:#x}, {pointers['lse']:#x}, {pointers['cu_q']:#x}, "
+                      f"{pointers['cu_k']:#x}, 300, 500, 4, ", launch)
+        self.assertNotIn("memcpy_dtoh_async", trace)
+
+    def test_check_copies_the_offsets(self):
+        trace = self.out["checked_trace"]
+        self.assertEqual(trace.count("memcpy_dtoh_async bytes 20 from"), 2, trace)  # 5 int32 each
+        self.assertLess(trace.index("stream_synchronize"), trace.index("launch "))
+
+    def test_check_names_the_bad_entry(self):
+        decrease, rows, negative = self.out["errors"]
+        self.assertRegex(decrease or "", r"^attnc_attention_check: cu_seqlens_q\[2\] = 50 is below "
+                                         r"cu_seqlens_q\[1\] = 100: offsets must not decrease")
+        self.assertRegex(rows or "", r"^attnc_attention_check: cu_seqlens_k\[4\] = 501 exceeds the 500 rows of k")
+        self.assertRegex(negative or "", r"^attnc_attention_check: cu_seqlens_q\[0\] = -1 is negative")
 
 
 @skip_unless_torch

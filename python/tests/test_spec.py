@@ -26,13 +26,22 @@ PAGED = [KernelSpec(**GQA, mask="causal_bottom_right", lse=True, page_size=16),
          KernelSpec(dtype="bf16", heads_q=8, heads_kv=8, head_dim=64, head_dim_v=64, softcap=30.0, layout="bshd",
                     page_size=128)]
 VARIANTS += PAGED
+# Variable-length batches (q, k, v packed in a batch of 1, cu_seqlens_q and
+# cu_seqlens_k): both layouts, GQA and not, masks, a window, LSE. Kept out of
+# VARIANTS, whose every entry test_every_variant_compiles_to_its_manifest
+# compiles for the GPU: test_varlen_variants_compile_to_their_manifest does
+# that for these.
+VARLEN = [KernelSpec(**GQA, mask="causal_bottom_right", layout="bshd", lse=True, varlen=True),
+          KernelSpec(**GQA, varlen=True),
+          KernelSpec(dtype="f16", heads_q=4, heads_kv=4, head_dim=64, head_dim_v=64, mask="causal",
+                     window=(32, 0), layout="bshd", varlen=True)]
 
 
 class KeyTest(unittest.TestCase):
     def test_keys_are_distinct_and_parse_back(self):
-        keys = [spec.key for spec in VARIANTS]
+        keys = [spec.key for spec in VARIANTS + VARLEN]
         self.assertEqual(len(set(keys)), len(keys))
-        for spec in VARIANTS:
+        for spec in VARIANTS + VARLEN:
             self.assertEqual(KernelSpec.from_key(spec.key), spec)
 
     def test_small_softcap_round_trips(self):
@@ -50,6 +59,18 @@ class KeyTest(unittest.TestCase):
         self.assertEqual(VARIANTS[1].key, "bf16-hq8-hkv2-d128-dv128-bhsd-causal-lse")
         self.assertEqual(PAGED[0].key, "bf16-hq8-hkv2-d128-dv128-bhsd-causal_bottom_right-p16-lse")
         self.assertEqual(PAGED[2].key, "f16-hq4-hkv1-d64-dv64-bshd-causal_bottom_right-w32x0-p32-lse")
+        self.assertEqual(VARLEN[0].key, "bf16-hq8-hkv2-d128-dv128-bshd-causal_bottom_right-varlen-lse")
+        self.assertEqual(VARLEN[2].key, "f16-hq4-hkv4-d64-dv64-bshd-causal-w32x0-varlen")
+
+    def test_varlen_keys(self):
+        """-varlen follows the mask's parts and precedes -lse; keys without it
+        are not varlen."""
+        self.assertTrue(KernelSpec.from_key("bf16-hq8-hkv2-d128-dv128-bhsd-none-varlen").varlen)
+        self.assertFalse(KernelSpec.from_key("bf16-hq8-hkv2-d128-dv128-bhsd-none-lse").varlen)
+        with self.assertRaisesRegex(ValueError, "not canonical"):
+            KernelSpec.from_key("bf16-hq8-hkv2-d128-dv128-bhsd-none-lse-varlen")
+        with self.assertRaisesRegex(ValueError, "^attnc.KernelSpec: varlen is True with page_size 16"):
+            KernelSpec.from_key("bf16-hq8-hkv2-d128-dv128-bhsd-none-p16-varlen")
 
     def test_keys_without_a_page_size_are_dense(self):
         """Keys written before page_size existed parse as they did: dense."""
@@ -72,7 +93,7 @@ class KeyTest(unittest.TestCase):
         base = KernelSpec(**GQA)
         changes = dict(dtype="f16", heads_q=16, heads_kv=1, head_dim=64, head_dim_v=64, mask="causal",
                        window=(8, 8), softcap=5.0, layout="bshd", lse=True, options=(("stages", "2"),),
-                       page_size=16)
+                       page_size=16, varlen=True)
         for name, value in changes.items():
             other = KernelSpec(**{**GQA, name: value})
             self.assertNotEqual(other.key, base.key, name)
@@ -118,6 +139,10 @@ class ValidationTest(unittest.TestCase):
         for page_size in (24, 8, 512, 0, 16.0, True, "16"):
             self.check(f"page_size is {page_size!r}; expected None (a dense KV cache) or a power of two from 16 "
                        "to 256", page_size=page_size)
+        for varlen in (1, None, "yes"):
+            self.check(f"varlen is {varlen!r}; expected a bool", varlen=varlen)
+        self.check("varlen is True with page_size 16; attnc has no varlen kernel over a paged KV cache",
+                   varlen=True, page_size=16)
 
 
 class MlirTest(unittest.TestCase):
@@ -146,14 +171,29 @@ class MlirTest(unittest.TestCase):
         self.assertIn("window = [32, 0] layout = bshd kv_splits(%splits) pages(", text)
         self.assertNotIn("pages", VARIANTS[0].mlir())
 
+    def test_varlen_text(self):
+        """A varlen spec's function takes batch-1 q, k and v and the offsets
+        (examples/varlen_prefill_gqa.mlir's form); O and LSE have batch 1."""
+        text = VARLEN[0].mlir()
+        self.assertIn("(%q: tensor<1x?x8x128xbf16>, %k: tensor<1x?x2x128xbf16>, %v: tensor<1x?x2x128xbf16>, "
+                      "%cu_seqlens_q: tensor<?xi32>, %cu_seqlens_k: tensor<?xi32>) -> "
+                      "(tensor<1x?x8x128xbf16>, tensor<1x8x?xf32>)", text)
+        self.assertIn("attn.attention %q, %k, %v mask = causal_bottom_right layout = bshd "
+                      "varlen(%cu_seqlens_q, %cu_seqlens_k : tensor<?xi32>, tensor<?xi32>)\n"
+                      "      : tensor<1x?x8x128xbf16>, tensor<1x?x2x128xbf16>, tensor<1x?x2x128xbf16> -> "
+                      "tensor<1x?x8x128xbf16>, tensor<1x8x?xf32>", text)
+        self.assertIn("%q: tensor<1x8x?x128xbf16>, %k: tensor<1x2x?x128xbf16>", VARLEN[1].mlir())
+        self.assertIn("window = [32, 0] layout = bshd varlen(", VARLEN[2].mlir())
+        self.assertNotIn("varlen", VARIANTS[0].mlir())
+
     @unittest.skipUnless(compiler_or_none(), "attnc-compile not found (set ATTNC_COMPILER)")
     def test_graphs_lower_to_the_cpu_reference(self):
         """attnc-opt (beside attnc-compile) lowers every variant's graph, paged
-        ones included, through the CPU reference pipeline."""
+        and varlen ones included, through the CPU reference pipeline."""
         opt = os.path.join(os.path.dirname(compiler_or_none()), "attnc-opt")
         if not os.access(opt, os.X_OK):
             self.skipTest(f"no attnc-opt beside {compiler_or_none()}")
-        for spec in VARIANTS:
+        for spec in VARIANTS + VARLEN:
             result = subprocess.run([opt, "-", "--attn-lower-to-cpu-pipeline", "-o", os.devnull], input=spec.mlir(),
                                     capture_output=True, text=True)
             self.assertEqual(result.returncode, 0, f"{spec.key}: {result.stderr}")
@@ -175,6 +215,30 @@ class MlirTest(unittest.TestCase):
                     self.assertEqual(manifest["split_kv"]["splits"], 0, spec.key)
                     self.assertIn({"kind": "i32", "value": "kv_splits"}, manifest["params"])
                 self.assertTrue(os.path.isfile(os.path.join(path, "graph.mlir")))
+
+    @unittest.skipUnless(compiler_or_none(), "attnc-compile not found (set ATTNC_COMPILER)")
+    def test_varlen_variants_compile_to_their_manifest(self):
+        """A varlen graph compiles to a kernel of the varlen contract
+        (docs/Runtime.md): problem.varlen, grid x = ceil_div(seq_q, block_m)
+        + batch, y = heads_q, z = one, O and the offsets as pointers, the
+        i32 seq_q, seq_k and batch."""
+        from attnc.compiler import compile_spec
+        compiler = compiler_or_none()
+        with tempfile.TemporaryDirectory() as tmp:
+            for spec in VARLEN:
+                path = compile_spec(compiler, spec, os.path.join(tmp, spec.key))
+                with open(os.path.join(path, "manifest.json")) as f:
+                    manifest = json.load(f)
+                spec.check_manifest(manifest, path)
+                self.assertIs(manifest["problem"].get("varlen"), True, spec.key)
+                x, y, z = manifest["grid"]
+                self.assertEqual((x["product"], x.get("plus")), (["seq_q"], ["batch"]), spec.key)
+                self.assertEqual((y, z), ({"product": ["heads_q"]}, {"product": ["one"]}), spec.key)
+                params = manifest["params"]
+                for param in ({"kind": "pointer", "tensor": "o"}, {"kind": "pointer", "tensor": "cu_seqlens_q"},
+                              {"kind": "pointer", "tensor": "cu_seqlens_k"}, {"kind": "i32", "value": "batch"}):
+                    self.assertIn(param, params, spec.key)
+                self.assertNotIn("split_kv", manifest, spec.key)
 
 
 class ManifestCheckTest(unittest.TestCase):
@@ -210,6 +274,23 @@ class ManifestCheckTest(unittest.TestCase):
         manifest = manifest_for(dense)
         manifest["problem"]["page_size"] = 16
         with self.assertRaisesRegex(AttncError, "m.json: problem.page_size is 16 but kernel .* needs None"):
+            dense.check_manifest(manifest, "m.json")
+
+    def test_varlen_must_match(self):
+        """A varlen spec needs problem.varlen in the manifest; a dense spec a
+        manifest without it (or with it false)."""
+        varlen, dense = VARLEN[1], VARIANTS[0]
+        manifest = manifest_for(varlen)
+        self.assertIs(manifest["problem"]["varlen"], True)
+        varlen.check_manifest(manifest, "m.json")
+        del manifest["problem"]["varlen"]
+        with self.assertRaisesRegex(AttncError, "m.json: problem.varlen is False but kernel .*-varlen needs True"):
+            varlen.check_manifest(manifest, "m.json")
+        manifest = manifest_for(dense)
+        manifest["problem"]["varlen"] = False
+        dense.check_manifest(manifest, "m.json")
+        manifest["problem"]["varlen"] = True
+        with self.assertRaisesRegex(AttncError, "m.json: problem.varlen is True but kernel .* needs False"):
             dense.check_manifest(manifest, "m.json")
 
     def test_compiled_in_scale_is_stale(self):

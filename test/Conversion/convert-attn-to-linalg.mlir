@@ -375,8 +375,8 @@ func.func @load_varlen_tile(%k: tensor<1x?x2x64xbf16>, %h: index, %row: index,
 // CHECK:           %[[ROWS:.*]] = arith.subi
 // CHECK:           %[[BLOCKS:.*]] = arith.ceildivsi %[[ROWS]], %[[BM]]
 // CHECK:           %[[END:.*]] = arith.addi %[[FIRST]], %[[BLOCKS]]
-// CHECK:           %[[IS_CUR:.*]] = arith.cmpi eq, %[[CUR]], %[[B]]
-// CHECK:           %[[PAST:.*]] = arith.cmpi sge, %[[T]], %[[END]]
+// CHECK-DAG:       %[[IS_CUR:.*]] = arith.cmpi eq, %[[CUR]], %[[B]]
+// CHECK-DAG:       %[[PAST:.*]] = arith.cmpi sge, %[[T]], %[[END]]
 // CHECK:           %[[MOVES:.*]] = arith.andi %[[IS_CUR]], %[[PAST]]
 // CHECK:           %[[SEQ:.*]] = arith.select %[[MOVES]], %[[NEXT]], %[[CUR]]
 // CHECK:           %[[START:.*]] = arith.select %[[MOVES]], %[[END]], %[[FIRST]]

@@ -52,6 +52,8 @@ std::string gridExpr(const GridDim &g) {
     expr += (expr.empty() ? "" : " * ") + std::string(toString(s));
   if (g.ceilDiv != 1)
     expr = "ceil_div(" + expr + ", " + std::to_string(g.ceilDiv) + ")";
+  for (Symbol s : g.plus)
+    expr += " + " + std::string(toString(s));
   return expr;
 }
 
@@ -124,6 +126,8 @@ void printSummary(const Manifest &m) {
     std::cout << ", packed_query_heads " << p.packedQueryHeads;
   if (p.pageSize)
     std::cout << ", page_size " << p.pageSize;
+  if (p.varlen)
+    std::cout << ", varlen";
   std::cout << "\n"
             << "alignment: " << m.alignmentBytes << " bytes\n";
   printParams(m.params, "");
@@ -248,6 +252,8 @@ int checkAbi() {
   ATTNC_OFFSET(attnc_attention_args, scale);
   ATTNC_OFFSET(attnc_attention_args, block_table);
   ATTNC_OFFSET(attnc_attention_args, cache_lengths);
+  ATTNC_OFFSET(attnc_attention_args, cu_seqlens_q);
+  ATTNC_OFFSET(attnc_attention_args, cu_seqlens_k);
   ATTNC_OFFSET(attnc_kernel_attrs, struct_size);
   ATTNC_OFFSET(attnc_kernel_attrs, num_regs);
   ATTNC_OFFSET(attnc_kernel_attrs, local_bytes);
@@ -268,6 +274,10 @@ int checkAbi() {
   // 0.2.0's struct, without the paged KV cache's tensors: still accepted.
   args.struct_size = offsetof(attnc_attention_args, block_table);
   report("launch, 0.2.0 struct_size",
+         attnc_attention_launch(nullptr, &args, nullptr));
+  // 0.3.0's, without the varlen offsets: still accepted.
+  args.struct_size = offsetof(attnc_attention_args, cu_seqlens_q);
+  report("launch, 0.3.0 struct_size",
          attnc_attention_launch(nullptr, &args, nullptr));
   report("check, NULL kernel", attnc_attention_check(nullptr, &args, nullptr));
   attnc_kernel_attrs attrs = {};

@@ -125,7 +125,8 @@ bool attnc::run::runOnGpu(const std::string &artifactDir, const Problem &p,
   }
   if (!buffers.alloc(r.output.bytes.size(), device[3], error))
     return false;
-  size_t lseCount = p.batch * p.headsQ * p.seqQ;
+  // A varlen batch's LSE is [1, Hq, total_q], its sequences' rows packed.
+  size_t lseCount = (p.varlen ? 1 : p.batch) * p.headsQ * p.seqQ;
   void *lse = nullptr;
   if (p.hasLse && !buffers.alloc(lseCount * sizeof(float), lse, error))
     return false;
@@ -163,6 +164,29 @@ bool attnc::run::runOnGpu(const std::string &artifactDir, const Problem &p,
     args.cache_lengths = describeIndices(lengths, {p.batch});
     // The checked launch: a bad table is an error naming the entry, not a
     // wrong answer.
+    ATTNC_TRY(attnc_attention_check(kernel, &args, nullptr));
+  }
+  if (p.varlen) {
+    size_t offsets = size_t(p.batch + 1);
+    if (indices.cuSeqlensQ.size() != offsets ||
+        indices.cuSeqlensK.size() != offsets) {
+      error = "runOnGpu: a varlen problem needs its offsets cu_seqlens_q and "
+              "cu_seqlens_k [" +
+              std::to_string(offsets) + "]";
+      return false;
+    }
+    void *cuQ = nullptr, *cuK = nullptr;
+    size_t bytes = offsets * sizeof(int32_t);
+    if (!buffers.alloc(bytes, cuQ, error) || !buffers.alloc(bytes, cuK, error))
+      return false;
+    ATTNC_TRY_TESTING(
+        attnc_testing_memcpy_htod(cuQ, indices.cuSeqlensQ.data(), bytes));
+    ATTNC_TRY_TESTING(
+        attnc_testing_memcpy_htod(cuK, indices.cuSeqlensK.data(), bytes));
+    args.cu_seqlens_q = describeIndices(cuQ, {p.batch + 1});
+    args.cu_seqlens_k = describeIndices(cuK, {p.batch + 1});
+    // The checked launch: offsets out of order or past the tensors are an
+    // error naming the entry, not a wrong answer.
     ATTNC_TRY(attnc_attention_check(kernel, &args, nullptr));
   }
 

@@ -34,12 +34,14 @@ std::string initGpu();
 
 /// Loads the artifact in `artifactDir` with the runtime, uploads q, k, v
 /// (for a paged problem the page pools, and the block table and cache
-/// lengths of `indices`), poisons O and LSE (NaN), launches, downloads the
+/// lengths of `indices`; for a varlen one the packed sequences and the
+/// offsets of `indices`), poisons O and LSE (NaN), launches, downloads the
 /// results and times `iterations` more launches (median, CUDA events). A
-/// paged launch's index inputs are checked first (attnc_attention_check:
-/// every length within the table, every page read in the pool); the timed
-/// launches trust them. On failure returns false and sets `error` to a
-/// message naming the call and value at fault.
+/// paged or varlen launch's index inputs are checked first
+/// (attnc_attention_check: every length within the table, every page read
+/// in the pool; offsets from 0 up, never decreasing, within the tensors);
+/// the timed launches trust them. On failure returns false and sets `error` to
+/// a message naming the call and value at fault.
 bool runOnGpu(const std::string &artifactDir, const Problem &problem,
               const HostTensor &q, const HostTensor &k, const HostTensor &v,
               int iterations, DeviceResult &result, std::string &error,

@@ -200,6 +200,20 @@ std::vector<int64_t> attnc::run::pagedCacheLengths(int64_t batch,
   return lengths;
 }
 
+void attnc::run::makeVarlen(Problem &p) {
+  Problem::Varlen varlen;
+  for (int64_t b = 0; b < p.batch; ++b) {
+    std::array<int64_t, 4> rows = {p.seqQ, 1, std::max<int64_t>(1, p.seqQ / 3),
+                                   0};
+    std::array<int64_t, 4> keys = {p.seqK, p.seqK / 2 + 1, 1, 0};
+    varlen.seqLensQ.push_back(std::min(p.seqQ, rows[b % 4]));
+    varlen.seqLensK.push_back(std::min(p.seqK, keys[b % 4]));
+  }
+  p.varlen = std::move(varlen);
+  p.seqQ = p.queryOffsetOf(p.batch);
+  p.seqK = p.keyOffsetOf(p.batch);
+}
+
 int64_t attnc::run::pagesPerSequence(const Problem &p, int64_t pageSize) {
   return std::max<int64_t>(1, (p.seqK + pageSize - 1) / pageSize);
 }

@@ -123,6 +123,14 @@ std::vector<int64_t> pagedCacheLengths(int64_t batch, int64_t seqK);
 Problem::Paged pagedCache(const Problem &p, int64_t pageSize,
                           int64_t maxPages = 0, int64_t numPages = 0);
 
+/// Makes `p` a varlen batch of `p.batch` sequences of at most `p.seqQ` query
+/// rows and `p.seqK` keys: p.seqQ rows and p.seqK keys, then one row and
+/// half the keys, a third of the rows and one key, and none at all, in turn
+/// (one sequence much longer than the rest, single tokens, an empty
+/// sequence); p.seqQ and p.seqK become the totals, the tensors' sequence
+/// dims.
+void makeVarlen(Problem &p);
+
 /// The pages a paged problem's sequences need, at least 1: the longest
 /// sequence's (a row of the table) and all of them (the pool).
 int64_t pagesPerSequence(const Problem &p, int64_t pageSize);

@@ -18,6 +18,13 @@
 // index inputs are checked before the launch (attnc_attention_check), so a
 // bad table or length is an error naming it, never a wrong answer.
 //
+// A varlen artifact (problem.varlen) runs on B sequences packed in a batch
+// of 1, as attnc-run generates them for a varlen graph: Nq rows and Nk keys,
+// then one row and Nk / 2 + 1 keys, Nq / 3 rows and one key, and none at
+// all, in turn (its default shapes have several sequences each); the
+// reference applies the mask per sequence, and the offsets are checked
+// before the launch as a paged artifact's table is.
+//
 //===----------------------------------------------------------------------===//
 
 #include "GpuBackend.h"
@@ -105,6 +112,11 @@ bool problemFromManifest(const rt::Manifest &m, int64_t batch, int64_t seqQ,
   // the longest cache.
   if (m.problem.pageSize)
     p.paged = pagedCache(p, m.problem.pageSize);
+  // A varlen batch (problem.varlen) of `batch` sequences of mixed lengths,
+  // seqQ and seqK the longest (makeVarlen, shared with attnc-run); the
+  // tensors' sequence dims are the totals.
+  if (m.problem.varlen)
+    makeVarlen(p);
   return true;
 }
 
@@ -134,6 +146,10 @@ std::string parseShapes(const std::string &text,
 int main(int argc, char **argv) {
   std::vector<std::array<int64_t, 3>> shapes = {
       {1, 1, 1}, {2, 17, 33}, {1, 113, 203}, {1, 200, 100}, {1, 257, 513}};
+  // A varlen artifact's B counts sequences of mixed lengths: its default
+  // shapes have several (the longest of 1 to 257 rows and keys).
+  const std::vector<std::array<int64_t, 3>> varlenShapes = {
+      {1, 1, 1}, {4, 17, 33}, {5, 113, 203}, {8, 200, 100}, {9, 257, 513}};
   int iterations = 10;
   uint64_t seed = 1;
   std::vector<std::string> dirs;
@@ -144,7 +160,9 @@ int main(int argc, char **argv) {
                "attnc-run-artifact");
   app.add_option("--shapes", shapeList,
                  "Comma-separated B:Nq:Nk problem sizes (default: "
-                 "1:1:1,2:17:33,1:113:203,1:200:100,1:257:513)");
+                 "1:1:1,2:17:33,1:113:203,1:200:100,1:257:513; for a varlen "
+                 "artifact B sequences of at most Nq rows and Nk keys, "
+                 "default 1:1:1,4:17:33,5:113:203,8:200:100,9:257:513)");
   app.add_option("--iterations", iterations,
                  "Timed launches per shape (median reported)")
       ->check(CLI::Range(1, 100000));
@@ -187,7 +205,8 @@ int main(int argc, char **argv) {
       ++failures;
       continue;
     }
-    for (auto [batch, seqQ, seqK] : shapes) {
+    bool defaultVarlen = m.problem.varlen && shapeList.empty();
+    for (auto [batch, seqQ, seqK] : defaultVarlen ? varlenShapes : shapes) {
       Problem p;
       if (!problemFromManifest(m, batch, seqQ, seqK, p, error)) {
         std::printf("%-18s FAIL (%s)\n", m.entry.c_str(), error.c_str());

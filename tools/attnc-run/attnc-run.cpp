@@ -172,20 +172,11 @@ FailureOr<Problem> problemFromFunction(func::FuncOp func) {
     // the keys, a third of the rows and one key, and none at all, in turn:
     // one much longer than the rest, single tokens, empty sequences. The
     // tensors' sequence dims are the totals; offsets of a static size fix
-    // the number of sequences.
+    // the number of sequences. (makeVarlen, shared with
+    // attnc-run-artifact.)
     int64_t offsets = op.getCuSeqlensQ().getType().getDimSize(0);
     p.batch = resolve(offsets, batchSize + 1) - 1;
-    Problem::Varlen varlen;
-    for (int64_t b = 0; b < p.batch; ++b) {
-      std::array<int64_t, 4> rows = {p.seqQ, 1,
-                                     std::max<int64_t>(1, p.seqQ / 3), 0};
-      std::array<int64_t, 4> keys = {p.seqK, p.seqK / 2 + 1, 1, 0};
-      varlen.seqLensQ.push_back(std::min(p.seqQ, rows[b % 4]));
-      varlen.seqLensK.push_back(std::min(p.seqK, keys[b % 4]));
-    }
-    p.varlen = std::move(varlen);
-    p.seqQ = p.queryOffsetOf(p.batch);
-    p.seqK = p.keyOffsetOf(p.batch);
+    makeVarlen(p);
     for (auto [what, size, total] :
          {std::tuple<const char *, int64_t, int64_t>{"query", q[2], p.seqQ},
           {"key", k[2], p.seqK}})

@@ -21,7 +21,8 @@ extern "C" {
 
 /* Checks that `tensor` is in CUDA device memory (kDLCUDA), one lane of bf16,
  * f16 or f32 with ndim 4 (q, k, v, o) or of int32 with ndim 2 or 1 (a paged
- * KV cache's block_table and cache_lengths), with non-negative sizes, then
+ * KV cache's block_table and cache_lengths, a varlen batch's cu_seqlens_q
+ * and cu_seqlens_k), with non-negative sizes, then
  * fills `*out`: an int32 tensor's unused trailing dims get shape 1 and
  * stride 0. NULL strides (compact row-major) become explicit ones. Device,
  * alignment and the manifest's rules are checked at launch. Does not need a

@@ -39,7 +39,9 @@ enum class ParamKind { TensorMap, Pointer, I32, F32 };
 /// Sq], contiguous, in the kernel's view (B, H, Sq as the symbols batch,
 /// heads_q and seq_q give them). BlockTable and CacheLengths (pointers only)
 /// are the index inputs of a paged KV cache (Problem::pageSize): int32
-/// [batch, pages_per_seq] and [batch], contiguous.
+/// [batch, pages_per_seq] and [batch], contiguous. CuSeqlensQ and
+/// CuSeqlensK (pointers only) are the cumulative offsets of a varlen batch
+/// (Problem::varlen): int32 [batch + 1] each, contiguous.
 enum class TensorName {
   Q,
   K,
@@ -49,7 +51,9 @@ enum class TensorName {
   OPartial,
   LsePartial,
   BlockTable,
-  CacheLengths
+  CacheLengths,
+  CuSeqlensQ,
+  CuSeqlensK
 };
 /// A logical tensor dimension in BHSD terms.
 enum class TensorDim { D, S, H, B };
@@ -114,10 +118,12 @@ bool isI32Symbol(Symbol symbol);
 /// Whether a symbol may be an f32 kernel parameter.
 bool isF32Symbol(Symbol symbol);
 
-/// One grid dimension: ceil_div(product of symbols, ceilDiv).
+/// One grid dimension: ceil_div(product of symbols, ceilDiv) plus the sum
+/// of the symbols in `plus` (a varlen kernel's query tiles).
 struct GridDim {
   std::vector<Symbol> product;
   int64_t ceilDiv = 1;
+  std::vector<Symbol> plus;
 };
 
 /// What the kernel was compiled for; launches are checked against it.
@@ -140,6 +146,15 @@ struct Problem {
   /// and v describe the pool), through the block_table and cache_lengths
   /// pointers.
   int64_t pageSize = 0;
+  /// A variable-length batch (problem.varlen; absent: false): Q, K, V and O
+  /// pack the batch's sequences without padding in a batch of 1 ([1, Hq,
+  /// total_q, D] and [1, Hkv, total_k, D] logically), and sequence b is rows
+  /// cu_seqlens_q[b] .. cu_seqlens_q[b + 1] of Q, O and the LSE and rows
+  /// cu_seqlens_k[b] .. cu_seqlens_k[b + 1] of K and V; the kernel reads
+  /// both offset arrays through the cu_seqlens_q and cu_seqlens_k pointers.
+  /// The symbol batch is then the number of sequences (cu_seqlens_q.shape[0]
+  /// - 1), seq_q and seq_k the totals.
+  bool varlen = false;
 };
 
 /// One kernel parameter, in launch order. Which fields matter depends on kind:

@@ -45,7 +45,12 @@
 extern "C" {
 #endif
 
-/* 0.3.0: paged KV caches: attnc_attention_args gained block_table and
+/* 0.4.0: variable-length batches: attnc_attention_args gained cu_seqlens_q
+ * and cu_seqlens_k at its end (the 0.3.0 struct_size, 552 bytes, and the
+ * 0.2.0 one, 376, are still accepted: both then read as absent); ATTNC_I32
+ * tensors of rank 1 serve as offset arrays too; ATTNC_CHECK_INDEX_INPUTS and
+ * attnc_attention_check check their values.
+ * 0.3.0: paged KV caches: attnc_attention_args gained block_table and
  * cache_lengths at its end (the 0.2.0 struct_size, 376 bytes, is still
  * accepted: both then read as absent); ATTNC_I32 and index tensors of rank 1
  * and 2 (attnc_tensor_from_dlpack accepts them); attnc_attention_check;
@@ -54,7 +59,7 @@ extern "C" {
  * attnc_tensor gained device_id and byte_offset (DLPack); contexts are saved
  * and restored; attnc_get_device; the memory and timing helpers moved to
  * libAttncRuntimeTesting. */
-#define ATTNC_RUNTIME_VERSION "0.3.0"
+#define ATTNC_RUNTIME_VERSION "0.4.0"
 
 typedef enum attnc_status {
   ATTNC_OK = 0,
@@ -70,7 +75,7 @@ typedef enum attnc_dtype {
   ATTNC_BF16 = 1,
   ATTNC_F16 = 2,
   ATTNC_F32 = 3,
-  ATTNC_I32 = 4, /* int32: the index tensors of a paged KV cache only */
+  ATTNC_I32 = 4, /* int32: index tensors (paged cache, varlen) only */
 } attnc_dtype;
 
 /* A device tensor in logical [batch, heads, seq, head_dim] order whatever its
@@ -79,8 +84,9 @@ typedef enum attnc_dtype {
  * converts and checks):
  *   data        DLTensor.data, a CUdeviceptr stored as a pointer
  *   shape       DLTensor.shape, ndim == 4 (q, k, v, o); an int32 index
- *               tensor (block_table, ndim 2; cache_lengths, ndim 1) gives
- *               its dims first and 1 for each unused trailing one
+ *               tensor (block_table, ndim 2; cache_lengths, cu_seqlens_q
+ *               and cu_seqlens_k, ndim 1) gives its dims first and 1 for
+ *               each unused trailing one
  *   strides     DLTensor.strides, in elements (DLPack's NULL, compact
  *               row-major, is spelled out); 0 for an unused trailing dim
  *               (the stride of a dim of size 1 is never read)
@@ -129,6 +135,26 @@ typedef struct attnc_attention_args {
    * are not read and count as absent. */
   attnc_tensor block_table;
   attnc_tensor cache_lengths;
+  /* Since 0.4.0. A variable-length batch: for an artifact whose manifest has
+   * problem.varlen, q, k, v and o pack B sequences without padding in a
+   * batch of 1: q [1, Hq, total_q, D], k [1, Hkv, total_k, D], v
+   * [1, Hkv, total_k, Dv], o [1, Hq, total_q, Dv] (logical order, either
+   * layout as usual) and lse float32 [1, Hq, total_q]. Both tensors below
+   * are then required, ATTNC_I32, contiguous, of B + 1 entries each
+   * (shape[1..3] = 1, B >= 1):
+   *   cu_seqlens_q   sequence b is rows cu_seqlens_q[b] .. cu_seqlens_q[b+1]
+   *                  of q, o and lse; non-decreasing, from >= 0 to at most
+   *                  total_q (rows past the last offset are not written)
+   *   cu_seqlens_k   sequence b is rows cu_seqlens_k[b] .. cu_seqlens_k[b+1]
+   *                  of k and v, likewise up to total_k
+   * Masks apply per sequence, with its own lengths. The kernel trusts the
+   * values unless ATTNC_CHECK_INDEX_INPUTS=1 or attnc_attention_check checks
+   * them. For any other artifact both must be absent (zero-initialized).
+   * With the 0.3.0 struct_size (offsetof(attnc_attention_args,
+   * cu_seqlens_q), 552) or the 0.2.0 one they are not read and count as
+   * absent. */
+  attnc_tensor cu_seqlens_q;
+  attnc_tensor cu_seqlens_k;
 } attnc_attention_args;
 
 /* What the driver reports about a loaded kernel. */
@@ -184,23 +210,25 @@ ATTNC_RT_API attnc_status attnc_kernel_get_attrs(attnc_kernel kernel,
 
 /* Checks the tensors against the manifest (dtype, head dims, batch/heads/seq
  * agreement, GQA divisibility, LSE presence, TMA alignment and strides; a
- * paged artifact's block table and cache lengths by shape), encodes the
- * tensor maps, computes the grid and launches on `stream` (a CUstream; NULL
- * is the default stream). Asynchronous, except that with the environment
- * variable ATTNC_CHECK_INDEX_INPUTS=1 a paged launch first checks the index
- * values as attnc_attention_check does (a device-to-host copy and a stream
- * synchronization per launch). */
+ * paged artifact's block table and cache lengths and a varlen artifact's
+ * offsets by shape), encodes the tensor maps, computes the grid and launches
+ * on `stream` (a CUstream; NULL is the default stream). Asynchronous, except
+ * that with the environment variable ATTNC_CHECK_INDEX_INPUTS=1 a paged or
+ * varlen launch first checks the index values as attnc_attention_check does
+ * (a device-to-host copy and a stream synchronization per launch). */
 ATTNC_RT_API attnc_status attnc_attention_launch(
     attnc_kernel kernel, const attnc_attention_args *args, void *stream);
 
 /* Every check attnc_attention_launch makes, without launching; for a paged
- * artifact also the values of the index inputs, whatever
- * ATTNC_CHECK_INDEX_INPUTS says: block_table and cache_lengths are copied to
- * the host on `stream`, after the work queued there (this call waits for it
- * with cuStreamSynchronize), and every cache_lengths[b] must be in
+ * or varlen artifact also the values of the index inputs, whatever
+ * ATTNC_CHECK_INDEX_INPUTS says: they are copied to the host on `stream`,
+ * after the work queued there (this call waits for it with
+ * cuStreamSynchronize). Paged: every cache_lengths[b] must be in
  * 0 .. pages_per_seq * page_size and every page that sequence b's tokens
  * lie in (block_table[b][0 .. ceil(cache_lengths[b] / page_size) - 1]) in
- * 0 .. num_pages - 1. ATTNC_ERROR_INVALID_ARGUMENT names the entry. */
+ * 0 .. num_pages - 1. Varlen: cu_seqlens_q[0] and cu_seqlens_k[0] must be
+ * >= 0, each array non-decreasing, and no entry past total_q (q's rows),
+ * resp. total_k (k's). ATTNC_ERROR_INVALID_ARGUMENT names the entry. */
 ATTNC_RT_API attnc_status attnc_attention_check(
     attnc_kernel kernel, const attnc_attention_args *args, void *stream);
 

@@ -147,7 +147,7 @@ void KernelEmitter::issueKeyLoad(Value stage, Value kvBlock) {
     return loadPagedTile(tmKey, plan.keyAtoms, smem.keyStages, offset,
                          plan.headDim, kvBlock, kb);
   if (plan.varlen)
-    row = add(keyRowOffset, row);
+    row = add(toI32(index.lower(b, plan.varlen->keyBegin)), row);
   loadTile(tmKey, plan.keyAtoms, smem.keyStages, offset, plan.blockN,
            plan.headDim, row, kvHead, batch, kb);
 }
@@ -160,7 +160,7 @@ void KernelEmitter::issueValueLoad(Value stage, Value kvBlock) {
     return loadPagedTile(tmValue, plan.valueAtoms, smem.valueStages, offset,
                          plan.valueHeadDim, kvBlock, vb);
   if (plan.varlen)
-    row = add(keyRowOffset, row);
+    row = add(toI32(index.lower(b, plan.varlen->keyBegin)), row);
   loadTile(tmValue, plan.valueAtoms, smem.valueStages, offset, plan.blockN,
            plan.valueHeadDim, row, kvHead, batch, vb);
 }
@@ -431,8 +431,9 @@ void KernelEmitter::setTile(Value qBlock, Value headIndex, Value batchIndex) {
     index.unmap(reversed);
     index.map(reversed, index.lower(b, reversed));
   }
-  // A varlen tile's sequence and query block, from its linear index, and
-  // the rows of its sequence.
+  // A varlen tile's sequence and query block, from its linear index. The
+  // rows of its sequence are read from the offsets where they are used
+  // (sequenceRows()), not held through the kv loops.
   if (plan.varlen) {
     SequenceTileOp tile = plan.varlen->tile;
     auto [sequence, block] = lowerSequenceTile(
@@ -441,12 +442,6 @@ void KernelEmitter::setTile(Value qBlock, Value headIndex, Value batchIndex) {
       index.unmap(result);
     index.map(tile.getSequence(), toIndex(sequence));
     index.map(tile.getQueryBlock(), toIndex(block));
-    SmallVector<Value> rows = index.lower(
-        b, ValueRange{plan.varlen->queryBegin, plan.varlen->queryEnd,
-                      plan.varlen->keyBegin});
-    queryRowOffset = toI32(rows[0]);
-    sequenceRows = toI32(arith::SubIOp::create(b, loc, rows[1], rows[0]));
-    keyRowOffset = toI32(rows[2]);
   }
   // A paged tile's keys, once per tile: its sequence's cache length.
   if (plan.paged) {
@@ -488,7 +483,9 @@ std::pair<Value, Value> KernelEmitter::producerBounds() {
 
 void KernelEmitter::loadQuery() {
   Value qb = queryBarrier();
-  Value row = plan.varlen ? add(queryRowOffset, rowBegin) : rowBegin;
+  Value row = plan.varlen ? add(toI32(index.lower(b, plan.varlen->queryBegin)),
+                                rowBegin)
+                          : rowBegin;
   loadTile(tmQuery, plan.queryAtoms, smem.query, Value(), plan.blockM,
            plan.headDim, row, head, batch, qb);
 }
@@ -663,12 +660,13 @@ void KernelEmitter::lowerFinalize(TileValues &values, FinalizeOp op,
     Value row = r == 0 ? row0 : add(row0, c32(8));
     // A varlen tile's rows are its sequence's, at its rows of the packed
     // LSE.
+    SequenceRows rows = plan.varlen ? sequenceRows() : SequenceRows();
     Value rowOk = arith::AndIOp::create(
         b, loc, isQuadLead,
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, row,
-                              plan.varlen ? sequenceRows : seqQ));
+                              plan.varlen ? rows.count : seqQ));
     if (plan.varlen)
-      row = add(queryRowOffset, row);
+      row = add(rows.queries, row);
     ifThen(rowOk, [&] {
       Value value = arith::AddFOp::create(
           b, loc, arith::MulFOp::create(b, loc, rowMax.rows[r], scale),
@@ -679,6 +677,13 @@ void KernelEmitter::lowerFinalize(TileValues &values, FinalizeOp op,
       LLVM::StoreOp::create(b, loc, value, ptr, /*alignment=*/4);
     });
   }
+}
+
+KernelEmitter::SequenceRows KernelEmitter::sequenceRows() {
+  SmallVector<Value> rows = index.lower(
+      b, ValueRange{plan.varlen->queryBegin, plan.varlen->queryEnd});
+  return {toI32(rows[0]),
+          toI32(arith::SubIOp::create(b, loc, rows[1], rows[0]))};
 }
 
 Value KernelEmitter::rowIndex(Value row) {

@@ -289,9 +289,15 @@ private:
   /// tile `tile` (i32, attn.sequence_tile), from the offsets at `offsets`;
   /// every lane of the warp must take part.
   std::pair<Value, Value> lowerSequenceTile(Value tile, Value offsets);
+  /// The current varlen tile's sequence (i32): the row of Q and O where it
+  /// starts and its query rows, read from the offsets at each call.
+  struct SequenceRows {
+    Value queries, count;
+  };
+  SequenceRows sequenceRows();
   /// Writes this warpgroup's rows of O, scaled by `inv` per row, through the
   /// Q buffer to the tile's rows of the packed O at pointer `output`, rows
-  /// below sequenceRows only.
+  /// below its sequence's only.
   void storeSequenceRows(ArrayRef<Value> o, const Value inv[2], Value output);
   void storePartialOutput(ArrayRef<Value> o, const Value inv[2], Value partial);
   /// The i64 index of row `row` of the current tile in the LSE [B, H, Sq]
@@ -323,10 +329,8 @@ private:
   /// Paged kernels: the block table, its row length, and the current tile's
   /// keys (its sequence's cache length, i32).
   Value blockTable, pagesPerSeq, keys;
-  /// Varlen kernels: the cu_seqlens_q pointer; the rows of Q and O and of
-  /// K and V where the current tile's sequence starts, and its query rows
-  /// (i32).
-  Value queryOffsets, queryRowOffset, keyRowOffset, sequenceRows;
+  /// Varlen kernels: the cu_seqlens_q pointer.
+  Value queryOffsets;
   /// pagesOfBlock's loads, by the kv block value they are for.
   DenseMap<Value, SmallVector<Value>> blockPages;
   /// Descriptors of shared-memory offset 0: K-major operands (Q, K, P: rows

@@ -100,7 +100,7 @@ void KernelEmitter::passTurn() {
 /// Whether `op` names a ring slot (the stage arithmetic of its iteration,
 /// lowered before the step's other ops) rather than computing a tile.
 static bool isRingSlot(Operation &op) {
-  return isa<RingPopOp, LoadTileOp, LoadPagedTileOp>(op);
+  return isa<RingPopOp, LoadTileOp, LoadPagedTileOp, LoadVarlenTileOp>(op);
 }
 
 /// Whether `op` hands a ring slot back: each schedule lowers the step's

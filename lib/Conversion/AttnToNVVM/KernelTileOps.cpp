@@ -445,7 +445,7 @@ void KernelEmitter::lowerTileOp(TileValues &values, Operation *op,
   if (op->use_empty() && isMemoryEffectFree(op))
     return;
   TypeSwitch<Operation *>(op)
-      .Case<RingPopOp, LoadTileOp, LoadPagedTileOp>(
+      .Case<RingPopOp, LoadTileOp, LoadPagedTileOp, LoadVarlenTileOp>(
           [&](Operation *o) { lowerRingSlot(values, o, iteration); })
       .Case([&](QKOp o) { lowerQK(values, o); })
       .Case([&](MaskOp o) { lowerMask(values, o, kvBlock); })

@@ -86,8 +86,8 @@ static FailureOr<KvLoop> readKvLoop(scf::ForOp loop) {
               ++scaledRows;
               return success();
             })
-            .Case<MaskOp, SoftcapOp, LoadTileOp, LoadPagedTileOp>(
-                [](Operation *) { return success(); })
+            .Case<MaskOp, SoftcapOp, LoadTileOp, LoadPagedTileOp,
+                  LoadVarlenTileOp>([](Operation *) { return success(); })
             .Default([&](Operation *other) -> LogicalResult {
               if (other->getDialect() ==
                       other->getContext()->getLoadedDialect("arith") &&
@@ -181,7 +181,7 @@ static FailureOr<KvLoop> readKvLoop(scf::ForOp loop) {
       Value v = operand.get();
       // Q, K and V tiles: readKernelPlan checks where they come from.
       if (!isa<RankedTensorType>(v.getType()) ||
-          isa<QKOp, LoadTileOp, LoadPagedTileOp>(op) ||
+          isa<QKOp, LoadTileOp, LoadPagedTileOp, LoadVarlenTileOp>(op) ||
           (isa<PVOp>(op) && operand.getOperandNumber() == 1))
         continue;
       bool carried =

@@ -137,6 +137,7 @@ void KernelEmitter::storeSequenceRows(ArrayRef<Value> o, const Value inv[2],
   int64_t rowChunks = plan.valueHeadDim * elementBytes / kChunkBytes;
   int64_t atomChunks = atoms.swizzle / kChunkBytes;
   int64_t chunks = kWarpgroupRows * rowChunks;
+  SequenceRows sequence = sequenceRows();
   Value threadInGroup = arith::AndIOp::create(b, loc, tid, c32(127));
   Value tileRowBase = mul(warpgroup, c32(kWarpgroupRows));
   auto i64Of = [&](Value v) {
@@ -149,7 +150,7 @@ void KernelEmitter::storeSequenceRows(ArrayRef<Value> o, const Value inv[2],
     Value tileRow = add(tileRowBase, row);
     Value inSequence =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                              add(rowBegin, tileRow), sequenceRows);
+                              add(rowBegin, tileRow), sequence.count);
     if (first + kWarpgroupThreads > chunks)
       inSequence = arith::AndIOp::create(
           b, loc, inSequence,
@@ -169,7 +170,7 @@ void KernelEmitter::storeSequenceRows(ArrayRef<Value> o, const Value inv[2],
           LLVM::LoadOp::create(b, loc, chunkType, smemPtr(smem.query, offset),
                                kChunkBytes);
       // The packed row of O, [1, H, total, Dv] or [1, total, H, Dv].
-      Value packedRow = i64Of(add(queryRowOffset, add(rowBegin, tileRow)));
+      Value packedRow = i64Of(add(sequence.queries, add(rowBegin, tileRow)));
       Value rowIndex =
           plan.layout == Layout::BSHD
               ? add(mul(packedRow, c64(plan.headsQ)), i64Of(head))

@@ -6,8 +6,9 @@
 // run with ATTNC_LIBCUDA naming libattnc-fake-cuda.so: launches the artifact
 // once on tensors q, k, v and o (bf16, four dims: the logical [B, H, S, D])
 // and, when given, the int32 index tensors of a paged KV cache, block_table
-// and cache_lengths (one to four dims; the unused trailing ones are 1 with
-// stride 0), of the given shapes and element strides (default: packed
+// and cache_lengths, and of a varlen batch, cu_seqlens_q and cu_seqlens_k
+// (one to four dims; the unused trailing ones are 1 with stride 0), of the
+// given shapes and element strides (default: packed
 // row-major; v defaults to k and o to q, strides included), with an LSE
 // buffer when `lse` is given, and prints the launch's status and the fake
 // driver's trace of it: each tensor map the runtime encoded, each
@@ -17,7 +18,8 @@
 // first element, the rest being 0. TENSOR.dtype (bf16, f16, f32, i32 or a
 // number), TENSOR.device (device_id) and TENSOR.offset (byte_offset) set
 // those fields of a tensor; struct_size=N sets args.struct_size (376: the
-// 0.2.0 struct, without the index tensors); `check` calls
+// 0.2.0 struct, without the index tensors; 552: the 0.3.0 one, without the
+// varlen offsets); `check` calls
 // attnc_attention_check instead of attnc_attention_launch. Addresses are
 // named after what they point into: a tensor's name or lse plus an element
 // offset, or ws (the allocation of the trace's mem_alloc_async, a split-KV
@@ -191,9 +193,15 @@ int main(int argc, char **argv) {
                          "[check]\n");
     return 2;
   }
-  constexpr int kTensors = 6;
-  const char *names[kTensors] = {"q", "k",           "v",
-                                 "o", "block_table", "cache_lengths"};
+  constexpr int kTensors = 8;
+  const char *names[kTensors] = {"q",
+                                 "k",
+                                 "v",
+                                 "o",
+                                 "block_table",
+                                 "cache_lengths",
+                                 "cu_seqlens_q",
+                                 "cu_seqlens_k"};
   Tensor tensors[kTensors];
   for (int n = 4; n < kTensors; ++n)
     tensors[n].dtype = ATTNC_I32;
@@ -302,9 +310,14 @@ int main(int argc, char **argv) {
     return 1;
   }
   attnc_attention_args args = {sizeof(attnc_attention_args)};
-  attnc_tensor *fields[kTensors] = {&args.q,           &args.k,
-                                    &args.v,           &args.o,
-                                    &args.block_table, &args.cache_lengths};
+  attnc_tensor *fields[kTensors] = {&args.q,
+                                    &args.k,
+                                    &args.v,
+                                    &args.o,
+                                    &args.block_table,
+                                    &args.cache_lengths,
+                                    &args.cu_seqlens_q,
+                                    &args.cu_seqlens_k};
   for (int n = 0; n < kTensors; ++n) {
     Tensor &t = tensors[n];
     if (!t.given && n >= 4)

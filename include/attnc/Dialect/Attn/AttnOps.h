@@ -87,9 +87,13 @@ public:
   bool operator!=(const TileLoad &other) const { return op != other.op; }
   Operation *getOperation() const { return op; }
   /// The paged load, or null.
-  LoadPagedTileOp getPaged() const { return dyn_cast<LoadPagedTileOp>(op); }
+  LoadPagedTileOp getPaged() const {
+    return dyn_cast_or_null<LoadPagedTileOp>(op);
+  }
   /// The varlen load, or null.
-  LoadVarlenTileOp getVarlen() const { return dyn_cast<LoadVarlenTileOp>(op); }
+  LoadVarlenTileOp getVarlen() const {
+    return dyn_cast_or_null<LoadVarlenTileOp>(op);
+  }
   /// Q, K or V (a packed batch for varlen), or the page pool.
   Value getSource() const {
     if (auto paged = getPaged())

@@ -1,0 +1,55 @@
+// RUN: attnc-opt %s -split-input-file --attn-tiling-pipeline="block-m=128 block-n=64" --attn-warp-specialize \
+// RUN:   --attn-assign-layouts --attn-allocate-shared-memory --convert-attn-to-nvvm \
+// RUN:   | FileCheck %s --implicit-check-not='{{[^#]attn\.[^k]}}'
+
+// A varlen batch (causal per sequence, BSHD): the kernel takes O as a
+// pointer and the offsets as pointers, and the totals and the sequence
+// count as i32; its grid x bounds the sequences' tiles.
+// CHECK-LABEL: gpu.module @attn_kernels
+// CHECK:       llvm.func @varlen(%[[Q:[^:]*]]: !llvm.ptr {{{[^}]*}}}, %[[K:[^:]*]]: !llvm.ptr {{{[^}]*}}}, %[[V:[^:]*]]: !llvm.ptr {{{[^}]*}}},
+// CHECK-SAME:    %[[O:[^:]*]]: !llvm.ptr<1>, %{{[^:]*}}: !llvm.ptr<1>, %[[CUQ:[^:]*]]: !llvm.ptr<1>, %[[CUK:[^:]*]]: !llvm.ptr<1>, %[[TOTAL_Q:[^:]*]]: i32, %{{[^:]*}}: i32, %[[SEQS:[^:]*]]: i32)
+// CHECK-SAME:    grid = [#attn.grid_dim<["seq_q"], ceil_div = 128, plus = ["batch"]>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["one"]>]
+// CHECK-SAME:    #attn.kernel_param<"pointer", "o">, #attn.kernel_param<"pointer", "lse">, #attn.kernel_param<"pointer", "cu_seqlens_q">, #attn.kernel_param<"pointer", "cu_seqlens_k">, #attn.kernel_param<"i32", "seq_q">, #attn.kernel_param<"i32", "seq_k">, #attn.kernel_param<"i32", "batch">]
+// CHECK-SAME:    varlen = true
+// The tile scheduler (attn.sequence_tile), once per CTA: 32 sequences at a
+// time, each lane's block count ceil(rows / 128) from cu_seqlens_q, a
+// shuffle prefix sum, and the first lane past the tile by ballot.
+// CHECK:         %[[TILE:.*]] = nvvm.read.ptx.sreg.ctaid.x : i32
+// CHECK:         %[[LAST_SEQ:.*]] = arith.subi %[[SEQS]], %{{.*}} : i32
+// CHECK:         %[[WALK:.*]]:4 = scf.while
+// CHECK:           llvm.getelementptr %[[CUQ]]
+// CHECK:           llvm.getelementptr %[[CUQ]]
+// CHECK:           %[[BLOCKS:.*]] = arith.divui %{{.*}}, %c128_i32{{.*}} : i32
+// CHECK-COUNT-5:   nvvm.shfl.sync up
+// CHECK:           nvvm.shfl.sync idx %{{.*}}, %{{.*}}, %c31_i32
+// CHECK:           scf.condition
+// CHECK:         %[[BALLOT:.*]] = nvvm.vote.sync ballot
+// CHECK:         "llvm.intr.cttz"(%[[BALLOT]])
+// CHECK:         %[[BEFORE:.*]] = nvvm.shfl.sync idx
+// The tile's sequence's rows, read from the offsets where they are used:
+// Q at its first row plus the tile's, K and V at its first key.
+// CHECK:         %[[SEQ:.*]] = arith.addi %[[WALK]]#0, %{{.*}} : i32
+// CHECK:         %[[SEQ_IDX:.*]] = arith.index_cast %[[SEQ]] : i32 to index
+// CHECK:         llvm.getelementptr %[[CUQ]]
+// CHECK:         nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[Q]], %{{.*}}, box[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}]
+// CHECK:         scf.for
+// CHECK:           llvm.getelementptr %[[CUK]]
+// CHECK:           %[[K_BEGIN:.*]] = llvm.load %{{.*}} : !llvm.ptr<1> -> i32
+// CHECK:           %[[K_BEGIN_IDX:.*]] = arith.index_cast %[[K_BEGIN]] : i32 to index
+// CHECK:           %[[K_OFFSET:.*]] = arith.index_cast %[[K_BEGIN_IDX]] : index to i32
+// CHECK:           %[[K_ROW:.*]] = arith.addi %[[K_OFFSET]], %{{.*}} : i32
+// CHECK:           nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[K]], %{{.*}}, box[%{{.*}}, %[[K_ROW]], %{{.*}}, %{{.*}}]
+// CHECK:           llvm.getelementptr %[[CUK]]
+// CHECK:           nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[V]], %{{.*}}, box[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}]
+// The epilogue: O through the Q buffer, 16 bytes a thread per store, only
+// rows below the sequence's; no TMA store.
+// CHECK-NOT:     nvvm.cp.async.bulk.tensor.global.shared.cta
+// CHECK-COUNT-4: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
+// CHECK-NOT:     nvvm.cp.async.bulk.tensor.global.shared.cta
+func.func @varlen(%q: tensor<1x?x4x64xbf16>, %k: tensor<1x?x2x64xbf16>, %v: tensor<1x?x2x64xbf16>,
+                  %cu_q: tensor<?xi32>, %cu_k: tensor<?xi32>) -> (tensor<1x?x4x64xbf16>, tensor<1x4x?xf32>) {
+  %o, %lse = attn.attention %q, %k, %v mask = causal layout = bshd
+      varlen(%cu_q, %cu_k : tensor<?xi32>, tensor<?xi32>)
+      : tensor<1x?x4x64xbf16>, tensor<1x?x2x64xbf16>, tensor<1x?x2x64xbf16> -> tensor<1x?x4x64xbf16>, tensor<1x4x?xf32>
+  return %o, %lse : tensor<1x?x4x64xbf16>, tensor<1x4x?xf32>
+}
