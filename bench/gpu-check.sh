@@ -33,6 +33,12 @@ if [[ "${DECODE:-1}" != 0 ]]; then
   phase "decode.py: sweep, then bandwidth"
   PYTHONUNBUFFERED=1 python3 bench/decode.py --artifacts artifacts --json "$OUT_DIR/decode.json" || status=$?
 fi
+# Varlen prefill (bench/varlen.py): its sweep, then TFLOP/s next to the
+# dense kernel and cuDNN on the padded batch; VARLEN=0 leaves it out.
+if [[ "${VARLEN:-1}" != 0 ]]; then
+  phase "varlen.py: sweep, then TFLOP/s"
+  PYTHONUNBUFFERED=1 python3 bench/varlen.py --artifacts artifacts --json "$OUT_DIR/varlen.json" || status=$?
+fi
 if [[ -f "$OUT_JSON" ]]; then
   if python3 -c "import matplotlib" 2>/dev/null; then
     phase "summarize.py: $OUT_DIR/gpu-check.md, $OUT_DIR/gpu-check.png"

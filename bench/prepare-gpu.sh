@@ -119,3 +119,6 @@ sed -E 's/(%v: tensor<[^>]*>)\)/\1, %splits: index)/; /attn.attention/ s/$/ kv_s
 # split at launch, with the two tile heights of the dense split kernels.
 "$BUILD_DIR/bin/attnc-compile" bench/decode-paged.mlir -o artifacts/paged > /dev/null
 "$BUILD_DIR/bin/attnc-compile" bench/decode-paged.mlir --block-m=64 -o artifacts/paged-bm64 > /dev/null
+# Varlen prefill (bench/varlen.py): packed sequences with cu_seqlens, and the
+# dense kernel of the same graph.
+"$BUILD_DIR/bin/attnc-compile" bench/varlen.mlir -o artifacts/varlen > /dev/null

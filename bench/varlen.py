@@ -1,0 +1,248 @@
+#!/usr/bin/env python3
+"""attnc's varlen prefill kernels on the GPU: correctness sweep, then TFLOP/s next to the dense kernel and cuDNN.
+
+bench/varlen.mlir's kernels take Q, K and V packed without padding ([1, total, H, D], BSHD) with cumulative
+offsets cu_seqlens_q / cu_seqlens_k ([B + 1], int32), bottom-right causal per sequence, GQA 32:8, bf16;
+bench/prepare-gpu.sh compiles them into artifacts/varlen/.
+
+Correctness: batches whose sequences include length 0 and 1, a chunked prefill (more keys than queries),
+one sequence much longer than the rest, and a batch of more than 32 sequences (the tile scheduler's scan
+takes 32 at a time); O and LSE are poisoned with NaN before each launch and compared with float64 attention
+of each sequence over its own keys (O = 0 and LSE = -inf for a row without keys), and the runtime checks the
+offsets (ATTNC_CHECK_INDEX_INPUTS=1).
+
+Benchmark: 16 sequences of lengths drawn between 100 and 4000 tokens (fixed seed), causal, GQA 32:8, D = 128.
+TFLOP/s count the useful work (each sequence's causal attention). Next to it, in the same process: the dense
+attnc kernel on the padded batch (B = 16, N = the longest) and on a batch of 16 equal sequences of the mean
+length, each at its own work's TFLOP/s (the dense kernel's rate); cuDNN and FlashAttention-2 (SDPA) on the
+padded batch, timed, with the useful work's TFLOP/s and their own.
+
+  python3 bench/varlen.py --artifacts artifacts [--json varlen.json] [--no-check]
+"""
+import argparse
+import json
+import math
+import os
+import random
+import sys
+
+import torch
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from attnc_runtime import AttncError, Runtime  # noqa: E402
+import peers  # noqa: E402
+
+HEADS_Q, HEADS_KV = 32, 8
+KERNELS = ("varlen_d128_causal", "varlen_d64_causal", "varlen_d128_full")
+REL_TOL = 2e-2
+# (query lengths, key lengths) per batch of the sweep.
+CHECK_BATCHES = (
+    ((1,), (1,)),
+    ((100, 0, 1, 257, 3000), (100, 0, 1, 257, 3000)),
+    ((5, 130, 64, 1), (300, 130, 700, 9)),  # chunked prefill: more keys than queries
+    (tuple(random.Random(3).randint(0, 300) for _ in range(45)),) * 2,  # more than 32 sequences
+)
+BENCH_SEQUENCES, BENCH_MIN, BENCH_MAX = 16, 100, 4000
+
+
+def offsets(lengths):
+    cu = [0]
+    for n in lengths:
+        cu.append(cu[-1] + n)
+    return torch.tensor(cu, dtype=torch.int32, device="cuda")
+
+
+def causal_flag(name):
+    return "causal" in name
+
+
+def head_dim(kernel):
+    return kernel.problem["head_dim"]
+
+
+def reference(q, k, v, lq, lk, causal, scale):
+    """float64 O [total_q, Hq, D] and LSE [Hq, total_q] of each sequence over its own keys, bottom-right
+    causal: row i of a sequence with n queries and m keys sees keys j <= i + m - n."""
+    group = HEADS_Q // HEADS_KV
+    out = torch.zeros(q.shape[1:], dtype=torch.float64, device="cuda")
+    lse = torch.full((HEADS_Q, q.shape[1]), -math.inf, dtype=torch.float64, device="cuda")
+    qs = ks = 0
+    for n, m in zip(lq, lk):
+        if n and m:
+            qb = q[0, qs:qs + n].double().transpose(0, 1)
+            kb = k[0, ks:ks + m].double().transpose(0, 1).repeat_interleave(group, 0)
+            vb = v[0, ks:ks + m].double().transpose(0, 1).repeat_interleave(group, 0)
+            s = (qb @ kb.transpose(-1, -2)) * scale
+            if causal:
+                i = torch.arange(n, device="cuda")[:, None]
+                j = torch.arange(m, device="cuda")[None, :]
+                s = s.masked_fill(j > i + m - n, -math.inf)
+            row_lse = torch.logsumexp(s, dim=-1)
+            p = torch.exp(s - row_lse[..., None]).nan_to_num(0.0)
+            out[qs:qs + n] = (p @ vb).transpose(0, 1)
+            lse[:, qs:qs + n] = row_lse
+        qs, ks = qs + n, ks + m
+    return out, lse
+
+
+def check(kernel, name, lq, lk, gen):
+    d, scale = head_dim(kernel), 1.0 / math.sqrt(head_dim(kernel))
+    tq, tk = max(1, sum(lq)), max(1, sum(lk))
+    q = torch.randn(1, tq, HEADS_Q, d, device="cuda", dtype=torch.bfloat16, generator=gen)
+    k = torch.randn(1, tk, HEADS_KV, d, device="cuda", dtype=torch.bfloat16, generator=gen)
+    v = torch.randn(1, tk, HEADS_KV, d, device="cuda", dtype=torch.bfloat16, generator=gen)
+    o = torch.full_like(q, float("nan"))
+    has_lse = kernel.problem["has_lse"]
+    lse = torch.full((1, HEADS_Q, tq), float("nan"), device="cuda") if has_lse else None
+    cu_q, cu_k = offsets(lq), offsets(lk)
+    kernel.launch(kernel.args(q, k, v, o, lse, scale, cu_seqlens_q=cu_q, cu_seqlens_k=cu_k))
+    torch.cuda.synchronize()
+    ref, ref_lse = reference(q, k, v, lq, lk, causal_flag(name), scale)
+    rows = sum(lq)
+    got = o[0, :rows].double()
+    if torch.isnan(got).any():
+        return None, "NaN in O"
+    rel = ((got - ref[:rows]).norm() / ref[:rows].norm().clamp_min(1e-30)).item()
+    if rel > REL_TOL:
+        return rel, f"rel_err {rel:.2e} > {REL_TOL:.0e}"
+    empty = torch.isinf(ref_lse[:, :rows]).all(dim=0)
+    if empty.any() and got[empty].abs().max().item() != 0:
+        return rel, "a row without keys has O != 0"
+    if lse is not None:
+        got_lse = lse[0, :, :rows].double()
+        if torch.isnan(got_lse).any():
+            return rel, "NaN in LSE"
+        finite = torch.isfinite(ref_lse[:, :rows])
+        if not torch.equal(torch.isfinite(got_lse), finite):
+            return rel, "LSE -inf where a row has keys, or finite where it has none"
+        err = (got_lse[finite] - ref_lse[:, :rows][finite]).abs().max().item() if finite.any() else 0.0
+        if err > 2e-2:
+            return rel, f"LSE error {err:.2e}"
+    return rel, ""
+
+
+def sweep(kernels):
+    gen = torch.Generator(device="cuda").manual_seed(2030)
+    os.environ["ATTNC_CHECK_INDEX_INPUTS"] = "1"
+    rows, failed = [], 0
+    for name, kernel in kernels.items():
+        for lq, lk in CHECK_BATCHES:
+            try:
+                rel, why = check(kernel, name, list(lq), list(lk), gen)
+            except AttncError as e:
+                rel, why = None, str(e)
+            ok = not why
+            failed += not ok
+            rows.append(dict(kernel=name, lengths_q=list(lq), lengths_k=list(lk), rel_err=rel, ok=ok, why=why))
+            shown = list(lq) if len(lq) <= 8 else f"{len(lq)} sequences"
+            print(f"{name:<20} q {shown} k {'= q' if lq == lk else list(lk)}: "
+                  f"{'nan' if rel is None else f'{rel:.2e}'}  {'PASS' if ok else 'FAIL ' + why}", flush=True)
+    os.environ.pop("ATTNC_CHECK_INDEX_INPUTS", None)
+    print(f"varlen correctness sweep: {len(rows) - failed} passed, {failed} failed", flush=True)
+    return rows, failed
+
+
+def sdpa_ms(backend, q, k, v):
+    """Median ms of SDPA restricted to `backend` on BHSD q, k, v (causal, GQA), or None where it refuses."""
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    sdpa = torch.nn.functional.scaled_dot_product_attention
+    kb = {"cudnn": SDPBackend.CUDNN_ATTENTION, "flash": SDPBackend.FLASH_ATTENTION}[backend]
+    try:
+        with sdpa_kernel([kb]):
+            fn = lambda: sdpa(q, k, v, is_causal=True, enable_gqa=True)  # noqa: E731
+            fn()
+            return peers.bench_ms(fn)
+    except RuntimeError as e:
+        print(f"{backend}: {str(e).splitlines()[0]}", flush=True)
+        return None
+
+
+def bench(kernels, dense):
+    d = 128
+    lengths = [random.Random(11 + i).randint(BENCH_MIN, BENCH_MAX) for i in range(BENCH_SEQUENCES)]
+    total, longest = sum(lengths), max(lengths)
+    useful = sum(peers.attention_flops(1, HEADS_Q, n, d, True) for n in lengths)
+    scale = 1.0 / math.sqrt(d)
+    gen = torch.Generator(device="cuda").manual_seed(2031)
+    result = dict(lengths=lengths, total=total, useful_flops=useful)
+    q = torch.randn(1, total, HEADS_Q, d, device="cuda", dtype=torch.bfloat16, generator=gen)
+    k = torch.randn(1, total, HEADS_KV, d, device="cuda", dtype=torch.bfloat16, generator=gen)
+    v = torch.randn_like(k)
+    o = torch.empty_like(q)
+    lse = torch.empty(1, HEADS_Q, total, device="cuda")
+    cu = offsets(lengths)
+    kernel = kernels["varlen_d128_causal"]
+    args = kernel.args(q, k, v, o, lse, scale, cu_seqlens_q=cu, cu_seqlens_k=cu)
+    ms = peers.bench_ms(lambda: kernel.launch(args))
+    result["attnc_varlen"] = dict(ms=ms, tflops=useful / (ms * 1e-3) / 1e12)
+
+    def padded(n):
+        return [torch.randn(BENCH_SEQUENCES, n, h, d, device="cuda", dtype=torch.bfloat16, generator=gen)
+                for h in (HEADS_Q, HEADS_KV, HEADS_KV)]
+
+    # The dense kernel at its own work: the padded batch and 16 equal sequences of the mean length.
+    for label, n in (("attnc_dense_padded", longest), ("attnc_dense_mean", round(total / BENCH_SEQUENCES))):
+        if dense is None:
+            break
+        qd, kd, vd = padded(n)
+        od, lsed = torch.empty_like(qd), torch.empty(BENCH_SEQUENCES, HEADS_Q, n, device="cuda")
+        dargs = dense.args(qd, kd, vd, od, lsed, scale)
+        ms = peers.bench_ms(lambda: dense.launch(dargs))
+        work = peers.attention_flops(BENCH_SEQUENCES, HEADS_Q, n, d, True)
+        result[label] = dict(N=n, ms=ms, tflops=work / (ms * 1e-3) / 1e12)
+        del qd, kd, vd, od, lsed
+    # cuDNN and FA2 on the padded batch (BHSD views of it).
+    qp, kp, vp = (t.transpose(1, 2) for t in padded(longest))
+    for backend in ("cudnn", "flash"):
+        ms = sdpa_ms(backend, qp, kp, vp)
+        if ms is not None:
+            own = peers.attention_flops(BENCH_SEQUENCES, HEADS_Q, longest, d, True)
+            result[f"{backend}_padded"] = dict(ms=ms, useful_tflops=useful / (ms * 1e-3) / 1e12,
+                                              own_tflops=own / (ms * 1e-3) / 1e12)
+    torch.cuda.empty_cache()
+    v_t = result["attnc_varlen"]["tflops"]
+    print(f"varlen prefill: 16 sequences {BENCH_MIN}..{BENCH_MAX} (total {total}, longest {longest}), causal, "
+          f"GQA 32:8, D 128", flush=True)
+    print(f"  attnc varlen      {result['attnc_varlen']['ms']:8.3f} ms  {v_t:6.1f} TFLOP/s (useful)", flush=True)
+    for label in ("attnc_dense_padded", "attnc_dense_mean"):
+        if label in result:
+            r = result[label]
+            print(f"  {label:<17} {r['ms']:8.3f} ms  {r['tflops']:6.1f} TFLOP/s (own work, N = {r['N']})  "
+                  f"varlen / dense {v_t / r['tflops']:.3f}", flush=True)
+    for backend in ("cudnn", "flash"):
+        r = result.get(f"{backend}_padded")
+        if r:
+            print(f"  {backend + ' padded':<17} {r['ms']:8.3f} ms  {r['useful_tflops']:6.1f} TFLOP/s useful "
+                  f"({r['own_tflops']:.1f} own)  attnc varlen speedup {r['ms'] / result['attnc_varlen']['ms']:.2f}x",
+                  flush=True)
+    return result
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--artifacts", default="artifacts")
+    ap.add_argument("--json")
+    ap.add_argument("--no-check", action="store_true")
+    a = ap.parse_args()
+    rt = Runtime(os.path.join(a.artifacts, "lib", "libAttncRuntime.so"))
+    kernels = {}
+    for name in KERNELS:
+        kdir = os.path.join(a.artifacts, "varlen", name)
+        if os.path.isdir(kdir):
+            kernels[name] = rt.load(kdir)
+    ddir = os.path.join(a.artifacts, "varlen", "dense_d128_causal")
+    dense = rt.load(ddir) if os.path.isdir(ddir) else None
+    result, failed = {}, 0
+    if not a.no_check:
+        result["sweep"], failed = sweep(kernels)
+    result["ceilings"] = peers.ceilings()
+    result["bench"] = bench(kernels, dense)
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(result, f, indent=1)
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
