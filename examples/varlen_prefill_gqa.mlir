@@ -6,8 +6,8 @@
 // rows cu_seqlens[b] to cu_seqlens[b + 1] and attends only to its own keys.
 // causal_bottom_right aligns each sequence's queries to the end of its keys,
 // which is also right for a chunked prefill (more keys than queries).
-// The CPU reference runs it at every stage; the GPU lowering of varlen
-// tiles is not built yet (the run command falls back to the CPU and says so).
+// On the GPU each tile is one query block of one sequence (attn.sequence_tile,
+// a scan over cu_seqlens_q in the kernel): no padding is computed.
 func.func @varlen_prefill(%q: tensor<1x?x32x128xbf16>, %k: tensor<1x?x8x128xbf16>,
                           %v: tensor<1x?x8x128xbf16>, %cu_seqlens_q: tensor<?xi32>,
                           %cu_seqlens_k: tensor<?xi32>)
