@@ -428,8 +428,8 @@ def _check_varlen_index_inputs(cu_seqlens_q, cu_seqlens_k, block_table, cache_le
 def _varlen_views(q, k, v):
     """Raises, naming the argument and value, unless q, k, v can be one varlen
     attention's packed inputs; returns them as the logical [1, H, total, D]
-    tensors (views of the caller's, or copies where a head dim was strided)
-    and the caller's rank (3 or 4)."""
+    tensors (views of the caller's, or copies where a head dim was strided),
+    the caller's rank (3 or 4) and whether any was copied."""
     if not isinstance(q, torch.Tensor):
         raise argument_error(_CALL, f"q is a {type(q).__name__}; expected a torch.Tensor", TypeError)
     rank = q.dim()
@@ -464,10 +464,17 @@ def _varlen_views(q, k, v):
                              "of k and v")
     # Head dims made contiguous in the caller's layout, so [total, H, D]
     # copies stay BSHD (_contiguous_head_dim of the 4-d view would not).
-    q, k, v = (t if t.stride(-1) == 1 or t.shape[-1] == 1 else t.contiguous() for t in (q, k, v))
+    # Whether one was copied is told by identity (contiguous() returns the
+    # tensor itself when there is nothing to copy), not by data pointers:
+    # the fake implementation runs this on fake tensors, whose data_ptr()
+    # raises (newer PyTorch: "Cannot access data pointer of Tensor (e.g.
+    # FakeTensor...)"; under symbolic shapes: "Cannot call numel()").
+    given = (q, k, v)
+    q, k, v = (t if t.stride(-1) == 1 or t.shape[-1] == 1 else t.contiguous() for t in given)
+    copied = any(a is not b for a, b in zip(given, (q, k, v)))
     if rank == 3:
         q, k, v = (t.unsqueeze(0).transpose(1, 2) for t in (q, k, v))
-    return q, k, v, rank
+    return q, k, v, rank, copied
 
 
 def _check_offsets(name, t, q):
@@ -492,14 +499,12 @@ def _prepare_varlen(q, k, v, cu_seqlens_q, cu_seqlens_k):
     """Once every argument of a varlen call is checked: q, k, v as logical
     [1, H, total, D] tensors (views; copies where a head dim was strided),
     their common layout, the caller's rank and whether any was copied."""
-    given = (q, k, v)
-    q, k, v, rank = _varlen_views(q, k, v)
+    q, k, v, rank, copied = _varlen_views(q, k, v)
     _check_offsets("cu_seqlens_q", cu_seqlens_q, q)
     _check_offsets("cu_seqlens_k", cu_seqlens_k, q)
     if cu_seqlens_k.shape[0] != cu_seqlens_q.shape[0]:
         raise argument_error(_CALL, f"cu_seqlens_k has {cu_seqlens_k.shape[0]} offsets but cu_seqlens_q has "
                              f"{cu_seqlens_q.shape[0]}; both are [batch + 1], an offset pair per sequence")
-    copied = any(a.data_ptr() != b.data_ptr() for a, b in zip(given, (q, k, v)))
     layout = common_layout(_CALL, (("q", q.shape, q.stride()), ("k", k.shape, k.stride()),
                                    ("v", v.shape, v.stride())))
     return q, k, v, layout, rank, copied
@@ -510,7 +515,10 @@ def _varlen_result(o, lse, rank):
     and LSE [Hq, total_q] (FlashAttention's varlen outputs)."""
     if rank == 4:
         return o, lse
-    return o.transpose(1, 2)[0], None if lse is None else lse[0]
+    # squeeze(0) of the batch of 1, not [0]: indexing a tensor of symbolic
+    # sizes fails in PyTorch 1.13's tracing (the fake implementation's, see
+    # test_ops.FakeImplTraceTest); the views are the same.
+    return o.transpose(1, 2).squeeze(0), None if lse is None else lse.squeeze(0)
 
 
 class _VarlenPlan(_Plan):
@@ -706,6 +714,28 @@ def _dispatch(q, k, v, mask, window, softcap, scale, return_lse, block_table, ca
                      check_index_inputs)
 
 
+def _attention_fake(q, k, v, mask, window, softcap, scale, return_lse, block_table, cache_lengths,
+                    check_index_inputs, cu_seqlens_q, cu_seqlens_k):
+    """attnc::attention's fake implementation: the op's argument checks that
+    shapes, strides, dtypes and devices decide, and O and LSE (or an empty
+    tensor) of the real op's shapes and strides, nothing launched. It runs
+    on fake tensors whose sizes may be symbolic (torch.compile(dynamic=True),
+    opcheck's test_aot_dispatch_dynamic): nothing here may read a value, a
+    data pointer or a concrete element count."""
+    rank = 4
+    if cu_seqlens_q is not None or cu_seqlens_k is not None:
+        _check_varlen_index_inputs(cu_seqlens_q, cu_seqlens_k, block_table, cache_lengths)
+        q, k, v, layout, rank, _ = _prepare_varlen(q, k, v, cu_seqlens_q, cu_seqlens_k)
+    elif block_table is None and cache_lengths is None:
+        q, k, v, layout = _prepare(q, k, v)
+    else:
+        _check_paged(q, k, v, block_table, cache_lengths)
+        q = _contiguous_head_dim(q)
+        layout = tensor_layout(q.shape, q.stride()) or "bhsd"
+    o, lse = _varlen_result(*empty_outputs(q, layout, v.shape[3], return_lse), rank)
+    return o, lse if lse is not None else q.new_empty((0,), dtype=torch.float32)
+
+
 def _register_op():
     """Defines attnc::attention and its fake (meta) implementation.
 
@@ -725,22 +755,7 @@ def _register_op():
                            check_index_inputs, cu_seqlens_q, cu_seqlens_k)
         return o, lse if lse is not None else q.new_empty((0,), dtype=torch.float32)
 
-    @op.register_fake
-    def _(q, k, v, mask, window, softcap, scale, return_lse, block_table, cache_lengths, check_index_inputs,
-          cu_seqlens_q, cu_seqlens_k):
-        rank = 4
-        if cu_seqlens_q is not None or cu_seqlens_k is not None:
-            _check_varlen_index_inputs(cu_seqlens_q, cu_seqlens_k, block_table, cache_lengths)
-            q, k, v, layout, rank, _ = _prepare_varlen(q, k, v, cu_seqlens_q, cu_seqlens_k)
-        elif block_table is None and cache_lengths is None:
-            q, k, v, layout = _prepare(q, k, v)
-        else:
-            _check_paged(q, k, v, block_table, cache_lengths)
-            q = _contiguous_head_dim(q)
-            layout = tensor_layout(q.shape, q.stride()) or "bhsd"
-        o, lse = _varlen_result(*empty_outputs(q, layout, v.shape[3], return_lse), rank)
-        return o, lse if lse is not None else q.new_empty((0,), dtype=torch.float32)
-
+    op.register_fake(_attention_fake)
     return op
 
 

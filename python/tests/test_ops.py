@@ -41,10 +41,11 @@ class FakeCache:
 
 
 # Debian's torch 1.13 (CI) has no torch.library.custom_op and no torch.compile
-# of this path: the attnc::attention op, its fake implementation and the
-# torch.compile'd call are covered only by the GPU check
-# (python/tests/gpu_check_attnc.py, on a newer PyTorch). These tests run the
-# eager path, with the kernel replaced by a fake.
+# of this path: the attnc::attention op and the torch.compile'd call are
+# covered by the GPU check (python/tests/gpu_check_attnc.py, on a newer
+# PyTorch) and by CompiledVarlenTest where custom_op exists; the op's fake
+# implementation is traced with symbolic shapes here too (FakeImplTraceTest,
+# make_fx). These tests run the eager path, with the kernel replaced by a fake.
 class FakeKernelTest(unittest.TestCase):
     """attnc.ops with the kernel cache, the device check and the stream replaced by fakes."""
 
@@ -210,7 +211,7 @@ class AttentionTest(FakeKernelTest):
             (dict(k=self.qkv(d=32)[1]), ValueError, r"k.shape\[3\] \(head dim\) is 32 but q.shape\[3\] is 64"),
             (dict(v=self.qkv(sk=7)[2]), ValueError, r"v.shape\[2\] \(seq\) is 7 but k.shape\[2\] is 65"),
             (dict(k=self.qkv(hkv=3)[1], v=self.qkv(hkv=3)[2]), ValueError,
-             "q has 8 heads, not a multiple of the 3 heads of k and v"),
+             "q has \S+ heads, not a multiple of the \S+ heads of k and v"),
             (dict(k=self.qkv(layout="bshd")[1]), ValueError, "k is stored BSHD"),
             (dict(scale=0.0), ValueError, r"scale is 0.0; expected a finite positive float"),
             (dict(scale=-0.5), ValueError,
@@ -554,12 +555,12 @@ class VarlenTest(FakeKernelTest):
             (dict(q=q.tolist()), TypeError, "q is a list; expected a torch.Tensor"),
             (dict(v=v.half()), TypeError, "v.dtype is torch.float16 but q.dtype is torch.bfloat16"),
             (dict(k=None), TypeError, "k is a NoneType; expected a torch.Tensor"),
-            (dict(k=k[..., :32]), ValueError, r"k.shape\[2\] \(head dim\) is 32 but q.shape\[2\] is 64"),
+            (dict(k=k[..., :32]), ValueError, r"k.shape\[2\] \(head dim\) is \S+ but q.shape\[2\] is \S+$"),
             (dict(v=torch.randn(500, 4, 64).to(torch.bfloat16)), ValueError,
              r"v.shape\[1\] \(heads\) is 4 but k.shape\[1\] is 2"),
             (dict(v=v[:499]), ValueError, r"v.shape\[0\] \(tokens\) is 499 but k.shape\[0\] is 500"),
             (dict(k=torch.randn(500, 3, 64).to(torch.bfloat16), v=torch.randn(500, 3, 64).to(torch.bfloat16)),
-             ValueError, "q has 8 heads, not a multiple of the 3 heads of k and v"),
+             ValueError, "q has \S+ heads, not a multiple of the \S+ heads of k and v"),
             (dict(cu_seqlens_q=cu_q.long()), TypeError, r"cu_seqlens_q.dtype is torch.int64; expected torch.int32 "
              r"\[batch \+ 1\]"),
             (dict(cu_seqlens_k=cu_k.tolist()), TypeError, r"cu_seqlens_k is a list; expected an int32 torch.Tensor "
@@ -598,6 +599,146 @@ class VarlenTest(FakeKernelTest):
             attnc.attention(*meta, cu_seqlens_q=cu_q.to("meta"), cu_seqlens_k=cu_k)
         with self.assertRaisesRegex(ValueError, "^attnc.attention: v is on cpu but q is on meta"):
             attnc.attention(meta[0], meta[1], v, cu_seqlens_q=cu_q, cu_seqlens_k=cu_k)
+
+
+def _symbolic_trace(fn, *args):
+    """fn traced by make_fx on fake tensors of symbolic sizes and strides, as
+    torch.compile(dynamic=True) and opcheck's test_aot_dispatch_dynamic run
+    attnc::attention's fake implementation (make_fx is in PyTorch 1.13 too,
+    which has no torch.library.custom_op)."""
+    from torch.fx.experimental.proxy_tensor import make_fx
+    return make_fx(fn, tracing_mode="symbolic")(*args)
+
+
+def _layout_of(t):
+    return None if t is None else (tuple(t.shape), t.stride(), t.dtype)
+
+
+@skip_unless_torch
+class FakeImplTraceTest(FakeKernelTest):
+    """attnc::attention's fake implementation (ops._attention_fake) traced
+    with symbolic shapes: it must not read values, data pointers or element
+    counts (a fake tensor of symbolic sizes has none), must keep the checks
+    that shapes, strides and dtypes decide, and the traced graph must give
+    the eager call's output shapes and strides for other sizes too."""
+
+    def varlen(self, rows, keys, hq=8, hkv=2, d=64, dv=64, form="bshd"):
+        total_q, total_k = sum(rows), sum(keys)
+        q, k, v = (torch.randn(total, h, dim).to(torch.bfloat16)
+                   for total, h, dim in ((total_q, hq, d), (total_k, hkv, d), (total_k, hkv, dv)))
+        if form == "bhsd":  # the logical [1, heads, total, head_dim], stored BHSD
+            q, k, v = (t.transpose(0, 1).contiguous()[None] for t in (q, k, v))
+        elif form == "strided":  # q's head dim strided: copied by the fake as by the eager call
+            q = torch.randn(total_q, hq, 2 * d).to(torch.bfloat16)[..., ::2]
+        cu_q, cu_k = (torch.tensor([sum(n[:b]) for b in range(len(n) + 1)], dtype=torch.int32) for n in (rows, keys))
+        return q, k, v, cu_q, cu_k
+
+    @staticmethod
+    def fake_varlen(return_lse, mask="causal_bottom_right"):
+        import attnc.ops as ops
+
+        def call(q, k, v, cu_q, cu_k):
+            return ops._attention_fake(q, k, v, mask, None, None, None, return_lse, None, None, False, cu_q, cu_k)
+        return call
+
+    def test_varlen_traces_with_symbolic_shapes(self):
+        import attnc
+        for form in ("bshd", "bhsd", "strided"):
+            for return_lse in (True, False):
+                name = f"{form}, return_lse={return_lse}"
+                graph = _symbolic_trace(self.fake_varlen(return_lse),
+                                        *self.varlen((100, 3, 35), (200, 3, 35), form=form))
+                # Other totals and another batch size, through the same graph.
+                for rows, keys in (((100, 3, 35), (200, 3, 35)), ((7, 50, 2, 9, 30), (64, 7, 2, 5, 40))):
+                    q, k, v, cu_q, cu_k = self.varlen(rows, keys, form=form)
+                    o, lse = graph(q, k, v, cu_q, cu_k)
+                    want = attnc.attention(q, k, v, cu_seqlens_q=cu_q, cu_seqlens_k=cu_k, causal=True,
+                                           causal_alignment="bottom_right", return_lse=return_lse)
+                    want_o, want_lse = want if return_lse else (want, None)
+                    self.assertEqual(_layout_of(o), _layout_of(want_o), name)
+                    self.assertEqual(_layout_of(lse), _layout_of(want_lse) if return_lse
+                                     else ((0,), (1,), torch.float32), name)
+
+    def test_varlen_checks_on_symbolic_shapes(self):
+        """The checks of shapes, strides, dtypes and ranks still raise while
+        tracing (the values in the messages may be symbols, as s0 or t0.size(0))."""
+        q, k, v, cu_q, cu_k = self.varlen((100, 3, 35), (200, 3, 35))
+        cases = [
+            ((q, k, v, cu_q.long(), cu_k), TypeError, r"cu_seqlens_q.dtype is torch.int64; expected torch.int32"),
+            ((q, k, v, cu_q, cu_k[:3]), ValueError,
+             r"cu_seqlens_k has \S+ offsets but cu_seqlens_q has \S+; both are \[batch \+ 1\]"),
+            ((q, k, v, cu_q, torch.zeros(8, dtype=torch.int32)[::2]), ValueError,
+             r"cu_seqlens_k has strides .+; expected a contiguous tensor"),
+            ((q, k, v[:137], cu_q, cu_k), ValueError, r"v.shape\[0\] \(tokens\) is \S+ but k.shape\[0\] is \S+$"),
+            ((q, k[..., :32], v, cu_q, cu_k), ValueError, r"k.shape\[2\] \(head dim\) is \S+ but q.shape\[2\] is \S+$"),
+            ((q, k[:, :1].expand(238, 3, 64), v[:, :1].expand(238, 3, 64), cu_q, cu_k), ValueError,
+             "q has \S+ heads, not a multiple of the \S+ heads of k and v"),
+            ((q.flatten(1), k, v, cu_q, cu_k), ValueError, r"q has shape .+; with cu_seqlens_q, q packs the sequences"),
+        ]
+        for args, kind, message in cases:
+            with self.assertRaisesRegex(kind, "^attnc.attention: " + message):
+                _symbolic_trace(self.fake_varlen(True), *args)
+
+    def test_dense_and_paged_trace_with_symbolic_shapes(self):
+        import attnc.ops as ops
+        q, k, v = (torch.randn(2, s, h, 64).to(torch.bfloat16).transpose(1, 2) for s, h in ((33, 8), (65, 2), (65, 2)))
+        graph = _symbolic_trace(lambda q, k, v: ops._attention_fake(q, k, v, "causal", None, None, None, True,
+                                                                    None, None, False, None, None), q, k, v)
+        q, k, v = (torch.randn(3, s, h, 64).to(torch.bfloat16).transpose(1, 2) for s, h in ((17, 8), (90, 2), (90, 2)))
+        o, lse = graph(q, k, v)
+        self.assertEqual((_layout_of(o), _layout_of(lse)), (((3, 8, 17, 64), q.stride(), torch.bfloat16),
+                                                            ((3, 8, 17), (8 * 17, 17, 1), torch.float32)))
+
+        def paged(q, k, v, table, lengths):
+            return ops._attention_fake(q, k, v, "none", None, None, None, False, table, lengths, False, None, None)
+        pools = [torch.randn(10, 16, 2, 64).to(torch.bfloat16) for _ in range(2)]
+        table, lengths = torch.zeros(3, 4, dtype=torch.int32), torch.zeros(3, dtype=torch.int32)
+        graph = _symbolic_trace(paged, torch.randn(3, 8, 5, 64).to(torch.bfloat16), *pools, table, lengths)
+        pools = [torch.randn(12, 16, 2, 64).to(torch.bfloat16) for _ in range(2)]
+        o, lse = graph(torch.randn(4, 8, 6, 64).to(torch.bfloat16), *pools, torch.zeros(4, 7, dtype=torch.int32),
+                       torch.zeros(4, dtype=torch.int32))
+        self.assertEqual((_layout_of(o), tuple(lse.shape)), (((4, 8, 6, 64), (8 * 6 * 64, 6 * 64, 64, 1),
+                                                              torch.bfloat16), (0,)))
+
+
+@unittest.skipUnless(torch is not None and hasattr(torch.library, "custom_op"),
+                     "needs torch.library.custom_op (PyTorch >= 2.4; Debian's 1.13 has none)")
+class CompiledVarlenTest(FakeKernelTest):
+    """The varlen call through attnc::attention under torch.compile and
+    opcheck, on CPU tensors with the kernel replaced by a fake (whose O and
+    LSE are zeros, so that opcheck's comparisons of real runs agree)."""
+
+    def setUp(self):
+        super().setUp()
+        outputs = self.ops._outputs
+
+        def zeroed(plan, q, return_lse):
+            o, lse = outputs(plan, q, return_lse)
+            return o.zero_(), None if lse is None else lse.zero_()
+        patcher = mock.patch.object(self.ops, "_outputs", zeroed)
+        patcher.start()
+        self.addCleanup(patcher.stop)
+        torch._dynamo.reset()
+        self.addCleanup(torch._dynamo.reset)
+
+    def test_compile_and_opcheck(self):
+        import attnc
+        varlen = FakeImplTraceTest.varlen
+
+        def h(q, k, v, cu_q, cu_k):
+            o, lse = attnc.attention(q, k, v, cu_seqlens_q=cu_q, cu_seqlens_k=cu_k, causal=True,
+                                     causal_alignment="bottom_right", return_lse=True)
+            return o * 2, lse + 1
+        for dynamic in (False, True):
+            compiled = torch.compile(h, fullgraph=True, dynamic=dynamic, backend="aot_eager")
+            for rows, keys in (((100, 3, 35), (200, 3, 35)), ((7, 50, 2, 9), (64, 7, 2, 5))):
+                q, k, v, cu_q, cu_k = varlen(self, rows, keys)
+                o, lse = compiled(q, k, v, cu_q, cu_k)
+                want_o, want_lse = h(q, k, v, cu_q, cu_k)
+                self.assertEqual((_layout_of(o), _layout_of(lse)), (_layout_of(want_o), _layout_of(want_lse)))
+        q, k, v, cu_q, cu_k = varlen(self, (100, 3, 35), (200, 3, 35))
+        torch.library.opcheck(self.ops.attention_op, (q, k, v, "causal_bottom_right", None, None, None, True, None,
+                                                      None, False, cu_q, cu_k))
 
 
 def _fake_cuda():
