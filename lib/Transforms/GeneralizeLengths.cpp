@@ -49,24 +49,40 @@ SmallVector<int64_t, 2> lengthDims(Layout layout) {
   return {0, layout == Layout::BSHD ? 1 : 2};
 }
 
-/// The layout of the attention ops `arg` feeds as Q, K or V, if every use is
-/// one of those and they agree.
-std::optional<Layout> attentionOperandLayout(BlockArgument arg) {
-  std::optional<Layout> layout;
-  for (OpOperand &use : arg.getUses()) {
-    auto attention = dyn_cast<AttentionOp>(use.getOwner());
-    if (!attention || use.getOperandNumber() > 2)
-      return std::nullopt;
-    // A page pool's dims are pages, not a batch and a length; a varlen
-    // batch is one packed entry whose sequence dim holds every sequence.
-    if ((attention.isPaged() && use.getOperandNumber() > 0) ||
-        attention.isVarlen())
-      return std::nullopt;
-    if (layout && *layout != attention.getLayout())
-      return std::nullopt;
-    layout = attention.getLayout();
+/// How the attention ops `arg` feeds as Q, K or V read it, if every use is
+/// one of those and they agree: the layout, and whether the batch is one
+/// packed varlen entry (whose batch of 1 stays static).
+struct OperandUse {
+  Layout layout;
+  bool varlen;
+  bool operator!=(const OperandUse &other) const {
+    return layout != other.layout || varlen != other.varlen;
   }
-  return layout;
+};
+std::optional<OperandUse> attentionOperandUse(BlockArgument arg) {
+  std::optional<OperandUse> use;
+  for (OpOperand &operand : arg.getUses()) {
+    auto attention = dyn_cast<AttentionOp>(operand.getOwner());
+    if (!attention || operand.getOperandNumber() > 2)
+      return std::nullopt;
+    // A page pool's dims are pages, not a batch and a length.
+    if (attention.isPaged() && operand.getOperandNumber() > 0)
+      return std::nullopt;
+    OperandUse current{attention.getLayout(), attention.isVarlen()};
+    if (use && *use != current)
+      return std::nullopt;
+    use = current;
+  }
+  return use;
+}
+
+/// The dimensions of an operand used as `use` that the kernel takes at
+/// launch: batch and sequence, or a varlen batch's packed sequence only.
+SmallVector<int64_t, 2> launchDims(OperandUse use) {
+  SmallVector<int64_t, 2> dims = lengthDims(use.layout);
+  if (use.varlen)
+    dims.erase(dims.begin());
+  return dims;
 }
 
 /// Gives `result` the type `type`; users other than func.return get a
@@ -106,15 +122,16 @@ struct AttnGeneralizeLengthsPass final
       auto type = dyn_cast<RankedTensorType>(arg.getType());
       if (!type || type.getRank() != 4 || arg.use_empty())
         continue;
-      std::optional<Layout> layout = attentionOperandLayout(arg);
-      if (!layout)
+      std::optional<OperandUse> use = attentionOperandUse(arg);
+      if (!use)
         continue;
       // The kernel takes B on the grid's z dimension and the lengths as
       // 32-bit parameters: a static size beyond them no launch can run.
-      SmallVector<int64_t, 2> dims = lengthDims(*layout);
+      SmallVector<int64_t, 2> dims = lengthDims(use->layout);
       constexpr int64_t kMaxBatch = 65535;
       constexpr int64_t kMaxLength = std::numeric_limits<int32_t>::max();
-      if (!type.isDynamicDim(dims[0]) && type.getDimSize(dims[0]) > kMaxBatch) {
+      if (!use->varlen && !type.isDynamicDim(dims[0]) &&
+          type.getDimSize(dims[0]) > kMaxBatch) {
         return func.emitError("attn-generalize-lengths: argument #")
                << arg.getArgNumber() << " has batch "
                << type.getDimSize(dims[0])
@@ -126,7 +143,7 @@ struct AttnGeneralizeLengthsPass final
                << type.getDimSize(dims[1])
                << "; the kernel's lengths are 32-bit (at most 2147483647)";
       }
-      RankedTensorType dynamic = withDynamicDims(type, dims);
+      RankedTensorType dynamic = withDynamicDims(type, launchDims(*use));
       if (dynamic == type)
         continue;
       arg.setType(dynamic);

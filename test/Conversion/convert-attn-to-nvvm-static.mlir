@@ -55,6 +55,9 @@ func.func @decode_window(%q: tensor<1x2x1x64xbf16>, %k: tensor<1x2x256x64xbf16>,
 // RUN: attnc-opt %s --attn-lower-to-nvvm-pipeline | FileCheck %s --check-prefix=TINY
 // TINY-DAG: llvm.func @one_query({{.*}}nvvm.kernel
 // TINY-DAG: llvm.func @empty_batch({{.*}}nvvm.kernel
+// A static varlen batch: its packed totals are generalized (its batch of 1
+// and offset count stay), and the kernel takes them at launch.
+// TINY-DAG: llvm.func @static_varlen({{.*}}grid = [#attn.grid_dim<["seq_q"], ceil_div = {{[0-9]+}}, plus = ["batch"]>{{.*}}varlen = true{{.*}}nvvm.kernel
 func.func @one_query(%q: tensor<1x1x1x64xbf16>, %k: tensor<1x1x4096x64xbf16>,
                      %v: tensor<1x1x4096x64xbf16>) -> tensor<1x1x1x64xbf16> {
   %o = attn.attention %q, %k, %v
@@ -69,4 +72,14 @@ func.func @empty_batch(%q: tensor<0x1x0x64xbf16>, %k: tensor<0x1x0x64xbf16>,
       : tensor<0x1x0x64xbf16>, tensor<0x1x0x64xbf16>, tensor<0x1x0x64xbf16>
       -> tensor<0x1x0x64xbf16>
   return %o : tensor<0x1x0x64xbf16>
+}
+
+func.func @static_varlen(%q: tensor<1x300x8x64xbf16>, %k: tensor<1x500x2x64xbf16>,
+                         %v: tensor<1x500x2x64xbf16>, %cu_q: tensor<5xi32>,
+                         %cu_k: tensor<5xi32>) -> tensor<1x300x8x64xbf16> {
+  %o = attn.attention %q, %k, %v mask = causal_bottom_right layout = bshd
+      varlen(%cu_q, %cu_k : tensor<5xi32>, tensor<5xi32>)
+      : tensor<1x300x8x64xbf16>, tensor<1x500x2x64xbf16>, tensor<1x500x2x64xbf16>
+      -> tensor<1x300x8x64xbf16>
+  return %o : tensor<1x300x8x64xbf16>
 }

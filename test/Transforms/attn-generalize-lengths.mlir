@@ -58,3 +58,21 @@ func.func @other_users(%q: tensor<1x4x16x64xbf16>, %k: tensor<1x4x32x64xbf16>,
 // LENGTH: error: attn-generalize-lengths: argument #0 has sequence length 1099511627776; the kernel's lengths are 32-bit (at most 2147483647)
 // RUN: not attnc-opt %S/Inputs/huge-batch.mlir --attn-generalize-lengths 2>&1 | FileCheck %s --check-prefix=BATCH
 // BATCH: error: attn-generalize-lengths: argument #0 has batch 70000; a kernel launches at most 65535 batches (grid z)
+
+// -----
+
+// A varlen batch: the packed sequence dimension of Q, K, V and O becomes
+// dynamic, the batch of 1 stays (it packs the sequences); the LSE's total
+// follows Q's, and the offsets keep their static count.
+// CHECK-LABEL: func.func @varlen
+// CHECK-SAME:    %{{[^:]*}}: tensor<1x?x8x64xbf16>, %{{[^:]*}}: tensor<1x?x2x64xbf16>, %{{[^:]*}}: tensor<1x?x2x64xbf16>, %{{[^:]*}}: tensor<5xi32>, %{{[^:]*}}: tensor<5xi32>)
+// CHECK-SAME:    -> (tensor<1x?x8x64xbf16>, tensor<1x8x?xf32>)
+// CHECK:         attn.attention {{.*}} -> tensor<1x?x8x64xbf16>, tensor<1x8x?xf32>
+func.func @varlen(%q: tensor<1x300x8x64xbf16>, %k: tensor<1x500x2x64xbf16>, %v: tensor<1x500x2x64xbf16>,
+                  %cu_q: tensor<5xi32>, %cu_k: tensor<5xi32>) -> (tensor<1x300x8x64xbf16>, tensor<1x8x300xf32>) {
+  %o, %lse = attn.attention %q, %k, %v mask = causal_bottom_right layout = bshd
+      varlen(%cu_q, %cu_k : tensor<5xi32>, tensor<5xi32>)
+      : tensor<1x300x8x64xbf16>, tensor<1x500x2x64xbf16>, tensor<1x500x2x64xbf16>
+      -> tensor<1x300x8x64xbf16>, tensor<1x8x300xf32>
+  return %o, %lse : tensor<1x300x8x64xbf16>, tensor<1x8x300xf32>
+}

@@ -77,8 +77,11 @@ def AttnGeneralizeLengthsPass
     time, so the kv loops it runs must not be folded for one static shape.
     For every function argument used only as the Q, K or V of
     `attn.attention` ops, in a function nothing calls (its signature
-    changes), this pass makes its batch and sequence dimensions dynamic, with the attention results and the function's result types
-    following (a `tensor.cast` back to the static type for any other user).
+    changes), this pass makes its batch and sequence dimensions dynamic
+    (only the sequence dimension of a varlen batch, whose batch of 1 packs
+    the sequences), with the attention results and the function's result
+    types following (a `tensor.cast` back to the static type for any other
+    user).
     Head counts and head dims stay static. `attn-lower-to-nvvm-pipeline` runs
     it before tiling; `convert-attn-to-nvvm` rejects static lengths.
 
