@@ -11,9 +11,10 @@ takes 32 at a time); O and LSE are poisoned with NaN before each launch and comp
 of each sequence over its own keys (O = 0 and LSE = -inf for a row without keys), and the runtime checks the
 offsets (ATTNC_CHECK_INDEX_INPUTS=1).
 
-Benchmark: 16 sequences of lengths drawn between 100 and 4000 tokens (fixed seed), causal, GQA 32:8, D = 128.
+Benchmark: 16 sequences of lengths drawn between 100 and 4000 tokens (fixed seed), and 256 of 64 to 512, causal,
+GQA 32:8, D = 128.
 TFLOP/s count the useful work (each sequence's causal attention). Next to it, in the same process: the dense
-attnc kernel on the padded batch (B = 16, N = the longest) and on a batch of 16 equal sequences of the mean
+attnc kernel on the padded batch (B sequences, N = the longest) and on a batch of B equal sequences of the mean
 length, each at its own work's TFLOP/s (the dense kernel's rate); cuDNN and FlashAttention-2 (SDPA) on the
 padded batch, timed, with the useful work's TFLOP/s and their own.
 
@@ -43,7 +44,9 @@ CHECK_BATCHES = (
     ((5, 130, 64, 1), (300, 130, 700, 9)),  # chunked prefill: more keys than queries
     (tuple(random.Random(3).randint(0, 300) for _ in range(45)),) * 2,  # more than 32 sequences
 )
-BENCH_SEQUENCES, BENCH_MIN, BENCH_MAX = 16, 100, 4000
+# (sequences, shortest, longest): the prefill batch, and many short
+# sequences (the scheduler scans 32 offsets a step, and padding wastes most).
+BENCH_BATCHES = ((16, 100, 4000), (256, 64, 512))
 
 
 def offsets(lengths):
@@ -158,9 +161,9 @@ def sdpa_ms(backend, q, k, v):
         return None
 
 
-def bench(kernels, dense):
+def bench(kernels, dense, sequences, shortest, longest_allowed):
     d = 128
-    lengths = [random.Random(11 + i).randint(BENCH_MIN, BENCH_MAX) for i in range(BENCH_SEQUENCES)]
+    lengths = [random.Random(11 + i).randint(shortest, longest_allowed) for i in range(sequences)]
     total, longest = sum(lengths), max(lengths)
     useful = sum(peers.attention_flops(1, HEADS_Q, n, d, True) for n in lengths)
     scale = 1.0 / math.sqrt(d)
@@ -178,18 +181,18 @@ def bench(kernels, dense):
     result["attnc_varlen"] = dict(ms=ms, tflops=useful / (ms * 1e-3) / 1e12)
 
     def padded(n):
-        return [torch.randn(BENCH_SEQUENCES, n, h, d, device="cuda", dtype=torch.bfloat16, generator=gen)
+        return [torch.randn(sequences, n, h, d, device="cuda", dtype=torch.bfloat16, generator=gen)
                 for h in (HEADS_Q, HEADS_KV, HEADS_KV)]
 
     # The dense kernel at its own work: the padded batch and 16 equal sequences of the mean length.
-    for label, n in (("attnc_dense_padded", longest), ("attnc_dense_mean", round(total / BENCH_SEQUENCES))):
+    for label, n in (("attnc_dense_padded", longest), ("attnc_dense_mean", round(total / sequences))):
         if dense is None:
             break
         qd, kd, vd = padded(n)
-        od, lsed = torch.empty_like(qd), torch.empty(BENCH_SEQUENCES, HEADS_Q, n, device="cuda")
+        od, lsed = torch.empty_like(qd), torch.empty(sequences, HEADS_Q, n, device="cuda")
         dargs = dense.args(qd, kd, vd, od, lsed, scale)
         ms = peers.bench_ms(lambda: dense.launch(dargs))
-        work = peers.attention_flops(BENCH_SEQUENCES, HEADS_Q, n, d, True)
+        work = peers.attention_flops(sequences, HEADS_Q, n, d, True)
         result[label] = dict(N=n, ms=ms, tflops=work / (ms * 1e-3) / 1e12)
         del qd, kd, vd, od, lsed
     # cuDNN and FA2 on the padded batch (BHSD views of it).
@@ -197,12 +200,12 @@ def bench(kernels, dense):
     for backend in ("cudnn", "flash"):
         ms = sdpa_ms(backend, qp, kp, vp)
         if ms is not None:
-            own = peers.attention_flops(BENCH_SEQUENCES, HEADS_Q, longest, d, True)
+            own = peers.attention_flops(sequences, HEADS_Q, longest, d, True)
             result[f"{backend}_padded"] = dict(ms=ms, useful_tflops=useful / (ms * 1e-3) / 1e12,
                                               own_tflops=own / (ms * 1e-3) / 1e12)
     torch.cuda.empty_cache()
     v_t = result["attnc_varlen"]["tflops"]
-    print(f"varlen prefill: 16 sequences {BENCH_MIN}..{BENCH_MAX} (total {total}, longest {longest}), causal, "
+    print(f"varlen prefill: {sequences} sequences {shortest}..{longest_allowed} (total {total}, longest {longest}), causal, "
           f"GQA 32:8, D 128", flush=True)
     print(f"  attnc varlen      {result['attnc_varlen']['ms']:8.3f} ms  {v_t:6.1f} TFLOP/s (useful)", flush=True)
     for label in ("attnc_dense_padded", "attnc_dense_mean"):
@@ -237,7 +240,7 @@ def main():
     if not a.no_check:
         result["sweep"], failed = sweep(kernels)
     result["ceilings"] = peers.ceilings()
-    result["bench"] = bench(kernels, dense)
+    result["bench"] = [bench(kernels, dense, *batch) for batch in BENCH_BATCHES]
     if a.json:
         with open(a.json, "w") as f:
             json.dump(result, f, indent=1)
