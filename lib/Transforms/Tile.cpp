@@ -332,8 +332,8 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
   auto accType = RankedTensorType::get({config.blockM, valueHeadDim},
                                        rewriter.getF32Type());
 
-  // A varlen tile past its sequence's rows (the forall covers the longest
-  // possible sequence) runs no kv block.
+  // A varlen tile past its sequence's rows (attn.sequence_tile's tiles past
+  // every block) runs no kv block.
   Value rangeKeys =
       op.isVarlen()
           ? keysOfVarlenTile(rewriter, loc, ctx.rowBegin, ctx.seqQ, seqK)

@@ -2097,7 +2097,7 @@ func.func @key_not_loaded(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xb
     %21 = arith.minsi %20, %16 : index
     %22:3 = scf.for %arg7 = %c0 to %21 step %c1 iter_args(%arg8 = %cst_1, %arg9 = %cst_0, %arg10 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
       %26 = arith.muli %arg7, %c64 : index
-      // expected-error @+1 {{convert-attn-to-nvvm: K tiles must come from attn.load_tile or attn.load_paged_tile (directly or through the producer's attn.ring_push)}}
+      // expected-error @+1 {{convert-attn-to-nvvm: K tiles must come from attn.load_tile, attn.load_paged_tile or attn.load_varlen_tile (directly or through the producer's attn.ring_push)}}
       %28 = attn.qk %4, %key : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>

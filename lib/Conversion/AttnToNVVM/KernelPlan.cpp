@@ -585,9 +585,9 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
     TileLoad load = loadOf(tile, isKey);
     if (!load) {
       user->emitError("convert-attn-to-nvvm: ")
-          << what << " tiles must come from attn.load_tile or "
-          << "attn.load_paged_tile (directly or through the producer's "
-             "attn.ring_push)";
+          << what << " tiles must come from attn.load_tile, "
+          << "attn.load_paged_tile or attn.load_varlen_tile (directly or "
+             "through the producer's attn.ring_push)";
       return {};
     }
     if (!loadsLoopBlock(load)) {

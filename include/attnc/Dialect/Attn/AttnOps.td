@@ -322,7 +322,10 @@ def Attn_LoadVarlenTileOp : Attn_Op<"load_varlen_tile", [Pure]> {
     r, d]` (logical BHSD; `layout` says how `source` is stored) where
     `begin + row + r < end`, and 0 elsewhere, so a tile never reads the
     next sequence. `attn-tile` reads Q, K and V of a varlen
-    `attn.attention` with it.
+    `attn.attention` with it. (The GPU lowering loads whole TMA boxes from
+    the sequence's first row and relies on the masks and the clipped stores
+    instead: the rows past `end` it reads, of the next sequence or past the
+    last offset, are multiplied by 0, so they must be finite.)
 
     ```mlir
     %kt = attn.load_varlen_tile %k[%h, %row] rows %begin to %end layout = bshd
