@@ -18,7 +18,7 @@ attnc kernel on the padded batch (B sequences, N = the longest) and on a batch o
 length, each at its own work's TFLOP/s (the dense kernel's rate); cuDNN and FlashAttention-2 (SDPA) on the
 padded batch, timed, with the useful work's TFLOP/s and their own.
 
-  python3 bench/varlen.py --artifacts artifacts [--json varlen.json] [--no-check]
+  python3 bench/varlen.py --artifacts artifacts [--json varlen.json] [--no-check | --check-only]
 """
 import argparse
 import json
@@ -35,7 +35,8 @@ from attnc_runtime import AttncError, Runtime  # noqa: E402
 import peers  # noqa: E402
 
 HEADS_Q, HEADS_KV = 32, 8
-KERNELS = ("varlen_d128_causal", "varlen_d64_causal", "varlen_d128_full")
+KERNELS = ("varlen_d128_causal", "varlen_d64_causal", "varlen_d128_full", "varlen_d80_bhsd_causal",
+           "varlen_d192_dv128_causal")
 REL_TOL = 2e-2
 # (query lengths, key lengths) per batch of the sweep.
 CHECK_BATCHES = (
@@ -64,52 +65,76 @@ def head_dim(kernel):
     return kernel.problem["head_dim"]
 
 
-def reference(q, k, v, lq, lk, causal, scale):
-    """float64 O [total_q, Hq, D] and LSE [Hq, total_q] of each sequence over its own keys, bottom-right
+class Shape:
+    """A kernel's heads, head dims, dtype and layout (its manifest)."""
+
+    def __init__(self, kernel):
+        p, o = kernel.problem, kernel.manifest["options"]
+        self.hq, self.hkv = o["heads_q"], o["heads_kv"]
+        self.d, self.dv = p["head_dim"], p["head_dim_v"]
+        self.dtype = {"bf16": torch.bfloat16, "f16": torch.float16}[p["dtype"]]
+        self.bshd = p["layout"] == "bshd"
+
+    def packed(self, total, heads, dim, gen, fill=None):
+        """A packed tensor of `total` rows in the kernel's layout: [1, total, H, D] (bshd) or [1, H, total, D]."""
+        shape = (1, total, heads, dim) if self.bshd else (1, heads, total, dim)
+        if fill is not None:
+            return torch.full(shape, fill, device="cuda", dtype=self.dtype)
+        return torch.randn(shape, device="cuda", dtype=self.dtype, generator=gen)
+
+    def logical(self, t):
+        """[H, total, D] of a packed tensor."""
+        return t[0].transpose(0, 1) if self.bshd else t[0]
+
+
+def reference(shape, q, k, v, lq, lk, causal, scale):
+    """float64 O [Hq, total_q, Dv] and LSE [Hq, total_q] of each sequence over its own keys, bottom-right
     causal: row i of a sequence with n queries and m keys sees keys j <= i + m - n."""
-    group = HEADS_Q // HEADS_KV
-    out = torch.zeros(q.shape[1:], dtype=torch.float64, device="cuda")
-    lse = torch.full((HEADS_Q, q.shape[1]), -math.inf, dtype=torch.float64, device="cuda")
+    group = shape.hq // shape.hkv
+    q, k, v = (shape.logical(t).double() for t in (q, k, v))
+    out = torch.zeros(shape.hq, q.shape[1], shape.dv, dtype=torch.float64, device="cuda")
+    lse = torch.full((shape.hq, q.shape[1]), -math.inf, dtype=torch.float64, device="cuda")
     qs = ks = 0
     for n, m in zip(lq, lk):
         if n and m:
-            qb = q[0, qs:qs + n].double().transpose(0, 1)
-            kb = k[0, ks:ks + m].double().transpose(0, 1).repeat_interleave(group, 0)
-            vb = v[0, ks:ks + m].double().transpose(0, 1).repeat_interleave(group, 0)
-            s = (qb @ kb.transpose(-1, -2)) * scale
+            kb = k[:, ks:ks + m].repeat_interleave(group, 0)
+            vb = v[:, ks:ks + m].repeat_interleave(group, 0)
+            s = (q[:, qs:qs + n] @ kb.transpose(-1, -2)) * scale
             if causal:
                 i = torch.arange(n, device="cuda")[:, None]
                 j = torch.arange(m, device="cuda")[None, :]
                 s = s.masked_fill(j > i + m - n, -math.inf)
             row_lse = torch.logsumexp(s, dim=-1)
             p = torch.exp(s - row_lse[..., None]).nan_to_num(0.0)
-            out[qs:qs + n] = (p @ vb).transpose(0, 1)
+            out[:, qs:qs + n] = p @ vb
             lse[:, qs:qs + n] = row_lse
         qs, ks = qs + n, ks + m
     return out, lse
 
 
 def check(kernel, name, lq, lk, gen):
-    d, scale = head_dim(kernel), 1.0 / math.sqrt(head_dim(kernel))
+    shape = Shape(kernel)
+    scale = 1.0 / math.sqrt(shape.d)
     tq, tk = max(1, sum(lq)), max(1, sum(lk))
-    q = torch.randn(1, tq, HEADS_Q, d, device="cuda", dtype=torch.bfloat16, generator=gen)
-    k = torch.randn(1, tk, HEADS_KV, d, device="cuda", dtype=torch.bfloat16, generator=gen)
-    v = torch.randn(1, tk, HEADS_KV, d, device="cuda", dtype=torch.bfloat16, generator=gen)
-    o = torch.full_like(q, float("nan"))
+    q = shape.packed(tq, shape.hq, shape.d, gen)
+    k = shape.packed(tk, shape.hkv, shape.d, gen)
+    v = shape.packed(tk, shape.hkv, shape.dv, gen)
+    o = shape.packed(tq, shape.hq, shape.dv, gen, fill=float("nan"))
     has_lse = kernel.problem["has_lse"]
-    lse = torch.full((1, HEADS_Q, tq), float("nan"), device="cuda") if has_lse else None
+    lse = torch.full((1, shape.hq, tq), float("nan"), device="cuda") if has_lse else None
     cu_q, cu_k = offsets(lq), offsets(lk)
     kernel.launch(kernel.args(q, k, v, o, lse, scale, cu_seqlens_q=cu_q, cu_seqlens_k=cu_k))
     torch.cuda.synchronize()
-    ref, ref_lse = reference(q, k, v, lq, lk, causal_flag(name), scale)
+    ref, ref_lse = reference(shape, q, k, v, lq, lk, causal_flag(name), scale)
     rows = sum(lq)
-    got = o[0, :rows].double()
+    got = shape.logical(o)[:, :rows].double()
+    ref = ref[:, :rows]
     if torch.isnan(got).any():
         return None, "NaN in O"
-    rel = ((got - ref[:rows]).norm() / ref[:rows].norm().clamp_min(1e-30)).item()
+    rel = ((got - ref).norm() / ref.norm().clamp_min(1e-30)).item()
     if rel > REL_TOL:
         return rel, f"rel_err {rel:.2e} > {REL_TOL:.0e}"
-    empty = torch.isinf(ref_lse[:, :rows]).all(dim=0)
+    empty = torch.isinf(ref_lse[:, :rows])
     if empty.any() and got[empty].abs().max().item() != 0:
         return rel, "a row without keys has O != 0"
     if lse is not None:
@@ -227,6 +252,7 @@ def main():
     ap.add_argument("--artifacts", default="artifacts")
     ap.add_argument("--json")
     ap.add_argument("--no-check", action="store_true")
+    ap.add_argument("--check-only", action="store_true", help="the sweep without the benchmark")
     a = ap.parse_args()
     rt = Runtime(os.path.join(a.artifacts, "lib", "libAttncRuntime.so"))
     kernels = {}
@@ -239,8 +265,9 @@ def main():
     result, failed = {}, 0
     if not a.no_check:
         result["sweep"], failed = sweep(kernels)
-    result["ceilings"] = peers.ceilings()
-    result["bench"] = [bench(kernels, dense, *batch) for batch in BENCH_BATCHES]
+    if not a.check_only:
+        result["ceilings"] = peers.ceilings()
+        result["bench"] = [bench(kernels, dense, *batch) for batch in BENCH_BATCHES]
     if a.json:
         with open(a.json, "w") as f:
             json.dump(result, f, indent=1)
