@@ -340,12 +340,18 @@ class _PagedPlan(_Plan):
         self.lengths_shape, self.lengths_strides = (batch,), (1,)
 
 
+def _indexed_signature(kind, q, k, v, first, second, mask, window, softcap, return_lse):
+    """_signature of a call with two index tensors (a paged call's block table and cache lengths, a varlen
+    call's offsets): theirs too."""
+    return (kind, q.shape, q.stride(), k.shape, k.stride(), v.shape, v.stride(), first.shape, first.stride(),
+            second.shape, second.stride(), q.dtype, k.dtype, v.dtype, first.dtype, second.dtype, q.get_device(),
+            k.get_device(), v.get_device(), first.get_device(), second.get_device(), mask, window, softcap,
+            return_lse)
+
+
 def _paged_signature(q, k, v, block_table, cache_lengths, mask, window, softcap, return_lse):
     """_signature of a paged call: the index tensors' too."""
-    return ("paged", q.shape, q.stride(), k.shape, k.stride(), v.shape, v.stride(), block_table.shape,
-            block_table.stride(), cache_lengths.shape, cache_lengths.stride(), q.dtype, k.dtype, v.dtype,
-            block_table.dtype, cache_lengths.dtype, q.get_device(), k.get_device(), v.get_device(),
-            block_table.get_device(), cache_lengths.get_device(), mask, window, softcap, return_lse)
+    return _indexed_signature("paged", q, k, v, block_table, cache_lengths, mask, window, softcap, return_lse)
 
 
 def _launch_paged(plan, q, k, v, block_table, cache_lengths, scale, return_lse, check_index_inputs):
@@ -538,10 +544,7 @@ class _VarlenPlan(_Plan):
 
 def _varlen_signature(q, k, v, cu_seqlens_q, cu_seqlens_k, mask, window, softcap, return_lse):
     """_signature of a varlen call: the offsets' too."""
-    return ("varlen", q.shape, q.stride(), k.shape, k.stride(), v.shape, v.stride(), cu_seqlens_q.shape,
-            cu_seqlens_q.stride(), cu_seqlens_k.shape, cu_seqlens_k.stride(), q.dtype, k.dtype, v.dtype,
-            cu_seqlens_q.dtype, cu_seqlens_k.dtype, q.get_device(), k.get_device(), v.get_device(),
-            cu_seqlens_q.get_device(), cu_seqlens_k.get_device(), mask, window, softcap, return_lse)
+    return _indexed_signature("varlen", q, k, v, cu_seqlens_q, cu_seqlens_k, mask, window, softcap, return_lse)
 
 
 def _launch_varlen(plan, q, k, v, cu_seqlens_q, cu_seqlens_k, scale, return_lse, check_index_inputs):

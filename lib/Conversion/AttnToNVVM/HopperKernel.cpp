@@ -775,17 +775,22 @@ void KernelEmitter::publishWarpgroupWrites() {
 /// Writes this warpgroup's 64 x Dv output rows, scaled by `inv` per row, into
 /// the Q buffer (only this warpgroup read those rows), then one thread stores
 /// them with TMA.
-void KernelEmitter::storeOutputTile(ArrayRef<Value> o, const Value inv[2],
-                                    Value outputMap) {
+SmallVector<Value> KernelEmitter::normalizedPairs(ArrayRef<Value> o,
+                                                  const Value inv[2]) {
   SmallVector<Value> pairs;
   for (size_t i = 0; i < o.size(); i += 2) {
     Value rowInv = inv[(i % 4) / 2];
     pairs.push_back(packPair(arith::MulFOp::create(b, loc, o[i], rowInv),
                              arith::MulFOp::create(b, loc, o[i + 1], rowInv)));
   }
+  return pairs;
+}
+
+void KernelEmitter::storeOutputTile(ArrayRef<Value> o, const Value inv[2],
+                                    Value outputMap) {
   // O goes out through the Q buffer, in Q's layout.
   SwizzledAtoms atoms = plan.queryAtoms;
-  storeRowsSwizzled(pairs, atoms, smem.query, plan.blockM);
+  storeRowsSwizzled(normalizedPairs(o, inv), atoms, smem.query, plan.blockM);
   Value tileRowBase = mul(warpgroup, c32(kWarpgroupRows));
   // The TMA store reads O through the async proxy.
   publishWarpgroupWrites();

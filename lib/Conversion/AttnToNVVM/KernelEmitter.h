@@ -284,6 +284,9 @@ private:
   /// on), store O and LSE.
   void emitConsumer(Value output, Value lse, ArrayRef<Value> bounds,
                     Value iterationBase, Value queryPhase);
+  /// This thread's O values scaled by `inv` per row, packed as element
+  /// pairs (pair k holds values 2k and 2k + 1) in the output element type.
+  SmallVector<Value> normalizedPairs(ArrayRef<Value> o, const Value inv[2]);
   void storeOutputTile(ArrayRef<Value> o, const Value inv[2], Value outputMap);
   /// Varlen kernels (VarlenTiles.cpp): the (sequence, query block) of linear
   /// tile `tile` (i32, attn.sequence_tile), from the offsets at `offsets`;

@@ -117,16 +117,10 @@ std::pair<Value, Value> KernelEmitter::lowerSequenceTile(Value tile,
 
 void KernelEmitter::storeSequenceRows(ArrayRef<Value> o, const Value inv[2],
                                       Value output) {
-  SmallVector<Value> pairs;
-  for (size_t i = 0; i < o.size(); i += 2) {
-    Value rowInv = inv[(i % 4) / 2];
-    pairs.push_back(packPair(arith::MulFOp::create(b, loc, o[i], rowInv),
-                             arith::MulFOp::create(b, loc, o[i + 1], rowInv)));
-  }
   // O goes out through the Q buffer, in Q's layout (128-byte swizzled
   // atoms, as storeRowsSwizzled writes them).
   SwizzledAtoms atoms = plan.queryAtoms;
-  storeRowsSwizzled(pairs, atoms, smem.query, plan.blockM);
+  storeRowsSwizzled(normalizedPairs(o, inv), atoms, smem.query, plan.blockM);
   // The warpgroup's threads read each other's rows back.
   NVVM::BarrierOp::create(b, loc, Type(), add(warpgroup, c32(1)),
                           c32(kWarpgroupThreads), nullptr, Value());
