@@ -381,7 +381,11 @@ func.func @load_varlen_tile(%k: tensor<1x?x2x64xbf16>, %h: index, %row: index,
 // CHECK:           %[[SEQ:.*]] = arith.select %[[MOVES]], %[[NEXT]], %[[CUR]]
 // CHECK:           %[[START:.*]] = arith.select %[[MOVES]], %[[END]], %[[FIRST]]
 // CHECK:           scf.yield %[[SEQ]], %[[START]]
-// CHECK:         %[[QB:.*]] = arith.subi %[[T]], %[[WALK]]#1
+// The last sequence takes a tile past every block at its block one past
+// its rows.
+// CHECK:         %[[LOCAL:.*]] = arith.subi %[[T]], %[[WALK]]#1
+// CHECK:         %[[LAST_BLOCKS:.*]] = arith.ceildivsi %{{.*}}, %[[BM]]
+// CHECK:         %[[QB:.*]] = arith.minsi %[[LOCAL]], %[[LAST_BLOCKS]]
 // CHECK:         return %[[WALK]]#0, %[[QB]]
 func.func @sequence_tile(%cu: tensor<?xi32>, %t: index) -> (index, index) {
   %seq, %qb = attn.sequence_tile %cu[%t] block_m = 128 : tensor<?xi32>

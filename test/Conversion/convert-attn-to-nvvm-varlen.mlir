@@ -26,9 +26,12 @@
 // CHECK:         %[[BALLOT:.*]] = nvvm.vote.sync ballot
 // CHECK:         "llvm.intr.cttz"(%[[BALLOT]])
 // CHECK:         %[[BEFORE:.*]] = nvvm.shfl.sync idx
+// CHECK:         %[[SEQ:.*]] = arith.addi %[[WALK]]#0, %{{.*}} : i32
+// CHECK:         %[[SEQ_BLOCKS:.*]] = nvvm.shfl.sync idx %{{.*}}, %[[WALK]]#2
+// CHECK:         %[[LOCAL_BLOCK:.*]] = arith.subi %{{.*}}, %[[BEFORE]] : i32
+// CHECK:         arith.minui %[[LOCAL_BLOCK]], %[[SEQ_BLOCKS]] : i32
 // The tile's sequence's rows, read from the offsets where they are used:
 // Q at its first row plus the tile's, K and V at its first key.
-// CHECK:         %[[SEQ:.*]] = arith.addi %[[WALK]]#0, %{{.*}} : i32
 // CHECK:         %[[SEQ_IDX:.*]] = arith.index_cast %[[SEQ]] : i32 to index
 // CHECK:         llvm.getelementptr %[[CUQ]]
 // CHECK:         nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[Q]], %{{.*}}, box[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}]

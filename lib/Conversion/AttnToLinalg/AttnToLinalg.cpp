@@ -540,9 +540,19 @@ SmallVector<Value> lowerSequenceTile(OpBuilder &b, SequenceTileOp op) {
             ValueRange{arith::SelectOp::create(nb, l, moves, next, current),
                        arith::SelectOp::create(nb, l, moves, end, first)});
       });
-  Value block =
-      arith::SubIOp::create(b, loc, tile, walk.getResult(1)).getResult();
-  return {walk.getResult(0), block};
+  // A tile past every block is the last sequence's block one past its rows.
+  Value sequence = walk.getResult(0);
+  Value rows = arith::SubIOp::create(
+      b, loc,
+      extractIndex(
+          b, loc, offsets,
+          ValueRange{
+              arith::AddIOp::create(b, loc, sequence, index(1)).getResult()}),
+      extractIndex(b, loc, offsets, sequence));
+  Value local = arith::SubIOp::create(b, loc, tile, walk.getResult(1));
+  Value block = arith::MinSIOp::create(
+      b, loc, local, arith::CeilDivSIOp::create(b, loc, rows, blockM));
+  return {sequence, block};
 }
 
 SmallVector<Value> lowerLoadPagedTile(OpBuilder &b, LoadPagedTileOp op) {

@@ -111,7 +111,11 @@ std::pair<Value, Value> KernelEmitter::lowerSequenceTile(Value tile,
                          arith::SubIOp::create(b, loc, prefix, blocks), found,
                          0x1f);
   Value sequence = add(base, found);
-  Value block = arith::SubIOp::create(b, loc, local, before);
+  // A tile past every block is the last sequence's block one past its rows
+  // (not further: its row must fit in 32 bits however many tiles follow).
+  Value sequenceBlocks = shuffle(NVVM::ShflKind::idx, blocks, found, 0x1f);
+  Value block = arith::MinUIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, local, before), sequenceBlocks);
   return {sequence, block};
 }
 

@@ -293,8 +293,8 @@ def Attn_SequenceTileOp : Attn_Op<"sequence_tile", [Pure]> {
     sequences, `ceil((cu_seqlens[b + 1] - cu_seqlens[b]) / block_m)` of
     sequence `b`, numbered one after the other in sequence order. Returns
     the `sequence` and its `query_block` that linear tile `tile` is. A tile
-    past the last block belongs to the last sequence, at a query block past
-    its rows, so it computes and stores nothing: `attn-tile` launches
+    past the last block belongs to the last sequence, at its query block one
+    past its rows, so it computes and stores nothing: `attn-tile` launches
     `ceil(total_q / block_m) + B` tiles, a bound on the sequences' blocks
     that the caller knows without reading the offsets. Sequences of length
     0 have no block.
