@@ -139,30 +139,23 @@ void KernelEmitter::loadPagedTile(Value tensorMap, SwizzledAtoms atoms,
   }
 }
 
-void KernelEmitter::issueKeyLoad(Value stage, Value kvBlock) {
-  Value row = toI32(mul(kvBlock, cIdx(plan.blockN)));
-  Value kb = keyBarrier(stage);
-  Value offset = mul(stage, c32(smem.keyStageBytes));
+void KernelEmitter::issueKvLoad(bool isKey, Value stage, Value kvBlock) {
+  Value tensorMap = isKey ? tmKey : tmValue;
+  SwizzledAtoms atoms = isKey ? plan.keyAtoms : plan.valueAtoms;
+  int64_t stages = isKey ? smem.keyStages : smem.valueStages;
+  int64_t columns = isKey ? plan.headDim : plan.valueHeadDim;
+  Value bar = isKey ? keyBarrier(stage) : valueBarrier(stage);
+  Value offset =
+      mul(stage, c32(isKey ? smem.keyStageBytes : smem.valueStageBytes));
   if (plan.paged)
-    return loadPagedTile(tmKey, plan.keyAtoms, smem.keyStages, offset,
-                         plan.headDim, kvBlock, kb);
+    return loadPagedTile(tensorMap, atoms, stages, offset, columns, kvBlock,
+                         bar);
+  // A varlen block's rows start at its sequence's first key.
+  Value row = toI32(mul(kvBlock, cIdx(plan.blockN)));
   if (plan.varlen)
     row = add(toI32(index.lower(b, plan.varlen->keyBegin)), row);
-  loadTile(tmKey, plan.keyAtoms, smem.keyStages, offset, plan.blockN,
-           plan.headDim, row, kvHead, batch, kb);
-}
-
-void KernelEmitter::issueValueLoad(Value stage, Value kvBlock) {
-  Value row = toI32(mul(kvBlock, cIdx(plan.blockN)));
-  Value vb = valueBarrier(stage);
-  Value offset = mul(stage, c32(smem.valueStageBytes));
-  if (plan.paged)
-    return loadPagedTile(tmValue, plan.valueAtoms, smem.valueStages, offset,
-                         plan.valueHeadDim, kvBlock, vb);
-  if (plan.varlen)
-    row = add(toI32(index.lower(b, plan.varlen->keyBegin)), row);
-  loadTile(tmValue, plan.valueAtoms, smem.valueStages, offset, plan.blockN,
-           plan.valueHeadDim, row, kvHead, batch, vb);
+  loadTile(tensorMap, atoms, stages, offset, plan.blockN, columns, row, kvHead,
+           batch, bar);
 }
 
 void KernelEmitter::lowerProducerStep(Value stage, Value parity,
@@ -185,10 +178,7 @@ void KernelEmitter::lowerProducerStep(Value stage, Value parity,
     else if (!stageFree)
       waitBarrier(valueEmptyBarrier(stage), parity);
     stageFree = true;
-    if (isKey)
-      issueKeyLoad(stage, kvBlock);
-    else
-      issueValueLoad(stage, kvBlock);
+    issueKvLoad(isKey, stage, kvBlock);
   }
 }
 

@@ -92,16 +92,16 @@ private:
   /// The pages of kv block `kvBlock`'s parts (-1 past the sequence's
   /// keys), read from the block table once for its K and V loads.
   ArrayRef<Value> pagesOfBlock(Value kvBlock);
-  void issueKeyLoad(Value stage, Value kvBlock);
-  void issueValueLoad(Value stage, Value kvBlock);
+  /// TMA-loads kv block `kvBlock` of K (or V) into ring stage `stage`.
+  void issueKvLoad(bool isKey, Value stage, Value kvBlock);
   /// The producer loop's body, op by op: each attn.load_tile waits until
   /// its ring slot of `stage` is free (the empty barrier's phase `parity`)
   /// and TMA-loads kv block `kvBlock` into it; attn.ring_push is the TMA
   /// arrivals on the full barriers, nothing more.
   void lowerProducerStep(Value stage, Value parity, Value kvBlock);
   void issueKeyValueLoads(Value stage, Value kvBlock) {
-    issueKeyLoad(stage, kvBlock);
-    issueValueLoad(stage, kvBlock);
+    issueKvLoad(/*isKey=*/true, stage, kvBlock);
+    issueKvLoad(/*isKey=*/false, stage, kvBlock);
   }
 
   //===--- wgmma ----------------------------------------------------------===//
