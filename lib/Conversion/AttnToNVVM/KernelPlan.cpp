@@ -265,7 +265,7 @@ static LogicalResult readVarlen(KernelPlan &plan) {
         "convert-attn-to-nvvm: a varlen tile is one attn.sequence_tile of "
         "cu_seqlens_q in the tiling forall (attn-tile's tile scheduler)");
   varlen.tile = tiles.front();
-  if (varlen.tile.getBlockM() != plan.blockM)
+  if (int64_t(varlen.tile.getBlockM()) != plan.blockM)
     return varlen.tile.emitError("convert-attn-to-nvvm: attn.sequence_tile's "
                                  "block_m must be the Q tile's rows, ")
            << plan.blockM;

@@ -43,12 +43,13 @@ struct ManifestWriter {
         return emitError() << "#attn.kernel_abi: " << what << "[" << i
                            << "] must be an #attn.grid_dim";
       out[i].ceilDiv = dim.getCeilDiv();
+      size_t index = i; // a structured binding is not capturable in C++17
       auto symbols = [&](ArrayAttr names, StringRef role,
                          std::vector<rt::Symbol> &into) -> LogicalResult {
         for (Attribute symbol : names) {
           auto text = dyn_cast<StringAttr>(symbol);
           if (!text)
-            return emitError() << "#attn.kernel_abi: " << what << "[" << i
+            return emitError() << "#attn.kernel_abi: " << what << "[" << index
                                << "] must " << role << " symbol names";
           FailureOr<rt::Symbol> s =
               name<rt::Symbol>("symbol", text.getValue(), rt::parseSymbol);
