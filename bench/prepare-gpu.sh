@@ -115,6 +115,15 @@ sed -E 's/(%v: tensor<[^>]*>)\)/\1, %splits: index)/; /attn.attention/ s/$/ kv_s
   bench/decode.mlir > artifacts/decode-split.mlir
 "$BUILD_DIR/bin/attnc-compile" artifacts/decode-split.mlir -o artifacts/decode-split > /dev/null
 "$BUILD_DIR/bin/attnc-compile" artifacts/decode-split.mlir --block-m=64 -o artifacts/decode-split-bm64 > /dev/null
+# The combine kernel launched after the attention kernel's last CTA instead
+# of as a programmatic dependent launch (the pipeline's default).
+"$BUILD_DIR/bin/attnc-compile" artifacts/decode-split.mlir --block-m=64 --programmatic-launch=false \
+  -o artifacts/decode-split-bm64-no-pdl > /dev/null
+# A decode step as a graph states it, one static query token (vLLM's
+# [B, Hq, 1, D]): the pipeline packs it (masked too), splits it at launch
+# and gives it 64-row tiles by itself (attn-configure-tiles).
+sed -E 's/tensor<\?x32x\?x/tensor<?x32x1x/g' bench/decode.mlir > artifacts/decode-step.mlir
+"$BUILD_DIR/bin/attnc-compile" artifacts/decode-step.mlir -o artifacts/decode-step > /dev/null
 # Paged decode (bench/decode_paged.py): pools of 16- and 256-token pages,
 # split at launch, with the two tile heights of the dense split kernels.
 "$BUILD_DIR/bin/attnc-compile" bench/decode-paged.mlir -o artifacts/paged > /dev/null

@@ -140,6 +140,12 @@ void mlir::attn::buildAttnToNVVMPipeline(OpPassManager &pm,
     split.maxRows = kDecodeStepRows;
     pm.addPass(createAttnSplitKvPass(split));
   }
+  // The tile, chosen while a decode step's rows are static.
+  AttnConfigureTilesPassOptions tiles;
+  tiles.blockM = options.blockM;
+  tiles.blockN = options.blockN;
+  tiles.target = options.target;
+  pm.nest<func::FuncOp>().addPass(createAttnConfigureTilesPass(tiles));
   // The kernel takes B, Nq and Nk at launch time: no kv loop may be folded
   // for the graph's static shape.
   pm.addPass(createAttnGeneralizeLengthsPass());
@@ -179,6 +185,7 @@ void mlir::attn::buildAttnToNVVMPipeline(OpPassManager &pm,
   ConvertAttnToNVVMPassOptions nvvm;
   nvvm.chip = "sm_90a";
   nvvm.conditionalRescale = options.conditionalRescale;
+  nvvm.programmaticCombineLaunch = options.programmaticLaunch;
   pm.addPass(createConvertAttnToNVVMPass(nvvm));
   OpPassManager &gpuPm = pm.nest<gpu::GPUModuleOp>();
   gpuPm.addPass(createSCFToControlFlowPass());

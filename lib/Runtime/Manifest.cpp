@@ -771,14 +771,18 @@ bool ManifestReader::readSplitKv(const JsonValue &root,
 bool ManifestReader::readKernelLaunch(const JsonValue &v,
                                       const std::string &path,
                                       KernelLaunch &k) {
-  return asObject(v, path) &&
-         checkKeys(v, path,
-                   {"entry", "threads_per_block", "dynamic_smem_bytes", "grid",
-                    "params"}) &&
-         readString(v, path, "entry", k.entry) &&
-         readInt(v, path, "threads_per_block", k.threadsPerBlock) &&
-         readInt(v, path, "dynamic_smem_bytes", k.dynamicSmemBytes) &&
-         readGrid(v, path, k.grid) && readParams(v, path, k.params);
+  if (!asObject(v, path) ||
+      !checkKeys(v, path,
+                 {"entry", "threads_per_block", "dynamic_smem_bytes", "grid",
+                  "params", "programmatic_launch"}) ||
+      !readString(v, path, "entry", k.entry) ||
+      !readInt(v, path, "threads_per_block", k.threadsPerBlock) ||
+      !readInt(v, path, "dynamic_smem_bytes", k.dynamicSmemBytes) ||
+      !readGrid(v, path, k.grid) || !readParams(v, path, k.params))
+    return false;
+  k.programmaticLaunch = false;
+  return !member(v, path, "programmatic_launch", /*required=*/false) ||
+         readBool(v, path, "programmatic_launch", k.programmaticLaunch);
 }
 
 bool ManifestReader::readOptions(const JsonValue &v,
@@ -1510,6 +1514,9 @@ OrderedJson splitKvJson(const SplitKv &split) {
                          {"dynamic_smem_bytes", c.dynamicSmemBytes}};
   combine["grid"] = gridJson(c.grid);
   combine["params"] = paramsJson(c.params);
+  // Only where set, so that other manifests stay as they were.
+  if (c.programmaticLaunch)
+    combine["programmatic_launch"] = true;
   OrderedJson out = {{"splits", split.splits}, {"kv_block", split.kvBlock}};
   out["combine"] = std::move(combine);
   return out;

@@ -627,8 +627,9 @@ const attnc_tensor &tensorOf(const attnc_attention_args &args, TensorName t) {
   }
 }
 
-/// Everything cuLaunchKernelEx needs for one kernel. params point into maps,
-/// scalars and clusterAttr, so it is built in place and never copied.
+/// Everything cuLaunchKernelEx needs for one kernel. params point into maps
+/// and scalars, config.attrs into attrs, so it is built in place and never
+/// copied.
 struct PreparedLaunch {
   PreparedLaunch() = default;
   PreparedLaunch(const PreparedLaunch &) = delete;
@@ -638,7 +639,9 @@ struct PreparedLaunch {
   std::vector<uint64_t> scalars; // pointers, i32 and f32 values, 8 bytes each
   std::vector<void *> params;
   CUlaunchConfig config = {};
-  CUlaunchAttribute clusterAttr = {};
+  /// The cluster shape and the programmatic stream serialization, where
+  /// the kernel has them.
+  std::array<CUlaunchAttribute, 2> attrs = {};
   std::string description; // for launch errors
   /// The scalars that point into the split-KV workspace. They hold offsets
   /// into it until bindWorkspace adds the base, so that every check and
@@ -1373,8 +1376,9 @@ attnc_status LaunchBuilder::buildParams(const std::vector<KernelParam> &params,
 }
 
 /// One kernel's launch: its params, its grid (named `gridKey` in errors), its
-/// block and shared memory, and a cluster attribute unless `cluster` is
-/// 1x1x1.
+/// block and shared memory, a cluster attribute unless `cluster` is 1x1x1,
+/// and programmatic stream serialization where the kernel waits for its
+/// predecessor itself (KernelLaunch::programmaticLaunch).
 attnc_status LaunchBuilder::buildKernel(const KernelLaunch &k,
                                         const std::array<int64_t, 3> &cluster,
                                         const char *gridKey, void *stream,
@@ -1392,13 +1396,18 @@ attnc_status LaunchBuilder::buildKernel(const KernelLaunch &k,
   c.blockDimY = c.blockDimZ = 1;
   c.sharedMemBytes = static_cast<unsigned>(k.dynamicSmemBytes);
   c.hStream = static_cast<CUstream>(stream);
+  c.attrs = out.attrs.data();
   if (cluster[0] * cluster[1] * cluster[2] > 1) {
-    out.clusterAttr.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
-    out.clusterAttr.value.clusterDim.x = static_cast<unsigned>(cluster[0]);
-    out.clusterAttr.value.clusterDim.y = static_cast<unsigned>(cluster[1]);
-    out.clusterAttr.value.clusterDim.z = static_cast<unsigned>(cluster[2]);
-    c.attrs = &out.clusterAttr;
-    c.numAttrs = 1;
+    CUlaunchAttribute &a = out.attrs[c.numAttrs++];
+    a.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION;
+    a.value.clusterDim.x = static_cast<unsigned>(cluster[0]);
+    a.value.clusterDim.y = static_cast<unsigned>(cluster[1]);
+    a.value.clusterDim.z = static_cast<unsigned>(cluster[2]);
+  }
+  if (k.programmaticLaunch) {
+    CUlaunchAttribute &a = out.attrs[c.numAttrs++];
+    a.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION;
+    a.value.programmaticStreamSerializationAllowed = 1;
   }
   out.description = k.entry + ", grid " + std::to_string(grid[0]) + "x" +
                     std::to_string(grid[1]) + "x" + std::to_string(grid[2]) +
@@ -1406,7 +1415,8 @@ attnc_status LaunchBuilder::buildKernel(const KernelLaunch &k,
                     ", cluster " + std::to_string(cluster[0]) + "x" +
                     std::to_string(cluster[1]) + "x" +
                     std::to_string(cluster[2]) + ", dynamic smem " +
-                    std::to_string(k.dynamicSmemBytes);
+                    std::to_string(k.dynamicSmemBytes) +
+                    (k.programmaticLaunch ? ", programmatic launch" : "");
   return ATTNC_OK;
 }
 

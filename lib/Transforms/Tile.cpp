@@ -487,14 +487,7 @@ struct AttnTilePass final : public mlir::attn::impl::AttnTilePassBase<AttnTilePa
     getOperation().walk([&](AttentionOp op) { ops.push_back(op); });
     IRRewriter rewriter(&getContext());
     for (AttentionOp op : ops) {
-      TileConfig config = getDefaultTileConfig(
-          op.getHeadDim(), op.getMask() != MaskKind::None, target);
-      if (blockM > 0)
-        config.blockM = blockM;
-      if (blockN > 0)
-        config.blockN = blockN;
-      if (std::optional<ArrayRef<int64_t>> tiles = op.getTileSizes())
-        config = {(*tiles)[0], (*tiles)[1]};
+      TileConfig config = chooseTileConfig(op, blockM, blockN, target);
       if (failed(tileAttention(rewriter, op, config)))
         return signalPassFailure();
       ++numTiled;

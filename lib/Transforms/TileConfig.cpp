@@ -7,6 +7,8 @@
 
 #include "attnc/Transforms/TileConfig.h"
 
+#include "attnc/Dialect/Attn/AttnOps.h"
+
 #include <algorithm>
 
 using namespace mlir::attn;
@@ -121,8 +123,11 @@ mlir::attn::getWarpSpecializedRegisterBudget(int64_t consumerWarpgroups,
   return pagedKv ? RegisterBudget{48, 152} : RegisterBudget{32, 160};
 }
 
-TileConfig mlir::attn::getDefaultTileConfig(int64_t headDim, bool causal,
-                                            llvm::StringRef target) {
+namespace {
+
+/// The table's tile for `headDim`, whatever the query rows.
+mlir::attn::TileConfig tableTile(int64_t headDim, bool causal,
+                                 llvm::StringRef target) {
   if (target == "sm_90a") {
     // Measured with bench/tune.py on the H200 (bench/RESULTS.md, tunes 4
     // and 5): block_m / 64 consumer warpgroups share each K/V tile. At D = 64
@@ -149,4 +154,40 @@ TileConfig mlir::attn::getDefaultTileConfig(int64_t headDim, bool causal,
     return {128, 80};
   }
   return {64, 64};
+}
+
+} // namespace
+
+TileConfig mlir::attn::getDefaultTileConfig(int64_t headDim, bool causal,
+                                            llvm::StringRef target,
+                                            std::optional<int64_t> queryRows) {
+  TileConfig tile = tableTile(headDim, causal, target);
+  // A decode step's few rows (a token's packed query heads) fill one
+  // warpgroup's 64 rows: a 128-row tile would issue the wgmma rows of a
+  // second, empty warpgroup and hold its registers. 64-row decode tiles
+  // were faster in every decode row of runs 45-49 (bench/HISTORY.md), by
+  // 2-3 % at D = 128 and up to 21 % at D = 64.
+  if (target.starts_with("sm_90a") && queryRows && *queryRows > 0) {
+    int64_t rows = WgmmaAccumulatorAttr::kRowsPerWarpgroup;
+    int64_t warpgroups = (*queryRows + rows - 1) / rows;
+    tile.blockM = std::min(tile.blockM, warpgroups * rows);
+  }
+  return tile;
+}
+
+TileConfig mlir::attn::chooseTileConfig(AttentionOp op, int64_t blockM,
+                                        int64_t blockN,
+                                        llvm::StringRef target) {
+  if (std::optional<ArrayRef<int64_t>> tiles = op.getTileSizes())
+    return {(*tiles)[0], (*tiles)[1]};
+  auto query = cast<RankedTensorType>(op.getQuery().getType());
+  int64_t rows = query.getDimSize(physicalDim(2, op.getLayout()));
+  TileConfig config = getDefaultTileConfig(
+      op.getHeadDim(), op.getMask() != MaskKind::None, target,
+      ShapedType::isDynamic(rows) ? std::nullopt : std::optional(rows));
+  if (blockM > 0)
+    config.blockM = blockM;
+  if (blockN > 0)
+    config.blockN = blockN;
+  return config;
 }

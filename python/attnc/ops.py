@@ -20,7 +20,7 @@ from .spec import PAGE_SIZES, KernelSpec
 _CALL = "attnc.attention"
 _DTYPES = {torch.bfloat16: "bf16", torch.float16: "f16"}
 
-# (dtype, Hq, Hkv, D, Dv, mask, window, softcap, layout, lse, page_size, varlen) -> cache.Kernel
+# (dtype, Hq, Hkv, D, Dv, mask, window, softcap, layout, lse, page_size, varlen, decode_step) -> cache.Kernel
 _kernels = {}
 
 
@@ -117,9 +117,10 @@ def _find_kernel(head, layout, open_layout, tail, device):
 
 def _kernel_for(key, device):
     """The kernel for a fast-path key, compiling or loading it on first use."""
-    dtype, hq, hkv, d, dv, mask, window, softcap, layout, lse, page_size, varlen = key
+    dtype, hq, hkv, d, dv, mask, window, softcap, layout, lse, page_size, varlen, decode_step = key
     spec = KernelSpec(dtype=dtype, heads_q=hq, heads_kv=hkv, head_dim=d, head_dim_v=dv, mask=mask,
-                      window=window, softcap=softcap, layout=layout, lse=lse, page_size=page_size, varlen=varlen)
+                      window=window, softcap=softcap, layout=layout, lse=lse, page_size=page_size, varlen=varlen,
+                      decode_step=decode_step)
     if device.index:  # the runtime opens device 0 unless told otherwise
         _capi.runtime().init(device.index)
     kernel = _kernels[key] = default_cache().kernel(spec)
@@ -217,8 +218,10 @@ def _run_checked(q, k, v, mask, window, softcap, scale, return_lse, signature):
     # Size-1 heads and seq dims leave the layout open: both kernels can run
     # the tensors, so an ahead-of-time kernel of either layout serves.
     open_layout = all(tensor_layout(t.shape, t.stride()) is None for t in (q, k, v))
+    # One query token per sequence is a decode step: its own kernel (packed,
+    # split at launch, 64-row tiles).
     kernel, layout = _find_kernel((dtype, Hq, k.shape[1], D, Dv, mask, window, softcap), layout, open_layout,
-                                  (return_lse, None, False), q.device)
+                                  (return_lse, None, False, Sq == 1), q.device)
     if B == 0 or Sq == 0 or Sk == 0:
         o, lse = empty_outputs(q, layout, Dv, return_lse)
         if Sk == 0:  # no visible key anywhere: O = 0, LSE = -inf (the op's definition)
@@ -399,7 +402,7 @@ def _run_paged_checked(q, k, v, block_table, cache_lengths, mask, window, softca
     dtype = _DTYPES[q.dtype]
     layout = tensor_layout(q.shape, q.stride())  # the pools' layout is fixed: q alone says
     kernel, layout = _find_kernel((dtype, Hq, Hkv, D, Dv, mask, window, softcap), layout or "bhsd",
-                                  layout is None, (return_lse, page_size, False), q.device)
+                                  layout is None, (return_lse, page_size, False, Sq == 1), q.device)
     if B == 0 or Sq == 0:
         return empty_outputs(q, layout, Dv, return_lse)
     plan = _PagedPlan(kernel, q, layout, _capi.DTYPE_CODES[dtype], k, v, block_table)
@@ -591,7 +594,7 @@ def _run_varlen_checked(q, k, v, cu_seqlens_q, cu_seqlens_k, mask, window, softc
     dtype = _DTYPES[q.dtype]
     open_layout = all(tensor_layout(t.shape, t.stride()) is None for t in (q, k, v))
     kernel, layout = _find_kernel((dtype, Hq, k.shape[1], D, Dv, mask, window, softcap), layout, open_layout,
-                                  (return_lse, None, True), q.device)
+                                  (return_lse, None, True, False), q.device)
     batch = cu_seqlens_q.shape[0] - 1
     if batch == 0 or total_q == 0 or total_k == 0:
         # No sequence, no query row or no key: nothing to launch. Rows no

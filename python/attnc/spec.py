@@ -58,7 +58,12 @@ class KernelSpec:
     variable-length batch (FlashAttention's varlen form): q, k, v and o pack
     the batch's sequences without padding in a batch of 1, and the int32
     offsets cu_seqlens_q and cu_seqlens_k [B + 1] delimit them (masks apply
-    per sequence). Not with page_size.
+    per sequence). Not with page_size. decode_step: the kernel computes one
+    query token per sequence (Sq = 1 in its graph; the key's ``-q1``): a
+    decode step, for which the pipeline packs the query heads of each kv head
+    into one tile's rows (masked too), takes 64-row tiles and splits the keys
+    across CTAs at a count the runtime chooses at each launch
+    (flash-decoding). Not with varlen.
     """
     dtype: str
     heads_q: int
@@ -73,6 +78,7 @@ class KernelSpec:
     options: Tuple[Tuple[str, str], ...] = ()
     page_size: Optional[int] = None
     varlen: bool = False
+    decode_step: bool = False
 
     def __post_init__(self):
         def bad(message):
@@ -107,6 +113,11 @@ class KernelSpec:
                       f"from {PAGE_SIZES[0]} to {PAGE_SIZES[-1]} (tokens per page)")
         if self.varlen is not True and self.varlen is not False:
             raise bad(f"varlen is {self.varlen!r}; expected a bool")
+        if self.decode_step is not True and self.decode_step is not False:
+            raise bad(f"decode_step is {self.decode_step!r}; expected a bool")
+        if self.varlen and self.decode_step:
+            raise bad("varlen is True with decode_step; a varlen batch's queries are its packed tokens, not one "
+                      "per sequence")
         if self.varlen and self.page_size is not None:
             raise bad(f"varlen is True with page_size {self.page_size}; attnc has no varlen kernel over a paged KV "
                       "cache")
@@ -120,7 +131,8 @@ class KernelSpec:
     def key(self):
         """A readable, file-name-safe identity, e.g. ``bf16-hq8-hkv2-d128-dv128-bhsd-causal-lse``
         (a paged spec's has ``-p<page_size>`` after the mask's parts: ``...-causal_bottom_right-p16-lse``;
-        a varlen spec's ``-varlen`` there: ``...-bshd-causal_bottom_right-varlen-lse``).
+        a varlen spec's ``-varlen`` there: ``...-bshd-causal_bottom_right-varlen-lse``; a decode step's
+        ``-q1`` after those: ``...-causal_bottom_right-p16-q1-lse``).
 
         Two specs have the same key exactly when they are equal. The softmax
         scale is not part of it: kernels take it at launch.
@@ -135,6 +147,8 @@ class KernelSpec:
             parts.append(f"p{self.page_size}")
         if self.varlen:
             parts.append("varlen")
+        if self.decode_step:
+            parts.append("q1")
         if self.lse:
             parts.append("lse")
         if self.options:
@@ -159,6 +173,8 @@ class KernelSpec:
                     fields["lse"] = True
                 elif part == "varlen":
                     fields["varlen"] = True
+                elif part == "q1":
+                    fields["decode_step"] = True
                 elif part.startswith("w"):
                     left, right = part[1:].split("x")
                     fields["window"] = (int(left), int(right))
@@ -183,10 +199,10 @@ class KernelSpec:
         """The MLIR function (and so the PTX kernel) name: the key as an identifier."""
         return "attnc_" + re.sub(r"[^A-Za-z0-9_]", "_", self.key)
 
-    def _tensor_type(self, heads, head_dim, element=None):
+    def _tensor_type(self, heads, head_dim, element=None, seq="?"):
         # A varlen batch packs its sequences in a batch of 1.
         batch = 1 if self.varlen else "?"
-        dims = (batch, heads, "?", head_dim) if self.layout == "bhsd" else (batch, "?", heads, head_dim)
+        dims = (batch, heads, seq, head_dim) if self.layout == "bhsd" else (batch, seq, heads, head_dim)
         return f"tensor<{'x'.join(map(str, dims))}x{element or self.dtype}>"
 
     def _pool_type(self, head_dim):
@@ -196,7 +212,8 @@ class KernelSpec:
     def mlir(self):
         """The `attn.attention` graph this kernel is compiled from, as MLIR text.
 
-        Batch and sequence lengths are dynamic; heads and head dims static. A
+        Batch and sequence lengths are dynamic (but a decode step's one query
+        token); heads and head dims static. A
         paged spec's K and V are page pools of a static page size, and its
         function also takes the block table, the cache lengths and the kv
         split count (`%splits`, which the runtime chooses at each launch).
@@ -204,8 +221,9 @@ class KernelSpec:
         takes the offsets `%cu_seqlens_q` and `%cu_seqlens_k`
         (examples/varlen_prefill_gqa.mlir's form).
         """
-        q = self._tensor_type(self.heads_q, self.head_dim)
-        o = self._tensor_type(self.heads_q, self.head_dim_v)
+        queries = "1" if self.decode_step else "?"
+        q = self._tensor_type(self.heads_q, self.head_dim, seq=queries)
+        o = self._tensor_type(self.heads_q, self.head_dim_v, seq=queries)
         if self.page_size is None:
             k = self._tensor_type(self.heads_kv, self.head_dim)
             v = self._tensor_type(self.heads_kv, self.head_dim_v)
@@ -230,7 +248,7 @@ class KernelSpec:
             attrs.append("varlen(%cu_seqlens_q, %cu_seqlens_k : tensor<?xi32>, tensor<?xi32>)")
         results, names = [o], ["%o"]
         if self.lse:
-            results.append(f"tensor<{1 if self.varlen else '?'}x{self.heads_q}x?xf32>")
+            results.append(f"tensor<{1 if self.varlen else '?'}x{self.heads_q}x{queries}xf32>")
             names.append("%lse")
         result_types = ", ".join(results)
         signature = result_types if len(results) == 1 else f"({result_types})"

@@ -119,7 +119,10 @@ def main():
     a = ap.parse_args()
     if a.precompile:
         from attnc.precompile import precompile
-        specs = [spec_of(c) for c in CASES + [OVERHEAD_CASE, FRESH_CASE]] + paged_specs() + varlen_specs()
+        specs = [spec_of(c) for c in CASES + [OVERHEAD_CASE, FRESH_CASE]] + paged_specs()
+        # A call with one query token (SHAPES' Sq = 1, PAGED_SHAPES' decode
+        # steps) gets the decode-step kernel of its class.
+        specs += [dataclasses.replace(s, decode_step=True) for s in specs] + varlen_specs()
         for spec, seconds in precompile(specs, a.precompile):
             print(f"{spec.key}: " + ("exists" if seconds is None else f"compiled in {seconds * 1e3:.0f} ms"))
         return 0

@@ -93,6 +93,23 @@ class AttentionTest(FakeKernelTest):
         self.assertEqual(args.lse, lse.data_ptr())
         self.assertAlmostEqual(args.scale, 1 / math.sqrt(64), places=6)
 
+    def test_decode_step_kernel(self):
+        """One query token per sequence gets the class's decode-step kernel
+        (-q1: compiled for Sq = 1, packed, split at launch); more tokens the
+        general one, each a kernel of its own."""
+        import attnc
+        q, k, v = self.qkv(sq=1, sk=300)
+        o = attnc.attention(q, k, v, causal=True, causal_alignment="bottom_right")
+        spec, (args, _) = self.only_launch()
+        self.assertEqual(spec.key, "bf16-hq8-hkv2-d64-dv64-bhsd-causal_bottom_right-q1")
+        self.assertTrue(spec.decode_step)
+        self.assertEqual((tuple(args.q.shape), o.shape), ((2, 8, 1, 64), (2, 8, 1, 64)))
+        q4, k4, v4 = self.qkv(sq=4, sk=300)
+        attnc.attention(q4, k4, v4, causal=True, causal_alignment="bottom_right")
+        self.assertEqual(sorted(s.key for s in self.cache.kernels),
+                         ["bf16-hq8-hkv2-d64-dv64-bhsd-causal_bottom_right",
+                          "bf16-hq8-hkv2-d64-dv64-bhsd-causal_bottom_right-q1"])
+
     def test_plan_reused(self):
         """A second call with the same signature launches the same kernel with
         its own pointers and scale; other strides make another plan."""
@@ -253,16 +270,16 @@ class PagedTest(FakeKernelTest):
         return q, k, v, table, lengths
 
     def test_decode_launch(self):
-        """A decode step (Sq = 1, layout open: the BHSD kernel): the pools go as
-        the logical [pages, Hkv, page_size, D] with the pools' strides, the
-        index tensors as int32 [B, pages_per_seq] and [B]."""
+        """A decode step (Sq = 1, layout open: the BHSD decode-step kernel): the
+        pools go as the logical [pages, Hkv, page_size, D] with the pools'
+        strides, the index tensors as int32 [B, pages_per_seq] and [B]."""
         import attnc
         q, k, v, table, lengths = self.paged(dv=128)
         o, lse = attnc.attention(q, k, v, block_table=table, cache_lengths=lengths, causal=True,
                                  causal_alignment="bottom_right", return_lse=True)
         spec, (args, stream) = self.only_launch()
-        self.assertEqual(spec.key, "bf16-hq8-hkv2-d64-dv128-bhsd-causal_bottom_right-p16-lse")
-        self.assertEqual(spec.page_size, 16)
+        self.assertEqual(spec.key, "bf16-hq8-hkv2-d64-dv128-bhsd-causal_bottom_right-p16-q1-lse")
+        self.assertEqual((spec.page_size, spec.decode_step), (16, True))
         self.assertEqual(stream, 0x5EED)
         self.assertEqual((o.shape, lse.shape), ((3, 8, 1, 128), (3, 8, 1)))
         self.assertEqual((args.q.data, tuple(args.q.shape), tuple(args.q.strides)),
@@ -836,15 +853,16 @@ class FakeDriverTest(unittest.TestCase):
 
     def test_pools_and_index_tensors_reach_the_kernel(self):
         """k's and v's tensor maps are the pools' (d, s, h, b = 64, 16, 2, 10
-        pages; rows Hkv * D * 2 bytes apart); the launch passes the table and
-        the lengths; without the check nothing is copied to the host."""
+        pages; rows Hkv * D * 2 bytes apart); the launch of the decode-step
+        kernel (one query token: -q1) passes the table and the lengths;
+        without the check nothing is copied to the host."""
         trace = self.out["trace"]
         maps = [line for line in trace.splitlines() if line.startswith("tensor_map")]
         self.assertEqual(len(maps), 4, trace)
         for line in maps[1:3]:
             self.assertIn("dims [64, 16, 2, 10] byte_strides [256, 128, 4096] box [64, 16, 1, 1]", line)
         launch = next(line for line in trace.splitlines() if line.startswith("launch attnc_bf16_hq8_hkv2_d64_dv64_"
-                                                                            "bhsd_causal_bottom_right_p16_lse "))
+                                                                            "bhsd_causal_bottom_right_p16_q1_lse "))
         pointers = self.out["pointers"]
         self.assertIn(f"{pointers['table']:#x}, {pointers['lengths']:#x}", launch)
         self.assertNotIn("memcpy_dtoh_async", trace)

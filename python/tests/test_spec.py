@@ -26,6 +26,13 @@ PAGED = [KernelSpec(**GQA, mask="causal_bottom_right", lse=True, page_size=16),
          KernelSpec(dtype="bf16", heads_q=8, heads_kv=8, head_dim=64, head_dim_v=64, softcap=30.0, layout="bshd",
                     page_size=128)]
 VARIANTS += PAGED
+# Decode steps (one query token per sequence): dense and paged, both layouts,
+# masked (packed too) and not, with and without LSE.
+DECODE = [KernelSpec(**GQA, mask="causal_bottom_right", lse=True, decode_step=True),
+          KernelSpec(dtype="f16", heads_q=32, heads_kv=8, head_dim=64, head_dim_v=64, layout="bshd",
+                     decode_step=True),
+          KernelSpec(**GQA, mask="causal_bottom_right", lse=True, page_size=16, decode_step=True)]
+VARIANTS += DECODE
 # Variable-length batches (q, k, v packed in a batch of 1, cu_seqlens_q and
 # cu_seqlens_k): both layouts, GQA and not, masks, a window, LSE. Kept out of
 # VARIANTS, whose every entry test_every_variant_compiles_to_its_manifest
@@ -61,6 +68,16 @@ class KeyTest(unittest.TestCase):
         self.assertEqual(PAGED[2].key, "f16-hq4-hkv1-d64-dv64-bshd-causal_bottom_right-w32x0-p32-lse")
         self.assertEqual(VARLEN[0].key, "bf16-hq8-hkv2-d128-dv128-bshd-causal_bottom_right-varlen-lse")
         self.assertEqual(VARLEN[2].key, "f16-hq4-hkv4-d64-dv64-bshd-causal-w32x0-varlen")
+        self.assertEqual(DECODE[0].key, "bf16-hq8-hkv2-d128-dv128-bhsd-causal_bottom_right-q1-lse")
+        self.assertEqual(DECODE[2].key, "bf16-hq8-hkv2-d128-dv128-bhsd-causal_bottom_right-p16-q1-lse")
+
+    def test_decode_step_keys(self):
+        """-q1 follows the page size and precedes -lse; keys without it are
+        not decode steps."""
+        self.assertTrue(KernelSpec.from_key("bf16-hq8-hkv2-d128-dv128-bshd-none-q1").decode_step)
+        self.assertFalse(KernelSpec.from_key("bf16-hq8-hkv2-d128-dv128-bshd-none").decode_step)
+        with self.assertRaisesRegex(ValueError, "not canonical"):
+            KernelSpec.from_key("bf16-hq8-hkv2-d128-dv128-bhsd-none-lse-q1")
 
     def test_varlen_keys(self):
         """-varlen follows the mask's parts and precedes -lse; keys without it
@@ -143,6 +160,10 @@ class ValidationTest(unittest.TestCase):
             self.check(f"varlen is {varlen!r}; expected a bool", varlen=varlen)
         self.check("varlen is True with page_size 16; attnc has no varlen kernel over a paged KV cache",
                    varlen=True, page_size=16)
+        for decode_step in (1, None, "yes"):
+            self.check(f"decode_step is {decode_step!r}; expected a bool", decode_step=decode_step)
+        self.check("varlen is True with decode_step; a varlen batch's queries are its packed tokens",
+                   varlen=True, decode_step=True)
 
 
 class MlirTest(unittest.TestCase):
@@ -170,6 +191,16 @@ class MlirTest(unittest.TestCase):
         self.assertIn("%q: tensor<?x?x4x64xf16>, %k: tensor<?x32x1x64xf16>", text)
         self.assertIn("window = [32, 0] layout = bshd kv_splits(%splits) pages(", text)
         self.assertNotIn("pages", VARIANTS[0].mlir())
+
+    def test_decode_step_text(self):
+        """A decode step's q, o and LSE have one query token: the pipeline sees
+        the static rows it packs, splits and tiles by; k and v stay dynamic."""
+        text = DECODE[0].mlir()
+        self.assertIn("(%q: tensor<?x8x1x128xbf16>, %k: tensor<?x2x?x128xbf16>, %v: tensor<?x2x?x128xbf16>) -> "
+                      "(tensor<?x8x1x128xbf16>, tensor<?x8x1xf32>)", text)
+        self.assertIn("%q: tensor<?x1x32x64xf16>, %k: tensor<?x?x8x64xf16>", DECODE[1].mlir())
+        self.assertIn("%q: tensor<?x8x1x128xbf16>, %k: tensor<?x16x2x128xbf16>", DECODE[2].mlir())
+        self.assertNotIn("x1x", VARIANTS[0].mlir())
 
     def test_varlen_text(self):
         """A varlen spec's function takes batch-1 q, k and v and the offsets
@@ -211,7 +242,9 @@ class MlirTest(unittest.TestCase):
                 spec.check_manifest(manifest, path)
                 self.assertEqual(manifest["entry"], spec.function_name)
                 self.assertEqual(manifest["problem"].get("page_size"), spec.page_size)
-                if spec.page_size is not None:  # the runtime chooses the split count
+                # The runtime chooses a paged kernel's or a decode step's
+                # split count at each launch.
+                if spec.page_size is not None or spec.decode_step:
                     self.assertEqual(manifest["split_kv"]["splits"], 0, spec.key)
                     self.assertIn({"kind": "i32", "value": "kv_splits"}, manifest["params"])
                 self.assertTrue(os.path.isfile(os.path.join(path, "graph.mlir")))

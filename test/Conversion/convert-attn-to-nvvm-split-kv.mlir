@@ -1,6 +1,9 @@
 // RUN: attnc-opt %s -split-input-file --attn-tiling-pipeline="block-m=128 block-n=128" --attn-warp-specialize \
 // RUN:   --attn-assign-layouts --attn-allocate-shared-memory --convert-attn-to-nvvm \
 // RUN:   | FileCheck %s --implicit-check-not='{{[^#]attn\.[^k]}}'
+// RUN: attnc-opt %s -split-input-file --attn-tiling-pipeline="block-m=128 block-n=128" --attn-warp-specialize \
+// RUN:   --attn-assign-layouts --attn-allocate-shared-memory --convert-attn-to-nvvm="programmatic-combine-launch=false" \
+// RUN:   | FileCheck %s --check-prefix=ORDINARY
 
 // A split-KV attention (kv_splits) becomes two kernels. The combine kernel,
 // lowered from attn.combine_splits: one warp per query row, four rows per
@@ -13,6 +16,10 @@
 // The row's (batch, head) from the grid's y and z, B and H from its size.
 // CHECK:         %[[H:.*]] = nvvm.read.ptx.sreg.ctaid.y : i32
 // CHECK:         %[[B:.*]] = nvvm.read.ptx.sreg.ctaid.z : i32
+// A programmatic dependent launch: the kernel may start while the attention
+// kernel runs, so it waits for that grid before the first partial it reads.
+// CHECK-NOT:     llvm.load
+// CHECK:         nvvm.griddepcontrol wait
 // M: each lane's maximum over splits lane, lane + 32, ... of the partial
 // LSE, then a butterfly over the warp.
 // CHECK:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c32
@@ -50,9 +57,12 @@
 // CHECK-SAME:    split_kv = <splits = 0, kv_block = 128, entry = "split_combine", threads = 128, shared_memory = 512,
 // CHECK-SAME:      grid = [#attn.grid_dim<["seq_q"], ceil_div = 4>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch"]>],
 // CHECK-SAME:      params = [#attn.kernel_param<"tensor_map", "o", box = [64, 4, 1, 1], swizzle = 0>, #attn.kernel_param<"pointer", "lse">,
+// CHECK-SAME:      programmatic_launch = true>
 // The split count the IR's kv range divides by (max with 1) is the
 // parameter; grid z is batch x split, batches fastest.
 // CHECK:         %[[SPLITS_IDX:.*]] = arith.index_cast %[[SPLITS]] : i32 to index
+// Every CTA lets the combine kernel launch as it starts.
+// CHECK:         nvvm.griddepcontrol launch_dependents
 // CHECK:         %[[Z:.*]] = nvvm.read.ptx.sreg.ctaid.z : i32
 // CHECK:         arith.remui %[[Z]], %[[BATCH]] : i32
 // CHECK:         %[[SPLIT:.*]] = arith.divui %[[Z]], %[[BATCH]] : i32
@@ -65,6 +75,16 @@
 // CHECK-NOT:     cp.async.bulk.tensor.global.shared.cta
 // CHECK:         llvm.getelementptr %[[APL]]
 // CHECK:         llvm.store %{{.*}} : f32, !llvm.ptr<1>
+// Without the option the combine is an ordinary launch after the attention
+// kernel: neither kernel has a griddepcontrol, and the ABI says so.
+// ORDINARY-LABEL: gpu.module @attn_kernels
+// ORDINARY:       llvm.func @split_combine
+// ORDINARY-NOT:   griddepcontrol
+// ORDINARY:       llvm.func @split(
+// ORDINARY-NOT:   programmatic_launch
+// ORDINARY-SAME:  attn.kernel_abi
+// ORDINARY-NOT:   griddepcontrol
+// ORDINARY-LABEL: gpu.module @attn_kernels
 func.func @split(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
                  %v: tensor<?x4x?x64xbf16>, %splits: index)
     -> (tensor<?x4x?x64xbf16>, tensor<?x4x?xf32>) {

@@ -71,14 +71,16 @@
 // PACKED:         llvm.urem %{{.*}}, %[[NQ32]] : i32
 // A decode step of static Nq is also split at launch (attn-split-kv): grid
 // z is batch x kv_splits, the runtime's choice, and the ABI names the
-// combine kernel, which writes O and the LSE.
+// combine kernel, which writes O and the LSE. Its 4 or 32 packed rows take
+// one 64-row warpgroup (attn-configure-tiles): grid x is ceil(rows / 64),
+// the Q box 64 rows.
 // PACKED-LABEL: llvm.func @decode_mqa(
-// PACKED-SAME:    grid = [#attn.grid_dim<["seq_q"], ceil_div = 128>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch", "kv_splits"]>]
+// PACKED-SAME:    grid = [#attn.grid_dim<["seq_q"], ceil_div = 64>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch", "kv_splits"]>]
 // PACKED-SAME:    problem = {dtype = "bf16", gqa = true, has_lse = false, head_dim = 128 : i64, head_dim_v = 128 : i64, layout = "bhsd", mask = "none", packed_query_heads = 32 : i64}
 // PACKED-SAME:    heads_kv = 1 : i64, heads_q = 32 : i64
 // PACKED-LABEL: llvm.func @decode_gqa(
-// PACKED-SAME:    grid = [#attn.grid_dim<["seq_q"], ceil_div = 128>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch", "kv_splits"]>]
-// PACKED-SAME:    #attn.kernel_param<"tensor_map", "q", box = [64, 128, 1, 1]>
+// PACKED-SAME:    grid = [#attn.grid_dim<["seq_q"], ceil_div = 64>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch", "kv_splits"]>]
+// PACKED-SAME:    #attn.kernel_param<"tensor_map", "q", box = [64, 64, 1, 1]>
 // PACKED-SAME:    #attn.kernel_param<"i32", "kv_splits">
 // PACKED-SAME:    problem = {dtype = "bf16", gqa = true, has_lse = true, head_dim = 128 : i64, head_dim_v = 128 : i64, layout = "bhsd", mask = "none", packed_query_heads = 4 : i64}
 // PACKED-SAME:    heads_kv = 8 : i64, heads_q = 32 : i64
@@ -86,7 +88,7 @@
 // PACKED-SAME:      #attn.kernel_param<"pointer", "lse">
 // With split-kv=false the decode step is one kernel writing O and the LSE.
 // NO-SPLIT-LABEL: llvm.func @decode_gqa(
-// NO-SPLIT-SAME:    grid = [#attn.grid_dim<["seq_q"], ceil_div = 128>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch"]>]
+// NO-SPLIT-SAME:    grid = [#attn.grid_dim<["seq_q"], ceil_div = 64>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch"]>]
 // NO-SPLIT-SAME:    #attn.kernel_param<"tensor_map", "o", box = [64, 64, 1, 1]>, #attn.kernel_param<"pointer", "lse">
 // NO-SPLIT-NOT:     split_kv
 // With pack-gqa=unmasked the masked one is not packed.

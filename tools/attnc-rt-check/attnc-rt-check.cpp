@@ -101,6 +101,9 @@ void printSplitKv(const SplitKv &split) {
             << "combine dynamic_smem: " << c.dynamicSmemBytes << " bytes\n"
             << "combine grid: " << gridExprs(c.grid) << "\n";
   printParams(c.params, "combine ");
+  if (c.programmaticLaunch)
+    std::cout << "combine launch: programmatic (waits for the attention "
+                 "kernel on the GPU)\n";
 }
 
 /// One "key: value" line per fact, so tests can match lines independently.

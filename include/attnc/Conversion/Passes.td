@@ -95,6 +95,11 @@ def ConvertAttnToNVVMPass : Pass<"convert-attn-to-nvvm", "ModuleOp"> {
            "Skip O *= alpha in warps whose row maxima did not move during "
            "the block (exact: alpha is 1 there; FlashAttention-4's trick). "
            "Off: measured neutral to 4 % slower (bench/RESULTS.md run 15)">,
+    Option<"programmaticCombineLaunch", "programmatic-combine-launch", "bool",
+           /*default=*/"true",
+           "A split-KV attention's combine kernel is a programmatic dependent "
+           "launch (#attn.split_kv's programmatic_launch): it is launched "
+           "while the attention kernel runs and waits for it on the GPU">,
   ];
 }
 

@@ -130,6 +130,12 @@ struct AttnPipelineOptions : public PassPipelineOptions<AttnPipelineOptions> {
       llvm::cl::desc("GPU: skip O *= alpha in warps whose row maxima did "
                      "not move (exact; off: not faster so far)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> programmaticLaunch{
+      *this, "programmatic-launch",
+      llvm::cl::desc("GPU: a split-KV attention's combine kernel is launched "
+                     "while the attention kernel runs and waits for it on "
+                     "the GPU (programmatic dependent launch)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> persistent{
       *this, "persistent",
       llvm::cl::desc("GPU: persistent grid, one CTA per SM looping over the "

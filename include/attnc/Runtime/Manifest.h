@@ -178,6 +178,11 @@ struct KernelLaunch {
   int64_t dynamicSmemBytes = 0;
   std::array<GridDim, 3> grid;
   std::vector<KernelParam> params;
+  /// The kernel waits on the GPU for the kernel launched before it
+  /// (griddepcontrol.wait) before it reads that kernel's results, so the
+  /// runtime may launch it while that kernel still runs (programmatic
+  /// stream serialization). Optional in the JSON, false when absent.
+  bool programmaticLaunch = false;
 };
 
 /// A split-KV artifact (flash-decoding): the attention kernel attends to

@@ -183,6 +183,42 @@ def AttnSplitKvPass : Pass<"attn-split-kv", "ModuleOp"> {
   ];
 }
 
+def AttnConfigureTilesPass : Pass<"attn-configure-tiles", "func::FuncOp"> {
+  let summary = "Record each attention's tile sizes while its shape is static";
+  let description = [{
+    The configuration step of the GPU pipeline (IREE's `lowering_config`
+    model): every `attn.attention` without `tile_sizes` gets the tile
+    `attn-tile` would choose, `[block_m, block_n]` from the options where
+    positive, else from the target's table (`getDefaultTileConfig`). The
+    table sizes a tile by the attention's query rows where they are static:
+    a decode step's rows (the packed rows after `attn-pack-gqa`, say 4 query
+    heads x 1 token) fill one 64-row warpgroup, so it takes `block_m = 64`,
+    not the 128 rows of a prefill tile. `attn-lower-to-nvvm-pipeline` runs it
+    before `attn-generalize-lengths` makes the rows dynamic; the tile is then
+    in the IR for every later pass and for an embedding compiler to change.
+
+    ```mlir
+    // before: 4 packed query rows, D = 128
+    %o = attn.attention %q, %k, %v kv_splits(%s)
+        : tensor<?x8x4x128xbf16>, ... -> tensor<?x8x4x128xbf16>
+    // after
+    %o = attn.attention %q, %k, %v kv_splits(%s) tile_sizes = [64, 128] ...
+    ```
+  }];
+  let options = [
+    Option<"blockM", "block-m", "int64_t", /*default=*/"0",
+           "Query rows per tile (0: per-target default)">,
+    Option<"blockN", "block-n", "int64_t", /*default=*/"0",
+           "Key/value rows per tile (0: per-target default)">,
+    Option<"target", "target", "std::string", /*default=*/"\"sm_90a\"",
+           "Target whose tile table gives the defaults">,
+  ];
+  let statistics = [
+    Statistic<"numConfigured", "num-configured",
+              "Number of attention ops given tile sizes">,
+  ];
+}
+
 def AttnGeneralizeScalePass : Pass<"attn-generalize-scale", "ModuleOp"> {
   let summary = "Make the softmax scale of each attention a function argument";
   let description = [{

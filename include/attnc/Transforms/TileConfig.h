@@ -17,6 +17,8 @@
 
 namespace mlir::attn {
 
+class AttentionOp;
+
 /// Rows of Q (block_m) and of K/V (block_n) handled per tile step.
 struct TileConfig {
   int64_t blockM;
@@ -126,9 +128,19 @@ RegisterBudget getWarpSpecializedRegisterBudget(int64_t consumerWarpgroups,
 
 /// The default tile for a head dim on a target: "sm_90a" (what the current
 /// Hopper kernel runs), "sm_90a-fa3" (FlashAttention-3's table), anything
-/// else gets a generic 64 x 64.
+/// else gets a generic 64 x 64. On the sm_90a tables, an attention whose
+/// query rows are static (`queryRows`: a decode step, the packed rows after
+/// attn-pack-gqa) takes no more 64-row warpgroups than its rows fill.
 TileConfig getDefaultTileConfig(int64_t headDim, bool causal,
-                                llvm::StringRef target = "sm_90a");
+                                llvm::StringRef target = "sm_90a",
+                                std::optional<int64_t> queryRows = {});
+
+/// The tile of `op`, in order of precedence: its `tile_sizes`, the positive
+/// `blockM` / `blockN`, the target's table (getDefaultTileConfig, with the
+/// op's query rows where they are static). attn-configure-tiles records it
+/// on the op; attn-tile tiles by it.
+TileConfig chooseTileConfig(AttentionOp op, int64_t blockM, int64_t blockN,
+                            llvm::StringRef target);
 
 } // namespace mlir::attn
 

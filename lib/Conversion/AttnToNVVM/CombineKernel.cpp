@@ -18,7 +18,9 @@
 // at a time, weighting its columns (two adjacent ones per 64, one 8-byte load
 // each, so a warp reads a row's 64-column chunk as 256 contiguous bytes). The
 // CTA's rows of O go through shared memory (unswizzled rows, the O box) to one
-// TMA store, which clips rows past Nq; the LSE is stored directly.
+// TMA store, which clips rows past Nq; the LSE is stored directly. As a
+// programmatic dependent launch (#attn.split_kv's programmatic_launch) it
+// computes its rows' indices, then waits for the attention grid.
 //
 //===----------------------------------------------------------------------===//
 
@@ -106,6 +108,12 @@ void CombineEmitter::emit(LLVM::LLVMFuncOp func) {
                                 4)
         .getResult();
   };
+
+  // A programmatic dependent launch may start before the attention grid
+  // ends: nothing above reads what it writes, and the partials are read
+  // only once it completed and its writes are visible.
+  if (abi.getProgrammaticLaunch())
+    NVVM::GriddepcontrolOp::create(b, loc, NVVM::GridDepActionKind::wait);
 
   // M: each lane's maximum over splits lane, lane + 32, ..., then the warp's.
   auto maxLoop = scf::ForOp::create(b, loc, toIndex(lane), toIndex(splits),
@@ -269,7 +277,7 @@ SplitKvAttr mlir::attn::hopper::buildCombineKernel(OpBuilder &b, Location loc,
       kCombineThreads, kCombineRows * plan.valueHeadDim * elementBytes,
       b.getArrayAttr({gridDim("seq_q", kCombineRows), gridDim("heads_q", 1),
                       gridDim("batch", 1)}),
-      b.getArrayAttr(params));
+      b.getArrayAttr(params), plan.programmaticCombineLaunch);
   auto func = declareKernel(b, loc, abi.getEntry(), abi.getParams().getValue(),
                             kCombineThreads);
   CombineEmitter(b, loc, plan, abi).emit(func);

@@ -259,6 +259,13 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   kMajorDescriptor = descriptorBase(plan.keyAtoms, 16);
   valueMajorDescriptor =
       descriptorBase(plan.valueAtoms, plan.valueAtoms.atomBytes(plan.blockN));
+  // The combine kernel of a programmatic dependent launch may start once
+  // every CTA of this grid has: it waits for the whole grid before it reads
+  // a partial, so its launch overlaps this grid instead of following it.
+  if (SplitKvAttr splitKv = abi.getSplitKv();
+      splitKv && splitKv.getProgrammaticLaunch())
+    NVVM::GriddepcontrolOp::create(b, loc,
+                                   NVVM::GridDepActionKind::launch_dependents);
   tid = NVVM::ThreadIdXOp::create(b, loc, i32());
   lane = arith::AndIOp::create(b, loc, tid, c32(31));
   // Consumer warpgroup wg owns rows [64 wg, 64 wg + 64) of the query block;

@@ -169,6 +169,9 @@ struct KernelPlan {
   bool probsInRegisters = true;
   /// Skip O *= alpha in warps whose row maxima did not move (exact).
   bool conditionalRescale = false;
+  /// A split-KV tile's combine kernel is a programmatic dependent launch
+  /// (#attn.split_kv's programmatic_launch).
+  bool programmaticCombineLaunch = false;
   /// The query block in longest-first order, `ub - 1 - iv`, where the IR
   /// computes it (attn-order-tiles); null for in-order tiles.
   Value reversedQueryBlock;

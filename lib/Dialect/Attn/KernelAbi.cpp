@@ -132,6 +132,7 @@ struct ManifestWriter {
     out.combine.entry = split.getEntry().str();
     out.combine.threadsPerBlock = split.getThreads();
     out.combine.dynamicSmemBytes = split.getSharedMemory();
+    out.combine.programmaticLaunch = split.getProgrammaticLaunch();
     if (failed(grid(split.getGrid(), out.combine.grid, "split_kv.grid")))
       return failure();
     for (auto [i, param] : llvm::enumerate(split.getParams()))

@@ -310,6 +310,11 @@ ATTNC_FAKE_API CUresult cuLaunchKernelEx(const CUlaunchConfig *config,
     trace += "] block [";
     appendList(block, 3);
     trace += "] shared_memory " + std::to_string(config->sharedMemBytes);
+    for (unsigned i = 0; i < config->numAttrs; ++i)
+      if (config->attrs[i].id ==
+              CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION &&
+          config->attrs[i].value.programmaticStreamSerializationAllowed)
+        trace += " programmatic";
     traceParams(fn, params);
     trace += "\n";
   }

@@ -124,6 +124,15 @@ def Attn_SplitKvAttr : Attn_Attr<"SplitKv", "split_kv"> {
     (the `kv_splits` symbol; docs/Runtime.md's split heuristic counts
     `kv_block`-key blocks). `threads`, `shared_memory`, `grid` and `params`
     are the combine kernel's, as in `#attn.kernel_abi`.
+
+    With `programmatic_launch = true` the two kernels form a programmatic
+    dependent launch (sm_90): every attention CTA signals
+    `griddepcontrol.launch_dependents` as it starts, the combine kernel waits
+    with `griddepcontrol.wait` (until the attention grid completed and its
+    writes are visible) before it reads a partial, and the runtime launches
+    it with programmatic stream serialization, so its launch and prologue
+    overlap the attention kernel instead of following its last CTA. The
+    manifest says so as `split_kv.combine.programmatic_launch`.
   }];
   let parameters = (ins
     "int64_t":$splits,
@@ -132,7 +141,8 @@ def Attn_SplitKvAttr : Attn_Attr<"SplitKv", "split_kv"> {
     "int64_t":$threads,
     "int64_t":$shared_memory,
     "::mlir::ArrayAttr":$grid,
-    "::mlir::ArrayAttr":$params
+    "::mlir::ArrayAttr":$params,
+    DefaultValuedParameter<"bool", "false">:$programmatic_launch
   );
   let assemblyFormat = "`<` struct(params) `>`";
 }
