@@ -26,14 +26,30 @@ reads each byte once, so the figure is bandwidth: TB/s = bytes of Q, K, V and
 O, each once, / median time; it is set against the copy bandwidth of
 peers.ceilings(), measured in the same run.
 
+Phases (--phases, after the benchmark): each kernel of each directory at
+each shape, launched PHASE_ITERS times under the PyTorch profiler (CUPTI
+traces the driver-API launches too): the mean GPU time of the attention
+kernel and of the combine kernel, the gap from the attention kernel's end to
+the combine's start (negative where a programmatic launch overlaps them),
+the span from the attention's start to the combine's end, and the span's
+TB/s: where a decode step's time goes. Next to them, what lies outside the
+kernels: the host's time per launch call (20 calls, no synchronization),
+the period of back-to-back launches on the GPU (first kernel's start to last
+kernel's end over the launches), and the benchmark's median time again with
+the device's memory pool told to keep freed memory
+(CU_MEMPOOL_ATTR_RELEASE_THRESHOLD = UINT64_MAX), since a split-KV launch
+allocates and frees its workspace on the stream.
+
   python3 bench/decode.py --artifacts artifacts [--json decode.json] [--no-check]
-      [--shapes 1x32768,8x8192,64x4096] [--kernels d128,decode_d64_gqa]
+      [--shapes 1x32768,8x8192,64x4096] [--kernels d128,decode_d64_gqa] [--phases]
 """
 import argparse
+import ctypes
 import json
 import math
 import os
 import sys
+import time
 
 import torch
 
@@ -265,6 +281,119 @@ def benchmark(dirs, names, shapes):
     return dict(ceilings=ceil, variants=variants, rows=rows)
 
 
+PHASE_ITERS = 20
+
+
+def kernel_events(prof):
+    """The GPU kernels of a profile, by start time: (name, start us, end us)."""
+    from torch.autograd import DeviceType
+    events = [e for e in prof.events() if e.device_type == DeviceType.CUDA and e.time_range.end > e.time_range.start]
+    return sorted(((e.name, e.time_range.start, e.time_range.end) for e in events), key=lambda t: t[1])
+
+
+def phase_row(kernel, q, k, v, o, lse, scale, nbytes):
+    """One kernel's phases at one shape (see the module doc), or {"error": ...}."""
+    from torch.profiler import ProfilerActivity, profile
+    args = kernel.args(q, k, v, o, lse, scale)
+    for _ in range(3):
+        kernel.launch(args)
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(PHASE_ITERS):
+            kernel.launch(args)
+        torch.cuda.synchronize()
+    events = kernel_events(prof)
+    attention = [e for e in events if not e[0].endswith("_combine")]
+    combine = [e for e in events if e[0].endswith("_combine")]
+    if len(attention) != PHASE_ITERS or combine and len(combine) != PHASE_ITERS:
+        return {"error": f"profiled {len(attention)} attention and {len(combine)} combine kernels "
+                         f"for {PHASE_ITERS} launches"}
+    mean = lambda xs: sum(xs) / len(xs)  # noqa: E731
+    row = {"attention_us": mean([e - s for _, s, e in attention]),
+           "period_us": (events[-1][2] - events[0][1]) / PHASE_ITERS}
+    ends = [e for _, _, e in attention]
+    if combine:
+        row["combine_us"] = mean([e - s for _, s, e in combine])
+        row["gap_us"] = mean([c[1] - a[2] for a, c in zip(attention, combine)])
+        ends = [e for _, _, e in combine]
+    row["span_us"] = mean([end - a[1] for a, end in zip(attention, ends)])
+    row["span_tbps"] = tbps(nbytes, row["span_us"] * 1e-3)
+    row["attention_tbps"] = tbps(nbytes, row["attention_us"] * 1e-3)
+    torch.cuda.synchronize()
+    start = time.perf_counter()
+    for _ in range(PHASE_ITERS):
+        kernel.launch(args)
+    row["host_us"] = (time.perf_counter() - start) / PHASE_ITERS * 1e6
+    torch.cuda.synchronize()
+    row["bench_us"] = peers.bench_ms(lambda: kernel.launch(args)) * 1e3
+    return row
+
+
+def keep_pool_memory():
+    """Tells the current device's memory pool (the one cuMemAllocAsync takes
+    the split-KV workspace from) to keep freed memory instead of releasing it
+    at synchronizations; returns the threshold it had."""
+    cuda = ctypes.CDLL("libcuda.so.1")
+    pool, device = ctypes.c_void_p(), ctypes.c_int()
+    threshold = ctypes.c_uint64()
+    release_threshold = 4  # CU_MEMPOOL_ATTR_RELEASE_THRESHOLD
+    for call, args in (("cuCtxGetDevice", (ctypes.byref(device),)),
+                       ("cuDeviceGetMemPool", (ctypes.byref(pool), device)),
+                       ("cuMemPoolGetAttribute", (pool, release_threshold, ctypes.byref(threshold)))):
+        if getattr(cuda, call)(*args) != 0:
+            raise RuntimeError(f"{call} failed")
+    keep = ctypes.c_uint64(2**64 - 1)
+    if cuda.cuMemPoolSetAttribute(pool, release_threshold, ctypes.byref(keep)) != 0:
+        raise RuntimeError("cuMemPoolSetAttribute failed")
+    return threshold.value
+
+
+def phases(dirs, names, shapes):
+    """The phases of every kernel of every directory at every shape."""
+    gen = torch.Generator(device="cuda").manual_seed(11)
+    rows = []
+    print(f"phases: mean of {PHASE_ITERS} launches, us (TB/s of Q, K, V and O bytes over the span, "
+          "and over the attention kernel alone)", flush=True)
+    print(f"{'dir':<18} {'kernel':<22} {'B':>3} {'Nk':>6} {'attention':>9} {'combine':>8} {'gap':>6} "
+          f"{'span':>7} {'TB/s':>5} {'attn TB/s':>9} {'period':>7} {'host':>6} {'bench':>7} {'kept':>7}",
+          flush=True)
+    pool_rows = []
+    for name in names:
+        for (B, Nk) in shapes:
+            for label, kernels in dirs.items():
+                kernel = kernels.get(name)
+                if kernel is None:
+                    continue
+                hq, hkv = kernel.options["heads_q"], kernel.options["heads_kv"]
+                q, k, v, o, lse = make_inputs(kernel, B, 1, Nk, hq, hkv, gen)
+                nbytes = sum(t.numel() * t.element_size() for t in (q, k, v, o))
+                try:
+                    row = phase_row(kernel, q, k, v, o, lse, kernel.default_scale(), nbytes)
+                except (AttncError, RuntimeError) as e:
+                    row = {"error": str(e)[:200]}
+                rows.append(dict(dir=label, kernel=name, B=B, Nk=Nk, **row))
+                pool_rows.append((rows[-1], kernel, (q, k, v, o, lse)))
+            torch.cuda.empty_cache()
+    # The same launches' median time with freed pool memory kept, after
+    # every other measurement (the setting stays for the process).
+    try:
+        before = keep_pool_memory()
+        print(f"memory pool release threshold {before} -> UINT64_MAX", flush=True)
+        for row, kernel, tensors in pool_rows:
+            if "error" not in row:
+                args = kernel.args(*tensors, kernel.default_scale())
+                row["kept_bench_us"] = peers.bench_ms(lambda: kernel.launch(args)) * 1e3
+    except (RuntimeError, OSError, AttributeError) as e:
+        print(f"memory pool: {e}", flush=True)
+    for row, _, _ in pool_rows:
+        f = lambda key, w, p=1: (f"{row[key]:{w}.{p}f}" if key in row else f"{'-':>{w}}")  # noqa: E731
+        print(f"{row['dir']:<18} {row['kernel']:<22} {row['B']:>3} {row['Nk']:>6} {f('attention_us', 9)} "
+              f"{f('combine_us', 8)} {f('gap_us', 6)} {f('span_us', 7)} {f('span_tbps', 5, 2)} "
+              f"{f('attention_tbps', 9, 2)} {f('period_us', 7)} {f('host_us', 6)} {f('bench_us', 7)} "
+              f"{f('kept_bench_us', 7)}" + (f"  {row['error']}" if "error" in row else ""), flush=True)
+    return rows
+
+
 def parse_shapes(text):
     try:
         shapes = [tuple(int(x) for x in s.lower().split("x")) for s in text.split(",") if s]
@@ -284,6 +413,8 @@ def main():
                     help="benchmark (B, Nk) pairs as BxNk, comma-separated (default: 1x32768,8x8192,64x4096)")
     ap.add_argument("--kernels", help="only kernels whose names contain one of these (comma-separated), "
                                       "e.g. d128 or decode_d64_gqa")
+    ap.add_argument("--phases", action="store_true",
+                    help="after the benchmark, each kernel's phases from a profiler trace")
     a = ap.parse_args()
     names = [n for n in KERNELS if not a.kernels or any(s in n for s in a.kernels.split(","))]
     if not names:
@@ -311,6 +442,9 @@ def main():
         write_json()  # kept even if the benchmark does not finish
     out["bench"] = benchmark(dirs, names, a.shapes)
     write_json()
+    if a.phases:
+        out["phases"] = phases(dirs, names, a.shapes)
+        write_json()
     return 1 if failed else 0
 
 

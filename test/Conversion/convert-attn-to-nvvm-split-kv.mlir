@@ -61,14 +61,15 @@
 // The split count the IR's kv range divides by (max with 1) is the
 // parameter; grid z is batch x split, batches fastest.
 // CHECK:         %[[SPLITS_IDX:.*]] = arith.index_cast %[[SPLITS]] : i32 to index
-// Every CTA lets the combine kernel launch as it starts.
-// CHECK:         nvvm.griddepcontrol launch_dependents
 // CHECK:         %[[Z:.*]] = nvvm.read.ptx.sreg.ctaid.z : i32
 // CHECK:         arith.remui %[[Z]], %[[BATCH]] : i32
 // CHECK:         %[[SPLIT:.*]] = arith.divui %[[Z]], %[[BATCH]] : i32
 // CHECK:         arith.maxsi %[[SPLITS_IDX]], %{{.*}} : index
-// The split's rows of O (normalized, f32) and its LSE go to the workspace
+// The consumers' epilogue first lets the combine kernel launch; then the
+// split's rows of O (normalized, f32) and its LSE go to the workspace
 // directly: an 8-byte store per column pair, no TMA store.
+// CHECK-NOT:     griddepcontrol
+// CHECK:         nvvm.griddepcontrol launch_dependents
 // CHECK-NOT:     cp.async.bulk.tensor.global.shared.cta
 // CHECK:         llvm.getelementptr %[[APO]]
 // CHECK:         llvm.store %{{.*}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<1>

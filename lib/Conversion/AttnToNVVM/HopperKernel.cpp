@@ -259,13 +259,6 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   kMajorDescriptor = descriptorBase(plan.keyAtoms, 16);
   valueMajorDescriptor =
       descriptorBase(plan.valueAtoms, plan.valueAtoms.atomBytes(plan.blockN));
-  // The combine kernel of a programmatic dependent launch may start once
-  // every CTA of this grid has: it waits for the whole grid before it reads
-  // a partial, so its launch overlaps this grid instead of following it.
-  if (SplitKvAttr splitKv = abi.getSplitKv();
-      splitKv && splitKv.getProgrammaticLaunch())
-    NVVM::GriddepcontrolOp::create(b, loc,
-                                   NVVM::GridDepActionKind::launch_dependents);
   tid = NVVM::ThreadIdXOp::create(b, loc, i32());
   lane = arith::AndIOp::create(b, loc, tid, c32(31));
   // Consumer warpgroup wg owns rows [64 wg, 64 wg + 64) of the query block;
@@ -607,6 +600,16 @@ void KernelEmitter::emitConsumer(Value output, Value lse,
 void KernelEmitter::lowerFinalize(TileValues &values, FinalizeOp op,
                                   Value output, Value lse) {
   MLIRContext *ctx = b.getContext();
+  // The combine kernel of a programmatic dependent launch may start once
+  // every CTA of this grid reached its epilogue: it waits for the whole grid
+  // before it reads a partial, so its launch overlaps the last tiles'
+  // epilogues instead of following them. Signalled as a CTA starts, the
+  // combine's CTAs sat on the SMs through the whole kv loop: 9 % slower at
+  // MQA B = 8 (bench/HISTORY.md run 55).
+  if (SplitKvAttr splitKv = abi.getSplitKv();
+      splitKv && splitKv.getProgrammaticLaunch())
+    NVVM::GriddepcontrolOp::create(b, loc,
+                                   NVVM::GridDepActionKind::launch_dependents);
   // O = acc / l through shared memory and a TMA store (which clips rows
   // past Nq); LSE = m * scale + ln l stored directly. l is each thread's
   // partial sum: reduce it over the quad first.

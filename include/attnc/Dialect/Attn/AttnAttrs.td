@@ -127,12 +127,13 @@ def Attn_SplitKvAttr : Attn_Attr<"SplitKv", "split_kv"> {
 
     With `programmatic_launch = true` the two kernels form a programmatic
     dependent launch (sm_90): every attention CTA signals
-    `griddepcontrol.launch_dependents` as it starts, the combine kernel waits
-    with `griddepcontrol.wait` (until the attention grid completed and its
-    writes are visible) before it reads a partial, and the runtime launches
-    it with programmatic stream serialization, so its launch and prologue
-    overlap the attention kernel instead of following its last CTA. The
-    manifest says so as `split_kv.combine.programmatic_launch`.
+    `griddepcontrol.launch_dependents` as it reaches its epilogue, the
+    combine kernel waits with `griddepcontrol.wait` (until the attention grid
+    completed and its writes are visible) before it reads a partial, and the
+    runtime launches it with programmatic stream serialization, so its
+    launch and prologue overlap the last tiles' epilogues instead of
+    following the last CTA. The manifest says so as
+    `split_kv.combine.programmatic_launch`.
   }];
   let parameters = (ins
     "int64_t":$splits,
