@@ -42,6 +42,8 @@ class Runtime:
             ctypes.c_void_p, ctypes.POINTER(AttentionArgs), ctypes.c_void_p, ctypes.c_int, ctypes.c_int,
             ctypes.POINTER(ctypes.c_float)]
         self.lib.attnc_kernel_get_attrs.argtypes = [ctypes.c_void_p, ctypes.POINTER(KernelAttrs)]
+        self.lib.attnc_attention_workspace_size.argtypes = [ctypes.c_void_p, ctypes.POINTER(AttentionArgs),
+                                                            ctypes.POINTER(ctypes.c_uint64)]
 
     def check(self, status, call):
         if status != 0:
@@ -135,6 +137,31 @@ class Kernel:
             if t is not None:
                 setattr(args, name, describe_index(t))
         return args
+
+    @property
+    def split_kv(self):
+        """Whether the artifact splits the keys (two kernels and a workspace)."""
+        return "split_kv" in self.manifest
+
+    def workspace_size(self, args):
+        """attnc_attention_workspace_size: the split-KV workspace bytes a launch with `args` needs."""
+        size = ctypes.c_uint64()
+        self.rt.check(self.rt.lib.attnc_attention_workspace_size(self.handle, ctypes.byref(args),
+                                                                 ctypes.byref(size)),
+                      "attnc_attention_workspace_size")
+        return size.value
+
+    def with_workspace(self, args):
+        """`args` given a caller's split-KV workspace (a torch buffer, returned to keep it alive) where the
+        kernel splits, as attnc.attention passes one; unchanged (and None) otherwise."""
+        import torch
+        if not self.split_kv:
+            return args, None
+        size = self.workspace_size(args)
+        buffer = torch.empty(size + 256, dtype=torch.uint8, device="cuda")
+        args.workspace = -buffer.data_ptr() % 256 + buffer.data_ptr()
+        args.workspace_bytes = size
+        return args, buffer
 
     def launch(self, args, stream=None, block_table=None, cache_lengths=None, cu_seqlens_q=None,
                cu_seqlens_k=None):

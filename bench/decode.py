@@ -38,10 +38,22 @@ the period of back-to-back launches on the GPU (first kernel's start to last
 kernel's end over the launches), and the benchmark's median time again with
 the device's memory pool told to keep freed memory
 (CU_MEMPOOL_ATTR_RELEASE_THRESHOLD = UINT64_MAX), since a split-KV launch
-allocates and frees its workspace on the stream.
+allocates and frees its workspace on the stream unless the caller gives
+one. The benchmark table times split kernels with a caller's workspace, as
+attnc.attention passes one; "runtime ws" is the median time with the
+runtime's own allocation instead.
+
+Graphs (--graphs): decode as serving frameworks replay it, from a CUDA
+graph: GRAPH_LAUNCHES launches of each directory's kernel (with a caller's
+workspace) and of each peer captured into one graph, the graph replayed
+GRAPH_REPLAYS times, TB/s from the median replay over the launches. The
+host's launch path and the gaps between launches that a benchmark of single
+calls times leave the figure; the launches follow one another on the same
+tensors, which at these shapes are larger than the 50 MB L2 (but B = 1,
+Nk = 4096's 16 MB, which the L2 holds).
 
   python3 bench/decode.py --artifacts artifacts [--json decode.json] [--no-check]
-      [--shapes 1x32768,8x8192,64x4096] [--kernels d128,decode_d64_gqa] [--phases]
+      [--shapes 1x32768,8x8192,64x4096] [--kernels d128,decode_d64_gqa] [--phases] [--graphs]
 """
 import argparse
 import ctypes
@@ -206,7 +218,9 @@ def bench_row(name, dirs, variants, B, Nk, copy, gen):
         if alt is None or (alt.options["heads_q"], alt.options["heads_kv"]) != (hq, hkv):
             return None, {"error": "absent, or compiled for other heads"}
         try:
-            args = alt.args(q, k, v, o, lse, scale)
+            # A split kernel's workspace from the caller, as attnc.attention
+            # passes one (PyTorch's allocator), not allocated per launch.
+            args, _workspace = alt.with_workspace(alt.args(q, k, v, o, lse, scale))
             ms = peers.bench_ms(lambda: alt.launch(args))
         except AttncError as e:
             return None, {"error": str(e)}
@@ -282,6 +296,86 @@ def benchmark(dirs, names, shapes):
 
 
 PHASE_ITERS = 20
+GRAPH_LAUNCHES = 20
+GRAPH_REPLAYS = 15
+
+
+def graph_us(fn):
+    """Median microseconds per launch of fn() replayed from a CUDA graph of GRAPH_LAUNCHES calls."""
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):
+        for _ in range(3):
+            fn()
+    torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        for _ in range(GRAPH_LAUNCHES):
+            fn()
+    graph.replay()
+    torch.cuda.synchronize()
+    times = []
+    for _ in range(GRAPH_REPLAYS):
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        graph.replay()
+        end.record()
+        end.synchronize()
+        times.append(start.elapsed_time(end) * 1e3 / GRAPH_LAUNCHES)
+    return sorted(times)[len(times) // 2]
+
+
+def graphs(dirs, names, shapes):
+    """TB/s of every directory's kernel and of the peers, replayed from CUDA graphs."""
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    gen = torch.Generator(device="cuda").manual_seed(13)
+    rows = []
+    labels = list(dirs)
+    print(f"graphs: {GRAPH_LAUNCHES} launches a graph, median of {GRAPH_REPLAYS} replays, TB/s", flush=True)
+    print(f"{'kernel':<22} {'B':>3} {'Nk':>6}" + "".join(f" {l:>12}" for l in labels) + f" {'cuDNN':>7} {'FA2':>7}",
+          flush=True)
+    for name in names:
+        for (B, Nk) in shapes:
+            kernel = next((d[name] for d in dirs.values() if name in d), None)
+            if kernel is None:
+                continue
+            hq, hkv = kernel.options["heads_q"], kernel.options["heads_kv"]
+            scale = kernel.default_scale()
+            q, k, v, o, lse = make_inputs(kernel, B, 1, Nk, hq, hkv, gen)
+            nbytes = sum(t.numel() * t.element_size() for t in (q, k, v, o))
+            row = dict(kernel=name, B=B, Nk=Nk, attnc={}, peers={})
+            for label in labels:
+                alt = dirs[label].get(name)
+                if alt is None:
+                    continue
+                try:
+                    args, workspace = alt.with_workspace(alt.args(q, k, v, o, lse, scale))
+                    us = graph_us(lambda: alt.launch(args, torch.cuda.current_stream().cuda_stream))
+                    row["attnc"][label] = dict(us=us, tbps=tbps(nbytes, us * 1e-3))
+                except (AttncError, RuntimeError) as e:
+                    row["attnc"][label] = {"error": str(e)[:200]}
+            for peer, backend in (("cudnn", SDPBackend.CUDNN_ATTENTION), ("fa2", SDPBackend.FLASH_ATTENTION)):
+                try:
+                    group = q.shape[1] // k.shape[1]
+                    with sdpa_kernel([backend]):
+                        try:
+                            torch.nn.functional.scaled_dot_product_attention(q, k, v, scale=scale, enable_gqa=True)
+                            kv = (k, v)
+                            gqa = True
+                        except RuntimeError:
+                            kv = (k.repeat_interleave(group, 1), v.repeat_interleave(group, 1))
+                            gqa = False
+                        us = graph_us(lambda: torch.nn.functional.scaled_dot_product_attention(
+                            q, *kv, scale=scale, enable_gqa=gqa))
+                    row["peers"][peer] = dict(us=us, tbps=tbps(nbytes, us * 1e-3), expanded=not gqa)
+                except Exception as e:  # noqa: BLE001 - a peer that cannot be captured is data
+                    row["peers"][peer] = {"error": f"{type(e).__name__}: {str(e)[:160]}"}
+            rows.append(row)
+            cell = lambda c: f"{c['tbps']:7.2f}" if "tbps" in c else f"{'-':>7}"  # noqa: E731
+            print(f"{name:<22} {B:>3} {Nk:>6}" + "".join(f" {cell(row['attnc'].get(l, {})):>12}" for l in labels)
+                  + f" {cell(row['peers']['cudnn'])} {cell(row['peers']['fa2'])}", flush=True)
+            torch.cuda.empty_cache()
+    return rows
 
 
 def kernel_events(prof):
@@ -325,7 +419,22 @@ def phase_row(kernel, q, k, v, o, lse, scale, nbytes):
         kernel.launch(args)
     row["host_us"] = (time.perf_counter() - start) / PHASE_ITERS * 1e6
     torch.cuda.synchronize()
-    row["bench_us"] = peers.bench_ms(lambda: kernel.launch(args)) * 1e3
+    row["runtime_ws_bench_us"] = peers.bench_ms(lambda: kernel.launch(args)) * 1e3
+    caller_args, _workspace = kernel.with_workspace(kernel.args(q, k, v, o, lse, scale))
+    # The caller's workspace gives the runtime's O bit for bit (O poisoned
+    # between the two).
+    torch.cuda.synchronize()
+    expected = o.clone()
+    o.fill_(float("nan"))
+    kernel.launch(caller_args)
+    torch.cuda.synchronize()
+    row["caller_ws_same_o"] = bool(torch.equal(o, expected))
+    row["bench_us"] = peers.bench_ms(lambda: kernel.launch(caller_args)) * 1e3
+    torch.cuda.synchronize()
+    start = time.perf_counter()
+    for _ in range(PHASE_ITERS):
+        kernel.launch(caller_args)
+    row["caller_ws_host_us"] = (time.perf_counter() - start) / PHASE_ITERS * 1e6
     return row
 
 
@@ -355,7 +464,8 @@ def phases(dirs, names, shapes):
     print(f"phases: mean of {PHASE_ITERS} launches, us (TB/s of Q, K, V and O bytes over the span, "
           "and over the attention kernel alone)", flush=True)
     print(f"{'dir':<18} {'kernel':<22} {'B':>3} {'Nk':>6} {'attention':>9} {'combine':>8} {'gap':>6} "
-          f"{'span':>7} {'TB/s':>5} {'attn TB/s':>9} {'period':>7} {'host':>6} {'bench':>7} {'kept':>7}",
+          f"{'span':>7} {'TB/s':>5} {'attn TB/s':>9} {'period':>7} {'host':>6} {'host cws':>8} {'bench':>7} "
+          f"{'rt ws':>7} {'kept':>7}",
           flush=True)
     pool_rows = []
     for name in names:
@@ -381,7 +491,7 @@ def phases(dirs, names, shapes):
         print(f"memory pool release threshold {before} -> UINT64_MAX", flush=True)
         for row, kernel, tensors in pool_rows:
             if "error" not in row:
-                args = kernel.args(*tensors, kernel.default_scale())
+                args = kernel.args(*tensors, kernel.default_scale())  # the runtime's workspace
                 row["kept_bench_us"] = peers.bench_ms(lambda: kernel.launch(args)) * 1e3
     except (RuntimeError, OSError, AttributeError) as e:
         print(f"memory pool: {e}", flush=True)
@@ -389,8 +499,10 @@ def phases(dirs, names, shapes):
         f = lambda key, w, p=1: (f"{row[key]:{w}.{p}f}" if key in row else f"{'-':>{w}}")  # noqa: E731
         print(f"{row['dir']:<18} {row['kernel']:<22} {row['B']:>3} {row['Nk']:>6} {f('attention_us', 9)} "
               f"{f('combine_us', 8)} {f('gap_us', 6)} {f('span_us', 7)} {f('span_tbps', 5, 2)} "
-              f"{f('attention_tbps', 9, 2)} {f('period_us', 7)} {f('host_us', 6)} {f('bench_us', 7)} "
-              f"{f('kept_bench_us', 7)}" + (f"  {row['error']}" if "error" in row else ""), flush=True)
+              f"{f('attention_tbps', 9, 2)} {f('period_us', 7)} {f('host_us', 6)} {f('caller_ws_host_us', 8)} "
+              f"{f('bench_us', 7)} {f('runtime_ws_bench_us', 7)} {f('kept_bench_us', 7)}"
+              + ("" if row.get("caller_ws_same_o", True) else "  CALLER WORKSPACE O DIFFERS")
+              + (f"  {row['error']}" if "error" in row else ""), flush=True)
     return rows
 
 
@@ -415,6 +527,8 @@ def main():
                                       "e.g. d128 or decode_d64_gqa")
     ap.add_argument("--phases", action="store_true",
                     help="after the benchmark, each kernel's phases from a profiler trace")
+    ap.add_argument("--graphs", action="store_true",
+                    help="after the benchmark, TB/s of attnc and the peers replayed from CUDA graphs")
     a = ap.parse_args()
     names = [n for n in KERNELS if not a.kernels or any(s in n for s in a.kernels.split(","))]
     if not names:
@@ -442,6 +556,9 @@ def main():
         write_json()  # kept even if the benchmark does not finish
     out["bench"] = benchmark(dirs, names, a.shapes)
     write_json()
+    if a.graphs:
+        out["graphs"] = graphs(dirs, names, a.shapes)
+        write_json()
     if a.phases:
         out["phases"] = phases(dirs, names, a.shapes)
         write_json()

@@ -677,6 +677,11 @@ struct PreparedCall {
   bool split = false;
   PreparedLaunch combine;
   SplitWorkspace workspace;
+  /// The launch's kv split count (1 without split_kv).
+  int64_t splits = 1;
+  /// The caller's workspace (attnc_attention_args.workspace, 0.5.0), if any.
+  CUdeviceptr callerWorkspace = 0;
+  uint64_t callerWorkspaceBytes = 0;
   std::optional<PagedInputs> paged;
   std::optional<VarlenInputs> varlen;
 };
@@ -1436,6 +1441,10 @@ attnc_status LaunchBuilder::build(void *stream, PreparedCall &out) {
   if (attnc_status st = layOutWorkspace())
     return st;
   out.workspace = workspace;
+  if (m.splitKv)
+    out.splits = symbol(Symbol::KvSplits);
+  out.callerWorkspace = reinterpret_cast<uintptr_t>(args.workspace);
+  out.callerWorkspaceBytes = args.workspace_bytes;
   if (paged()) {
     PagedInputs &p = out.paged.emplace();
     p.blockTable = reinterpret_cast<uintptr_t>(args.block_table.data);
@@ -1474,6 +1483,11 @@ static_assert(kAttentionArgsSize02 == 376, "the 0.2.0 attnc_attention_args");
 constexpr size_t kAttentionArgsSize03 =
     offsetof(attnc_attention_args, cu_seqlens_q);
 static_assert(kAttentionArgsSize03 == 552, "the 0.3.0 attnc_attention_args");
+/// attnc_attention_args as ABI 0.4.0 declared it: without workspace and
+/// workspace_bytes.
+constexpr size_t kAttentionArgsSize04 =
+    offsetof(attnc_attention_args, workspace);
+static_assert(kAttentionArgsSize04 == 728, "the 0.4.0 attnc_attention_args");
 
 /// Checks a caller-filled struct's size field against the sizes this runtime
 /// knows: `known`, this version's, or one of `older`, earlier versions'.
@@ -1586,7 +1600,8 @@ attnc_status prepare(const char *call, attnc_kernel kernel,
   if (attnc_status st =
           checkStructSize(call, "attnc_attention_args", args->struct_size,
                           sizeof(attnc_attention_args),
-                          {kAttentionArgsSize02, kAttentionArgsSize03}))
+                          {kAttentionArgsSize02, kAttentionArgsSize03,
+                           kAttentionArgsSize04}))
     return st;
   if (attnc_status st = checkKernel(call, kernel))
     return st;
@@ -1740,13 +1755,51 @@ attnc_status launch(const char *call, const Session &s, CUfunction function,
   return failWith(ATTNC_ERROR_CUDA, std::string(call) + ": " + error);
 }
 
-/// A split-KV launch, all on `stream`: allocate the workspace, launch the
-/// attention kernel (it writes the partials) and the combine kernel (it
-/// reads them), free the workspace. The free is queued after whatever was
-/// launched, so it also follows a failed launch.
+/// The caller's workspace of a launch (attnc_attention_args.workspace):
+/// present only for a split-KV artifact, 256-byte aligned and at least the
+/// bytes the launch's split count needs.
+attnc_status checkCallerWorkspace(const char *call,
+                                  const PreparedCall &prepared) {
+  CUdeviceptr ws = prepared.callerWorkspace;
+  uint64_t bytes = prepared.callerWorkspaceBytes;
+  if (!ws) {
+    if (bytes)
+      return invalid(call, "workspace_bytes is " + std::to_string(bytes) +
+                               " but workspace is NULL");
+    return ATTNC_OK;
+  }
+  if (!prepared.split)
+    return invalid(call, "workspace is set but the artifact has no split_kv "
+                         "(it needs no workspace); leave workspace NULL");
+  if (ws % kWorkspaceAlignment)
+    return invalid(call, "workspace " + hex(ws) + " is not " +
+                             std::to_string(kWorkspaceAlignment) +
+                             "-byte aligned");
+  if (bytes < prepared.workspace.bytes)
+    return invalid(call, "workspace_bytes is " + std::to_string(bytes) +
+                             " but this launch's " +
+                             std::to_string(prepared.splits) +
+                             " kv splits need " +
+                             std::to_string(prepared.workspace.bytes) +
+                             " bytes (attnc_attention_workspace_size)");
+  return ATTNC_OK;
+}
+
+/// A split-KV launch, all on `stream`: the attention kernel (it writes the
+/// partials) and the combine kernel (it reads them), into the caller's
+/// workspace, or else into one allocated first and freed after them. The
+/// free is queued after whatever was launched, so it also follows a failed
+/// launch.
 attnc_status launchSplit(const char *call, const Session &s,
                          const attnc_kernel_s &kernel, PreparedCall &prepared,
                          void *stream) {
+  if (CUdeviceptr base = prepared.callerWorkspace) {
+    prepared.attention.bindWorkspace(base);
+    prepared.combine.bindWorkspace(base);
+    if (attnc_status st = launch(call, s, kernel.function, prepared.attention))
+      return st;
+    return launch(call, s, kernel.combine, prepared.combine);
+  }
   const CudaDriver &d = *s.driver;
   CUstream hStream = static_cast<CUstream>(stream);
   std::string error;
@@ -1889,6 +1942,8 @@ attnc_status attnc_attention_launch(attnc_kernel kernel,
   PreparedCall prepared;
   if (attnc_status st = prepare(call, kernel, args, stream, s, scope, prepared))
     return st;
+  if (attnc_status st = checkCallerWorkspace(call, prepared))
+    return st;
   if (prepared.paged || prepared.varlen) {
     bool check = false;
     if (attnc_status st = indexChecksRequested(call, check))
@@ -1912,7 +1967,26 @@ attnc_status attnc_attention_check(attnc_kernel kernel,
   PreparedCall prepared;
   if (attnc_status st = prepare(call, kernel, args, stream, s, scope, prepared))
     return st;
+  if (attnc_status st = checkCallerWorkspace(call, prepared))
+    return st;
   return checkIndexInputs(call, *s, prepared, stream);
+}
+
+attnc_status attnc_attention_workspace_size(attnc_kernel kernel,
+                                            const attnc_attention_args *args,
+                                            uint64_t *bytes) {
+  clearError();
+  const char *call = "attnc_attention_workspace_size";
+  if (!bytes)
+    return invalid(call, "bytes is NULL");
+  const Session *s = nullptr;
+  ContextScope scope;
+  PreparedCall prepared;
+  if (attnc_status st =
+          prepare(call, kernel, args, /*stream=*/nullptr, s, scope, prepared))
+    return st;
+  *bytes = prepared.split ? prepared.workspace.bytes : 0;
+  return ATTNC_OK;
 }
 
 } // extern "C"

@@ -37,15 +37,17 @@ class Tensor(ctypes.Structure):
 
 
 class AttentionArgs(ctypes.Structure):
-    """attnc_attention_args; `struct_size` must be its size (ABI 0.4.0).
+    """attnc_attention_args; `struct_size` must be its size (ABI 0.5.0).
     block_table and cache_lengths (0.3.0) are a paged KV cache's index
     tensors, cu_seqlens_q and cu_seqlens_k (0.4.0) a varlen batch's offsets,
-    each zero (absent) for any other kernel."""
+    each zero (absent) for any other kernel; workspace and workspace_bytes
+    (0.5.0) a split-KV kernel's workspace, or zero: the runtime allocates it."""
     _fields_ = [("struct_size", ctypes.c_uint32), ("q", Tensor), ("k", Tensor),
                 ("v", Tensor), ("o", Tensor), ("lse", ctypes.c_void_p),
                 ("scale", ctypes.c_float), ("block_table", Tensor),
                 ("cache_lengths", Tensor), ("cu_seqlens_q", Tensor),
-                ("cu_seqlens_k", Tensor)]
+                ("cu_seqlens_k", Tensor), ("workspace", ctypes.c_void_p),
+                ("workspace_bytes", ctypes.c_uint64)]
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -76,16 +78,19 @@ def index_tensor(data, shape, strides, device_id=0):
 # byte_offset.
 _TENSOR_FORMAT = "P4q4qiiQ"
 # attnc_attention_args up to 0.2.0's end: struct_size and padding, q, k, v, o,
-# lse, scale, padding to 8 bytes; then 0.3.0's block_table and cache_lengths
-# and 0.4.0's cu_seqlens_q and cu_seqlens_k.
+# lse, scale, padding to 8 bytes; then 0.3.0's block_table and cache_lengths,
+# 0.4.0's cu_seqlens_q and cu_seqlens_k, and 0.5.0's workspace and
+# workspace_bytes.
 _ARGS_HEAD = struct.Struct("@I4x" + _TENSOR_FORMAT * 4 + "Pf4x")
 _INDEX_TENSORS = struct.Struct("@" + _TENSOR_FORMAT * 4)
-ARGS_SIZE = _ARGS_HEAD.size + _INDEX_TENSORS.size
+_WORKSPACE = struct.Struct("@PQ")
+ARGS_SIZE = _ARGS_HEAD.size + _INDEX_TENSORS.size + _WORKSPACE.size
 _NO_INDEX_TENSORS = bytes(_INDEX_TENSORS.size)
+_NO_WORKSPACE = bytes(_WORKSPACE.size)
 
 
 def pack_attention_args(q, k, v, o, lse, scale, device_id=0, block_table=None, cache_lengths=None,
-                        cu_seqlens_q=None, cu_seqlens_k=None):
+                        cu_seqlens_q=None, cu_seqlens_k=None, workspace=None):
     """The bytes of an attnc_attention_args.
 
     q, k, v and o are (data pointer, shape[4], strides[4], dtype code) in
@@ -93,7 +98,8 @@ def pack_attention_args(q, k, v, o, lse, scale, device_id=0, block_table=None, c
     0; scale a float. A paged kernel's block_table and cache_lengths, and a
     varlen kernel's cu_seqlens_q and cu_seqlens_k, are (data pointer, shape,
     strides) of int32 tensors (rank 2 and 1; rank 1 and 1); None (for any
-    other kernel) leaves them zero, i.e. absent.
+    other kernel) leaves them zero, i.e. absent. A split-KV kernel's
+    workspace is (data pointer, bytes), None for the runtime's own.
     """
     values = [ARGS_SIZE]
     for data, shape, strides, dtype in (q, k, v, o):
@@ -106,20 +112,21 @@ def pack_attention_args(q, k, v, o, lse, scale, device_id=0, block_table=None, c
     values.append(lse or 0)
     values.append(scale)
     head = _ARGS_HEAD.pack(*values)
+    tail = _NO_WORKSPACE if workspace is None else _WORKSPACE.pack(*workspace)
     if block_table is None and cache_lengths is None and cu_seqlens_q is None and cu_seqlens_k is None:
-        return head + _NO_INDEX_TENSORS
-    tail = []
+        return head + _NO_INDEX_TENSORS + tail
+    indices = []
     for index in (block_table, cache_lengths, cu_seqlens_q, cu_seqlens_k):
         if index is None:
-            tail.extend([0] * 12)  # absent: zero-initialized
+            indices.extend([0] * 12)  # absent: zero-initialized
             continue
         data, shape, strides = index
         pad = 4 - len(shape)
-        tail.append(data)
-        tail.extend(list(shape) + [1] * pad)
-        tail.extend(list(strides) + [0] * pad)
-        tail.extend([I32, device_id, 0])
-    return head + _INDEX_TENSORS.pack(*tail)
+        indices.append(data)
+        indices.extend(list(shape) + [1] * pad)
+        indices.extend(list(strides) + [0] * pad)
+        indices.extend([I32, device_id, 0])
+    return head + _INDEX_TENSORS.pack(*indices) + tail
 
 
 def find_library():
@@ -171,6 +178,11 @@ class Runtime:
         if self.check_fn is not None:
             self.check_fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p]
             self.check_fn.restype = ctypes.c_int
+        # 0.5.0; None in an older runtime (workspace_size says so).
+        self.workspace_size_fn = getattr(lib, "attnc_attention_workspace_size", None)
+        if self.workspace_size_fn is not None:
+            self.workspace_size_fn.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint64)]
+            self.workspace_size_fn.restype = ctypes.c_int
 
     def error(self, status, call):
         """The AttncError for a failed `call` that returned `status`."""
@@ -213,6 +225,18 @@ class Runtime:
         status = self.launch_fn(handle, args, stream)
         if status != STATUS_OK:
             raise self.error(status, "attnc_attention_launch")
+
+    def workspace_size(self, handle, args):
+        """attnc_attention_workspace_size: the bytes of split-KV workspace a
+        launch with `args` needs (0 for a kernel without split_kv)."""
+        if self.workspace_size_fn is None:
+            raise AttncError("attnc_attention_workspace_size", f"{self.path} is runtime {self.version()}, which "
+                             "has no attnc_attention_workspace_size (added in 0.5.0)")
+        size = ctypes.c_uint64()
+        status = self.workspace_size_fn(handle, args, ctypes.byref(size))
+        if status != STATUS_OK:
+            raise self.error(status, "attnc_attention_workspace_size")
+        return size.value
 
     def attention_check(self, handle, args, stream):
         """attnc_attention_check: the launch's checks without the launch, and

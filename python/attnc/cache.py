@@ -52,6 +52,15 @@ class Kernel:
         self.runtime = runtime
         self.handle = runtime.load(path)
 
+    @property
+    def split_kv(self):
+        """Whether the kernel splits the keys (a split-KV artifact: two kernels and a workspace)."""
+        return "split_kv" in self.manifest
+
+    def workspace_size(self, args):
+        """attnc_attention_workspace_size: the split-KV workspace bytes a launch with `args` needs."""
+        return self.runtime.workspace_size(self.handle, args)
+
     def launch(self, args, stream):
         """Launches with `args` (_capi.pack_attention_args bytes) on CUstream `stream`."""
         self.runtime.launch(self.handle, args, stream)

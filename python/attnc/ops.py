@@ -131,13 +131,16 @@ class _Plan:
     """What a launch with one signature of shapes, strides, dtypes and options
     needs besides the data pointers and the scale: the kernel, O's physical
     shape and the permutation back to logical order, LSE's shape."""
-    __slots__ = ("kernel", "device", "device_index", "code", "o_shape", "order", "lse_shape")
+    __slots__ = ("kernel", "device", "device_index", "code", "o_shape", "order", "lse_shape", "workspace_bytes")
 
     def __init__(self, kernel, q, layout, head_dim_v, code):
         B, Hq, Sq, _ = q.shape
         order = physical_order(layout)
         logical = (B, Hq, Sq, head_dim_v)
         self.kernel, self.device, self.device_index, self.code = kernel, q.device, q.device.index or 0, code
+        # A split-KV kernel's workspace bytes, asked of the runtime at the
+        # first launch (the same for every launch of one signature).
+        self.workspace_bytes = None
         self.o_shape = tuple(logical[i] for i in order)
         self.order = None if order == (0, 1, 2, 3) else order
         self.lse_shape = (B, Hq, Sq)
@@ -180,14 +183,34 @@ def _outputs(plan, q, return_lse):
     return o, lse
 
 
+_WORKSPACE_ALIGNMENT = 256
+
+
+def _with_workspace(plan, pack):
+    """The launch's args (`pack(workspace)` bytes) and, for a split-KV kernel,
+    its workspace: a buffer of PyTorch's caching allocator on the current
+    stream, which reuses it in stream order, instead of the runtime's
+    allocation and free on the stream at every launch. The tensor must live
+    until the launch is queued."""
+    if plan.workspace_bytes is None:
+        plan.workspace_bytes = plan.kernel.workspace_size(pack(None)) if plan.kernel.split_kv else 0
+    if not plan.workspace_bytes:
+        return pack(None), None
+    # The runtime takes a 256-byte aligned workspace (CUDA's allocator gives
+    # 512; the slack keeps the contract for any allocator).
+    workspace = torch.empty(plan.workspace_bytes + _WORKSPACE_ALIGNMENT, dtype=torch.uint8, device=plan.device)
+    base = -workspace.data_ptr() % _WORKSPACE_ALIGNMENT + workspace.data_ptr()
+    return pack((base, plan.workspace_bytes)), workspace
+
+
 def _launch(plan, q, k, v, scale, return_lse):
     """Allocates O (and LSE) and launches the plan's kernel on the current stream."""
     o, lse = _outputs(plan, q, return_lse)
     code = plan.code
-    args = _capi.pack_attention_args(
+    args, _workspace = _with_workspace(plan, lambda workspace: _capi.pack_attention_args(
         (q.data_ptr(), q.shape, q.stride(), code), (k.data_ptr(), k.shape, k.stride(), code),
         (v.data_ptr(), v.shape, v.stride(), code), (o.data_ptr(), o.shape, o.stride(), code),
-        lse.data_ptr() if lse is not None else 0, scale, plan.device_index)
+        lse.data_ptr() if lse is not None else 0, scale, plan.device_index, workspace=workspace))
     plan.kernel.launch(args, _current_stream(plan.device))
     return o, lse
 
@@ -361,12 +384,12 @@ def _launch_paged(plan, q, k, v, block_table, cache_lengths, scale, return_lse, 
     """_launch of a paged plan; with check_index_inputs, attnc_attention_check first."""
     o, lse = _outputs(plan, q, return_lse)
     code = plan.code
-    args = _capi.pack_attention_args(
+    args, _workspace = _with_workspace(plan, lambda workspace: _capi.pack_attention_args(
         (q.data_ptr(), q.shape, q.stride(), code), (k.data_ptr(), plan.k_shape, plan.k_strides, code),
         (v.data_ptr(), plan.v_shape, plan.v_strides, code), (o.data_ptr(), o.shape, o.stride(), code),
         lse.data_ptr() if lse is not None else 0, scale, plan.device_index,
         (block_table.data_ptr(), plan.table_shape, plan.table_strides),
-        (cache_lengths.data_ptr(), plan.lengths_shape, plan.lengths_strides))
+        (cache_lengths.data_ptr(), plan.lengths_shape, plan.lengths_strides), workspace=workspace))
     stream = _current_stream(plan.device)
     if check_index_inputs:
         plan.kernel.check(args, stream)

@@ -28,16 +28,18 @@ class PackTest(unittest.TestCase):
         expected.lse = 0xdead0
         expected.scale = 0.125
         packed = _capi.pack_attention_args(*tensors, 0xdead0, 0.125)
-        # The sizes of include/attnc/Runtime/Runtime.h (ABI 0.4.0; 0.2.0's
-        # struct ends where block_table begins, at 376, and 0.3.0's where
-        # cu_seqlens_q begins, at 552).
+        # The sizes of include/attnc/Runtime/Runtime.h (ABI 0.5.0; 0.2.0's
+        # struct ends where block_table begins, at 376, 0.3.0's where
+        # cu_seqlens_q begins, at 552, and 0.4.0's where workspace begins,
+        # at 728).
         self.assertEqual(ctypes.sizeof(_capi.Tensor), 88)
-        self.assertEqual(ctypes.sizeof(_capi.AttentionArgs), 728)
+        self.assertEqual(ctypes.sizeof(_capi.AttentionArgs), 744)
         self.assertEqual(_capi.AttentionArgs.block_table.offset, 376)
         self.assertEqual(_capi.AttentionArgs.cu_seqlens_q.offset, 552)
+        self.assertEqual(_capi.AttentionArgs.workspace.offset, 728)
         self.assertEqual(len(packed), ctypes.sizeof(_capi.AttentionArgs))
-        self.assertEqual(_capi.ARGS_SIZE, 728)
-        self.assertEqual(expected.struct_size, 728)
+        self.assertEqual(_capi.ARGS_SIZE, 744)
+        self.assertEqual(expected.struct_size, 744)
         self.assertEqual(packed, bytes(expected))
         # A paged KV cache's index tensors: int32, rank 2 and 1.
         expected.block_table = _capi.index_tensor(0x5000, (2, 16), (16, 1))
@@ -60,6 +62,13 @@ class PackTest(unittest.TestCase):
         self.assertEqual(list(expected.cu_seqlens_k.shape), [5, 1, 1, 1])
         self.assertEqual(list(expected.cu_seqlens_q.strides), [1, 0, 0, 0])
         self.assertEqual(bytes(expected)[376:552], bytes(176))
+        # A split-KV kernel's workspace: a pointer and its bytes.
+        expected.workspace, expected.workspace_bytes = 0x9000, 264192
+        packed = _capi.pack_attention_args(*tensors, 0xdead0, 0.125, 0, cu_seqlens_q=(0x7000, (5,), (1,)),
+                                           cu_seqlens_k=(0x8000, (5,), (1,)), workspace=(0x9000, 264192))
+        self.assertEqual(packed, bytes(expected))
+        packed = _capi.pack_attention_args(*tensors, 0xdead0, 0.125, 0, workspace=(0x9000, 264192))
+        self.assertEqual(packed[728:], bytes(expected)[728:])
 
     def test_kernel_attrs(self):
         """attnc_kernel_attrs: struct_size set on construction, six int32 after it."""

@@ -21,8 +21,17 @@ from attnc.spec import UNBOUNDED
 
 
 class FakeKernel:
+    # A split-KV kernel's (a decode step's, a paged cache's) launches get a
+    # workspace of this many bytes from PyTorch's allocator.
+    SPLIT_WORKSPACE_BYTES = 4096
+
     def __init__(self, spec):
         self.spec, self.launches, self.events = spec, [], []
+        self.split_kv = spec.decode_step or spec.page_size is not None
+
+    def workspace_size(self, args):  # attnc_attention_workspace_size
+        self.events.append(("workspace_size", bytes(args)))
+        return self.SPLIT_WORKSPACE_BYTES if self.split_kv else 0
 
     def launch(self, args, stream):
         self.launches.append((_capi.AttentionArgs.from_buffer_copy(args), stream))
@@ -109,6 +118,24 @@ class AttentionTest(FakeKernelTest):
         self.assertEqual(sorted(s.key for s in self.cache.kernels),
                          ["bf16-hq8-hkv2-d64-dv64-bhsd-causal_bottom_right",
                           "bf16-hq8-hkv2-d64-dv64-bhsd-causal_bottom_right-q1"])
+
+    def test_split_kernel_gets_a_workspace(self):
+        """A split-KV kernel's launch carries a workspace of the bytes the
+        runtime asked for, from PyTorch's allocator (asked once per
+        signature); other kernels' launches none."""
+        import attnc
+        q, k, v = self.qkv(sq=1, sk=300)
+        for _ in range(2):
+            attnc.attention(q, k, v)
+        kernel = self.cache.kernels[next(iter(self.cache.kernels))]
+        self.assertEqual([e[0] for e in kernel.events], ["workspace_size", "launch", "launch"])
+        for args, _ in kernel.launches:
+            self.assertNotEqual(args.workspace, None)
+            self.assertEqual(args.workspace_bytes, FakeKernel.SPLIT_WORKSPACE_BYTES)
+        q, k, v = self.qkv(sq=5, sk=300)
+        attnc.attention(q, k, v)
+        (_, (args, _)), = [(s, kern.launches[0]) for s, kern in self.cache.kernels.items() if not s.decode_step]
+        self.assertEqual((args.workspace, args.workspace_bytes), (None, 0))
 
     def test_plan_reused(self):
         """A second call with the same signature launches the same kernel with
@@ -318,12 +345,12 @@ class PagedTest(FakeKernelTest):
         attnc.attention(q, k, v, block_table=table, cache_lengths=lengths)
         attnc.attention(q, k, v, block_table=table, cache_lengths=lengths, check_index_inputs=True)
         (kernel,) = self.cache.kernels.values()
-        self.assertEqual([e[0] for e in kernel.events], ["launch", "check", "launch"])
+        self.assertEqual([e[0] for e in kernel.events], ["workspace_size", "launch", "check", "launch"])
         self.assertEqual(kernel.events[1][1:], kernel.events[2][1:])
         self.assertEqual(len(self.ops._plans), 1)
         other = self.paged(pages_per_seq=7)[3]
         attnc.attention(q, k, v, block_table=other, cache_lengths=lengths, check_index_inputs=True)
-        self.assertEqual([e[0] for e in kernel.events][3:], ["check", "launch"])
+        self.assertEqual([e[0] for e in kernel.events][4:], ["workspace_size", "check", "launch"])
         self.assertEqual(kernel.launches[-1][0].block_table.shape[1], 7)
         self.assertEqual(len(self.ops._plans), 2)
         # A dense call of the same q is another kernel.
@@ -857,8 +884,13 @@ class FakeDriverTest(unittest.TestCase):
         kernel (one query token: -q1) passes the table and the lengths;
         without the check nothing is copied to the host."""
         trace = self.out["trace"]
+        # The plan's first launch asks for its split-KV workspace first, which
+        # makes the launch's checks and tensor maps too: the last four are
+        # the launch's.
         maps = [line for line in trace.splitlines() if line.startswith("tensor_map")]
-        self.assertEqual(len(maps), 4, trace)
+        self.assertEqual(len(maps), 8, trace)
+        self.assertEqual(maps[:4], maps[4:])
+        maps = maps[4:]
         for line in maps[1:3]:
             self.assertIn("dims [64, 16, 2, 10] byte_strides [256, 128, 4096] box [64, 16, 1, 1]", line)
         launch = next(line for line in trace.splitlines() if line.startswith("launch attnc_bf16_hq8_hkv2_d64_dv64_"

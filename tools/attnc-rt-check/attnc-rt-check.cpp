@@ -257,6 +257,8 @@ int checkAbi() {
   ATTNC_OFFSET(attnc_attention_args, cache_lengths);
   ATTNC_OFFSET(attnc_attention_args, cu_seqlens_q);
   ATTNC_OFFSET(attnc_attention_args, cu_seqlens_k);
+  ATTNC_OFFSET(attnc_attention_args, workspace);
+  ATTNC_OFFSET(attnc_attention_args, workspace_bytes);
   ATTNC_OFFSET(attnc_kernel_attrs, struct_size);
   ATTNC_OFFSET(attnc_kernel_attrs, num_regs);
   ATTNC_OFFSET(attnc_kernel_attrs, local_bytes);
@@ -282,6 +284,15 @@ int checkAbi() {
   args.struct_size = offsetof(attnc_attention_args, cu_seqlens_q);
   report("launch, 0.3.0 struct_size",
          attnc_attention_launch(nullptr, &args, nullptr));
+  // 0.4.0's, without the caller's workspace: still accepted.
+  args.struct_size = offsetof(attnc_attention_args, workspace);
+  report("launch, 0.4.0 struct_size",
+         attnc_attention_launch(nullptr, &args, nullptr));
+  uint64_t bytes = 0;
+  report("workspace_size, NULL kernel",
+         attnc_attention_workspace_size(nullptr, &args, &bytes));
+  report("workspace_size, NULL bytes",
+         attnc_attention_workspace_size(nullptr, &args, nullptr));
   report("check, NULL kernel", attnc_attention_check(nullptr, &args, nullptr));
   attnc_kernel_attrs attrs = {};
   report("attrs, struct_size 0", attnc_kernel_get_attrs(nullptr, &attrs));

@@ -45,7 +45,13 @@
 extern "C" {
 #endif
 
-/* 0.4.0: variable-length batches: attnc_attention_args gained cu_seqlens_q
+/* 0.5.0: a caller's split-KV workspace: attnc_attention_args gained
+ * workspace and workspace_bytes at its end (the 0.4.0 struct_size, 728 bytes,
+ * and the older ones are still accepted: the runtime then allocates the
+ * workspace on the stream, as before); attnc_attention_workspace_size; a
+ * split-KV artifact's combine kernel may be a programmatic dependent launch
+ * (the manifest's split_kv.combine.programmatic_launch).
+ * 0.4.0: variable-length batches: attnc_attention_args gained cu_seqlens_q
  * and cu_seqlens_k at its end (the 0.3.0 struct_size, 552 bytes, and the
  * 0.2.0 one, 376, are still accepted: both then read as absent); ATTNC_I32
  * tensors of rank 1 serve as offset arrays too; ATTNC_CHECK_INDEX_INPUTS and
@@ -59,7 +65,7 @@ extern "C" {
  * attnc_tensor gained device_id and byte_offset (DLPack); contexts are saved
  * and restored; attnc_get_device; the memory and timing helpers moved to
  * libAttncRuntimeTesting. */
-#define ATTNC_RUNTIME_VERSION "0.4.0"
+#define ATTNC_RUNTIME_VERSION "0.5.0"
 
 typedef enum attnc_status {
   ATTNC_OK = 0,
@@ -155,6 +161,19 @@ typedef struct attnc_attention_args {
    * absent. */
   attnc_tensor cu_seqlens_q;
   attnc_tensor cu_seqlens_k;
+  /* Since 0.5.0. The split-KV workspace of an artifact with split_kv (the
+   * f32 partial O and LSE of each kv split, docs/Runtime.md): device memory
+   * of workspace_bytes bytes, at least attnc_attention_workspace_size's, on
+   * the runtime's device, 256-byte aligned, which nothing else reads or
+   * writes until the launch's kernels are done with it (in the stream's
+   * order, e.g. a buffer of PyTorch's caching allocator on that stream).
+   * NULL (and workspace_bytes 0), or an older struct_size: the runtime
+   * allocates the workspace on the stream (cuMemAllocAsync) and frees it
+   * after the combine kernel, which costs a stream-ordered allocation and
+   * free per launch and cannot be captured into every CUDA graph. Must be
+   * NULL for an artifact without split_kv. */
+  void *workspace;
+  uint64_t workspace_bytes;
 } attnc_attention_args;
 
 /* What the driver reports about a loaded kernel. */
@@ -231,6 +250,15 @@ ATTNC_RT_API attnc_status attnc_attention_launch(
  * resp. total_k (k's). ATTNC_ERROR_INVALID_ARGUMENT names the entry. */
 ATTNC_RT_API attnc_status attnc_attention_check(
     attnc_kernel kernel, const attnc_attention_args *args, void *stream);
+
+/* The bytes of split-KV workspace that launching `kernel` with `args` needs
+ * (0 for an artifact without split_kv), into `*bytes`: the split count the
+ * runtime chooses for the launch's lengths, laid out as docs/Runtime.md
+ * says. Makes the checks of attnc_attention_launch but the workspace's own,
+ * without launching. The same shapes always need the same bytes, so a caller
+ * may ask once per shape. */
+ATTNC_RT_API attnc_status attnc_attention_workspace_size(
+    attnc_kernel kernel, const attnc_attention_args *args, uint64_t *bytes);
 
 #ifdef __cplusplus
 }

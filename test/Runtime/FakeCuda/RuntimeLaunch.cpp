@@ -2,7 +2,8 @@
 //
 // attnc-rt-launch-test ARTIFACT [TENSOR=DIMS[/STRIDES][:VALUES]]...
 //     [TENSOR.dtype=T] [TENSOR.device=N] [TENSOR.offset=BYTES] [lse]
-//     [struct_size=N] [check]
+//     [struct_size=N] [check] [workspace=BYTES] [workspace.offset=BYTES]
+//     [workspace_size]
 // run with ATTNC_LIBCUDA naming libattnc-fake-cuda.so: launches the artifact
 // once on tensors q, k, v and o (bf16, four dims: the logical [B, H, S, D])
 // and, when given, the int32 index tensors of a paged KV cache, block_table
@@ -19,8 +20,11 @@
 // number), TENSOR.device (device_id) and TENSOR.offset (byte_offset) set
 // those fields of a tensor; struct_size=N sets args.struct_size (376: the
 // 0.2.0 struct, without the index tensors; 552: the 0.3.0 one, without the
-// varlen offsets); `check` calls
-// attnc_attention_check instead of attnc_attention_launch. Addresses are
+// varlen offsets; 728: the 0.4.0 one, without the workspace); `check` calls
+// attnc_attention_check instead of attnc_attention_launch. workspace=BYTES
+// passes a caller's split-KV workspace of BYTES bytes (256-byte aligned,
+// moved by workspace.offset), named cws in the trace; `workspace_size` first
+// prints what attnc_attention_workspace_size says. Addresses are
 // named after what they point into: a tensor's name or lse plus an element
 // offset, or ws (the allocation of the trace's mem_alloc_async, a split-KV
 // workspace) plus a byte offset; "?" when they point into none.
@@ -190,7 +194,8 @@ int main(int argc, char **argv) {
                          "[TENSOR=DIMS[/STRIDES][:VALUES]]... "
                          "[TENSOR.dtype=T] [TENSOR.device=N] "
                          "[TENSOR.offset=BYTES] [lse] [struct_size=N] "
-                         "[check]\n");
+                         "[check] [workspace=BYTES] [workspace.offset=BYTES] "
+                         "[workspace_size]\n");
     return 2;
   }
   constexpr int kTensors = 8;
@@ -205,16 +210,19 @@ int main(int argc, char **argv) {
   Tensor tensors[kTensors];
   for (int n = 4; n < kTensors; ++n)
     tensors[n].dtype = ATTNC_I32;
-  bool withLse = false, checkOnly = false;
+  bool withLse = false, checkOnly = false, askWorkspace = false;
   uint32_t structSize = sizeof(attnc_attention_args);
+  uint64_t workspaceBytes = 0, workspaceOffset = 0;
+  bool withWorkspace = false;
   auto bad = [&](const char *what, const char *arg) {
     std::fprintf(stderr, "attnc-rt-launch-test: bad %s '%s'\n", what, arg);
     return 2;
   };
   for (int i = 2; i < argc; ++i) {
     std::string arg = argv[i];
-    if (arg == "lse" || arg == "check") {
-      (arg == "lse" ? withLse : checkOnly) = true;
+    if (arg == "lse" || arg == "check" || arg == "workspace_size") {
+      (arg == "lse" ? withLse : arg == "check" ? checkOnly : askWorkspace) =
+          true;
       continue;
     }
     size_t eq = arg.find('=');
@@ -224,6 +232,12 @@ int main(int argc, char **argv) {
     std::string value = arg.substr(eq + 1);
     if (key == "struct_size") {
       structSize = uint32_t(std::strtoul(value.c_str(), nullptr, 10));
+      continue;
+    }
+    if (key == "workspace" || key == "workspace.offset") {
+      (key == "workspace" ? workspaceBytes : workspaceOffset) =
+          std::strtoull(value.c_str(), nullptr, 10);
+      withWorkspace |= key == "workspace";
       continue;
     }
     if (size_t dot = key.find('.'); dot != std::string::npos) {
@@ -360,6 +374,27 @@ int main(int argc, char **argv) {
     args.lse = lse;
   }
   args.scale = 0.08838834764831845f;
+  void *workspaceAllocation = nullptr;
+  uintptr_t workspace = 0;
+  if (withWorkspace) {
+    attnc_testing_malloc(&workspaceAllocation,
+                         workspaceBytes + workspaceOffset + 256);
+    workspace = (reinterpret_cast<uintptr_t>(workspaceAllocation) + 255) /
+                    256 * 256 +
+                workspaceOffset;
+    args.workspace = reinterpret_cast<void *>(workspace);
+    args.workspace_bytes = workspaceBytes;
+  }
+  if (askWorkspace) {
+    uint64_t bytes = 0;
+    attnc_status st = attnc_attention_workspace_size(kernel, &args, &bytes);
+    std::printf("workspace_size: %s", attnc_status_name(st));
+    if (st == ATTNC_OK)
+      std::printf(" bytes %llu", static_cast<unsigned long long>(bytes));
+    else
+      std::printf(": %s", attnc_last_error());
+    std::printf("\n");
+  }
 
   enable(1);
   attnc_status st = checkOnly ? attnc_attention_check(kernel, &args, nullptr)
@@ -384,6 +419,8 @@ int main(int argc, char **argv) {
     regions.push_back({"lse", reinterpret_cast<uintptr_t>(lse),
                        uint64_t(q.shape[0] * q.shape[1] * q.shape[2]) * 4, 4});
   }
+  if (workspace)
+    regions.push_back({"cws", workspace, workspaceBytes, 1});
   std::istringstream lines(trace());
   for (std::string line; std::getline(lines, line);) {
     unsigned long long bytes = 0, base = 0;
@@ -395,6 +432,7 @@ int main(int argc, char **argv) {
   for (Tensor &t : tensors)
     attnc_testing_free(t.data);
   attnc_testing_free(lse);
+  attnc_testing_free(workspaceAllocation);
   attnc_kernel_release(kernel);
   return st == ATTNC_OK ? 0 : 1;
 }
