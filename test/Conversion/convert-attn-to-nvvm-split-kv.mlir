@@ -27,16 +27,22 @@
 // CHECK:           arith.maximumf
 // CHECK-COUNT-5: nvvm.shfl.sync  bfly
 // Every split weighed by exp2((LSE_s - M) log2 e), two columns per lane:
-// eight splits an iteration (their loads in flight together), then the
-// remaining ones one by one.
-// CHECK:         %[[GROUPED:.*]] = arith.muli %{{.*}}, %[[EIGHT:.*]] : index
-// CHECK:         %[[GROUPS:.*]]:2 = scf.for %{{.*}} = %c0 to %[[GROUPED]] step %{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (f32, vector<2xf32>)
-// CHECK-COUNT-8:   llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
-// CHECK:         scf.for %{{.*}} = %[[GROUPED]] to %{{.*}} step %c1{{.*}} iter_args(%{{.*}} = %[[GROUPS]]#0, %{{.*}} = %[[GROUPS]]#1) -> (f32, vector<2xf32>)
-// CHECK:           llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
+// sixteen splits an iteration (their loads in flight together); one past
+// the count reads the last split (min) and weighs 0 (select).
+// CHECK:         %[[COUNT:.*]] = arith.index_cast %{{.*}} : i32 to index
+// CHECK:         %[[LAST:.*]] = arith.subi %[[COUNT]], %c1
+// CHECK:         scf.for %[[G:.*]] = %c0 to %[[COUNT]] step %[[SIXTEEN:[^ ]*]] iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (f32, vector<2xf32>)
+// CHECK:           %[[S0:.*]] = arith.addi %[[G]], %{{.*}} : index
+// CHECK:           %[[EXISTS:.*]] = arith.cmpi ult, %[[S0]], %[[COUNT]] : index
+// CHECK:           %[[SPLIT:.*]] = arith.minui %[[S0]], %[[LAST]] : index
+// CHECK:           %[[WEIGHT:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
+// CHECK:           arith.select %[[EXISTS]], %[[WEIGHT]], %{{.*}} : f32
 // CHECK:           llvm.getelementptr %[[PO]]
 // CHECK:           llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<1> -> vector<2xf32>
 // CHECK:           llvm.intr.fma(%{{.*}}) : (vector<2xf32>, vector<2xf32>, vector<2xf32>) -> vector<2xf32>
+// CHECK-COUNT-15:  llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
+// CHECK-NOT:       llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
+// CHECK:           scf.yield
 // O / sum in bf16 into the O box, the LSE M + ln(sum) stored directly,
 // then one TMA store of the CTA's rows.
 // CHECK:         llvm.fptrunc %{{.*}} : vector<2xf32> to vector<2xbf16>

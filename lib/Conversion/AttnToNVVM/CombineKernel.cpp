@@ -14,8 +14,8 @@
 //   O = sum_s w_s O_s / sum_s w_s,  LSE = M + log(sum_s w_s)
 //
 // (O = 0, LSE = -inf where every split was empty). One warp computes one row:
-// the lanes reduce the split maxima, then every lane walks the splits, eight
-// at a time, weighting its columns (two adjacent ones per 64, one 8-byte load
+// the lanes reduce the split maxima, then every lane walks the splits,
+// sixteen at a time, weighting its columns (two adjacent ones per 64, one 8-byte load
 // each, so a warp reads a row's 64-column chunk as 256 contiguous bytes). The
 // CTA's rows of O go through shared memory (unswizzled rows, the O box) to one
 // TMA store, which clips rows past Nq; the LSE is stored directly. As a
@@ -40,8 +40,10 @@ constexpr int64_t kCombineRows = 4;
 constexpr int64_t kCombineThreads = 32 * kCombineRows;
 /// Columns of a row one pass of a warp covers (two per lane).
 constexpr int64_t kColumnsPerPass = 64;
-/// Splits a warp weighs per loop iteration (their loads in flight at once).
-constexpr int64_t kSplitsPerStep = 8;
+/// Splits a warp weighs per loop iteration (their loads in flight at once):
+/// each iteration waits one memory round trip, so a row of S splits takes
+/// ceil(S / 16) of them (MQA at B = 1 has 128 splits a row).
+constexpr int64_t kSplitsPerStep = 16;
 
 class CombineEmitter : KernelBuilder {
 public:
@@ -149,11 +151,21 @@ void CombineEmitter::emit(LLVM::LLVMFuncOp func) {
   Value zeroPair = pairOf(cF32(0.0), cF32(0.0));
   SmallVector<Value> init = {cF32(0.0)};
   init.append(passes, zeroPair);
-  // One split's weight and weighted columns, added to `carried`.
-  auto weighSplit = [&](Value s, ValueRange carried) -> SmallVector<Value> {
-    Value weight = exp2(arith::MulFOp::create(
-        b, loc, arith::SubFOp::create(b, loc, splitLse(s), offset),
-        cF32(attnc::rt::kLog2E)));
+  Value splitCount = toIndex(splits);
+  Value lastSplit = arith::SubIOp::create(b, loc, splitCount, cIdx(1));
+  // One split's weight and weighted columns, added to `carried`. A split
+  // past the count (in the last iteration) reads the last split's values
+  // again, which are in flight anyway, and weighs 0.
+  auto weighSplit = [&](Value split, ValueRange carried) -> SmallVector<Value> {
+    Value exists = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                         split, splitCount);
+    Value s = arith::MinUIOp::create(b, loc, split, lastSplit);
+    Value weight = arith::SelectOp::create(
+        b, loc, exists,
+        exp2(arith::MulFOp::create(
+            b, loc, arith::SubFOp::create(b, loc, splitLse(s), offset),
+            cF32(attnc::rt::kLog2E))),
+        cF32(0.0));
     Value rowStart =
         mul(add(mul(i64Of(toI32(s)), splitStride), rowIndex), c64(dv));
     Value weights = pairOf(weight, weight);
@@ -169,29 +181,17 @@ void CombineEmitter::emit(LLVM::LLVMFuncOp func) {
   };
   // kSplitsPerStep splits per iteration, so that their loads are in flight
   // together (a row's splits are independent reads; one at a time, each
-  // would wait for the last), then the remaining splits one by one.
-  Value splitCount = toIndex(splits);
-  Value grouped =
-      mul(arith::DivUIOp::create(b, loc, splitCount, cIdx(kSplitsPerStep)),
-          cIdx(kSplitsPerStep));
-  auto groupLoop =
-      scf::ForOp::create(b, loc, cIdx(0), grouped, cIdx(kSplitsPerStep), init);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(groupLoop.getBody());
-    SmallVector<Value> carried(groupLoop.getRegionIterArgs());
-    for (int64_t u = 0; u < kSplitsPerStep; ++u)
-      carried = weighSplit(add(groupLoop.getInductionVar(), cIdx(u)), carried);
-    scf::YieldOp::create(b, loc, carried);
-  }
-  auto sumLoop = scf::ForOp::create(b, loc, grouped, splitCount, cIdx(1),
-                                    groupLoop.getResults());
+  // would wait for the last); the last iteration's splits past the count
+  // weigh 0.
+  auto sumLoop = scf::ForOp::create(b, loc, cIdx(0), splitCount,
+                                    cIdx(kSplitsPerStep), init);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(sumLoop.getBody());
-    scf::YieldOp::create(
-        b, loc,
-        weighSplit(sumLoop.getInductionVar(), sumLoop.getRegionIterArgs()));
+    SmallVector<Value> carried(sumLoop.getRegionIterArgs());
+    for (int64_t u = 0; u < kSplitsPerStep; ++u)
+      carried = weighSplit(add(sumLoop.getInductionVar(), cIdx(u)), carried);
+    scf::YieldOp::create(b, loc, carried);
   }
   Value sum = sumLoop.getResult(0);
   Value empty =
