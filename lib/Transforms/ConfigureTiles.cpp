@@ -36,14 +36,9 @@ struct AttnConfigureTilesPass final
   using Base::Base;
 
   void runOnOperation() override {
-    for (auto [name, value] : {std::pair<StringRef, int64_t>{"block-m", blockM},
-                               {"block-n", blockN}})
-      if (value < 0) {
-        getOperation().emitError("attn-configure-tiles: ")
-            << name << " must be 0 (the target's table) or a tile size, got "
-            << value;
-        return signalPassFailure();
-      }
+    if (failed(verifyTileOptions(getOperation(), getArgument(), blockM,
+                                 blockN)))
+      return signalPassFailure();
     getOperation().walk([&](AttentionOp op) {
       if (op.getTileSizes())
         return;

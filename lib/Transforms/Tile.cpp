@@ -475,14 +475,9 @@ struct AttnTilePass final : public mlir::attn::impl::AttnTilePassBase<AttnTilePa
   using Base::Base;
 
   void runOnOperation() override {
-    for (auto [name, value] : {std::pair<StringRef, int64_t>{"block-m", blockM},
-                               {"block-n", blockN}})
-      if (value < 0) {
-        getOperation().emitError("attn-tile: ")
-            << name << " must be 0 (the target's table) or a tile size, got "
-            << value;
-        return signalPassFailure();
-      }
+    if (failed(verifyTileOptions(getOperation(), getArgument(), blockM,
+                                 blockN)))
+      return signalPassFailure();
     SmallVector<AttentionOp> ops;
     getOperation().walk([&](AttentionOp op) { ops.push_back(op); });
     IRRewriter rewriter(&getContext());

@@ -175,6 +175,19 @@ TileConfig mlir::attn::getDefaultTileConfig(int64_t headDim, bool causal,
   return tile;
 }
 
+llvm::LogicalResult mlir::attn::verifyTileOptions(Operation *op,
+                                                 llvm::StringRef pass,
+                                                 int64_t blockM,
+                                                 int64_t blockN) {
+  for (auto [name, value] : {std::pair<StringRef, int64_t>{"block-m", blockM},
+                             {"block-n", blockN}})
+    if (value < 0)
+      return op->emitError(pass)
+             << ": " << name
+             << " must be 0 (the target's table) or a tile size, got " << value;
+  return llvm::success();
+}
+
 TileConfig mlir::attn::chooseTileConfig(AttentionOp op, int64_t blockM,
                                         int64_t blockN,
                                         llvm::StringRef target) {

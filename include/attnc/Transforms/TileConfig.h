@@ -11,9 +11,14 @@
 #include "attnc/Dialect/Attn/SwizzledAtoms.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/LogicalResult.h"
 
 #include <cstdint>
 #include <optional>
+
+namespace mlir {
+class Operation;
+} // namespace mlir
 
 namespace mlir::attn {
 
@@ -141,6 +146,11 @@ TileConfig getDefaultTileConfig(int64_t headDim, bool causal,
 /// on the op; attn-tile tiles by it.
 TileConfig chooseTileConfig(AttentionOp op, int64_t blockM, int64_t blockN,
                             llvm::StringRef target);
+
+/// Checks the block-m and block-n options of the pass `pass` (0: the table's,
+/// else a tile size); emits an error at `op` naming the option otherwise.
+llvm::LogicalResult verifyTileOptions(Operation *op, llvm::StringRef pass,
+                                      int64_t blockM, int64_t blockN);
 
 } // namespace mlir::attn
 
