@@ -346,7 +346,9 @@ class PagedTest(FakeKernelTest):
         attnc.attention(q, k, v, block_table=table, cache_lengths=lengths, check_index_inputs=True)
         (kernel,) = self.cache.kernels.values()
         self.assertEqual([e[0] for e in kernel.events], ["workspace_size", "launch", "check", "launch"])
-        self.assertEqual(kernel.events[1][1:], kernel.events[2][1:])
+        # The second call checks its launch's own arguments (its workspace
+        # included, which may be another buffer than the first call's).
+        self.assertEqual(kernel.events[2][1:], kernel.events[3][1:])
         self.assertEqual(len(self.ops._plans), 1)
         other = self.paged(pages_per_seq=7)[3]
         attnc.attention(q, k, v, block_table=other, cache_lengths=lengths, check_index_inputs=True)
