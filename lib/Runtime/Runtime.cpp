@@ -1597,11 +1597,10 @@ attnc_status prepare(const char *call, attnc_kernel kernel,
                      PreparedCall &out) {
   if (!args)
     return invalid(call, "args is NULL");
-  if (attnc_status st =
-          checkStructSize(call, "attnc_attention_args", args->struct_size,
-                          sizeof(attnc_attention_args),
-                          {kAttentionArgsSize02, kAttentionArgsSize03,
-                           kAttentionArgsSize04}))
+  if (attnc_status st = checkStructSize(
+          call, "attnc_attention_args", args->struct_size,
+          sizeof(attnc_attention_args),
+          {kAttentionArgsSize02, kAttentionArgsSize03, kAttentionArgsSize04}))
     return st;
   if (attnc_status st = checkKernel(call, kernel))
     return st;

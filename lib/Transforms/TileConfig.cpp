@@ -176,11 +176,11 @@ TileConfig mlir::attn::getDefaultTileConfig(int64_t headDim, bool causal,
 }
 
 llvm::LogicalResult mlir::attn::verifyTileOptions(Operation *op,
-                                                 llvm::StringRef pass,
-                                                 int64_t blockM,
-                                                 int64_t blockN) {
-  for (auto [name, value] : {std::pair<StringRef, int64_t>{"block-m", blockM},
-                             {"block-n", blockN}})
+                                                  llvm::StringRef pass,
+                                                  int64_t blockM,
+                                                  int64_t blockN) {
+  for (auto [name, value] :
+       {std::pair<StringRef, int64_t>{"block-m", blockM}, {"block-n", blockN}})
     if (value < 0)
       return op->emitError(pass)
              << ": " << name

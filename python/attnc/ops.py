@@ -104,15 +104,20 @@ def _find_kernel(head, layout, open_layout, tail, device):
     """(kernel, its layout) for the fast-path key head + (layout,) + tail.
     With `open_layout` (size-1 heads or seq dims: either kernel can run the
     tensors) the other layout's kernel serves where `layout`'s cannot be had
-    (an ahead-of-time kernel of that layout only)."""
+    (an ahead-of-time kernel of that layout only). A decode step (tail's last
+    field) falls back to its class's general kernel where no decode-step
+    kernel can be had (ahead-of-time kernels without `-q1`, no compiler)."""
     candidates = [layout, "bshd" if layout == "bhsd" else "bhsd"] if open_layout else [layout]
     for i, candidate in enumerate(candidates):
         key = head + (candidate,) + tail
         try:
             return _kernels.get(key) or _kernel_for(key, device), candidate
         except AttncError:
-            if i == len(candidates) - 1:
+            if i < len(candidates) - 1:
+                continue
+            if not tail[-1]:
                 raise
+    return _find_kernel(head, layout, open_layout, tail[:-1] + (False,), device)
 
 
 def _kernel_for(key, device):

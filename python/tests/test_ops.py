@@ -16,6 +16,7 @@ except ImportError:
     torch = None
 
 from attnc import _capi
+from attnc.errors import AttncError
 from attnc.masks import resolve_mask
 from attnc.spec import UNBOUNDED
 
@@ -118,6 +119,22 @@ class AttentionTest(FakeKernelTest):
         self.assertEqual(sorted(s.key for s in self.cache.kernels),
                          ["bf16-hq8-hkv2-d64-dv64-bhsd-causal_bottom_right",
                           "bf16-hq8-hkv2-d64-dv64-bhsd-causal_bottom_right-q1"])
+
+    def test_decode_step_falls_back_to_the_general_kernel(self):
+        """Without a decode-step kernel (ahead-of-time kernels without -q1, no
+        compiler) a one-token call runs on the class's general kernel."""
+        import attnc
+
+        class NoDecodeStepCache(FakeCache):
+            def kernel(self, spec):
+                if spec.decode_step:
+                    raise AttncError("attnc kernel cache", f"no kernel {spec.key}")
+                return super().kernel(spec)
+        self.cache = NoDecodeStepCache()
+        q, k, v = self.qkv(sq=1, sk=300)
+        attnc.attention(q, k, v)
+        spec, _ = self.only_launch()
+        self.assertEqual(spec.key, "bf16-hq8-hkv2-d64-dv64-bhsd-none")
 
     def test_split_kernel_gets_a_workspace(self):
         """A split-KV kernel's launch carries a workspace of the bytes the

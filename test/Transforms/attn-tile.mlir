@@ -142,11 +142,13 @@ func.func @gqa_causal(%q: tensor<2x8x?x64xbf16>, %k: tensor<2x2x?x64xbf16>,
 // CHECK:           attn.finalize {{.*}} scale %[[SCALE]] : tensor<64x16xf32>, tensor<64xf32> -> tensor<64x16xf32>
 // CHECK:           tensor.parallel_insert_slice %{{.*}} into %[[OOUT]][%[[B]], %[[H]], %[[ROW]], 0] [1, 1, %{{.*}}, 16]
 
-// D = 32, no mask.
+// D = 32, no mask: the sm_90a tables' 192-row tile for D <= 64, but the
+// 100 static query rows fill two 64-row warpgroups, not three
+// (getDefaultTileConfig's static rows).
 // DEFAULT-LABEL: func.func @mha_no_mask(
-// DEFAULT:         attn.qk {{.*}} -> tensor<192x128xf32>
+// DEFAULT:         attn.qk {{.*}} -> tensor<128x128xf32>
 // FA3-LABEL:     func.func @mha_no_mask(
-// FA3:             attn.qk {{.*}} -> tensor<192x128xf32>
+// FA3:             attn.qk {{.*}} -> tensor<128x128xf32>
 func.func @mha_no_mask(%q: tensor<1x4x100x32xf32>, %k: tensor<1x4x200x32xf32>,
                        %v: tensor<1x4x200x16xf32>) -> tensor<1x4x100x16xf32> {
   %o = attn.attention %q, %k, %v
@@ -192,6 +194,11 @@ func.func @mha_no_mask(%q: tensor<1x4x100x32xf32>, %k: tensor<1x4x200x32xf32>,
 // CHECK:           attn.finalize {{.*}} scale %[[ONE]] : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xf16>
 // CHECK:           %[[ROWS:.*]] = arith.minsi
 // CHECK:           tensor.parallel_insert_slice %{{.*}} into %[[OOUT]][%[[B]], %[[ROW]], %[[H]], 0] [1, %[[ROWS]], 1, 64] [1, 1, 1, 1] : tensor<?x64xf16> into tensor<?x?x8x64xf16>
+// With dynamic rows, D = 64 takes the tables' 192 rows.
+// DEFAULT-LABEL: func.func @mqa_bshd_softcap(
+// DEFAULT:         attn.qk {{.*}} -> tensor<192x128xf32>
+// FA3-LABEL:     func.func @mqa_bshd_softcap(
+// FA3:             attn.qk {{.*}} -> tensor<192x128xf32>
 func.func @mqa_bshd_softcap(%q: tensor<?x?x8x64xf16>, %k: tensor<?x?x1x64xf16>,
                             %v: tensor<?x?x1x64xf16>) -> tensor<?x?x8x64xf16> {
   %o = attn.attention %q, %k, %v scale = 0.125 softcap = 30.0 layout = bshd

@@ -255,8 +255,8 @@ ATTNC_RT_API attnc_status attnc_attention_check(
  * (0 for an artifact without split_kv), into `*bytes`: the split count the
  * runtime chooses for the launch's lengths, laid out as docs/Runtime.md
  * says. Makes the checks of attnc_attention_launch but the workspace's own,
- * without launching. The same shapes always need the same bytes, so a caller
- * may ask once per shape. */
+ * without launching. The same shapes need the same bytes (while
+ * ATTNC_KV_SPLITS stays as it is), so a caller may ask once per shape. */
 ATTNC_RT_API attnc_status attnc_attention_workspace_size(
     attnc_kernel kernel, const attnc_attention_args *args, uint64_t *bytes);
 

@@ -15,10 +15,11 @@
 //
 // (O = 0, LSE = -inf where every split was empty). One warp computes one row:
 // the lanes reduce the split maxima, then every lane walks the splits,
-// sixteen at a time, weighting its columns (two adjacent ones per 64, one 8-byte load
-// each, so a warp reads a row's 64-column chunk as 256 contiguous bytes). The
-// CTA's rows of O go through shared memory (unswizzled rows, the O box) to one
-// TMA store, which clips rows past Nq; the LSE is stored directly. As a
+// sixteen at a time, weighting its columns (two adjacent ones per 64, one
+// 8-byte load each, so a warp reads a row's 64-column chunk as 256 contiguous
+// bytes). The CTA's rows of O go through shared memory (unswizzled rows, the
+// O box) to one TMA store, which clips rows past Nq; the LSE is stored
+// directly. As a
 // programmatic dependent launch (#attn.split_kv's programmatic_launch) it
 // computes its rows' indices, then waits for the attention grid.
 //

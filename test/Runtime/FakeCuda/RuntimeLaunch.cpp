@@ -3,7 +3,7 @@
 // attnc-rt-launch-test ARTIFACT [TENSOR=DIMS[/STRIDES][:VALUES]]...
 //     [TENSOR.dtype=T] [TENSOR.device=N] [TENSOR.offset=BYTES] [lse]
 //     [struct_size=N] [check] [workspace=BYTES] [workspace.offset=BYTES]
-//     [workspace_size]
+//     [workspace_bytes=BYTES] [workspace_size]
 // run with ATTNC_LIBCUDA naming libattnc-fake-cuda.so: launches the artifact
 // once on tensors q, k, v and o (bf16, four dims: the logical [B, H, S, D])
 // and, when given, the int32 index tensors of a paged KV cache, block_table
@@ -23,7 +23,8 @@
 // varlen offsets; 728: the 0.4.0 one, without the workspace); `check` calls
 // attnc_attention_check instead of attnc_attention_launch. workspace=BYTES
 // passes a caller's split-KV workspace of BYTES bytes (256-byte aligned,
-// moved by workspace.offset), named cws in the trace; `workspace_size` first
+// moved by workspace.offset), named cws in the trace; workspace_bytes=BYTES
+// sets the byte count alone (a NULL workspace); `workspace_size` first
 // prints what attnc_attention_workspace_size says. Addresses are
 // named after what they point into: a tensor's name or lse plus an element
 // offset, or ws (the allocation of the trace's mem_alloc_async, a split-KV
@@ -195,7 +196,7 @@ int main(int argc, char **argv) {
                          "[TENSOR.dtype=T] [TENSOR.device=N] "
                          "[TENSOR.offset=BYTES] [lse] [struct_size=N] "
                          "[check] [workspace=BYTES] [workspace.offset=BYTES] "
-                         "[workspace_size]\n");
+                         "[workspace_bytes=BYTES] [workspace_size]\n");
     return 2;
   }
   constexpr int kTensors = 8;
@@ -221,8 +222,9 @@ int main(int argc, char **argv) {
   for (int i = 2; i < argc; ++i) {
     std::string arg = argv[i];
     if (arg == "lse" || arg == "check" || arg == "workspace_size") {
-      (arg == "lse" ? withLse : arg == "check" ? checkOnly : askWorkspace) =
-          true;
+      (arg == "lse"     ? withLse
+       : arg == "check" ? checkOnly
+                        : askWorkspace) = true;
       continue;
     }
     size_t eq = arg.find('=');
@@ -234,8 +236,9 @@ int main(int argc, char **argv) {
       structSize = uint32_t(std::strtoul(value.c_str(), nullptr, 10));
       continue;
     }
-    if (key == "workspace" || key == "workspace.offset") {
-      (key == "workspace" ? workspaceBytes : workspaceOffset) =
+    if (key == "workspace" || key == "workspace.offset" ||
+        key == "workspace_bytes") {
+      (key == "workspace.offset" ? workspaceOffset : workspaceBytes) =
           std::strtoull(value.c_str(), nullptr, 10);
       withWorkspace |= key == "workspace";
       continue;
@@ -379,12 +382,12 @@ int main(int argc, char **argv) {
   if (withWorkspace) {
     attnc_testing_malloc(&workspaceAllocation,
                          workspaceBytes + workspaceOffset + 256);
-    workspace = (reinterpret_cast<uintptr_t>(workspaceAllocation) + 255) /
-                    256 * 256 +
-                workspaceOffset;
+    workspace =
+        (reinterpret_cast<uintptr_t>(workspaceAllocation) + 255) / 256 * 256 +
+        workspaceOffset;
     args.workspace = reinterpret_cast<void *>(workspace);
-    args.workspace_bytes = workspaceBytes;
   }
+  args.workspace_bytes = workspaceBytes;
   if (askWorkspace) {
     uint64_t bytes = 0;
     attnc_status st = attnc_attention_workspace_size(kernel, &args, &bytes);
