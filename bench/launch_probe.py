@@ -1,5 +1,12 @@
-"""Host cost of the pieces of a split-KV launch (probe, run 57)."""
-import ctypes, os, sys, time
+"""Host cost of the pieces of a split-KV launch (bench/HISTORY.md run 57).
+
+On the device, after bench/prepare-gpu.sh (with bench/decode.mlir's unsplit
+kernels moved to artifacts/old/decode): python3 bench/launch_probe.py
+"""
+import ctypes
+import sys
+import time
+
 import torch
 sys.path.insert(0, "bench")
 from attnc_runtime import Runtime
@@ -35,9 +42,6 @@ ptr = ctypes.c_uint64()
 def alloc_free():
     assert cuda.cuMemAllocAsync(ctypes.byref(ptr), ctypes.c_size_t(264192), stream) == 0
     assert cuda.cuMemFreeAsync(ptr, stream) == 0
-def alloc_only():
-    assert cuda.cuMemAllocAsync(ctypes.byref(ptr), ctypes.c_size_t(264192), stream) == 0
-    cuda.cuMemFreeAsync(ptr, stream)
 print(f"cuMemAllocAsync + cuMemFreeAsync (264192 B)  {host_us(alloc_free):7.1f} us host", flush=True)
 def empty():
     torch.empty(264192, dtype=torch.uint8, device="cuda")
