@@ -177,6 +177,9 @@ void mlir::attn::buildAttnToNVVMPipeline(OpPassManager &pm,
     funcPm.addPass(createAttnWarpSpecializePass(ws));
     addCleanup(funcPm);
   }
+  // A split tile lets its combine kernel launch at its epilogue.
+  if (options.programmaticLaunch)
+    funcPm.addPass(createAttnSignalDependentsPass());
   funcPm.addPass(createAttnAssignLayoutsPass());
   AttnAllocateSharedMemoryPassOptions allocation;
   allocation.probsInRegisters = options.probsInRegisters;
@@ -185,7 +188,6 @@ void mlir::attn::buildAttnToNVVMPipeline(OpPassManager &pm,
   ConvertAttnToNVVMPassOptions nvvm;
   nvvm.chip = "sm_90a";
   nvvm.conditionalRescale = options.conditionalRescale;
-  nvvm.programmaticCombineLaunch = options.programmaticLaunch;
   pm.addPass(createConvertAttnToNVVMPass(nvvm));
   OpPassManager &gpuPm = pm.nest<gpu::GPUModuleOp>();
   gpuPm.addPass(createSCFToControlFlowPass());

@@ -1,8 +1,11 @@
 // RUN: attnc-opt %s -split-input-file --attn-tiling-pipeline="block-m=128 block-n=128" --attn-warp-specialize \
-// RUN:   --attn-assign-layouts --attn-allocate-shared-memory --convert-attn-to-nvvm \
+// RUN:   --attn-signal-dependents --attn-assign-layouts --attn-allocate-shared-memory --convert-attn-to-nvvm \
 // RUN:   | FileCheck %s --implicit-check-not='{{[^#]attn\.[^k]}}'
 // RUN: attnc-opt %s -split-input-file --attn-tiling-pipeline="block-m=128 block-n=128" --attn-warp-specialize \
-// RUN:   --attn-assign-layouts --attn-allocate-shared-memory --convert-attn-to-nvvm="programmatic-combine-launch=false" \
+// RUN:   --attn-signal-dependents="at=start" --attn-assign-layouts --attn-allocate-shared-memory --convert-attn-to-nvvm \
+// RUN:   | FileCheck %s --check-prefix=START
+// RUN: attnc-opt %s -split-input-file --attn-tiling-pipeline="block-m=128 block-n=128" --attn-warp-specialize \
+// RUN:   --attn-assign-layouts --attn-allocate-shared-memory --convert-attn-to-nvvm \
 // RUN:   | FileCheck %s --check-prefix=ORDINARY --implicit-check-not=griddepcontrol --implicit-check-not=programmatic_launch
 
 // A split-KV attention (kv_splits) becomes two kernels. The combine kernel,
@@ -71,9 +74,10 @@
 // CHECK:         arith.remui %[[Z]], %[[BATCH]] : i32
 // CHECK:         %[[SPLIT:.*]] = arith.divui %[[Z]], %[[BATCH]] : i32
 // CHECK:         arith.maxsi %[[SPLITS_IDX]], %{{.*}} : index
-// The consumers' epilogue first lets the combine kernel launch; then the
-// split's rows of O (normalized, f32) and its LSE go to the workspace
-// directly: an 8-byte store per column pair, no TMA store.
+// The consumers' epilogue first lets the combine kernel launch (the tile's
+// attn.launch_dependents); then the split's rows of O (normalized, f32)
+// and its LSE go to the workspace directly: an 8-byte store per column
+// pair, no TMA store.
 // CHECK-NOT:     griddepcontrol
 // CHECK:         nvvm.griddepcontrol launch_dependents
 // CHECK-NOT:     cp.async.bulk.tensor.global.shared.cta
@@ -82,9 +86,20 @@
 // CHECK-NOT:     cp.async.bulk.tensor.global.shared.cta
 // CHECK:         llvm.getelementptr %[[APL]]
 // CHECK:         llvm.store %{{.*}} : f32, !llvm.ptr<1>
-// Without the option the combine is an ordinary launch after the attention
-// kernel: neither kernel has a griddepcontrol, and the ABI does not say
-// programmatic_launch (the RUN line's implicit-check-nots).
+// attn.launch_dependents before the first kv loop: the consumers signal
+// before they wait for Q, and only there.
+// START-LABEL: llvm.func @split(
+// START-SAME:    programmatic_launch = true>
+// START:         nvvm.griddepcontrol launch_dependents
+// START-NOT:     scf.for
+// START:         nvvm.mbarrier.try_wait.parity
+// START:         scf.for
+// START-NOT:     griddepcontrol
+// START:         llvm.return
+// A tile without attn.launch_dependents (no attn-signal-dependents): the
+// combine is an ordinary launch after the attention kernel: neither kernel
+// has a griddepcontrol, and the ABI does not say programmatic_launch (the
+// RUN line's implicit-check-nots).
 // ORDINARY-LABEL: gpu.module @attn_kernels
 // ORDINARY:       llvm.func @split_combine
 // ORDINARY:       llvm.func @split(

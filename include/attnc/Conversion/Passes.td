@@ -70,7 +70,10 @@ def ConvertAttnToNVVMPass : Pass<"convert-attn-to-nvvm", "ModuleOp"> {
     onto the thread's fragments, in IR order; an op whose result is unused
     is not in the kernel. (With `attn.stage` the tile's first block is
     peeled off the loops: it applies the modifiers of the first loop that
-    has an `attn.mask`.) Static sequence lengths are rejected: loops folded for one
+    has an `attn.mask`.) An `attn.launch_dependents` of the tile becomes
+    `griddepcontrol.launch_dependents` where it stands, before the first kv
+    loop or after the last; a split tile that holds one makes its combine
+    kernel a programmatic dependent launch. Static sequence lengths are rejected: loops folded for one
     shape would run only that shape (attn-generalize-lengths makes them
     dynamic; attn-lower-to-nvvm-pipeline runs it).
 
@@ -95,11 +98,6 @@ def ConvertAttnToNVVMPass : Pass<"convert-attn-to-nvvm", "ModuleOp"> {
            "Skip O *= alpha in warps whose row maxima did not move during "
            "the block (exact: alpha is 1 there; FlashAttention-4's trick). "
            "Off: measured neutral to 4 % slower (bench/RESULTS.md run 15)">,
-    Option<"programmaticCombineLaunch", "programmatic-combine-launch", "bool",
-           /*default=*/"true",
-           "A split-KV attention's combine kernel is a programmatic dependent "
-           "launch (#attn.split_kv's programmatic_launch): it is launched "
-           "while the attention kernel runs and waits for it on the GPU">,
   ];
 }
 

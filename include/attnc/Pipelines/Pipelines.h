@@ -134,7 +134,9 @@ struct AttnPipelineOptions : public PassPipelineOptions<AttnPipelineOptions> {
       *this, "programmatic-launch",
       llvm::cl::desc("GPU: a split-KV attention's combine kernel is launched "
                      "while the attention kernel runs and waits for it on "
-                     "the GPU (programmatic dependent launch)"),
+                     "the GPU (programmatic dependent launch): "
+                     "attn-signal-dependents puts attn.launch_dependents at "
+                     "each split tile's epilogue"),
       llvm::cl::init(true)};
   PassOptions::Option<bool> persistent{
       *this, "persistent",

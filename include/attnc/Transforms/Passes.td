@@ -328,6 +328,33 @@ def AttnOrderTilesPass : Pass<"attn-order-tiles", "func::FuncOp"> {
   ];
 }
 
+def AttnSignalDependentsPass : Pass<"attn-signal-dependents", "func::FuncOp"> {
+  let summary = "Say in the IR when a split-KV tile lets its combine kernel launch";
+  let description = [{
+    A split-KV attention runs as two kernels: the tiles write partial O and
+    LSE, then `attn.combine_splits` merges them. As a programmatic dependent
+    launch the combine kernel starts while the attention kernel's last tiles
+    still run, and waits for that grid on the GPU before it reads a partial
+    (instead of a launch gap after the grid completed). The pass puts one
+    `attn.launch_dependents` at the top level of every split-KV tile (the
+    consumer region of its `attn.warp_specialize`, or the tiling
+    `scf.forall`'s body): with `at=epilogue` (the default) right before the
+    tile's `attn.finalize`, with `at=start` before its first kv loop. A tile
+    that already holds one is left alone; tiles without a kv split have no
+    dependent and get none.
+
+    Where the op stands is when a CTA signals. At the start, the combine's
+    CTAs occupied SMs through the whole kv loop: 9 % slower at MQA, B = 8
+    (`bench/HISTORY.md`, run 54); at the epilogue the launch overlaps the
+    last tiles' stores (3 % faster at B = 1, Nk = 32k, run 55).
+  }];
+  let options = [
+    Option<"at", "at", "std::string", /*default=*/"\"epilogue\"",
+           "epilogue (before attn.finalize) or start (before the first kv "
+           "loop)">,
+  ];
+}
+
 def AttnTilePass : Pass<"attn-tile", "func::FuncOp"> {
   let summary = "Tile attn.attention into block loops over tile-level ops";
   let description = [{

@@ -138,7 +138,6 @@ struct ConvertAttnToNVVMPass final
       if (failed(plan))
         return signalPassFailure();
       plan->conditionalRescale = conditionalRescale;
-      plan->programmaticCombineLaunch = programmaticCombineLaunch;
       buildHopperAttentionKernel(b, func.getLoc(), gpuModule, *plan);
       func.erase();
     }

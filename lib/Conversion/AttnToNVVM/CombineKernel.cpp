@@ -278,7 +278,7 @@ SplitKvAttr mlir::attn::hopper::buildCombineKernel(OpBuilder &b, Location loc,
       kCombineThreads, kCombineRows * plan.valueHeadDim * elementBytes,
       b.getArrayAttr({gridDim("seq_q", kCombineRows), gridDim("heads_q", 1),
                       gridDim("batch", 1)}),
-      b.getArrayAttr(params), plan.programmaticCombineLaunch);
+      b.getArrayAttr(params), plan.programmaticCombineLaunch());
   auto func = declareKernel(b, loc, abi.getEntry(), abi.getParams().getValue(),
                             kCombineThreads);
   CombineEmitter(b, loc, plan, abi).emit(func);

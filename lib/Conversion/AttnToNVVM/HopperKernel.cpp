@@ -521,6 +521,8 @@ void KernelEmitter::emitConsumer(Value output, Value lse,
                                  ArrayRef<Value> bounds, Value iterationBase,
                                  Value queryPhase) {
   Value kvBegin = bounds.front();
+  if (plan.launchDependents && plan.launchesDependentsAtStart)
+    lowerLaunchDependents();
   waitBarrier(queryBarrier(), queryPhase);
   // The tile's values outside the loops: the first loop's initial m, l
   // and O, the last loop's results.
@@ -600,16 +602,8 @@ void KernelEmitter::emitConsumer(Value output, Value lse,
 void KernelEmitter::lowerFinalize(TileValues &values, FinalizeOp op,
                                   Value output, Value lse) {
   MLIRContext *ctx = b.getContext();
-  // The combine kernel of a programmatic dependent launch may start once
-  // every CTA of this grid reached its epilogue: it waits for the whole grid
-  // before it reads a partial, so its launch overlaps the last tiles'
-  // epilogues instead of following them. Signalled as a CTA starts, the
-  // combine's CTAs sat on the SMs through the whole kv loop: 9 % slower at
-  // MQA B = 8 (bench/HISTORY.md run 55).
-  if (SplitKvAttr splitKv = abi.getSplitKv();
-      splitKv && splitKv.getProgrammaticLaunch())
-    NVVM::GriddepcontrolOp::create(b, loc,
-                                   NVVM::GridDepActionKind::launch_dependents);
+  if (plan.launchDependents && !plan.launchesDependentsAtStart)
+    lowerLaunchDependents();
   // O = acc / l through shared memory and a TMA store (which clips rows
   // past Nq); LSE = m * scale + ln l stored directly. l is each thread's
   // partial sum: reduce it over the quad first.
@@ -677,6 +671,14 @@ void KernelEmitter::lowerFinalize(TileValues &values, FinalizeOp op,
       LLVM::StoreOp::create(b, loc, value, ptr, /*alignment=*/4);
     });
   }
+}
+
+/// attn.launch_dependents: the kernel's programmatic dependents (a split
+/// tile's combine kernel) may launch once every CTA executed it; they wait
+/// for the whole grid before they read its outputs.
+void KernelEmitter::lowerLaunchDependents() {
+  NVVM::GriddepcontrolOp::create(b, loc,
+                                 NVVM::GridDepActionKind::launch_dependents);
 }
 
 KernelEmitter::SequenceRows KernelEmitter::sequenceRows() {

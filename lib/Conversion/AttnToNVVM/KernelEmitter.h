@@ -198,6 +198,8 @@ private:
   /// Dispatches one op of a kv loop body to its lowering.
   void lowerTileOp(TileValues &values, Operation *op, Value kvBlock,
                    Value iteration);
+  /// attn.launch_dependents: griddepcontrol.launch_dependents.
+  void lowerLaunchDependents();
   /// attn.finalize and the O and LSE stores of the tile.
   void lowerFinalize(TileValues &values, FinalizeOp op, Value output,
                      Value lse);

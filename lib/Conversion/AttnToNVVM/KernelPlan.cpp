@@ -319,6 +319,29 @@ static LogicalResult readKvSplit(KernelPlan &plan,
   return success();
 }
 
+/// The tile's attn.launch_dependents (its verifier keeps it at the top level
+/// of a tile): before the first kv loop or after the last, where the kernel
+/// has a place for it in every schedule.
+static LogicalResult readLaunchDependents(KernelPlan &plan, Region &tile) {
+  auto ops = tile.getOps<LaunchDependentsOp>();
+  if (ops.empty())
+    return success();
+  if (std::next(ops.begin()) != ops.end())
+    return (*std::next(ops.begin()))
+        .emitError("convert-attn-to-nvvm: a tile signals its dependents "
+                   "once; this is its second attn.launch_dependents");
+  LaunchDependentsOp op = *ops.begin();
+  scf::ForOp first = plan.kvLoops.front().loop;
+  scf::ForOp last = plan.kvLoops.back().loop;
+  plan.launchesDependentsAtStart = op->isBeforeInBlock(first);
+  if (!plan.launchesDependentsAtStart && !last->isBeforeInBlock(op))
+    return op.emitError("convert-attn-to-nvvm: attn.launch_dependents must "
+                        "precede the tile's first kv loop or follow its last "
+                        "one");
+  plan.launchDependents = op;
+  return success();
+}
+
 FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
                                                  StringRef name) {
   KernelPlan plan;
@@ -527,6 +550,8 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
     return WalkResult::interrupt();
   });
   if (stray.wasInterrupted())
+    return failure();
+  if (failed(readLaunchDependents(plan, loopRegion)))
     return failure();
   for (auto [previous, next] :
        llvm::zip(plan.kvLoops, llvm::drop_begin(plan.kvLoops)))

@@ -169,9 +169,14 @@ struct KernelPlan {
   bool probsInRegisters = true;
   /// Skip O *= alpha in warps whose row maxima did not move (exact).
   bool conditionalRescale = false;
+  /// The tile's attn.launch_dependents, if any: at the start of the
+  /// consumer's tile (before its first kv loop) or at its epilogue (after
+  /// its last), where the kernel signals its programmatic dependents.
+  mutable LaunchDependentsOp launchDependents;
+  bool launchesDependentsAtStart = false;
   /// A split-KV tile's combine kernel is a programmatic dependent launch
-  /// (#attn.split_kv's programmatic_launch).
-  bool programmaticCombineLaunch = false;
+  /// (#attn.split_kv's programmatic_launch) where the tile signals it.
+  bool programmaticCombineLaunch() const { return kvSplit && launchDependents; }
   /// The query block in longest-first order, `ub - 1 - iv`, where the IR
   /// computes it (attn-order-tiles); null for in-order tiles.
   Value reversedQueryBlock;

@@ -5,13 +5,16 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Verifiers of attn.warp_specialize, attn.ring_push and attn.ring_pop: the
+// Verifiers of attn.warp_specialize, attn.ring_push, attn.ring_pop and the
+// tile-level scheduling ops (turns, attn.launch_dependents): the
 // hardware limits of the partition (warpgroups, setmaxnreg budgets within
 // one SM's register file) and that each ring op sits in its role's region.
 //
 //===----------------------------------------------------------------------===//
 
 #include "attnc/Dialect/Attn/AttnOps.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace mlir::attn;
@@ -135,4 +138,18 @@ LogicalResult RingReleaseOp::verify() {
   if (!getTile().getDefiningOp<RingPopOp>())
     return emitOpError("releases a tile of attn.ring_pop");
   return success();
+}
+
+/// A tile's top level: where its kv loops and attn.finalize sit.
+LogicalResult LaunchDependentsOp::verify() {
+  Operation *parent = (*this)->getParentOp();
+  if (auto ws = dyn_cast<WarpSpecializeOp>(parent);
+      ws && (*this)->getParentRegion() == &ws.getConsumer())
+    return success();
+  if (isa<scf::ForallOp>(parent))
+    return success();
+  return emitOpError("must be at the top level of a tile: the consumer "
+                     "region of an attn.warp_specialize or the body of the "
+                     "tiling scf.forall, got a parent '")
+         << parent->getName() << "'";
 }

@@ -1471,3 +1471,34 @@ func.func @varlen_query_offsets_only(%q: tensor<1x8x?x64xbf16>, %k: tensor<1x2x?
       : (tensor<1x8x?x64xbf16>, tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16>, tensor<?xi32>) -> tensor<1x8x?x64xbf16>
   return %o : tensor<1x8x?x64xbf16>
 }
+
+// -----
+
+func.func @launch_dependents_in_producer(%k: tensor<?x4x?x64xbf16>, %i: index,
+                                         %acc: tensor<64x64xf32>, %l: tensor<64xf32>) {
+  %scale_cst0 = arith.constant 1.0 : f32
+  %o:2 = attn.warp_specialize consumers(1) stages(2) registers(40, 232) producer {
+    %kt = attn.load_tile %k[%i, %i, %i] : tensor<?x4x?x64xbf16> -> tensor<64x64xbf16>
+    attn.ring_push %kt, %kt : tensor<64x64xbf16>, tensor<64x64xbf16>
+    // expected-error @+1 {{'attn.launch_dependents' op must be at the top level of a tile: the consumer region of an attn.warp_specialize or the body of the tiling scf.forall, got a parent 'attn.warp_specialize'}}
+    attn.launch_dependents
+    attn.yield
+  } consumer {
+    %out, %lse = attn.finalize %acc, %l, %l scale %scale_cst0
+        : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+    attn.yield %out, %lse : tensor<64x64xbf16>, tensor<64xf32>
+  } : tensor<64x64xbf16>, tensor<64xf32>
+  return
+}
+
+// -----
+
+func.func @launch_dependents_in_loop(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    // expected-error @+1 {{'attn.launch_dependents' op must be at the top level of a tile: the consumer region of an attn.warp_specialize or the body of the tiling scf.forall, got a parent 'scf.for'}}
+    attn.launch_dependents
+  }
+  return
+}

@@ -330,6 +330,10 @@ func.func @kv_splits(%q: tensor<1x2x?x64xbf16>, %k: tensor<1x2x?x64xbf16>,
 // CHECK:           attn.yield %{{.*}}, %{{.*}} : tensor<128x64xbf16>, tensor<128xf32>
 // CHECK:         } : tensor<128x64xbf16>, tensor<128xf32>
 // CHECK:         attn.warp_specialize consumers(3) stages(3) registers(32, 160) producer {
+// CHECK:         } consumer {
+// CHECK:           attn.ring_pop
+// CHECK-NEXT:      attn.launch_dependents
+// CHECK-NEXT:      attn.finalize
 func.func @warp_specialize(%k: tensor<?x4x?x64xbf16>, %i: index, %n: index,
                            %acc: tensor<128x64xf32>, %l: tensor<128xf32>,
                            %m: tensor<128xf32>, %acc3: tensor<192x64xf32>,
@@ -360,6 +364,8 @@ func.func @warp_specialize(%k: tensor<?x4x?x64xbf16>, %i: index, %n: index,
     attn.yield
   } consumer {
     %kt, %vt = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
+    // The tile lets its dependents launch (attn-signal-dependents).
+    attn.launch_dependents
     %out, %lse = attn.finalize %acc3, %l3, %l3 scale %scale_cst0
         : tensor<192x64xf32>, tensor<192xf32> -> tensor<192x64xbf16>
     attn.yield %out, %lse : tensor<192x64xbf16>, tensor<192xf32>

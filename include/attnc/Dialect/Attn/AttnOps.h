@@ -53,6 +53,12 @@ struct KvRingResource : public SideEffects::Resource::Base<KvRingResource> {
 struct GemmTurnResource : public SideEffects::Resource::Base<GemmTurnResource> {
   StringRef getName() final { return "attn.gemm_turn"; }
 };
+
+/// The launch of a kernel's programmatic dependents (attn.launch_dependents).
+struct DependentLaunchResource
+    : public SideEffects::Resource::Base<DependentLaunchResource> {
+  StringRef getName() final { return "attn.dependent_launch"; }
+};
 } // namespace mlir::attn
 
 #define GET_OP_CLASSES

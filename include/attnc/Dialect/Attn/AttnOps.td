@@ -732,4 +732,47 @@ def Attn_PassTurnOp : Attn_TurnOp<"pass_turn"> {
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// Kernel-level scheduling
+//===----------------------------------------------------------------------===//
+
+/// The launch of the kernels that wait on this one's grid (a programmatic
+/// dependent launch).
+def Attn_DependentLaunch : Resource<"::mlir::attn::DependentLaunchResource">;
+
+def Attn_LaunchDependentsOp : Attn_Op<"launch_dependents",
+    [MemoryEffects<[MemWrite<Attn_DependentLaunch>]>]> {
+  let summary = "let the kernels that depend on this one launch now";
+  let description = [{
+    Where the threads of a tile reach this op, the CTA lets the kernel's
+    programmatic dependents launch (PTX `griddepcontrol.launch_dependents`):
+    a dependent that the runtime launches with programmatic stream
+    serialization may start once every CTA of the grid executed it or
+    exited, instead of after the grid completed. It changes only when the
+    dependent starts, never what it reads: the dependent waits for the whole
+    grid's completion and memory (`griddepcontrol.wait`) before its first
+    load of this kernel's outputs.
+
+    The one dependent attnc launches is the combine kernel of a split-KV
+    attention (`attn.combine_splits`): a split tile that holds this op makes
+    the combine a programmatic dependent launch (`#attn.split_kv`'s
+    `programmatic_launch`, the manifest's
+    `split_kv.combine.programmatic_launch`); one without it, an ordinary
+    launch after the attention kernel. `attn-signal-dependents` puts the op
+    at the tile's epilogue (right before its `attn.finalize`) or at its
+    start (before its first kv loop); `convert-attn-to-nvvm` lowers it where
+    it stands and accepts no other place. Only at the top level of a tile:
+    the consumer region of an `attn.warp_specialize`, or the body of the
+    tiling `scf.forall` without warp specialization.
+
+    ```mlir
+    %acc:3 = scf.for ... { ... }
+    attn.launch_dependents
+    %o, %lse = attn.finalize %acc#2, %acc#1, %acc#0 scale %scale ...
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+  let hasVerifier = 1;
+}
+
 #endif // ATTN_OPS_TD
