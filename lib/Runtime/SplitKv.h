@@ -19,6 +19,16 @@ namespace attnc::rt {
 /// the workspace's traffic outgrow what a fuller machine gains.
 inline constexpr int64_t kMaxKvSplits = 128;
 
+/// The split count is at most kSplitBalance * sqrt(kvBlocks). A split's
+/// CTA streams its kv blocks (time ~ a * kvBlocks / s) and the combine
+/// weighs every split of a row (time ~ b * s): their sum is least at
+/// s = sqrt((a / b) kvBlocks). Forced counts on the H200 (bench/HISTORY.md
+/// run 62) put the optimum at 4 sqrt(kvBlocks) where one tile of 32 packed
+/// MQA rows has the grid to itself (64 splits at Nk = 32k, 1.26x the 128 of
+/// the wave rule; 16 at Nk = 2k); for grids of 8 tiles and up the wave rule
+/// chooses fewer anyway.
+inline constexpr float kSplitBalance = 4.0f;
+
 /// The share of the best wave efficiency the chosen split count must reach.
 /// FlashAttention's heuristic takes 85%; a decode step is memory-bound, so
 /// an idle SM is bandwidth lost, while a split costs little (run 46 of
@@ -30,8 +40,9 @@ inline constexpr float kSplitEfficiencyShare = 0.95f;
 /// one split) over `kvBlocks` kv blocks on `numSms` SMs: 1 when the grid
 /// already fills 80% of the SMs or there is one kv block; otherwise the
 /// smallest count whose wave efficiency reaches kSplitEfficiencyShare of the
-/// best, among counts up to min(numSms, kvBlocks, kMaxKvSplits) that change
-/// the blocks per split (after FlashAttention's num_splits_heuristic).
+/// best, among counts up to min(numSms, kvBlocks, kMaxKvSplits,
+/// kSplitBalance * sqrt(kvBlocks)) that change the blocks per split (after
+/// FlashAttention's num_splits_heuristic).
 int64_t chooseKvSplits(int64_t tiles, int64_t kvBlocks, int64_t numSms);
 
 /// The environment variable that forces the split count of artifacts that
