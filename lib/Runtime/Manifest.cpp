@@ -1314,7 +1314,26 @@ bool attnc::rt::validateManifest(const Manifest &m, std::string &error) {
                             "entry passes the lse pointer"
                           : "is true but no params entry passes the lse "
                             "pointer");
+  // At one split such an attention kernel writes the LSE too.
+  if (p.hasLse && writesOutputAtOneSplit(m) &&
+      std::none_of(m.params.begin(), m.params.end(),
+                   [](const KernelParam &param) {
+                     return param.kind == ParamKind::Pointer &&
+                            param.tensor == TensorName::Lse;
+                   }))
+    return fail(error, "params",
+                "pass the o tensor map but not the lse pointer, while "
+                "problem.has_lse is true: at one split the attention kernel "
+                "writes O and the LSE itself");
   return true;
+}
+
+bool attnc::rt::writesOutputAtOneSplit(const Manifest &m) {
+  return m.splitKv && std::any_of(m.params.begin(), m.params.end(),
+                                  [](const KernelParam &p) {
+                                    return p.kind == ParamKind::TensorMap &&
+                                           p.tensor == TensorName::O;
+                                  });
 }
 
 bool attnc::rt::parseManifest(std::string_view json, Manifest &out,

@@ -674,6 +674,11 @@ struct VarlenInputs {
 /// or a varlen artifact, its index inputs.
 struct PreparedCall {
   PreparedLaunch attention;
+  /// The artifact has split_kv (a workspace may be given to it).
+  bool splitArtifact = false;
+  /// This launch runs the combine kernel after the attention kernel, in a
+  /// workspace: a split artifact, but for one split where the attention
+  /// kernel writes O itself (writesOutputAtOneSplit).
   bool split = false;
   PreparedLaunch combine;
   SplitWorkspace workspace;
@@ -1438,8 +1443,12 @@ attnc_status LaunchBuilder::build(void *stream, PreparedCall &out) {
   setSymbols();
   if (attnc_status st = setKvSplits())
     return st;
-  if (attnc_status st = layOutWorkspace())
-    return st;
+  out.splitArtifact = m.splitKv.has_value();
+  bool direct =
+      m.splitKv && symbol(Symbol::KvSplits) == 1 && writesOutputAtOneSplit(m);
+  if (!direct)
+    if (attnc_status st = layOutWorkspace())
+      return st;
   out.workspace = workspace;
   if (m.splitKv)
     out.splits = symbol(Symbol::KvSplits);
@@ -1465,7 +1474,7 @@ attnc_status LaunchBuilder::build(void *stream, PreparedCall &out) {
   if (attnc_status st = buildKernel(kernel.attention, m.cluster, "grid", stream,
                                     out.attention))
     return st;
-  if (!m.splitKv)
+  if (!m.splitKv || direct)
     return ATTNC_OK;
   // The combine kernel launches without a cluster.
   out.split = true;
@@ -1767,7 +1776,7 @@ attnc_status checkCallerWorkspace(const char *call,
                                " but workspace is NULL");
     return ATTNC_OK;
   }
-  if (!prepared.split)
+  if (!prepared.splitArtifact)
     return invalid(call, "workspace is set but the artifact has no split_kv "
                          "(it needs no workspace); leave workspace NULL");
   if (ws % kWorkspaceAlignment)

@@ -55,13 +55,16 @@
 // CHECK:         nvvm.fence.proxy
 // CHECK:         nvvm.barrier0
 // CHECK:         nvvm.cp.async.bulk.tensor.global.shared.cta %[[O]], %{{.*}}, box[%{{.*}}, %{{.*}}, %[[H]], %[[B]]]
-// The attention kernel: no O tensor map, the workspace pointers instead;
-// the batch size and the split count (the function's index argument,
-// chosen at launch) are parameters. Its ABI names the combine kernel.
+// The attention kernel: the workspace pointers, and for a launch of one
+// split (the count is chosen at launch) the O tensor map and the LSE
+// pointer; the batch size and the split count (the function's index
+// argument) are parameters. Its ABI names the combine kernel.
 // CHECK:       llvm.func @split(%{{[^:]*}}: !llvm.ptr {{{[^}]*}}}, %{{[^:]*}}: !llvm.ptr {{{[^}]*}}}, %{{[^:]*}}: !llvm.ptr {{{[^}]*}}},
-// CHECK-SAME:    %[[APO:[^:]*]]: !llvm.ptr<1>, %[[APL:[^:]*]]: !llvm.ptr<1>, %{{[^:]*}}: i32, %{{[^:]*}}: i32, %[[BATCH:[^:]*]]: i32, %[[SPLITS:[^:]*]]: i32)
+// CHECK-SAME:    %[[APO:[^:]*]]: !llvm.ptr<1>, %[[APL:[^:]*]]: !llvm.ptr<1>, %[[AO:[^:]*]]: !llvm.ptr {{{[^}]*}}}, %[[ALSE:[^:]*]]: !llvm.ptr<1>,
+// CHECK-SAME:    %{{[^:]*}}: i32, %{{[^:]*}}: i32, %[[BATCH:[^:]*]]: i32, %[[SPLITS:[^:]*]]: i32)
 // CHECK-SAME:    grid = [#attn.grid_dim<["seq_q"], ceil_div = 128>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch", "kv_splits"]>]
-// CHECK-SAME:    #attn.kernel_param<"pointer", "o_partial">, #attn.kernel_param<"pointer", "lse_partial">
+// CHECK-SAME:    #attn.kernel_param<"pointer", "o_partial">, #attn.kernel_param<"pointer", "lse_partial">,
+// CHECK-SAME:    #attn.kernel_param<"tensor_map", "o", box = [64, 64, 1, 1]>, #attn.kernel_param<"pointer", "lse">,
 // CHECK-SAME:    #attn.kernel_param<"i32", "batch">, #attn.kernel_param<"i32", "kv_splits">]
 // CHECK-SAME:    split_kv = <splits = 0, kv_block = 128, entry = "split_combine", threads = 128, shared_memory = 512,
 // CHECK-SAME:      grid = [#attn.grid_dim<["seq_q"], ceil_div = 4>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch"]>],
@@ -69,22 +72,29 @@
 // CHECK-SAME:      programmatic_launch = true>
 // The split count the IR's kv range divides by (max with 1) is the
 // parameter; grid z is batch x split, batches fastest.
+// CHECK:         %[[ONE_SPLIT:.*]] = arith.cmpi eq, %[[SPLITS]], %{{.*}} : i32
 // CHECK:         %[[SPLITS_IDX:.*]] = arith.index_cast %[[SPLITS]] : i32 to index
 // CHECK:         %[[Z:.*]] = nvvm.read.ptx.sreg.ctaid.z : i32
 // CHECK:         arith.remui %[[Z]], %[[BATCH]] : i32
 // CHECK:         %[[SPLIT:.*]] = arith.divui %[[Z]], %[[BATCH]] : i32
 // CHECK:         arith.maxsi %[[SPLITS_IDX]], %{{.*}} : index
 // The consumers' epilogue first lets the combine kernel launch (the tile's
-// attn.launch_dependents); then the split's rows of O (normalized, f32)
-// and its LSE go to the workspace directly: an 8-byte store per column
-// pair, no TMA store.
+// attn.launch_dependents). At one split O goes out as without a split
+// (the Q buffer, one TMA store a warpgroup), and the LSE to its buffer;
+// else the split's rows of O (normalized, f32) and its LSE go to the
+// workspace directly: an 8-byte store per column pair, no TMA store.
 // CHECK-NOT:     griddepcontrol
 // CHECK:         nvvm.griddepcontrol launch_dependents
+// CHECK:         scf.if %[[ONE_SPLIT]] {
+// CHECK-NOT:       llvm.getelementptr %[[APO]]
+// CHECK:           nvvm.cp.async.bulk.tensor.global.shared.cta %[[AO]]
+// CHECK:         } else {
+// CHECK-NOT:       cp.async.bulk.tensor.global.shared.cta
+// CHECK:           llvm.getelementptr %[[APO]]
+// CHECK:           llvm.store %{{.*}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<1>
 // CHECK-NOT:     cp.async.bulk.tensor.global.shared.cta
-// CHECK:         llvm.getelementptr %[[APO]]
-// CHECK:         llvm.store %{{.*}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<1>
-// CHECK-NOT:     cp.async.bulk.tensor.global.shared.cta
-// CHECK:         llvm.getelementptr %[[APL]]
+// CHECK:         %[[LSE_PTR:.*]] = arith.select %[[ONE_SPLIT]], %[[ALSE]], %[[APL]] : !llvm.ptr<1>
+// CHECK:         llvm.getelementptr %[[LSE_PTR]]
 // CHECK:         llvm.store %{{.*}} : f32, !llvm.ptr<1>
 // attn.launch_dependents before the first kv loop: the consumers signal
 // before they wait for Q, and only there.

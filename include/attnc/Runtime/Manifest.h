@@ -229,6 +229,12 @@ struct Manifest {
   std::vector<CompileOption> options;
 };
 
+/// Whether a split-KV artifact's attention kernel writes O (and the LSE)
+/// itself when a launch has one split: it takes the O tensor map (a
+/// tensor_map param of o). The runtime then launches no combine kernel and
+/// needs no workspace for such a launch.
+bool writesOutputAtOneSplit(const Manifest &manifest);
+
 /// Parses a manifest and validates it (validateManifest). On failure returns
 /// false and sets `error` to "<source>: <key path>: <what was expected, what
 /// was found>" or, for JSON syntax, "<source>:<line>:<column>: <what>"; with

@@ -209,6 +209,13 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
                                : required("tensor_map", "o");
   Value lse = plan.kvSplit ? required("pointer", "lse_partial")
                            : param("pointer", "lse");
+  // A split kernel whose count is chosen at launch writes O and the LSE
+  // itself when the count is 1 (KernelPlan::writesOutputAtOneSplit).
+  if (plan.writesOutputAtOneSplit()) {
+    singleSplit = eqI(required("i32", "kv_splits"), c32(1));
+    singleSplitOutput = required("tensor_map", "o");
+    singleSplitLse = param("pointer", "lse");
+  }
   seqQ = required("i32", "seq_q");
   // A paged tile's keys are its sequence's cache length (setTile).
   seqK = plan.paged ? Value() : required("i32", "seq_k");
@@ -636,7 +643,19 @@ void KernelEmitter::lowerFinalize(TileValues &values, FinalizeOp op,
   };
   if (plan.persistent)
     consumePreArrival();
-  if (plan.kvSplit)
+  if (singleSplit) {
+    ArrayRef<Value> o = tileElements(values, op.getAcc());
+    ifThenElse(
+        singleSplit,
+        [&]() -> SmallVector<Value> {
+          storeOutputTile(o, inv, singleSplitOutput);
+          return {};
+        },
+        [&]() -> SmallVector<Value> {
+          storePartialOutput(o, inv, output);
+          return {};
+        });
+  } else if (plan.kvSplit)
     storePartialOutput(tileElements(values, op.getAcc()), inv, output);
   else if (plan.varlen)
     storeSequenceRows(tileElements(values, op.getAcc()), inv, output);
@@ -647,6 +666,13 @@ void KernelEmitter::lowerFinalize(TileValues &values, FinalizeOp op,
 
   if (!lse)
     return;
+  // At one split the LSE goes to the caller's buffer, or nowhere.
+  Value lseWritten;
+  if (singleSplit && singleSplitLse)
+    lse = arith::SelectOp::create(b, loc, singleSplit, singleSplitLse, lse);
+  else if (singleSplit)
+    lseWritten = arith::XOrIOp::create(
+        b, loc, singleSplit, arith::ConstantIntOp::create(b, loc, 1, 1));
   Value scale = index.lower(b, op.getScale());
   auto globalPtr = LLVM::LLVMPointerType::get(ctx, 1);
   Value isQuadLead = eqI(arith::AndIOp::create(b, loc, lane, c32(3)), c32(0));
@@ -659,6 +685,8 @@ void KernelEmitter::lowerFinalize(TileValues &values, FinalizeOp op,
         b, loc, isQuadLead,
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, row,
                               plan.varlen ? rows.count : seqQ));
+    if (lseWritten)
+      rowOk = arith::AndIOp::create(b, loc, rowOk, lseWritten);
     if (plan.varlen)
       row = add(rows.queries, row);
     ifThen(rowOk, [&] {

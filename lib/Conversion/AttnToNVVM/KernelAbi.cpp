@@ -65,6 +65,12 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
   if (plan.kvSplit) {
     params.push_back(param("pointer", "o_partial"));
     params.push_back(param("pointer", "lse_partial"));
+    // ... or, at one split, O and the LSE themselves.
+    if (plan.writesOutputAtOneSplit()) {
+      params.push_back(tensorMap("o", plan.queryAtoms, kWarpgroupRows));
+      if (plan.hasLse)
+        params.push_back(param("pointer", "lse"));
+    }
   } else {
     // A varlen tile stores O with stores that stop at its sequence's rows.
     params.push_back(plan.varlen

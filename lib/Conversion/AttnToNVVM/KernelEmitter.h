@@ -331,6 +331,10 @@ private:
   Value batchCount;
   /// Split-KV kernels: this CTA's kv split (grid z / batch).
   Value split;
+  /// A split kernel that writes O itself at one split: whether this launch
+  /// has one split (i1), and the O tensor map and LSE pointer (null where
+  /// the kernel has no LSE) it then writes.
+  Value singleSplit, singleSplitOutput, singleSplitLse;
   /// Paged kernels: the block table, its row length, and the current tile's
   /// keys (its sequence's cache length, i32).
   Value blockTable, pagesPerSeq, keys;

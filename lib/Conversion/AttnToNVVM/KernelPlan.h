@@ -82,6 +82,11 @@ struct KernelPlan {
     mutable CombineSplitsOp combine;
   };
   std::optional<KvSplit> kvSplit;
+  /// A split count chosen at launch may be 1 (large batches fill the SMs):
+  /// then the tile writes O (TMA, from the Q buffer) and the LSE itself and
+  /// the runtime launches no combine kernel, which would only copy them. A
+  /// compiled-in count is more than one.
+  bool writesOutputAtOneSplit() const { return kvSplit && kvSplit->argument; }
   /// A paged KV cache (attn.load_paged_tile): K and V are page pools
   /// [pages, pageSize, heads, D]; the page of a kv block's rows is read from
   /// `blockTable`, and the tile's keys are `length`, computed from its
