@@ -758,9 +758,16 @@ bool ManifestReader::readSplitKv(const JsonValue &root,
   const std::string path = "split_kv";
   SplitKv &split = out.emplace();
   if (!asObject(*v, path) ||
-      !checkKeys(*v, path, {"splits", "kv_block", "combine"}) ||
+      !checkKeys(
+          *v, path,
+          {"splits", "kv_block", "writes_output_at_one_split", "combine"}) ||
       !readInt(*v, path, "splits", split.splits) ||
       !readInt(*v, path, "kv_block", split.kvBlock))
+    return false;
+  split.writesOutputAtOneSplit = false;
+  if (member(*v, path, "writes_output_at_one_split", /*required=*/false) &&
+      !readBool(*v, path, "writes_output_at_one_split",
+                split.writesOutputAtOneSplit))
     return false;
   const JsonValue *combine = member(*v, path, "combine");
   return combine &&
@@ -1282,7 +1289,7 @@ bool attnc::rt::validateManifest(const Manifest &m, std::string &error) {
   }
 
   // A split-KV attention kernel writes lse_partial; its combine kernel
-  // writes the lse.
+  // writes the lse (or, at one split, the attention kernel: below).
   PassedPointers passed;
   if (!validateParams(m, m.params, "params", passed, error) ||
       (m.splitKv && !validateSplitKv(m, passed, error)))
@@ -1314,26 +1321,32 @@ bool attnc::rt::validateManifest(const Manifest &m, std::string &error) {
                             "entry passes the lse pointer"
                           : "is true but no params entry passes the lse "
                             "pointer");
-  // At one split such an attention kernel writes the LSE too.
-  if (p.hasLse && writesOutputAtOneSplit(m) &&
-      std::none_of(m.params.begin(), m.params.end(),
-                   [](const KernelParam &param) {
-                     return param.kind == ParamKind::Pointer &&
-                            param.tensor == TensorName::Lse;
-                   }))
+  // At one split the attention kernel writes O and the LSE itself; only
+  // then does it take them.
+  bool takesO = std::any_of(m.params.begin(), m.params.end(),
+                            [](const KernelParam &param) {
+                              return param.kind == ParamKind::TensorMap &&
+                                     param.tensor == TensorName::O;
+                            });
+  bool takesLse = std::any_of(m.params.begin(), m.params.end(),
+                              [](const KernelParam &param) {
+                                return param.kind == ParamKind::Pointer &&
+                                       param.tensor == TensorName::Lse;
+                              });
+  if (m.splitKv && m.splitKv->writesOutputAtOneSplit &&
+      (!takesO || (p.hasLse && !takesLse)))
+    return fail(error, "split_kv.writes_output_at_one_split",
+                std::string("is true but params does not pass the ") +
+                    (takesO ? "lse pointer (problem.has_lse is true)"
+                            : "o tensor map") +
+                    ": at one split the attention kernel writes O and the "
+                    "LSE itself");
+  if (m.splitKv && !m.splitKv->writesOutputAtOneSplit && takesO)
     return fail(error, "params",
-                "pass the o tensor map but not the lse pointer, while "
-                "problem.has_lse is true: at one split the attention kernel "
-                "writes O and the LSE itself");
+                "passes the o tensor map to a split-KV attention kernel, but "
+                "split_kv.writes_output_at_one_split is not true: the "
+                "combine kernel writes O");
   return true;
-}
-
-bool attnc::rt::writesOutputAtOneSplit(const Manifest &m) {
-  return m.splitKv && std::any_of(m.params.begin(), m.params.end(),
-                                  [](const KernelParam &p) {
-                                    return p.kind == ParamKind::TensorMap &&
-                                           p.tensor == TensorName::O;
-                                  });
 }
 
 bool attnc::rt::parseManifest(std::string_view json, Manifest &out,
@@ -1537,6 +1550,9 @@ OrderedJson splitKvJson(const SplitKv &split) {
   if (c.programmaticLaunch)
     combine["programmatic_launch"] = true;
   OrderedJson out = {{"splits", split.splits}, {"kv_block", split.kvBlock}};
+  // Only where set, so that other manifests stay as they were.
+  if (split.writesOutputAtOneSplit)
+    out["writes_output_at_one_split"] = true;
   out["combine"] = std::move(combine);
   return out;
 }

@@ -678,7 +678,7 @@ struct PreparedCall {
   bool splitArtifact = false;
   /// This launch runs the combine kernel after the attention kernel, in a
   /// workspace: a split artifact, but for one split where the attention
-  /// kernel writes O itself (writesOutputAtOneSplit).
+  /// kernel writes O itself (split_kv.writes_output_at_one_split).
   bool split = false;
   PreparedLaunch combine;
   SplitWorkspace workspace;
@@ -1444,9 +1444,9 @@ attnc_status LaunchBuilder::build(void *stream, PreparedCall &out) {
   if (attnc_status st = setKvSplits())
     return st;
   out.splitArtifact = m.splitKv.has_value();
-  bool direct =
-      m.splitKv && symbol(Symbol::KvSplits) == 1 && writesOutputAtOneSplit(m);
-  if (!direct)
+  bool attentionWritesOutput = m.splitKv && m.splitKv->writesOutputAtOneSplit &&
+                               symbol(Symbol::KvSplits) == 1;
+  if (!attentionWritesOutput)
     if (attnc_status st = layOutWorkspace())
       return st;
   out.workspace = workspace;
@@ -1474,7 +1474,7 @@ attnc_status LaunchBuilder::build(void *stream, PreparedCall &out) {
   if (attnc_status st = buildKernel(kernel.attention, m.cluster, "grid", stream,
                                     out.attention))
     return st;
-  if (!m.splitKv || direct)
+  if (!m.splitKv || attentionWritesOutput)
     return ATTNC_OK;
   // The combine kernel launches without a cluster.
   out.split = true;

@@ -23,10 +23,11 @@ inline constexpr int64_t kMaxKvSplits = 128;
 /// CTA streams its kv blocks (time ~ a * kvBlocks / s) and the combine
 /// weighs every split of a row (time ~ b * s): their sum is least at
 /// s = sqrt((a / b) kvBlocks). Forced counts on the H200 (bench/HISTORY.md
-/// run 62) put the optimum at 4 sqrt(kvBlocks) where one tile of 32 packed
-/// MQA rows has the grid to itself (64 splits at Nk = 32k, 1.26x the 128 of
-/// the wave rule; 16 at Nk = 2k); for grids of 8 tiles and up the wave rule
-/// chooses fewer anyway.
+/// run 62), where one tile of 32 packed MQA rows has the grid to itself,
+/// found the best at 8, 16, 16-32, 32 and 64 splits for 8, 16, 32, 128 and
+/// 256 kv blocks: 4 sqrt(kvBlocks) is their upper fit (64 splits at
+/// Nk = 32k ran 1.25x the 128 of the wave rule, run 63). For grids of 8
+/// tiles and up the wave rule chooses fewer anyway.
 inline constexpr float kSplitBalance = 4.0f;
 
 /// The share of the best wave efficiency the chosen split count must reach.

@@ -4,6 +4,9 @@
 // RUN: attnc-opt %s -split-input-file --attn-tiling-pipeline="block-m=128 block-n=128" --attn-warp-specialize \
 // RUN:   --attn-signal-dependents="at=start" --attn-assign-layouts --attn-allocate-shared-memory --convert-attn-to-nvvm \
 // RUN:   | FileCheck %s --check-prefix=START
+// RUN: not attnc-opt %s -split-input-file --attn-tiling-pipeline="block-m=128 block-n=128" --attn-signal-dependents="at=start" \
+// RUN:   --attn-warp-specialize --attn-assign-layouts --attn-allocate-shared-memory --convert-attn-to-nvvm -o /dev/null 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=BESIDE
 // RUN: attnc-opt %s -split-input-file --attn-tiling-pipeline="block-m=128 block-n=128" --attn-warp-specialize \
 // RUN:   --attn-assign-layouts --attn-allocate-shared-memory --convert-attn-to-nvvm \
 // RUN:   | FileCheck %s --check-prefix=ORDINARY --implicit-check-not=griddepcontrol --implicit-check-not=programmatic_launch
@@ -72,7 +75,8 @@
 // CHECK-SAME:      programmatic_launch = true>
 // The split count the IR's kv range divides by (max with 1) is the
 // parameter; grid z is batch x split, batches fastest.
-// CHECK:         %[[ONE_SPLIT:.*]] = arith.cmpi eq, %[[SPLITS]], %{{.*}} : i32
+// CHECK:         %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[ONE_SPLIT:.*]] = arith.cmpi eq, %[[SPLITS]], %[[ONE]] : i32
 // CHECK:         %[[SPLITS_IDX:.*]] = arith.index_cast %[[SPLITS]] : i32 to index
 // CHECK:         %[[Z:.*]] = nvvm.read.ptx.sreg.ctaid.z : i32
 // CHECK:         arith.remui %[[Z]], %[[BATCH]] : i32
@@ -106,6 +110,10 @@
 // START:         scf.for
 // START-NOT:     griddepcontrol
 // START:         llvm.return
+// attn-signal-dependents run before attn-warp-specialize leaves the op
+// before the kv loops, in the forall's body beside the attn.warp_specialize,
+// where no role would run it: rejected, not dropped.
+// BESIDE: error: convert-attn-to-nvvm: attn.launch_dependents must sit in the consumer region of the tile's attn.warp_specialize
 // A tile without attn.launch_dependents (no attn-signal-dependents): the
 // combine is an ordinary launch after the attention kernel: neither kernel
 // has a griddepcontrol, and the ABI does not say programmatic_launch (the

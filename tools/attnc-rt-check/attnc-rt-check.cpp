@@ -95,8 +95,11 @@ void printSplitKv(const SplitKv &split) {
   std::cout << "split_kv: "
             << (split.splits ? std::to_string(split.splits) + " splits"
                              : std::string("splits chosen at launch"))
-            << ", kv_block " << split.kvBlock << "\n"
-            << "combine entry: " << c.entry << "\n"
+            << ", kv_block " << split.kvBlock << "\n";
+  if (split.writesOutputAtOneSplit)
+    std::cout << "one split: the attention kernel writes O (no combine, no "
+                 "workspace)\n";
+  std::cout << "combine entry: " << c.entry << "\n"
             << "combine block: " << c.threadsPerBlock << " threads\n"
             << "combine dynamic_smem: " << c.dynamicSmemBytes << " bytes\n"
             << "combine grid: " << gridExprs(c.grid) << "\n";

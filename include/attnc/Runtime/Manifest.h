@@ -190,7 +190,9 @@ struct KernelLaunch {
 /// range's normalized f32 O and its LSE into the workspace (o_partial,
 /// lse_partial); then the combine kernel merges them exactly into O and LSE.
 /// The runtime allocates the workspace on the launch's stream
-/// (cuMemAllocAsync), launches both kernels and frees it after them.
+/// (cuMemAllocAsync), launches both kernels and frees it after them; at one
+/// split of an artifact with writesOutputAtOneSplit it launches only the
+/// attention kernel, which writes O and the LSE.
 struct SplitKv {
   /// The split count compiled into the kernels (at least 2), or 0: the
   /// runtime chooses it at each launch from the lengths (docs/Runtime.md's
@@ -198,6 +200,13 @@ struct SplitKv {
   int64_t splits = 0;
   /// Keys per kv block: the unit the split heuristic divides seq_k into.
   int64_t kvBlock = 0;
+  /// At a launch of one split the attention kernel writes O and the LSE
+  /// itself (it takes the O tensor map and, with has_lse, the lse pointer),
+  /// and the runtime launches no combine kernel and needs no workspace.
+  /// Optional in the JSON, false when absent; a runtime that does not know
+  /// the key refuses the artifact instead of combining partials never
+  /// written.
+  bool writesOutputAtOneSplit = false;
   KernelLaunch combine;
 };
 
@@ -228,12 +237,6 @@ struct Manifest {
   std::optional<SplitKv> splitKv;
   std::vector<CompileOption> options;
 };
-
-/// Whether a split-KV artifact's attention kernel writes O (and the LSE)
-/// itself when a launch has one split: it takes the O tensor map (a
-/// tensor_map param of o). The runtime then launches no combine kernel and
-/// needs no workspace for such a launch.
-bool writesOutputAtOneSplit(const Manifest &manifest);
 
 /// Parses a manifest and validates it (validateManifest). On failure returns
 /// false and sets `error` to "<source>: <key path>: <what was expected, what

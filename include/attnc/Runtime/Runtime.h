@@ -45,7 +45,11 @@
 extern "C" {
 #endif
 
-/* 0.5.0: a caller's split-KV workspace: attnc_attention_args gained
+/* 0.5.0 (manifests since): split_kv.writes_output_at_one_split: at a launch
+ * of one split the attention kernel writes O and the LSE itself, and no
+ * combine kernel runs; a runtime from before the key refuses such an
+ * artifact (an unknown key), rather than combining partials never written.
+ * 0.5.0: a caller's split-KV workspace: attnc_attention_args gained
  * workspace and workspace_bytes at its end (the 0.4.0 struct_size, 728 bytes,
  * and the older ones are still accepted: the runtime then allocates the
  * workspace on the stream, as before); attnc_attention_workspace_size; a
@@ -169,9 +173,10 @@ typedef struct attnc_attention_args {
    * order, e.g. a buffer of PyTorch's caching allocator on that stream).
    * NULL (and workspace_bytes 0), or an older struct_size: the runtime
    * allocates the workspace on the stream (cuMemAllocAsync) and frees it
-   * after the combine kernel, which costs a stream-ordered allocation and
-   * free per launch and cannot be captured into every CUDA graph. Must be
-   * NULL for an artifact without split_kv. */
+   * after the combine kernel (a launch that needs none, at one split of
+   * split_kv.writes_output_at_one_split, allocates nothing), which costs a
+   * stream-ordered allocation and free per launch and cannot be captured into
+   * every CUDA graph. Must be NULL for an artifact without split_kv. */
   void *workspace;
   uint64_t workspace_bytes;
 } attnc_attention_args;
@@ -252,7 +257,9 @@ ATTNC_RT_API attnc_status attnc_attention_check(
     attnc_kernel kernel, const attnc_attention_args *args, void *stream);
 
 /* The bytes of split-KV workspace that launching `kernel` with `args` needs
- * (0 for an artifact without split_kv), into `*bytes`: the split count the
+ * (0 for an artifact without split_kv, and at one split of an artifact
+ * whose attention kernel then writes O itself: the manifest's
+ * split_kv.writes_output_at_one_split), into `*bytes`: the split count the
  * runtime chooses for the launch's lengths, laid out as docs/Runtime.md
  * says. Makes the checks of attnc_attention_launch but the workspace's own,
  * without launching. The same shapes need the same bytes (while

@@ -203,7 +203,8 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   tmKey = required("tensor_map", "k");
   tmValue = required("tensor_map", "v");
   // A split-KV kernel writes its split's partial O and LSE into the
-  // workspace; the combine kernel writes O and the LSE.
+  // workspace; the combine kernel writes O and the LSE (but at one split:
+  // below).
   Value output = plan.kvSplit  ? required("pointer", "o_partial")
                  : plan.varlen ? required("pointer", "o")
                                : required("tensor_map", "o");

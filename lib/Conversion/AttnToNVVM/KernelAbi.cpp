@@ -61,17 +61,13 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
       tensorMap("q", plan.queryAtoms, plan.blockM),
       tensorMap("k", plan.keyAtoms, plan.kvBoxRows()),
       tensorMap("v", plan.valueAtoms, plan.kvBoxRows())};
-  // A split writes its partials; the combine kernel writes O and the LSE.
+  // A split writes its partials; the combine kernel writes O and the LSE,
+  // but at one split of a count chosen at launch the tile writes them.
   if (plan.kvSplit) {
     params.push_back(param("pointer", "o_partial"));
     params.push_back(param("pointer", "lse_partial"));
-    // ... or, at one split, O and the LSE themselves.
-    if (plan.writesOutputAtOneSplit()) {
-      params.push_back(tensorMap("o", plan.queryAtoms, kWarpgroupRows));
-      if (plan.hasLse)
-        params.push_back(param("pointer", "lse"));
-    }
-  } else {
+  }
+  if (!plan.kvSplit || plan.writesOutputAtOneSplit()) {
     // A varlen tile stores O with stores that stop at its sequence's rows.
     params.push_back(plan.varlen
                          ? param("pointer", "o")

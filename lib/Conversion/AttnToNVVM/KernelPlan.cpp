@@ -320,9 +320,21 @@ static LogicalResult readKvSplit(KernelPlan &plan,
 }
 
 /// The tile's attn.launch_dependents (its verifier keeps it at the top level
-/// of a tile): before the first kv loop or after the last, where the kernel
-/// has a place for it in every schedule.
-static LogicalResult readLaunchDependents(KernelPlan &plan, Region &tile) {
+/// of a tile): in the consumer region where there is one, before the first
+/// kv loop or between the last and attn.finalize, where the kernel has a
+/// place for it in every schedule.
+static LogicalResult readLaunchDependents(KernelPlan &plan, Region &tile,
+                                          FinalizeOp finalize) {
+  // One beside an attn.warp_specialize would run in no role.
+  WalkResult outside = plan.forall.getBody()->walk([&](LaunchDependentsOp op) {
+    if (op->getParentRegion() == &tile)
+      return WalkResult::advance();
+    op.emitError("convert-attn-to-nvvm: attn.launch_dependents must sit in "
+                 "the consumer region of the tile's attn.warp_specialize");
+    return WalkResult::interrupt();
+  });
+  if (outside.wasInterrupted())
+    return failure();
   auto ops = tile.getOps<LaunchDependentsOp>();
   if (ops.empty())
     return success();
@@ -334,10 +346,11 @@ static LogicalResult readLaunchDependents(KernelPlan &plan, Region &tile) {
   scf::ForOp first = plan.kvLoops.front().loop;
   scf::ForOp last = plan.kvLoops.back().loop;
   plan.launchesDependentsAtStart = op->isBeforeInBlock(first);
-  if (!plan.launchesDependentsAtStart && !last->isBeforeInBlock(op))
+  if (!plan.launchesDependentsAtStart &&
+      (!last->isBeforeInBlock(op) || !op->isBeforeInBlock(finalize)))
     return op.emitError("convert-attn-to-nvvm: attn.launch_dependents must "
-                        "precede the tile's first kv loop or follow its last "
-                        "one");
+                        "precede the tile's first kv loop or sit between its "
+                        "last one and attn.finalize");
   plan.launchDependents = op;
   return success();
 }
@@ -551,7 +564,7 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
   });
   if (stray.wasInterrupted())
     return failure();
-  if (failed(readLaunchDependents(plan, loopRegion)))
+  if (failed(readLaunchDependents(plan, loopRegion, finalize)))
     return failure();
   for (auto [previous, next] :
        llvm::zip(plan.kvLoops, llvm::drop_begin(plan.kvLoops)))

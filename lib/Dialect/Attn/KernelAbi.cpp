@@ -247,6 +247,14 @@ writeManifest(function_ref<InFlightDiagnostic()> emitError, StringRef entry,
       return failure();
   if (splitKv && failed(w.splitKv(splitKv)))
     return failure();
+  // A split attention kernel that takes O writes it at one split
+  // (KernelPlan::writesOutputAtOneSplit gives it the parameter).
+  if (splitKv)
+    w.m.splitKv->writesOutputAtOneSplit =
+        llvm::any_of(w.m.params, [](const rt::KernelParam &p) {
+          return p.kind == rt::ParamKind::TensorMap &&
+                 p.tensor == rt::TensorName::O;
+        });
   std::string error;
   if (!rt::validateManifest(w.m, error))
     return emitError() << "#attn.kernel_abi: " << error;

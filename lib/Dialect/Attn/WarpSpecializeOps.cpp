@@ -148,6 +148,9 @@ LogicalResult LaunchDependentsOp::verify() {
     return success();
   if (isa<scf::ForallOp>(parent))
     return success();
+  if (isa<WarpSpecializeOp>(parent))
+    return emitOpError("must be in the consumer region of an "
+                       "attn.warp_specialize, not in its producer region");
   return emitOpError("must be at the top level of a tile: the consumer "
                      "region of an attn.warp_specialize or the body of the "
                      "tiling scf.forall, got a parent '")

@@ -1480,7 +1480,7 @@ func.func @launch_dependents_in_producer(%k: tensor<?x4x?x64xbf16>, %i: index,
   %o:2 = attn.warp_specialize consumers(1) stages(2) registers(40, 232) producer {
     %kt = attn.load_tile %k[%i, %i, %i] : tensor<?x4x?x64xbf16> -> tensor<64x64xbf16>
     attn.ring_push %kt, %kt : tensor<64x64xbf16>, tensor<64x64xbf16>
-    // expected-error @+1 {{'attn.launch_dependents' op must be at the top level of a tile: the consumer region of an attn.warp_specialize or the body of the tiling scf.forall, got a parent 'attn.warp_specialize'}}
+    // expected-error @+1 {{'attn.launch_dependents' op must be in the consumer region of an attn.warp_specialize, not in its producer region}}
     attn.launch_dependents
     attn.yield
   } consumer {

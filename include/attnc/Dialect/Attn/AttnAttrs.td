@@ -123,11 +123,16 @@ def Attn_SplitKvAttr : Attn_Attr<"SplitKv", "split_kv"> {
     split count compiled in, or 0 where the runtime chooses it at launch
     (the `kv_splits` symbol; docs/Runtime.md's split heuristic counts
     `kv_block`-key blocks). `threads`, `shared_memory`, `grid` and `params`
-    are the combine kernel's, as in `#attn.kernel_abi`.
+    are the combine kernel's, as in `#attn.kernel_abi`. Where the count is
+    chosen at launch, the attention kernel also takes O's tensor map and
+    the LSE pointer and writes them itself at one split; the runtime then
+    launches no combine (the manifest's `split_kv.writes_output_at_one_split`,
+    which the manifest writer derives from those parameters).
 
     With `programmatic_launch = true` the two kernels form a programmatic
     dependent launch (sm_90): every attention CTA signals
-    `griddepcontrol.launch_dependents` as it reaches its epilogue, the
+    `griddepcontrol.launch_dependents` where its tile's
+    `attn.launch_dependents` stands (at the epilogue by default), the
     combine kernel waits with `griddepcontrol.wait` (until the attention grid
     completed and its writes are visible) before it reads a partial, and the
     runtime launches it with programmatic stream serialization, so its
