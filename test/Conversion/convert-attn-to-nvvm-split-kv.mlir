@@ -151,3 +151,27 @@ func.func @fixed(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
       -> tensor<?x4x?x64xbf16>
   return %o : tensor<?x4x?x64xbf16>
 }
+
+// -----
+
+// Without an LSE the one-split kernel takes O's map and no LSE pointer; at
+// one split it stores no LSE at all (the partial LSE's stores are guarded
+// by kv_splits != 1).
+// CHECK-LABEL: gpu.module @attn_kernels
+// CHECK:       llvm.func @split_no_lse(%{{[^:]*}}: !llvm.ptr {{{[^}]*}}}, %{{[^:]*}}: !llvm.ptr {{{[^}]*}}}, %{{[^:]*}}: !llvm.ptr {{{[^}]*}}},
+// CHECK-SAME:    %{{[^:]*}}: !llvm.ptr<1>, %[[NL_APL:[^:]*]]: !llvm.ptr<1>, %{{[^:]*}}: !llvm.ptr {{{[^}]*}}},
+// CHECK-SAME:    %{{[^:]*}}: i32, %{{[^:]*}}: i32, %{{[^:]*}}: i32, %[[NL_SPLITS:[^:]*]]: i32)
+// CHECK-SAME:    #attn.kernel_param<"pointer", "lse_partial">, #attn.kernel_param<"tensor_map", "o", box = [64, 64, 1, 1]>, #attn.kernel_param<"i32", "seq_q">
+// CHECK:         %[[NL_ONE:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[NL_ONE_SPLIT:.*]] = arith.cmpi eq, %[[NL_SPLITS]], %[[NL_ONE]] : i32
+// CHECK:         %[[NL_SPLIT_LSE:.*]] = arith.xori %[[NL_ONE_SPLIT]], %{{.*}} : i1
+// CHECK:         %[[NL_ROW_OK:.*]] = arith.andi %{{.*}}, %[[NL_SPLIT_LSE]] : i1
+// CHECK:         scf.if %[[NL_ROW_OK]] {
+// CHECK:           llvm.getelementptr %[[NL_APL]]
+func.func @split_no_lse(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
+                        %v: tensor<?x4x?x64xbf16>, %splits: index) -> tensor<?x4x?x64xbf16> {
+  %o = attn.attention %q, %k, %v kv_splits(%splits)
+      : tensor<?x4x?x64xbf16>, tensor<?x4x?x64xbf16>, tensor<?x4x?x64xbf16>
+      -> tensor<?x4x?x64xbf16>
+  return %o : tensor<?x4x?x64xbf16>
+}

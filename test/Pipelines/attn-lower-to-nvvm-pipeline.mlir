@@ -6,6 +6,7 @@
 // RUN: attnc-opt %S/Inputs/pack-gqa-decode.mlir --attn-lower-to-nvvm-pipeline="pack-gqa=false" | FileCheck %s --check-prefix=UNPACKED --implicit-check-not=packed_query_heads
 // RUN: attnc-opt %S/Inputs/pack-gqa-decode.mlir --attn-lower-to-nvvm-pipeline="pack-gqa=unmasked" | FileCheck %s --check-prefix=PACK-UNMASKED
 // RUN: attnc-opt %S/Inputs/pack-gqa-decode.mlir --attn-lower-to-nvvm-pipeline="split-kv=false" | FileCheck %s --check-prefix=NO-SPLIT
+// RUN: attnc-opt %S/Inputs/pack-gqa-decode.mlir --attn-lower-to-nvvm-pipeline="programmatic-launch=false" | FileCheck %s --check-prefix=NO-PDL --implicit-check-not=griddepcontrol --implicit-check-not=programmatic_launch
 
 // The whole Hopper chain: the gpu.module holds only LLVM and NVVM ops (ready
 // for gpu-module-to-binary), with the default sm_90a tile (D = 128:
@@ -86,6 +87,13 @@
 // PACKED-SAME:    heads_kv = 8 : i64, heads_q = 32 : i64
 // PACKED-SAME:    split_kv = <splits = 0, kv_block = 128, entry = "decode_gqa_combine"
 // PACKED-SAME:      #attn.kernel_param<"pointer", "lse">
+// PACKED-SAME:      programmatic_launch = true>
+// PACKED:         nvvm.griddepcontrol launch_dependents
+// With programmatic-launch=false the pipeline runs no attn-signal-dependents:
+// split kernels without griddepcontrol, combines launched after them (the
+// RUN line's implicit-check-nots).
+// NO-PDL-LABEL: llvm.func @decode_gqa(
+// NO-PDL-SAME:    split_kv = <splits = 0
 // With split-kv=false the decode step is one kernel writing O and the LSE.
 // NO-SPLIT-LABEL: llvm.func @decode_gqa(
 // NO-SPLIT-SAME:    grid = [#attn.grid_dim<["seq_q"], ceil_div = 64>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch"]>]

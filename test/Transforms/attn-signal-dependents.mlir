@@ -4,6 +4,8 @@
 // RUN:   --attn-signal-dependents="at=start" | FileCheck %s --check-prefix=START
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=128" \
 // RUN:   --attn-signal-dependents | FileCheck %s --check-prefix=UNSPECIALIZED
+// RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=128" \
+// RUN:   --attn-signal-dependents="at=start" | FileCheck %s --check-prefix=UNSPECIALIZED-START
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=128" --attn-warp-specialize \
 // RUN:   --attn-signal-dependents --attn-signal-dependents="at=start" | FileCheck %s --check-prefix=TWICE
 // RUN: not attnc-opt %s --attn-signal-dependents="at=end" 2>&1 | FileCheck %s --check-prefix=BAD-OPTION
@@ -35,9 +37,21 @@
 // UNSPECIALIZED-NEXT:      attn.launch_dependents
 // UNSPECIALIZED-NEXT:      attn.finalize
 
-// A tile that signals already is left alone.
+// UNSPECIALIZED-START-LABEL: func.func @split(
+// UNSPECIALIZED-START:         scf.forall
+// UNSPECIALIZED-START:           attn.launch_dependents
+// UNSPECIALIZED-START-NEXT:      scf.for
+// UNSPECIALIZED-START-LABEL: func.func @not_split(
+// UNSPECIALIZED-START-NOT:   attn.launch_dependents
+
+// A tile that signals already is left alone: the one op stays at the
+// epilogue, where the first run put it.
 // TWICE-LABEL: func.func @split(
-// TWICE-COUNT-1: attn.launch_dependents
+// TWICE:         } consumer {
+// TWICE-NOT:       attn.launch_dependents
+// TWICE:           } {attn.kv_range = "tail"}
+// TWICE-NEXT:      attn.launch_dependents
+// TWICE-NEXT:      attn.finalize
 // TWICE-NOT:     attn.launch_dependents
 
 // BAD-OPTION: error: attn-signal-dependents: at must be epilogue or start, got 'end'
