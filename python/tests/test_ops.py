@@ -56,6 +56,20 @@ class FakeCache:
 # PyTorch) and by CompiledVarlenTest where custom_op exists; the op's fake
 # implementation is traced with symbolic shapes here too (FakeImplTraceTest,
 # make_fx). These tests run the eager path, with the kernel replaced by a fake.
+class RefusingCache(FakeCache):
+    """A cache that has no kernel for the specs `refuses` names (ahead-of-time
+    kernels only, no compiler)."""
+
+    def __init__(self, refuses):
+        super().__init__()
+        self.refuses = refuses
+
+    def kernel(self, spec):
+        if self.refuses(spec):
+            raise AttncError("attnc kernel cache", f"no kernel {spec.key}")
+        return super().kernel(spec)
+
+
 class FakeKernelTest(unittest.TestCase):
     """attnc.ops with the kernel cache, the device check and the stream replaced by fakes."""
 
@@ -125,12 +139,7 @@ class AttentionTest(FakeKernelTest):
         compiler) a one-token call runs on the class's general kernel."""
         import attnc
 
-        class NoDecodeStepCache(FakeCache):
-            def kernel(self, spec):
-                if spec.decode_step:
-                    raise AttncError("attnc kernel cache", f"no kernel {spec.key}")
-                return super().kernel(spec)
-        self.cache = NoDecodeStepCache()
+        self.cache = RefusingCache(lambda spec: spec.decode_step)
         q, k, v = self.qkv(sq=1, sk=300)
         attnc.attention(q, k, v)
         spec, _ = self.only_launch()
@@ -196,12 +205,7 @@ class AttentionTest(FakeKernelTest):
         import attnc
         from attnc import AttncError
 
-        class BshdOnly(FakeCache):
-            def kernel(self, spec):
-                if spec.layout == "bhsd":
-                    raise AttncError("attnc kernel cache", f"no kernel {spec.key}")
-                return super().kernel(spec)
-        self.cache = BshdOnly()
+        self.cache = RefusingCache(lambda spec: spec.layout == "bhsd")
         q, k, v = self.qkv(sq=1, sk=1)
         attnc.attention(q, k, v)
         spec, _ = self.only_launch()
