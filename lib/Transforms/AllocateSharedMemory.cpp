@@ -1,4 +1,5 @@
-//===- AllocateSharedMemory.cpp - a GPU tile's shared memory in the IR -----===//
+//===- AllocateSharedMemory.cpp - a GPU tile's shared memory in the IR
+//-----===//
 //
 // Part of the attnc project, under the Apache License v2.0 with LLVM
 // Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
@@ -7,7 +8,7 @@
 //
 // Records SharedMemoryLayout (TileConfig.h, the one place that computes it)
 // as #attn.shared_memory on each tiling forall, so that the kernel lowering
-// reads its buffers and mbarriers from the IR.
+// reads its buffers, mbarriers and named barriers from the IR.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,9 +36,9 @@ SharedMemoryAttr toAttr(MLIRContext *ctx, const SharedMemoryLayout &smem) {
   return SharedMemoryAttr::get(
       ctx, smem.query, smem.queryBytes, smem.keyStages, smem.valueStages,
       smem.stages, smem.keyStageBytes, smem.valueStageBytes, smem.probs,
-      smem.probsBytes, smem.queryFull,
-      smem.keyFull, smem.valueFull, smem.keyEmpty, smem.valueEmpty,
-      smem.queryFree, smem.total);
+      smem.probsBytes, smem.queryFull, smem.keyFull, smem.valueFull,
+      smem.keyEmpty, smem.valueEmpty, smem.queryFree, smem.total,
+      smem.warpgroupBarriers, smem.turnBarriers);
 }
 
 struct AttnAllocateSharedMemoryPass final
@@ -96,6 +97,16 @@ struct AttnAllocateSharedMemoryPass final
     int64_t stages = specialized ? specialized.getStages() : 2;
     SharedMemoryLayout smem(tile, query.getShape()[1], value.getShape()[1],
                             layouts, stages, probsInRegisters, persistent);
+    // A named barrier per consumer warpgroup (the accumulator layout's
+    // warpgroups), and one more each where they take ping-pong turns.
+    auto scores = cast<RankedTensorType>(qk.getScores().getType());
+    auto accumulator =
+        dyn_cast_or_null<WgmmaAccumulatorAttr>(scores.getEncoding());
+    if (!accumulator)
+      return success();
+    bool pingPong = false;
+    forall.getBody()->walk([&](WaitTurnOp) { pingPong = true; });
+    smem.allocateNamedBarriers(accumulator.getWarpgroups(), pingPong);
     if (smem.total > SharedMemoryLayout::kMaxBytes)
       return forall.emitError("attn-allocate-shared-memory: tile ")
              << tile.blockM << "x" << tile.blockN << " needs " << smem.total

@@ -82,6 +82,18 @@ mlir::attn::SharedMemoryLayout::SharedMemoryLayout(
   total = end;
 }
 
+void mlir::attn::SharedMemoryLayout::allocateNamedBarriers(
+    int64_t consumerWarpgroups, bool pingPong) {
+  int64_t next = 1;
+  warpgroupBarriers.clear();
+  turnBarriers.clear();
+  for (int64_t w = 0; w < consumerWarpgroups; ++w)
+    warpgroupBarriers.push_back(next++);
+  if (pingPong)
+    for (int64_t w = 0; w < consumerWarpgroups; ++w)
+      turnBarriers.push_back(next++);
+}
+
 ConsumerSchedule
 mlir::attn::getDefaultConsumerSchedule(TileConfig tile, int64_t headDim,
                                        int64_t valueHeadDim, bool slidingWindow,

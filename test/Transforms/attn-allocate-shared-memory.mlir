@@ -6,6 +6,9 @@
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
 // RUN:   --attn-warp-specialize="intra-warpgroup-overlap=off" \
 // RUN:   --attn-assign-layouts --attn-allocate-shared-memory="probs-in-registers=false" | FileCheck %s --check-prefix=PROBS
+// RUN: attnc-opt %s --attn-tiling-pipeline="block-m=192 block-n=64" \
+// RUN:   --attn-warp-specialize="ping-pong=false" --attn-assign-layouts --attn-allocate-shared-memory \
+// RUN:   | FileCheck %s --check-prefix=NO-TURNS
 
 // Two stages, 128 x 64 tiles, D = 64: Q (16 KiB), two 8 KiB K and V stages,
 // then the mbarriers. With two stages consumers hand K back on its own
@@ -15,7 +18,10 @@
 // CHECK-SAME:    keys = [[KEYS:[0-9]+]], values = [[VALUES:[0-9]+]], stages = 2,
 // CHECK-SAME:    key_stage_bytes = 8192, value_stage_bytes = 8192,
 // CHECK-SAME:    query_full = [[QFULL:[0-9]+]], key_full = {{[0-9]+}}, value_full = {{[0-9]+}},
-// CHECK-SAME:    key_empty = [[KEMPTY:[0-9]+]], value_empty = [[VEMPTY:[0-9]+]], size = {{[0-9]+}}>
+// CHECK-SAME:    key_empty = [[KEMPTY:[0-9]+]], value_empty = [[VEMPTY:[0-9]+]], size = {{[0-9]+}},
+// Named barriers after the CTA's 0: one per consumer warpgroup, then the
+// two warpgroups' ping-pong turn barriers.
+// CHECK-SAME:    warpgroup_barriers = [1, 2], turn_barriers = [3, 4]>
 // CHECK-NOT:     query_free
 // CHECK-SAME:    mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]
 
@@ -24,11 +30,16 @@
 // THREE-LABEL: func.func @causal
 // THREE:       #attn.shared_memory<{{.*}}stages = 3,
 // THREE-SAME:    key_empty = [[EMPTY:[0-9]+]], value_empty = [[EMPTY]],
-// THREE-SAME:    query_free = [[FREE:[0-9]+]], size = {{[0-9]+}}>
+// THREE-SAME:    query_free = [[FREE:[0-9]+]], size = {{[0-9]+}},
 
 // P through shared memory: a P buffer of block_m x block_n after the stages.
 // PROBS-LABEL: func.func @causal
 // PROBS:       #attn.shared_memory<{{.*}}probs = {{[0-9]+}}, probs_bytes = 16384,
+
+// Three consumer warpgroups (192 rows) without turns: three warpgroup
+// barriers and no turn barriers.
+// NO-TURNS-LABEL: func.func @causal
+// NO-TURNS:       #attn.shared_memory<{{.*}}size = {{[0-9]+}}, warpgroup_barriers = [1, 2, 3]>
 
 func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
                   %v: tensor<?x4x?x64xbf16>) -> tensor<?x4x?x64xbf16> {
@@ -49,3 +60,22 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 // RUN: not attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=256" \
 // RUN:   --attn-warp-specialize="stages=8" --attn-assign-layouts --attn-allocate-shared-memory 2>&1 | FileCheck %s --check-prefix=TOO-BIG
 // TOO-BIG: error: attn-allocate-shared-memory: tile 128x256 needs {{[0-9]+}} bytes of shared memory (Q, 8 K/V stages), more than the 232448 bytes a CTA may use on sm_90a
+// The conversion takes the barrier ids from here and computes none: kv loops
+// that take ping-pong turns need the turn barriers.
+// RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
+// RUN:   --attn-warp-specialize --attn-assign-layouts --attn-allocate-shared-memory \
+// RUN:   | sed 's/, turn_barriers = \[3, 4\]//' \
+// RUN:   | not attnc-opt --convert-attn-to-nvvm 2>&1 | FileCheck %s --check-prefix=NO-TURN-BARRIERS
+// NO-TURN-BARRIERS: error: convert-attn-to-nvvm: the kv loops take ping-pong turns but #attn.shared_memory has no turn_barriers
+// ... and uses the ids it is given: the turns wait on turn_barriers[w] and
+// the epilogue on warpgroup_barriers[w] (w the consumer warpgroup).
+// RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
+// RUN:   --attn-warp-specialize --attn-assign-layouts --attn-allocate-shared-memory \
+// RUN:   | sed 's/warpgroup_barriers = \[1, 2\], turn_barriers = \[3, 4\]/warpgroup_barriers = [9, 10], turn_barriers = [12, 13]/' \
+// RUN:   | attnc-opt --convert-attn-to-nvvm | FileCheck %s --check-prefix=MOVED-BARRIERS
+// MOVED-BARRIERS:      %[[TURN:.*]] = arith.constant 12 : i32
+// MOVED-BARRIERS-NEXT: %[[TURN_ID:.*]] = arith.addi %{{.*}}, %[[TURN]] : i32
+// MOVED-BARRIERS-NEXT: nvvm.barrier.arrive id = %[[TURN_ID]] number_of_threads = %{{.*}}
+// MOVED-BARRIERS:      %[[WG:.*]] = arith.constant 9 : i32
+// MOVED-BARRIERS-NEXT: %[[WG_ID:.*]] = arith.addi %{{.*}}, %[[WG]] : i32
+// MOVED-BARRIERS-NEXT: nvvm.barrier id = %[[WG_ID]] number_of_threads = %{{.*}}

@@ -281,7 +281,7 @@ def AttnAssignLayoutsPass : Pass<"attn-assign-layouts", "func::FuncOp"> {
 
 def AttnAllocateSharedMemoryPass
     : Pass<"attn-allocate-shared-memory", "func::FuncOp"> {
-  let summary = "Lay out each GPU tile's shared memory and mbarriers in the IR";
+  let summary = "Lay out each GPU tile's shared memory and barriers in the IR";
   let description = [{
     Gives every tiling `scf.forall` of a bf16/f16 attention an
     `attn.shared_memory = #attn.shared_memory<...>` attribute: the byte
@@ -291,8 +291,12 @@ def AttnAllocateSharedMemoryPass
     K back on its own barrier (with two stages) and the Q-free barrier of a
     persistent kernel. Each buffer holds its tile in the tile's
     `#attn.swizzled_shared` layout (attn-assign-layouts runs first; a tile
-    without layouts is left alone).
-    `convert-attn-to-nvvm` uses these offsets and computes none. A tile that needs more than the 227 KiB a CTA may use on
+    without layouts is left alone). It also gives out the named barrier ids
+    (`bar.sync`, 1..15): one per consumer warpgroup (the warpgroups of the
+    tile's `#attn.wgmma_accumulator`), then, where the tile's kv loops take
+    ping-pong turns (`attn.wait_turn`), one more per consumer warpgroup.
+    `convert-attn-to-nvvm` uses these offsets and ids and computes none. A
+    tile that needs more than the 227 KiB a CTA may use on
     sm_90a is a diagnostic. A forall that already has the attribute keeps
     it.
   }];

@@ -10,6 +10,7 @@
 
 #include "attnc/Dialect/Attn/SwizzledAtoms.h"
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/LogicalResult.h"
 
@@ -104,6 +105,12 @@ struct SharedMemoryLayout {
   std::optional<int64_t> queryFree;
   /// Consumers hand a stage's K back on its own barrier, a step before V.
   bool releasesKeysEarly() const { return keyEmpty != valueEmpty; }
+  /// Named barriers (bar.sync ids; 0 is the whole CTA's): one per consumer
+  /// warpgroup for its own 128 threads, and with ping-pong one per consumer
+  /// warpgroup that it waits on for its turn.
+  llvm::SmallVector<int64_t> warpgroupBarriers, turnBarriers;
+  /// Gives ids 1.. to the warpgroup barriers, then to the turn barriers.
+  void allocateNamedBarriers(int64_t consumerWarpgroups, bool pingPong);
   static constexpr int64_t kMaxBytes = kSm90aMaxSharedMemoryBytes;
 };
 

@@ -32,8 +32,9 @@
 // epilogue normalizes O, writes it into the Q buffer in the swizzled box layout
 // and stores it with TMA; LSE is stored directly.
 //
-// Named barriers: 0 = whole CTA, 1..3 = per-consumer-warpgroup epilogue,
-// 3..4 = ping-pong (only with exactly two consumers, so ids never clash).
+// Named barriers: 0 = whole CTA; the others as attn-allocate-shared-memory
+// gave them out (#attn.shared_memory): one per consumer warpgroup, and with
+// ping-pong one turn barrier per consumer warpgroup.
 //
 // Accumulator layout (wgmma m64nN, f32): thread t of the warpgroup holds rows
 // r0 = 16 (t / 32) + (t % 32) / 4 and r0 + 8; value 4j + e sits at row
@@ -644,8 +645,8 @@ void KernelEmitter::lowerFinalize(TileValues &values, FinalizeOp op,
   };
   if (plan.persistent)
     consumePreArrival();
-  if (singleSplit) {
-    ArrayRef<Value> o = tileElements(values, op.getAcc());
+  ArrayRef<Value> o = tileElements(values, op.getAcc());
+  if (singleSplit)
     ifThenElse(
         singleSplit,
         [&]() -> SmallVector<Value> {
@@ -656,12 +657,12 @@ void KernelEmitter::lowerFinalize(TileValues &values, FinalizeOp op,
           storePartialOutput(o, inv, output);
           return {};
         });
-  } else if (plan.kvSplit)
-    storePartialOutput(tileElements(values, op.getAcc()), inv, output);
+  else if (plan.kvSplit)
+    storePartialOutput(o, inv, output);
   else if (plan.varlen)
-    storeSequenceRows(tileElements(values, op.getAcc()), inv, output);
+    storeSequenceRows(o, inv, output);
   else
-    storeOutputTile(tileElements(values, op.getAcc()), inv, output);
+    storeOutputTile(o, inv, output);
   if (!plan.persistent)
     consumePreArrival();
 
@@ -793,13 +794,13 @@ void KernelEmitter::storeRowsSwizzled(ArrayRef<Value> pairs,
 
 /// Makes this warpgroup's generic-proxy writes to shared memory visible to
 /// the async proxy (wgmma, TMA) and waits until all of its threads made them
-/// (named barrier 1 + warpgroup).
+/// (the warpgroup's named barrier).
 void KernelEmitter::publishWarpgroupWrites() {
   NVVM::FenceProxyOp::create(
       b, loc, NVVM::ProxyKind::async_shared,
       NVVM::SharedSpaceAttr::get(b.getContext(),
                                  NVVM::SharedSpace::shared_cta));
-  NVVM::BarrierOp::create(b, loc, Type(), add(warpgroup, c32(1)),
+  NVVM::BarrierOp::create(b, loc, Type(), warpgroupBarrier(),
                           c32(kWarpgroupThreads), nullptr, Value());
 }
 

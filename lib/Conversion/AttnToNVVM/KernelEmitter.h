@@ -25,9 +25,6 @@ namespace mlir::attn::hopper {
 inline constexpr int64_t kWarpgroupThreads = 128;
 inline constexpr int64_t kWarpgroupRows =
     WgmmaAccumulatorAttr::kRowsPerWarpgroup; // rows of one wgmma m64 tile
-// Named barriers: 0 = whole CTA, 1..3 = per-warpgroup epilogue, 3-4 =
-// ping-pong, which runs only with two consumer warpgroups (ids 1-2).
-inline constexpr int64_t kPingPongBarrierBase = 3;
 
 /// Emits the kernel body; one instance per kernel.
 class KernelEmitter : KernelBuilder {
@@ -222,6 +219,10 @@ private:
   std::pair<Value, Value> stageAndPhase(Value iteration);
   void keepAlive(ArrayRef<Value> values);
   Value turnBarrier(Value wg);
+  /// The named barrier of this consumer warpgroup's 128 threads.
+  Value warpgroupBarrier() {
+    return add(warpgroup, c32(smem.warpgroupBarriers.front()));
+  }
   void waitForTurn();
   void passTurn();
   /// The ops of a software-pipelined kv loop body by their attn.stage:

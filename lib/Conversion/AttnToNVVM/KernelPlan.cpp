@@ -885,6 +885,8 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
   plan.smem.valueEmpty = smem.getValueEmpty();
   plan.smem.queryFree = smem.getQueryFree();
   plan.smem.total = smem.getSize();
+  llvm::append_range(plan.smem.warpgroupBarriers, smem.getWarpgroupBarriers());
+  llvm::append_range(plan.smem.turnBarriers, smem.getTurnBarriers());
   plan.stages = plan.smem.stages;
   plan.probsInRegisters = !plan.smem.probs;
   plan.persistent = plan.smem.queryFree.has_value();
@@ -925,6 +927,30 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
                 " bytes, more than the " +
                 Twine(SharedMemoryLayout::kMaxBytes) +
                 " a CTA may use on sm_90a");
+  // The kernel indexes the named barriers by consumer warpgroup.
+  auto consecutive = [](ArrayRef<int64_t> ids) {
+    for (auto [a, b] : llvm::zip(ids, llvm::drop_begin(ids)))
+      if (b != a + 1)
+        return false;
+    return true;
+  };
+  if (static_cast<int64_t>(plan.smem.warpgroupBarriers.size()) !=
+          plan.consumers ||
+      !consecutive(plan.smem.warpgroupBarriers))
+    return fail("#attn.shared_memory's warpgroup_barriers must hold one id "
+                "per consumer warpgroup (" +
+                Twine(plan.consumers) + "), consecutive");
+  if (plan.pingPong != !plan.smem.turnBarriers.empty())
+    return fail(plan.pingPong ? "the kv loops take ping-pong turns but "
+                                "#attn.shared_memory has no turn_barriers"
+                              : "#attn.shared_memory has turn_barriers but "
+                                "the kv loops take no ping-pong turns");
+  if (plan.pingPong &&
+      (static_cast<int64_t>(plan.smem.turnBarriers.size()) != plan.consumers ||
+       !consecutive(plan.smem.turnBarriers)))
+    return fail("#attn.shared_memory's turn_barriers must hold one id per "
+                "consumer warpgroup (" +
+                Twine(plan.consumers) + "), consecutive");
   // A packed Q (attn-pack-gqa) holds the query heads of one kv head as
   // rows: the runtime's view of the caller's Q is the argument's packing,
   // the tile's masks and ranges the attention's (attn.finalize repeats it),

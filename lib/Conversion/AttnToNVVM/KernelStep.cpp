@@ -80,10 +80,11 @@ std::pair<Value, Value> KernelEmitter::stageAndPhase(Value iteration) {
 }
 
 /// Ping-pong turns (attn.wait_turn / attn.pass_turn): warpgroup w waits on
-/// named barrier 3 + w (both warpgroups' 256 threads) until the other
-/// warpgroup, done issuing its GEMMs, arrived on it.
+/// its turn barrier (#attn.shared_memory's turn_barriers[w], both
+/// warpgroups' 256 threads) until the other warpgroup, done issuing its
+/// GEMMs, arrived on it.
 Value KernelEmitter::turnBarrier(Value wg) {
-  return add(wg, c32(kPingPongBarrierBase));
+  return add(wg, c32(smem.turnBarriers.front()));
 }
 
 void KernelEmitter::waitForTurn() {

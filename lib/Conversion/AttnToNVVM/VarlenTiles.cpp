@@ -126,7 +126,7 @@ void KernelEmitter::storeSequenceRows(ArrayRef<Value> o, const Value inv[2],
   SwizzledAtoms atoms = plan.queryAtoms;
   storeRowsSwizzled(normalizedPairs(o, inv), atoms, smem.query, plan.blockM);
   // The warpgroup's threads read each other's rows back.
-  NVVM::BarrierOp::create(b, loc, Type(), add(warpgroup, c32(1)),
+  NVVM::BarrierOp::create(b, loc, Type(), warpgroupBarrier(),
                           c32(kWarpgroupThreads), nullptr, Value());
   auto globalPtr = LLVM::LLVMPointerType::get(b.getContext(), 1);
   auto chunkType = VectorType::get({4}, i32());

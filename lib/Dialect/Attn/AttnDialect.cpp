@@ -22,14 +22,14 @@ using namespace mlir::attn;
 #define GET_ATTRDEF_CLASSES
 #include "attnc/Dialect/Attn/AttnAttrs.cpp.inc"
 
-LogicalResult
-SharedMemoryAttr::verify(function_ref<InFlightDiagnostic()> emitError,
-                         int64_t query, int64_t queryBytes, int64_t keys,
-                         int64_t values, int64_t stages, int64_t keyStageBytes,
-                         int64_t valueStageBytes, std::optional<int64_t> probs,
-                         std::optional<int64_t> probsBytes, int64_t queryFull, int64_t keyFull, int64_t valueFull,
-                         int64_t keyEmpty, int64_t valueEmpty,
-                         std::optional<int64_t> queryFree, int64_t size) {
+LogicalResult SharedMemoryAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, int64_t query,
+    int64_t queryBytes, int64_t keys, int64_t values, int64_t stages,
+    int64_t keyStageBytes, int64_t valueStageBytes,
+    std::optional<int64_t> probs, std::optional<int64_t> probsBytes,
+    int64_t queryFull, int64_t keyFull, int64_t valueFull, int64_t keyEmpty,
+    int64_t valueEmpty, std::optional<int64_t> queryFree, int64_t size,
+    ArrayRef<int64_t> warpgroupBarriers, ArrayRef<int64_t> turnBarriers) {
   // Bounds first, so that no product or sum below can overflow.
   constexpr int64_t kMaxBytes = int64_t(1) << 31;
   if (stages < 1 || stages > 64)
@@ -77,6 +77,22 @@ SharedMemoryAttr::verify(function_ref<InFlightDiagnostic()> emitError,
       const Region &a = regions[i], &b = regions[j];
       if (a.begin < b.begin + b.bytes && b.begin < a.begin + a.bytes)
         return emitError() << a.name << " and " << b.name << " overlap";
+    }
+  // bar.sync takes ids 0..15; 0 is the whole CTA's (bar.sync 0).
+  if (warpgroupBarriers.empty())
+    return emitError() << "warpgroup_barriers needs one id per consumer "
+                          "warpgroup, got none";
+  constexpr int64_t kNamedBarriers = 16;
+  SmallVector<int64_t> seen;
+  for (auto [name, ids] : {std::pair{"warpgroup_barriers", warpgroupBarriers},
+                           std::pair{"turn_barriers", turnBarriers}})
+    for (int64_t id : ids) {
+      if (id < 1 || id >= kNamedBarriers)
+        return emitError() << name << " ids must be 1.." << kNamedBarriers - 1
+                           << " (0 is the CTA's barrier), got " << id;
+      if (llvm::is_contained(seen, id))
+        return emitError() << "named barrier " << id << " is allocated twice";
+      seen.push_back(id);
     }
   return success();
 }

@@ -16,8 +16,35 @@ class Attn_Attr<string name, string attrMnemonic> : AttrDef<Attn_Dialect, name> 
   let mnemonic = attrMnemonic;
 }
 
+// Named barrier ids, written `[1, 2]` (a bare list would run into the next
+// key of a struct).
+defvar Attn_BarrierIdsParser = [{
+  [&]() -> ::mlir::FailureOr<::llvm::SmallVector<int64_t>> {
+    ::llvm::SmallVector<int64_t> ids;
+    if (::mlir::failed($_parser.parseCommaSeparatedList(
+            ::mlir::AsmParser::Delimiter::Square,
+            [&] { return $_parser.parseInteger(ids.emplace_back()); })))
+      return ::mlir::failure();
+    return ids;
+  }()
+}];
+defvar Attn_BarrierIdsPrinter = [{
+  $_printer << '[';
+  ::llvm::interleaveComma($_self, $_printer);
+  $_printer << ']';
+}];
+class Attn_BarrierIds<string desc> : ArrayRefParameter<"int64_t", desc> {
+  let parser = Attn_BarrierIdsParser;
+  let printer = Attn_BarrierIdsPrinter;
+}
+class Attn_OptionalBarrierIds<string desc>
+    : OptionalArrayRefParameter<"int64_t", desc> {
+  let parser = Attn_BarrierIdsParser;
+  let printer = Attn_BarrierIdsPrinter;
+}
+
 def Attn_SharedMemoryAttr : Attn_Attr<"SharedMemory", "shared_memory"> {
-  let summary = "byte offsets of a GPU tile's shared-memory buffers and mbarriers";
+  let summary = "a GPU tile's shared-memory buffers, mbarriers and named barriers";
   let description = [{
     The dynamic shared memory of one CTA, as `attn-allocate-shared-memory`
     lays it out and `convert-attn-to-nvvm` uses it (it computes no offset of
@@ -38,11 +65,20 @@ def Attn_SharedMemoryAttr : Attn_Attr<"SharedMemory", "shared_memory"> {
       tiles): consumers arrive once they stored O from the Q buffer, so the
       next tile's Q may be loaded into it.
     - `size`: the bytes the kernel launches with.
+    - Named barriers (`bar.sync` ids; 0 is the whole CTA's):
+      `warpgroup_barriers`, one per consumer warpgroup, for its 128 threads
+      (its O tile written to the Q buffer before one thread stores it, P
+      written to shared memory before the P V wgmma reads it);
+      `turn_barriers`, present with ping-pong (`attn.wait_turn` /
+      `attn.pass_turn`), one per consumer warpgroup: warpgroup w waits on its
+      own until the other one passes it the turn.
 
     The verifier checks what holds for any tile: buffers 1024-byte aligned
     (the 128-byte swizzle), mbarriers 8-byte aligned, every region inside
-    `size` and no two overlapping. `convert-attn-to-nvvm` checks that the
-    buffers hold the tile's bytes.
+    `size` and no two overlapping; named barrier ids 1..15 and distinct.
+    `convert-attn-to-nvvm` checks that the buffers hold the tile's bytes and
+    that there is a warpgroup (and turn) barrier per consumer warpgroup,
+    with consecutive ids (it indexes them by warpgroup).
 
     ```mlir
     #attn.shared_memory<query = 0, query_bytes = 32768, keys = 32768,
@@ -50,7 +86,8 @@ def Attn_SharedMemoryAttr : Attn_Attr<"SharedMemory", "shared_memory"> {
                         key_stage_bytes = 32768, value_stage_bytes = 32768,
                         query_full = 229376, key_full = 229384,
                         value_full = 229408, key_empty = 229456,
-                        value_empty = 229456, size = 229480>
+                        value_empty = 229456, size = 229480,
+                        warpgroup_barriers = [1, 2], turn_barriers = [3, 4]>
     ```
   }];
   let parameters = (ins
@@ -69,7 +106,9 @@ def Attn_SharedMemoryAttr : Attn_Attr<"SharedMemory", "shared_memory"> {
     "int64_t":$key_empty,
     "int64_t":$value_empty,
     OptionalParameter<"std::optional<int64_t>">:$query_free,
-    "int64_t":$size
+    "int64_t":$size,
+    Attn_BarrierIds<"named barrier of each consumer warpgroup">:$warpgroup_barriers,
+    Attn_OptionalBarrierIds<"turn barrier of each consumer warpgroup">:$turn_barriers
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
