@@ -185,3 +185,81 @@ func.func @packed_tile_unpacked_q(%q: tensor<?x8x?x128xbf16>, %k: tensor<?x8x?x1
       -> tensor<?x8x?x128xbf16>
   return %o : tensor<?x8x?x128xbf16>
 }
+
+// -----
+
+// A function becomes one kernel that computes its attention and nothing
+// else: Q negated before the attention would be missing from the kernel.
+func.func @op_before(%q: tensor<1x2x?x64xbf16>, %k: tensor<1x2x?x64xbf16>,
+                     %v: tensor<1x2x?x64xbf16>) -> tensor<1x2x?x64xbf16> {
+  // expected-error @+1 {{convert-attn-to-nvvm: @op_before computes 'arith.negf' outside its tiled attention: a function becomes one kernel that computes its attention and nothing else; compute the rest in another function}}
+  %q2 = arith.negf %q : tensor<1x2x?x64xbf16>
+  %o = attn.attention %q2, %k, %v
+      : tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16> -> tensor<1x2x?x64xbf16>
+  return %o : tensor<1x2x?x64xbf16>
+}
+
+// -----
+
+// ... and so would O used after it.
+func.func @op_after(%q: tensor<1x2x?x64xbf16>, %k: tensor<1x2x?x64xbf16>,
+                    %v: tensor<1x2x?x64xbf16>) -> tensor<1x2x?x64xbf16> {
+  %o = attn.attention %q, %k, %v
+      : tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16> -> tensor<1x2x?x64xbf16>
+  // expected-error @+1 {{convert-attn-to-nvvm: @op_after computes 'arith.addf' outside its tiled attention}}
+  %sum = arith.addf %o, %q : tensor<1x2x?x64xbf16>
+  return %sum : tensor<1x2x?x64xbf16>
+}
+
+// -----
+
+// ... and a branch around it.
+func.func @branch(%q: tensor<1x2x?x64xbf16>, %k: tensor<1x2x?x64xbf16>,
+                  %v: tensor<1x2x?x64xbf16>, %c: i1) -> tensor<1x2x?x64xbf16> {
+  // expected-error @+1 {{convert-attn-to-nvvm: @branch computes 'scf.if' outside its tiled attention}}
+  %r = scf.if %c -> tensor<1x2x?x64xbf16> {
+    %o = attn.attention %q, %k, %v
+        : tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16> -> tensor<1x2x?x64xbf16>
+    scf.yield %o : tensor<1x2x?x64xbf16>
+  } else {
+    scf.yield %q : tensor<1x2x?x64xbf16>
+  }
+  return %r : tensor<1x2x?x64xbf16>
+}
+
+// -----
+
+// A result the attention does not compute (an argument returned as is).
+func.func @returns_argument(%q: tensor<1x2x?x64xbf16>, %k: tensor<1x2x?x64xbf16>,
+                            %v: tensor<1x2x?x64xbf16>) -> (tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16>) {
+  %o = attn.attention %q, %k, %v
+      : tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16> -> tensor<1x2x?x64xbf16>
+  // expected-error @+1 {{convert-attn-to-nvvm: @returns_argument returns result #1, which its attention does not compute}}
+  return %o, %q : tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16>
+}
+
+// -----
+
+// The manifest names the kernel's parameters by role and callers pass them
+// in the function's order: K read from the third argument is refused.
+func.func @swapped_kv(%q: tensor<1x2x?x64xbf16>, %k: tensor<1x2x?x64xbf16>,
+                      %v: tensor<1x2x?x64xbf16>) -> tensor<1x2x?x64xbf16> {
+  // expected-error @+1 {{convert-attn-to-nvvm: K must be the function's argument #1, got argument #2 (a function becomes one kernel whose arguments are q, k, v in order)}}
+  %o = attn.attention %q, %v, %k
+      : tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16> -> tensor<1x2x?x64xbf16>
+  return %o : tensor<1x2x?x64xbf16>
+}
+
+// -----
+
+// A paged kernel's arguments are q, k, v, block_table, cache_lengths.
+func.func @paged_swapped_table(%q: tensor<?x8x1x128xbf16>, %k: tensor<?x16x8x128xbf16>,
+                               %v: tensor<?x16x8x128xbf16>, %cache_lengths: tensor<?xi32>,
+                               %block_table: tensor<?x?xi32>) -> tensor<?x8x1x128xbf16> {
+  // expected-error @+1 {{convert-attn-to-nvvm: the block table must be the function's argument #3, got argument #4 (a function becomes one kernel whose arguments are q, k, v, block_table, cache_lengths in order)}}
+  %o = attn.attention %q, %k, %v
+      pages(%block_table, %cache_lengths : tensor<?x?xi32>, tensor<?xi32>)
+      : tensor<?x8x1x128xbf16>, tensor<?x16x8x128xbf16>, tensor<?x16x8x128xbf16>
+      -> tensor<?x8x1x128xbf16>
+  return %o : tensor<?x8x1x128xbf16>
+}

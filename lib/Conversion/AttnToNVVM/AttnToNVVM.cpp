@@ -23,6 +23,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "llvm/ADT/StringSet.h"
 
 #define DEBUG_TYPE "convert-attn-to-nvvm"
@@ -53,6 +54,49 @@ std::string kernelName(StringRef name) {
   if (out.size() == 1 || out == "attn_smem")
     out += '_';
   return out;
+}
+
+/// A function becomes one kernel that computes its attention and nothing
+/// else. Outside the tiling forall it may hold only constants, what the
+/// kernel computes from its parameters (index, length and scale arithmetic
+/// on scalars, tensor.dim), the outputs' tensor.empty and tensor.cast, and
+/// the split-KV merge; it must return the tile's (or the merge's) results. An
+/// op on the tensors themselves (Q negated before the attention, O used after
+/// it, a branch around it) would silently be missing from the kernel.
+LogicalResult verifyOnlyAttention(func::FuncOp func, scf::ForallOp forall) {
+  auto fail = [&](Operation *at, const Twine &what) {
+    return at->emitError("convert-attn-to-nvvm: @")
+           << func.getSymName() << " " << what
+           << ": a function becomes one kernel that computes its attention "
+              "and nothing else; compute the rest in another function";
+  };
+  if (!func.getBody().hasOneBlock())
+    return fail(func, "has more than one block");
+  auto isScalar = [](Type t) { return t.isIntOrIndexOrFloat(); };
+  for (Operation &op : func.getBody().front()) {
+    if (&op == forall.getOperation() || op.hasTrait<OpTrait::ConstantLike>() ||
+        isa<func::ReturnOp, tensor::EmptyOp, tensor::DimOp, tensor::CastOp,
+            CombineSplitsOp>(op))
+      continue;
+    if (op.getNumRegions() == 0 &&
+        llvm::all_of(op.getOperandTypes(), isScalar) &&
+        llvm::all_of(op.getResultTypes(), isScalar))
+      continue;
+    return fail(&op, "computes '" + op.getName().getStringRef() +
+                         "' outside its tiled attention");
+  }
+  auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+  for (OpOperand &operand : ret->getOpOperands()) {
+    Value v = operand.get();
+    while (auto cast = v.getDefiningOp<tensor::CastOp>())
+      v = cast.getSource();
+    Operation *def = v.getDefiningOp();
+    if (def && (def == forall.getOperation() || isa<CombineSplitsOp>(def)))
+      continue;
+    return fail(ret, "returns result #" + Twine(operand.getOperandNumber()) +
+                         ", which its attention does not compute");
+  }
+  return success();
 }
 
 struct ConvertAttnToNVVMPass final
@@ -134,6 +178,8 @@ struct ConvertAttnToNVVMPass final
             << name << "; rename one of them";
         return signalPassFailure();
       }
+      if (failed(verifyOnlyAttention(func, forall)))
+        return signalPassFailure();
       FailureOr<KernelPlan> plan = readKernelPlan(forall, name);
       if (failed(plan))
         return signalPassFailure();

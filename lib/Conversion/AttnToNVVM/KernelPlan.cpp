@@ -225,6 +225,53 @@ static BlockArgument functionArgument(Value tensor) {
              : BlockArgument();
 }
 
+/// The kernel's parameters are named by role (q, k, v; the block table and
+/// cache lengths of a paged cache; a varlen batch's offsets) and a caller
+/// passes them in the function's order: the tile must read each from the
+/// function argument at that role's position (attnc-run's rule for the
+/// graph). A tile that read K from the third argument, or Q from a value
+/// computed before the tile, would be another attention than the function's.
+static LogicalResult verifyArgumentOrder(const KernelPlan &plan) {
+  auto check = [&](Value used, unsigned position, StringRef role,
+                   Operation *user) -> LogicalResult {
+    BlockArgument arg = functionArgument(used);
+    if (arg && arg.getArgNumber() == position)
+      return success();
+    InFlightDiagnostic diag = user->emitError("convert-attn-to-nvvm: ")
+                              << role << " must be the function's argument #"
+                              << position << ", got ";
+    if (arg)
+      diag << "argument #" << arg.getArgNumber();
+    else
+      diag << "a value computed outside the kernel";
+    diag << " (a function becomes one kernel whose arguments are q, k, v"
+         << (plan.paged    ? ", block_table, cache_lengths"
+             : plan.varlen ? ", cu_seqlens_q, cu_seqlens_k"
+                           : "")
+         << " in order)";
+    return diag;
+  };
+  if (failed(check(plan.queryLoad.getSource(), 0, "Q",
+                   plan.queryLoad.getOperation())) ||
+      failed(check(plan.keyLoad.getSource(), 1, "K",
+                   plan.keyLoad.getOperation())) ||
+      failed(check(plan.valueLoad.getSource(), 2, "V",
+                   plan.valueLoad.getOperation())))
+    return failure();
+  if (plan.paged &&
+      (failed(check(plan.paged->blockTable, 3, "the block table",
+                    plan.keyLoad.getOperation())) ||
+       failed(check(plan.paged->cacheLengths, 4, "the cache lengths",
+                    plan.keyLoad.getOperation()))))
+    return failure();
+  if (plan.varlen && (failed(check(plan.varlen->cuSeqlensQ, 3, "cu_seqlens_q",
+                                   plan.queryLoad.getOperation())) ||
+                      failed(check(plan.varlen->cuSeqlensK, 4, "cu_seqlens_k",
+                                   plan.queryLoad.getOperation()))))
+    return failure();
+  return success();
+}
+
 /// Reads the offsets, the tile scheduler and the sequence rows of a varlen
 /// tile (attn.load_varlen_tile for Q, K and V).
 static LogicalResult readVarlen(KernelPlan &plan) {
@@ -710,6 +757,8 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
   if ((plan.queryLoad.getVarlen() || plan.keyLoad.getVarlen() ||
        plan.valueLoad.getVarlen()) &&
       failed(readVarlen(plan)))
+    return failure();
+  if (failed(verifyArgumentOrder(plan)))
     return failure();
   if (plan.varlen && plan.kvSplit)
     return fail("a variable-length batch with kv splits has no GPU lowering "
