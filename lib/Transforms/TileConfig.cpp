@@ -193,10 +193,11 @@ llvm::LogicalResult mlir::attn::verifyTileOptions(Operation *op,
                                                   int64_t blockN) {
   for (auto [name, value] :
        {std::pair<StringRef, int64_t>{"block-m", blockM}, {"block-n", blockN}})
-    if (value < 0)
+    if (value < 0 || value > kMaxTileSize)
       return op->emitError(pass)
              << ": " << name
-             << " must be 0 (the target's table) or a tile size, got " << value;
+             << " must be 0 (the target's table) or a tile size of at most "
+             << kMaxTileSize << ", got " << value;
   return llvm::success();
 }
 

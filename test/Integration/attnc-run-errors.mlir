@@ -39,7 +39,14 @@ func.func @swapped(%q: tensor<1x2x16x32xf32>, %k: tensor<1x2x16x32xf32>,
 // Sizes are checked before allocating: a 2^40-query problem is an error that
 // says what it would need, not std::length_error or an out-of-memory abort.
 // RUN: not attnc-run --backend=cpu %S/Inputs/huge.mlir 2>&1 | FileCheck %s --check-prefix=HUGE
-// HUGE: attnc-run: @huge (B=1 Hq=1 Nq=1099511627776 Hkv=1 Nk=16 D=64 Dv=64) needs about 1.70e+15 bytes of host memory for its inputs, output and float64 reference, more than attnc-run's 8 GiB; use smaller sizes
+// HUGE: attnc-run: @huge (B=1 Hq=1 Hkv=1 Nq=1099511627776 Nk=16 D=64) needs about 1.70e+15 bytes of host memory for its inputs, output, kv split partials and float64 reference, more than attnc-run's 8 GiB; use smaller sizes
+// The count includes the partials of compiled-in kv splits and the page
+// pools of a paged cache (a segfault in the JIT code and an out-of-memory
+// abort before).
+// RUN: not attnc-run --backend=cpu --stages=split --seq-q=1 --seq-k=50 %S/Inputs/huge-splits.mlir 2>&1 | FileCheck %s --check-prefix=HUGE-SPLITS
+// HUGE-SPLITS: attnc-run: @s (B=1 Hq=2 Hkv=2 Nq=1 Nk=50 D=64) needs about 1.04e+11 bytes of host memory
+// RUN: not attnc-run --backend=cpu --seq-q=1 --seq-k=300 --batch=3 %S/Inputs/huge-pages.mlir 2>&1 | FileCheck %s --check-prefix=HUGE-PAGES
+// HUGE-PAGES: attnc-run: @p (B=3 Hq=8 Hkv=2 Nq=1 Nk=300 D=64 page=100000000) needs about 1.23e+12 bytes of host memory
 
 // Zero key/value heads must be a verifier error, not a division by zero.
 // RUN: not attnc-run %S/Inputs/zero-kv-heads.mlir 2>&1 | FileCheck %s --check-prefix=ZEROHEADS

@@ -2,8 +2,11 @@
 // RUN: attnc-opt %s -split-input-file --attn-configure-tiles="block-m=128" | FileCheck %s --check-prefix=OPTION
 // RUN: attnc-opt %s -split-input-file --attn-configure-tiles="target=generic" | FileCheck %s --check-prefix=GENERIC
 // RUN: not attnc-opt %s -split-input-file --attn-configure-tiles="block-n=-8" 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: not attnc-opt %s -split-input-file --attn-configure-tiles="block-n=100000" 2>&1 | FileCheck %s --check-prefix=HUGE
 
-// BAD: error: attn-configure-tiles: block-n must be 0 (the target's table) or a tile size, got -8
+// BAD: error: attn-configure-tiles: block-n must be 0 (the target's table) or a tile size of at most 1024, got -8
+// A tile's f32 score tile is at most 1024 x 1024 (the tile_sizes rule).
+// HUGE: error: attn-configure-tiles: block-n must be 0 (the target's table) or a tile size of at most 1024, got 100000
 
 // A decode step (4 packed query rows per kv head, attn-pack-gqa): its rows
 // fill one 64-row warpgroup, so the sm_90a table's 128-row tile shrinks to

@@ -1266,9 +1266,42 @@ func.func @mask_too_large(%q: tensor<1x4096x4xf32>, %k: tensor<1x2048x4xf32>, %v
   %p = linalg.softmax dimension(2) ins(%x : tensor<1x4096x2048xf32>) outs(%e : tensor<1x4096x2048xf32>) -> tensor<1x4096x2048xf32>
   %eo = tensor.empty() : tensor<1x4096x4xf32>
   %oz = linalg.fill ins(%zero : f32) outs(%eo : tensor<1x4096x4xf32>) -> tensor<1x4096x4xf32>
-  // expected-remark @+1 {{not raised: the mask has 8388608 positions, more than the 4194304 evaluated}}
+  // expected-remark @+1 {{not raised: the mask has 4096 x 2048 positions, more than the 4194304 evaluated}}
   %o = linalg.batch_matmul ins(%p, %v : tensor<1x4096x2048xf32>, tensor<1x2048x4xf32>) outs(%oz : tensor<1x4096x4xf32>) -> tensor<1x4096x4xf32>
   return %o : tensor<1x4096x4xf32>
+}
+
+// -----
+
+// Lengths whose product overflows 64 bits (2^32 x 2^32) are as large.
+func.func @mask_positions_overflow(%q: tensor<1x4294967296x4xf32>, %k: tensor<1x4294967296x4xf32>, %v: tensor<1x4294967296x4xf32>) -> (tensor<1x4294967296x4xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<1x4294967296x4294967296xf32>
+  %sz = linalg.fill ins(%zero : f32) outs(%e : tensor<1x4294967296x4294967296xf32>) -> tensor<1x4294967296x4294967296xf32>
+  %s = linalg.batch_matmul indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>]
+      ins(%q, %k : tensor<1x4294967296x4xf32>, tensor<1x4294967296x4xf32>) outs(%sz : tensor<1x4294967296x4294967296xf32>) -> tensor<1x4294967296x4294967296xf32>
+  %me = tensor.empty() : tensor<4294967296x4294967296xf32>
+  %mask = linalg.generic {indexing_maps = [affine_map<(m, n) -> (m, n)>], iterator_types = ["parallel", "parallel"]} outs(%me : tensor<4294967296x4294967296xf32>) {
+  ^bb0(%out: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %ok = arith.cmpi ule, %j, %i : index
+    %val = arith.select %ok, %zero, %ninf : f32
+    linalg.yield %val : f32
+  } -> tensor<4294967296x4294967296xf32>
+  %x = linalg.generic {indexing_maps = [affine_map<(b, m, n) -> (b, m, n)>, affine_map<(b, m, n) -> (m, n)>, affine_map<(b, m, n) -> (b, m, n)>], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%s, %mask : tensor<1x4294967296x4294967296xf32>, tensor<4294967296x4294967296xf32>) outs(%e : tensor<1x4294967296x4294967296xf32>) {
+  ^bb0(%a: f32, %b: f32, %out: f32):
+    %r = arith.addf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<1x4294967296x4294967296xf32>
+  %p = linalg.softmax dimension(2) ins(%x : tensor<1x4294967296x4294967296xf32>) outs(%e : tensor<1x4294967296x4294967296xf32>) -> tensor<1x4294967296x4294967296xf32>
+  %eo = tensor.empty() : tensor<1x4294967296x4xf32>
+  %oz = linalg.fill ins(%zero : f32) outs(%eo : tensor<1x4294967296x4xf32>) -> tensor<1x4294967296x4xf32>
+  // expected-remark @+1 {{not raised: the mask has 4294967296 x 4294967296 positions, more than the 4194304 evaluated}}
+  %o = linalg.batch_matmul ins(%p, %v : tensor<1x4294967296x4294967296xf32>, tensor<1x4294967296x4xf32>) outs(%oz : tensor<1x4294967296x4xf32>) -> tensor<1x4294967296x4xf32>
+  return %o : tensor<1x4294967296x4xf32>
 }
 
 // -----

@@ -60,6 +60,9 @@ struct Problem {
   /// seqQ rows are this many query heads' seqQ / packedQueryHeads tokens;
   /// masks see row i at query position i mod that.
   int64_t packedQueryHeads = 1;
+  /// A compiled-in kv split count (attn.attention kv_splits): the CPU
+  /// stages hold every split's partial O and LSE.
+  int64_t kvSplits = 1;
 
   /// The number of query rows and keys of sequence `b`.
   int64_t seqQOf(int64_t b) const {

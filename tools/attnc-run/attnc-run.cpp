@@ -29,14 +29,15 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
@@ -167,6 +168,10 @@ FailureOr<Problem> problemFromFunction(func::FuncOp func) {
     p.softcap = cap->convertToFloat();
   p.bshd = op.getLayout() == attn::Layout::BSHD;
   p.hasLse = op.getLse() != nullptr;
+  APInt splits;
+  if (Value count = op.getKvSplits();
+      count && matchPattern(count, m_ConstantInt(&splits)))
+    p.kvSplits = splits.getSExtValue();
   if (op.isVarlen()) {
     // Sequences of --seq-q rows and --seq-k keys, then of one row and half
     // the keys, a third of the rows and one key, and none at all, in turn:
@@ -468,24 +473,32 @@ int main(int argc, char **argv) {
     }
   }
 
-  // Sizes are checked before anything is allocated: Q, K, V and the
-  // kernel's O in the element type, O and LSE of the float64 reference, at
-  // 8 bytes an element as an upper bound (computed in double: static sizes
-  // may be far beyond int64 products).
+  // Sizes are checked before anything is allocated: Q, K, V (a paged
+  // cache's pools) and the kernel's O in the element type, O and LSE of the
+  // float64 reference, the partial O and LSE of each kv split, at 8 bytes
+  // an element as an upper bound (computed in double: static sizes may be
+  // far beyond int64 products).
   constexpr double kMaxHostBytes = 8.0 * 1024 * 1024 * 1024;
+  auto elements = [](const std::vector<int64_t> &shape) {
+    double n = 1;
+    for (int64_t size : shape)
+      n *= double(size);
+    return n;
+  };
   for (const Problem &p : problems) {
     double rowsQ = double(p.batch) * double(p.headsQ) * double(p.seqQ);
-    double rowsK = double(p.batch) * double(p.headsKV) * double(p.seqK);
-    double bytes = 8.0 * (rowsQ * (p.headDim + 2.0 * p.valueHeadDim + 1.0) +
-                          rowsK * (p.headDim + p.valueHeadDim));
+    double bytes =
+        8.0 *
+        (rowsQ * (p.headDim + 2.0 * p.valueHeadDim + 1.0) +
+         elements(p.keyShape()) + elements(p.valueShape()) +
+         (p.kvSplits > 1 ? rowsQ * double(p.kvSplits) * (p.valueHeadDim + 1.0)
+                         : 0.0));
     if (bytes > kMaxHostBytes) {
       llvm::errs() << llvm::formatv(
-          "attnc-run: @{0} (B={1} Hq={2} Nq={3} Hkv={4} Nk={5} D={6} Dv={7}) "
-          "needs about {8:e2} bytes of host memory for its inputs, output "
-          "and float64 reference, more than attnc-run's 8 GiB; use smaller "
-          "sizes\n",
-          p.function, p.batch, p.headsQ, p.seqQ, p.headsKV, p.seqK, p.headDim,
-          p.valueHeadDim, bytes);
+          "attnc-run: @{0} ({1}) needs about {2:e2} bytes of host memory for "
+          "its inputs, output, kv split partials and float64 reference, more "
+          "than attnc-run's 8 GiB; use smaller sizes\n",
+          p.function, p.describeShape(), bytes);
       return 1;
     }
   }

@@ -322,12 +322,11 @@ LogicalResult AttentionOp::verify() {
     if (tiles->size() != 2 || (*tiles)[0] <= 0 || (*tiles)[1] <= 0)
       return emitOpError("tile_sizes must be [block_m, block_n] with positive "
                          "sizes");
-    // Every lowering materializes a block_m x block_n score tile.
-    constexpr int64_t kMaxTile = 1024;
-    if ((*tiles)[0] > kMaxTile || (*tiles)[1] > kMaxTile)
-      return emitOpError("tile_sizes must be at most 1024 rows each (a "
-                         "block_m x block_n f32 score tile of at most 4 MiB), "
-                         "got [")
+    if ((*tiles)[0] > kMaxTileSize || (*tiles)[1] > kMaxTileSize)
+      return emitOpError("tile_sizes must be at most ")
+             << kMaxTileSize
+             << " rows each (a block_m x block_n f32 score tile of at most 4 "
+                "MiB), got ["
              << (*tiles)[0] << ", " << (*tiles)[1] << "]";
   }
   return success();

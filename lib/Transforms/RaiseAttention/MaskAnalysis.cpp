@@ -408,8 +408,9 @@ Matched<MaskSpec> raise::classifyMask(const AdditiveMask &mask, int64_t nq,
   constexpr int64_t kMaxPositions = int64_t(1) << 22;
   if (ShapedType::isDynamic(nq) || ShapedType::isDynamic(nk))
     return miss("the mask is over dynamic sequence lengths");
-  if (nq * nk > kMaxPositions)
-    return miss("the mask has " + Twine(nq * nk) +
+  // Compared by division: nq * nk of two large static lengths overflows.
+  if (nq > 0 && nk > kMaxPositions / nq)
+    return miss("the mask has " + Twine(nq) + " x " + Twine(nk) +
                 " positions, more than the " + Twine(kMaxPositions) +
                 " evaluated");
   MaskEvaluator evaluator;

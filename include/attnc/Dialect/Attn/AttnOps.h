@@ -65,6 +65,10 @@ struct DependentLaunchResource
 #include "attnc/Dialect/Attn/AttnOps.h.inc"
 
 namespace mlir::attn {
+/// The largest block_m and block_n of a tile: every lowering materializes a
+/// block_m x block_n f32 score tile (at most 4 MiB).
+inline constexpr int64_t kMaxTileSize = 1024;
+
 /// Returns the logical [batch, heads, seq, head_dim] sizes of a 4-D operand
 /// stored in `layout`.
 SmallVector<int64_t, 4> toLogicalBHSD(ArrayRef<int64_t> shape, Layout layout);
