@@ -1209,10 +1209,18 @@ bool attnc::rt::validateManifest(const Manifest &m, std::string &error) {
     out = v;
     return true;
   };
-  int64_t headsQ = 0, headsKV = 0, side = 0;
+  int64_t headsQ = 0, headsKV = 0, side = 0, seqQ = 0;
   if (!integer("heads_q", 1, headsQ) || !integer("heads_kv", 1, headsKV) ||
-      !integer("window_left", 0, side) || !integer("window_right", 0, side))
+      !integer("window_left", 0, side) || !integer("window_right", 0, side) ||
+      !integer("seq_q", 1, seqQ))
     return false;
+  // A window has two sides (the tools read both).
+  if (!optionValue("window_left") != !optionValue("window_right"))
+    return fail(error,
+                optionValue("window_left") ? "options.window_right"
+                                           : "options.window_left",
+                "is missing: a window has both sides (window_left and "
+                "window_right)");
   // The runtime views the caller's Q as the packed one (attn-pack-gqa; the
   // kernel's masks see a packed row's query position), or refuses a launch
   // whose strides have no such view (bshd with more than one token).

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <numeric>
 #include <sstream>
@@ -82,6 +83,32 @@ std::vector<int64_t> Problem::valueShape() const {
 }
 std::vector<int64_t> Problem::outputShape() const {
   return physical(bshd, tensorBatch(*this), headsQ, seqQ, valueHeadDim);
+}
+
+std::string attnc::run::hostMemoryError(const Problem &p,
+                                        const std::string &tool) {
+  auto elements = [](const std::vector<int64_t> &shape) {
+    double n = 1;
+    for (int64_t size : shape)
+      n *= double(size);
+    return n;
+  };
+  double rowsQ = double(p.batch) * double(p.headsQ) * double(p.seqQ);
+  double splitPartials =
+      p.kvSplits > 1 ? rowsQ * double(p.kvSplits) * (p.valueHeadDim + 1.0)
+                     : 0.0;
+  double bytes =
+      8.0 * (rowsQ * (p.headDim + 2.0 * p.valueHeadDim + 1.0) +
+             elements(p.keyShape()) + elements(p.valueShape()) + splitPartials);
+  if (bytes <= kMaxHostBytes)
+    return "";
+  char amount[32];
+  std::snprintf(amount, sizeof(amount), "%.2e", bytes);
+  return tool + ": @" + p.function + " (" + p.describeShape() +
+         ") needs about " + amount +
+         " bytes of host memory for its inputs, output, kv split partials "
+         "and float64 reference, more than " +
+         tool + "'s 8 GiB; use smaller sizes";
 }
 
 std::string Problem::describeShape() const {

@@ -102,6 +102,15 @@ struct HostTensor {
   void *data() { return bytes.data(); }
 };
 
+/// The tools' limit on the host memory of one problem.
+inline constexpr double kMaxHostBytes = 8.0 * 1024 * 1024 * 1024;
+/// Why `tool` cannot check `p` within kMaxHostBytes ("" if it can): Q, K, V
+/// (a paged cache's pools) and the kernel's O in the element type, O and
+/// LSE of the float64 reference and the partial O and LSE of each kv split,
+/// at 8 bytes an element as an upper bound (computed in double: static
+/// sizes may be far beyond int64 products).
+std::string hostMemoryError(const Problem &p, const std::string &tool);
+
 HostTensor makeTensor(ElementType type, std::vector<int64_t> shape);
 /// Fills with N(0, 1) samples; never all zeros.
 void fillNormal(HostTensor &t, std::mt19937_64 &rng);

@@ -36,8 +36,11 @@
 #include <CLI/CLI.hpp>
 
 #include <array>
+#include <cerrno>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -126,14 +129,25 @@ std::string parseShapes(const std::string &text,
   shapes.clear();
   std::stringstream list(text);
   std::string item;
+  // The kernels take B as grid z (at most 65535) and the lengths as i32.
+  constexpr int64_t kMaxBatch = 65535, kMaxLength = INT32_MAX;
   while (std::getline(list, item, ',')) {
     std::array<int64_t, 3> s{};
-    char tail = 0;
-    if (std::sscanf(item.c_str(), "%ld:%ld:%ld%c", &s[0], &s[1], &s[2],
-                    &tail) != 3 ||
-        s[0] < 1 || s[1] < 1 || s[2] < 1)
-      return "--shapes: bad shape '" + item +
-             "' (want B:Nq:Nk, positive integers)";
+    const char *at = item.c_str();
+    bool ok = true;
+    for (int i = 0; i < 3 && ok; ++i) {
+      char *end = nullptr;
+      errno = 0;
+      long long v = std::strtoll(at, &end, 10);
+      ok = end != at && errno != ERANGE && *end == (i < 2 ? ':' : '\0') &&
+           v >= 1 && v <= (i == 0 ? kMaxBatch : kMaxLength);
+      s[i] = v;
+      at = end + 1;
+    }
+    if (!ok)
+      return "--shapes: bad shape '" + item + "' (want B:Nq:Nk, B in 1.." +
+             std::to_string(kMaxBatch) + ", Nq and Nk in 1.." +
+             std::to_string(kMaxLength) + ")";
     shapes.push_back(s);
   }
   if (shapes.empty())
@@ -212,6 +226,12 @@ int main(int argc, char **argv) {
         std::printf("%-18s FAIL (%s)\n", m.entry.c_str(), error.c_str());
         ++failures;
         break;
+      }
+      if (std::string why = hostMemoryError(p, "attnc-run-artifact");
+          !why.empty()) {
+        std::printf("%-18s FAIL (%s)\n", m.entry.c_str(), why.c_str());
+        ++failures;
+        continue;
       }
       HostTensor q = makeTensor(p.dtype, p.queryShape()),
                  k = makeTensor(p.dtype, p.keyShape()),

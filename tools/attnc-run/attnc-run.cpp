@@ -473,35 +473,12 @@ int main(int argc, char **argv) {
     }
   }
 
-  // Sizes are checked before anything is allocated: Q, K, V (a paged
-  // cache's pools) and the kernel's O in the element type, O and LSE of the
-  // float64 reference, the partial O and LSE of each kv split, at 8 bytes
-  // an element as an upper bound (computed in double: static sizes may be
-  // far beyond int64 products).
-  constexpr double kMaxHostBytes = 8.0 * 1024 * 1024 * 1024;
-  auto elements = [](const std::vector<int64_t> &shape) {
-    double n = 1;
-    for (int64_t size : shape)
-      n *= double(size);
-    return n;
-  };
-  for (const Problem &p : problems) {
-    double rowsQ = double(p.batch) * double(p.headsQ) * double(p.seqQ);
-    double bytes =
-        8.0 *
-        (rowsQ * (p.headDim + 2.0 * p.valueHeadDim + 1.0) +
-         elements(p.keyShape()) + elements(p.valueShape()) +
-         (p.kvSplits > 1 ? rowsQ * double(p.kvSplits) * (p.valueHeadDim + 1.0)
-                         : 0.0));
-    if (bytes > kMaxHostBytes) {
-      llvm::errs() << llvm::formatv(
-          "attnc-run: @{0} ({1}) needs about {2:e2} bytes of host memory for "
-          "its inputs, output, kv split partials and float64 reference, more "
-          "than attnc-run's 8 GiB; use smaller sizes\n",
-          p.function, p.describeShape(), bytes);
+  // Sizes are checked before anything is allocated.
+  for (const Problem &p : problems)
+    if (std::string why = hostMemoryError(p, "attnc-run"); !why.empty()) {
+      llvm::errs() << why << "\n";
       return 1;
     }
-  }
 
   std::mt19937_64 rng(seed);
   std::vector<Inputs> inputs;
