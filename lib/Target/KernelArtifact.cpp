@@ -15,6 +15,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/FileSystem.h"
@@ -83,6 +84,18 @@ mlir::attn::compileKernelArtifacts(ModuleOp module,
     auto start = std::chrono::steady_clock::now();
     KernelArtifact artifact;
     artifact.name = func.getSymName().str();
+    // Each function is compiled alone: a call to another would be left
+    // pointing at a function the copy no longer has.
+    WalkResult calls = func.walk([&](CallOpInterface call) {
+      call.emitError("function @")
+          << artifact.name
+          << " calls another function; attnc-compile makes one kernel of "
+             "each function's own attn.attention (a call is neither inlined "
+             "nor launched): put the attention in this function";
+      return WalkResult::interrupt();
+    });
+    if (calls.wasInterrupted())
+      return failure();
     OwningOpRef<ModuleOp> single(module.clone());
     for (auto other : llvm::make_early_inc_range(single->getOps<func::FuncOp>()))
       if (other.getSymName() != artifact.name)

@@ -26,6 +26,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/SymbolTable.h"
 
+#include <limits>
+
 #define DEBUG_TYPE "attn-pack-gqa"
 
 namespace mlir::attn {
@@ -45,6 +47,12 @@ std::optional<int64_t> packableGroup(AttentionOp op, int64_t maskedRowLimit) {
   int64_t group = op.getNumQueryHeads() / op.getNumKVHeads();
   int64_t tokens = op.getLogicalShape(op.getQuery().getType())[2];
   if (group == 1 || op.isVarlen() || op.getPackedQueryHeads())
+    return std::nullopt;
+  // Packed rows are a length the kernels take as i32 (and a static shape
+  // an int64): past that, the attention stays unpacked and the length
+  // checks name the caller's Nq.
+  if (!ShapedType::isDynamic(tokens) &&
+      tokens > std::numeric_limits<int32_t>::max() / group)
     return std::nullopt;
   if (op.getMaskSpec().hidesKeys() && maskedRowLimit >= 0 &&
       (ShapedType::isDynamic(tokens) || group * tokens > maskedRowLimit))

@@ -392,3 +392,20 @@ func.func @paged(%q: tensor<?x32x1x64xbf16>, %k: tensor<?x16x8x64xbf16>,
       -> tensor<?x32x1x64xbf16>
   return %o : tensor<?x32x1x64xbf16>
 }
+
+// -----
+
+// 2^30 static queries of 4 heads a kv head would pack into 2^32 rows, past
+// the kernels' i32 lengths (and 2^62 into an int64 overflow): such an
+// attention stays unpacked, and the length checks see the caller's Nq.
+// CHECK-LABEL: func.func @rows_past_i32(
+// CHECK-SAME:      %{{[^:]+}}: tensor<1x8x1073741824x64xbf16>,
+// CHECK-NOT:     attn.packed_query_heads
+// CHECK:         attn.attention %{{.*}} : tensor<1x8x1073741824x64xbf16>,
+func.func @rows_past_i32(%q: tensor<1x8x1073741824x64xbf16>, %k: tensor<1x2x?x64xbf16>,
+                         %v: tensor<1x2x?x64xbf16>) -> tensor<1x8x1073741824x64xbf16> {
+  %o = attn.attention %q, %k, %v
+      : tensor<1x8x1073741824x64xbf16>, tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16>
+      -> tensor<1x8x1073741824x64xbf16>
+  return %o : tensor<1x8x1073741824x64xbf16>
+}

@@ -287,6 +287,12 @@ LogicalResult AttentionOp::verify() {
   if (failed(checkPositive(*this, "scale", getScale())) ||
       failed(checkPositive(*this, "softcap", getSoftcap())))
     return failure();
+  // A constant scale_value is held to the scale attribute's rule.
+  FloatAttr scaleConstant;
+  if (Value scale = getScaleValue();
+      scale && matchPattern(scale, m_Constant(&scaleConstant)) &&
+      failed(checkPositive(*this, "scale_value", scaleConstant.getValue())))
+    return failure();
   // The exponentials run in base 2 with scale * log2(e) folded into one f32
   // multiplier; a scale whose multiplier overflows would give NaN.
   if (std::optional<APFloat> scale = getScale())

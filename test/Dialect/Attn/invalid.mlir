@@ -332,6 +332,19 @@ func.func @scale_negative(%q: tensor<1x8x128x64xf32>, %k: tensor<1x8x128x64xf32>
 
 // -----
 
+// A constant scale_value is held to the scale attribute's rule.
+func.func @scale_value_negative(%q: tensor<1x8x128x64xf32>, %k: tensor<1x8x128x64xf32>,
+                                %v: tensor<1x8x128x64xf32>) -> tensor<1x8x128x64xf32> {
+  %s = arith.constant -1.0 : f32
+  // expected-error @+1 {{'attn.attention' op scale_value must be a finite positive number, got -1.000000e+00}}
+  %o = attn.attention %q, %k, %v scale_value(%s)
+      : tensor<1x8x128x64xf32>, tensor<1x8x128x64xf32>, tensor<1x8x128x64xf32>
+      -> tensor<1x8x128x64xf32>
+  return %o : tensor<1x8x128x64xf32>
+}
+
+// -----
+
 // +inf as an f32 bit pattern.
 func.func @scale_inf(%q: tensor<1x8x128x64xf32>, %k: tensor<1x8x128x64xf32>,
                      %v: tensor<1x8x128x64xf32>) -> tensor<1x8x128x64xf32> {
