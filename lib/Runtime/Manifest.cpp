@@ -18,8 +18,12 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <initializer_list>
 #include <limits>
+#include <sstream>
 #include <unordered_set>
 
 using namespace attnc::rt;
@@ -1565,6 +1569,24 @@ OrderedJson splitKvJson(const SplitKv &split) {
   return out;
 }
 } // namespace
+
+bool attnc::rt::readArtifactFile(const std::string &path, std::string &out,
+                                 std::string &error) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    error = "cannot read '" + path + "': it is a directory";
+    return false;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    error = "cannot read '" + path + "': " + std::strerror(errno);
+    return false;
+  }
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  out = buffer.str();
+  return true;
+}
 
 std::string attnc::rt::toJson(const Manifest &m) {
   OrderedJson doc;

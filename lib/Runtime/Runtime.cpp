@@ -180,18 +180,6 @@ attnc_status getSession(const char *call, int ordinal, const Session *&out,
 // Artifact files
 //===----------------------------------------------------------------------===//
 
-bool readFile(const std::string &path, std::string &out, std::string &error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    error = "cannot read '" + path + "': " + std::strerror(errno);
-    return false;
-  }
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  out = buffer.str();
-  return true;
-}
-
 uint64_t fnv1a(uint64_t hash, std::string_view data) {
   for (unsigned char c : data) {
     hash ^= c;
@@ -503,7 +491,7 @@ attnc_status loadKernel(const char *path, attnc_kernel *out) {
   // Everything about the artifact is checked before the driver is needed, so
   // these errors read the same on machines without a GPU.
   std::string error, manifestText, ptx, cubin;
-  if (!readFile(manifestPath, manifestText, error))
+  if (!readArtifactFile(manifestPath, manifestText, error))
     return failWith(ATTNC_ERROR_MANIFEST,
                     std::string(call) + ": manifest " + error);
   auto kernel = std::make_unique<attnc_kernel_s>();
@@ -512,12 +500,12 @@ attnc_status loadKernel(const char *path, attnc_kernel *out) {
     return failWith(ATTNC_ERROR_MANIFEST, std::string(call) + ": " + error);
   kernel->attention = attentionLaunch(m);
   std::string ptxPath = dir + "/" + m.ptx;
-  if (!readFile(ptxPath, ptx, error))
+  if (!readArtifactFile(ptxPath, ptx, error))
     return failWith(ATTNC_ERROR_MANIFEST, std::string(call) + ": PTX " + error);
   if (!checkPtx(m, kernel->attention, ptxPath, ptx, error))
     return failWith(ATTNC_ERROR_MANIFEST, std::string(call) + ": " + error);
   std::string cubinPath = m.cubin.empty() ? "" : dir + "/" + m.cubin;
-  if (!cubinPath.empty() && !readFile(cubinPath, cubin, error))
+  if (!cubinPath.empty() && !readArtifactFile(cubinPath, cubin, error))
     return failWith(ATTNC_ERROR_MANIFEST,
                     std::string(call) + ": cubin " + error);
 

@@ -144,14 +144,11 @@ void printSummary(const Manifest &m) {
 }
 
 int checkManifest(const std::string &path, bool json) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    return error("cannot read '" + path + "': " + std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
+  std::string text, message;
+  if (!readArtifactFile(path, text, message))
+    return error(message);
   Manifest manifest;
-  std::string message;
-  if (!parseManifest(text.str(), manifest, message, path))
+  if (!parseManifest(text, manifest, message, path))
     return error(message);
   if (json)
     std::cout << toJson(manifest);

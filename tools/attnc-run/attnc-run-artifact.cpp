@@ -50,16 +50,6 @@ namespace rt = attnc::rt;
 
 namespace {
 
-bool readFile(const std::string &path, std::string &out) {
-  std::ifstream in(path);
-  if (!in)
-    return false;
-  std::stringstream ss;
-  ss << in.rdbuf();
-  out = ss.str();
-  return true;
-}
-
 std::string option(const rt::Manifest &m, const std::string &name) {
   for (const rt::CompileOption &o : m.options)
     if (o.name == name)
@@ -212,10 +202,9 @@ int main(int argc, char **argv) {
   for (const std::string &dir : dirs) {
     std::string json, error;
     rt::Manifest m;
-    if (!readFile(dir + "/manifest.json", json) ||
+    if (!rt::readArtifactFile(dir + "/manifest.json", json, error) ||
         !rt::parseManifest(json, m, error, dir + "/manifest.json")) {
-      std::printf("%-18s FAIL (%s)\n", dir.c_str(),
-                  error.empty() ? "cannot read manifest.json" : error.c_str());
+      std::printf("%-18s FAIL (%s)\n", dir.c_str(), error.c_str());
       ++failures;
       continue;
     }

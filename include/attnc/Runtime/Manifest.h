@@ -245,6 +245,12 @@ struct Manifest {
 bool parseManifest(std::string_view json, Manifest &out, std::string &error,
                    std::string_view sourceName = {});
 
+/// Reads an artifact's file (its manifest, PTX or cubin) into `out`. On
+/// failure returns false and sets `error` to "cannot read '<path>': <why>"
+/// (a directory is refused, not read as an empty file).
+bool readArtifactFile(const std::string &path, std::string &out,
+                      std::string &error);
+
 /// Checks what the types alone do not: ranges, consistency between params and
 /// the problem, and the TMA rules that can be checked without a tensor. Does
 /// not need a device. Errors use the same key paths as the parser.
