@@ -127,7 +127,13 @@ FailureOr<QueryTile> analyzeTile(scf::ForallOp forall, FinalizeOp finalize) {
              WalkResult::interrupt();
     tile.query = query;
     PVOp pv = pvOfScores.lookup(qk);
-    TileLoad value = pv ? TileLoad::of(pv.getValue()) : TileLoad();
+    // attn-tile's three-pass nest computes S in loops without P V.
+    if (!pv)
+      return qk.emitOpError("attn-warp-specialize: these scores reach no "
+                            "attn.pv: the kv loops are not one online-softmax "
+                            "step (run attn-fuse-online-softmax first)"),
+             WalkResult::interrupt();
+    TileLoad value = TileLoad::of(pv.getValue());
     if (!value || bool(value.getPaged()) != bool(key.getPaged()) ||
         bool(value.getVarlen()) != bool(key.getVarlen()))
       return qk.emitOpError("attn-warp-specialize: expected the attn.pv of "

@@ -436,3 +436,9 @@ func.func @mask_packed_rows(%s: tensor<64x32xf32>, %row: index, %col: index,
       : tensor<64x32xf32>
   return %m : tensor<64x32xf32>
 }
+
+// The CPU reference runs the stages before attn-warp-specialize; a
+// partitioned tile is named, not its first ring op.
+// RUN: not attnc-opt %S/../../examples/gqa_causal_bf16.mlir --attn-tiling-pipeline --attn-warp-specialize \
+// RUN:   --convert-attn-to-linalg 2>&1 >/dev/null | FileCheck %s --check-prefix=PARTITIONED
+// PARTITIONED: error: 'attn.warp_specialize' op was not lowered to linalg: the CPU reference runs the tile IR of the stages before attn-warp-specialize (the partition is the GPU kernel's)

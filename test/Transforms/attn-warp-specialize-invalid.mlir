@@ -23,9 +23,34 @@ func.func @no_pv(%q: tensor<1x4x128x64xbf16>, %l: tensor<128xf32>) -> tensor<1x4
   %r = scf.forall (%b, %h) in (1, 4) shared_outs(%out = %init) -> (tensor<1x4x128x64xbf16>) {
     %qt = attn.load_tile %q[%b, %h, %c0] : tensor<1x4x128x64xbf16> -> tensor<128x64xbf16>
     %kt = attn.load_tile %q[%b, %h, %c0] : tensor<1x4x128x64xbf16> -> tensor<64x64xbf16>
-    // expected-error @+1 {{'attn.qk' op attn-warp-specialize: expected the attn.pv of this block, with V loaded as K is, next to it}}
+    // expected-error @+1 {{'attn.qk' op attn-warp-specialize: these scores reach no attn.pv: the kv loops are not one online-softmax step (run attn-fuse-online-softmax first)}}
     %s = attn.qk %qt, %kt : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
     %o, %lse = attn.finalize %s, %l, %l scale %scale_cst0
+        : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %o into %out[%b, %h, 0, 0] [1, 1, 128, 64] [1, 1, 1, 1]
+          : tensor<128x64xbf16> into tensor<1x4x128x64xbf16>
+    }
+  }
+  return %r : tensor<1x4x128x64xbf16>
+}
+
+// -----
+
+// V must be loaded as K is: the producer pushes both.
+func.func @value_not_loaded(%q: tensor<1x4x128x64xbf16>, %vt: tensor<64x64xbf16>,
+                            %l: tensor<128xf32>, %acc: tensor<128x64xf32>) -> tensor<1x4x128x64xbf16> {
+  %scale_cst0 = arith.constant 1.0 : f32
+  %c0 = arith.constant 0 : index
+  %init = tensor.empty() : tensor<1x4x128x64xbf16>
+  %r = scf.forall (%b, %h) in (1, 4) shared_outs(%out = %init) -> (tensor<1x4x128x64xbf16>) {
+    %qt = attn.load_tile %q[%b, %h, %c0] : tensor<1x4x128x64xbf16> -> tensor<128x64xbf16>
+    %kt = attn.load_tile %q[%b, %h, %c0] : tensor<1x4x128x64xbf16> -> tensor<64x64xbf16>
+    // expected-error @+1 {{'attn.qk' op attn-warp-specialize: expected the attn.pv of this block, with V loaded as K is, next to it}}
+    %s = attn.qk %qt, %kt : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
+    %p = attn.exp_diff %s, %l scale_log2 %scale_cst0 : tensor<128x64xf32>, tensor<128xf32>
+    %a = attn.pv %p, %vt, %acc : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
+    %o, %lse = attn.finalize %a, %l, %l scale %scale_cst0
         : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
     scf.forall.in_parallel {
       tensor.parallel_insert_slice %o into %out[%b, %h, 0, 0] [1, 1, 128, 64] [1, 1, 1, 1]

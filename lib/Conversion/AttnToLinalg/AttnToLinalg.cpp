@@ -780,13 +780,22 @@ struct ConvertAttnToLinalgPass final
     populateAttnToLinalgConversionPatterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
-    WalkResult left = getOperation().walk([](Operation *op) {
-      if (isa<AttnDialect>(op->getDialect())) {
-        op->emitOpError("was not lowered to linalg");
-        return WalkResult::interrupt();
-      }
-      return WalkResult::advance();
-    });
+    // Pre-order: an attn.warp_specialize is named before the ring ops in it.
+    WalkResult left =
+        getOperation().walk<WalkOrder::PreOrder>([](Operation *op) {
+          if (isa<WarpSpecializeOp>(op)) {
+            op->emitOpError("was not lowered to linalg: the CPU reference "
+                            "runs the tile IR of the stages before "
+                            "attn-warp-specialize (the partition is the GPU "
+                            "kernel's)");
+            return WalkResult::interrupt();
+          }
+          if (isa<AttnDialect>(op->getDialect())) {
+            op->emitOpError("was not lowered to linalg");
+            return WalkResult::interrupt();
+          }
+          return WalkResult::advance();
+        });
     if (left.wasInterrupted())
       signalPassFailure();
   }
