@@ -96,6 +96,12 @@ struct AttnPackGqaPass final
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (maskedRowLimit < -1) {
+      module.emitError("attn-pack-gqa: masked-row-limit must be -1 (any), 0 "
+                       "(no masked attention) or a row count, got ")
+          << static_cast<int64_t>(maskedRowLimit);
+      return signalPassFailure();
+    }
     for (auto func : module.getOps<func::FuncOp>())
       // A new signature would break the calls of a called function.
       if (!func.isExternal() && SymbolTable::symbolKnownUseEmpty(func, module))

@@ -39,6 +39,12 @@ struct AttnSplitKvPass final
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
+    if (maxRows < -1) {
+      module.emitError("attn-split-kv: max-rows must be -1 (any static "
+                       "count) or a row count, got ")
+          << static_cast<int64_t>(maxRows);
+      return signalPassFailure();
+    }
     for (auto func : module.getOps<func::FuncOp>())
       // A new argument would break the calls of a called function.
       if (!func.isExternal() && func.getBody().hasOneBlock() &&

@@ -19,6 +19,8 @@ func.func @swapped(%q: tensor<1x2x16x32xf32>, %k: tensor<1x2x16x32xf32>,
 // BACKEND: attnc-run: unknown --backend 'cuda' (available: cpu, gpu, auto)
 // RUN: not attnc-run --sweep=nightly 2>&1 | FileCheck %s --check-prefix=SWEEP
 // SWEEP: attnc-run: unknown --sweep 'nightly' (available: ci)
+// RUN: not attnc-run --sweep=ci %s 2>&1 | FileCheck %s --check-prefix=SWEEP-FILE
+// SWEEP-FILE: attnc-run: --sweep=ci runs generated problems; drop the input file '{{.*}}attnc-run-errors.mlir'
 // RUN: not attnc-run %S/Inputs/does-not-exist.mlir 2>&1 | FileCheck %s --check-prefix=NOFILE
 // NOFILE: attnc-run: cannot open input file '{{.*}}does-not-exist.mlir': No such file or directory
 

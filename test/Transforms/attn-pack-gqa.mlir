@@ -7,6 +7,8 @@
 // Masked ones of at most 16 static packed rows (pack-gqa=auto takes 128):
 // a decode step is packed, a dynamic Nq is not.
 // RUN: attnc-opt %s -split-input-file --attn-pack-gqa=masked-row-limit=16 | FileCheck %s --check-prefixes=CHECK,AUTO
+// RUN: not attnc-opt %s -split-input-file --attn-pack-gqa=masked-row-limit=-2 2>&1 | FileCheck %s --check-prefix=BAD-LIMIT
+// BAD-LIMIT: error: attn-pack-gqa: masked-row-limit must be -1 (any), 0 (no masked attention) or a row count, got -2
 
 // GQA 32:8 without a mask: the 4 query heads of each kv head become one head
 // of 4 * Nq rows. Q, O and the LSE change type in the signature and on the

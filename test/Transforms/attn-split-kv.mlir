@@ -1,5 +1,7 @@
 // RUN: attnc-opt %s -split-input-file --attn-split-kv | FileCheck %s
 // RUN: attnc-opt %s -split-input-file --attn-split-kv="max-rows=-1" | FileCheck %s --check-prefix=ANY
+// RUN: not attnc-opt %s -split-input-file --attn-split-kv="max-rows=-5" 2>&1 | FileCheck %s --check-prefix=BAD-ROWS
+// BAD-ROWS: error: attn-split-kv: max-rows must be -1 (any static count) or a row count, got -5
 
 // A decode step (static Nq = 1): the function gets an index argument, the
 // attention's kv_splits, which the kernel takes at launch.

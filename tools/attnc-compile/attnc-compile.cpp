@@ -100,6 +100,11 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv,
                               "attnc-compile: attention graphs to sm_90a "
                               "kernel artifacts (PTX + manifest)\n");
+  // An empty -o would write the kernels' folders into the working directory.
+  if (outputDir.empty()) {
+    llvm::errs() << "attnc-compile: -o needs a directory (it is empty)\n";
+    return 1;
+  }
   attn::AttnPipelineOptions options;
   if (failed(parsePipelineOptions(options)))
     return 1;

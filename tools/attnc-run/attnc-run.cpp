@@ -414,6 +414,13 @@ int main(int argc, char **argv) {
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   OwningOpRef<ModuleOp> module;
   if (!sweep.empty()) {
+    // The sweep generates its problems: an input file would go unread.
+    if (inputFile.getNumOccurrences()) {
+      llvm::errs() << "attnc-run: --sweep=" << sweep
+                   << " runs generated problems; drop the input file '"
+                   << inputFile << "'\n";
+      return 2;
+    }
     auto generated = sweepProblems(sweep);
     if (!generated) {
       llvm::errs() << "attnc-run: unknown --sweep '" << sweep
