@@ -45,17 +45,16 @@ namespace {
 std::optional<int64_t> packableGroup(AttentionOp op, int64_t maskedRowLimit) {
   // Heads are static (the verifier); K's may be a page pool's.
   int64_t group = op.getNumQueryHeads() / op.getNumKVHeads();
-  int64_t tokens = op.getLogicalShape(op.getQuery().getType())[2];
+  std::optional<int64_t> tokens = op.getStaticQueryRows();
   if (group == 1 || op.isVarlen() || op.getPackedQueryHeads())
     return std::nullopt;
   // Packed rows are a length the kernels take as i32 (and a static shape
   // an int64): past that, the attention stays unpacked and the length
   // checks name the caller's Nq.
-  if (!ShapedType::isDynamic(tokens) &&
-      tokens > std::numeric_limits<int32_t>::max() / group)
+  if (tokens && *tokens > std::numeric_limits<int32_t>::max() / group)
     return std::nullopt;
   if (op.getMaskSpec().hidesKeys() && maskedRowLimit >= 0 &&
-      (ShapedType::isDynamic(tokens) || group * tokens > maskedRowLimit))
+      (!tokens || group * *tokens > maskedRowLimit))
     return std::nullopt;
   // [B, Nq, Hq, D] packs into a view only for Nq = 1: a BSHD graph of that
   // static Nq (the runtime refuses a launch of any other); a varlen batch's

@@ -57,9 +57,8 @@ struct AttnSplitKvPass final
   bool isDecodeStep(AttentionOp op) {
     if (op.getKvSplits() || op.isVarlen())
       return false;
-    auto query = cast<RankedTensorType>(op.getQuery().getType());
-    int64_t rows = query.getDimSize(physicalDim(2, op.getLayout()));
-    return !ShapedType::isDynamic(rows) && (maxRows < 0 || rows <= maxRows);
+    std::optional<int64_t> rows = op.getStaticQueryRows();
+    return rows && (maxRows < 0 || *rows <= maxRows);
   }
 
   void split(func::FuncOp func, AttentionOp op) {

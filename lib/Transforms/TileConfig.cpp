@@ -206,11 +206,9 @@ TileConfig mlir::attn::chooseTileConfig(AttentionOp op, int64_t blockM,
                                         llvm::StringRef target) {
   if (std::optional<ArrayRef<int64_t>> tiles = op.getTileSizes())
     return {(*tiles)[0], (*tiles)[1]};
-  auto query = cast<RankedTensorType>(op.getQuery().getType());
-  int64_t rows = query.getDimSize(physicalDim(2, op.getLayout()));
-  TileConfig config = getDefaultTileConfig(
-      op.getHeadDim(), op.getMask() != MaskKind::None, target,
-      ShapedType::isDynamic(rows) ? std::nullopt : std::optional(rows));
+  TileConfig config =
+      getDefaultTileConfig(op.getHeadDim(), op.getMask() != MaskKind::None,
+                           target, op.getStaticQueryRows());
   if (blockM > 0)
     config.blockM = blockM;
   if (blockN > 0)

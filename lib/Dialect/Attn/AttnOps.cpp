@@ -113,6 +113,12 @@ int64_t AttentionOp::getHeadDim() {
 int64_t AttentionOp::getValueHeadDim() {
   return kvLogicalShape(*this, getValue())[3];
 }
+std::optional<int64_t> AttentionOp::getStaticQueryRows() {
+  int64_t rows = getLogicalShape(getQuery().getType())[2];
+  if (ShapedType::isDynamic(rows))
+    return std::nullopt;
+  return rows;
+}
 float AttentionOp::getStaticScale() {
   if (std::optional<APFloat> scale = getScale())
     return scale->convertToFloat();

@@ -167,6 +167,10 @@ def Attn_AttentionOp : Attn_Op<"attention", [Pure, AttrSizedOperandSegments]> {
     int64_t getNumKVHeads();
     int64_t getHeadDim();
     int64_t getValueHeadDim();
+    /// Q's rows per (batch, head) where they are static (Nq; after
+    /// attn-pack-gqa the packed rows, g * Nq): what decides whether the GPU
+    /// pipeline treats a graph as a decode step.
+    std::optional<int64_t> getStaticQueryRows();
     /// K and V are page pools [num_pages, page_size, Hkv, D] (`pages`).
     bool isPaged() { return static_cast<bool>(getBlockTable()); }
     /// The pools' page size (dim 1); only for a paged attention.
