@@ -23,7 +23,9 @@ typedef struct AttncKernelArtifacts {
 } AttncKernelArtifacts;
 
 /// Compiles every attention function of `module` (left unchanged) on its own
-/// through attn-lower-to-ptx-pipeline (mlir::attn::compileKernelArtifacts).
+/// through attn-lower-to-ptx-pipeline (mlir::attn::compileKernelArtifacts,
+/// whose rules for a function apply: one attention and nothing else, Q, K, V
+/// as its arguments in order, no calls).
 /// On success `*artifacts` holds them; destroy it with
 /// attncKernelArtifactsDestroy. On failure it is null and the diagnostics
 /// went to `onDiagnostic`.

@@ -134,8 +134,9 @@ void mlir::attn::buildAttnToNVVMPipeline(OpPassManager &pm,
   }
   // A decode step's grid is B x Hkv tiles: the runtime splits each row's
   // keys when that leaves SMs idle. Its rows are static until
-  // attn-generalize-lengths.
-  if (options.splitKv) {
+  // attn-generalize-lengths. A persistent grid walks (query block, head,
+  // batch) tiles and has no split to walk: it keeps the decode step whole.
+  if (options.splitKv && !options.persistent) {
     AttnSplitKvPassOptions split;
     split.maxRows = kDecodeStepRows;
     pm.addPass(createAttnSplitKvPass(split));

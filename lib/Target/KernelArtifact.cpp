@@ -89,9 +89,9 @@ mlir::attn::compileKernelArtifacts(ModuleOp module,
     WalkResult calls = func.walk([&](CallOpInterface call) {
       call.emitError("function @")
           << artifact.name
-          << " calls another function; attnc-compile makes one kernel of "
-             "each function's own attn.attention (a call is neither inlined "
-             "nor launched): put the attention in this function";
+          << " calls another function; each function is compiled alone "
+             "into one kernel of its own attn.attention (a call is neither "
+             "inlined nor launched): put the attention in this function";
       return WalkResult::interrupt();
     });
     if (calls.wasInterrupted())

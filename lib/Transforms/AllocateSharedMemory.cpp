@@ -1,5 +1,4 @@
-//===- AllocateSharedMemory.cpp - a GPU tile's shared memory in the IR
-//-----===//
+//===- AllocateSharedMemory.cpp - a GPU tile's memory and barriers -------===//
 //
 // Part of the attnc project, under the Apache License v2.0 with LLVM
 // Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
@@ -107,6 +106,15 @@ struct AttnAllocateSharedMemoryPass final
     bool pingPong = false;
     forall.getBody()->walk([&](WaitTurnOp) { pingPong = true; });
     smem.allocateNamedBarriers(accumulator.getWarpgroups(), pingPong);
+    int64_t lastBarrier = smem.turnBarriers.empty()
+                              ? smem.warpgroupBarriers.back()
+                              : smem.turnBarriers.back();
+    if (lastBarrier >= kNamedBarriers)
+      return forall.emitError("attn-allocate-shared-memory: ")
+             << accumulator.getWarpgroups() << " consumer warpgroups"
+             << (pingPong ? " taking turns" : "") << " need " << lastBarrier
+             << " named barriers, more than the " << kNamedBarriers - 1
+             << " a CTA has besides bar.sync 0; choose a smaller block_m";
     if (smem.total > SharedMemoryLayout::kMaxBytes)
       return forall.emitError("attn-allocate-shared-memory: tile ")
              << tile.blockM << "x" << tile.blockN << " needs " << smem.total

@@ -229,6 +229,18 @@ func.func @branch(%q: tensor<1x2x?x64xbf16>, %k: tensor<1x2x?x64xbf16>,
 
 // -----
 
+// ... and an op with an effect, though it only takes scalars.
+func.func @assert(%q: tensor<1x2x?x64xbf16>, %k: tensor<1x2x?x64xbf16>,
+                  %v: tensor<1x2x?x64xbf16>, %ok: i1) -> tensor<1x2x?x64xbf16> {
+  // expected-error @+1 {{convert-attn-to-nvvm: @assert computes 'cf.assert' outside its tiled attention}}
+  cf.assert %ok, "checked on the host"
+  %o = attn.attention %q, %k, %v
+      : tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16> -> tensor<1x2x?x64xbf16>
+  return %o : tensor<1x2x?x64xbf16>
+}
+
+// -----
+
 // A result the attention does not compute (an argument returned as is).
 func.func @returns_argument(%q: tensor<1x2x?x64xbf16>, %k: tensor<1x2x?x64xbf16>,
                             %v: tensor<1x2x?x64xbf16>) -> (tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16>) {
@@ -262,4 +274,15 @@ func.func @paged_swapped_table(%q: tensor<?x8x1x128xbf16>, %k: tensor<?x16x8x128
       : tensor<?x8x1x128xbf16>, tensor<?x16x8x128xbf16>, tensor<?x16x8x128xbf16>
       -> tensor<?x8x1x128xbf16>
   return %o : tensor<?x8x1x128xbf16>
+}
+
+// -----
+
+// Q read from the second argument.
+func.func @swapped_qk(%q: tensor<1x2x?x64xbf16>, %k: tensor<1x2x?x64xbf16>,
+                      %v: tensor<1x2x?x64xbf16>) -> tensor<1x2x?x64xbf16> {
+  // expected-error @+1 {{convert-attn-to-nvvm: Q must be the function's argument #0, got argument #1}}
+  %o = attn.attention %k, %q, %v
+      : tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16> -> tensor<1x2x?x64xbf16>
+  return %o : tensor<1x2x?x64xbf16>
 }

@@ -54,7 +54,7 @@
 // A persistent CTA walks (query block, head, batch) tiles, not kv splits.
 // RUN: sed 's/attn.attention %q, %k, %v/attn.attention %q, %k, %v kv_splits(%c2)/; s/^  %o = /  %c2 = arith.constant 2 : index\n  %o = /' %s \
 // RUN:   | not attnc-opt --attn-lower-to-nvvm-pipeline="persistent=true" 2>&1 | FileCheck %s --check-prefix=SPLIT-PERSISTENT
-// SPLIT-PERSISTENT: error: convert-attn-to-nvvm: a split-KV tile (kv_splits) has no persistent schedule: drop --persistent, or the split (kv_splits; --split-kv=false for the split attn-split-kv gives a decode step)
+// SPLIT-PERSISTENT: error: convert-attn-to-nvvm: a split-KV tile (kv_splits) has no persistent schedule: drop --persistent or the attention's kv_splits
 // A compiled-in split count is a factor of grid z (at most 65535).
 // RUN: sed 's/attn.attention %q, %k, %v/attn.attention %q, %k, %v kv_splits(%c)/; s/^  %o = /  %c = arith.constant 70000 : index\n  %o = /' %s \
 // RUN:   | not attnc-opt --attn-lower-to-nvvm-pipeline 2>&1 | FileCheck %s --check-prefix=SPLIT-COUNT

@@ -41,7 +41,7 @@ func.func @swapped(%q: tensor<1x2x16x32xf32>, %k: tensor<1x2x16x32xf32>,
 // Sizes are checked before allocating: a 2^40-query problem is an error that
 // says what it would need, not std::length_error or an out-of-memory abort.
 // RUN: not attnc-run --backend=cpu %S/Inputs/huge.mlir 2>&1 | FileCheck %s --check-prefix=HUGE
-// HUGE: attnc-run: @huge (B=1 Hq=1 Hkv=1 Nq=1099511627776 Nk=16 D=64) needs about 1.70e+15 bytes of host memory for its inputs, output, kv split partials and float64 reference, more than attnc-run's 8 GiB; use smaller sizes
+// HUGE: attnc-run: @huge (B=1 Hq=1 Hkv=1 Nq=1099511627776 Nk=16 D=64) needs about 1.70e+15 bytes of host memory for its inputs, output and float64 reference, more than attnc-run's 8 GiB; use smaller sizes
 // The count includes the partials of compiled-in kv splits and the page
 // pools of a paged cache (a segfault in the JIT code and an out-of-memory
 // abort before).

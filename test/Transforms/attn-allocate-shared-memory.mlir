@@ -59,6 +59,9 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 // OVERLAP: error: attn-allocate-shared-memory: the intra-warpgroup overlap (kv loops with attn.stage = 1) needs probs-in-registers
 // RUN: not attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=256" \
 // RUN:   --attn-warp-specialize="stages=8" --attn-assign-layouts --attn-allocate-shared-memory 2>&1 | FileCheck %s --check-prefix=TOO-BIG
+// RUN: not attnc-opt %s --attn-tiling-pipeline="block-m=1024 block-n=64" \
+// RUN:   --attn-assign-layouts --attn-allocate-shared-memory 2>&1 | FileCheck %s --check-prefix=BARRIERS
+// BARRIERS: error: attn-allocate-shared-memory: 16 consumer warpgroups need 16 named barriers, more than the 15 a CTA has besides bar.sync 0; choose a smaller block_m
 // TOO-BIG: error: attn-allocate-shared-memory: tile 128x256 needs {{[0-9]+}} bytes of shared memory (Q, 8 K/V stages), more than the 232448 bytes a CTA may use on sm_90a
 // The conversion takes the barrier ids from here and computes none: kv loops
 // that take ping-pong turns need the turn barriers.

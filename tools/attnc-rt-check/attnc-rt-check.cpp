@@ -20,12 +20,9 @@
 #include <cstddef>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <mutex>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -186,12 +183,9 @@ int checkLoad(const std::string &path, int device) {
 /// all must end the same way (all loads succeed with a GPU, all fail with the
 /// same message without one).
 int checkThreads(const std::string &path, int threads, int iterations) {
-  std::string manifestPath = path + "/manifest.json";
-  std::ifstream in(manifestPath, std::ios::binary);
-  if (!in)
-    return error("cannot read '" + manifestPath + "': " + std::strerror(errno));
-  std::ostringstream text;
-  text << in.rdbuf();
+  std::string manifestPath = path + "/manifest.json", text, readError;
+  if (!readArtifactFile(manifestPath, text, readError))
+    return error(readError);
   std::mutex mutex;
   std::map<std::string, int> outcomes; // "<status>: <message>" -> count
   std::vector<std::thread> pool;
@@ -201,7 +195,7 @@ int checkThreads(const std::string &path, int threads, int iterations) {
         Manifest manifest;
         std::string message;
         std::string outcome = "manifest ok";
-        if (!parseManifest(text.str(), manifest, message, manifestPath))
+        if (!parseManifest(text, manifest, message, manifestPath))
           outcome = "manifest error: " + message;
         attnc_kernel kernel = nullptr;
         attnc_status status = attnc_kernel_load(path.c_str(), &kernel);

@@ -93,22 +93,24 @@ std::string attnc::run::hostMemoryError(const Problem &p,
       n *= double(size);
     return n;
   };
-  double rowsQ = double(p.batch) * double(p.headsQ) * double(p.seqQ);
+  // A varlen batch's seqQ is its total: its tensors have batch 1.
+  double rowsQ = elements(p.queryShape()) / double(p.headDim);
   double splitPartials =
       p.kvSplits > 1 ? rowsQ * double(p.kvSplits) * (p.valueHeadDim + 1.0)
                      : 0.0;
   double bytes =
-      8.0 * (rowsQ * (p.headDim + 2.0 * p.valueHeadDim + 1.0) +
-             elements(p.keyShape()) + elements(p.valueShape()) + splitPartials);
+      8.0 * (elements(p.queryShape()) + elements(p.keyShape()) +
+             elements(p.valueShape()) + 2.0 * elements(p.outputShape()) +
+             rowsQ + splitPartials);
   if (bytes <= kMaxHostBytes)
     return "";
   char amount[32];
   std::snprintf(amount, sizeof(amount), "%.2e", bytes);
   return tool + ": @" + p.function + " (" + p.describeShape() +
-         ") needs about " + amount +
-         " bytes of host memory for its inputs, output, kv split partials "
-         "and float64 reference, more than " +
-         tool + "'s 8 GiB; use smaller sizes";
+         ") needs about " + amount + " bytes of host memory for its inputs, " +
+         (p.kvSplits > 1 ? "output, kv split partials" : "output") +
+         " and float64 reference, more than " + tool +
+         "'s 8 GiB; use smaller sizes";
 }
 
 std::string Problem::describeShape() const {

@@ -41,9 +41,16 @@ def ConvertAttnToNVVMPass : Pass<"convert-attn-to-nvvm", "ModuleOp"> {
     producer warpgroup (setmaxnreg budgets from the op) streams Q and the
     K/V blocks by TMA into a ring (the op's stages) of 128B-swizzled shared memory
     (full/empty mbarriers); otherwise consumer thread 0 issues the loads.
-    Every shared-memory offset, whether P goes through shared memory, the
-    K/V release barriers and whether the grid is persistent come from the
-    forall's `#attn.shared_memory` (attn-allocate-shared-memory).
+    Every shared-memory offset, every named barrier id, whether P goes
+    through shared memory, the K/V release barriers and whether the grid is
+    persistent come from the forall's `#attn.shared_memory`
+    (attn-allocate-shared-memory). The function must compute its attention
+    and nothing else (outside the forall only constants, scalar index and
+    scale arithmetic, tensor.dim, the outputs' tensor.empty/tensor.cast and
+    the split-KV merge; it returns the tile's results), and read Q, K, V
+    (then a paged cache's block table and cache lengths, or a varlen
+    batch's offsets) from its arguments in that order: the kernel is named
+    by those roles, so anything else would be dropped or swapped silently.
     `wgmma` SS computes S = Q K^T; the online softmax
     runs on the accumulator registers (quad shuffles, ex2); P is converted to
     bf16/f16 in registers and `wgmma` RS (inline PTX: MLIR 22 has no op for

@@ -81,7 +81,8 @@ struct AttnPipelineOptions : public PassPipelineOptions<AttnPipelineOptions> {
       *this, "split-kv",
       llvm::cl::desc("GPU: decode steps (static query rows <= 128 per kv "
                      "head, after pack-gqa) get a kv split count the runtime "
-                     "chooses at each launch (attn-split-kv)"),
+                     "chooses at each launch (attn-split-kv; not with "
+                     "persistent, whose grid has no split)"),
       llvm::cl::init(true)};
   PassOptions::Option<WarpSpecializeMode> warpSpecialize{
       *this, "warp-specialize",

@@ -29,9 +29,13 @@ struct KernelArtifact {
 };
 
 /// Compiles every attention function of `module` on its own (a clone per
-/// function) through buildAttnToPTXPipeline. Diagnostics go to the context;
-/// one that lacks a registration of registerAttncDialects gets an error
-/// naming it (checkAttncRequirements) before anything is compiled.
+/// function) through buildAttnToPTXPipeline. Each function must hold one
+/// attn.attention and compute nothing else, take Q, K, V (and the index
+/// inputs) as its arguments in that order and call no other function;
+/// anything else is a diagnostic (convert-attn-to-nvvm's rules). Diagnostics
+/// go to the context; one that lacks a registration of
+/// registerAttncDialects gets an error naming it (checkAttncRequirements)
+/// before anything is compiled.
 FailureOr<SmallVector<KernelArtifact>>
 compileKernelArtifacts(ModuleOp module, const AttnPipelineOptions &options);
 

@@ -24,6 +24,7 @@
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/StringSet.h"
 
 #define DEBUG_TYPE "convert-attn-to-nvvm"
@@ -78,7 +79,9 @@ LogicalResult verifyOnlyAttention(func::FuncOp func, scf::ForallOp forall) {
         isa<func::ReturnOp, tensor::EmptyOp, tensor::DimOp, tensor::CastOp,
             CombineSplitsOp>(op))
       continue;
-    if (op.getNumRegions() == 0 &&
+    // Scalar arithmetic the kernel can recompute; an op with effects (an
+    // assert, a call) would be dropped like a tensor op.
+    if (op.getNumRegions() == 0 && isMemoryEffectFree(&op) &&
         llvm::all_of(op.getOperandTypes(), isScalar) &&
         llvm::all_of(op.getResultTypes(), isScalar))
       continue;

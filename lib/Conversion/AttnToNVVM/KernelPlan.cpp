@@ -943,8 +943,7 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
   // would be a fourth coordinate of that walk, which it does not have.
   if (plan.persistent && plan.kvSplit)
     return fail("a split-KV tile (kv_splits) has no persistent schedule: "
-                "drop --persistent, or the split (kv_splits; --split-kv=false "
-                "for the split attn-split-kv gives a decode step)");
+                "drop --persistent or the attention's kv_splits");
   // The grid of a varlen kernel is its tile scheduler's bound on the
   // sequences' tiles (attn.sequence_tile), not tiles a CTA walks.
   if (plan.persistent && plan.varlen)

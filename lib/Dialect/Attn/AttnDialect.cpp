@@ -82,7 +82,6 @@ LogicalResult SharedMemoryAttr::verify(
   if (warpgroupBarriers.empty())
     return emitError() << "warpgroup_barriers needs one id per consumer "
                           "warpgroup, got none";
-  constexpr int64_t kNamedBarriers = 16;
   SmallVector<int64_t> seen;
   for (auto [name, ids] : {std::pair{"warpgroup_barriers", warpgroupBarriers},
                            std::pair{"turn_barriers", turnBarriers}})

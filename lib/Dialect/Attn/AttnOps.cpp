@@ -290,23 +290,27 @@ LogicalResult AttentionOp::verify() {
   if (getScale() && getScaleValue())
     return emitOpError("takes its scale as the scale attribute or as "
                        "scale_value, not both");
-  if (failed(checkPositive(*this, "scale", getScale())) ||
-      failed(checkPositive(*this, "softcap", getSoftcap())))
+  if (failed(checkPositive(*this, "softcap", getSoftcap())))
     return failure();
-  // A constant scale_value is held to the scale attribute's rule.
+  // The scale attribute, or a constant scale_value, held to one rule.
+  StringRef scaleName = "scale";
+  std::optional<APFloat> scale = getScale();
   FloatAttr scaleConstant;
-  if (Value scale = getScaleValue();
-      scale && matchPattern(scale, m_Constant(&scaleConstant)) &&
-      failed(checkPositive(*this, "scale_value", scaleConstant.getValue())))
+  if (Value value = getScaleValue();
+      value && matchPattern(value, m_Constant(&scaleConstant))) {
+    scaleName = "scale_value";
+    scale = scaleConstant.getValue();
+  }
+  if (failed(checkPositive(*this, scaleName, scale)))
     return failure();
   // The exponentials run in base 2 with scale * log2(e) folded into one f32
   // multiplier; a scale whose multiplier overflows would give NaN.
-  if (std::optional<APFloat> scale = getScale())
-    if (!std::isfinite(
-            static_cast<float>(scale->convertToDouble() * M_LOG2E)))
-      return emitOpError() << "scale must be at most 2.35e38 (scale * "
-                              "log2(e) must be a finite f32), got "
-                           << scale->convertToDouble();
+  if (scale &&
+      !std::isfinite(static_cast<float>(scale->convertToDouble() * M_LOG2E)))
+    return emitOpError() << scaleName
+                         << " must be at most 2.35e38 (scale * log2(e) must "
+                            "be a finite f32), got "
+                         << scale->convertToDouble();
   if (failed(verifyWindow(*this, getWindow())))
     return failure();
 

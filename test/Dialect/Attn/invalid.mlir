@@ -345,6 +345,19 @@ func.func @scale_value_negative(%q: tensor<1x8x128x64xf32>, %k: tensor<1x8x128x6
 
 // -----
 
+// ... and to its overflow rule.
+func.func @scale_value_overflow(%q: tensor<1x8x128x64xf32>, %k: tensor<1x8x128x64xf32>,
+                                %v: tensor<1x8x128x64xf32>) -> tensor<1x8x128x64xf32> {
+  %s = arith.constant 3.0e38 : f32
+  // expected-error @+1 {{'attn.attention' op scale_value must be at most 2.35e38 (scale * log2(e) must be a finite f32)}}
+  %o = attn.attention %q, %k, %v scale_value(%s)
+      : tensor<1x8x128x64xf32>, tensor<1x8x128x64xf32>, tensor<1x8x128x64xf32>
+      -> tensor<1x8x128x64xf32>
+  return %o : tensor<1x8x128x64xf32>
+}
+
+// -----
+
 // +inf as an f32 bit pattern.
 func.func @scale_inf(%q: tensor<1x8x128x64xf32>, %k: tensor<1x8x128x64xf32>,
                      %v: tensor<1x8x128x64xf32>) -> tensor<1x8x128x64xf32> {

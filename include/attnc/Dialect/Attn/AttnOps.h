@@ -68,6 +68,8 @@ namespace mlir::attn {
 /// The largest block_m and block_n of a tile: every lowering materializes a
 /// block_m x block_n f32 score tile (at most 4 MiB).
 inline constexpr int64_t kMaxTileSize = 1024;
+/// The named barriers of a CTA (bar.sync ids 0..15; 0 is the whole CTA's).
+inline constexpr int64_t kNamedBarriers = 16;
 
 /// Returns the logical [batch, heads, seq, head_dim] sizes of a 4-D operand
 /// stored in `layout`.
