@@ -286,3 +286,17 @@ func.func @swapped_qk(%q: tensor<1x2x?x64xbf16>, %k: tensor<1x2x?x64xbf16>,
       : tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16> -> tensor<1x2x?x64xbf16>
   return %o : tensor<1x2x?x64xbf16>
 }
+
+// -----
+
+// A varlen kernel's arguments are q, k, v, cu_seqlens_q, cu_seqlens_k.
+func.func @varlen_swapped_offsets(%q: tensor<1x?x8x128xbf16>, %k: tensor<1x?x8x128xbf16>,
+                                  %v: tensor<1x?x8x128xbf16>, %cu_k: tensor<?xi32>,
+                                  %cu_q: tensor<?xi32>) -> tensor<1x?x8x128xbf16> {
+  // expected-error @+1 {{convert-attn-to-nvvm: cu_seqlens_q must be the function's argument #3, got argument #4 (a function becomes one kernel whose arguments are q, k, v, cu_seqlens_q, cu_seqlens_k in order)}}
+  %o = attn.attention %q, %k, %v mask = causal_bottom_right layout = bshd
+      varlen(%cu_q, %cu_k : tensor<?xi32>, tensor<?xi32>)
+      : tensor<1x?x8x128xbf16>, tensor<1x?x8x128xbf16>, tensor<1x?x8x128xbf16>
+      -> tensor<1x?x8x128xbf16>
+  return %o : tensor<1x?x8x128xbf16>
+}
