@@ -186,6 +186,7 @@ void mlir::attn::buildAttnToNVVMPipeline(OpPassManager &pm,
   allocation.probsInRegisters = options.probsInRegisters;
   allocation.persistent = options.persistent;
   funcPm.addPass(createAttnAllocateSharedMemoryPass(allocation));
+  funcPm.addPass(createAttnPipelineKvLoopsPass());
   ConvertAttnToNVVMPassOptions nvvm;
   nvvm.chip = "sm_90a";
   nvvm.conditionalRescale = options.conditionalRescale;

@@ -26,6 +26,13 @@
 // RUN:   | FileCheck %s --check-prefix=OVERLAP
 // OVERLAP: error: attn-allocate-shared-memory: the intra-warpgroup overlap (kv loops with attn.stage = 1) needs probs-in-registers
 
+// Software-pipelined kv loops run as attn-pipeline-kv-loops rotates them;
+// the conversion does not rotate them itself.
+// RUN: not attnc-opt %s --attn-generalize-lengths --attn-tiling-pipeline --attn-warp-specialize="intra-warpgroup-overlap=true" \
+// RUN:   --attn-assign-layouts --attn-allocate-shared-memory --convert-attn-to-nvvm 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=UNROTATED
+// UNROTATED: error: convert-attn-to-nvvm: software-pipelined kv loops (attn.stage) run as attn-pipeline-kv-loops rotates them, and rotated loops are software-pipelined: run that pass before this one
+
 // The three-pass nest of attn-tile is not lowered: the kernel never
 // substitutes the fused algorithm for the IR it was given.
 // RUN: not attnc-opt %s --attn-generalize-lengths --attn-tiling-pipeline="stop-after=tiled" \

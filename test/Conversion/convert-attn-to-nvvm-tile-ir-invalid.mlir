@@ -1,5 +1,5 @@
 // RUN: attnc-opt %s -split-input-file --attn-assign-layouts --attn-allocate-shared-memory \
-// RUN:   --convert-attn-to-nvvm -verify-diagnostics -o /dev/null
+// RUN:   --attn-pipeline-kv-loops --convert-attn-to-nvvm -verify-diagnostics -o /dev/null
 
 // Tile IR the kernel lowering does not take: a diagnostic that names the
 // rule, never a kernel that runs something else. Each case edits the
@@ -3685,7 +3685,7 @@ func.func @turn_without_pass(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x6
       %27:3 = scf.for %arg8 = %c0 to %23 step %c1 iter_args(%arg9 = %cst_1, %arg10 = %cst_0, %arg11 = %cst) -> (tensor<128xf32>, tensor<128xf32>, tensor<128x64xf32>) {
         %29 = arith.muli %arg8, %c64 : index
         %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
-        // expected-error @+1 {{convert-attn-to-nvvm: a ping-pong turn is attn.wait_turn right before the step's attn.qk and attn.pass_turn right after it}}
+        // expected-error @+1 {{convert-attn-to-nvvm: a ping-pong turn is attn.wait_turn right before the step's attn.qk and attn.pass_turn right after its last GEMM (the attn.qk, or the attn.pv of a rotated loop)}}
         attn.wait_turn
         %30 = attn.qk %6, %key : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
         attn.ring_release %key : tensor<64x64xbf16>
@@ -4228,7 +4228,7 @@ func.func @no_value_release(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64
         %29 = arith.muli %arg8, %c64 : index
         %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
         %30 = attn.qk %6, %key : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
-        // expected-error @+1 {{convert-attn-to-nvvm: a kv step releases its popped K right after the S GEMM (attn.qk, or its attn.pass_turn) and its V last, each once (attn.ring_release)}}
+        // expected-error @+1 {{convert-attn-to-nvvm: a kv step releases its popped K right after its GEMM issues (or its attn.pass_turn) and its V (a rotated step: the previous step's) last, each once (attn.ring_release)}}
         attn.ring_release %key : tensor<64x64xbf16>
         %31 = attn.row_max %30 init %arg9 : tensor<128x64xf32> -> tensor<128xf32>
         %32 = attn.rescale_factor %arg9, %31 scale_log2 %cst_2 : tensor<128xf32>
@@ -4514,3 +4514,96 @@ func.func @launch_dependents_after_finalize(%arg0: tensor<?x2x?x64xbf16>, %arg1:
   return %2 : tensor<?x2x?x64xbf16>
 }
 
+// -----
+
+// The intra-warpgroup overlap (kv loops whose accumulator update is
+// attn.stage 1) keeps P of block j-1 in registers while block j's softmax
+// runs: a layout with a P buffer (probs) does not.
+func.func @overlap_with_probs_buffer(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
+  %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
+  %c1 = arith.constant 1 : index
+  %c-1 = arith.constant -1 : index
+  %cst_2 = arith.constant 0.180336878 : f32
+  %cst_3 = arith.constant 1.250000e-01 : f32
+  %c64 = arith.constant 64 : index
+  %c2 = arith.constant 2 : index
+  %c0 = arith.constant 0 : index
+  %dim = tensor.dim %arg0, %c0 : tensor<?x2x?x64xbf16>
+  %dim_4 = tensor.dim %arg0, %c2 : tensor<?x2x?x64xbf16>
+  %dim_5 = tensor.dim %arg1, %c2 : tensor<?x2x?x64xbf16>
+  %0 = arith.ceildivsi %dim_4, %c64 : index
+  %1 = tensor.empty(%dim, %dim_4) : tensor<?x2x?x64xbf16>
+  // expected-error @+1 {{convert-attn-to-nvvm: the intra-warpgroup overlap (attn.stage = 1) needs P in registers, but #attn.shared_memory has a P buffer}}
+  %2 = scf.forall (%arg3, %arg4, %arg5) in (%dim, 2, %0) shared_outs(%arg6 = %1) -> (tensor<?x2x?x64xbf16>) {
+    %3 = arith.muli %arg5, %c64 : index
+    %4 = attn.load_tile %arg0[%arg3, %arg4, %3] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+    %5 = arith.ceildivsi %dim_5, %c64 : index
+    %6 = arith.addi %3, %c64 : index
+    %7 = arith.minsi %6, %dim_4 : index
+    %8 = arith.addi %7, %c-1 : index
+    %9 = arith.addi %dim_5, %c-1 : index
+    %10 = arith.minsi %8, %9 : index
+    %11 = arith.addi %10, %c1 : index
+    %12 = arith.ceildivsi %11, %c64 : index
+    %13 = arith.maxsi %12, %c0 : index
+    %14 = arith.minsi %13, %5 : index
+    %15 = arith.cmpi slt, %10, %c0 : index
+    %16 = arith.select %15, %c0, %14 : index
+    %17 = arith.minsi %3, %9 : index
+    %18 = arith.addi %17, %c1 : index
+    %19 = arith.floordivsi %18, %c64 : index
+    %20 = arith.maxsi %19, %c0 : index
+    %21 = arith.minsi %20, %16 : index
+    %22:2 = attn.warp_specialize consumers(1) stages(2) registers(40, 232) producer {
+      scf.for %arg7 = %c0 to %16 step %c1 {
+        %25 = arith.muli %arg7, %c64 : index
+        %26 = attn.load_tile %arg1[%arg3, %arg4, %25] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+        %27 = attn.load_tile %arg2[%arg3, %arg4, %25] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+        attn.ring_push %26, %27 : tensor<64x64xbf16>, tensor<64x64xbf16>
+      }
+      attn.yield
+    } consumer {
+      %25:3 = scf.for %arg7 = %c0 to %21 step %c1 iter_args(%arg8 = %cst_1, %arg9 = %cst_0, %arg10 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+        %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
+        %27 = attn.qk %4, %key : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+        attn.ring_release %key : tensor<64x64xbf16>
+        %28 = attn.row_max %27 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+        %29 = attn.rescale_factor %arg8, %28 scale_log2 %cst_2 : tensor<64xf32>
+        %30 = attn.scale_rows %arg9, %29 : tensor<64xf32>, tensor<64xf32>
+        %31 = attn.scale_rows %arg10, %29 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64xf32>
+        %32 = attn.exp_diff %27, %28 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
+        %33 = attn.pv %32, %value, %31 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+        %34 = attn.row_sum %32 init %30 : tensor<64x64xf32> -> tensor<64xf32>
+        attn.ring_release %value {attn.stage = 1 : i64} : tensor<64x64xbf16>
+        scf.yield %28, %34, %33 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+      } {attn.kv_range = "full"}
+      %26:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %25#0, %arg9 = %25#1, %arg10 = %25#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+        %27 = arith.muli %arg7, %c64 : index
+        %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
+        %28 = attn.qk %4, %key : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+        attn.ring_release %key : tensor<64x64xbf16>
+        %29 = attn.mask %28 rows %3 cols %27 seq_q %dim_4 seq_k %dim_5 kind = causal : tensor<64x64xf32>
+        %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+        %31 = attn.rescale_factor %arg8, %30 scale_log2 %cst_2 : tensor<64xf32>
+        %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
+        %33 = attn.scale_rows %arg10, %31 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64xf32>
+        %34 = attn.exp_diff %29, %30 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
+        %35 = attn.pv %34, %value, %33 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+        %36 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+        attn.ring_release %value {attn.stage = 1 : i64} : tensor<64x64xbf16>
+        scf.yield %30, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+      } {attn.kv_range = "tail"}
+      %output, %lse = attn.finalize %26#2, %26#1, %26#0 scale %cst_3 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+      attn.yield %output, %lse : tensor<64x64xbf16>, tensor<64xf32>
+    } : tensor<64x64xbf16>, tensor<64xf32>
+    %23 = arith.subi %dim_4, %3 : index
+    %24 = arith.minsi %23, %c64 : index
+    %extracted_slice = tensor.extract_slice %22#0[0, 0] [%24, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %extracted_slice into %arg6[%arg3, %arg4, %3, 0] [1, 1, %24, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x2x?x64xbf16>
+    }
+  } {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 8192, keys = 8192, values = 24576, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, probs = 40960, probs_bytes = 8192, query_full = 49152, key_full = 49160, value_full = 49176, key_empty = 49192, value_empty = 49208, size = 49224, warpgroup_barriers = [1]>, mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  return %2 : tensor<?x2x?x64xbf16>
+}

@@ -1,4 +1,4 @@
-// RUN: attnc-opt %s -split-input-file --attn-assign-layouts --attn-allocate-shared-memory --convert-attn-to-nvvm | FileCheck %s
+// RUN: attnc-opt %s -split-input-file --attn-assign-layouts --attn-allocate-shared-memory --attn-pipeline-kv-loops --convert-attn-to-nvvm | FileCheck %s
 
 // The kernel runs the kv loops of the tile IR as they are: changing the IR
 // changes the kernel. Input: the mask-split tile IR of a causal attention

@@ -98,11 +98,11 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 // loops, the first block's K, the last block's V, the Q-free one); with
 // three, one per stage: 4 (the two kv loops, the last block, Q free).
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
-// RUN:   --attn-warp-specialize="intra-warpgroup-overlap=on" --attn-assign-layouts --attn-allocate-shared-memory="persistent=true" --convert-attn-to-nvvm \
+// RUN:   --attn-warp-specialize="intra-warpgroup-overlap=on" --attn-assign-layouts --attn-allocate-shared-memory="persistent=true" --attn-pipeline-kv-loops --convert-attn-to-nvvm \
 // RUN:   | grep -c "nvvm.mbarrier.arrive %" | FileCheck %s --check-prefix=PERSISTENT-OVERLAP
 // PERSISTENT-OVERLAP: {{^}}7{{$}}
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
-// RUN:   --attn-warp-specialize="intra-warpgroup-overlap=on stages=3" --attn-assign-layouts --attn-allocate-shared-memory="persistent=true" --convert-attn-to-nvvm \
+// RUN:   --attn-warp-specialize="intra-warpgroup-overlap=on stages=3" --attn-assign-layouts --attn-allocate-shared-memory="persistent=true" --attn-pipeline-kv-loops --convert-attn-to-nvvm \
 // RUN:   | grep -c "nvvm.mbarrier.arrive %" | FileCheck %s --check-prefix=PERSISTENT-OVERLAP-3
 // PERSISTENT-OVERLAP-3: {{^}}4{{$}}
 
@@ -156,7 +156,7 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 // Per step: P(j-1) (carried in f32) to bf16 first, then S(j), then O *= a(j-1)
 // while S runs, then P(j-1) V(j-1).
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
-// RUN:   --attn-warp-specialize="intra-warpgroup-overlap=true" --attn-assign-layouts --attn-allocate-shared-memory --convert-attn-to-nvvm \
+// RUN:   --attn-warp-specialize="intra-warpgroup-overlap=true" --attn-assign-layouts --attn-allocate-shared-memory --attn-pipeline-kv-loops --convert-attn-to-nvvm \
 // RUN:   | FileCheck %s --check-prefix=OVERLAP
 // OVERLAP:     nvvm.setmaxregister decrease 24
 // OVERLAP:     nvvm.setmaxregister increase 240

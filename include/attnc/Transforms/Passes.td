@@ -462,7 +462,7 @@ def AttnWarpSpecializePass
     softmax with its previous P V GEMM (with ping-pong, a turn issues both
     GEMMs): it marks the accumulator update of every consumer kv loop (O's
     `attn.scale_rows` and the `attn.pv`) `attn.stage = 1`, a two-stage
-    software pipeline that convert-attn-to-nvvm runs. With `target` set, tiles
+    software pipeline that attn-pipeline-kv-loops rotates the loops into. With `target` set, tiles
     whose head dim the target's table does not specialize are left alone,
     ping-pong is set only where the table keeps it, and `stages = 0` and
     `intra-warpgroup-overlap = auto` take the table's schedule (an explicit
@@ -508,6 +508,44 @@ def AttnWarpSpecializePass
   let statistics = [
     Statistic<"numSpecialized", "num-specialized",
               "Number of query tiles partitioned">,
+  ];
+}
+
+def AttnPipelineKvLoopsPass
+    : Pass<"attn-pipeline-kv-loops", "func::FuncOp"> {
+  let summary = "Rotate software-pipelined kv loops: stage 1 of block j-1 runs in step j";
+  let description = [{
+    Turns the two-stage schedule that `attn.stage` marks on the consumer kv
+    loops of an `attn.warp_specialize` (attn-warp-specialize's
+    `intra-warpgroup-overlap`) into the loops the kernel runs, as
+    FlashAttention-3's consumer does:
+
+    * a prologue `scf.if` (there are kv blocks) runs stage 0 of the first
+      block, `begin`: the S GEMM and the softmax, with the score modifiers
+      of the first kv loop that has an `attn.mask` (every block may need
+      the mask), else of the first loop; without blocks it yields P = 0,
+      alpha = 1 and a `ub.poison` V tile, so stage 1 leaves O as it is;
+    * each kv loop then runs blocks `max(lb, begin + 1)` to
+      `max(ub, begin + 1)`, carrying P, alpha (the stage-0 values that stage 1
+      reads) and the V tile of its block after the running max, sum and O.
+      Its step issues S of block j, then stage 1 of block j-1 (O *= alpha,
+      O += P V, the V release) right behind it, inside the step's ping-pong
+      turn, and runs the softmax of block j under that GEMM;
+    * an epilogue `scf.if` runs stage 1 of the last block; `attn.finalize`
+      reads its O.
+
+    Stage-1 ops keep `attn.stage = 1`: they belong to the previous block.
+    Loops without `attn.stage` are left alone; a tile whose kv loops are not
+    all alike, or whose stages are not the accumulator update, is a
+    diagnostic. Runs last before convert-attn-to-nvvm, which lowers the
+    rotated loops and requires them where the loops are staged.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::ub::UBDialect"];
+  let statistics = [
+    Statistic<"numRotated", "num-rotated",
+              "Number of consumer tiles whose kv loops were rotated">,
   ];
 }
 

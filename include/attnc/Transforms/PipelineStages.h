@@ -9,7 +9,8 @@
 // pipeline of a fused kv loop: stage 0 of block j (S = Q K^T, the softmax)
 // runs while stage 1 of block j-1 (O's rescale and O += P V) is in flight.
 // attn-warp-specialize records the stage of each op as `attn.stage` in the
-// IR (ops without it are stage 0); convert-attn-to-nvvm runs what it says.
+// IR (ops without it are stage 0); attn-pipeline-kv-loops rotates the loops
+// into that schedule, which convert-attn-to-nvvm lowers.
 //
 //===----------------------------------------------------------------------===//
 

@@ -24,9 +24,9 @@
 //   O  += wgmma RS (P from registers as bf16/f16, V from smem, MN-major)
 //
 // With two consumer warpgroups they take turns issuing S (ping-pong on named
-// barriers), so one's softmax overlaps the other's GEMMs. Kv loops whose
-// accumulator update has attn.stage = 1 run the softmax of block j while P V
-// of block j-1 is in flight; O *= alpha(j-1) then runs while S(j) is in
+// barriers), so one's softmax overlaps the other's GEMMs. The kv loops that
+// attn-pipeline-kv-loops rotated run the softmax of block j while P V of
+// block j-1 is in flight; O *= alpha(j-1) then runs while S(j) is in
 // flight. Each step lowers its loop body's ops in IR order
 // (KernelTileOps.cpp); this file holds the kernel's structure. The
 // epilogue normalizes O, writes it into the Q buffer in the swizzled box layout
@@ -460,10 +460,15 @@ void KernelEmitter::setTile(Value qBlock, Value headIndex, Value batchIndex) {
 }
 
 KernelEmitter::TileBounds KernelEmitter::tileBounds() {
+  // Rotated loops: the bounds of the range they partitioned before.
   SmallVector<Value> irBounds;
-  for (const KvLoop &kv : plan.kvLoops)
-    irBounds.push_back(kv.loop.getLowerBound());
-  irBounds.push_back(plan.kvLoops.back().loop.getUpperBound());
+  if (plan.pipeline) {
+    irBounds = plan.pipeline->unrotatedBounds;
+  } else {
+    for (const KvLoop &kv : plan.kvLoops)
+      irBounds.push_back(kv.loop.getLowerBound());
+    irBounds.push_back(plan.kvLoops.back().loop.getUpperBound());
+  }
   TileBounds tile;
   tile.bounds = index.lower(b, irBounds);
   kvEnd = tile.bounds.back();
@@ -533,13 +538,24 @@ void KernelEmitter::emitConsumer(Value output, Value lse,
   if (plan.launchDependents && plan.launchesDependentsAtStart)
     lowerLaunchDependents();
   waitBarrier(queryBarrier(), queryPhase);
-  // The tile's values outside the loops: the first loop's initial m, l
-  // and O, the last loop's results.
+  // The tile's values outside the loops: the initial m, l and O (the first
+  // loop's inits, or those the rotated loops' prologue yields without
+  // blocks), the last loop's results.
   TileValues tileValues;
   scf::ForOp first = plan.kvLoops.front().loop;
-  for (Value init : first.getInitArgs())
-    lowerConstant(tileValues, init.getDefiningOp<arith::ConstantOp>());
-  SmallVector<Value> carried = flatten(tileValues, first.getInitArgs());
+  ValueRange starts = plan.pipeline
+                          ? plan.pipeline->prologue.elseYield().getOperands()
+                          : first.getInitArgs();
+  SmallVector<Value> initial;
+  for (Value init : starts)
+    if (auto constant = init.getDefiningOp<arith::ConstantOp>();
+        constant &&
+        (!plan.pipeline ||
+         constant->getBlock() != plan.pipeline->prologue.elseBlock())) {
+      lowerConstant(tileValues, constant);
+      initial.push_back(init);
+    }
+  SmallVector<Value> carried = flatten(tileValues, initial);
   auto emitLoops = [&](ArrayRef<Value> loopBounds, auto step) {
     for (auto [i, kv] : llvm::enumerate(plan.kvLoops)) {
       auto loop = scf::ForOp::create(b, loc, loopBounds[i], loopBounds[i + 1],
@@ -560,37 +576,40 @@ void KernelEmitter::emitConsumer(Value output, Value lse,
     ifThen(eqI(warpgroup, c32(1)), [&] { passTurn(); });
   }
   scf::ForOp last = plan.kvLoops.back().loop;
-  if (!plan.softwarePipelined) {
+  if (!plan.pipeline) {
     emitLoops(bounds, [&](Value kb, Value it, ValueRange c, const KvLoop &kv) {
       return kvStep(kb, it, c, kv);
     });
     unflatten(tileValues, last.getResults(), carried);
   } else {
-    // Block `begin`'s stage 0 alone, then blocks begin+1.. with the
-    // previous block's stage 1 overlapping, then the last block's stage 1.
+    // The rotated loops (attn-pipeline-kv-loops): the prologue (block
+    // `begin`'s stage 0), the loops (block j's stage 0 with block j-1's
+    // stage 1), the epilogue (the last block's stage 1), each as the IR has
+    // them.
+    const KernelPlan::KvPipeline &pipeline = *plan.pipeline;
     Value hasBlocks = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
                                             kvBegin, kvEnd);
-    SmallVector<Value> in(carried);
     carried = ifThenElse(
-        hasBlocks, [&] { return overlapPrologue(in, kvBegin, iterationBase); },
-        [&] { return overlapNoBlocks(in); });
-    Value second = add(kvBegin, cIdx(1));
-    SmallVector<Value> shifted;
-    for (Value bound : bounds)
-      shifted.push_back(arith::MaxSIOp::create(b, loc, bound, second));
-    emitLoops(shifted, [&](Value kb, Value it, ValueRange c, const KvLoop &kv) {
-      return kvStepOverlapped(kb, it, c, kv);
-    });
+        hasBlocks,
+        [&] { return overlapPrologue(tileValues, kvBegin, iterationBase); },
+        [&] { return overlapNoBlocks(tileValues); });
+    // The rotated loops' bounds, computed from this tile's bounds of the
+    // range as the IR computes them.
+    IRMapping unrotated;
+    unrotated.map(pipeline.unrotatedBounds, bounds);
+    SmallVector<Value> irBounds;
+    for (const KvLoop &kv : plan.kvLoops)
+      irBounds.push_back(kv.loop.getLowerBound());
+    irBounds.push_back(last.getUpperBound());
+    emitLoops(index.lower(b, irBounds, &unrotated),
+              [&](Value kb, Value it, ValueRange c, const KvLoop &kv) {
+                return kvStepOverlapped(kb, it, c, kv);
+              });
     unflatten(tileValues, last.getResults(), carried);
-    // The last loop's result that its P V yields is complete after the
-    // last block's stage 1.
-    Value accResult;
-    for (auto [yielded, result] : llvm::zip_equal(
-             last.getBody()->getTerminator()->getOperands(), last.getResults()))
-      if (yielded == plan.kvLoops.back().pv().getResult())
-        accResult = result;
-    SmallVector<Value> overlapped(carried);
-    Value acc = packedTile(tileValues, accResult);
+    Value accResult = pipeline.epilogue.getResult(0);
+    SmallVector<Value> lastResults(carried);
+    Value acc =
+        packedTile(tileValues, pipeline.epilogue.elseYield().getOperand(0));
     tileValues.tiles[accResult] = TileFragment{
         ifThenElse(
             hasBlocks,
@@ -600,7 +619,7 @@ void KernelEmitter::emitConsumer(Value output, Value lse,
                   toI32(arith::SubIOp::create(
                       b, loc, arith::SubIOp::create(b, loc, kvEnd, cIdx(1)),
                       kvBegin)));
-              return {overlapEpilogue(overlapped, lastIteration)};
+              return {overlapEpilogue(lastResults, lastIteration)};
             },
             [&]() -> SmallVector<Value> { return {acc}; })[0],
         {}};

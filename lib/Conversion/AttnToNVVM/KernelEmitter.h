@@ -26,6 +26,13 @@ inline constexpr int64_t kWarpgroupThreads = 128;
 inline constexpr int64_t kWarpgroupRows =
     WgmmaAccumulatorAttr::kRowsPerWarpgroup; // rows of one wgmma m64 tile
 
+/// Whether `v` is a K or V tile in shared memory (a ring slot), which has
+/// no register values.
+inline bool isRingTile(Value v) {
+  auto type = dyn_cast<RankedTensorType>(v.getType());
+  return type && isa_and_present<SwizzledSharedAttr>(type.getEncoding());
+}
+
 /// Emits the kernel body; one instance per kernel.
 class KernelEmitter : KernelBuilder {
 public:
@@ -163,7 +170,8 @@ private:
   /// The per-thread struct of an accumulator-layout tile of `cols` columns.
   Type fragmentType(int64_t cols);
   /// Kernel values of the loop-carried tile IR `irValues` in order (a tile:
-  /// one struct; a row vector: its two rows) and back.
+  /// one struct; a row vector: its two rows; a ring tile, which a rotated
+  /// loop carries: none, its slot follows from the ring iteration) and back.
   SmallVector<Value> flatten(TileValues &values, ValueRange irValues);
   ValueRange unflatten(TileValues &values, ValueRange irValues,
                        ValueRange flat);
@@ -225,18 +233,6 @@ private:
   }
   void waitForTurn();
   void passTurn();
-  /// The ops of a software-pipelined kv loop body by their attn.stage:
-  /// those of stage 1 (the accumulator update: O's attn.scale_rows and
-  /// attn.pv) run for block j-1 during block j; the values stage 1 reads
-  /// from stage 0 are carried.
-  struct OverlapStages {
-    SmallVector<Operation *> stage0, stage1;
-    /// Stage-0 results stage 1 reads (ring slots excepted: recomputed).
-    SmallVector<Value> crossing;
-    QKOp qk;
-    PVOp pv;
-  };
-  OverlapStages splitStages(const KvLoop &kv);
   /// Lowers the ring slots of `kv`'s body (K and V of ring iteration
   /// `iteration`); the schedule waits for them where it needs them.
   void lowerRingSlots(TileValues &values, const KvLoop &kv, Value iteration);
@@ -245,21 +241,22 @@ private:
   /// waited for after their issue.
   SmallVector<Value> kvStep(Value kvBlock, Value iteration, ValueRange carried,
                             const KvLoop &kv);
-  /// One kv block with the stage-1 ops of the previous block (P V) issued
-  /// right after this block's S, under this block's softmax; carries the
-  /// crossing values after the loop's own.
+  /// One step of a rotated kv loop (attn-pipeline-kv-loops): block j's S
+  /// GEMM, then the stage-1 ops (attn.stage) of block j-1, whose P, alpha
+  /// and V the loop carries, then block j's softmax under that P V GEMM.
   SmallVector<Value> kvStepOverlapped(Value kvBlock, Value iteration,
                                       ValueRange carried, const KvLoop &kv);
-  /// The overlapped schedule's first block (`kvBegin`, ring iteration
-  /// `iterationBase`): stage 0 of the loop whose ops every block may take
-  /// (KernelPlan::peeledBlockLoop); returns the carried values and the
-  /// crossing ones.
-  SmallVector<Value> overlapPrologue(ValueRange carried, Value kvBegin,
+  /// The rotated loops' prologue (its then block: stage 0 of block
+  /// `kvBegin`, ring iteration `iterationBase`), the loops starting from
+  /// `initial`; returns the carried values.
+  SmallVector<Value> overlapPrologue(const TileValues &initial, Value kvBegin,
                                      Value iterationBase);
-  /// The same carried values for a tile without kv blocks.
-  SmallVector<Value> overlapNoBlocks(ValueRange carried);
-  /// Stage 1 of the last block (ring iteration `lastIteration`): the final
-  /// accumulator.
+  /// The prologue's else block: the same carried values for a tile without
+  /// kv blocks.
+  SmallVector<Value> overlapNoBlocks(const TileValues &initial);
+  /// The rotated loops' epilogue (its then block: stage 1 of the last block,
+  /// ring iteration `lastIteration`), reading the last loop's results
+  /// `carried`: the final accumulator.
   Value overlapEpilogue(ValueRange carried, Value lastIteration);
   /// The loop bounds of the current tile's kv loops (bounds.front() is its
   /// first kv block, bounds.back() its end) and its number of kv blocks.

@@ -12,6 +12,7 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
@@ -402,6 +403,182 @@ static LogicalResult readLaunchDependents(KernelPlan &plan, Region &tile,
   return success();
 }
 
+/// Reads the prologue and epilogue of rotated kv loops
+/// (attn-pipeline-kv-loops), which the kernel lowers op by op like the
+/// loops' steps: the prologue is stage 0 of block `begin`, the epilogue
+/// stage 1 of the last block, both run where `begin < end`.
+static LogicalResult readKvPipeline(KernelPlan &plan, FinalizeOp finalize) {
+  scf::ForOp first = plan.kvLoops.front().loop;
+  scf::ForOp last = plan.kvLoops.back().loop;
+  auto fail = [](Operation *at, const Twine &why) {
+    return at->emitError("convert-attn-to-nvvm: ") << why;
+  };
+  KernelPlan::KvPipeline pipeline;
+  pipeline.prologue = first.getInitArgs().front().getDefiningOp<scf::IfOp>();
+  scf::IfOp prologue = pipeline.prologue;
+  if (!prologue || ValueRange(first.getInitArgs()) != prologue.getResults())
+    return fail(first, "a rotated kv loop starts from the results of its "
+                       "prologue (the scf.if of attn-pipeline-kv-loops)");
+  auto hasBlocks = prologue.getCondition().getDefiningOp<arith::CmpIOp>();
+  if (!hasBlocks || hasBlocks.getPredicate() != arith::CmpIPredicate::slt)
+    return fail(prologue, "the prologue of rotated kv loops runs where the "
+                          "kv range is not empty (arith.cmpi slt, begin, "
+                          "end)");
+  pipeline.begin = hasBlocks.getLhs();
+  pipeline.end = hasBlocks.getRhs();
+  // Each rotated loop runs blocks max(lb, begin + 1) to max(ub, begin + 1)
+  // of the range [begin, end) that the loops partitioned before.
+  auto unrotated = [&](Value bound) -> Value {
+    auto max = bound.getDefiningOp<arith::MaxSIOp>();
+    auto second =
+        max ? max.getRhs().getDefiningOp<arith::AddIOp>() : arith::AddIOp();
+    if (!second || second.getLhs() != pipeline.begin ||
+        !matchPattern(second.getRhs(), m_One()))
+      return {};
+    return max.getLhs();
+  };
+  pipeline.unrotatedBounds.push_back(pipeline.begin);
+  for (const KvLoop &kv : plan.kvLoops) {
+    Value lb = unrotated(kv.loop.getLowerBound());
+    Value ub = unrotated(kv.loop.getUpperBound());
+    if (!lb || !ub || (&kv == &plan.kvLoops.front() && lb != pipeline.begin) ||
+        (&kv == &plan.kvLoops.back() && ub != pipeline.end))
+      return fail(kv.loop, "a rotated kv loop runs blocks max(lb, begin + 1) "
+                           "to max(ub, begin + 1) of the prologue's range "
+                           "[begin, end)");
+    pipeline.unrotatedBounds.push_back(ub);
+  }
+  // Stage 0 of a kv step, each op once, tile operands from the block or
+  // the values the loops start from.
+  Block *peeled = prologue.thenBlock();
+  ValueRange starts = prologue.elseYield().getOperands();
+  int pops = 0, gemms = 0;
+  for (Operation &op : peeled->without_terminator()) {
+    bool indexArith =
+        op.getDialect() == op.getContext()->getLoadedDialect("arith") &&
+        op.getNumRegions() == 0 &&
+        llvm::all_of(op.getResultTypes(),
+                     [](Type t) { return t.isIntOrIndex(); });
+    if (indexArith)
+      continue;
+    if (!isa<RingPopOp, WaitTurnOp, QKOp, PassTurnOp, RingReleaseOp, MaskOp,
+             SoftcapOp, RowMaxOp, RescaleFactorOp, ScaleRowsOp, ExpDiffOp,
+             RowSumOp>(op) ||
+        getPipelineStage(&op) != 0)
+      return fail(&op, "the prologue of rotated kv loops holds stage 0 of a "
+                       "kv step (no attn.pv, no attn.stage), got '")
+             << op.getName() << "'";
+    if (auto release = dyn_cast<RingReleaseOp>(op)) {
+      auto pop = release.getTile().getDefiningOp<RingPopOp>();
+      if (!pop || release.getTile() != pop.getKey())
+        return fail(&op, "the prologue releases only its popped K (its V is "
+                         "read by the next step's stage 1)");
+    }
+    pops += isa<RingPopOp>(op);
+    gemms += isa<QKOp>(op);
+    for (OpOperand &operand : op.getOpOperands()) {
+      Value v = operand.get();
+      Operation *def = v.getDefiningOp();
+      if (!isa<RankedTensorType>(v.getType()) || isa<QKOp>(op) ||
+          (def && def->getBlock() == peeled) || llvm::is_contained(starts, v))
+        continue;
+      return fail(&op, "a tile operand of the prologue's op must be computed "
+                       "in the prologue or be a value the loops start from "
+                       "(operand " +
+                           Twine(operand.getOperandNumber()) + ")");
+    }
+    if (auto mask = dyn_cast<MaskOp>(op)) {
+      auto mul = mask.getColOffset().getDefiningOp<arith::MulIOp>();
+      APInt blockN;
+      if (!mul || mul.getLhs() != pipeline.begin ||
+          !matchPattern(mul.getRhs(), m_ConstantInt(&blockN)) ||
+          blockN.getSExtValue() != mask.getType().getShape()[1])
+        return fail(mask, "the prologue's mask column offset must be the "
+                          "kv range's begin times block_n");
+    }
+  }
+  if (pops != 1 || gemms != 1)
+    return fail(prologue, "the prologue of rotated kv loops pops one K/V "
+                          "tile pair and issues one attn.qk");
+  // The carried values with and without the first block: the same step
+  // values as the loops yield (the first block's O is still to come).
+  Block *body = first.getBody();
+  unsigned accIndex = 0;
+  for (auto [i, pair] :
+       llvm::enumerate(llvm::zip_equal(prologue.thenYield().getOperands(),
+                                       body->getTerminator()->getOperands()))) {
+    auto [yielded, loopYield] = pair;
+    Operation *step = loopYield.getDefiningOp();
+    if (isa_and_present<PVOp>(step)) {
+      accIndex = i;
+      if (yielded != starts[i])
+        return fail(prologue, "the prologue leaves O as the loops start it "
+                              "(its stage 1 runs in the next step)");
+      continue;
+    }
+    Operation *def = yielded.getDefiningOp();
+    if (!step || !def || def->getName() != step->getName() ||
+        def->getBlock() != peeled ||
+        (isa<RingPopOp>(step) &&
+         cast<OpResult>(yielded).getResultNumber() !=
+             cast<OpResult>(loopYield).getResultNumber()))
+      return fail(prologue, "the prologue must yield the step values the "
+                            "rotated loop yields, in order (result " +
+                                Twine(i) + ")");
+  }
+  // Without blocks: P = 0, alpha = 1 (stage 1 leaves O as it is), no V.
+  for (auto [start, loopYield] :
+       llvm::zip_equal(starts, body->getTerminator()->getOperands())) {
+    Operation *step = loopYield.getDefiningOp();
+    if (isa_and_present<RowMaxOp, RowSumOp, PVOp>(step))
+      continue;
+    double neutral = isa_and_present<RescaleFactorOp>(step) ? 1.0 : 0.0;
+    auto constant = start.getDefiningOp<arith::ConstantOp>();
+    auto splat = constant ? dyn_cast<SplatElementsAttr>(constant.getValue())
+                          : SplatElementsAttr();
+    bool ok =
+        isa_and_present<RingPopOp>(step)
+            ? bool(start.getDefiningOp<ub::PoisonOp>())
+            : splat && splat.getSplatValue<APFloat>().isExactlyValue(neutral);
+    if (!ok)
+      return fail(prologue, "without kv blocks the prologue yields P = 0, "
+                            "alpha = 1 and a ub.poison V tile (stage 1 then "
+                            "leaves O as it is)");
+  }
+  // Stage 1 of the last block, reading the last loop's results.
+  pipeline.epilogue = finalize.getAcc().getDefiningOp<scf::IfOp>();
+  scf::IfOp epilogue = pipeline.epilogue;
+  if (!epilogue || epilogue.getCondition() != prologue.getCondition() ||
+      epilogue.getNumResults() != 1 ||
+      epilogue.elseYield().getOperand(0) != last.getResult(accIndex))
+    return fail(finalize, "attn.finalize of rotated kv loops reads O from "
+                          "their epilogue (an scf.if on the prologue's "
+                          "condition that yields the last loop's O without "
+                          "blocks)");
+  int updates = 0;
+  for (Operation &op : epilogue.thenBlock()->without_terminator()) {
+    if (!isa<ScaleRowsOp, PVOp, RingReleaseOp>(op) ||
+        getPipelineStage(&op) != 1)
+      return fail(&op, "the epilogue of rotated kv loops holds stage 1 of "
+                       "the last block (attn.stage = 1), got '")
+             << op.getName() << "'";
+    for (Value v : op.getOperands()) {
+      Operation *def = v.getDefiningOp();
+      if (!def || (def != last.getOperation() &&
+                   def->getBlock() != epilogue.thenBlock()))
+        return fail(&op, "the epilogue's ops read the last kv loop's "
+                         "results and each other's");
+    }
+    updates += isa<PVOp>(op);
+  }
+  if (updates != 1 || !isa_and_present<PVOp>(
+                          epilogue.thenYield().getOperand(0).getDefiningOp()))
+    return fail(epilogue, "the epilogue of rotated kv loops yields the last "
+                          "block's attn.pv");
+  plan.pipeline = std::move(pipeline);
+  return success();
+}
+
 FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
                                                  StringRef name) {
   KernelPlan plan;
@@ -570,9 +747,42 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
     return failure();
   plan.kvLoops = std::move(*loops);
   // The kernel carries the running max, sum and O from loop to loop in its
-  // registers and starts them from the first loop's splat constants.
+  // registers and starts them from splat constants: the first loop's inits,
+  // or those its prologue yields without blocks.
   scf::ForOp firstLoop = plan.kvLoops.front().loop;
-  for (Value init : firstLoop.getInitArgs()) {
+  // The intra-warpgroup overlap is the loops' two-stage software pipeline
+  // (attn.stage), rotated by attn-pipeline-kv-loops, in every kv loop or in
+  // none.
+  for (const KvLoop &kv : plan.kvLoops)
+    if (failed(verifyPipelineStages(kv.loop)))
+      return failure();
+  plan.softwarePipelined = isSoftwarePipelined(firstLoop);
+  bool rotated = plan.kvLoops.front().rotated();
+  for (const KvLoop &kv : plan.kvLoops)
+    if (isSoftwarePipelined(kv.loop) != plan.softwarePipelined ||
+        kv.rotated() != rotated)
+      return kv.loop.emitError("convert-attn-to-nvvm: the kv loops of a tile "
+                               "are software-pipelined (attn.stage) and "
+                               "rotated all alike or not at all");
+  if (plan.softwarePipelined && !specialized)
+    return firstLoop.emitError("convert-attn-to-nvvm: a software-pipelined "
+                               "kv loop (attn.stage) needs the producer "
+                               "warpgroup of attn.warp_specialize");
+  if (plan.softwarePipelined != rotated)
+    return firstLoop.emitError(
+        "convert-attn-to-nvvm: software-pipelined kv loops (attn.stage) run "
+        "as attn-pipeline-kv-loops rotates them, and rotated loops are "
+        "software-pipelined: run that pass before this one");
+  if (rotated && failed(readKvPipeline(plan, finalize)))
+    return failure();
+  SmallVector<Value> starts;
+  for (auto [init, yielded] : llvm::zip_equal(
+           rotated ? plan.pipeline->prologue.elseYield().getOperands()
+                   : firstLoop.getInitArgs(),
+           firstLoop.getBody()->getTerminator()->getOperands()))
+    if (isa_and_present<RowMaxOp, RowSumOp, PVOp>(yielded.getDefiningOp()))
+      starts.push_back(init);
+  for (Value init : starts) {
     auto constant = init.getDefiningOp<arith::ConstantOp>();
     if (!constant || !isa<SplatElementsAttr>(constant.getValue()))
       return firstLoop.emitError("convert-attn-to-nvvm: the first kv loop "
@@ -583,8 +793,7 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
   // Each thread holds a partial running sum (the quad's four add up in
   // attn.finalize): only a zero start splits into partial sums.
   for (auto [init, yielded] :
-       llvm::zip_equal(firstLoop.getInitArgs(),
-                       firstLoop.getBody()->getTerminator()->getOperands()))
+       llvm::zip(starts, firstLoop.getBody()->getTerminator()->getOperands()))
     if (yielded.getDefiningOp<RowSumOp>() &&
         !cast<SplatElementsAttr>(
              init.getDefiningOp<arith::ConstantOp>().getValue())
@@ -599,8 +808,13 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
   WalkResult stray = forall.getBody()->walk([&](Operation *op) {
     bool staged = op->hasAttr(AttnDialect::getStageAttrName());
     bool turn = isa<WaitTurnOp, PassTurnOp>(op);
-    if ((!staged && !turn) || llvm::any_of(plan.kvLoops, [&](const KvLoop &kv) {
-          return kv.loop.getOperation() == op->getParentOp();
+    Operation *parent = op->getParentOp();
+    bool inPipeline =
+        plan.pipeline && (parent == plan.pipeline->prologue.getOperation() ||
+                          parent == plan.pipeline->epilogue.getOperation());
+    if ((!staged && !turn) || inPipeline ||
+        llvm::any_of(plan.kvLoops, [&](const KvLoop &kv) {
+          return kv.loop.getOperation() == parent;
         }))
       return WalkResult::advance();
     op->emitError(staged ? "convert-attn-to-nvvm: attn.stage belongs on the "
@@ -622,17 +836,12 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
   scf::ForOp lastLoop = plan.kvLoops.back().loop;
   for (Value operand :
        {finalize.getAcc(), finalize.getRowSum(), finalize.getRowMax()})
-    if (operand.getDefiningOp() != lastLoop.getOperation())
+    if (operand.getDefiningOp() != lastLoop.getOperation() &&
+        !(plan.pipeline && operand == finalize.getAcc()))
       return finalize.emitError("convert-attn-to-nvvm: attn.finalize must "
                                 "read the last kv loop's results");
   plan.finalize = finalize;
   plan.reversedQueryBlock = getReversedQueryBlock(forall);
-  // The intra-warpgroup overlap is the loops' two-stage software pipeline
-  // (attn.stage), in every kv loop or in none.
-  for (const KvLoop &kv : plan.kvLoops)
-    if (failed(verifyPipelineStages(kv.loop)))
-      return failure();
-  plan.softwarePipelined = isSoftwarePipelined(firstLoop);
   // Ping-pong turns pair up the two warpgroups' steps: every loop takes
   // them, or none does.
   plan.pingPong = plan.kvLoops.front().turn.has_value();
@@ -641,22 +850,13 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
       return kv.loop.emitError("convert-attn-to-nvvm: the kv loops of a tile "
                                "take ping-pong turns (attn.wait_turn, "
                                "attn.pass_turn) all alike or not at all");
-  for (const KvLoop &kv : plan.kvLoops)
-    if (isSoftwarePipelined(kv.loop) != plan.softwarePipelined)
-      return kv.loop.emitError("convert-attn-to-nvvm: the kv loops of a tile "
-                               "are software-pipelined (attn.stage) all "
-                               "alike or not at all");
-  if (plan.softwarePipelined && !specialized)
-    return firstLoop.emitError("convert-attn-to-nvvm: a software-pipelined "
-                               "kv loop (attn.stage) needs the producer "
-                               "warpgroup of attn.warp_specialize");
 
   bool sawKey = false, sawValue = false;
   auto loadOf = [&](Value tile, bool isKey) -> TileLoad {
     if (TileLoad load = TileLoad::of(tile))
       return load;
     TileLoad pushed;
-    if (tile.getDefiningOp<RingPopOp>())
+    if (RingPopOp::ofTile(tile))
       specialized.getProducer().walk([&](RingPushOp push) {
         pushed = TileLoad::of(isKey ? push.getKey() : push.getValue());
       });
@@ -808,6 +1008,16 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
           dyn_cast<Value>(forall.getMixedUpperBound()[plan.queryBlockIv]))
     if (!plan.varlen && failed(lowerable(bound, forall)))
       return failure();
+  if (plan.pipeline) {
+    for (Value bound : plan.pipeline->unrotatedBounds)
+      if (failed(lowerable(bound, plan.pipeline->prologue)))
+        return failure();
+    for (auto mask : plan.pipeline->prologue.thenBlock()->getOps<MaskOp>())
+      for (Value operand : {mask.getRowOffset(), mask.getColOffset(),
+                            mask.getSeqQ(), mask.getSeqK()})
+        if (failed(lowerable(operand, mask)))
+          return failure();
+  }
   for (const KvLoop &kv : plan.kvLoops) {
     if (failed(lowerable(kv.loop.getLowerBound(), kv.loop)) ||
         failed(lowerable(kv.loop.getUpperBound(), kv.loop)))

@@ -127,15 +127,17 @@ struct KernelPlan {
   mutable scf::ForOp producerLoop;
   /// The tensors whose sequence dimension is Nq (Q) and Nk (K, V).
   SmallVector<Value> seqQSources, seqKSources;
-  /// The kv loop whose score modifiers the overlapped schedule applies to
-  /// the tile's first block, which it peels off before the loops: the first
-  /// loop with an attn.mask (every block may take the mask), else the first.
-  const KvLoop &peeledBlockLoop() const {
-    for (const KvLoop &kv : kvLoops)
-      if (kv.mask())
-        return kv;
-    return kvLoops.front();
-  }
+  /// The rotated kv loops' prologue and epilogue (attn-pipeline-kv-loops):
+  /// stage 0 of block `begin` and stage 1 of the last block, each run where
+  /// `begin < end`, the kv range the loops partitioned before the rotation.
+  struct KvPipeline {
+    mutable scf::IfOp prologue, epilogue;
+    Value begin, end;
+    /// The range's bounds before the rotation: `begin`, each rotated loop's
+    /// `max(bound, begin + 1)` operand, `end`.
+    SmallVector<Value> unrotatedBounds;
+  };
+  std::optional<KvPipeline> pipeline;
 
   /// The shared-memory layouts of the tile values (attn-assign-layouts): Q,
   /// K and V as swizzled atoms (O goes out through the Q buffer, in Q's
@@ -150,8 +152,9 @@ struct KernelPlan {
   // From the attn.warp_specialize of the tile (attn-warp-specialize), if any.
   /// A producer warpgroup issues the TMA loads (FA3's warp specialization).
   bool warpSpecialize = false;
-  /// The kv loops are software-pipelined (attn.stage): the softmax of
-  /// block j runs while P V of block j-1 does (needs warp specialization).
+  /// The kv loops are software-pipelined (attn.stage) and rotated
+  /// (`pipeline`): the softmax of block j runs while P V of block j-1 does
+  /// (needs warp specialization).
   bool softwarePipelined = false;
   /// The two consumer warpgroups take turns issuing their GEMMs (FA3's
   /// ping-pong): the kv loops hold attn.wait_turn / attn.pass_turn.

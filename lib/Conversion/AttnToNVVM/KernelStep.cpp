@@ -6,9 +6,10 @@
 //===----------------------------------------------------------------------===//
 //
 // The online-softmax step of one kv block: the S wait, mask, row max and
-// sum, exponentials, O rescale and P V issue, in sequence (kvStep) or with
-// the previous block's P V in flight (kvStepOverlapped); the ring's stage
-// and parity, the ping-pong barriers and the stage release.
+// sum, exponentials, O rescale and P V issue, in sequence (kvStep) or, in
+// the loops attn-pipeline-kv-loops rotated, with the previous block's P V in
+// flight (kvStepOverlapped, and the rotation's prologue and epilogue); the
+// ring's stage and parity, the ping-pong barriers and the stage release.
 //
 //===----------------------------------------------------------------------===//
 
@@ -158,34 +159,15 @@ SmallVector<Value> KernelEmitter::kvStep(Value kvBlock, Value iteration,
   return flatten(values, body->getTerminator()->getOperands());
 }
 
-KernelEmitter::OverlapStages KernelEmitter::splitStages(const KvLoop &kv) {
-  OverlapStages stages;
-  stages.qk = kv.qk();
-  stages.pv = kv.pv();
-  // readKernelPlan checked the stages (verifyPipelineStages): stage 1 is
-  // the accumulator update, which nothing of stage 0 reads.
-  for (Operation &op : kv.loop.getBody()->without_terminator()) {
-    if (isRingSlot(op) || isRingRelease(op) ||
-        op.getDialect() != stages.qk->getDialect())
-      continue;
-    (getPipelineStage(&op) == 1 ? stages.stage1 : stages.stage0).push_back(&op);
-  }
-  // The values stage 1 reads from stage 0: tiles first (P), then rows
-  // (alpha), each once.
-  SetVector<Value> tiles, rows;
-  for (Operation *op : stages.stage1)
-    for (Value operand : op->getOperands()) {
-      Operation *def = operand.getDefiningOp();
-      if (!def || def->getBlock() != kv.loop.getBody() ||
-          getPipelineStage(def) == 1 || isRingSlot(*def) ||
-          !isa<RankedTensorType>(operand.getType()))
-        continue;
-      auto type = cast<RankedTensorType>(operand.getType());
-      (type.getRank() == 1 ? rows : tiles).insert(operand);
-    }
-  llvm::append_range(stages.crossing, tiles);
-  llvm::append_range(stages.crossing, rows);
-  return stages;
+/// The attn ops of `block` that compute tiles, in order: ring slots and
+/// releases, which each schedule places itself, left out.
+static SmallVector<Operation *> tileOpsOf(Block *block) {
+  SmallVector<Operation *> ops;
+  for (Operation &op : block->without_terminator())
+    if (isa<AttnDialect>(op.getDialect()) && !isRingSlot(op) &&
+        !isRingRelease(op))
+      ops.push_back(&op);
+  return ops;
 }
 
 SmallVector<Value> KernelEmitter::kvStepOverlapped(Value kvBlock,
@@ -193,19 +175,22 @@ SmallVector<Value> KernelEmitter::kvStepOverlapped(Value kvBlock,
                                                    ValueRange carried,
                                                    const KvLoop &kv) {
   Block *body = kv.loop.getBody();
-  OverlapStages stages = splitStages(kv);
   // This block's stage 0 and the previous block's stage 1, which reads the
-  // loop-carried values and the crossing values carried after them.
-  TileValues values, previous;
+  // P, alpha and V the loop carries.
+  TileValues values;
   unflatten(values, kv.loop.getRegionIterArgs(), carried);
-  ValueRange crossing =
-      unflatten(previous, kv.loop.getRegionIterArgs(), carried);
-  unflatten(previous, stages.crossing, crossing);
   lowerRingSlots(values, kv, iteration);
-  lowerRingSlots(previous, kv,
-                 arith::SubIOp::create(b, loc, iteration, c32(1)));
-  const RingSlot keySlot = values.slots.at(stages.qk.getKey());
-  const RingSlot prevValueSlot = previous.slots.at(stages.pv.getValue());
+  QKOp qk = kv.qk();
+  PVOp pv = kv.pv();
+  values.slots[pv.getValue()] = RingSlot{};
+  std::tie(values.slots[pv.getValue()].stage,
+           values.slots[pv.getValue()].phase) =
+      stageAndPhase(arith::SubIOp::create(b, loc, iteration, c32(1)));
+  const RingSlot keySlot = values.slots.at(qk.getKey());
+  const RingSlot prevValueSlot = values.slots.at(pv.getValue());
+  SmallVector<Operation *> stage0, stage1;
+  for (Operation *op : tileOpsOf(body))
+    (getPipelineStage(op) == 1 ? stage1 : stage0).push_back(op);
 
   // FA3's order: issue S(j), then block j-1's stage 1 (O *= alpha(j-1) while
   // S runs, O += P(j-1) V(j-1)), and run the softmax of block j with only S
@@ -214,25 +199,24 @@ SmallVector<Value> KernelEmitter::kvStepOverlapped(Value kvBlock,
   // softmax). With ping-pong the two issues are this warpgroup's turn.
   // P(j-1) goes to the element type before the K wait: live next to S(j) in
   // flight, the f32 values made the masked loops spill.
-  SmallVector<Value> prevProbs =
-      packProbs(tileElements(previous, stages.pv.getProbs()));
+  SmallVector<Value> prevProbs = packProbs(tileElements(values, pv.getProbs()));
   waitForSlot(keySlot, /*isValue=*/false);
   waitForSlot(prevValueSlot, /*isValue=*/true);
-  auto qkAt = llvm::find(stages.stage0, stages.qk.getOperation());
-  for (Operation *op : llvm::make_range(stages.stage0.begin(), qkAt))
+  auto qkAt = llvm::find(stage0, qk.getOperation());
+  for (Operation *op : llvm::make_range(stage0.begin(), qkAt))
     lowerTileOp(values, op, kvBlock, iteration);
-  lowerQK(values, stages.qk);
-  for (Operation *op : stages.stage1) {
-    if (op == stages.pv.getOperation())
-      lowerPV(previous, stages.pv, prevProbs);
+  lowerQK(values, qk);
+  for (Operation *op : stage1) {
+    if (op == pv.getOperation())
+      lowerPV(values, pv, prevProbs);
     else
-      lowerTileOp(previous, op, Value(), Value());
+      lowerTileOp(values, op, Value(), Value());
   }
   // The turn ends after both GEMM issues.
   if (kv.turn)
     lowerTileOp(values, kv.turn->second, kvBlock, iteration);
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1); // S(j) is ready
-  for (Operation *op : llvm::make_range(std::next(qkAt), stages.stage0.end()))
+  for (Operation *op : llvm::make_range(std::next(qkAt), stage0.end()))
     if (!isa<PassTurnOp>(op))
       lowerTileOp(values, op, kvBlock, iteration);
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0); // P V done
@@ -249,78 +233,70 @@ SmallVector<Value> KernelEmitter::kvStepOverlapped(Value kvBlock,
     releaseKeys(keySlot.stage, after);
   if (kv.valueRelease)
     releaseValues(prevValueSlot.stage, kvBlock, after);
-  SmallVector<Value> next;
-  for (Value v : yielded)
-    llvm::append_range(
-        next, flatten(v == stages.pv.getResult() ? previous : values, v));
-  llvm::append_range(next, flatten(values, stages.crossing));
-  return next;
+  return flatten(values, yielded);
 }
 
-SmallVector<Value> KernelEmitter::overlapPrologue(ValueRange carried,
+SmallVector<Value> KernelEmitter::overlapPrologue(const TileValues &initial,
                                                   Value kvBegin,
                                                   Value iterationBase) {
-  const KvLoop &kv = plan.peeledBlockLoop();
-  ValueRange iterArgs = kv.loop.getRegionIterArgs();
-  OverlapStages stages = splitStages(kv);
-  TileValues values;
-  unflatten(values, iterArgs, carried);
-  lowerRingSlots(values, kv, plan.persistent ? iterationBase : c32(0));
-  const RingSlot keySlot = values.slots.at(stages.qk.getKey());
-  auto qkAt = llvm::find(stages.stage0, stages.qk.getOperation());
-  for (Operation *op : llvm::make_range(stages.stage0.begin(), qkAt))
+  Block *peeled = plan.pipeline->prologue.thenBlock();
+  TileValues values = initial;
+  Value iteration = plan.persistent ? iterationBase : c32(0);
+  for (Operation &op : peeled->without_terminator())
+    if (isRingSlot(op))
+      lowerRingSlot(values, &op, iteration);
+  SmallVector<Operation *> stage0 = tileOpsOf(peeled);
+  auto qkAt =
+      llvm::find_if(stage0, [](Operation *op) { return isa<QKOp>(op); });
+  QKOp qk = cast<QKOp>(*qkAt);
+  const RingSlot keySlot = values.slots.at(qk.getKey());
+  for (Operation *op : llvm::make_range(stage0.begin(), qkAt))
     lowerTileOp(values, op, kvBegin, Value());
   waitForSlot(keySlot, /*isValue=*/false);
-  lowerQK(values, stages.qk);
-  if (kv.turn)
-    lowerTileOp(values, kv.turn->second, kvBegin, Value());
+  lowerQK(values, qk);
+  auto turnEnd = peeled->getOps<PassTurnOp>();
+  if (!turnEnd.empty())
+    lowerTileOp(values, *turnEnd.begin(), kvBegin, Value());
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-  for (Operation *op : llvm::make_range(std::next(qkAt), stages.stage0.end()))
+  for (Operation *op : llvm::make_range(std::next(qkAt), stage0.end()))
     if (!isa<PassTurnOp>(op))
       lowerTileOp(values, op, kvBegin, Value());
-  if (kv.keyRelease)
+  if (!peeled->getOps<RingReleaseOp>().empty())
     releaseKeys(keySlot.stage);
-  // The accumulator stays as carried in: its stage 1 runs in the next step.
-  SmallVector<Value> next;
-  for (auto [yielded, iterArg] : llvm::zip_equal(
-           kv.loop.getBody()->getTerminator()->getOperands(), iterArgs))
-    llvm::append_range(
-        next,
-        flatten(values, yielded == stages.pv.getResult() ? iterArg : yielded));
-  llvm::append_range(next, flatten(values, stages.crossing));
-  return next;
+  // O stays as the loops start it: its stage 1 runs in the next step.
+  return flatten(values, plan.pipeline->prologue.thenYield().getOperands());
 }
 
-SmallVector<Value> KernelEmitter::overlapNoBlocks(ValueRange carried) {
-  const KvLoop &kv = plan.peeledBlockLoop();
-  SmallVector<Value> next(carried);
+SmallVector<Value> KernelEmitter::overlapNoBlocks(const TileValues &initial) {
   // Stage 1 of a block that does not exist: P = 0, alpha = 1.
-  for (Value v : splitStages(kv).crossing) {
-    if (cast<RankedTensorType>(v.getType()).getRank() == 1)
-      next.append({cF32(1.0), cF32(1.0)});
-    else
-      next.push_back(LLVM::ZeroOp::create(
-          b, loc,
-          fragmentType(cast<RankedTensorType>(v.getType()).getShape()[1])));
-  }
-  return next;
+  scf::IfOp prologue = plan.pipeline->prologue;
+  TileValues values = initial;
+  ValueRange yielded = prologue.elseYield().getOperands();
+  for (Value v : yielded)
+    if (auto constant = v.getDefiningOp<arith::ConstantOp>();
+        constant && constant->getBlock() == prologue.elseBlock())
+      lowerConstant(values, constant);
+  return flatten(values, yielded);
 }
 
 Value KernelEmitter::overlapEpilogue(ValueRange carried, Value lastIteration) {
-  const KvLoop &kv = plan.kvLoops.back();
-  OverlapStages stages = splitStages(kv);
-  TileValues previous;
-  ValueRange crossing =
-      unflatten(previous, kv.loop.getRegionIterArgs(), carried);
-  unflatten(previous, stages.crossing, crossing);
-  lowerRingSlots(previous, kv, lastIteration);
-  const RingSlot valueSlot = previous.slots.at(stages.pv.getValue());
+  scf::ForOp last = plan.kvLoops.back().loop;
+  Block *update = plan.pipeline->epilogue.thenBlock();
+  TileValues values;
+  unflatten(values, last.getResults(), carried);
+  auto [stage, phase] = stageAndPhase(lastIteration);
+  for (Value result : last.getResults())
+    if (isRingTile(result))
+      values.slots[result] = RingSlot{stage, phase};
+  PVOp pv = *update->getOps<PVOp>().begin();
+  const RingSlot valueSlot = values.slots.at(pv.getValue());
   waitForSlot(valueSlot, /*isValue=*/true);
-  for (Operation *op : stages.stage1)
-    lowerTileOp(previous, op, Value(), Value());
+  for (Operation *op : tileOpsOf(update))
+    lowerTileOp(values, op, Value(), Value());
   NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-  // The next tile's loads reuse this stage (the last block's V release).
-  if (plan.persistent && kv.valueRelease)
+  // The next tile's loads reuse this stage; in a kernel of one tile no
+  // load waits for the last block's V release, which is then left out.
+  if (plan.persistent && !update->getOps<RingReleaseOp>().empty())
     releaseValues(valueSlot.stage, kvEnd);
-  return packedTile(previous, stages.pv.getResult());
+  return packedTile(values, pv.getResult());
 }

@@ -75,6 +75,8 @@ SmallVector<Value> KernelEmitter::flatten(TileValues &values,
                                           ValueRange irValues) {
   SmallVector<Value> flat;
   for (Value v : irValues) {
+    if (isRingTile(v))
+      continue;
     if (isRowVector(v))
       llvm::append_range(flat, values.rows.at(v).rows);
     else
@@ -86,6 +88,8 @@ SmallVector<Value> KernelEmitter::flatten(TileValues &values,
 ValueRange KernelEmitter::unflatten(TileValues &values, ValueRange irValues,
                                     ValueRange flat) {
   for (Value v : irValues) {
+    if (isRingTile(v))
+      continue;
     if (isRowVector(v)) {
       values.rows[v] = RowFragment{{flat[0], flat[1]}, Value()};
       flat = flat.drop_front(2);
@@ -133,9 +137,13 @@ void KernelEmitter::lowerQK(TileValues &values, QKOp op) {
 
 void KernelEmitter::lowerMask(TileValues &values, MaskOp mask, Value kvBlock) {
   // The mask's operands as the IR computes them, the kv loop's induction
-  // variable being this block.
+  // variable (in the rotated loops' prologue: the kv range's begin) being
+  // this block.
   IRMapping block;
-  block.map(mask->getParentOfType<scf::ForOp>().getInductionVar(), kvBlock);
+  if (auto loop = mask->getParentOfType<scf::ForOp>())
+    block.map(loop.getInductionVar(), kvBlock);
+  else if (plan.pipeline)
+    block.map(plan.pipeline->begin, kvBlock);
   SmallVector<Value> operands =
       index.lower(b,
                   ValueRange{mask.getRowOffset(), mask.getColOffset(),

@@ -102,6 +102,16 @@ static FailureOr<KvLoop> readKvLoop(scf::ForOp loop) {
     if (failed(ok))
       return failure();
   }
+  // A rotated loop (attn-pipeline-kv-loops) carries what stage 1 reads from
+  // stage 0 to the next step: there a stage-1 operand that is an iter arg
+  // stands for the value the step yields for it.
+  Block *body = loop.getBody();
+  auto stepValue = [&](Value v) -> Value {
+    auto arg = dyn_cast<BlockArgument>(v);
+    if (!arg || arg.getOwner() != body || arg.getArgNumber() == 0)
+      return v;
+    return body->getTerminator()->getOperand(arg.getArgNumber() - 1);
+  };
   // The three-pass nest of attn-tile (row max, row sum, P V in separate
   // loops) is not lowered; the kernel never substitutes the fused algorithm.
   auto missing = [&](StringRef what) {
@@ -124,15 +134,26 @@ static FailureOr<KvLoop> readKvLoop(scf::ForOp loop) {
     return missing("attn.row_sum carried across blocks");
   if (!pv)
     return missing("attn.pv");
-  // A ping-pong turn issues the step's GEMMs: the S GEMM, and in a
-  // software-pipelined loop the previous block's P V, which the schedule
-  // runs right after it.
+  // A rotated step issues the previous block's stage 1 (O's attn.scale_rows
+  // and attn.pv) right after its S GEMM, the kernel's order.
+  bool rotated = isa<BlockArgument>(pv.getProbs());
+  Operation *lastIssue = qk;
+  if (rotated) {
+    Operation *scaled = qk->getNextNode();
+    if (!isa<ScaleRowsOp>(scaled) || scaled->getNextNode() != pv)
+      return fail(pv, "a rotated kv step issues the previous block's "
+                      "attn.scale_rows and attn.pv right after its attn.qk");
+    lastIssue = pv;
+  }
+  // A ping-pong turn issues the step's GEMMs: the S GEMM, and in a rotated
+  // loop the previous block's P V.
   if (waitTurn || passTurn) {
     if (!waitTurn || !passTurn || waitTurn->getNextNode() != qk ||
-        qk->getNextNode() != passTurn)
+        lastIssue->getNextNode() != passTurn)
       return fail(waitTurn ? waitTurn.getOperation() : passTurn.getOperation(),
                   "a ping-pong turn is attn.wait_turn right before the "
-                  "step's attn.qk and attn.pass_turn right after it");
+                  "step's attn.qk and attn.pass_turn right after its last "
+                  "GEMM (the attn.qk, or the attn.pv of a rotated loop)");
     kv.turn = {waitTurn, passTurn};
   }
   // The step releases its popped K once S is computed (right after the S
@@ -141,11 +162,11 @@ static FailureOr<KvLoop> readKvLoop(scf::ForOp loop) {
   if (pop || !releases.empty()) {
     auto releaseOf = [&](Value tile) -> RingReleaseOp {
       for (RingReleaseOp release : releases)
-        if (release.getTile() == tile)
+        if (stepValue(release.getTile()) == tile)
           return release;
       return {};
     };
-    Operation *afterS = passTurn ? passTurn.getOperation() : qk.getOperation();
+    Operation *afterS = passTurn ? passTurn.getOperation() : lastIssue;
     RingReleaseOp keyRelease = pop ? releaseOf(pop.getKey()) : RingReleaseOp();
     RingReleaseOp valueRelease =
         pop ? releaseOf(pop.getValue()) : RingReleaseOp();
@@ -154,9 +175,10 @@ static FailureOr<KvLoop> readKvLoop(scf::ForOp loop) {
         valueRelease->getNextNode() != loop.getBody()->getTerminator())
       return fail(releases.empty() ? pop.getOperation()
                                    : releases.front().getOperation(),
-                  "a kv step releases its popped K right after the S GEMM "
-                  "(attn.qk, or its attn.pass_turn) and its V last, each "
-                  "once (attn.ring_release)");
+                  "a kv step releases its popped K right after its GEMM "
+                  "issues (or its attn.pass_turn) and its V (a rotated "
+                  "step: the previous step's) last, each once "
+                  "(attn.ring_release)");
     kv.keyRelease = keyRelease;
     kv.valueRelease = valueRelease;
   }
@@ -165,7 +187,7 @@ static FailureOr<KvLoop> readKvLoop(scf::ForOp loop) {
     return fail(rowMax, "the row max and the exponentials must read the "
                         "scores after their modifiers (attn.mask, "
                         "attn.softcap), each applied once in a chain");
-  if (pv.getProbs() != expDiff.getResult() ||
+  if (stepValue(pv.getProbs()) != expDiff.getResult() ||
       rowSum.getProbs() != expDiff.getResult())
     return fail(pv, "attn.pv and attn.row_sum must read the attn.exp_diff "
                     "of the same step");
@@ -173,7 +195,6 @@ static FailureOr<KvLoop> readKvLoop(scf::ForOp loop) {
   // loop's carried values and the results of the ops before it in the body
   // (and the Q, K and V tiles). The roles the lowering relies on are
   // checked here.
-  Block *body = loop.getBody();
   for (Operation &op : body->without_terminator()) {
     if (op.getDialect() != qk->getDialect())
       continue;
@@ -216,7 +237,7 @@ static FailureOr<KvLoop> readKvLoop(scf::ForOp loop) {
   // factor from one block to the next).
   auto rescaledCarry = [&](Value update, Value result) {
     auto scaled = update.getDefiningOp<ScaleRowsOp>();
-    return scaled && scaled.getFactor() == rescale.getResult() &&
+    return scaled && stepValue(scaled.getFactor()) == rescale.getResult() &&
            carriedAs(result) && scaled.getInput() == carriedAs(result);
   };
   if (!rescaledCarry(rowSum.getInit(), rowSum.getResult()))

@@ -38,6 +38,9 @@ struct KvLoop {
   /// The body's attn.qk and attn.pv (readKvLoop checked there is one each).
   QKOp qk() const { return *loop.getBody()->getOps<QKOp>().begin(); }
   PVOp pv() const { return *loop.getBody()->getOps<PVOp>().begin(); }
+  /// Whether the loop is rotated (attn-pipeline-kv-loops): its stage-1 ops
+  /// (attn.stage) read the previous step's P, alpha and V, which it carries.
+  bool rotated() const { return isa<BlockArgument>(pv().getProbs()); }
   /// The loop's attn.mask, if its body has one.
   MaskOp mask() const {
     for (Operation *op : scoreModifiers)

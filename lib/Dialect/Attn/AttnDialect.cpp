@@ -11,6 +11,7 @@
 using namespace mlir;
 using namespace mlir::attn;
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -137,10 +138,13 @@ LogicalResult AttnDialect::verifyOperationAttribute(Operation *op,
     return op->emitError() << "'" << getStageAttrName()
                            << "' must be 0 or 1 (an i64), got "
                            << attr.getValue();
+  // A rotated loop's epilogue (attn-pipeline-kv-loops, an scf.if) runs
+  // stage 1 of its last block.
   if (op->getDialect() != this ||
-      !isa_and_nonnull<LoopLikeOpInterface>(op->getParentOp()))
+      !isa_and_nonnull<LoopLikeOpInterface, scf::IfOp>(op->getParentOp()))
     return op->emitError() << "'" << getStageAttrName()
-                           << "' belongs on an attn tile op in a kv loop";
+                           << "' belongs on an attn tile op in a kv loop "
+                              "(or in the epilogue of rotated kv loops)";
   return success();
 }
 

@@ -131,12 +131,37 @@ static LogicalResult verifyTurn(Operation *op) {
 LogicalResult WaitTurnOp::verify() { return verifyTurn(*this); }
 LogicalResult PassTurnOp::verify() { return verifyTurn(*this); }
 
+RingPopOp RingPopOp::ofTile(Value tile) {
+  // Each step goes one yield back; a carried value that yields itself (or
+  // a cycle of them) comes from no pop.
+  for (int step = 0; step < 4 && tile; ++step) {
+    if (auto pop = tile.getDefiningOp<RingPopOp>())
+      return pop;
+    if (auto arg = dyn_cast<BlockArgument>(tile)) {
+      auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
+      if (!loop || arg.getArgNumber() < loop.getNumInductionVars())
+        return {};
+      tile = loop.getYieldedValues()[arg.getArgNumber() -
+                                     loop.getNumInductionVars()];
+    } else if (auto loop = tile.getDefiningOp<scf::ForOp>()) {
+      tile = loop.getYieldedValues()[cast<OpResult>(tile).getResultNumber()];
+    } else if (auto branch = tile.getDefiningOp<scf::IfOp>()) {
+      tile =
+          branch.thenYield().getOperand(cast<OpResult>(tile).getResultNumber());
+    } else {
+      return {};
+    }
+  }
+  return {};
+}
+
 LogicalResult RingReleaseOp::verify() {
   if (!enclosingRole(*this, /*producer=*/false))
     return emitOpError("must be inside the consumer region of an "
                        "attn.warp_specialize");
-  if (!getTile().getDefiningOp<RingPopOp>())
-    return emitOpError("releases a tile of attn.ring_pop");
+  if (!RingPopOp::ofTile(getTile()))
+    return emitOpError("releases a tile of attn.ring_pop (or one a "
+                       "software-pipelined kv loop carries from it)");
   return success();
 }
 

@@ -594,8 +594,9 @@ def Attn_WarpSpecializeOp : Attn_Op<"warp_specialize", [
     while its P V GEMM of block j-1 is in flight) is not an attribute of this
     op but a software pipeline of each consumer kv loop: its accumulator
     update (O's `attn.scale_rows` and `attn.pv`) carries `attn.stage = 1`
-    and runs for block j-1 during iteration j. Together with the turns (as
-    in FA3), a warpgroup's turn issues both of its GEMMs.
+    and runs for block j-1 during iteration j, as `attn-pipeline-kv-loops`
+    rotates the loops. Together with the turns (as in FA3), a warpgroup's
+    turn issues both of its GEMMs.
 
     `attn-warp-specialize` creates the op from fused tile IR;
     `convert-attn-to-nvvm` lowers it (one producer thread issues the TMA loads
@@ -668,12 +669,21 @@ def Attn_RingPopOp : Attn_Op<"ring_pop", [
   let results = (outs Attn_Tile:$key, Attn_Tile:$value);
   let assemblyFormat = "attr-dict `:` type($key) `,` type($value)";
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The pop `tile` comes from: one of its results, or a value a
+    /// software-pipelined kv loop carries from one (attn-pipeline-kv-loops:
+    /// an scf.for iter arg or result, an scf.if result, whose yield is such
+    /// a value); null otherwise.
+    static RingPopOp ofTile(::mlir::Value tile);
+  }];
 }
 
 def Attn_RingReleaseOp : Attn_Op<"ring_release", [MemoryEffects<[MemWrite<Attn_KvRing>]>]> {
   let summary = "consumers: done with a popped K or V tile, its stage may be refilled";
   let description = [{
-    `tile` is a result of this step's `attn.ring_pop`; after this op the
+    `tile` is a result of this step's `attn.ring_pop`, or of the previous
+    step's where `attn-pipeline-kv-loops` carries the V tile into the next
+    iteration (`attn.ring_pop`'s `ofTile`); after this op the
     consumers no longer read it, so the producer may load the next block
     into its ring stage. The lowering arrives on the tile's empty mbarrier
     (once per consumer warpgroup) when the GEMM that reads it has completed:
@@ -684,7 +694,8 @@ def Attn_RingReleaseOp : Attn_Op<"ring_release", [MemoryEffects<[MemWrite<Attn_K
 
     `attn-warp-specialize` puts the K release right after the step's S GEMM
     (`attn.qk`, or its `attn.pass_turn`) and the V release last in the step,
-    in stage 1 (`attn.stage`) when the P V GEMM that reads V is. Only in the
+    in stage 1 (`attn.stage`) when the P V GEMM that reads V is; the rotated
+    loop of `attn-pipeline-kv-loops` releases the previous step's V. Only in the
     consumer region of an `attn.warp_specialize`.
 
     ```mlir
@@ -716,8 +727,9 @@ def Attn_WaitTurnOp : Attn_TurnOp<"wait_turn"> {
     tensor cores. `attn.wait_turn` blocks until the other warpgroup passed
     the turn with `attn.pass_turn`; warpgroup 0 has the first turn. A turn
     issues the GEMMs between the two ops: the step's `attn.qk` and, in a
-    software-pipelined kv loop (`attn.stage`), the previous block's
-    `attn.pv`, which the pipeline runs right after it.
+    software-pipelined kv loop (`attn.stage`, rotated by
+    `attn-pipeline-kv-loops`), the previous block's `attn.pv`, which the
+    rotated step issues right after it.
 
     `attn-warp-specialize` (`ping-pong`) puts `attn.wait_turn` right before
     and `attn.pass_turn` right after the `attn.qk` of every consumer kv
