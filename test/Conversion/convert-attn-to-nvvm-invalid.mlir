@@ -300,3 +300,32 @@ func.func @varlen_swapped_offsets(%q: tensor<1x?x8x128xbf16>, %k: tensor<1x?x8x1
       -> tensor<1x?x8x128xbf16>
   return %o : tensor<1x?x8x128xbf16>
 }
+
+// -----
+
+// A function of more than one block (a branch around the attention) is not
+// one kernel.
+// expected-error @+1 {{convert-attn-to-nvvm: @two_blocks has more than one block: a function becomes one kernel that computes its attention and nothing else; compute the rest in another function}}
+func.func @two_blocks(%q: tensor<1x2x?x64xbf16>, %k: tensor<1x2x?x64xbf16>,
+                      %v: tensor<1x2x?x64xbf16>, %c: i1) -> tensor<1x2x?x64xbf16> {
+  cf.cond_br %c, ^bb1, ^bb2
+^bb1:
+  %o = attn.attention %q, %k, %v
+      : tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16> -> tensor<1x2x?x64xbf16>
+  return %o : tensor<1x2x?x64xbf16>
+^bb2:
+  return %q : tensor<1x2x?x64xbf16>
+}
+
+// -----
+
+// Q read through a tensor.cast of the argument is not the kernel's q
+// parameter as the caller passes it.
+func.func @cast_q(%q: tensor<1x2x?x64xbf16>, %k: tensor<?x2x?x64xbf16>,
+                  %v: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
+  %qc = tensor.cast %q : tensor<1x2x?x64xbf16> to tensor<?x2x?x64xbf16>
+  // expected-error @+1 {{convert-attn-to-nvvm: Q must be the function's argument #0, got a value computed outside the kernel (a function becomes one kernel whose arguments are q, k, v in order)}}
+  %o = attn.attention %qc, %k, %v
+      : tensor<?x2x?x64xbf16>, tensor<?x2x?x64xbf16>, tensor<?x2x?x64xbf16> -> tensor<?x2x?x64xbf16>
+  return %o : tensor<?x2x?x64xbf16>
+}
