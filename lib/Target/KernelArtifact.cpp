@@ -118,26 +118,36 @@ mlir::attn::compileKernelArtifacts(ModuleOp module,
   return artifacts;
 }
 
-static LogicalResult writeFile(StringRef path, StringRef contents,
-                               Location loc) {
-  std::string error;
-  auto file = openOutputFile(path, &error);
-  if (!file)
-    return emitError(loc) << error;
-  file->os() << contents;
-  file->keep();
-  return success();
-}
-
 LogicalResult mlir::attn::writeKernelArtifact(const KernelArtifact &artifact,
                                               StringRef dir, Location loc) {
   if (std::error_code ec = llvm::sys::fs::create_directories(dir))
     return emitError(loc) << "cannot create " << dir << ": " << ec.message();
-  SmallString<256> ptx(dir), manifest(dir);
-  llvm::sys::path::append(ptx, "kernel.ptx");
-  llvm::sys::path::append(manifest, "manifest.json");
-  if (failed(writeFile(ptx, artifact.ptx, loc)) ||
-      failed(writeFile(manifest, artifact.manifest, loc)))
-    return failure();
+  SmallString<256> ptxPath(dir), manifestPath(dir);
+  llvm::sys::path::append(ptxPath, "kernel.ptx");
+  llvm::sys::path::append(manifestPath, "manifest.json");
+  // Both files or neither: a kernel.ptx without its manifest (or beside an
+  // old one) is an artifact the runtime would load wrongly. An output file
+  // not kept is removed when it goes out of scope.
+  std::string error;
+  std::unique_ptr<llvm::ToolOutputFile> ptx = openOutputFile(ptxPath, &error);
+  if (!ptx)
+    return emitError(loc) << error;
+  std::unique_ptr<llvm::ToolOutputFile> manifest =
+      openOutputFile(manifestPath, &error);
+  if (!manifest)
+    return emitError(loc) << error;
+  for (auto [file, contents, path] :
+       {std::tuple(ptx.get(), StringRef(artifact.ptx), StringRef(ptxPath)),
+        std::tuple(manifest.get(), StringRef(artifact.manifest),
+                   StringRef(manifestPath))}) {
+    file->os() << contents;
+    file->os().flush();
+    if (std::error_code ec = file->os().error()) {
+      file->os().clear_error();
+      return emitError(loc) << "cannot write " << path << ": " << ec.message();
+    }
+  }
+  ptx->keep();
+  manifest->keep();
   return success();
 }
