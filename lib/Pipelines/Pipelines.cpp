@@ -187,6 +187,7 @@ void mlir::attn::buildAttnToNVVMPipeline(OpPassManager &pm,
   allocation.persistent = options.persistent;
   funcPm.addPass(createAttnAllocateSharedMemoryPass(allocation));
   funcPm.addPass(createAttnPipelineKvLoopsPass());
+  funcPm.addPass(createAttnInsertWaitsPass());
   ConvertAttnToNVVMPassOptions nvvm;
   nvvm.chip = "sm_90a";
   nvvm.conditionalRescale = options.conditionalRescale;

@@ -59,12 +59,41 @@ static int crossingRank(Value v) {
 
 static FailureOr<StagedLoop> readStagedLoop(scf::ForOp loop) {
   StagedLoop staged{loop, {}, {}, 0};
+  Block *body = loop.getBody();
+  auto fail = [&](Operation *at, const Twine &why) {
+    return at->emitError("attn-pipeline-kv-loops: ") << why;
+  };
+  // The rotation carries what a step computes into the next one.
+  for (Value yielded : body->getTerminator()->getOperands()) {
+    Operation *def = yielded.getDefiningOp();
+    if (!def || def->getBlock() != body)
+      return fail(body->getTerminator(),
+                  "a software-pipelined kv loop yields the values its step "
+                  "computes (the running max, sum and O)");
+  }
+  auto pvs = body->getOps<PVOp>();
+  if (pvs.empty() || !llvm::is_contained(body->getTerminator()->getOperands(),
+                                         (*pvs.begin()).getResult()))
+    return fail(loop, "a software-pipelined kv loop yields its attn.pv (the "
+                      "step's O), which stage 1 computes");
+  if (!(*pvs.begin()).getProbs().getDefiningOp<ExpDiffOp>() ||
+      (*pvs.begin()).getProbs().getParentBlock() != body)
+    return fail(*pvs.begin(), "stage 1's attn.pv reads the P of its step "
+                              "(the step's attn.exp_diff), which the rotated "
+                              "loop carries");
   if (failed(verifyPipelineStages(loop)))
     return failure();
-  Block *body = loop.getBody();
   for (Operation &op : body->without_terminator())
     if (getPipelineStage(&op) == 1)
       staged.stage1.push_back(&op);
+  // Stage 1 runs a step later than stage 0: nothing of stage 0 may read it.
+  for (Operation &op : body->without_terminator())
+    if (getPipelineStage(&op) == 0)
+      for (Value operand : op.getOperands())
+        if (Operation *def = operand.getDefiningOp();
+            def && def->getBlock() == body && getPipelineStage(def) == 1)
+          return fail(&op, "a stage-0 op reads a result of stage 1, which "
+                           "runs a step later");
   SetVector<Value> crossing;
   for (Operation *op : staged.stage1)
     for (Value operand : op->getOperands()) {
@@ -258,12 +287,20 @@ struct AttnPipelineKvLoopsPass
           return WalkResult::interrupt();
         loops.push_back(*read);
       }
-      scf::ForOp first = loops.front().loop;
+      scf::ForOp first = kvLoops.front();
       for (auto [previous, next] : llvm::zip(loops, llvm::drop_begin(loops))) {
+        bool chained =
+            llvm::all_of(previous.loop->getUses(), [&](OpOperand &use) {
+              return use.getOwner() == next.loop.getOperation() &&
+                     use.getOperandNumber() >=
+                         next.loop.getNumControlOperands();
+            });
         if (next.loop.getInitArgs() != previous.loop.getResults() ||
-            next.loop.getLowerBound() != previous.loop.getUpperBound())
+            next.loop.getLowerBound() != previous.loop.getUpperBound() ||
+            !chained)
           return fail(next.loop, "a kv loop must carry on the previous kv "
-                                 "loop's results and begin where it ends");
+                                 "loop's results, which nothing else reads, "
+                                 "and begin where it ends");
         if (TypeRange(ValueRange(next.crossing)) !=
                 TypeRange(ValueRange(previous.crossing)) ||
             next.accIndex != previous.accIndex)

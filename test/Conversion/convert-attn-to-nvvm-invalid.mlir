@@ -1,5 +1,5 @@
 // RUN: attnc-opt %s -split-input-file --attn-generalize-lengths --attn-tiling-pipeline="block-m=128 block-n=64" \
-// RUN:   --attn-assign-layouts --attn-allocate-shared-memory --convert-attn-to-nvvm -verify-diagnostics -o /dev/null
+// RUN:   --attn-assign-layouts --attn-allocate-shared-memory --attn-insert-waits --convert-attn-to-nvvm -verify-diagnostics -o /dev/null
 
 // What the Hopper lowering cannot compile is a diagnostic on the op, never a
 // crash or a wrong kernel.

@@ -16,47 +16,47 @@
 // RUN:   | FileCheck %s --check-prefix=STAGES
 // STAGES: error: attn-warp-specialize: stages must be 0 (the target's table) or at least 2, got -1
 
-// RUN: not attnc-opt %s --attn-generalize-lengths --attn-tiling-pipeline --attn-assign-layouts --attn-allocate-shared-memory="persistent=true" --convert-attn-to-nvvm 2>&1 \
+// RUN: not attnc-opt %s --attn-generalize-lengths --attn-tiling-pipeline --attn-assign-layouts --attn-allocate-shared-memory="persistent=true" --attn-insert-waits --convert-attn-to-nvvm 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=PERSISTENT
 // PERSISTENT: error: attn-allocate-shared-memory: persistent needs a warp-specialized tile (attn-warp-specialize)
 
 
 // RUN: not attnc-opt %s --attn-generalize-lengths --attn-tiling-pipeline --attn-warp-specialize="intra-warpgroup-overlap=true" \
-// RUN:   --attn-assign-layouts --attn-allocate-shared-memory="probs-in-registers=false" --convert-attn-to-nvvm 2>&1 \
+// RUN:   --attn-assign-layouts --attn-allocate-shared-memory="probs-in-registers=false" --attn-insert-waits --convert-attn-to-nvvm 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=OVERLAP
 // OVERLAP: error: attn-allocate-shared-memory: the intra-warpgroup overlap (kv loops with attn.stage = 1) needs probs-in-registers
 
 // Software-pipelined kv loops run as attn-pipeline-kv-loops rotates them;
 // the conversion does not rotate them itself.
 // RUN: not attnc-opt %s --attn-generalize-lengths --attn-tiling-pipeline --attn-warp-specialize="intra-warpgroup-overlap=true" \
-// RUN:   --attn-assign-layouts --attn-allocate-shared-memory --convert-attn-to-nvvm 2>&1 \
+// RUN:   --attn-assign-layouts --attn-allocate-shared-memory --attn-insert-waits --convert-attn-to-nvvm 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=UNROTATED
-// UNROTATED: error: convert-attn-to-nvvm: software-pipelined kv loops (attn.stage) run as attn-pipeline-kv-loops rotates them, and rotated loops are software-pipelined: run that pass before this one
+// UNROTATED: error: convert-attn-to-nvvm: software-pipelined kv loops (attn.stage) run as attn-pipeline-kv-loops rotates them: run that pass before this one
 
 // The three-pass nest of attn-tile is not lowered: the kernel never
 // substitutes the fused algorithm for the IR it was given.
 // RUN: not attnc-opt %s --attn-generalize-lengths --attn-tiling-pipeline="stop-after=tiled" \
-// RUN:   --attn-assign-layouts --attn-allocate-shared-memory --convert-attn-to-nvvm 2>&1 | FileCheck %s --check-prefix=UNFUSED
+// RUN:   --attn-assign-layouts --attn-allocate-shared-memory --attn-insert-waits --convert-attn-to-nvvm 2>&1 | FileCheck %s --check-prefix=UNFUSED
 // UNFUSED: error: convert-attn-to-nvvm: this kv loop is not one step of the fused online softmax (run attn-fuse-online-softmax first): it has no attn.rescale_factor
 
 // Static lengths would fold the kv loops for one shape: the conversion asks
 // for attn-generalize-lengths (which attn-lower-to-nvvm-pipeline runs).
-// RUN: not attnc-opt %s --attn-tiling-pipeline --attn-assign-layouts --attn-allocate-shared-memory --convert-attn-to-nvvm 2>&1 \
+// RUN: not attnc-opt %s --attn-tiling-pipeline --attn-assign-layouts --attn-allocate-shared-memory --attn-insert-waits --convert-attn-to-nvvm 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=STATIC
 // STATIC: error: convert-attn-to-nvvm: the kernel takes the sequence lengths at launch time, but Q has the static type 'tensor<1x4x128x64xbf16>'; run attn-generalize-lengths before attn-tile (attn-lower-to-nvvm-pipeline does)
 
 // An attention that was never tiled is an error, not a module left with
 // attn ops and exit status 0.
-// RUN: not attnc-opt %s --attn-assign-layouts --attn-allocate-shared-memory --convert-attn-to-nvvm 2>&1 | FileCheck %s --check-prefix=UNTILED
+// RUN: not attnc-opt %s --attn-assign-layouts --attn-allocate-shared-memory --attn-insert-waits --convert-attn-to-nvvm 2>&1 | FileCheck %s --check-prefix=UNTILED
 // UNTILED: error: convert-attn-to-nvvm: 'attn.attention' is not part of a tiled attention (run attn-tile, attn-fuse-online-softmax and attn-split-masked-loops first, or attn-lower-to-nvvm-pipeline)
 
 // The kernel reads where each tile value lives from its type's layout
 // (attn-assign-layouts) and its shared memory from #attn.shared_memory
 // (attn-allocate-shared-memory); without either, a diagnostic.
-// RUN: not attnc-opt %s --attn-generalize-lengths --attn-tiling-pipeline --convert-attn-to-nvvm 2>&1 \
+// RUN: not attnc-opt %s --attn-generalize-lengths --attn-tiling-pipeline --attn-insert-waits --convert-attn-to-nvvm 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=NO-LAYOUT
 // NO-LAYOUT: error: convert-attn-to-nvvm: 'attn.qk' result #0 'tensor<192x128xf32>' has no tile layout (run attn-assign-layouts; attn-lower-to-nvvm-pipeline does)
-// RUN: not attnc-opt %s --attn-generalize-lengths --attn-tiling-pipeline --attn-assign-layouts --convert-attn-to-nvvm 2>&1 \
+// RUN: not attnc-opt %s --attn-generalize-lengths --attn-tiling-pipeline --attn-assign-layouts --attn-insert-waits --convert-attn-to-nvvm 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=NO-SMEM
 // A persistent CTA walks (query block, head, batch) tiles, not kv splits.
 // RUN: sed 's/attn.attention %q, %k, %v/attn.attention %q, %k, %v kv_splits(%c2)/; s/^  %o = /  %c2 = arith.constant 2 : index\n  %o = /' %s \
@@ -70,7 +70,7 @@
 // The kernel follows the layouts it has a lowering for and names the others.
 // RUN: attnc-opt %s --attn-generalize-lengths --attn-tiling-pipeline --attn-assign-layouts \
 // RUN:   | sed 's/swizzle = 128/swizzle = 64/' \
-// RUN:   | not attnc-opt --attn-allocate-shared-memory --convert-attn-to-nvvm 2>&1 | FileCheck %s --check-prefix=SWIZZLE
+// RUN:   | not attnc-opt --attn-allocate-shared-memory --attn-insert-waits --convert-attn-to-nvvm 2>&1 | FileCheck %s --check-prefix=SWIZZLE
 // SWIZZLE: error: convert-attn-to-nvvm: 'attn.load_tile' result #0 'tensor<{{[0-9]+}}x64xbf16, #attn.swizzled_shared<swizzle = 64>>': the kernel lowers 128-byte swizzled shared tiles (#attn.swizzled_shared<swizzle = 128>)
 // NO-SMEM: error: convert-attn-to-nvvm: the tile has no #attn.shared_memory (run attn-allocate-shared-memory; attn-lower-to-nvvm-pipeline does)
 

@@ -1,5 +1,5 @@
 // RUN: attnc-opt %s -split-input-file --attn-tiling-pipeline="block-m=128 block-n=64" --attn-warp-specialize \
-// RUN:   --attn-assign-layouts --attn-allocate-shared-memory --convert-attn-to-nvvm \
+// RUN:   --attn-assign-layouts --attn-allocate-shared-memory --attn-insert-waits --convert-attn-to-nvvm \
 // RUN:   | FileCheck %s --implicit-check-not='{{[^#]attn\.[^k]}}'
 
 // A paged KV cache (pages of 16 tokens, 64-key blocks): the kernel takes

@@ -1,4 +1,4 @@
-// RUN: attnc-opt %s -split-input-file --attn-assign-layouts --convert-attn-to-nvvm -verify-diagnostics -o /dev/null
+// RUN: attnc-opt %s -split-input-file --attn-assign-layouts --attn-insert-waits --convert-attn-to-nvvm -verify-diagnostics -o /dev/null
 
 // The kernel plan the lowering reads off attn.warp_specialize and
 // #attn.shared_memory, where the two disagree with each other or with the

@@ -1,6 +1,6 @@
 // RUN: attnc-opt %s -split-input-file --attn-generalize-lengths --attn-generalize-scale \
 // RUN:   --attn-tiling-pipeline="block-m=64" --attn-order-tiles --attn-assign-layouts --attn-allocate-shared-memory \
-// RUN:   --convert-attn-to-nvvm | FileCheck %s
+// RUN:   --attn-insert-waits --convert-attn-to-nvvm | FileCheck %s
 
 // The two paths of attn.softcap's cap in the kernel (KernelTileOps.cpp).
 

@@ -1,14 +1,14 @@
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
-// RUN:   --attn-warp-specialize="software-exp2-period=2" --attn-assign-layouts --attn-allocate-shared-memory --convert-attn-to-nvvm \
+// RUN:   --attn-warp-specialize="software-exp2-period=2" --attn-assign-layouts --attn-allocate-shared-memory --attn-insert-waits --convert-attn-to-nvvm \
 // RUN:   | FileCheck %s --check-prefix=HALF
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
-// RUN:   --attn-warp-specialize="software-exp2-period=2" --attn-assign-layouts --attn-allocate-shared-memory --convert-attn-to-nvvm \
+// RUN:   --attn-warp-specialize="software-exp2-period=2" --attn-assign-layouts --attn-allocate-shared-memory --attn-insert-waits --convert-attn-to-nvvm \
 // RUN:   | FileCheck %s --check-prefix=HALF-LOOPS
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
-// RUN:   --attn-warp-specialize="software-exp2-period=1" --attn-assign-layouts --attn-allocate-shared-memory --convert-attn-to-nvvm \
+// RUN:   --attn-warp-specialize="software-exp2-period=1" --attn-assign-layouts --attn-allocate-shared-memory --attn-insert-waits --convert-attn-to-nvvm \
 // RUN:   | FileCheck %s --check-prefix=ALL
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
-// RUN:   --attn-warp-specialize --attn-assign-layouts --attn-allocate-shared-memory --convert-attn-to-nvvm \
+// RUN:   --attn-warp-specialize --attn-assign-layouts --attn-allocate-shared-memory --attn-insert-waits --convert-attn-to-nvvm \
 // RUN:   | FileCheck %s --check-prefix=MUFU --implicit-check-not=0x4B400000
 // The whole pipeline passes the option on; the manifest records it.
 // RUN: attnc-opt %s --attn-lower-to-nvvm-pipeline="block-m=128 block-n=64 software-exp2-period=2" \

@@ -1,14 +1,14 @@
 // RUN: attnc-opt %s -split-input-file --attn-tiling-pipeline="block-m=128 block-n=128" --attn-warp-specialize \
-// RUN:   --attn-signal-dependents --attn-assign-layouts --attn-allocate-shared-memory --convert-attn-to-nvvm \
+// RUN:   --attn-signal-dependents --attn-assign-layouts --attn-allocate-shared-memory --attn-insert-waits --convert-attn-to-nvvm \
 // RUN:   | FileCheck %s --implicit-check-not='{{[^#]attn\.[^k]}}'
 // RUN: attnc-opt %s -split-input-file --attn-tiling-pipeline="block-m=128 block-n=128" --attn-warp-specialize \
-// RUN:   --attn-signal-dependents="at=start" --attn-assign-layouts --attn-allocate-shared-memory --convert-attn-to-nvvm \
+// RUN:   --attn-signal-dependents="at=start" --attn-assign-layouts --attn-allocate-shared-memory --attn-insert-waits --convert-attn-to-nvvm \
 // RUN:   | FileCheck %s --check-prefix=START
 // RUN: not attnc-opt %s -split-input-file --attn-tiling-pipeline="block-m=128 block-n=128" --attn-signal-dependents="at=start" \
-// RUN:   --attn-warp-specialize --attn-assign-layouts --attn-allocate-shared-memory --convert-attn-to-nvvm -o /dev/null 2>&1 \
+// RUN:   --attn-warp-specialize --attn-assign-layouts --attn-allocate-shared-memory --attn-insert-waits --convert-attn-to-nvvm -o /dev/null 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=BESIDE
 // RUN: attnc-opt %s -split-input-file --attn-tiling-pipeline="block-m=128 block-n=128" --attn-warp-specialize \
-// RUN:   --attn-assign-layouts --attn-allocate-shared-memory --convert-attn-to-nvvm \
+// RUN:   --attn-assign-layouts --attn-allocate-shared-memory --attn-insert-waits --convert-attn-to-nvvm \
 // RUN:   | FileCheck %s --check-prefix=ORDINARY --implicit-check-not=griddepcontrol --implicit-check-not=programmatic_launch
 
 // A split-KV attention (kv_splits) becomes two kernels. The combine kernel,

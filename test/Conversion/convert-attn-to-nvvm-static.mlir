@@ -1,5 +1,5 @@
 // RUN: attnc-opt %s --attn-generalize-lengths --attn-tiling-pipeline="block-m=64 block-n=128" \
-// RUN:   --attn-assign-layouts --attn-allocate-shared-memory --convert-attn-to-nvvm | FileCheck %s
+// RUN:   --attn-assign-layouts --attn-allocate-shared-memory --attn-insert-waits --convert-attn-to-nvvm | FileCheck %s
 
 // Static lengths: without attn-generalize-lengths, canonicalization would
 // fold the zero- and single-trip kv loops of this shape (Nk = 513 would
@@ -36,7 +36,7 @@ func.func @ragged_static(%q: tensor<1x2x100x64xbf16>, %k: tensor<1x2x513x64xbf16
 // for other lengths; the manifest takes the mask from attn.finalize, not
 // "none".
 // RUN: attnc-opt %s --attn-generalize-lengths --attn-tiling-pipeline="block-m=64 block-n=128" \
-// RUN:   --attn-assign-layouts --attn-allocate-shared-memory --convert-attn-to-nvvm | FileCheck %s --check-prefix=DECODE
+// RUN:   --attn-assign-layouts --attn-allocate-shared-memory --attn-insert-waits --convert-attn-to-nvvm | FileCheck %s --check-prefix=DECODE
 // DECODE-LABEL: llvm.func @decode_window
 // DECODE-SAME:    mask = "causal_bottom_right"
 // DECODE-SAME:    window_left = 127 : i64, window_right = 0 : i64

@@ -1,5 +1,5 @@
 // RUN: attnc-opt %s -split-input-file --attn-assign-layouts --attn-allocate-shared-memory \
-// RUN:   --attn-pipeline-kv-loops --convert-attn-to-nvvm -verify-diagnostics -o /dev/null
+// RUN:   --attn-pipeline-kv-loops --attn-insert-waits --convert-attn-to-nvvm -verify-diagnostics -o /dev/null
 
 // Tile IR the kernel lowering does not take: a diagnostic that names the
 // rule, never a kernel that runs something else. Each case edits the
@@ -4228,7 +4228,7 @@ func.func @no_value_release(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64
         %29 = arith.muli %arg8, %c64 : index
         %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
         %30 = attn.qk %6, %key : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
-        // expected-error @+1 {{convert-attn-to-nvvm: a kv step releases its popped K right after its GEMM issues (or its attn.pass_turn) and its V (a rotated step: the previous step's) last, each once (attn.ring_release)}}
+        // expected-error @+1 {{convert-attn-to-nvvm: a kv step releases its popped K and its V (a rotated step: the previous step's), V last, each once (attn.ring_release)}}
         attn.ring_release %key : tensor<64x64xbf16>
         %31 = attn.row_max %30 init %arg9 : tensor<128x64xf32> -> tensor<128xf32>
         %32 = attn.rescale_factor %arg9, %31 scale_log2 %cst_2 : tensor<128xf32>

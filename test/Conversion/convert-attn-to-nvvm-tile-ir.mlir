@@ -1,4 +1,4 @@
-// RUN: attnc-opt %s -split-input-file --attn-assign-layouts --attn-allocate-shared-memory --attn-pipeline-kv-loops --convert-attn-to-nvvm | FileCheck %s
+// RUN: attnc-opt %s -split-input-file --attn-assign-layouts --attn-allocate-shared-memory --attn-pipeline-kv-loops --attn-insert-waits --convert-attn-to-nvvm | FileCheck %s
 
 // The kernel runs the kv loops of the tile IR as they are: changing the IR
 // changes the kernel. Input: the mask-split tile IR of a causal attention
@@ -1070,16 +1070,19 @@ func.func @rotated_prologue(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64
 
 // -----
 
-// The same IR with the prologue's attn.mask deleted: the kernel's prologue
-// has no mask (the loops keep theirs).
-// CHECK-LABEL: llvm.func @rotated_prologue_unmasked(
+// The same IR with the causal mask deleted from the tail loop, and so from
+// the prologue, which is that loop's stage 0 at the first block: neither
+// the kernel's prologue nor its loops compare columns any more.
+// CHECK-LABEL: llvm.func @rotated_unmasked(
 // CHECK:         scf.if %{{.*}} -> (f32, f32, f32, f32, !llvm.struct
 // CHECK-NOT:       arith.constant 0xFF800000 : f32
 // CHECK:         scf.for
+// CHECK-NOT:       arith.constant 0xFF800000 : f32
 // CHECK:         scf.for
-// CHECK:           arith.constant 0xFF800000 : f32
+// CHECK-NOT:       arith.constant 0xFF800000 : f32
+// CHECK:         scf.if %{{.*}} -> (!llvm.struct
 
-func.func @rotated_prologue_unmasked(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>, %arg3: f32 {attn.scale = 1.250000e-01 : f32}) -> (tensor<?x8x?x64xbf16>, tensor<?x8x?xf32>) {
+func.func @rotated_unmasked(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>, %arg3: f32 {attn.scale = 1.250000e-01 : f32}) -> (tensor<?x8x?x64xbf16>, tensor<?x8x?xf32>) {
   %cst = arith.constant dense<0.000000e+00> : tensor<128x64xf32>
   %cst_0 = arith.constant dense<0.000000e+00> : tensor<128xf32>
   %cst_1 = arith.constant dense<0xFF800000> : tensor<128xf32>
@@ -1137,7 +1140,6 @@ func.func @rotated_prologue_unmasked(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor
       %c1_9 = arith.constant 1 : index
       %31 = arith.addi %c0, %c1_9 : index
       %32:6 = scf.if %30 -> (tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>) {
-        %39 = arith.muli %c0, %c64 : index
         %key, %value = attn.ring_pop : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
         attn.wait_turn
         %40 = attn.qk %9, %key : tensor<128x64xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>> -> tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
@@ -1175,7 +1177,6 @@ func.func @rotated_prologue_unmasked(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor
       } {attn.kv_range = "full"}
       %36 = arith.maxsi %21, %31 : index
       %37:6 = scf.for %arg9 = %34 to %36 step %c1 iter_args(%arg10 = %35#0, %arg11 = %35#1, %arg12 = %35#2, %arg13 = %35#3, %arg14 = %35#4, %arg15 = %35#5) -> (tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>) {
-        %39 = arith.muli %arg9, %c64 : index
         %key, %value = attn.ring_pop : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
         attn.wait_turn
         %40 = attn.qk %9, %key : tensor<128x64xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>> -> tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
@@ -1183,11 +1184,10 @@ func.func @rotated_prologue_unmasked(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor
         %42 = attn.pv %arg13, %arg15, %41 {attn.stage = 1 : i64} : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
         attn.pass_turn
         attn.ring_release %key : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
-        %43 = attn.mask %40 rows %8 cols %39 seq_q %dim_3 seq_k %dim_4 kind = causal : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
-        %44 = attn.row_max %43 init %arg10 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+        %44 = attn.row_max %40 init %arg10 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %45 = attn.rescale_factor %arg10, %44 scale_log2 %3 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %46 = attn.scale_rows %arg11, %45 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-        %47 = attn.exp_diff %43, %44 scale_log2 %3 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+        %47 = attn.exp_diff %40, %44 scale_log2 %3 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %48 = attn.row_sum %47 init %46 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         attn.ring_release %arg15 {attn.stage = 1 : i64} : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
         scf.yield %44, %48, %42, %47, %45, %value : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>

@@ -1,4 +1,4 @@
-// RUN: attnc-opt %s -split-input-file --attn-assign-layouts --attn-allocate-shared-memory --convert-attn-to-nvvm | FileCheck %s
+// RUN: attnc-opt %s -split-input-file --attn-assign-layouts --attn-allocate-shared-memory --attn-insert-waits --convert-attn-to-nvvm | FileCheck %s
 
 // What each tile op of a kv loop becomes in the kernel (KernelTileOps.cpp),
 // one op per case. The input is tile IR of one 64-row query block (block_m

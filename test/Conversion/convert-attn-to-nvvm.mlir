@@ -1,5 +1,5 @@
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" --attn-order-tiles \
-// RUN:   --attn-warp-specialize --attn-assign-layouts --attn-allocate-shared-memory --convert-attn-to-nvvm | FileCheck %s --implicit-check-not='{{[^#]attn\.[^k]}}'
+// RUN:   --attn-warp-specialize --attn-assign-layouts --attn-allocate-shared-memory --attn-insert-waits --convert-attn-to-nvvm | FileCheck %s --implicit-check-not='{{[^#]attn\.[^k]}}'
 
 // A causal, bf16, D = 64 attention with LSE becomes one kernel in
 // gpu.module @attn_kernels; the host function is gone.
@@ -63,7 +63,7 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 // consumers free the Q buffer (an mbarrier per CTA, one arrival per consumer
 // warpgroup) after each O store.
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
-// RUN:   --attn-warp-specialize --attn-assign-layouts --attn-allocate-shared-memory="persistent=true" --convert-attn-to-nvvm \
+// RUN:   --attn-warp-specialize --attn-assign-layouts --attn-allocate-shared-memory="persistent=true" --attn-insert-waits --convert-attn-to-nvvm \
 // RUN:   | FileCheck %s --check-prefix=PERSISTENT
 // PERSISTENT:       llvm.func @causal(
 // PERSISTENT-SAME:    %{{[^:]*}}: i32, %{{[^:]*}}: i32, %[[BATCH:[^:]*]]: i32)
@@ -98,11 +98,11 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 // loops, the first block's K, the last block's V, the Q-free one); with
 // three, one per stage: 4 (the two kv loops, the last block, Q free).
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
-// RUN:   --attn-warp-specialize="intra-warpgroup-overlap=on" --attn-assign-layouts --attn-allocate-shared-memory="persistent=true" --attn-pipeline-kv-loops --convert-attn-to-nvvm \
+// RUN:   --attn-warp-specialize="intra-warpgroup-overlap=on" --attn-assign-layouts --attn-allocate-shared-memory="persistent=true" --attn-pipeline-kv-loops --attn-insert-waits --convert-attn-to-nvvm \
 // RUN:   | grep -c "nvvm.mbarrier.arrive %" | FileCheck %s --check-prefix=PERSISTENT-OVERLAP
 // PERSISTENT-OVERLAP: {{^}}7{{$}}
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
-// RUN:   --attn-warp-specialize="intra-warpgroup-overlap=on stages=3" --attn-assign-layouts --attn-allocate-shared-memory="persistent=true" --attn-pipeline-kv-loops --convert-attn-to-nvvm \
+// RUN:   --attn-warp-specialize="intra-warpgroup-overlap=on stages=3" --attn-assign-layouts --attn-allocate-shared-memory="persistent=true" --attn-pipeline-kv-loops --attn-insert-waits --convert-attn-to-nvvm \
 // RUN:   | grep -c "nvvm.mbarrier.arrive %" | FileCheck %s --check-prefix=PERSISTENT-OVERLAP-3
 // PERSISTENT-OVERLAP-3: {{^}}4{{$}}
 
@@ -111,7 +111,7 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 // loading K, and for its V (at 49208) before loading V; the consumers arrive
 // on the first once S completed and on the second after P V.
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
-// RUN:   --attn-warp-specialize --attn-assign-layouts --attn-allocate-shared-memory --convert-attn-to-nvvm | FileCheck %s --check-prefix=EARLY-KEYS
+// RUN:   --attn-warp-specialize --attn-assign-layouts --attn-allocate-shared-memory --attn-insert-waits --convert-attn-to-nvvm | FileCheck %s --check-prefix=EARLY-KEYS
 // EARLY-KEYS-LABEL: llvm.func @causal(
 // EARLY-KEYS-SAME:    %[[TQ:[^:]*]]: !llvm.ptr {{{[^}]*}}}, %[[TK:[^:]*]]: !llvm.ptr {{{[^}]*}}}, %[[TV:[^:]*]]: !llvm.ptr
 // EARLY-KEYS:         nvvm.setmaxregister  decrease 24
@@ -139,15 +139,15 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 // waits once per block: 6 try-waits in the kernel (producer 1, consumers' Q
 // 1, K and V in each of the two kv loops) where two stages have 7.
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
-// RUN:   --attn-warp-specialize="stages=3" --attn-assign-layouts --attn-allocate-shared-memory --convert-attn-to-nvvm \
+// RUN:   --attn-warp-specialize="stages=3" --attn-assign-layouts --attn-allocate-shared-memory --attn-insert-waits --convert-attn-to-nvvm \
 // RUN:   | grep -c "nvvm.mbarrier.arrive %" | FileCheck %s --check-prefix=SHARED-RELEASE
 // SHARED-RELEASE: {{^}}2{{$}}
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
-// RUN:   --attn-warp-specialize="stages=3" --attn-assign-layouts --attn-allocate-shared-memory --convert-attn-to-nvvm \
+// RUN:   --attn-warp-specialize="stages=3" --attn-assign-layouts --attn-allocate-shared-memory --attn-insert-waits --convert-attn-to-nvvm \
 // RUN:   | grep -c "nvvm.mbarrier.try_wait.parity" | FileCheck %s --check-prefix=SHARED-WAITS
 // SHARED-WAITS: {{^}}6{{$}}
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
-// RUN:   --attn-warp-specialize --attn-assign-layouts --attn-allocate-shared-memory --convert-attn-to-nvvm \
+// RUN:   --attn-warp-specialize --attn-assign-layouts --attn-allocate-shared-memory --attn-insert-waits --convert-attn-to-nvvm \
 // RUN:   | grep -c "nvvm.mbarrier.try_wait.parity" | FileCheck %s --check-prefix=EARLY-KEYS-WAITS
 // EARLY-KEYS-WAITS: {{^}}7{{$}}
 
@@ -156,7 +156,7 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 // Per step: P(j-1) (carried in f32) to bf16 first, then S(j), then O *= a(j-1)
 // while S runs, then P(j-1) V(j-1).
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
-// RUN:   --attn-warp-specialize="intra-warpgroup-overlap=true" --attn-assign-layouts --attn-allocate-shared-memory --attn-pipeline-kv-loops --convert-attn-to-nvvm \
+// RUN:   --attn-warp-specialize="intra-warpgroup-overlap=true" --attn-assign-layouts --attn-allocate-shared-memory --attn-pipeline-kv-loops --attn-insert-waits --convert-attn-to-nvvm \
 // RUN:   | FileCheck %s --check-prefix=OVERLAP
 // OVERLAP:     nvvm.setmaxregister decrease 24
 // OVERLAP:     nvvm.setmaxregister increase 240
@@ -192,7 +192,7 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 // count is computed from Nq once per kernel, and each tile of the tile loop
 // reverses its query block anew.
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" --attn-order-tiles \
-// RUN:   --attn-warp-specialize --attn-assign-layouts --attn-allocate-shared-memory="persistent=true" --convert-attn-to-nvvm \
+// RUN:   --attn-warp-specialize --attn-assign-layouts --attn-allocate-shared-memory="persistent=true" --attn-insert-waits --convert-attn-to-nvvm \
 // RUN:   | FileCheck %s --check-prefix=PERSISTENT-LONGEST
 // PERSISTENT-LONGEST-LABEL: llvm.func @causal(
 // PERSISTENT-LONGEST-SAME:    longest_first = 1 : i64
@@ -205,7 +205,7 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 // Without attn-order-tiles's reversal CTA x computes query block x: its
 // first Q row is 128 x, and the manifest says in order.
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
-// RUN:   --attn-warp-specialize --attn-assign-layouts --attn-allocate-shared-memory --convert-attn-to-nvvm \
+// RUN:   --attn-warp-specialize --attn-assign-layouts --attn-allocate-shared-memory --attn-insert-waits --convert-attn-to-nvvm \
 // RUN:   | FileCheck %s --check-prefix=IN-ORDER
 // IN-ORDER-LABEL: llvm.func @causal(
 // IN-ORDER-SAME:    longest_first = 0 : i64
@@ -220,7 +220,7 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 // pre-arrival is consumed by warpgroup 0 after its O store, so no arrival is
 // pending at exit and the loop body has no branch.
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
-// RUN:   --attn-warp-specialize --attn-assign-layouts --attn-allocate-shared-memory --convert-attn-to-nvvm | FileCheck %s --check-prefix=PINGPONG
+// RUN:   --attn-warp-specialize --attn-assign-layouts --attn-allocate-shared-memory --attn-insert-waits --convert-attn-to-nvvm | FileCheck %s --check-prefix=PINGPONG
 // PINGPONG-LABEL: llvm.func @causal(
 // PINGPONG:         scf.if
 // PINGPONG:           nvvm.barrier.arrive id = %{{.*}} number_of_threads = %{{.*}}
@@ -239,7 +239,7 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 // (fenced for the async proxy, one warpgroup barrier) and O += P V is wgmma
 // SS with V transposed (MN-major, B layout row); no inline-asm wgmma is left.
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
-// RUN:   --attn-warp-specialize --attn-assign-layouts --attn-allocate-shared-memory="probs-in-registers=false" --convert-attn-to-nvvm \
+// RUN:   --attn-warp-specialize --attn-assign-layouts --attn-allocate-shared-memory="probs-in-registers=false" --attn-insert-waits --convert-attn-to-nvvm \
 // RUN:   | FileCheck %s --check-prefix=PROBS-SMEM --implicit-check-not=llvm.inline_asm
 // PROBS-SMEM-LABEL: llvm.func @causal(
 // PROBS-SMEM:         scf.for
@@ -255,7 +255,7 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 // O *= alpha runs only in warps where some row max moved (a warp vote keeps
 // the branch uniform). By default every block multiplies.
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
-// RUN:   --attn-warp-specialize --attn-assign-layouts --attn-allocate-shared-memory --convert-attn-to-nvvm="conditional-rescale=true" \
+// RUN:   --attn-warp-specialize --attn-assign-layouts --attn-allocate-shared-memory --attn-insert-waits --convert-attn-to-nvvm="conditional-rescale=true" \
 // RUN:   | FileCheck %s --check-prefix=RESCALE
 // RESCALE-LABEL: llvm.func @causal(
 // RESCALE:         scf.for
@@ -272,7 +272,7 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 // RESCALE-NEXT:        scf.yield %{{.*}} : !llvm.struct<(f32,
 // RESCALE:           llvm.inline_asm has_side_effects {{.*}}wgmma.mma_async
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
-// RUN:   --attn-warp-specialize --attn-assign-layouts --attn-allocate-shared-memory --convert-attn-to-nvvm \
+// RUN:   --attn-warp-specialize --attn-assign-layouts --attn-allocate-shared-memory --attn-insert-waits --convert-attn-to-nvvm \
 // RUN:   | FileCheck %s --check-prefix=ALWAYS --implicit-check-not=nvvm.vote.sync
 // ALWAYS-LABEL: llvm.func @causal(
 // ALWAYS:         llvm.inline_asm has_side_effects {{.*}}wgmma.mma_async

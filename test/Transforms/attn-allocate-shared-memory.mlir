@@ -68,14 +68,14 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
 // RUN:   --attn-warp-specialize --attn-assign-layouts --attn-allocate-shared-memory \
 // RUN:   | sed 's/, turn_barriers = \[3, 4\]//' \
-// RUN:   | not attnc-opt --convert-attn-to-nvvm 2>&1 | FileCheck %s --check-prefix=NO-TURN-BARRIERS
+// RUN:   | not attnc-opt --attn-insert-waits --convert-attn-to-nvvm 2>&1 | FileCheck %s --check-prefix=NO-TURN-BARRIERS
 // NO-TURN-BARRIERS: error: convert-attn-to-nvvm: the kv loops take ping-pong turns but #attn.shared_memory has no turn_barriers
 // ... and uses the ids it is given: the turns wait on turn_barriers[w] and
 // the epilogue on warpgroup_barriers[w] (w the consumer warpgroup).
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
 // RUN:   --attn-warp-specialize --attn-assign-layouts --attn-allocate-shared-memory \
 // RUN:   | sed 's/warpgroup_barriers = \[1, 2\], turn_barriers = \[3, 4\]/warpgroup_barriers = [9, 10], turn_barriers = [12, 13]/' \
-// RUN:   | attnc-opt --convert-attn-to-nvvm | FileCheck %s --check-prefix=MOVED-BARRIERS
+// RUN:   | attnc-opt --attn-insert-waits --convert-attn-to-nvvm | FileCheck %s --check-prefix=MOVED-BARRIERS
 // MOVED-BARRIERS:      %[[TURN:.*]] = arith.constant 12 : i32
 // MOVED-BARRIERS-NEXT: %[[TURN_ID:.*]] = arith.addi %{{.*}}, %[[TURN]] : i32
 // MOVED-BARRIERS-NEXT: nvvm.barrier.arrive id = %[[TURN_ID]] number_of_threads = %{{.*}}

@@ -179,8 +179,8 @@ void buildAttnToCPUPipeline(OpPassManager &pm);
 /// The tiling pipeline, attn-order-tiles (per `tileOrder`),
 /// attn-warp-specialize (per `warpSpecialize`, on fused IR),
 /// attn-assign-layouts, attn-allocate-shared-memory, attn-pipeline-kv-loops,
-/// convert-attn-to-nvvm and the lowering of the gpu.module contents to
-/// the LLVM and NVVM dialects. Anchored on builtin.module.
+/// attn-insert-waits, convert-attn-to-nvvm and the lowering of the gpu.module
+/// contents to the LLVM and NVVM dialects. Anchored on builtin.module.
 void buildAttnToNVVMPipeline(OpPassManager &pm,
                              const AttnPipelineOptions &options);
 

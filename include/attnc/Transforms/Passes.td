@@ -549,4 +549,34 @@ def AttnPipelineKvLoopsPass
   ];
 }
 
+def AttnInsertWaitsPass : Pass<"attn-insert-waits", "func::FuncOp"> {
+  let summary = "Write where each kv step waits for its K/V tiles and its GEMMs";
+  let description = [{
+    The K and V tiles of a kv step land asynchronously (TMA into a ring
+    stage) and its GEMMs run asynchronously (wgmma). This pass places the
+    waits the kernel runs, so that convert-attn-to-nvvm lowers them where
+    they stand:
+
+    * `attn.wait_tile` of K right before the step's `attn.qk`; of V right
+      after the S wait and K's release (V landed with K: no try-wait then
+      separates the softmax from P V); in a rotated step
+      (attn-pipeline-kv-loops), K and the previous block's V before the
+      ping-pong turn; in the rotated loops' epilogue, V first;
+    * `attn.wait_gemms pending(0)` after the S GEMM (and its turn), and at
+      the end of the step, after P V; in a rotated step `pending(1)` after
+      both GEMM issues (S complete, the previous block's P V in flight under
+      the softmax) and `pending(0)` after the softmax;
+    * each `attn.ring_release` after the wait that completes the GEMM reading
+      its tile: a rotated step and the prologue release K after the softmax,
+      with the previous V.
+
+    Steps that already hold waits, and blocks that are not one kv step (two
+    S GEMMs, two turns), are left alone. Runs after attn-pipeline-kv-loops,
+    right before convert-attn-to-nvvm.
+  }];
+  let statistics = [
+    Statistic<"numSteps", "num-steps", "Number of kv steps given waits">,
+  ];
+}
+
 #endif // ATTNC_TRANSFORMS_PASSES_TD

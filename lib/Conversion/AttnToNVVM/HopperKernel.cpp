@@ -603,7 +603,7 @@ void KernelEmitter::emitConsumer(Value output, Value lse,
     irBounds.push_back(last.getUpperBound());
     emitLoops(index.lower(b, irBounds, &unrotated),
               [&](Value kb, Value it, ValueRange c, const KvLoop &kv) {
-                return kvStepOverlapped(kb, it, c, kv);
+                return kvStep(kb, it, c, kv);
               });
     unflatten(tileValues, last.getResults(), carried);
     Value accResult = pipeline.epilogue.getResult(0);

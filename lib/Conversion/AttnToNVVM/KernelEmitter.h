@@ -233,19 +233,21 @@ private:
   }
   void waitForTurn();
   void passTurn();
-  /// Lowers the ring slots of `kv`'s body (K and V of ring iteration
-  /// `iteration`); the schedule waits for them where it needs them.
-  void lowerRingSlots(TileValues &values, const KvLoop &kv, Value iteration);
+  /// Lowers the ring slots of kv step `step` (K and V of ring iteration
+  /// `iteration`); the step's attn.wait_tile ops wait for them.
+  void lowerRingSlots(TileValues &values, Block *step, Value iteration);
   void waitForSlot(const RingSlot &slot, bool isValue);
-  /// One kv block, each op of the loop body in IR order; S and P V are
-  /// waited for after their issue.
+  /// Lowers the ops of kv step `step` (a kv loop's body, the rotated loops'
+  /// prologue or epilogue) in IR order, its ring slots lowered before:
+  /// each tile op by its lowering, the waits (attn.wait_tile,
+  /// attn.wait_gemms) and, if `lowersReleases`, the releases where they
+  /// stand. `kvBlock` is the step's kv block.
+  void lowerStep(TileValues &values, Block *step, Value kvBlock,
+                 Value iteration, bool lowersReleases);
+  /// One kv block of `kv`: its body's ops, the ring slots of `iteration`
+  /// (in a rotated loop, the carried V of the iteration before).
   SmallVector<Value> kvStep(Value kvBlock, Value iteration, ValueRange carried,
                             const KvLoop &kv);
-  /// One step of a rotated kv loop (attn-pipeline-kv-loops): block j's S
-  /// GEMM, then the stage-1 ops (attn.stage) of block j-1, whose P, alpha
-  /// and V the loop carries, then block j's softmax under that P V GEMM.
-  SmallVector<Value> kvStepOverlapped(Value kvBlock, Value iteration,
-                                      ValueRange carried, const KvLoop &kv);
   /// The rotated loops' prologue (its then block: stage 0 of block
   /// `kvBegin`, ring iteration `iterationBase`), the loops starting from
   /// `initial`; returns the carried values.

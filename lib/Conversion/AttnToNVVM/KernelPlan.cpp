@@ -403,6 +403,51 @@ static LogicalResult readLaunchDependents(KernelPlan &plan, Region &tile,
   return success();
 }
 
+/// Checks that the ops of `block` (waits aside) are those of `stage` in
+/// kv step `step` (waits aside), in order, with the step's values renamed by
+/// `map`, which maps each op's results as it goes: the same names,
+/// attributes (attn.stage included) and operands. Emits `what` and the first
+/// op that differs.
+static LogicalResult matchStepOps(Block *block, Block *step, int64_t stage,
+                                  IRMapping &map, const Twine &what) {
+  auto isWait = [](Operation &op) { return isa<WaitTileOp, WaitGemmsOp>(op); };
+  SmallVector<Operation *> ops, reference;
+  for (Operation &op : block->without_terminator())
+    if (!isWait(op))
+      ops.push_back(&op);
+  for (Operation &op : step->without_terminator())
+    if (!isWait(op) && getPipelineStage(&op) == stage)
+      reference.push_back(&op);
+  for (size_t i = 0, e = std::max(ops.size(), reference.size()); i < e; ++i) {
+    Operation *op = i < ops.size() ? ops[i] : nullptr;
+    Operation *ref = i < reference.size() ? reference[i] : nullptr;
+    bool same =
+        op && ref && op->getName() == ref->getName() &&
+        op->getResultTypes() == ref->getResultTypes() &&
+        op->getNumOperands() == ref->getNumOperands() &&
+        op->getNumRegions() == 0 &&
+        op->getAttrDictionary() == ref->getAttrDictionary() &&
+        llvm::all_of(llvm::zip_equal(op->getOperands(), ref->getOperands()),
+                     [&](auto pair) {
+                       auto [operand, refOperand] = pair;
+                       return operand == map.lookupOrDefault(refOperand);
+                     });
+    if (!same) {
+      InFlightDiagnostic diag = (op ? op : block->getTerminator())
+                                    ->emitError("convert-attn-to-nvvm: ")
+                                << what << "; ";
+      if (ref)
+        diag << "expected the loop's '" << ref->getName()
+             << "' here, with the loop's operands and attributes";
+      else
+        diag << "the loop's step has no op here";
+      return failure();
+    }
+    map.map(ref->getResults(), op->getResults());
+  }
+  return success();
+}
+
 /// Reads the prologue and epilogue of rotated kv loops
 /// (attn-pipeline-kv-loops), which the kernel lowers op by op like the
 /// loops' steps: the prologue is stage 0 of block `begin`, the epilogue
@@ -448,96 +493,56 @@ static LogicalResult readKvPipeline(KernelPlan &plan, FinalizeOp finalize) {
                            "[begin, end)");
     pipeline.unrotatedBounds.push_back(ub);
   }
-  // Stage 0 of a kv step, each op once, tile operands from the block or
-  // the values the loops start from.
+  // The prologue is stage 0 of the first masked loop's step (every block
+  // may take the mask), else of the first loop's, at block `begin`, started
+  // from the values the loops start from.
   Block *peeled = prologue.thenBlock();
   ValueRange starts = prologue.elseYield().getOperands();
-  int pops = 0, gemms = 0;
-  for (Operation &op : peeled->without_terminator()) {
-    bool indexArith =
-        op.getDialect() == op.getContext()->getLoadedDialect("arith") &&
-        op.getNumRegions() == 0 &&
-        llvm::all_of(op.getResultTypes(),
-                     [](Type t) { return t.isIntOrIndex(); });
-    if (indexArith)
-      continue;
-    if (!isa<RingPopOp, WaitTurnOp, QKOp, PassTurnOp, RingReleaseOp, MaskOp,
-             SoftcapOp, RowMaxOp, RescaleFactorOp, ScaleRowsOp, ExpDiffOp,
-             RowSumOp>(op) ||
-        getPipelineStage(&op) != 0)
-      return fail(&op, "the prologue of rotated kv loops holds stage 0 of a "
-                       "kv step (no attn.pv, no attn.stage), got '")
-             << op.getName() << "'";
-    if (auto release = dyn_cast<RingReleaseOp>(op)) {
-      auto pop = release.getTile().getDefiningOp<RingPopOp>();
-      if (!pop || release.getTile() != pop.getKey())
-        return fail(&op, "the prologue releases only its popped K (its V is "
-                         "read by the next step's stage 1)");
+  const KvLoop *peeledLoop = &plan.kvLoops.front();
+  for (const KvLoop &kv : plan.kvLoops)
+    if (kv.mask()) {
+      peeledLoop = &kv;
+      break;
     }
-    pops += isa<RingPopOp>(op);
-    gemms += isa<QKOp>(op);
-    for (OpOperand &operand : op.getOpOperands()) {
-      Value v = operand.get();
-      Operation *def = v.getDefiningOp();
-      if (!isa<RankedTensorType>(v.getType()) || isa<QKOp>(op) ||
-          (def && def->getBlock() == peeled) || llvm::is_contained(starts, v))
-        continue;
-      return fail(&op, "a tile operand of the prologue's op must be computed "
-                       "in the prologue or be a value the loops start from "
-                       "(operand " +
-                           Twine(operand.getOperandNumber()) + ")");
-    }
-    if (auto mask = dyn_cast<MaskOp>(op)) {
-      auto mul = mask.getColOffset().getDefiningOp<arith::MulIOp>();
-      APInt blockN;
-      if (!mul || mul.getLhs() != pipeline.begin ||
-          !matchPattern(mul.getRhs(), m_ConstantInt(&blockN)) ||
-          blockN.getSExtValue() != mask.getType().getShape()[1])
-        return fail(mask, "the prologue's mask column offset must be the "
-                          "kv range's begin times block_n");
-    }
-  }
-  if (pops != 1 || gemms != 1)
-    return fail(prologue, "the prologue of rotated kv loops pops one K/V "
-                          "tile pair and issues one attn.qk");
-  // The carried values with and without the first block: the same step
-  // values as the loops yield (the first block's O is still to come).
-  Block *body = first.getBody();
+  Block *step = peeledLoop->loop.getBody();
+  IRMapping stage0;
+  stage0.map(peeledLoop->loop.getInductionVar(), pipeline.begin);
+  stage0.map(peeledLoop->loop.getRegionIterArgs(), starts);
+  if (failed(matchStepOps(peeled, step, /*stage=*/0, stage0,
+                          "the prologue of rotated kv loops must be stage 0 "
+                          "of the first masked kv loop's step at block "
+                          "`begin`")))
+    return failure();
+  // It yields that step's values, but O, whose stage 1 runs in the next
+  // step.
   unsigned accIndex = 0;
   for (auto [i, pair] :
        llvm::enumerate(llvm::zip_equal(prologue.thenYield().getOperands(),
-                                       body->getTerminator()->getOperands()))) {
+                                       step->getTerminator()->getOperands()))) {
     auto [yielded, loopYield] = pair;
-    Operation *step = loopYield.getDefiningOp();
-    if (isa_and_present<PVOp>(step)) {
+    if (loopYield.getDefiningOp<PVOp>()) {
       accIndex = i;
       if (yielded != starts[i])
         return fail(prologue, "the prologue leaves O as the loops start it "
                               "(its stage 1 runs in the next step)");
-      continue;
-    }
-    Operation *def = yielded.getDefiningOp();
-    if (!step || !def || def->getName() != step->getName() ||
-        def->getBlock() != peeled ||
-        (isa<RingPopOp>(step) &&
-         cast<OpResult>(yielded).getResultNumber() !=
-             cast<OpResult>(loopYield).getResultNumber()))
+    } else if (yielded != stage0.lookupOrNull(loopYield)) {
       return fail(prologue, "the prologue must yield the step values the "
                             "rotated loop yields, in order (result " +
                                 Twine(i) + ")");
+    }
   }
   // Without blocks: P = 0, alpha = 1 (stage 1 leaves O as it is), no V.
   for (auto [start, loopYield] :
-       llvm::zip_equal(starts, body->getTerminator()->getOperands())) {
-    Operation *step = loopYield.getDefiningOp();
-    if (isa_and_present<RowMaxOp, RowSumOp, PVOp>(step))
+       llvm::zip_equal(starts, step->getTerminator()->getOperands())) {
+    Operation *def = loopYield.getDefiningOp();
+    if (isa_and_present<RowMaxOp, RowSumOp, PVOp>(def))
       continue;
-    double neutral = isa_and_present<RescaleFactorOp>(step) ? 1.0 : 0.0;
+    double neutral = isa_and_present<RescaleFactorOp>(def) ? 1.0 : 0.0;
     auto constant = start.getDefiningOp<arith::ConstantOp>();
     auto splat = constant ? dyn_cast<SplatElementsAttr>(constant.getValue())
                           : SplatElementsAttr();
     bool ok =
-        isa_and_present<RingPopOp>(step)
+        isa_and_present<RingPopOp>(def)
             ? bool(start.getDefiningOp<ub::PoisonOp>())
             : splat && splat.getSplatValue<APFloat>().isExactlyValue(neutral);
     if (!ok)
@@ -545,7 +550,7 @@ static LogicalResult readKvPipeline(KernelPlan &plan, FinalizeOp finalize) {
                             "alpha = 1 and a ub.poison V tile (stage 1 then "
                             "leaves O as it is)");
   }
-  // Stage 1 of the last block, reading the last loop's results.
+  // The epilogue is stage 1 of the last loop's step, on its results.
   pipeline.epilogue = finalize.getAcc().getDefiningOp<scf::IfOp>();
   scf::IfOp epilogue = pipeline.epilogue;
   if (!epilogue || epilogue.getCondition() != prologue.getCondition() ||
@@ -555,24 +560,15 @@ static LogicalResult readKvPipeline(KernelPlan &plan, FinalizeOp finalize) {
                           "their epilogue (an scf.if on the prologue's "
                           "condition that yields the last loop's O without "
                           "blocks)");
-  int updates = 0;
-  for (Operation &op : epilogue.thenBlock()->without_terminator()) {
-    if (!isa<ScaleRowsOp, PVOp, RingReleaseOp>(op) ||
-        getPipelineStage(&op) != 1)
-      return fail(&op, "the epilogue of rotated kv loops holds stage 1 of "
-                       "the last block (attn.stage = 1), got '")
-             << op.getName() << "'";
-    for (Value v : op.getOperands()) {
-      Operation *def = v.getDefiningOp();
-      if (!def || (def != last.getOperation() &&
-                   def->getBlock() != epilogue.thenBlock()))
-        return fail(&op, "the epilogue's ops read the last kv loop's "
-                         "results and each other's");
-    }
-    updates += isa<PVOp>(op);
-  }
-  if (updates != 1 || !isa_and_present<PVOp>(
-                          epilogue.thenYield().getOperand(0).getDefiningOp()))
+  Block *lastStep = last.getBody();
+  IRMapping stage1;
+  stage1.map(last.getRegionIterArgs(), last.getResults());
+  if (failed(matchStepOps(epilogue.thenBlock(), lastStep, /*stage=*/1, stage1,
+                          "the epilogue of rotated kv loops must be stage 1 "
+                          "of the last kv loop's step, on its results")))
+    return failure();
+  if (epilogue.thenYield().getOperand(0) !=
+      stage1.lookupOrNull(lastStep->getTerminator()->getOperand(accIndex)))
     return fail(epilogue, "the epilogue of rotated kv loops yields the last "
                           "block's attn.pv");
   plan.pipeline = std::move(pipeline);
@@ -768,11 +764,16 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
     return firstLoop.emitError("convert-attn-to-nvvm: a software-pipelined "
                                "kv loop (attn.stage) needs the producer "
                                "warpgroup of attn.warp_specialize");
-  if (plan.softwarePipelined != rotated)
+  if (plan.softwarePipelined && !rotated)
     return firstLoop.emitError(
         "convert-attn-to-nvvm: software-pipelined kv loops (attn.stage) run "
-        "as attn-pipeline-kv-loops rotates them, and rotated loops are "
-        "software-pipelined: run that pass before this one");
+        "as attn-pipeline-kv-loops rotates them: run that pass before this "
+        "one");
+  if (rotated && !plan.softwarePipelined)
+    return firstLoop.emitError(
+        "convert-attn-to-nvvm: a rotated kv loop keeps attn.stage = 1 on its "
+        "stage-1 ops (the previous block's attn.scale_rows of O, attn.pv and "
+        "V release)");
   if (rotated && failed(readKvPipeline(plan, finalize)))
     return failure();
   SmallVector<Value> starts;
@@ -808,19 +809,27 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
   WalkResult stray = forall.getBody()->walk([&](Operation *op) {
     bool staged = op->hasAttr(AttnDialect::getStageAttrName());
     bool turn = isa<WaitTurnOp, PassTurnOp>(op);
+    bool stepOnly = isa<RingPopOp, RingReleaseOp, WaitTileOp, WaitGemmsOp>(op);
     Operation *parent = op->getParentOp();
     bool inPipeline =
         plan.pipeline && (parent == plan.pipeline->prologue.getOperation() ||
                           parent == plan.pipeline->epilogue.getOperation());
-    if ((!staged && !turn) || inPipeline ||
+    if ((!staged && !turn && !stepOnly) || inPipeline ||
         llvm::any_of(plan.kvLoops, [&](const KvLoop &kv) {
           return kv.loop.getOperation() == parent;
         }))
       return WalkResult::advance();
-    op->emitError(staged ? "convert-attn-to-nvvm: attn.stage belongs on the "
-                           "ops of a consumer kv loop"
-                         : "convert-attn-to-nvvm: a ping-pong turn belongs "
-                           "around the attn.qk of a consumer kv loop");
+    InFlightDiagnostic diag = op->emitError("convert-attn-to-nvvm: ");
+    if (staged)
+      diag << "attn.stage belongs on the ops of a consumer kv loop (or of the "
+              "epilogue of rotated kv loops)";
+    else if (turn)
+      diag << "a ping-pong turn belongs around the attn.qk of a consumer kv "
+              "loop (or of the prologue of rotated kv loops)";
+    else
+      diag << "'" << op->getName()
+           << "' belongs in a kv step: a consumer kv loop, or the prologue "
+              "or epilogue of rotated kv loops";
     return WalkResult::interrupt();
   });
   if (stray.wasInterrupted())
@@ -856,7 +865,9 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
     if (TileLoad load = TileLoad::of(tile))
       return load;
     TileLoad pushed;
-    if (RingPopOp::ofTile(tile))
+    // K is the pop's result 0, V its result 1 (as the producer pushes them).
+    OpResult popped = RingPopOp::ofTile(tile);
+    if (popped && popped.getResultNumber() == (isKey ? 0u : 1u))
       specialized.getProducer().walk([&](RingPushOp push) {
         pushed = TileLoad::of(isKey ? push.getKey() : push.getValue());
       });
@@ -867,6 +878,14 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
   // null after a diagnostic.
   auto kvLoad = [&](Operation *user, Value tile, bool isKey) -> TileLoad {
     StringRef what = isKey ? "K" : "V";
+    if (OpResult popped = RingPopOp::ofTile(tile);
+        popped && popped.getResultNumber() != (isKey ? 0u : 1u)) {
+      user->emitError("convert-attn-to-nvvm: ")
+          << user->getName() << " reads the popped " << (isKey ? "V" : "K")
+          << " tile where it takes " << what << " (attn.ring_pop's result "
+          << (isKey ? 0 : 1) << ")";
+      return {};
+    }
     TileLoad load = loadOf(tile, isKey);
     if (!load) {
       user->emitError("convert-attn-to-nvvm: ")
@@ -943,6 +962,18 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
   });
   if (walk.wasInterrupted())
     return failure();
+  // Each kv step waits for the tiles and GEMM results it reads where the IR
+  // says (attn-insert-waits), which the kernel lowers as they stand.
+  SmallVector<Block *> steps;
+  for (const KvLoop &kv : plan.kvLoops)
+    steps.push_back(kv.loop.getBody());
+  if (plan.pipeline) {
+    steps.push_back(plan.pipeline->prologue.thenBlock());
+    steps.push_back(plan.pipeline->epilogue.thenBlock());
+  }
+  for (Block *step : steps)
+    if (failed(verifyStepWaits(step)))
+      return failure();
   // readKvLoops requires attn.qk and attn.pv in every kv loop.
   assert(sawKey && sawValue && "a kv loop without attn.qk or attn.pv");
   plan.seqQSources.push_back(queryLoad.getSource());

@@ -5,11 +5,13 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The online-softmax step of one kv block: the S wait, mask, row max and
-// sum, exponentials, O rescale and P V issue, in sequence (kvStep) or, in
-// the loops attn-pipeline-kv-loops rotated, with the previous block's P V in
-// flight (kvStepOverlapped, and the rotation's prologue and epilogue); the
-// ring's stage and parity, the ping-pong barriers and the stage release.
+// The online-softmax step of one kv block, op by op in IR order: the S
+// GEMM, mask, row max and sum, exponentials, O rescale and P V issue, and
+// the waits (attn.wait_tile, attn.wait_gemms) and releases where
+// attn-insert-waits placed them; in the loops attn-pipeline-kv-loops
+// rotated, with the previous block's P V in flight, and the rotation's
+// prologue and epilogue. Also the ring's stage and parity and the
+// ping-pong barriers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -105,13 +107,9 @@ static bool isRingSlot(Operation &op) {
   return isa<RingPopOp, LoadTileOp, LoadPagedTileOp, LoadVarlenTileOp>(op);
 }
 
-/// Whether `op` hands a ring slot back: each schedule lowers the step's
-/// releases where the GEMMs reading the slot's tile have completed.
-static bool isRingRelease(Operation &op) { return isa<RingReleaseOp>(op); }
-
-void KernelEmitter::lowerRingSlots(TileValues &values, const KvLoop &kv,
+void KernelEmitter::lowerRingSlots(TileValues &values, Block *step,
                                    Value iteration) {
-  for (Operation &op : kv.loop.getBody()->without_terminator())
+  for (Operation &op : step->without_terminator())
     if (isRingSlot(op))
       lowerRingSlot(values, &op, iteration);
 }
@@ -121,119 +119,79 @@ void KernelEmitter::waitForSlot(const RingSlot &slot, bool isValue) {
               slot.phase);
 }
 
+void KernelEmitter::lowerStep(TileValues &values, Block *step, Value kvBlock,
+                              Value iteration, bool lowersReleases) {
+  auto qks = step->getOps<QKOp>();
+  auto pvs = step->getOps<PVOp>();
+  QKOp qk = qks.empty() ? QKOp() : *qks.begin();
+  PVOp pv = pvs.empty() ? PVOp() : *pvs.begin();
+  // A ring tile other than the step's K is a V tile.
+  auto isKey = [&](Value tile) { return qk && tile == qk.getKey(); };
+  // A rotated step (its P V reads the previous block's P, carried) converts
+  // that P to the element type first: live next to S(j) in flight, the f32
+  // values made the masked loops spill. Its releases arrive behind the
+  // softmax (its row sums): ptxas schedules an arrive as early as it can,
+  // and the full wait before it moved up with it.
+  auto probs = pv ? dyn_cast<BlockArgument>(pv.getProbs()) : BlockArgument();
+  bool rotated = probs && probs.getOwner() == step;
+  SmallVector<Value> previousProbs;
+  if (rotated)
+    previousProbs = packProbs(tileElements(values, pv.getProbs()));
+  for (Operation &op : step->without_terminator()) {
+    if (isRingSlot(op))
+      continue; // lowered before the step (lowerRingSlots)
+    if (auto wait = dyn_cast<WaitTileOp>(op)) {
+      waitForSlot(values.slots.at(wait.getTile()), !isKey(wait.getTile()));
+      continue;
+    }
+    if (auto wait = dyn_cast<WaitGemmsOp>(op)) {
+      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, wait.getPending());
+      if (rotated && wait.getPending() == 0)
+        keepAlive(previousProbs);
+      continue;
+    }
+    if (auto release = dyn_cast<RingReleaseOp>(op)) {
+      if (!lowersReleases)
+        continue;
+      SmallVector<Value> after;
+      if (rotated)
+        for (Value v : step->getTerminator()->getOperands())
+          if (v.getDefiningOp<RowSumOp>())
+            llvm::append_range(after, values.rows.at(v).rows);
+      Value stage = values.slots.at(release.getTile()).stage;
+      if (isKey(release.getTile()))
+        releaseKeys(stage, after);
+      else
+        releaseValues(stage, kvBlock, after);
+      continue;
+    }
+    if (rotated && &op == pv.getOperation()) {
+      lowerPV(values, pv, previousProbs);
+      continue;
+    }
+    lowerTileOp(values, &op, kvBlock, iteration);
+  }
+  // Without a producer the CTA refills the stage itself once every thread
+  // is done with it.
+  if (!plan.warpSpecialize && pv)
+    releaseValues(values.slots.at(pv.getValue()).stage, kvBlock);
+}
+
 SmallVector<Value> KernelEmitter::kvStep(Value kvBlock, Value iteration,
                                          ValueRange carried, const KvLoop &kv) {
   Block *body = kv.loop.getBody();
   TileValues values;
   unflatten(values, kv.loop.getRegionIterArgs(), carried);
-  lowerRingSlots(values, kv, iteration);
-  PVOp pv = kv.pv();
-  const RingSlot valueSlot = values.slots.at(pv.getValue());
-  for (Operation &op : body->without_terminator()) {
-    // attn.pass_turn ends the turn right after the GEMM issue, and the K
-    // release follows the S wait (below).
-    if (isRingSlot(op) || isRingRelease(op) || isa<PassTurnOp>(op))
-      continue;
-    auto qk = dyn_cast<QKOp>(op);
-    if (!qk) {
-      lowerTileOp(values, &op, kvBlock, iteration);
-      continue;
-    }
-    const RingSlot keySlot = values.slots.at(qk.getKey());
-    waitForSlot(keySlot, /*isValue=*/false);
-    lowerQK(values, qk);
-    if (kv.turn)
-      lowerTileOp(values, kv.turn->second, kvBlock, iteration);
-    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-    if (kv.keyRelease)
-      releaseKeys(keySlot.stage);
-    // V landed with K (or soon after): wait now, so that no try-wait loop
-    // separates the softmax from P's conversion and the P V issue.
-    waitForSlot(valueSlot, /*isValue=*/true);
+  lowerRingSlots(values, body, iteration);
+  // A rotated loop carries the previous block's V: its ring slot is that of
+  // the previous iteration.
+  if (kv.rotated()) {
+    auto [stage, phase] =
+        stageAndPhase(arith::SubIOp::create(b, loc, iteration, c32(1)));
+    values.slots[kv.pv().getValue()] = RingSlot{stage, phase};
   }
-  // The ops after attn.pv (the row sum) run under the P V wgmma. Without
-  // a producer the CTA refills the stage itself.
-  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-  if (kv.valueRelease || !plan.warpSpecialize)
-    releaseValues(valueSlot.stage, kvBlock);
+  lowerStep(values, body, kvBlock, iteration, /*lowersReleases=*/true);
   return flatten(values, body->getTerminator()->getOperands());
-}
-
-/// The attn ops of `block` that compute tiles, in order: ring slots and
-/// releases, which each schedule places itself, left out.
-static SmallVector<Operation *> tileOpsOf(Block *block) {
-  SmallVector<Operation *> ops;
-  for (Operation &op : block->without_terminator())
-    if (isa<AttnDialect>(op.getDialect()) && !isRingSlot(op) &&
-        !isRingRelease(op))
-      ops.push_back(&op);
-  return ops;
-}
-
-SmallVector<Value> KernelEmitter::kvStepOverlapped(Value kvBlock,
-                                                   Value iteration,
-                                                   ValueRange carried,
-                                                   const KvLoop &kv) {
-  Block *body = kv.loop.getBody();
-  // This block's stage 0 and the previous block's stage 1, which reads the
-  // P, alpha and V the loop carries.
-  TileValues values;
-  unflatten(values, kv.loop.getRegionIterArgs(), carried);
-  lowerRingSlots(values, kv, iteration);
-  QKOp qk = kv.qk();
-  PVOp pv = kv.pv();
-  values.slots[pv.getValue()] = RingSlot{};
-  std::tie(values.slots[pv.getValue()].stage,
-           values.slots[pv.getValue()].phase) =
-      stageAndPhase(arith::SubIOp::create(b, loc, iteration, c32(1)));
-  const RingSlot keySlot = values.slots.at(qk.getKey());
-  const RingSlot prevValueSlot = values.slots.at(pv.getValue());
-  SmallVector<Operation *> stage0, stage1;
-  for (Operation *op : tileOpsOf(body))
-    (getPipelineStage(op) == 1 ? stage1 : stage0).push_back(op);
-
-  // FA3's order: issue S(j), then block j-1's stage 1 (O *= alpha(j-1) while
-  // S runs, O += P(j-1) V(j-1)), and run the softmax of block j with only S
-  // waited for. Nothing after the P V issue writes O or the P registers
-  // before the full wait (such writes made ptxas put the wait above the
-  // softmax). With ping-pong the two issues are this warpgroup's turn.
-  // P(j-1) goes to the element type before the K wait: live next to S(j) in
-  // flight, the f32 values made the masked loops spill.
-  SmallVector<Value> prevProbs = packProbs(tileElements(values, pv.getProbs()));
-  waitForSlot(keySlot, /*isValue=*/false);
-  waitForSlot(prevValueSlot, /*isValue=*/true);
-  auto qkAt = llvm::find(stage0, qk.getOperation());
-  for (Operation *op : llvm::make_range(stage0.begin(), qkAt))
-    lowerTileOp(values, op, kvBlock, iteration);
-  lowerQK(values, qk);
-  for (Operation *op : stage1) {
-    if (op == pv.getOperation())
-      lowerPV(values, pv, prevProbs);
-    else
-      lowerTileOp(values, op, Value(), Value());
-  }
-  // The turn ends after both GEMM issues.
-  if (kv.turn)
-    lowerTileOp(values, kv.turn->second, kvBlock, iteration);
-  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 1); // S(j) is ready
-  for (Operation *op : llvm::make_range(std::next(qkAt), stage0.end()))
-    if (!isa<PassTurnOp>(op))
-      lowerTileOp(values, op, kvBlock, iteration);
-  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0); // P V done
-  keepAlive(prevProbs);
-  // After the softmax: an arrive ptxas hoisted took the full wait above it.
-  ValueRange yielded = body->getTerminator()->getOperands();
-  SmallVector<Value> after;
-  for (Value v : yielded)
-    if (v.getDefiningOp<RowSumOp>())
-      llvm::append_range(after, values.rows.at(v).rows);
-  // Both releases after the full wait: the step's K (S(j) was waited for
-  // above) and block j-1's V (stage 1).
-  if (kv.keyRelease)
-    releaseKeys(keySlot.stage, after);
-  if (kv.valueRelease)
-    releaseValues(prevValueSlot.stage, kvBlock, after);
-  return flatten(values, yielded);
 }
 
 SmallVector<Value> KernelEmitter::overlapPrologue(const TileValues &initial,
@@ -241,28 +199,8 @@ SmallVector<Value> KernelEmitter::overlapPrologue(const TileValues &initial,
                                                   Value iterationBase) {
   Block *peeled = plan.pipeline->prologue.thenBlock();
   TileValues values = initial;
-  Value iteration = plan.persistent ? iterationBase : c32(0);
-  for (Operation &op : peeled->without_terminator())
-    if (isRingSlot(op))
-      lowerRingSlot(values, &op, iteration);
-  SmallVector<Operation *> stage0 = tileOpsOf(peeled);
-  auto qkAt =
-      llvm::find_if(stage0, [](Operation *op) { return isa<QKOp>(op); });
-  QKOp qk = cast<QKOp>(*qkAt);
-  const RingSlot keySlot = values.slots.at(qk.getKey());
-  for (Operation *op : llvm::make_range(stage0.begin(), qkAt))
-    lowerTileOp(values, op, kvBegin, Value());
-  waitForSlot(keySlot, /*isValue=*/false);
-  lowerQK(values, qk);
-  auto turnEnd = peeled->getOps<PassTurnOp>();
-  if (!turnEnd.empty())
-    lowerTileOp(values, *turnEnd.begin(), kvBegin, Value());
-  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-  for (Operation *op : llvm::make_range(std::next(qkAt), stage0.end()))
-    if (!isa<PassTurnOp>(op))
-      lowerTileOp(values, op, kvBegin, Value());
-  if (!peeled->getOps<RingReleaseOp>().empty())
-    releaseKeys(keySlot.stage);
+  lowerRingSlots(values, peeled, plan.persistent ? iterationBase : c32(0));
+  lowerStep(values, peeled, kvBegin, Value(), /*lowersReleases=*/true);
   // O stays as the loops start it: its stage 1 runs in the next step.
   return flatten(values, plan.pipeline->prologue.thenYield().getOperands());
 }
@@ -288,15 +226,9 @@ Value KernelEmitter::overlapEpilogue(ValueRange carried, Value lastIteration) {
   for (Value result : last.getResults())
     if (isRingTile(result))
       values.slots[result] = RingSlot{stage, phase};
-  PVOp pv = *update->getOps<PVOp>().begin();
-  const RingSlot valueSlot = values.slots.at(pv.getValue());
-  waitForSlot(valueSlot, /*isValue=*/true);
-  for (Operation *op : tileOpsOf(update))
-    lowerTileOp(values, op, Value(), Value());
-  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, 0);
-  // The next tile's loads reuse this stage; in a kernel of one tile no
-  // load waits for the last block's V release, which is then left out.
-  if (plan.persistent && !update->getOps<RingReleaseOp>().empty())
-    releaseValues(valueSlot.stage, kvEnd);
-  return packedTile(values, pv.getResult());
+  // The next tile's loads reuse the last block's stage; in a kernel of one
+  // tile no load waits for its release, which is then left out.
+  lowerStep(values, update, kvEnd, Value(),
+            /*lowersReleases=*/plan.persistent);
+  return packedTile(values, (*update->getOps<PVOp>().begin()).getResult());
 }

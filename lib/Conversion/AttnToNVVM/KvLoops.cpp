@@ -87,7 +87,8 @@ static FailureOr<KvLoop> readKvLoop(scf::ForOp loop) {
               return success();
             })
             .Case<MaskOp, SoftcapOp, LoadTileOp, LoadPagedTileOp,
-                  LoadVarlenTileOp>([](Operation *) { return success(); })
+                  LoadVarlenTileOp, WaitTileOp, WaitGemmsOp>(
+                [](Operation *) { return success(); })
             .Default([&](Operation *other) -> LogicalResult {
               if (other->getDialect() ==
                       other->getContext()->getLoadedDialect("arith") &&
@@ -147,8 +148,16 @@ static FailureOr<KvLoop> readKvLoop(scf::ForOp loop) {
   }
   // A ping-pong turn issues the step's GEMMs: the S GEMM, and in a rotated
   // loop the previous block's P V.
+  // (Only the waits for the step's K and V may stand between the turn's
+  // start and the S GEMM.)
+  auto nextIssue = [](Operation *op) {
+    op = op->getNextNode();
+    while (isa<WaitTileOp>(op))
+      op = op->getNextNode();
+    return op;
+  };
   if (waitTurn || passTurn) {
-    if (!waitTurn || !passTurn || waitTurn->getNextNode() != qk ||
+    if (!waitTurn || !passTurn || nextIssue(waitTurn) != qk ||
         lastIssue->getNextNode() != passTurn)
       return fail(waitTurn ? waitTurn.getOperation() : passTurn.getOperation(),
                   "a ping-pong turn is attn.wait_turn right before the "
@@ -156,9 +165,9 @@ static FailureOr<KvLoop> readKvLoop(scf::ForOp loop) {
                   "GEMM (the attn.qk, or the attn.pv of a rotated loop)");
     kv.turn = {waitTurn, passTurn};
   }
-  // The step releases its popped K once S is computed (right after the S
-  // GEMM and its turn) and its V last; nothing else (KernelStep.cpp
-  // lowers them where the GEMMs that read them have completed).
+  // The step releases its popped K and its V (a rotated step: the previous
+  // step's), V last; nothing else. verifyStepWaits checks that each release
+  // follows the wait that completed the GEMMs reading its tile.
   if (pop || !releases.empty()) {
     auto releaseOf = [&](Value tile) -> RingReleaseOp {
       for (RingReleaseOp release : releases)
@@ -166,18 +175,15 @@ static FailureOr<KvLoop> readKvLoop(scf::ForOp loop) {
           return release;
       return {};
     };
-    Operation *afterS = passTurn ? passTurn.getOperation() : lastIssue;
     RingReleaseOp keyRelease = pop ? releaseOf(pop.getKey()) : RingReleaseOp();
     RingReleaseOp valueRelease =
         pop ? releaseOf(pop.getValue()) : RingReleaseOp();
     if (!pop || releases.size() != 2 || !keyRelease || !valueRelease ||
-        afterS->getNextNode() != keyRelease ||
         valueRelease->getNextNode() != loop.getBody()->getTerminator())
       return fail(releases.empty() ? pop.getOperation()
                                    : releases.front().getOperation(),
-                  "a kv step releases its popped K right after its GEMM "
-                  "issues (or its attn.pass_turn) and its V (a rotated "
-                  "step: the previous step's) last, each once "
+                  "a kv step releases its popped K and its V (a rotated "
+                  "step: the previous step's), V last, each once "
                   "(attn.ring_release)");
     kv.keyRelease = keyRelease;
     kv.valueRelease = valueRelease;
@@ -261,6 +267,61 @@ static FailureOr<KvLoop> readKvLoop(scf::ForOp loop) {
                         "induction variable times block_n");
   }
   return kv;
+}
+
+LogicalResult mlir::attn::verifyStepWaits(Block *step) {
+  // The GEMMs in flight, oldest first, and the tiles waited for.
+  SmallVector<Operation *> inFlight;
+  DenseSet<Value> landed, released;
+  auto fail = [](Operation *at, const Twine &why) {
+    return at->emitError(kPrefix) << why
+                                  << " (attn-insert-waits places the "
+                                     "waits)";
+  };
+  for (Operation &op : step->without_terminator()) {
+    if (auto wait = dyn_cast<WaitTileOp>(op)) {
+      landed.insert(wait.getTile());
+      continue;
+    }
+    if (auto wait = dyn_cast<WaitGemmsOp>(op)) {
+      size_t pending = wait.getPending();
+      if (inFlight.size() > pending)
+        inFlight.erase(inFlight.begin(), inFlight.end() - pending);
+      continue;
+    }
+    for (Value operand : op.getOperands())
+      if (llvm::is_contained(inFlight, operand.getDefiningOp()))
+        return fail(&op, "this op reads the result of a GEMM still in "
+                         "flight: an attn.wait_gemms must complete it first");
+    for (Value operand : op.getOperands())
+      if (released.contains(operand))
+        return fail(&op, "this op reads a tile after its attn.ring_release "
+                         "(the producer may already refill its stage)");
+    if (auto release = dyn_cast<RingReleaseOp>(op)) {
+      released.insert(release.getTile());
+      for (Operation *gemm : inFlight)
+        if (llvm::is_contained(gemm->getOperands(), release.getTile()))
+          return fail(&op, "the tile is released while a GEMM that reads "
+                           "it is in flight: release it after the "
+                           "attn.wait_gemms that completes that GEMM");
+    }
+    Value tile = isa<QKOp>(op)   ? cast<QKOp>(op).getKey()
+                 : isa<PVOp>(op) ? cast<PVOp>(op).getValue()
+                                 : Value();
+    if (!tile)
+      continue;
+    if (!landed.contains(tile))
+      return fail(&op, Twine("this GEMM reads its ") +
+                           (isa<QKOp>(op) ? "K" : "V") +
+                           " tile before an attn.wait_tile of it");
+    inFlight.push_back(&op);
+  }
+  Operation *end = step->getTerminator();
+  for (Value operand : end->getOperands())
+    if (llvm::is_contained(inFlight, operand.getDefiningOp()))
+      return fail(end, "the step yields the result of a GEMM still in "
+                       "flight: an attn.wait_gemms must complete it first");
+  return success();
 }
 
 FailureOr<SmallVector<KvLoop>> mlir::attn::readKvLoops(Region &region) {

@@ -58,6 +58,14 @@ struct KvLoop {
 /// the first op that has no GPU lowering or breaks these rules.
 FailureOr<SmallVector<KvLoop>> readKvLoops(Region &region);
 
+/// Checks that kv step `step` (a kv loop's body, or the rotated loops'
+/// prologue or epilogue) waits for what it reads: a GEMM reads its K or V
+/// tile after an attn.wait_tile of it, an op reads a GEMM's result after an
+/// attn.wait_gemms completed it, a tile is released after the GEMMs reading
+/// it completed, and no tile is read after its release. The kernel
+/// lowers the waits where they stand.
+LogicalResult verifyStepWaits(Block *step);
+
 /// Checks that `value` (an index, or an f32 scale value) is computed from
 /// what IndexLowering can map (the forall's induction variables, constants,
 /// tensor.dim of a sequence length, `extraRoots` such as a loop's induction

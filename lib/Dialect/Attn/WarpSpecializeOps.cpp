@@ -131,12 +131,12 @@ static LogicalResult verifyTurn(Operation *op) {
 LogicalResult WaitTurnOp::verify() { return verifyTurn(*this); }
 LogicalResult PassTurnOp::verify() { return verifyTurn(*this); }
 
-RingPopOp RingPopOp::ofTile(Value tile) {
+OpResult RingPopOp::ofTile(Value tile) {
   // Each step goes one yield back; a carried value that yields itself (or
   // a cycle of them) comes from no pop.
   for (int step = 0; step < 4 && tile; ++step) {
-    if (auto pop = tile.getDefiningOp<RingPopOp>())
-      return pop;
+    if (tile.getDefiningOp<RingPopOp>())
+      return cast<OpResult>(tile);
     if (auto arg = dyn_cast<BlockArgument>(tile)) {
       auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp());
       if (!loop || arg.getArgNumber() < loop.getNumInductionVars())
@@ -162,6 +162,29 @@ LogicalResult RingReleaseOp::verify() {
   if (!RingPopOp::ofTile(getTile()))
     return emitOpError("releases a tile of attn.ring_pop (or one a "
                        "software-pipelined kv loop carries from it)");
+  return success();
+}
+
+LogicalResult WaitTileOp::verify() {
+  Value tile = getTile();
+  if (tile.getDefiningOp<LoadTileOp>() ||
+      tile.getDefiningOp<LoadPagedTileOp>() ||
+      tile.getDefiningOp<LoadVarlenTileOp>())
+    return success();
+  if (!RingPopOp::ofTile(tile))
+    return emitOpError("waits for a K or V tile of attn.ring_pop (or one a "
+                       "software-pipelined kv loop carries from it) or of "
+                       "attn.load_tile");
+  return success();
+}
+
+/// Consumers issue GEMMs; outside a consumer region only a tile without
+/// attn.warp_specialize does (its kv loops sit in the tiling scf.forall).
+LogicalResult WaitGemmsOp::verify() {
+  auto ws = (*this)->getParentOfType<WarpSpecializeOp>();
+  if (ws && !ws.getConsumer().isAncestor((*this)->getParentRegion()))
+    return emitOpError("must be in the consumer region of an "
+                       "attn.warp_specialize, where the GEMMs are issued");
   return success();
 }
 

@@ -1560,3 +1560,40 @@ func.func @launch_dependents_in_loop(%n: index) {
   }
   return
 }
+
+// -----
+
+// attn.wait_tile waits for a tile that lands asynchronously in a ring stage.
+func.func @wait_tile_not_loaded(%t: tensor<64x64xbf16>) {
+  // expected-error @+1 {{'attn.wait_tile' op waits for a K or V tile of attn.ring_pop (or one a software-pipelined kv loop carries from it) or of attn.load_tile}}
+  attn.wait_tile %t : tensor<64x64xbf16>
+  return
+}
+
+// -----
+
+// The producer issues no GEMMs to wait for.
+func.func @wait_gemms_in_producer(%k: tensor<?x4x?x64xbf16>, %i: index,
+                                  %acc: tensor<128x64xf32>, %l: tensor<128xf32>) {
+  %scale_cst0 = arith.constant 1.0 : f32
+  %o:2 = attn.warp_specialize consumers(2) stages(2) registers(24, 240) producer {
+    %kt = attn.load_tile %k[%i, %i, %i] : tensor<?x4x?x64xbf16> -> tensor<64x64xbf16>
+    attn.ring_push %kt, %kt : tensor<64x64xbf16>, tensor<64x64xbf16>
+    // expected-error @+1 {{'attn.wait_gemms' op must be in the consumer region of an attn.warp_specialize, where the GEMMs are issued}}
+    attn.wait_gemms pending(0)
+    attn.yield
+  } consumer {
+    %out, %lse = attn.finalize %acc, %l, %l scale %scale_cst0
+        : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
+    attn.yield %out, %lse : tensor<128x64xbf16>, tensor<128xf32>
+  } : tensor<128x64xbf16>, tensor<128xf32>
+  return
+}
+
+// -----
+
+func.func @wait_gemms_negative() {
+  // expected-error @+1 {{'attn.wait_gemms' op attribute 'pending' failed to satisfy constraint: 64-bit signless integer attribute whose value is non-negative}}
+  attn.wait_gemms pending(-1)
+  return
+}

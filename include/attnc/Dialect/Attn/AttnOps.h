@@ -54,6 +54,12 @@ struct GemmTurnResource : public SideEffects::Resource::Base<GemmTurnResource> {
   StringRef getName() final { return "attn.gemm_turn"; }
 };
 
+/// A consumer warpgroup's GEMM groups in flight (attn.wait_gemms).
+struct GemmGroupsResource
+    : public SideEffects::Resource::Base<GemmGroupsResource> {
+  StringRef getName() final { return "attn.gemm_groups"; }
+};
+
 /// The launch of a kernel's programmatic dependents (attn.launch_dependents).
 struct DependentLaunchResource
     : public SideEffects::Resource::Base<DependentLaunchResource> {

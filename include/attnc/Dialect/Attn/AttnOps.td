@@ -572,6 +572,8 @@ def Attn_KvRing : Resource<"::mlir::attn::KvRingResource">;
 /// Whose turn it is to issue GEMMs among the consumer warpgroups of one
 /// attn.warp_specialize.
 def Attn_GemmTurn : Resource<"::mlir::attn::GemmTurnResource">;
+/// A consumer warpgroup's asynchronous GEMM groups in flight (wgmma).
+def Attn_GemmGroups : Resource<"::mlir::attn::GemmGroupsResource">;
 
 def Attn_WarpSpecializeOp : Attn_Op<"warp_specialize", [
     RecursiveMemoryEffects]> {
@@ -670,11 +672,11 @@ def Attn_RingPopOp : Attn_Op<"ring_pop", [
   let assemblyFormat = "attr-dict `:` type($key) `,` type($value)";
   let hasVerifier = 1;
   let extraClassDeclaration = [{
-    /// The pop `tile` comes from: one of its results, or a value a
+    /// The result of a pop that `tile` is: the result itself, or a value a
     /// software-pipelined kv loop carries from one (attn-pipeline-kv-loops:
     /// an scf.for iter arg or result, an scf.if result, whose yield is such
-    /// a value); null otherwise.
-    static RingPopOp ofTile(::mlir::Value tile);
+    /// a value); null otherwise. Result 0 is K, result 1 is V.
+    static ::mlir::OpResult ofTile(::mlir::Value tile);
   }];
 }
 
@@ -708,6 +710,47 @@ def Attn_RingReleaseOp : Attn_Op<"ring_release", [MemoryEffects<[MemWrite<Attn_K
   }];
   let arguments = (ins Attn_Tile:$tile);
   let assemblyFormat = "$tile attr-dict `:` type($tile)";
+  let hasVerifier = 1;
+}
+
+def Attn_WaitTileOp : Attn_Op<"wait_tile", [
+    MemoryEffects<[MemRead<Attn_KvRing>, MemWrite<Attn_KvRing>]>]> {
+  let summary = "consumers: wait until a K or V tile has landed in shared memory";
+  let description = [{
+    `tile` is a K or V tile that is loaded asynchronously (TMA) into its ring
+    stage: a result of `attn.ring_pop` (or a value a rotated kv loop carries
+    from one), or, in a tile without `attn.warp_specialize`, the
+    `attn.load_tile` of a kv loop (its stage was filled ahead). The op
+    waits on the stage's full mbarrier, at the phase of the tile's ring
+    iteration. A GEMM that reads the tile must follow it.
+
+    `attn-insert-waits` places it where the kernel waits: K right before the
+    step's `attn.qk`; V right after K's release (where V landed with K, so
+    that no try-wait separates the softmax from P V), or, in a rotated step,
+    the previous block's V right after K.
+  }];
+  let arguments = (ins Attn_Tile:$tile);
+  let assemblyFormat = "$tile attr-dict `:` type($tile)";
+  let hasVerifier = 1;
+}
+
+def Attn_WaitGemmsOp : Attn_Op<"wait_gemms", [
+    MemoryEffects<[MemRead<Attn_GemmGroups>, MemWrite<Attn_GemmGroups>]>]> {
+  let summary = "consumers: wait until at most `pending` of this warpgroup's GEMMs are in flight";
+  let description = [{
+    `attn.qk` and `attn.pv` are issued asynchronously (wgmma), each as one
+    group; this op waits until at most `pending` of the most recently
+    issued groups are still running (`wgmma.wait_group pending`). An op that
+    reads a GEMM's result, or writes the registers of its accumulator, must
+    follow a wait that completed it; a kv step ends with none in flight.
+
+    `attn-insert-waits` places them: in a kv step, `pending(0)` after the S
+    GEMM (and its ping-pong turn) and after P V; in a rotated step,
+    `pending(1)` after both issues (S complete, P V of the previous block in
+    flight under the softmax) and `pending(0)` after the softmax.
+  }];
+  let arguments = (ins ConfinedAttr<I64Attr, [IntNonNegative]>:$pending);
+  let assemblyFormat = "`pending` `(` $pending `)` attr-dict";
   let hasVerifier = 1;
 }
 

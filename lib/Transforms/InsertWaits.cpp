@@ -1,0 +1,186 @@
+//===- InsertWaits.cpp - the waits of each kv step, in the IR ------------===//
+//
+// Part of the attnc project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// A consumer's kv step reads K and V tiles that TMA loads asynchronously and
+// issues its GEMMs asynchronously (wgmma). This pass writes where the step
+// waits for them: attn.wait_tile before a tile's first GEMM and
+// attn.wait_gemms where a GEMM result is read or the step ends, and it moves
+// each attn.ring_release after the wait that completes the GEMM reading its
+// tile. convert-attn-to-nvvm lowers the waits where they stand.
+//
+//===----------------------------------------------------------------------===//
+
+#include "attnc/Dialect/Attn/AttnOps.h"
+#include "attnc/Transforms/Passes.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+
+namespace mlir::attn {
+#define GEN_PASS_DEF_ATTNINSERTWAITSPASS
+#include "attnc/Transforms/Passes.h.inc"
+} // namespace mlir::attn
+
+using namespace mlir;
+using namespace mlir::attn;
+
+namespace {
+
+/// The ops of one kv step (a kv loop's body, or the prologue or epilogue of
+/// rotated loops) that its waits are placed around.
+struct Step {
+  Block *block = nullptr;
+  QKOp qk;
+  PVOp pv;
+  PassTurnOp passTurn;
+  WaitTurnOp waitTurn;
+  RingReleaseOp keyRelease, valueRelease;
+  /// A rotated step's stage 1 reads the previous block's P, carried.
+  bool rotated() {
+    auto probs = pv ? dyn_cast<BlockArgument>(pv.getProbs()) : BlockArgument();
+    return probs && probs.getOwner() == block;
+  }
+};
+
+/// Reads the step of `block`, or fails where it is not one this pass knows
+/// (then the block is left alone; convert-attn-to-nvvm names what is
+/// wrong).
+static FailureOr<Step> readStep(Block *block) {
+  Step step;
+  step.block = block;
+  for (Operation &op : *block) {
+    if (isa<WaitTileOp, WaitGemmsOp>(op))
+      return failure(); // already placed
+    auto once = [&](auto &slot, auto typed) {
+      bool first = !slot;
+      slot = typed;
+      return first;
+    };
+    bool ok = true;
+    if (auto qk = dyn_cast<QKOp>(op))
+      ok = once(step.qk, qk);
+    else if (auto pv = dyn_cast<PVOp>(op))
+      ok = once(step.pv, pv);
+    else if (auto turn = dyn_cast<PassTurnOp>(op))
+      ok = once(step.passTurn, turn);
+    else if (auto turn = dyn_cast<WaitTurnOp>(op))
+      ok = once(step.waitTurn, turn);
+    if (!ok)
+      return failure();
+  }
+  if (!step.qk && !step.pv)
+    return failure();
+  // Only a tile loaded into a ring stage has a landing to wait for.
+  auto isRingTile = [](Value tile) {
+    return tile.getDefiningOp<LoadTileOp>() ||
+           tile.getDefiningOp<LoadPagedTileOp>() ||
+           tile.getDefiningOp<LoadVarlenTileOp>() || RingPopOp::ofTile(tile);
+  };
+  if ((step.qk && !isRingTile(step.qk.getKey())) ||
+      (step.pv && !isRingTile(step.pv.getValue())))
+    return failure();
+  for (auto release : block->getOps<RingReleaseOp>()) {
+    if (step.qk && release.getTile() == step.qk.getKey())
+      step.keyRelease = release;
+    else if (step.pv && release.getTile() == step.pv.getValue())
+      step.valueRelease = release;
+  }
+  return step;
+}
+
+static void insertWaits(Step step) {
+  OpBuilder b(step.block->getParentOp()->getContext());
+  Location loc = (step.qk ? step.qk.getOperation() : step.pv)->getLoc();
+  auto waitTile = [&](Value tile) { WaitTileOp::create(b, loc, tile); };
+  auto waitGemms = [&](int64_t pending) -> Operation * {
+    return WaitGemmsOp::create(b, loc, pending);
+  };
+  Operation *terminator = step.block->getTerminator();
+  bool rotated = step.rotated();
+  if (step.qk) {
+    // K right before the S GEMM; a rotated step also waits for the previous
+    // block's V there, before its ping-pong turn, so that the turn issues
+    // both GEMMs back to back.
+    Operation *first = rotated && step.waitTurn ? step.waitTurn.getOperation()
+                                                : step.qk.getOperation();
+    b.setInsertionPoint(first);
+    waitTile(step.qk.getKey());
+    if (rotated)
+      waitTile(step.pv.getValue());
+    // S is complete once the step's GEMM issues (and its turn) are done;
+    // in a rotated step the previous block's P V stays in flight under the
+    // softmax.
+    Operation *issued = step.passTurn ? step.passTurn.getOperation()
+                        : rotated     ? step.pv.getOperation()
+                                      : step.qk.getOperation();
+    b.setInsertionPointAfter(issued);
+    Operation *scoresWait = waitGemms(rotated ? 1 : 0);
+    if (!step.pv) {
+      // The prologue: its K is released after the softmax.
+      if (step.keyRelease)
+        step.keyRelease->moveBefore(terminator);
+      return;
+    }
+    if (!rotated) {
+      // V landed with K: waiting for it right after S (and K's release)
+      // keeps a try-wait from separating the softmax from P V.
+      Operation *after =
+          step.keyRelease && step.keyRelease->getPrevNode() == scoresWait
+              ? step.keyRelease.getOperation()
+              : scoresWait;
+      // A tile without a producer is an attn.load_tile of the step (its
+      // stage was filled ahead): it names the stage, so it moves up to the
+      // wait where its indices allow, else the wait goes after it.
+      Value value = step.pv.getValue();
+      if (Operation *load = value.getDefiningOp();
+          load && load->getBlock() == step.block &&
+          after->isBeforeInBlock(load)) {
+        bool movable = llvm::all_of(load->getOperands(), [&](Value v) {
+          Operation *def = v.getDefiningOp();
+          return !def || def->getBlock() != step.block ||
+                 def->isBeforeInBlock(after) || def == after;
+        });
+        if (movable)
+          load->moveAfter(after);
+        after = load;
+      }
+      b.setInsertionPointAfter(after);
+      waitTile(value);
+    }
+  } else {
+    // The epilogue: the last block's V, then its P V.
+    b.setInsertionPointToStart(step.block);
+    waitTile(step.pv.getValue());
+  }
+  // The step ends with no GEMM in flight; the releases follow.
+  Operation *end =
+      step.valueRelease ? step.valueRelease.getOperation() : terminator;
+  if (rotated && step.keyRelease)
+    step.keyRelease->moveBefore(end);
+  b.setInsertionPoint(
+      rotated && step.keyRelease ? step.keyRelease.getOperation() : end);
+  waitGemms(0);
+}
+
+struct AttnInsertWaitsPass
+    : mlir::attn::impl::AttnInsertWaitsPassBase<AttnInsertWaitsPass> {
+  void runOnOperation() override {
+    SetVector<Block *> blocks;
+    getOperation().walk([&](Operation *op) {
+      if (isa<QKOp, PVOp>(op))
+        blocks.insert(op->getBlock());
+    });
+    for (Block *block : blocks) {
+      FailureOr<Step> step = readStep(block);
+      if (failed(step))
+        continue;
+      insertWaits(*step);
+      ++numSteps;
+    }
+  }
+};
+
+} // namespace
