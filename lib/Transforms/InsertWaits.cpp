@@ -135,17 +135,18 @@ static void insertWaits(Step step) {
       // stage was filled ahead): it names the stage, so it moves up to the
       // wait where its indices allow, else the wait goes after it.
       Value value = step.pv.getValue();
-      if (Operation *load = value.getDefiningOp();
-          load && load->getBlock() == step.block &&
-          after->isBeforeInBlock(load)) {
-        bool movable = llvm::all_of(load->getOperands(), [&](Value v) {
-          Operation *def = v.getDefiningOp();
-          return !def || def->getBlock() != step.block ||
-                 def->isBeforeInBlock(after) || def == after;
-        });
+      if (Operation *def = value.getDefiningOp();
+          def && def->getBlock() == step.block && after->isBeforeInBlock(def)) {
+        bool movable =
+            isa<LoadTileOp, LoadPagedTileOp, LoadVarlenTileOp>(def) &&
+            llvm::all_of(def->getOperands(), [&](Value v) {
+              Operation *operandDef = v.getDefiningOp();
+              return !operandDef || operandDef->getBlock() != step.block ||
+                     operandDef->isBeforeInBlock(after) || operandDef == after;
+            });
         if (movable)
-          load->moveAfter(after);
-        after = load;
+          def->moveAfter(after);
+        after = def;
       }
       b.setInsertionPointAfter(after);
       waitTile(value);

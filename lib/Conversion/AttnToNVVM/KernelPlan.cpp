@@ -811,9 +811,10 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
     bool turn = isa<WaitTurnOp, PassTurnOp>(op);
     bool stepOnly = isa<RingPopOp, RingReleaseOp, WaitTileOp, WaitGemmsOp>(op);
     Operation *parent = op->getParentOp();
-    bool inPipeline =
-        plan.pipeline && (parent == plan.pipeline->prologue.getOperation() ||
-                          parent == plan.pipeline->epilogue.getOperation());
+    // The prologue's and epilogue's else branches only yield values.
+    bool inPipeline = plan.pipeline &&
+                      (op->getBlock() == plan.pipeline->prologue.thenBlock() ||
+                       op->getBlock() == plan.pipeline->epilogue.thenBlock());
     if ((!staged && !turn && !stepOnly) || inPipeline ||
         llvm::any_of(plan.kvLoops, [&](const KvLoop &kv) {
           return kv.loop.getOperation() == parent;

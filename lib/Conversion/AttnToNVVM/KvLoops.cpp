@@ -278,7 +278,22 @@ LogicalResult mlir::attn::verifyStepWaits(Block *step) {
                                   << " (attn-insert-waits places the "
                                      "waits)";
   };
+  // The step's K and V tiles: the only ones it waits for and releases.
+  SmallVector<Value> tiles;
+  for (Operation &op : *step)
+    if (auto qk = dyn_cast<QKOp>(op))
+      tiles.push_back(qk.getKey());
+    else if (auto pv = dyn_cast<PVOp>(op))
+      tiles.push_back(pv.getValue());
   for (Operation &op : step->without_terminator()) {
+    for (Value operand : op.getOperands())
+      if (released.contains(operand))
+        return fail(&op, "this op reads a tile after its attn.ring_release "
+                         "(the producer may already refill its stage)");
+    if (isa<WaitTileOp, RingReleaseOp>(op) &&
+        !llvm::is_contained(tiles, op.getOperand(0)))
+      return fail(&op, "a kv step waits for and releases only the K and V "
+                       "tiles its GEMMs read");
     if (auto wait = dyn_cast<WaitTileOp>(op)) {
       landed.insert(wait.getTile());
       continue;
@@ -293,10 +308,6 @@ LogicalResult mlir::attn::verifyStepWaits(Block *step) {
       if (llvm::is_contained(inFlight, operand.getDefiningOp()))
         return fail(&op, "this op reads the result of a GEMM still in "
                          "flight: an attn.wait_gemms must complete it first");
-    for (Value operand : op.getOperands())
-      if (released.contains(operand))
-        return fail(&op, "this op reads a tile after its attn.ring_release "
-                         "(the producer may already refill its stage)");
     if (auto release = dyn_cast<RingReleaseOp>(op)) {
       released.insert(release.getTile());
       for (Operation *gemm : inFlight)
