@@ -16,6 +16,7 @@
 
 #include "attnc/Dialect/Attn/AttnOps.h"
 #include "attnc/Transforms/Passes.h"
+#include "attnc/Transforms/PipelineStages.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
@@ -38,11 +39,6 @@ struct Step {
   PassTurnOp passTurn;
   WaitTurnOp waitTurn;
   RingReleaseOp keyRelease, valueRelease;
-  /// A rotated step's stage 1 reads the previous block's P, carried.
-  bool rotated() {
-    auto probs = pv ? dyn_cast<BlockArgument>(pv.getProbs()) : BlockArgument();
-    return probs && probs.getOwner() == block;
-  }
 };
 
 /// Reads the step of `block`, or fails where it is not one this pass knows
@@ -74,13 +70,8 @@ static FailureOr<Step> readStep(Block *block) {
   if (!step.qk && !step.pv)
     return failure();
   // Only a tile loaded into a ring stage has a landing to wait for.
-  auto isRingTile = [](Value tile) {
-    return tile.getDefiningOp<LoadTileOp>() ||
-           tile.getDefiningOp<LoadPagedTileOp>() ||
-           tile.getDefiningOp<LoadVarlenTileOp>() || RingPopOp::ofTile(tile);
-  };
-  if ((step.qk && !isRingTile(step.qk.getKey())) ||
-      (step.pv && !isRingTile(step.pv.getValue())))
+  if ((step.qk && !WaitTileOp::landsAsynchronously(step.qk.getKey())) ||
+      (step.pv && !WaitTileOp::landsAsynchronously(step.pv.getValue())))
     return failure();
   for (auto release : block->getOps<RingReleaseOp>()) {
     if (step.qk && release.getTile() == step.qk.getKey())
@@ -99,7 +90,7 @@ static void insertWaits(Step step) {
     return WaitGemmsOp::create(b, loc, pending);
   };
   Operation *terminator = step.block->getTerminator();
-  bool rotated = step.rotated();
+  bool rotated = isRotatedStep(step.block);
   if (step.qk) {
     // K right before the S GEMM; a rotated step also waits for the previous
     // block's V there, before its ping-pong turn, so that the turn issues

@@ -264,11 +264,9 @@ struct AttnPipelineKvLoopsPass
         if (!loop.getBody()->getOps<QKOp>().empty())
           kvLoops.push_back(loop);
       // Rotated loops (this pass ran) read stage 1's P from an iter arg.
-      auto isRotated = [](scf::ForOp loop) {
-        auto pvs = loop.getBody()->getOps<PVOp>();
-        return !pvs.empty() && isa<BlockArgument>((*pvs.begin()).getProbs());
-      };
-      if (llvm::any_of(kvLoops, isRotated))
+      if (llvm::any_of(kvLoops, [](scf::ForOp loop) {
+            return isRotatedStep(loop.getBody());
+          }))
         return WalkResult::advance();
       if (kvLoops.empty() || !isSoftwarePipelined(kvLoops.front())) {
         for (scf::ForOp loop : kvLoops)

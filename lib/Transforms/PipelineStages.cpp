@@ -60,6 +60,14 @@ bool mlir::attn::isSoftwarePipelined(scf::ForOp loop) {
                       [](Operation &op) { return getPipelineStage(&op) == 1; });
 }
 
+bool mlir::attn::isRotatedStep(Block *step) {
+  auto pvs = step->getOps<PVOp>();
+  if (pvs.empty())
+    return false;
+  auto probs = dyn_cast<BlockArgument>((*pvs.begin()).getProbs());
+  return probs && probs.getOwner() == step;
+}
+
 LogicalResult mlir::attn::verifyPipelineStages(scf::ForOp loop) {
   if (!isSoftwarePipelined(loop))
     return success();

@@ -34,6 +34,10 @@ void setPipelineStage(Operation *op, int64_t stage);
 /// Whether an op of `loop`'s body is in stage 1.
 bool isSoftwarePipelined(scf::ForOp loop);
 
+/// Whether kv step `step` (a loop body) is rotated (attn-pipeline-kv-loops):
+/// its attn.pv reads the P that the loop carries from the previous step.
+bool isRotatedStep(Block *step);
+
 /// Checks the stages of `loop`'s ops: stage 1 must be exactly its
 /// accumulator update (getAccumulatorUpdate), the one two-stage schedule
 /// the GPU lowering has, or no op at all.

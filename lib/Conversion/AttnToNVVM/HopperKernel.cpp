@@ -556,56 +556,48 @@ void KernelEmitter::emitConsumer(Value output, Value lse,
       initial.push_back(init);
     }
   SmallVector<Value> carried = flatten(tileValues, initial);
-  auto emitLoops = [&](ArrayRef<Value> loopBounds, auto step) {
-    for (auto [i, kv] : llvm::enumerate(plan.kvLoops)) {
-      auto loop = scf::ForOp::create(b, loc, loopBounds[i], loopBounds[i + 1],
-                                     cIdx(1), carried);
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(loop.getBody());
-      Value kb = loop.getInductionVar();
-      Value iteration = ringIteration(
-          iterationBase, toI32(arith::SubIOp::create(b, loc, kb, kvBegin)));
-      scf::YieldOp::create(b, loc,
-                           step(kb, iteration, loop.getRegionIterArgs(), kv));
-      carried = loop.getResults();
-    }
-  };
-
   if (plan.pingPong) {
     // Warpgroup 0 goes first: warpgroup 1 pre-arrives on its barrier.
     ifThen(eqI(warpgroup, c32(1)), [&] { passTurn(); });
   }
+  // Rotated loops (attn-pipeline-kv-loops) start after their prologue
+  // (block `begin`'s stage 0) and run blocks max(bound, begin + 1) on,
+  // computed from this tile's bounds of the range as the IR computes them.
   scf::ForOp last = plan.kvLoops.back().loop;
-  if (!plan.pipeline) {
-    emitLoops(bounds, [&](Value kb, Value it, ValueRange c, const KvLoop &kv) {
-      return kvStep(kb, it, c, kv);
-    });
-    unflatten(tileValues, last.getResults(), carried);
-  } else {
-    // The rotated loops (attn-pipeline-kv-loops): the prologue (block
-    // `begin`'s stage 0), the loops (block j's stage 0 with block j-1's
-    // stage 1), the epilogue (the last block's stage 1), each as the IR has
-    // them.
+  SmallVector<Value> loopBounds(bounds);
+  Value hasBlocks;
+  if (plan.pipeline) {
     const KernelPlan::KvPipeline &pipeline = *plan.pipeline;
-    Value hasBlocks = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                            kvBegin, kvEnd);
+    hasBlocks = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                      kvBegin, kvEnd);
     carried = ifThenElse(
         hasBlocks,
         [&] { return overlapPrologue(tileValues, kvBegin, iterationBase); },
         [&] { return overlapNoBlocks(tileValues); });
-    // The rotated loops' bounds, computed from this tile's bounds of the
-    // range as the IR computes them.
     IRMapping unrotated;
     unrotated.map(pipeline.unrotatedBounds, bounds);
     SmallVector<Value> irBounds;
     for (const KvLoop &kv : plan.kvLoops)
       irBounds.push_back(kv.loop.getLowerBound());
     irBounds.push_back(last.getUpperBound());
-    emitLoops(index.lower(b, irBounds, &unrotated),
-              [&](Value kb, Value it, ValueRange c, const KvLoop &kv) {
-                return kvStep(kb, it, c, kv);
-              });
-    unflatten(tileValues, last.getResults(), carried);
+    loopBounds = index.lower(b, irBounds, &unrotated);
+  }
+  for (auto [i, kv] : llvm::enumerate(plan.kvLoops)) {
+    auto loop = scf::ForOp::create(b, loc, loopBounds[i], loopBounds[i + 1],
+                                   cIdx(1), carried);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value kb = loop.getInductionVar();
+    Value iteration = ringIteration(
+        iterationBase, toI32(arith::SubIOp::create(b, loc, kb, kvBegin)));
+    scf::YieldOp::create(b, loc,
+                         kvStep(kb, iteration, loop.getRegionIterArgs(), kv));
+    carried = loop.getResults();
+  }
+  unflatten(tileValues, last.getResults(), carried);
+  if (plan.pipeline) {
+    // The epilogue: the last block's stage 1.
+    const KernelPlan::KvPipeline &pipeline = *plan.pipeline;
     Value accResult = pipeline.epilogue.getResult(0);
     SmallVector<Value> lastResults(carried);
     Value acc =
@@ -622,7 +614,8 @@ void KernelEmitter::emitConsumer(Value output, Value lse,
               return {overlapEpilogue(lastResults, lastIteration)};
             },
             [&]() -> SmallVector<Value> { return {acc}; })[0],
-        {}};
+        {},
+        Value()};
   }
   lowerFinalize(tileValues, plan.finalize, output, lse);
 }

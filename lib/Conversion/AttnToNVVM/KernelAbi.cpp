@@ -125,7 +125,7 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
   option("consumer_warpgroups", plan.consumerWarpgroups());
   option("warp_specialized", plan.warpSpecialize);
   option("ping_pong", plan.pingPong);
-  option("intra_warpgroup_overlap", plan.softwarePipelined);
+  option("intra_warpgroup_overlap", plan.softwarePipelined());
   option("probs_in_registers", plan.probsInRegisters);
   option("longest_first", plan.longestFirst());
   option("conditional_rescale", plan.conditionalRescale);

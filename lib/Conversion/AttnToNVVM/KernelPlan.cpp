@@ -752,24 +752,23 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
   for (const KvLoop &kv : plan.kvLoops)
     if (failed(verifyPipelineStages(kv.loop)))
       return failure();
-  plan.softwarePipelined = isSoftwarePipelined(firstLoop);
+  bool staged = isSoftwarePipelined(firstLoop);
   bool rotated = plan.kvLoops.front().rotated();
   for (const KvLoop &kv : plan.kvLoops)
-    if (isSoftwarePipelined(kv.loop) != plan.softwarePipelined ||
-        kv.rotated() != rotated)
+    if (isSoftwarePipelined(kv.loop) != staged || kv.rotated() != rotated)
       return kv.loop.emitError("convert-attn-to-nvvm: the kv loops of a tile "
                                "are software-pipelined (attn.stage) and "
                                "rotated all alike or not at all");
-  if (plan.softwarePipelined && !specialized)
+  if (staged && !specialized)
     return firstLoop.emitError("convert-attn-to-nvvm: a software-pipelined "
                                "kv loop (attn.stage) needs the producer "
                                "warpgroup of attn.warp_specialize");
-  if (plan.softwarePipelined && !rotated)
+  if (staged && !rotated)
     return firstLoop.emitError(
         "convert-attn-to-nvvm: software-pipelined kv loops (attn.stage) run "
         "as attn-pipeline-kv-loops rotates them: run that pass before this "
         "one");
-  if (rotated && !plan.softwarePipelined)
+  if (rotated && !staged)
     return firstLoop.emitError(
         "convert-attn-to-nvvm: a rotated kv loop keeps attn.stage = 1 on its "
         "stage-1 ops (the previous block's attn.scale_rows of O, attn.pv and "
@@ -1196,7 +1195,7 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
     return fail("a compiled-in kv split count must be in [2, 65535] (grid "
                 "z is batch x splits), got " +
                 Twine(*plan.kvSplit->fixed));
-  if (plan.softwarePipelined && !plan.probsInRegisters)
+  if (plan.softwarePipelined() && !plan.probsInRegisters)
     return fail("the intra-warpgroup overlap (attn.stage = 1) needs P in "
                 "registers, but #attn.shared_memory has a P buffer");
   // The attribute's verifier checked alignment and overlaps; the buffers

@@ -152,10 +152,10 @@ struct KernelPlan {
   // From the attn.warp_specialize of the tile (attn-warp-specialize), if any.
   /// A producer warpgroup issues the TMA loads (FA3's warp specialization).
   bool warpSpecialize = false;
-  /// The kv loops are software-pipelined (attn.stage) and rotated
-  /// (`pipeline`): the softmax of block j runs while P V of block j-1 does
-  /// (needs warp specialization).
-  bool softwarePipelined = false;
+  /// The kv loops are software-pipelined (attn.stage) and rotated: the
+  /// softmax of block j runs while P V of block j-1 does (needs warp
+  /// specialization).
+  bool softwarePipelined() const { return pipeline.has_value(); }
   /// The two consumer warpgroups take turns issuing their GEMMs (FA3's
   /// ping-pong): the kv loops hold attn.wait_turn / attn.pass_turn.
   bool pingPong = false;

@@ -132,8 +132,7 @@ void KernelEmitter::lowerStep(TileValues &values, Block *step, Value kvBlock,
   // values made the masked loops spill. Its releases arrive behind the
   // softmax (its row sums): ptxas schedules an arrive as early as it can,
   // and the full wait before it moved up with it.
-  auto probs = pv ? dyn_cast<BlockArgument>(pv.getProbs()) : BlockArgument();
-  bool rotated = probs && probs.getOwner() == step;
+  bool rotated = isRotatedStep(step);
   SmallVector<Value> previousProbs;
   if (rotated)
     previousProbs = packProbs(tileElements(values, pv.getProbs()));

@@ -137,7 +137,7 @@ static FailureOr<KvLoop> readKvLoop(scf::ForOp loop) {
     return missing("attn.pv");
   // A rotated step issues the previous block's stage 1 (O's attn.scale_rows
   // and attn.pv) right after its S GEMM, the kernel's order.
-  bool rotated = isa<BlockArgument>(pv.getProbs());
+  bool rotated = isRotatedStep(body);
   Operation *lastIssue = qk;
   if (rotated) {
     Operation *scaled = qk->getNextNode();

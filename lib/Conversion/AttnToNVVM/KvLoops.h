@@ -19,6 +19,7 @@
 #define ATTNC_LIB_CONVERSION_ATTNTONVVM_KVLOOPS_H
 
 #include "attnc/Dialect/Attn/AttnOps.h"
+#include "attnc/Transforms/PipelineStages.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
@@ -40,7 +41,7 @@ struct KvLoop {
   PVOp pv() const { return *loop.getBody()->getOps<PVOp>().begin(); }
   /// Whether the loop is rotated (attn-pipeline-kv-loops): its stage-1 ops
   /// (attn.stage) read the previous step's P, alpha and V, which it carries.
-  bool rotated() const { return isa<BlockArgument>(pv().getProbs()); }
+  bool rotated() const { return isRotatedStep(loop.getBody()); }
   /// The loop's attn.mask, if its body has one.
   MaskOp mask() const {
     for (Operation *op : scoreModifiers)

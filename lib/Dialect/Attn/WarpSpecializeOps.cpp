@@ -165,13 +165,14 @@ LogicalResult RingReleaseOp::verify() {
   return success();
 }
 
+bool WaitTileOp::landsAsynchronously(Value tile) {
+  return tile.getDefiningOp<LoadTileOp>() ||
+         tile.getDefiningOp<LoadPagedTileOp>() ||
+         tile.getDefiningOp<LoadVarlenTileOp>() || RingPopOp::ofTile(tile);
+}
+
 LogicalResult WaitTileOp::verify() {
-  Value tile = getTile();
-  if (tile.getDefiningOp<LoadTileOp>() ||
-      tile.getDefiningOp<LoadPagedTileOp>() ||
-      tile.getDefiningOp<LoadVarlenTileOp>())
-    return success();
-  if (!RingPopOp::ofTile(tile))
+  if (!landsAsynchronously(getTile()))
     return emitOpError("waits for a K or V tile of attn.ring_pop (or one a "
                        "software-pipelined kv loop carries from it) or of "
                        "attn.load_tile");

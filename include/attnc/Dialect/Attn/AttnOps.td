@@ -732,6 +732,11 @@ def Attn_WaitTileOp : Attn_Op<"wait_tile", [
   let arguments = (ins Attn_Tile:$tile);
   let assemblyFormat = "$tile attr-dict `:` type($tile)";
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// Whether `tile` lands asynchronously in a ring stage, so that there is
+    /// a landing to wait for: a pop's tile (carried or not) or a K/V load.
+    static bool landsAsynchronously(::mlir::Value tile);
+  }];
 }
 
 def Attn_WaitGemmsOp : Attn_Op<"wait_gemms", [
