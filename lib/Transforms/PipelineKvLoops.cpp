@@ -225,8 +225,16 @@ static void rotate(ArrayRef<StagedLoop> loops) {
     carried = rotated.getResults();
     lb = ub;
   }
-  // The epilogue: stage 1 of the last block.
+  // The epilogue: stage 1 of the last block. Its V release hands the stage
+  // to the next tile's loads; where the allocation says a CTA computes one
+  // tile (#attn.shared_memory without query_free) nothing waits for it, and
+  // it is left out.
   const StagedLoop &tail = loops.back();
+  auto tile = first->getParentOfType<scf::ForallOp>();
+  auto smem = tile ? tile->getAttrOfType<SharedMemoryAttr>(
+                         AttnDialect::getSharedMemoryAttrName())
+                   : SharedMemoryAttr();
+  bool nextTileWaits = !smem || smem.isPersistent();
   unsigned n = last.getNumRegionIterArgs();
   auto epilogue = scf::IfOp::create(
       b, loc, TypeRange{carried[tail.accIndex].getType()}, hasBlocks,
@@ -238,7 +246,8 @@ static void rotate(ArrayRef<StagedLoop> loops) {
     previous.map(last.getRegionIterArgs(), carried.take_front(n));
     previous.map(tail.crossing, carried.drop_front(n));
     for (Operation *update : tail.stage1)
-      b.clone(*update, previous);
+      if (nextTileWaits || !isa<RingReleaseOp>(update))
+        b.clone(*update, previous);
     Value acc = last.getBody()->getTerminator()->getOperand(tail.accIndex);
     scf::YieldOp::create(b, loc, previous.lookup(acc));
     b.setInsertionPointToStart(epilogue.elseBlock());

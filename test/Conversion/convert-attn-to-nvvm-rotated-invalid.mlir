@@ -3088,7 +3088,7 @@
           %39 = attn.scale_rows %37#2, %37#4 {attn.stage = 1 : i64} : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %40 = attn.pv %37#3, %37#5, %39 {attn.stage = 1 : i64} : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
 
-          // expected-error @+1 {{convert-attn-to-nvvm: the epilogue of rotated kv loops must be stage 1 of the last kv loop's step, on its results; expected the loop's 'attn.ring_release' here, with the loop's operands and attributes}}
+          // expected-error @+1 {{convert-attn-to-nvvm: the epilogue of rotated kv loops must be stage 1 of the last kv loop's step, on its results, with its V release (a persistent tile's next loads wait for it); expected the loop's 'attn.ring_release' here, with the loop's operands and attributes}}
           scf.yield %40 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
         } else {
           scf.yield %37#2 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
@@ -3104,7 +3104,7 @@
         tensor.parallel_insert_slice %extracted_slice into %arg7[%arg4, %arg5, %8, 0] [1, 1, %29, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x8x?x64xbf16>
         tensor.parallel_insert_slice %extracted_slice_8 into %arg8[%arg4, %arg5, %8] [1, 1, %29] [1, 1, 1] : tensor<?xf32> into tensor<?x8x?xf32>
       }
-    } {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 16384, keys = 16384, values = 32768, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, query_full = 49152, key_full = 49160, value_full = 49176, key_empty = 49192, value_empty = 49208, size = 49224, warpgroup_barriers = [1, 2], turn_barriers = [3, 4]>, mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+    } {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 16384, keys = 16384, values = 32768, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, query_full = 49152, key_full = 49160, value_full = 49176, key_empty = 49192, value_empty = 49208, query_free = 49224, size = 49232, warpgroup_barriers = [1, 2], turn_barriers = [3, 4]>, mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
     return %4#0, %4#1 : tensor<?x8x?x64xbf16>, tensor<?x8x?xf32>
   }
 

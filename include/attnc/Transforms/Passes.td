@@ -532,7 +532,10 @@ def AttnPipelineKvLoopsPass
       O += P V, the V release) right behind it, inside the step's ping-pong
       turn, and runs the softmax of block j under that GEMM;
     * an epilogue `scf.if` runs stage 1 of the last block; `attn.finalize`
-      reads its O.
+      reads its O. Its V release hands the stage to the next tile's loads;
+      where `#attn.shared_memory` (attn-allocate-shared-memory) says a CTA
+      computes one tile (no `query_free`), nothing waits for it and it is
+      left out.
 
     Stage-1 ops keep `attn.stage = 1`: they belong to the previous block.
     Loops without `attn.stage` are left alone; a tile whose kv loops are not

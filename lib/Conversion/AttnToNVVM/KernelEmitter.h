@@ -240,10 +240,10 @@ private:
   /// Lowers the ops of kv step `step` (a kv loop's body, the rotated loops'
   /// prologue or epilogue) in IR order, its ring slots lowered before:
   /// each tile op by its lowering, the waits (attn.wait_tile,
-  /// attn.wait_gemms) and, if `lowersReleases`, the releases where they
-  /// stand. `kvBlock` is the step's kv block.
+  /// attn.wait_gemms) and the releases where they stand. `kvBlock` is the
+  /// step's kv block.
   void lowerStep(TileValues &values, Block *step, Value kvBlock,
-                 Value iteration, bool lowersReleases);
+                 Value iteration);
   /// One kv block of `kv`: its body's ops, the ring slots of `iteration`
   /// (in a rotated loop, the carried V of the iteration before).
   SmallVector<Value> kvStep(Value kvBlock, Value iteration, ValueRange carried,

@@ -406,10 +406,13 @@ static LogicalResult readLaunchDependents(KernelPlan &plan, Region &tile,
 /// Checks that the ops of `block` (waits aside) are those of `stage` in
 /// kv step `step` (waits aside), in order, with the step's values renamed by
 /// `map`, which maps each op's results as it goes: the same names,
-/// attributes (attn.stage included) and operands. Emits `what` and the first
-/// op that differs.
-static LogicalResult matchStepOps(Block *block, Block *step, int64_t stage,
-                                  IRMapping &map, const Twine &what) {
+/// attributes (attn.stage included) and operands. A step op for which
+/// `mayBeLeftOut` holds may be missing from `block`. Emits `what` and the
+/// first op that differs.
+static LogicalResult
+matchStepOps(Block *block, Block *step, int64_t stage, IRMapping &map,
+             const Twine &what,
+             function_ref<bool(Operation *)> mayBeLeftOut = nullptr) {
   auto isWait = [](Operation &op) { return isa<WaitTileOp, WaitGemmsOp>(op); };
   SmallVector<Operation *> ops, reference;
   for (Operation &op : block->without_terminator())
@@ -418,21 +421,27 @@ static LogicalResult matchStepOps(Block *block, Block *step, int64_t stage,
   for (Operation &op : step->without_terminator())
     if (!isWait(op) && getPipelineStage(&op) == stage)
       reference.push_back(&op);
-  for (size_t i = 0, e = std::max(ops.size(), reference.size()); i < e; ++i) {
+  for (size_t i = 0, j = 0; i < ops.size() || j < reference.size(); ++i, ++j) {
     Operation *op = i < ops.size() ? ops[i] : nullptr;
-    Operation *ref = i < reference.size() ? reference[i] : nullptr;
-    bool same =
-        op && ref && op->getName() == ref->getName() &&
-        op->getResultTypes() == ref->getResultTypes() &&
-        op->getNumOperands() == ref->getNumOperands() &&
-        op->getNumRegions() == 0 &&
-        op->getAttrDictionary() == ref->getAttrDictionary() &&
-        llvm::all_of(llvm::zip_equal(op->getOperands(), ref->getOperands()),
-                     [&](auto pair) {
-                       auto [operand, refOperand] = pair;
-                       return operand == map.lookupOrDefault(refOperand);
-                     });
-    if (!same) {
+    Operation *ref = j < reference.size() ? reference[j] : nullptr;
+    auto matches = [&](Operation *op, Operation *ref) {
+      return op && ref && op->getName() == ref->getName() &&
+             op->getResultTypes() == ref->getResultTypes() &&
+             op->getNumOperands() == ref->getNumOperands() &&
+             op->getNumRegions() == 0 &&
+             op->getAttrDictionary() == ref->getAttrDictionary() &&
+             llvm::all_of(
+                 llvm::zip_equal(op->getOperands(), ref->getOperands()),
+                 [&](auto pair) {
+                   auto [operand, refOperand] = pair;
+                   return operand == map.lookupOrDefault(refOperand);
+                 });
+    };
+    if (ref && mayBeLeftOut && mayBeLeftOut(ref) && !matches(op, ref)) {
+      --i; // the step's op is left out: match `op` with the next one
+      continue;
+    }
+    if (!matches(op, ref)) {
       InFlightDiagnostic diag = (op ? op : block->getTerminator())
                                     ->emitError("convert-attn-to-nvvm: ")
                                 << what << "; ";
@@ -560,12 +569,25 @@ static LogicalResult readKvPipeline(KernelPlan &plan, FinalizeOp finalize) {
                           "their epilogue (an scf.if on the prologue's "
                           "condition that yields the last loop's O without "
                           "blocks)");
+  // Its V release hands the stage to the next tile's loads: a kernel of
+  // one tile a CTA (not persistent) may leave it out.
   Block *lastStep = last.getBody();
   IRMapping stage1;
   stage1.map(last.getRegionIterArgs(), last.getResults());
-  if (failed(matchStepOps(epilogue.thenBlock(), lastStep, /*stage=*/1, stage1,
-                          "the epilogue of rotated kv loops must be stage 1 "
-                          "of the last kv loop's step, on its results")))
+  auto smem = plan.forall->getAttrOfType<SharedMemoryAttr>(
+      AttnDialect::getSharedMemoryAttrName());
+  bool nextTileWaits = smem && smem.isPersistent();
+  if (failed(matchStepOps(
+          epilogue.thenBlock(), lastStep, /*stage=*/1, stage1,
+          nextTileWaits ? "the epilogue of rotated kv loops must be stage 1 "
+                          "of the last kv loop's step, on its results, with "
+                          "its V release (a persistent tile's next loads "
+                          "wait for it)"
+                        : "the epilogue of rotated kv loops must be stage 1 "
+                          "of the last kv loop's step, on its results",
+          [&](Operation *op) {
+            return !nextTileWaits && isa<RingReleaseOp>(op);
+          })))
     return failure();
   if (epilogue.thenYield().getOperand(0) !=
       stage1.lookupOrNull(lastStep->getTerminator()->getOperand(accIndex)))
@@ -1156,7 +1178,7 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
     return fail("#attn.shared_memory has " + Twine(smem.getStages()) +
                 " K/V stages but attn.warp_specialize has " +
                 Twine(plan.stages));
-  if (smem.getQueryFree() && !specialized)
+  if (smem.isPersistent() && !specialized)
     return fail("a persistent kernel (#attn.shared_memory with query_free) "
                 "needs a warp-specialized tile (attn-warp-specialize)");
   plan.smem.query = smem.getQuery();
@@ -1179,7 +1201,7 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
   llvm::append_range(plan.smem.turnBarriers, smem.getTurnBarriers());
   plan.stages = plan.smem.stages;
   plan.probsInRegisters = !plan.smem.probs;
-  plan.persistent = plan.smem.queryFree.has_value();
+  plan.persistent = smem.isPersistent();
   // A persistent CTA walks (query block, head, batch) tiles; a kv split
   // would be a fourth coordinate of that walk, which it does not have.
   if (plan.persistent && plan.kvSplit)

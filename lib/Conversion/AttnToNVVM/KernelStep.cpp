@@ -120,7 +120,7 @@ void KernelEmitter::waitForSlot(const RingSlot &slot, bool isValue) {
 }
 
 void KernelEmitter::lowerStep(TileValues &values, Block *step, Value kvBlock,
-                              Value iteration, bool lowersReleases) {
+                              Value iteration) {
   auto qks = step->getOps<QKOp>();
   auto pvs = step->getOps<PVOp>();
   QKOp qk = qks.empty() ? QKOp() : *qks.begin();
@@ -150,8 +150,6 @@ void KernelEmitter::lowerStep(TileValues &values, Block *step, Value kvBlock,
       continue;
     }
     if (auto release = dyn_cast<RingReleaseOp>(op)) {
-      if (!lowersReleases)
-        continue;
       SmallVector<Value> after;
       if (rotated)
         for (Value v : step->getTerminator()->getOperands())
@@ -189,7 +187,7 @@ SmallVector<Value> KernelEmitter::kvStep(Value kvBlock, Value iteration,
         stageAndPhase(arith::SubIOp::create(b, loc, iteration, c32(1)));
     values.slots[kv.pv().getValue()] = RingSlot{stage, phase};
   }
-  lowerStep(values, body, kvBlock, iteration, /*lowersReleases=*/true);
+  lowerStep(values, body, kvBlock, iteration);
   return flatten(values, body->getTerminator()->getOperands());
 }
 
@@ -199,7 +197,7 @@ SmallVector<Value> KernelEmitter::overlapPrologue(const TileValues &initial,
   Block *peeled = plan.pipeline->prologue.thenBlock();
   TileValues values = initial;
   lowerRingSlots(values, peeled, plan.persistent ? iterationBase : c32(0));
-  lowerStep(values, peeled, kvBegin, Value(), /*lowersReleases=*/true);
+  lowerStep(values, peeled, kvBegin, Value());
   // O stays as the loops start it: its stage 1 runs in the next step.
   return flatten(values, plan.pipeline->prologue.thenYield().getOperands());
 }
@@ -225,9 +223,8 @@ Value KernelEmitter::overlapEpilogue(ValueRange carried, Value lastIteration) {
   for (Value result : last.getResults())
     if (isRingTile(result))
       values.slots[result] = RingSlot{stage, phase};
-  // The next tile's loads reuse the last block's stage; in a kernel of one
-  // tile no load waits for its release, which is then left out.
-  lowerStep(values, update, kvEnd, Value(),
-            /*lowersReleases=*/plan.persistent);
+  // Its V release, where the IR has one (attn-pipeline-kv-loops keeps it
+  // in a persistent tile), hands the stage to the next tile's loads.
+  lowerStep(values, update, kvEnd, Value());
   return packedTile(values, (*update->getOps<PVOp>().begin()).getResult());
 }

@@ -112,6 +112,11 @@ def Attn_SharedMemoryAttr : Attn_Attr<"SharedMemory", "shared_memory"> {
   );
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// One CTA walks several tiles (the Q-free mbarrier is allocated): the
+    /// K/V ring and the Q buffer carry over from one tile to the next.
+    bool isPersistent() const { return getQueryFree().has_value(); }
+  }];
 }
 
 def Attn_KernelParamAttr : Attn_Attr<"KernelParam", "kernel_param"> {
