@@ -86,6 +86,16 @@ static FailureOr<StagedLoop> readStagedLoop(scf::ForOp loop) {
   for (Operation &op : body->without_terminator())
     if (getPipelineStage(&op) == 1)
       staged.stage1.push_back(&op);
+  // The rotated step releases the V tile after the P V that reads it (the
+  // rotation places releases last): a release before it would free the
+  // stage while the GEMM reads it, which the rotation would hide.
+  auto pv = *pvs.begin();
+  for (Operation *op : staged.stage1)
+    if (auto release = dyn_cast<RingReleaseOp>(op);
+        release && release.getTile() == pv.getValue() &&
+        release->isBeforeInBlock(pv))
+      return fail(release, "stage 1 releases its V tile after the attn.pv "
+                           "that reads it");
   // Stage 1 runs a step later than stage 0: nothing of stage 0 may read it.
   for (Operation &op : body->without_terminator())
     if (getPipelineStage(&op) == 0)
@@ -106,7 +116,6 @@ static FailureOr<StagedLoop> readStagedLoop(scf::ForOp loop) {
   llvm::stable_sort(staged.crossing, [](Value a, Value b) {
     return crossingRank(a) < crossingRank(b);
   });
-  auto pv = *body->getOps<PVOp>().begin();
   for (auto [i, yielded] :
        llvm::enumerate(body->getTerminator()->getOperands()))
     if (yielded == pv.getResult())
