@@ -256,7 +256,7 @@ func.func @returns_argument(%q: tensor<1x2x?x64xbf16>, %k: tensor<1x2x?x64xbf16>
 // in the function's order: K read from the third argument is refused.
 func.func @swapped_kv(%q: tensor<1x2x?x64xbf16>, %k: tensor<1x2x?x64xbf16>,
                       %v: tensor<1x2x?x64xbf16>) -> tensor<1x2x?x64xbf16> {
-  // expected-error @+1 {{convert-attn-to-nvvm: K must be the function's argument #1, got argument #2 (a function becomes one kernel whose arguments are q, k, v in order)}}
+  // expected-error @+1 {{convert-attn-to-nvvm: k must be the function's argument #1, got argument #2 (a function becomes one kernel whose arguments are q, k, v in order)}}
   %o = attn.attention %q, %v, %k
       : tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16> -> tensor<1x2x?x64xbf16>
   return %o : tensor<1x2x?x64xbf16>
@@ -268,7 +268,7 @@ func.func @swapped_kv(%q: tensor<1x2x?x64xbf16>, %k: tensor<1x2x?x64xbf16>,
 func.func @paged_swapped_table(%q: tensor<?x8x1x128xbf16>, %k: tensor<?x16x8x128xbf16>,
                                %v: tensor<?x16x8x128xbf16>, %cache_lengths: tensor<?xi32>,
                                %block_table: tensor<?x?xi32>) -> tensor<?x8x1x128xbf16> {
-  // expected-error @+1 {{convert-attn-to-nvvm: the block table must be the function's argument #3, got argument #4 (a function becomes one kernel whose arguments are q, k, v, block_table, cache_lengths in order)}}
+  // expected-error @+1 {{convert-attn-to-nvvm: block_table must be the function's argument #3, got argument #4 (a function becomes one kernel whose arguments are q, k, v, block_table, cache_lengths in order)}}
   %o = attn.attention %q, %k, %v
       pages(%block_table, %cache_lengths : tensor<?x?xi32>, tensor<?xi32>)
       : tensor<?x8x1x128xbf16>, tensor<?x16x8x128xbf16>, tensor<?x16x8x128xbf16>
@@ -281,7 +281,7 @@ func.func @paged_swapped_table(%q: tensor<?x8x1x128xbf16>, %k: tensor<?x16x8x128
 // Q read from the second argument.
 func.func @swapped_qk(%q: tensor<1x2x?x64xbf16>, %k: tensor<1x2x?x64xbf16>,
                       %v: tensor<1x2x?x64xbf16>) -> tensor<1x2x?x64xbf16> {
-  // expected-error @+1 {{convert-attn-to-nvvm: Q must be the function's argument #0, got argument #1}}
+  // expected-error @+1 {{convert-attn-to-nvvm: q must be the function's argument #0, got argument #1}}
   %o = attn.attention %k, %q, %v
       : tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16> -> tensor<1x2x?x64xbf16>
   return %o : tensor<1x2x?x64xbf16>
@@ -324,7 +324,7 @@ func.func @two_blocks(%q: tensor<1x2x?x64xbf16>, %k: tensor<1x2x?x64xbf16>,
 func.func @cast_q(%q: tensor<1x2x?x64xbf16>, %k: tensor<?x2x?x64xbf16>,
                   %v: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
   %qc = tensor.cast %q : tensor<1x2x?x64xbf16> to tensor<?x2x?x64xbf16>
-  // expected-error @+1 {{convert-attn-to-nvvm: Q must be the function's argument #0, got a value computed outside the kernel (a function becomes one kernel whose arguments are q, k, v in order)}}
+  // expected-error @+1 {{convert-attn-to-nvvm: q must be the function's argument #0, got a value computed outside the kernel (a function becomes one kernel whose arguments are q, k, v in order)}}
   %o = attn.attention %qc, %k, %v
       : tensor<?x2x?x64xbf16>, tensor<?x2x?x64xbf16>, tensor<?x2x?x64xbf16> -> tensor<?x2x?x64xbf16>
   return %o : tensor<?x2x?x64xbf16>

@@ -3,7 +3,7 @@
 
 // A function that computes attention on something else than (q, k, v).
 // RUN: not attnc-run %s 2>&1 | FileCheck %s
-// CHECK: attnc-run-errors.mlir:[[@LINE+1]]:1: error: attnc-run: function @swapped must pass its three arguments (q, k, v) to attn.attention
+// CHECK: attnc-run-errors.mlir:[[@LINE+1]]:1: error: attnc-run: function @swapped must pass its 3 arguments (q, k, v) to attn.attention, in that order
 func.func @swapped(%q: tensor<1x2x16x32xf32>, %k: tensor<1x2x16x32xf32>,
                    %v: tensor<1x2x16x32xf32>) -> tensor<1x2x16x32xf32> {
   %o = attn.attention %q, %v, %k

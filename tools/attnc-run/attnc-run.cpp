@@ -122,23 +122,15 @@ FailureOr<Problem> problemFromFunction(func::FuncOp func) {
   if (count != 1)
     return fail("must contain exactly one attn.attention (found " +
                 Twine(count) + ")");
-  auto args = func.getArguments();
-  if (op.isPaged()) {
-    if (args.size() != 5 || op.getQuery() != args[0] ||
-        op.getKey() != args[1] || op.getValue() != args[2] ||
-        op.getBlockTable() != args[3] || op.getCacheLengths() != args[4])
-      return fail("must pass its five arguments (q, k and v pools, "
-                  "block_table, cache_lengths) to a paged attn.attention");
-  } else if (op.isVarlen()) {
-    if (args.size() != 5 || op.getQuery() != args[0] ||
-        op.getKey() != args[1] || op.getValue() != args[2] ||
-        op.getCuSeqlensQ() != args[3] || op.getCuSeqlensK() != args[4])
-      return fail("must pass its five arguments (q, k, v, cu_seqlens_q, "
-                  "cu_seqlens_k) to a varlen attn.attention");
-  } else if (args.size() != 3 || op.getQuery() != args[0] ||
-             op.getKey() != args[1] || op.getValue() != args[2]) {
-    return fail("must pass its three arguments (q, k, v) to attn.attention");
-  }
+  // The kernel's inputs are the function's arguments, in the kernel's
+  // order (the manifest's names).
+  SmallVector<Value> inputs = attn::getKernelInputs(op);
+  if (ValueRange(func.getArguments()) != ValueRange(inputs))
+    return fail(
+        "must pass its " + Twine(inputs.size()) + " arguments (" +
+        llvm::join(attn::getKernelInputNames(op.isPaged(), op.isVarlen()),
+                   ", ") +
+        ") to attn.attention, in that order");
   auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
   if (ret.getOperands() != op->getResults())
     return fail("must return the results of attn.attention");

@@ -226,50 +226,42 @@ static BlockArgument functionArgument(Value tensor) {
              : BlockArgument();
 }
 
-/// The kernel's parameters are named by role (q, k, v; the block table and
-/// cache lengths of a paged cache; a varlen batch's offsets) and a caller
-/// passes them in the function's order: the tile must read each from the
-/// function argument at that role's position (attnc-run's rule for the
-/// graph). A tile that read K from the third argument, or Q from a value
-/// computed before the tile, would be another attention than the function's.
+/// The kernel's parameters are named by role and a caller passes them in
+/// the function's order (getKernelInputNames, attnc-run's rule for the
+/// graph): the tile must read each from the function argument at that
+/// role's position. A tile that read K from the third argument, or Q from a
+/// value computed before the tile, would be another attention than the
+/// function's.
 static LogicalResult verifyArgumentOrder(const KernelPlan &plan) {
-  auto check = [&](Value used, unsigned position, StringRef role,
-                   Operation *user) -> LogicalResult {
+  // The tile's reads of each input, in the order of getKernelInputNames,
+  // and the op a diagnostic points at.
+  SmallVector<std::pair<Value, Operation *>> reads = {
+      {plan.queryLoad.getSource(), plan.queryLoad.getOperation()},
+      {plan.keyLoad.getSource(), plan.keyLoad.getOperation()},
+      {plan.valueLoad.getSource(), plan.valueLoad.getOperation()}};
+  if (plan.paged)
+    reads.append({{plan.paged->blockTable, plan.keyLoad.getOperation()},
+                  {plan.paged->cacheLengths, plan.keyLoad.getOperation()}});
+  if (plan.varlen)
+    reads.append({{plan.varlen->cuSeqlensQ, plan.queryLoad.getOperation()},
+                  {plan.varlen->cuSeqlensK, plan.queryLoad.getOperation()}});
+  ArrayRef<StringLiteral> names =
+      getKernelInputNames(plan.paged.has_value(), plan.varlen.has_value());
+  for (auto [position, read, name] : llvm::enumerate(reads, names)) {
+    auto [used, user] = read;
     BlockArgument arg = functionArgument(used);
     if (arg && arg.getArgNumber() == position)
-      return success();
+      continue;
     InFlightDiagnostic diag = user->emitError("convert-attn-to-nvvm: ")
-                              << role << " must be the function's argument #"
+                              << name << " must be the function's argument #"
                               << position << ", got ";
     if (arg)
       diag << "argument #" << arg.getArgNumber();
     else
       diag << "a value computed outside the kernel";
-    diag << " (a function becomes one kernel whose arguments are q, k, v"
-         << (plan.paged    ? ", block_table, cache_lengths"
-             : plan.varlen ? ", cu_seqlens_q, cu_seqlens_k"
-                           : "")
-         << " in order)";
-    return diag;
-  };
-  if (failed(check(plan.queryLoad.getSource(), 0, "Q",
-                   plan.queryLoad.getOperation())) ||
-      failed(check(plan.keyLoad.getSource(), 1, "K",
-                   plan.keyLoad.getOperation())) ||
-      failed(check(plan.valueLoad.getSource(), 2, "V",
-                   plan.valueLoad.getOperation())))
-    return failure();
-  if (plan.paged &&
-      (failed(check(plan.paged->blockTable, 3, "the block table",
-                    plan.keyLoad.getOperation())) ||
-       failed(check(plan.paged->cacheLengths, 4, "the cache lengths",
-                    plan.keyLoad.getOperation()))))
-    return failure();
-  if (plan.varlen && (failed(check(plan.varlen->cuSeqlensQ, 3, "cu_seqlens_q",
-                                   plan.queryLoad.getOperation())) ||
-                      failed(check(plan.varlen->cuSeqlensK, 4, "cu_seqlens_k",
-                                   plan.queryLoad.getOperation()))))
-    return failure();
+    return diag << " (a function becomes one kernel whose arguments are "
+                << llvm::join(names, ", ") << " in order)";
+  }
   return success();
 }
 

@@ -558,6 +558,27 @@ LogicalResult ScaleRowsOp::verify() {
   return verifyRows(*this, "factor", getFactor(), getInput());
 }
 
+ArrayRef<StringLiteral> mlir::attn::getKernelInputNames(bool pagedKv,
+                                                        bool varlen) {
+  static constexpr StringLiteral kDense[] = {"q", "k", "v"};
+  static constexpr StringLiteral kPaged[] = {"q", "k", "v", "block_table",
+                                             "cache_lengths"};
+  static constexpr StringLiteral kVarlen[] = {"q", "k", "v", "cu_seqlens_q",
+                                              "cu_seqlens_k"};
+  return pagedKv ? ArrayRef(kPaged) : varlen ? ArrayRef(kVarlen) : kDense;
+}
+
+SmallVector<Value> mlir::attn::getKernelInputs(AttentionOp op) {
+  SmallVector<Value> inputs{op.getQuery(), op.getKey(), op.getValue()};
+  if (op.isPaged())
+    inputs.append({op.getBlockTable(), op.getCacheLengths()});
+  if (op.isVarlen())
+    inputs.append({op.getCuSeqlensQ(), op.getCuSeqlensK()});
+  assert(inputs.size() ==
+         getKernelInputNames(op.isPaged(), op.isVarlen()).size());
+  return inputs;
+}
+
 Value mlir::attn::extractIndex(OpBuilder &b, Location loc, Value tensor,
                                ValueRange indices) {
   return arith::IndexCastOp::create(

@@ -77,6 +77,16 @@ inline constexpr int64_t kMaxTileSize = 1024;
 /// The named barriers of a CTA (bar.sync ids 0..15; 0 is the whole CTA's).
 inline constexpr int64_t kNamedBarriers = 16;
 
+/// The tensors a function compiled into one kernel takes as its leading
+/// arguments, in order, by the names the kernel manifest gives them: q, k,
+/// v, then a paged KV cache's block_table and cache_lengths, or a varlen
+/// batch's cu_seqlens_q and cu_seqlens_k. attnc-run and convert-attn-to-nvvm
+/// hold a function to this order (a caller passes the tensors by it).
+ArrayRef<StringLiteral> getKernelInputNames(bool pagedKv, bool varlen);
+/// The operands of `op` that are its function's kernel inputs, in the order
+/// of getKernelInputNames.
+SmallVector<Value> getKernelInputs(AttentionOp op);
+
 /// Returns the logical [batch, heads, seq, head_dim] sizes of a 4-D operand
 /// stored in `layout`.
 SmallVector<int64_t, 4> toLogicalBHSD(ArrayRef<int64_t> shape, Layout layout);
