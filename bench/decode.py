@@ -52,8 +52,18 @@ calls times leave the figure; the launches follow one another on the same
 tensors, which at these shapes are larger than the 50 MB L2 (but B = 1,
 Nk = 4096's 16 MB, which the L2 holds).
 
+Flush (--flush): what the benchmark's L2 flush costs a short kernel. Before
+each timed call do_bench zeroes a 256 MB buffer, which leaves the 50 MB L2
+full of dirty lines; the timed kernel's first reads evict them, and their
+write-back shares the memory bus with the kernel. Each kernel of the default
+directory, cuDNN and a device-to-device copy of the step's bytes are timed
+(median of FLUSH_REPS single calls between CUDA events) after three
+flushes: do_bench's (zero the buffer), a read-only one (sum the buffer: the
+L2 left holding clean lines) and none (back-to-back calls).
+
   python3 bench/decode.py --artifacts artifacts [--json decode.json] [--no-check]
       [--shapes 1x32768,8x8192,64x4096] [--kernels d128,decode_d64_gqa] [--phases] [--graphs]
+      [--flush]
 """
 import argparse
 import ctypes
@@ -516,6 +526,70 @@ def parse_shapes(text):
     return shapes
 
 
+FLUSH_REPS = 50
+FLUSH_BYTES = 256 * 1024**2
+
+
+def flushed_us(fn, flush):
+    """Median microseconds of single fn() calls between CUDA events, each after `flush()`."""
+    for _ in range(3):
+        fn()
+    times = []
+    for _ in range(FLUSH_REPS):
+        flush()
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        end.record()
+        times.append((start, end))
+    torch.cuda.synchronize()
+    return sorted(s.elapsed_time(e) * 1e3 for s, e in times)[FLUSH_REPS // 2]
+
+
+def flush_study(dirs, names, shapes):
+    """TB/s of attnc's default kernels, cuDNN and a copy after each kind of L2 flush."""
+    from torch.nn.attention import SDPBackend, sdpa_kernel
+    buffer = torch.empty(FLUSH_BYTES // 4, dtype=torch.int32, device="cuda")
+    flushes = {"zero": buffer.zero_, "read": lambda: buffer.sum(), "none": lambda: None}
+    gen = torch.Generator(device="cuda").manual_seed(17)
+    rows = []
+    print(f"flush: median of {FLUSH_REPS} single calls after each flush, TB/s (zero = do_bench's)", flush=True)
+    print(f"{'kernel':<22} {'B':>3} {'Nk':>6} " + " ".join(f"{w + ' ' + f:>11}" for w in ("attnc", "cuDNN", "copy")
+                                                         for f in flushes), flush=True)
+    for name in names:
+        kernel = dirs.get(DEFAULT, {}).get(name)
+        if kernel is None:
+            continue
+        for (B, Nk) in shapes:
+            hq, hkv = kernel.options["heads_q"], kernel.options["heads_kv"]
+            scale = kernel.default_scale()
+            q, k, v, o, lse = make_inputs(kernel, B, 1, Nk, hq, hkv, gen)
+            nbytes = sum(t.numel() * t.element_size() for t in (q, k, v, o))
+            args, workspace = kernel.with_workspace(kernel.args(q, k, v, o, lse, scale))
+            src = torch.empty(nbytes // 2, dtype=torch.uint8, device="cuda")
+            dst = torch.empty_like(src)
+            with sdpa_kernel([SDPBackend.CUDNN_ATTENTION]):
+                fns = {"attnc": lambda: kernel.launch(args),
+                       "cuDNN": lambda: torch.nn.functional.scaled_dot_product_attention(
+                           q, k, v, scale=scale, enable_gqa=True),
+                       "copy": lambda: dst.copy_(src)}  # reads and writes nbytes / 2: nbytes moved
+                row = dict(kernel=name, B=B, Nk=Nk, bytes=nbytes)
+                for who, fn in fns.items():
+                    for label, flush in flushes.items():
+                        try:
+                            us = flushed_us(fn, flush)
+                            row[f"{who}_{label}"] = dict(us=us, tbps=tbps(nbytes, us * 1e-3))
+                        except Exception as e:  # noqa: BLE001 - a peer that cannot run is data
+                            row[f"{who}_{label}"] = {"error": f"{type(e).__name__}: {str(e)[:160]}"}
+            rows.append(row)
+            cell = lambda c: f"{c['tbps']:11.2f}" if "tbps" in c else f"{'-':>11}"  # noqa: E731
+            print(f"{name:<22} {B:>3} {Nk:>6} " + " ".join(cell(row[f"{w}_{f}"]) for w in fns for f in flushes),
+                  flush=True)
+            del src, dst, workspace
+            torch.cuda.empty_cache()
+    return rows
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--artifacts", default="artifacts")
@@ -529,6 +603,8 @@ def main():
                     help="after the benchmark, each kernel's phases from a profiler trace")
     ap.add_argument("--graphs", action="store_true",
                     help="after the benchmark, TB/s of attnc and the peers replayed from CUDA graphs")
+    ap.add_argument("--flush", action="store_true",
+                    help="after the benchmark, attnc, cuDNN and a copy timed after each kind of L2 flush")
     a = ap.parse_args()
     names = [n for n in KERNELS if not a.kernels or any(s in n for s in a.kernels.split(","))]
     if not names:
@@ -561,6 +637,9 @@ def main():
         write_json()
     if a.phases:
         out["phases"] = phases(dirs, names, a.shapes)
+        write_json()
+    if a.flush:
+        out["flush"] = flush_study(dirs, names, a.shapes)
         write_json()
     return 1 if failed else 0
 
