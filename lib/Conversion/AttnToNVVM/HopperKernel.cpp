@@ -274,7 +274,7 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   // with warp specialization warpgroup 0 is the producer.
   Value rawWarpgroup = arith::ShRUIOp::create(b, loc, tid, c32(7));
   warpgroup =
-      plan.warpSpecialize
+      plan.warpSpecialize()
           ? arith::SubIOp::create(b, loc, rawWarpgroup, c32(1)).getResult()
           : rawWarpgroup;
   warpInGroup = arith::AndIOp::create(
@@ -310,13 +310,13 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
     for (int64_t i = 0; i < smem.stages; ++i) {
       if (releasesKeysEarly())
         NVVM::MBarrierInitOp::create(b, loc, keyEmptyBarrier(c32(i)),
-                                     c32(plan.consumerWarpgroups()), Value());
+                                     c32(plan.consumerWarpgroups), Value());
       NVVM::MBarrierInitOp::create(b, loc, valueEmptyBarrier(c32(i)),
-                                   c32(plan.consumerWarpgroups()), Value());
+                                   c32(plan.consumerWarpgroups), Value());
     }
     if (plan.persistent)
       NVVM::MBarrierInitOp::create(b, loc, queryFreeBarrier(),
-                                   c32(plan.consumerWarpgroups()), Value());
+                                   c32(plan.consumerWarpgroups), Value());
     // Make the initialized barriers visible to the TMA unit.
     NVVM::FenceMbarrierInitOp::create(b, loc);
   });
@@ -326,7 +326,7 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   if (!plan.persistent)
     fixedTile = tileBounds();
 
-  if (!plan.warpSpecialize) {
+  if (!plan.warpSpecialize()) {
     // Thread 0 is producer and consumer: it fills both stages up front and
     // refills each after the block barrier that ends its use (kvStep).
     const TileBounds &tile = fixedTile;
@@ -353,8 +353,9 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(role.thenBlock()->getTerminator());
-    NVVM::SetMaxRegisterOp::create(b, loc, plan.producerRegisters,
-                                   NVVM::SetMaxRegisterAction::decrease);
+    NVVM::SetMaxRegisterOp::create(
+        b, loc, plan.warpSpecialization.getProducerRegisters(),
+        NVVM::SetMaxRegisterAction::decrease);
     ifThen(isLeader, [&] {
       forEachTile([&](Value iterationBase, Value tileCount) {
         auto [begin, end] = producerBounds();
@@ -399,8 +400,9 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(role.elseBlock()->getTerminator());
-    NVVM::SetMaxRegisterOp::create(b, loc, plan.consumerRegisters,
-                                   NVVM::SetMaxRegisterAction::increase);
+    NVVM::SetMaxRegisterOp::create(
+        b, loc, plan.warpSpecialization.getConsumerRegisters(),
+        NVVM::SetMaxRegisterAction::increase);
     forEachTile([&](Value iterationBase, Value tileCount) {
       TileBounds persistentTile;
       if (plan.persistent)

@@ -122,8 +122,8 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
   option("block_m", plan.blockM);
   option("block_n", plan.blockN);
   option("stages", plan.smem.stages);
-  option("consumer_warpgroups", plan.consumerWarpgroups());
-  option("warp_specialized", plan.warpSpecialize);
+  option("consumer_warpgroups", plan.consumerWarpgroups);
+  option("warp_specialized", plan.warpSpecialize());
   option("ping_pong", plan.pingPong);
   option("intra_warpgroup_overlap", plan.softwarePipelined());
   option("probs_in_registers", plan.probsInRegisters);

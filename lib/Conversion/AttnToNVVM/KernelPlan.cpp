@@ -119,7 +119,7 @@ static LogicalResult readTileLayouts(KernelPlan &plan) {
         WgmmaAccumulatorAttr::get(firstQK.getContext(),
                                   plan.blockM /
                                       WgmmaAccumulatorAttr::kRowsPerWarpgroup));
-  plan.consumers = accumulator.getWarpgroups();
+  plan.consumerWarpgroups = accumulator.getWarpgroups();
   auto rows = AccumulatorRowsAttr::get(accumulator.getContext(), accumulator);
   auto check = [&](Value value, Operation *user) {
     auto type = dyn_cast<RankedTensorType>(value.getType());
@@ -713,10 +713,7 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
 
   if (specialized) {
     // The partition attn-warp-specialize chose.
-    plan.warpSpecialize = true;
-    plan.producerRegisters = specialized.getProducerRegisters();
-    plan.consumerRegisters = specialized.getConsumerRegisters();
-    plan.stages = specialized.getStages();
+    plan.warpSpecialization = specialized;
     specialized.getProducer().walk([&](scf::ForOp loop) {
       if (!loop.getOps<RingPushOp>().empty())
         plan.producerLoop = loop;
@@ -1166,10 +1163,10 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
     return fail("the tile has no #attn.shared_memory (run "
                 "attn-allocate-shared-memory; attn-lower-to-nvvm-pipeline "
                 "does)");
-  if (specialized && smem.getStages() != plan.stages)
+  if (specialized && smem.getStages() != specialized.getStages())
     return fail("#attn.shared_memory has " + Twine(smem.getStages()) +
                 " K/V stages but attn.warp_specialize has " +
-                Twine(plan.stages));
+                Twine(specialized.getStages()));
   if (smem.isPersistent() && !specialized)
     return fail("a persistent kernel (#attn.shared_memory with query_free) "
                 "needs a warp-specialized tile (attn-warp-specialize)");
@@ -1191,7 +1188,6 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
   plan.smem.total = smem.getSize();
   llvm::append_range(plan.smem.warpgroupBarriers, smem.getWarpgroupBarriers());
   llvm::append_range(plan.smem.turnBarriers, smem.getTurnBarriers());
-  plan.stages = plan.smem.stages;
   plan.probsInRegisters = !plan.smem.probs;
   plan.persistent = smem.isPersistent();
   // A persistent CTA walks (query block, head, batch) tiles; a kv split
@@ -1217,7 +1213,7 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
   SharedMemoryLayout needed(
       {plan.blockM, plan.blockN}, plan.headDim, plan.valueHeadDim,
       {plan.queryAtoms, plan.keyAtoms, plan.valueAtoms, plan.probsAtoms},
-      plan.stages, plan.probsInRegisters, plan.persistent);
+      plan.smem.stages, plan.probsInRegisters, plan.persistent);
   if (plan.smem.queryBytes < needed.queryBytes ||
       plan.smem.keyStageBytes < needed.keyStageBytes ||
       plan.smem.valueStageBytes < needed.valueStageBytes ||
@@ -1239,22 +1235,22 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
     return true;
   };
   if (static_cast<int64_t>(plan.smem.warpgroupBarriers.size()) !=
-          plan.consumers ||
+          plan.consumerWarpgroups ||
       !consecutive(plan.smem.warpgroupBarriers))
     return fail("#attn.shared_memory's warpgroup_barriers must hold one id "
                 "per consumer warpgroup (" +
-                Twine(plan.consumers) + "), consecutive");
+                Twine(plan.consumerWarpgroups) + "), consecutive");
   if (plan.pingPong != !plan.smem.turnBarriers.empty())
     return fail(plan.pingPong ? "the kv loops take ping-pong turns but "
                                 "#attn.shared_memory has no turn_barriers"
                               : "#attn.shared_memory has turn_barriers but "
                                 "the kv loops take no ping-pong turns");
-  if (plan.pingPong &&
-      (static_cast<int64_t>(plan.smem.turnBarriers.size()) != plan.consumers ||
-       !consecutive(plan.smem.turnBarriers)))
+  if (plan.pingPong && (static_cast<int64_t>(plan.smem.turnBarriers.size()) !=
+                            plan.consumerWarpgroups ||
+                        !consecutive(plan.smem.turnBarriers)))
     return fail("#attn.shared_memory's turn_barriers must hold one id per "
                 "consumer warpgroup (" +
-                Twine(plan.consumers) + "), consecutive");
+                Twine(plan.consumerWarpgroups) + "), consecutive");
   // A packed Q (attn-pack-gqa) holds the query heads of one kv head as
   // rows: the runtime's view of the caller's Q is the argument's packing,
   // the tile's masks and ranges the attention's (attn.finalize repeats it),

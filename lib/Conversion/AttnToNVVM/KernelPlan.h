@@ -146,12 +146,13 @@ struct KernelPlan {
   /// The consumer warpgroups, one per 64 query rows: those of the S, P and
   /// O tiles' #attn.wgmma_accumulator (attn.warp_specialize's consumers
   /// must agree).
-  int64_t consumers = 0;
-  int64_t consumerWarpgroups() const { return consumers; }
+  int64_t consumerWarpgroups = 0;
 
-  // From the attn.warp_specialize of the tile (attn-warp-specialize), if any.
-  /// A producer warpgroup issues the TMA loads (FA3's warp specialization).
-  bool warpSpecialize = false;
+  /// The tile's attn.warp_specialize (attn-warp-specialize), if any: a
+  /// producer warpgroup issues the TMA loads (FA3's warp specialization),
+  /// with the op's setmaxnreg budgets.
+  mutable WarpSpecializeOp warpSpecialization;
+  bool warpSpecialize() const { return bool(warpSpecialization); }
   /// The kv loops are software-pipelined (attn.stage) and rotated: the
   /// softmax of block j runs while P V of block j-1 does (needs warp
   /// specialization).
@@ -159,14 +160,11 @@ struct KernelPlan {
   /// The two consumer warpgroups take turns issuing their GEMMs (FA3's
   /// ping-pong): the kv loops hold attn.wait_turn / attn.pass_turn.
   bool pingPong = false;
-  /// setmaxnreg budgets of the producer and of each consumer thread.
-  int64_t producerRegisters = 0, consumerRegisters = 0;
-  /// Shared-memory stages of the K/V ring.
-  int64_t stages = 2;
-  /// Buffers and mbarriers, from the forall's #attn.shared_memory.
+  /// Buffers, mbarriers and the K/V ring's stages, from the forall's
+  /// #attn.shared_memory.
   SharedMemoryLayout smem;
   int64_t warpgroups() const {
-    return consumerWarpgroups() + (warpSpecialize ? 1 : 0);
+    return consumerWarpgroups + (warpSpecialize() ? 1 : 0);
   }
 
   // Lowering choices: convert-attn-to-nvvm options, and (probsInRegisters,

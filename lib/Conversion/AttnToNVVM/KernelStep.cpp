@@ -48,13 +48,13 @@ void KernelEmitter::arriveOncePerWarpgroup(Value barrier,
 /// K is released early; otherwise releaseValues frees K and V together (as
 /// the block barrier does without a producer).
 void KernelEmitter::releaseKeys(Value stage, ArrayRef<Value> after) {
-  if (plan.warpSpecialize && releasesKeysEarly())
+  if (plan.warpSpecialize() && releasesKeysEarly())
     arriveOncePerWarpgroup(keyEmptyBarrier(stage), after);
 }
 
 void KernelEmitter::releaseValues(Value stage, Value kvBlock,
                                   ArrayRef<Value> after) {
-  if (plan.warpSpecialize) {
+  if (plan.warpSpecialize()) {
     arriveOncePerWarpgroup(valueEmptyBarrier(stage), after);
     return;
   }
@@ -170,7 +170,7 @@ void KernelEmitter::lowerStep(TileValues &values, Block *step, Value kvBlock,
   }
   // Without a producer the CTA refills the stage itself once every thread
   // is done with it.
-  if (!plan.warpSpecialize && pv)
+  if (!plan.warpSpecialize() && pv)
     releaseValues(values.slots.at(pv.getValue()).stage, kvBlock);
 }
 
