@@ -589,6 +589,71 @@ static LogicalResult readKvPipeline(KernelPlan &plan, FinalizeOp finalize) {
   return success();
 }
 
+/// Whether index values `a` and `b` compute the same: the same value, equal
+/// constants, or ops of one kind whose operands compute the same (the
+/// producer region recomputes the consumers' bounds from the same
+/// arguments: attn-warp-specialize clones them).
+static bool computeSame(Value a, Value b) {
+  if (a == b)
+    return true;
+  APInt x, y;
+  if (matchPattern(a, m_ConstantInt(&x)) && matchPattern(b, m_ConstantInt(&y)))
+    return x == y;
+  auto ra = dyn_cast<OpResult>(a), rb = dyn_cast<OpResult>(b);
+  if (!ra || !rb || ra.getResultNumber() != rb.getResultNumber() ||
+      !isMemoryEffectFree(ra.getOwner()))
+    return false;
+  // A commutative op's operands in either order (canonicalization orders
+  // the consumers' and the producer's copies independently).
+  auto sameInAnyOrder = [](ValueRange x, ValueRange y) {
+    if (x.size() != 2)
+      return success(llvm::all_of(llvm::zip_equal(x, y), [](auto pair) {
+        return computeSame(std::get<0>(pair), std::get<1>(pair));
+      }));
+    return success((computeSame(x[0], y[0]) && computeSame(x[1], y[1])) ||
+                   (computeSame(x[0], y[1]) && computeSame(x[1], y[0])));
+  };
+  return OperationEquivalence::isEquivalentTo(
+      ra.getOwner(), rb.getOwner(),
+      [](Value x, Value y) { return success(computeSame(x, y)); },
+      /*markEquivalent=*/nullptr, OperationEquivalence::IgnoreLocations,
+      sameInAnyOrder);
+}
+
+/// The producer region streams the blocks the consumers' kv loops pop, in
+/// order: one kv loop, at the region's top, from the consumers' first block
+/// to their last, one block a step, with nothing else there but index
+/// arithmetic. A producer that pushed other blocks, or a different number
+/// of them, would leave the consumers or itself waiting forever.
+static LogicalResult verifyProducerLoop(const KernelPlan &plan) {
+  scf::ForOp loop = plan.producerLoop;
+  Region &producer = plan.warpSpecialization.getProducer();
+  auto fail = [](Operation *at, const Twine &why) {
+    return at->emitError("convert-attn-to-nvvm: ") << why;
+  };
+  int64_t pushes = 0;
+  producer.walk([&](RingPushOp) { ++pushes; });
+  if (pushes != 1 || loop->getParentRegion() != &producer)
+    return fail(loop, "the producer region holds one kv loop (attn.ring_push "
+                      "once a step), at its top level");
+  for (Operation &op : producer.front().without_terminator())
+    if (&op != loop.getOperation() &&
+        (op.getNumRegions() != 0 || !isMemoryEffectFree(&op)))
+      return fail(&op, "the producer region holds its kv loop and index "
+                       "arithmetic only");
+  Value begin = plan.pipeline ? plan.pipeline->begin
+                              : plan.kvLoops.front().loop.getLowerBound();
+  Value end = plan.pipeline ? plan.pipeline->end
+                            : plan.kvLoops.back().loop.getUpperBound();
+  if (!matchPattern(loop.getStep(), m_One()) ||
+      !computeSame(loop.getLowerBound(), begin) ||
+      !computeSame(loop.getUpperBound(), end))
+    return fail(loop, "the producer's kv loop pushes the blocks the "
+                      "consumers' kv loops pop, one a step: from their "
+                      "first block's bound to their last's");
+  return success();
+}
+
 FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
                                                  StringRef name) {
   KernelPlan plan;
@@ -598,16 +663,26 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
   };
 
   FinalizeOp finalize;
-  TileLoad queryLoad;
+  SmallVector<QKOp> scoreGemms;
   WarpSpecializeOp specialized;
   forall.getBody()->walk([&](Operation *op) {
     if (auto f = dyn_cast<FinalizeOp>(op))
       finalize = f;
     else if (auto qk = dyn_cast<QKOp>(op))
-      queryLoad = TileLoad::of(qk.getQuery());
+      scoreGemms.push_back(qk);
     else if (auto ws = dyn_cast<WarpSpecializeOp>(op))
       specialized = ws;
   });
+  // The kernel loads Q once, before the kv loops, and every S GEMM reads
+  // it: the tile's Q is the one loaded tile that an attn.qk reads.
+  TileLoad queryLoad;
+  for (QKOp qk : scoreGemms)
+    if (!queryLoad)
+      queryLoad = TileLoad::of(qk.getQuery());
+  for (QKOp qk : scoreGemms)
+    if (queryLoad && qk.getQuery() != queryLoad.getTile())
+      return qk.emitError("convert-attn-to-nvvm: every attn.qk of a tile "
+                          "reads the same Q tile (the tile's load of Q)");
   if (queryLoad.getPaged())
     return queryLoad.getOperation()->emitError(
         "convert-attn-to-nvvm: Q must come from attn.load_tile or "
@@ -1281,5 +1356,7 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
                << ", so this mask must take its rows as packed query heads "
                   "(packed_rows)";
   }
+  if (plan.warpSpecialize() && failed(verifyProducerLoop(plan)))
+    return failure();
   return plan;
 }
