@@ -110,9 +110,13 @@ void mlir::attn::buildAttnToCPUPipeline(OpPassManager &pm) {
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass()); // tanh (softcap)
+  // MemRef before arith: memref.dim's lowering reads its index as an
+  // arith.constant; once arith is LLVM, it takes the index through an alloca
+  // of the sizes, one per loop iteration (the stack overflows with small
+  // tiles).
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
