@@ -72,11 +72,22 @@ static LogicalResult parsePipelineOptions(attn::AttnPipelineOptions &options) {
   std::string text;
   for (StringRef arg : pipelineOptions)
     text += arg.ltrim('-').str() + " ";
-  if (succeeded(options.parseFromString(text)))
-    return success();
-  llvm::errs() << "attnc-compile: bad pipeline option in '"
-               << StringRef(text).rtrim() << "' (attnc-compile --help lists them)\n";
-  return failure();
+  if (failed(options.parseFromString(text))) {
+    llvm::errs() << "attnc-compile: bad pipeline option in '"
+                 << StringRef(text).rtrim()
+                 << "' (attnc-compile --help lists them)\n";
+    return failure();
+  }
+  // split-kv is on by default and a persistent grid keeps decode steps
+  // whole; asked for by name, the two contradict each other.
+  if (options.persistent && options.splitKv &&
+      options.splitKv.getNumOccurrences() > 0) {
+    llvm::errs() << "attnc-compile: --split-kv and --persistent: a "
+                    "persistent grid walks whole tiles and has no kv split; "
+                    "drop one\n";
+    return failure();
+  }
+  return success();
 }
 
 int main(int argc, char **argv) {
