@@ -177,6 +177,10 @@ LogicalResult AttentionOp::verifyPages() {
   if (conflict(lengths, batch))
     return emitOpError() << "cache_lengths has " << lengths
                          << " entries but the query batch is " << batch;
+  if (conflict(lengths, table[0]))
+    return emitOpError() << "cache_lengths has " << lengths
+                         << " entries but block_table has " << table[0]
+                         << " rows (one each per sequence)";
   return success();
 }
 

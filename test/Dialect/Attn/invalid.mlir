@@ -1364,6 +1364,18 @@ func.func @paged_lengths_batch(%q: tensor<2x8x1x64xbf16>, %k: tensor<?x16x2x64xb
 
 // -----
 
+// A dynamic batch: the table's rows and the lengths still disagree.
+func.func @paged_lengths_table(%q: tensor<?x8x1x64xbf16>, %k: tensor<?x16x2x64xbf16>,
+                               %v: tensor<?x16x2x64xbf16>, %t: tensor<3x?xi32>,
+                               %l: tensor<5xi32>) -> tensor<?x8x1x64xbf16> {
+  // expected-error @+1 {{'attn.attention' op cache_lengths has 5 entries but block_table has 3 rows (one each per sequence)}}
+  %o = attn.attention %q, %k, %v pages(%t, %l : tensor<3x?xi32>, tensor<5xi32>)
+      : tensor<?x8x1x64xbf16>, tensor<?x16x2x64xbf16>, tensor<?x16x2x64xbf16> -> tensor<?x8x1x64xbf16>
+  return %o : tensor<?x8x1x64xbf16>
+}
+
+// -----
+
 func.func @paged_heads(%q: tensor<2x8x1x64xbf16>, %k: tensor<?x16x3x64xbf16>,
                        %v: tensor<?x16x3x64xbf16>, %t: tensor<2x?xi32>,
                        %l: tensor<2xi32>) -> tensor<2x8x1x64xbf16> {
