@@ -241,6 +241,38 @@ func.func @assert(%q: tensor<1x2x?x64xbf16>, %k: tensor<1x2x?x64xbf16>,
 
 // -----
 
+// The kernel's results are O, then the LSE, each once.
+func.func @lse_first(%q: tensor<1x2x?x64xbf16>, %k: tensor<1x2x?x64xbf16>,
+                     %v: tensor<1x2x?x64xbf16>) -> (tensor<1x2x?xf32>, tensor<1x2x?x64xbf16>) {
+  %o, %lse = attn.attention %q, %k, %v
+      : tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16> -> tensor<1x2x?x64xbf16>, tensor<1x2x?xf32>
+  // expected-error @+1 {{convert-attn-to-nvvm: @lse_first returns its attention's LSE as result #0 (a kernel's results are O, then the LSE)}}
+  return %lse, %o : tensor<1x2x?xf32>, tensor<1x2x?x64xbf16>
+}
+
+// -----
+
+func.func @o_twice(%q: tensor<1x2x?x64xbf16>, %k: tensor<1x2x?x64xbf16>,
+                   %v: tensor<1x2x?x64xbf16>) -> (tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16>) {
+  %o = attn.attention %q, %k, %v
+      : tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16> -> tensor<1x2x?x64xbf16>
+  // expected-error @+1 {{convert-attn-to-nvvm: @o_twice returns its attention's O as result #1 (a kernel's results are O, then the LSE)}}
+  return %o, %o : tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16>
+}
+
+// -----
+
+// An argument the attention does not read would be dropped from the kernel.
+// expected-error @+1 {{convert-attn-to-nvvm: @unread_argument takes argument #3, which its attention does not read (a kernel's parameters are its attention's inputs)}}
+func.func @unread_argument(%q: tensor<1x2x?x64xbf16>, %k: tensor<1x2x?x64xbf16>,
+                           %v: tensor<1x2x?x64xbf16>, %x: tensor<4xf32>) -> tensor<1x2x?x64xbf16> {
+  %o = attn.attention %q, %k, %v
+      : tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16> -> tensor<1x2x?x64xbf16>
+  return %o : tensor<1x2x?x64xbf16>
+}
+
+// -----
+
 // A result the attention does not compute (an argument returned as is).
 func.func @returns_argument(%q: tensor<1x2x?x64xbf16>, %k: tensor<1x2x?x64xbf16>,
                             %v: tensor<1x2x?x64xbf16>) -> (tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16>) {

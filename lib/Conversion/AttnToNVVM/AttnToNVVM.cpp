@@ -88,16 +88,23 @@ LogicalResult verifyOnlyAttention(func::FuncOp func, scf::ForallOp forall) {
     return fail(&op, "computes '" + op.getName().getStringRef() +
                          "' outside its tiled attention");
   }
+  // Its outputs are O, then the LSE, each once (the manifest names them).
   auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
   for (OpOperand &operand : ret->getOpOperands()) {
     Value v = operand.get();
     while (auto cast = v.getDefiningOp<tensor::CastOp>())
       v = cast.getSource();
     Operation *def = v.getDefiningOp();
-    if (def && (def == forall.getOperation() || isa<CombineSplitsOp>(def)))
-      continue;
-    return fail(ret, "returns result #" + Twine(operand.getOperandNumber()) +
-                         ", which its attention does not compute");
+    if (!def || (def != forall.getOperation() && !isa<CombineSplitsOp>(def)))
+      return fail(ret, "returns result #" + Twine(operand.getOperandNumber()) +
+                           ", which its attention does not compute");
+    if (cast<OpResult>(v).getResultNumber() != operand.getOperandNumber())
+      return fail(
+          ret,
+          "returns its attention's " +
+              Twine(cast<OpResult>(v).getResultNumber() == 0 ? "O" : "LSE") +
+              " as result #" + Twine(operand.getOperandNumber()) +
+              " (a kernel's results are O, then the LSE)");
   }
   return success();
 }
@@ -186,6 +193,17 @@ struct ConvertAttnToNVVMPass final
       FailureOr<KernelPlan> plan = readKernelPlan(forall, name);
       if (failed(plan))
         return signalPassFailure();
+      // The kernel's parameters are its inputs (and the scale and split
+      // count the passes add), by name: an argument its tile does not read
+      // would be dropped from the signature callers see.
+      for (BlockArgument arg : func.getArguments())
+        if (arg.use_empty()) {
+          func.emitError("convert-attn-to-nvvm: @")
+              << func.getSymName() << " takes argument #" << arg.getArgNumber()
+              << ", which its attention does not read (a kernel's parameters "
+                 "are its attention's inputs)";
+          return signalPassFailure();
+        }
       plan->conditionalRescale = conditionalRescale;
       buildHopperAttentionKernel(b, func.getLoc(), gpuModule, *plan);
       func.erase();
