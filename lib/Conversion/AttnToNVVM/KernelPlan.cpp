@@ -744,6 +744,18 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
               arg.getArgNumber(), AttnDialect::getPackedQueryHeadsAttrName()))
         plan.packedQueryHeads = group.getInt();
   plan.blockM = queryLoad.getTile().getType().getShape()[0];
+  // The tile sizes wgmma and the kernel's layouts take, before the kv loops
+  // are read (block_n = 1 folds the loops' block arithmetic away). An S
+  // GEMM's scores are block_m x block_n.
+  if (plan.blockM != 64 && plan.blockM != 128 && plan.blockM != 192)
+    return fail("block_m must be 64, 128 or 192 (one consumer warpgroup per "
+                "64 rows), got " +
+                Twine(plan.blockM));
+  for (QKOp qk : scoreGemms)
+    if (int64_t blockN = qk.getType().getShape()[1];
+        blockN % 16 != 0 || blockN < 16 || blockN > 256)
+      return fail("block_n must be a multiple of 16 in [16, 256], got " +
+                  Twine(blockN));
   // The kernel reads the lengths from its parameters; bounds folded for one
   // static shape would run that shape only.
   auto requireDynamicLength = [&](Value source,
@@ -1194,13 +1206,6 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
   if (!el.isBF16() && !el.isF16())
     return fail(Twine("element type must be bf16 or f16 for wgmma, got ") +
                 (el.isF32() ? "f32" : "another type"));
-  if (plan.blockM != 64 && plan.blockM != 128 && plan.blockM != 192)
-    return fail("block_m must be 64, 128 or 192 (one consumer warpgroup per "
-                "64 rows), got " +
-                Twine(plan.blockM));
-  if (plan.blockN % 16 != 0 || plan.blockN < 16 || plan.blockN > 256)
-    return fail("block_n must be a multiple of 16 in [16, 256], got " +
-                Twine(plan.blockN));
   for (auto [what, dim] :
        {std::pair<StringRef, int64_t>{"head dim", plan.headDim},
         {"value head dim", plan.valueHeadDim}})
