@@ -405,14 +405,33 @@ int main(int argc, char **argv) {
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
   OwningOpRef<ModuleOp> module;
+  if (timingIterations < 0) {
+    llvm::errs() << "attnc-run: --iterations must be >= 0, got "
+                 << timingIterations << "\n";
+    return 2;
+  }
+  if (sweep.getNumOccurrences() && sweep.empty()) {
+    llvm::errs() << "attnc-run: --sweep needs a sweep's name (available: "
+                    "ci)\n";
+    return 2;
+  }
   if (!sweep.empty()) {
-    // The sweep generates its problems: an input file would go unread.
+    // The sweep generates its problems: an input file would go unread, and
+    // so would the options that shape or raise a file's functions.
     if (inputFile.getNumOccurrences()) {
       llvm::errs() << "attnc-run: --sweep=" << sweep
                    << " runs generated problems; drop the input file '"
                    << inputFile << "'\n";
       return 2;
     }
+    for (const cl::Option *ignored : std::initializer_list<const cl::Option *>{
+             &seqQ, &seqK, &batchSize, &raiseInput})
+      if (ignored->getNumOccurrences()) {
+        llvm::errs() << "attnc-run: --sweep=" << sweep
+                     << " runs generated problems of their own sizes; drop --"
+                     << ignored->ArgStr << "\n";
+        return 2;
+      }
     auto generated = sweepProblems(sweep);
     if (!generated) {
       llvm::errs() << "attnc-run: unknown --sweep '" << sweep
