@@ -25,8 +25,8 @@ func.func @swapped(%q: tensor<1x2x16x32xf32>, %k: tensor<1x2x16x32xf32>,
 // SWEEP-SIZE: attnc-run: --sweep=ci runs generated problems of their own sizes; drop --seq-q
 // RUN: not attnc-run --sweep=ci --raise 2>&1 | FileCheck %s --check-prefix=SWEEP-RAISE
 // SWEEP-RAISE: attnc-run: --sweep=ci runs generated problems of their own sizes; drop --raise
-// RUN: not attnc-run --sweep= 2>&1 | FileCheck %s --check-prefix=SWEEP-EMPTY
-// SWEEP-EMPTY: attnc-run: --sweep needs a sweep's name (available: ci)
+// RUN: not attnc-run --sweep= 2>&1 | FileCheck %s --check-prefix=UNNAMED-SWEEP
+// UNNAMED-SWEEP: attnc-run: --sweep needs a sweep's name (available: ci)
 // RUN: not attnc-run %s --iterations=-1 2>&1 | FileCheck %s --check-prefix=ITERATIONS
 // ITERATIONS: attnc-run: --iterations must be >= 0, got -1
 // RUN: not attnc-run %S/Inputs/does-not-exist.mlir 2>&1 | FileCheck %s --check-prefix=NOFILE
