@@ -596,6 +596,8 @@ static LogicalResult readKvPipeline(KernelPlan &plan, FinalizeOp finalize) {
 static bool computeSame(Value a, Value b) {
   if (a == b)
     return true;
+  if (a.getType() != b.getType())
+    return false;
   APInt x, y;
   if (matchPattern(a, m_ConstantInt(&x)) && matchPattern(b, m_ConstantInt(&y)))
     return x == y;
