@@ -569,9 +569,17 @@ def flush_study(dirs, names, shapes):
             src = torch.empty(nbytes // 2, dtype=torch.uint8, device="cuda")
             dst = torch.empty_like(src)
             with sdpa_kernel([SDPBackend.CUDNN_ATTENTION]):
+                # cuDNN on the kv heads as they are where it takes them, else
+                # on K/V expanded outside the timed call (as time_peer does).
+                try:
+                    torch.nn.functional.scaled_dot_product_attention(q, k, v, scale=scale, enable_gqa=True)
+                    kv, gqa = (k, v), True
+                except RuntimeError:
+                    group = q.shape[1] // k.shape[1]
+                    kv, gqa = (k.repeat_interleave(group, 1), v.repeat_interleave(group, 1)), False
                 fns = {"attnc": lambda: kernel.launch(args),
                        "cuDNN": lambda: torch.nn.functional.scaled_dot_product_attention(
-                           q, k, v, scale=scale, enable_gqa=True),
+                           q, *kv, scale=scale, enable_gqa=gqa),
                        "copy": lambda: dst.copy_(src)}  # reads and writes nbytes / 2: nbytes moved
                 row = dict(kernel=name, B=B, Nk=Nk, bytes=nbytes)
                 for who, fn in fns.items():
@@ -585,7 +593,7 @@ def flush_study(dirs, names, shapes):
             cell = lambda c: f"{c['tbps']:11.2f}" if "tbps" in c else f"{'-':>11}"  # noqa: E731
             print(f"{name:<22} {B:>3} {Nk:>6} " + " ".join(cell(row[f"{w}_{f}"]) for w in fns for f in flushes),
                   flush=True)
-            del src, dst, workspace
+            del src, dst, workspace, kv
             torch.cuda.empty_cache()
     return rows
 

@@ -94,8 +94,8 @@ static FailureOr<StagedLoop> readStagedLoop(scf::ForOp loop) {
     if (auto release = dyn_cast<RingReleaseOp>(op);
         release && release.getTile() == pv.getValue() &&
         release->isBeforeInBlock(pv))
-      return fail(release, "stage 1 releases its V tile after the attn.pv "
-                           "that reads it");
+      return fail(release, "stage 1 must release its V tile after the "
+                           "attn.pv that reads it");
   // Stage 1 runs a step later than stage 0: nothing of stage 0 may read it.
   for (Operation &op : body->without_terminator())
     if (getPipelineStage(&op) == 0)
@@ -236,14 +236,10 @@ static void rotate(ArrayRef<StagedLoop> loops) {
   }
   // The epilogue: stage 1 of the last block. Its V release hands the stage
   // to the next tile's loads; where the allocation says a CTA computes one
-  // tile (#attn.shared_memory without query_free) nothing waits for it, and
-  // it is left out.
+  // tile nothing waits for it, and it is left out.
   const StagedLoop &tail = loops.back();
-  auto tile = first->getParentOfType<scf::ForallOp>();
-  auto smem = tile ? tile->getAttrOfType<SharedMemoryAttr>(
-                         AttnDialect::getSharedMemoryAttrName())
-                   : SharedMemoryAttr();
-  bool nextTileWaits = !smem || smem.isPersistent();
+  bool releasesValue =
+      epilogueReleasesLastValue(first->getParentOfType<scf::ForallOp>());
   unsigned n = last.getNumRegionIterArgs();
   auto epilogue = scf::IfOp::create(
       b, loc, TypeRange{carried[tail.accIndex].getType()}, hasBlocks,
@@ -255,7 +251,7 @@ static void rotate(ArrayRef<StagedLoop> loops) {
     previous.map(last.getRegionIterArgs(), carried.take_front(n));
     previous.map(tail.crossing, carried.drop_front(n));
     for (Operation *update : tail.stage1)
-      if (nextTileWaits || !isa<RingReleaseOp>(update))
+      if (releasesValue || !isa<RingReleaseOp>(update))
         b.clone(*update, previous);
     Value acc = last.getBody()->getTerminator()->getOperand(tail.accIndex);
     scf::YieldOp::create(b, loc, previous.lookup(acc));

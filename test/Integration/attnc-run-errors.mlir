@@ -3,7 +3,7 @@
 
 // A function that computes attention on something else than (q, k, v).
 // RUN: not attnc-run %s 2>&1 | FileCheck %s
-// CHECK: attnc-run-errors.mlir:[[@LINE+1]]:1: error: attnc-run: function @swapped must pass its 3 arguments (q, k, v) to attn.attention, in that order
+// CHECK: attnc-run-errors.mlir:[[@LINE+1]]:1: error: attnc-run: function @swapped must take exactly the 3 arguments (q, k, v) and pass them to attn.attention in that order
 func.func @swapped(%q: tensor<1x2x16x32xf32>, %k: tensor<1x2x16x32xf32>,
                    %v: tensor<1x2x16x32xf32>) -> tensor<1x2x16x32xf32> {
   %o = attn.attention %q, %v, %k
@@ -24,7 +24,7 @@ func.func @swapped(%q: tensor<1x2x16x32xf32>, %k: tensor<1x2x16x32xf32>,
 // RUN: not attnc-run --sweep=ci --seq-q=5 2>&1 | FileCheck %s --check-prefix=SWEEP-SIZE
 // SWEEP-SIZE: attnc-run: --sweep=ci runs generated problems of their own sizes; drop --seq-q
 // RUN: not attnc-run --sweep=ci --raise 2>&1 | FileCheck %s --check-prefix=SWEEP-RAISE
-// SWEEP-RAISE: attnc-run: --sweep=ci runs generated problems of their own sizes; drop --raise
+// SWEEP-RAISE: attnc-run: --sweep=ci generates attn.attention functions, which have nothing to raise; drop --raise
 // RUN: not attnc-run --sweep= 2>&1 | FileCheck %s --check-prefix=UNNAMED-SWEEP
 // UNNAMED-SWEEP: attnc-run: --sweep needs a sweep's name (available: ci)
 // RUN: not attnc-run %s --iterations=-1 2>&1 | FileCheck %s --check-prefix=ITERATIONS

@@ -1289,7 +1289,7 @@ func.func @v_released_before_pv(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x
         %35 = attn.exp_diff %31, %32 scale_log2 %3 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %36 = attn.row_sum %35 init %34 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %37 = attn.scale_rows %arg12, %33 {attn.stage = 1 : i64} : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-        // expected-error @+1 {{attn-pipeline-kv-loops: stage 1 releases its V tile after the attn.pv that reads it}}
+        // expected-error @+1 {{attn-pipeline-kv-loops: stage 1 must release its V tile after the attn.pv that reads it}}
         attn.ring_release %value {attn.stage = 1 : i64} : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
         %38 = attn.pv %35, %value, %37 {attn.stage = 1 : i64} : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
         scf.yield %32, %36, %38 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>

@@ -127,10 +127,10 @@ FailureOr<Problem> problemFromFunction(func::FuncOp func) {
   SmallVector<Value> inputs = attn::getKernelInputs(op);
   if (ValueRange(func.getArguments()) != ValueRange(inputs))
     return fail(
-        "must pass its " + Twine(inputs.size()) + " arguments (" +
+        "must take exactly the " + Twine(inputs.size()) + " arguments (" +
         llvm::join(attn::getKernelInputNames(op.isPaged(), op.isVarlen()),
                    ", ") +
-        ") to attn.attention, in that order");
+        ") and pass them to attn.attention in that order");
   auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
   if (ret.getOperands() != op->getResults())
     return fail("must return the results of attn.attention");
@@ -424,14 +424,20 @@ int main(int argc, char **argv) {
                    << inputFile << "'\n";
       return 2;
     }
-    for (const cl::Option *ignored : std::initializer_list<const cl::Option *>{
-             &seqQ, &seqK, &batchSize, &raiseInput})
+    for (const cl::Option *ignored :
+         std::initializer_list<const cl::Option *>{&seqQ, &seqK, &batchSize})
       if (ignored->getNumOccurrences()) {
         llvm::errs() << "attnc-run: --sweep=" << sweep
                      << " runs generated problems of their own sizes; drop --"
                      << ignored->ArgStr << "\n";
         return 2;
       }
+    if (raiseInput) {
+      llvm::errs() << "attnc-run: --sweep=" << sweep
+                   << " generates attn.attention functions, which have "
+                      "nothing to raise; drop --raise\n";
+      return 2;
+    }
     auto generated = sweepProblems(sweep);
     if (!generated) {
       llvm::errs() << "attnc-run: unknown --sweep '" << sweep

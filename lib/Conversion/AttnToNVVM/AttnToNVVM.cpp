@@ -88,14 +88,19 @@ LogicalResult verifyOnlyAttention(func::FuncOp func, scf::ForallOp forall) {
     return fail(&op, "computes '" + op.getName().getStringRef() +
                          "' outside its tiled attention");
   }
-  // Its outputs are O, then the LSE, each once (the manifest names them).
+  // Its outputs are O, then the LSE, each once (the manifest names them),
+  // of the tile or, split, of the merge of its partials.
   auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
+  Operation *outputs = forall;
+  func.walk([&](CombineSplitsOp combine) {
+    if (getSplitTiles(combine) == forall)
+      outputs = combine;
+  });
   for (OpOperand &operand : ret->getOpOperands()) {
     Value v = operand.get();
     while (auto cast = v.getDefiningOp<tensor::CastOp>())
       v = cast.getSource();
-    Operation *def = v.getDefiningOp();
-    if (!def || (def != forall.getOperation() && !isa<CombineSplitsOp>(def)))
+    if (v.getDefiningOp() != outputs)
       return fail(ret, "returns result #" + Twine(operand.getOperandNumber()) +
                            ", which its attention does not compute");
     if (cast<OpResult>(v).getResultNumber() != operand.getOperandNumber())

@@ -413,39 +413,43 @@ matchStepOps(Block *block, Block *step, int64_t stage, IRMapping &map,
   for (Operation &op : step->without_terminator())
     if (!isWait(op) && getPipelineStage(&op) == stage)
       reference.push_back(&op);
-  for (size_t i = 0, j = 0; i < ops.size() || j < reference.size(); ++i, ++j) {
-    Operation *op = i < ops.size() ? ops[i] : nullptr;
-    Operation *ref = j < reference.size() ? reference[j] : nullptr;
-    auto matches = [&](Operation *op, Operation *ref) {
-      return op && ref && op->getName() == ref->getName() &&
-             op->getResultTypes() == ref->getResultTypes() &&
-             op->getNumOperands() == ref->getNumOperands() &&
-             op->getNumRegions() == 0 &&
-             op->getAttrDictionary() == ref->getAttrDictionary() &&
-             llvm::all_of(
-                 llvm::zip_equal(op->getOperands(), ref->getOperands()),
-                 [&](auto pair) {
-                   auto [operand, refOperand] = pair;
-                   return operand == map.lookupOrDefault(refOperand);
-                 });
-    };
-    if (ref && mayBeLeftOut && mayBeLeftOut(ref) && !matches(op, ref)) {
-      --i; // the step's op is left out: match `op` with the next one
-      continue;
+  auto matches = [&](Operation *candidate, Operation *ref) {
+    return candidate && candidate->getName() == ref->getName() &&
+           candidate->getResultTypes() == ref->getResultTypes() &&
+           candidate->getNumOperands() == ref->getNumOperands() &&
+           candidate->getNumRegions() == 0 &&
+           candidate->getAttrDictionary() == ref->getAttrDictionary() &&
+           llvm::all_of(
+               llvm::zip_equal(candidate->getOperands(), ref->getOperands()),
+               [&](auto pair) {
+                 auto [operand, refOperand] = pair;
+                 return operand == map.lookupOrDefault(refOperand);
+               });
+  };
+  auto mismatch = [&](Operation *at, Operation *ref) {
+    InFlightDiagnostic diag =
+        (at ? at : block->getTerminator())->emitError("convert-attn-to-nvvm: ")
+        << what << "; ";
+    if (ref)
+      diag << "expected the loop's '" << ref->getName()
+           << "' here, with the loop's operands and attributes";
+    else
+      diag << "the loop's step has no op here";
+    return diag;
+  };
+  size_t next = 0; // the first op of `block` not matched yet
+  for (Operation *ref : reference) {
+    Operation *candidate = next < ops.size() ? ops[next] : nullptr;
+    if (!matches(candidate, ref)) {
+      if (mayBeLeftOut && mayBeLeftOut(ref))
+        continue;
+      return mismatch(candidate, ref);
     }
-    if (!matches(op, ref)) {
-      InFlightDiagnostic diag = (op ? op : block->getTerminator())
-                                    ->emitError("convert-attn-to-nvvm: ")
-                                << what << "; ";
-      if (ref)
-        diag << "expected the loop's '" << ref->getName()
-             << "' here, with the loop's operands and attributes";
-      else
-        diag << "the loop's step has no op here";
-      return failure();
-    }
-    map.map(ref->getResults(), op->getResults());
+    map.map(ref->getResults(), candidate->getResults());
+    ++next;
   }
+  if (next < ops.size())
+    return mismatch(ops[next], nullptr);
   return success();
 }
 
@@ -562,13 +566,11 @@ static LogicalResult readKvPipeline(KernelPlan &plan, FinalizeOp finalize) {
                           "condition that yields the last loop's O without "
                           "blocks)");
   // Its V release hands the stage to the next tile's loads: a kernel of
-  // one tile a CTA (not persistent) may leave it out.
+  // one tile a CTA may leave it out.
   Block *lastStep = last.getBody();
   IRMapping stage1;
   stage1.map(last.getRegionIterArgs(), last.getResults());
-  auto smem = plan.forall->getAttrOfType<SharedMemoryAttr>(
-      AttnDialect::getSharedMemoryAttrName());
-  bool nextTileWaits = smem && smem.isPersistent();
+  bool nextTileWaits = epilogueReleasesLastValue(plan.forall);
   if (failed(matchStepOps(
           epilogue.thenBlock(), lastStep, /*stage=*/1, stage1,
           nextTileWaits ? "the epilogue of rotated kv loops must be stage 1 "
@@ -590,9 +592,10 @@ static LogicalResult readKvPipeline(KernelPlan &plan, FinalizeOp finalize) {
 }
 
 /// Whether index values `a` and `b` compute the same: the same value, equal
-/// constants, or ops of one kind whose operands compute the same (the
-/// producer region recomputes the consumers' bounds from the same
-/// arguments: attn-warp-specialize clones them).
+/// constants, or ops of one kind whose operands compute the same.
+/// attn-warp-specialize builds the producer's kv range anew from the same
+/// values as the consumers' (canonicalization and CSE usually merge the
+/// two, but a pipeline may skip them).
 static bool computeSame(Value a, Value b) {
   if (a == b)
     return true;
@@ -641,8 +644,9 @@ static LogicalResult verifyProducerLoop(const KernelPlan &plan) {
   for (Operation &op : producer.front().without_terminator())
     if (&op != loop.getOperation() &&
         (op.getNumRegions() != 0 || !isMemoryEffectFree(&op)))
-      return fail(&op, "the producer region holds its kv loop and index "
-                       "arithmetic only");
+      return fail(&op, "the producer region holds its kv loop and ops "
+                       "without effects or regions (its bounds' arithmetic) "
+                       "only");
   Value begin = plan.pipeline ? plan.pipeline->begin
                               : plan.kvLoops.front().loop.getLowerBound();
   Value end = plan.pipeline ? plan.pipeline->end
