@@ -573,12 +573,11 @@ static LogicalResult readKvPipeline(KernelPlan &plan, FinalizeOp finalize) {
   bool nextTileWaits = epilogueReleasesLastValue(plan.forall);
   if (failed(matchStepOps(
           epilogue.thenBlock(), lastStep, /*stage=*/1, stage1,
-          nextTileWaits ? "the epilogue of rotated kv loops must be stage 1 "
-                          "of the last kv loop's step, on its results, with "
-                          "its V release (a persistent tile's next loads "
-                          "wait for it)"
-                        : "the epilogue of rotated kv loops must be stage 1 "
-                          "of the last kv loop's step, on its results",
+          Twine("the epilogue of rotated kv loops must be stage 1 of the "
+                "last kv loop's step, on its results") +
+              (nextTileWaits ? ", with its V release (a persistent tile's "
+                               "next loads wait for it)"
+                             : ""),
           [&](Operation *op) {
             return !nextTileWaits && isa<RingReleaseOp>(op);
           })))
@@ -627,9 +626,10 @@ static bool computeSame(Value a, Value b) {
 
 /// The producer region streams the blocks the consumers' kv loops pop, in
 /// order: one kv loop, at the region's top, from the consumers' first block
-/// to their last, one block a step, with nothing else there but index
-/// arithmetic. A producer that pushed other blocks, or a different number
-/// of them, would leave the consumers or itself waiting forever.
+/// to their last, one block a step, beside ops without effects or regions
+/// (its bounds' arithmetic). A producer that pushed other blocks, or a
+/// different number of them, would leave the consumers or itself waiting
+/// forever.
 static LogicalResult verifyProducerLoop(const KernelPlan &plan) {
   scf::ForOp loop = plan.producerLoop;
   Region &producer = plan.warpSpecialization.getProducer();
