@@ -23,11 +23,13 @@
 //                                                   attn.finalize, attn.yield
 //                                                 }
 //
-// The producer walks [begin, end) of buildKvBlockRange, the range the kv
-// loops of attn-tile / attn-split-masked-loops partition, so it pushes
-// exactly as many tiles as the consumers pop, in the same order; its loads
-// compute their row from the producer's own block index, which stays right
-// when canonicalization folded single-trip consumer loops of static shapes.
+// The producer walks [begin, end), the range the kv loops of attn-tile /
+// attn-split-masked-loops partition: the very bound values of the
+// consumers' first and last loop, so it pushes exactly as many tiles as the
+// consumers pop, in the same order. Where canonicalization folded
+// single-trip consumer loops of static shapes, it builds the range anew
+// (buildKvBlockRange). Its loads compute their row from the producer's own
+// block index.
 //
 //===----------------------------------------------------------------------===//
 
@@ -160,6 +162,81 @@ Operation *ancestorIn(Block *block, Operation *op) {
   return block->findAncestorOpInBlock(*op);
 }
 
+/// Whether `v` is available right before `first` (an op of the tile's body):
+/// the producer's loads reuse the batch and head operands of the consumers'.
+bool availableBefore(Value v, Operation *first) {
+  Block *body = first->getBlock();
+  if (auto arg = dyn_cast<BlockArgument>(v))
+    return arg.getOwner() == body ||
+           !body->getParentOp()->isAncestor(arg.getOwner()->getParentOp());
+  Operation *inBody = body->findAncestorOpInBlock(*v.getDefiningOp());
+  return !inBody || inBody->isBeforeInBlock(first);
+}
+
+/// The kv range of the tile anew (buildKvBlockRange, clipped to a split),
+/// for a producer whose consumers have no kv loops left to read it from:
+/// canonicalization folds the single-trip loops of static shapes.
+std::pair<Value, Value> buildProducerRange(OpBuilder &b, Location loc,
+                                           QueryTile &tile,
+                                           scf::ForallOp forall) {
+  TileLoad query = tile.query;
+  TileLoad key = tile.kvLoads.front().key;
+  // A dense tile's rows are its tensor's, a varlen tile's its sequence's,
+  // and a paged tile's keys its sequence's cache length.
+  auto seqLength = [&](TileLoad load) -> Value {
+    if (LoadPagedTileOp paged = load.getPaged())
+      return paged.getLength();
+    if (LoadVarlenTileOp varlen = load.getVarlen())
+      return arith::SubIOp::create(b, loc, varlen.getEnd(), varlen.getBegin());
+    auto dense = cast<LoadTileOp>(load.getOperation());
+    unsigned dim = physicalDim(2, dense.getLayout());
+    return tensor::DimOp::create(b, loc, dense.getSource(), dim);
+  };
+  int64_t blockM = query.getTile().getType().getDimSize(0);
+  int64_t blockN = key.getTile().getType().getDimSize(0);
+  Value seqK = seqLength(key);
+  // Packed query heads: the masks' Nq is each head's tokens.
+  Value seqQ = seqLength(query);
+  if (query.getVarlen())
+    seqK = keysOfVarlenTile(b, loc, query.getRow(), seqQ, seqK);
+  if (std::optional<uint64_t> group = tile.finalize.getPackedQueryHeads())
+    seqQ = arith::DivUIOp::create(
+        b, loc, seqQ, arith::ConstantIndexOp::create(b, loc, *group));
+  KvBlockRange range = buildKvBlockRange(b, loc, query.getRow(), seqQ, seqK,
+                                         blockM, blockN, tile.mask);
+  // A split-KV tile streams its split's blocks only, as its loops take.
+  if (std::optional<std::pair<Value, OpFoldResult>> split = getKvSplit(forall))
+    clipKvBlockRangeToSplit(
+        b, loc, range, seqK, blockN, split->first,
+        getValueOrCreateConstantIndexOp(b, loc, split->second));
+  return {range.begin, range.end};
+}
+
+/// The consumers' kv range, [first kv loop's lower bound, last kv loop's
+/// upper bound), where every kv block is in a kv loop of the tile's body and
+/// both bounds are available before `first` (the op the consumer region
+/// starts at): the producer then walks these very values, and
+/// convert-attn-to-nvvm checks that it does.
+std::optional<std::pair<Value, Value>> getConsumerRange(const QueryTile &tile,
+                                                        Operation *first) {
+  Block *body = first->getBlock();
+  scf::ForOp firstLoop, lastLoop;
+  for (KvLoads loads : tile.kvLoads) {
+    auto loop = dyn_cast<scf::ForOp>(
+        body->findAncestorOpInBlock(*loads.key.getOperation()));
+    if (!loop)
+      return std::nullopt;
+    if (!firstLoop || loop->isBeforeInBlock(firstLoop))
+      firstLoop = loop;
+    if (!lastLoop || lastLoop->isBeforeInBlock(loop))
+      lastLoop = loop;
+  }
+  Value begin = firstLoop.getLowerBound(), end = lastLoop.getUpperBound();
+  if (!availableBefore(begin, first) || !availableBefore(end, first))
+    return std::nullopt;
+  return std::make_pair(begin, end);
+}
+
 class Partitioner {
 public:
   Partitioner(OpBuilder &b, QueryTile &tile, const RegisterBudget &regs,
@@ -170,7 +247,8 @@ public:
   LogicalResult run(scf::ForallOp forall);
 
 private:
-  void buildProducer(WarpSpecializeOp ws, Location loc, scf::ForallOp forall);
+  void buildProducer(WarpSpecializeOp ws, Location loc, scf::ForallOp forall,
+                     std::optional<std::pair<Value, Value>> consumerRange);
   void buildConsumer(WarpSpecializeOp ws, ArrayRef<Operation *> moved);
 
   OpBuilder &b;
@@ -218,7 +296,7 @@ LogicalResult Partitioner::run(scf::ForallOp forall) {
   auto ws =
       WarpSpecializeOp::create(b, loc, tile.finalize->getResultTypes(),
                                consumers, stages, regs.producer, regs.consumer);
-  buildProducer(ws, loc, forall);
+  buildProducer(ws, loc, forall, getConsumerRange(tile, first));
   buildConsumer(ws, moved);
   // Ping-pong: each step's S GEMM is issued in this warpgroup's turn.
   if (pingPong)
@@ -238,43 +316,18 @@ LogicalResult Partitioner::run(scf::ForallOp forall) {
   return success();
 }
 
-void Partitioner::buildProducer(WarpSpecializeOp ws, Location loc,
-                                scf::ForallOp forall) {
+void Partitioner::buildProducer(
+    WarpSpecializeOp ws, Location loc, scf::ForallOp forall,
+    std::optional<std::pair<Value, Value>> consumerRange) {
   OpBuilder::InsertionGuard guard(b);
   Block *block = b.createBlock(&ws.getProducer());
-  TileLoad query = tile.query;
   TileLoad key = tile.kvLoads.front().key;
   TileLoad value = tile.kvLoads.front().value;
-  // A dense tile's rows are its tensor's, a varlen tile's its sequence's,
-  // and a paged tile's keys its sequence's cache length.
-  auto seqLength = [&](TileLoad load) -> Value {
-    if (LoadPagedTileOp paged = load.getPaged())
-      return paged.getLength();
-    if (LoadVarlenTileOp varlen = load.getVarlen())
-      return arith::SubIOp::create(b, loc, varlen.getEnd(), varlen.getBegin());
-    auto dense = cast<LoadTileOp>(load.getOperation());
-    unsigned dim = physicalDim(2, dense.getLayout());
-    return tensor::DimOp::create(b, loc, dense.getSource(), dim);
-  };
-  int64_t blockM = query.getTile().getType().getDimSize(0);
   int64_t blockN = key.getTile().getType().getDimSize(0);
-  Value seqK = seqLength(key);
-  // Packed query heads: the masks' Nq is each head's tokens.
-  Value seqQ = seqLength(query);
-  if (query.getVarlen())
-    seqK = keysOfVarlenTile(b, loc, query.getRow(), seqQ, seqK);
-  if (std::optional<uint64_t> group = tile.finalize.getPackedQueryHeads())
-    seqQ = arith::DivUIOp::create(
-        b, loc, seqQ, arith::ConstantIndexOp::create(b, loc, *group));
-  KvBlockRange range = buildKvBlockRange(b, loc, query.getRow(), seqQ, seqK,
-                                         blockM, blockN, tile.mask);
-  // A split-KV tile streams its split's blocks only, as its loops take.
-  if (std::optional<std::pair<Value, OpFoldResult>> split = getKvSplit(forall))
-    clipKvBlockRangeToSplit(
-        b, loc, range, seqK, blockN, split->first,
-        getValueOrCreateConstantIndexOp(b, loc, split->second));
+  auto [begin, end] =
+      consumerRange ? *consumerRange : buildProducerRange(b, loc, tile, forall);
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  auto loop = scf::ForOp::create(b, loc, range.begin, range.end, one);
+  auto loop = scf::ForOp::create(b, loc, begin, end, one);
   b.setInsertionPoint(loop.getBody()->getTerminator());
   Value row =
       arith::MulIOp::create(b, loc, loop.getInductionVar(),
@@ -334,17 +387,6 @@ void Partitioner::buildConsumer(WarpSpecializeOp ws,
     b.setInsertionPoint(step->getTerminator());
     RingReleaseOp::create(b, pop.getLoc(), pop.getValue());
   }
-}
-
-/// Whether `v` is available right before `first` (an op of the tile's body):
-/// the producer's loads reuse the batch and head operands of the consumers'.
-bool availableBefore(Value v, Operation *first) {
-  Block *body = first->getBlock();
-  if (auto arg = dyn_cast<BlockArgument>(v))
-    return arg.getOwner() == body ||
-           !body->getParentOp()->isAncestor(arg.getOwner()->getParentOp());
-  Operation *inBody = body->findAncestorOpInBlock(*v.getDefiningOp());
-  return !inBody || inBody->isBeforeInBlock(first);
 }
 
 LogicalResult checkLoadOperands(QueryTile &tile, Operation *first) {

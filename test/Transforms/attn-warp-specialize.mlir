@@ -85,8 +85,16 @@
 // OVERLAP:             attn.scale_rows {{.*}} {attn.stage = 1 : i64}
 // OVERLAP-NEXT:        attn.pv {{.*}} {attn.stage = 1 : i64}
 // OVERLAP:           } {attn.kv_range = "tail"}
+// Before any cleanup, too, the producer's loop bounds are the very values
+// the consumers' first and last loop take.
 // NO-PINGPONG-LABEL: func.func @causal(
 // NO-PINGPONG:     attn.warp_specialize consumers(2) stages(2) registers(24, 240) producer {
+// NO-PINGPONG:       scf.for %{{.*}} = %[[BEGIN:[^ ]+]] to %[[END:[^ ]+]] step
+// NO-PINGPONG:     } consumer {
+// NO-PINGPONG-NEXT:  scf.for %{{.*}} = %[[BEGIN]] to %[[SPLIT:[^ ]+]] step
+// NO-PINGPONG-NOT:   attn.wait_turn
+// NO-PINGPONG-NOT:   attn.pass_turn
+// NO-PINGPONG:       scf.for %{{.*}} = %[[SPLIT]] to %[[END]] step
 // NO-PINGPONG-NOT:   attn.wait_turn
 // NO-PINGPONG-NOT:   attn.pass_turn
 // NO-PINGPONG:       attn.finalize
@@ -141,7 +149,8 @@ func.func @gqa_bshd(%q: tensor<2x?x8x128xbf16>, %k: tensor<2x?x2x128xbf16>,
 
 // Static lengths: canonicalization inlined the single-trip tail (keys
 // 512..575 of Nk = 513), so that block's ring_pop sits in the consumer
-// region itself; the producer still loads each block from its own index.
+// region itself. No loop holds the whole kv range, so the producer builds
+// it anew (buildKvBlockRange) and loads each block from its own index.
 // CHECK-LABEL: func.func @static_ragged(
 // CHECK:         attn.warp_specialize consumers(2) stages(2) registers(24, 240) producer {
 // CHECK-NEXT:      scf.for %[[KB:.*]] = %{{.*}} to %{{.*}} step

@@ -590,40 +590,6 @@ static LogicalResult readKvPipeline(KernelPlan &plan, FinalizeOp finalize) {
   return success();
 }
 
-/// Whether index values `a` and `b` compute the same: the same value, equal
-/// constants, or ops of one kind whose operands compute the same.
-/// attn-warp-specialize builds the producer's kv range anew from the same
-/// values as the consumers' (canonicalization and CSE usually merge the
-/// two, but a pipeline may skip them).
-static bool computeSame(Value a, Value b) {
-  if (a == b)
-    return true;
-  if (a.getType() != b.getType())
-    return false;
-  APInt x, y;
-  if (matchPattern(a, m_ConstantInt(&x)) && matchPattern(b, m_ConstantInt(&y)))
-    return x == y;
-  auto ra = dyn_cast<OpResult>(a), rb = dyn_cast<OpResult>(b);
-  if (!ra || !rb || ra.getResultNumber() != rb.getResultNumber() ||
-      !isMemoryEffectFree(ra.getOwner()))
-    return false;
-  // A commutative op's operands in either order (canonicalization orders
-  // the consumers' and the producer's copies independently).
-  auto sameInAnyOrder = [](ValueRange x, ValueRange y) {
-    if (x.size() != 2)
-      return success(llvm::all_of(llvm::zip_equal(x, y), [](auto pair) {
-        return computeSame(std::get<0>(pair), std::get<1>(pair));
-      }));
-    return success((computeSame(x[0], y[0]) && computeSame(x[1], y[1])) ||
-                   (computeSame(x[0], y[1]) && computeSame(x[1], y[0])));
-  };
-  return OperationEquivalence::isEquivalentTo(
-      ra.getOwner(), rb.getOwner(),
-      [](Value x, Value y) { return success(computeSame(x, y)); },
-      /*markEquivalent=*/nullptr, OperationEquivalence::IgnoreLocations,
-      sameInAnyOrder);
-}
-
 /// The producer region streams the blocks the consumers' kv loops pop, in
 /// order: one kv loop, at the region's top, from the consumers' first block
 /// to their last, one block a step, beside ops without effects or regions
@@ -651,12 +617,12 @@ static LogicalResult verifyProducerLoop(const KernelPlan &plan) {
                               : plan.kvLoops.front().loop.getLowerBound();
   Value end = plan.pipeline ? plan.pipeline->end
                             : plan.kvLoops.back().loop.getUpperBound();
-  if (!matchPattern(loop.getStep(), m_One()) ||
-      !computeSame(loop.getLowerBound(), begin) ||
-      !computeSame(loop.getUpperBound(), end))
+  if (!matchPattern(loop.getStep(), m_One()) || loop.getLowerBound() != begin ||
+      loop.getUpperBound() != end)
     return fail(loop, "the producer's kv loop pushes the blocks the "
-                      "consumers' kv loops pop, one a step: from their "
-                      "first block's bound to their last's");
+                      "consumers' kv loops pop, one a step: its bounds are "
+                      "their first loop's lower bound and their last loop's "
+                      "upper bound (the same values)");
   return success();
 }
 
@@ -1249,7 +1215,7 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
     return fail("the tile has no #attn.shared_memory (run "
                 "attn-allocate-shared-memory; attn-lower-to-nvvm-pipeline "
                 "does)");
-  if (specialized && smem.getStages() != specialized.getStages())
+  if (specialized && smem.getStages() != int64_t(specialized.getStages()))
     return fail("#attn.shared_memory has " + Twine(smem.getStages()) +
                 " K/V stages but attn.warp_specialize has " +
                 Twine(specialized.getStages()));
