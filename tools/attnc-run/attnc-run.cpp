@@ -126,11 +126,10 @@ FailureOr<Problem> problemFromFunction(func::FuncOp func) {
   // order (the manifest's names).
   SmallVector<Value> inputs = attn::getKernelInputs(op);
   if (ValueRange(func.getArguments()) != ValueRange(inputs))
-    return fail(
-        "must take exactly the " + Twine(inputs.size()) + " arguments (" +
-        llvm::join(attn::getKernelInputNames(op.isPaged(), op.isVarlen()),
-                   ", ") +
-        ") and pass them to attn.attention in that order");
+    return fail("must take exactly the " + Twine(inputs.size()) +
+                " arguments (" +
+                attn::getKernelInputList(op.isPaged(), op.isVarlen()) +
+                ") and pass them to attn.attention in that order");
   auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
   if (ret.getOperands() != op->getResults())
     return fail("must return the results of attn.attention");

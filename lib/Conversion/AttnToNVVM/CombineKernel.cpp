@@ -34,6 +34,8 @@ using namespace mlir;
 using namespace mlir::attn;
 using namespace mlir::attn::hopper;
 
+namespace rt = attnc::rt;
+
 namespace {
 
 /// Query rows per CTA, one warp each.
@@ -70,20 +72,17 @@ private:
 void CombineEmitter::emit(LLVM::LLVMFuncOp func) {
   Block *entry = func.addEntryBlock(b);
   b.setInsertionPointToStart(entry);
-  auto param = [&](StringRef kind, StringRef value) -> Value {
-    for (auto [i, attr] : llvm::enumerate(abi.getParams())) {
-      auto p = cast<KernelParamAttr>(attr);
-      if (p.getKind() == kind && p.getValue() == value)
-        return entry->getArgument(i);
-    }
-    return {};
+  auto param = [&](rt::ParamKind kind, auto name) -> Value {
+    std::optional<unsigned> i =
+        findKernelParam(abi.getParams().getValue(), kind, name);
+    return i ? entry->getArgument(*i) : Value();
   };
-  Value outputMap = param("tensor_map", "o");
-  Value lse = param("pointer", "lse");
-  Value partialO = param("pointer", "o_partial");
-  Value partialLse = param("pointer", "lse_partial");
-  Value seqQ = param("i32", "seq_q");
-  Value splits = param("i32", "kv_splits");
+  Value outputMap = param(rt::ParamKind::TensorMap, rt::TensorName::O);
+  Value lse = param(rt::ParamKind::Pointer, rt::TensorName::Lse);
+  Value partialO = param(rt::ParamKind::Pointer, rt::TensorName::OPartial);
+  Value partialLse = param(rt::ParamKind::Pointer, rt::TensorName::LsePartial);
+  Value seqQ = param(rt::ParamKind::I32, rt::Symbol::SeqQ);
+  Value splits = param(rt::ParamKind::I32, rt::Symbol::KvSplits);
   assert(outputMap && partialO && partialLse && seqQ && splits &&
          "buildCombineKernel gives the kernel these parameters");
 
@@ -254,30 +253,36 @@ SplitKvAttr mlir::attn::hopper::buildCombineKernel(OpBuilder &b, Location loc,
   MLIRContext *ctx = b.getContext();
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToEnd(module.getBody());
-  auto str = [&](StringRef s) -> Attribute { return b.getStringAttr(s); };
-  auto gridDim = [&](StringRef symbol, int64_t ceilDiv) -> Attribute {
-    return GridDimAttr::get(ctx, b.getArrayAttr({str(symbol)}), ceilDiv);
+  auto symbols = [&](ArrayRef<rt::Symbol> names) {
+    return b.getArrayAttr(
+        llvm::map_to_vector(names, [&](rt::Symbol name) -> Attribute {
+          return b.getStringAttr(rt::toString(name));
+        }));
   };
-  auto param = [&](StringRef kind, StringRef value) -> Attribute {
-    return KernelParamAttr::get(ctx, kind, value);
+  auto gridDim = [&](rt::Symbol symbol, int64_t ceilDiv) -> Attribute {
+    return GridDimAttr::get(ctx, symbols({symbol}), ceilDiv);
+  };
+  auto param = [&](rt::ParamKind kind, auto name) -> Attribute {
+    return KernelParamAttr::get(ctx, kind, name);
   };
   // O's box is the CTA's rows, unswizzled (TMA takes up to 256 elements a
   // row without a swizzle).
   SmallVector<Attribute> params = {KernelParamAttr::get(
-      ctx, "tensor_map", "o", {plan.valueHeadDim, kCombineRows, 1, 1},
-      /*swizzle=*/0)};
+      ctx, rt::ParamKind::TensorMap, rt::TensorName::O,
+      {plan.valueHeadDim, kCombineRows, 1, 1}, /*swizzle=*/0)};
   if (plan.hasLse)
-    params.push_back(param("pointer", "lse"));
-  params.push_back(param("pointer", "o_partial"));
-  params.push_back(param("pointer", "lse_partial"));
-  params.push_back(param("i32", "seq_q"));
-  params.push_back(param("i32", "kv_splits"));
+    params.push_back(param(rt::ParamKind::Pointer, rt::TensorName::Lse));
+  params.push_back(param(rt::ParamKind::Pointer, rt::TensorName::OPartial));
+  params.push_back(param(rt::ParamKind::Pointer, rt::TensorName::LsePartial));
+  params.push_back(param(rt::ParamKind::I32, rt::Symbol::SeqQ));
+  params.push_back(param(rt::ParamKind::I32, rt::Symbol::KvSplits));
   int64_t elementBytes = plan.elementType.getIntOrFloatBitWidth() / 8;
   auto abi = SplitKvAttr::get(
       ctx, plan.kvSplit->fixed.value_or(0), plan.blockN, plan.name + "_combine",
       kCombineThreads, kCombineRows * plan.valueHeadDim * elementBytes,
-      b.getArrayAttr({gridDim("seq_q", kCombineRows), gridDim("heads_q", 1),
-                      gridDim("batch", 1)}),
+      b.getArrayAttr({gridDim(rt::Symbol::SeqQ, kCombineRows),
+                      gridDim(rt::Symbol::HeadsQ, 1),
+                      gridDim(rt::Symbol::Batch, 1)}),
       b.getArrayAttr(params), plan.programmaticCombineLaunch());
   auto func = declareKernel(b, loc, abi.getEntry(), abi.getParams().getValue(),
                             kCombineThreads);

@@ -189,60 +189,69 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   MLIRContext *ctx = b.getContext();
   auto sharedPtr = LLVM::LLVMPointerType::get(ctx, 3);
   smemBase = LLVM::AddressOfOp::create(b, loc, sharedPtr, "attn_smem");
-  // The kernel's parameter of `kind` and `value` in its #attn.kernel_abi;
+  // The kernel's parameter of `kind` and `name` in its #attn.kernel_abi;
   // null for an optional one the kernel does not take.
-  auto param = [&](StringRef kind, StringRef value) -> Value {
-    std::optional<unsigned> i = abi.findParam(kind, value);
+  // (`name` is the tensor's or the problem symbol's.)
+  auto param = [&](rt::ParamKind kind, auto name) -> Value {
+    std::optional<unsigned> i = findKernelParam(abi.getParamList(), kind, name);
     return i ? entry->getArgument(*i) : Value();
   };
-  auto required = [&](StringRef kind, StringRef value) -> Value {
-    Value v = param(kind, value);
+  auto required = [&](rt::ParamKind kind, auto name) -> Value {
+    Value v = param(kind, name);
     assert(v && "buildKernelAbi gives every kernel this parameter");
     return v;
   };
-  tmQuery = required("tensor_map", "q");
-  tmKey = required("tensor_map", "k");
-  tmValue = required("tensor_map", "v");
+  tmQuery = required(rt::ParamKind::TensorMap, rt::TensorName::Q);
+  tmKey = required(rt::ParamKind::TensorMap, rt::TensorName::K);
+  tmValue = required(rt::ParamKind::TensorMap, rt::TensorName::V);
   // A split-KV kernel writes its split's partial O and LSE into the
   // workspace; the combine kernel writes O and the LSE (but at one split:
   // below).
-  Value output = plan.kvSplit  ? required("pointer", "o_partial")
-                 : plan.varlen ? required("pointer", "o")
-                               : required("tensor_map", "o");
-  Value lse = plan.kvSplit ? required("pointer", "lse_partial")
-                           : param("pointer", "lse");
+  Value output =
+      plan.kvSplit  ? required(rt::ParamKind::Pointer, rt::TensorName::OPartial)
+      : plan.varlen ? required(rt::ParamKind::Pointer, rt::TensorName::O)
+                    : required(rt::ParamKind::TensorMap, rt::TensorName::O);
+  Value lse = plan.kvSplit
+                  ? required(rt::ParamKind::Pointer, rt::TensorName::LsePartial)
+                  : param(rt::ParamKind::Pointer, rt::TensorName::Lse);
   // A split kernel whose count is chosen at launch writes O and the LSE
   // itself when the count is 1 (KernelPlan::writesOutputAtOneSplit).
   if (plan.writesOutputAtOneSplit()) {
-    singleSplit = eqI(required("i32", "kv_splits"), c32(1));
-    singleSplitOutput = required("tensor_map", "o");
-    singleSplitLse = param("pointer", "lse");
+    singleSplit =
+        eqI(required(rt::ParamKind::I32, rt::Symbol::KvSplits), c32(1));
+    singleSplitOutput = required(rt::ParamKind::TensorMap, rt::TensorName::O);
+    singleSplitLse = param(rt::ParamKind::Pointer, rt::TensorName::Lse);
   }
-  seqQ = required("i32", "seq_q");
+  seqQ = required(rt::ParamKind::I32, rt::Symbol::SeqQ);
   // A paged tile's keys are its sequence's cache length (setTile).
-  seqK = plan.paged ? Value() : required("i32", "seq_k");
+  seqK = plan.paged ? Value() : required(rt::ParamKind::I32, rt::Symbol::SeqK);
   if (plan.paged) {
-    blockTable = required("pointer", "block_table");
-    pagesPerSeq = required("i32", "pages_per_seq");
-    index.mapIndexTensor(plan.paged->cacheLengths,
-                         required("pointer", "cache_lengths"));
+    blockTable = required(rt::ParamKind::Pointer, rt::TensorName::BlockTable);
+    pagesPerSeq = required(rt::ParamKind::I32, rt::Symbol::PagesPerSeq);
+    index.mapIndexTensor(
+        plan.paged->cacheLengths,
+        required(rt::ParamKind::Pointer, rt::TensorName::CacheLengths));
   }
   if (plan.varlen) {
-    queryOffsets = required("pointer", "cu_seqlens_q");
+    queryOffsets = required(rt::ParamKind::Pointer, rt::TensorName::CuSeqlensQ);
     index.mapIndexTensor(plan.varlen->cuSeqlensQ, queryOffsets);
-    index.mapIndexTensor(plan.varlen->cuSeqlensK,
-                         required("pointer", "cu_seqlens_k"));
+    index.mapIndexTensor(
+        plan.varlen->cuSeqlensK,
+        required(rt::ParamKind::Pointer, rt::TensorName::CuSeqlensK));
   }
-  batchCount = param("i32", "batch");
+  batchCount = param(rt::ParamKind::I32, rt::Symbol::Batch);
   index.setLengths(toIndex(seqQ), seqK ? toIndex(seqK) : Value());
   if (plan.kvSplit && plan.kvSplit->argument)
-    index.map(plan.kvSplit->argument, toIndex(required("i32", "kv_splits")));
+    index.map(plan.kvSplit->argument,
+              toIndex(required(rt::ParamKind::I32, rt::Symbol::KvSplits)));
   // The scale values of the IR, once per thread, from the scale parameters
   // or from constants.
   if (plan.scaleArgument)
-    index.map(plan.scaleArgument, required("f32", "scale"));
+    index.map(plan.scaleArgument,
+              required(rt::ParamKind::F32, rt::Symbol::Scale));
   if (plan.scaleLog2IsParameter)
-    index.map(plan.scaleLog2, required("f32", "scale_log2"));
+    index.map(plan.scaleLog2,
+              required(rt::ParamKind::F32, rt::Symbol::ScaleLog2));
   Value scaleLog2 = index.lower(b, plan.scaleLog2);
   Value lseScale = index.lower(b, plan.lseScale);
   // The tile ops' scale operands are these values.
@@ -894,7 +903,8 @@ LLVM::LLVMFuncOp mlir::attn::hopper::declareKernel(OpBuilder &b, Location loc,
                 b.getDenseI32ArrayAttr({int32_t(threads), 1, 1}));
   // Tensor maps by value (CUTLASS's __grid_constant__ const CUtensorMap).
   for (auto [i, attr] : llvm::enumerate(params)) {
-    if (cast<KernelParamAttr>(attr).getKind() != "tensor_map")
+    if (cast<KernelParamAttr>(attr).getKind() !=
+        rt::toString(rt::ParamKind::TensorMap))
       continue;
     func.setArgAttr(
         i, LLVM::LLVMDialect::getByValAttrName(),

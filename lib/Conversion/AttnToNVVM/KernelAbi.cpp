@@ -20,83 +20,100 @@ using namespace mlir;
 using namespace mlir::attn;
 using namespace mlir::attn::hopper;
 
+namespace rt = attnc::rt;
+
 KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
                                                  const KernelPlan &plan,
                                                  SplitKvAttr splitKv) {
   Builder b(ctx);
-  auto str = [&](StringRef s) -> Attribute { return b.getStringAttr(s); };
-  auto gridDim = [&](StringRef symbol, int64_t ceilDiv) -> Attribute {
-    return GridDimAttr::get(ctx, b.getArrayAttr({str(symbol)}), ceilDiv);
+  auto symbols = [&](ArrayRef<rt::Symbol> names) {
+    return b.getArrayAttr(
+        llvm::map_to_vector(names, [&](rt::Symbol name) -> Attribute {
+          return b.getStringAttr(rt::toString(name));
+        }));
+  };
+  auto gridDim = [&](rt::Symbol symbol, int64_t ceilDiv) -> Attribute {
+    return GridDimAttr::get(ctx, symbols({symbol}), ceilDiv);
   };
   SmallVector<Attribute, 3> grid =
       plan.persistent
-          ? SmallVector<Attribute, 3>{gridDim("num_sms", 1), gridDim("one", 1),
-                                      gridDim("one", 1)}
-          : SmallVector<Attribute, 3>{gridDim("seq_q", plan.blockM),
-                                      gridDim("heads_q", 1),
-                                      gridDim("batch", 1)};
+          ? SmallVector<Attribute, 3>{gridDim(rt::Symbol::NumSms, 1),
+                                      gridDim(rt::Symbol::One, 1),
+                                      gridDim(rt::Symbol::One, 1)}
+          : SmallVector<Attribute, 3>{gridDim(rt::Symbol::SeqQ, plan.blockM),
+                                      gridDim(rt::Symbol::HeadsQ, 1),
+                                      gridDim(rt::Symbol::Batch, 1)};
   // A varlen kernel's query tiles bound its sequences' (attn.sequence_tile);
   // its outputs are one packed batch.
   if (plan.varlen) {
-    grid[0] = GridDimAttr::get(ctx, b.getArrayAttr({str("seq_q")}),
-                               plan.blockM, b.getArrayAttr({str("batch")}));
-    grid[2] = gridDim("one", 1);
+    grid[0] = GridDimAttr::get(ctx, symbols({rt::Symbol::SeqQ}), plan.blockM,
+                               symbols({rt::Symbol::Batch}));
+    grid[2] = gridDim(rt::Symbol::One, 1);
   }
   // A split-KV kernel's grid z is batch x kv split.
   if (plan.kvSplit)
     grid[2] = GridDimAttr::get(
-        ctx, b.getArrayAttr({str("batch"), str("kv_splits")}), 1);
+        ctx, symbols({rt::Symbol::Batch, rt::Symbol::KvSplits}), 1);
 
-  auto param = [&](StringRef kind, StringRef value,
-                   ArrayRef<int64_t> box = {}) -> Attribute {
-    return KernelParamAttr::get(ctx, kind, value, box);
+  // (`name` is the tensor's or the problem symbol's.)
+  auto param = [&](rt::ParamKind kind, auto name) -> Attribute {
+    return KernelParamAttr::get(ctx, kind, name);
   };
   // One box per shared-memory atom of the tile; O is stored from the Q
   // buffer, in Q's layout, one warpgroup's rows at a time.
-  auto tensorMap = [&](StringRef tensor, SwizzledAtoms atoms, int64_t rows) {
-    return param("tensor_map", tensor, {atoms.columns(), rows, 1, 1});
+  auto tensorMap = [&](rt::TensorName tensor, SwizzledAtoms atoms,
+                       int64_t rows) -> Attribute {
+    return KernelParamAttr::get(ctx, rt::ParamKind::TensorMap, tensor,
+                                {atoms.columns(), rows, 1, 1});
   };
   // A paged K or V map describes the pool, one box a page part.
   SmallVector<Attribute> params = {
-      tensorMap("q", plan.queryAtoms, plan.blockM),
-      tensorMap("k", plan.keyAtoms, plan.kvBoxRows()),
-      tensorMap("v", plan.valueAtoms, plan.kvBoxRows())};
+      tensorMap(rt::TensorName::Q, plan.queryAtoms, plan.blockM),
+      tensorMap(rt::TensorName::K, plan.keyAtoms, plan.kvBoxRows()),
+      tensorMap(rt::TensorName::V, plan.valueAtoms, plan.kvBoxRows())};
   // A split writes its partials; the combine kernel writes O and the LSE,
   // but at one split of a count chosen at launch the tile writes them.
   if (plan.kvSplit) {
-    params.push_back(param("pointer", "o_partial"));
-    params.push_back(param("pointer", "lse_partial"));
+    params.push_back(param(rt::ParamKind::Pointer, rt::TensorName::OPartial));
+    params.push_back(param(rt::ParamKind::Pointer, rt::TensorName::LsePartial));
   }
   if (!plan.kvSplit || plan.writesOutputAtOneSplit()) {
     // A varlen tile stores O with stores that stop at its sequence's rows.
-    params.push_back(plan.varlen
-                         ? param("pointer", "o")
-                         : tensorMap("o", plan.queryAtoms, kWarpgroupRows));
+    params.push_back(
+        plan.varlen
+            ? param(rt::ParamKind::Pointer, rt::TensorName::O)
+            : tensorMap(rt::TensorName::O, plan.queryAtoms, kWarpgroupRows));
     if (plan.hasLse)
-      params.push_back(param("pointer", "lse"));
+      params.push_back(param(rt::ParamKind::Pointer, rt::TensorName::Lse));
   }
   if (plan.varlen) {
-    params.push_back(param("pointer", "cu_seqlens_q"));
-    params.push_back(param("pointer", "cu_seqlens_k"));
+    params.push_back(param(rt::ParamKind::Pointer, rt::TensorName::CuSeqlensQ));
+    params.push_back(param(rt::ParamKind::Pointer, rt::TensorName::CuSeqlensK));
   }
   // A paged tile's keys are its sequence's cache length.
   if (plan.paged) {
-    params.push_back(param("pointer", "block_table"));
-    params.push_back(param("pointer", "cache_lengths"));
+    params.push_back(param(rt::ParamKind::Pointer, rt::TensorName::BlockTable));
+    params.push_back(
+        param(rt::ParamKind::Pointer, rt::TensorName::CacheLengths));
   }
-  params.push_back(param("i32", "seq_q"));
-  params.push_back(param("i32", plan.paged ? "pages_per_seq" : "seq_k"));
+  params.push_back(param(rt::ParamKind::I32, rt::Symbol::SeqQ));
+  params.push_back(param(rt::ParamKind::I32, plan.paged
+                                                 ? rt::Symbol::PagesPerSeq
+                                                 : rt::Symbol::SeqK));
   if (plan.persistent || plan.kvSplit || plan.varlen)
-    params.push_back(param("i32", "batch"));
+    params.push_back(param(rt::ParamKind::I32, rt::Symbol::Batch));
   if (plan.kvSplit && plan.kvSplit->argument)
-    params.push_back(param("i32", "kv_splits"));
+    params.push_back(param(rt::ParamKind::I32, rt::Symbol::KvSplits));
   if (plan.scaleArgument)
-    params.push_back(param("f32", "scale"));
+    params.push_back(param(rt::ParamKind::F32, rt::Symbol::Scale));
   if (plan.scaleLog2IsParameter)
-    params.push_back(param("f32", "scale_log2"));
+    params.push_back(param(rt::ParamKind::F32, rt::Symbol::ScaleLog2));
 
+  auto str = [&](StringRef s) -> Attribute { return b.getStringAttr(s); };
   NamedAttrList problem;
-  problem.append("dtype", str(plan.elementType.isBF16() ? "bf16" : "f16"));
+  problem.append("dtype",
+                 str(rt::toString(plan.elementType.isBF16() ? rt::DType::BF16
+                                                            : rt::DType::F16)));
   problem.append("head_dim", b.getI64IntegerAttr(plan.headDim));
   problem.append("head_dim_v", b.getI64IntegerAttr(plan.valueHeadDim));
   problem.append("layout", str(plan.layout == Layout::BHSD ? "bhsd" : "bshd"));

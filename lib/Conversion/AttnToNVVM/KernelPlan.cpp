@@ -20,6 +20,7 @@
 
 using namespace mlir;
 using namespace mlir::attn;
+namespace rt = attnc::rt;
 
 /// Which result of attn.finalize (0: O, 1: LSE) `tile` is, through the
 /// clipping tensor.extract_slice and the attn.warp_specialize that yields
@@ -210,7 +211,7 @@ static LogicalResult readPagedKv(KernelPlan &plan) {
   // 8-row swizzle atoms, and a kv block of whole pages or inside one; and
   // the runtime launches pages of a power of two from 16 to 256 tokens.
   int64_t ps = paged.pageSize, bn = plan.blockN;
-  if (!attnc::rt::isSupportedPageSize(ps) || (bn % ps != 0 && ps % bn != 0))
+  if (!rt::isSupportedPageSize(ps) || (bn % ps != 0 && ps % bn != 0))
     return fail("a page of " + Twine(ps) +
                 " tokens must be a power of two from 16 to 256 that divides "
                 "block_n = " +
@@ -227,40 +228,50 @@ static BlockArgument functionArgument(Value tensor) {
 }
 
 /// The kernel's parameters are named by role and a caller passes them in
-/// the function's order (getKernelInputNames, attnc-run's rule for the
+/// the function's order (getKernelInputOrder, attnc-run's rule for the
 /// graph): the tile must read each from the function argument at that
 /// role's position. A tile that read K from the third argument, or Q from a
 /// value computed before the tile, would be another attention than the
 /// function's.
 static LogicalResult verifyArgumentOrder(const KernelPlan &plan) {
-  // The tile's reads of each input, in the order of getKernelInputNames,
-  // and the op a diagnostic points at.
-  SmallVector<std::pair<Value, Operation *>> reads = {
-      {plan.queryLoad.getSource(), plan.queryLoad.getOperation()},
-      {plan.keyLoad.getSource(), plan.keyLoad.getOperation()},
-      {plan.valueLoad.getSource(), plan.valueLoad.getOperation()}};
-  if (plan.paged)
-    reads.append({{plan.paged->blockTable, plan.keyLoad.getOperation()},
-                  {plan.paged->cacheLengths, plan.keyLoad.getOperation()}});
-  if (plan.varlen)
-    reads.append({{plan.varlen->cuSeqlensQ, plan.queryLoad.getOperation()},
-                  {plan.varlen->cuSeqlensK, plan.queryLoad.getOperation()}});
-  ArrayRef<StringLiteral> names =
-      getKernelInputNames(plan.paged.has_value(), plan.varlen.has_value());
-  for (auto [position, read, name] : llvm::enumerate(reads, names)) {
-    auto [used, user] = read;
+  // The tile's read of each input, and the op a diagnostic points at.
+  auto readOf = [&](rt::TensorName input) -> std::pair<Value, Operation *> {
+    switch (input) {
+    case rt::TensorName::Q:
+      return {plan.queryLoad.getSource(), plan.queryLoad.getOperation()};
+    case rt::TensorName::K:
+      return {plan.keyLoad.getSource(), plan.keyLoad.getOperation()};
+    case rt::TensorName::V:
+      return {plan.valueLoad.getSource(), plan.valueLoad.getOperation()};
+    case rt::TensorName::BlockTable:
+      return {plan.paged->blockTable, plan.keyLoad.getOperation()};
+    case rt::TensorName::CacheLengths:
+      return {plan.paged->cacheLengths, plan.keyLoad.getOperation()};
+    case rt::TensorName::CuSeqlensQ:
+      return {plan.varlen->cuSeqlensQ, plan.queryLoad.getOperation()};
+    case rt::TensorName::CuSeqlensK:
+      return {plan.varlen->cuSeqlensK, plan.queryLoad.getOperation()};
+    default:
+      llvm_unreachable("an output is not a kernel input");
+    }
+  };
+  bool paged = plan.paged.has_value(), varlen = plan.varlen.has_value();
+  for (auto [position, input] :
+       llvm::enumerate(getKernelInputOrder(paged, varlen))) {
+    auto [used, user] = readOf(input);
     BlockArgument arg = functionArgument(used);
     if (arg && arg.getArgNumber() == position)
       continue;
     InFlightDiagnostic diag = user->emitError("convert-attn-to-nvvm: ")
-                              << name << " must be the function's argument #"
+                              << rt::toString(input)
+                              << " must be the function's argument #"
                               << position << ", got ";
     if (arg)
       diag << "argument #" << arg.getArgNumber();
     else
       diag << "a value computed outside the kernel";
     return diag << " (a function becomes one kernel whose arguments are "
-                << llvm::join(names, ", ") << " in order)";
+                << getKernelInputList(paged, varlen) << " in order)";
   }
   return success();
 }

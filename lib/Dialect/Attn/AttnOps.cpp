@@ -25,6 +25,7 @@
 
 using namespace mlir;
 using namespace mlir::attn;
+namespace rt = attnc::rt;
 
 #include "attnc/Dialect/Attn/AttnEnums.cpp.inc"
 
@@ -562,25 +563,75 @@ LogicalResult ScaleRowsOp::verify() {
   return verifyRows(*this, "factor", getFactor(), getInput());
 }
 
-ArrayRef<StringLiteral> mlir::attn::getKernelInputNames(bool pagedKv,
-                                                        bool varlen) {
-  static constexpr StringLiteral kDense[] = {"q", "k", "v"};
-  static constexpr StringLiteral kPaged[] = {"q", "k", "v", "block_table",
-                                             "cache_lengths"};
-  static constexpr StringLiteral kVarlen[] = {"q", "k", "v", "cu_seqlens_q",
-                                              "cu_seqlens_k"};
+ArrayRef<rt::TensorName> mlir::attn::getKernelInputOrder(bool pagedKv,
+                                                         bool varlen) {
+  using rt::TensorName;
+  static constexpr TensorName kDense[] = {TensorName::Q, TensorName::K,
+                                          TensorName::V};
+  static constexpr TensorName kPaged[] = {TensorName::Q, TensorName::K,
+                                          TensorName::V, TensorName::BlockTable,
+                                          TensorName::CacheLengths};
+  static constexpr TensorName kVarlen[] = {
+      TensorName::Q, TensorName::K, TensorName::V, TensorName::CuSeqlensQ,
+      TensorName::CuSeqlensK};
   return pagedKv ? ArrayRef(kPaged) : varlen ? ArrayRef(kVarlen) : kDense;
 }
 
+std::string mlir::attn::getKernelInputList(bool pagedKv, bool varlen) {
+  return llvm::join(llvm::map_range(getKernelInputOrder(pagedKv, varlen),
+                                    [](rt::TensorName name) {
+                                      return std::string(rt::toString(name));
+                                    }),
+                    ", ");
+}
+
 SmallVector<Value> mlir::attn::getKernelInputs(AttentionOp op) {
-  SmallVector<Value> inputs{op.getQuery(), op.getKey(), op.getValue()};
-  if (op.isPaged())
-    inputs.append({op.getBlockTable(), op.getCacheLengths()});
-  if (op.isVarlen())
-    inputs.append({op.getCuSeqlensQ(), op.getCuSeqlensK()});
-  assert(inputs.size() ==
-         getKernelInputNames(op.isPaged(), op.isVarlen()).size());
-  return inputs;
+  auto operandOf = [&](rt::TensorName input) -> Value {
+    switch (input) {
+    case rt::TensorName::Q:
+      return op.getQuery();
+    case rt::TensorName::K:
+      return op.getKey();
+    case rt::TensorName::V:
+      return op.getValue();
+    case rt::TensorName::BlockTable:
+      return op.getBlockTable();
+    case rt::TensorName::CacheLengths:
+      return op.getCacheLengths();
+    case rt::TensorName::CuSeqlensQ:
+      return op.getCuSeqlensQ();
+    case rt::TensorName::CuSeqlensK:
+      return op.getCuSeqlensK();
+    default:
+      llvm_unreachable("an output is not a kernel input");
+    }
+  };
+  return llvm::map_to_vector(getKernelInputOrder(op.isPaged(), op.isVarlen()),
+                             operandOf);
+}
+
+template <typename Name>
+static std::optional<unsigned> findParam(ArrayRef<Attribute> params,
+                                         rt::ParamKind kind, Name name) {
+  for (auto [i, attr] : llvm::enumerate(params)) {
+    auto param = cast<KernelParamAttr>(attr);
+    if (param.getKind() == rt::toString(kind) &&
+        param.getValue() == rt::toString(name))
+      return i;
+  }
+  return std::nullopt;
+}
+
+std::optional<unsigned> mlir::attn::findKernelParam(ArrayRef<Attribute> params,
+                                                    rt::ParamKind kind,
+                                                    rt::TensorName tensor) {
+  return findParam(params, kind, tensor);
+}
+
+std::optional<unsigned> mlir::attn::findKernelParam(ArrayRef<Attribute> params,
+                                                    rt::ParamKind kind,
+                                                    rt::Symbol symbol) {
+  return findParam(params, kind, symbol);
 }
 
 Value mlir::attn::extractIndex(OpBuilder &b, Location loc, Value tensor,

@@ -273,16 +273,6 @@ KernelAbiAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        problem, options, splitKv);
 }
 
-std::optional<unsigned> KernelAbiAttr::findParam(StringRef kind,
-                                                 StringRef value) {
-  for (auto [i, attr] : llvm::enumerate(getParamList())) {
-    auto param = cast<KernelParamAttr>(attr);
-    if (param.getKind() == kind && param.getValue() == value)
-      return i;
-  }
-  return std::nullopt;
-}
-
 FailureOr<rt::Manifest>
 mlir::attn::toManifest(KernelAbiAttr abi, StringRef entry,
                        function_ref<InFlightDiagnostic()> emitError) {

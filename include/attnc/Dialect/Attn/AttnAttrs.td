@@ -148,10 +148,21 @@ def Attn_KernelParamAttr : Attn_Attr<"KernelParam", "kernel_param"> {
     `<` $kind `,` $value (`,` `box` `=` `[` $box^ `]`)?
     (`,` `swizzle` `=` $swizzle^)? `>`
   }];
+  // The kinds, tensor names and symbols are the runtime's (one table each,
+  // attnc/Runtime/Manifest.h): the compiler builds parameters from them.
   let builders = [
-    AttrBuilder<(ins "::llvm::StringRef":$kind, "::llvm::StringRef":$value,
-                     CArg<"::llvm::ArrayRef<int64_t>", "{}">:$box), [{
-      return $_get($_ctxt, kind, value, box, 128);
+    AttrBuilder<(ins "::attnc::rt::ParamKind":$kind,
+                     "::attnc::rt::TensorName":$tensor,
+                     CArg<"::llvm::ArrayRef<int64_t>", "{}">:$box,
+                     CArg<"int64_t", "128">:$swizzle), [{
+      return $_get($_ctxt, ::attnc::rt::toString(kind),
+                   ::attnc::rt::toString(tensor), box, swizzle);
+    }]>,
+    AttrBuilder<(ins "::attnc::rt::ParamKind":$kind,
+                     "::attnc::rt::Symbol":$symbol), [{
+      return $_get($_ctxt, ::attnc::rt::toString(kind),
+                   ::attnc::rt::toString(symbol), ::llvm::ArrayRef<int64_t>(),
+                   128);
     }]>
   ];
 }
@@ -274,10 +285,6 @@ def Attn_KernelAbiAttr : Attn_Attr<"KernelAbi", "kernel_abi"> {
     }]>
   ];
   let extraClassDeclaration = [{
-    /// The position of the first parameter of `kind` and `value` in the
-    /// kernel's signature, if there is one.
-    std::optional<unsigned> findParam(::llvm::StringRef kind,
-                                      ::llvm::StringRef value);
     ::llvm::ArrayRef<::mlir::Attribute> getParamList() {
       return getParams().getValue();
     }

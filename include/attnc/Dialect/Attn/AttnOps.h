@@ -10,6 +10,7 @@
 
 #include "attnc/Dialect/Attn/AttnDialect.h"
 #include "attnc/Dialect/Attn/SwizzledAtoms.h"
+#include "attnc/Runtime/Manifest.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpDefinition.h"
@@ -78,14 +79,26 @@ inline constexpr int64_t kMaxTileSize = 1024;
 inline constexpr int64_t kNamedBarriers = 16;
 
 /// The tensors a function compiled into one kernel takes as its leading
-/// arguments, in order, by the names the kernel manifest gives them: q, k,
-/// v, then a paged KV cache's block_table and cache_lengths, or a varlen
-/// batch's cu_seqlens_q and cu_seqlens_k. attnc-run and convert-attn-to-nvvm
-/// hold a function to this order (a caller passes the tensors by it).
-ArrayRef<StringLiteral> getKernelInputNames(bool pagedKv, bool varlen);
+/// arguments, in order: Q, K, V, then a paged KV cache's block table and
+/// cache lengths, or a varlen batch's cu_seqlens_q and cu_seqlens_k. Their
+/// names are the kernel manifest's (attnc::rt::toString). attnc-run and
+/// convert-attn-to-nvvm hold a function to this order (a caller passes the
+/// tensors by it).
+ArrayRef<attnc::rt::TensorName> getKernelInputOrder(bool pagedKv, bool varlen);
+/// The names of getKernelInputOrder, joined by ", " (for diagnostics).
+std::string getKernelInputList(bool pagedKv, bool varlen);
 /// The operands of `op` that are its function's kernel inputs, in the order
-/// of getKernelInputNames.
+/// of getKernelInputOrder.
 SmallVector<Value> getKernelInputs(AttentionOp op);
+
+/// The position of the first parameter of `kind` for `tensor` (`symbol`) in
+/// `params`, a kernel's #attn.kernel_param list, if there is one.
+std::optional<unsigned> findKernelParam(ArrayRef<Attribute> params,
+                                        attnc::rt::ParamKind kind,
+                                        attnc::rt::TensorName tensor);
+std::optional<unsigned> findKernelParam(ArrayRef<Attribute> params,
+                                        attnc::rt::ParamKind kind,
+                                        attnc::rt::Symbol symbol);
 
 /// Returns the logical [batch, heads, seq, head_dim] sizes of a 4-D operand
 /// stored in `layout`.
