@@ -253,14 +253,8 @@ SplitKvAttr mlir::attn::hopper::buildCombineKernel(OpBuilder &b, Location loc,
   MLIRContext *ctx = b.getContext();
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToEnd(module.getBody());
-  auto symbols = [&](ArrayRef<rt::Symbol> names) {
-    return b.getArrayAttr(
-        llvm::map_to_vector(names, [&](rt::Symbol name) -> Attribute {
-          return b.getStringAttr(rt::toString(name));
-        }));
-  };
   auto gridDim = [&](rt::Symbol symbol, int64_t ceilDiv) -> Attribute {
-    return GridDimAttr::get(ctx, symbols({symbol}), ceilDiv);
+    return GridDimAttr::get(ctx, {symbol}, ceilDiv);
   };
   auto param = [&](rt::ParamKind kind, auto name) -> Attribute {
     return KernelParamAttr::get(ctx, kind, name);

@@ -26,14 +26,8 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
                                                  const KernelPlan &plan,
                                                  SplitKvAttr splitKv) {
   Builder b(ctx);
-  auto symbols = [&](ArrayRef<rt::Symbol> names) {
-    return b.getArrayAttr(
-        llvm::map_to_vector(names, [&](rt::Symbol name) -> Attribute {
-          return b.getStringAttr(rt::toString(name));
-        }));
-  };
   auto gridDim = [&](rt::Symbol symbol, int64_t ceilDiv) -> Attribute {
-    return GridDimAttr::get(ctx, symbols({symbol}), ceilDiv);
+    return GridDimAttr::get(ctx, {symbol}, ceilDiv);
   };
   SmallVector<Attribute, 3> grid =
       plan.persistent
@@ -46,14 +40,13 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
   // A varlen kernel's query tiles bound its sequences' (attn.sequence_tile);
   // its outputs are one packed batch.
   if (plan.varlen) {
-    grid[0] = GridDimAttr::get(ctx, symbols({rt::Symbol::SeqQ}), plan.blockM,
-                               symbols({rt::Symbol::Batch}));
+    grid[0] = GridDimAttr::get(ctx, {rt::Symbol::SeqQ}, plan.blockM,
+                               {rt::Symbol::Batch});
     grid[2] = gridDim(rt::Symbol::One, 1);
   }
   // A split-KV kernel's grid z is batch x kv split.
   if (plan.kvSplit)
-    grid[2] = GridDimAttr::get(
-        ctx, symbols({rt::Symbol::Batch, rt::Symbol::KvSplits}), 1);
+    grid[2] = GridDimAttr::get(ctx, {rt::Symbol::Batch, rt::Symbol::KvSplits});
 
   // (`name` is the tensor's or the problem symbol's.)
   auto param = [&](rt::ParamKind kind, auto name) -> Attribute {

@@ -233,6 +233,21 @@ def Attn_GridDimAttr : Attn_Attr<"GridDim", "grid_dim"> {
     AttrBuilder<(ins "::mlir::ArrayAttr":$product,
                      CArg<"int64_t", "1">:$ceil_div), [{
       return $_get($_ctxt, product, ceil_div, ::mlir::ArrayAttr());
+    }]>,
+    // The symbols are the runtime's (attnc/Runtime/Manifest.h).
+    AttrBuilder<(ins "::llvm::ArrayRef<::attnc::rt::Symbol>":$product,
+                     CArg<"int64_t", "1">:$ceil_div,
+                     CArg<"::llvm::ArrayRef<::attnc::rt::Symbol>", "{}">:$plus),
+    [{
+      auto names = [&](::llvm::ArrayRef<::attnc::rt::Symbol> symbols) {
+        ::llvm::SmallVector<::mlir::Attribute> attrs;
+        for (::attnc::rt::Symbol symbol : symbols)
+          attrs.push_back(
+              ::mlir::StringAttr::get($_ctxt, ::attnc::rt::toString(symbol)));
+        return ::mlir::ArrayAttr::get($_ctxt, attrs);
+      };
+      return $_get($_ctxt, names(product), ceil_div,
+                   plus.empty() ? ::mlir::ArrayAttr() : names(plus));
     }]>
   ];
 }
