@@ -36,8 +36,8 @@ struct AttnConfigureTilesPass final
   using Base::Base;
 
   void runOnOperation() override {
-    if (failed(
-            verifyTileOptions(getOperation(), getArgument(), blockM, blockN)))
+    if (failed(verifyTileOptions(getOperation(), getArgument(), target, blockM,
+                                 blockN)))
       return signalPassFailure();
     getOperation().walk([&](AttentionOp op) {
       if (op.getTileSizes())

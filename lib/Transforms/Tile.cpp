@@ -475,8 +475,8 @@ struct AttnTilePass final : public mlir::attn::impl::AttnTilePassBase<AttnTilePa
   using Base::Base;
 
   void runOnOperation() override {
-    if (failed(
-            verifyTileOptions(getOperation(), getArgument(), blockM, blockN)))
+    if (failed(verifyTileOptions(getOperation(), getArgument(), target, blockM,
+                                 blockN)))
       return signalPassFailure();
     SmallVector<AttentionOp> ops;
     getOperation().walk([&](AttentionOp op) { ops.push_back(op); });

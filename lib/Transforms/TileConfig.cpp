@@ -187,10 +187,30 @@ TileConfig mlir::attn::getDefaultTileConfig(int64_t headDim, bool causal,
   return tile;
 }
 
+llvm::ArrayRef<llvm::StringLiteral> mlir::attn::getTileTargets() {
+  static constexpr llvm::StringLiteral kTargets[] = {"sm_90a", "sm_90a-fa3",
+                                                     "generic"};
+  return kTargets;
+}
+
+llvm::LogicalResult mlir::attn::verifyTileTarget(Operation *op,
+                                                 llvm::StringRef pass,
+                                                 llvm::StringRef target) {
+  if (llvm::is_contained(getTileTargets(), target))
+    return llvm::success();
+  return op->emitError(pass)
+         << ": target must be one of " << llvm::join(getTileTargets(), ", ")
+         << " (the tile tables; every kernel is sm_90a code), got '" << target
+         << "'";
+}
+
 llvm::LogicalResult mlir::attn::verifyTileOptions(Operation *op,
                                                   llvm::StringRef pass,
+                                                  llvm::StringRef target,
                                                   int64_t blockM,
                                                   int64_t blockN) {
+  if (failed(verifyTileTarget(op, pass, target)))
+    return llvm::failure();
   for (auto [name, value] :
        {std::pair<StringRef, int64_t>{"block-m", blockM}, {"block-n", blockN}})
     if (value < 0 || value > kMaxTileSize)

@@ -444,6 +444,9 @@ struct AttnWarpSpecializePass final
           << static_cast<int64_t>(stages);
       return signalPassFailure();
     }
+    if (!target.empty() &&
+        failed(verifyTileTarget(getOperation(), getArgument(), target)))
+      return signalPassFailure();
     if (softwareExp2Period < -1) {
       getOperation().emitError("attn-warp-specialize: software-exp2-period "
                                "must be 0 (the target's table), -1 (off) or "

@@ -16,6 +16,10 @@
 // RUN:   | FileCheck %s --check-prefix=STAGES
 // STAGES: error: attn-warp-specialize: stages must be 0 (the target's table) or at least 2, got -1
 
+// RUN: not attnc-opt %s --attn-generalize-lengths --attn-tiling-pipeline --attn-warp-specialize="target=sm_100a" 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=WS-TARGET
+// WS-TARGET: error: attn-warp-specialize: target must be one of sm_90a, sm_90a-fa3, generic (the tile tables; every kernel is sm_90a code), got 'sm_100a'
+
 // RUN: not attnc-opt %s --attn-generalize-lengths --attn-tiling-pipeline --attn-assign-layouts --attn-allocate-shared-memory="persistent=true" --attn-insert-waits --convert-attn-to-nvvm 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=PERSISTENT
 // PERSISTENT: error: attn-allocate-shared-memory: persistent needs a warp-specialized tile (attn-warp-specialize)

@@ -3,10 +3,13 @@
 // RUN: attnc-opt %s -split-input-file --attn-configure-tiles="target=generic" | FileCheck %s --check-prefix=GENERIC
 // RUN: not attnc-opt %s -split-input-file --attn-configure-tiles="block-n=-8" 2>&1 | FileCheck %s --check-prefix=BAD
 // RUN: not attnc-opt %s -split-input-file --attn-configure-tiles="block-n=100000" 2>&1 | FileCheck %s --check-prefix=HUGE
+// RUN: not attnc-opt %s -split-input-file --attn-configure-tiles="target=sm_80" 2>&1 | FileCheck %s --check-prefix=TARGET
 
 // BAD: error: attn-configure-tiles: block-n must be 0 (the target's table) or a tile size of at most 1024, got -8
 // A tile's f32 score tile is at most 1024 x 1024 (the tile_sizes rule).
 // HUGE: error: attn-configure-tiles: block-n must be 0 (the target's table) or a tile size of at most 1024, got 100000
+// A target without a tile table is refused, not given the generic one.
+// TARGET: error: attn-configure-tiles: target must be one of sm_90a, sm_90a-fa3, generic (the tile tables; every kernel is sm_90a code), got 'sm_80'
 
 // A decode step (4 packed query rows per kv head, attn-pack-gqa): its rows
 // fill one 64-row warpgroup, so the sm_90a table's 128-row tile shrinks to

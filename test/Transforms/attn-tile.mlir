@@ -1,7 +1,7 @@
 // RUN: attnc-opt %s -attn-tile="block-m=64 block-n=32" -split-input-file | FileCheck %s --implicit-check-not=attn.attention
 // RUN: attnc-opt %s -attn-tile -split-input-file | FileCheck %s --check-prefix=DEFAULT --implicit-check-not=attn.attention
 // RUN: attnc-opt %s -attn-tile="target=sm_90a-fa3" -split-input-file | FileCheck %s --check-prefix=FA3 --implicit-check-not=attn.attention
-// RUN: attnc-opt %s -attn-tile="target=sm_80" -split-input-file | FileCheck %s --check-prefix=GENERIC --implicit-check-not=attn.attention
+// RUN: attnc-opt %s -attn-tile="target=generic" -split-input-file | FileCheck %s --check-prefix=GENERIC --implicit-check-not=attn.attention
 // RUN: attnc-opt %s -attn-tile="block-m=16" -split-input-file | FileCheck %s --check-prefix=PARTIAL --implicit-check-not=attn.attention
 
 // Tile sizes come from the op's tile_sizes, then the pass options, then the

@@ -154,10 +154,22 @@ TileConfig getDefaultTileConfig(int64_t headDim, bool causal,
 TileConfig chooseTileConfig(AttentionOp op, int64_t blockM, int64_t blockN,
                             llvm::StringRef target);
 
-/// Checks the block-m and block-n options of the pass `pass` (0: the table's,
-/// else a tile size); emits an error at `op` naming the option otherwise.
+/// The targets with a tile table: sm_90a (measured on the H200),
+/// sm_90a-fa3 (FlashAttention-3's tiles) and generic (64 x 64 tiles, no
+/// warp specialization). Every kernel is sm_90a code; the target picks the
+/// table only.
+llvm::ArrayRef<llvm::StringLiteral> getTileTargets();
+
+/// Checks `target` (one of getTileTargets) and the block-m and block-n
+/// options (0: the table's, else a tile size) of the pass `pass`; emits an
+/// error at `op` naming the option otherwise.
 llvm::LogicalResult verifyTileOptions(Operation *op, llvm::StringRef pass,
-                                      int64_t blockM, int64_t blockN);
+                                      llvm::StringRef target, int64_t blockM,
+                                      int64_t blockN);
+/// Checks that `target` is one of getTileTargets; emits an error at `op`
+/// naming the pass `pass` otherwise.
+llvm::LogicalResult verifyTileTarget(Operation *op, llvm::StringRef pass,
+                                     llvm::StringRef target);
 
 } // namespace mlir::attn
 
