@@ -27,6 +27,24 @@
 using namespace mlir;
 using namespace mlir::attn;
 
+/// Whether `func` holds an attention that becomes a kernel: one whose results
+/// something reads (canonicalization erases an unused one, which would leave
+/// nothing to compile); emits an error naming what is missing otherwise.
+static LogicalResult checkHoldsAttention(func::FuncOp func) {
+  SmallVector<AttentionOp> attentions;
+  func.walk([&](AttentionOp op) { attentions.push_back(op); });
+  if (attentions.empty())
+    return func.emitError("function @")
+           << func.getSymName() << " holds no attn.attention to compile";
+  for (AttentionOp op : attentions)
+    if (op->use_empty())
+      return op.emitError("the results of this attn.attention are unused, so "
+                          "it computes nothing and there is no kernel to "
+                          "compile: return O (and the LSE) from @")
+             << func.getSymName();
+  return success();
+}
+
 /// Lowers a module holding one attention function to PTX.
 static LogicalResult compileOne(ModuleOp module,
                                 const AttnPipelineOptions &options,
@@ -94,7 +112,7 @@ mlir::attn::compileKernelArtifacts(ModuleOp module,
              "inlined nor launched): put the attention in this function";
       return WalkResult::interrupt();
     });
-    if (calls.wasInterrupted())
+    if (calls.wasInterrupted() || failed(checkHoldsAttention(func)))
       return failure();
     OwningOpRef<ModuleOp> single(module.clone());
     for (auto other : llvm::make_early_inc_range(single->getOps<func::FuncOp>()))

@@ -141,6 +141,14 @@ FailureOr<QueryTile> analyzeTile(scf::ForallOp forall, FinalizeOp finalize) {
       return qk.emitOpError("attn-warp-specialize: expected the attn.pv of "
                             "this block, with V loaded as K is, next to it"),
              WalkResult::interrupt();
+    // One load of one tensor for both (K and V are the same value, and CSE
+    // merged their loads): the ring holds K and V as separate tiles.
+    if (key.getOperation() == value.getOperation())
+      return qk.emitOpError("attn-warp-specialize: K and V are one tile, "
+                            "loaded once from one tensor: the kernel streams "
+                            "K and V as two tiles of two tensors (pass V as "
+                            "an argument of its own)"),
+             WalkResult::interrupt();
     // Each load becomes one pop: a tile shared by two blocks cannot.
     if (!seenLoads.insert(key.getOperation()).second ||
         !seenLoads.insert(value.getOperation()).second)

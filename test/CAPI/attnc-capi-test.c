@@ -180,7 +180,7 @@ static void testCompileError(void) {
   AttncKernelArtifacts artifacts;
   MlirLogicalResult compiled = attncCompileKernelArtifacts(
       module, options, &artifacts, printDiagnostic, NULL);
-  // CHECK-NEXT: diagnostic: loc("-":0:0): error: function @empty holds no attention to compile
+  // CHECK-NEXT: diagnostic: loc("-":1:1): error: function @empty holds no attn.attention to compile
   // CHECK: compiled: 0, artifacts: null
   printf("compiled: %d, artifacts: %s\n", mlirLogicalResultIsSuccess(compiled),
          artifacts.ptr ? "set" : "null");

@@ -137,3 +137,15 @@ func.func @shared_loads(%q: tensor<1x4x128x64xbf16>, %l: tensor<128xf32>,
   return %r : tensor<1x4x128x64xbf16>
 }
 
+
+// -----
+
+// K and V are one tensor: CSE merged their loads into one, which the ring
+// cannot hand out as two tiles.
+func.func @same_key_value(%q: tensor<1x4x?x64xbf16>, %k: tensor<1x4x?x64xbf16>) -> tensor<1x4x?x64xbf16> {
+  // expected-error @+1 {{'attn.qk' op attn-warp-specialize: K and V are one tile, loaded once from one tensor: the kernel streams K and V as two tiles of two tensors (pass V as an argument of its own)}}
+  %o = attn.attention %q, %k, %k
+      : tensor<1x4x?x64xbf16>, tensor<1x4x?x64xbf16>, tensor<1x4x?x64xbf16>
+      -> tensor<1x4x?x64xbf16>
+  return %o : tensor<1x4x?x64xbf16>
+}
