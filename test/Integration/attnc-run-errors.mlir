@@ -3,7 +3,7 @@
 
 // A function that computes attention on something else than (q, k, v).
 // RUN: not attnc-run %s 2>&1 | FileCheck %s
-// CHECK: attnc-run-errors.mlir:[[@LINE+1]]:1: error: attnc-run: function @swapped must take exactly the 3 arguments (q, k, v) and pass them to attn.attention in that order
+// CHECK: attnc-run-errors.mlir:[[@LINE+1]]:1: error: attnc-run: function @swapped must take exactly the 3 arguments (q, k, v) and pass them to attn.attention as they are, in that order: k is argument #2, not #1
 func.func @swapped(%q: tensor<1x2x16x32xf32>, %k: tensor<1x2x16x32xf32>,
                    %v: tensor<1x2x16x32xf32>) -> tensor<1x2x16x32xf32> {
   %o = attn.attention %q, %v, %k
@@ -11,6 +11,11 @@ func.func @swapped(%q: tensor<1x2x16x32xf32>, %k: tensor<1x2x16x32xf32>,
       -> tensor<1x2x16x32xf32>
   return %o : tensor<1x2x16x32xf32>
 }
+
+// A raised 3-D graph: the message names the view between Q and the
+// attention, not only the rule.
+// RUN: not attnc-run --raise %S/Inputs/raise-3d.mlir 2>&1 | FileCheck %s --check-prefix=RAISE-VIEW
+// RAISE-VIEW: error: attnc-run: function @bmm_3d must take exactly the 3 arguments (q, k, v) and pass them to attn.attention as they are, in that order: q is computed by tensor.expand_shape in the function, not an argument
 
 // Bad command lines.
 // RUN: not attnc-run --stages=graph,bogus %s 2>&1 | FileCheck %s --check-prefix=STAGE

@@ -125,11 +125,38 @@ FailureOr<Problem> problemFromFunction(func::FuncOp func) {
   // The kernel's inputs are the function's arguments, in the kernel's
   // order (the manifest's names).
   SmallVector<Value> inputs = attn::getKernelInputs(op);
-  if (ValueRange(func.getArguments()) != ValueRange(inputs))
+  if (ValueRange(func.getArguments()) != ValueRange(inputs)) {
+    // Which input breaks the rule: a view or other op between an argument
+    // and the attention (a raised 3-D graph keeps its reshapes), or an
+    // argument in another position.
+    std::string why;
+    llvm::raw_string_ostream os(why);
+    ArrayRef<attnc::rt::TensorName> names =
+        attn::getKernelInputOrder(op.isPaged(), op.isVarlen());
+    for (auto [position, input, name] : llvm::enumerate(inputs, names)) {
+      auto arg = dyn_cast<BlockArgument>(input);
+      if (arg && arg.getOwner()->getParentOp() == func &&
+          arg.getArgNumber() == position)
+        continue;
+      os << ": " << attnc::rt::toString(name) << " is ";
+      if (arg && arg.getOwner()->getParentOp() == func)
+        os << "argument #" << arg.getArgNumber() << ", not #" << position;
+      else if (Operation *def = input.getDefiningOp())
+        os << "computed by " << def->getName()
+           << " in the function, not an argument";
+      else
+        os << "not an argument of the function";
+      break;
+    }
+    if (why.empty())
+      os << ": the function has " << func.getNumArguments() << " arguments";
     return fail("must take exactly the " + Twine(inputs.size()) +
                 " arguments (" +
                 attn::getKernelInputList(op.isPaged(), op.isVarlen()) +
-                ") and pass them to attn.attention in that order");
+                ") and pass them to attn.attention as they are, in that "
+                "order" +
+                why);
+  }
   auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
   if (ret.getOperands() != op->getResults())
     return fail("must return the results of attn.attention");
