@@ -189,24 +189,33 @@ int main(int argc, char **argv) {
       std::fprintf(stderr, "attnc-run-artifact: error: %s\n", why.c_str());
       return 2;
     }
+  // The manifests first: an artifact that cannot be read is reported as
+  // such, on a machine with a GPU or without one.
+  int passes = 0, failures = 0;
+  std::vector<std::pair<std::string, rt::Manifest>> artifacts;
+  for (const std::string &dir : dirs) {
+    std::string json, error;
+    rt::Manifest m;
+    if (!rt::readArtifactFile(dir + "/manifest.json", json, error) ||
+        !rt::parseManifest(json, m, error, dir + "/manifest.json")) {
+      std::fprintf(stderr, "attnc-run-artifact: error: %s\n", error.c_str());
+      ++failures;
+      continue;
+    }
+    artifacts.emplace_back(dir, std::move(m));
+  }
+  if (artifacts.empty())
+    return 1;
   if (std::string why = initGpu(); !why.empty()) {
     std::fprintf(stderr, "attnc-run-artifact: needs a GPU: %s\n", why.c_str());
     return 1;
   }
 
   std::mt19937_64 rng(seed);
-  int passes = 0, failures = 0;
   std::printf("%-18s %-5s %-40s %-16s %9s %9s %6s %9s  %s\n", "kernel", "dtype",
               "shape", "mask", "rel_err", "lse_err", "empty", "ms", "result");
-  for (const std::string &dir : dirs) {
-    std::string json, error;
-    rt::Manifest m;
-    if (!rt::readArtifactFile(dir + "/manifest.json", json, error) ||
-        !rt::parseManifest(json, m, error, dir + "/manifest.json")) {
-      std::printf("%-18s FAIL (%s)\n", dir.c_str(), error.c_str());
-      ++failures;
-      continue;
-    }
+  for (const auto &[dir, m] : artifacts) {
+    std::string error;
     bool defaultVarlen = m.problem.varlen && shapeList.empty();
     for (auto [batch, seqQ, seqK] : defaultVarlen ? varlenShapes : shapes) {
       Problem p;
