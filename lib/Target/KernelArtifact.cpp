@@ -45,9 +45,11 @@ static LogicalResult checkHoldsAttention(func::FuncOp func) {
   return success();
 }
 
-/// Lowers a module holding one attention function to PTX.
+/// Lowers a module holding one attention function, at `functionLoc` in the
+/// input, to PTX.
 static LogicalResult compileOne(ModuleOp module,
                                 const AttnPipelineOptions &options,
+                                Location functionLoc,
                                 KernelArtifact &artifact) {
   PassManager toNVVM(module.getContext());
   buildAttnToNVVMPipeline(toNVVM, options);
@@ -72,9 +74,13 @@ static LogicalResult compileOne(ModuleOp module,
   });
   if (written.wasInterrupted())
     return failure();
+  // checkHoldsAttention saw one whose results are read; canonicalization
+  // can still erase it when they only feed dead ops.
   if (artifact.manifest.empty())
-    return module.emitError("function @")
-           << function << " holds no attention to compile";
+    return emitError(functionLoc, "function @")
+           << function
+           << " holds no attn.attention whose results it returns, so there "
+              "is no kernel to compile";
   PassManager toPTX(module.getContext());
   GpuModuleToBinaryPassOptions binary;
   binary.compilationTarget = "isa"; // PTX text; the driver JITs it.
@@ -119,7 +125,7 @@ mlir::attn::compileKernelArtifacts(ModuleOp module,
       if (other.getSymName() != artifact.name)
         other.erase();
     std::string function = artifact.name;
-    if (failed(compileOne(*single, options, artifact)))
+    if (failed(compileOne(*single, options, func.getLoc(), artifact)))
       return failure();
     // Two functions whose names map to one entry would overwrite each
     // other's artifact.

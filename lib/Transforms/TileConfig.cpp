@@ -13,17 +13,47 @@
 
 using namespace mlir::attn;
 
+namespace {
+
+/// The tile tables (getTileTargets names them).
+enum class TileTable { Sm90a, Sm90aFa3, Generic };
+
+struct NamedTileTable {
+  TileTable table;
+  llvm::StringLiteral name;
+};
+constexpr NamedTileTable kTileTables[] = {{TileTable::Sm90a, "sm_90a"},
+                                          {TileTable::Sm90aFa3, "sm_90a-fa3"},
+                                          {TileTable::Generic, "generic"}};
+
+/// The table `target` names. The passes reject other names
+/// (verifyTileTarget); a caller of these functions that passes one gets the
+/// generic table.
+TileTable tableOf(llvm::StringRef target) {
+  for (const NamedTileTable &entry : kTileTables)
+    if (entry.name == target)
+      return entry.table;
+  return TileTable::Generic;
+}
+
+/// Whether `target`'s table is one of the two measured for sm_90a kernels.
+bool isHopperTable(llvm::StringRef target) {
+  return tableOf(target) != TileTable::Generic;
+}
+
+} // namespace
+
 bool mlir::attn::getDefaultWarpSpecialization(int64_t headDim,
                                               llvm::StringRef target) {
   (void)headDim; // every head dim gains from it since ping-pong (run 5)
-  return target.starts_with("sm_90a"); // sm_90a and its sm_90a-fa3 table
+  return isHopperTable(target);
 }
 
 bool mlir::attn::getDefaultPingPong(int64_t headDim, llvm::StringRef target) {
   // Run 13 (timed as the peers are): with the fma softmax and hoisted
   // descriptors, turn-taking costs 3-6 % at D = 256 (a 128 x 80 block's
   // softmax is short next to its D = 256 GEMMs) and is neutral at D = 128.
-  return target != "sm_90a" || headDim <= 128;
+  return tableOf(target) != TileTable::Sm90a || headDim <= 128;
 }
 
 int64_t mlir::attn::getDefaultSoftwareExp2Period(int64_t headDim, bool softcap,
@@ -112,8 +142,9 @@ mlir::attn::getDefaultConsumerSchedule(TileConfig tile, int64_t headDim,
   // bytes (runs 24 and 29).
   int64_t overlapRegisters =
       valueHeadDim / 2 + tile.blockN / 2 + tile.blockN / 4;
-  if (target != "sm_90a" || headDim <= 64 || tile.blockM > 128 ||
-      overlapRegisters > 188 || (slidingWindow && headDim > 128))
+  if (tableOf(target) != TileTable::Sm90a || headDim <= 64 ||
+      tile.blockM > 128 || overlapRegisters > 188 ||
+      (slidingWindow && headDim > 128))
     return {2, false};
   int64_t threeStageBytes =
       SharedMemoryLayout(
@@ -140,7 +171,7 @@ namespace {
 /// The table's tile for `headDim`, whatever the query rows.
 mlir::attn::TileConfig tableTile(int64_t headDim, bool causal,
                                  llvm::StringRef target) {
-  if (target == "sm_90a") {
+  if (tableOf(target) == TileTable::Sm90a) {
     // Measured with bench/tune.py on the H200 (bench/RESULTS.md, tunes 4
     // and 5): block_m / 64 consumer warpgroups share each K/V tile. At D = 64
     // three consumers win from 4k tokens on (at 1k, 64 x 128 without a
@@ -153,7 +184,7 @@ mlir::attn::TileConfig tableTile(int64_t headDim, bool causal,
       return {128, 128};
     return {128, 80};
   }
-  if (target == "sm_90a-fa3") {
+  if (tableOf(target) == TileTable::Sm90aFa3) {
     // FlashAttention-3's table (hopper/tile_size.h), the goal once the kernel
     // is warp-specialized with 2-3 consumer warpgroups; 176-wide kv tiles
     // only pay off without a causal diagonal.
@@ -179,7 +210,7 @@ TileConfig mlir::attn::getDefaultTileConfig(int64_t headDim, bool causal,
   // second, empty warpgroup and hold its registers. 64-row decode tiles
   // were faster in every decode row of runs 45-49 (bench/HISTORY.md), by
   // 2-3 % at D = 128 and up to 21 % at D = 64.
-  if (target.starts_with("sm_90a") && queryRows && *queryRows > 0) {
+  if (isHopperTable(target) && queryRows && *queryRows > 0) {
     int64_t rows = WgmmaAccumulatorAttr::kRowsPerWarpgroup;
     int64_t warpgroups = (*queryRows + rows - 1) / rows;
     tile.blockM = std::min(tile.blockM, warpgroups * rows);
@@ -188,9 +219,10 @@ TileConfig mlir::attn::getDefaultTileConfig(int64_t headDim, bool causal,
 }
 
 llvm::ArrayRef<llvm::StringLiteral> mlir::attn::getTileTargets() {
-  static constexpr llvm::StringLiteral kTargets[] = {"sm_90a", "sm_90a-fa3",
-                                                     "generic"};
-  return kTargets;
+  static const llvm::SmallVector<llvm::StringLiteral> names =
+      llvm::map_to_vector(
+          kTileTables, [](const NamedTileTable &entry) { return entry.name; });
+  return names;
 }
 
 llvm::LogicalResult mlir::attn::verifyTileTarget(Operation *op,

@@ -182,7 +182,7 @@ bool availableBefore(Value v, Operation *first) {
 }
 
 /// The kv range of the tile anew (buildKvBlockRange, clipped to a split),
-/// for a producer whose consumers have no kv loops left to read it from:
+/// for a producer whose consumers' kv loops do not hold the whole range:
 /// canonicalization folds the single-trip loops of static shapes.
 std::pair<Value, Value> buildProducerRange(OpBuilder &b, Location loc,
                                            QueryTile &tile,
@@ -221,28 +221,48 @@ std::pair<Value, Value> buildProducerRange(OpBuilder &b, Location loc,
 }
 
 /// The consumers' kv range, [first kv loop's lower bound, last kv loop's
-/// upper bound), where every kv block is in a kv loop of the tile's body and
-/// both bounds are available before `first` (the op the consumer region
-/// starts at): the producer then walks these very values, and
-/// convert-attn-to-nvvm checks that it does.
-std::optional<std::pair<Value, Value>> getConsumerRange(const QueryTile &tile,
-                                                        Operation *first) {
+/// upper bound), which the producer then walks (convert-attn-to-nvvm checks
+/// that it walks these very values). Where canonicalization folded a
+/// single-trip loop of static shapes, a kv block sits in the tile's body and
+/// no loop holds the whole range: std::nullopt, and the caller builds it
+/// anew. Where every block is in a kv loop, the loops must partition one
+/// range, one block a step, from bounds computed before `first` (the op the
+/// consumer region starts at); anything else is an error.
+FailureOr<std::optional<std::pair<Value, Value>>>
+getConsumerRange(const QueryTile &tile, Operation *first) {
   Block *body = first->getBlock();
-  scf::ForOp firstLoop, lastLoop;
+  SmallVector<scf::ForOp> loops;
   for (KvLoads loads : tile.kvLoads) {
-    auto loop = dyn_cast<scf::ForOp>(
-        body->findAncestorOpInBlock(*loads.key.getOperation()));
+    Operation *key = loads.key.getOperation();
+    auto loop = dyn_cast<scf::ForOp>(body->findAncestorOpInBlock(*key));
     if (!loop)
-      return std::nullopt;
-    if (!firstLoop || loop->isBeforeInBlock(firstLoop))
-      firstLoop = loop;
-    if (!lastLoop || lastLoop->isBeforeInBlock(loop))
-      lastLoop = loop;
+      return std::optional<std::pair<Value, Value>>();
+    if (key->getParentOp() != loop)
+      return key->emitOpError("attn-warp-specialize: expected the K load "
+                              "of a kv block directly in its kv loop");
+    if (!llvm::is_contained(loops, loop))
+      loops.push_back(loop);
   }
-  Value begin = firstLoop.getLowerBound(), end = lastLoop.getUpperBound();
+  llvm::sort(loops,
+             [](scf::ForOp a, scf::ForOp b) { return a->isBeforeInBlock(b); });
+  for (auto [i, loop] : llvm::enumerate(loops)) {
+    if (!matchPattern(loop.getStep(), m_One()))
+      return loop.emitOpError("attn-warp-specialize: expected a kv loop of "
+                              "one block a step");
+    if (i + 1 < loops.size() &&
+        loop.getUpperBound() != loops[i + 1].getLowerBound())
+      return loop.emitOpError(
+          "attn-warp-specialize: expected the kv loops to partition one "
+          "range: the next kv loop starts at this one's upper bound");
+  }
+  Value begin = loops.front().getLowerBound();
+  Value end = loops.back().getUpperBound();
   if (!availableBefore(begin, first) || !availableBefore(end, first))
-    return std::nullopt;
-  return std::make_pair(begin, end);
+    return loops.front().emitOpError(
+        "attn-warp-specialize: expected the kv range's bounds (the first kv "
+        "loop's lower bound, the last's upper bound) to be computed before "
+        "the first kv loop, where the producer can read them");
+  return std::optional(std::make_pair(begin, end));
 }
 
 class Partitioner {
@@ -299,12 +319,16 @@ LogicalResult Partitioner::run(scf::ForallOp forall) {
                                    "results");
   }
 
+  FailureOr<std::optional<std::pair<Value, Value>>> consumerRange =
+      getConsumerRange(tile, first);
+  if (failed(consumerRange))
+    return failure();
   b.setInsertionPoint(first);
   Location loc = tile.finalize.getLoc();
   auto ws =
       WarpSpecializeOp::create(b, loc, tile.finalize->getResultTypes(),
                                consumers, stages, regs.producer, regs.consumer);
-  buildProducer(ws, loc, forall, getConsumerRange(tile, first));
+  buildProducer(ws, loc, forall, *consumerRange);
   buildConsumer(ws, moved);
   // Ping-pong: each step's S GEMM is issued in this warpgroup's turn.
   if (pingPong)

@@ -120,9 +120,10 @@ func.func @producer_skips_first(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x
 
 // -----
 
-// The producer's lower bound computes 0, the consumers' first bound, but is
-// another value: the rule is identity (attn-warp-specialize gives the
-// producer the consumers' values), not an equivalence proof.
+// The producer's lower bound is a constant 0 of its own, equal to the
+// consumers' first bound but another value: the rule is identity
+// (attn-warp-specialize gives the producer the consumers' values), not an
+// equivalence proof.
 func.func @producer_bounds_recomputed(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>, %arg3: f32 {attn.scale = 1.250000e-01 : f32}) -> (tensor<?x8x?x64xbf16>, tensor<?x8x?xf32>) {
   %cst = arith.constant dense<0.000000e+00> : tensor<128x64xf32>
   %cst_0 = arith.constant dense<0.000000e+00> : tensor<128xf32>
@@ -168,7 +169,7 @@ func.func @producer_bounds_recomputed(%arg0: tensor<?x8x?x64xbf16>, %arg1: tenso
     %25 = arith.maxsi %24, %c0 : index
     %26 = arith.minsi %25, %21 : index
     %27:2 = attn.warp_specialize consumers(2) stages(2) registers(24, 240) producer {
-      %zero = arith.subi %c1, %c1 : index
+      %zero = arith.constant 0 : index
       // expected-error @+1 {{convert-attn-to-nvvm: the producer's kv loop pushes the blocks the consumers' kv loops pop, one a step: its bounds are their first loop's lower bound and their last loop's upper bound (the same values)}}
       scf.for %arg9 = %zero to %21 step %c1 {
         %30 = arith.muli %arg9, %c128 : index

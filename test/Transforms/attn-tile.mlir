@@ -3,13 +3,16 @@
 // RUN: attnc-opt %s -attn-tile="target=sm_90a-fa3" -split-input-file | FileCheck %s --check-prefix=FA3 --implicit-check-not=attn.attention
 // RUN: attnc-opt %s -attn-tile="target=generic" -split-input-file | FileCheck %s --check-prefix=GENERIC --implicit-check-not=attn.attention
 // RUN: attnc-opt %s -attn-tile="block-m=16" -split-input-file | FileCheck %s --check-prefix=PARTIAL --implicit-check-not=attn.attention
+// RUN: not attnc-opt %s -attn-tile="target=sm_80" -split-input-file 2>&1 | FileCheck %s --check-prefix=TARGET
+// TARGET: error: attn-tile: target must be one of sm_90a, sm_90a-fa3, generic (the tile tables; every kernel is sm_90a code), got 'sm_80'
 
 // Tile sizes come from the op's tile_sizes, then the pass options, then the
 // target's table:
 //   sm_90a (default, what the kernel runs): 64 x 128 for D <= 128, else 64 x 64;
 //   sm_90a-fa3 (FlashAttention-3): D <= 64: 192 x 128; D <= 128: 128 x 128
 //     causal, 128 x 176 otherwise; D <= 192: 128 x 112; larger: 128 x 80;
-//   any other target: 64 x 64.
+//   generic: 64 x 64 (a target without a table is a diagnostic, RUN line
+//   TARGET).
 
 // GQA 4:1, causal, dynamic sequence lengths, with LSE: the full structure.
 // CHECK-LABEL: func.func @gqa_causal(

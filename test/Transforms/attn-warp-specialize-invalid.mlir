@@ -149,3 +149,130 @@ func.func @same_key_value(%q: tensor<1x4x?x64xbf16>, %k: tensor<1x4x?x64xbf16>) 
       -> tensor<1x4x?x64xbf16>
   return %o : tensor<1x4x?x64xbf16>
 }
+
+// -----
+
+// A kv loop that takes every other block: the producer pushes one block a
+// step, so the loops must take one too.
+func.func @kv_loop_step_two(%q: tensor<1x4x128x64xbf16>, %k: tensor<1x4x?x64xbf16>,
+    %v: tensor<1x4x?x64xbf16>, %l: tensor<128xf32>, %acc: tensor<128x64xf32>,
+    %n: index, %m: index) -> tensor<1x4x128x64xbf16> {
+  %scale_cst0 = arith.constant 1.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  %init = tensor.empty() : tensor<1x4x128x64xbf16>
+  %r = scf.forall (%b, %h) in (1, 4) shared_outs(%out = %init) -> (tensor<1x4x128x64xbf16>) {
+    %qt = attn.load_tile %q[%b, %h, %c0] : tensor<1x4x128x64xbf16> -> tensor<128x64xbf16>
+    %a1 = scf.for %kb = %c0 to %n step %c1 iter_args(%o_acc = %acc) -> (tensor<128x64xf32>) {
+      %row = arith.muli %kb, %c64 : index
+      %kt = attn.load_tile %k[%b, %h, %row] : tensor<1x4x?x64xbf16> -> tensor<64x64xbf16>
+      %s = attn.qk %qt, %kt : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
+      %vt = attn.load_tile %v[%b, %h, %row] : tensor<1x4x?x64xbf16> -> tensor<64x64xbf16>
+      %pv = attn.pv %s, %vt, %o_acc : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
+      scf.yield %pv : tensor<128x64xf32>
+    }
+    // expected-error @+1 {{'scf.for' op attn-warp-specialize: expected a kv loop of one block a step}}
+    %a2 = scf.for %kb = %n to %m step %c2 iter_args(%o_acc = %a1) -> (tensor<128x64xf32>) {
+      %row = arith.muli %kb, %c64 : index
+      %kt = attn.load_tile %k[%b, %h, %row] : tensor<1x4x?x64xbf16> -> tensor<64x64xbf16>
+      %s = attn.qk %qt, %kt : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
+      %vt = attn.load_tile %v[%b, %h, %row] : tensor<1x4x?x64xbf16> -> tensor<64x64xbf16>
+      %pv = attn.pv %s, %vt, %o_acc : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
+      scf.yield %pv : tensor<128x64xf32>
+    }
+    %o, %lse = attn.finalize %a2, %l, %l scale %scale_cst0
+        : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %o into %out[%b, %h, 0, 0] [1, 1, 128, 64] [1, 1, 1, 1]
+          : tensor<128x64xbf16> into tensor<1x4x128x64xbf16>
+    }
+  }
+  return %r : tensor<1x4x128x64xbf16>
+}
+
+// -----
+
+// Kv loops with a gap between them ([0, n) then [m, ...)): they do not
+// partition one range the producer could walk.
+func.func @kv_loops_gap(%q: tensor<1x4x128x64xbf16>, %k: tensor<1x4x?x64xbf16>,
+    %v: tensor<1x4x?x64xbf16>, %l: tensor<128xf32>, %acc: tensor<128x64xf32>,
+    %n: index, %m: index) -> tensor<1x4x128x64xbf16> {
+  %scale_cst0 = arith.constant 1.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  %init = tensor.empty() : tensor<1x4x128x64xbf16>
+  %r = scf.forall (%b, %h) in (1, 4) shared_outs(%out = %init) -> (tensor<1x4x128x64xbf16>) {
+    %qt = attn.load_tile %q[%b, %h, %c0] : tensor<1x4x128x64xbf16> -> tensor<128x64xbf16>
+    // expected-error @+1 {{'scf.for' op attn-warp-specialize: expected the kv loops to partition one range: the next kv loop starts at this one's upper bound}}
+    %a1 = scf.for %kb = %c0 to %n step %c1 iter_args(%o_acc = %acc) -> (tensor<128x64xf32>) {
+      %row = arith.muli %kb, %c64 : index
+      %kt = attn.load_tile %k[%b, %h, %row] : tensor<1x4x?x64xbf16> -> tensor<64x64xbf16>
+      %s = attn.qk %qt, %kt : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
+      %vt = attn.load_tile %v[%b, %h, %row] : tensor<1x4x?x64xbf16> -> tensor<64x64xbf16>
+      %pv = attn.pv %s, %vt, %o_acc : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
+      scf.yield %pv : tensor<128x64xf32>
+    }
+    %a2 = scf.for %kb = %m to %n step %c1 iter_args(%o_acc = %a1) -> (tensor<128x64xf32>) {
+      %row = arith.muli %kb, %c64 : index
+      %kt = attn.load_tile %k[%b, %h, %row] : tensor<1x4x?x64xbf16> -> tensor<64x64xbf16>
+      %s = attn.qk %qt, %kt : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
+      %vt = attn.load_tile %v[%b, %h, %row] : tensor<1x4x?x64xbf16> -> tensor<64x64xbf16>
+      %pv = attn.pv %s, %vt, %o_acc : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
+      scf.yield %pv : tensor<128x64xf32>
+    }
+    %o, %lse = attn.finalize %a2, %l, %l scale %scale_cst0
+        : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %o into %out[%b, %h, 0, 0] [1, 1, 128, 64] [1, 1, 1, 1]
+          : tensor<128x64xbf16> into tensor<1x4x128x64xbf16>
+    }
+  }
+  return %r : tensor<1x4x128x64xbf16>
+}
+
+// -----
+
+// The last loop's upper bound is computed between the loops, where the
+// producer (a region beside the consumers) cannot read it.
+func.func @kv_bound_after_first_loop(%q: tensor<1x4x128x64xbf16>, %k: tensor<1x4x?x64xbf16>,
+    %v: tensor<1x4x?x64xbf16>, %l: tensor<128xf32>, %acc: tensor<128x64xf32>,
+    %n: index, %m: index) -> tensor<1x4x128x64xbf16> {
+  %scale_cst0 = arith.constant 1.0 : f32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c64 = arith.constant 64 : index
+  %init = tensor.empty() : tensor<1x4x128x64xbf16>
+  %r = scf.forall (%b, %h) in (1, 4) shared_outs(%out = %init) -> (tensor<1x4x128x64xbf16>) {
+    %qt = attn.load_tile %q[%b, %h, %c0] : tensor<1x4x128x64xbf16> -> tensor<128x64xbf16>
+    // expected-error @+1 {{'scf.for' op attn-warp-specialize: expected the kv range's bounds (the first kv loop's lower bound, the last's upper bound) to be computed before the first kv loop, where the producer can read them}}
+    %a1 = scf.for %kb = %c0 to %n step %c1 iter_args(%o_acc = %acc) -> (tensor<128x64xf32>) {
+      %row = arith.muli %kb, %c64 : index
+      %kt = attn.load_tile %k[%b, %h, %row] : tensor<1x4x?x64xbf16> -> tensor<64x64xbf16>
+      %s = attn.qk %qt, %kt : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
+      %vt = attn.load_tile %v[%b, %h, %row] : tensor<1x4x?x64xbf16> -> tensor<64x64xbf16>
+      %pv = attn.pv %s, %vt, %o_acc : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
+      scf.yield %pv : tensor<128x64xf32>
+    }
+    %e = arith.addi %n, %m : index
+    %a2 = scf.for %kb = %n to %e step %c1 iter_args(%o_acc = %a1) -> (tensor<128x64xf32>) {
+      %row = arith.muli %kb, %c64 : index
+      %kt = attn.load_tile %k[%b, %h, %row] : tensor<1x4x?x64xbf16> -> tensor<64x64xbf16>
+      %s = attn.qk %qt, %kt : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
+      %vt = attn.load_tile %v[%b, %h, %row] : tensor<1x4x?x64xbf16> -> tensor<64x64xbf16>
+      %pv = attn.pv %s, %vt, %o_acc : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
+      scf.yield %pv : tensor<128x64xf32>
+    }
+    %o, %lse = attn.finalize %a2, %l, %l scale %scale_cst0
+        : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %o into %out[%b, %h, 0, 0] [1, 1, 128, 64] [1, 1, 1, 1]
+          : tensor<128x64xbf16> into tensor<1x4x128x64xbf16>
+    }
+  }
+  return %r : tensor<1x4x128x64xbf16>
+}

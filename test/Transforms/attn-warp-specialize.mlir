@@ -151,9 +151,10 @@ func.func @gqa_bshd(%q: tensor<2x?x8x128xbf16>, %k: tensor<2x?x2x128xbf16>,
 // 512..575 of Nk = 513), so that block's ring_pop sits in the consumer
 // region itself. No loop holds the whole kv range, so the producer builds
 // it anew (buildKvBlockRange) and loads each block from its own index.
+// The producer pushes all nine blocks (eight in the loop, the inlined tail).
 // CHECK-LABEL: func.func @static_ragged(
 // CHECK:         attn.warp_specialize consumers(2) stages(2) registers(24, 240) producer {
-// CHECK-NEXT:      scf.for %[[KB:.*]] = %{{.*}} to %{{.*}} step
+// CHECK-NEXT:      scf.for %[[KB:.*]] = %c0 to %c9 step %c1
 // CHECK-NEXT:        %[[ROW:.*]] = arith.muli %[[KB]], %{{.*}} : index
 // CHECK:           } consumer {
 // CHECK:             scf.for
@@ -214,9 +215,9 @@ func.func @d256_window(%q: tensor<1x2x?x256xbf16>, %k: tensor<1x2x?x256xbf16>,
 // -----
 
 // Static decode with a window: canonicalization removes the (zero-trip)
-// masked loops and with them every attn.mask. The producer takes the mask
-// from attn.finalize and pushes exactly the blocks the consumers pop (2..3),
-// not all four.
+// masked loops and with them every attn.mask (attn.finalize keeps the
+// mask). The producer walks the remaining loop's bounds, so it pushes
+// exactly the blocks the consumers pop (2..3), not all four.
 // CHECK-LABEL: func.func @decode_window(
 // CHECK:         attn.warp_specialize
 // CHECK-NEXT:      scf.for %{{.*}} = %[[BEGIN:.*]] to %[[END:.*]] step
@@ -236,9 +237,11 @@ func.func @decode_window(%q: tensor<1x2x1x64xbf16>, %k: tensor<1x2x256x64xbf16>,
 // -----
 
 // Both kv blocks inlined into the tile's body (single-trip loops): each
-// attn.qk is paired with the attn.pv its P feeds, so both blocks pop.
+// attn.qk is paired with the attn.pv its P feeds, so both blocks pop, and
+// the producer, which builds the range anew, pushes both.
 // CHECK-LABEL: func.func @two_inlined_blocks(
 // CHECK:         attn.warp_specialize
+// CHECK-NEXT:      scf.for %{{.*}} = %c0 to %c2 step %c1
 // CHECK:         } consumer {
 // CHECK-NEXT:      %[[K0:.*]], %[[V0:.*]] = attn.ring_pop : tensor<128x64xbf16>, tensor<128x64xbf16>
 // CHECK-NEXT:      attn.qk %{{.*}}, %[[K0]]
@@ -257,9 +260,9 @@ func.func @two_inlined_blocks(%q: tensor<1x2x128x64xbf16>, %k: tensor<1x2x256x64
 // -----
 
 // A split-KV tile (kv_splits): the producer streams the blocks of its own
-// split, the range its consumer loops partition (attn-tile's clipping, the
-// one helper clipKvBlockRangeToSplit): after CSE the producer loop's bounds
-// are the consumer's.
+// split, the range its consumer loops partition (attn-tile's clipping,
+// clipKvBlockRangeToSplit): its loop's bounds are the consumer loops'
+// values.
 // CHECK-LABEL: func.func @kv_splits(
 // CHECK:         scf.forall (%{{.*}}, %{{.*}}, %{{.*}}, %[[SPLIT:.*]]) in ({{.*}}, 4, %{{.*}}, %[[N:[a-z0-9_]+]])
 // CHECK:           %[[PER:.*]] = arith.ceildivsi %{{.*}}, %[[N]] : index
@@ -285,8 +288,9 @@ func.func @kv_splits(%q: tensor<1x4x?x64xbf16>, %k: tensor<1x4x?x64xbf16>,
 
 // Packed query heads under a windowed bottom-right mask (a decode step of
 // GQA packed by attn-pack-gqa): the producer streams exactly the consumer
-// loops' blocks, its range taken at the rows' query positions (Nq = rows
-// / 4) as the masks take them.
+// loops' blocks, from the first loop's lower bound to the last's upper
+// bound (the range attn-tile took at the rows' query positions, Nq = rows
+// / 4, as the masks take them).
 // CHECK-LABEL: func.func @packed_decode_window(
 // CHECK:         attn.warp_specialize
 // CHECK:           scf.for %{{.*}} = %[[BEGIN:[^ ]+]] to %[[END:[^ ]+]] step

@@ -449,8 +449,9 @@ def AttnWarpSpecializePass
     * the `producer` region gets one loop over the tile's kv blocks (the
       lower bound of the consumers' first kv loop to the upper bound of their
       last, the same values; `buildKvBlockRange` anew where canonicalization
-      folded those loops) that loads each K/V tile pair and
-      `attn.ring_push`es it;
+      folded those loops; kv loops that do not partition one range, one
+      block a step, from bounds computed before them are a diagnostic) that
+      loads each K/V tile pair and `attn.ring_push`es it;
     * the `consumer` region gets the kv loops, in which each K/V
       `attn.load_tile` pair becomes one `attn.ring_pop` (with an
       `attn.ring_release` of K right after the S GEMM and of V last in the

@@ -119,7 +119,7 @@ struct SharedMemoryLayout {
 /// for D > 64, intra-warpgroup overlap with 3 stages where they fit, else 2;
 /// 2 stages without overlap for D <= 64, three consumer warpgroups, tiles
 /// whose O, S and carried P exceed the consumers' registers, `slidingWindow`
-/// masks above D = 128, and targets without a table.
+/// masks above D = 128, and the generic table.
 ConsumerSchedule getDefaultConsumerSchedule(TileConfig tile, int64_t headDim,
                                             int64_t valueHeadDim,
                                             bool slidingWindow = false,
@@ -138,11 +138,13 @@ struct RegisterBudget {
 RegisterBudget getWarpSpecializedRegisterBudget(int64_t consumerWarpgroups,
                                                 bool pagedKv = false);
 
-/// The default tile for a head dim on a target: "sm_90a" (what the current
-/// Hopper kernel runs), "sm_90a-fa3" (FlashAttention-3's table), anything
-/// else gets a generic 64 x 64. On the sm_90a tables, an attention whose
-/// query rows are static (`queryRows`: a decode step, the packed rows after
-/// attn-pack-gqa) takes no more 64-row warpgroups than its rows fill.
+/// The default tile for a head dim in a target's table (getTileTargets):
+/// "sm_90a" (what the current Hopper kernel runs), "sm_90a-fa3"
+/// (FlashAttention-3's table), "generic" (64 x 64; also what a name without a
+/// table gets here, which the passes reject first). On the sm_90a tables, an
+/// attention whose query rows are static (`queryRows`: a decode step, the
+/// packed rows after attn-pack-gqa) takes no more 64-row warpgroups than its
+/// rows fill.
 TileConfig getDefaultTileConfig(int64_t headDim, bool causal,
                                 llvm::StringRef target = "sm_90a",
                                 std::optional<int64_t> queryRows = {});

@@ -28,6 +28,7 @@
 #include "KernelBuilder.h"
 #include "KernelEmitter.h"
 
+#include "attnc/Dialect/Attn/KernelAbi.h"
 #include "attnc/Runtime/Manifest.h"
 
 using namespace mlir;

@@ -47,6 +47,7 @@
 
 #include "KernelEmitter.h"
 
+#include "attnc/Dialect/Attn/KernelAbi.h"
 #include "attnc/Runtime/Manifest.h"
 #include "attnc/Transforms/TileOrder.h"
 

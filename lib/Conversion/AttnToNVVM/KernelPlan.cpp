@@ -603,8 +603,9 @@ static LogicalResult readKvPipeline(KernelPlan &plan, FinalizeOp finalize) {
 
 /// The producer region streams the blocks the consumers' kv loops pop, in
 /// order: one kv loop, at the region's top, from the consumers' first block
-/// to their last, one block a step, beside ops without effects or regions
-/// (its bounds' arithmetic). A producer that pushed other blocks, or a
+/// to their last (the very bound values, which attn-warp-specialize gives
+/// it), one block a step, beside ops without effects or regions (its step's
+/// constant). A producer that pushed other blocks, or a
 /// different number of them, would leave the consumers or itself waiting
 /// forever.
 static LogicalResult verifyProducerLoop(const KernelPlan &plan) {

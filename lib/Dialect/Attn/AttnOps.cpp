@@ -610,30 +610,6 @@ SmallVector<Value> mlir::attn::getKernelInputs(AttentionOp op) {
                              operandOf);
 }
 
-template <typename Name>
-static std::optional<unsigned> findParam(ArrayRef<Attribute> params,
-                                         rt::ParamKind kind, Name name) {
-  for (auto [i, attr] : llvm::enumerate(params)) {
-    auto param = cast<KernelParamAttr>(attr);
-    if (param.getKind() == rt::toString(kind) &&
-        param.getValue() == rt::toString(name))
-      return i;
-  }
-  return std::nullopt;
-}
-
-std::optional<unsigned> mlir::attn::findKernelParam(ArrayRef<Attribute> params,
-                                                    rt::ParamKind kind,
-                                                    rt::TensorName tensor) {
-  return findParam(params, kind, tensor);
-}
-
-std::optional<unsigned> mlir::attn::findKernelParam(ArrayRef<Attribute> params,
-                                                    rt::ParamKind kind,
-                                                    rt::Symbol symbol) {
-  return findParam(params, kind, symbol);
-}
-
 Value mlir::attn::extractIndex(OpBuilder &b, Location loc, Value tensor,
                                ValueRange indices) {
   return arith::IndexCastOp::create(

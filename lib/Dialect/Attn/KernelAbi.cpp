@@ -273,6 +273,30 @@ KernelAbiAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                        problem, options, splitKv);
 }
 
+template <typename Name>
+static std::optional<unsigned> findParam(ArrayRef<Attribute> params,
+                                         rt::ParamKind kind, Name name) {
+  for (auto [i, attr] : llvm::enumerate(params)) {
+    auto param = cast<KernelParamAttr>(attr);
+    if (param.getKind() == rt::toString(kind) &&
+        param.getValue() == rt::toString(name))
+      return i;
+  }
+  return std::nullopt;
+}
+
+std::optional<unsigned> mlir::attn::findKernelParam(ArrayRef<Attribute> params,
+                                                    rt::ParamKind kind,
+                                                    rt::TensorName tensor) {
+  return findParam(params, kind, tensor);
+}
+
+std::optional<unsigned> mlir::attn::findKernelParam(ArrayRef<Attribute> params,
+                                                    rt::ParamKind kind,
+                                                    rt::Symbol symbol) {
+  return findParam(params, kind, symbol);
+}
+
 FailureOr<rt::Manifest>
 mlir::attn::toManifest(KernelAbiAttr abi, StringRef entry,
                        function_ref<InFlightDiagnostic()> emitError) {

@@ -91,15 +91,6 @@ std::string getKernelInputList(bool pagedKv, bool varlen);
 /// of getKernelInputOrder.
 SmallVector<Value> getKernelInputs(AttentionOp op);
 
-/// The position of the first parameter of `kind` for `tensor` (`symbol`) in
-/// `params`, a kernel's #attn.kernel_param list, if there is one.
-std::optional<unsigned> findKernelParam(ArrayRef<Attribute> params,
-                                        attnc::rt::ParamKind kind,
-                                        attnc::rt::TensorName tensor);
-std::optional<unsigned> findKernelParam(ArrayRef<Attribute> params,
-                                        attnc::rt::ParamKind kind,
-                                        attnc::rt::Symbol symbol);
-
 /// Returns the logical [batch, heads, seq, head_dim] sizes of a 4-D operand
 /// stored in `layout`.
 SmallVector<int64_t, 4> toLogicalBHSD(ArrayRef<int64_t> shape, Layout layout);

@@ -25,6 +25,15 @@ FailureOr<attnc::rt::Manifest>
 toManifest(KernelAbiAttr abi, StringRef entry,
            function_ref<InFlightDiagnostic()> emitError);
 
+/// The position of the first parameter of `kind` for `tensor` (`symbol`) in
+/// `params`, a kernel's #attn.kernel_param list, if there is one.
+std::optional<unsigned> findKernelParam(ArrayRef<Attribute> params,
+                                        attnc::rt::ParamKind kind,
+                                        attnc::rt::TensorName tensor);
+std::optional<unsigned> findKernelParam(ArrayRef<Attribute> params,
+                                        attnc::rt::ParamKind kind,
+                                        attnc::rt::Symbol symbol);
+
 } // namespace mlir::attn
 
 #endif // ATTNC_DIALECT_ATTN_KERNELABI_H
