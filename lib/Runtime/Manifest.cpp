@@ -1577,6 +1577,22 @@ bool attnc::rt::readArtifactFile(const std::string &path, std::string &out,
     error = "cannot read '" + path + "': it is a directory";
     return false;
   }
+  // A FIFO or a device (a link to /dev/zero) would be read forever, and a
+  // huge file into memory: an artifact file is a regular file of bounded
+  // size (kernel.ptx of the largest kernels is a few hundred KiB).
+  std::filesystem::file_status status = std::filesystem::status(path, ec);
+  if (!ec && std::filesystem::exists(status) &&
+      !std::filesystem::is_regular_file(status)) {
+    error = "cannot read '" + path + "': it is not a regular file";
+    return false;
+  }
+  if (std::uintmax_t size = std::filesystem::file_size(path, ec);
+      !ec && size > kMaxArtifactFileBytes) {
+    error = "cannot read '" + path + "': it is " + std::to_string(size) +
+            " bytes, more than the " + std::to_string(kMaxArtifactFileBytes) +
+            " an artifact file may have";
+    return false;
+  }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     error = "cannot read '" + path + "': " + std::strerror(errno);

@@ -245,9 +245,14 @@ struct Manifest {
 bool parseManifest(std::string_view json, Manifest &out, std::string &error,
                    std::string_view sourceName = {});
 
+/// The largest artifact file readArtifactFile reads: 64 MiB, far above
+/// any kernel's PTX.
+inline constexpr std::uintmax_t kMaxArtifactFileBytes = 64u << 20;
+
 /// Reads an artifact's file (its manifest, PTX or cubin) into `out`. On
 /// failure returns false and sets `error` to "cannot read '<path>': <why>"
-/// (a directory is refused, not read as an empty file).
+/// (a directory, a FIFO or device, and a file over kMaxArtifactFileBytes are
+/// refused, not read).
 bool readArtifactFile(const std::string &path, std::string &out,
                       std::string &error);
 
