@@ -35,11 +35,15 @@ MlirLogicalResult attncPipelineOptionsParse(AttncPipelineOptions options,
                                             void *userData) {
   std::string errors;
   llvm::raw_string_ostream os(errors);
-  if (succeeded(unwrap(options)->parseFromString(unwrap(text), os)))
-    return mlirLogicalResultSuccess();
+  if (succeeded(unwrap(options)->parseFromString(unwrap(text), os))) {
+    errors = attn::getOptionConflict(*unwrap(options));
+    if (errors.empty())
+      return mlirLogicalResultSuccess();
+  }
   if (onDiagnostic) {
     std::string message = "error: bad attnc pipeline options '" +
-                          unwrap(text).str() + "': " + errors;
+                          unwrap(text).str() +
+                          "': " + StringRef(errors).trim().str() + "\n";
     onDiagnostic(wrap(StringRef(message)), userData);
   }
   return mlirLogicalResultFailure();

@@ -88,6 +88,17 @@ static void testOptions(void) {
   // CHECK: bad: 0
   printf("bad: %d\n", mlirLogicalResultIsSuccess(bad));
   attncPipelineOptionsDestroy(options);
+  /* Options that rule each other out are an error, not one dropped. */
+  AttncPipelineOptions conflicting = attncPipelineOptionsCreate();
+  MlirLogicalResult conflict = attncPipelineOptionsParse(
+      conflicting,
+      mlirStringRefCreateFromCString(
+          "warp-specialize=off intra-warpgroup-overlap=on"),
+      printDiagnostic, NULL);
+  // CHECK-NEXT: diagnostic: error: bad attnc pipeline options 'warp-specialize=off intra-warpgroup-overlap=on': --intra-warpgroup-overlap=on needs the producer warpgroup, which --warp-specialize=off leaves out; drop one (or pass --warp-specialize=on)
+  // CHECK-NEXT: conflict: 0
+  printf("conflict: %d\n", mlirLogicalResultIsSuccess(conflict));
+  attncPipelineOptionsDestroy(conflicting);
 }
 
 /* A textual pipeline of attnc passes; a bad one is an error. */

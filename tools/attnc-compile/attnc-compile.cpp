@@ -78,13 +78,9 @@ static LogicalResult parsePipelineOptions(attn::AttnPipelineOptions &options) {
                  << "' (attnc-compile --help lists them)\n";
     return failure();
   }
-  // split-kv is on by default and a persistent grid keeps decode steps
-  // whole; asked for by name, the two contradict each other.
-  if (options.persistent && options.splitKv &&
-      options.splitKv.getNumOccurrences() > 0) {
-    llvm::errs() << "attnc-compile: --split-kv and --persistent: a "
-                    "persistent grid walks whole tiles and has no kv split; "
-                    "drop one\n";
+  if (std::string conflict = attn::getOptionConflict(options);
+      !conflict.empty()) {
+    llvm::errs() << "attnc-compile: " << conflict << "\n";
     return failure();
   }
   return success();

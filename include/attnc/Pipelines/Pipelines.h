@@ -190,6 +190,14 @@ void buildAttnToNVVMPipeline(OpPassManager &pm,
 void buildAttnToPTXPipeline(OpPassManager &pm,
                             const AttnPipelineOptions &options);
 
+/// The first contradiction among options asked for by name (parsed from a
+/// string, as attnc-compile and attncPipelineOptionsParse parse them): an
+/// option the others rule out, which the pipeline would otherwise drop
+/// silently. A sentence naming both, or empty. A pipeline registered with
+/// attnc-opt cannot refuse its options, so there the later option wins, as
+/// docs/Options.md says.
+std::string getOptionConflict(const AttnPipelineOptions &options);
+
 /// Registers attn-tiling-pipeline, attn-lower-to-nvvm-pipeline,
 /// attn-lower-to-ptx-pipeline, convert-attn-to-loops and
 /// attn-lower-to-cpu-pipeline.
