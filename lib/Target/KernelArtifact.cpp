@@ -94,6 +94,31 @@ static LogicalResult compileOne(ModuleOp module,
   return success(!artifact.ptx.empty());
 }
 
+/// Says why `module`, which has no function with a body at its top level,
+/// gives no kernel: a function nested in another module, or declarations
+/// only.
+static LogicalResult emitNothingToCompile(ModuleOp module) {
+  func::FuncOp nested;
+  module.walk([&](func::FuncOp func) {
+    if (!nested && func->getParentOp() != module && !func.isDeclaration())
+      nested = func;
+  });
+  if (nested) {
+    auto parent = nested->getParentOfType<ModuleOp>();
+    InFlightDiagnostic diag = nested.emitError("function @")
+                              << nested.getSymName() << " is inside module";
+    if (std::optional<StringRef> name = parent.getSymName())
+      diag << " @" << *name;
+    return diag << ": only the functions at the top level of the input are "
+                   "compiled";
+  }
+  for (auto func : module.getOps<func::FuncOp>())
+    return func.emitError("function @")
+           << func.getSymName()
+           << " is a declaration: the input has no function body to compile";
+  return module.emitError("the input has no function to compile");
+}
+
 FailureOr<SmallVector<KernelArtifact>>
 mlir::attn::compileKernelArtifacts(ModuleOp module,
                                    const AttnPipelineOptions &options) {
@@ -139,6 +164,8 @@ mlir::attn::compileKernelArtifacts(ModuleOp module,
                              .count();
     artifacts.push_back(std::move(artifact));
   }
+  if (artifacts.empty())
+    return emitNothingToCompile(module);
   return artifacts;
 }
 

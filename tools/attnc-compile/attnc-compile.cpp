@@ -138,10 +138,6 @@ int main(int argc, char **argv) {
   auto artifacts = attn::compileKernelArtifacts(*module, options);
   if (failed(artifacts))
     return 1;
-  if (artifacts->empty()) {
-    llvm::errs() << "attnc-compile: no function in " << inputFile << "\n";
-    return 1;
-  }
   for (const attn::KernelArtifact &artifact : *artifacts) {
     SmallString<256> dir(outputDir.getValue());
     llvm::sys::path::append(dir, artifact.name);
