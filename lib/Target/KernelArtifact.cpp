@@ -27,13 +27,19 @@
 using namespace mlir;
 using namespace mlir::attn;
 
-/// Whether `func` holds an attention that becomes a kernel: one whose results
-/// something reads (canonicalization erases an unused one, which would leave
-/// nothing to compile); emits an error naming what is missing otherwise.
+/// Whether `func` holds attention IR that can become a kernel: an
+/// attn.attention whose results something reads (canonicalization erases an
+/// unused one, which would leave nothing to compile), or the attn ops of an
+/// attention tiled already; emits an error naming what is missing otherwise.
 static LogicalResult checkHoldsAttention(func::FuncOp func) {
   SmallVector<AttentionOp> attentions;
-  func.walk([&](AttentionOp op) { attentions.push_back(op); });
-  if (attentions.empty())
+  bool attnOps = false;
+  func.walk([&](Operation *op) {
+    if (auto attention = dyn_cast<AttentionOp>(op))
+      attentions.push_back(attention);
+    attnOps |= isa_and_nonnull<AttnDialect>(op->getDialect());
+  });
+  if (!attnOps)
     return func.emitError("function @")
            << func.getSymName() << " holds no attn.attention to compile";
   for (AttentionOp op : attentions)
