@@ -133,7 +133,10 @@ std::string mlir::attn::getOptionConflict(const AttnPipelineOptions &options) {
     return "--split-kv and --persistent: a persistent grid walks whole tiles "
            "and has no kv split; drop one";
   // What needs the producer warpgroup, where no tile gets one: warp
-  // specialization off, or left to a table that never specializes.
+  // specialization off, or left to a table that never specializes. (A
+  // target without a table is the passes' diagnostic.)
+  if (!llvm::is_contained(getTileTargets(), options.target))
+    return "";
   bool producer = options.warpSpecialize == WarpSpecializeMode::On ||
                   (options.warpSpecialize == WarpSpecializeMode::Auto &&
                    getDefaultWarpSpecialization(/*headDim=*/0, options.target));
