@@ -189,17 +189,28 @@ int main(int argc, char **argv) {
       std::fprintf(stderr, "attnc-run-artifact: error: %s\n", why.c_str());
       return 2;
     }
-  // The manifests first: an artifact that cannot be read is reported as
-  // such, on a machine with a GPU or without one.
-  int passes = 0, failures = 0, unreadable = 0;
+  // What needs no GPU first: each manifest, the PTX file it names and the
+  // entry in it, and the problem it describes; an artifact that fails one of
+  // these is reported as such on a machine with a GPU or without one.
+  int passes = 0, failures = 0, unusable = 0;
   std::vector<std::pair<std::string, rt::Manifest>> artifacts;
   for (const std::string &dir : dirs) {
-    std::string json, error;
+    std::string json, ptx, error;
     rt::Manifest m;
-    if (!rt::readArtifactFile(dir + "/manifest.json", json, error) ||
-        !rt::parseManifest(json, m, error, dir + "/manifest.json")) {
+    Problem problem;
+    auto [batch, seqQ, seqK] = shapes.front();
+    bool usable = rt::readArtifactFile(dir + "/manifest.json", json, error) &&
+                  rt::parseManifest(json, m, error, dir + "/manifest.json") &&
+                  rt::readArtifactFile(dir + "/" + m.ptx, ptx, error) &&
+                  problemFromManifest(m, batch, seqQ, seqK, problem, error);
+    if (usable && ptx.find(".entry " + m.entry + "(") == std::string::npos) {
+      error = dir + "/" + m.ptx + " has no kernel entry " + m.entry +
+              " (the manifest's entry)";
+      usable = false;
+    }
+    if (!usable) {
       std::fprintf(stderr, "attnc-run-artifact: error: %s\n", error.c_str());
-      ++unreadable;
+      ++unusable;
       continue;
     }
     artifacts.emplace_back(dir, std::move(m));
@@ -260,10 +271,10 @@ int main(int argc, char **argv) {
   std::printf("backend: gpu (attnc-run-artifact: sm_90a kernels through "
               "libAttncRuntime)\n%d passed, %d failed",
               passes, failures);
-  // Those are rows of the table; an artifact without a readable manifest has
-  // none (its error went to stderr) but fails the run as well.
-  if (unreadable)
-    std::printf(", %d artifacts unreadable", unreadable);
+  // Those are rows of the table; an unusable artifact has none (its error
+  // went to stderr) but fails the run as well.
+  if (unusable)
+    std::printf(", %d artifacts unusable", unusable);
   std::printf("\n");
-  return failures == 0 && unreadable == 0 ? 0 : 1;
+  return failures == 0 && unusable == 0 ? 0 : 1;
 }
