@@ -2868,7 +2868,7 @@ func.func @"a-b"(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %ar
   return %2 : tensor<?x2x?x64xbf16>
 }
 
-// expected-error @+1 {{convert-attn-to-nvvm: @a_b and another function both become kernel a_b; rename one of them}}
+// expected-error @+1 {{convert-attn-to-nvvm: the kernel of @a_b is named a_b, as the kernel of @a-b is; rename one of the functions}}
 func.func @a_b(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
   %scale_cst0 = arith.constant 0.180336878 : f32
   %scale_cst1 = arith.constant 1.250000e-01 : f32

@@ -25,7 +25,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringMap.h"
 
 #define DEBUG_TYPE "convert-attn-to-nvvm"
 
@@ -184,19 +184,33 @@ struct ConvertAttnToNVVMPass final
     module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
                     b.getUnitAttr());
 
-    llvm::StringSet<> names;
+    // Each entry name of the module and the kernel it names ("the kernel of
+    // @f", "the combine kernel of @f").
+    llvm::StringMap<std::string> entries;
+    auto reserve = [&](func::FuncOp func, const std::string &entry,
+                       const Twine &what) {
+      auto [it, inserted] = entries.try_emplace(entry, what.str());
+      if (inserted)
+        return true;
+      func.emitError("convert-attn-to-nvvm: ")
+          << what << " is named " << entry << ", as " << it->second
+          << " is; rename one of the functions";
+      return false;
+    };
     for (auto [func, forall] : work) {
       std::string name = kernelName(func.getSymName());
-      if (!names.insert(name).second) {
-        func.emitError("convert-attn-to-nvvm: @")
-            << func.getSymName() << " and another function both become kernel "
-            << name << "; rename one of them";
+      if (!reserve(func, name, "the kernel of @" + func.getSymName()))
         return signalPassFailure();
-      }
       if (failed(verifyOnlyAttention(func, forall)))
         return signalPassFailure();
       FailureOr<KernelPlan> plan = readKernelPlan(forall, name);
       if (failed(plan))
+        return signalPassFailure();
+      // A split-KV kernel's combine kernel is an entry of the same module:
+      // a kernel of that name would otherwise rename one of them.
+      if (plan->kvSplit &&
+          !reserve(func, combineKernelName(name),
+                   "the combine kernel of @" + func.getSymName()))
         return signalPassFailure();
       // The kernel's parameters are its inputs (and the scale and split
       // count the passes add), by name: an argument its tile does not read

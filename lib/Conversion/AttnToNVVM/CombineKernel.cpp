@@ -273,8 +273,9 @@ SplitKvAttr mlir::attn::hopper::buildCombineKernel(OpBuilder &b, Location loc,
   params.push_back(param(rt::ParamKind::I32, rt::Symbol::KvSplits));
   int64_t elementBytes = plan.elementType.getIntOrFloatBitWidth() / 8;
   auto abi = SplitKvAttr::get(
-      ctx, plan.kvSplit->fixed.value_or(0), plan.blockN, plan.name + "_combine",
-      kCombineThreads, kCombineRows * plan.valueHeadDim * elementBytes,
+      ctx, plan.kvSplit->fixed.value_or(0), plan.blockN,
+      combineKernelName(plan.name), kCombineThreads,
+      kCombineRows * plan.valueHeadDim * elementBytes,
       b.getArrayAttr({gridDim(rt::Symbol::SeqQ, kCombineRows),
                       gridDim(rt::Symbol::HeadsQ, 1),
                       gridDim(rt::Symbol::Batch, 1)}),

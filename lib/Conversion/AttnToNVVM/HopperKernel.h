@@ -23,6 +23,13 @@ LLVM::LLVMFuncOp buildHopperAttentionKernel(OpBuilder &b, Location loc,
                                             gpu::GPUModuleOp module,
                                             const KernelPlan &plan);
 
+/// The PTX entry name of the combine kernel of the split-KV attention kernel
+/// `kernel`: the two are entries of one module, so the conversion reserves
+/// it beside every attention kernel's name.
+inline std::string combineKernelName(StringRef kernel) {
+  return (kernel + "_combine").str();
+}
+
 } // namespace mlir::attn
 
 #endif // ATTNC_LIB_CONVERSION_ATTNTONVVM_HOPPERKERNEL_H
