@@ -67,16 +67,23 @@ static void printHelp() {
   attn::AttnPipelineOptions().printHelp(2, 40);
 }
 
-/// Parses the sunk `--name=value` arguments as pipeline options.
+/// Parses the sunk `--name=value` arguments as pipeline options, one
+/// argument at a time: a value with a space in it would otherwise read as
+/// further options (`--target="sm_90a block-m=7"` setting block_m).
 static LogicalResult parsePipelineOptions(attn::AttnPipelineOptions &options) {
-  std::string text;
-  for (StringRef arg : pipelineOptions)
-    text += arg.ltrim('-').str() + " ";
-  if (failed(options.parseFromString(text))) {
-    llvm::errs() << "attnc-compile: bad pipeline option in '"
-                 << StringRef(text).rtrim()
-                 << "' (attnc-compile --help lists them)\n";
-    return failure();
+  for (StringRef arg : pipelineOptions) {
+    if (arg.find_first_of(" \t\n\r\v\f") != StringRef::npos) {
+      llvm::errs() << "attnc-compile: '" << arg
+                   << "': a pipeline option is one --name=value argument "
+                      "without spaces; give each option as an argument of "
+                      "its own\n";
+      return failure();
+    }
+    if (failed(options.parseFromString(arg.ltrim('-')))) {
+      llvm::errs() << "attnc-compile: bad pipeline option '" << arg
+                   << "' (attnc-compile --help lists them)\n";
+      return failure();
+    }
   }
   if (std::string conflict = attn::getOptionConflict(options);
       !conflict.empty()) {
