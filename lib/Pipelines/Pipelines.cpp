@@ -262,6 +262,38 @@ void mlir::attn::buildAttnToPTXPipeline(OpPassManager &pm,
   pm.addPass(createGpuModuleToBinaryPass(binary));
 }
 
+/// Registers a GPU pipeline whose option string is refused, with the
+/// reason, where its options contradict each other (getOptionConflict) or
+/// stop before the loops the conversion lowers (PassPipelineRegistration's
+/// builder cannot fail, so the pipeline would drop or misread them).
+static void registerGpuPipeline(StringRef name, StringRef description,
+                                void (*build)(OpPassManager &,
+                                              const AttnPipelineOptions &)) {
+  registerPassPipeline(
+      name, description,
+      [name, build](OpPassManager &pm, StringRef text,
+                    function_ref<LogicalResult(const Twine &)> errorHandler)
+          -> LogicalResult {
+        AttnPipelineOptions options;
+        if (failed(options.parseFromString(text)))
+          return failure();
+        if (std::string conflict = getOptionConflict(options);
+            !conflict.empty())
+          return errorHandler(name + ": " + conflict);
+        if (options.stopAfter < AttnStage::Fused)
+          return errorHandler(
+              name + ": stop-after=" + stringifyAttnStage(options.stopAfter) +
+              " leaves the kv loops unfused, and the kernel lowers the fused "
+              "online softmax: stop after fused or split here "
+              "(attn-tiling-pipeline prints the earlier stages)");
+        build(pm, options);
+        return success();
+      },
+      [](function_ref<void(const detail::PassOptions &)> optHandler) {
+        optHandler(AttnPipelineOptions());
+      });
+}
+
 void mlir::attn::registerAttnPipelines() {
   PassPipelineRegistration<AttnPipelineOptions>(
       "attn-tiling-pipeline",
@@ -269,20 +301,14 @@ void mlir::attn::registerAttnPipelines() {
       [](OpPassManager &pm, const AttnPipelineOptions &options) {
         buildAttnTilingPipeline(pm, options);
       });
-  PassPipelineRegistration<AttnPipelineOptions>(
-      "attn-lower-to-nvvm-pipeline",
-      "Tile, fuse, split and lower attention to an sm_90a kernel in a "
-      "gpu.module (LLVM + NVVM dialects)",
-      [](OpPassManager &pm, const AttnPipelineOptions &options) {
-        buildAttnToNVVMPipeline(pm, options);
-      });
-  PassPipelineRegistration<AttnPipelineOptions>(
-      "attn-lower-to-ptx-pipeline",
-      "attn-check-requirements, attn-lower-to-nvvm-pipeline, then "
-      "gpu-module-to-binary{format=isa}",
-      [](OpPassManager &pm, const AttnPipelineOptions &options) {
-        buildAttnToPTXPipeline(pm, options);
-      });
+  registerGpuPipeline("attn-lower-to-nvvm-pipeline",
+                      "Tile, fuse, split and lower attention to an sm_90a "
+                      "kernel in a gpu.module (LLVM + NVVM dialects)",
+                      buildAttnToNVVMPipeline);
+  registerGpuPipeline("attn-lower-to-ptx-pipeline",
+                      "attn-check-requirements, attn-lower-to-nvvm-pipeline, "
+                      "then gpu-module-to-binary{format=isa}",
+                      buildAttnToPTXPipeline);
   PassPipelineRegistration<>(
       "convert-attn-to-loops",
       "Lower attn IR of any stage to scf loops on memrefs (CPU reference)",

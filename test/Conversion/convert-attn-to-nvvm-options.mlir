@@ -6,6 +6,22 @@
 // RUN:   | FileCheck %s --check-prefix=WS
 // WS: for the --warp-specialize option: Cannot find option named 'maybe'!
 
+// Options that contradict each other, or a stage before the one the kernel
+// lowers, are refused by the GPU pipelines (as by attnc-compile), not
+// dropped or left to a later pass's message.
+// RUN: not attnc-opt %s --attn-lower-to-nvvm-pipeline="persistent split-kv" 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=CONFLICT
+// CONFLICT: error: attn-lower-to-nvvm-pipeline: --split-kv and --persistent: a persistent grid walks whole tiles and has no kv split; drop one
+// RUN: not attnc-opt %s --attn-lower-to-ptx-pipeline="warp-specialize=off ping-pong" 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=NO-PRODUCER
+// NO-PRODUCER: error: attn-lower-to-ptx-pipeline: --ping-pong needs the producer warpgroup, which --warp-specialize=off leaves out; drop one (or pass --warp-specialize=on)
+// RUN: not attnc-opt %s --attn-lower-to-nvvm-pipeline="stop-after=tiled" 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=STOP-TILED
+// STOP-TILED: error: attn-lower-to-nvvm-pipeline: stop-after=tiled leaves the kv loops unfused, and the kernel lowers the fused online softmax: stop after fused or split here (attn-tiling-pipeline prints the earlier stages)
+// RUN: not attnc-opt %s --pass-pipeline="builtin.module(attn-lower-to-nvvm-pipeline{stop-after=graph})" 2>&1 \
+// RUN:   | FileCheck %s --check-prefix=STOP-GRAPH
+// STOP-GRAPH: error: attn-lower-to-nvvm-pipeline: stop-after=graph leaves the kv loops unfused
+
 // RUN: not attnc-opt %s --attn-lower-to-nvvm-pipeline="intra-warpgroup-overlap=maybe" 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=OVERLAP-VALUE
 // RUN: not attnc-opt %s --attn-generalize-lengths --attn-tiling-pipeline --attn-warp-specialize="intra-warpgroup-overlap=maybe" 2>&1 \

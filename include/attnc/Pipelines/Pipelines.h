@@ -193,9 +193,9 @@ void buildAttnToPTXPipeline(OpPassManager &pm,
 /// The first contradiction among options asked for by name (parsed from a
 /// string, as attnc-compile and attncPipelineOptionsParse parse them): an
 /// option the others rule out, which the pipeline would otherwise drop
-/// silently. A sentence naming both, or empty. A pipeline registered with
-/// attnc-opt cannot refuse its options, so there the later option wins, as
-/// docs/Options.md says.
+/// silently. A sentence naming both, or empty. The GPU pipelines registered
+/// with attnc-opt refuse an option string that has one; a C++ caller of the
+/// build functions checks it first.
 std::string getOptionConflict(const AttnPipelineOptions &options);
 
 /// Registers attn-tiling-pipeline, attn-lower-to-nvvm-pipeline,
