@@ -42,12 +42,30 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <sstream>
 
 using namespace attnc::run;
 namespace rt = attnc::rt;
 
 namespace {
+
+/// For `dir` without a manifest.json that holds kernel folders (attnc-compile's
+/// -o folder), what to pass instead; empty otherwise.
+std::string kernelFoldersHint(const std::string &dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec) ||
+      fs::exists(fs::path(dir) / "manifest.json", ec))
+    return "";
+  for (const fs::directory_entry &entry : fs::directory_iterator(dir, ec))
+    if (fs::exists(entry.path() / "manifest.json", ec))
+      return " ('" + dir +
+             "' is a folder of kernel artifacts, as attnc-compile's -o "
+             "writes them: pass the artifacts, " +
+             dir + "/*)";
+  return "";
+}
 
 std::string option(const rt::Manifest &m, const std::string &name) {
   for (const rt::CompileOption &o : m.options)
@@ -209,6 +227,7 @@ int main(int argc, char **argv) {
       usable = false;
     }
     if (!usable) {
+      error += kernelFoldersHint(dir);
       std::fprintf(stderr, "attnc-run-artifact: error: %s\n", error.c_str());
       ++unusable;
       continue;
