@@ -229,6 +229,8 @@ void mlir::attn::buildAttnToNVVMPipeline(OpPassManager &pm,
   // A split tile lets its combine kernel launch at its epilogue.
   if (options.programmaticLaunch)
     funcPm.addPass(createAttnSignalDependentsPass());
+  if (options.conditionalRescale)
+    funcPm.addPass(createAttnConditionalRescalePass());
   funcPm.addPass(createAttnAssignLayoutsPass());
   AttnAllocateSharedMemoryPassOptions allocation;
   allocation.probsInRegisters = options.probsInRegisters;
@@ -238,7 +240,6 @@ void mlir::attn::buildAttnToNVVMPipeline(OpPassManager &pm,
   funcPm.addPass(createAttnInsertWaitsPass());
   ConvertAttnToNVVMPassOptions nvvm;
   nvvm.chip = "sm_90a";
-  nvvm.conditionalRescale = options.conditionalRescale;
   pm.addPass(createConvertAttnToNVVMPass(nvvm));
   OpPassManager &gpuPm = pm.nest<gpu::GPUModuleOp>();
   gpuPm.addPass(createSCFToControlFlowPass());

@@ -250,12 +250,13 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 // PROBS-SMEM:           nvvm.wgmma.mma_async {{.*}}<m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<bf16>, <one>, <row>], B[<bf16>, <one>, <row>]
 // PROBS-SMEM:           nvvm.wgmma.commit.group.sync.aligned
 
-// Conditional rescale (conditional-rescale=true; off by default, since it
-// measured no faster): alpha is exactly 1 where a row max did not move, and
-// O *= alpha runs only in warps where some row max moved (a warp vote keeps
-// the branch uniform). By default every block multiplies.
+// Conditional rescale (an attn.scale_rows marked `conditional` by
+// attn-conditional-rescale; off by default, since it measured no faster):
+// alpha is exactly 1 where a row max did not move, and O *= alpha runs only
+// in warps where some row max moved (a warp vote keeps the branch uniform).
+// Without the attribute every block multiplies.
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
-// RUN:   --attn-warp-specialize --attn-assign-layouts --attn-allocate-shared-memory --attn-insert-waits --convert-attn-to-nvvm="conditional-rescale=true" \
+// RUN:   --attn-warp-specialize --attn-conditional-rescale --attn-assign-layouts --attn-allocate-shared-memory --attn-insert-waits --convert-attn-to-nvvm \
 // RUN:   | FileCheck %s --check-prefix=RESCALE
 // RESCALE-LABEL: llvm.func @causal(
 // RESCALE:         scf.for

@@ -100,11 +100,6 @@ def ConvertAttnToNVVMPass : Pass<"convert-attn-to-nvvm", "ModuleOp"> {
            "Target chip">,
     Option<"features", "features", "std::string", /*default=*/"\"+ptx86\"",
            "PTX features (+ptx86 or newer: older versions make LLVM abort)">,
-    Option<"conditionalRescale", "conditional-rescale", "bool",
-           /*default=*/"false",
-           "Skip O *= alpha in warps whose row maxima did not move during "
-           "the block (exact: alpha is 1 there; FlashAttention-4's trick). "
-           "Off: measured neutral to 4 % slower (bench/RESULTS.md run 15)">,
   ];
 }
 

@@ -223,7 +223,6 @@ struct ConvertAttnToNVVMPass final
                  "are its attention's inputs)";
           return signalPassFailure();
         }
-      plan->conditionalRescale = conditionalRescale;
       buildHopperAttentionKernel(b, func.getLoc(), gpuModule, *plan);
       func.erase();
     }

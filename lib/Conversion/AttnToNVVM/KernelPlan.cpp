@@ -1218,6 +1218,10 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
   // accumulator layout's warpgroups are block_m / 64: its verifier).
   if (failed(readTileLayouts(plan)))
     return failure();
+  for (const KvLoop &kv : plan.kvLoops)
+    kv.loop.walk([&](ScaleRowsOp op) {
+      plan.conditionalRescale |= op.getConditional();
+    });
 
   // Shared memory as attn-allocate-shared-memory laid it out; whether P
   // goes through it and whether the grid is persistent follow.

@@ -167,13 +167,15 @@ struct KernelPlan {
     return consumerWarpgroups + (warpSpecialize() ? 1 : 0);
   }
 
-  // Lowering choices: convert-attn-to-nvvm options, and (probsInRegisters,
-  // persistent) what the forall's #attn.shared_memory says.
+  // Lowering choices the IR records: (probsInRegisters, persistent) what
+  // the forall's #attn.shared_memory says, and (conditionalRescale) its kv
+  // loops' attn.scale_rows.
   /// O += P V reads P from registers (wgmma RS); otherwise P goes through
   /// shared memory and wgmma SS (kept as FA3's "without RS" ablation): the
   /// allocation has no P buffer.
   bool probsInRegisters = true;
-  /// Skip O *= alpha in warps whose row maxima did not move (exact).
+  /// Some kv loop's O *= alpha is `conditional` (attn-conditional-rescale):
+  /// for the manifest; each op's lowering reads its own attribute.
   bool conditionalRescale = false;
   /// The tile's attn.launch_dependents, if any: at the start of the
   /// consumer's tile (before its first kv loop) or at its epilogue (after

@@ -363,7 +363,7 @@ void KernelEmitter::lowerScaleRows(TileValues &values, ScaleRowsOp op) {
   // The vote keeps the branch uniform per warp; wgmma only needs the warps
   // to reconverge before it. Without the moved bit (alpha carried from the
   // previous step) every warp rescales.
-  if (!plan.conditionalRescale || !alpha.moved) {
+  if (!op.getConditional() || !alpha.moved) {
     values.tiles[op.getResult()] = TileFragment{rescale(acc, alpha.rows), {}};
     return;
   }

@@ -560,6 +560,11 @@ LogicalResult PVOp::verify() {
 }
 
 LogicalResult ScaleRowsOp::verify() {
+  // Skipping a warp's rows is a choice about a tile's fragments; a row
+  // vector's rescale is folded into its row sum.
+  if (getConditional() && getInput().getType().getRank() != 2)
+    return emitOpError("conditional applies to a 2-D tile (the accumulator), "
+                       "not to a row vector");
   return verifyRows(*this, "factor", getFactor(), getInput());
 }
 

@@ -636,6 +636,15 @@ func.func @scale_rows_factor_tile(%acc: tensor<128x64xf32>, %f: tensor<64xf32>) 
 
 // -----
 
+// Skipping a warp's rows is a choice about a tile; a row vector has none.
+func.func @scale_rows_conditional_rows(%l: tensor<128xf32>, %f: tensor<128xf32>) -> tensor<128xf32> {
+  // expected-error @+1 {{'attn.scale_rows' op conditional applies to a 2-D tile (the accumulator), not to a row vector}}
+  %r = attn.scale_rows %l, %f conditional : tensor<128xf32>, tensor<128xf32>
+  return %r : tensor<128xf32>
+}
+
+// -----
+
 // A rank-1 input has one row per element.
 func.func @scale_rows_factor_rows(%l: tensor<128xf32>, %f: tensor<64xf32>) -> tensor<128xf32> {
   // expected-error @+1 {{'attn.scale_rows' op factor size 64 does not match tile rows 128}}

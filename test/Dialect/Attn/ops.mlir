@@ -221,6 +221,7 @@ func.func @attention_mqa(%q: tensor<1x16x1x128xf16>, %k: tensor<1x1x4096x128xf16
 // CHECK:         %[[LS:.*]] = attn.scale_rows %[[L]], %[[F]] : tensor<128xf32>, tensor<128xf32>
 // CHECK:         %[[L1:.*]] = attn.row_sum %[[P]] init %[[LS]] : tensor<128x64xf32> -> tensor<128xf32>
 // CHECK:         %[[AS:.*]] = attn.scale_rows %[[ACC]], %[[F]] : tensor<128x64xf32>, tensor<128xf32>
+// CHECK:         %[[CS:.*]] = attn.scale_rows %[[ACC]], %[[F]] conditional : tensor<128x64xf32>, tensor<128xf32>
 // CHECK:         %[[A1:.*]] = attn.pv %[[P]], %[[KT]], %[[AS]] : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
 // CHECK:         %[[OT:.*]], %[[LT:.*]] = attn.finalize %[[A1]], %[[L1]], %[[M1]] scale %[[SCALE]] : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
 // CHECK:         return %[[OT]], %[[LT]], %[[M0]], %[[L0]]
@@ -253,6 +254,7 @@ func.func @tile_ops(%q: tensor<2x8x?x64xbf16>, %k: tensor<2x?x2x64xbf16>,
   %ls = attn.scale_rows %l, %f : tensor<128xf32>, tensor<128xf32>
   %l1 = attn.row_sum %p init %ls : tensor<128x64xf32> -> tensor<128xf32>
   %as = attn.scale_rows %acc, %f : tensor<128x64xf32>, tensor<128xf32>
+  %cs = attn.scale_rows %acc, %f conditional : tensor<128x64xf32>, tensor<128xf32>
   %a1 = attn.pv %p, %kt, %as : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
   %ot, %lt = attn.finalize %a1, %l1, %m1 scale %scale_cst0
       : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>

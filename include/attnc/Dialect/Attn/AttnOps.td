@@ -511,10 +511,28 @@ def Attn_RescaleFactorOp : Attn_Op<"rescale_factor", [Pure, AllTypesMatch<["old_
 
 def Attn_ScaleRowsOp : Attn_Op<"scale_rows", [Pure, AllTypesMatch<["input", "result"]>]> {
   let summary = "multiply each row of a tile (or each element of a row vector) by a factor";
-  let arguments = (ins Attn_F32RowsOrTile:$input, Attn_F32Rows:$factor);
+  let description = [{
+    `result[i, ...] = input[i, ...] * factor[i]`.
+
+    `conditional` (a tile only, set by `attn-conditional-rescale`) lets the
+    GPU kernel skip the multiplies where they cannot change the tile: where
+    the factor is the online softmax's rescale `exp2((m_old - m_new) * c)`
+    of the same kv step, a row whose maximum did not move has the factor
+    1 exactly, and the kernel leaves the rows of a warp in which no maximum
+    moved as they are (FlashAttention-4's conditional rescale). Elsewhere,
+    and on the CPU, every row is multiplied; the result is the same.
+
+    ```mlir
+    %o = attn.scale_rows %acc, %alpha conditional
+        : tensor<128x128xf32, #acc>, tensor<128xf32, #rows>
+    ```
+  }];
+  let arguments = (ins Attn_F32RowsOrTile:$input, Attn_F32Rows:$factor,
+                   UnitAttr:$conditional);
   let results = (outs Attn_F32RowsOrTile:$result);
   let assemblyFormat = [{
-    $input `,` $factor attr-dict `:` type($input) `,` type($factor)
+    $input `,` $factor (`conditional` $conditional^)? attr-dict `:` type($input)
+    `,` type($factor)
   }];
   let hasVerifier = 1;
 }
