@@ -33,7 +33,9 @@ attncPipelineOptionsDestroy(AttncPipelineOptions options);
 
 /// Sets options from their textual form, the one the pipeline takes between
 /// braces: "block-m=64 block-n=64 warp-specialize=off". Fails on an unknown
-/// option or a bad value (and leaves earlier options of the text set). The
+/// option or a bad value (and leaves earlier options of the text set), and
+/// on options the pipeline cannot honour: a stop-after before the fused
+/// loops, or options that contradict each other. The
 /// callback gets the error; for a bad value, LLVM's option parser also
 /// prints why to stderr (llvm::cl reports to no other stream).
 MLIR_CAPI_EXPORTED MlirLogicalResult

@@ -127,6 +127,14 @@ std::string mlir::attn::getOptionConflict(const AttnPipelineOptions &options) {
   auto named = [](const auto &option) {
     return option.getNumOccurrences() > 0;
   };
+  // The kernel lowers the fused online softmax; the tiling pipeline prints
+  // the stages before it.
+  if (options.stopAfter < AttnStage::Fused)
+    return ("stop-after=" + stringifyAttnStage(options.stopAfter) +
+            " leaves the kv loops unfused, and the kernel lowers the fused "
+            "online softmax: stop after fused or split (attn-tiling-pipeline "
+            "prints the earlier stages)")
+        .str();
   // split-kv is on by default and a persistent grid keeps decode steps
   // whole; asked for by name, the two contradict each other.
   if (options.persistent && options.splitKv && named(options.splitKv))
@@ -264,9 +272,8 @@ void mlir::attn::buildAttnToPTXPipeline(OpPassManager &pm,
 }
 
 /// Registers a GPU pipeline whose option string is refused, with the
-/// reason, where its options contradict each other (getOptionConflict) or
-/// stop before the loops the conversion lowers (PassPipelineRegistration's
-/// builder cannot fail, so the pipeline would drop or misread them).
+/// reason, where getOptionConflict finds one (PassPipelineRegistration's
+/// builder cannot fail, so the pipeline would drop or misread the option).
 static void registerGpuPipeline(StringRef name, StringRef description,
                                 void (*build)(OpPassManager &,
                                               const AttnPipelineOptions &)) {
@@ -281,12 +288,6 @@ static void registerGpuPipeline(StringRef name, StringRef description,
         if (std::string conflict = getOptionConflict(options);
             !conflict.empty())
           return errorHandler(name + ": " + conflict);
-        if (options.stopAfter < AttnStage::Fused)
-          return errorHandler(
-              name + ": stop-after=" + stringifyAttnStage(options.stopAfter) +
-              " leaves the kv loops unfused, and the kernel lowers the fused "
-              "online softmax: stop after fused or split here "
-              "(attn-tiling-pipeline prints the earlier stages)");
         build(pm, options);
         return success();
       },

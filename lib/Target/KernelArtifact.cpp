@@ -18,6 +18,7 @@
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -133,6 +134,8 @@ mlir::attn::compileKernelArtifacts(ModuleOp module,
   if (failed(checkAttncRequirements(module)))
     return failure();
   SmallVector<KernelArtifact> artifacts;
+  // The function each artifact's kernel was compiled from, by kernel name.
+  llvm::StringMap<std::string> functionOfKernel;
   for (auto func : module.getOps<func::FuncOp>()) {
     if (func.isDeclaration())
       continue;
@@ -160,11 +163,13 @@ mlir::attn::compileKernelArtifacts(ModuleOp module,
       return failure();
     // Two functions whose names map to one entry would overwrite each
     // other's artifact.
-    for (const KernelArtifact &other : artifacts)
-      if (other.name == artifact.name)
-        return func.emitError("function @")
-               << function << " and an earlier function both become kernel "
-               << artifact.name << "; rename one of them";
+    auto [earlier, unique] =
+        functionOfKernel.try_emplace(artifact.name, function);
+    if (!unique)
+      return func.emitError("the kernel of @")
+             << function << " is named " << artifact.name
+             << ", as the kernel of @" << earlier->second
+             << " is; rename one of the functions";
     artifact.compileMs = std::chrono::duration<double, std::milli>(
                              std::chrono::steady_clock::now() - start)
                              .count();

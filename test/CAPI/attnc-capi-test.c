@@ -99,6 +99,15 @@ static void testOptions(void) {
   // CHECK-NEXT: conflict: 0
   printf("conflict: %d\n", mlirLogicalResultIsSuccess(conflict));
   attncPipelineOptionsDestroy(conflicting);
+  /* The PTX pipeline lowers the fused loops: an earlier stop is an error. */
+  AttncPipelineOptions unfused = attncPipelineOptionsCreate();
+  MlirLogicalResult early = attncPipelineOptionsParse(
+      unfused, mlirStringRefCreateFromCString("stop-after=tiled"),
+      printDiagnostic, NULL);
+  // CHECK-NEXT: diagnostic: error: bad attnc pipeline options 'stop-after=tiled': stop-after=tiled leaves the kv loops unfused, and the kernel lowers the fused online softmax: stop after fused or split (attn-tiling-pipeline prints the earlier stages)
+  // CHECK-NEXT: early: 0
+  printf("early: %d\n", mlirLogicalResultIsSuccess(early));
+  attncPipelineOptionsDestroy(unfused);
 }
 
 /* A textual pipeline of attnc passes; a bad one is an error. */

@@ -17,7 +17,7 @@
 // NO-PRODUCER: error: attn-lower-to-ptx-pipeline: --ping-pong needs the producer warpgroup, which --warp-specialize=off leaves out; drop one (or pass --warp-specialize=on)
 // RUN: not attnc-opt %s --attn-lower-to-nvvm-pipeline="stop-after=tiled" 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=STOP-TILED
-// STOP-TILED: error: attn-lower-to-nvvm-pipeline: stop-after=tiled leaves the kv loops unfused, and the kernel lowers the fused online softmax: stop after fused or split here (attn-tiling-pipeline prints the earlier stages)
+// STOP-TILED: error: attn-lower-to-nvvm-pipeline: stop-after=tiled leaves the kv loops unfused, and the kernel lowers the fused online softmax: stop after fused or split (attn-tiling-pipeline prints the earlier stages)
 // RUN: not attnc-opt %s --pass-pipeline="builtin.module(attn-lower-to-nvvm-pipeline{stop-after=graph})" 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=STOP-GRAPH
 // STOP-GRAPH: error: attn-lower-to-nvvm-pipeline: stop-after=graph leaves the kv loops unfused

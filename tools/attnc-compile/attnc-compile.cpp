@@ -79,6 +79,13 @@ static LogicalResult parsePipelineOptions(attn::AttnPipelineOptions &options) {
                       "its own\n";
       return failure();
     }
+    // The options parser skips an empty name, value and all.
+    if (arg.ltrim('-').split('=').first.empty()) {
+      llvm::errs() << "attnc-compile: '" << arg
+                   << "' has no option name (attnc-compile --help lists "
+                      "them)\n";
+      return failure();
+    }
     if (failed(options.parseFromString(arg.ltrim('-')))) {
       llvm::errs() << "attnc-compile: bad pipeline option '" << arg
                    << "' (attnc-compile --help lists them)\n";
@@ -104,7 +111,9 @@ int main(int argc, char **argv) {
   // stop-after is also one of LLVM's own code-generation options, which
   // would take it; attnc-compile always compiles to PTX anyway.
   for (int i = 1; i < argc; ++i)
-    if (StringRef(argv[i]).ltrim('-').starts_with("stop-after")) {
+    if (StringRef arg(argv[i]);
+        arg.starts_with("-") &&
+        arg.ltrim('-').split('=').first == "stop-after") {
       llvm::errs() << "attnc-compile: " << argv[i]
                    << " is not available: attnc-compile compiles to PTX; "
                       "attnc-opt --attn-tiling-pipeline=\"stop-after=...\" "

@@ -58,8 +58,10 @@ std::string kernelFoldersHint(const std::string &dir) {
   if (!fs::is_directory(dir, ec) ||
       fs::exists(fs::path(dir) / "manifest.json", ec))
     return "";
-  for (const fs::directory_entry &entry : fs::directory_iterator(dir, ec))
-    if (fs::exists(entry.path() / "manifest.json", ec))
+  // Incremented with an error code: a range-for's ++ would throw.
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end;
+       it.increment(ec))
+    if (fs::exists(it->path() / "manifest.json", ec))
       return " ('" + dir +
              "' is a folder of kernel artifacts, as attnc-compile's -o "
              "writes them: pass the artifacts, " +

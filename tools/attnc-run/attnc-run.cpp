@@ -427,6 +427,8 @@ int main(int argc, char **argv) {
   attn::registerAttncCompiler(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
+  // A diagnostic names the op and the rule; the whole IR would bury it.
+  context.printOpOnDiagnostic(false);
 
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);

@@ -190,12 +190,14 @@ void buildAttnToNVVMPipeline(OpPassManager &pm,
 void buildAttnToPTXPipeline(OpPassManager &pm,
                             const AttnPipelineOptions &options);
 
-/// The first contradiction among options asked for by name (parsed from a
-/// string, as attnc-compile and attncPipelineOptionsParse parse them): an
-/// option the others rule out, which the pipeline would otherwise drop
-/// silently. A sentence naming both, or empty. The GPU pipelines registered
-/// with attnc-opt refuse an option string that has one; a C++ caller of the
-/// build functions checks it first.
+/// What the GPU pipelines cannot honour in `options`: a stop-after before
+/// the fused loops (the kernel lowers them), or the first contradiction
+/// among options asked for by name (parsed from a string, as attnc-compile
+/// and attncPipelineOptionsParse parse them), an option the others rule out,
+/// which the pipeline would otherwise drop silently. A sentence naming the
+/// options, or empty. The GPU pipelines registered with attnc-opt refuse an
+/// option string that has one; a C++ caller of the build functions checks
+/// it first.
 std::string getOptionConflict(const AttnPipelineOptions &options);
 
 /// Registers attn-tiling-pipeline, attn-lower-to-nvvm-pipeline,

@@ -207,7 +207,7 @@ struct ConvertAttnToNVVMPass final
       if (failed(plan))
         return signalPassFailure();
       // A split-KV kernel's combine kernel is an entry of the same module:
-      // a kernel of that name would otherwise rename one of them.
+      // another kernel of that name would be a second symbol of it.
       if (plan->kvSplit &&
           !reserve(func, combineKernelName(name),
                    "the combine kernel of @" + func.getSymName()))

@@ -25,7 +25,7 @@ LLVM::LLVMFuncOp buildHopperAttentionKernel(OpBuilder &b, Location loc,
 
 /// The PTX entry name of the combine kernel of the split-KV attention kernel
 /// `kernel`: the two are entries of one module, so the conversion reserves
-/// it beside every attention kernel's name.
+/// it beside the split-KV kernel's own name.
 inline std::string combineKernelName(StringRef kernel) {
   return (kernel + "_combine").str();
 }
