@@ -237,14 +237,15 @@ void mlir::attn::buildAttnToNVVMPipeline(OpPassManager &pm,
   // A split tile lets its combine kernel launch at its epilogue.
   if (options.programmaticLaunch)
     funcPm.addPass(createAttnSignalDependentsPass());
-  if (options.conditionalRescale)
-    funcPm.addPass(createAttnConditionalRescalePass());
   funcPm.addPass(createAttnAssignLayoutsPass());
   AttnAllocateSharedMemoryPassOptions allocation;
   allocation.probsInRegisters = options.probsInRegisters;
   allocation.persistent = options.persistent;
   funcPm.addPass(createAttnAllocateSharedMemoryPass(allocation));
   funcPm.addPass(createAttnPipelineKvLoopsPass());
+  // After the rotation: only a step's own alpha can be skipped.
+  if (options.conditionalRescale)
+    funcPm.addPass(createAttnConditionalRescalePass());
   funcPm.addPass(createAttnInsertWaitsPass());
   ConvertAttnToNVVMPassOptions nvvm;
   nvvm.chip = "sm_90a";

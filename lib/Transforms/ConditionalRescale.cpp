@@ -5,8 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Marks the accumulator's attn.scale_rows `conditional`, so that the GPU
-// kernel's rescale of O follows the IR instead of a lowering option.
+// Marks the accumulator's attn.scale_rows `conditional` where it rescales by
+// its own kv step's alpha, so that the GPU kernel's rescale of O follows the
+// IR instead of a lowering option.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,8 +31,13 @@ struct AttnConditionalRescalePass final
     : public mlir::attn::impl::AttnConditionalRescalePassBase<
           AttnConditionalRescalePass> {
   void runOnOperation() override {
+    // Only a rescale by its own step's alpha: the kernel knows there which
+    // rows' maxima moved. The rotated loops' O update takes the previous
+    // step's alpha, carried, and is always multiplied.
     getOperation().walk([](ScaleRowsOp op) {
-      if (op.getInput().getType().getRank() == 2)
+      auto alpha = op.getFactor().getDefiningOp<RescaleFactorOp>();
+      if (op.getInput().getType().getRank() == 2 && alpha &&
+          alpha->getBlock() == op->getBlock())
         op.setConditional(true);
     });
   }

@@ -259,6 +259,7 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 // RUN:   --attn-warp-specialize --attn-conditional-rescale --attn-assign-layouts --attn-allocate-shared-memory --attn-insert-waits --convert-attn-to-nvvm \
 // RUN:   | FileCheck %s --check-prefix=RESCALE
 // RESCALE-LABEL: llvm.func @causal(
+// RESCALE-SAME:    conditional_rescale = 1 : i64
 // RESCALE:         scf.for
 // RESCALE:           %[[SAME0:.*]] = arith.cmpf oeq, %[[MOLD0:.*]], %{{.*}} : f32
 // RESCALE-NEXT:      %[[E0:.*]] = llvm.intr.fma(%[[MOLD0]], %{{.*}}, %{{.*}}) : (f32, f32, f32) -> f32
@@ -275,5 +276,18 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
 // RUN:   --attn-warp-specialize --attn-assign-layouts --attn-allocate-shared-memory --attn-insert-waits --convert-attn-to-nvvm \
 // RUN:   | FileCheck %s --check-prefix=ALWAYS --implicit-check-not=nvvm.vote.sync
+// The pipelines run the pass with conditional-rescale=true; with the
+// intra-warpgroup overlap the rotated steps rescale by the carried alpha,
+// which the pass leaves unmarked: no vote, and the manifest says so.
+// RUN: attnc-opt %s --attn-lower-to-nvvm-pipeline="block-m=128 block-n=64 conditional-rescale=true intra-warpgroup-overlap=off" \
+// RUN:   | FileCheck %s --check-prefix=PIPELINE-RESCALE
+// PIPELINE-RESCALE-LABEL: llvm.func @causal(
+// PIPELINE-RESCALE-SAME:    conditional_rescale = 1 : i64
+// PIPELINE-RESCALE:         nvvm.vote.sync  any
+// RUN: attnc-opt %s --attn-lower-to-nvvm-pipeline="block-m=128 block-n=64 conditional-rescale=true intra-warpgroup-overlap=on" \
+// RUN:   | FileCheck %s --check-prefix=PIPELINE-ROTATED --implicit-check-not=nvvm.vote.sync
+// PIPELINE-ROTATED-LABEL: llvm.func @causal(
+// PIPELINE-ROTATED-SAME:    conditional_rescale = 0 : i64
 // ALWAYS-LABEL: llvm.func @causal(
+// ALWAYS-SAME:    conditional_rescale = 0 : i64
 // ALWAYS:         llvm.inline_asm has_side_effects {{.*}}wgmma.mma_async

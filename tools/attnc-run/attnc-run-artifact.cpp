@@ -58,6 +58,9 @@ std::string kernelFoldersHint(const std::string &dir) {
   if (!fs::is_directory(dir, ec) ||
       fs::exists(fs::path(dir) / "manifest.json", ec))
     return "";
+  std::string folder = dir;
+  while (folder.size() > 1 && folder.back() == '/')
+    folder.pop_back();
   // Incremented with an error code: a range-for's ++ would throw.
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end;
        it.increment(ec))
@@ -65,7 +68,7 @@ std::string kernelFoldersHint(const std::string &dir) {
       return " ('" + dir +
              "' is a folder of kernel artifacts, as attnc-compile's -o "
              "writes them: pass the artifacts, " +
-             dir + "/*)";
+             folder + "/*)";
   return "";
 }
 

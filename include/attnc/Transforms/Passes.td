@@ -337,16 +337,18 @@ def AttnConditionalRescalePass
   let summary = "Let the GPU kernel skip O's rescale where no row maximum moved";
   let description = [{
     Marks every `attn.scale_rows` of a tile (the online softmax's
-    `O *= alpha`) `conditional`: the GPU kernel then multiplies a warp's
-    rows only where some row maximum moved during the kv block (a
-    `vote.sync.any` and a branch; exact, alpha is 1 elsewhere), as
-    FlashAttention-4 does. Late in a long kv range most maxima are final,
-    but on the H200 the skip measured neutral to 4 % slower (the branch and
-    the vote against 64-128 multiplies; `bench/RESULTS.md`, run 15), so the
-    GPU pipelines run the pass only with `conditional-rescale=true`. A
-    rescale whose alpha comes from the previous kv step (the rotated loops'
-    carried alpha) has no moved bit in the kernel and is always multiplied.
-    Row vectors (`l`) are left alone.
+    `O *= alpha`) whose factor is the `attn.rescale_factor` of its own kv
+    step `conditional`: the GPU kernel then multiplies a warp's rows only
+    where some row maximum moved during the kv block (a `vote.sync.any` and
+    a branch; exact, alpha is 1 elsewhere), as FlashAttention-4 does. Late
+    in a long kv range most maxima are final, but on the H200 the skip
+    measured neutral to 4 % slower (the branch and the vote against 64-128
+    multiplies; `bench/RESULTS.md`, run 15), so the GPU pipelines run the
+    pass only with `conditional-rescale=true`, after
+    `attn-pipeline-kv-loops`. The rotated loops' O update (the
+    intra-warpgroup overlap, on from D = 80 in the sm_90a table) takes the
+    previous step's alpha, carried, and is left unmarked: the kernel
+    multiplies it. Row vectors (`l`) are left alone too.
   }];
 }
 

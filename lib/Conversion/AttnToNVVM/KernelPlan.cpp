@@ -1218,9 +1218,13 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
   // accumulator layout's warpgroups are block_m / 64: its verifier).
   if (failed(readTileLayouts(plan)))
     return failure();
+  // As the lowering decides: only a rescale by its step's own alpha knows
+  // which rows' maxima moved (the one attn-conditional-rescale marks).
   for (const KvLoop &kv : plan.kvLoops)
     kv.loop.walk([&](ScaleRowsOp op) {
-      plan.conditionalRescale |= op.getConditional();
+      auto alpha = op.getFactor().getDefiningOp<RescaleFactorOp>();
+      plan.conditionalRescale |=
+          op.getConditional() && alpha && alpha->getBlock() == op->getBlock();
     });
 
   // Shared memory as attn-allocate-shared-memory laid it out; whether P
