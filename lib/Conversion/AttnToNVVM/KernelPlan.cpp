@@ -12,7 +12,6 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
@@ -20,11 +19,7 @@
 
 using namespace mlir;
 using namespace mlir::attn;
-namespace rt = attnc::rt;
 
-/// Which result of attn.finalize (0: O, 1: LSE) `tile` is, through the
-/// clipping tensor.extract_slice and the attn.warp_specialize that yields
-/// it; nullopt for anything else.
 /// Whether `load` reads kv block `iv` of its enclosing scf.for: row
 /// `iv * block_n`, the rows the kernel's TMA loads of K and V take.
 static bool loadsLoopBlock(TileLoad load) {
@@ -53,6 +48,9 @@ static bool dependsOn(Value value, Value root) {
   return false;
 }
 
+/// Which result of attn.finalize (0: O, 1: LSE) `tile` is, through the
+/// clipping tensor.extract_slice and the attn.warp_specialize that yields
+/// it; nullopt for anything else.
 static std::optional<unsigned> finalizeResultOf(Value tile) {
   if (auto slice = tile.getDefiningOp<tensor::ExtractSliceOp>())
     tile = slice.getSource();
@@ -161,505 +159,101 @@ static LogicalResult readTileLayouts(KernelPlan &plan) {
   return success();
 }
 
-static Value throughCasts(Value v) {
-  while (auto cast = v.getDefiningOp<tensor::CastOp>())
-    v = cast.getSource();
-  return v;
-}
+namespace {
 
-scf::ForallOp mlir::attn::getSplitTiles(CombineSplitsOp combine) {
-  auto forall =
-      throughCasts(combine.getPartialOutput()).getDefiningOp<scf::ForallOp>();
-  if (!forall || throughCasts(combine.getPartialLse()) != forall.getResult(1))
-    return {};
-  return forall;
-}
-
-/// Reads the page pools, block table and cache lengths of a paged tile.
-static LogicalResult readPagedKv(KernelPlan &plan) {
-  LoadPagedTileOp key = plan.keyLoad.getPaged(),
-                  value = plan.valueLoad.getPaged();
-  if (!key || !value || key.getBlockTable() != value.getBlockTable() ||
-      key.getLength() != value.getLength())
-    return plan.forall.emitError(
-        "convert-attn-to-nvvm: K and V must both be read from page pools "
-        "(attn.load_paged_tile) through one block table and length");
-  auto fail = [&](const Twine &why) {
-    return key.emitError("convert-attn-to-nvvm: ") << why;
-  };
-  KernelPlan::PagedKv &paged = plan.paged.emplace();
-  paged.pageSize = key.getPool().getType().getDimSize(1);
-  paged.length = key.getLength();
-  paged.blockTable = dyn_cast<BlockArgument>(key.getBlockTable());
-  if (!paged.blockTable ||
-      !isa<FunctionOpInterface>(paged.blockTable.getOwner()->getParentOp()))
-    return fail("the block table must be an argument of the function (the "
-                "kernel's block_table pointer)");
-  // The tile's keys: its sequence's cache length, an element of an i32
-  // argument, which the kernel reads through the cache_lengths pointer.
-  auto cast = paged.length.getDefiningOp<arith::IndexCastOp>();
-  auto extract =
-      cast ? cast.getIn().getDefiningOp<tensor::ExtractOp>() : nullptr;
-  paged.cacheLengths =
-      extract ? dyn_cast<BlockArgument>(extract.getTensor()) : nullptr;
-  if (!paged.cacheLengths ||
-      !isa<FunctionOpInterface>(paged.cacheLengths.getOwner()->getParentOp()))
-    return fail("the cache length must be an element of an argument of the "
-                "function (the kernel's cache_lengths pointer), as attn-tile "
-                "reads it");
-  // A box of one page's rows lands at its rows of the swizzled tile: whole
-  // 8-row swizzle atoms, and a kv block of whole pages or inside one; and
-  // the runtime launches pages of a power of two from 16 to 256 tokens.
-  int64_t ps = paged.pageSize, bn = plan.blockN;
-  if (!rt::isSupportedPageSize(ps) || (bn % ps != 0 && ps % bn != 0))
-    return fail("a page of " + Twine(ps) +
-                " tokens must be a power of two from 16 to 256 that divides "
-                "block_n = " +
-                Twine(bn) + " or is a multiple of it");
-  return success();
-}
-
-/// The function argument `tensor` is, or null.
-static BlockArgument functionArgument(Value tensor) {
-  auto arg = dyn_cast<BlockArgument>(tensor);
-  return arg && isa<FunctionOpInterface>(arg.getOwner()->getParentOp())
-             ? arg
-             : BlockArgument();
-}
-
-/// The kernel's parameters are named by role and a caller passes them in
-/// the function's order (getKernelInputOrder, attnc-run's rule for the
-/// graph): the tile must read each from the function argument at that
-/// role's position. A tile that read K from the third argument, or Q from a
-/// value computed before the tile, would be another attention than the
-/// function's.
-static LogicalResult verifyArgumentOrder(const KernelPlan &plan) {
-  // The tile's read of each input, and the op a diagnostic points at.
-  auto readOf = [&](rt::TensorName input) -> std::pair<Value, Operation *> {
-    switch (input) {
-    case rt::TensorName::Q:
-      return {plan.queryLoad.getSource(), plan.queryLoad.getOperation()};
-    case rt::TensorName::K:
-      return {plan.keyLoad.getSource(), plan.keyLoad.getOperation()};
-    case rt::TensorName::V:
-      return {plan.valueLoad.getSource(), plan.valueLoad.getOperation()};
-    case rt::TensorName::BlockTable:
-      return {plan.paged->blockTable, plan.keyLoad.getOperation()};
-    case rt::TensorName::CacheLengths:
-      return {plan.paged->cacheLengths, plan.keyLoad.getOperation()};
-    case rt::TensorName::CuSeqlensQ:
-      return {plan.varlen->cuSeqlensQ, plan.queryLoad.getOperation()};
-    case rt::TensorName::CuSeqlensK:
-      return {plan.varlen->cuSeqlensK, plan.queryLoad.getOperation()};
-    default:
-      llvm_unreachable("an output is not a kernel input");
-    }
-  };
-  bool paged = plan.paged.has_value(), varlen = plan.varlen.has_value();
-  for (auto [position, input] :
-       llvm::enumerate(getKernelInputOrder(paged, varlen))) {
-    auto [used, user] = readOf(input);
-    BlockArgument arg = functionArgument(used);
-    if (arg && arg.getArgNumber() == position)
-      continue;
-    InFlightDiagnostic diag = user->emitError("convert-attn-to-nvvm: ")
-                              << rt::toString(input)
-                              << " must be the function's argument #"
-                              << position << ", got ";
-    if (arg)
-      diag << "argument #" << arg.getArgNumber();
-    else
-      diag << "a value computed outside the kernel";
-    return diag << " (a function becomes one kernel whose arguments are "
-                << getKernelInputList(paged, varlen) << " in order)";
+/// Reads the plan of one tiled attention phase by phase, each checking what
+/// the kernel lowering needs of its part of the tile IR; a failed phase has
+/// emitted the diagnostic. The phases run in the order below, which is the
+/// order the diagnostics of an IR with several problems follow.
+class KernelPlanReader {
+public:
+  KernelPlanReader(scf::ForallOp forall, StringRef name) : forall(forall) {
+    plan.name = name.str();
   }
-  return success();
-}
 
-/// Reads the offsets, the tile scheduler and the sequence rows of a varlen
-/// tile (attn.load_varlen_tile for Q, K and V).
-static LogicalResult readVarlen(KernelPlan &plan) {
-  LoadVarlenTileOp query = plan.queryLoad.getVarlen(),
-                   key = plan.keyLoad.getVarlen(),
-                   value = plan.valueLoad.getVarlen();
-  if (!query || !key || !value)
-    return plan.forall.emitError(
-        "convert-attn-to-nvvm: Q, K and V of a variable-length batch must "
-        "all be read with attn.load_varlen_tile");
-  if (key.getBegin() != value.getBegin() || key.getEnd() != value.getEnd())
-    return key.emitError("convert-attn-to-nvvm: K and V must be read from "
-                         "the same rows of the packed batch");
-  KernelPlan::Varlen &varlen = plan.varlen.emplace();
-  varlen.queryBegin = query.getBegin();
-  varlen.queryEnd = query.getEnd();
-  varlen.keyBegin = key.getBegin();
-  // The offsets are the tensors the rows' bounds are elements of.
-  auto offsetsOf = [](Value bound) -> BlockArgument {
-    auto cast = bound.getDefiningOp<arith::IndexCastOp>();
-    auto extract =
-        cast ? cast.getIn().getDefiningOp<tensor::ExtractOp>() : nullptr;
-    return extract ? functionArgument(extract.getTensor()) : BlockArgument();
-  };
-  varlen.cuSeqlensQ = offsetsOf(query.getBegin());
-  varlen.cuSeqlensK = offsetsOf(key.getBegin());
-  if (!varlen.cuSeqlensQ || !varlen.cuSeqlensK ||
-      offsetsOf(query.getEnd()) != varlen.cuSeqlensQ ||
-      offsetsOf(key.getEnd()) != varlen.cuSeqlensK)
-    return query.emitError("convert-attn-to-nvvm: a varlen tile's rows must "
-                           "be elements of i32 arguments of the function "
-                           "(the kernel's cu_seqlens_q and cu_seqlens_k "
-                           "pointers), as attn-tile reads them");
-  SmallVector<SequenceTileOp> tiles(
-      plan.forall.getBody()->getOps<SequenceTileOp>());
-  if (tiles.size() != 1 || tiles.front().getCuSeqlens() != varlen.cuSeqlensQ)
-    return plan.forall.emitError(
-        "convert-attn-to-nvvm: a varlen tile is one attn.sequence_tile of "
-        "cu_seqlens_q in the tiling forall (attn-tile's tile scheduler)");
-  varlen.tile = tiles.front();
-  if (int64_t(varlen.tile.getBlockM()) != plan.blockM)
-    return varlen.tile.emitError("convert-attn-to-nvvm: attn.sequence_tile's "
-                                 "block_m must be the Q tile's rows, ")
-           << plan.blockM;
-  return success();
-}
+  FailureOr<KernelPlan> read();
 
-/// Reads the split count and the attn.combine_splits of a split-KV tile.
-static LogicalResult readKvSplit(KernelPlan &plan,
-                                 std::pair<Value, OpFoldResult> split) {
-  scf::ForallOp forall = plan.forall;
-  KernelPlan::KvSplit &out = plan.kvSplit.emplace();
-  // The partials' users: one attn.combine_splits, or casts to it.
-  SmallVector<Operation *> users(forall->getUsers());
-  SetVector<Operation *> combines;
-  while (!users.empty()) {
-    Operation *user = users.pop_back_val();
-    if (isa<tensor::CastOp>(user))
-      llvm::append_range(users, user->getUsers());
-    else
-      combines.insert(user);
-  }
-  auto combine = combines.size() == 1
-                     ? dyn_cast<CombineSplitsOp>(combines.front())
-                     : CombineSplitsOp();
-  if (!combine || getSplitTiles(combine) != forall)
-    return forall.emitError("convert-attn-to-nvvm: a split-KV tile's "
-                            "partial O and LSE must go, in that order, to "
-                            "one attn.combine_splits");
-  out.combine = combine;
-  if (std::optional<int64_t> count = getConstantIntValue(split.second)) {
-    out.fixed = *count;
-    return success();
-  }
-  // The count is the function's index argument, as it is or at least 1
-  // (attn-tile's max with 1): the kernel's kv_splits parameter, which the
-  // grid's z size and the combine kernel read too, so no other arithmetic
-  // on it may set the tiles' count.
-  Value count = cast<Value>(split.second);
-  if (auto atLeastOne = count.getDefiningOp<arith::MaxSIOp>())
-    for (auto [value, bound] :
-         {std::pair{atLeastOne.getLhs(), atLeastOne.getRhs()},
-          {atLeastOne.getRhs(), atLeastOne.getLhs()}})
-      if (matchPattern(bound, m_One()))
-        count = value;
-  out.argument = dyn_cast<BlockArgument>(count);
-  if (!out.argument || !count.getType().isIndex() ||
-      !isa<FunctionOpInterface>(out.argument.getOwner()->getParentOp()))
-    return forall.emitError("convert-attn-to-nvvm: the kv split count must "
-                            "be a constant or an index argument of the "
-                            "function (the runtime chooses it at launch)");
-  return success();
-}
-
-/// The tile's attn.launch_dependents (its verifier keeps it at the top level
-/// of a tile): in the consumer region where there is one, before the first
-/// kv loop or between the last and attn.finalize, where the kernel has a
-/// place for it in every schedule.
-static LogicalResult readLaunchDependents(KernelPlan &plan, Region &tile,
-                                          FinalizeOp finalize) {
-  // One beside an attn.warp_specialize would run in no role.
-  WalkResult outside = plan.forall.getBody()->walk([&](LaunchDependentsOp op) {
-    if (op->getParentRegion() == &tile)
-      return WalkResult::advance();
-    op.emitError("convert-attn-to-nvvm: attn.launch_dependents must sit in "
-                 "the consumer region of the tile's attn.warp_specialize");
-    return WalkResult::interrupt();
-  });
-  if (outside.wasInterrupted())
-    return failure();
-  auto ops = tile.getOps<LaunchDependentsOp>();
-  if (ops.empty())
-    return success();
-  if (std::next(ops.begin()) != ops.end())
-    return (*std::next(ops.begin()))
-        .emitError("convert-attn-to-nvvm: a tile signals its dependents "
-                   "once; this is its second attn.launch_dependents");
-  LaunchDependentsOp op = *ops.begin();
-  scf::ForOp first = plan.kvLoops.front().loop;
-  scf::ForOp last = plan.kvLoops.back().loop;
-  plan.launchesDependentsAtStart = op->isBeforeInBlock(first);
-  if (!plan.launchesDependentsAtStart &&
-      (!last->isBeforeInBlock(op) || !op->isBeforeInBlock(finalize)))
-    return op.emitError("convert-attn-to-nvvm: attn.launch_dependents must "
-                        "precede the tile's first kv loop or sit between its "
-                        "last one and attn.finalize");
-  plan.launchDependents = op;
-  return success();
-}
-
-/// Checks that the ops of `block` (waits aside) are those of `stage` in
-/// kv step `step` (waits aside), in order, with the step's values renamed by
-/// `map`, which maps each op's results as it goes: the same names,
-/// attributes (attn.stage included) and operands. A step op for which
-/// `mayBeLeftOut` holds may be missing from `block`. Emits `what` and the
-/// first op that differs.
-static LogicalResult
-matchStepOps(Block *block, Block *step, int64_t stage, IRMapping &map,
-             const Twine &what,
-             function_ref<bool(Operation *)> mayBeLeftOut = nullptr) {
-  auto isWait = [](Operation &op) { return isa<WaitTileOp, WaitGemmsOp>(op); };
-  SmallVector<Operation *> ops, reference;
-  for (Operation &op : block->without_terminator())
-    if (!isWait(op))
-      ops.push_back(&op);
-  for (Operation &op : step->without_terminator())
-    if (!isWait(op) && getPipelineStage(&op) == stage)
-      reference.push_back(&op);
-  auto matches = [&](Operation *candidate, Operation *ref) {
-    return candidate && candidate->getName() == ref->getName() &&
-           candidate->getResultTypes() == ref->getResultTypes() &&
-           candidate->getNumOperands() == ref->getNumOperands() &&
-           candidate->getNumRegions() == 0 &&
-           candidate->getAttrDictionary() == ref->getAttrDictionary() &&
-           llvm::all_of(
-               llvm::zip_equal(candidate->getOperands(), ref->getOperands()),
-               [&](auto pair) {
-                 auto [operand, refOperand] = pair;
-                 return operand == map.lookupOrDefault(refOperand);
-               });
-  };
-  auto mismatch = [&](Operation *at, Operation *ref) {
-    InFlightDiagnostic diag =
-        (at ? at : block->getTerminator())->emitError("convert-attn-to-nvvm: ")
-        << what << "; ";
-    if (ref)
-      diag << "expected the loop's '" << ref->getName()
-           << "' here, with the loop's operands and attributes";
-    else
-      diag << "the loop's step has no op here";
-    return diag;
-  };
-  size_t next = 0; // the first op of `block` not matched yet
-  for (Operation *ref : reference) {
-    Operation *candidate = next < ops.size() ? ops[next] : nullptr;
-    if (!matches(candidate, ref)) {
-      if (mayBeLeftOut && mayBeLeftOut(ref))
-        continue;
-      return mismatch(candidate, ref);
-    }
-    map.map(ref->getResults(), candidate->getResults());
-    ++next;
-  }
-  if (next < ops.size())
-    return mismatch(ops[next], nullptr);
-  return success();
-}
-
-/// Reads the prologue and epilogue of rotated kv loops
-/// (attn-pipeline-kv-loops), which the kernel lowers op by op like the
-/// loops' steps: the prologue is stage 0 of block `begin`, the epilogue
-/// stage 1 of the last block, both run where `begin < end`.
-static LogicalResult readKvPipeline(KernelPlan &plan, FinalizeOp finalize) {
-  scf::ForOp first = plan.kvLoops.front().loop;
-  scf::ForOp last = plan.kvLoops.back().loop;
-  auto fail = [](Operation *at, const Twine &why) {
-    return at->emitError("convert-attn-to-nvvm: ") << why;
-  };
-  KernelPlan::KvPipeline pipeline;
-  pipeline.prologue = first.getInitArgs().front().getDefiningOp<scf::IfOp>();
-  scf::IfOp prologue = pipeline.prologue;
-  if (!prologue || ValueRange(first.getInitArgs()) != prologue.getResults())
-    return fail(first, "a rotated kv loop starts from the results of its "
-                       "prologue (the scf.if of attn-pipeline-kv-loops)");
-  auto hasBlocks = prologue.getCondition().getDefiningOp<arith::CmpIOp>();
-  if (!hasBlocks || hasBlocks.getPredicate() != arith::CmpIPredicate::slt)
-    return fail(prologue, "the prologue of rotated kv loops runs where the "
-                          "kv range is not empty (arith.cmpi slt, begin, "
-                          "end)");
-  pipeline.begin = hasBlocks.getLhs();
-  pipeline.end = hasBlocks.getRhs();
-  // Each rotated loop runs blocks max(lb, begin + 1) to max(ub, begin + 1)
-  // of the range [begin, end) that the loops partitioned before.
-  auto unrotated = [&](Value bound) -> Value {
-    auto max = bound.getDefiningOp<arith::MaxSIOp>();
-    auto second =
-        max ? max.getRhs().getDefiningOp<arith::AddIOp>() : arith::AddIOp();
-    if (!second || second.getLhs() != pipeline.begin ||
-        !matchPattern(second.getRhs(), m_One()))
-      return {};
-    return max.getLhs();
-  };
-  pipeline.unrotatedBounds.push_back(pipeline.begin);
-  for (const KvLoop &kv : plan.kvLoops) {
-    Value lb = unrotated(kv.loop.getLowerBound());
-    Value ub = unrotated(kv.loop.getUpperBound());
-    if (!lb || !ub || (&kv == &plan.kvLoops.front() && lb != pipeline.begin) ||
-        (&kv == &plan.kvLoops.back() && ub != pipeline.end))
-      return fail(kv.loop, "a rotated kv loop runs blocks max(lb, begin + 1) "
-                           "to max(ub, begin + 1) of the prologue's range "
-                           "[begin, end)");
-    pipeline.unrotatedBounds.push_back(ub);
-  }
-  // The prologue is stage 0 of the first masked loop's step (every block
-  // may take the mask), else of the first loop's, at block `begin`, started
-  // from the values the loops start from.
-  Block *peeled = prologue.thenBlock();
-  ValueRange starts = prologue.elseYield().getOperands();
-  const KvLoop *peeledLoop = &plan.kvLoops.front();
-  for (const KvLoop &kv : plan.kvLoops)
-    if (kv.mask()) {
-      peeledLoop = &kv;
-      break;
-    }
-  Block *step = peeledLoop->loop.getBody();
-  IRMapping stage0;
-  stage0.map(peeledLoop->loop.getInductionVar(), pipeline.begin);
-  stage0.map(peeledLoop->loop.getRegionIterArgs(), starts);
-  if (failed(matchStepOps(peeled, step, /*stage=*/0, stage0,
-                          "the prologue of rotated kv loops must be stage 0 "
-                          "of the first masked kv loop's step at block "
-                          "`begin`")))
-    return failure();
-  // It yields that step's values, but O, whose stage 1 runs in the next
-  // step.
-  unsigned accIndex = 0;
-  for (auto [i, pair] :
-       llvm::enumerate(llvm::zip_equal(prologue.thenYield().getOperands(),
-                                       step->getTerminator()->getOperands()))) {
-    auto [yielded, loopYield] = pair;
-    if (loopYield.getDefiningOp<PVOp>()) {
-      accIndex = i;
-      if (yielded != starts[i])
-        return fail(prologue, "the prologue leaves O as the loops start it "
-                              "(its stage 1 runs in the next step)");
-    } else if (yielded != stage0.lookupOrNull(loopYield)) {
-      return fail(prologue, "the prologue must yield the step values the "
-                            "rotated loop yields, in order (result " +
-                                Twine(i) + ")");
-    }
-  }
-  // Without blocks: P = 0, alpha = 1 (stage 1 leaves O as it is), no V.
-  for (auto [start, loopYield] :
-       llvm::zip_equal(starts, step->getTerminator()->getOperands())) {
-    Operation *def = loopYield.getDefiningOp();
-    if (isa_and_present<RowMaxOp, RowSumOp, PVOp>(def))
-      continue;
-    double neutral = isa_and_present<RescaleFactorOp>(def) ? 1.0 : 0.0;
-    auto constant = start.getDefiningOp<arith::ConstantOp>();
-    auto splat = constant ? dyn_cast<SplatElementsAttr>(constant.getValue())
-                          : SplatElementsAttr();
-    bool ok =
-        isa_and_present<RingPopOp>(def)
-            ? bool(start.getDefiningOp<ub::PoisonOp>())
-            : splat && splat.getSplatValue<APFloat>().isExactlyValue(neutral);
-    if (!ok)
-      return fail(prologue, "without kv blocks the prologue yields P = 0, "
-                            "alpha = 1 and a ub.poison V tile (stage 1 then "
-                            "leaves O as it is)");
-  }
-  // The epilogue is stage 1 of the last loop's step, on its results.
-  pipeline.epilogue = finalize.getAcc().getDefiningOp<scf::IfOp>();
-  scf::IfOp epilogue = pipeline.epilogue;
-  if (!epilogue || epilogue.getCondition() != prologue.getCondition() ||
-      epilogue.getNumResults() != 1 ||
-      epilogue.elseYield().getOperand(0) != last.getResult(accIndex))
-    return fail(finalize, "attn.finalize of rotated kv loops reads O from "
-                          "their epilogue (an scf.if on the prologue's "
-                          "condition that yields the last loop's O without "
-                          "blocks)");
-  // Its V release hands the stage to the next tile's loads: a kernel of
-  // one tile a CTA may leave it out.
-  Block *lastStep = last.getBody();
-  IRMapping stage1;
-  stage1.map(last.getRegionIterArgs(), last.getResults());
-  bool nextTileWaits = epilogueReleasesLastValue(plan.forall);
-  if (failed(matchStepOps(
-          epilogue.thenBlock(), lastStep, /*stage=*/1, stage1,
-          Twine("the epilogue of rotated kv loops must be stage 1 of the "
-                "last kv loop's step, on its results") +
-              (nextTileWaits ? ", with its V release (a persistent tile's "
-                               "next loads wait for it)"
-                             : ""),
-          [&](Operation *op) {
-            return !nextTileWaits && isa<RingReleaseOp>(op);
-          })))
-    return failure();
-  if (epilogue.thenYield().getOperand(0) !=
-      stage1.lookupOrNull(lastStep->getTerminator()->getOperand(accIndex)))
-    return fail(epilogue, "the epilogue of rotated kv loops yields the last "
-                          "block's attn.pv");
-  plan.pipeline = std::move(pipeline);
-  return success();
-}
-
-/// The producer region streams the blocks the consumers' kv loops pop, in
-/// order: one kv loop, at the region's top, from the consumers' first block
-/// to their last (the very bound values, which attn-warp-specialize gives
-/// it), one block a step, beside ops without effects or regions (its step's
-/// constant). A producer that pushed other blocks, or a
-/// different number of them, would leave the consumers or itself waiting
-/// forever.
-static LogicalResult verifyProducerLoop(const KernelPlan &plan) {
-  scf::ForOp loop = plan.producerLoop;
-  Region &producer = plan.warpSpecialization.getProducer();
-  auto fail = [](Operation *at, const Twine &why) {
-    return at->emitError("convert-attn-to-nvvm: ") << why;
-  };
-  int64_t pushes = 0;
-  producer.walk([&](RingPushOp) { ++pushes; });
-  if (pushes != 1 || loop->getParentRegion() != &producer)
-    return fail(loop, "the producer region holds one kv loop (attn.ring_push "
-                      "once a step), at its top level");
-  for (Operation &op : producer.front().without_terminator())
-    if (&op != loop.getOperation() &&
-        (op.getNumRegions() != 0 || !isMemoryEffectFree(&op)))
-      return fail(&op, "the producer region holds its kv loop and ops "
-                       "without effects or regions (its bounds' arithmetic) "
-                       "only");
-  Value begin = plan.pipeline ? plan.pipeline->begin
-                              : plan.kvLoops.front().loop.getLowerBound();
-  Value end = plan.pipeline ? plan.pipeline->end
-                            : plan.kvLoops.back().loop.getUpperBound();
-  if (!matchPattern(loop.getStep(), m_One()) || loop.getLowerBound() != begin ||
-      loop.getUpperBound() != end)
-    return fail(loop, "the producer's kv loop pushes the blocks the "
-                      "consumers' kv loops pop, one a step: its bounds are "
-                      "their first loop's lower bound and their last loop's "
-                      "upper bound (the same values)");
-  return success();
-}
-
-FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
-                                                 StringRef name) {
-  KernelPlan plan;
-  plan.name = name.str();
-  auto fail = [&](const Twine &why) -> FailureOr<KernelPlan> {
+private:
+  LogicalResult fail(const Twine &why) {
     return forall.emitError("convert-attn-to-nvvm: ") << why;
-  };
+  }
+  /// The kernel reads the lengths from its parameters; bounds folded for
+  /// one static shape would run that shape only.
+  LogicalResult requireDynamicLength(Value source, StringRef what);
+  /// Whether the kernel can compute `v` (verifyLowerableIndex) from the
+  /// tile's inputs and `roots`.
+  LogicalResult lowerable(Value v, Operation *user, ArrayRef<Value> roots = {});
 
+  /// Q, the forall's grid, the tile sizes, the outputs.
+  LogicalResult readGrid();
+  /// The producer region's kv loop.
+  LogicalResult readProducer();
+  /// The consumer's kv loops: stages, rotation, carried values, turns.
+  LogicalResult readConsumerLoops();
+  /// The K and V loads, the scale values, the steps' waits.
+  LogicalResult readKvLoadsAndScales();
+  /// A paged cache's and a varlen batch's inputs, the argument order, and
+  /// the indices the kernel clones.
+  LogicalResult verifyIndices();
+  /// The softmax scale: an argument or a compiled-in constant.
+  LogicalResult readScale();
+  LogicalResult verifyProducerBounds();
+  /// Heads, element types, head dims, consumers, and the tile layouts.
+  LogicalResult verifyTileShape();
+  /// #attn.shared_memory and what follows from it.
+  LogicalResult readSharedMemory();
+  /// A packed Q's problem.
+  LogicalResult verifyPacking();
+
+  scf::ForallOp forall;
+  KernelPlan plan;
   FinalizeOp finalize;
   SmallVector<QKOp> scoreGemms;
   WarpSpecializeOp specialized;
-  forall.getBody()->walk([&](Operation *op) {
-    if (auto f = dyn_cast<FinalizeOp>(op))
-      finalize = f;
-    else if (auto qk = dyn_cast<QKOp>(op))
-      scoreGemms.push_back(qk);
-    else if (auto ws = dyn_cast<WarpSpecializeOp>(op))
-      specialized = ws;
-  });
+  /// The softmax scale (attn.softcap's with a softcap, else attn.finalize's)
+  /// and the f32 operands the kernel computes at its entry, with their ops.
+  Value softmaxScale;
+  SmallVector<std::pair<Operation *, Value>> scaleUsers;
+};
+
+} // namespace
+
+LogicalResult KernelPlanReader::requireDynamicLength(Value source,
+                                                     StringRef what) {
+  int64_t seqDim = plan.layout == Layout::BSHD ? 1 : 2;
+  if (cast<RankedTensorType>(source.getType()).isDynamicDim(seqDim))
+    return success();
+  return forall.emitError("convert-attn-to-nvvm: the kernel takes the "
+                          "sequence lengths at launch time, but ")
+         << what << " has the static type " << source.getType()
+         << "; run attn-generalize-lengths before attn-tile "
+            "(attn-lower-to-nvvm-pipeline does)";
+}
+
+// The split count's argument is a kernel parameter; a paged tile's cache
+// length is read through the cache_lengths pointer, a varlen tile's
+// offsets through cu_seqlens_q and cu_seqlens_k, and the kernel's tile
+// scheduler gives the sequence and query block of attn.sequence_tile.
+LogicalResult KernelPlanReader::lowerable(Value v, Operation *user,
+                                          ArrayRef<Value> roots) {
+  SmallVector<Value> all(roots), indexTensors;
+  if (plan.kvSplit && plan.kvSplit->argument)
+    all.push_back(plan.kvSplit->argument);
+  if (plan.paged)
+    indexTensors.push_back(plan.paged->cacheLengths);
+  if (plan.varlen) {
+    indexTensors.push_back(plan.varlen->cuSeqlensQ);
+    indexTensors.push_back(plan.varlen->cuSeqlensK);
+    llvm::append_range(all, plan.varlen->tile->getResults());
+  }
+  return verifyLowerableIndex(v, user, forall, plan.seqQSources,
+                              plan.seqKSources, plan.layout, all, indexTensors);
+}
+
+LogicalResult KernelPlanReader::readGrid() {
   // The kernel loads Q once, before the kv loops, and every S GEMM reads
   // it: the tile's Q is the one loaded tile that an attn.qk reads.
-  TileLoad queryLoad;
+  TileLoad &queryLoad = plan.queryLoad;
   for (QKOp qk : scoreGemms)
     if (!queryLoad)
       queryLoad = TileLoad::of(qk.getQuery());
@@ -711,7 +305,6 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
       llvm_unreachable("the mapping holds only x, y and z");
     }
   }
-  plan.queryLoad = queryLoad;
   auto queryType = cast<RankedTensorType>(queryLoad.getSource().getType());
   LoadVarlenTileOp varlenQuery = queryLoad.getVarlen();
   plan.layout =
@@ -740,19 +333,6 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
         blockN % 16 != 0 || blockN < 16 || blockN > 256)
       return fail("block_n must be a multiple of 16 in [16, 256], got " +
                   Twine(blockN));
-  // The kernel reads the lengths from its parameters; bounds folded for one
-  // static shape would run that shape only.
-  auto requireDynamicLength = [&](Value source,
-                                  StringRef what) -> LogicalResult {
-    int64_t seqDim = plan.layout == Layout::BSHD ? 1 : 2;
-    if (cast<RankedTensorType>(source.getType()).isDynamicDim(seqDim))
-      return success();
-    return forall.emitError("convert-attn-to-nvvm: the kernel takes the "
-                            "sequence lengths at launch time, but ")
-           << what << " has the static type " << source.getType()
-           << "; run attn-generalize-lengths before attn-tile "
-              "(attn-lower-to-nvvm-pipeline does)";
-  };
   if (failed(requireDynamicLength(queryLoad.getSource(), "Q")))
     return failure();
   plan.elementType = queryType.getElementType();
@@ -782,6 +362,10 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
   plan.lseScale = finalize.getScale();
   plan.mask = finalize.getMaskSpec();
 
+  return success();
+}
+
+LogicalResult KernelPlanReader::readProducer() {
   if (specialized) {
     // The partition attn-warp-specialize chose.
     plan.warpSpecialization = specialized;
@@ -816,6 +400,10 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
                << op.getName() << "' in the producer's kv loop";
     }
   }
+  return success();
+}
+
+LogicalResult KernelPlanReader::readConsumerLoops() {
   // The kernel runs the kv loops the IR holds, with the IR's bounds and
   // score modifiers (KvLoops.h).
   Region &loopRegion =
@@ -942,6 +530,10 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
                                "take ping-pong turns (attn.wait_turn, "
                                "attn.pass_turn) all alike or not at all");
 
+  return success();
+}
+
+LogicalResult KernelPlanReader::readKvLoadsAndScales() {
   bool sawKey = false, sawValue = false;
   auto loadOf = [&](Value tile, bool isKey) -> TileLoad {
     if (TileLoad load = TileLoad::of(tile))
@@ -987,9 +579,8 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
   };
   // The softmax scale (attn.softcap's with a softcap, else attn.finalize's)
   // and the f32 operands the kernel computes at its entry.
-  Value softmaxScale = plan.lseScale;
-  SmallVector<std::pair<Operation *, Value>> scaleUsers = {
-      {finalize, plan.lseScale}};
+  softmaxScale = plan.lseScale;
+  scaleUsers = {{finalize, plan.lseScale}};
   WalkResult walk = forall.getBody()->walk([&](Operation *op) -> WalkResult {
     if (auto pv = dyn_cast<PVOp>(op)) {
       auto valueType = pv.getValue().getType();
@@ -1058,11 +649,15 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
       return failure();
   // readKvLoops requires attn.qk and attn.pv in every kv loop.
   assert(sawKey && sawValue && "a kv loop without attn.qk or attn.pv");
-  plan.seqQSources.push_back(queryLoad.getSource());
+  plan.seqQSources.push_back(plan.queryLoad.getSource());
   for (Value source : plan.seqKSources)
     if (failed(requireDynamicLength(source, "K or V")))
       return failure();
 
+  return success();
+}
+
+LogicalResult KernelPlanReader::verifyIndices() {
   // Every index the kernel clones from the IR must be computable there.
   if ((plan.keyLoad.getPaged() || plan.valueLoad.getPaged()) &&
       failed(readPagedKv(plan)))
@@ -1076,29 +671,11 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
   if (plan.varlen && plan.kvSplit)
     return fail("a variable-length batch with kv splits has no GPU lowering "
                 "(the CPU pipeline runs it)");
-  // The split count's argument is a kernel parameter; a paged tile's cache
-  // length is read through the cache_lengths pointer, a varlen tile's
-  // offsets through cu_seqlens_q and cu_seqlens_k, and the kernel's tile
-  // scheduler gives the sequence and query block of attn.sequence_tile.
-  auto lowerable = [&](Value v, Operation *user, ArrayRef<Value> roots = {}) {
-    SmallVector<Value> all(roots), indexTensors;
-    if (plan.kvSplit && plan.kvSplit->argument)
-      all.push_back(plan.kvSplit->argument);
-    if (plan.paged)
-      indexTensors.push_back(plan.paged->cacheLengths);
-    if (plan.varlen) {
-      indexTensors.push_back(plan.varlen->cuSeqlensQ);
-      indexTensors.push_back(plan.varlen->cuSeqlensK);
-      llvm::append_range(all, plan.varlen->tile->getResults());
-    }
-    return verifyLowerableIndex(v, user, forall, plan.seqQSources,
-                                plan.seqKSources, plan.layout, all,
-                                indexTensors);
-  };
   if (plan.paged &&
       failed(lowerable(plan.paged->length, plan.keyLoad.getOperation())))
     return failure();
-  if (failed(lowerable(queryLoad.getRow(), queryLoad.getOperation())) ||
+  if (failed(
+          lowerable(plan.queryLoad.getRow(), plan.queryLoad.getOperation())) ||
       failed(lowerable(plan.keyLoad.getHead(), plan.keyLoad.getOperation())))
     return failure();
   if (plan.varlen) {
@@ -1110,8 +687,10 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
             dyn_cast<Value>(forall.getMixedUpperBound()[plan.queryBlockIv]))
       gridBound.push_back(bound);
     if (failed(lowerable(plan.varlen->tile.getTile(), tile, gridBound)) ||
-        failed(lowerable(plan.varlen->queryBegin, queryLoad.getOperation())) ||
-        failed(lowerable(plan.varlen->queryEnd, queryLoad.getOperation())) ||
+        failed(lowerable(plan.varlen->queryBegin,
+                         plan.queryLoad.getOperation())) ||
+        failed(
+            lowerable(plan.varlen->queryEnd, plan.queryLoad.getOperation())) ||
         failed(lowerable(plan.varlen->keyBegin, plan.keyLoad.getOperation())))
       return failure();
   }
@@ -1143,6 +722,10 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
           if (failed(lowerable(operand, mask, iv)))
             return failure();
   }
+  return success();
+}
+
+LogicalResult KernelPlanReader::readScale() {
   // The scale values come from constants and at most one f32 argument of
   // the function (attn-generalize-scale), which the kernel takes at launch.
   auto func = forall->getParentOfType<FunctionOpInterface>();
@@ -1176,12 +759,20 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
         matchPattern(mul.getRhs(), m_Constant(&factor)) &&
         factor.getValueAsDouble() == attnc::rt::kLog2E;
   }
+  return success();
+}
+
+LogicalResult KernelPlanReader::verifyProducerBounds() {
   if (plan.producerLoop &&
       (failed(
            lowerable(plan.producerLoop.getLowerBound(), plan.producerLoop)) ||
        failed(lowerable(plan.producerLoop.getUpperBound(), plan.producerLoop))))
     return failure();
 
+  return success();
+}
+
+LogicalResult KernelPlanReader::verifyTileShape() {
   // One CTA row per query head on the grid's y dimension.
   if (plan.headsQ > 65535)
     return fail("heads_q = " + Twine(plan.headsQ) +
@@ -1227,6 +818,10 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
           op.getConditional() && alpha && alpha->getBlock() == op->getBlock();
     });
 
+  return success();
+}
+
+LogicalResult KernelPlanReader::readSharedMemory() {
   // Shared memory as attn-allocate-shared-memory laid it out; whether P
   // goes through it and whether the grid is persistent follow.
   auto smem = forall->getAttrOfType<SharedMemoryAttr>(
@@ -1323,6 +918,10 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
     return fail("#attn.shared_memory's turn_barriers must hold one id per "
                 "consumer warpgroup (" +
                 Twine(plan.consumerWarpgroups) + "), consecutive");
+  return success();
+}
+
+LogicalResult KernelPlanReader::verifyPacking() {
   // A packed Q (attn-pack-gqa) holds the query heads of one kv head as
   // rows: the runtime's view of the caller's Q is the argument's packing,
   // the tile's masks and ranges the attention's (attn.finalize repeats it),
@@ -1353,7 +952,30 @@ FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
                << ", so this mask must take its rows as packed query heads "
                   "(packed_rows)";
   }
+  return success();
+}
+
+FailureOr<KernelPlan> KernelPlanReader::read() {
+  forall.getBody()->walk([&](Operation *op) {
+    if (auto f = dyn_cast<FinalizeOp>(op))
+      finalize = f;
+    else if (auto qk = dyn_cast<QKOp>(op))
+      scoreGemms.push_back(qk);
+    else if (auto ws = dyn_cast<WarpSpecializeOp>(op))
+      specialized = ws;
+  });
+  if (failed(readGrid()) || failed(readProducer()) ||
+      failed(readConsumerLoops()) || failed(readKvLoadsAndScales()) ||
+      failed(verifyIndices()) || failed(readScale()) ||
+      failed(verifyProducerBounds()) || failed(verifyTileShape()) ||
+      failed(readSharedMemory()) || failed(verifyPacking()))
+    return failure();
   if (plan.warpSpecialize() && failed(verifyProducerLoop(plan)))
     return failure();
   return plan;
+}
+
+FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
+                                                 StringRef name) {
+  return KernelPlanReader(forall, name).read();
 }

@@ -203,6 +203,30 @@ scf::ForallOp getSplitTiles(CombineSplitsOp combine);
 /// naming what the GPU lowering does not support.
 FailureOr<KernelPlan> readKernelPlan(scf::ForallOp forall, StringRef name);
 
+// Parts of readKernelPlan, each reading one aspect of the tile into `plan`
+// (whose loads, loops and forall are read already) or emitting a diagnostic.
+
+/// The page pools, block table and cache lengths of a paged tile
+/// (KernelPlanInputs.cpp).
+LogicalResult readPagedKv(KernelPlan &plan);
+/// The offsets, the tile scheduler and the sequence rows of a varlen tile.
+LogicalResult readVarlen(KernelPlan &plan);
+/// The split count and the attn.combine_splits of a split-KV tile: `split`
+/// is the forall's kv split induction variable and bound.
+LogicalResult readKvSplit(KernelPlan &plan,
+                          std::pair<Value, OpFoldResult> split);
+/// That the tile reads each input from the function argument at its role's
+/// position (getKernelInputOrder).
+LogicalResult verifyArgumentOrder(const KernelPlan &plan);
+/// The tile's attn.launch_dependents in `tile`, the consumer region or the
+/// forall's (KernelPlanSchedule.cpp).
+LogicalResult readLaunchDependents(KernelPlan &plan, Region &tile,
+                                   FinalizeOp finalize);
+/// The prologue and epilogue of rotated kv loops (attn-pipeline-kv-loops).
+LogicalResult readKvPipeline(KernelPlan &plan, FinalizeOp finalize);
+/// That the producer's kv loop streams the blocks the consumers pop.
+LogicalResult verifyProducerLoop(const KernelPlan &plan);
+
 } // namespace mlir::attn
 
 #endif // ATTNC_LIB_CONVERSION_ATTNTONVVM_KERNELPLAN_H

@@ -1,0 +1,234 @@
+//===- KernelPlanInputs.cpp - a kernel's inputs in the tile IR -----------===//
+//
+// Part of the attnc project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The parts of readKernelPlan that read what a kernel takes besides Q, K
+// and V: a paged cache's block table and lengths, a varlen batch's offsets
+// and tile scheduler, a split's count and combine, and the order of the
+// function's arguments.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelPlan.h"
+
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+
+#include "attnc/Runtime/Manifest.h"
+
+using namespace mlir;
+using namespace mlir::attn;
+namespace rt = attnc::rt;
+
+static Value throughCasts(Value v) {
+  while (auto cast = v.getDefiningOp<tensor::CastOp>())
+    v = cast.getSource();
+  return v;
+}
+
+scf::ForallOp mlir::attn::getSplitTiles(CombineSplitsOp combine) {
+  auto forall =
+      throughCasts(combine.getPartialOutput()).getDefiningOp<scf::ForallOp>();
+  if (!forall || throughCasts(combine.getPartialLse()) != forall.getResult(1))
+    return {};
+  return forall;
+}
+
+/// Reads the page pools, block table and cache lengths of a paged tile.
+LogicalResult mlir::attn::readPagedKv(KernelPlan &plan) {
+  LoadPagedTileOp key = plan.keyLoad.getPaged(),
+                  value = plan.valueLoad.getPaged();
+  if (!key || !value || key.getBlockTable() != value.getBlockTable() ||
+      key.getLength() != value.getLength())
+    return plan.forall.emitError(
+        "convert-attn-to-nvvm: K and V must both be read from page pools "
+        "(attn.load_paged_tile) through one block table and length");
+  auto fail = [&](const Twine &why) {
+    return key.emitError("convert-attn-to-nvvm: ") << why;
+  };
+  KernelPlan::PagedKv &paged = plan.paged.emplace();
+  paged.pageSize = key.getPool().getType().getDimSize(1);
+  paged.length = key.getLength();
+  paged.blockTable = dyn_cast<BlockArgument>(key.getBlockTable());
+  if (!paged.blockTable ||
+      !isa<FunctionOpInterface>(paged.blockTable.getOwner()->getParentOp()))
+    return fail("the block table must be an argument of the function (the "
+                "kernel's block_table pointer)");
+  // The tile's keys: its sequence's cache length, an element of an i32
+  // argument, which the kernel reads through the cache_lengths pointer.
+  auto cast = paged.length.getDefiningOp<arith::IndexCastOp>();
+  auto extract =
+      cast ? cast.getIn().getDefiningOp<tensor::ExtractOp>() : nullptr;
+  paged.cacheLengths =
+      extract ? dyn_cast<BlockArgument>(extract.getTensor()) : nullptr;
+  if (!paged.cacheLengths ||
+      !isa<FunctionOpInterface>(paged.cacheLengths.getOwner()->getParentOp()))
+    return fail("the cache length must be an element of an argument of the "
+                "function (the kernel's cache_lengths pointer), as attn-tile "
+                "reads it");
+  // A box of one page's rows lands at its rows of the swizzled tile: whole
+  // 8-row swizzle atoms, and a kv block of whole pages or inside one; and
+  // the runtime launches pages of a power of two from 16 to 256 tokens.
+  int64_t ps = paged.pageSize, bn = plan.blockN;
+  if (!rt::isSupportedPageSize(ps) || (bn % ps != 0 && ps % bn != 0))
+    return fail("a page of " + Twine(ps) +
+                " tokens must be a power of two from 16 to 256 that divides "
+                "block_n = " +
+                Twine(bn) + " or is a multiple of it");
+  return success();
+}
+
+/// The function argument `tensor` is, or null.
+static BlockArgument functionArgument(Value tensor) {
+  auto arg = dyn_cast<BlockArgument>(tensor);
+  return arg && isa<FunctionOpInterface>(arg.getOwner()->getParentOp())
+             ? arg
+             : BlockArgument();
+}
+
+/// The kernel's parameters are named by role and a caller passes them in
+/// the function's order (getKernelInputOrder, attnc-run's rule for the
+/// graph): the tile must read each from the function argument at that
+/// role's position. A tile that read K from the third argument, or Q from a
+/// value computed before the tile, would be another attention than the
+/// function's.
+LogicalResult mlir::attn::verifyArgumentOrder(const KernelPlan &plan) {
+  // The tile's read of each input, and the op a diagnostic points at.
+  auto readOf = [&](rt::TensorName input) -> std::pair<Value, Operation *> {
+    switch (input) {
+    case rt::TensorName::Q:
+      return {plan.queryLoad.getSource(), plan.queryLoad.getOperation()};
+    case rt::TensorName::K:
+      return {plan.keyLoad.getSource(), plan.keyLoad.getOperation()};
+    case rt::TensorName::V:
+      return {plan.valueLoad.getSource(), plan.valueLoad.getOperation()};
+    case rt::TensorName::BlockTable:
+      return {plan.paged->blockTable, plan.keyLoad.getOperation()};
+    case rt::TensorName::CacheLengths:
+      return {plan.paged->cacheLengths, plan.keyLoad.getOperation()};
+    case rt::TensorName::CuSeqlensQ:
+      return {plan.varlen->cuSeqlensQ, plan.queryLoad.getOperation()};
+    case rt::TensorName::CuSeqlensK:
+      return {plan.varlen->cuSeqlensK, plan.queryLoad.getOperation()};
+    default:
+      llvm_unreachable("an output is not a kernel input");
+    }
+  };
+  bool paged = plan.paged.has_value(), varlen = plan.varlen.has_value();
+  for (auto [position, input] :
+       llvm::enumerate(getKernelInputOrder(paged, varlen))) {
+    auto [used, user] = readOf(input);
+    BlockArgument arg = functionArgument(used);
+    if (arg && arg.getArgNumber() == position)
+      continue;
+    InFlightDiagnostic diag = user->emitError("convert-attn-to-nvvm: ")
+                              << rt::toString(input)
+                              << " must be the function's argument #"
+                              << position << ", got ";
+    if (arg)
+      diag << "argument #" << arg.getArgNumber();
+    else
+      diag << "a value computed outside the kernel";
+    return diag << " (a function becomes one kernel whose arguments are "
+                << getKernelInputList(paged, varlen) << " in order)";
+  }
+  return success();
+}
+
+/// Reads the offsets, the tile scheduler and the sequence rows of a varlen
+/// tile (attn.load_varlen_tile for Q, K and V).
+LogicalResult mlir::attn::readVarlen(KernelPlan &plan) {
+  LoadVarlenTileOp query = plan.queryLoad.getVarlen(),
+                   key = plan.keyLoad.getVarlen(),
+                   value = plan.valueLoad.getVarlen();
+  if (!query || !key || !value)
+    return plan.forall.emitError(
+        "convert-attn-to-nvvm: Q, K and V of a variable-length batch must "
+        "all be read with attn.load_varlen_tile");
+  if (key.getBegin() != value.getBegin() || key.getEnd() != value.getEnd())
+    return key.emitError("convert-attn-to-nvvm: K and V must be read from "
+                         "the same rows of the packed batch");
+  KernelPlan::Varlen &varlen = plan.varlen.emplace();
+  varlen.queryBegin = query.getBegin();
+  varlen.queryEnd = query.getEnd();
+  varlen.keyBegin = key.getBegin();
+  // The offsets are the tensors the rows' bounds are elements of.
+  auto offsetsOf = [](Value bound) -> BlockArgument {
+    auto cast = bound.getDefiningOp<arith::IndexCastOp>();
+    auto extract =
+        cast ? cast.getIn().getDefiningOp<tensor::ExtractOp>() : nullptr;
+    return extract ? functionArgument(extract.getTensor()) : BlockArgument();
+  };
+  varlen.cuSeqlensQ = offsetsOf(query.getBegin());
+  varlen.cuSeqlensK = offsetsOf(key.getBegin());
+  if (!varlen.cuSeqlensQ || !varlen.cuSeqlensK ||
+      offsetsOf(query.getEnd()) != varlen.cuSeqlensQ ||
+      offsetsOf(key.getEnd()) != varlen.cuSeqlensK)
+    return query.emitError("convert-attn-to-nvvm: a varlen tile's rows must "
+                           "be elements of i32 arguments of the function "
+                           "(the kernel's cu_seqlens_q and cu_seqlens_k "
+                           "pointers), as attn-tile reads them");
+  SmallVector<SequenceTileOp> tiles(
+      plan.forall.getBody()->getOps<SequenceTileOp>());
+  if (tiles.size() != 1 || tiles.front().getCuSeqlens() != varlen.cuSeqlensQ)
+    return plan.forall.emitError(
+        "convert-attn-to-nvvm: a varlen tile is one attn.sequence_tile of "
+        "cu_seqlens_q in the tiling forall (attn-tile's tile scheduler)");
+  varlen.tile = tiles.front();
+  if (int64_t(varlen.tile.getBlockM()) != plan.blockM)
+    return varlen.tile.emitError("convert-attn-to-nvvm: attn.sequence_tile's "
+                                 "block_m must be the Q tile's rows, ")
+           << plan.blockM;
+  return success();
+}
+
+/// Reads the split count and the attn.combine_splits of a split-KV tile.
+LogicalResult mlir::attn::readKvSplit(KernelPlan &plan,
+                                      std::pair<Value, OpFoldResult> split) {
+  scf::ForallOp forall = plan.forall;
+  KernelPlan::KvSplit &out = plan.kvSplit.emplace();
+  // The partials' users: one attn.combine_splits, or casts to it.
+  SmallVector<Operation *> users(forall->getUsers());
+  SetVector<Operation *> combines;
+  while (!users.empty()) {
+    Operation *user = users.pop_back_val();
+    if (isa<tensor::CastOp>(user))
+      llvm::append_range(users, user->getUsers());
+    else
+      combines.insert(user);
+  }
+  auto combine = combines.size() == 1
+                     ? dyn_cast<CombineSplitsOp>(combines.front())
+                     : CombineSplitsOp();
+  if (!combine || getSplitTiles(combine) != forall)
+    return forall.emitError("convert-attn-to-nvvm: a split-KV tile's "
+                            "partial O and LSE must go, in that order, to "
+                            "one attn.combine_splits");
+  out.combine = combine;
+  if (std::optional<int64_t> count = getConstantIntValue(split.second)) {
+    out.fixed = *count;
+    return success();
+  }
+  // The count is the function's index argument, as it is or at least 1
+  // (attn-tile's max with 1): the kernel's kv_splits parameter, which the
+  // grid's z size and the combine kernel read too, so no other arithmetic
+  // on it may set the tiles' count.
+  Value count = cast<Value>(split.second);
+  if (auto atLeastOne = count.getDefiningOp<arith::MaxSIOp>())
+    for (auto [value, bound] :
+         {std::pair{atLeastOne.getLhs(), atLeastOne.getRhs()},
+          {atLeastOne.getRhs(), atLeastOne.getLhs()}})
+      if (matchPattern(bound, m_One()))
+        count = value;
+  out.argument = dyn_cast<BlockArgument>(count);
+  if (!out.argument || !count.getType().isIndex() ||
+      !isa<FunctionOpInterface>(out.argument.getOwner()->getParentOp()))
+    return forall.emitError("convert-attn-to-nvvm: the kv split count must "
+                            "be a constant or an index argument of the "
+                            "function (the runtime chooses it at launch)");
+  return success();
+}

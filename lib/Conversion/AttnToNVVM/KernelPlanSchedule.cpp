@@ -1,0 +1,290 @@
+//===- KernelPlanSchedule.cpp - a kernel's schedule in the tile IR --------===//
+//
+// Part of the attnc project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The parts of readKernelPlan that read the schedule the passes wrote: where
+// the tile signals its dependents, the rotated kv loops' prologue and
+// epilogue, and the producer's kv loop.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelPlan.h"
+
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace mlir::attn;
+
+/// The tile's attn.launch_dependents (its verifier keeps it at the top level
+/// of a tile): in the consumer region where there is one, before the first
+/// kv loop or between the last and attn.finalize, where the kernel has a
+/// place for it in every schedule.
+LogicalResult mlir::attn::readLaunchDependents(KernelPlan &plan, Region &tile,
+                                               FinalizeOp finalize) {
+  // One beside an attn.warp_specialize would run in no role.
+  WalkResult outside = plan.forall.getBody()->walk([&](LaunchDependentsOp op) {
+    if (op->getParentRegion() == &tile)
+      return WalkResult::advance();
+    op.emitError("convert-attn-to-nvvm: attn.launch_dependents must sit in "
+                 "the consumer region of the tile's attn.warp_specialize");
+    return WalkResult::interrupt();
+  });
+  if (outside.wasInterrupted())
+    return failure();
+  auto ops = tile.getOps<LaunchDependentsOp>();
+  if (ops.empty())
+    return success();
+  if (std::next(ops.begin()) != ops.end())
+    return (*std::next(ops.begin()))
+        .emitError("convert-attn-to-nvvm: a tile signals its dependents "
+                   "once; this is its second attn.launch_dependents");
+  LaunchDependentsOp op = *ops.begin();
+  scf::ForOp first = plan.kvLoops.front().loop;
+  scf::ForOp last = plan.kvLoops.back().loop;
+  plan.launchesDependentsAtStart = op->isBeforeInBlock(first);
+  if (!plan.launchesDependentsAtStart &&
+      (!last->isBeforeInBlock(op) || !op->isBeforeInBlock(finalize)))
+    return op.emitError("convert-attn-to-nvvm: attn.launch_dependents must "
+                        "precede the tile's first kv loop or sit between its "
+                        "last one and attn.finalize");
+  plan.launchDependents = op;
+  return success();
+}
+
+/// Checks that the ops of `block` (waits aside) are those of `stage` in
+/// kv step `step` (waits aside), in order, with the step's values renamed by
+/// `map`, which maps each op's results as it goes: the same names,
+/// attributes (attn.stage included) and operands. A step op for which
+/// `mayBeLeftOut` holds may be missing from `block`. Emits `what` and the
+/// first op that differs.
+static LogicalResult
+matchStepOps(Block *block, Block *step, int64_t stage, IRMapping &map,
+             const Twine &what,
+             function_ref<bool(Operation *)> mayBeLeftOut = nullptr) {
+  auto isWait = [](Operation &op) { return isa<WaitTileOp, WaitGemmsOp>(op); };
+  SmallVector<Operation *> ops, reference;
+  for (Operation &op : block->without_terminator())
+    if (!isWait(op))
+      ops.push_back(&op);
+  for (Operation &op : step->without_terminator())
+    if (!isWait(op) && getPipelineStage(&op) == stage)
+      reference.push_back(&op);
+  auto matches = [&](Operation *candidate, Operation *ref) {
+    return candidate && candidate->getName() == ref->getName() &&
+           candidate->getResultTypes() == ref->getResultTypes() &&
+           candidate->getNumOperands() == ref->getNumOperands() &&
+           candidate->getNumRegions() == 0 &&
+           candidate->getAttrDictionary() == ref->getAttrDictionary() &&
+           llvm::all_of(
+               llvm::zip_equal(candidate->getOperands(), ref->getOperands()),
+               [&](auto pair) {
+                 auto [operand, refOperand] = pair;
+                 return operand == map.lookupOrDefault(refOperand);
+               });
+  };
+  auto mismatch = [&](Operation *at, Operation *ref) {
+    InFlightDiagnostic diag =
+        (at ? at : block->getTerminator())->emitError("convert-attn-to-nvvm: ")
+        << what << "; ";
+    if (ref)
+      diag << "expected the loop's '" << ref->getName()
+           << "' here, with the loop's operands and attributes";
+    else
+      diag << "the loop's step has no op here";
+    return diag;
+  };
+  size_t next = 0; // the first op of `block` not matched yet
+  for (Operation *ref : reference) {
+    Operation *candidate = next < ops.size() ? ops[next] : nullptr;
+    if (!matches(candidate, ref)) {
+      if (mayBeLeftOut && mayBeLeftOut(ref))
+        continue;
+      return mismatch(candidate, ref);
+    }
+    map.map(ref->getResults(), candidate->getResults());
+    ++next;
+  }
+  if (next < ops.size())
+    return mismatch(ops[next], nullptr);
+  return success();
+}
+
+/// Reads the prologue and epilogue of rotated kv loops
+/// (attn-pipeline-kv-loops), which the kernel lowers op by op like the
+/// loops' steps: the prologue is stage 0 of block `begin`, the epilogue
+/// stage 1 of the last block, both run where `begin < end`.
+LogicalResult mlir::attn::readKvPipeline(KernelPlan &plan,
+                                         FinalizeOp finalize) {
+  scf::ForOp first = plan.kvLoops.front().loop;
+  scf::ForOp last = plan.kvLoops.back().loop;
+  auto fail = [](Operation *at, const Twine &why) {
+    return at->emitError("convert-attn-to-nvvm: ") << why;
+  };
+  KernelPlan::KvPipeline pipeline;
+  pipeline.prologue = first.getInitArgs().front().getDefiningOp<scf::IfOp>();
+  scf::IfOp prologue = pipeline.prologue;
+  if (!prologue || ValueRange(first.getInitArgs()) != prologue.getResults())
+    return fail(first, "a rotated kv loop starts from the results of its "
+                       "prologue (the scf.if of attn-pipeline-kv-loops)");
+  auto hasBlocks = prologue.getCondition().getDefiningOp<arith::CmpIOp>();
+  if (!hasBlocks || hasBlocks.getPredicate() != arith::CmpIPredicate::slt)
+    return fail(prologue, "the prologue of rotated kv loops runs where the "
+                          "kv range is not empty (arith.cmpi slt, begin, "
+                          "end)");
+  pipeline.begin = hasBlocks.getLhs();
+  pipeline.end = hasBlocks.getRhs();
+  // Each rotated loop runs blocks max(lb, begin + 1) to max(ub, begin + 1)
+  // of the range [begin, end) that the loops partitioned before.
+  auto unrotated = [&](Value bound) -> Value {
+    auto max = bound.getDefiningOp<arith::MaxSIOp>();
+    auto second =
+        max ? max.getRhs().getDefiningOp<arith::AddIOp>() : arith::AddIOp();
+    if (!second || second.getLhs() != pipeline.begin ||
+        !matchPattern(second.getRhs(), m_One()))
+      return {};
+    return max.getLhs();
+  };
+  pipeline.unrotatedBounds.push_back(pipeline.begin);
+  for (const KvLoop &kv : plan.kvLoops) {
+    Value lb = unrotated(kv.loop.getLowerBound());
+    Value ub = unrotated(kv.loop.getUpperBound());
+    if (!lb || !ub || (&kv == &plan.kvLoops.front() && lb != pipeline.begin) ||
+        (&kv == &plan.kvLoops.back() && ub != pipeline.end))
+      return fail(kv.loop, "a rotated kv loop runs blocks max(lb, begin + 1) "
+                           "to max(ub, begin + 1) of the prologue's range "
+                           "[begin, end)");
+    pipeline.unrotatedBounds.push_back(ub);
+  }
+  // The prologue is stage 0 of the first masked loop's step (every block
+  // may take the mask), else of the first loop's, at block `begin`, started
+  // from the values the loops start from.
+  Block *peeled = prologue.thenBlock();
+  ValueRange starts = prologue.elseYield().getOperands();
+  const KvLoop *peeledLoop = &plan.kvLoops.front();
+  for (const KvLoop &kv : plan.kvLoops)
+    if (kv.mask()) {
+      peeledLoop = &kv;
+      break;
+    }
+  Block *step = peeledLoop->loop.getBody();
+  IRMapping stage0;
+  stage0.map(peeledLoop->loop.getInductionVar(), pipeline.begin);
+  stage0.map(peeledLoop->loop.getRegionIterArgs(), starts);
+  if (failed(matchStepOps(peeled, step, /*stage=*/0, stage0,
+                          "the prologue of rotated kv loops must be stage 0 "
+                          "of the first masked kv loop's step at block "
+                          "`begin`")))
+    return failure();
+  // It yields that step's values, but O, whose stage 1 runs in the next
+  // step.
+  unsigned accIndex = 0;
+  for (auto [i, pair] :
+       llvm::enumerate(llvm::zip_equal(prologue.thenYield().getOperands(),
+                                       step->getTerminator()->getOperands()))) {
+    auto [yielded, loopYield] = pair;
+    if (loopYield.getDefiningOp<PVOp>()) {
+      accIndex = i;
+      if (yielded != starts[i])
+        return fail(prologue, "the prologue leaves O as the loops start it "
+                              "(its stage 1 runs in the next step)");
+    } else if (yielded != stage0.lookupOrNull(loopYield)) {
+      return fail(prologue, "the prologue must yield the step values the "
+                            "rotated loop yields, in order (result " +
+                                Twine(i) + ")");
+    }
+  }
+  // Without blocks: P = 0, alpha = 1 (stage 1 leaves O as it is), no V.
+  for (auto [start, loopYield] :
+       llvm::zip_equal(starts, step->getTerminator()->getOperands())) {
+    Operation *def = loopYield.getDefiningOp();
+    if (isa_and_present<RowMaxOp, RowSumOp, PVOp>(def))
+      continue;
+    double neutral = isa_and_present<RescaleFactorOp>(def) ? 1.0 : 0.0;
+    auto constant = start.getDefiningOp<arith::ConstantOp>();
+    auto splat = constant ? dyn_cast<SplatElementsAttr>(constant.getValue())
+                          : SplatElementsAttr();
+    bool ok =
+        isa_and_present<RingPopOp>(def)
+            ? bool(start.getDefiningOp<ub::PoisonOp>())
+            : splat && splat.getSplatValue<APFloat>().isExactlyValue(neutral);
+    if (!ok)
+      return fail(prologue, "without kv blocks the prologue yields P = 0, "
+                            "alpha = 1 and a ub.poison V tile (stage 1 then "
+                            "leaves O as it is)");
+  }
+  // The epilogue is stage 1 of the last loop's step, on its results.
+  pipeline.epilogue = finalize.getAcc().getDefiningOp<scf::IfOp>();
+  scf::IfOp epilogue = pipeline.epilogue;
+  if (!epilogue || epilogue.getCondition() != prologue.getCondition() ||
+      epilogue.getNumResults() != 1 ||
+      epilogue.elseYield().getOperand(0) != last.getResult(accIndex))
+    return fail(finalize, "attn.finalize of rotated kv loops reads O from "
+                          "their epilogue (an scf.if on the prologue's "
+                          "condition that yields the last loop's O without "
+                          "blocks)");
+  // Its V release hands the stage to the next tile's loads: a kernel of
+  // one tile a CTA may leave it out.
+  Block *lastStep = last.getBody();
+  IRMapping stage1;
+  stage1.map(last.getRegionIterArgs(), last.getResults());
+  bool nextTileWaits = epilogueReleasesLastValue(plan.forall);
+  if (failed(matchStepOps(
+          epilogue.thenBlock(), lastStep, /*stage=*/1, stage1,
+          Twine("the epilogue of rotated kv loops must be stage 1 of the "
+                "last kv loop's step, on its results") +
+              (nextTileWaits ? ", with its V release (a persistent tile's "
+                               "next loads wait for it)"
+                             : ""),
+          [&](Operation *op) {
+            return !nextTileWaits && isa<RingReleaseOp>(op);
+          })))
+    return failure();
+  if (epilogue.thenYield().getOperand(0) !=
+      stage1.lookupOrNull(lastStep->getTerminator()->getOperand(accIndex)))
+    return fail(epilogue, "the epilogue of rotated kv loops yields the last "
+                          "block's attn.pv");
+  plan.pipeline = std::move(pipeline);
+  return success();
+}
+
+/// The producer region streams the blocks the consumers' kv loops pop, in
+/// order: one kv loop, at the region's top, from the consumers' first block
+/// to their last (the very bound values, which attn-warp-specialize gives
+/// it), one block a step, beside ops without effects or regions (its step's
+/// constant). A producer that pushed other blocks, or a
+/// different number of them, would leave the consumers or itself waiting
+/// forever.
+LogicalResult mlir::attn::verifyProducerLoop(const KernelPlan &plan) {
+  scf::ForOp loop = plan.producerLoop;
+  Region &producer = plan.warpSpecialization.getProducer();
+  auto fail = [](Operation *at, const Twine &why) {
+    return at->emitError("convert-attn-to-nvvm: ") << why;
+  };
+  int64_t pushes = 0;
+  producer.walk([&](RingPushOp) { ++pushes; });
+  if (pushes != 1 || loop->getParentRegion() != &producer)
+    return fail(loop, "the producer region holds one kv loop (attn.ring_push "
+                      "once a step), at its top level");
+  for (Operation &op : producer.front().without_terminator())
+    if (&op != loop.getOperation() &&
+        (op.getNumRegions() != 0 || !isMemoryEffectFree(&op)))
+      return fail(&op, "the producer region holds its kv loop and ops "
+                       "without effects or regions (its bounds' arithmetic) "
+                       "only");
+  Value begin = plan.pipeline ? plan.pipeline->begin
+                              : plan.kvLoops.front().loop.getLowerBound();
+  Value end = plan.pipeline ? plan.pipeline->end
+                            : plan.kvLoops.back().loop.getUpperBound();
+  if (!matchPattern(loop.getStep(), m_One()) || loop.getLowerBound() != begin ||
+      loop.getUpperBound() != end)
+    return fail(loop, "the producer's kv loop pushes the blocks the "
+                      "consumers' kv loops pop, one a step: its bounds are "
+                      "their first loop's lower bound and their last loop's "
+                      "upper bound (the same values)");
+  return success();
+}
