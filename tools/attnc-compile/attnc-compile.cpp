@@ -65,6 +65,10 @@ static void printHelp() {
                   "Pipeline options (those of attn-lower-to-nvvm-pipeline), "
                   "as --name=value:\n";
   attn::AttnPipelineOptions().printHelp(2, 40);
+  llvm::outs() << "\n  --stop-after belongs to attnc-opt's pipelines, which "
+                  "print the IR "
+                  "of a stage;\n  attnc-compile always compiles to PTX and "
+                  "refuses it.\n";
 }
 
 /// Parses the sunk `--name=value` arguments as pipeline options, one
