@@ -35,9 +35,7 @@ struct AttnConditionalRescalePass final
     // rows' maxima moved. The rotated loops' O update takes the previous
     // step's alpha, carried, and is always multiplied.
     getOperation().walk([](ScaleRowsOp op) {
-      auto alpha = op.getFactor().getDefiningOp<RescaleFactorOp>();
-      if (op.getInput().getType().getRank() == 2 && alpha &&
-          alpha->getBlock() == op->getBlock())
+      if (op.getInput().getType().getRank() == 2 && op.rescalesByStepFactor())
         op.setConditional(true);
     });
   }

@@ -813,9 +813,8 @@ LogicalResult KernelPlanReader::verifyTileShape() {
   // which rows' maxima moved (the one attn-conditional-rescale marks).
   for (const KvLoop &kv : plan.kvLoops)
     kv.loop.walk([&](ScaleRowsOp op) {
-      auto alpha = op.getFactor().getDefiningOp<RescaleFactorOp>();
       plan.conditionalRescale |=
-          op.getConditional() && alpha && alpha->getBlock() == op->getBlock();
+          op.getConditional() && op.rescalesByStepFactor();
     });
 
   return success();

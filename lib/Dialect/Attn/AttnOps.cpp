@@ -559,6 +559,11 @@ LogicalResult PVOp::verify() {
   return success();
 }
 
+bool ScaleRowsOp::rescalesByStepFactor() {
+  auto alpha = getFactor().getDefiningOp<RescaleFactorOp>();
+  return alpha && alpha->getBlock() == getOperation()->getBlock();
+}
+
 LogicalResult ScaleRowsOp::verify() {
   // Skipping a warp's rows is a choice about a tile's fragments; a row
   // vector's rescale is folded into its row sum.

@@ -534,6 +534,12 @@ def Attn_ScaleRowsOp : Attn_Op<"scale_rows", [Pure, AllTypesMatch<["input", "res
     $input `,` $factor (`conditional` $conditional^)? attr-dict `:` type($input)
     `,` type($factor)
   }];
+  let extraClassDeclaration = [{
+    /// Whether the factor is the attn.rescale_factor of this op's own block
+    /// (its kv step's alpha), whose rows the GPU kernel knows moved or not:
+    /// the rescale a `conditional` skip applies to.
+    bool rescalesByStepFactor();
+  }];
   let hasVerifier = 1;
 }
 
