@@ -72,6 +72,15 @@ static void printOps(MlirModule module) {
   }
 }
 
+/* Whether `text` parses into fresh default options (its diagnostic printed). */
+static int parsesAlone(const char *text) {
+  AttncPipelineOptions options = attncPipelineOptionsCreate();
+  MlirLogicalResult parsed = attncPipelineOptionsParse(
+      options, mlirStringRefCreateFromCString(text), printDiagnostic, NULL);
+  attncPipelineOptionsDestroy(options);
+  return mlirLogicalResultIsSuccess(parsed);
+}
+
 /* Pipeline options: parsed from text, errors returned. */
 static void testOptions(void) {
   AttncPipelineOptions options = attncPipelineOptionsCreate();
@@ -89,25 +98,14 @@ static void testOptions(void) {
   printf("bad: %d\n", mlirLogicalResultIsSuccess(bad));
   attncPipelineOptionsDestroy(options);
   /* Options that rule each other out are an error, not one dropped. */
-  AttncPipelineOptions conflicting = attncPipelineOptionsCreate();
-  MlirLogicalResult conflict = attncPipelineOptionsParse(
-      conflicting,
-      mlirStringRefCreateFromCString(
-          "warp-specialize=off intra-warpgroup-overlap=on"),
-      printDiagnostic, NULL);
   // CHECK-NEXT: diagnostic: error: bad attnc pipeline options 'warp-specialize=off intra-warpgroup-overlap=on': --intra-warpgroup-overlap=on needs the producer warpgroup, which --warp-specialize=off leaves out; drop one (or pass --warp-specialize=on)
   // CHECK-NEXT: conflict: 0
-  printf("conflict: %d\n", mlirLogicalResultIsSuccess(conflict));
-  attncPipelineOptionsDestroy(conflicting);
+  printf("conflict: %d\n",
+         parsesAlone("warp-specialize=off intra-warpgroup-overlap=on"));
   /* The PTX pipeline lowers the fused loops: an earlier stop is an error. */
-  AttncPipelineOptions unfused = attncPipelineOptionsCreate();
-  MlirLogicalResult early = attncPipelineOptionsParse(
-      unfused, mlirStringRefCreateFromCString("stop-after=tiled"),
-      printDiagnostic, NULL);
   // CHECK-NEXT: diagnostic: error: bad attnc pipeline options 'stop-after=tiled': stop-after=tiled leaves the kv loops unfused, and the kernel lowers the fused online softmax: stop after fused or split (attn-tiling-pipeline prints the earlier stages)
   // CHECK-NEXT: early: 0
-  printf("early: %d\n", mlirLogicalResultIsSuccess(early));
-  attncPipelineOptionsDestroy(unfused);
+  printf("early: %d\n", parsesAlone("stop-after=tiled"));
 }
 
 /* A textual pipeline of attnc passes; a bad one is an error. */

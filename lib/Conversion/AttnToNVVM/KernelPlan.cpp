@@ -197,6 +197,7 @@ private:
   LogicalResult verifyIndices();
   /// The softmax scale: an argument or a compiled-in constant.
   LogicalResult readScale();
+  /// That the kernel can compute the producer loop's bounds.
   LogicalResult verifyProducerBounds();
   /// Heads, element types, head dims, consumers, and the tile layouts.
   LogicalResult verifyTileShape();
