@@ -31,13 +31,19 @@ using namespace mlir::attn;
 
 namespace {
 
-SharedMemoryAttr toAttr(MLIRContext *ctx, const SharedMemoryLayout &smem) {
+/// `smem` as #attn.shared_memory; P's buffer, when there is one, holds P in
+/// `probsAtoms`.
+SharedMemoryAttr toAttr(MLIRContext *ctx, const SharedMemoryLayout &smem,
+                        SwizzledAtoms probsAtoms) {
+  SwizzledSharedAttr probsLayout;
+  if (smem.probs)
+    probsLayout = SwizzledSharedAttr::get(ctx, probsAtoms.swizzle);
   return SharedMemoryAttr::get(
       ctx, smem.query, smem.queryBytes, smem.keyStages, smem.valueStages,
       smem.stages, smem.keyStageBytes, smem.valueStageBytes, smem.probs,
-      smem.probsBytes, smem.queryFull, smem.keyFull, smem.valueFull,
-      smem.keyEmpty, smem.valueEmpty, smem.queryFree, smem.total,
-      smem.warpgroupBarriers, smem.turnBarriers);
+      smem.probsBytes, probsLayout, smem.queryFull, smem.keyFull,
+      smem.valueFull, smem.keyEmpty, smem.valueEmpty, smem.queryFree,
+      smem.total, smem.warpgroupBarriers, smem.turnBarriers);
 }
 
 struct AttnAllocateSharedMemoryPass final
@@ -81,6 +87,8 @@ struct AttnAllocateSharedMemoryPass final
           "with attn.stage = 1) needs probs-in-registers (P of block j-1 "
           "stays in registers while block j's softmax runs)");
     auto key = cast<RankedTensorType>(qk.getKey().getType());
+    // Q, K and V take their types' layouts; P's buffer (P has no shared
+    // tile value) the table's, which the attribute records.
     SharedTileLayouts layouts = getDefaultSharedTileLayouts();
     for (auto [type, atoms] :
          {std::pair{query, &layouts.query}, std::pair{key, &layouts.key},
@@ -124,7 +132,7 @@ struct AttnAllocateSharedMemoryPass final
              << " bytes a CTA may use on sm_90a; choose smaller tile_sizes or "
                 "fewer stages";
     forall->setAttr(AttnDialect::getSharedMemoryAttrName(),
-                    toAttr(&getContext(), smem));
+                    toAttr(&getContext(), smem, layouts.probs));
     return success();
   }
 

@@ -4604,6 +4604,99 @@ func.func @overlap_with_probs_buffer(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor
     scf.forall.in_parallel {
       tensor.parallel_insert_slice %extracted_slice into %arg6[%arg3, %arg4, %3, 0] [1, 1, %24, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x2x?x64xbf16>
     }
-  } {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 8192, keys = 8192, values = 24576, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, probs = 40960, probs_bytes = 8192, query_full = 49152, key_full = 49160, value_full = 49176, key_empty = 49192, value_empty = 49208, size = 49224, warpgroup_barriers = [1]>, mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  } {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 8192, keys = 8192, values = 24576, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, probs = 40960, probs_bytes = 8192, probs_layout = #attn.swizzled_shared<swizzle = 128>, query_full = 49152, key_full = 49160, value_full = 49176, key_empty = 49192, value_empty = 49208, size = 49224, warpgroup_barriers = [1]>, mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  return %2 : tensor<?x2x?x64xbf16>
+}
+
+// -----
+
+// P's shared-memory buffer is written and read by wgmma in the one swizzle
+// the kernel lowers (the check comes before the overlap's, below).
+func.func @probs_buffer_not_128_byte_swizzled(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
+  %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
+  %c1 = arith.constant 1 : index
+  %c-1 = arith.constant -1 : index
+  %cst_2 = arith.constant 0.180336878 : f32
+  %cst_3 = arith.constant 1.250000e-01 : f32
+  %c64 = arith.constant 64 : index
+  %c2 = arith.constant 2 : index
+  %c0 = arith.constant 0 : index
+  %dim = tensor.dim %arg0, %c0 : tensor<?x2x?x64xbf16>
+  %dim_4 = tensor.dim %arg0, %c2 : tensor<?x2x?x64xbf16>
+  %dim_5 = tensor.dim %arg1, %c2 : tensor<?x2x?x64xbf16>
+  %0 = arith.ceildivsi %dim_4, %c64 : index
+  %1 = tensor.empty(%dim, %dim_4) : tensor<?x2x?x64xbf16>
+  // expected-error @+1 {{convert-attn-to-nvvm: #attn.shared_memory's probs_layout is 64-byte swizzled; the kernel lowers 128-byte swizzled shared tiles}}
+  %2 = scf.forall (%arg3, %arg4, %arg5) in (%dim, 2, %0) shared_outs(%arg6 = %1) -> (tensor<?x2x?x64xbf16>) {
+    %3 = arith.muli %arg5, %c64 : index
+    %4 = attn.load_tile %arg0[%arg3, %arg4, %3] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+    %5 = arith.ceildivsi %dim_5, %c64 : index
+    %6 = arith.addi %3, %c64 : index
+    %7 = arith.minsi %6, %dim_4 : index
+    %8 = arith.addi %7, %c-1 : index
+    %9 = arith.addi %dim_5, %c-1 : index
+    %10 = arith.minsi %8, %9 : index
+    %11 = arith.addi %10, %c1 : index
+    %12 = arith.ceildivsi %11, %c64 : index
+    %13 = arith.maxsi %12, %c0 : index
+    %14 = arith.minsi %13, %5 : index
+    %15 = arith.cmpi slt, %10, %c0 : index
+    %16 = arith.select %15, %c0, %14 : index
+    %17 = arith.minsi %3, %9 : index
+    %18 = arith.addi %17, %c1 : index
+    %19 = arith.floordivsi %18, %c64 : index
+    %20 = arith.maxsi %19, %c0 : index
+    %21 = arith.minsi %20, %16 : index
+    %22:2 = attn.warp_specialize consumers(1) stages(2) registers(40, 232) producer {
+      scf.for %arg7 = %c0 to %16 step %c1 {
+        %25 = arith.muli %arg7, %c64 : index
+        %26 = attn.load_tile %arg1[%arg3, %arg4, %25] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+        %27 = attn.load_tile %arg2[%arg3, %arg4, %25] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+        attn.ring_push %26, %27 : tensor<64x64xbf16>, tensor<64x64xbf16>
+      }
+      attn.yield
+    } consumer {
+      %25:3 = scf.for %arg7 = %c0 to %21 step %c1 iter_args(%arg8 = %cst_1, %arg9 = %cst_0, %arg10 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+        %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
+        %27 = attn.qk %4, %key : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+        attn.ring_release %key : tensor<64x64xbf16>
+        %28 = attn.row_max %27 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+        %29 = attn.rescale_factor %arg8, %28 scale_log2 %cst_2 : tensor<64xf32>
+        %30 = attn.scale_rows %arg9, %29 : tensor<64xf32>, tensor<64xf32>
+        %31 = attn.scale_rows %arg10, %29 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64xf32>
+        %32 = attn.exp_diff %27, %28 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
+        %33 = attn.pv %32, %value, %31 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+        %34 = attn.row_sum %32 init %30 : tensor<64x64xf32> -> tensor<64xf32>
+        attn.ring_release %value {attn.stage = 1 : i64} : tensor<64x64xbf16>
+        scf.yield %28, %34, %33 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+      } {attn.kv_range = "full"}
+      %26:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %25#0, %arg9 = %25#1, %arg10 = %25#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+        %27 = arith.muli %arg7, %c64 : index
+        %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
+        %28 = attn.qk %4, %key : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+        attn.ring_release %key : tensor<64x64xbf16>
+        %29 = attn.mask %28 rows %3 cols %27 seq_q %dim_4 seq_k %dim_5 kind = causal : tensor<64x64xf32>
+        %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+        %31 = attn.rescale_factor %arg8, %30 scale_log2 %cst_2 : tensor<64xf32>
+        %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
+        %33 = attn.scale_rows %arg10, %31 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64xf32>
+        %34 = attn.exp_diff %29, %30 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
+        %35 = attn.pv %34, %value, %33 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+        %36 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+        attn.ring_release %value {attn.stage = 1 : i64} : tensor<64x64xbf16>
+        scf.yield %30, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+      } {attn.kv_range = "tail"}
+      %output, %lse = attn.finalize %26#2, %26#1, %26#0 scale %cst_3 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+      attn.yield %output, %lse : tensor<64x64xbf16>, tensor<64xf32>
+    } : tensor<64x64xbf16>, tensor<64xf32>
+    %23 = arith.subi %dim_4, %3 : index
+    %24 = arith.minsi %23, %c64 : index
+    %extracted_slice = tensor.extract_slice %22#0[0, 0] [%24, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %extracted_slice into %arg6[%arg3, %arg4, %3, 0] [1, 1, %24, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x2x?x64xbf16>
+    }
+  } {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 8192, keys = 8192, values = 24576, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, probs = 40960, probs_bytes = 8192, probs_layout = #attn.swizzled_shared<swizzle = 64>, query_full = 49152, key_full = 49160, value_full = 49176, key_empty = 49192, value_empty = 49208, size = 49224, warpgroup_barriers = [1]>, mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
   return %2 : tensor<?x2x?x64xbf16>
 }

@@ -32,9 +32,12 @@
 // THREE-SAME:    key_empty = [[EMPTY:[0-9]+]], value_empty = [[EMPTY]],
 // THREE-SAME:    query_free = [[FREE:[0-9]+]], size = {{[0-9]+}},
 
-// P through shared memory: a P buffer of block_m x block_n after the stages.
+// P through shared memory: a P buffer of block_m x block_n after the stages,
+// in the tiles' 128-byte swizzle.
+// PROBS:       #[[$SHARED:[a-z0-9_]+]] = #attn.swizzled_shared<swizzle = 128>
 // PROBS-LABEL: func.func @causal
 // PROBS:       #attn.shared_memory<{{.*}}probs = {{[0-9]+}}, probs_bytes = 16384,
+// PROBS-SAME:    probs_layout = #[[$SHARED]],
 
 // Three consumer warpgroups (192 rows) without turns: three warpgroup
 // barriers and no turn barriers.

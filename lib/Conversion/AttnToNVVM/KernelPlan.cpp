@@ -155,7 +155,6 @@ static LogicalResult readTileLayouts(KernelPlan &plan) {
   plan.queryAtoms = atomsOf(plan.queryLoad.getTile());
   plan.keyAtoms = atomsOf(plan.keyLoad.getTile());
   plan.valueAtoms = atomsOf(plan.valueLoad.getTile());
-  plan.probsAtoms = getDefaultSharedTileLayouts().probs;
   return success();
 }
 
@@ -856,6 +855,15 @@ LogicalResult KernelPlanReader::readSharedMemory() {
   llvm::append_range(plan.smem.warpgroupBarriers, smem.getWarpgroupBarriers());
   llvm::append_range(plan.smem.turnBarriers, smem.getTurnBarriers());
   plan.probsInRegisters = !plan.smem.probs;
+  if (SwizzledSharedAttr probsLayout = smem.getProbsLayout()) {
+    if (probsLayout.getSwizzle() != kSm90aSharedTileSwizzle)
+      return fail("#attn.shared_memory's probs_layout is " +
+                  Twine(probsLayout.getSwizzle()) +
+                  "-byte swizzled; the kernel lowers " +
+                  Twine(kSm90aSharedTileSwizzle) +
+                  "-byte swizzled shared tiles");
+    plan.probsAtoms = probsLayout.getAtoms();
+  }
   plan.persistent = smem.isPersistent();
   // A persistent CTA walks (query block, head, batch) tiles; a kv split
   // would be a fourth coordinate of that walk, which it does not have.

@@ -141,7 +141,8 @@ struct KernelPlan {
 
   /// The shared-memory layouts of the tile values (attn-assign-layouts): Q,
   /// K and V as swizzled atoms (O goes out through the Q buffer, in Q's
-  /// layout); P, when it goes through shared memory, in the table's.
+  /// layout); P, when it goes through shared memory, in #attn.shared_memory's
+  /// probs_layout.
   SwizzledAtoms queryAtoms, keyAtoms, valueAtoms, probsAtoms;
   /// The consumer warpgroups, one per 64 query rows: those of the S, P and
   /// O tiles' #attn.wgmma_accumulator (attn.warp_specialize's consumers

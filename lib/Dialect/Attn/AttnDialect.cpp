@@ -28,8 +28,9 @@ LogicalResult SharedMemoryAttr::verify(
     int64_t queryBytes, int64_t keys, int64_t values, int64_t stages,
     int64_t keyStageBytes, int64_t valueStageBytes,
     std::optional<int64_t> probs, std::optional<int64_t> probsBytes,
-    int64_t queryFull, int64_t keyFull, int64_t valueFull, int64_t keyEmpty,
-    int64_t valueEmpty, std::optional<int64_t> queryFree, int64_t size,
+    SwizzledSharedAttr probsLayout, int64_t queryFull, int64_t keyFull,
+    int64_t valueFull, int64_t keyEmpty, int64_t valueEmpty,
+    std::optional<int64_t> queryFree, int64_t size,
     ArrayRef<int64_t> warpgroupBarriers, ArrayRef<int64_t> turnBarriers) {
   // Bounds first, so that no product or sum below can overflow.
   constexpr int64_t kMaxBytes = int64_t(1) << 31;
@@ -47,8 +48,9 @@ LogicalResult SharedMemoryAttr::verify(
   if (keyStageBytes % 1024 || valueStageBytes % 1024 ||
       probsBytes.value_or(0) % 1024)
     return emitError() << "stage and P bytes must be multiples of 1024";
-  if (probs.has_value() != probsBytes.has_value())
-    return emitError() << "probs and probs_bytes go together";
+  if (probs.has_value() != probsBytes.has_value() ||
+      probs.has_value() != bool(probsLayout))
+    return emitError() << "probs, probs_bytes and probs_layout go together";
   struct Region {
     StringRef name;
     int64_t begin, bytes, alignment;

@@ -995,9 +995,16 @@ func.func @shared_memory_unaligned_stage() attributes {attn.shared_memory = #att
 
 // -----
 
-// A P buffer needs its offset and its size.
-// expected-error @+1 {{probs and probs_bytes go together}}
-func.func @shared_memory_probs_without_bytes() attributes {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 8192, keys = 8192, values = 24576, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, probs = 40960, query_full = 49152, key_full = 49160, value_full = 49176, key_empty = 49192, value_empty = 49208, size = 49224, warpgroup_barriers = [1, 2]>} {
+// A P buffer needs its offset, its size and its layout.
+// expected-error @+1 {{probs, probs_bytes and probs_layout go together}}
+func.func @shared_memory_probs_without_bytes() attributes {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 8192, keys = 8192, values = 24576, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, probs = 40960, probs_layout = #attn.swizzled_shared<swizzle = 128>, query_full = 49152, key_full = 49160, value_full = 49176, key_empty = 49192, value_empty = 49208, size = 49224, warpgroup_barriers = [1, 2]>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{probs, probs_bytes and probs_layout go together}}
+func.func @shared_memory_probs_without_layout() attributes {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 8192, keys = 8192, values = 24576, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, probs = 40960, probs_bytes = 8192, query_full = 49152, key_full = 49160, value_full = 49176, key_empty = 49192, value_empty = 49208, size = 49224, warpgroup_barriers = [1, 2]>} {
   return
 }
 

@@ -412,6 +412,14 @@ func.func @shared_memory() attributes {attn.shared_memory = #attn.shared_memory<
   return
 }
 
+// With P through shared memory, its buffer and the layout P is written in.
+// CHECK-LABEL: func.func @shared_memory_with_probs
+// CHECK-SAME:    probs = 40960, probs_bytes = 8192,
+// CHECK-SAME:    probs_layout = #[[$SHARED]], query_full = 49152,
+func.func @shared_memory_with_probs() attributes {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 8192, keys = 8192, values = 24576, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, probs = 40960, probs_bytes = 8192, probs_layout = #attn.swizzled_shared<swizzle = 128>, query_full = 49152, key_full = 49160, value_full = 49176, key_empty = 49192, value_empty = 49208, size = 49224, warpgroup_barriers = [1, 2]>} {
+  return
+}
+
 // The kernel ABI of convert-attn-to-nvvm round-trips.
 // CHECK-LABEL: func.func private @kernel_abi()
 // CHECK-SAME:    attn.kernel_abi = #attn.kernel_abi<threads = 384, shared_memory = 229480, grid = [#attn.grid_dim<["seq_q"], ceil_div = 128>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch"]>],

@@ -54,8 +54,12 @@ def Attn_SharedMemoryAttr : Attn_Attr<"SharedMemory", "shared_memory"> {
       swizzle; it holds O in the epilogue).
     - `keys`, `values`: the first K and V stages of the ring of `stages`
       stages, `key_stage_bytes` / `value_stage_bytes` apart.
-    - `probs`, `probs_bytes`: P of every consumer warpgroup, present when
-      O += P V reads P from shared memory (wgmma SS) instead of registers.
+    - `probs`, `probs_bytes`, `probs_layout`: P of every consumer
+      warpgroup, present when O += P V reads P from shared memory (wgmma SS)
+      instead of registers. P has no tile value of its own in shared memory
+      (`attn.pv` takes it as its accumulator fragment), so its buffer's
+      `#attn.swizzled_shared` layout is recorded here; the kernel writes P
+      in it and wgmma reads it so.
     - mbarriers (8 bytes each): `query_full`, then per stage `key_full`,
       `value_full` (TMA arrivals with transaction bytes), `key_empty` and
       `value_empty` (one arrival per consumer warpgroup when it is done with
@@ -100,6 +104,7 @@ def Attn_SharedMemoryAttr : Attn_Attr<"SharedMemory", "shared_memory"> {
     "int64_t":$value_stage_bytes,
     OptionalParameter<"std::optional<int64_t>">:$probs,
     OptionalParameter<"std::optional<int64_t>">:$probs_bytes,
+    OptionalParameter<"SwizzledSharedAttr">:$probs_layout,
     "int64_t":$query_full,
     "int64_t":$key_full,
     "int64_t":$value_full,
