@@ -103,8 +103,6 @@ struct SharedMemoryLayout {
   int64_t queryFull = 0, keyFull = 0, valueFull = 0, keyEmpty = 0,
           valueEmpty = 0;
   std::optional<int64_t> queryFree;
-  /// Consumers hand a stage's K back on its own barrier, a step before V.
-  bool releasesKeysEarly() const { return keyEmpty != valueEmpty; }
   /// Named barriers (bar.sync ids; 0 is the whole CTA's): one per consumer
   /// warpgroup for its own 128 threads, and with ping-pong one per consumer
   /// warpgroup that it waits on for its turn.

@@ -144,11 +144,11 @@ void KernelEmitter::loadPagedTile(Value tensorMap, SwizzledAtoms atoms,
 void KernelEmitter::issueKvLoad(bool isKey, Value stage, Value kvBlock) {
   Value tensorMap = isKey ? tmKey : tmValue;
   SwizzledAtoms atoms = isKey ? plan.keyAtoms : plan.valueAtoms;
-  int64_t stages = isKey ? smem.keyStages : smem.valueStages;
+  int64_t stages = isKey ? smem.getKeys() : smem.getValues();
   int64_t columns = isKey ? plan.headDim : plan.valueHeadDim;
   Value bar = isKey ? keyBarrier(stage) : valueBarrier(stage);
-  Value offset =
-      mul(stage, c32(isKey ? smem.keyStageBytes : smem.valueStageBytes));
+  Value offset = mul(
+      stage, c32(isKey ? smem.getKeyStageBytes() : smem.getValueStageBytes()));
   if (plan.paged)
     return loadPagedTile(tensorMap, atoms, stages, offset, columns, kvBlock,
                          bar);
@@ -263,7 +263,7 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   // is the forall's iteration space, else computed from Nq once per kernel.
   if (auto bound =
           dyn_cast<Value>(plan.forall.getMixedUpperBound()[plan.queryBlockIv]))
-    index.map(bound, plan.persistent
+    index.map(bound, plan.persistent()
                          ? index.lower(b, bound)
                          : toIndex(NVVM::GridDimXOp::create(b, loc, i32())));
 
@@ -290,7 +290,7 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   warpInGroup = arith::AndIOp::create(
       b, loc, arith::ShRUIOp::create(b, loc, tid, c32(5)), c32(3));
   isLeader = eqI(tid, c32(0));
-  if (!plan.persistent) {
+  if (!plan.persistent()) {
     // The IR's index arithmetic on the forall's induction variables gives
     // the tile order (attn-order-tiles).
     Value qBlock = NVVM::BlockIdXOp::create(b, loc, i32());
@@ -311,20 +311,20 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   // warpgroup.
   ifThen(isLeader, [&] {
     NVVM::MBarrierInitOp::create(b, loc, queryBarrier(), c32(1), Value());
-    for (int64_t i = 0; i < smem.stages; ++i)
+    for (int64_t i = 0; i < smem.getStages(); ++i)
       NVVM::MBarrierInitOp::create(b, loc, keyBarrier(c32(i)), c32(1),
                                    Value());
-    for (int64_t i = 0; i < smem.stages; ++i)
+    for (int64_t i = 0; i < smem.getStages(); ++i)
       NVVM::MBarrierInitOp::create(b, loc, valueBarrier(c32(i)), c32(1),
                                    Value());
-    for (int64_t i = 0; i < smem.stages; ++i) {
+    for (int64_t i = 0; i < smem.getStages(); ++i) {
       if (releasesKeysEarly())
         NVVM::MBarrierInitOp::create(b, loc, keyEmptyBarrier(c32(i)),
                                      c32(plan.consumerWarpgroups), Value());
       NVVM::MBarrierInitOp::create(b, loc, valueEmptyBarrier(c32(i)),
                                    c32(plan.consumerWarpgroups), Value());
     }
-    if (plan.persistent)
+    if (plan.persistent())
       NVVM::MBarrierInitOp::create(b, loc, queryFreeBarrier(),
                                    c32(plan.consumerWarpgroups), Value());
     // Make the initialized barriers visible to the TMA unit.
@@ -333,7 +333,7 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   NVVM::Barrier0Op::create(b, loc);
   // A persistent kernel computes each tile's bounds in its tile loops.
   TileBounds fixedTile;
-  if (!plan.persistent)
+  if (!plan.persistent())
     fixedTile = tileBounds();
 
   if (!plan.warpSpecialize()) {
@@ -342,7 +342,7 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
     const TileBounds &tile = fixedTile;
     ifThen(isLeader, [&] {
       loadQuery();
-      for (int64_t s = 0; s < smem.stages; ++s) {
+      for (int64_t s = 0; s < smem.getStages(); ++s) {
         Value kb = add(tile.bounds.front(), cIdx(s));
         Value inRange =
             arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, kb, kvEnd);
@@ -374,7 +374,7 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
         // Q waits until the consumers stored the previous tile's O from its
         // buffer; the first K/V block does not, so it loads meanwhile.
         auto loadQueryWhenFree = [&] {
-          if (plan.persistent)
+          if (plan.persistent())
             waitBarrier(queryFreeBarrier(),
                         arith::XOrIOp::create(
                             b, loc, arith::AndIOp::create(b, loc, tileCount,
@@ -382,7 +382,7 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
                             c32(1)));
           loadQuery();
         };
-        if (!plan.persistent)
+        if (!plan.persistent())
           loadQuery();
         auto loop = scf::ForOp::create(b, loc, begin, end, cIdx(1));
         {
@@ -396,10 +396,10 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
           // barrier's first, which counts as complete.
           Value parity = arith::XOrIOp::create(b, loc, phase, c32(1));
           lowerProducerStep(stage, parity, kb);
-          if (plan.persistent)
+          if (plan.persistent())
             ifThen(eqI(kb, begin), loadQueryWhenFree);
         }
-        if (plan.persistent)
+        if (plan.persistent())
           ifThen(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
                                        begin, end),
                  loadQueryWhenFree);
@@ -415,13 +415,13 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
         NVVM::SetMaxRegisterAction::increase);
     forEachTile([&](Value iterationBase, Value tileCount) {
       TileBounds persistentTile;
-      if (plan.persistent)
+      if (plan.persistent())
         persistentTile = tileBounds();
-      const TileBounds &tile = plan.persistent ? persistentTile : fixedTile;
+      const TileBounds &tile = plan.persistent() ? persistentTile : fixedTile;
       Value queryPhase =
-          plan.persistent ? arith::AndIOp::create(b, loc, tileCount, c32(1))
-                                .getResult()
-                          : c32(0);
+          plan.persistent()
+              ? arith::AndIOp::create(b, loc, tileCount, c32(1)).getResult()
+              : c32(0);
       emitConsumer(output, lse, tile.bounds, iterationBase, queryPhase);
       return add(iterationBase, tile.blocks);
     });
@@ -502,7 +502,7 @@ void KernelEmitter::loadQuery() {
   Value row = plan.varlen ? add(toI32(index.lower(b, plan.varlen->queryBegin)),
                                 rowBegin)
                           : rowBegin;
-  loadTile(tmQuery, plan.queryAtoms, smem.query, Value(), plan.blockM,
+  loadTile(tmQuery, plan.queryAtoms, smem.getQuery(), Value(), plan.blockM,
            plan.headDim, row, head, batch, qb);
 }
 
@@ -514,7 +514,7 @@ void KernelEmitter::loadQuery() {
 /// reversing them). `body` gets and returns the ring iteration at which the
 /// tile starts; it also gets how many tiles this CTA did before.
 void KernelEmitter::forEachTile(function_ref<Value(Value, Value)> body) {
-  if (!plan.persistent) {
+  if (!plan.persistent()) {
     body(c32(0), c32(0));
     return;
   }
@@ -667,7 +667,7 @@ void KernelEmitter::lowerFinalize(TileValues &values, FinalizeOp op,
                                 c32(2 * kWarpgroupThreads), nullptr, Value());
       });
   };
-  if (plan.persistent)
+  if (plan.persistent())
     consumePreArrival();
   ArrayRef<Value> o = tileElements(values, op.getAcc());
   if (singleSplit)
@@ -687,7 +687,7 @@ void KernelEmitter::lowerFinalize(TileValues &values, FinalizeOp op,
     storeSequenceRows(o, inv, output);
   else
     storeOutputTile(o, inv, output);
-  if (!plan.persistent)
+  if (!plan.persistent())
     consumePreArrival();
 
   if (!lse)
@@ -846,7 +846,8 @@ void KernelEmitter::storeOutputTile(ArrayRef<Value> o, const Value inv[2],
                                     Value outputMap) {
   // O goes out through the Q buffer, in Q's layout.
   SwizzledAtoms atoms = plan.queryAtoms;
-  storeRowsSwizzled(normalizedPairs(o, inv), atoms, smem.query, plan.blockM);
+  storeRowsSwizzled(normalizedPairs(o, inv), atoms, smem.getQuery(),
+                    plan.blockM);
   Value tileRowBase = mul(warpgroup, c32(kWarpgroupRows));
   // The TMA store reads O through the async proxy.
   publishWarpgroupWrites();
@@ -855,8 +856,8 @@ void KernelEmitter::storeOutputTile(ArrayRef<Value> o, const Value inv[2],
     Value rowInTile = mul(warpgroup, c32(atoms.atomBytes(kWarpgroupRows)));
     // TMA clips the last box at Dv.
     for (int64_t atom = 0; atom < atoms.count(plan.valueHeadDim); ++atom) {
-      Value src =
-          smemPtr(smem.query + atom * atoms.atomBytes(plan.blockM), rowInTile);
+      Value src = smemPtr(smem.getQuery() + atom * atoms.atomBytes(plan.blockM),
+                          rowInTile);
       SmallVector<Value> coords = {c32(atom * atoms.columns()),
                                    add(rowBegin, tileRowBase), head, batch};
       NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
@@ -869,7 +870,7 @@ void KernelEmitter::storeOutputTile(ArrayRef<Value> o, const Value inv[2],
     NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, b.getI32IntegerAttr(0),
                                          b.getUnitAttr());
     // Then the next tile's Q may overwrite these rows.
-    if (plan.persistent)
+    if (plan.persistent())
       NVVM::MBarrierArriveOp::create(b, loc, Type(), queryFreeBarrier(),
                                      Value());
   });

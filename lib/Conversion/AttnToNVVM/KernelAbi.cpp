@@ -30,7 +30,7 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
     return GridDimAttr::get(ctx, {symbol}, ceilDiv);
   };
   SmallVector<Attribute, 3> grid =
-      plan.persistent
+      plan.persistent()
           ? SmallVector<Attribute, 3>{gridDim(rt::Symbol::NumSms, 1),
                                       gridDim(rt::Symbol::One, 1),
                                       gridDim(rt::Symbol::One, 1)}
@@ -93,7 +93,7 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
   params.push_back(param(rt::ParamKind::I32, plan.paged
                                                  ? rt::Symbol::PagesPerSeq
                                                  : rt::Symbol::SeqK));
-  if (plan.persistent || plan.kvSplit || plan.varlen)
+  if (plan.persistent() || plan.kvSplit || plan.varlen)
     params.push_back(param(rt::ParamKind::I32, rt::Symbol::Batch));
   if (plan.kvSplit && plan.kvSplit->argument)
     params.push_back(param(rt::ParamKind::I32, rt::Symbol::KvSplits));
@@ -131,15 +131,15 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
   };
   option("block_m", plan.blockM);
   option("block_n", plan.blockN);
-  option("stages", plan.smem.stages);
+  option("stages", plan.smem.getStages());
   option("consumer_warpgroups", plan.consumerWarpgroups);
   option("warp_specialized", plan.warpSpecialize());
   option("ping_pong", plan.pingPong);
   option("intra_warpgroup_overlap", plan.softwarePipelined());
-  option("probs_in_registers", plan.probsInRegisters);
+  option("probs_in_registers", plan.probsInRegisters());
   option("longest_first", plan.longestFirst());
   option("conditional_rescale", plan.conditionalRescale);
-  option("persistent", plan.persistent);
+  option("persistent", plan.persistent());
   option("heads_q", callerHeadsQ);
   option("heads_kv", plan.headsKV);
   // Packed BSHD rows are a view of the caller's Q for one token only
@@ -159,7 +159,7 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
     option("window_right", (*plan.mask.window)[1]);
   }
   return KernelAbiAttr::get(ctx, kWarpgroupThreads * plan.warpgroups(),
-                            plan.smem.total, b.getArrayAttr(grid),
+                            plan.smem.getSize(), b.getArrayAttr(grid),
                             b.getArrayAttr(params), problem.getDictionary(ctx),
                             options.getDictionary(ctx), splitKv);
 }

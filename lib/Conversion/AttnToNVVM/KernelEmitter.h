@@ -48,27 +48,27 @@ private:
   Value smemPtr(int64_t offset, Value dynamicOffset = {});
   Value smemAddr32(int64_t offset, Value dynamicOffset = {});
   // mbarriers at the offsets of the forall's #attn.shared_memory.
-  Value queryBarrier() { return smemPtr(smem.queryFull); }
+  Value queryBarrier() { return smemPtr(smem.getQueryFull()); }
   /// Persistent kernels: consumers arrive here once they stored a tile's O
   /// from the Q buffer, so the producer may load the next Q into it.
-  Value queryFreeBarrier() { return smemPtr(*smem.queryFree); }
+  Value queryFreeBarrier() { return smemPtr(*smem.getQueryFree()); }
   Value keyBarrier(Value stage) {
-    return smemPtr(smem.keyFull, mul(stage, c32(8)));
+    return smemPtr(smem.getKeyFull(), mul(stage, c32(8)));
   }
   Value valueBarrier(Value stage) {
-    return smemPtr(smem.valueFull, mul(stage, c32(8)));
+    return smemPtr(smem.getValueFull(), mul(stage, c32(8)));
   }
   /// Whether consumers hand K back on its own barrier, a step before V (the
   /// allocation gives K and V separate "empty" barriers).
   bool releasesKeysEarly() const { return smem.releasesKeysEarly(); }
   /// Consumers arrive here when they are done with a stage's K.
   Value keyEmptyBarrier(Value stage) {
-    return smemPtr(smem.keyEmpty, mul(stage, c32(8)));
+    return smemPtr(smem.getKeyEmpty(), mul(stage, c32(8)));
   }
   /// Consumers arrive here when they are done with a stage's V (and K, when
   /// not released early).
   Value valueEmptyBarrier(Value stage) {
-    return smemPtr(smem.valueEmpty, mul(stage, c32(8)));
+    return smemPtr(smem.getValueEmpty(), mul(stage, c32(8)));
   }
   void waitBarrier(Value bar, Value phase) {
     NVVM::MBarrierTryWaitParityOp::create(b, loc, bar, phase, c32(0x989680));
@@ -230,7 +230,7 @@ private:
   Value turnBarrier(Value wg);
   /// The named barrier of this consumer warpgroup's 128 threads.
   Value warpgroupBarrier() {
-    return add(warpgroup, c32(smem.warpgroupBarriers.front()));
+    return add(warpgroup, c32(smem.getWarpgroupBarriers().front()));
   }
   void waitForTurn();
   void passTurn();
@@ -279,7 +279,7 @@ private:
   /// Ring iteration of the tile's `local`-th kv block (persistent kernels
   /// continue the count of the previous tiles).
   Value ringIteration(Value iterationBase, Value local) {
-    return plan.persistent ? add(iterationBase, local) : local;
+    return plan.persistent() ? add(iterationBase, local) : local;
   }
   void forEachTile(function_ref<Value(Value, Value)> body);
   /// Consumer warpgroups on the current tile: wait for Q (mbarrier parity
@@ -316,7 +316,7 @@ private:
   const KernelPlan &plan;
   /// The kernel's parameters (and launch) in order.
   KernelAbiAttr abi;
-  SharedMemoryLayout smem;
+  SharedMemoryAttr smem;
   /// The tile IR's index arithmetic, cloned into the kernel.
   IndexLowering index;
 

@@ -104,15 +104,17 @@ Value KernelEmitter::wgmmaSS(Value acc, Value a, Value bDesc, int64_t n,
 
 Value KernelEmitter::scoresGemm(Value stage) {
   Value s = LLVM::ZeroOp::create(b, loc, scoresType);
-  Value keyStage = mul(stage, c32(smem.keyStageBytes));
+  Value keyStage = mul(stage, c32(smem.getKeyStageBytes()));
   // This warpgroup's 64 rows inside each atom of Q.
   Value queryRows =
       mul(warpgroup, c32(plan.queryAtoms.atomBytes(kWarpgroupRows)));
   // D is a multiple of 8: a last half k16 slice reads zero-filled columns.
   for (int64_t k = 0; k < (plan.headDim + 15) / 16; ++k)
     s = wgmmaSS(
-        s, kMajorSlice(plan.queryAtoms, smem.query, plan.blockM, k, queryRows),
-        kMajorSlice(plan.keyAtoms, smem.keyStages, plan.blockN, k, keyStage),
+        s,
+        kMajorSlice(plan.queryAtoms, smem.getQuery(), plan.blockM, k,
+                    queryRows),
+        kMajorSlice(plan.keyAtoms, smem.getKeys(), plan.blockN, k, keyStage),
         plan.blockN, /*accumulate=*/k != 0, /*bTransposed=*/false);
   return s;
 }
@@ -161,8 +163,8 @@ Value KernelEmitter::outputGemm(Value acc, ArrayRef<Value> probs, Value stage) {
 /// V's k16-th slice of 16 keys as the B operand of P V.
 Value KernelEmitter::valueDescriptor(Value stage, int64_t k16) {
   return descriptorAt(valueMajorDescriptor,
-                      smem.valueStages + plan.valueAtoms.atomBytes(16 * k16),
-                      mul(stage, c32(smem.valueStageBytes)));
+                      smem.getValues() + plan.valueAtoms.atomBytes(16 * k16),
+                      mul(stage, c32(smem.getValueStageBytes())));
 }
 
 /// O += P V with P written to shared memory first and read by wgmma SS: the
@@ -170,15 +172,15 @@ Value KernelEmitter::valueDescriptor(Value stage, int64_t k16) {
 Value KernelEmitter::outputGemmFromShared(Value acc, ArrayRef<Value> probs,
                                           Value stage) {
   SwizzledAtoms atoms = plan.probsAtoms;
-  storeRowsSwizzled(probs, atoms, *smem.probs, plan.blockM);
+  storeRowsSwizzled(probs, atoms, *smem.getProbs(), plan.blockM);
   // wgmma reads P through the async proxy.
   publishWarpgroupWrites();
   Value probRows = mul(warpgroup, c32(atoms.atomBytes(kWarpgroupRows)));
   for (int64_t t = 0; t < plan.blockN / 16; ++t)
-    acc =
-        wgmmaSS(acc, kMajorSlice(atoms, *smem.probs, plan.blockM, t, probRows),
-                valueDescriptor(stage, t), plan.valueHeadDim,
-                /*accumulate=*/true, /*bTransposed=*/true);
+    acc = wgmmaSS(
+        acc, kMajorSlice(atoms, *smem.getProbs(), plan.blockM, t, probRows),
+        valueDescriptor(stage, t), plan.valueHeadDim,
+        /*accumulate=*/true, /*bTransposed=*/true);
   return acc;
 }
 

@@ -836,25 +836,7 @@ LogicalResult KernelPlanReader::readSharedMemory() {
   if (smem.isPersistent() && !specialized)
     return fail("a persistent kernel (#attn.shared_memory with query_free) "
                 "needs a warp-specialized tile (attn-warp-specialize)");
-  plan.smem.query = smem.getQuery();
-  plan.smem.queryBytes = smem.getQueryBytes();
-  plan.smem.probsBytes = smem.getProbsBytes();
-  plan.smem.keyStages = smem.getKeys();
-  plan.smem.valueStages = smem.getValues();
-  plan.smem.stages = smem.getStages();
-  plan.smem.keyStageBytes = smem.getKeyStageBytes();
-  plan.smem.valueStageBytes = smem.getValueStageBytes();
-  plan.smem.probs = smem.getProbs();
-  plan.smem.queryFull = smem.getQueryFull();
-  plan.smem.keyFull = smem.getKeyFull();
-  plan.smem.valueFull = smem.getValueFull();
-  plan.smem.keyEmpty = smem.getKeyEmpty();
-  plan.smem.valueEmpty = smem.getValueEmpty();
-  plan.smem.queryFree = smem.getQueryFree();
-  plan.smem.total = smem.getSize();
-  llvm::append_range(plan.smem.warpgroupBarriers, smem.getWarpgroupBarriers());
-  llvm::append_range(plan.smem.turnBarriers, smem.getTurnBarriers());
-  plan.probsInRegisters = !plan.smem.probs;
+  plan.smem = smem;
   if (SwizzledSharedAttr probsLayout = smem.getProbsLayout()) {
     if (probsLayout.getSwizzle() != kSm90aSharedTileSwizzle)
       return fail("#attn.shared_memory's probs_layout is " +
@@ -864,15 +846,14 @@ LogicalResult KernelPlanReader::readSharedMemory() {
                   "-byte swizzled shared tiles");
     plan.probsAtoms = probsLayout.getAtoms();
   }
-  plan.persistent = smem.isPersistent();
   // A persistent CTA walks (query block, head, batch) tiles; a kv split
   // would be a fourth coordinate of that walk, which it does not have.
-  if (plan.persistent && plan.kvSplit)
+  if (plan.persistent() && plan.kvSplit)
     return fail("a split-KV tile (kv_splits) has no persistent schedule: "
                 "drop --persistent or the attention's kv_splits");
   // The grid of a varlen kernel is its tile scheduler's bound on the
   // sequences' tiles (attn.sequence_tile), not tiles a CTA walks.
-  if (plan.persistent && plan.varlen)
+  if (plan.persistent() && plan.varlen)
     return fail("a variable-length batch has no persistent schedule: drop "
                 "--persistent");
   if (plan.kvSplit && plan.kvSplit->fixed &&
@@ -880,7 +861,7 @@ LogicalResult KernelPlanReader::readSharedMemory() {
     return fail("a compiled-in kv split count must be in [2, 65535] (grid "
                 "z is batch x splits), got " +
                 Twine(*plan.kvSplit->fixed));
-  if (plan.softwarePipelined() && !plan.probsInRegisters)
+  if (plan.softwarePipelined() && !plan.probsInRegisters())
     return fail("the intra-warpgroup overlap (attn.stage = 1) needs P in "
                 "registers, but #attn.shared_memory has a P buffer");
   // The attribute's verifier checked alignment and overlaps; the buffers
@@ -888,17 +869,17 @@ LogicalResult KernelPlanReader::readSharedMemory() {
   SharedMemoryLayout needed(
       {plan.blockM, plan.blockN}, plan.headDim, plan.valueHeadDim,
       {plan.queryAtoms, plan.keyAtoms, plan.valueAtoms, plan.probsAtoms},
-      plan.smem.stages, plan.probsInRegisters, plan.persistent);
-  if (plan.smem.queryBytes < needed.queryBytes ||
-      plan.smem.keyStageBytes < needed.keyStageBytes ||
-      plan.smem.valueStageBytes < needed.valueStageBytes ||
-      plan.smem.probsBytes.value_or(0) < needed.probsBytes.value_or(0))
+      smem.getStages(), plan.probsInRegisters(), plan.persistent());
+  if (smem.getQueryBytes() < needed.queryBytes ||
+      smem.getKeyStageBytes() < needed.keyStageBytes ||
+      smem.getValueStageBytes() < needed.valueStageBytes ||
+      smem.getProbsBytes().value_or(0) < needed.probsBytes.value_or(0))
     return fail("#attn.shared_memory is too small for the tile: it needs " +
                 Twine(needed.queryBytes) + " bytes of Q, " +
                 Twine(needed.keyStageBytes) + " per K stage and " +
                 Twine(needed.valueStageBytes) + " per V stage");
-  if (plan.smem.total > SharedMemoryLayout::kMaxBytes)
-    return fail("#attn.shared_memory has " + Twine(plan.smem.total) +
+  if (smem.getSize() > SharedMemoryLayout::kMaxBytes)
+    return fail("#attn.shared_memory has " + Twine(smem.getSize()) +
                 " bytes, more than the " +
                 Twine(SharedMemoryLayout::kMaxBytes) +
                 " a CTA may use on sm_90a");
@@ -909,20 +890,20 @@ LogicalResult KernelPlanReader::readSharedMemory() {
         return false;
     return true;
   };
-  if (static_cast<int64_t>(plan.smem.warpgroupBarriers.size()) !=
+  if (static_cast<int64_t>(smem.getWarpgroupBarriers().size()) !=
           plan.consumerWarpgroups ||
-      !consecutive(plan.smem.warpgroupBarriers))
+      !consecutive(smem.getWarpgroupBarriers()))
     return fail("#attn.shared_memory's warpgroup_barriers must hold one id "
                 "per consumer warpgroup (" +
                 Twine(plan.consumerWarpgroups) + "), consecutive");
-  if (plan.pingPong != !plan.smem.turnBarriers.empty())
+  if (plan.pingPong != !smem.getTurnBarriers().empty())
     return fail(plan.pingPong ? "the kv loops take ping-pong turns but "
                                 "#attn.shared_memory has no turn_barriers"
                               : "#attn.shared_memory has turn_barriers but "
                                 "the kv loops take no ping-pong turns");
-  if (plan.pingPong && (static_cast<int64_t>(plan.smem.turnBarriers.size()) !=
+  if (plan.pingPong && (static_cast<int64_t>(smem.getTurnBarriers().size()) !=
                             plan.consumerWarpgroups ||
-                        !consecutive(plan.smem.turnBarriers)))
+                        !consecutive(smem.getTurnBarriers())))
     return fail("#attn.shared_memory's turn_barriers must hold one id per "
                 "consumer warpgroup (" +
                 Twine(plan.consumerWarpgroups) + "), consecutive");

@@ -161,9 +161,9 @@ struct KernelPlan {
   /// The two consumer warpgroups take turns issuing their GEMMs (FA3's
   /// ping-pong): the kv loops hold attn.wait_turn / attn.pass_turn.
   bool pingPong = false;
-  /// Buffers, mbarriers and the K/V ring's stages, from the forall's
-  /// #attn.shared_memory.
-  SharedMemoryLayout smem;
+  /// Buffers, mbarriers and the K/V ring's stages: the forall's
+  /// #attn.shared_memory, which the kernel uses as it is.
+  SharedMemoryAttr smem;
   int64_t warpgroups() const {
     return consumerWarpgroups + (warpSpecialize() ? 1 : 0);
   }
@@ -171,10 +171,10 @@ struct KernelPlan {
   // Lowering choices the IR records: (probsInRegisters, persistent) what
   // the forall's #attn.shared_memory says, and (conditionalRescale) its kv
   // loops' attn.scale_rows.
-  /// O += P V reads P from registers (wgmma RS); otherwise P goes through
-  /// shared memory and wgmma SS (kept as FA3's "without RS" ablation): the
-  /// allocation has no P buffer.
-  bool probsInRegisters = true;
+  /// O += P V reads P from registers (wgmma RS): the allocation has no P
+  /// buffer. Otherwise P goes through shared memory and wgmma SS (kept as
+  /// FA3's "without RS" ablation).
+  bool probsInRegisters() const { return !smem.getProbs(); }
   /// Some kv loop's O *= alpha is `conditional` (attn-conditional-rescale):
   /// for the manifest; each op's lowering reads its own attribute.
   bool conditionalRescale = false;
@@ -193,7 +193,7 @@ struct KernelPlan {
   /// One CTA per SM walks the tiles (tile += gridDim.x); needs the producer
   /// warpgroup, which then streams Q and K/V of consecutive tiles: the
   /// allocation has a Q-free barrier.
-  bool persistent = false;
+  bool persistent() const { return smem.isPersistent(); }
 };
 
 /// The split-KV tiling forall whose partials `combine` merges (through the

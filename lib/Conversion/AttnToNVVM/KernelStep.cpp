@@ -60,7 +60,7 @@ void KernelEmitter::releaseValues(Value stage, Value kvBlock,
   }
   // Everyone is done with this stage: refill it with block kb + 2.
   NVVM::Barrier0Op::create(b, loc);
-  Value next = add(kvBlock, cIdx(smem.stages));
+  Value next = add(kvBlock, cIdx(smem.getStages()));
   Value refill = arith::AndIOp::create(
       b, loc, isLeader,
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, next, kvEnd));
@@ -73,9 +73,9 @@ std::pair<Value, Value> KernelEmitter::stageAndPhase(Value iteration) {
   APInt known;
   if (matchPattern(iteration, m_ConstantInt(&known))) {
     int64_t i = known.getSExtValue();
-    return {c32(i % smem.stages), c32((i / smem.stages) % 2)};
+    return {c32(i % smem.getStages()), c32((i / smem.getStages()) % 2)};
   }
-  Value stages = c32(smem.stages);
+  Value stages = c32(smem.getStages());
   Value stage = arith::RemUIOp::create(b, loc, iteration, stages);
   Value phase = arith::AndIOp::create(
       b, loc, arith::DivUIOp::create(b, loc, iteration, stages), c32(1));
@@ -87,7 +87,7 @@ std::pair<Value, Value> KernelEmitter::stageAndPhase(Value iteration) {
 /// warpgroups' 256 threads) until the other warpgroup, done issuing its
 /// GEMMs, arrived on it.
 Value KernelEmitter::turnBarrier(Value wg) {
-  return add(wg, c32(smem.turnBarriers.front()));
+  return add(wg, c32(smem.getTurnBarriers().front()));
 }
 
 void KernelEmitter::waitForTurn() {
@@ -196,7 +196,7 @@ SmallVector<Value> KernelEmitter::overlapPrologue(const TileValues &initial,
                                                   Value iterationBase) {
   Block *peeled = plan.pipeline->prologue.thenBlock();
   TileValues values = initial;
-  lowerRingSlots(values, peeled, plan.persistent ? iterationBase : c32(0));
+  lowerRingSlots(values, peeled, plan.persistent() ? iterationBase : c32(0));
   lowerStep(values, peeled, kvBegin, Value());
   // O stays as the loops start it: its stage 1 runs in the next step.
   return flatten(values, plan.pipeline->prologue.thenYield().getOperands());

@@ -441,8 +441,8 @@ void KernelEmitter::lowerPV(TileValues &values, PVOp op,
   const RingSlot &value = values.slots.at(op.getValue());
   Value acc = packedTile(values, op.getAcc());
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
-  acc = plan.probsInRegisters ? outputGemm(acc, probs, value.stage)
-                              : outputGemmFromShared(acc, probs, value.stage);
+  acc = plan.probsInRegisters() ? outputGemm(acc, probs, value.stage)
+                                : outputGemmFromShared(acc, probs, value.stage);
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
   values.tiles[op.getResult()] = TileFragment{acc, {}};
 }

@@ -124,7 +124,8 @@ void KernelEmitter::storeSequenceRows(ArrayRef<Value> o, const Value inv[2],
   // O goes out through the Q buffer, in Q's layout (128-byte swizzled
   // atoms, as storeRowsSwizzled writes them).
   SwizzledAtoms atoms = plan.queryAtoms;
-  storeRowsSwizzled(normalizedPairs(o, inv), atoms, smem.query, plan.blockM);
+  storeRowsSwizzled(normalizedPairs(o, inv), atoms, smem.getQuery(),
+                    plan.blockM);
   // The warpgroup's threads read each other's rows back.
   NVVM::BarrierOp::create(b, loc, Type(), warpgroupBarrier(),
                           c32(kWarpgroupThreads), nullptr, Value());
@@ -164,9 +165,8 @@ void KernelEmitter::storeSequenceRows(ArrayRef<Value> o, const Value inv[2],
           add(add(mul(atom, c32(atoms.atomBytes(plan.blockM))),
                   mul(tileRow, c32(atoms.swizzle))),
               mul(swizzled, c32(kChunkBytes)));
-      Value value =
-          LLVM::LoadOp::create(b, loc, chunkType, smemPtr(smem.query, offset),
-                               kChunkBytes);
+      Value value = LLVM::LoadOp::create(
+          b, loc, chunkType, smemPtr(smem.getQuery(), offset), kChunkBytes);
       // The packed row of O, [1, H, total, Dv] or [1, total, H, Dv].
       Value packedRow = i64Of(add(sequence.queries, add(rowBegin, tileRow)));
       Value rowIndex =

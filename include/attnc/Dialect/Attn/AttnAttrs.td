@@ -121,6 +121,8 @@ def Attn_SharedMemoryAttr : Attn_Attr<"SharedMemory", "shared_memory"> {
     /// One CTA walks several tiles (the Q-free mbarrier is allocated): the
     /// K/V ring and the Q buffer carry over from one tile to the next.
     bool isPersistent() const { return getQueryFree().has_value(); }
+    /// Consumers hand a stage's K back on its own barrier, a step before V.
+    bool releasesKeysEarly() const { return getKeyEmpty() != getValueEmpty(); }
   }];
 }
 
