@@ -51,6 +51,12 @@ func.func @swapped(%q: tensor<1x2x16x32xf32>, %k: tensor<1x2x16x32xf32>,
 // TWO: two-attentions.mlir:2:1: error: attnc-run: function @twice must contain exactly one attn.attention (found 2)
 // RUN: not attnc-run %S/Inputs/no-return.mlir 2>&1 | FileCheck %s --check-prefix=RETURN
 // RETURN: no-return.mlir:2:1: error: attnc-run: function @returns_query must return the results of attn.attention
+// Every exit of a body of several blocks must; one that does runs.
+// RUN: not attnc-run %S/Inputs/one-exit-returns-query.mlir 2>&1 | FileCheck %s --check-prefix=EXIT
+// EXIT: one-exit-returns-query.mlir:2:1: error: attnc-run: function @two_exits must return the results of attn.attention
+// RUN: attnc-run --backend=cpu --stages=split %S/Inputs/branch-body.mlir | FileCheck %s --check-prefix=BRANCH
+// BRANCH: {{^}}branch {{.*}} PASS
+// BRANCH: {{^}}1 passed, 0 failed
 // RUN: not attnc-run %S/Inputs/empty.mlir 2>&1 | FileCheck %s --check-prefix=EMPTY
 // EMPTY: attnc-run: no function to run in {{.*}}empty.mlir
 

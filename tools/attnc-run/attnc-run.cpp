@@ -157,8 +157,13 @@ FailureOr<Problem> problemFromFunction(func::FuncOp func) {
                 "order" +
                 why);
   }
-  auto ret = cast<func::ReturnOp>(func.getBody().front().getTerminator());
-  if (ret.getOperands() != op->getResults())
+  // Every return (a body of several blocks has one per exit) gives back
+  // what the attention computed.
+  WalkResult returns = func.walk([&](func::ReturnOp ret) {
+    return ret.getOperands() == op->getResults() ? WalkResult::advance()
+                                                 : WalkResult::interrupt();
+  });
+  if (returns.wasInterrupted())
     return fail("must return the results of attn.attention");
 
   Problem p;
