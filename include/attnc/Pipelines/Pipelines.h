@@ -176,11 +176,15 @@ void buildAttnToLoopsPipeline(OpPassManager &pm);
 /// dialect, ready for the ExecutionEngine (the CPU reference backend).
 void buildAttnToCPUPipeline(OpPassManager &pm);
 
-/// The tiling pipeline, attn-order-tiles (per `tileOrder`),
-/// attn-warp-specialize (per `warpSpecialize`, on fused IR),
-/// attn-assign-layouts, attn-allocate-shared-memory, attn-pipeline-kv-loops,
-/// attn-insert-waits, convert-attn-to-nvvm and the lowering of the gpu.module
-/// contents to the LLVM and NVVM dialects. Anchored on builtin.module.
+/// attn-pack-gqa (per `packGqa`), attn-split-kv (per `splitKv`, not with
+/// `persistent`), attn-configure-tiles, attn-generalize-lengths,
+/// attn-generalize-scale, the tiling pipeline, attn-order-tiles (per
+/// `tileOrder`), attn-warp-specialize (per `warpSpecialize`, on fused IR),
+/// attn-signal-dependents (per `programmaticLaunch`), attn-assign-layouts,
+/// attn-allocate-shared-memory, attn-pipeline-kv-loops,
+/// attn-conditional-rescale (per `conditionalRescale`), attn-insert-waits,
+/// convert-attn-to-nvvm and the lowering of the gpu.module contents to the
+/// LLVM and NVVM dialects. Anchored on builtin.module.
 void buildAttnToNVVMPipeline(OpPassManager &pm,
                              const AttnPipelineOptions &options);
 

@@ -291,7 +291,8 @@ def AttnAllocateSharedMemoryPass
     K back on its own barrier (with two stages) and the Q-free barrier of a
     persistent kernel. Each buffer holds its tile in the tile's
     `#attn.swizzled_shared` layout (attn-assign-layouts runs first; a tile
-    without layouts is left alone). It also gives out the named barrier ids
+    without layouts is left alone); P, which has no shared tile value, in
+    the table's, recorded as `probs_layout`. It also gives out the named barrier ids
     (`bar.sync`, 1..15): one per consumer warpgroup (the warpgroups of the
     tile's `#attn.wgmma_accumulator`), then, where the tile's kv loops take
     ping-pong turns (`attn.wait_turn`), one more per consumer warpgroup.
@@ -563,8 +564,10 @@ def AttnPipelineKvLoopsPass
     Stage-1 ops keep `attn.stage = 1`: they belong to the previous block.
     Loops without `attn.stage` are left alone; a tile whose kv loops are not
     all alike, or whose stages are not the accumulator update, is a
-    diagnostic. Runs last before convert-attn-to-nvvm, which lowers the
-    rotated loops and requires them where the loops are staged.
+    diagnostic. The GPU pipelines run it after attn-allocate-shared-memory
+    and before attn-conditional-rescale and attn-insert-waits;
+    convert-attn-to-nvvm lowers the rotated loops and requires them where
+    the loops are staged.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::scf::SCFDialect",

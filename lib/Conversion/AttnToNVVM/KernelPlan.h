@@ -35,8 +35,9 @@ struct KernelPlan {
   int64_t packedQueryHeads = 1;
   Layout layout = Layout::BHSD;
   /// The attention's mask as attn-tile recorded it on attn.finalize: the
-  /// manifest's problem and the tile order. The kernel's loops and element
-  /// masks are those of the IR (kvLoops).
+  /// manifest's problem only. The kernel's loops and element masks are
+  /// those of the IR (kvLoops), its tile order the IR's index arithmetic
+  /// (reversedQueryBlock).
   MaskSpec mask;
   /// The f32 values of the tile IR the kernel computes at its entry (from
   /// constants and the scale argument): the exp2 multiplier every
