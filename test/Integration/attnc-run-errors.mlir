@@ -18,7 +18,7 @@ func.func @swapped(%q: tensor<1x2x16x32xf32>, %k: tensor<1x2x16x32xf32>,
 // RAISE-VIEW: error: attnc-run: function @bmm_3d must take exactly the 3 arguments (q, k, v) and pass them to attn.attention as they are, in that order: q is computed by tensor.expand_shape in the function, not an argument
 
 // RUN: not attnc-run %S/Inputs/extra-argument.mlir 2>&1 | FileCheck %s --check-prefix=EXTRA-ARGUMENT
-// EXTRA-ARGUMENT: error: attnc-run: function @extra must take exactly the 3 arguments (q, k, v) and pass them to attn.attention as they are, in that order: the function has 4 arguments
+// EXTRA-ARGUMENT: error: attnc-run: function @extra must take exactly the 3 arguments (q, k, v) and pass them to attn.attention as they are, in that order: the function has 4 arguments (after them it may take only the attention's scale_value and kv_splits)
 
 // Bad command lines.
 // RUN: not attnc-run --stages=graph,bogus %s 2>&1 | FileCheck %s --check-prefix=STAGE

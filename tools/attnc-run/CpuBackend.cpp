@@ -7,7 +7,10 @@
 //
 // Functions are lowered with their tensors bufferized at the boundary to
 // identity-layout memrefs and called through their C interface
-// (`_mlir_ciface_<name>(results*, q*, k*, v*)`, each a memref descriptor).
+// (`_mlir_ciface_<name>(results*, q*, k*, v*, ...)`, each a memref
+// descriptor, then the index inputs' descriptors and the scale and split
+// count where the function takes them), by way of the engine's packed
+// wrapper, which takes a pointer to each argument.
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,17 +58,6 @@ struct Results {
   MemRefDescriptor<4> output;
   MemRefDescriptor<3> lse;
 };
-using CInterfaceFn = void (*)(Results *, MemRefDescriptor<4> *,
-                              MemRefDescriptor<4> *, MemRefDescriptor<4> *);
-using PagedCInterfaceFn = void (*)(Results *, MemRefDescriptor<4> *,
-                                   MemRefDescriptor<4> *, MemRefDescriptor<4> *,
-                                   MemRefDescriptor<2> *,
-                                   MemRefDescriptor<1> *);
-using VarlenCInterfaceFn = void (*)(Results *, MemRefDescriptor<4> *,
-                                    MemRefDescriptor<4> *,
-                                    MemRefDescriptor<4> *,
-                                    MemRefDescriptor<1> *,
-                                    MemRefDescriptor<1> *);
 
 /// A row-major i32 buffer as a memref of `sizes`.
 template <int Rank>
@@ -113,27 +105,35 @@ llvm::Expected<DeviceResult>
 attnc::run::runOnCpu(ExecutionEngine &engine, const Problem &problem,
                      const HostTensor &q, const HostTensor &k,
                      const HostTensor &v, const IndexInputs &indices) {
-  auto symbol = engine.lookup("_mlir_ciface_" + problem.function);
-  if (!symbol)
-    return symbol.takeError();
   MemRefDescriptor<4> qd = describe(q), kd = describe(k), vd = describe(v);
   Results results;
-  auto start = std::chrono::steady_clock::now();
+  // The C interface's arguments: pointers to the results and to each
+  // descriptor, then the scalars.
+  SmallVector<void *, 8> pointers = {&results, &qd, &kd, &vd};
+  MemRefDescriptor<2> table;
+  MemRefDescriptor<1> lengths, cuQ, cuK;
   if (problem.paged) {
-    MemRefDescriptor<2> table =
-        describe(indices.blockTable, {problem.batch, indices.maxPages});
-    MemRefDescriptor<1> lengths =
-        describe(indices.cacheLengths, {problem.batch});
-    reinterpret_cast<PagedCInterfaceFn> (*symbol)(&results, &qd, &kd, &vd,
-                                                  &table, &lengths);
+    table = describe(indices.blockTable, {problem.batch, indices.maxPages});
+    lengths = describe(indices.cacheLengths, {problem.batch});
+    pointers.append({&table, &lengths});
   } else if (problem.varlen) {
-    MemRefDescriptor<1> cuQ = describe(indices.cuSeqlensQ, {problem.batch + 1});
-    MemRefDescriptor<1> cuK = describe(indices.cuSeqlensK, {problem.batch + 1});
-    reinterpret_cast<VarlenCInterfaceFn> (*symbol)(&results, &qd, &kd, &vd,
-                                                   &cuQ, &cuK);
-  } else {
-    reinterpret_cast<CInterfaceFn> (*symbol)(&results, &qd, &kd, &vd);
+    cuQ = describe(indices.cuSeqlensQ, {problem.batch + 1});
+    cuK = describe(indices.cuSeqlensK, {problem.batch + 1});
+    pointers.append({&cuQ, &cuK});
   }
+  // The packed wrapper reads each argument through a pointer to it.
+  SmallVector<void *, 8> arguments = llvm::map_to_vector(
+      pointers, [](void *&pointer) -> void * { return &pointer; });
+  float scale = problem.scale;
+  int64_t kvSplits = problem.kvSplits; // index lowers to i64
+  for (Problem::LaunchArgument launch : problem.launchArguments)
+    arguments.push_back(launch == Problem::LaunchArgument::Scale
+                            ? static_cast<void *>(&scale)
+                            : static_cast<void *>(&kvSplits));
+  auto start = std::chrono::steady_clock::now();
+  if (llvm::Error error =
+          engine.invokePacked("_mlir_ciface_" + problem.function, arguments))
+    return std::move(error);
   auto stop = std::chrono::steady_clock::now();
 
   DeviceResult r;

@@ -60,9 +60,15 @@ struct Problem {
   /// seqQ rows are this many query heads' seqQ / packedQueryHeads tokens;
   /// masks see row i at query position i mod that.
   int64_t packedQueryHeads = 1;
-  /// A compiled-in kv split count (attn.attention kv_splits): the CPU
-  /// stages hold every split's partial O and LSE.
+  /// The kv split count (attn.attention kv_splits): compiled in, or the
+  /// value of a kv_splits argument on the CPU (on the GPU the runtime
+  /// chooses it). The CPU stages hold every split's partial O and LSE.
   int64_t kvSplits = 1;
+  /// The function's arguments after its tensors, in order: the attention's
+  /// scale_value (f32, passed `scale`) and kv_splits (index, passed
+  /// `kvSplits`) where it takes them as arguments.
+  enum class LaunchArgument { Scale, KvSplits };
+  std::vector<LaunchArgument> launchArguments;
 
   /// The number of query rows and keys of sequence `b`.
   int64_t seqQOf(int64_t b) const {

@@ -90,6 +90,16 @@ static cl::opt<int64_t> seqQ("seq-q",
                              cl::cat(runCategory), cl::init(113));
 static cl::opt<int64_t> seqK("seq-k", cl::desc("Size of a dynamic key length"),
                              cl::cat(runCategory), cl::init(203));
+static cl::opt<float> scaleArgument(
+    "scale",
+    cl::desc("The value passed to a function's scale_value argument (0: "
+             "1/sqrt(D)); functions without one keep their scale"),
+    cl::cat(runCategory), cl::init(0.0f));
+static cl::opt<int64_t> kvSplitsArgument(
+    "kv-splits",
+    cl::desc("CPU: the count passed to a function's kv_splits argument (on "
+             "the GPU the runtime chooses it at launch)"),
+    cl::cat(runCategory), cl::init(3));
 static cl::opt<uint64_t> seed("seed", cl::desc("Random seed"),
                               cl::cat(runCategory), cl::init(1));
 static cl::opt<bool> raiseInput(
@@ -123,9 +133,22 @@ FailureOr<Problem> problemFromFunction(func::FuncOp func) {
     return fail("must contain exactly one attn.attention (found " +
                 Twine(count) + ")");
   // The kernel's inputs are the function's arguments, in the kernel's
-  // order (the manifest's names).
+  // order (the manifest's names). After them the function may take the
+  // attention's scale and kv split count, as the GPU pipeline's kernels do.
   SmallVector<Value> inputs = attn::getKernelInputs(op);
-  if (ValueRange(func.getArguments()) != ValueRange(inputs)) {
+  std::vector<Problem::LaunchArgument> launchArguments;
+  for (BlockArgument arg : func.getArguments().drop_front(
+           std::min<size_t>(inputs.size(), func.getNumArguments()))) {
+    if (arg == op.getScaleValue())
+      launchArguments.push_back(Problem::LaunchArgument::Scale);
+    else if (arg == op.getKvSplits())
+      launchArguments.push_back(Problem::LaunchArgument::KvSplits);
+    else
+      break;
+  }
+  ValueRange tensorArguments =
+      ValueRange(func.getArguments()).drop_back(launchArguments.size());
+  if (tensorArguments != ValueRange(inputs)) {
     // Which input breaks the rule: a view or other op between an argument
     // and the attention (a raised 3-D graph keeps its reshapes), or an
     // argument in another position.
@@ -149,7 +172,9 @@ FailureOr<Problem> problemFromFunction(func::FuncOp func) {
       break;
     }
     if (why.empty())
-      os << ": the function has " << func.getNumArguments() << " arguments";
+      os << ": the function has " << func.getNumArguments()
+         << " arguments (after them it may take only the attention's "
+            "scale_value and kv_splits)";
     return fail("must take exactly the " + Twine(inputs.size()) +
                 " arguments (" +
                 attn::getKernelInputList(op.isPaged(), op.isVarlen()) +
@@ -186,7 +211,11 @@ FailureOr<Problem> problemFromFunction(func::FuncOp func) {
   p.mask = static_cast<Mask>(op.getMask());
   if (auto window = op.getWindow())
     p.window = std::make_pair((*window)[0], (*window)[1]);
-  p.scale = op.getStaticScale();
+  p.launchArguments = std::move(launchArguments);
+  bool takesScale =
+      llvm::is_contained(p.launchArguments, Problem::LaunchArgument::Scale);
+  p.scale = takesScale && scaleArgument > 0.0f ? float(scaleArgument)
+                                               : op.getStaticScale();
   if (auto cap = op.getSoftcap())
     p.softcap = cap->convertToFloat();
   p.bshd = op.getLayout() == attn::Layout::BSHD;
@@ -195,6 +224,8 @@ FailureOr<Problem> problemFromFunction(func::FuncOp func) {
   if (Value count = op.getKvSplits();
       count && matchPattern(count, m_ConstantInt(&splits)))
     p.kvSplits = splits.getSExtValue();
+  if (llvm::is_contained(p.launchArguments, Problem::LaunchArgument::KvSplits))
+    p.kvSplits = kvSplitsArgument;
   if (op.isVarlen()) {
     // Sequences of --seq-q rows and --seq-k keys, then of one row and half
     // the keys, a third of the rows and one key, and none at all, in turn:
@@ -441,6 +472,18 @@ int main(int argc, char **argv) {
   if (timingIterations < 0) {
     llvm::errs() << "attnc-run: --iterations must be >= 0, got "
                  << timingIterations << "\n";
+    return 2;
+  }
+  if (!std::isfinite(scaleArgument) || scaleArgument < 0.0f) {
+    llvm::errs() << "attnc-run: --scale must be a positive number (or 0 for "
+                    "1/sqrt(D)), got "
+                 << scaleArgument << "\n";
+    return 2;
+  }
+  // The GPU lowering's bound on a compiled-in count (grid z).
+  if (kvSplitsArgument < 1 || kvSplitsArgument > 65535) {
+    llvm::errs() << "attnc-run: --kv-splits must be in [1, 65535], got "
+                 << kvSplitsArgument << "\n";
     return 2;
   }
   if (sweep.getNumOccurrences() && sweep.empty()) {
