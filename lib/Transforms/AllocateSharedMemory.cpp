@@ -87,8 +87,8 @@ struct AttnAllocateSharedMemoryPass final
           "with attn.stage = 1) needs probs-in-registers (P of block j-1 "
           "stays in registers while block j's softmax runs)");
     auto key = cast<RankedTensorType>(qk.getKey().getType());
-    // Q, K and V take their types' layouts; P's buffer (P has no shared
-    // tile value) the table's, which the attribute records.
+    // Q, K and V take their types' layouts; P's buffer the table's, which
+    // the attribute records as probs_layout.
     SharedTileLayouts layouts = getDefaultSharedTileLayouts();
     for (auto [type, atoms] :
          {std::pair{query, &layouts.query}, std::pair{key, &layouts.key},

@@ -4611,7 +4611,8 @@ func.func @overlap_with_probs_buffer(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor
 // -----
 
 // P's shared-memory buffer is written and read by wgmma in the one swizzle
-// the kernel lowers (the check comes before the overlap's, below).
+// the kernel lowers. (This tile also overlaps, as the one above; the layout
+// check runs first.)
 func.func @probs_buffer_not_128_byte_swizzled(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
   %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
   %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
@@ -4628,7 +4629,7 @@ func.func @probs_buffer_not_128_byte_swizzled(%arg0: tensor<?x2x?x64xbf16>, %arg
   %dim_5 = tensor.dim %arg1, %c2 : tensor<?x2x?x64xbf16>
   %0 = arith.ceildivsi %dim_4, %c64 : index
   %1 = tensor.empty(%dim, %dim_4) : tensor<?x2x?x64xbf16>
-  // expected-error @+1 {{convert-attn-to-nvvm: #attn.shared_memory's probs_layout is 64-byte swizzled; the kernel lowers 128-byte swizzled shared tiles}}
+  // expected-error @+1 {{convert-attn-to-nvvm: #attn.shared_memory's probs_layout is 64-byte swizzled; the kernel lowers 128-byte swizzled shared tiles (#attn.swizzled_shared<swizzle = 128>)}}
   %2 = scf.forall (%arg3, %arg4, %arg5) in (%dim, 2, %0) shared_outs(%arg6 = %1) -> (tensor<?x2x?x64xbf16>) {
     %3 = arith.muli %arg5, %c64 : index
     %4 = attn.load_tile %arg0[%arg3, %arg4, %3] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>

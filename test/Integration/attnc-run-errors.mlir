@@ -1,5 +1,6 @@
 // attnc-run rejects input it cannot check with a diagnostic and a non-zero
-// exit status, never a crash (`not` fails on a crash).
+// exit status, never a crash (`not` fails on a crash); and runs the
+// near misses that it can check (BRANCH).
 
 // A function that computes attention on something else than (q, k, v).
 // RUN: not attnc-run %s 2>&1 | FileCheck %s

@@ -33,7 +33,7 @@
 // THREE-SAME:    query_free = [[FREE:[0-9]+]], size = {{[0-9]+}},
 
 // P through shared memory: a P buffer of block_m x block_n after the stages,
-// in the tiles' 128-byte swizzle.
+// in the table's 128-byte swizzle.
 // PROBS:       #[[$SHARED:[a-z0-9_]+]] = #attn.swizzled_shared<swizzle = 128>
 // PROBS-LABEL: func.func @causal
 // PROBS:       #attn.shared_memory<{{.*}}probs = {{[0-9]+}}, probs_bytes = 16384,

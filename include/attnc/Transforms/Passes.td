@@ -291,8 +291,8 @@ def AttnAllocateSharedMemoryPass
     K back on its own barrier (with two stages) and the Q-free barrier of a
     persistent kernel. Each buffer holds its tile in the tile's
     `#attn.swizzled_shared` layout (attn-assign-layouts runs first; a tile
-    without layouts is left alone); P, which has no shared tile value, in
-    the table's, recorded as `probs_layout`. It also gives out the named barrier ids
+    without layouts is left alone); P's in the table's, recorded as
+    `probs_layout`. It also gives out the named barrier ids
     (`bar.sync`, 1..15): one per consumer warpgroup (the warpgroups of the
     tile's `#attn.wgmma_accumulator`), then, where the tile's kv loops take
     ping-pong turns (`attn.wait_turn`), one more per consumer warpgroup.

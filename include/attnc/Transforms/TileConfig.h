@@ -88,7 +88,6 @@ inline SharedTileLayouts getDefaultSharedTileLayouts() {
 /// memory records it in the IR (#attn.shared_memory) and the table checks
 /// its 3-stage schedule against it, so a schedule the table picks fits.
 struct SharedMemoryLayout {
-  SharedMemoryLayout() = default;
   SharedMemoryLayout(TileConfig tile, int64_t headDim, int64_t valueHeadDim,
                      SharedTileLayouts layouts, int64_t stages,
                      bool probsInRegisters, bool persistent);
@@ -97,7 +96,7 @@ struct SharedMemoryLayout {
   /// P of every consumer warpgroup when it does not stay in registers.
   std::optional<int64_t> probs, probsBytes;
   int64_t keyStageBytes = 0, valueStageBytes = 0;
-  int64_t stages = 2;
+  int64_t stages;
   /// mbarriers: Q full; per stage K full, V full, K empty, V empty (K empty
   /// = V empty when one arrival releases both); Q free (persistent only).
   int64_t queryFull = 0, keyFull = 0, valueFull = 0, keyEmpty = 0,

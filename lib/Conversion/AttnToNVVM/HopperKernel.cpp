@@ -174,7 +174,7 @@ void KernelEmitter::lowerProducerStep(Value stage, Value parity,
     // readKernelPlan checked the loads read block `iv` (row iv * block_n)
     // of K and V and feed the push.
     bool isKey = push.getKey() == load.getTile();
-    if (releasesKeysEarly())
+    if (smem.releasesKeysEarly())
       waitBarrier(isKey ? keyEmptyBarrier(stage) : valueEmptyBarrier(stage),
                   parity);
     else if (!stageFree)
@@ -318,7 +318,7 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
       NVVM::MBarrierInitOp::create(b, loc, valueBarrier(c32(i)), c32(1),
                                    Value());
     for (int64_t i = 0; i < smem.getStages(); ++i) {
-      if (releasesKeysEarly())
+      if (smem.releasesKeysEarly())
         NVVM::MBarrierInitOp::create(b, loc, keyEmptyBarrier(c32(i)),
                                      c32(plan.consumerWarpgroups), Value());
       NVVM::MBarrierInitOp::create(b, loc, valueEmptyBarrier(c32(i)),

@@ -58,9 +58,6 @@ private:
   Value valueBarrier(Value stage) {
     return smemPtr(smem.getValueFull(), mul(stage, c32(8)));
   }
-  /// Whether consumers hand K back on its own barrier, a step before V (the
-  /// allocation gives K and V separate "empty" barriers).
-  bool releasesKeysEarly() const { return smem.releasesKeysEarly(); }
   /// Consumers arrive here when they are done with a stage's K.
   Value keyEmptyBarrier(Value stage) {
     return smemPtr(smem.getKeyEmpty(), mul(stage, c32(8)));
@@ -316,6 +313,7 @@ private:
   const KernelPlan &plan;
   /// The kernel's parameters (and launch) in order.
   KernelAbiAttr abi;
+  /// plan.smem, by a shorter name.
   SharedMemoryAttr smem;
   /// The tile IR's index arithmetic, cloned into the kernel.
   IndexLowering index;

@@ -64,6 +64,17 @@ static std::optional<unsigned> finalizeResultOf(Value tile) {
   return std::nullopt;
 }
 
+/// The one shared-memory tile layout the kernel lowers, and the rule a tile
+/// in another breaks.
+static bool isLoweredSharedTile(SwizzledSharedAttr layout) {
+  return layout && layout.getSwizzle() == kSm90aSharedTileSwizzle;
+}
+static std::string loweredSharedTileRule() {
+  return "the kernel lowers " + std::to_string(kSm90aSharedTileSwizzle) +
+         "-byte swizzled shared tiles (#attn.swizzled_shared<swizzle = " +
+         std::to_string(kSm90aSharedTileSwizzle) + ">)";
+}
+
 /// The tile layout `value` must have for the kernel to lower it, or a
 /// diagnostic on `user` naming it: `expected` exactly, or (a null
 /// `expected`) any 128-byte swizzled shared tile.
@@ -88,13 +99,9 @@ static LogicalResult requireLayout(Value value, Operation *user,
     return error(" has no tile layout (run attn-assign-layouts; "
                  "attn-lower-to-nvvm-pipeline does)");
   if (!expected) {
-    auto shared = dyn_cast<SwizzledSharedAttr>(layout);
-    if (shared && shared.getSwizzle() == kSm90aSharedTileSwizzle)
+    if (isLoweredSharedTile(dyn_cast<SwizzledSharedAttr>(layout)))
       return success();
-    return error(": the kernel lowers " + Twine(kSm90aSharedTileSwizzle) +
-                 "-byte swizzled shared tiles (#attn.swizzled_shared<swizzle "
-                 "= " +
-                 Twine(kSm90aSharedTileSwizzle) + ">)");
+    return error(": " + loweredSharedTileRule());
   }
   if (layout != expected) {
     std::string name;
@@ -838,12 +845,10 @@ LogicalResult KernelPlanReader::readSharedMemory() {
                 "needs a warp-specialized tile (attn-warp-specialize)");
   plan.smem = smem;
   if (SwizzledSharedAttr probsLayout = smem.getProbsLayout()) {
-    if (probsLayout.getSwizzle() != kSm90aSharedTileSwizzle)
+    if (!isLoweredSharedTile(probsLayout))
       return fail("#attn.shared_memory's probs_layout is " +
-                  Twine(probsLayout.getSwizzle()) +
-                  "-byte swizzled; the kernel lowers " +
-                  Twine(kSm90aSharedTileSwizzle) +
-                  "-byte swizzled shared tiles");
+                  Twine(probsLayout.getSwizzle()) + "-byte swizzled; " +
+                  loweredSharedTileRule());
     plan.probsAtoms = probsLayout.getAtoms();
   }
   // A persistent CTA walks (query block, head, batch) tiles; a kv split

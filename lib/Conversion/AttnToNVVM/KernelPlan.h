@@ -35,9 +35,9 @@ struct KernelPlan {
   int64_t packedQueryHeads = 1;
   Layout layout = Layout::BHSD;
   /// The attention's mask as attn-tile recorded it on attn.finalize: the
-  /// manifest's problem only. The kernel's loops and element masks are
-  /// those of the IR (kvLoops), its tile order the IR's index arithmetic
-  /// (reversedQueryBlock).
+  /// manifest only (problem.mask, options.window_*). The kernel's loops and
+  /// element masks are those of the IR (kvLoops), its tile order the IR's index
+  /// arithmetic (reversedQueryBlock).
   MaskSpec mask;
   /// The f32 values of the tile IR the kernel computes at its entry (from
   /// constants and the scale argument): the exp2 multiplier every
@@ -140,10 +140,10 @@ struct KernelPlan {
   };
   std::optional<KvPipeline> pipeline;
 
-  /// The shared-memory layouts of the tile values (attn-assign-layouts): Q,
-  /// K and V as swizzled atoms (O goes out through the Q buffer, in Q's
-  /// layout); P, when it goes through shared memory, in #attn.shared_memory's
-  /// probs_layout.
+  /// The shared-memory layouts of the tiles as swizzled atoms: Q, K and V
+  /// those of their types (attn-assign-layouts; O goes out through the Q
+  /// buffer, in Q's layout); P, when it goes through shared memory,
+  /// #attn.shared_memory's probs_layout (attn-allocate-shared-memory).
   SwizzledAtoms queryAtoms, keyAtoms, valueAtoms, probsAtoms;
   /// The consumer warpgroups, one per 64 query rows: those of the S, P and
   /// O tiles' #attn.wgmma_accumulator (attn.warp_specialize's consumers
@@ -163,7 +163,8 @@ struct KernelPlan {
   /// ping-pong): the kv loops hold attn.wait_turn / attn.pass_turn.
   bool pingPong = false;
   /// Buffers, mbarriers and the K/V ring's stages: the forall's
-  /// #attn.shared_memory, which the kernel uses as it is.
+  /// #attn.shared_memory, which the kernel uses as it is (null until
+  /// readKernelPlan's shared-memory phase; a plan it returns has it).
   SharedMemoryAttr smem;
   int64_t warpgroups() const {
     return consumerWarpgroups + (warpSpecialize() ? 1 : 0);

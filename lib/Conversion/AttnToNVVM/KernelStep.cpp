@@ -48,7 +48,7 @@ void KernelEmitter::arriveOncePerWarpgroup(Value barrier,
 /// K is released early; otherwise releaseValues frees K and V together (as
 /// the block barrier does without a producer).
 void KernelEmitter::releaseKeys(Value stage, ArrayRef<Value> after) {
-  if (plan.warpSpecialize() && releasesKeysEarly())
+  if (plan.warpSpecialize() && smem.releasesKeysEarly())
     arriveOncePerWarpgroup(keyEmptyBarrier(stage), after);
 }
 

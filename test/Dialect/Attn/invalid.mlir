@@ -1010,6 +1010,13 @@ func.func @shared_memory_probs_without_layout() attributes {attn.shared_memory =
 
 // -----
 
+// expected-error @+1 {{probs, probs_bytes and probs_layout go together}}
+func.func @shared_memory_probs_layout_without_buffer() attributes {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 8192, keys = 8192, values = 24576, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, probs_layout = #attn.swizzled_shared<swizzle = 128>, query_full = 49152, key_full = 49160, value_full = 49176, key_empty = 49192, value_empty = 49208, size = 49224, warpgroup_barriers = [1, 2]>} {
+  return
+}
+
+// -----
+
 // bar.sync 0 is the whole CTA's barrier: no warpgroup takes it.
 // expected-error @+1 {{warpgroup_barriers ids must be 1..15 (0 is the CTA's barrier), got 0}}
 func.func @shared_memory_cta_barrier() attributes {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 16384, keys = 16384, values = 32768, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, query_full = 49152, key_full = 49160, value_full = 49176, key_empty = 49192, value_empty = 49208, size = 49224, warpgroup_barriers = [0, 1]>} {

@@ -79,10 +79,12 @@ def Attn_SharedMemoryAttr : Attn_Attr<"SharedMemory", "shared_memory"> {
 
     The verifier checks what holds for any tile: buffers 1024-byte aligned
     (the 128-byte swizzle), mbarriers 8-byte aligned, every region inside
-    `size` and no two overlapping; named barrier ids 1..15 and distinct.
-    `convert-attn-to-nvvm` checks that the buffers hold the tile's bytes and
-    that there is a warpgroup (and turn) barrier per consumer warpgroup,
-    with consecutive ids (it indexes them by warpgroup).
+    `size` and no two overlapping; `probs`, `probs_bytes` and `probs_layout`
+    all present or all absent; named barrier ids 1..15 and distinct.
+    `convert-attn-to-nvvm` checks that the buffers hold the tile's bytes,
+    that `probs_layout` is the 128-byte swizzle it lowers, and that there is
+    a warpgroup (and turn) barrier per consumer warpgroup, with consecutive
+    ids (it indexes them by warpgroup).
 
     ```mlir
     #attn.shared_memory<query = 0, query_bytes = 32768, keys = 32768,
@@ -383,7 +385,8 @@ def Attn_SwizzledSharedAttr
   let summary = "a 16-bit tile in shared memory, stored as swizzled atoms";
   let description = [{
     The layout of a bf16/f16 `tensor<R x C>` that TMA writes into shared
-    memory and wgmma reads from it (Q, K and V): the columns are cut into
+    memory and wgmma reads from it (Q, K and V; P's buffer, which
+    `#attn.shared_memory` records as `probs_layout`): the columns are cut into
     atoms `swizzle` bytes wide (`swizzle / 2` elements; a tile whose `C` is
     not a multiple of it is padded to whole atoms, zero-filled by TMA), each
     atom is `R` rows of `swizzle` bytes stored contiguously, atom `a` at
@@ -393,8 +396,9 @@ def Attn_SwizzledSharedAttr
     shared-memory descriptor's swizzle mode names). `swizzle` is 32, 64 or
     128; `convert-attn-to-nvvm` lowers 128.
 
-    `attn-assign-layouts` sets it (the sm_90a table); `attn-allocate-shared-memory`
-    sizes the buffers from it and `convert-attn-to-nvvm` builds the tensor
+    `attn-assign-layouts` sets it on Q, K and V and
+    `attn-allocate-shared-memory` on P's buffer (the sm_90a table); the
+    latter sizes the buffers from it and `convert-attn-to-nvvm` builds the tensor
     maps' boxes, the TMA copies and the wgmma descriptors from it.
 
     ```mlir
