@@ -337,6 +337,14 @@ private:
 // JSON -> Manifest
 //===----------------------------------------------------------------------===//
 
+/// `text` from the manifest as a JSON string literal, for messages: control
+/// characters (a NUL would end the C ABI's error string) are escaped and
+/// bytes that are not UTF-8 replaced.
+std::string jsonQuoted(const std::string &text) {
+  return nlohmann::json(text).dump(-1, ' ', /*ensure_ascii=*/false,
+                                   nlohmann::json::error_handler_t::replace);
+}
+
 std::string describe(const JsonValue &v) {
   switch (v.kind) {
   case JsonValue::Kind::Null:
@@ -346,7 +354,7 @@ std::string describe(const JsonValue &v) {
   case JsonValue::Kind::Number:
     return (v.isInteger ? "an integer (" : "a number (") + v.text + ")";
   case JsonValue::Kind::String:
-    return "a string (\"" + v.text + "\")";
+    return "a string (" + jsonQuoted(v.text) + ")";
   case JsonValue::Kind::Array:
     return "an array";
   case JsonValue::Kind::Object:
@@ -467,8 +475,9 @@ public:
       return false;
     std::optional<E> value = valueOf(table, text);
     if (!value)
-      return fail(path, std::string("unknown ") + what + " \"" + text +
-                            "\"; expected " + listNames(table));
+      return fail(path, std::string("unknown ") + what + " " +
+                            jsonQuoted(text) + "; expected " +
+                            listNames(table));
     out = *value;
     return true;
   }
@@ -522,7 +531,7 @@ bool ManifestReader::readManifest(const JsonValue &root, Manifest &m) {
   if (!readString(root, "", "format", m.format))
     return false;
   if (m.format != kManifestFormat)
-    return fail("format", "found \"" + m.format + "\", expected \"" +
+    return fail("format", "found " + jsonQuoted(m.format) + ", expected \"" +
                               kManifestFormat + "\"");
   if (!readInt(root, "", "version", m.version))
     return false;
@@ -542,7 +551,7 @@ bool ManifestReader::readManifest(const JsonValue &root, Manifest &m) {
   if (!readString(root, "", "target", m.target))
     return false;
   if (m.target != kManifestTarget)
-    return fail("target", "found \"" + m.target + "\", expected \"" +
+    return fail("target", "found " + jsonQuoted(m.target) + ", expected \"" +
                               kManifestTarget +
                               "\" (the runtime launches only sm_90a kernels)");
   if (!readString(root, "", "attnc_version", m.attncVersion) ||
@@ -712,8 +721,8 @@ bool ManifestReader::readParam(const JsonValue &v, const std::string &path,
     return false;
   std::optional<ParamKind> parsed = parseParamKind(kindText);
   if (!parsed)
-    return fail(join(path, "kind"), "unknown parameter kind \"" + kindText +
-                                        "\"; expected " +
+    return fail(join(path, "kind"), "unknown parameter kind " +
+                                        jsonQuoted(kindText) + "; expected " +
                                         listNames(kParamKinds));
   p.kind = *parsed;
 
@@ -998,7 +1007,8 @@ bool validateEntry(const std::string &entry, const std::string &path,
                    std::string &error) {
   if (isPtxIdentifier(entry))
     return true;
-  return fail(error, path, "\"" + entry + "\" is not a valid PTX entry name");
+  return fail(error, path,
+              jsonQuoted(entry) + " is not a valid PTX entry name");
 }
 
 bool validateThreads(int64_t threads, const std::string &path,
@@ -1119,8 +1129,8 @@ bool validateSplitKv(const Manifest &m, PassedPointers &passed,
     return false;
   if (c.entry == m.entry)
     return fail(error, join(path, "entry"),
-                "\"" + c.entry +
-                    "\" is the attention kernel's entry too; the combine "
+                jsonQuoted(c.entry) +
+                    " is the attention kernel's entry too; the combine "
                     "kernel is another entry of the PTX");
   return validateThreads(c.threadsPerBlock, join(path, "threads_per_block"),
                          error) &&
@@ -1134,26 +1144,27 @@ bool validateSplitKv(const Manifest &m, PassedPointers &passed,
 bool attnc::rt::validateManifest(const Manifest &m, std::string &error) {
   if (m.format != kManifestFormat)
     return fail(error, "format",
-                "found \"" + m.format + "\", expected \"" + kManifestFormat +
-                    "\"");
+                "found " + jsonQuoted(m.format) + ", expected \"" +
+                    kManifestFormat + "\"");
   if (m.version != kManifestVersion)
     return fail(error, "version",
                 "found " + std::to_string(m.version) + ", expected " +
                     std::to_string(kManifestVersion));
   if (m.target != kManifestTarget)
     return fail(error, "target",
-                "found \"" + m.target + "\", expected \"" + kManifestTarget +
+                "found " + jsonQuoted(m.target) + ", expected \"" +
+                    kManifestTarget +
                     "\" (the runtime launches only sm_90a kernels)");
   if (!validateEntry(m.entry, "entry", error))
     return false;
   if (!isPlainFileName(m.ptx))
     return fail(error, "ptx",
-                "expected a file name beside the manifest, found \"" + m.ptx +
-                    "\"");
+                "expected a file name beside the manifest, found " +
+                    jsonQuoted(m.ptx));
   if (!m.cubin.empty() && !isPlainFileName(m.cubin))
     return fail(error, "cubin",
-                "expected a file name beside the manifest, found \"" + m.cubin +
-                    "\"");
+                "expected a file name beside the manifest, found " +
+                    jsonQuoted(m.cubin));
   if (!validateThreads(m.threadsPerBlock, "threads_per_block", error))
     return false;
   int64_t clusterSize = 1;
@@ -1182,12 +1193,13 @@ bool attnc::rt::validateManifest(const Manifest &m, std::string &error) {
                     std::to_string(p.headDimV));
   if (p.layout != "bhsd" && p.layout != "bshd")
     return fail(error, "problem.layout",
-                "unknown layout \"" + p.layout + "\"; expected bhsd or bshd");
+                "unknown layout " + jsonQuoted(p.layout) +
+                    "; expected bhsd or bshd");
   if (p.mask != "none" && p.mask != "causal" &&
       p.mask != "causal_bottom_right")
     return fail(error, "problem.mask",
-                "unknown mask \"" + p.mask +
-                    "\"; expected none, causal or causal_bottom_right");
+                "unknown mask " + jsonQuoted(p.mask) +
+                    "; expected none, causal or causal_bottom_right");
   // The sizes and constants compiled into the kernel (options) that the
   // runtime checks a launch against must be meaningful themselves.
   auto optionValue = [&](const char *name) -> const CompileOption * {
