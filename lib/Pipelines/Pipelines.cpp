@@ -138,7 +138,7 @@ std::string mlir::attn::getOptionConflict(const AttnPipelineOptions &options) {
   // split-kv is on by default and a persistent grid keeps decode steps
   // whole; asked for by name, the two contradict each other.
   if (options.persistent && options.splitKv && named(options.splitKv))
-    return "--split-kv and --persistent: a persistent grid walks whole tiles "
+    return "split-kv and persistent: a persistent grid walks whole tiles "
            "and has no kv split; drop one";
   // What needs the producer warpgroup, where no tile gets one: warp
   // specialization off, or left to a table that never specializes. (A
@@ -151,26 +151,26 @@ std::string mlir::attn::getOptionConflict(const AttnPipelineOptions &options) {
   if (producer)
     return "";
   std::string without = options.warpSpecialize == WarpSpecializeMode::Off
-                            ? "--warp-specialize=off"
-                            : "--target=" + options.target +
+                            ? "warp-specialize=off"
+                            : "target=" + options.target +
                                   " (whose table adds no producer "
                                   "warpgroup under "
-                                  "--warp-specialize=auto)";
+                                  "warp-specialize=auto)";
   auto needs = [&](StringRef asked) {
     return asked.str() + " needs the producer warpgroup, which " + without +
-           " leaves out; drop one (or pass --warp-specialize=on)";
+           " leaves out; drop one (or pass warp-specialize=on)";
   };
   if (options.persistent && named(options.persistent))
-    return needs("--persistent");
+    return needs("persistent");
   if (options.overlap == TableChoice::On && named(options.overlap))
-    return needs("--intra-warpgroup-overlap=on");
+    return needs("intra-warpgroup-overlap=on");
   if (options.stages != 0 && named(options.stages))
-    return needs("--stages=" + std::to_string(options.stages));
+    return needs("stages=" + std::to_string(options.stages));
   if (options.softwareExp2Period > 0 && named(options.softwareExp2Period))
-    return needs("--software-exp2-period=" +
+    return needs("software-exp2-period=" +
                  std::to_string(options.softwareExp2Period));
   if (options.pingPong && named(options.pingPong))
-    return needs("--ping-pong");
+    return needs("ping-pong");
   return "";
 }
 

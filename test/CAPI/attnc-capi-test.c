@@ -98,7 +98,7 @@ static void testOptions(void) {
   printf("bad: %d\n", mlirLogicalResultIsSuccess(bad));
   attncPipelineOptionsDestroy(options);
   /* Options that rule each other out are an error, not one dropped. */
-  // CHECK-NEXT: diagnostic: error: bad attnc pipeline options 'warp-specialize=off intra-warpgroup-overlap=on': --intra-warpgroup-overlap=on needs the producer warpgroup, which --warp-specialize=off leaves out; drop one (or pass --warp-specialize=on)
+  // CHECK-NEXT: diagnostic: error: bad attnc pipeline options 'warp-specialize=off intra-warpgroup-overlap=on': intra-warpgroup-overlap=on needs the producer warpgroup, which warp-specialize=off leaves out; drop one (or pass warp-specialize=on)
   // CHECK-NEXT: conflict: 0
   printf("conflict: %d\n",
          parsesAlone("warp-specialize=off intra-warpgroup-overlap=on"));

@@ -11,10 +11,10 @@
 // dropped or left to a later pass's message.
 // RUN: not attnc-opt %s --attn-lower-to-nvvm-pipeline="persistent split-kv" 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=CONFLICT
-// CONFLICT: error: attn-lower-to-nvvm-pipeline: --split-kv and --persistent: a persistent grid walks whole tiles and has no kv split; drop one
+// CONFLICT: error: attn-lower-to-nvvm-pipeline: split-kv and persistent: a persistent grid walks whole tiles and has no kv split; drop one
 // RUN: not attnc-opt %s --attn-lower-to-ptx-pipeline="warp-specialize=off ping-pong" 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=NO-PRODUCER
-// NO-PRODUCER: error: attn-lower-to-ptx-pipeline: --ping-pong needs the producer warpgroup, which --warp-specialize=off leaves out; drop one (or pass --warp-specialize=on)
+// NO-PRODUCER: error: attn-lower-to-ptx-pipeline: ping-pong needs the producer warpgroup, which warp-specialize=off leaves out; drop one (or pass warp-specialize=on)
 // RUN: not attnc-opt %s --attn-lower-to-nvvm-pipeline="stop-after=tiled" 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=STOP-TILED
 // STOP-TILED: error: attn-lower-to-nvvm-pipeline: stop-after=tiled leaves the kv loops unfused, and the kernel lowers the fused online softmax: stop after fused or split (attn-tiling-pipeline prints the earlier stages)
