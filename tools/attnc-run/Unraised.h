@@ -1,5 +1,4 @@
-//===- Unraised.h - run attention graphs as written and raised ----*- C++
-//-*-===//
+//===- Unraised.h - attention graphs as written and raised ------*- C++ -*-===//
 //
 // Part of the attnc project, under the Apache License v2.0 with LLVM
 // Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
