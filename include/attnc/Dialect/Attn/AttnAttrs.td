@@ -398,8 +398,8 @@ def Attn_SwizzledSharedAttr
 
     `attn-assign-layouts` sets it on Q, K and V and
     `attn-allocate-shared-memory` on P's buffer (the sm_90a table); the
-    latter sizes the buffers from it and `convert-attn-to-nvvm` builds the tensor
-    maps' boxes, the TMA copies and the wgmma descriptors from it.
+    latter sizes the buffers from it and `convert-attn-to-nvvm` builds the
+    tensor maps' boxes, the TMA copies and the wgmma descriptors from it.
 
     ```mlir
     tensor<128x64xbf16, #attn.swizzled_shared<swizzle = 128>>
