@@ -301,11 +301,12 @@ struct AttnPipelineKvLoopsPass
       }
       scf::ForOp first = kvLoops.front();
       for (auto [previous, next] : llvm::zip(loops, llvm::drop_begin(loops))) {
+        // (A lambda may not capture a structured binding before C++20.)
+        scf::ForOp nextLoop = next.loop;
         bool chained =
             llvm::all_of(previous.loop->getUses(), [&](OpOperand &use) {
-              return use.getOwner() == next.loop.getOperation() &&
-                     use.getOperandNumber() >=
-                         next.loop.getNumControlOperands();
+              return use.getOwner() == nextLoop.getOperation() &&
+                     use.getOperandNumber() >= nextLoop.getNumControlOperands();
             });
         if (next.loop.getInitArgs() != previous.loop.getResults() ||
             next.loop.getLowerBound() != previous.loop.getUpperBound() ||

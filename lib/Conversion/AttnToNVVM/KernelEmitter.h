@@ -131,7 +131,7 @@ private:
     /// softcap's cap, applied by the ops that can fold it (the row max
     /// after its reduction, the exponentials' multiplier) instead of once
     /// per score.
-    Value factor;
+    Value factor{};
   };
   /// A row vector (m, l, alpha): the thread's two rows. A row sum is this
   /// thread's partial sum; attn.finalize reduces it over the quad.

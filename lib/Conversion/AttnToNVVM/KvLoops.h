@@ -33,9 +33,9 @@ struct KvLoop {
   /// attn.mask or attn.softcap and consumes the previous one's result.
   SmallVector<Operation *> scoreModifiers;
   /// The step's ping-pong turn around its attn.qk, if it takes turns.
-  std::optional<std::pair<WaitTurnOp, PassTurnOp>> turn;
+  std::optional<std::pair<WaitTurnOp, PassTurnOp>> turn{};
   /// The releases of the K and V tiles the step pops (warp specialization).
-  RingReleaseOp keyRelease, valueRelease;
+  RingReleaseOp keyRelease{}, valueRelease{};
   /// The body's attn.qk and attn.pv (readKvLoop checked there is one each).
   QKOp qk() const { return *loop.getBody()->getOps<QKOp>().begin(); }
   PVOp pv() const { return *loop.getBody()->getOps<PVOp>().begin(); }
