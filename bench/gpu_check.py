@@ -11,7 +11,7 @@ printed again at the end. bench/summarize.py turns the JSON into a Markdown
 table and a plot.
 
   python3 bench/gpu_check.py --artifacts artifacts [--json out.json] [--no-flex] [--head-dims=128]
-      [--seqlens=4096,16384]
+      [--seqlens=4096,16384] [--no-sweep | --no-bench]
 """
 import argparse
 import json
@@ -249,6 +249,8 @@ def main():
     ap.add_argument("--artifacts", default="artifacts")
     ap.add_argument("--json")
     ap.add_argument("--no-bench", action="store_true")
+    ap.add_argument("--no-sweep", action="store_true",
+                    help="leave the correctness sweep out (a second benchmark in a run that swept)")
     ap.add_argument("--no-flex", action="store_true")
     ap.add_argument("--head-dims", default="64,128,256",
                     help="benchmark only these head dims (comma-separated)")
@@ -270,9 +272,10 @@ def main():
         at = k.attrs()
         print(f"kernel {name}: {at.num_regs} registers, {at.local_bytes} B local (spills), "
               f"{at.dynamic_smem_bytes} B dynamic smem", flush=True)
-    print(f"correctness sweep: {len(kernels)} kernels", flush=True)
-    rows, failed = sweep(kernels)
-    out = {"sweep": rows}
+    out, failed = {}, 0
+    if not a.no_sweep:
+        print(f"correctness sweep: {len(kernels)} kernels", flush=True)
+        out["sweep"], failed = sweep(kernels)
 
     def write_json():
         if a.json:
