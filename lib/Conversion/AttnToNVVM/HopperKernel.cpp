@@ -242,9 +242,10 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   }
   batchCount = param(rt::ParamKind::I32, rt::Symbol::Batch);
   index.setLengths(toIndex(seqQ), seqK ? toIndex(seqK) : Value());
-  if (plan.kvSplit && plan.kvSplit->argument)
-    index.map(plan.kvSplit->argument,
-              toIndex(required(rt::ParamKind::I32, rt::Symbol::KvSplits)));
+  if (plan.kvSplit && plan.kvSplit->argument) {
+    splitCount = required(rt::ParamKind::I32, rt::Symbol::KvSplits);
+    index.map(plan.kvSplit->argument, toIndex(splitCount));
+  }
   // The scale values of the IR, once per thread, from the scale parameters
   // or from constants.
   if (plan.scaleArgument)
@@ -291,19 +292,17 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
       b, loc, arith::ShRUIOp::create(b, loc, tid, c32(5)), c32(3));
   isLeader = eqI(tid, c32(0));
   if (!plan.persistent()) {
-    // The IR's index arithmetic on the forall's induction variables gives
-    // the tile order (attn-order-tiles).
-    Value qBlock = NVVM::BlockIdXOp::create(b, loc, i32());
-    Value headIndex = NVVM::BlockIdYOp::create(b, loc, i32());
-    Value batchIndex = NVVM::BlockIdZOp::create(b, loc, i32());
-    if (plan.kvSplit) {
-      // Grid z is batch x kv split, batches fastest.
-      Value z = batchIndex;
-      batchIndex = arith::RemUIOp::create(b, loc, z, batchCount);
-      split = arith::DivUIOp::create(b, loc, z, batchCount);
-      index.map(plan.forall.getInductionVar(kKvSplitDim), toIndex(split));
-    }
-    setTile(qBlock, headIndex, batchIndex);
+    // Grid x and y are the tile space's first two dims, z the others
+    // (getTileSpace). The IR's index arithmetic on the forall's induction
+    // variables gives the tile order (attn-order-tiles).
+    SmallVector<TileDim> space = getTileSpace(plan);
+    SmallVector<Value> coords = {NVVM::BlockIdXOp::create(b, loc, i32()),
+                                 NVVM::BlockIdYOp::create(b, loc, i32())};
+    SmallVector<Value> zExtents =
+        tileExtents(ArrayRef(space).drop_front(2).drop_back());
+    llvm::append_range(
+        coords, delinearize(NVVM::BlockIdZOp::create(b, loc, i32()), zExtents));
+    setTile(space, coords);
   }
 
   // Barriers: one arrival (the leader's expect_tx) plus the TMA bytes; the
@@ -429,13 +428,58 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   LLVM::ReturnOp::create(b, loc, ValueRange{});
 }
 
-void KernelEmitter::setTile(Value qBlock, Value headIndex, Value batchIndex) {
-  head = headIndex;
-  batch = batchIndex;
-  // This CTA's tile is the forall's (batch, query head, query block).
-  index.map(plan.forall.getInductionVar(plan.batchIv), toIndex(batchIndex));
-  index.map(plan.forall.getInductionVar(plan.headIv), toIndex(headIndex));
-  index.map(plan.forall.getInductionVar(plan.queryBlockIv), toIndex(qBlock));
+Value KernelEmitter::symbolValue(rt::Symbol symbol) {
+  switch (symbol) {
+  case rt::Symbol::SeqQ:
+    return seqQ;
+  case rt::Symbol::HeadsQ:
+    return c32(plan.headsQ);
+  case rt::Symbol::Batch:
+    return batchCount;
+  case rt::Symbol::KvSplits:
+    return splitCount ? splitCount : c32(*plan.kvSplit->fixed);
+  case rt::Symbol::One:
+    return c32(1);
+  default:
+    llvm_unreachable("not a symbol of the tile space");
+  }
+}
+
+SmallVector<Value> KernelEmitter::tileExtents(ArrayRef<TileDim> dims) {
+  return llvm::map_to_vector(dims, [&](const TileDim &dim) {
+    Value extent = symbolValue(dim.symbol);
+    if (dim.ceilDiv > 1)
+      extent = arith::DivUIOp::create(b, loc, add(extent, c32(dim.ceilDiv - 1)),
+                                      c32(dim.ceilDiv));
+    return dim.plus ? add(extent, symbolValue(*dim.plus)) : extent;
+  });
+}
+
+SmallVector<Value> KernelEmitter::delinearize(Value linear,
+                                              ArrayRef<Value> extents) {
+  SmallVector<Value> coords;
+  for (Value extent : extents) {
+    coords.push_back(arith::RemUIOp::create(b, loc, linear, extent));
+    linear = arith::DivUIOp::create(b, loc, linear, extent);
+  }
+  coords.push_back(linear);
+  return coords;
+}
+
+void KernelEmitter::setTile(ArrayRef<TileDim> space, ArrayRef<Value> coords) {
+  // This CTA's tile is the forall's (batch, query head, query block, and a
+  // split tile's kv split).
+  assert(space.size() == coords.size() && "a coordinate per dim");
+  for (auto [dim, coord] :
+       llvm::reverse(llvm::zip_equal(space, coords))) { // outermost first
+    index.map(plan.forall.getInductionVar(dim.iv), toIndex(coord));
+    if (dim.iv == plan.headIv)
+      head = coord;
+    else if (dim.iv == plan.batchIv)
+      batch = coord;
+    else if (plan.kvSplit && dim.iv == kKvSplitDim)
+      split = coord;
+  }
   // Once per tile, not at every use in the loops (a division by block_m);
   // a persistent kernel's next tile computes it anew.
   if (Value reversed = plan.reversedQueryBlock) {
@@ -508,8 +552,8 @@ void KernelEmitter::loadQuery() {
 
 /// Runs `body` for this CTA's tile (set from the block index), or, in a
 /// persistent kernel, for tiles blockIdx.x, blockIdx.x + gridDim.x, ... of
-/// the ceil(Nq / block_m) x heads x batch tiles, query blocks fastest (the
-/// order the hardware launches a non-persistent grid in; the IR's index
+/// the tile space (getTileSpace), query blocks fastest (the order the
+/// hardware launches a non-persistent grid in; the IR's index
 /// arithmetic maps them to query blocks, attn-order-tiles's longest-first
 /// reversing them). `body` gets and returns the ring iteration at which the
 /// tile starts; it also gets how many tiles this CTA did before.
@@ -518,9 +562,11 @@ void KernelEmitter::forEachTile(function_ref<Value(Value, Value)> body) {
     body(c32(0), c32(0));
     return;
   }
-  Value qBlocks = arith::DivUIOp::create(
-      b, loc, add(seqQ, c32(plan.blockM - 1)), c32(plan.blockM));
-  Value tiles = mul(mul(qBlocks, c32(plan.headsQ)), batchCount);
+  SmallVector<TileDim> space = getTileSpace(plan);
+  SmallVector<Value> extents = tileExtents(space);
+  Value tiles = extents.front();
+  for (Value extent : ArrayRef(extents).drop_front())
+    tiles = mul(tiles, extent);
   Value first = toIndex(NVVM::BlockIdXOp::create(b, loc, i32()));
   Value end = toIndex(tiles);
   Value stride = toIndex(NVVM::GridDimXOp::create(b, loc, i32()));
@@ -528,15 +574,8 @@ void KernelEmitter::forEachTile(function_ref<Value(Value, Value)> body) {
                                  ValueRange{c32(0), c32(0)});
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
-  Value t = toI32(loop.getInductionVar());
-  Value qIndex = arith::RemUIOp::create(b, loc, t, qBlocks);
-  Value headAndBatch = arith::DivUIOp::create(b, loc, t, qBlocks);
-  Value qBlock = qIndex;
-  Value headIndex =
-      arith::RemUIOp::create(b, loc, headAndBatch, c32(plan.headsQ));
-  Value batchIndex =
-      arith::DivUIOp::create(b, loc, headAndBatch, c32(plan.headsQ));
-  setTile(qBlock, headIndex, batchIndex);
+  setTile(space, delinearize(toI32(loop.getInductionVar()),
+                             ArrayRef(extents).drop_back()));
   Value tileCount = loop.getRegionIterArgs()[1];
   Value next = body(loop.getRegionIterArgs()[0], tileCount);
   scf::YieldOp::create(b, loc, ValueRange{next, add(tileCount, c32(1))});

@@ -14,6 +14,8 @@
 
 #include "KernelEmitter.h"
 
+#include "attnc/Transforms/TileOrder.h"
+
 #include "mlir/IR/Builders.h"
 
 using namespace mlir;
@@ -22,31 +24,43 @@ using namespace mlir::attn::hopper;
 
 namespace rt = attnc::rt;
 
+SmallVector<TileDim> mlir::attn::hopper::getTileSpace(const KernelPlan &plan) {
+  // A varlen kernel's query tiles bound its sequences' (attn.sequence_tile);
+  // its outputs are one packed batch.
+  SmallVector<TileDim> space = {
+      {plan.queryBlockIv, rt::Symbol::SeqQ, plan.blockM,
+       plan.varlen ? std::optional(rt::Symbol::Batch) : std::nullopt},
+      {plan.headIv, rt::Symbol::HeadsQ},
+      {plan.batchIv, plan.varlen ? rt::Symbol::One : rt::Symbol::Batch}};
+  if (plan.kvSplit)
+    space.push_back({kKvSplitDim, rt::Symbol::KvSplits});
+  return space;
+}
+
 KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
                                                  const KernelPlan &plan,
                                                  SplitKvAttr splitKv) {
   Builder b(ctx);
-  auto gridDim = [&](rt::Symbol symbol, int64_t ceilDiv) -> Attribute {
-    return GridDimAttr::get(ctx, {symbol}, ceilDiv);
+  auto gridDim = [&](rt::Symbol symbol) -> Attribute {
+    return GridDimAttr::get(ctx, {symbol});
   };
-  SmallVector<Attribute, 3> grid =
-      plan.persistent()
-          ? SmallVector<Attribute, 3>{gridDim(rt::Symbol::NumSms, 1),
-                                      gridDim(rt::Symbol::One, 1),
-                                      gridDim(rt::Symbol::One, 1)}
-          : SmallVector<Attribute, 3>{gridDim(rt::Symbol::SeqQ, plan.blockM),
-                                      gridDim(rt::Symbol::HeadsQ, 1),
-                                      gridDim(rt::Symbol::Batch, 1)};
-  // A varlen kernel's query tiles bound its sequences' (attn.sequence_tile);
-  // its outputs are one packed batch.
-  if (plan.varlen) {
-    grid[0] = GridDimAttr::get(ctx, {rt::Symbol::SeqQ}, plan.blockM,
-                               {rt::Symbol::Batch});
-    grid[2] = gridDim(rt::Symbol::One, 1);
+  SmallVector<Attribute, 3> grid;
+  if (plan.persistent()) {
+    grid = {gridDim(rt::Symbol::NumSms), gridDim(rt::Symbol::One),
+            gridDim(rt::Symbol::One)};
+  } else {
+    SmallVector<TileDim> space = getTileSpace(plan);
+    for (const TileDim &dim : ArrayRef(space).take_front(2))
+      grid.push_back(GridDimAttr::get(ctx, {dim.symbol}, dim.ceilDiv,
+                                      dim.plus ? ArrayRef(*dim.plus)
+                                               : ArrayRef<rt::Symbol>()));
+    SmallVector<rt::Symbol> z;
+    for (const TileDim &dim : ArrayRef(space).drop_front(2)) {
+      assert(dim.ceilDiv == 1 && !dim.plus && "grid z is a product");
+      z.push_back(dim.symbol);
+    }
+    grid.push_back(GridDimAttr::get(ctx, z));
   }
-  // A split-KV kernel's grid z is batch x kv split.
-  if (plan.kvSplit)
-    grid[2] = GridDimAttr::get(ctx, {rt::Symbol::Batch, rt::Symbol::KvSplits});
 
   // (`name` is the tensor's or the problem symbol's.)
   auto param = [&](rt::ParamKind kind, auto name) -> Attribute {

@@ -33,6 +33,24 @@ inline bool isRingTile(Value v) {
   return type && isa_and_present<SwizzledSharedAttr>(type.getEncoding());
 }
 
+/// One dimension of a kernel's tile space: the forall's induction variable
+/// `iv` runs over [0, ceil_div(symbol, ceilDiv) + plus), in the problem's
+/// symbols (the runtime computes the grid from them, the kernel decodes its
+/// block index with them).
+struct TileDim {
+  unsigned iv;
+  attnc::rt::Symbol symbol;
+  int64_t ceilDiv = 1;
+  std::optional<attnc::rt::Symbol> plus;
+};
+
+/// The tile space of `plan`'s forall, fastest first (KernelAbi.cpp): query
+/// blocks (a varlen kernel's bound on its sequences' query tiles), query
+/// heads, batches, and a split tile's kv splits. The grid is x = query
+/// blocks, y = heads and z = the rest, delinearized batches fastest; a
+/// persistent kernel walks the whole space linearly from its block index.
+SmallVector<TileDim> getTileSpace(const KernelPlan &plan);
+
 /// Emits the kernel body; one instance per kernel.
 class KernelEmitter : KernelBuilder {
 public:
@@ -264,9 +282,17 @@ private:
     SmallVector<Value> bounds;
     Value blocks;
   };
-  /// Makes query block `qBlock` of (`headIndex`, `batchIndex`) the current
-  /// tile: head, batch, kv head, rowBegin and this thread's row0.
-  void setTile(Value qBlock, Value headIndex, Value batchIndex);
+  /// The i32 value of a tile-space symbol in the kernel: a parameter or a
+  /// compiled-in constant.
+  Value symbolValue(attnc::rt::Symbol symbol);
+  /// The extents of tile-space dims `dims`.
+  SmallVector<Value> tileExtents(ArrayRef<TileDim> dims);
+  /// The coordinates of `linear` in a space of these extents, fastest
+  /// first, and one more dim, the outermost, that takes the quotient.
+  SmallVector<Value> delinearize(Value linear, ArrayRef<Value> extents);
+  /// Makes the tile at `coords` of tile space `space` the current tile:
+  /// head, batch, split, kv head, rowBegin and this thread's row0.
+  void setTile(ArrayRef<TileDim> space, ArrayRef<Value> coords);
   /// The bounds of the current tile's kv loops, lowered from the IR's; also
   /// sets kvEnd.
   TileBounds tileBounds();
@@ -326,10 +352,12 @@ private:
   Value rowInTile;
   Value batch, head, kvHead, rowBegin;
   Value seqQ, seqK, kvEnd;
-  /// Persistent and split-KV kernels: the batch size (a kernel parameter).
+  /// Persistent, varlen and split-KV kernels: the batch size (a kernel
+  /// parameter).
   Value batchCount;
-  /// Split-KV kernels: this CTA's kv split (grid z / batch).
-  Value split;
+  /// Split-KV kernels: this CTA's kv split, and the split count where it
+  /// is chosen at launch (a kernel parameter).
+  Value split, splitCount;
   /// A split kernel that writes O itself at one split: whether this launch
   /// has one split (i1), and the O tensor map and LSE pointer (null where
   /// the kernel has no LSE) it then writes.

@@ -70,7 +70,7 @@ struct KernelPlan {
   mutable scf::ForallOp forall;
   /// The positions of the forall's induction variables that its mapping
   /// puts on #gpu.block<z> (batch), <y> (query head) and <x> (query block).
-  int64_t batchIv = 0, headIv = 1, queryBlockIv = 2;
+  unsigned batchIv = 0, headIv = 1, queryBlockIv = 2;
   /// A split-KV tile (attn-tile's kv_splits): the forall's induction
   /// variable kKvSplitDim is the kv split, the tile writes the f32 partial O
   /// and LSE of its split, and `combine` (after the forall) merges them.
