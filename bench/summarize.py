@@ -4,7 +4,8 @@
   python3 bench/summarize.py bench/results-DATE-runN.json [--markdown OUT.md] [--png OUT.png | --no-plot]
   python3 bench/summarize.py bench/results-DATE-runN.json --update bench/RESULTS.md
 
-The JSON is what gpu_check.py --json writes: {"sweep": [one row per check],
+The JSON is what gpu_check.py --json writes: {"sweep": [one row per check]
+(absent after --no-sweep),
 "bench": {"ceilings": {...}, "rows": [one row per shape], "peers": [...]}}
 ("environment" in bench only from the commit that added this script on).
 
@@ -38,8 +39,9 @@ class ResultsError(Exception):
 def load(path):
     with open(path) as f:
         data = json.load(f)
-    if not isinstance(data, dict) or "sweep" not in data:
-        raise ResultsError(f"{path}: not a bench/gpu_check.py results file (no 'sweep')")
+    # gpu_check.py --no-sweep writes the benchmark alone.
+    if not isinstance(data, dict) or ("sweep" not in data and "bench" not in data):
+        raise ResultsError(f"{path}: not a bench/gpu_check.py results file (no 'sweep' or 'bench')")
     bench = data.get("bench")
     if bench is not None and not isinstance(bench.get("rows"), list):
         raise ResultsError(f"{path}: 'bench' has no 'rows' list")
@@ -72,8 +74,12 @@ def ratio_range(rows, pick):
 def markdown(data, name, png_link=None):
     """The summary as Markdown lines."""
     out = []
-    passed, total, kernels, failed = sweep_summary(data["sweep"])
-    out.append(f"Source: `{name}`. Correctness sweep: **{passed}/{total} passed** ({kernels} kernels).")
+    if "sweep" in data:
+        passed, total, kernels, failed = sweep_summary(data["sweep"])
+        out.append(f"Source: `{name}`. Correctness sweep: **{passed}/{total} passed** ({kernels} kernels).")
+    else:
+        failed = []
+        out.append(f"Source: `{name}`. Correctness sweep: not in this file (gpu_check.py --no-sweep).")
     for r in failed[:10]:
         out.append(f"- FAIL {r.get('kernel')} B={r.get('B')} Nq={r.get('Nq')} Nk={r.get('Nk')}: {r.get('why')}")
     if len(failed) > 10:
@@ -180,8 +186,9 @@ def plot(data, name, png_path):
     # The series in SERIES order, the ceiling last.
     order = [label for _, label in SERIES] + ["bf16 GEMM (measured)"]
     labels = [label for label in order if label in handles]
-    passed, total, _, _ = sweep_summary(data["sweep"])
-    fig.suptitle(f"{name}: attnc and its peers (bf16; sweep {passed}/{total} passed)", fontsize=10)
+    passed, total, _, _ = sweep_summary(data.get("sweep", []))
+    swept = f"sweep {passed}/{total} passed" if "sweep" in data else "no sweep"
+    fig.suptitle(f"{name}: attnc and its peers (bf16; {swept})", fontsize=10)
     fig.legend([handles[label] for label in labels], labels, loc="lower center", ncol=len(labels), fontsize=8)
     fig.tight_layout(rect=(0, 0.05, 1, 0.95))
     fig.savefig(png_path, dpi=110, metadata={"Software": None})
