@@ -35,8 +35,8 @@ inline bool isRingTile(Value v) {
 
 /// One dimension of a kernel's tile space: the forall's induction variable
 /// `iv` runs over [0, ceil_div(symbol, ceilDiv) + plus), in the problem's
-/// symbols (the runtime computes the grid from them, the kernel decodes its
-/// block index with them).
+/// symbols (the runtime computes a non-persistent grid from them, the kernel
+/// decodes its block index with them).
 struct TileDim {
   unsigned iv;
   attnc::rt::Symbol symbol;

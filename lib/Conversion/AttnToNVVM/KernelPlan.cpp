@@ -851,8 +851,9 @@ LogicalResult KernelPlanReader::readSharedMemory() {
                   loweredSharedTileRule());
     plan.probsAtoms = probsLayout.getAtoms();
   }
-  // A persistent CTA walks (query block, head, batch) tiles; a kv split
-  // would be a fourth coordinate of that walk, which it does not have.
+  // A split count fills the SMs that too few tiles leave idle (the
+  // runtime's heuristic), where a persistent grid has more tiles than SMs:
+  // the lowering does not combine the two.
   if (plan.persistent() && plan.kvSplit)
     return fail("a split-KV tile (kv_splits) has no persistent schedule: "
                 "drop --persistent or the attention's kv_splits");

@@ -66,7 +66,8 @@ struct KernelPlan {
   // The tile IR the kernel lowers; it lives until the pass erases the
   // function, after the kernel is built. Op handles are mutable: their
   // accessors are not const.
-  /// The tiling forall: (batch, query head, query block).
+  /// The tiling forall: (batch, query head, query block), and a split
+  /// tile's kv split.
   mutable scf::ForallOp forall;
   /// The positions of the forall's induction variables that its mapping
   /// puts on #gpu.block<z> (batch), <y> (query head) and <x> (query block).
