@@ -215,10 +215,10 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   Value lse = plan.kvSplit
                   ? required(rt::ParamKind::Pointer, rt::TensorName::LsePartial)
                   : param(rt::ParamKind::Pointer, rt::TensorName::Lse);
-  // A split kernel whose count is chosen at launch writes O and the LSE
-  // itself when the count is 1 (KernelPlan::writesOutputAtOneSplit).
   if (plan.kvSplit && plan.kvSplit->argument)
     splitCount = required(rt::ParamKind::I32, rt::Symbol::KvSplits);
+  // A split kernel whose count is chosen at launch writes O and the LSE
+  // itself when the count is 1 (KernelPlan::writesOutputAtOneSplit).
   if (plan.writesOutputAtOneSplit()) {
     singleSplit = eqI(splitCount, c32(1));
     singleSplitOutput = required(rt::ParamKind::TensorMap, rt::TensorName::O);
@@ -469,9 +469,8 @@ SmallVector<Value> KernelEmitter::delinearize(Value linear,
 void KernelEmitter::setTile(ArrayRef<TileDim> space, ArrayRef<Value> coords) {
   // This CTA's tile is the forall's (batch, query head, query block, and a
   // split tile's kv split).
-  // Outermost first: the order in which the kernels before the tile space
-  // cast them, whose PTX this keeps byte-identical (runs 43 and 72 timed
-  // it).
+  // Outermost first, the order of the kernels before the tile space: their
+  // PTX, which runs 43 and 72 timed, stays byte-identical.
   for (auto [dim, coord] : llvm::reverse(llvm::zip_equal(space, coords))) {
     index.map(plan.forall.getInductionVar(dim.iv), toIndex(coord));
     if (dim.iv == plan.headIv)
