@@ -25,6 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CombineKernel.h"
 #include "KernelBuilder.h"
 #include "KernelEmitter.h"
 
@@ -51,9 +52,9 @@ constexpr int64_t kSplitsPerStep = 16;
 
 class CombineEmitter : KernelBuilder {
 public:
-  CombineEmitter(OpBuilder &b, Location loc, const KernelPlan &plan,
+  CombineEmitter(OpBuilder &b, Location loc, const CombineShape &shape,
                  SplitKvAttr abi)
-      : KernelBuilder(b, loc), plan(plan), abi(abi) {}
+      : KernelBuilder(b, loc), shape(shape), abi(abi) {}
 
   void emit(LLVM::LLVMFuncOp func);
 
@@ -64,7 +65,7 @@ private:
   }
   Value i64Of(Value v) { return arith::ExtUIOp::create(b, loc, i64(), v); }
 
-  const KernelPlan &plan;
+  const CombineShape &shape;
   SplitKvAttr abi;
 };
 
@@ -93,9 +94,9 @@ void CombineEmitter::emit(LLVM::LLVMFuncOp func) {
   Value rowBlock = NVVM::BlockIdXOp::create(b, loc, i32());
   Value head = NVVM::BlockIdYOp::create(b, loc, i32());
   Value batch = NVVM::BlockIdZOp::create(b, loc, i32());
-  // The workspace's heads are the attention kernel's (KernelPlan::headsQ);
-  // its batches are the grid's z size, the launch's batch.
-  Value heads = c32(plan.headsQ);
+  // The workspace's heads are the attention kernel's; its batches are the
+  // grid's z size, the launch's batch.
+  Value heads = c32(shape.heads);
   Value batches = NVVM::GridDimZOp::create(b, loc, i32());
   Value firstRow = mul(rowBlock, c32(kCombineRows));
   Value row = add(firstRow, warp);
@@ -135,7 +136,7 @@ void CombineEmitter::emit(LLVM::LLVMFuncOp func) {
 
   // Lane l holds columns 64 j + 2 l and + 1 of each pass j that reaches them
   // (a last partial pass where Dv is not a multiple of 64).
-  int64_t dv = plan.valueHeadDim;
+  int64_t dv = shape.valueHeadDim;
   int64_t passes = llvm::divideCeil(dv, kColumnsPerPass);
   Value pairColumn = mul(lane, c32(2));
   SmallVector<Value> columns, inRange;
@@ -205,8 +206,8 @@ void CombineEmitter::emit(LLVM::LLVMFuncOp func) {
   // elements, unswizzled.
   auto sharedPtr = LLVM::LLVMPointerType::get(b.getContext(), 3);
   Value smemBase = LLVM::AddressOfOp::create(b, loc, sharedPtr, "attn_smem");
-  int64_t elementBytes = plan.elementType.getIntOrFloatBitWidth() / 8;
-  auto narrowPair = VectorType::get({2}, plan.elementType);
+  int64_t elementBytes = shape.elementType.getIntOrFloatBitWidth() / 8;
+  auto narrowPair = VectorType::get({2}, shape.elementType);
   for (int64_t j = 0; j < passes; ++j) {
     ifThen(inRange[j], [&] {
       Value o = LLVM::FMulOp::create(b, loc, sumLoop.getResult(j + 1), invPair);
@@ -248,9 +249,39 @@ void CombineEmitter::emit(LLVM::LLVMFuncOp func) {
   LLVM::ReturnOp::create(b, loc, ValueRange{});
 }
 
-SplitKvAttr mlir::attn::hopper::buildCombineKernel(OpBuilder &b, Location loc,
-                                                   gpu::GPUModuleOp module,
-                                                   const KernelPlan &plan) {
+FailureOr<CombineShape>
+mlir::attn::hopper::readCombineShape(CombineSplitsOp op) {
+  ArrayRef<int64_t> partial = op.getPartialOutput().getType().getShape();
+  SmallVector<int64_t, 4> output =
+      toLogicalBHSD(op.getOutput().getType().getShape(), op.getLayout());
+  // The op's verifier made the static sizes of a dimension agree.
+  auto staticOf = [](std::initializer_list<int64_t> sizes) -> int64_t {
+    for (int64_t size : sizes)
+      if (!ShapedType::isDynamic(size))
+        return size;
+    return ShapedType::kDynamic;
+  };
+  CombineShape shape;
+  shape.heads =
+      staticOf({partial[2], op.getPartialLse().getType().getShape()[2],
+                output[1], op.getLse().getType().getShape()[1]});
+  shape.valueHeadDim = staticOf({partial[4], output[3]});
+  if (ShapedType::isDynamic(shape.heads) ||
+      ShapedType::isDynamic(shape.valueHeadDim))
+    return op.emitError("convert-attn-to-nvvm: attn.combine_splits needs "
+                        "static heads and value head dim in its types (the "
+                        "combine kernel compiles in its rows' strides and "
+                        "columns)");
+  shape.elementType = op.getOutput().getType().getElementType();
+  shape.writesLse = !op.getLse().use_empty();
+  return shape;
+}
+
+SplitKvAttr mlir::attn::hopper::lowerCombineSplits(
+    OpBuilder &b, Location loc, gpu::GPUModuleOp module, CombineSplitsOp op,
+    const CombineLaunch &launch) {
+  FailureOr<CombineShape> shape = readCombineShape(op);
+  assert(succeeded(shape) && "the plan reader diagnosed a dynamic shape");
   MLIRContext *ctx = b.getContext();
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToEnd(module.getBody());
@@ -264,24 +295,23 @@ SplitKvAttr mlir::attn::hopper::buildCombineKernel(OpBuilder &b, Location loc,
   // row without a swizzle).
   SmallVector<Attribute> params = {KernelParamAttr::get(
       ctx, rt::ParamKind::TensorMap, rt::TensorName::O,
-      {plan.valueHeadDim, kCombineRows, 1, 1}, /*swizzle=*/0)};
-  if (plan.hasLse)
+      {shape->valueHeadDim, kCombineRows, 1, 1}, /*swizzle=*/0)};
+  if (shape->writesLse)
     params.push_back(param(rt::ParamKind::Pointer, rt::TensorName::Lse));
   params.push_back(param(rt::ParamKind::Pointer, rt::TensorName::OPartial));
   params.push_back(param(rt::ParamKind::Pointer, rt::TensorName::LsePartial));
   params.push_back(param(rt::ParamKind::I32, rt::Symbol::SeqQ));
   params.push_back(param(rt::ParamKind::I32, rt::Symbol::KvSplits));
-  int64_t elementBytes = plan.elementType.getIntOrFloatBitWidth() / 8;
+  int64_t elementBytes = shape->elementType.getIntOrFloatBitWidth() / 8;
   auto abi = SplitKvAttr::get(
-      ctx, plan.kvSplit->fixed.value_or(0), plan.blockN,
-      combineKernelName(plan.name), kCombineThreads,
-      kCombineRows * plan.valueHeadDim * elementBytes,
+      ctx, launch.splits, launch.kvBlock, launch.entry, kCombineThreads,
+      kCombineRows * shape->valueHeadDim * elementBytes,
       b.getArrayAttr({gridDim(rt::Symbol::SeqQ, kCombineRows),
                       gridDim(rt::Symbol::HeadsQ, 1),
                       gridDim(rt::Symbol::Batch, 1)}),
-      b.getArrayAttr(params), plan.programmaticCombineLaunch());
+      b.getArrayAttr(params), launch.programmatic);
   auto func = declareKernel(b, loc, abi.getEntry(), abi.getParams().getValue(),
                             kCombineThreads);
-  CombineEmitter(b, loc, plan, abi).emit(func);
+  CombineEmitter(b, loc, *shape, abi).emit(func);
   return abi;
 }

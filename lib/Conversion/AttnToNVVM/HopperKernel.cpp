@@ -45,6 +45,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CombineKernel.h"
 #include "KernelEmitter.h"
 
 #include "attnc/Dialect/Attn/KernelAbi.h"
@@ -979,7 +980,10 @@ mlir::attn::buildHopperAttentionKernel(OpBuilder &b, Location loc,
   // ABI names.
   SplitKvAttr splitKv;
   if (plan.kvSplit)
-    splitKv = buildCombineKernel(b, loc, module, plan);
+    splitKv = hopper::lowerCombineSplits(
+        b, loc, module, plan.kvSplit->combine,
+        {combineKernelName(plan.name), plan.kvSplit->fixed.value_or(0),
+         plan.blockN, plan.programmaticCombineLaunch()});
   // The signature is the ABI's parameter list.
   KernelAbiAttr abi = buildKernelAbi(ctx, plan, splitKv);
   auto func =

@@ -389,12 +389,6 @@ KernelAbiAttr buildKernelAbi(MLIRContext *ctx, const KernelPlan &plan,
 LLVM::LLVMFuncOp declareKernel(OpBuilder &b, Location loc, StringRef name,
                                ArrayRef<Attribute> params, int64_t threads);
 
-/// Emits into `module` the combine kernel of the split-KV attention `plan`
-/// (CombineKernel.cpp: attn.combine_splits) and returns its launch, which
-/// the attention kernel's #attn.kernel_abi holds.
-SplitKvAttr buildCombineKernel(OpBuilder &b, Location loc,
-                               gpu::GPUModuleOp module, const KernelPlan &plan);
-
 } // namespace mlir::attn::hopper
 
 #endif // ATTNC_LIB_CONVERSION_ATTNTONVVM_KERNELEMITTER_H

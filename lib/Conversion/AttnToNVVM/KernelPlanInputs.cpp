@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CombineKernel.h"
 #include "KernelPlan.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -208,6 +209,8 @@ LogicalResult mlir::attn::readKvSplit(KernelPlan &plan,
     return forall.emitError("convert-attn-to-nvvm: a split-KV tile's "
                             "partial O and LSE must go, in that order, to "
                             "one attn.combine_splits");
+  if (failed(hopper::readCombineShape(combine)))
+    return failure();
   out.combine = combine;
   if (std::optional<int64_t> count = getConstantIntValue(split.second)) {
     out.fixed = *count;

@@ -1,0 +1,60 @@
+//===- CombineKernel.h - attn.combine_splits as a kernel ----------*- C++
+//-*-===//
+//
+// Part of the attnc project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// The lowering of attn.combine_splits to the second kernel of a split-KV
+// attention. What the combine kernel computes comes from the op (its types
+// and whether its LSE is used); how it is launched, from the attention
+// kernel whose partials it merges.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ATTNC_LIB_CONVERSION_ATTNTONVVM_COMBINEKERNEL_H
+#define ATTNC_LIB_CONVERSION_ATTNTONVVM_COMBINEKERNEL_H
+
+#include "attnc/Dialect/Attn/AttnOps.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+namespace mlir::attn::hopper {
+
+/// The rows attn.combine_splits merges, as its types give them: the heads
+/// of its partials (the attention kernel's, of the packed view where Q is
+/// packed), the value head dim, the output's element type, and whether the
+/// merged LSE is used (the kernel then writes it).
+struct CombineShape {
+  int64_t heads = 0;
+  int64_t valueHeadDim = 0;
+  Type elementType;
+  bool writesLse = false;
+};
+
+/// The shape of `op`, or a diagnostic where its heads or value head dim are
+/// dynamic in every type that holds them (the kernel compiles both in).
+FailureOr<CombineShape> readCombineShape(CombineSplitsOp op);
+
+/// What the attention kernel decides of its combine kernel's launch: the
+/// entry name (combineKernelName), the split count compiled in (0: the
+/// runtime's choice at launch, from kv blocks of `kvBlock` keys), and
+/// whether it is a programmatic dependent launch (attn.launch_dependents).
+struct CombineLaunch {
+  std::string entry;
+  int64_t splits = 0;
+  int64_t kvBlock = 0;
+  bool programmatic = false;
+};
+
+/// Emits into `module` the combine kernel of `op`, whose shape
+/// readCombineShape accepted, and returns its launch, which the attention
+/// kernel's #attn.kernel_abi holds.
+SplitKvAttr lowerCombineSplits(OpBuilder &b, Location loc,
+                               gpu::GPUModuleOp module, CombineSplitsOp op,
+                               const CombineLaunch &launch);
+
+} // namespace mlir::attn::hopper
+
+#endif // ATTNC_LIB_CONVERSION_ATTNTONVVM_COMBINEKERNEL_H
