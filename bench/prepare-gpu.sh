@@ -84,7 +84,6 @@ if [[ -n "${BASE_KERNELS:-}" ]]; then
 fi
 # Settled in runs 13-21 (bench/HISTORY.md); ALL_ABLATIONS=1 measures them again.
 if [[ -n "${ALL_ABLATIONS:-}" ]]; then
-  ablation persistent bench/kernels.mlir --persistent
   # The overlap where the table leaves it off: D = 64 (three consumers).
   ablation overlap-all bench/kernels.mlir --intra-warpgroup-overlap=on
   ablation conditional-rescale bench/kernels.mlir --conditional-rescale=true

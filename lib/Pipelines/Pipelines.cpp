@@ -135,11 +135,6 @@ std::string mlir::attn::getOptionConflict(const AttnPipelineOptions &options) {
             "online softmax: stop after fused or split (attn-tiling-pipeline "
             "prints the earlier stages)")
         .str();
-  // split-kv is on by default and a persistent grid keeps decode steps
-  // whole; asked for by name, the two contradict each other.
-  if (options.persistent && options.splitKv && named(options.splitKv))
-    return "split-kv and persistent: a persistent grid walks whole tiles "
-           "and has no kv split; drop one";
   // What needs the producer warpgroup, where no tile gets one: warp
   // specialization off, or left to a table that never specializes. (A
   // target without a table is the passes' diagnostic.)
@@ -160,8 +155,6 @@ std::string mlir::attn::getOptionConflict(const AttnPipelineOptions &options) {
     return asked.str() + " needs the producer warpgroup, which " + without +
            " leaves out; drop one (or pass warp-specialize=on)";
   };
-  if (options.persistent && named(options.persistent))
-    return needs("persistent");
   if (options.overlap == TableChoice::On && named(options.overlap))
     return needs("intra-warpgroup-overlap=on");
   if (options.stages != 0 && named(options.stages))
@@ -190,9 +183,8 @@ void mlir::attn::buildAttnToNVVMPipeline(OpPassManager &pm,
   }
   // A decode step's grid is B x Hkv tiles: the runtime splits each row's
   // keys when that leaves SMs idle. Its rows are static until
-  // attn-generalize-lengths. A persistent grid walks (query block, head,
-  // batch) tiles and has no split to walk: it keeps the decode step whole.
-  if (options.splitKv && !options.persistent) {
+  // attn-generalize-lengths.
+  if (options.splitKv) {
     AttnSplitKvPassOptions split;
     split.maxRows = kDecodeStepRows;
     pm.addPass(createAttnSplitKvPass(split));
@@ -240,7 +232,6 @@ void mlir::attn::buildAttnToNVVMPipeline(OpPassManager &pm,
   funcPm.addPass(createAttnAssignLayoutsPass());
   AttnAllocateSharedMemoryPassOptions allocation;
   allocation.probsInRegisters = options.probsInRegisters;
-  allocation.persistent = options.persistent;
   funcPm.addPass(createAttnAllocateSharedMemoryPass(allocation));
   funcPm.addPass(createAttnPipelineKvLoopsPass());
   // After the rotation: only a step's own alpha can be skipped.

@@ -42,8 +42,8 @@ SharedMemoryAttr toAttr(MLIRContext *ctx, const SharedMemoryLayout &smem,
       ctx, smem.query, smem.queryBytes, smem.keyStages, smem.valueStages,
       smem.stages, smem.keyStageBytes, smem.valueStageBytes, smem.probs,
       smem.probsBytes, probsLayout, smem.queryFull, smem.keyFull,
-      smem.valueFull, smem.keyEmpty, smem.valueEmpty, smem.queryFree,
-      smem.total, smem.warpgroupBarriers, smem.turnBarriers);
+      smem.valueFull, smem.keyEmpty, smem.valueEmpty, smem.total,
+      smem.warpgroupBarriers, smem.turnBarriers);
 }
 
 struct AttnAllocateSharedMemoryPass final
@@ -75,9 +75,6 @@ struct AttnAllocateSharedMemoryPass final
     // nothing to allocate for others.
     if (!query.getElementType().isBF16() && !query.getElementType().isF16())
       return success();
-    if (persistent && !specialized)
-      return forall.emitError("attn-allocate-shared-memory: persistent needs "
-                              "a warp-specialized tile (attn-warp-specialize)");
     bool pipelined = false;
     forall.getBody()->walk(
         [&](scf::ForOp loop) { pipelined |= isSoftwarePipelined(loop); });
@@ -103,7 +100,7 @@ struct AttnAllocateSharedMemoryPass final
     TileConfig tile{query.getShape()[0], value.getShape()[0]};
     int64_t stages = specialized ? specialized.getStages() : 2;
     SharedMemoryLayout smem(tile, query.getShape()[1], value.getShape()[1],
-                            layouts, stages, probsInRegisters, persistent);
+                            layouts, stages, probsInRegisters);
     // A named barrier per consumer warpgroup (the accumulator layout's
     // warpgroups), and one more each where they take ping-pong turns.
     auto scores = cast<RankedTensorType>(qk.getScores().getType());

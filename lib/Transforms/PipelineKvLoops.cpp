@@ -234,12 +234,9 @@ static void rotate(ArrayRef<StagedLoop> loops) {
     carried = rotated.getResults();
     lb = ub;
   }
-  // The epilogue: stage 1 of the last block. Its V release hands the stage
-  // to the next tile's loads; where the allocation says a CTA computes one
-  // tile nothing waits for it, and it is left out.
+  // The epilogue: stage 1 of the last block, without its V release: a CTA
+  // computes one tile, so no later load waits for the stage.
   const StagedLoop &tail = loops.back();
-  bool releasesValue =
-      epilogueReleasesLastValue(first->getParentOfType<scf::ForallOp>());
   unsigned n = last.getNumRegionIterArgs();
   auto epilogue = scf::IfOp::create(
       b, loc, TypeRange{carried[tail.accIndex].getType()}, hasBlocks,
@@ -251,7 +248,7 @@ static void rotate(ArrayRef<StagedLoop> loops) {
     previous.map(last.getRegionIterArgs(), carried.take_front(n));
     previous.map(tail.crossing, carried.drop_front(n));
     for (Operation *update : tail.stage1)
-      if (releasesValue || !isa<RingReleaseOp>(update))
+      if (!isa<RingReleaseOp>(update))
         b.clone(*update, previous);
     Value acc = last.getBody()->getTerminator()->getOperand(tail.accIndex);
     scf::YieldOp::create(b, loc, previous.lookup(acc));

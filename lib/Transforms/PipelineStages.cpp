@@ -68,13 +68,6 @@ bool mlir::attn::isRotatedStep(Block *step) {
   return probs && probs.getOwner() == step;
 }
 
-bool mlir::attn::epilogueReleasesLastValue(scf::ForallOp tile) {
-  auto smem = tile ? tile->getAttrOfType<SharedMemoryAttr>(
-                         AttnDialect::getSharedMemoryAttrName())
-                   : SharedMemoryAttr();
-  return !smem || smem.isPersistent();
-}
-
 LogicalResult mlir::attn::verifyPipelineStages(scf::ForOp loop) {
   if (!isSoftwarePipelined(loop))
     return success();

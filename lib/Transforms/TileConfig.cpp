@@ -73,8 +73,7 @@ int64_t mlir::attn::getDefaultSoftwareExp2Period(int64_t headDim, bool softcap,
 
 mlir::attn::SharedMemoryLayout::SharedMemoryLayout(
     TileConfig tile, int64_t headDim, int64_t valueHeadDim,
-    SharedTileLayouts layouts, int64_t stages, bool probsInRegisters,
-    bool persistent)
+    SharedTileLayouts layouts, int64_t stages, bool probsInRegisters)
     : stages(stages) {
   keyStageBytes = layouts.key.tileBytes(tile.blockN, headDim);
   valueStageBytes = layouts.value.tileBytes(tile.blockN, valueHeadDim);
@@ -92,7 +91,7 @@ mlir::attn::SharedMemoryLayout::SharedMemoryLayout(
   }
   // Q, then per stage full K, full V, empty K and empty V mbarriers (the
   // empty-K slot is allocated, and unused, when one arrival releases K and
-  // V), then (persistent) Q free.
+  // V).
   queryFull = barriers;
   keyFull = queryFull + 8;
   valueFull = keyFull + 8 * stages;
@@ -104,12 +103,7 @@ mlir::attn::SharedMemoryLayout::SharedMemoryLayout(
   // D = 256 from 4k tokens on). With three, the producer is far enough
   // ahead and one arrival per stage measured 2-4 % faster (run 27).
   keyEmpty = stages == 2 ? valueFull + 8 * stages : valueEmpty;
-  int64_t end = valueEmpty + 8 * stages;
-  if (persistent) {
-    queryFree = end;
-    end += 8;
-  }
-  total = end;
+  total = valueEmpty + 8 * stages;
 }
 
 void mlir::attn::SharedMemoryLayout::allocateNamedBarriers(
@@ -147,9 +141,9 @@ mlir::attn::getDefaultConsumerSchedule(TileConfig tile, int64_t headDim,
       (slidingWindow && headDim > 128))
     return {2, false};
   int64_t threeStageBytes =
-      SharedMemoryLayout(
-          tile, headDim, valueHeadDim, getDefaultSharedTileLayouts(),
-          /*stages=*/3, /*probsInRegisters=*/true, /*persistent=*/true)
+      SharedMemoryLayout(tile, headDim, valueHeadDim,
+                         getDefaultSharedTileLayouts(),
+                         /*stages=*/3, /*probsInRegisters=*/true)
           .total;
   return {threeStageBytes <= kSm90aMaxSharedMemoryBytes ? 3 : 2, true};
 }

@@ -9,9 +9,6 @@
 // Options that contradict each other, or a stage before the one the kernel
 // lowers, are refused by the GPU pipelines (as by attnc-compile), not
 // dropped or left to a later pass's message.
-// RUN: not attnc-opt %s --attn-lower-to-nvvm-pipeline="persistent split-kv" 2>&1 \
-// RUN:   | FileCheck %s --check-prefix=CONFLICT
-// CONFLICT: error: attn-lower-to-nvvm-pipeline: split-kv and persistent: a persistent grid walks whole tiles and has no kv split; drop one
 // RUN: not attnc-opt %s --attn-lower-to-ptx-pipeline="warp-specialize=off ping-pong" 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=NO-PRODUCER
 // NO-PRODUCER: error: attn-lower-to-ptx-pipeline: ping-pong needs the producer warpgroup, which warp-specialize=off leaves out; drop one (or pass warp-specialize=on)
@@ -36,9 +33,6 @@
 // RUN:   | FileCheck %s --check-prefix=WS-TARGET
 // WS-TARGET: error: attn-warp-specialize: target must be one of sm_90a, sm_90a-fa3, generic (the tile tables; every kernel is sm_90a code), got 'sm_100a'
 
-// RUN: not attnc-opt %s --attn-generalize-lengths --attn-tiling-pipeline --attn-assign-layouts --attn-allocate-shared-memory="persistent=true" --attn-insert-waits --convert-attn-to-nvvm 2>&1 \
-// RUN:   | FileCheck %s --check-prefix=PERSISTENT
-// PERSISTENT: error: attn-allocate-shared-memory: persistent needs a warp-specialized tile (attn-warp-specialize)
 
 
 // RUN: not attnc-opt %s --attn-generalize-lengths --attn-tiling-pipeline --attn-warp-specialize="intra-warpgroup-overlap=true" \
@@ -78,10 +72,6 @@
 // NO-LAYOUT: error: convert-attn-to-nvvm: 'attn.qk' result #0 'tensor<192x128xf32>' has no tile layout (run attn-assign-layouts; attn-lower-to-nvvm-pipeline does)
 // RUN: not attnc-opt %s --attn-generalize-lengths --attn-tiling-pipeline --attn-assign-layouts --attn-insert-waits --convert-attn-to-nvvm 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=NO-SMEM
-// A persistent CTA walks (query block, head, batch) tiles, not kv splits.
-// RUN: sed 's/attn.attention %q, %k, %v/attn.attention %q, %k, %v kv_splits(%c2)/; s/^  %o = /  %c2 = arith.constant 2 : index\n  %o = /' %s \
-// RUN:   | not attnc-opt --attn-lower-to-nvvm-pipeline="persistent=true" 2>&1 | FileCheck %s --check-prefix=SPLIT-PERSISTENT
-// SPLIT-PERSISTENT: error: convert-attn-to-nvvm: a split-KV tile (kv_splits) has no persistent schedule: drop --persistent or the attention's kv_splits
 // A compiled-in split count is a factor of grid z (at most 65535).
 // RUN: sed 's/attn.attention %q, %k, %v/attn.attention %q, %k, %v kv_splits(%c)/; s/^  %o = /  %c = arith.constant 70000 : index\n  %o = /' %s \
 // RUN:   | not attnc-opt --attn-lower-to-nvvm-pipeline 2>&1 | FileCheck %s --check-prefix=SPLIT-COUNT

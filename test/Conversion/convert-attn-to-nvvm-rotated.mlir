@@ -1,9 +1,9 @@
 // RUN: attnc-opt %s -split-input-file --convert-attn-to-nvvm | FileCheck %s
 
 // The epilogue of rotated kv loops lowers what it holds: with the last
-// block's V release (which attn-pipeline-kv-loops leaves out of this tile
-// of one CTA, but keeps where the tile is persistent or not yet allocated)
-// the kernel has one more empty-barrier arrival than without it.
+// block's V release (which attn-pipeline-kv-loops leaves out: a CTA
+// computes one tile) the kernel has one more empty-barrier arrival than
+// without it.
 // Empty-barrier arrivals (not the producer's expect_tx ones): the
 // prologue's K, each loop's K and V, the epilogue's V.
 

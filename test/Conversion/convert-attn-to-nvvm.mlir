@@ -57,54 +57,19 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 }
 
 
-// persistent=true: the grid is one CTA per SM (num_sms), the batch size is a
-// kernel parameter, and producer and consumers each loop over the tiles
-// ctaid.x, ctaid.x + nctaid.x, ... counting ring iterations and tiles; the
-// consumers free the Q buffer (an mbarrier per CTA, one arrival per consumer
-// warpgroup) after each O store.
+// With the overlap, K and V of a block are released in the step after its
+// S. With two stages K and V are released separately: 5 arrivals in the IR
+// (K and V in each of the two kv loops, the first block's K); with three,
+// one per stage: 2 (the two kv loops). The epilogue releases nothing: no
+// later load waits for the last block's stage.
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
-// RUN:   --attn-warp-specialize --attn-assign-layouts --attn-allocate-shared-memory="persistent=true" --attn-insert-waits --convert-attn-to-nvvm \
-// RUN:   | FileCheck %s --check-prefix=PERSISTENT
-// PERSISTENT:       llvm.func @causal(
-// PERSISTENT-SAME:    %{{[^:]*}}: i32, %{{[^:]*}}: i32, %[[BATCH:[^:]*]]: i32)
-// PERSISTENT-SAME:    grid = [#attn.grid_dim<["num_sms"]>, #attn.grid_dim<["one"]>, #attn.grid_dim<["one"]>]
-// PERSISTENT-SAME:    #attn.kernel_param<"i32", "batch">
-// PERSISTENT-SAME:    persistent = 1 : i64
-// The Q-free barrier follows the others at 49152 (Q 16 KiB, two 8 KiB K and
-// V stages) + 8 x 9 (Q, 2 K full, 2 V full, 2 K empty, 2 V empty) = 49224;
-// one arrival per consumer warpgroup (two here).
-// PERSISTENT:       llvm.getelementptr %{{.*}}[%c49224_i32{{[_0-9]*}}]
-// PERSISTENT-NEXT:  nvvm.mbarrier.init %{{.*}}, %c2_i32{{[_0-9]*}} : !llvm.ptr<3>, i32
-// PERSISTENT-NEXT:  nvvm.fence.mbarrier.init
-// PERSISTENT:       nvvm.setmaxregister  decrease 24
-// PERSISTENT:       %[[TILES:.*]] = arith.muli %{{.*}}, %[[BATCH]] : i32
-// PERSISTENT:       %[[FIRST:.*]] = nvvm.read.ptx.sreg.ctaid.x : i32
-// PERSISTENT:       %[[STEP:.*]] = nvvm.read.ptx.sreg.nctaid.x : i32
-// PERSISTENT:       %[[STEPI:.*]] = arith.index_cast %[[STEP]] : i32 to index
-// PERSISTENT:       scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[STEPI]] iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (i32, i32) {
-// PERSISTENT:         scf.for
-// PERSISTENT:           nvvm.mbarrier.try_wait.parity
-// PERSISTENT:       nvvm.setmaxregister  increase 240
-// PERSISTENT:       scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (i32, i32) {
-// PERSISTENT:         nvvm.cp.async.bulk.wait_group 0 {read}
-// PERSISTENT-NEXT:    %c49224_i32{{[_0-9]*}} = arith.constant 49224 : i32
-// PERSISTENT-NEXT:    %[[QFREE:.*]] = llvm.getelementptr %{{.*}}[%c49224_i32{{[_0-9]*}}]
-// PERSISTENT-NEXT:    nvvm.mbarrier.arrive %[[QFREE]]
-// PERSISTENT:         scf.yield %{{.*}}, %{{.*}} : i32, i32
-
-// With the overlap, the last block's V is released after its P V as well
-// (the next tile's loads reuse the stage). With two stages K and V are
-// released separately: 7 arrivals in the IR (K and V in each of the two kv
-// loops, the first block's K, the last block's V, the Q-free one); with
-// three, one per stage: 4 (the two kv loops, the last block, Q free).
+// RUN:   --attn-warp-specialize="intra-warpgroup-overlap=on" --attn-assign-layouts --attn-allocate-shared-memory --attn-pipeline-kv-loops --attn-insert-waits --convert-attn-to-nvvm \
+// RUN:   | grep -c "nvvm.mbarrier.arrive %" | FileCheck %s --check-prefix=OVERLAP-ARRIVALS
+// OVERLAP-ARRIVALS: {{^}}5{{$}}
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
-// RUN:   --attn-warp-specialize="intra-warpgroup-overlap=on" --attn-assign-layouts --attn-allocate-shared-memory="persistent=true" --attn-pipeline-kv-loops --attn-insert-waits --convert-attn-to-nvvm \
-// RUN:   | grep -c "nvvm.mbarrier.arrive %" | FileCheck %s --check-prefix=PERSISTENT-OVERLAP
-// PERSISTENT-OVERLAP: {{^}}7{{$}}
-// RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
-// RUN:   --attn-warp-specialize="intra-warpgroup-overlap=on stages=3" --attn-assign-layouts --attn-allocate-shared-memory="persistent=true" --attn-pipeline-kv-loops --attn-insert-waits --convert-attn-to-nvvm \
-// RUN:   | grep -c "nvvm.mbarrier.arrive %" | FileCheck %s --check-prefix=PERSISTENT-OVERLAP-3
-// PERSISTENT-OVERLAP-3: {{^}}4{{$}}
+// RUN:   --attn-warp-specialize="intra-warpgroup-overlap=on stages=3" --attn-assign-layouts --attn-allocate-shared-memory --attn-pipeline-kv-loops --attn-insert-waits --convert-attn-to-nvvm \
+// RUN:   | grep -c "nvvm.mbarrier.arrive %" | FileCheck %s --check-prefix=OVERLAP-ARRIVALS-3
+// OVERLAP-ARRIVALS-3: {{^}}2{{$}}
 
 // Two stages: the producer waits for a stage's K to be free (empty barriers
 // of K at 49192 = 49152 + 8 x 5, after Q and the K and V full ones) before
@@ -187,20 +152,6 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 // OVERLAP:       arith.cmpf uge
 // OVERLAP:       nvvm.mbarrier.arrive
 
-
-// A persistent kernel with the IR's longest-first order: the query-block
-// count is computed from Nq once per kernel, and each tile of the tile loop
-// reverses its query block anew.
-// RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" --attn-order-tiles \
-// RUN:   --attn-warp-specialize --attn-assign-layouts --attn-allocate-shared-memory="persistent=true" --attn-insert-waits --convert-attn-to-nvvm \
-// RUN:   | FileCheck %s --check-prefix=PERSISTENT-LONGEST
-// PERSISTENT-LONGEST-LABEL: llvm.func @causal(
-// PERSISTENT-LONGEST-SAME:    longest_first = 1 : i64
-// PERSISTENT-LONGEST:         %[[BLOCKS:.*]] = arith.ceildivsi %{{.*}}, %{{.*}} : index
-// PERSISTENT-LONGEST:         scf.for
-// PERSISTENT-LONGEST:           %[[LAST:.*]] = arith.subi %[[BLOCKS]], %{{.*}} : index
-// PERSISTENT-LONGEST-NEXT:      arith.subi %[[LAST]], %{{.*}} : index
-// PERSISTENT-LONGEST:         scf.for
 
 // Without attn-order-tiles's reversal CTA x computes query block x: its
 // first Q row is 128 x, and the manifest says in order.

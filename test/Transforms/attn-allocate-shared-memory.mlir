@@ -1,7 +1,7 @@
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
 // RUN:   --attn-warp-specialize --attn-assign-layouts --attn-allocate-shared-memory | FileCheck %s
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
-// RUN:   --attn-warp-specialize="stages=3" --attn-assign-layouts --attn-allocate-shared-memory="persistent=true" \
+// RUN:   --attn-warp-specialize="stages=3" --attn-assign-layouts --attn-allocate-shared-memory \
 // RUN:   | FileCheck %s --check-prefix=THREE
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
 // RUN:   --attn-warp-specialize="intra-warpgroup-overlap=off" \
@@ -22,15 +22,12 @@
 // Named barriers after the CTA's 0: one per consumer warpgroup, then the
 // two warpgroups' ping-pong turn barriers.
 // CHECK-SAME:    warpgroup_barriers = [1, 2], turn_barriers = [3, 4]>
-// CHECK-NOT:     query_free
 // CHECK-SAME:    mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]
 
-// Three stages: one arrival releases K and V (key_empty = value_empty); a
-// persistent kernel adds the Q-free barrier last.
+// Three stages: one arrival releases K and V (key_empty = value_empty).
 // THREE-LABEL: func.func @causal
 // THREE:       #attn.shared_memory<{{.*}}stages = 3,
-// THREE-SAME:    key_empty = [[EMPTY:[0-9]+]], value_empty = [[EMPTY]],
-// THREE-SAME:    query_free = [[FREE:[0-9]+]], size = {{[0-9]+}},
+// THREE-SAME:    key_empty = [[EMPTY:[0-9]+]], value_empty = [[EMPTY]], size = {{[0-9]+}},
 
 // P through shared memory: a P buffer of block_m x block_n after the stages,
 // in the table's 128-byte swizzle.
@@ -53,9 +50,6 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 }
 
 // The rules of the choices that need shared memory, as diagnostics.
-// RUN: not attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
-// RUN:   --attn-assign-layouts --attn-allocate-shared-memory="persistent=true" 2>&1 | FileCheck %s --check-prefix=PERSISTENT
-// PERSISTENT: error: attn-allocate-shared-memory: persistent needs a warp-specialized tile (attn-warp-specialize)
 // RUN: not attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
 // RUN:   --attn-warp-specialize="intra-warpgroup-overlap=on" \
 // RUN:   --attn-assign-layouts --attn-allocate-shared-memory="probs-in-registers=false" 2>&1 | FileCheck %s --check-prefix=OVERLAP

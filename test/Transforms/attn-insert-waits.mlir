@@ -56,7 +56,7 @@
 // ROTATED-NEXT:      attn.scale_rows
 // ROTATED-NEXT:      attn.pv %{{.+}}, %[[LASTV]],
 // ROTATED-NEXT:      attn.wait_gemms pending(0)
-// ROTATED-NEXT:      attn.ring_release %[[LASTV]]
+// ROTATED-NEXT:      scf.yield
 
 // A plain step: K before the S GEMM (inside the turn), S complete after the
 // turn, K released, V waited for at once, and P V complete before V's

@@ -81,8 +81,7 @@ struct AttnPipelineOptions : public PassPipelineOptions<AttnPipelineOptions> {
       *this, "split-kv",
       llvm::cl::desc("GPU: decode steps (static query rows <= 128 per kv "
                      "head, after pack-gqa) get a kv split count the runtime "
-                     "chooses at each launch (attn-split-kv; not with "
-                     "persistent, whose grid has no split)"),
+                     "chooses at each launch (attn-split-kv)"),
       llvm::cl::init(true)};
   PassOptions::Option<WarpSpecializeMode> warpSpecialize{
       *this, "warp-specialize",
@@ -139,11 +138,6 @@ struct AttnPipelineOptions : public PassPipelineOptions<AttnPipelineOptions> {
                      "attn-signal-dependents puts attn.launch_dependents at "
                      "each split tile's epilogue"),
       llvm::cl::init(true)};
-  PassOptions::Option<bool> persistent{
-      *this, "persistent",
-      llvm::cl::desc("GPU: persistent grid, one CTA per SM looping over the "
-                     "tiles (warp-specialized kernels)"),
-      llvm::cl::init(false)};
   PassOptions::Option<std::string> tileOrder{
       *this, "tile-order",
       llvm::cl::desc("GPU launch order of query blocks: in-order, "
@@ -176,8 +170,8 @@ void buildAttnToLoopsPipeline(OpPassManager &pm);
 /// dialect, ready for the ExecutionEngine (the CPU reference backend).
 void buildAttnToCPUPipeline(OpPassManager &pm);
 
-/// attn-pack-gqa (per `packGqa`), attn-split-kv (per `splitKv`, not with
-/// `persistent`), attn-configure-tiles, attn-generalize-lengths,
+/// attn-pack-gqa (per `packGqa`), attn-split-kv (per `splitKv`),
+/// attn-configure-tiles, attn-generalize-lengths,
 /// attn-generalize-scale, the tiling pipeline, attn-order-tiles (per
 /// `tileOrder`), attn-warp-specialize (per `warpSpecialize`, on fused IR),
 /// attn-signal-dependents (per `programmaticLaunch`), attn-assign-layouts,

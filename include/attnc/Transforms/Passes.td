@@ -288,8 +288,7 @@ def AttnAllocateSharedMemoryPass
     offsets of the Q tile, the K and V stages of the ring (the stage count of
     its `attn.warp_specialize`, 2 without one), the P buffer when P V reads P
     from shared memory, and the mbarriers, including whether consumers hand
-    K back on its own barrier (with two stages) and the Q-free barrier of a
-    persistent kernel. Each buffer holds its tile in the tile's
+    K back on its own barrier (with two stages). Each buffer holds its tile in the tile's
     `#attn.swizzled_shared` layout (attn-assign-layouts runs first; a tile
     without layouts is left alone); P's in the table's, recorded as
     `probs_layout`. It also gives out the named barrier ids
@@ -305,9 +304,6 @@ def AttnAllocateSharedMemoryPass
     Option<"probsInRegisters", "probs-in-registers", "bool", /*default=*/"true",
            "O += P V reads P from registers (wgmma RS); false: a P buffer "
            "and wgmma SS (FA3's ablation)">,
-    Option<"persistent", "persistent", "bool", /*default=*/"false",
-           "One CTA per SM walks the tiles: a Q-free mbarrier lets the "
-           "producer load the next tile's Q (needs attn-warp-specialize)">,
   ];
 }
 
@@ -556,10 +552,8 @@ def AttnPipelineKvLoopsPass
       O += P V, the V release) right behind it, inside the step's ping-pong
       turn, and runs the softmax of block j under that GEMM;
     * an epilogue `scf.if` runs stage 1 of the last block; `attn.finalize`
-      reads its O. Its V release hands the stage to the next tile's loads;
-      where `#attn.shared_memory` (attn-allocate-shared-memory) says a CTA
-      computes one tile (no `query_free`), nothing waits for it and it is
-      left out.
+      reads its O. It has no V release: a CTA computes one tile, so no
+      later load waits for the stage.
 
     Stage-1 ops keep `attn.stage = 1`: they belong to the previous block.
     Loops without `attn.stage` are left alone; a tile whose kv loops are not

@@ -38,12 +38,6 @@ bool isSoftwarePipelined(scf::ForOp loop);
 /// its attn.pv reads the P that the loop carries from the previous step.
 bool isRotatedStep(Block *step);
 
-/// Whether the epilogue of rotated kv loops in `tile` hands the last
-/// block's V stage back (its attn.ring_release): where the next tile's loads
-/// wait for it (a persistent tile), or where #attn.shared_memory has not
-/// said yet whether one CTA computes one tile.
-bool epilogueReleasesLastValue(scf::ForallOp tile);
-
 /// Checks the stages of `loop`'s ops: stage 1 must be exactly its
 /// accumulator update (getAccumulatorUpdate), the one two-stage schedule
 /// the GPU lowering has, or no op at all.

@@ -90,7 +90,7 @@ inline SharedTileLayouts getDefaultSharedTileLayouts() {
 struct SharedMemoryLayout {
   SharedMemoryLayout(TileConfig tile, int64_t headDim, int64_t valueHeadDim,
                      SharedTileLayouts layouts, int64_t stages,
-                     bool probsInRegisters, bool persistent);
+                     bool probsInRegisters);
   int64_t query = 0, keyStages = 0, valueStages = 0, total = 0;
   int64_t queryBytes = 0;
   /// P of every consumer warpgroup when it does not stay in registers.
@@ -98,10 +98,9 @@ struct SharedMemoryLayout {
   int64_t keyStageBytes = 0, valueStageBytes = 0;
   int64_t stages;
   /// mbarriers: Q full; per stage K full, V full, K empty, V empty (K empty
-  /// = V empty when one arrival releases both); Q free (persistent only).
+  /// = V empty when one arrival releases both).
   int64_t queryFull = 0, keyFull = 0, valueFull = 0, keyEmpty = 0,
           valueEmpty = 0;
-  std::optional<int64_t> queryFree;
   /// Named barriers (bar.sync ids; 0 is the whole CTA's): one per consumer
   /// warpgroup for its own 128 threads, and with ping-pong one per consumer
   /// warpgroup that it waits on for its turn.

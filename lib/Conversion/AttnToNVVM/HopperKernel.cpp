@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// One CTA computes block_m query rows of one (batch, head) (a persistent
-// kernel: one such tile after another): block_m / 64 consumer warpgroups
+// One CTA computes block_m query rows of one (batch, head): block_m / 64
+// consumer warpgroups
 // (128 threads each, 64 rows each) share every K/V tile. With warp
 // specialization (the default on sm_90a) a producer warpgroup is added:
 // setmaxnreg moves its registers to the consumers, and one of its threads
@@ -260,13 +260,11 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   index.map(plan.scaleLog2, scaleLog2);
   index.map(plan.lseScale, lseScale);
   // The forall's query-block bound, which the tile order's index
-  // arithmetic reads (attn-order-tiles): the grid's x size where the grid
-  // is the forall's iteration space, else computed from Nq once per kernel.
+  // arithmetic reads (attn-order-tiles): the grid's x size (the grid is the
+  // forall's iteration space).
   if (auto bound =
           dyn_cast<Value>(plan.forall.getMixedUpperBound()[plan.queryBlockIv]))
-    index.map(bound, plan.persistent()
-                         ? index.lower(b, bound)
-                         : toIndex(NVVM::GridDimXOp::create(b, loc, i32())));
+    index.map(bound, toIndex(NVVM::GridDimXOp::create(b, loc, i32())));
 
   scoresType = LLVM::LLVMStructType::getLiteral(
       ctx, SmallVector<Type>(plan.blockN / 2, f32()));
@@ -291,23 +289,20 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   warpInGroup = arith::AndIOp::create(
       b, loc, arith::ShRUIOp::create(b, loc, tid, c32(5)), c32(3));
   isLeader = eqI(tid, c32(0));
-  if (!plan.persistent()) {
-    // Grid x and y are the tile space's first two dims, z the others
-    // (getTileSpace). The IR's index arithmetic on the forall's induction
-    // variables gives the tile order (attn-order-tiles).
-    SmallVector<TileDim> space = getTileSpace(plan);
-    SmallVector<Value> coords = {NVVM::BlockIdXOp::create(b, loc, i32()),
-                                 NVVM::BlockIdYOp::create(b, loc, i32())};
-    SmallVector<Value> zExtents =
-        tileExtents(ArrayRef(space).drop_front(2).drop_back());
-    llvm::append_range(
-        coords, delinearize(NVVM::BlockIdZOp::create(b, loc, i32()), zExtents));
-    setTile(space, coords);
-  }
+  // Grid x and y are the tile space's first two dims, z the others
+  // (getTileSpace). The IR's index arithmetic on the forall's induction
+  // variables gives the tile order (attn-order-tiles).
+  SmallVector<TileDim> space = getTileSpace(plan);
+  SmallVector<Value> coords = {NVVM::BlockIdXOp::create(b, loc, i32()),
+                               NVVM::BlockIdYOp::create(b, loc, i32())};
+  SmallVector<Value> zExtents =
+      tileExtents(ArrayRef(space).drop_front(2).drop_back());
+  llvm::append_range(
+      coords, delinearize(NVVM::BlockIdZOp::create(b, loc, i32()), zExtents));
+  setTile(space, coords);
 
   // Barriers: one arrival (the leader's expect_tx) plus the TMA bytes; the
-  // empty ones (and the persistent kernel's Q-free one) one per consumer
-  // warpgroup.
+  // empty ones one per consumer warpgroup.
   ifThen(isLeader, [&] {
     NVVM::MBarrierInitOp::create(b, loc, queryBarrier(), c32(1), Value());
     for (int64_t i = 0; i < smem.getStages(); ++i)
@@ -323,40 +318,32 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
       NVVM::MBarrierInitOp::create(b, loc, valueEmptyBarrier(c32(i)),
                                    c32(plan.consumerWarpgroups), Value());
     }
-    if (plan.persistent())
-      NVVM::MBarrierInitOp::create(b, loc, queryFreeBarrier(),
-                                   c32(plan.consumerWarpgroups), Value());
     // Make the initialized barriers visible to the TMA unit.
     NVVM::FenceMbarrierInitOp::create(b, loc);
   });
   NVVM::Barrier0Op::create(b, loc);
-  // A persistent kernel computes each tile's bounds in its tile loops.
-  TileBounds fixedTile;
-  if (!plan.persistent())
-    fixedTile = tileBounds();
+  SmallVector<Value> bounds = tileBounds();
 
   if (!plan.warpSpecialize()) {
     // Thread 0 is producer and consumer: it fills both stages up front and
     // refills each after the block barrier that ends its use (kvStep).
-    const TileBounds &tile = fixedTile;
     ifThen(isLeader, [&] {
       loadQuery();
       for (int64_t s = 0; s < smem.getStages(); ++s) {
-        Value kb = add(tile.bounds.front(), cIdx(s));
+        Value kb = add(bounds.front(), cIdx(s));
         Value inRange =
             arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, kb, kvEnd);
         ifThen(inRange, [&] { issueKeyValueLoads(c32(s), kb); });
       }
     });
-    emitConsumer(output, lse, tile.bounds, c32(0), c32(0));
+    emitConsumer(output, lse, bounds);
     LLVM::ReturnOp::create(b, loc, ValueRange{});
     return;
   }
 
   // Producer warpgroup (few registers): one thread streams every K/V block
   // into the ring, waiting for the consumers to release a stage. Consumer
-  // warpgroups (the registers freed by the producer) compute. Both walk the
-  // same tiles and count ring iterations across them.
+  // warpgroups (the registers freed by the producer) compute.
   auto role = scf::IfOp::create(b, loc, eqI(rawWarpgroup, c32(0)),
                                 /*withElseRegion=*/true);
   {
@@ -366,44 +353,18 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
         b, loc, plan.warpSpecialization.getProducerRegisters(),
         NVVM::SetMaxRegisterAction::decrease);
     ifThen(isLeader, [&] {
-      forEachTile([&](Value iterationBase, Value tileCount) {
-        auto [begin, end] = producerBounds();
-        Value blocks = toI32(arith::MaxSIOp::create(
-            b, loc, arith::SubIOp::create(b, loc, end, begin), cIdx(0)));
-        // Q waits until the consumers stored the previous tile's O from its
-        // buffer; the first K/V block does not, so it loads meanwhile.
-        auto loadQueryWhenFree = [&] {
-          if (plan.persistent())
-            waitBarrier(queryFreeBarrier(),
-                        arith::XOrIOp::create(
-                            b, loc, arith::AndIOp::create(b, loc, tileCount,
-                                                          c32(1)),
-                            c32(1)));
-          loadQuery();
-        };
-        if (!plan.persistent())
-          loadQuery();
-        auto loop = scf::ForOp::create(b, loc, begin, end, cIdx(1));
-        {
-          OpBuilder::InsertionGuard loopGuard(b);
-          b.setInsertionPoint(loop.getBody()->getTerminator());
-          Value kb = loop.getInductionVar();
-          Value it = ringIteration(
-              iterationBase, toI32(arith::SubIOp::create(b, loc, kb, begin)));
-          auto [stage, phase] = stageAndPhase(it);
-          // The first use of a stage waits on the phase before the
-          // barrier's first, which counts as complete.
-          Value parity = arith::XOrIOp::create(b, loc, phase, c32(1));
-          lowerProducerStep(stage, parity, kb);
-          if (plan.persistent())
-            ifThen(eqI(kb, begin), loadQueryWhenFree);
-        }
-        if (plan.persistent())
-          ifThen(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
-                                       begin, end),
-                 loadQueryWhenFree);
-        return add(iterationBase, blocks);
-      });
+      auto [begin, end] = producerBounds();
+      loadQuery();
+      auto loop = scf::ForOp::create(b, loc, begin, end, cIdx(1));
+      OpBuilder::InsertionGuard loopGuard(b);
+      b.setInsertionPoint(loop.getBody()->getTerminator());
+      Value kb = loop.getInductionVar();
+      auto [stage, phase] =
+          stageAndPhase(toI32(arith::SubIOp::create(b, loc, kb, begin)));
+      // The first use of a stage waits on the phase before the barrier's
+      // first, which counts as complete.
+      Value parity = arith::XOrIOp::create(b, loc, phase, c32(1));
+      lowerProducerStep(stage, parity, kb);
     });
   }
   {
@@ -412,18 +373,7 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
     NVVM::SetMaxRegisterOp::create(
         b, loc, plan.warpSpecialization.getConsumerRegisters(),
         NVVM::SetMaxRegisterAction::increase);
-    forEachTile([&](Value iterationBase, Value tileCount) {
-      TileBounds persistentTile;
-      if (plan.persistent())
-        persistentTile = tileBounds();
-      const TileBounds &tile = plan.persistent() ? persistentTile : fixedTile;
-      Value queryPhase =
-          plan.persistent()
-              ? arith::AndIOp::create(b, loc, tileCount, c32(1)).getResult()
-              : c32(0);
-      emitConsumer(output, lse, tile.bounds, iterationBase, queryPhase);
-      return add(iterationBase, tile.blocks);
-    });
+    emitConsumer(output, lse, bounds);
   }
   LLVM::ReturnOp::create(b, loc, ValueRange{});
 }
@@ -481,8 +431,7 @@ void KernelEmitter::setTile(ArrayRef<TileDim> space, ArrayRef<Value> coords) {
     else if (dim.iv == kKvSplitDim)
       split = coord;
   }
-  // Once per tile, not at every use in the loops (a division by block_m);
-  // a persistent kernel's next tile computes it anew.
+  // Once per tile, not at every use in the loops (a division by block_m).
   if (Value reversed = plan.reversedQueryBlock) {
     index.unmap(reversed);
     index.map(reversed, index.lower(b, reversed));
@@ -516,7 +465,7 @@ void KernelEmitter::setTile(ArrayRef<TileDim> space, ArrayRef<Value> coords) {
   row0 = add(rowBegin, rowInTile);
 }
 
-KernelEmitter::TileBounds KernelEmitter::tileBounds() {
+SmallVector<Value> KernelEmitter::tileBounds() {
   // Rotated loops: the bounds of the range they partitioned before.
   SmallVector<Value> irBounds;
   if (plan.pipeline) {
@@ -526,13 +475,9 @@ KernelEmitter::TileBounds KernelEmitter::tileBounds() {
       irBounds.push_back(kv.loop.getLowerBound());
     irBounds.push_back(plan.kvLoops.back().loop.getUpperBound());
   }
-  TileBounds tile;
-  tile.bounds = index.lower(b, irBounds);
-  kvEnd = tile.bounds.back();
-  tile.blocks = toI32(arith::MaxSIOp::create(
-      b, loc, arith::SubIOp::create(b, loc, kvEnd, tile.bounds.front()),
-      cIdx(0)));
-  return tile;
+  SmallVector<Value> bounds = index.lower(b, irBounds);
+  kvEnd = bounds.back();
+  return bounds;
 }
 
 std::pair<Value, Value> KernelEmitter::producerBounds() {
@@ -551,45 +496,13 @@ void KernelEmitter::loadQuery() {
            plan.headDim, row, head, batch, qb);
 }
 
-/// Runs `body` for this CTA's tile (set from the block index), or, in a
-/// persistent kernel, for tiles blockIdx.x, blockIdx.x + gridDim.x, ... of
-/// the tile space (getTileSpace), query blocks fastest (the order the
-/// hardware launches a non-persistent grid in; the IR's index
-/// arithmetic maps them to query blocks, attn-order-tiles's longest-first
-/// reversing them). `body` gets and returns the ring iteration at which the
-/// tile starts; it also gets how many tiles this CTA did before.
-void KernelEmitter::forEachTile(function_ref<Value(Value, Value)> body) {
-  if (!plan.persistent()) {
-    body(c32(0), c32(0));
-    return;
-  }
-  SmallVector<TileDim> space = getTileSpace(plan);
-  SmallVector<Value> extents = tileExtents(space);
-  Value tiles = extents.front();
-  for (Value extent : ArrayRef(extents).drop_front())
-    tiles = mul(tiles, extent);
-  Value first = toIndex(NVVM::BlockIdXOp::create(b, loc, i32()));
-  Value end = toIndex(tiles);
-  Value stride = toIndex(NVVM::GridDimXOp::create(b, loc, i32()));
-  auto loop = scf::ForOp::create(b, loc, first, end, stride,
-                                 ValueRange{c32(0), c32(0)});
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(loop.getBody());
-  setTile(space, delinearize(toI32(loop.getInductionVar()),
-                             ArrayRef(extents).drop_back()));
-  Value tileCount = loop.getRegionIterArgs()[1];
-  Value next = body(loop.getRegionIterArgs()[0], tileCount);
-  scf::YieldOp::create(b, loc, ValueRange{next, add(tileCount, c32(1))});
-}
-
 /// The consumer warpgroups: wait for Q, run the kv loops, store O and LSE.
 void KernelEmitter::emitConsumer(Value output, Value lse,
-                                 ArrayRef<Value> bounds, Value iterationBase,
-                                 Value queryPhase) {
+                                 ArrayRef<Value> bounds) {
   Value kvBegin = bounds.front();
   if (plan.launchDependents && plan.launchesDependentsAtStart)
     lowerLaunchDependents();
-  waitBarrier(queryBarrier(), queryPhase);
+  waitBarrier(queryBarrier(), c32(0));
   // The tile's values outside the loops: the initial m, l and O (the first
   // loop's inits, or those the rotated loops' prologue yields without
   // blocks), the last loop's results.
@@ -623,8 +536,7 @@ void KernelEmitter::emitConsumer(Value output, Value lse,
     hasBlocks = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
                                       kvBegin, kvEnd);
     carried = ifThenElse(
-        hasBlocks,
-        [&] { return overlapPrologue(tileValues, kvBegin, iterationBase); },
+        hasBlocks, [&] { return overlapPrologue(tileValues, kvBegin); },
         [&] { return overlapNoBlocks(tileValues); });
     IRMapping unrotated;
     unrotated.map(pipeline.unrotatedBounds, bounds);
@@ -640,8 +552,7 @@ void KernelEmitter::emitConsumer(Value output, Value lse,
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
     Value kb = loop.getInductionVar();
-    Value iteration = ringIteration(
-        iterationBase, toI32(arith::SubIOp::create(b, loc, kb, kvBegin)));
+    Value iteration = toI32(arith::SubIOp::create(b, loc, kb, kvBegin));
     scf::YieldOp::create(b, loc,
                          kvStep(kb, iteration, loop.getRegionIterArgs(), kv));
     carried = loop.getResults();
@@ -658,11 +569,9 @@ void KernelEmitter::emitConsumer(Value output, Value lse,
         ifThenElse(
             hasBlocks,
             [&]() -> SmallVector<Value> {
-              Value lastIteration = ringIteration(
-                  iterationBase,
-                  toI32(arith::SubIOp::create(
-                      b, loc, arith::SubIOp::create(b, loc, kvEnd, cIdx(1)),
-                      kvBegin)));
+              Value lastIteration = toI32(arith::SubIOp::create(
+                  b, loc, arith::SubIOp::create(b, loc, kvEnd, cIdx(1)),
+                  kvBegin));
               return {overlapEpilogue(lastResults, lastIteration)};
             },
             [&]() -> SmallVector<Value> { return {acc}; })[0],
@@ -696,19 +605,7 @@ void KernelEmitter::lowerFinalize(TileValues &values, FinalizeOp op,
   // pre-arrival): consume it so no arrival is left pending. After the O
   // store, and not right after the loops: there it held up warpgroup 0's
   // epilogue until warpgroup 1's last S wgmma, and an arrival made
-  // conditional in the loop cost up to 12 % (run 10). A persistent kernel
-  // consumes it before the store, whose Q-free arrival lets warpgroup 1 go
-  // on to the next tile's pre-arrival (two arrivals of one warpgroup on a
-  // barrier must not meet).
-  auto consumePreArrival = [&] {
-    if (plan.pingPong)
-      ifThen(eqI(warpgroup, c32(0)), [&] {
-        NVVM::BarrierOp::create(b, loc, Type(), turnBarrier(c32(0)),
-                                c32(2 * kWarpgroupThreads), nullptr, Value());
-      });
-  };
-  if (plan.persistent())
-    consumePreArrival();
+  // conditional in the loop cost up to 12 % (run 10).
   ArrayRef<Value> o = tileElements(values, op.getAcc());
   if (singleSplit)
     ifThenElse(
@@ -727,8 +624,11 @@ void KernelEmitter::lowerFinalize(TileValues &values, FinalizeOp op,
     storeSequenceRows(o, inv, output);
   else
     storeOutputTile(o, inv, output);
-  if (!plan.persistent())
-    consumePreArrival();
+  if (plan.pingPong)
+    ifThen(eqI(warpgroup, c32(0)), [&] {
+      NVVM::BarrierOp::create(b, loc, Type(), turnBarrier(c32(0)),
+                              c32(2 * kWarpgroupThreads), nullptr, Value());
+    });
 
   if (!lse)
     return;
@@ -910,10 +810,6 @@ void KernelEmitter::storeOutputTile(ArrayRef<Value> o, const Value inv[2],
     // Shared memory must outlive the reads of the store.
     NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, b.getI32IntegerAttr(0),
                                          b.getUnitAttr());
-    // Then the next tile's Q may overwrite these rows.
-    if (plan.persistent())
-      NVVM::MBarrierArriveOp::create(b, loc, Type(), queryFreeBarrier(),
-                                     Value());
   });
 }
 

@@ -41,26 +41,18 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
                                                  const KernelPlan &plan,
                                                  SplitKvAttr splitKv) {
   Builder b(ctx);
-  auto gridDim = [&](rt::Symbol symbol) -> Attribute {
-    return GridDimAttr::get(ctx, {symbol});
-  };
   SmallVector<Attribute, 3> grid;
-  if (plan.persistent()) {
-    grid = {gridDim(rt::Symbol::NumSms), gridDim(rt::Symbol::One),
-            gridDim(rt::Symbol::One)};
-  } else {
-    SmallVector<TileDim> space = getTileSpace(plan);
-    for (const TileDim &dim : ArrayRef(space).take_front(2))
-      grid.push_back(GridDimAttr::get(ctx, {dim.symbol}, dim.ceilDiv,
-                                      dim.plus ? ArrayRef(*dim.plus)
-                                               : ArrayRef<rt::Symbol>()));
-    SmallVector<rt::Symbol> z;
-    for (const TileDim &dim : ArrayRef(space).drop_front(2)) {
-      assert(dim.ceilDiv == 1 && !dim.plus && "grid z is a product");
-      z.push_back(dim.symbol);
-    }
-    grid.push_back(GridDimAttr::get(ctx, z));
+  SmallVector<TileDim> space = getTileSpace(plan);
+  for (const TileDim &dim : ArrayRef(space).take_front(2))
+    grid.push_back(GridDimAttr::get(ctx, {dim.symbol}, dim.ceilDiv,
+                                    dim.plus ? ArrayRef(*dim.plus)
+                                             : ArrayRef<rt::Symbol>()));
+  SmallVector<rt::Symbol> z;
+  for (const TileDim &dim : ArrayRef(space).drop_front(2)) {
+    assert(dim.ceilDiv == 1 && !dim.plus && "grid z is a product");
+    z.push_back(dim.symbol);
   }
+  grid.push_back(GridDimAttr::get(ctx, z));
 
   // (`name` is the tensor's or the problem symbol's.)
   auto param = [&](rt::ParamKind kind, auto name) -> Attribute {
@@ -107,7 +99,7 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
   params.push_back(param(rt::ParamKind::I32, plan.paged
                                                  ? rt::Symbol::PagesPerSeq
                                                  : rt::Symbol::SeqK));
-  if (plan.persistent() || plan.kvSplit || plan.varlen)
+  if (plan.kvSplit || plan.varlen)
     params.push_back(param(rt::ParamKind::I32, rt::Symbol::Batch));
   if (plan.kvSplit && plan.kvSplit->argument)
     params.push_back(param(rt::ParamKind::I32, rt::Symbol::KvSplits));
@@ -153,7 +145,6 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
   option("probs_in_registers", plan.probsInRegisters());
   option("longest_first", plan.longestFirst());
   option("conditional_rescale", plan.conditionalRescale);
-  option("persistent", plan.persistent());
   option("heads_q", callerHeadsQ);
   option("heads_kv", plan.headsKV);
   // Packed BSHD rows are a view of the caller's Q for one token only

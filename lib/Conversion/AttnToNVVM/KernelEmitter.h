@@ -35,8 +35,8 @@ inline bool isRingTile(Value v) {
 
 /// One dimension of a kernel's tile space: the forall's induction variable
 /// `iv` runs over [0, ceil_div(symbol, ceilDiv) + plus), in the problem's
-/// symbols (the runtime computes a non-persistent grid from them, the kernel
-/// decodes its block index with them).
+/// symbols (the runtime computes the grid from them, the kernel decodes its
+/// block index with them).
 struct TileDim {
   unsigned iv;
   attnc::rt::Symbol symbol;
@@ -47,8 +47,7 @@ struct TileDim {
 /// The tile space of `plan`'s forall, fastest first (KernelAbi.cpp): query
 /// blocks (a varlen kernel's bound on its sequences' query tiles), query
 /// heads, batches, and a split tile's kv splits. The grid is x = query
-/// blocks, y = heads and z = the rest, delinearized batches fastest; a
-/// persistent kernel walks the whole space linearly from its block index.
+/// blocks, y = heads and z = the rest, delinearized batches fastest.
 SmallVector<TileDim> getTileSpace(const KernelPlan &plan);
 
 /// Emits the kernel body; one instance per kernel.
@@ -67,9 +66,6 @@ private:
   Value smemAddr32(int64_t offset, Value dynamicOffset = {});
   // mbarriers at the offsets of the forall's #attn.shared_memory.
   Value queryBarrier() { return smemPtr(smem.getQueryFull()); }
-  /// Persistent kernels: consumers arrive here once they stored a tile's O
-  /// from the Q buffer, so the producer may load the next Q into it.
-  Value queryFreeBarrier() { return smemPtr(*smem.getQueryFree()); }
   Value keyBarrier(Value stage) {
     return smemPtr(smem.getKeyFull(), mul(stage, c32(8)));
   }
@@ -265,10 +261,9 @@ private:
   SmallVector<Value> kvStep(Value kvBlock, Value iteration, ValueRange carried,
                             const KvLoop &kv);
   /// The rotated loops' prologue (its then block: stage 0 of block
-  /// `kvBegin`, ring iteration `iterationBase`), the loops starting from
-  /// `initial`; returns the carried values.
-  SmallVector<Value> overlapPrologue(const TileValues &initial, Value kvBegin,
-                                     Value iterationBase);
+  /// `kvBegin`, ring iteration 0), the loops starting from `initial`;
+  /// returns the carried values.
+  SmallVector<Value> overlapPrologue(const TileValues &initial, Value kvBegin);
   /// The prologue's else block: the same carried values for a tile without
   /// kv blocks.
   SmallVector<Value> overlapNoBlocks(const TileValues &initial);
@@ -278,10 +273,6 @@ private:
   Value overlapEpilogue(ValueRange carried, Value lastIteration);
   /// The loop bounds of the current tile's kv loops (bounds.front() is its
   /// first kv block, bounds.back() its end) and its number of kv blocks.
-  struct TileBounds {
-    SmallVector<Value> bounds;
-    Value blocks;
-  };
   /// The i32 value of a tile-space symbol in the kernel: a parameter or a
   /// compiled-in constant.
   Value symbolValue(attnc::rt::Symbol symbol);
@@ -293,23 +284,15 @@ private:
   /// Makes the tile at `coords` of tile space `space` the current tile:
   /// head, batch, split, kv head, rowBegin and this thread's row0.
   void setTile(ArrayRef<TileDim> space, ArrayRef<Value> coords);
-  /// The bounds of the current tile's kv loops, lowered from the IR's; also
-  /// sets kvEnd.
-  TileBounds tileBounds();
+  /// The bounds of the tile's kv loops, lowered from the IR's: the first
+  /// loop's lower bound, then each loop's upper bound; also sets kvEnd.
+  SmallVector<Value> tileBounds();
   /// The bounds of the producer's kv loop, lowered from the IR's.
   std::pair<Value, Value> producerBounds();
   void loadQuery();
-  /// Ring iteration of the tile's `local`-th kv block (persistent kernels
-  /// continue the count of the previous tiles).
-  Value ringIteration(Value iterationBase, Value local) {
-    return plan.persistent() ? add(iterationBase, local) : local;
-  }
-  void forEachTile(function_ref<Value(Value, Value)> body);
-  /// Consumer warpgroups on the current tile: wait for Q (mbarrier parity
-  /// `queryPhase`), run the kv loops (ring iterations from `iterationBase`
-  /// on), store O and LSE.
-  void emitConsumer(Value output, Value lse, ArrayRef<Value> bounds,
-                    Value iterationBase, Value queryPhase);
+  /// Consumer warpgroups on the CTA's tile: wait for Q, run the kv loops
+  /// (kv loop `i` from `bounds[i]` to `bounds[i + 1]`), store O and LSE.
+  void emitConsumer(Value output, Value lse, ArrayRef<Value> bounds);
   /// This thread's O values scaled by `inv` per row, packed as element
   /// pairs (pair k holds values 2k and 2k + 1) in the output element type.
   SmallVector<Value> normalizedPairs(ArrayRef<Value> o, const Value inv[2]);
@@ -352,8 +335,7 @@ private:
   Value rowInTile;
   Value batch, head, kvHead, rowBegin;
   Value seqQ, seqK, kvEnd;
-  /// Persistent, varlen and split-KV kernels: the batch size (a kernel
-  /// parameter).
+  /// Varlen and split-KV kernels: the batch size (a kernel parameter).
   Value batchCount;
   /// Split-KV kernels: this CTA's kv split, and the split count where it
   /// is chosen at launch (a kernel parameter).

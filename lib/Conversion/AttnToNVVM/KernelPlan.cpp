@@ -701,12 +701,6 @@ LogicalResult KernelPlanReader::verifyIndices() {
         failed(lowerable(plan.varlen->keyBegin, plan.keyLoad.getOperation())))
       return failure();
   }
-  // A persistent kernel computes the query-block count from the IR (a
-  // varlen kernel, never persistent, takes it from its grid).
-  if (auto bound =
-          dyn_cast<Value>(forall.getMixedUpperBound()[plan.queryBlockIv]))
-    if (!plan.varlen && failed(lowerable(bound, forall)))
-      return failure();
   if (plan.pipeline) {
     for (Value bound : plan.pipeline->unrotatedBounds)
       if (failed(lowerable(bound, plan.pipeline->prologue)))
@@ -829,7 +823,7 @@ LogicalResult KernelPlanReader::verifyTileShape() {
 
 LogicalResult KernelPlanReader::readSharedMemory() {
   // Shared memory as attn-allocate-shared-memory laid it out; whether P
-  // goes through it and whether the grid is persistent follow.
+  // goes through it follows.
   auto smem = forall->getAttrOfType<SharedMemoryAttr>(
       AttnDialect::getSharedMemoryAttrName());
   if (!smem)
@@ -840,9 +834,6 @@ LogicalResult KernelPlanReader::readSharedMemory() {
     return fail("#attn.shared_memory has " + Twine(smem.getStages()) +
                 " K/V stages but attn.warp_specialize has " +
                 Twine(specialized.getStages()));
-  if (smem.isPersistent() && !specialized)
-    return fail("a persistent kernel (#attn.shared_memory with query_free) "
-                "needs a warp-specialized tile (attn-warp-specialize)");
   plan.smem = smem;
   if (SwizzledSharedAttr probsLayout = smem.getProbsLayout()) {
     if (!isLoweredSharedTile(probsLayout))
@@ -851,17 +842,6 @@ LogicalResult KernelPlanReader::readSharedMemory() {
                   loweredSharedTileRule());
     plan.probsAtoms = probsLayout.getAtoms();
   }
-  // A split count fills the SMs that too few tiles leave idle (the
-  // runtime's heuristic), where a persistent grid has more tiles than SMs:
-  // the lowering does not combine the two.
-  if (plan.persistent() && plan.kvSplit)
-    return fail("a split-KV tile (kv_splits) has no persistent schedule: "
-                "drop --persistent or the attention's kv_splits");
-  // The grid of a varlen kernel is its tile scheduler's bound on the
-  // sequences' tiles (attn.sequence_tile), not tiles a CTA walks.
-  if (plan.persistent() && plan.varlen)
-    return fail("a variable-length batch has no persistent schedule: drop "
-                "--persistent");
   if (plan.kvSplit && plan.kvSplit->fixed &&
       (*plan.kvSplit->fixed < 2 || *plan.kvSplit->fixed > 65535))
     return fail("a compiled-in kv split count must be in [2, 65535] (grid "
@@ -875,7 +855,7 @@ LogicalResult KernelPlanReader::readSharedMemory() {
   SharedMemoryLayout needed(
       {plan.blockM, plan.blockN}, plan.headDim, plan.valueHeadDim,
       {plan.queryAtoms, plan.keyAtoms, plan.valueAtoms, plan.probsAtoms},
-      smem.getStages(), plan.probsInRegisters(), plan.persistent());
+      smem.getStages(), plan.probsInRegisters());
   if (smem.getQueryBytes() < needed.queryBytes ||
       smem.getKeyStageBytes() < needed.keyStageBytes ||
       smem.getValueStageBytes() < needed.valueStageBytes ||

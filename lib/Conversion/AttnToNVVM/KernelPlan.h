@@ -171,9 +171,9 @@ struct KernelPlan {
     return consumerWarpgroups + (warpSpecialize() ? 1 : 0);
   }
 
-  // Lowering choices the IR records: (probsInRegisters, persistent) what
-  // the forall's #attn.shared_memory says, and (conditionalRescale) its kv
-  // loops' attn.scale_rows.
+  // Lowering choices the IR records: (probsInRegisters) what the forall's
+  // #attn.shared_memory says, and (conditionalRescale) its kv loops'
+  // attn.scale_rows.
   /// O += P V reads P from registers (wgmma RS): the allocation has no P
   /// buffer. Otherwise P goes through shared memory and wgmma SS (kept as
   /// FA3's "without RS" ablation).
@@ -193,10 +193,6 @@ struct KernelPlan {
   /// computes it (attn-order-tiles); null for in-order tiles.
   Value reversedQueryBlock;
   bool longestFirst() const { return bool(reversedQueryBlock); }
-  /// One CTA per SM walks the tiles (tile += gridDim.x); needs the producer
-  /// warpgroup, which then streams Q and K/V of consecutive tiles: the
-  /// allocation has a Q-free barrier.
-  bool persistent() const { return smem.isPersistent(); }
 };
 
 /// The split-KV tiling forall whose partials `combine` merges (through the

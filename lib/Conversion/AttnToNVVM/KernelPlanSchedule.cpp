@@ -227,22 +227,16 @@ LogicalResult mlir::attn::readKvPipeline(KernelPlan &plan,
                           "their epilogue (an scf.if on the prologue's "
                           "condition that yields the last loop's O without "
                           "blocks)");
-  // Its V release hands the stage to the next tile's loads: a kernel of
-  // one tile a CTA may leave it out.
+  // Its V release may be left out: a CTA computes one tile, so no later
+  // load waits for the stage.
   Block *lastStep = last.getBody();
   IRMapping stage1;
   stage1.map(last.getRegionIterArgs(), last.getResults());
-  bool nextTileWaits = epilogueReleasesLastValue(plan.forall);
   if (failed(matchStepOps(
           epilogue.thenBlock(), lastStep, /*stage=*/1, stage1,
-          Twine("the epilogue of rotated kv loops must be stage 1 of the "
-                "last kv loop's step, on its results") +
-              (nextTileWaits ? ", with its V release (a persistent tile's "
-                               "next loads wait for it)"
-                             : ""),
-          [&](Operation *op) {
-            return !nextTileWaits && isa<RingReleaseOp>(op);
-          })))
+          "the epilogue of rotated kv loops must be stage 1 of the last kv "
+          "loop's step, on its results",
+          [&](Operation *op) { return isa<RingReleaseOp>(op); })))
     return failure();
   if (epilogue.thenYield().getOperand(0) !=
       stage1.lookupOrNull(lastStep->getTerminator()->getOperand(accIndex)))

@@ -192,11 +192,10 @@ SmallVector<Value> KernelEmitter::kvStep(Value kvBlock, Value iteration,
 }
 
 SmallVector<Value> KernelEmitter::overlapPrologue(const TileValues &initial,
-                                                  Value kvBegin,
-                                                  Value iterationBase) {
+                                                  Value kvBegin) {
   Block *peeled = plan.pipeline->prologue.thenBlock();
   TileValues values = initial;
-  lowerRingSlots(values, peeled, plan.persistent() ? iterationBase : c32(0));
+  lowerRingSlots(values, peeled, c32(0));
   lowerStep(values, peeled, kvBegin, Value());
   // O stays as the loops start it: its stage 1 runs in the next step.
   return flatten(values, plan.pipeline->prologue.thenYield().getOperands());
@@ -223,8 +222,8 @@ Value KernelEmitter::overlapEpilogue(ValueRange carried, Value lastIteration) {
   for (Value result : last.getResults())
     if (isRingTile(result))
       values.slots[result] = RingSlot{stage, phase};
-  // Its V release, where the IR has one (attn-pipeline-kv-loops keeps it
-  // in a persistent tile), hands the stage to the next tile's loads.
+  // Its V release, where the IR has one (attn-pipeline-kv-loops leaves it
+  // out), hands the stage back, which no later load waits for.
   lowerStep(values, update, kvEnd, Value());
   return packedTile(values, (*update->getOps<PVOp>().begin()).getResult());
 }

@@ -29,17 +29,16 @@ LogicalResult SharedMemoryAttr::verify(
     int64_t keyStageBytes, int64_t valueStageBytes,
     std::optional<int64_t> probs, std::optional<int64_t> probsBytes,
     SwizzledSharedAttr probsLayout, int64_t queryFull, int64_t keyFull,
-    int64_t valueFull, int64_t keyEmpty, int64_t valueEmpty,
-    std::optional<int64_t> queryFree, int64_t size,
+    int64_t valueFull, int64_t keyEmpty, int64_t valueEmpty, int64_t size,
     ArrayRef<int64_t> warpgroupBarriers, ArrayRef<int64_t> turnBarriers) {
   // Bounds first, so that no product or sum below can overflow.
   constexpr int64_t kMaxBytes = int64_t(1) << 31;
   if (stages < 1 || stages > 64)
     return emitError() << "stages must be 1..64, got " << stages;
-  for (int64_t v : {query, queryBytes, keys, values, keyStageBytes,
-                    valueStageBytes, queryFull, keyFull, valueFull, keyEmpty,
-                    valueEmpty, size, probs.value_or(0), probsBytes.value_or(0),
-                    queryFree.value_or(0)})
+  for (int64_t v :
+       {query, queryBytes, keys, values, keyStageBytes, valueStageBytes,
+        queryFull, keyFull, valueFull, keyEmpty, valueEmpty, size,
+        probs.value_or(0), probsBytes.value_or(0)})
     if (v < 0 || v > kMaxBytes)
       return emitError() << "offsets and sizes must be 0..2^31, got " << v;
   if (keyStageBytes == 0 || valueStageBytes == 0 || queryBytes == 0)
@@ -67,8 +66,6 @@ LogicalResult SharedMemoryAttr::verify(
     regions.push_back({"key_empty", keyEmpty, 8 * stages, 8});
   if (probs)
     regions.push_back({"probs", *probs, *probsBytes, 1024});
-  if (queryFree)
-    regions.push_back({"query_free", *queryFree, 8, 8});
   for (const Region &r : regions) {
     if (r.begin < 0 || r.begin % r.alignment != 0 || r.begin + r.bytes > size)
       return emitError() << r.name << " = " << r.begin << " (" << r.bytes

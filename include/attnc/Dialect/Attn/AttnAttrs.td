@@ -65,9 +65,6 @@ def Attn_SharedMemoryAttr : Attn_Attr<"SharedMemory", "shared_memory"> {
       `value_empty` (one arrival per consumer warpgroup when it is done with
       the stage). `key_empty == value_empty` when one arrival releases K and
       V together; separate, consumers hand K back a step before V.
-    - `query_free`: present for a persistent kernel (one CTA walks several
-      tiles): consumers arrive once they stored O from the Q buffer, so the
-      next tile's Q may be loaded into it.
     - `size`: the bytes the kernel launches with.
     - Named barriers (`bar.sync` ids; 0 is the whole CTA's):
       `warpgroup_barriers`, one per consumer warpgroup, for its 128 threads
@@ -112,7 +109,6 @@ def Attn_SharedMemoryAttr : Attn_Attr<"SharedMemory", "shared_memory"> {
     "int64_t":$value_full,
     "int64_t":$key_empty,
     "int64_t":$value_empty,
-    OptionalParameter<"std::optional<int64_t>">:$query_free,
     "int64_t":$size,
     Attn_BarrierIds<"named barrier of each consumer warpgroup">:$warpgroup_barriers,
     Attn_OptionalBarrierIds<"turn barrier of each consumer warpgroup">:$turn_barriers
@@ -120,9 +116,6 @@ def Attn_SharedMemoryAttr : Attn_Attr<"SharedMemory", "shared_memory"> {
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
-    /// One CTA walks several tiles (the Q-free mbarrier is allocated): the
-    /// K/V ring and the Q buffer carry over from one tile to the next.
-    bool isPersistent() const { return getQueryFree().has_value(); }
     /// Consumers hand a stage's K back on its own barrier, a step before V.
     bool releasesKeysEarly() const { return getKeyEmpty() != getValueEmpty(); }
   }];
