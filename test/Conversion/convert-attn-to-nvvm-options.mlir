@@ -33,8 +33,6 @@
 // RUN:   | FileCheck %s --check-prefix=WS-TARGET
 // WS-TARGET: error: attn-warp-specialize: target must be one of sm_90a, sm_90a-fa3, generic (the tile tables; every kernel is sm_90a code), got 'sm_100a'
 
-
-
 // RUN: not attnc-opt %s --attn-generalize-lengths --attn-tiling-pipeline --attn-warp-specialize="intra-warpgroup-overlap=true" \
 // RUN:   --attn-assign-layouts --attn-allocate-shared-memory="probs-in-registers=false" --attn-insert-waits --convert-attn-to-nvvm 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=OVERLAP

@@ -57,11 +57,12 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 }
 
 
-// With the overlap, K and V of a block are released in the step after its
-// S. With two stages K and V are released separately: 5 arrivals in the IR
-// (K and V in each of the two kv loops, the first block's K); with three,
-// one per stage: 2 (the two kv loops). The epilogue releases nothing: no
-// later load waits for the last block's stage.
+// With the overlap, a block's K is released in its own step (the first
+// block's in the prologue) and its V in the next step, after its P V. With
+// two stages K and V are released separately: 5 arrivals in the IR (K and V
+// in each of the two kv loops, the first block's K); with three, one per
+// stage: 2 (the two kv loops). The epilogue releases nothing: no later load
+// waits for the last block's stage.
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
 // RUN:   --attn-warp-specialize="intra-warpgroup-overlap=on" --attn-assign-layouts --attn-allocate-shared-memory --attn-pipeline-kv-loops --attn-insert-waits --convert-attn-to-nvvm \
 // RUN:   | grep -c "nvvm.mbarrier.arrive %" | FileCheck %s --check-prefix=OVERLAP-ARRIVALS

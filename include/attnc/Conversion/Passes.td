@@ -42,8 +42,8 @@ def ConvertAttnToNVVMPass : Pass<"convert-attn-to-nvvm", "ModuleOp"> {
     K/V blocks by TMA into a ring (the op's stages) of 128B-swizzled shared memory
     (full/empty mbarriers); otherwise consumer thread 0 issues the loads.
     Every shared-memory offset, every named barrier id, whether P goes
-    through shared memory and the K/V release barriers come from the forall's `#attn.shared_memory`
-    (attn-allocate-shared-memory). The function must compute its attention
+    through shared memory and the K/V release barriers come from the
+    forall's `#attn.shared_memory` (attn-allocate-shared-memory). The function must compute its attention
     and nothing else (outside the forall only constants, scalar index and
     scale arithmetic, tensor.dim, the outputs' tensor.empty/tensor.cast and
     the split-KV merge; it returns the tile's results), and read Q, K, V

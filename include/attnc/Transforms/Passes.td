@@ -288,8 +288,8 @@ def AttnAllocateSharedMemoryPass
     offsets of the Q tile, the K and V stages of the ring (the stage count of
     its `attn.warp_specialize`, 2 without one), the P buffer when P V reads P
     from shared memory, and the mbarriers, including whether consumers hand
-    K back on its own barrier (with two stages). Each buffer holds its tile in the tile's
-    `#attn.swizzled_shared` layout (attn-assign-layouts runs first; a tile
+    K back on its own barrier (with two stages). Each buffer holds its tile
+    in the tile's `#attn.swizzled_shared` layout (attn-assign-layouts runs first; a tile
     without layouts is left alone); P's in the table's, recorded as
     `probs_layout`. It also gives out the named barrier ids
     (`bar.sync`, 1..15): one per consumer warpgroup (the warpgroups of the

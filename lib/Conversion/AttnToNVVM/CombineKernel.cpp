@@ -86,7 +86,7 @@ void CombineEmitter::emit(LLVM::LLVMFuncOp func) {
   Value seqQ = param(rt::ParamKind::I32, rt::Symbol::SeqQ);
   Value splits = param(rt::ParamKind::I32, rt::Symbol::KvSplits);
   assert(outputMap && partialO && partialLse && seqQ && splits &&
-         "buildCombineKernel gives the kernel these parameters");
+         "lowerCombineSplits gives the kernel these parameters");
 
   Value tid = NVVM::ThreadIdXOp::create(b, loc, i32());
   Value lane = arith::AndIOp::create(b, loc, tid, c32(31));
@@ -94,8 +94,9 @@ void CombineEmitter::emit(LLVM::LLVMFuncOp func) {
   Value rowBlock = NVVM::BlockIdXOp::create(b, loc, i32());
   Value head = NVVM::BlockIdYOp::create(b, loc, i32());
   Value batch = NVVM::BlockIdZOp::create(b, loc, i32());
-  // The workspace's heads are the attention kernel's; its batches are the
-  // grid's z size, the launch's batch.
+  // The workspace's heads are the partials' (the attention kernel's, which
+  // the plan reader checked); its batches are the grid's z size, the
+  // launch's batch.
   Value heads = c32(shape.heads);
   Value batches = NVVM::GridDimZOp::create(b, loc, i32());
   Value firstRow = mul(rowBlock, c32(kCombineRows));

@@ -1,5 +1,4 @@
-//===- CombineKernel.h - attn.combine_splits as a kernel ----------*- C++
-//-*-===//
+//===- CombineKernel.h - attn.combine_splits as a kernel --------*- C++ -*-===//
 //
 // Part of the attnc project, under the Apache License v2.0 with LLVM
 // Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

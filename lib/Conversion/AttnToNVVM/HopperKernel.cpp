@@ -5,9 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// One CTA computes block_m query rows of one (batch, head): block_m / 64
-// consumer warpgroups
-// (128 threads each, 64 rows each) share every K/V tile. With warp
+// One CTA computes block_m query rows of one (batch, head), and of one kv
+// split of a split tile: block_m / 64 consumer warpgroups (128 threads
+// each, 64 rows each) share every K/V tile. With warp
 // specialization (the default on sm_90a) a producer warpgroup is added:
 // setmaxnreg moves its registers to the consumers, and one of its threads
 // streams Q and every K/V block into a ring of 2-3 stages (separate K and V
@@ -432,26 +432,21 @@ void KernelEmitter::setTile(ArrayRef<TileDim> space, ArrayRef<Value> coords) {
       split = coord;
   }
   // Once per tile, not at every use in the loops (a division by block_m).
-  if (Value reversed = plan.reversedQueryBlock) {
-    index.unmap(reversed);
+  if (Value reversed = plan.reversedQueryBlock)
     index.map(reversed, index.lower(b, reversed));
-  }
   // A varlen tile's sequence and query block, from its linear index. The
   // rows of its sequence are read from the offsets where they are used
   // (sequenceRows()), not held through the kv loops.
   if (plan.varlen) {
     SequenceTileOp tile = plan.varlen->tile;
-    auto [sequence, block] = lowerSequenceTile(
-        toI32(index.lower(b, tile.getTile())), queryOffsets);
-    for (Value result : tile->getResults())
-      index.unmap(result);
+    auto [sequence, block] =
+        lowerSequenceTile(toI32(index.lower(b, tile.getTile())), queryOffsets);
     index.map(tile.getSequence(), toIndex(sequence));
     index.map(tile.getQueryBlock(), toIndex(block));
   }
   // A paged tile's keys, once per tile: its sequence's cache length.
   if (plan.paged) {
     Value length = plan.paged->length;
-    index.unmap(length);
     Value lowered = index.lower(b, length);
     index.map(length, lowered);
     keys = toI32(lowered);
@@ -601,11 +596,6 @@ void KernelEmitter::lowerFinalize(TileValues &values, FinalizeOp op,
         arith::SelectOp::create(b, loc, empty[r], cF32(0.0),
                                 arith::DivFOp::create(b, loc, cF32(1.0), l[r]));
   }
-  // Warpgroup 1 arrived once more than warpgroup 0 waited (its
-  // pre-arrival): consume it so no arrival is left pending. After the O
-  // store, and not right after the loops: there it held up warpgroup 0's
-  // epilogue until warpgroup 1's last S wgmma, and an arrival made
-  // conditional in the loop cost up to 12 % (run 10).
   ArrayRef<Value> o = tileElements(values, op.getAcc());
   if (singleSplit)
     ifThenElse(
@@ -624,6 +614,11 @@ void KernelEmitter::lowerFinalize(TileValues &values, FinalizeOp op,
     storeSequenceRows(o, inv, output);
   else
     storeOutputTile(o, inv, output);
+  // Warpgroup 1 arrived once more than warpgroup 0 waited (its
+  // pre-arrival): consume it so no arrival is left pending. After the O
+  // store, and not right after the loops: there it held up warpgroup 0's
+  // epilogue until warpgroup 1's last S wgmma, and an arrival made
+  // conditional in the loop cost up to 12 % (run 10).
   if (plan.pingPong)
     ifThen(eqI(warpgroup, c32(0)), [&] {
       NVVM::BarrierOp::create(b, loc, Type(), turnBarrier(c32(0)),
@@ -878,8 +873,10 @@ mlir::attn::buildHopperAttentionKernel(OpBuilder &b, Location loc,
   if (plan.kvSplit)
     splitKv = hopper::lowerCombineSplits(
         b, loc, module, plan.kvSplit->combine,
-        {combineKernelName(plan.name), plan.kvSplit->fixed.value_or(0),
-         plan.blockN, plan.programmaticCombineLaunch()});
+        {combineKernelName(plan.name),
+         /*splits=*/plan.kvSplit->fixed.value_or(0),
+         /*kvBlock=*/plan.blockN,
+         /*programmatic=*/plan.programmaticCombineLaunch()});
   // The signature is the ABI's parameter list.
   KernelAbiAttr abi = buildKernelAbi(ctx, plan, splitKv);
   auto func =

@@ -98,7 +98,7 @@ private:
   void loadTile(Value tensorMap, SwizzledAtoms atoms, int64_t dstOffset,
                 Value dstDynamicOffset, int64_t rows, int64_t cols, Value row,
                 Value head, Value batch, Value bar);
-  /// The paged form of loadTile for kv block `kvBlock` of the current tile:
+  /// The paged form of loadTile for kv block `kvBlock` of the CTA's tile:
   /// one box per page part (KernelPlan::kvBoxRows), at the page the block
   /// table names and the part's rows in it.
   void loadPagedTile(Value tensorMap, SwizzledAtoms atoms, int64_t dstOffset,
@@ -271,8 +271,6 @@ private:
   /// ring iteration `lastIteration`), reading the last loop's results
   /// `carried`: the final accumulator.
   Value overlapEpilogue(ValueRange carried, Value lastIteration);
-  /// The loop bounds of the current tile's kv loops (bounds.front() is its
-  /// first kv block, bounds.back() its end) and its number of kv blocks.
   /// The i32 value of a tile-space symbol in the kernel: a parameter or a
   /// compiled-in constant.
   Value symbolValue(attnc::rt::Symbol symbol);
@@ -281,11 +279,12 @@ private:
   /// The coordinates of `linear` in a space of these extents, fastest
   /// first, and one more dim, the outermost, that takes the quotient.
   SmallVector<Value> delinearize(Value linear, ArrayRef<Value> extents);
-  /// Makes the tile at `coords` of tile space `space` the current tile:
+  /// Makes the tile at `coords` of tile space `space` the CTA's tile:
   /// head, batch, split, kv head, rowBegin and this thread's row0.
   void setTile(ArrayRef<TileDim> space, ArrayRef<Value> coords);
-  /// The bounds of the tile's kv loops, lowered from the IR's: the first
-  /// loop's lower bound, then each loop's upper bound; also sets kvEnd.
+  /// The bounds of the tile's kv loops, lowered from the IR's: each loop's
+  /// lower bound, then the last loop's upper bound (the range before a
+  /// rotation, for rotated loops); also sets kvEnd.
   SmallVector<Value> tileBounds();
   /// The bounds of the producer's kv loop, lowered from the IR's.
   std::pair<Value, Value> producerBounds();
@@ -312,7 +311,7 @@ private:
   /// below its sequence's only.
   void storeSequenceRows(ArrayRef<Value> o, const Value inv[2], Value output);
   void storePartialOutput(ArrayRef<Value> o, const Value inv[2], Value partial);
-  /// The i64 index of row `row` of the current tile in the LSE [B, H, Sq]
+  /// The i64 index of row `row` of the CTA's tile in the LSE [B, H, Sq]
   /// (or, split, its split's part of [S, B, H, Sq]).
   Value rowIndex(Value row);
   void storeRowsSwizzled(ArrayRef<Value> pairs, SwizzledAtoms atoms,
@@ -344,7 +343,7 @@ private:
   /// has one split (i1), and the O tensor map and LSE pointer (null where
   /// the kernel has no LSE) it then writes.
   Value singleSplit, singleSplitOutput, singleSplitLse;
-  /// Paged kernels: the block table, its row length, and the current tile's
+  /// Paged kernels: the block table, its row length, and the CTA's tile's
   /// keys (its sequence's cache length, i32).
   Value blockTable, pagesPerSeq, keys;
   /// Varlen kernels: the cu_seqlens_q pointer.

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelPlan.h"
+#include "CombineKernel.h"
 
 #include "attnc/Transforms/PipelineStages.h"
 #include "attnc/Transforms/TileOrder.h"
@@ -355,7 +356,7 @@ LogicalResult KernelPlanReader::readGrid() {
     if (written.size() != 2 || written[0] != 0u || written[1] != 1u)
       return fail("a split-KV tile must write the partial O and LSE of its "
                   "attn.finalize (attn-tile's kv_splits tiling)");
-    plan.hasLse = !plan.kvSplit->combine.getLse().use_empty();
+    plan.hasLse = hopper::readCombineShape(plan.kvSplit->combine)->writesLse;
     written.pop_back();
   }
   if (written.empty() || written.front() != 0u)
@@ -681,18 +682,19 @@ LogicalResult KernelPlanReader::verifyIndices() {
   if (plan.paged &&
       failed(lowerable(plan.paged->length, plan.keyLoad.getOperation())))
     return failure();
-  if (failed(
-          lowerable(plan.queryLoad.getRow(), plan.queryLoad.getOperation())) ||
+  // The query block and a varlen tile's index may read the forall's
+  // query-block bound (attn-order-tiles), which the kernel takes from the
+  // grid.
+  SmallVector<Value> gridBound;
+  if (auto bound =
+          dyn_cast<Value>(forall.getMixedUpperBound()[plan.queryBlockIv]))
+    gridBound.push_back(bound);
+  if (failed(lowerable(plan.queryLoad.getRow(), plan.queryLoad.getOperation(),
+                       gridBound)) ||
       failed(lowerable(plan.keyLoad.getHead(), plan.keyLoad.getOperation())))
     return failure();
   if (plan.varlen) {
-    // The tile index may read the forall's tile count (attn-order-tiles),
-    // which the kernel takes from the grid.
     Operation *tile = plan.varlen->tile;
-    SmallVector<Value> gridBound;
-    if (auto bound =
-            dyn_cast<Value>(forall.getMixedUpperBound()[plan.queryBlockIv]))
-      gridBound.push_back(bound);
     if (failed(lowerable(plan.varlen->tile.getTile(), tile, gridBound)) ||
         failed(lowerable(plan.varlen->queryBegin,
                          plan.queryLoad.getOperation())) ||
@@ -790,6 +792,22 @@ LogicalResult KernelPlanReader::verifyTileShape() {
                   " must be a multiple of 8 from 32 to 256 (wgmma n and "
                   "16-byte TMA rows), got " +
                   Twine(dim));
+
+  // The combine kernel merges the tile's partials into O of the
+  // attention's element type (the manifest's dtype, and what the tile
+  // writes itself at one split).
+  if (plan.kvSplit) {
+    CombineSplitsOp combine = plan.kvSplit->combine;
+    hopper::CombineShape shape = *hopper::readCombineShape(combine);
+    if (shape.elementType != el || shape.heads != plan.headsQ ||
+        shape.valueHeadDim != plan.valueHeadDim)
+      return combine.emitError("convert-attn-to-nvvm: attn.combine_splits "
+                               "must merge the split tile's rows into O of "
+                               "the attention's element type (")
+             << el << ", " << plan.headsQ << " heads, value head dim "
+             << plan.valueHeadDim << "), got " << shape.elementType << ", "
+             << shape.heads << " heads, value head dim " << shape.valueHeadDim;
+  }
 
   constexpr int64_t kRows = WgmmaAccumulatorAttr::kRowsPerWarpgroup;
   if (specialized &&

@@ -236,7 +236,7 @@ LogicalResult mlir::attn::readKvPipeline(KernelPlan &plan,
           epilogue.thenBlock(), lastStep, /*stage=*/1, stage1,
           "the epilogue of rotated kv loops must be stage 1 of the last kv "
           "loop's step, on its results",
-          [&](Operation *op) { return isa<RingReleaseOp>(op); })))
+          [](Operation *op) { return isa<RingReleaseOp>(op); })))
     return failure();
   if (epilogue.thenYield().getOperand(0) !=
       stage1.lookupOrNull(lastStep->getTerminator()->getOperand(accIndex)))

@@ -222,8 +222,8 @@ Value KernelEmitter::overlapEpilogue(ValueRange carried, Value lastIteration) {
   for (Value result : last.getResults())
     if (isRingTile(result))
       values.slots[result] = RingSlot{stage, phase};
-  // Its V release, where the IR has one (attn-pipeline-kv-loops leaves it
-  // out), hands the stage back, which no later load waits for.
+  // attn-pipeline-kv-loops leaves the V release out; one in IR written by
+  // hand is lowered as written: an arrival nothing waits for.
   lowerStep(values, update, kvEnd, Value());
   return packedTile(values, (*update->getOps<PVOp>().begin()).getResult());
 }

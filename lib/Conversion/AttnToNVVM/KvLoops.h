@@ -99,7 +99,6 @@ public:
   void mapIndexTensor(Value tensor, Value pointer) {
     indexTensors.map(tensor, pointer);
   }
-  void unmap(Value from) { mapping.erase(from); }
   /// The kernel value of `value` (verified by verifyLowerableIndex): its
   /// defining ops cloned at the builder's insertion point, every call anew
   /// (so no clone is used outside the block it was made in), with `local`
