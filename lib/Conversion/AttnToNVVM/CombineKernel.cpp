@@ -279,10 +279,8 @@ mlir::attn::hopper::readCombineShape(CombineSplitsOp op) {
 }
 
 SplitKvAttr mlir::attn::hopper::lowerCombineSplits(
-    OpBuilder &b, Location loc, gpu::GPUModuleOp module, CombineSplitsOp op,
-    const CombineLaunch &launch) {
-  FailureOr<CombineShape> shape = readCombineShape(op);
-  assert(succeeded(shape) && "the plan reader diagnosed a dynamic shape");
+    OpBuilder &b, Location loc, gpu::GPUModuleOp module,
+    const CombineShape &shape, const CombineLaunch &launch) {
   MLIRContext *ctx = b.getContext();
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToEnd(module.getBody());
@@ -296,23 +294,23 @@ SplitKvAttr mlir::attn::hopper::lowerCombineSplits(
   // row without a swizzle).
   SmallVector<Attribute> params = {KernelParamAttr::get(
       ctx, rt::ParamKind::TensorMap, rt::TensorName::O,
-      {shape->valueHeadDim, kCombineRows, 1, 1}, /*swizzle=*/0)};
-  if (shape->writesLse)
+      {shape.valueHeadDim, kCombineRows, 1, 1}, /*swizzle=*/0)};
+  if (shape.writesLse)
     params.push_back(param(rt::ParamKind::Pointer, rt::TensorName::Lse));
   params.push_back(param(rt::ParamKind::Pointer, rt::TensorName::OPartial));
   params.push_back(param(rt::ParamKind::Pointer, rt::TensorName::LsePartial));
   params.push_back(param(rt::ParamKind::I32, rt::Symbol::SeqQ));
   params.push_back(param(rt::ParamKind::I32, rt::Symbol::KvSplits));
-  int64_t elementBytes = shape->elementType.getIntOrFloatBitWidth() / 8;
+  int64_t elementBytes = shape.elementType.getIntOrFloatBitWidth() / 8;
   auto abi = SplitKvAttr::get(
       ctx, launch.splits, launch.kvBlock, launch.entry, kCombineThreads,
-      kCombineRows * shape->valueHeadDim * elementBytes,
+      kCombineRows * shape.valueHeadDim * elementBytes,
       b.getArrayAttr({gridDim(rt::Symbol::SeqQ, kCombineRows),
                       gridDim(rt::Symbol::HeadsQ, 1),
                       gridDim(rt::Symbol::Batch, 1)}),
       b.getArrayAttr(params), launch.programmatic);
   auto func = declareKernel(b, loc, abi.getEntry(), abi.getParams().getValue(),
                             kCombineThreads);
-  CombineEmitter(b, loc, *shape, abi).emit(func);
+  CombineEmitter(b, loc, shape, abi).emit(func);
   return abi;
 }

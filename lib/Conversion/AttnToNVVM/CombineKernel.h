@@ -47,11 +47,12 @@ struct CombineLaunch {
   bool programmatic = false;
 };
 
-/// Emits into `module` the combine kernel of `op`, whose shape
-/// readCombineShape accepted, and returns its launch, which the attention
-/// kernel's #attn.kernel_abi holds.
+/// Emits into `module` the combine kernel of the attn.combine_splits of
+/// shape `shape` (readCombineShape) and returns its launch, which the
+/// attention kernel's #attn.kernel_abi holds.
 SplitKvAttr lowerCombineSplits(OpBuilder &b, Location loc,
-                               gpu::GPUModuleOp module, CombineSplitsOp op,
+                               gpu::GPUModuleOp module,
+                               const CombineShape &shape,
                                const CombineLaunch &launch);
 
 } // namespace mlir::attn::hopper

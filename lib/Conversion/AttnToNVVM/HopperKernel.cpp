@@ -872,7 +872,7 @@ mlir::attn::buildHopperAttentionKernel(OpBuilder &b, Location loc,
   SplitKvAttr splitKv;
   if (plan.kvSplit)
     splitKv = hopper::lowerCombineSplits(
-        b, loc, module, plan.kvSplit->combine,
+        b, loc, module, plan.kvSplit->combineShape,
         {combineKernelName(plan.name),
          /*splits=*/plan.kvSplit->fixed.value_or(0),
          /*kvBlock=*/plan.blockN,

@@ -356,7 +356,7 @@ LogicalResult KernelPlanReader::readGrid() {
     if (written.size() != 2 || written[0] != 0u || written[1] != 1u)
       return fail("a split-KV tile must write the partial O and LSE of its "
                   "attn.finalize (attn-tile's kv_splits tiling)");
-    plan.hasLse = hopper::readCombineShape(plan.kvSplit->combine)->writesLse;
+    plan.hasLse = plan.kvSplit->combineShape.writesLse;
     written.pop_back();
   }
   if (written.empty() || written.front() != 0u)
@@ -798,7 +798,7 @@ LogicalResult KernelPlanReader::verifyTileShape() {
   // writes itself at one split).
   if (plan.kvSplit) {
     CombineSplitsOp combine = plan.kvSplit->combine;
-    hopper::CombineShape shape = *hopper::readCombineShape(combine);
+    const hopper::CombineShape &shape = plan.kvSplit->combineShape;
     if (shape.elementType != el || shape.heads != plan.headsQ ||
         shape.valueHeadDim != plan.valueHeadDim)
       return combine.emitError("convert-attn-to-nvvm: attn.combine_splits "

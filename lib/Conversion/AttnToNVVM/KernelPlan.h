@@ -15,6 +15,7 @@
 #ifndef ATTNC_LIB_CONVERSION_ATTNTONVVM_KERNELPLAN_H
 #define ATTNC_LIB_CONVERSION_ATTNTONVVM_KERNELPLAN_H
 
+#include "CombineKernel.h"
 #include "KvLoops.h"
 
 #include "attnc/Transforms/MaskUtils.h"
@@ -82,6 +83,8 @@ struct KernelPlan {
     std::optional<int64_t> fixed;
     BlockArgument argument;
     mutable CombineSplitsOp combine;
+    /// What `combine` merges, read once off its types (readCombineShape).
+    hopper::CombineShape combineShape;
   };
   std::optional<KvSplit> kvSplit;
   /// A split count chosen at launch may be 1 (large batches fill the SMs):

@@ -209,9 +209,11 @@ LogicalResult mlir::attn::readKvSplit(KernelPlan &plan,
     return forall.emitError("convert-attn-to-nvvm: a split-KV tile's "
                             "partial O and LSE must go, in that order, to "
                             "one attn.combine_splits");
-  if (failed(hopper::readCombineShape(combine)))
+  FailureOr<hopper::CombineShape> shape = hopper::readCombineShape(combine);
+  if (failed(shape))
     return failure();
   out.combine = combine;
+  out.combineShape = *shape;
   if (std::optional<int64_t> count = getConstantIntValue(split.second)) {
     out.fixed = *count;
     return success();
