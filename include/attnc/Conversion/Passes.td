@@ -77,8 +77,8 @@ def ConvertAttnToNVVMPass : Pass<"convert-attn-to-nvvm", "ModuleOp"> {
     is not in the kernel. (With `attn.stage` the tile's first block is
     peeled off the loops: it applies the modifiers of the first loop that
     has an `attn.mask`.) An `attn.launch_dependents` of the tile becomes
-    `griddepcontrol.launch_dependents` where it stands, before the first kv
-    loop or after the last; a split tile that holds one makes its combine
+    `griddepcontrol.launch_dependents` where it stands among the tile's kv
+    loops and attn.finalize; a split tile that holds one makes its combine
     kernel a programmatic dependent launch. Static sequence lengths are rejected: loops folded for one
     shape would run only that shape (attn-generalize-lengths makes them
     dynamic; attn-lower-to-nvvm-pipeline runs it).

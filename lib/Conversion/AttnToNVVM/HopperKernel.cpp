@@ -491,96 +491,130 @@ void KernelEmitter::loadQuery() {
            plan.headDim, row, head, batch, qb);
 }
 
-/// The consumer warpgroups: wait for Q, run the kv loops, store O and LSE.
+/// The consumer warpgroups: the ops of the tile's region (the consumer
+/// region of its attn.warp_specialize, else the forall's body) in IR order.
+/// The kv ops (the rotated loops' prologue, the kv loops, their epilogue)
+/// start from Q, waited for before the first of them; attn.launch_dependents
+/// is lowered where it stands; attn.finalize normalizes and stores O and the
+/// LSE. The other ops of the region are index arithmetic and constants,
+/// lowered where an op reads them, and the Q load (loadQuery).
 void KernelEmitter::emitConsumer(Value output, Value lse,
                                  ArrayRef<Value> bounds) {
   Value kvBegin = bounds.front();
-  if (plan.launchDependents && plan.launchesDependentsAtStart)
-    lowerLaunchDependents();
-  waitBarrier(queryBarrier(), c32(0));
-  // The tile's values outside the loops: the initial m, l and O (the first
-  // loop's inits, or those the rotated loops' prologue yields without
-  // blocks), the last loop's results.
   TileValues tileValues;
-  scf::ForOp first = plan.kvLoops.front().loop;
-  ValueRange starts = plan.pipeline
-                          ? plan.pipeline->prologue.elseYield().getOperands()
-                          : first.getInitArgs();
-  SmallVector<Value> initial;
-  for (Value init : starts)
-    if (auto constant = init.getDefiningOp<arith::ConstantOp>();
-        constant &&
-        (!plan.pipeline ||
-         constant->getBlock() != plan.pipeline->prologue.elseBlock())) {
-      lowerConstant(tileValues, constant);
-      initial.push_back(init);
-    }
-  SmallVector<Value> carried = flatten(tileValues, initial);
-  if (plan.pingPong) {
-    // Warpgroup 0 goes first: warpgroup 1 pre-arrives on its barrier.
-    ifThen(eqI(warpgroup, c32(1)), [&] { passTurn(); });
-  }
-  // Rotated loops (attn-pipeline-kv-loops) start after their prologue
-  // (block `begin`'s stage 0) and run blocks max(bound, begin + 1) on,
-  // computed from this tile's bounds of the range as the IR computes them.
-  scf::ForOp last = plan.kvLoops.back().loop;
-  SmallVector<Value> loopBounds(bounds);
+  SmallVector<Value> carried, loopBounds;
   Value hasBlocks;
-  if (plan.pipeline) {
-    const KernelPlan::KvPipeline &pipeline = *plan.pipeline;
-    hasBlocks = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                      kvBegin, kvEnd);
-    carried = ifThenElse(
-        hasBlocks, [&] { return overlapPrologue(tileValues, kvBegin); },
-        [&] { return overlapNoBlocks(tileValues); });
-    IRMapping unrotated;
-    unrotated.map(pipeline.unrotatedBounds, bounds);
-    SmallVector<Value> irBounds;
-    for (const KvLoop &kv : plan.kvLoops)
-      irBounds.push_back(kv.loop.getLowerBound());
-    irBounds.push_back(last.getUpperBound());
-    loopBounds = index.lower(b, irBounds, &unrotated);
+  bool started = false;
+  // Before the first kv op: wait for Q, lower the initial m, l and O (the
+  // first loop's inits, or those the rotated loops' prologue yields without
+  // blocks), and let warpgroup 0 take the first ping-pong turn.
+  auto startKvOps = [&] {
+    started = true;
+    waitBarrier(queryBarrier(), c32(0));
+    scf::ForOp first = plan.kvLoops.front().loop;
+    ValueRange starts = plan.pipeline
+                            ? plan.pipeline->prologue.elseYield().getOperands()
+                            : first.getInitArgs();
+    SmallVector<Value> initial;
+    for (Value init : starts)
+      if (auto constant = init.getDefiningOp<arith::ConstantOp>();
+          constant &&
+          (!plan.pipeline ||
+           constant->getBlock() != plan.pipeline->prologue.elseBlock())) {
+        lowerConstant(tileValues, constant);
+        initial.push_back(init);
+      }
+    carried = flatten(tileValues, initial);
+    if (plan.pingPong) {
+      // Warpgroup 0 goes first: warpgroup 1 pre-arrives on its barrier.
+      ifThen(eqI(warpgroup, c32(1)), [&] { passTurn(); });
+    }
+  };
+  scf::ForOp last = plan.kvLoops.back().loop;
+  Block *tile = plan.finalize->getBlock();
+  for (Operation &op : tile->without_terminator()) {
+    if (isa<LaunchDependentsOp>(op)) {
+      lowerLaunchDependents();
+      continue;
+    }
+    if (auto finalize = dyn_cast<FinalizeOp>(op)) {
+      lowerFinalize(tileValues, finalize, output, lse);
+      continue;
+    }
+    if (plan.pipeline && &op == plan.pipeline->prologue) {
+      // Rotated loops (attn-pipeline-kv-loops) start after their prologue
+      // (block `begin`'s stage 0).
+      startKvOps();
+      hasBlocks = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                        kvBegin, kvEnd);
+      carried = ifThenElse(
+          hasBlocks, [&] { return overlapPrologue(tileValues, kvBegin); },
+          [&] { return overlapNoBlocks(tileValues); });
+      continue;
+    }
+    if (plan.pipeline && &op == plan.pipeline->epilogue) {
+      // The epilogue: the last block's stage 1.
+      Value accResult = plan.pipeline->epilogue.getResult(0);
+      SmallVector<Value> lastResults(carried);
+      Value acc = packedTile(tileValues,
+                             plan.pipeline->epilogue.elseYield().getOperand(0));
+      tileValues.tiles[accResult] = TileFragment{
+          ifThenElse(
+              hasBlocks,
+              [&]() -> SmallVector<Value> {
+                Value lastIteration = toI32(arith::SubIOp::create(
+                    b, loc, arith::SubIOp::create(b, loc, kvEnd, cIdx(1)),
+                    kvBegin));
+                return {overlapEpilogue(lastResults, lastIteration)};
+              },
+              [&]() -> SmallVector<Value> { return {acc}; })[0],
+          {},
+          Value()};
+      continue;
+    }
+    auto loop = dyn_cast<scf::ForOp>(op);
+    const KvLoop *kv =
+        loop ? llvm::find_if(plan.kvLoops,
+                             [&](const KvLoop &k) { return k.loop == loop; })
+             : nullptr;
+    if (!kv || kv == plan.kvLoops.end())
+      continue;
+    if (!started)
+      startKvOps();
+    if (loopBounds.empty()) {
+      loopBounds.assign(bounds.begin(), bounds.end());
+      // Rotated loops run blocks max(bound, begin + 1) on, computed from
+      // this tile's bounds of the range as the IR computes them.
+      if (plan.pipeline) {
+        IRMapping unrotated;
+        unrotated.map(plan.pipeline->unrotatedBounds, bounds);
+        SmallVector<Value> irBounds;
+        for (const KvLoop &k : plan.kvLoops)
+          irBounds.push_back(k.loop.getLowerBound());
+        irBounds.push_back(last.getUpperBound());
+        loopBounds = index.lower(b, irBounds, &unrotated);
+      }
+    }
+    size_t i = kv - plan.kvLoops.begin();
+    auto lowered = scf::ForOp::create(b, loc, loopBounds[i], loopBounds[i + 1],
+                                      cIdx(1), carried);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(lowered.getBody());
+      Value kb = lowered.getInductionVar();
+      Value iteration = toI32(arith::SubIOp::create(b, loc, kb, kvBegin));
+      scf::YieldOp::create(
+          b, loc, kvStep(kb, iteration, lowered.getRegionIterArgs(), *kv));
+    }
+    carried = lowered.getResults();
+    if (loop == last)
+      unflatten(tileValues, last.getResults(), carried);
   }
-  for (auto [i, kv] : llvm::enumerate(plan.kvLoops)) {
-    auto loop = scf::ForOp::create(b, loc, loopBounds[i], loopBounds[i + 1],
-                                   cIdx(1), carried);
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(loop.getBody());
-    Value kb = loop.getInductionVar();
-    Value iteration = toI32(arith::SubIOp::create(b, loc, kb, kvBegin));
-    scf::YieldOp::create(b, loc,
-                         kvStep(kb, iteration, loop.getRegionIterArgs(), kv));
-    carried = loop.getResults();
-  }
-  unflatten(tileValues, last.getResults(), carried);
-  if (plan.pipeline) {
-    // The epilogue: the last block's stage 1.
-    const KernelPlan::KvPipeline &pipeline = *plan.pipeline;
-    Value accResult = pipeline.epilogue.getResult(0);
-    SmallVector<Value> lastResults(carried);
-    Value acc =
-        packedTile(tileValues, pipeline.epilogue.elseYield().getOperand(0));
-    tileValues.tiles[accResult] = TileFragment{
-        ifThenElse(
-            hasBlocks,
-            [&]() -> SmallVector<Value> {
-              Value lastIteration = toI32(arith::SubIOp::create(
-                  b, loc, arith::SubIOp::create(b, loc, kvEnd, cIdx(1)),
-                  kvBegin));
-              return {overlapEpilogue(lastResults, lastIteration)};
-            },
-            [&]() -> SmallVector<Value> { return {acc}; })[0],
-        {},
-        Value()};
-  }
-  lowerFinalize(tileValues, plan.finalize, output, lse);
 }
 
 void KernelEmitter::lowerFinalize(TileValues &values, FinalizeOp op,
                                   Value output, Value lse) {
   MLIRContext *ctx = b.getContext();
-  if (plan.launchDependents && !plan.launchesDependentsAtStart)
-    lowerLaunchDependents();
   // O = acc / l through shared memory and a TMA store (which clips rows
   // past Nq); LSE = m * scale + ln l stored directly. l is each thread's
   // partial sum: reduce it over the quad first.

@@ -289,8 +289,8 @@ private:
   /// The bounds of the producer's kv loop, lowered from the IR's.
   std::pair<Value, Value> producerBounds();
   void loadQuery();
-  /// Consumer warpgroups on the CTA's tile: wait for Q, run the kv loops
-  /// (kv loop `i` from `bounds[i]` to `bounds[i + 1]`), store O and LSE.
+  /// Consumer warpgroups on the CTA's tile: the ops of the tile's region in
+  /// IR order (kv loop `i` runs from `bounds[i]` to `bounds[i + 1]`).
   void emitConsumer(Value output, Value lse, ArrayRef<Value> bounds);
   /// This thread's O values scaled by `inv` per row, packed as element
   /// pairs (pair k holds values 2k and 2k + 1) in the output element type.

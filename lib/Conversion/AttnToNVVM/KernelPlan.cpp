@@ -512,7 +512,7 @@ LogicalResult KernelPlanReader::readConsumerLoops() {
   });
   if (stray.wasInterrupted())
     return failure();
-  if (failed(readLaunchDependents(plan, loopRegion, finalize)))
+  if (failed(readLaunchDependents(plan, loopRegion)))
     return failure();
   for (auto [previous, next] :
        llvm::zip(plan.kvLoops, llvm::drop_begin(plan.kvLoops)))

@@ -184,11 +184,9 @@ struct KernelPlan {
   /// Some kv loop's O *= alpha is `conditional` (attn-conditional-rescale):
   /// for the manifest; each op's lowering reads its own attribute.
   bool conditionalRescale = false;
-  /// The tile's attn.launch_dependents, if any: at the start of the
-  /// consumer's tile (before its first kv loop) or at its epilogue (after
-  /// its last), where the kernel signals its programmatic dependents.
+  /// The tile's attn.launch_dependents, if any: the kernel signals its
+  /// programmatic dependents where it stands in the tile's region.
   mutable LaunchDependentsOp launchDependents;
-  bool launchesDependentsAtStart = false;
   /// A split-KV tile's combine kernel is a programmatic dependent launch
   /// (#attn.split_kv's programmatic_launch) where the tile signals it.
   bool programmaticCombineLaunch() const { return kvSplit && launchDependents; }
@@ -223,8 +221,7 @@ LogicalResult readKvSplit(KernelPlan &plan,
 LogicalResult verifyArgumentOrder(const KernelPlan &plan);
 /// The tile's attn.launch_dependents in `tile`, the consumer region or the
 /// forall's (KernelPlanSchedule.cpp).
-LogicalResult readLaunchDependents(KernelPlan &plan, Region &tile,
-                                   FinalizeOp finalize);
+LogicalResult readLaunchDependents(KernelPlan &plan, Region &tile);
 /// The prologue and epilogue of rotated kv loops (attn-pipeline-kv-loops).
 LogicalResult readKvPipeline(KernelPlan &plan, FinalizeOp finalize);
 /// That the producer's kv loop streams the blocks the consumers pop.

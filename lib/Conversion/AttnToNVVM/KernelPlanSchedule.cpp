@@ -21,11 +21,9 @@ using namespace mlir;
 using namespace mlir::attn;
 
 /// The tile's attn.launch_dependents (its verifier keeps it at the top level
-/// of a tile): in the consumer region where there is one, before the first
-/// kv loop or between the last and attn.finalize, where the kernel has a
-/// place for it in every schedule.
-LogicalResult mlir::attn::readLaunchDependents(KernelPlan &plan, Region &tile,
-                                               FinalizeOp finalize) {
+/// of a tile): in the consumer region where there is one, where the kernel
+/// lowers it as it stands among the tile's kv loops and attn.finalize.
+LogicalResult mlir::attn::readLaunchDependents(KernelPlan &plan, Region &tile) {
   // One beside an attn.warp_specialize would run in no role.
   WalkResult outside = plan.forall.getBody()->walk([&](LaunchDependentsOp op) {
     if (op->getParentRegion() == &tile)
@@ -43,16 +41,7 @@ LogicalResult mlir::attn::readLaunchDependents(KernelPlan &plan, Region &tile,
     return (*std::next(ops.begin()))
         .emitError("convert-attn-to-nvvm: a tile signals its dependents "
                    "once; this is its second attn.launch_dependents");
-  LaunchDependentsOp op = *ops.begin();
-  scf::ForOp first = plan.kvLoops.front().loop;
-  scf::ForOp last = plan.kvLoops.back().loop;
-  plan.launchesDependentsAtStart = op->isBeforeInBlock(first);
-  if (!plan.launchesDependentsAtStart &&
-      (!last->isBeforeInBlock(op) || !op->isBeforeInBlock(finalize)))
-    return op.emitError("convert-attn-to-nvvm: attn.launch_dependents must "
-                        "precede the tile's first kv loop or sit between its "
-                        "last one and attn.finalize");
-  plan.launchDependents = op;
+  plan.launchDependents = *ops.begin();
   return success();
 }
 
