@@ -4539,3 +4539,549 @@ func.func @probs_buffer_not_128_byte_swizzled(%arg0: tensor<?x2x?x64xbf16>, %arg
   } {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 8192, keys = 8192, values = 24576, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, probs = 40960, probs_bytes = 8192, probs_layout = #attn.swizzled_shared<swizzle = 64>, query_full = 49152, key_full = 49160, value_full = 49176, key_empty = 49192, value_empty = 49208, size = 49224, warpgroup_barriers = [1]>, mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
   return %2 : tensor<?x2x?x64xbf16>
 }
+
+// -----
+
+// Q of a paged tile is the query batch's, not a page pool's: the kernel
+// loads it with one TMA box at the tile's row.
+func.func @query_from_pages(%arg0: tensor<?x4x?x64xbf16>, %arg1: tensor<?x16x4x64xbf16>, %arg2: tensor<?x16x4x64xbf16>, %arg3: tensor<?x?xi32>, %arg4: tensor<?xi32>) -> tensor<?x4x?x64xbf16> {
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
+  %c1 = arith.constant 1 : index
+  %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
+  %cst_2 = arith.constant 0.180336878 : f32
+  %cst_3 = arith.constant 1.250000e-01 : f32
+  %c64 = arith.constant 64 : index
+  %c2 = arith.constant 2 : index
+  %c0 = arith.constant 0 : index
+  %dim = tensor.dim %arg0, %c0 : tensor<?x4x?x64xbf16>
+  %dim_4 = tensor.dim %arg0, %c2 : tensor<?x4x?x64xbf16>
+  %0 = arith.ceildivsi %dim_4, %c64 : index
+  %1 = tensor.empty(%dim, %dim_4) : tensor<?x4x?x64xbf16>
+  %2 = scf.forall (%arg5, %arg6, %arg7) in (%dim, 4, %0) shared_outs(%arg8 = %1) -> (tensor<?x4x?x64xbf16>) {
+    %3 = arith.muli %arg7, %c64 : index
+    %extracted = tensor.extract %arg4[%arg5] : tensor<?xi32>
+    %4 = arith.index_cast %extracted : i32 to index
+    // expected-error @+1 {{convert-attn-to-nvvm: Q must come from attn.load_tile or attn.load_varlen_tile, not from a page pool}}
+    %5 = attn.load_paged_tile %arg1[%arg5, %arg6, %3] pages %arg3 length %4 : tensor<?x16x4x64xbf16>, tensor<?x?xi32> -> tensor<64x64xbf16>
+    %q_unused = attn.load_tile %arg0[%arg5, %arg6, %3] : tensor<?x4x?x64xbf16> -> tensor<64x64xbf16>
+    %6 = arith.ceildivsi %4, %c64 : index
+    %7 = arith.floordivsi %4, %c64 : index
+    %8 = arith.maxsi %7, %c0 : index
+    %9 = arith.minsi %8, %6 : index
+    %10:3 = scf.for %arg9 = %c0 to %9 step %c1 iter_args(%arg10 = %cst_1, %arg11 = %cst_0, %arg12 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %14 = arith.muli %arg9, %c64 : index
+      %15 = attn.load_paged_tile %arg1[%arg5, %arg6, %14] pages %arg3 length %4 : tensor<?x16x4x64xbf16>, tensor<?x?xi32> -> tensor<64x64xbf16>
+      %16 = attn.qk %5, %15 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %17 = attn.row_max %16 init %arg10 : tensor<64x64xf32> -> tensor<64xf32>
+      %18 = attn.rescale_factor %arg10, %17 scale_log2 %cst_2 : tensor<64xf32>
+      %19 = attn.scale_rows %arg11, %18 : tensor<64xf32>, tensor<64xf32>
+      %20 = attn.exp_diff %16, %17 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
+      %21 = attn.row_sum %20 init %19 : tensor<64x64xf32> -> tensor<64xf32>
+      %22 = attn.load_paged_tile %arg2[%arg5, %arg6, %14] pages %arg3 length %4 : tensor<?x16x4x64xbf16>, tensor<?x?xi32> -> tensor<64x64xbf16>
+      %23 = attn.scale_rows %arg12, %18 : tensor<64x64xf32>, tensor<64xf32>
+      %24 = attn.pv %20, %22, %23 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      scf.yield %17, %21, %24 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "full"}
+    %11:3 = scf.for %arg9 = %9 to %6 step %c1 iter_args(%arg10 = %10#0, %arg11 = %10#1, %arg12 = %10#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %14 = arith.muli %arg9, %c64 : index
+      %15 = attn.load_paged_tile %arg1[%arg5, %arg6, %14] pages %arg3 length %4 : tensor<?x16x4x64xbf16>, tensor<?x?xi32> -> tensor<64x64xbf16>
+      %16 = attn.qk %5, %15 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %17 = attn.mask %16 rows %3 cols %14 seq_q %dim_4 seq_k %4 : tensor<64x64xf32>
+      %18 = attn.row_max %17 init %arg10 : tensor<64x64xf32> -> tensor<64xf32>
+      %19 = attn.rescale_factor %arg10, %18 scale_log2 %cst_2 : tensor<64xf32>
+      %20 = attn.scale_rows %arg11, %19 : tensor<64xf32>, tensor<64xf32>
+      %21 = attn.exp_diff %17, %18 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
+      %22 = attn.row_sum %21 init %20 : tensor<64x64xf32> -> tensor<64xf32>
+      %23 = attn.load_paged_tile %arg2[%arg5, %arg6, %14] pages %arg3 length %4 : tensor<?x16x4x64xbf16>, tensor<?x?xi32> -> tensor<64x64xbf16>
+      %24 = attn.scale_rows %arg12, %19 : tensor<64x64xf32>, tensor<64xf32>
+      %25 = attn.pv %21, %23, %24 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      scf.yield %18, %22, %25 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "tail"}
+    %output, %lse = attn.finalize %11#2, %11#1, %11#0 scale %cst_3 : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+    %12 = arith.subi %dim_4, %3 : index
+    %13 = arith.minsi %12, %c64 : index
+    %extracted_slice = tensor.extract_slice %output[0, 0] [%13, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %extracted_slice into %arg8[%arg5, %arg6, %3, 0] [1, 1, %13, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x4x?x64xbf16>
+    }
+  } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  return %2 : tensor<?x4x?x64xbf16>
+}
+
+// -----
+
+// K and V of a paged tile are read through one block table and one
+// length: the kernel reads a block's page numbers once for both.
+func.func @value_length(%arg0: tensor<?x4x?x64xbf16>, %arg1: tensor<?x16x4x64xbf16>, %arg2: tensor<?x16x4x64xbf16>, %arg3: tensor<?x?xi32>, %arg4: tensor<?xi32>) -> tensor<?x4x?x64xbf16> {
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
+  %c1 = arith.constant 1 : index
+  %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
+  %cst_2 = arith.constant 0.180336878 : f32
+  %cst_3 = arith.constant 1.250000e-01 : f32
+  %c64 = arith.constant 64 : index
+  %c2 = arith.constant 2 : index
+  %c0 = arith.constant 0 : index
+  %dim = tensor.dim %arg0, %c0 : tensor<?x4x?x64xbf16>
+  %dim_4 = tensor.dim %arg0, %c2 : tensor<?x4x?x64xbf16>
+  %0 = arith.ceildivsi %dim_4, %c64 : index
+  %1 = tensor.empty(%dim, %dim_4) : tensor<?x4x?x64xbf16>
+  // expected-error @+1 {{convert-attn-to-nvvm: K and V must both be read from page pools (attn.load_paged_tile) through one block table and length}}
+  %2 = scf.forall (%arg5, %arg6, %arg7) in (%dim, 4, %0) shared_outs(%arg8 = %1) -> (tensor<?x4x?x64xbf16>) {
+    %3 = arith.muli %arg7, %c64 : index
+    %extracted = tensor.extract %arg4[%arg5] : tensor<?xi32>
+    %4 = arith.index_cast %extracted : i32 to index
+    %5 = attn.load_tile %arg0[%arg5, %arg6, %3] : tensor<?x4x?x64xbf16> -> tensor<64x64xbf16>
+    %6 = arith.ceildivsi %4, %c64 : index
+    %7 = arith.floordivsi %4, %c64 : index
+    %8 = arith.maxsi %7, %c0 : index
+    %9 = arith.minsi %8, %6 : index
+    %10:3 = scf.for %arg9 = %c0 to %9 step %c1 iter_args(%arg10 = %cst_1, %arg11 = %cst_0, %arg12 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %14 = arith.muli %arg9, %c64 : index
+      %15 = attn.load_paged_tile %arg1[%arg5, %arg6, %14] pages %arg3 length %4 : tensor<?x16x4x64xbf16>, tensor<?x?xi32> -> tensor<64x64xbf16>
+      %16 = attn.qk %5, %15 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %17 = attn.row_max %16 init %arg10 : tensor<64x64xf32> -> tensor<64xf32>
+      %18 = attn.rescale_factor %arg10, %17 scale_log2 %cst_2 : tensor<64xf32>
+      %19 = attn.scale_rows %arg11, %18 : tensor<64xf32>, tensor<64xf32>
+      %20 = attn.exp_diff %16, %17 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
+      %21 = attn.row_sum %20 init %19 : tensor<64x64xf32> -> tensor<64xf32>
+      %22 = attn.load_paged_tile %arg2[%arg5, %arg6, %14] pages %arg3 length %dim_4 : tensor<?x16x4x64xbf16>, tensor<?x?xi32> -> tensor<64x64xbf16>
+      %23 = attn.scale_rows %arg12, %18 : tensor<64x64xf32>, tensor<64xf32>
+      %24 = attn.pv %20, %22, %23 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      scf.yield %17, %21, %24 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "full"}
+    %11:3 = scf.for %arg9 = %9 to %6 step %c1 iter_args(%arg10 = %10#0, %arg11 = %10#1, %arg12 = %10#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %14 = arith.muli %arg9, %c64 : index
+      %15 = attn.load_paged_tile %arg1[%arg5, %arg6, %14] pages %arg3 length %4 : tensor<?x16x4x64xbf16>, tensor<?x?xi32> -> tensor<64x64xbf16>
+      %16 = attn.qk %5, %15 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %17 = attn.mask %16 rows %3 cols %14 seq_q %dim_4 seq_k %4 : tensor<64x64xf32>
+      %18 = attn.row_max %17 init %arg10 : tensor<64x64xf32> -> tensor<64xf32>
+      %19 = attn.rescale_factor %arg10, %18 scale_log2 %cst_2 : tensor<64xf32>
+      %20 = attn.scale_rows %arg11, %19 : tensor<64xf32>, tensor<64xf32>
+      %21 = attn.exp_diff %17, %18 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
+      %22 = attn.row_sum %21 init %20 : tensor<64x64xf32> -> tensor<64xf32>
+      %23 = attn.load_paged_tile %arg2[%arg5, %arg6, %14] pages %arg3 length %dim_4 : tensor<?x16x4x64xbf16>, tensor<?x?xi32> -> tensor<64x64xbf16>
+      %24 = attn.scale_rows %arg12, %19 : tensor<64x64xf32>, tensor<64xf32>
+      %25 = attn.pv %21, %23, %24 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      scf.yield %18, %22, %25 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "tail"}
+    %output, %lse = attn.finalize %11#2, %11#1, %11#0 scale %cst_3 : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+    %12 = arith.subi %dim_4, %3 : index
+    %13 = arith.minsi %12, %c64 : index
+    %extracted_slice = tensor.extract_slice %output[0, 0] [%13, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %extracted_slice into %arg8[%arg5, %arg6, %3, 0] [1, 1, %13, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x4x?x64xbf16>
+    }
+  } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  return %2 : tensor<?x4x?x64xbf16>
+}
+
+// -----
+
+// K and V of a varlen tile are one sequence's rows of the packed batch.
+func.func @value_rows(%arg0: tensor<1x?x4x64xbf16>, %arg1: tensor<1x?x2x64xbf16>, %arg2: tensor<1x?x2x64xbf16>, %arg3: tensor<?xi32>, %arg4: tensor<?xi32>) -> (tensor<1x?x4x64xbf16>, tensor<1x4x?xf32>) {
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
+  %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
+  %c-1 = arith.constant -1 : index
+  %c2 = arith.constant 2 : index
+  %cst_2 = arith.constant 0.180336878 : f32
+  %cst_3 = arith.constant 1.250000e-01 : f32
+  %c64 = arith.constant 64 : index
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %dim = tensor.dim %arg3, %c0 : tensor<?xi32>
+  %0 = arith.subi %dim, %c1 : index
+  %dim_4 = tensor.dim %arg0, %c1 : tensor<1x?x4x64xbf16>
+  %1 = arith.ceildivsi %dim_4, %c64 : index
+  %2 = arith.addi %1, %0 : index
+  %3 = tensor.empty(%dim_4) : tensor<1x?x4x64xbf16>
+  %4 = tensor.empty(%dim_4) : tensor<1x4x?xf32>
+  %5:2 = scf.forall (%arg5, %arg6, %arg7) in (1, 4, %2) shared_outs(%arg8 = %3, %arg9 = %4) -> (tensor<1x?x4x64xbf16>, tensor<1x4x?xf32>) {
+    %sequence, %query_block = attn.sequence_tile %arg3[%arg7] block_m = 64 : tensor<?xi32>
+    %6 = arith.divui %arg6, %c2 : index
+    %7 = arith.muli %query_block, %c64 : index
+    %8 = arith.addi %sequence, %c1 : index
+    %extracted = tensor.extract %arg3[%sequence] : tensor<?xi32>
+    %9 = arith.index_cast %extracted : i32 to index
+    %extracted_5 = tensor.extract %arg3[%8] : tensor<?xi32>
+    %10 = arith.index_cast %extracted_5 : i32 to index
+    %extracted_6 = tensor.extract %arg4[%sequence] : tensor<?xi32>
+    %11 = arith.index_cast %extracted_6 : i32 to index
+    %extracted_7 = tensor.extract %arg4[%8] : tensor<?xi32>
+    %12 = arith.index_cast %extracted_7 : i32 to index
+    %13 = arith.subi %10, %9 : index
+    %14 = arith.subi %12, %11 : index
+    %15 = attn.load_varlen_tile %arg0[%arg6, %7] rows %9 to %10 layout = bshd : tensor<1x?x4x64xbf16> -> tensor<64x64xbf16>
+    %16 = arith.cmpi slt, %7, %13 : index
+    %17 = arith.select %16, %14, %c0 : index
+    %18 = arith.ceildivsi %17, %c64 : index
+    %19 = arith.addi %7, %c64 : index
+    %20 = arith.minsi %19, %13 : index
+    %21 = arith.addi %20, %c-1 : index
+    %22 = arith.addi %17, %c-1 : index
+    %23 = arith.minsi %21, %22 : index
+    %24 = arith.addi %23, %c1 : index
+    %25 = arith.ceildivsi %24, %c64 : index
+    %26 = arith.maxsi %25, %c0 : index
+    %27 = arith.minsi %26, %18 : index
+    %28 = arith.cmpi slt, %23, %c0 : index
+    %29 = arith.select %28, %c0, %27 : index
+    %30 = arith.addi %14, %c-1 : index
+    %31 = arith.minsi %7, %30 : index
+    %32 = arith.addi %31, %c1 : index
+    %33 = arith.floordivsi %32, %c64 : index
+    %34 = arith.maxsi %33, %c0 : index
+    %35 = arith.minsi %34, %29 : index
+    %36:3 = scf.for %arg10 = %c0 to %35 step %c1 iter_args(%arg11 = %cst_1, %arg12 = %cst_0, %arg13 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %42 = arith.muli %arg10, %c64 : index
+      %43 = attn.load_varlen_tile %arg1[%6, %42] rows %11 to %12 layout = bshd : tensor<1x?x2x64xbf16> -> tensor<64x64xbf16>
+      %44 = attn.qk %15, %43 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %45 = attn.row_max %44 init %arg11 : tensor<64x64xf32> -> tensor<64xf32>
+      %46 = attn.rescale_factor %arg11, %45 scale_log2 %cst_2 : tensor<64xf32>
+      %47 = attn.scale_rows %arg12, %46 : tensor<64xf32>, tensor<64xf32>
+      %48 = attn.exp_diff %44, %45 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
+      %49 = attn.row_sum %48 init %47 : tensor<64x64xf32> -> tensor<64xf32>
+      %50 = attn.load_varlen_tile %arg2[%6, %42] rows %9 to %10 layout = bshd : tensor<1x?x2x64xbf16> -> tensor<64x64xbf16>
+      %51 = attn.scale_rows %arg13, %46 : tensor<64x64xf32>, tensor<64xf32>
+      %52 = attn.pv %48, %50, %51 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      scf.yield %45, %49, %52 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "full"}
+    %37:3 = scf.for %arg10 = %35 to %29 step %c1 iter_args(%arg11 = %36#0, %arg12 = %36#1, %arg13 = %36#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %42 = arith.muli %arg10, %c64 : index
+      // expected-error @+1 {{convert-attn-to-nvvm: K and V must be read from the same rows of the packed batch}}
+      %43 = attn.load_varlen_tile %arg1[%6, %42] rows %11 to %12 layout = bshd : tensor<1x?x2x64xbf16> -> tensor<64x64xbf16>
+      %44 = attn.qk %15, %43 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %45 = attn.mask %44 rows %7 cols %42 seq_q %13 seq_k %14 kind = causal : tensor<64x64xf32>
+      %46 = attn.row_max %45 init %arg11 : tensor<64x64xf32> -> tensor<64xf32>
+      %47 = attn.rescale_factor %arg11, %46 scale_log2 %cst_2 : tensor<64xf32>
+      %48 = attn.scale_rows %arg12, %47 : tensor<64xf32>, tensor<64xf32>
+      %49 = attn.exp_diff %45, %46 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
+      %50 = attn.row_sum %49 init %48 : tensor<64x64xf32> -> tensor<64xf32>
+      %51 = attn.load_varlen_tile %arg2[%6, %42] rows %9 to %10 layout = bshd : tensor<1x?x2x64xbf16> -> tensor<64x64xbf16>
+      %52 = attn.scale_rows %arg13, %47 : tensor<64x64xf32>, tensor<64xf32>
+      %53 = attn.pv %49, %51, %52 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      scf.yield %46, %50, %53 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "tail"}
+    %output, %lse = attn.finalize %37#2, %37#1, %37#0 scale %cst_3 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+    %38 = arith.subi %13, %7 : index
+    %39 = arith.minsi %38, %c64 : index
+    %40 = arith.maxsi %39, %c0 : index
+    %41 = arith.addi %9, %7 : index
+    %extracted_slice = tensor.extract_slice %output[0, 0] [%40, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
+    %extracted_slice_8 = tensor.extract_slice %lse[0] [%40] [1] : tensor<64xf32> to tensor<?xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %extracted_slice into %arg8[0, %41, %arg6, 0] [1, %40, 1, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<1x?x4x64xbf16>
+      tensor.parallel_insert_slice %extracted_slice_8 into %arg9[0, %arg6, %41] [1, 1, %40] [1, 1, 1] : tensor<?xf32> into tensor<1x4x?xf32>
+    }
+  } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  return %5#0, %5#1 : tensor<1x?x4x64xbf16>, tensor<1x4x?xf32>
+}
+
+// -----
+
+// A varlen tile's rows are elements of the offsets arguments, which the
+// kernel takes as pointers: a first row computed otherwise is not.
+func.func @query_rows_computed(%arg0: tensor<1x?x4x64xbf16>, %arg1: tensor<1x?x2x64xbf16>, %arg2: tensor<1x?x2x64xbf16>, %arg3: tensor<?xi32>, %arg4: tensor<?xi32>) -> (tensor<1x?x4x64xbf16>, tensor<1x4x?xf32>) {
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
+  %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
+  %c-1 = arith.constant -1 : index
+  %c2 = arith.constant 2 : index
+  %cst_2 = arith.constant 0.180336878 : f32
+  %cst_3 = arith.constant 1.250000e-01 : f32
+  %c64 = arith.constant 64 : index
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %dim = tensor.dim %arg3, %c0 : tensor<?xi32>
+  %0 = arith.subi %dim, %c1 : index
+  %dim_4 = tensor.dim %arg0, %c1 : tensor<1x?x4x64xbf16>
+  %1 = arith.ceildivsi %dim_4, %c64 : index
+  %2 = arith.addi %1, %0 : index
+  %3 = tensor.empty(%dim_4) : tensor<1x?x4x64xbf16>
+  %4 = tensor.empty(%dim_4) : tensor<1x4x?xf32>
+  %5:2 = scf.forall (%arg5, %arg6, %arg7) in (1, 4, %2) shared_outs(%arg8 = %3, %arg9 = %4) -> (tensor<1x?x4x64xbf16>, tensor<1x4x?xf32>) {
+    %sequence, %query_block = attn.sequence_tile %arg3[%arg7] block_m = 64 : tensor<?xi32>
+    %6 = arith.divui %arg6, %c2 : index
+    %7 = arith.muli %query_block, %c64 : index
+    %8 = arith.addi %sequence, %c1 : index
+    %extracted = tensor.extract %arg3[%sequence] : tensor<?xi32>
+    %9 = arith.index_cast %extracted : i32 to index
+    %extracted_5 = tensor.extract %arg3[%8] : tensor<?xi32>
+    %10 = arith.index_cast %extracted_5 : i32 to index
+    %extracted_6 = tensor.extract %arg4[%sequence] : tensor<?xi32>
+    %11 = arith.index_cast %extracted_6 : i32 to index
+    %extracted_7 = tensor.extract %arg4[%8] : tensor<?xi32>
+    %12 = arith.index_cast %extracted_7 : i32 to index
+    %13 = arith.subi %10, %9 : index
+    %14 = arith.subi %12, %11 : index
+    // expected-error @+1 {{convert-attn-to-nvvm: a varlen tile's rows must be elements of i32 arguments of the function (the kernel's cu_seqlens_q and cu_seqlens_k pointers), as attn-tile reads them}}
+    %15 = attn.load_varlen_tile %arg0[%arg6, %7] rows %c0 to %10 layout = bshd : tensor<1x?x4x64xbf16> -> tensor<64x64xbf16>
+    %16 = arith.cmpi slt, %7, %13 : index
+    %17 = arith.select %16, %14, %c0 : index
+    %18 = arith.ceildivsi %17, %c64 : index
+    %19 = arith.addi %7, %c64 : index
+    %20 = arith.minsi %19, %13 : index
+    %21 = arith.addi %20, %c-1 : index
+    %22 = arith.addi %17, %c-1 : index
+    %23 = arith.minsi %21, %22 : index
+    %24 = arith.addi %23, %c1 : index
+    %25 = arith.ceildivsi %24, %c64 : index
+    %26 = arith.maxsi %25, %c0 : index
+    %27 = arith.minsi %26, %18 : index
+    %28 = arith.cmpi slt, %23, %c0 : index
+    %29 = arith.select %28, %c0, %27 : index
+    %30 = arith.addi %14, %c-1 : index
+    %31 = arith.minsi %7, %30 : index
+    %32 = arith.addi %31, %c1 : index
+    %33 = arith.floordivsi %32, %c64 : index
+    %34 = arith.maxsi %33, %c0 : index
+    %35 = arith.minsi %34, %29 : index
+    %36:3 = scf.for %arg10 = %c0 to %35 step %c1 iter_args(%arg11 = %cst_1, %arg12 = %cst_0, %arg13 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %42 = arith.muli %arg10, %c64 : index
+      %43 = attn.load_varlen_tile %arg1[%6, %42] rows %11 to %12 layout = bshd : tensor<1x?x2x64xbf16> -> tensor<64x64xbf16>
+      %44 = attn.qk %15, %43 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %45 = attn.row_max %44 init %arg11 : tensor<64x64xf32> -> tensor<64xf32>
+      %46 = attn.rescale_factor %arg11, %45 scale_log2 %cst_2 : tensor<64xf32>
+      %47 = attn.scale_rows %arg12, %46 : tensor<64xf32>, tensor<64xf32>
+      %48 = attn.exp_diff %44, %45 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
+      %49 = attn.row_sum %48 init %47 : tensor<64x64xf32> -> tensor<64xf32>
+      %50 = attn.load_varlen_tile %arg2[%6, %42] rows %11 to %12 layout = bshd : tensor<1x?x2x64xbf16> -> tensor<64x64xbf16>
+      %51 = attn.scale_rows %arg13, %46 : tensor<64x64xf32>, tensor<64xf32>
+      %52 = attn.pv %48, %50, %51 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      scf.yield %45, %49, %52 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "full"}
+    %37:3 = scf.for %arg10 = %35 to %29 step %c1 iter_args(%arg11 = %36#0, %arg12 = %36#1, %arg13 = %36#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %42 = arith.muli %arg10, %c64 : index
+      %43 = attn.load_varlen_tile %arg1[%6, %42] rows %11 to %12 layout = bshd : tensor<1x?x2x64xbf16> -> tensor<64x64xbf16>
+      %44 = attn.qk %15, %43 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %45 = attn.mask %44 rows %7 cols %42 seq_q %13 seq_k %14 kind = causal : tensor<64x64xf32>
+      %46 = attn.row_max %45 init %arg11 : tensor<64x64xf32> -> tensor<64xf32>
+      %47 = attn.rescale_factor %arg11, %46 scale_log2 %cst_2 : tensor<64xf32>
+      %48 = attn.scale_rows %arg12, %47 : tensor<64xf32>, tensor<64xf32>
+      %49 = attn.exp_diff %45, %46 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
+      %50 = attn.row_sum %49 init %48 : tensor<64x64xf32> -> tensor<64xf32>
+      %51 = attn.load_varlen_tile %arg2[%6, %42] rows %11 to %12 layout = bshd : tensor<1x?x2x64xbf16> -> tensor<64x64xbf16>
+      %52 = attn.scale_rows %arg13, %47 : tensor<64x64xf32>, tensor<64xf32>
+      %53 = attn.pv %49, %51, %52 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      scf.yield %46, %50, %53 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "tail"}
+    %output, %lse = attn.finalize %37#2, %37#1, %37#0 scale %cst_3 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+    %38 = arith.subi %13, %7 : index
+    %39 = arith.minsi %38, %c64 : index
+    %40 = arith.maxsi %39, %c0 : index
+    %41 = arith.addi %9, %7 : index
+    %extracted_slice = tensor.extract_slice %output[0, 0] [%40, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
+    %extracted_slice_8 = tensor.extract_slice %lse[0] [%40] [1] : tensor<64xf32> to tensor<?xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %extracted_slice into %arg8[0, %41, %arg6, 0] [1, %40, 1, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<1x?x4x64xbf16>
+      tensor.parallel_insert_slice %extracted_slice_8 into %arg9[0, %arg6, %41] [1, 1, %40] [1, 1, 1] : tensor<?xf32> into tensor<1x4x?xf32>
+    }
+  } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  return %5#0, %5#1 : tensor<1x?x4x64xbf16>, tensor<1x4x?xf32>
+}
+
+// -----
+
+// The tile scheduler walks the query tiles of cu_seqlens_q, not the keys'.
+func.func @tiles_of_keys(%arg0: tensor<1x?x4x64xbf16>, %arg1: tensor<1x?x2x64xbf16>, %arg2: tensor<1x?x2x64xbf16>, %arg3: tensor<?xi32>, %arg4: tensor<?xi32>) -> (tensor<1x?x4x64xbf16>, tensor<1x4x?xf32>) {
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
+  %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
+  %c-1 = arith.constant -1 : index
+  %c2 = arith.constant 2 : index
+  %cst_2 = arith.constant 0.180336878 : f32
+  %cst_3 = arith.constant 1.250000e-01 : f32
+  %c64 = arith.constant 64 : index
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %dim = tensor.dim %arg3, %c0 : tensor<?xi32>
+  %0 = arith.subi %dim, %c1 : index
+  %dim_4 = tensor.dim %arg0, %c1 : tensor<1x?x4x64xbf16>
+  %1 = arith.ceildivsi %dim_4, %c64 : index
+  %2 = arith.addi %1, %0 : index
+  %3 = tensor.empty(%dim_4) : tensor<1x?x4x64xbf16>
+  %4 = tensor.empty(%dim_4) : tensor<1x4x?xf32>
+  // expected-error @+1 {{convert-attn-to-nvvm: a varlen tile is one attn.sequence_tile of cu_seqlens_q in the tiling forall (attn-tile's tile scheduler)}}
+  %5:2 = scf.forall (%arg5, %arg6, %arg7) in (1, 4, %2) shared_outs(%arg8 = %3, %arg9 = %4) -> (tensor<1x?x4x64xbf16>, tensor<1x4x?xf32>) {
+    %sequence, %query_block = attn.sequence_tile %arg4[%arg7] block_m = 64 : tensor<?xi32>
+    %6 = arith.divui %arg6, %c2 : index
+    %7 = arith.muli %query_block, %c64 : index
+    %8 = arith.addi %sequence, %c1 : index
+    %extracted = tensor.extract %arg3[%sequence] : tensor<?xi32>
+    %9 = arith.index_cast %extracted : i32 to index
+    %extracted_5 = tensor.extract %arg3[%8] : tensor<?xi32>
+    %10 = arith.index_cast %extracted_5 : i32 to index
+    %extracted_6 = tensor.extract %arg4[%sequence] : tensor<?xi32>
+    %11 = arith.index_cast %extracted_6 : i32 to index
+    %extracted_7 = tensor.extract %arg4[%8] : tensor<?xi32>
+    %12 = arith.index_cast %extracted_7 : i32 to index
+    %13 = arith.subi %10, %9 : index
+    %14 = arith.subi %12, %11 : index
+    %15 = attn.load_varlen_tile %arg0[%arg6, %7] rows %9 to %10 layout = bshd : tensor<1x?x4x64xbf16> -> tensor<64x64xbf16>
+    %16 = arith.cmpi slt, %7, %13 : index
+    %17 = arith.select %16, %14, %c0 : index
+    %18 = arith.ceildivsi %17, %c64 : index
+    %19 = arith.addi %7, %c64 : index
+    %20 = arith.minsi %19, %13 : index
+    %21 = arith.addi %20, %c-1 : index
+    %22 = arith.addi %17, %c-1 : index
+    %23 = arith.minsi %21, %22 : index
+    %24 = arith.addi %23, %c1 : index
+    %25 = arith.ceildivsi %24, %c64 : index
+    %26 = arith.maxsi %25, %c0 : index
+    %27 = arith.minsi %26, %18 : index
+    %28 = arith.cmpi slt, %23, %c0 : index
+    %29 = arith.select %28, %c0, %27 : index
+    %30 = arith.addi %14, %c-1 : index
+    %31 = arith.minsi %7, %30 : index
+    %32 = arith.addi %31, %c1 : index
+    %33 = arith.floordivsi %32, %c64 : index
+    %34 = arith.maxsi %33, %c0 : index
+    %35 = arith.minsi %34, %29 : index
+    %36:3 = scf.for %arg10 = %c0 to %35 step %c1 iter_args(%arg11 = %cst_1, %arg12 = %cst_0, %arg13 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %42 = arith.muli %arg10, %c64 : index
+      %43 = attn.load_varlen_tile %arg1[%6, %42] rows %11 to %12 layout = bshd : tensor<1x?x2x64xbf16> -> tensor<64x64xbf16>
+      %44 = attn.qk %15, %43 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %45 = attn.row_max %44 init %arg11 : tensor<64x64xf32> -> tensor<64xf32>
+      %46 = attn.rescale_factor %arg11, %45 scale_log2 %cst_2 : tensor<64xf32>
+      %47 = attn.scale_rows %arg12, %46 : tensor<64xf32>, tensor<64xf32>
+      %48 = attn.exp_diff %44, %45 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
+      %49 = attn.row_sum %48 init %47 : tensor<64x64xf32> -> tensor<64xf32>
+      %50 = attn.load_varlen_tile %arg2[%6, %42] rows %11 to %12 layout = bshd : tensor<1x?x2x64xbf16> -> tensor<64x64xbf16>
+      %51 = attn.scale_rows %arg13, %46 : tensor<64x64xf32>, tensor<64xf32>
+      %52 = attn.pv %48, %50, %51 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      scf.yield %45, %49, %52 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "full"}
+    %37:3 = scf.for %arg10 = %35 to %29 step %c1 iter_args(%arg11 = %36#0, %arg12 = %36#1, %arg13 = %36#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %42 = arith.muli %arg10, %c64 : index
+      %43 = attn.load_varlen_tile %arg1[%6, %42] rows %11 to %12 layout = bshd : tensor<1x?x2x64xbf16> -> tensor<64x64xbf16>
+      %44 = attn.qk %15, %43 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %45 = attn.mask %44 rows %7 cols %42 seq_q %13 seq_k %14 kind = causal : tensor<64x64xf32>
+      %46 = attn.row_max %45 init %arg11 : tensor<64x64xf32> -> tensor<64xf32>
+      %47 = attn.rescale_factor %arg11, %46 scale_log2 %cst_2 : tensor<64xf32>
+      %48 = attn.scale_rows %arg12, %47 : tensor<64xf32>, tensor<64xf32>
+      %49 = attn.exp_diff %45, %46 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
+      %50 = attn.row_sum %49 init %48 : tensor<64x64xf32> -> tensor<64xf32>
+      %51 = attn.load_varlen_tile %arg2[%6, %42] rows %11 to %12 layout = bshd : tensor<1x?x2x64xbf16> -> tensor<64x64xbf16>
+      %52 = attn.scale_rows %arg13, %47 : tensor<64x64xf32>, tensor<64xf32>
+      %53 = attn.pv %49, %51, %52 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      scf.yield %46, %50, %53 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "tail"}
+    %output, %lse = attn.finalize %37#2, %37#1, %37#0 scale %cst_3 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+    %38 = arith.subi %13, %7 : index
+    %39 = arith.minsi %38, %c64 : index
+    %40 = arith.maxsi %39, %c0 : index
+    %41 = arith.addi %9, %7 : index
+    %extracted_slice = tensor.extract_slice %output[0, 0] [%40, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
+    %extracted_slice_8 = tensor.extract_slice %lse[0] [%40] [1] : tensor<64xf32> to tensor<?xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %extracted_slice into %arg8[0, %41, %arg6, 0] [1, %40, 1, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<1x?x4x64xbf16>
+      tensor.parallel_insert_slice %extracted_slice_8 into %arg9[0, %arg6, %41] [1, 1, %40] [1, 1, 1] : tensor<?xf32> into tensor<1x4x?xf32>
+    }
+  } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  return %5#0, %5#1 : tensor<1x?x4x64xbf16>, tensor<1x4x?xf32>
+}
+
+// -----
+
+// The tile scheduler's query blocks are the Q tile's rows.
+func.func @scheduler_block_m(%arg0: tensor<1x?x4x64xbf16>, %arg1: tensor<1x?x2x64xbf16>, %arg2: tensor<1x?x2x64xbf16>, %arg3: tensor<?xi32>, %arg4: tensor<?xi32>) -> (tensor<1x?x4x64xbf16>, tensor<1x4x?xf32>) {
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
+  %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
+  %c-1 = arith.constant -1 : index
+  %c2 = arith.constant 2 : index
+  %cst_2 = arith.constant 0.180336878 : f32
+  %cst_3 = arith.constant 1.250000e-01 : f32
+  %c64 = arith.constant 64 : index
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %dim = tensor.dim %arg3, %c0 : tensor<?xi32>
+  %0 = arith.subi %dim, %c1 : index
+  %dim_4 = tensor.dim %arg0, %c1 : tensor<1x?x4x64xbf16>
+  %1 = arith.ceildivsi %dim_4, %c64 : index
+  %2 = arith.addi %1, %0 : index
+  %3 = tensor.empty(%dim_4) : tensor<1x?x4x64xbf16>
+  %4 = tensor.empty(%dim_4) : tensor<1x4x?xf32>
+  %5:2 = scf.forall (%arg5, %arg6, %arg7) in (1, 4, %2) shared_outs(%arg8 = %3, %arg9 = %4) -> (tensor<1x?x4x64xbf16>, tensor<1x4x?xf32>) {
+    // expected-error @+1 {{convert-attn-to-nvvm: attn.sequence_tile's block_m must be the Q tile's rows, 64}}
+    %sequence, %query_block = attn.sequence_tile %arg3[%arg7] block_m = 128 : tensor<?xi32>
+    %6 = arith.divui %arg6, %c2 : index
+    %7 = arith.muli %query_block, %c64 : index
+    %8 = arith.addi %sequence, %c1 : index
+    %extracted = tensor.extract %arg3[%sequence] : tensor<?xi32>
+    %9 = arith.index_cast %extracted : i32 to index
+    %extracted_5 = tensor.extract %arg3[%8] : tensor<?xi32>
+    %10 = arith.index_cast %extracted_5 : i32 to index
+    %extracted_6 = tensor.extract %arg4[%sequence] : tensor<?xi32>
+    %11 = arith.index_cast %extracted_6 : i32 to index
+    %extracted_7 = tensor.extract %arg4[%8] : tensor<?xi32>
+    %12 = arith.index_cast %extracted_7 : i32 to index
+    %13 = arith.subi %10, %9 : index
+    %14 = arith.subi %12, %11 : index
+    %15 = attn.load_varlen_tile %arg0[%arg6, %7] rows %9 to %10 layout = bshd : tensor<1x?x4x64xbf16> -> tensor<64x64xbf16>
+    %16 = arith.cmpi slt, %7, %13 : index
+    %17 = arith.select %16, %14, %c0 : index
+    %18 = arith.ceildivsi %17, %c64 : index
+    %19 = arith.addi %7, %c64 : index
+    %20 = arith.minsi %19, %13 : index
+    %21 = arith.addi %20, %c-1 : index
+    %22 = arith.addi %17, %c-1 : index
+    %23 = arith.minsi %21, %22 : index
+    %24 = arith.addi %23, %c1 : index
+    %25 = arith.ceildivsi %24, %c64 : index
+    %26 = arith.maxsi %25, %c0 : index
+    %27 = arith.minsi %26, %18 : index
+    %28 = arith.cmpi slt, %23, %c0 : index
+    %29 = arith.select %28, %c0, %27 : index
+    %30 = arith.addi %14, %c-1 : index
+    %31 = arith.minsi %7, %30 : index
+    %32 = arith.addi %31, %c1 : index
+    %33 = arith.floordivsi %32, %c64 : index
+    %34 = arith.maxsi %33, %c0 : index
+    %35 = arith.minsi %34, %29 : index
+    %36:3 = scf.for %arg10 = %c0 to %35 step %c1 iter_args(%arg11 = %cst_1, %arg12 = %cst_0, %arg13 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %42 = arith.muli %arg10, %c64 : index
+      %43 = attn.load_varlen_tile %arg1[%6, %42] rows %11 to %12 layout = bshd : tensor<1x?x2x64xbf16> -> tensor<64x64xbf16>
+      %44 = attn.qk %15, %43 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %45 = attn.row_max %44 init %arg11 : tensor<64x64xf32> -> tensor<64xf32>
+      %46 = attn.rescale_factor %arg11, %45 scale_log2 %cst_2 : tensor<64xf32>
+      %47 = attn.scale_rows %arg12, %46 : tensor<64xf32>, tensor<64xf32>
+      %48 = attn.exp_diff %44, %45 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
+      %49 = attn.row_sum %48 init %47 : tensor<64x64xf32> -> tensor<64xf32>
+      %50 = attn.load_varlen_tile %arg2[%6, %42] rows %11 to %12 layout = bshd : tensor<1x?x2x64xbf16> -> tensor<64x64xbf16>
+      %51 = attn.scale_rows %arg13, %46 : tensor<64x64xf32>, tensor<64xf32>
+      %52 = attn.pv %48, %50, %51 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      scf.yield %45, %49, %52 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "full"}
+    %37:3 = scf.for %arg10 = %35 to %29 step %c1 iter_args(%arg11 = %36#0, %arg12 = %36#1, %arg13 = %36#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %42 = arith.muli %arg10, %c64 : index
+      %43 = attn.load_varlen_tile %arg1[%6, %42] rows %11 to %12 layout = bshd : tensor<1x?x2x64xbf16> -> tensor<64x64xbf16>
+      %44 = attn.qk %15, %43 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %45 = attn.mask %44 rows %7 cols %42 seq_q %13 seq_k %14 kind = causal : tensor<64x64xf32>
+      %46 = attn.row_max %45 init %arg11 : tensor<64x64xf32> -> tensor<64xf32>
+      %47 = attn.rescale_factor %arg11, %46 scale_log2 %cst_2 : tensor<64xf32>
+      %48 = attn.scale_rows %arg12, %47 : tensor<64xf32>, tensor<64xf32>
+      %49 = attn.exp_diff %45, %46 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
+      %50 = attn.row_sum %49 init %48 : tensor<64x64xf32> -> tensor<64xf32>
+      %51 = attn.load_varlen_tile %arg2[%6, %42] rows %11 to %12 layout = bshd : tensor<1x?x2x64xbf16> -> tensor<64x64xbf16>
+      %52 = attn.scale_rows %arg13, %47 : tensor<64x64xf32>, tensor<64xf32>
+      %53 = attn.pv %49, %51, %52 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      scf.yield %46, %50, %53 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "tail"}
+    %output, %lse = attn.finalize %37#2, %37#1, %37#0 scale %cst_3 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+    %38 = arith.subi %13, %7 : index
+    %39 = arith.minsi %38, %c64 : index
+    %40 = arith.maxsi %39, %c0 : index
+    %41 = arith.addi %9, %7 : index
+    %extracted_slice = tensor.extract_slice %output[0, 0] [%40, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
+    %extracted_slice_8 = tensor.extract_slice %lse[0] [%40] [1] : tensor<64xf32> to tensor<?xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %extracted_slice into %arg8[0, %41, %arg6, 0] [1, %40, 1, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<1x?x4x64xbf16>
+      tensor.parallel_insert_slice %extracted_slice_8 into %arg9[0, %arg6, %41] [1, 1, %40] [1, 1, 1] : tensor<?xf32> into tensor<1x4x?xf32>
+    }
+  } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  return %5#0, %5#1 : tensor<1x?x4x64xbf16>, tensor<1x4x?xf32>
+}
