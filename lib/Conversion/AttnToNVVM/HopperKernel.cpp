@@ -496,8 +496,9 @@ void KernelEmitter::loadQuery() {
 /// The kv ops (the rotated loops' prologue, the kv loops, their epilogue)
 /// start from Q, waited for before the first of them; attn.launch_dependents
 /// is lowered where it stands; attn.finalize normalizes and stores O and the
-/// LSE. The other ops of the region are index arithmetic and constants,
-/// lowered where an op reads them, and the Q load (loadQuery).
+/// LSE. The region's other ops have no effects and no regions (the plan
+/// reader's verifyTileTopLevel): each is computed where an op reads it, or
+/// is the Q load, which loadQuery issues.
 void KernelEmitter::emitConsumer(Value output, Value lse,
                                  ArrayRef<Value> bounds) {
   Value kvBegin = bounds.front();
@@ -509,6 +510,7 @@ void KernelEmitter::emitConsumer(Value output, Value lse,
   // first loop's inits, or those the rotated loops' prologue yields without
   // blocks), and let warpgroup 0 take the first ping-pong turn.
   auto startKvOps = [&] {
+    assert(!started && "the kv ops start once");
     started = true;
     waitBarrier(queryBarrier(), c32(0));
     scf::ForOp first = plan.kvLoops.front().loop;
@@ -531,13 +533,16 @@ void KernelEmitter::emitConsumer(Value output, Value lse,
     }
   };
   scf::ForOp last = plan.kvLoops.back().loop;
-  Block *tile = plan.finalize->getBlock();
+  Block *tile = last->getBlock();
+  assert(plan.finalize->getBlock() == tile &&
+         "attn.finalize reads the kv loops' results in their block");
   for (Operation &op : tile->without_terminator()) {
     if (isa<LaunchDependentsOp>(op)) {
       lowerLaunchDependents();
       continue;
     }
     if (auto finalize = dyn_cast<FinalizeOp>(op)) {
+      assert(started && "attn.finalize reads the kv loops' results");
       lowerFinalize(tileValues, finalize, output, lse);
       continue;
     }
@@ -573,11 +578,9 @@ void KernelEmitter::emitConsumer(Value output, Value lse,
       continue;
     }
     auto loop = dyn_cast<scf::ForOp>(op);
-    const KvLoop *kv =
-        loop ? llvm::find_if(plan.kvLoops,
-                             [&](const KvLoop &k) { return k.loop == loop; })
-             : nullptr;
-    if (!kv || kv == plan.kvLoops.end())
+    const KvLoop *kv = llvm::find_if(
+        plan.kvLoops, [&](const KvLoop &k) { return loop && k.loop == loop; });
+    if (kv == plan.kvLoops.end())
       continue;
     if (!started)
       startKvOps();

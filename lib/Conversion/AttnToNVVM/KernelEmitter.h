@@ -290,7 +290,8 @@ private:
   std::pair<Value, Value> producerBounds();
   void loadQuery();
   /// Consumer warpgroups on the CTA's tile: the ops of the tile's region in
-  /// IR order (kv loop `i` runs from `bounds[i]` to `bounds[i + 1]`).
+  /// IR order. `bounds` are tileBounds(): kv loop `i` runs from `bounds[i]`
+  /// to `bounds[i + 1]`, or, rotated, from max(bounds[i], begin + 1) on.
   void emitConsumer(Value output, Value lse, ArrayRef<Value> bounds);
   /// This thread's O values scaled by `inv` per row, packed as element
   /// pairs (pair k holds values 2k and 2k + 1) in the output element type.

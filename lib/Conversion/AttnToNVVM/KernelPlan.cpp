@@ -199,6 +199,7 @@ private:
   LogicalResult readConsumerLoops();
   /// The K and V loads, the scale values, the steps' waits.
   LogicalResult readKvLoadsAndScales();
+  LogicalResult verifyTileTopLevel(Block &tile);
   /// A paged cache's and a varlen batch's inputs, the argument order, and
   /// the indices the kernel clones.
   LogicalResult verifyIndices();
@@ -411,6 +412,34 @@ LogicalResult KernelPlanReader::readProducer() {
   return success();
 }
 
+/// The kernel lowers the top level of a tile (the forall's body, and the
+/// consumer region of its attn.warp_specialize) op by op (emitConsumer):
+/// the kv loops, their prologue and epilogue, attn.launch_dependents,
+/// attn.finalize, the attn.warp_specialize and the Q load. Every other op
+/// must be one the kernel computes where an op reads it (no effects, no
+/// regions): one with effects or regions would be missing from the kernel.
+LogicalResult KernelPlanReader::verifyTileTopLevel(Block &tile) {
+  for (Operation &op : tile.without_terminator()) {
+    bool lowered =
+        isa<FinalizeOp, LaunchDependentsOp, WarpSpecializeOp>(op) ||
+        TileLoad(&op) == plan.queryLoad ||
+        llvm::any_of(
+            plan.kvLoops,
+            [&](const KvLoop &kv) { return kv.loop.getOperation() == &op; }) ||
+        (plan.pipeline && (plan.pipeline->prologue.getOperation() == &op ||
+                           plan.pipeline->epilogue.getOperation() == &op));
+    if (lowered || (op.getNumRegions() == 0 && isMemoryEffectFree(&op)))
+      continue;
+    return op.emitError("convert-attn-to-nvvm: '")
+           << op.getName()
+           << "' at the top level of a tile has no GPU lowering: the kernel "
+              "runs its kv loops, attn.launch_dependents and attn.finalize "
+              "there, and computes ops without effects or regions where "
+              "they are read";
+  }
+  return success();
+}
+
 LogicalResult KernelPlanReader::readConsumerLoops() {
   // The kernel runs the kv loops the IR holds, with the IR's bounds and
   // score modifiers (KvLoops.h).
@@ -528,6 +557,9 @@ LogicalResult KernelPlanReader::readConsumerLoops() {
       return finalize.emitError("convert-attn-to-nvvm: attn.finalize must "
                                 "read the last kv loop's results");
   plan.finalize = finalize;
+  if (failed(verifyTileTopLevel(loopRegion.front())) ||
+      (specialized && failed(verifyTileTopLevel(*forall.getBody()))))
+    return failure();
   plan.reversedQueryBlock = getReversedQueryBlock(forall);
   // Ping-pong turns pair up the two warpgroups' steps: every loop takes
   // them, or none does.
@@ -539,6 +571,23 @@ LogicalResult KernelPlanReader::readConsumerLoops() {
                                "attn.pass_turn) all alike or not at all");
 
   return success();
+}
+
+/// Whether `a` and `b` load the same tensor's rows of the same batch and
+/// head (through the same block table and length, or of the same
+/// sequence's rows) into the same tile type: the loads of K (or V) in two kv
+/// loops, which differ in their block (the row) only.
+static bool loadsSameOperand(TileLoad a, TileLoad b) {
+  Operation *x = a.getOperation(), *y = b.getOperation();
+  if (x->getName() != y->getName() ||
+      x->getResultTypes() != y->getResultTypes() ||
+      x->getAttrDictionary() != y->getAttrDictionary())
+    return false;
+  return llvm::all_of(llvm::zip_equal(x->getOperands(), y->getOperands()),
+                      [&](auto pair) {
+                        auto [u, v] = pair;
+                        return u == v || (u == a.getRow() && v == b.getRow());
+                      });
 }
 
 LogicalResult KernelPlanReader::readKvLoadsAndScales() {
@@ -585,6 +634,17 @@ LogicalResult KernelPlanReader::readKvLoadsAndScales() {
     }
     return load;
   };
+  // The kernel loads K and V of every kv loop as it loads the first one's
+  // (one tensor map, head and batch): a loop that reads another tensor,
+  // head or sequence would silently read the first one's.
+  auto checkSameOperand = [&](TileLoad first, TileLoad load) -> LogicalResult {
+    if (!first || loadsSameOperand(first, load))
+      return success();
+    return load.getOperation()->emitError(
+        "convert-attn-to-nvvm: every kv loop must load this tile as the "
+        "first loads it (the same tensor, batch and head, page table and "
+        "length, or sequence rows), at its own block");
+  };
   // The softmax scale (attn.softcap's with a softcap, else attn.finalize's)
   // and the f32 operands the kernel computes at its entry.
   softmaxScale = plan.lseScale;
@@ -595,7 +655,7 @@ LogicalResult KernelPlanReader::readKvLoadsAndScales() {
       plan.blockN = valueType.getShape()[0];
       plan.valueHeadDim = valueType.getShape()[1];
       TileLoad valueLoad = kvLoad(op, pv.getValue(), /*isKey=*/false);
-      if (!valueLoad)
+      if (!valueLoad || failed(checkSameOperand(plan.valueLoad, valueLoad)))
         return WalkResult::interrupt();
       plan.valueLoad = valueLoad;
       // A page pool's rows are pages, not the sequence (PagedKv::length).
@@ -604,7 +664,7 @@ LogicalResult KernelPlanReader::readKvLoadsAndScales() {
       sawValue = true;
     } else if (auto qk = dyn_cast<QKOp>(op)) {
       TileLoad keyLoad = kvLoad(op, qk.getKey(), /*isKey=*/true);
-      if (!keyLoad)
+      if (!keyLoad || failed(checkSameOperand(plan.keyLoad, keyLoad)))
         return WalkResult::interrupt();
       plan.keyLoad = keyLoad;
       // A page pool is [pages, page_size, heads, D] whatever the layout.

@@ -184,12 +184,14 @@ struct KernelPlan {
   /// Some kv loop's O *= alpha is `conditional` (attn-conditional-rescale):
   /// for the manifest; each op's lowering reads its own attribute.
   bool conditionalRescale = false;
-  /// The tile's attn.launch_dependents, if any: the kernel signals its
-  /// programmatic dependents where it stands in the tile's region.
-  mutable LaunchDependentsOp launchDependents;
+  /// Whether the tile holds an attn.launch_dependents: the kernel signals
+  /// its programmatic dependents where the op stands in the tile's region.
+  bool signalsDependents = false;
   /// A split-KV tile's combine kernel is a programmatic dependent launch
   /// (#attn.split_kv's programmatic_launch) where the tile signals it.
-  bool programmaticCombineLaunch() const { return kvSplit && launchDependents; }
+  bool programmaticCombineLaunch() const {
+    return kvSplit && signalsDependents;
+  }
   /// The query block in longest-first order, `ub - 1 - iv`, where the IR
   /// computes it (attn-order-tiles); null for in-order tiles.
   Value reversedQueryBlock;

@@ -41,7 +41,7 @@ LogicalResult mlir::attn::readLaunchDependents(KernelPlan &plan, Region &tile) {
     return (*std::next(ops.begin()))
         .emitError("convert-attn-to-nvvm: a tile signals its dependents "
                    "once; this is its second attn.launch_dependents");
-  plan.launchDependents = *ops.begin();
+  plan.signalsDependents = true;
   return success();
 }
 

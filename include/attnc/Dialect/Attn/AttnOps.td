@@ -849,8 +849,9 @@ def Attn_LaunchDependentsOp : Attn_Op<"launch_dependents",
     launch after the attention kernel. `attn-signal-dependents` puts the op
     at the tile's epilogue (right before its `attn.finalize`) or at its
     start (before its first kv loop); `convert-attn-to-nvvm` lowers it where
-    it stands among the tile's kv loops and `attn.finalize` (between two kv
-    loops, or after the stores, as well). Only at the top level of a tile:
+    it stands among the tile's kv loops and `attn.finalize` (after
+    `attn.finalize`: once O and the LSE are stored). Only at the top level of
+    a tile:
     the consumer region of an `attn.warp_specialize`, or the body of the
     tiling `scf.forall` without warp specialization.
 
