@@ -421,7 +421,8 @@ LogicalResult KernelPlanReader::readProducer() {
 LogicalResult KernelPlanReader::verifyTileTopLevel(Block &tile) {
   for (Operation &op : tile.without_terminator()) {
     bool lowered =
-        isa<FinalizeOp, LaunchDependentsOp, WarpSpecializeOp>(op) ||
+        isa<FinalizeOp, LaunchDependentsOp>(op) ||
+        (specialized && &op == specialized.getOperation()) ||
         TileLoad(&op) == plan.queryLoad ||
         llvm::any_of(
             plan.kvLoops,
@@ -432,10 +433,11 @@ LogicalResult KernelPlanReader::verifyTileTopLevel(Block &tile) {
       continue;
     return op.emitError("convert-attn-to-nvvm: '")
            << op.getName()
-           << "' at the top level of a tile has no GPU lowering: the kernel "
-              "runs its kv loops, attn.launch_dependents and attn.finalize "
-              "there, and computes ops without effects or regions where "
-              "they are read";
+           << "' at the top level of a tile has no GPU lowering: there the "
+              "kernel lowers the Q load, attn.warp_specialize, the kv loops "
+              "(and their prologue and epilogue), attn.launch_dependents and "
+              "attn.finalize, and computes ops without effects or regions "
+              "where they are read";
   }
   return success();
 }
@@ -583,11 +585,12 @@ static bool loadsSameOperand(TileLoad a, TileLoad b) {
       x->getResultTypes() != y->getResultTypes() ||
       x->getAttrDictionary() != y->getAttrDictionary())
     return false;
-  return llvm::all_of(llvm::zip_equal(x->getOperands(), y->getOperands()),
-                      [&](auto pair) {
-                        auto [u, v] = pair;
-                        return u == v || (u == a.getRow() && v == b.getRow());
-                      });
+  unsigned row = a.getRowOperand().getOperandNumber();
+  for (OpOperand &operand : x->getOpOperands())
+    if (operand.getOperandNumber() != row &&
+        operand.get() != y->getOperand(operand.getOperandNumber()))
+      return false;
+  return true;
 }
 
 LogicalResult KernelPlanReader::readKvLoadsAndScales() {
@@ -640,10 +643,12 @@ LogicalResult KernelPlanReader::readKvLoadsAndScales() {
   auto checkSameOperand = [&](TileLoad first, TileLoad load) -> LogicalResult {
     if (!first || loadsSameOperand(first, load))
       return success();
-    return load.getOperation()->emitError(
+    InFlightDiagnostic diag = load.getOperation()->emitError(
         "convert-attn-to-nvvm: every kv loop must load this tile as the "
         "first loads it (the same tensor, batch and head, page table and "
-        "length, or sequence rows), at its own block");
+        "length, or sequence rows; tile type and layout), at its own block");
+    diag.attachNote(first.getOperation()->getLoc()) << "the first load";
+    return diag;
   };
   // The softmax scale (attn.softcap's with a softcap, else attn.finalize's)
   // and the f32 operands the kernel computes at its entry.
@@ -736,6 +741,11 @@ LogicalResult KernelPlanReader::verifyIndices() {
     return failure();
   if (failed(verifyArgumentOrder(plan)))
     return failure();
+  // The kernel loads K and V at the kv head of K's load.
+  if (plan.valueLoad.getHead() != plan.keyLoad.getHead())
+    return plan.valueLoad.getOperation()->emitError(
+        "convert-attn-to-nvvm: V must be loaded at K's head (the kernel "
+        "loads both at the kv head of K's load)");
   if (plan.varlen && plan.kvSplit)
     return fail("a variable-length batch with kv splits has no GPU lowering "
                 "(the CPU pipeline runs it)");

@@ -149,6 +149,15 @@ public:
   Value getRow() const {
     return get([](auto load) { return load.getRow(); });
   }
+  /// The operand that holds the row: the loads of one operand in two kv
+  /// loops differ in it only.
+  OpOperand &getRowOperand() const {
+    if (auto paged = getPaged())
+      return paged.getRowMutable();
+    if (auto varlen = getVarlen())
+      return varlen.getRowMutable();
+    return cast<LoadTileOp>(op).getRowMutable();
+  }
   /// The first row of the tile's sequence in the packed batch (varlen), or
   /// null.
   Value getSequenceBegin() const {
