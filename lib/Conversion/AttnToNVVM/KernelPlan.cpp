@@ -640,8 +640,11 @@ LogicalResult KernelPlanReader::readKvLoadsAndScales() {
   // The kernel loads K and V of every kv loop as it loads the first one's
   // (one tensor map, head and batch): a loop that reads another tensor,
   // head or sequence would silently read the first one's.
-  auto checkSameOperand = [&](TileLoad first, TileLoad load) -> LogicalResult {
-    if (!first || loadsSameOperand(first, load))
+  TileLoad firstKeyLoad, firstValueLoad;
+  auto checkSameOperand = [&](TileLoad &first, TileLoad load) -> LogicalResult {
+    if (!first)
+      first = load;
+    if (loadsSameOperand(first, load))
       return success();
     InFlightDiagnostic diag = load.getOperation()->emitError(
         "convert-attn-to-nvvm: every kv loop must load this tile as the "
@@ -660,7 +663,7 @@ LogicalResult KernelPlanReader::readKvLoadsAndScales() {
       plan.blockN = valueType.getShape()[0];
       plan.valueHeadDim = valueType.getShape()[1];
       TileLoad valueLoad = kvLoad(op, pv.getValue(), /*isKey=*/false);
-      if (!valueLoad || failed(checkSameOperand(plan.valueLoad, valueLoad)))
+      if (!valueLoad || failed(checkSameOperand(firstValueLoad, valueLoad)))
         return WalkResult::interrupt();
       plan.valueLoad = valueLoad;
       // A page pool's rows are pages, not the sequence (PagedKv::length).
@@ -669,7 +672,7 @@ LogicalResult KernelPlanReader::readKvLoadsAndScales() {
       sawValue = true;
     } else if (auto qk = dyn_cast<QKOp>(op)) {
       TileLoad keyLoad = kvLoad(op, qk.getKey(), /*isKey=*/true);
-      if (!keyLoad || failed(checkSameOperand(plan.keyLoad, keyLoad)))
+      if (!keyLoad || failed(checkSameOperand(firstKeyLoad, keyLoad)))
         return WalkResult::interrupt();
       plan.keyLoad = keyLoad;
       // A page pool is [pages, page_size, heads, D] whatever the layout.
