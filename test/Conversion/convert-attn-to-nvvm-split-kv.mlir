@@ -12,32 +12,39 @@
 // RUN:   | FileCheck %s --check-prefix=ORDINARY --implicit-check-not=griddepcontrol --implicit-check-not=programmatic_launch
 
 // A split-KV attention (kv_splits) becomes two kernels. The combine kernel,
-// lowered from attn.combine_splits: one warp per query row, four rows per
-// CTA; the O box of the CTA's rows unswizzled, then the LSE and the
-// workspace's partial O and LSE, Nq and the split count.
+// lowered from attn.combine_splits: one query row per CTA, its four warps
+// sharing the row's splits; the O box of the row unswizzled, then the LSE
+// and the workspace's partial O and LSE, Nq and the split count.
 // CHECK-LABEL: gpu.module @attn_kernels
 // CHECK:       llvm.func @split_combine(%[[O:[^:]*]]: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant},
 // CHECK-SAME:    %[[LSE:[^:]*]]: !llvm.ptr<1>, %[[PO:[^:]*]]: !llvm.ptr<1>, %[[PL:[^:]*]]: !llvm.ptr<1>, %[[NQ:[^:]*]]: i32, %[[S:[^:]*]]: i32)
 // CHECK-SAME:    attributes {nvvm.kernel, nvvm.reqntid = array<i32: 128, 1, 1>}
-// The row's (batch, head) from the grid's y and z, B and H from its size.
+// The warp of the thread; the row from the grid's x, its (batch, head) from
+// y and z, B and H from the grid's size.
+// CHECK:         %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+// CHECK:         %[[WARP:.*]] = arith.shrui %[[TID]], %{{.*}} : i32
+// CHECK:         %[[ROW:.*]] = nvvm.read.ptx.sreg.ctaid.x : i32
 // CHECK:         %[[H:.*]] = nvvm.read.ptx.sreg.ctaid.y : i32
 // CHECK:         %[[B:.*]] = nvvm.read.ptx.sreg.ctaid.z : i32
 // A programmatic dependent launch: the kernel may start while the attention
 // kernel runs, so it waits for that grid before the first partial it reads.
 // CHECK-NOT:     llvm.load
 // CHECK:         nvvm.griddepcontrol wait
-// M: each lane's maximum over splits lane, lane + 32, ... of the partial
-// LSE, then a butterfly over the warp.
+// M, in every warp: each lane's maximum over splits lane, lane + 32, ... of
+// the partial LSE, then a butterfly over the warp.
 // CHECK:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c32
 // CHECK:           llvm.getelementptr %[[PL]]
 // CHECK:           arith.maximumf
 // CHECK-COUNT-5: nvvm.shfl.sync  bfly
-// Every split weighed by exp2((LSE_s - M) log2 e), two columns per lane:
-// sixteen splits an iteration (their loads in flight together); one past
-// the count reads the last split (min) and weighs 0 (select).
-// CHECK:         %[[COUNT:.*]] = arith.index_cast %{{.*}} : i32 to index
+// Warp w weighs splits 16 w + g, ..., + 15 for g = 0, 64, ... by
+// exp2((LSE_s - M) log2 e), two columns per lane (the sixteen loads in
+// flight together); one past the count reads the last split (min) and
+// weighs 0 (select).
+// CHECK:         %[[COUNT:.*]] = arith.index_cast %[[S]] : i32 to index
 // CHECK:         %[[LAST:.*]] = arith.subi %[[COUNT]], %c1
-// CHECK:         scf.for %[[G:.*]] = %c0 to %[[COUNT]] step %[[SIXTEEN:[^ ]*]] iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (f32, vector<2xf32>)
+// CHECK:         %[[FIRST:.*]] = arith.muli %[[WARP]], %[[SIXTEEN:[^ ]*]] : i32
+// CHECK:         %[[FIRST_IDX:.*]] = arith.index_cast %[[FIRST]] : i32 to index
+// CHECK:         %[[SUMS:.*]]:2 = scf.for %[[G:.*]] = %[[FIRST_IDX]] to %[[COUNT]] step %c64 iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (f32, vector<2xf32>)
 // CHECK:           %[[S0:.*]] = arith.addi %[[G]], %{{.*}} : index
 // CHECK:           %[[EXISTS:.*]] = arith.cmpi ult, %[[S0]], %[[COUNT]] : index
 // CHECK:           %[[SPLIT:.*]] = arith.minui %[[S0]], %[[LAST]] : index
@@ -49,15 +56,27 @@
 // CHECK-COUNT-15:  llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
 // CHECK-NOT:       llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
 // CHECK:           scf.yield
-// O / sum in bf16 into the O box, the LSE M + ln(sum) stored directly,
-// then one TMA store of the CTA's rows.
-// CHECK:         llvm.fptrunc %{{.*}} : vector<2xf32> to vector<2xbf16>
-// CHECK:         llvm.store %{{.*}} : vector<2xbf16>, !llvm.ptr<3>
+// Each warp's columns and sum of weights into shared memory (after the
+// staged row of O: 64 bf16 = 128 bytes; the sums after four warps' 64
+// columns, at 128 + 4 * 64 * 4), then a barrier.
+// CHECK:         %[[SMEM:.*]] = llvm.mlir.addressof @attn_smem : !llvm.ptr<3>
+// CHECK:         llvm.store %[[SUMS]]#1, %{{.*}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
+// CHECK:         llvm.store %[[SUMS]]#0, %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<3>
+// CHECK:         nvvm.barrier0
+// The four sums added, and per thread a column pair of the four warps,
+// times 1 / sum, in bf16 into the staged row; the LSE M + ln(sum) stored
+// directly, then one TMA store of the row.
+// CHECK:         llvm.getelementptr %[[SMEM]][%c1152_i32]
+// CHECK-COUNT-4: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
+// CHECK:         scf.if
+// CHECK-COUNT-4:   llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xf32>
+// CHECK:           llvm.fptrunc %{{.*}} : vector<2xf32> to vector<2xbf16>
+// CHECK:           llvm.store %{{.*}} : vector<2xbf16>, !llvm.ptr<3>
 // CHECK:         llvm.getelementptr %[[LSE]]
 // CHECK:         llvm.store %{{.*}} : f32, !llvm.ptr<1>
 // CHECK:         nvvm.fence.proxy
 // CHECK:         nvvm.barrier0
-// CHECK:         nvvm.cp.async.bulk.tensor.global.shared.cta %[[O]], %{{.*}}, box[%{{.*}}, %{{.*}}, %[[H]], %[[B]]]
+// CHECK:         nvvm.cp.async.bulk.tensor.global.shared.cta %[[O]], %[[SMEM]], box[%{{.*}}, %[[ROW]], %[[H]], %[[B]]]
 // The attention kernel: the workspace pointers, and for a launch of one
 // split (the count is chosen at launch) the O tensor map and the LSE
 // pointer; the batch size and the split count (the function's index
@@ -69,9 +88,9 @@
 // CHECK-SAME:    #attn.kernel_param<"pointer", "o_partial">, #attn.kernel_param<"pointer", "lse_partial">,
 // CHECK-SAME:    #attn.kernel_param<"tensor_map", "o", box = [64, 64, 1, 1]>, #attn.kernel_param<"pointer", "lse">,
 // CHECK-SAME:    #attn.kernel_param<"i32", "batch">, #attn.kernel_param<"i32", "kv_splits">]
-// CHECK-SAME:    split_kv = <splits = 0, kv_block = 128, entry = "split_combine", threads = 128, shared_memory = 512,
-// CHECK-SAME:      grid = [#attn.grid_dim<["seq_q"], ceil_div = 4>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch"]>],
-// CHECK-SAME:      params = [#attn.kernel_param<"tensor_map", "o", box = [64, 4, 1, 1], swizzle = 0>, #attn.kernel_param<"pointer", "lse">,
+// CHECK-SAME:    split_kv = <splits = 0, kv_block = 128, entry = "split_combine", threads = 128, shared_memory = 1168,
+// CHECK-SAME:      grid = [#attn.grid_dim<["seq_q"]>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch"]>],
+// CHECK-SAME:      params = [#attn.kernel_param<"tensor_map", "o", box = [64, 1, 1, 1], swizzle = 0>, #attn.kernel_param<"pointer", "lse">,
 // CHECK-SAME:      programmatic_launch = true>
 // The split count the IR's kv range divides by (max with 1) is the
 // parameter; grid z is batch x split, batches fastest.
@@ -142,7 +161,7 @@ func.func @split(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 // CHECK:       llvm.func @fixed(%{{[^:]*}}: !llvm.ptr {{{[^}]*}}}, %{{[^:]*}}: !llvm.ptr {{{[^}]*}}}, %{{[^:]*}}: !llvm.ptr {{{[^}]*}}},
 // CHECK-SAME:    %{{[^:]*}}: !llvm.ptr<1>, %{{[^:]*}}: !llvm.ptr<1>, %{{[^:]*}}: i32, %{{[^:]*}}: i32, %{{[^:]*}}: i32)
 // CHECK-SAME:    split_kv = <splits = 3, kv_block = 128, entry = "fixed_combine"
-// CHECK-SAME:      params = [#attn.kernel_param<"tensor_map", "o", box = [64, 4, 1, 1], swizzle = 0>, #attn.kernel_param<"pointer", "o_partial">,
+// CHECK-SAME:      params = [#attn.kernel_param<"tensor_map", "o", box = [64, 1, 1, 1], swizzle = 0>, #attn.kernel_param<"pointer", "o_partial">,
 func.func @fixed(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
                  %v: tensor<?x4x?x64xbf16>) -> tensor<?x4x?x64xbf16> {
   %splits = arith.constant 3 : index

@@ -46,3 +46,17 @@ func.func @computed_splits(%q: tensor<?x8x1x64xbf16>, %k: tensor<?x2x?x64xbf16>,
       -> tensor<?x8x1x64xbf16>
   return %o : tensor<?x8x1x64xbf16>
 }
+
+// -----
+
+// The combine kernel stores O a column pair a thread (128 threads): a value
+// head dim above 256 with kv splits is a diagnostic.
+func.func @split_wide_values(%q: tensor<?x32x1x64xbf16>, %k: tensor<?x8x?x64xbf16>,
+                             %v: tensor<?x8x?x264xbf16>) -> tensor<?x32x1x264xbf16> {
+  // UNSPECIALIZED: error: convert-attn-to-nvvm: attn.combine_splits merges a value head dim of 264; the combine kernel takes at most 256
+  // expected-error @+1 {{convert-attn-to-nvvm: attn.combine_splits merges a value head dim of 264; the combine kernel takes at most 256}}
+  %o = attn.attention %q, %k, %v
+      : tensor<?x32x1x64xbf16>, tensor<?x8x?x64xbf16>, tensor<?x8x?x264xbf16>
+      -> tensor<?x32x1x264xbf16>
+  return %o : tensor<?x32x1x264xbf16>
+}

@@ -13,15 +13,18 @@
 //   M = max_s LSE_s,  w_s = exp(LSE_s - M),
 //   O = sum_s w_s O_s / sum_s w_s,  LSE = M + log(sum_s w_s)
 //
-// (O = 0, LSE = -inf where every split was empty). One warp computes one row:
-// the lanes reduce the split maxima, then every lane walks the splits,
-// sixteen at a time, weighting its columns (two adjacent ones per 64, one
-// 8-byte load each, so a warp reads a row's 64-column chunk as 256 contiguous
-// bytes). The CTA's rows of O go through shared memory (unswizzled rows, the
-// O box) to one TMA store, which clips rows past Nq; the LSE is stored
-// directly. As a
-// programmatic dependent launch (#attn.split_kv's programmatic_launch) it
-// computes its rows' indices, then waits for the attention grid.
+// (O = 0, LSE = -inf where every split was empty). One CTA computes one
+// row, its warps sharing the row's splits so that a row's loads are in
+// flight on several warps at once (a row's splits are many where rows are
+// few: MQA at B = 1 has 32 rows and 64 splits each). Every warp reduces the
+// split maxima itself (a lane a split, then a butterfly); warp w then walks
+// splits 16 w, ..., 16 w + 15, then those 64 further on, weighting its
+// columns (two adjacent ones per 64, one 8-byte load each, so a warp reads
+// a row's 64-column chunk as 256 contiguous bytes). The warps' sums meet in
+// shared memory, a thread a column pair adds them, and the row goes out by
+// one TMA store (an unswizzled box of one row); the LSE is stored directly.
+// As a programmatic dependent launch (#attn.split_kv's programmatic_launch)
+// it computes its row's indices, then waits for the attention grid.
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,15 +43,27 @@ namespace rt = attnc::rt;
 
 namespace {
 
-/// Query rows per CTA, one warp each.
-constexpr int64_t kCombineRows = 4;
-constexpr int64_t kCombineThreads = 32 * kCombineRows;
+/// The warps that share one query row's splits (a CTA is one row).
+constexpr int64_t kCombineWarps = 4;
+constexpr int64_t kCombineThreads = 32 * kCombineWarps;
 /// Columns of a row one pass of a warp covers (two per lane).
 constexpr int64_t kColumnsPerPass = 64;
 /// Splits a warp weighs per loop iteration (their loads in flight at once):
 /// each iteration waits one memory round trip, so a row of S splits takes
-/// ceil(S / 16) of them (MQA at B = 1 has 128 splits a row).
+/// ceil(S / 64) of them on its four warps.
 constexpr int64_t kSplitsPerStep = 16;
+/// Bytes of the CTA's shared memory before the warps' partial sums: the row
+/// of O in the element type (the TMA store's source), rounded up to 16.
+int64_t stagedRowBytes(const CombineShape &shape) {
+  return llvm::alignTo(
+      shape.valueHeadDim * shape.elementType.getIntOrFloatBitWidth() / 8, 16);
+}
+/// The whole shared memory: the staged row, then each warp's weighted
+/// columns (f32, Dv a warp), then each warp's sum of weights (f32).
+int64_t combineSharedBytes(const CombineShape &shape) {
+  return stagedRowBytes(shape) +
+         kCombineWarps * (shape.valueHeadDim + 1) * int64_t(sizeof(float));
+}
 
 class CombineEmitter : KernelBuilder {
 public:
@@ -91,21 +106,16 @@ void CombineEmitter::emit(LLVM::LLVMFuncOp func) {
   Value tid = NVVM::ThreadIdXOp::create(b, loc, i32());
   Value lane = arith::AndIOp::create(b, loc, tid, c32(31));
   Value warp = arith::ShRUIOp::create(b, loc, tid, c32(5));
-  Value rowBlock = NVVM::BlockIdXOp::create(b, loc, i32());
+  Value row = NVVM::BlockIdXOp::create(b, loc, i32());
   Value head = NVVM::BlockIdYOp::create(b, loc, i32());
   Value batch = NVVM::BlockIdZOp::create(b, loc, i32());
   // The workspace's heads are the partials' (the attention kernel's, which
   // the plan reader checked); its batches are the grid's z size, the
-  // launch's batch.
+  // launch's batch. The grid's x size is Nq: every row exists.
   Value heads = c32(shape.heads);
   Value batches = NVVM::GridDimZOp::create(b, loc, i32());
-  Value firstRow = mul(rowBlock, c32(kCombineRows));
-  Value row = add(firstRow, warp);
-  // A row past Nq reads row Nq - 1 (its O is clipped by the TMA store).
-  Value clamped = arith::MinUIOp::create(
-      b, loc, row, arith::SubIOp::create(b, loc, seqQ, c32(1)));
   Value headRow = add(mul(i64Of(batch), i64Of(heads)), i64Of(head));
-  Value rowIndex = add(mul(headRow, i64Of(seqQ)), i64Of(clamped));
+  Value rowIndex = add(mul(headRow, i64Of(seqQ)), i64Of(row));
   Value splitStride = mul(mul(i64Of(batches), i64Of(heads)), i64Of(seqQ));
   auto splitLse = [&](Value split) {
     Value index = add(mul(i64Of(toI32(split)), splitStride), rowIndex);
@@ -120,7 +130,9 @@ void CombineEmitter::emit(LLVM::LLVMFuncOp func) {
   if (abi.getProgrammaticLaunch())
     NVVM::GriddepcontrolOp::create(b, loc, NVVM::GridDepActionKind::wait);
 
-  // M: each lane's maximum over splits lane, lane + 32, ..., then the warp's.
+  // M, in every warp: each lane's maximum over splits lane, lane + 32, ...,
+  // then the warp's (the LSEs are 4 bytes a split, cache hits after the
+  // first warp; one barrier fewer than sharing them).
   auto maxLoop = scf::ForOp::create(b, loc, toIndex(lane), toIndex(splits),
                                     cIdx(32), ValueRange{negInf()});
   {
@@ -157,8 +169,8 @@ void CombineEmitter::emit(LLVM::LLVMFuncOp func) {
   Value splitCount = toIndex(splits);
   Value lastSplit = arith::SubIOp::create(b, loc, splitCount, cIdx(1));
   // One split's weight and weighted columns, added to `carried`. A split
-  // past the count (in the last iteration) reads the last split's values
-  // again, which are in flight anyway, and weighs 0.
+  // past the count (in a warp's last iteration) reads the last split's
+  // values again, which are in flight anyway, and weighs 0.
   auto weighSplit = [&](Value split, ValueRange carried) -> SmallVector<Value> {
     Value exists = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                          split, splitCount);
@@ -182,12 +194,12 @@ void CombineEmitter::emit(LLVM::LLVMFuncOp func) {
     }
     return next;
   };
-  // kSplitsPerStep splits per iteration, so that their loads are in flight
-  // together (a row's splits are independent reads; one at a time, each
-  // would wait for the last); the last iteration's splits past the count
-  // weigh 0.
-  auto sumLoop = scf::ForOp::create(b, loc, cIdx(0), splitCount,
-                                    cIdx(kSplitsPerStep), init);
+  // Warp w's iterations weigh splits g + 16 w, ..., g + 16 w + 15 for g =
+  // 0, 64, ... (their loads in flight together; one at a time, each would
+  // wait for the last); a warp that starts past the count weighs nothing.
+  auto sumLoop = scf::ForOp::create(
+      b, loc, toIndex(mul(warp, c32(kSplitsPerStep))), splitCount,
+      cIdx(kSplitsPerStep * kCombineWarps), init);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(sumLoop.getBody());
@@ -196,33 +208,66 @@ void CombineEmitter::emit(LLVM::LLVMFuncOp func) {
       carried = weighSplit(add(sumLoop.getInductionVar(), cIdx(u)), carried);
     scf::YieldOp::create(b, loc, carried);
   }
-  Value sum = sumLoop.getResult(0);
+
+  // The warps' sums into shared memory: warp w's Dv weighted columns, then
+  // after every warp's columns, its sum of weights.
+  auto sharedPtr = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  Value smemBase = LLVM::AddressOfOp::create(b, loc, sharedPtr, "attn_smem");
+  auto sharedAt = [&](Value byte) -> Value {
+    return LLVM::GEPOp::create(b, loc, sharedPtr, b.getI8Type(), smemBase,
+                               ValueRange{byte});
+  };
+  int64_t partialsBase = stagedRowBytes(shape);
+  int64_t sumsBase = partialsBase + kCombineWarps * dv * int64_t(sizeof(float));
+  auto partialByte = [&](Value w, Value column) {
+    return add(c32(partialsBase), mul(add(mul(w, c32(dv)), column), c32(4)));
+  };
+  for (int64_t j = 0; j < passes; ++j)
+    ifThen(inRange[j], [&] {
+      LLVM::StoreOp::create(b, loc, sumLoop.getResult(j + 1),
+                            sharedAt(partialByte(warp, columns[j])),
+                            /*alignment=*/8);
+    });
+  ifThen(eqI(lane, c32(0)), [&] {
+    LLVM::StoreOp::create(b, loc, sumLoop.getResult(0),
+                          sharedAt(add(c32(sumsBase), mul(warp, c32(4)))),
+                          /*alignment=*/4);
+  });
+  NVVM::Barrier0Op::create(b, loc);
+
+  // The row's sum of weights (every thread adds the warps' sums), and O:
+  // thread t adds the warps' columns 2 t and 2 t + 1, scales them by
+  // 1 / sum and puts them in the element type into the staged row.
+  Value sum = cF32(0.0);
+  for (int64_t w = 0; w < kCombineWarps; ++w)
+    sum = arith::AddFOp::create(
+        b, loc, sum,
+        LLVM::LoadOp::create(b, loc, f32(), sharedAt(c32(sumsBase + 4 * w)),
+                             4));
   Value empty =
       arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, sum, cF32(0.0));
   Value inv = arith::SelectOp::create(
       b, loc, empty, cF32(0.0), arith::DivFOp::create(b, loc, cF32(1.0), sum));
-  Value invPair = pairOf(inv, inv);
-
-  // This warp's row of O, in the element type, into the O box: rows of Dv
-  // elements, unswizzled.
-  auto sharedPtr = LLVM::LLVMPointerType::get(b.getContext(), 3);
-  Value smemBase = LLVM::AddressOfOp::create(b, loc, sharedPtr, "attn_smem");
-  int64_t elementBytes = shape.elementType.getIntOrFloatBitWidth() / 8;
-  auto narrowPair = VectorType::get({2}, shape.elementType);
-  for (int64_t j = 0; j < passes; ++j) {
-    ifThen(inRange[j], [&] {
-      Value o = LLVM::FMulOp::create(b, loc, sumLoop.getResult(j + 1), invPair);
-      Value narrow = LLVM::FPTruncOp::create(b, loc, narrowPair, o);
-      Value byte = mul(add(mul(warp, c32(dv)), columns[j]), c32(elementBytes));
-      Value ptr = LLVM::GEPOp::create(b, loc, sharedPtr, b.getI8Type(),
-                                      smemBase, ValueRange{byte});
-      LLVM::StoreOp::create(b, loc, narrow, ptr, /*alignment=*/4);
-    });
-  }
+  Value ownPair = mul(tid, c32(2));
+  ifThen(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, ownPair,
+                               c32(dv)),
+         [&] {
+           Value o = zeroPair;
+           for (int64_t w = 0; w < kCombineWarps; ++w)
+             o = LLVM::FAddOp::create(
+                 b, loc, o,
+                 LLVM::LoadOp::create(b, loc, pairType,
+                                      sharedAt(partialByte(c32(w), ownPair)),
+                                      8));
+           o = LLVM::FMulOp::create(b, loc, o, pairOf(inv, inv));
+           auto narrowPair = VectorType::get({2}, shape.elementType);
+           int64_t elementBytes = shape.elementType.getIntOrFloatBitWidth() / 8;
+           LLVM::StoreOp::create(
+               b, loc, LLVM::FPTruncOp::create(b, loc, narrowPair, o),
+               sharedAt(mul(ownPair, c32(elementBytes))), /*alignment=*/4);
+         });
   if (lse) {
-    Value rowOk =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row, seqQ);
-    ifThen(arith::AndIOp::create(b, loc, rowOk, eqI(lane, c32(0))), [&] {
+    ifThen(eqI(tid, c32(0)), [&] {
       Value value = arith::AddFOp::create(
           b, loc, maxLse,
           arith::MulFOp::create(b, loc, log2(sum), cF32(M_LN2)));
@@ -230,7 +275,7 @@ void CombineEmitter::emit(LLVM::LLVMFuncOp func) {
       LLVM::StoreOp::create(b, loc, value, global(lse, f32(), rowIndex), 4);
     });
   }
-  // The TMA store reads the rows through the async proxy.
+  // The TMA store reads the row through the async proxy.
   NVVM::FenceProxyOp::create(
       b, loc, NVVM::ProxyKind::async_shared,
       NVVM::SharedSpaceAttr::get(b.getContext(),
@@ -238,7 +283,7 @@ void CombineEmitter::emit(LLVM::LLVMFuncOp func) {
   NVVM::Barrier0Op::create(b, loc);
   ifThen(eqI(tid, c32(0)), [&] {
     NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
-        b, loc, outputMap, smemBase, ValueRange{c32(0), firstRow, head, batch},
+        b, loc, outputMap, smemBase, ValueRange{c32(0), row, head, batch},
         Value(),
         NVVM::TMAStoreModeAttr::get(b.getContext(), NVVM::TMAStoreMode::TILE),
         Value());
@@ -273,6 +318,12 @@ mlir::attn::hopper::readCombineShape(CombineSplitsOp op) {
                         "static heads and value head dim in its types (the "
                         "combine kernel compiles in its rows' strides and "
                         "columns)");
+  // A thread of the CTA scales and stores a pair of O's columns.
+  if (shape.valueHeadDim > 2 * kCombineThreads)
+    return op.emitError("convert-attn-to-nvvm: attn.combine_splits merges a "
+                        "value head dim of ")
+           << shape.valueHeadDim << "; the combine kernel takes at most "
+           << 2 * kCombineThreads;
   shape.elementType = op.getOutput().getType().getElementType();
   shape.writesLse = !op.getLse().use_empty();
   return shape;
@@ -290,25 +341,23 @@ SplitKvAttr mlir::attn::hopper::lowerCombineSplits(
   auto param = [&](rt::ParamKind kind, auto name) -> Attribute {
     return KernelParamAttr::get(ctx, kind, name);
   };
-  // O's box is the CTA's rows, unswizzled (TMA takes up to 256 elements a
+  // O's box is the CTA's row, unswizzled (TMA takes up to 256 elements a
   // row without a swizzle).
-  SmallVector<Attribute> params = {KernelParamAttr::get(
-      ctx, rt::ParamKind::TensorMap, rt::TensorName::O,
-      {shape.valueHeadDim, kCombineRows, 1, 1}, /*swizzle=*/0)};
+  SmallVector<Attribute> params = {
+      KernelParamAttr::get(ctx, rt::ParamKind::TensorMap, rt::TensorName::O,
+                           {shape.valueHeadDim, 1, 1, 1}, /*swizzle=*/0)};
   if (shape.writesLse)
     params.push_back(param(rt::ParamKind::Pointer, rt::TensorName::Lse));
   params.push_back(param(rt::ParamKind::Pointer, rt::TensorName::OPartial));
   params.push_back(param(rt::ParamKind::Pointer, rt::TensorName::LsePartial));
   params.push_back(param(rt::ParamKind::I32, rt::Symbol::SeqQ));
   params.push_back(param(rt::ParamKind::I32, rt::Symbol::KvSplits));
-  int64_t elementBytes = shape.elementType.getIntOrFloatBitWidth() / 8;
-  auto abi = SplitKvAttr::get(
-      ctx, launch.splits, launch.kvBlock, launch.entry, kCombineThreads,
-      kCombineRows * shape.valueHeadDim * elementBytes,
-      b.getArrayAttr({gridDim(rt::Symbol::SeqQ, kCombineRows),
-                      gridDim(rt::Symbol::HeadsQ, 1),
-                      gridDim(rt::Symbol::Batch, 1)}),
-      b.getArrayAttr(params), launch.programmatic);
+  auto abi = SplitKvAttr::get(ctx, launch.splits, launch.kvBlock, launch.entry,
+                              kCombineThreads, combineSharedBytes(shape),
+                              b.getArrayAttr({gridDim(rt::Symbol::SeqQ, 1),
+                                              gridDim(rt::Symbol::HeadsQ, 1),
+                                              gridDim(rt::Symbol::Batch, 1)}),
+                              b.getArrayAttr(params), launch.programmatic);
   auto func = declareKernel(b, loc, abi.getEntry(), abi.getParams().getValue(),
                             kCombineThreads);
   CombineEmitter(b, loc, shape, abi).emit(func);

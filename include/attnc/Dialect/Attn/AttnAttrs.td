@@ -136,7 +136,7 @@ def Attn_KernelParamAttr : Attn_Attr<"KernelParam", "kernel_param"> {
 
     ```mlir
     #attn.kernel_param<"tensor_map", "q", box = [64, 128, 1, 1]>
-    #attn.kernel_param<"tensor_map", "o", box = [128, 4, 1, 1], swizzle = 0>
+    #attn.kernel_param<"tensor_map", "o", box = [128, 1, 1, 1], swizzle = 0>
     #attn.kernel_param<"f32", "scale">
     ```
   }];
