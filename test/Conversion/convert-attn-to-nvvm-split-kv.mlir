@@ -12,71 +12,86 @@
 // RUN:   | FileCheck %s --check-prefix=ORDINARY --implicit-check-not=griddepcontrol --implicit-check-not=programmatic_launch
 
 // A split-KV attention (kv_splits) becomes two kernels. The combine kernel,
-// lowered from attn.combine_splits: one query row per CTA, its four warps
-// sharing the row's splits; the O box of the row unswizzled, then the LSE
-// and the workspace's partial O and LSE, Nq and the split count.
+// lowered from attn.combine_splits: four warps, at least three CTAs an SM (so
+// that ptxas gives each warp the registers of its loads); the O box of one
+// row unswizzled, then the LSE and the workspace's partial O and LSE, Nq and
+// the split count.
 // CHECK-LABEL: gpu.module @attn_kernels
 // CHECK:       llvm.func @split_combine(%[[O:[^:]*]]: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant},
 // CHECK-SAME:    %[[LSE:[^:]*]]: !llvm.ptr<1>, %[[PO:[^:]*]]: !llvm.ptr<1>, %[[PL:[^:]*]]: !llvm.ptr<1>, %[[NQ:[^:]*]]: i32, %[[S:[^:]*]]: i32)
-// CHECK-SAME:    attributes {nvvm.kernel, nvvm.reqntid = array<i32: 128, 1, 1>}
-// The warp of the thread; the row from the grid's x, its (batch, head) from
-// y and z, B and H from the grid's size.
+// CHECK-SAME:    attributes {nvvm.kernel, nvvm.minctasm = 3 : i32, nvvm.reqntid = array<i32: 128, 1, 1>}
 // CHECK:         %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
 // CHECK:         %[[WARP:.*]] = arith.shrui %[[TID]], %{{.*}} : i32
-// CHECK:         %[[ROW:.*]] = nvvm.read.ptx.sreg.ctaid.x : i32
+// CHECK:         %[[CTA:.*]] = nvvm.read.ptx.sreg.ctaid.x : i32
 // CHECK:         %[[H:.*]] = nvvm.read.ptx.sreg.ctaid.y : i32
 // CHECK:         %[[B:.*]] = nvvm.read.ptx.sreg.ctaid.z : i32
+// More than sixteen splits: a row a CTA, its four warps sharing the splits;
+// else a row a warp, four rows a CTA, and the CTAs of the other three rows
+// exit.
+// CHECK:         %[[SHARED:.*]] = arith.cmpi ugt, %[[S]], %c16_i32 : i32
+// CHECK:         %[[WARPS_PER_ROW:.*]] = arith.select %[[SHARED]], %c4_i32, %c1_i32 : i32
+// CHECK:         %[[ROWS_PER_CTA:.*]] = arith.select %[[SHARED]], %{{.*}}, %{{.*}} : i32
+// CHECK:         %[[FIRST_OF_ITS_ROWS:.*]] = arith.remui %[[CTA]], %[[ROWS_PER_CTA]] : i32
+// CHECK:         %[[OWNS:.*]] = arith.cmpi eq, %[[FIRST_OF_ITS_ROWS]], %c0_i32 : i32
+// CHECK:         scf.if %[[OWNS]] {
+// CHECK:           %[[ROW_IN_CTA:.*]] = arith.divui %[[WARP]], %[[WARPS_PER_ROW]] : i32
+// CHECK:           %[[WARP_IN_ROW:.*]] = arith.remui %[[WARP]], %[[WARPS_PER_ROW]] : i32
 // A programmatic dependent launch: the kernel may start while the attention
 // kernel runs, so it waits for that grid before the first partial it reads.
-// CHECK-NOT:     llvm.load
-// CHECK:         nvvm.griddepcontrol wait
+// CHECK-NOT:       llvm.load
+// CHECK:           nvvm.griddepcontrol wait
 // M, in every warp: each lane's maximum over splits lane, lane + 32, ... of
 // the partial LSE, then a butterfly over the warp.
-// CHECK:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c32
-// CHECK:           llvm.getelementptr %[[PL]]
-// CHECK:           arith.maximumf
-// CHECK-COUNT-5: nvvm.shfl.sync  bfly
-// Warp w weighs splits 16 w + g, ..., + 15 for g = 0, 64, ... by
-// exp2((LSE_s - M) log2 e), two columns per lane (the sixteen loads in
-// flight together); one past the count reads the last split (min) and
-// weighs 0 (select).
-// CHECK:         %[[COUNT:.*]] = arith.index_cast %[[S]] : i32 to index
-// CHECK:         %[[LAST:.*]] = arith.subi %[[COUNT]], %c1
-// CHECK:         %[[FIRST:.*]] = arith.muli %[[WARP]], %[[SIXTEEN:[^ ]*]] : i32
-// CHECK:         %[[FIRST_IDX:.*]] = arith.index_cast %[[FIRST]] : i32 to index
-// CHECK:         %[[SUMS:.*]]:2 = scf.for %[[G:.*]] = %[[FIRST_IDX]] to %[[COUNT]] step %c64 iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (f32, vector<2xf32>)
-// CHECK:           %[[S0:.*]] = arith.addi %[[G]], %{{.*}} : index
-// CHECK:           %[[EXISTS:.*]] = arith.cmpi ult, %[[S0]], %[[COUNT]] : index
-// CHECK:           %[[SPLIT:.*]] = arith.minui %[[S0]], %[[LAST]] : index
-// CHECK:           %[[WEIGHT:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
-// CHECK:           arith.select %[[EXISTS]], %[[WEIGHT]], %{{.*}} : f32
-// CHECK:           llvm.getelementptr %[[PO]]
-// CHECK:           llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<1> -> vector<2xf32>
-// CHECK:           llvm.intr.fma(%{{.*}}) : (vector<2xf32>, vector<2xf32>, vector<2xf32>) -> vector<2xf32>
-// CHECK-COUNT-15:  llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
-// CHECK-NOT:       llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
-// CHECK:           scf.yield
-// Each warp's columns and sum of weights into shared memory (after the
-// staged row of O: 64 bf16 = 128 bytes; the sums after four warps' 64
-// columns, at 128 + 4 * 64 * 4), then a barrier.
-// CHECK:         %[[SMEM:.*]] = llvm.mlir.addressof @attn_smem : !llvm.ptr<3>
-// CHECK:         llvm.store %[[SUMS]]#1, %{{.*}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
-// CHECK:         llvm.store %[[SUMS]]#0, %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<3>
-// CHECK:         nvvm.barrier0
-// The four sums added, and per thread a column pair of the four warps,
-// times 1 / sum, in bf16 into the staged row; the LSE M + ln(sum) stored
-// directly, then one TMA store of the row.
-// CHECK:         llvm.getelementptr %[[SMEM]][%c1152_i32]
-// CHECK-COUNT-4: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> f32
-// CHECK:         scf.if
-// CHECK-COUNT-4:   llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xf32>
-// CHECK:           llvm.fptrunc %{{.*}} : vector<2xf32> to vector<2xbf16>
-// CHECK:           llvm.store %{{.*}} : vector<2xbf16>, !llvm.ptr<3>
-// CHECK:         llvm.getelementptr %[[LSE]]
-// CHECK:         llvm.store %{{.*}} : f32, !llvm.ptr<1>
-// CHECK:         nvvm.fence.proxy
-// CHECK:         nvvm.barrier0
-// CHECK:         nvvm.cp.async.bulk.tensor.global.shared.cta %[[O]], %[[SMEM]], box[%{{.*}}, %[[ROW]], %[[H]], %[[B]]]
+// CHECK:           scf.for %{{.*}} = %{{.*}} to %{{.*}} step %c32
+// CHECK:             llvm.getelementptr %[[PL]]
+// CHECK:             arith.maximumf
+// CHECK-COUNT-5:   nvvm.shfl.sync  bfly
+// The warp weighs splits 16 i + g, ..., + 15 (i its place among its row's
+// warps; g steps by 16 warps a row): all sixteen splits' loads first (their
+// LSE and two columns a lane), then exp2((LSE_s - M) log2 e) and the FMAs;
+// one past the count reads the last split (min) and weighs 0 (select).
+// CHECK:           %[[COUNT:.*]] = arith.index_cast %[[S]] : i32 to index
+// CHECK:           %[[LAST:.*]] = arith.subi %[[COUNT]], %c1
+// CHECK:           %[[FIRST:.*]] = arith.muli %[[WARP_IN_ROW]], %[[SIXTEEN:[^ ]*]] : i32
+// CHECK:           %[[FIRST_IDX:.*]] = arith.index_cast %[[FIRST]] : i32 to index
+// CHECK:           %[[STEP:.*]] = arith.muli %[[WARPS_PER_ROW]], %{{.*}} : i32
+// CHECK:           %[[STEP_IDX:.*]] = arith.index_cast %[[STEP]] : i32 to index
+// CHECK:           %[[SUMS:.*]]:2 = scf.for %[[G:.*]] = %[[FIRST_IDX]] to %[[COUNT]] step %[[STEP_IDX]] iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (f32, vector<2xf32>)
+// CHECK:             %[[S0:.*]] = arith.addi %[[G]], %{{.*}} : index
+// CHECK:             %[[EXISTS:.*]] = arith.cmpi ult, %[[S0]], %[[COUNT]] : index
+// CHECK:             %[[SPLIT:.*]] = arith.minui %[[S0]], %[[LAST]] : index
+// CHECK:             llvm.getelementptr %[[PL]]
+// CHECK:             llvm.getelementptr %[[PO]]
+// CHECK-COUNT-16:    llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<1> -> vector<2xf32>
+// CHECK:             %[[WEIGHT:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
+// CHECK:             arith.select %[[EXISTS]], %[[WEIGHT]], %{{.*}} : f32
+// CHECK:             llvm.intr.fma(%{{.*}}) : (vector<2xf32>, vector<2xf32>, vector<2xf32>) -> vector<2xf32>
+// CHECK-COUNT-15:    llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
+// CHECK-NOT:         llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
+// CHECK:             scf.yield
+// Each warp's columns, sum of weights and M into shared memory (after the
+// four staged rows of O, 128 bytes each here), then a barrier.
+// CHECK:           %[[SMEM:.*]] = llvm.mlir.addressof @attn_smem : !llvm.ptr<3>
+// CHECK:           llvm.store %[[SUMS]]#1, %{{.*}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
+// CHECK:           llvm.store %[[SUMS]]#0, %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<3>
+// CHECK:           nvvm.barrier0
+// A column pair of a row a thread: its warps' sums and columns added
+// (selects of the four warps'), times 1 / sum, in bf16 into the row's
+// staged copy; the LSE M + ln(sum) stored directly where the row is below
+// Nq.
+// CHECK:           scf.if
+// CHECK-COUNT-4:     llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xf32>
+// CHECK:             llvm.fptrunc %{{.*}} : vector<2xf32> to vector<2xbf16>
+// CHECK:             llvm.store %{{.*}} : vector<2xbf16>, !llvm.ptr<3>
+// CHECK:             arith.cmpi ult, %{{.*}}, %[[NQ]] : i32
+// CHECK:             llvm.call_intrinsic "llvm.nvvm.lg2.approx.ftz.f"
+// CHECK:             llvm.getelementptr %[[LSE]]
+// CHECK:             llvm.store %{{.*}} : f32, !llvm.ptr<1>
+// Then thread r stores the CTA's row r, one TMA store of one row.
+// CHECK:           nvvm.fence.proxy
+// CHECK:           nvvm.barrier0
+// CHECK:           %[[STORED_ROW:.*]] = arith.addi %[[CTA]], %[[TID]] : i32
+// CHECK:           nvvm.cp.async.bulk.tensor.global.shared.cta %[[O]], %{{.*}}, box[%{{.*}}, %[[STORED_ROW]], %[[H]], %[[B]]]
 // The attention kernel: the workspace pointers, and for a launch of one
 // split (the count is chosen at launch) the O tensor map and the LSE
 // pointer; the batch size and the split count (the function's index
@@ -88,7 +103,7 @@
 // CHECK-SAME:    #attn.kernel_param<"pointer", "o_partial">, #attn.kernel_param<"pointer", "lse_partial">,
 // CHECK-SAME:    #attn.kernel_param<"tensor_map", "o", box = [64, 64, 1, 1]>, #attn.kernel_param<"pointer", "lse">,
 // CHECK-SAME:    #attn.kernel_param<"i32", "batch">, #attn.kernel_param<"i32", "kv_splits">]
-// CHECK-SAME:    split_kv = <splits = 0, kv_block = 128, entry = "split_combine", threads = 128, shared_memory = 1168,
+// CHECK-SAME:    split_kv = <splits = 0, kv_block = 128, entry = "split_combine", threads = 128, shared_memory = 1568,
 // CHECK-SAME:      grid = [#attn.grid_dim<["seq_q"]>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch"]>],
 // CHECK-SAME:      params = [#attn.kernel_param<"tensor_map", "o", box = [64, 1, 1, 1], swizzle = 0>, #attn.kernel_param<"pointer", "lse">,
 // CHECK-SAME:      programmatic_launch = true>

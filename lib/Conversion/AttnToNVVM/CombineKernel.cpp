@@ -13,18 +13,26 @@
 //   M = max_s LSE_s,  w_s = exp(LSE_s - M),
 //   O = sum_s w_s O_s / sum_s w_s,  LSE = M + log(sum_s w_s)
 //
-// (O = 0, LSE = -inf where every split was empty). One CTA computes one
-// row, its warps sharing the row's splits so that a row's loads are in
-// flight on several warps at once (a row's splits are many where rows are
-// few: MQA at B = 1 has 32 rows and 64 splits each). Every warp reduces the
-// split maxima itself (a lane a split, then a butterfly); warp w then walks
-// splits 16 w, ..., 16 w + 15, then those 64 further on, weighting its
-// columns (two adjacent ones per 64, one 8-byte load each, so a warp reads
-// a row's 64-column chunk as 256 contiguous bytes). The warps' sums meet in
-// shared memory, a thread a column pair adds them, and the row goes out by
-// one TMA store (an unswizzled box of one row); the LSE is stored directly.
-// As a programmatic dependent launch (#attn.split_kv's programmatic_launch)
-// it computes its row's indices, then waits for the attention grid.
+// (O = 0, LSE = -inf where every split was empty). The grid's x is Nq, and
+// how a CTA's four warps share rows is chosen at launch from the split
+// count S:
+//   - S > 16 (few rows: MQA at B = 1 has 32 rows of 64 splits): CTA x takes
+//     row x, and warp w weighs splits 16 w to 16 w + 15, then those 64
+//     further on, so that a row's loads are in flight on four warps at once;
+//   - S <= 16 (many rows, which fill the machine with tiles): warp w of CTA
+//     x takes row x + w, four rows a CTA, and the other CTAs exit at once
+//     (one row a CTA gave four times the CTAs, each with three idle warps:
+//     a 7.7 instead of 5.7 us combine at MQA B = 64, run 82).
+// Every warp reduces its row's split maxima itself (a lane a split, then a
+// butterfly) and weighs its columns (two adjacent ones per 64, one 8-byte
+// load each, so a warp reads a row's 64-column chunk as 256 contiguous
+// bytes), sixteen splits an iteration, all their loads issued before the
+// first weight. The warps' sums meet in shared memory, where a thread a
+// column pair of a row adds those of the row's warps, and each row goes out
+// by a TMA store of its own (an unswizzled box of one row); the LSE is
+// stored directly. As a programmatic dependent launch (#attn.split_kv's
+// programmatic_launch) it computes its rows' indices, then waits for the
+// attention grid.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,27 +51,31 @@ namespace rt = attnc::rt;
 
 namespace {
 
-/// The warps that share one query row's splits (a CTA is one row).
+/// The warps of a CTA: four rows, or one row's four shares of its splits.
 constexpr int64_t kCombineWarps = 4;
 constexpr int64_t kCombineThreads = 32 * kCombineWarps;
+/// The kernel's nvvm.minctasm (see lowerCombineSplits).
+constexpr int64_t kCombineCtasPerSm = 3;
 /// Columns of a row one pass of a warp covers (two per lane).
 constexpr int64_t kColumnsPerPass = 64;
 /// Splits a warp weighs per loop iteration (their loads in flight at once):
-/// each iteration waits one memory round trip, so a row of S splits takes
-/// ceil(S / 64) of them on its four warps.
+/// each iteration waits one memory round trip, so a row of S > 16 splits
+/// takes ceil(S / 64) of them on its four warps. A row of at most this many
+/// splits takes one warp.
 constexpr int64_t kSplitsPerStep = 16;
-/// Bytes of the CTA's shared memory before the warps' partial sums: the row
-/// of O in the element type (the TMA store's source), rounded up to 16.
-int64_t stagedRowBytes(const CombineShape &shape) {
-  return llvm::alignTo(
-      shape.valueHeadDim * shape.elementType.getIntOrFloatBitWidth() / 8, 16);
-}
-/// The whole shared memory: the staged row, then each warp's weighted
-/// columns (f32, Dv a warp), then each warp's sum of weights (f32).
-int64_t combineSharedBytes(const CombineShape &shape) {
-  return stagedRowBytes(shape) +
-         kCombineWarps * (shape.valueHeadDim + 1) * int64_t(sizeof(float));
-}
+/// The combine kernel's shared memory, in bytes: the CTA's rows of O in the
+/// element type (the TMA stores' sources, each row 128-byte aligned), then
+/// each warp's weighted columns (f32, Dv a warp), sum of weights and M.
+struct CombineSmem {
+  explicit CombineSmem(const CombineShape &shape)
+      : stagedRowStride(llvm::alignTo(
+            shape.valueHeadDim * shape.elementType.getIntOrFloatBitWidth() / 8,
+            128)),
+        partials(kCombineWarps * stagedRowStride),
+        sums(partials + kCombineWarps * shape.valueHeadDim * 4),
+        maxima(sums + kCombineWarps * 4), size(maxima + kCombineWarps * 4) {}
+  int64_t stagedRowStride, partials, sums, maxima, size;
+};
 
 class CombineEmitter : KernelBuilder {
 public:
@@ -74,6 +86,15 @@ public:
   void emit(LLVM::LLVMFuncOp func);
 
 private:
+  /// The combine kernel's parameters.
+  struct CombineParams {
+    Value outputMap, lse, partialO, partialLse, seqQ, splits;
+  };
+  /// The rows of CTA `cta` (the kernel's body where the CTA holds rows).
+  void emitRows(Value cta, Value head, Value batch, Value warpsPerRow,
+                Value rowsPerCta, Value tid, Value lane, Value warp,
+                const CombineParams &params);
+
   Value global(Value base, Type element, Value index) {
     auto ptr = LLVM::LLVMPointerType::get(b.getContext(), 1);
     return LLVM::GEPOp::create(b, loc, ptr, element, base, ValueRange{index});
@@ -106,21 +127,55 @@ void CombineEmitter::emit(LLVM::LLVMFuncOp func) {
   Value tid = NVVM::ThreadIdXOp::create(b, loc, i32());
   Value lane = arith::AndIOp::create(b, loc, tid, c32(31));
   Value warp = arith::ShRUIOp::create(b, loc, tid, c32(5));
-  Value row = NVVM::BlockIdXOp::create(b, loc, i32());
+  Value cta = NVVM::BlockIdXOp::create(b, loc, i32());
   Value head = NVVM::BlockIdYOp::create(b, loc, i32());
   Value batch = NVVM::BlockIdZOp::create(b, loc, i32());
+
+  // Rows of at most kSplitsPerStep splits (many rows: their tiles fill the
+  // machine) take a warp each, four rows a CTA, and the CTAs of the three
+  // rows after each fourth exit at once; rows of more splits (few rows) take
+  // all four warps of their CTA.
+  Value sharedRows = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt,
+                                           splits, c32(kSplitsPerStep));
+  Value warpsPerRow =
+      arith::SelectOp::create(b, loc, sharedRows, c32(kCombineWarps), c32(1));
+  Value rowsPerCta =
+      arith::SelectOp::create(b, loc, sharedRows, c32(1), c32(kCombineWarps));
+  Value ownsRows = eqI(arith::RemUIOp::create(b, loc, cta, rowsPerCta), c32(0));
+  ifThen(ownsRows, [&] {
+    emitRows(cta, head, batch, warpsPerRow, rowsPerCta, tid, lane, warp,
+             {outputMap, lse, partialO, partialLse, seqQ, splits});
+  });
+  LLVM::ReturnOp::create(b, loc, ValueRange{});
+}
+
+void CombineEmitter::emitRows(Value cta, Value head, Value batch,
+                              Value warpsPerRow, Value rowsPerCta, Value tid,
+                              Value lane, Value warp,
+                              const CombineParams &params) {
+  // The warp's row: CTA x holds rows x, ..., x + rowsPerCta - 1. A row past
+  // Nq reads row Nq - 1 and stores nothing.
+  Value seqQ = params.seqQ, splits = params.splits;
+  Value rowInCta = arith::DivUIOp::create(b, loc, warp, warpsPerRow);
+  Value warpInRow = arith::RemUIOp::create(b, loc, warp, warpsPerRow);
+  Value lastRow = arith::SubIOp::create(b, loc, seqQ, c32(1));
+  Value row =
+      arith::MinUIOp::create(b, loc, add(cta, rowInCta), lastRow).getResult();
   // The workspace's heads are the partials' (the attention kernel's, which
   // the plan reader checked); its batches are the grid's z size, the
-  // launch's batch. The grid's x size is Nq: every row exists.
+  // launch's batch.
   Value heads = c32(shape.heads);
   Value batches = NVVM::GridDimZOp::create(b, loc, i32());
   Value headRow = add(mul(i64Of(batch), i64Of(heads)), i64Of(head));
-  Value rowIndex = add(mul(headRow, i64Of(seqQ)), i64Of(row));
+  auto rowIndexOf = [&](Value r) {
+    return add(mul(headRow, i64Of(seqQ)), i64Of(r));
+  };
+  Value rowIndex = rowIndexOf(row);
   Value splitStride = mul(mul(i64Of(batches), i64Of(heads)), i64Of(seqQ));
   auto splitLse = [&](Value split) {
     Value index = add(mul(i64Of(toI32(split)), splitStride), rowIndex);
-    return LLVM::LoadOp::create(b, loc, f32(), global(partialLse, f32(), index),
-                                4)
+    return LLVM::LoadOp::create(b, loc, f32(),
+                                global(params.partialLse, f32(), index), 4)
         .getResult();
   };
 
@@ -130,9 +185,9 @@ void CombineEmitter::emit(LLVM::LLVMFuncOp func) {
   if (abi.getProgrammaticLaunch())
     NVVM::GriddepcontrolOp::create(b, loc, NVVM::GridDepActionKind::wait);
 
-  // M, in every warp: each lane's maximum over splits lane, lane + 32, ...,
-  // then the warp's (the LSEs are 4 bytes a split, cache hits after the
-  // first warp; one barrier fewer than sharing them).
+  // M, in every warp of the row: each lane's maximum over splits lane,
+  // lane + 32, ..., then the warp's (the LSEs are 4 bytes a split, cache
+  // hits after the first warp; one barrier fewer than sharing them).
   auto maxLoop = scf::ForOp::create(b, loc, toIndex(lane), toIndex(splits),
                                     cIdx(32), ValueRange{negInf()});
   {
@@ -168,59 +223,82 @@ void CombineEmitter::emit(LLVM::LLVMFuncOp func) {
   init.append(passes, zeroPair);
   Value splitCount = toIndex(splits);
   Value lastSplit = arith::SubIOp::create(b, loc, splitCount, cIdx(1));
-  // One split's weight and weighted columns, added to `carried`. A split
-  // past the count (in a warp's last iteration) reads the last split's
-  // values again, which are in flight anyway, and weighs 0.
-  auto weighSplit = [&](Value split, ValueRange carried) -> SmallVector<Value> {
-    Value exists = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+  // One split's loads: its LSE and its pairs of columns. A split past the
+  // count (in a warp's last iteration) reads the last split's values again,
+  // which are in flight anyway, and weighs 0.
+  struct SplitLoads {
+    Value exists, lse;
+    SmallVector<Value> pairs;
+  };
+  auto loadSplit = [&](Value split) {
+    SplitLoads loads;
+    loads.exists = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                          split, splitCount);
     Value s = arith::MinUIOp::create(b, loc, split, lastSplit);
-    Value weight = arith::SelectOp::create(
-        b, loc, exists,
-        exp2(arith::MulFOp::create(
-            b, loc, arith::SubFOp::create(b, loc, splitLse(s), offset),
-            cF32(attnc::rt::kLog2E))),
-        cF32(0.0));
+    loads.lse = splitLse(s);
     Value rowStart =
         mul(add(mul(i64Of(toI32(s)), splitStride), rowIndex), c64(dv));
+    for (int64_t j = 0; j < passes; ++j) {
+      Value ptr =
+          global(params.partialO, f32(), add(rowStart, i64Of(columns[j])));
+      loads.pairs.push_back(LLVM::LoadOp::create(b, loc, pairType, ptr, 8));
+    }
+    return loads;
+  };
+  // Its weight exp2((LSE - M) log2 e) and weighted columns, added to
+  // `carried`.
+  auto weighSplit = [&](const SplitLoads &loads,
+                        ValueRange carried) -> SmallVector<Value> {
+    Value weight = arith::SelectOp::create(
+        b, loc, loads.exists,
+        exp2(arith::MulFOp::create(
+            b, loc, arith::SubFOp::create(b, loc, loads.lse, offset),
+            cF32(attnc::rt::kLog2E))),
+        cF32(0.0));
     Value weights = pairOf(weight, weight);
     SmallVector<Value> next = {
         arith::AddFOp::create(b, loc, carried[0], weight)};
-    for (int64_t j = 0; j < passes; ++j) {
-      Value ptr = global(partialO, f32(), add(rowStart, i64Of(columns[j])));
-      Value pair = LLVM::LoadOp::create(b, loc, pairType, ptr, 8);
+    for (int64_t j = 0; j < passes; ++j)
       next.push_back(
-          LLVM::FMAOp::create(b, loc, weights, pair, carried[j + 1]));
-    }
+          LLVM::FMAOp::create(b, loc, weights, loads.pairs[j], carried[j + 1]));
     return next;
   };
-  // Warp w's iterations weigh splits g + 16 w, ..., g + 16 w + 15 for g =
-  // 0, 64, ... (their loads in flight together; one at a time, each would
-  // wait for the last); a warp that starts past the count weighs nothing.
-  auto sumLoop = scf::ForOp::create(
-      b, loc, toIndex(mul(warp, c32(kSplitsPerStep))), splitCount,
-      cIdx(kSplitsPerStep * kCombineWarps), init);
+  // The warp's iterations weigh splits g + 16 i, ..., g + 16 i + 15, i its
+  // place among its row's warps, for g = 0, 16 warpsPerRow, ...; a warp
+  // that starts past the count weighs nothing. An iteration issues all its
+  // loads before the first weight so that they are in flight together
+  // (with the kernel's nvvm.minctasm ptxas keeps them there; interleaved
+  // with the FMAs, it issued two splits' loads at a time).
+  Value firstSplit = toIndex(mul(warpInRow, c32(kSplitsPerStep)));
+  Value splitStep = toIndex(mul(warpsPerRow, c32(kSplitsPerStep)));
+  auto sumLoop =
+      scf::ForOp::create(b, loc, firstSplit, splitCount, splitStep, init);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(sumLoop.getBody());
-    SmallVector<Value> carried(sumLoop.getRegionIterArgs());
+    SmallVector<SplitLoads> loads;
     for (int64_t u = 0; u < kSplitsPerStep; ++u)
-      carried = weighSplit(add(sumLoop.getInductionVar(), cIdx(u)), carried);
+      loads.push_back(loadSplit(add(sumLoop.getInductionVar(), cIdx(u))));
+    SmallVector<Value> carried(sumLoop.getRegionIterArgs());
+    for (const SplitLoads &split : loads)
+      carried = weighSplit(split, carried);
     scf::YieldOp::create(b, loc, carried);
   }
 
-  // The warps' sums into shared memory: warp w's Dv weighted columns, then
-  // after every warp's columns, its sum of weights.
+  // Each warp's sums into shared memory (CombineSmem): its Dv weighted
+  // columns, its sum of weights and its M.
   auto sharedPtr = LLVM::LLVMPointerType::get(b.getContext(), 3);
   Value smemBase = LLVM::AddressOfOp::create(b, loc, sharedPtr, "attn_smem");
   auto sharedAt = [&](Value byte) -> Value {
     return LLVM::GEPOp::create(b, loc, sharedPtr, b.getI8Type(), smemBase,
                                ValueRange{byte});
   };
-  int64_t partialsBase = stagedRowBytes(shape);
-  int64_t sumsBase = partialsBase + kCombineWarps * dv * int64_t(sizeof(float));
+  CombineSmem smem(shape);
   auto partialByte = [&](Value w, Value column) {
-    return add(c32(partialsBase), mul(add(mul(w, c32(dv)), column), c32(4)));
+    return add(c32(smem.partials), mul(add(mul(w, c32(dv)), column), c32(4)));
+  };
+  auto warpSlot = [&](int64_t base, Value w) {
+    return sharedAt(add(c32(base), mul(w, c32(4))));
   };
   for (int64_t j = 0; j < passes; ++j)
     ifThen(inRange[j], [&] {
@@ -230,61 +308,90 @@ void CombineEmitter::emit(LLVM::LLVMFuncOp func) {
     });
   ifThen(eqI(lane, c32(0)), [&] {
     LLVM::StoreOp::create(b, loc, sumLoop.getResult(0),
-                          sharedAt(add(c32(sumsBase), mul(warp, c32(4)))),
+                          warpSlot(smem.sums, warp), /*alignment=*/4);
+    LLVM::StoreOp::create(b, loc, maxLse, warpSlot(smem.maxima, warp),
                           /*alignment=*/4);
   });
   NVVM::Barrier0Op::create(b, loc);
 
-  // The row's sum of weights (every thread adds the warps' sums), and O:
-  // thread t adds the warps' columns 2 t and 2 t + 1, scales them by
-  // 1 / sum and puts them in the element type into the staged row.
-  Value sum = cF32(0.0);
-  for (int64_t w = 0; w < kCombineWarps; ++w)
-    sum = arith::AddFOp::create(
-        b, loc, sum,
-        LLVM::LoadOp::create(b, loc, f32(), sharedAt(c32(sumsBase + 4 * w)),
-                             4));
-  Value empty =
-      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, sum, cF32(0.0));
-  Value inv = arith::SelectOp::create(
-      b, loc, empty, cF32(0.0), arith::DivFOp::create(b, loc, cF32(1.0), sum));
-  Value ownPair = mul(tid, c32(2));
-  ifThen(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, ownPair,
-                               c32(dv)),
-         [&] {
-           Value o = zeroPair;
-           for (int64_t w = 0; w < kCombineWarps; ++w)
-             o = LLVM::FAddOp::create(
-                 b, loc, o,
-                 LLVM::LoadOp::create(b, loc, pairType,
-                                      sharedAt(partialByte(c32(w), ownPair)),
-                                      8));
-           o = LLVM::FMulOp::create(b, loc, o, pairOf(inv, inv));
-           auto narrowPair = VectorType::get({2}, shape.elementType);
-           int64_t elementBytes = shape.elementType.getIntOrFloatBitWidth() / 8;
-           LLVM::StoreOp::create(
-               b, loc, LLVM::FPTruncOp::create(b, loc, narrowPair, o),
-               sharedAt(mul(ownPair, c32(elementBytes))), /*alignment=*/4);
-         });
-  if (lse) {
-    ifThen(eqI(tid, c32(0)), [&] {
-      Value value = arith::AddFOp::create(
-          b, loc, maxLse,
-          arith::MulFOp::create(b, loc, log2(sum), cF32(M_LN2)));
-      value = arith::SelectOp::create(b, loc, empty, negInf(), value);
-      LLVM::StoreOp::create(b, loc, value, global(lse, f32(), rowIndex), 4);
-    });
+  // Row r of the CTA: the sums of its warps (warpsPerRow r, ...), and O,
+  // a column pair a thread: the warps' columns added, scaled by 1 / sum and
+  // put in the element type into the row's staged copy; its LSE, M + ln(sum).
+  int64_t pairs = dv / 2;
+  Value items = mul(rowsPerCta, c32(pairs));
+  int64_t elementBytes = shape.elementType.getIntOrFloatBitWidth() / 8;
+  for (int64_t k = 0; k * kCombineThreads < kCombineWarps * pairs; ++k) {
+    Value item = add(tid, c32(k * kCombineThreads));
+    ifThen(
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, item, items),
+        [&] {
+          Value r = arith::DivUIOp::create(b, loc, item, c32(pairs));
+          Value column =
+              mul(arith::RemUIOp::create(b, loc, item, c32(pairs)), c32(2));
+          Value sum = cF32(0.0);
+          Value o = zeroPair;
+          for (int64_t w = 0; w < kCombineWarps; ++w) {
+            Value inRow =
+                eqI(arith::DivUIOp::create(b, loc, c32(w), warpsPerRow), r);
+            Value warpSum = LLVM::LoadOp::create(
+                b, loc, f32(), warpSlot(smem.sums, c32(w)), 4);
+            Value warpColumns = LLVM::LoadOp::create(
+                b, loc, pairType, sharedAt(partialByte(c32(w), column)), 8);
+            sum = arith::SelectOp::create(
+                b, loc, inRow, arith::AddFOp::create(b, loc, sum, warpSum),
+                sum);
+            o = arith::SelectOp::create(
+                b, loc, inRow, LLVM::FAddOp::create(b, loc, o, warpColumns), o);
+          }
+          Value empty = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
+                                              sum, cF32(0.0));
+          Value inv = arith::SelectOp::create(
+              b, loc, empty, cF32(0.0),
+              arith::DivFOp::create(b, loc, cF32(1.0), sum));
+          o = LLVM::FMulOp::create(b, loc, o, pairOf(inv, inv));
+          auto narrowPair = VectorType::get({2}, shape.elementType);
+          Value byte = add(mul(r, c32(smem.stagedRowStride)),
+                           mul(column, c32(elementBytes)));
+          LLVM::StoreOp::create(b, loc,
+                                LLVM::FPTruncOp::create(b, loc, narrowPair, o),
+                                sharedAt(byte), /*alignment=*/4);
+          if (!params.lse)
+            return;
+          Value rowOfItem = add(cta, r);
+          Value storesLse = arith::AndIOp::create(
+              b, loc, eqI(column, c32(0)),
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                    rowOfItem, seqQ));
+          ifThen(storesLse, [&] {
+            Value m = LLVM::LoadOp::create(
+                b, loc, f32(), warpSlot(smem.maxima, mul(r, warpsPerRow)), 4);
+            Value value = arith::AddFOp::create(
+                b, loc, m,
+                arith::MulFOp::create(b, loc, log2(sum), cF32(M_LN2)));
+            value = arith::SelectOp::create(b, loc, empty, negInf(), value);
+            LLVM::StoreOp::create(
+                b, loc, value, global(params.lse, f32(), rowIndexOf(rowOfItem)),
+                4);
+          });
+        });
   }
-  // The TMA store reads the row through the async proxy.
+  // The TMA stores read the rows through the async proxy: thread r stores
+  // the CTA's row r (one row a box), where it is below Nq.
   NVVM::FenceProxyOp::create(
       b, loc, NVVM::ProxyKind::async_shared,
       NVVM::SharedSpaceAttr::get(b.getContext(),
                                  NVVM::SharedSpace::shared_cta));
   NVVM::Barrier0Op::create(b, loc);
-  ifThen(eqI(tid, c32(0)), [&] {
+  Value storedRow = add(cta, tid);
+  Value storesRow = arith::AndIOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid, rowsPerCta),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, storedRow,
+                            seqQ));
+  ifThen(storesRow, [&] {
     NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
-        b, loc, outputMap, smemBase, ValueRange{c32(0), row, head, batch},
-        Value(),
+        b, loc, params.outputMap, sharedAt(mul(tid, c32(smem.stagedRowStride))),
+        ValueRange{c32(0), storedRow, head, batch}, Value(),
         NVVM::TMAStoreModeAttr::get(b.getContext(), NVVM::TMAStoreMode::TILE),
         Value());
     NVVM::CpAsyncBulkCommitGroupOp::create(b, loc);
@@ -292,7 +399,6 @@ void CombineEmitter::emit(LLVM::LLVMFuncOp func) {
     NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, b.getI32IntegerAttr(0),
                                          b.getUnitAttr());
   });
-  LLVM::ReturnOp::create(b, loc, ValueRange{});
 }
 
 FailureOr<CombineShape>
@@ -353,13 +459,20 @@ SplitKvAttr mlir::attn::hopper::lowerCombineSplits(
   params.push_back(param(rt::ParamKind::I32, rt::Symbol::SeqQ));
   params.push_back(param(rt::ParamKind::I32, rt::Symbol::KvSplits));
   auto abi = SplitKvAttr::get(ctx, launch.splits, launch.kvBlock, launch.entry,
-                              kCombineThreads, combineSharedBytes(shape),
+                              kCombineThreads, CombineSmem(shape).size,
                               b.getArrayAttr({gridDim(rt::Symbol::SeqQ, 1),
                                               gridDim(rt::Symbol::HeadsQ, 1),
                                               gridDim(rt::Symbol::Batch, 1)}),
                               b.getArrayAttr(params), launch.programmatic);
   auto func = declareKernel(b, loc, abi.getEntry(), abi.getParams().getValue(),
                             kCombineThreads);
+  // CTAs an SM must hold at once: ptxas then gives a warp the registers of
+  // its sixteen splits' loads (up to 168). Without it ptxas kept 32
+  // registers and issued two splits' loads at a time (run 81); at 8 and 16
+  // CTAs (64 and 32 registers) MQA at B = 1 and 8 was 2-7 % slower (run 83);
+  // at 4 (128 registers) Dv = 80 spilled.
+  func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                b.getI32IntegerAttr(kCombineCtasPerSm));
   CombineEmitter(b, loc, shape, abi).emit(func);
   return abi;
 }
