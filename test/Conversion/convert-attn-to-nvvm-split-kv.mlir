@@ -20,24 +20,34 @@
 // CHECK:       llvm.func @split_combine(%[[O:[^:]*]]: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant},
 // CHECK-SAME:    %[[LSE:[^:]*]]: !llvm.ptr<1>, %[[PO:[^:]*]]: !llvm.ptr<1>, %[[PL:[^:]*]]: !llvm.ptr<1>, %[[NQ:[^:]*]]: i32, %[[S:[^:]*]]: i32)
 // CHECK-SAME:    attributes {nvvm.kernel, nvvm.minctasm = 3 : i32, nvvm.reqntid = array<i32: 128, 1, 1>}
+// A programmatic dependent launch: the kernel may start while the attention
+// kernel runs, so no partial is read before its wait for that grid.
+// CHECK-NOT:     llvm.load
 // CHECK:         %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+// CHECK-NOT:     llvm.load
 // CHECK:         %[[WARP:.*]] = arith.shrui %[[TID]], %{{.*}} : i32
+// CHECK-NOT:     llvm.load
 // CHECK:         %[[CTA:.*]] = nvvm.read.ptx.sreg.ctaid.x : i32
+// CHECK-NOT:     llvm.load
 // CHECK:         %[[H:.*]] = nvvm.read.ptx.sreg.ctaid.y : i32
+// CHECK-NOT:     llvm.load
 // CHECK:         %[[B:.*]] = nvvm.read.ptx.sreg.ctaid.z : i32
+// CHECK-NOT:     llvm.load
 // More than sixteen splits: a row a CTA, its four warps sharing the splits;
 // else a row a warp, four rows a CTA, and the CTAs of the other three rows
 // exit.
 // CHECK:         %[[SHARED:.*]] = arith.cmpi ugt, %[[S]], %c16_i32 : i32
 // CHECK:         %[[WARPS_PER_ROW:.*]] = arith.select %[[SHARED]], %c4_i32, %c1_i32 : i32
-// CHECK:         %[[ROWS_PER_CTA:.*]] = arith.select %[[SHARED]], %{{.*}}, %{{.*}} : i32
+// CHECK-NOT:     llvm.load
+// CHECK:         %[[ROWS_PER_CTA:.*]] = arith.select %[[SHARED]], %c1_i32{{.*}}, %c4_i32{{.*}} : i32
+// CHECK-NOT:     llvm.load
 // CHECK:         %[[FIRST_OF_ITS_ROWS:.*]] = arith.remui %[[CTA]], %[[ROWS_PER_CTA]] : i32
 // CHECK:         %[[OWNS:.*]] = arith.cmpi eq, %[[FIRST_OF_ITS_ROWS]], %c0_i32 : i32
 // CHECK:         scf.if %[[OWNS]] {
+// CHECK-NOT:       llvm.load
 // CHECK:           %[[ROW_IN_CTA:.*]] = arith.divui %[[WARP]], %[[WARPS_PER_ROW]] : i32
+// CHECK-NOT:       llvm.load
 // CHECK:           %[[WARP_IN_ROW:.*]] = arith.remui %[[WARP]], %[[WARPS_PER_ROW]] : i32
-// A programmatic dependent launch: the kernel may start while the attention
-// kernel runs, so it waits for that grid before the first partial it reads.
 // CHECK-NOT:       llvm.load
 // CHECK:           nvvm.griddepcontrol wait
 // M, in every warp: each lane's maximum over splits lane, lane + 32, ... of
@@ -74,6 +84,7 @@
 // CHECK:           %[[SMEM:.*]] = llvm.mlir.addressof @attn_smem : !llvm.ptr<3>
 // CHECK:           llvm.store %[[SUMS]]#1, %{{.*}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<3>
 // CHECK:           llvm.store %[[SUMS]]#0, %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<3>
+// CHECK:           llvm.store %{{[^,]*}}, %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<3>
 // CHECK:           nvvm.barrier0
 // A column pair of a row a thread: its warps' sums and columns added
 // (selects of the four warps'), times 1 / sum, in bf16 into the row's
@@ -84,6 +95,8 @@
 // CHECK:             llvm.fptrunc %{{.*}} : vector<2xf32> to vector<2xbf16>
 // CHECK:             llvm.store %{{.*}} : vector<2xbf16>, !llvm.ptr<3>
 // CHECK:             arith.cmpi ult, %{{.*}}, %[[NQ]] : i32
+// The row's M from the first of its warps (warpsPerRow r).
+// CHECK:             arith.muli %{{.*}}, %[[WARPS_PER_ROW]] : i32
 // CHECK:             llvm.call_intrinsic "llvm.nvvm.lg2.approx.ftz.f"
 // CHECK:             llvm.getelementptr %[[LSE]]
 // CHECK:             llvm.store %{{.*}} : f32, !llvm.ptr<1>
@@ -91,7 +104,13 @@
 // CHECK:           nvvm.fence.proxy
 // CHECK:           nvvm.barrier0
 // CHECK:           %[[STORED_ROW:.*]] = arith.addi %[[CTA]], %[[TID]] : i32
-// CHECK:           nvvm.cp.async.bulk.tensor.global.shared.cta %[[O]], %{{.*}}, box[%{{.*}}, %[[STORED_ROW]], %[[H]], %[[B]]]
+// CHECK:           %[[OWN_ROW:.*]] = arith.cmpi ult, %[[TID]], %[[ROWS_PER_CTA]] : i32
+// CHECK:           %[[BELOW_NQ:.*]] = arith.cmpi ult, %[[STORED_ROW]], %[[NQ]] : i32
+// CHECK:           %[[STORES:.*]] = arith.andi %[[OWN_ROW]], %[[BELOW_NQ]] : i1
+// CHECK:           scf.if %[[STORES]] {
+// CHECK:             %[[SOURCE:.*]] = arith.muli %[[TID]], %c128_i32{{.*}} : i32
+// CHECK:             %[[SOURCE_PTR:.*]] = llvm.getelementptr %[[SMEM]][%[[SOURCE]]]
+// CHECK:             nvvm.cp.async.bulk.tensor.global.shared.cta %[[O]], %[[SOURCE_PTR]], box[%{{.*}}, %[[STORED_ROW]], %[[H]], %[[B]]]
 // The attention kernel: the workspace pointers, and for a launch of one
 // split (the count is chosen at launch) the O tensor map and the LSE
 // pointer; the batch size and the split count (the function's index

@@ -358,10 +358,11 @@ void CombineEmitter::emitRows(Value cta, Value head, Value batch,
           if (!params.lse)
             return;
           Value rowOfItem = add(cta, r);
-          Value storesLse = arith::AndIOp::create(
-              b, loc, eqI(column, c32(0)),
-              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                    rowOfItem, seqQ));
+          Value firstColumn = eqI(column, c32(0));
+          Value rowBelowNq = arith::CmpIOp::create(
+              b, loc, arith::CmpIPredicate::ult, rowOfItem, seqQ);
+          Value storesLse =
+              arith::AndIOp::create(b, loc, firstColumn, rowBelowNq);
           ifThen(storesLse, [&] {
             Value m = LLVM::LoadOp::create(
                 b, loc, f32(), warpSlot(smem.maxima, mul(r, warpsPerRow)), 4);
@@ -383,11 +384,11 @@ void CombineEmitter::emitRows(Value cta, Value head, Value batch,
                                  NVVM::SharedSpace::shared_cta));
   NVVM::Barrier0Op::create(b, loc);
   Value storedRow = add(cta, tid);
-  Value storesRow = arith::AndIOp::create(
-      b, loc,
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid, rowsPerCta),
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, storedRow,
-                            seqQ));
+  Value ownRow =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid, rowsPerCta);
+  Value belowNq =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, storedRow, seqQ);
+  Value storesRow = arith::AndIOp::create(b, loc, ownRow, belowNq);
   ifThen(storesRow, [&] {
     NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
         b, loc, params.outputMap, sharedAt(mul(tid, c32(smem.stagedRowStride))),

@@ -25,3 +25,12 @@ func.func @d80_split(%q: tensor<?x8x?x80xbf16>, %k: tensor<?x8x?x80xbf16>,
       : tensor<?x8x?x80xbf16>, tensor<?x8x?x80xbf16>, tensor<?x8x?x80xbf16> -> tensor<?x8x?x80xbf16>
   return %o : tensor<?x8x?x80xbf16>
 }
+
+// Dv = 256: the combine's widest rows, four column passes of sixteen splits'
+// loads in flight (the most registers its minctasm leaves a thread).
+func.func @d256_split(%q: tensor<?x8x?x256xbf16>, %k: tensor<?x2x?x256xbf16>,
+                      %v: tensor<?x2x?x256xbf16>, %splits: index) -> tensor<?x8x?x256xbf16> {
+  %o = attn.attention %q, %k, %v kv_splits(%splits)
+      : tensor<?x8x?x256xbf16>, tensor<?x2x?x256xbf16>, tensor<?x2x?x256xbf16> -> tensor<?x8x?x256xbf16>
+  return %o : tensor<?x8x?x256xbf16>
+}
