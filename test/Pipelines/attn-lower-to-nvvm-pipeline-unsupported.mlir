@@ -49,12 +49,13 @@ func.func @computed_splits(%q: tensor<?x8x1x64xbf16>, %k: tensor<?x2x?x64xbf16>,
 
 // -----
 
-// The combine kernel stores O a column pair a thread (128 threads): a value
-// head dim above 256 with kv splits is a diagnostic.
+// A value head dim above 256 with kv splits is refused by the head-dim rule
+// of every kernel (the combine kernel, a column pair a thread of 128,
+// relies on it), not by a rule of the combine's own.
 func.func @split_wide_values(%q: tensor<?x32x1x64xbf16>, %k: tensor<?x8x?x64xbf16>,
                              %v: tensor<?x8x?x264xbf16>) -> tensor<?x32x1x264xbf16> {
-  // UNSPECIALIZED: error: convert-attn-to-nvvm: attn.combine_splits merges a value head dim of 264; the combine kernel takes at most 256
-  // expected-error @+1 {{convert-attn-to-nvvm: attn.combine_splits merges a value head dim of 264; the combine kernel takes at most 256}}
+  // UNSPECIALIZED: error: convert-attn-to-nvvm: value head dim must be a multiple of 8 from 32 to 256 (wgmma n and 16-byte TMA rows), got 264
+  // expected-error @+1 {{convert-attn-to-nvvm: value head dim must be a multiple of 8 from 32 to 256 (wgmma n and 16-byte TMA rows), got 264}}
   %o = attn.attention %q, %k, %v
       : tensor<?x32x1x64xbf16>, tensor<?x8x?x64xbf16>, tensor<?x8x?x264xbf16>
       -> tensor<?x32x1x264xbf16>

@@ -425,12 +425,6 @@ mlir::attn::hopper::readCombineShape(CombineSplitsOp op) {
                         "static heads and value head dim in its types (the "
                         "combine kernel compiles in its rows' strides and "
                         "columns)");
-  // A thread of the CTA scales and stores a pair of O's columns.
-  if (shape.valueHeadDim > 2 * kCombineThreads)
-    return op.emitError("convert-attn-to-nvvm: attn.combine_splits merges a "
-                        "value head dim of ")
-           << shape.valueHeadDim << "; the combine kernel takes at most "
-           << 2 * kCombineThreads;
   shape.elementType = op.getOutput().getType().getElementType();
   shape.writesLse = !op.getLse().use_empty();
   return shape;
@@ -465,6 +459,10 @@ SplitKvAttr mlir::attn::hopper::lowerCombineSplits(
                                               gridDim(rt::Symbol::HeadsQ, 1),
                                               gridDim(rt::Symbol::Batch, 1)}),
                               b.getArrayAttr(params), launch.programmatic);
+  // A thread of the CTA scales and stores a pair of O's columns: Dv is the
+  // attention's, at most 256 (the plan reader's tile-shape rule).
+  assert(shape.valueHeadDim <= 2 * kCombineThreads &&
+         "the combine kernel stores a column pair a thread");
   auto func = declareKernel(b, loc, abi.getEntry(), abi.getParams().getValue(),
                             kCombineThreads);
   // CTAs an SM must hold at once: ptxas then gives a warp the registers of
