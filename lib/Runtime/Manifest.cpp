@@ -67,14 +67,22 @@ constexpr EnumName<TensorDim> kTensorDims[] = {{TensorDim::D, "d"},
                                                {TensorDim::S, "s"},
                                                {TensorDim::H, "h"},
                                                {TensorDim::B, "b"}};
-constexpr EnumName<Symbol> kSymbols[] = {
-    {Symbol::Batch, "batch"},        {Symbol::HeadsQ, "heads_q"},
-    {Symbol::HeadsKv, "heads_kv"},   {Symbol::HeadsRatio, "heads_ratio"},
-    {Symbol::SeqQ, "seq_q"},         {Symbol::SeqK, "seq_k"},
-    {Symbol::HeadDim, "head_dim"},   {Symbol::HeadDimV, "head_dim_v"},
-    {Symbol::NumSms, "num_sms"},     {Symbol::One, "one"},
-    {Symbol::KvSplits, "kv_splits"}, {Symbol::PagesPerSeq, "pages_per_seq"},
-    {Symbol::Scale, "scale"},        {Symbol::ScaleLog2, "scale_log2"}};
+constexpr EnumName<Symbol> kSymbols[] = {{Symbol::Batch, "batch"},
+                                         {Symbol::HeadsQ, "heads_q"},
+                                         {Symbol::HeadsKv, "heads_kv"},
+                                         {Symbol::HeadsRatio, "heads_ratio"},
+                                         {Symbol::SeqQ, "seq_q"},
+                                         {Symbol::SeqK, "seq_k"},
+                                         {Symbol::HeadDim, "head_dim"},
+                                         {Symbol::HeadDimV, "head_dim_v"},
+                                         {Symbol::NumSms, "num_sms"},
+                                         {Symbol::One, "one"},
+                                         {Symbol::KvSplits, "kv_splits"},
+                                         {Symbol::PagesPerSeq, "pages_per_seq"},
+                                         {Symbol::CombineRows, "combine_rows"},
+                                         {Symbol::CombineCtas, "combine_ctas"},
+                                         {Symbol::Scale, "scale"},
+                                         {Symbol::ScaleLog2, "scale_log2"}};
 
 template <typename E, size_t N>
 const char *nameOf(const EnumName<E> (&table)[N], E value) {
@@ -888,6 +896,12 @@ bool isWorkspace(TensorName t) {
 }
 
 /// The error for a split-KV name (`what`) in a manifest without split_kv.
+/// The symbols whose values a launch has only with split_kv.
+bool isSplitSymbol(Symbol s) {
+  return s == Symbol::KvSplits || s == Symbol::CombineRows ||
+         s == Symbol::CombineCtas;
+}
+
 bool notSplit(std::string &error, const std::string &path,
               const std::string &what) {
   return fail(error, path,
@@ -995,8 +1009,9 @@ bool validateSymbols(const Manifest &m, const std::vector<Symbol> &product,
                   std::string("\"") + toString(product[i]) +
                       "\" is not an integer; expected " +
                       listNames(kSymbols, isGridSymbol));
-    if (product[i] == Symbol::KvSplits && !m.splitKv)
-      return notSplit(error, at, "\"kv_splits\"");
+    if (isSplitSymbol(product[i]) && !m.splitKv)
+      return notSplit(error, at,
+                      std::string("\"") + toString(product[i]) + "\"");
     if (product[i] == Symbol::PagesPerSeq && !m.problem.pageSize)
       return notPaged(error, at, "\"pages_per_seq\"");
   }
@@ -1090,8 +1105,9 @@ bool validateParams(const Manifest &m, const std::vector<KernelParam> &params,
                     std::string("\"") + toString(param.value) +
                         "\" is not an i32 value; expected " +
                         listNames(kSymbols, isI32Symbol));
-      if (param.value == Symbol::KvSplits && !m.splitKv)
-        return notSplit(error, at + ".value", "\"kv_splits\"");
+      if (isSplitSymbol(param.value) && !m.splitKv)
+        return notSplit(error, at + ".value",
+                        std::string("\"") + toString(param.value) + "\"");
       if (param.value == Symbol::PagesPerSeq && !m.problem.pageSize)
         return notPaged(error, at + ".value", "\"pages_per_seq\"");
       break;

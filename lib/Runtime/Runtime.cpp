@@ -719,6 +719,7 @@ private:
   attnc_status encodeMap(const KernelParam &p, CUtensorMap &map);
   void setSymbols();
   attnc_status setKvSplits();
+  void setCombineSymbols();
   attnc_status layOutWorkspace();
   attnc_status buildKernel(const KernelLaunch &k,
                            const std::array<int64_t, 3> &cluster,
@@ -1277,6 +1278,14 @@ attnc_status LaunchBuilder::setKvSplits() {
   return ATTNC_OK;
 }
 
+/// The combine kernel's rows a CTA and CTAs along the rows, from the
+/// launch's kv_splits.
+void LaunchBuilder::setCombineSymbols() {
+  int64_t rows = combineRowsPerCta(symbol(Symbol::KvSplits));
+  symbol(Symbol::CombineRows) = rows;
+  symbol(Symbol::CombineCtas) = (symbol(Symbol::SeqQ) + rows - 1) / rows;
+}
+
 attnc_status LaunchBuilder::layOutWorkspace() {
   if (!m.splitKv)
     return ATTNC_OK;
@@ -1430,6 +1439,7 @@ attnc_status LaunchBuilder::build(void *stream, PreparedCall &out) {
   setSymbols();
   if (attnc_status st = setKvSplits())
     return st;
+  setCombineSymbols();
   out.splitArtifact = m.splitKv.has_value();
   bool attentionWritesOutput = m.splitKv && m.splitKv->writesOutputAtOneSplit &&
                                symbol(Symbol::KvSplits) == 1;

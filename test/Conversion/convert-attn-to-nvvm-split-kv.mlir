@@ -14,11 +14,11 @@
 // A split-KV attention (kv_splits) becomes two kernels. The combine kernel,
 // lowered from attn.combine_splits: four warps, at least three CTAs an SM (so
 // that ptxas gives each warp the registers of its loads); the O box of one
-// row unswizzled, then the LSE and the workspace's partial O and LSE, Nq and
-// the split count.
+// row unswizzled, then the LSE and the workspace's partial O and LSE, Nq,
+// the split count and the rows a CTA (the runtime's choice from the count).
 // CHECK-LABEL: gpu.module @attn_kernels
 // CHECK:       llvm.func @split_combine(%[[O:[^:]*]]: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant},
-// CHECK-SAME:    %[[LSE:[^:]*]]: !llvm.ptr<1>, %[[PO:[^:]*]]: !llvm.ptr<1>, %[[PL:[^:]*]]: !llvm.ptr<1>, %[[NQ:[^:]*]]: i32, %[[S:[^:]*]]: i32)
+// CHECK-SAME:    %[[LSE:[^:]*]]: !llvm.ptr<1>, %[[PO:[^:]*]]: !llvm.ptr<1>, %[[PL:[^:]*]]: !llvm.ptr<1>, %[[NQ:[^:]*]]: i32, %[[S:[^:]*]]: i32, %[[ROWS_PER_CTA:[^:]*]]: i32)
 // CHECK-SAME:    attributes {nvvm.kernel, nvvm.minctasm = 3 : i32, nvvm.reqntid = array<i32: 128, 1, 1>}
 // A programmatic dependent launch: the kernel may start while the attention
 // kernel runs, so no partial is read before its wait for that grid.
@@ -33,17 +33,11 @@
 // CHECK-NOT:     llvm.load
 // CHECK:         %[[B:.*]] = nvvm.read.ptx.sreg.ctaid.z : i32
 // CHECK-NOT:     llvm.load
-// More than sixteen splits: a row a CTA, its four warps sharing the splits;
-// else a row a warp, four rows a CTA, and the CTAs of the other three rows
-// exit.
-// CHECK:         %[[SHARED:.*]] = arith.cmpi ugt, %[[S]], %c16_i32 : i32
-// CHECK:         %[[WARPS_PER_ROW:.*]] = arith.select %[[SHARED]], %c4_i32, %c1_i32 : i32
+// The CTA's rows start at row rows-a-CTA x; each takes four / rows-a-CTA
+// warps (all four share a row's splits, or a warp takes a row).
+// CHECK:         %[[WARPS_PER_ROW:.*]] = arith.divui %c4_i32, %[[ROWS_PER_CTA]] : i32
 // CHECK-NOT:     llvm.load
-// CHECK:         %[[ROWS_PER_CTA:.*]] = arith.select %[[SHARED]], %c1_i32{{.*}}, %c4_i32{{.*}} : i32
-// CHECK-NOT:     llvm.load
-// CHECK:         %[[FIRST_OF_ITS_ROWS:.*]] = arith.remui %[[CTA]], %[[ROWS_PER_CTA]] : i32
-// CHECK:         %[[OWNS:.*]] = arith.cmpi eq, %[[FIRST_OF_ITS_ROWS]], %c0_i32 : i32
-// CHECK:         scf.if %[[OWNS]] {
+// CHECK:         %[[FIRST_ROW:.*]] = arith.muli %[[CTA]], %[[ROWS_PER_CTA]] : i32
 // CHECK-NOT:       llvm.load
 // CHECK:           %[[ROW_IN_CTA:.*]] = arith.divui %[[WARP]], %[[WARPS_PER_ROW]] : i32
 // CHECK-NOT:       llvm.load
@@ -103,7 +97,7 @@
 // Then thread r stores the CTA's row r, one TMA store of one row.
 // CHECK:           nvvm.fence.proxy
 // CHECK:           nvvm.barrier0
-// CHECK:           %[[STORED_ROW:.*]] = arith.addi %[[CTA]], %[[TID]] : i32
+// CHECK:           %[[STORED_ROW:.*]] = arith.addi %[[FIRST_ROW]], %[[TID]] : i32
 // CHECK:           %[[OWN_ROW:.*]] = arith.cmpi ult, %[[TID]], %[[ROWS_PER_CTA]] : i32
 // CHECK:           %[[BELOW_NQ:.*]] = arith.cmpi ult, %[[STORED_ROW]], %[[NQ]] : i32
 // CHECK:           %[[STORES:.*]] = arith.andi %[[OWN_ROW]], %[[BELOW_NQ]] : i1
@@ -123,7 +117,7 @@
 // CHECK-SAME:    #attn.kernel_param<"tensor_map", "o", box = [64, 64, 1, 1]>, #attn.kernel_param<"pointer", "lse">,
 // CHECK-SAME:    #attn.kernel_param<"i32", "batch">, #attn.kernel_param<"i32", "kv_splits">]
 // CHECK-SAME:    split_kv = <splits = 0, kv_block = 128, entry = "split_combine", threads = 128, shared_memory = 1568,
-// CHECK-SAME:      grid = [#attn.grid_dim<["seq_q"]>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch"]>],
+// CHECK-SAME:      grid = [#attn.grid_dim<["combine_ctas"]>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch"]>],
 // CHECK-SAME:      params = [#attn.kernel_param<"tensor_map", "o", box = [64, 1, 1, 1], swizzle = 0>, #attn.kernel_param<"pointer", "lse">,
 // CHECK-SAME:      programmatic_launch = true>
 // The split count the IR's kv range divides by (max with 1) is the
@@ -191,7 +185,7 @@ func.func @split(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 // ABI records the count for the runtime), and a combine kernel without an
 // LSE to write takes no LSE pointer.
 // CHECK-LABEL: gpu.module @attn_kernels
-// CHECK:       llvm.func @fixed_combine(%{{[^:]*}}: !llvm.ptr {{{[^}]*}}}, %{{[^:]*}}: !llvm.ptr<1>, %{{[^:]*}}: !llvm.ptr<1>, %{{[^:]*}}: i32, %{{[^:]*}}: i32)
+// CHECK:       llvm.func @fixed_combine(%{{[^:]*}}: !llvm.ptr {{{[^}]*}}}, %{{[^:]*}}: !llvm.ptr<1>, %{{[^:]*}}: !llvm.ptr<1>, %{{[^:]*}}: i32, %{{[^:]*}}: i32, %{{[^:]*}}: i32)
 // CHECK:       llvm.func @fixed(%{{[^:]*}}: !llvm.ptr {{{[^}]*}}}, %{{[^:]*}}: !llvm.ptr {{{[^}]*}}}, %{{[^:]*}}: !llvm.ptr {{{[^}]*}}},
 // CHECK-SAME:    %{{[^:]*}}: !llvm.ptr<1>, %{{[^:]*}}: !llvm.ptr<1>, %{{[^:]*}}: i32, %{{[^:]*}}: i32, %{{[^:]*}}: i32)
 // CHECK-SAME:    split_kv = <splits = 3, kv_block = 128, entry = "fixed_combine"

@@ -76,6 +76,12 @@ enum class Symbol {
   /// artifact (Problem::pageSize), where seq_k is the capacity
   /// pages_per_seq * page_size.
   PagesPerSeq,
+  /// The query rows a CTA of a split artifact's combine kernel merges at
+  /// this launch: combineRowsPerCta(kv_splits).
+  CombineRows,
+  /// The combine kernel's CTAs along the query rows:
+  /// ceil_div(seq_q, combine_rows).
+  CombineCtas,
   Scale,
   ScaleLog2,
 };
@@ -85,6 +91,18 @@ inline constexpr int kNumSymbols = static_cast<int>(Symbol::ScaleLog2) + 1;
 /// log2(e) in f32: kernels use exp2, and the scale_log2 parameter (and the
 /// tile IR's exp2 multiplier) is the f32 product scale * kLog2E.
 inline constexpr float kLog2E = 1.44269504088896340736f;
+
+/// The warps of a combine CTA (a split artifact's second kernel), and the
+/// splits a warp weighs per loop iteration, their loads in flight at once.
+inline constexpr int64_t kCombineWarps = 4;
+inline constexpr int64_t kCombineSplitsPerStep = 16;
+/// The query rows a combine CTA merges for a launch of `splits` kv splits:
+/// a row of at most kCombineSplitsPerStep splits (many rows, whose tiles
+/// fill the machine) takes a warp, kCombineWarps rows a CTA; a row of more
+/// (few rows) takes the CTA's warps, which share its splits.
+inline constexpr int64_t combineRowsPerCta(int64_t splits) {
+  return splits > kCombineSplitsPerStep ? 1 : kCombineWarps;
+}
 
 const char *toString(DType dtype);
 const char *toString(Swizzle swizzle);

@@ -13,16 +13,17 @@
 //   M = max_s LSE_s,  w_s = exp(LSE_s - M),
 //   O = sum_s w_s O_s / sum_s w_s,  LSE = M + log(sum_s w_s)
 //
-// (O = 0, LSE = -inf where every split was empty). The grid's x is Nq, and
-// how a CTA's four warps share rows is chosen at launch from the split
-// count S:
+// (O = 0, LSE = -inf where every split was empty). How a CTA's four warps
+// share rows is the runtime's choice at launch from the split count S
+// (rt::combineRowsPerCta), which the kernel takes as its combine_rows
+// parameter, its grid's x being ceil_div(Nq, combine_rows):
 //   - S > 16 (few rows: MQA at B = 1 has 32 rows of 64 splits): CTA x takes
 //     row x, and warp w weighs splits 16 w to 16 w + 15, then those 64
 //     further on, so that a row's loads are in flight on four warps at once;
 //   - S <= 16 (many rows, which fill the machine with tiles): warp w of CTA
-//     x takes row x + w, four rows a CTA, and the other CTAs exit at once
-//     (one row a CTA gave four times the CTAs, each with three idle warps:
-//     a 7.7 instead of 5.7 us combine at MQA B = 64, run 82).
+//     x takes row 4 x + w (one row a CTA gave four times the CTAs, each with
+//     three idle warps: a 7.7 instead of 4.3 us combine at MQA B = 64, runs
+//     82 and 84).
 // Every warp reduces its row's split maxima itself (a lane a split, then a
 // butterfly) and weighs its columns (two adjacent ones per 64, one 8-byte
 // load each, so a warp reads a row's 64-column chunk as 256 contiguous
@@ -52,7 +53,7 @@ namespace rt = attnc::rt;
 namespace {
 
 /// The warps of a CTA: four rows, or one row's four shares of its splits.
-constexpr int64_t kCombineWarps = 4;
+using attnc::rt::kCombineWarps;
 constexpr int64_t kCombineThreads = 32 * kCombineWarps;
 /// The kernel's nvvm.minctasm (see lowerCombineSplits).
 constexpr int64_t kCombineCtasPerSm = 3;
@@ -60,9 +61,8 @@ constexpr int64_t kCombineCtasPerSm = 3;
 constexpr int64_t kColumnsPerPass = 64;
 /// Splits a warp weighs per loop iteration (their loads in flight at once):
 /// each iteration waits one memory round trip, so a row of S > 16 splits
-/// takes ceil(S / 64) of them on its four warps. A row of at most this many
-/// splits takes one warp.
-constexpr int64_t kSplitsPerStep = 16;
+/// takes ceil(S / 64) of them on its four warps.
+constexpr int64_t kSplitsPerStep = attnc::rt::kCombineSplitsPerStep;
 /// The combine kernel's shared memory, in bytes: the CTA's rows of O in the
 /// element type (the TMA stores' sources, each row 128-byte aligned), then
 /// each warp's weighted columns (f32, Dv a warp), sum of weights and M.
@@ -88,12 +88,11 @@ public:
 private:
   /// The combine kernel's parameters.
   struct CombineParams {
-    Value outputMap, lse, partialO, partialLse, seqQ, splits;
+    Value outputMap, lse, partialO, partialLse, seqQ, splits, rowsPerCta;
   };
-  /// The rows of CTA `cta` (the kernel's body where the CTA holds rows).
-  void emitRows(Value cta, Value head, Value batch, Value warpsPerRow,
-                Value rowsPerCta, Value tid, Value lane, Value warp,
-                const CombineParams &params);
+  /// The rows of the CTA, from `firstRow` on.
+  void emitRows(Value firstRow, Value head, Value batch, Value warpsPerRow,
+                Value tid, Value lane, Value warp, const CombineParams &params);
 
   Value global(Value base, Type element, Value index) {
     auto ptr = LLVM::LLVMPointerType::get(b.getContext(), 1);
@@ -121,7 +120,8 @@ void CombineEmitter::emit(LLVM::LLVMFuncOp func) {
   Value partialLse = param(rt::ParamKind::Pointer, rt::TensorName::LsePartial);
   Value seqQ = param(rt::ParamKind::I32, rt::Symbol::SeqQ);
   Value splits = param(rt::ParamKind::I32, rt::Symbol::KvSplits);
-  assert(outputMap && partialO && partialLse && seqQ && splits &&
+  Value rowsPerCta = param(rt::ParamKind::I32, rt::Symbol::CombineRows);
+  assert(outputMap && partialO && partialLse && seqQ && splits && rowsPerCta &&
          "lowerCombineSplits gives the kernel these parameters");
 
   Value tid = NVVM::ThreadIdXOp::create(b, loc, i32());
@@ -131,36 +131,27 @@ void CombineEmitter::emit(LLVM::LLVMFuncOp func) {
   Value head = NVVM::BlockIdYOp::create(b, loc, i32());
   Value batch = NVVM::BlockIdZOp::create(b, loc, i32());
 
-  // Rows of at most kSplitsPerStep splits (many rows: their tiles fill the
-  // machine) take a warp each, four rows a CTA, and the CTAs of the three
-  // rows after each fourth exit at once; rows of more splits (few rows) take
-  // all four warps of their CTA.
-  Value sharedRows = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ugt,
-                                           splits, c32(kSplitsPerStep));
+  // The CTA's rows: combine_rows (1 or 4) from row combine_rows * x on,
+  // each taking 4 / combine_rows warps.
   Value warpsPerRow =
-      arith::SelectOp::create(b, loc, sharedRows, c32(kCombineWarps), c32(1));
-  Value rowsPerCta =
-      arith::SelectOp::create(b, loc, sharedRows, c32(1), c32(kCombineWarps));
-  Value ownsRows = eqI(arith::RemUIOp::create(b, loc, cta, rowsPerCta), c32(0));
-  ifThen(ownsRows, [&] {
-    emitRows(cta, head, batch, warpsPerRow, rowsPerCta, tid, lane, warp,
-             {outputMap, lse, partialO, partialLse, seqQ, splits});
-  });
+      arith::DivUIOp::create(b, loc, c32(kCombineWarps), rowsPerCta);
+  emitRows(mul(cta, rowsPerCta), head, batch, warpsPerRow, tid, lane, warp,
+           {outputMap, lse, partialO, partialLse, seqQ, splits, rowsPerCta});
   LLVM::ReturnOp::create(b, loc, ValueRange{});
 }
 
-void CombineEmitter::emitRows(Value cta, Value head, Value batch,
-                              Value warpsPerRow, Value rowsPerCta, Value tid,
-                              Value lane, Value warp,
-                              const CombineParams &params) {
-  // The warp's row: CTA x holds rows x, ..., x + rowsPerCta - 1. A row past
-  // Nq reads row Nq - 1 and stores nothing.
+void CombineEmitter::emitRows(Value firstRow, Value head, Value batch,
+                              Value warpsPerRow, Value tid, Value lane,
+                              Value warp, const CombineParams &params) {
+  // The warp's row: the CTA holds rows firstRow, ..., firstRow +
+  // rowsPerCta - 1. A row past Nq reads row Nq - 1 and stores nothing.
   Value seqQ = params.seqQ, splits = params.splits;
+  Value rowsPerCta = params.rowsPerCta;
   Value rowInCta = arith::DivUIOp::create(b, loc, warp, warpsPerRow);
   Value warpInRow = arith::RemUIOp::create(b, loc, warp, warpsPerRow);
   Value lastRow = arith::SubIOp::create(b, loc, seqQ, c32(1));
-  Value row =
-      arith::MinUIOp::create(b, loc, add(cta, rowInCta), lastRow).getResult();
+  Value row = arith::MinUIOp::create(b, loc, add(firstRow, rowInCta), lastRow)
+                  .getResult();
   // The workspace's heads are the partials' (the attention kernel's, which
   // the plan reader checked); its batches are the grid's z size, the
   // launch's batch.
@@ -357,7 +348,7 @@ void CombineEmitter::emitRows(Value cta, Value head, Value batch,
                                 sharedAt(byte), /*alignment=*/4);
           if (!params.lse)
             return;
-          Value rowOfItem = add(cta, r);
+          Value rowOfItem = add(firstRow, r);
           Value firstColumn = eqI(column, c32(0));
           Value rowBelowNq = arith::CmpIOp::create(
               b, loc, arith::CmpIPredicate::ult, rowOfItem, seqQ);
@@ -383,7 +374,7 @@ void CombineEmitter::emitRows(Value cta, Value head, Value batch,
       NVVM::SharedSpaceAttr::get(b.getContext(),
                                  NVVM::SharedSpace::shared_cta));
   NVVM::Barrier0Op::create(b, loc);
-  Value storedRow = add(cta, tid);
+  Value storedRow = add(firstRow, tid);
   Value ownRow =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid, rowsPerCta);
   Value belowNq =
@@ -436,8 +427,8 @@ SplitKvAttr mlir::attn::hopper::lowerCombineSplits(
   MLIRContext *ctx = b.getContext();
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToEnd(module.getBody());
-  auto gridDim = [&](rt::Symbol symbol, int64_t ceilDiv) -> Attribute {
-    return GridDimAttr::get(ctx, {symbol}, ceilDiv);
+  auto gridDim = [&](rt::Symbol symbol) -> Attribute {
+    return GridDimAttr::get(ctx, {symbol});
   };
   auto param = [&](rt::ParamKind kind, auto name) -> Attribute {
     return KernelParamAttr::get(ctx, kind, name);
@@ -453,12 +444,13 @@ SplitKvAttr mlir::attn::hopper::lowerCombineSplits(
   params.push_back(param(rt::ParamKind::Pointer, rt::TensorName::LsePartial));
   params.push_back(param(rt::ParamKind::I32, rt::Symbol::SeqQ));
   params.push_back(param(rt::ParamKind::I32, rt::Symbol::KvSplits));
-  auto abi = SplitKvAttr::get(ctx, launch.splits, launch.kvBlock, launch.entry,
-                              kCombineThreads, CombineSmem(shape).size,
-                              b.getArrayAttr({gridDim(rt::Symbol::SeqQ, 1),
-                                              gridDim(rt::Symbol::HeadsQ, 1),
-                                              gridDim(rt::Symbol::Batch, 1)}),
-                              b.getArrayAttr(params), launch.programmatic);
+  params.push_back(param(rt::ParamKind::I32, rt::Symbol::CombineRows));
+  auto abi = SplitKvAttr::get(
+      ctx, launch.splits, launch.kvBlock, launch.entry, kCombineThreads,
+      CombineSmem(shape).size,
+      b.getArrayAttr({gridDim(rt::Symbol::CombineCtas),
+                      gridDim(rt::Symbol::HeadsQ), gridDim(rt::Symbol::Batch)}),
+      b.getArrayAttr(params), launch.programmatic);
   // A thread of the CTA scales and stores a pair of O's columns: Dv is the
   // attention's, at most 256 (the plan reader's tile-shape rule).
   assert(shape.valueHeadDim <= 2 * kCombineThreads &&
