@@ -39,11 +39,11 @@ SharedMemoryAttr toAttr(MLIRContext *ctx, const SharedMemoryLayout &smem,
   if (smem.probs)
     probsLayout = SwizzledSharedAttr::get(ctx, probsAtoms.swizzle);
   return SharedMemoryAttr::get(
-      ctx, smem.query, smem.queryBytes, smem.keyStages, smem.valueStages,
-      smem.stages, smem.keyStageBytes, smem.valueStageBytes, smem.probs,
-      smem.probsBytes, probsLayout, smem.queryFull, smem.keyFull,
-      smem.valueFull, smem.keyEmpty, smem.valueEmpty, smem.total,
-      smem.warpgroupBarriers, smem.turnBarriers);
+      ctx, smem.query, smem.queryBytes, smem.output, smem.outputBytes,
+      smem.keyStages, smem.valueStages, smem.stages, smem.keyStageBytes,
+      smem.valueStageBytes, smem.probs, smem.probsBytes, probsLayout,
+      smem.queryFull, smem.keyFull, smem.valueFull, smem.keyEmpty,
+      smem.valueEmpty, smem.total, smem.warpgroupBarriers, smem.turnBarriers);
 }
 
 struct AttnAllocateSharedMemoryPass final

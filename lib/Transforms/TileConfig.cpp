@@ -78,9 +78,13 @@ mlir::attn::SharedMemoryLayout::SharedMemoryLayout(
   keyStageBytes = layouts.key.tileBytes(tile.blockN, headDim);
   valueStageBytes = layouts.value.tileBytes(tile.blockN, valueHeadDim);
   query = 0;
-  // The Q buffer also holds the O tile, in Q's layout, in the epilogue.
-  queryBytes = std::max(layouts.query.tileBytes(tile.blockM, headDim),
-                        layouts.query.tileBytes(tile.blockM, valueHeadDim));
+  // O is staged over Q: each consumer warpgroup writes its rows of O after
+  // its last S GEMM, over its rows of Q, which no other warpgroup reads. The
+  // Q buffer holds either tile.
+  output = query;
+  outputBytes = layouts.query.tileBytes(tile.blockM, valueHeadDim);
+  queryBytes =
+      std::max(layouts.query.tileBytes(tile.blockM, headDim), outputBytes);
   keyStages = query + queryBytes;
   valueStages = keyStages + stages * keyStageBytes;
   int64_t barriers = valueStages + stages * valueStageBytes;

@@ -114,7 +114,7 @@ func.func @producer_skips_first(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x
       tensor.parallel_insert_slice %extracted_slice into %arg7[%arg4, %arg5, %8, 0] [1, 1, %29, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x8x?x64xbf16>
       tensor.parallel_insert_slice %extracted_slice_8 into %arg8[%arg4, %arg5, %8] [1, 1, %29] [1, 1, 1] : tensor<?xf32> into tensor<?x8x?xf32>
     }
-  } {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 16384, keys = 16384, values = 49152, stages = 2, key_stage_bytes = 16384, value_stage_bytes = 16384, query_full = 81920, key_full = 81928, value_full = 81944, key_empty = 81960, value_empty = 81976, size = 81992, warpgroup_barriers = [1, 2], turn_barriers = [3, 4]>, mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  } {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 16384, output = 0, output_bytes = 16384, keys = 16384, values = 49152, stages = 2, key_stage_bytes = 16384, value_stage_bytes = 16384, query_full = 81920, key_full = 81928, value_full = 81944, key_empty = 81960, value_empty = 81976, size = 81992, warpgroup_barriers = [1, 2], turn_barriers = [3, 4]>, mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
   return %4#0, %4#1 : tensor<?x8x?x64xbf16>, tensor<?x8x?xf32>
 }
 
@@ -232,7 +232,7 @@ func.func @producer_bounds_recomputed(%arg0: tensor<?x8x?x64xbf16>, %arg1: tenso
       tensor.parallel_insert_slice %extracted_slice into %arg7[%arg4, %arg5, %8, 0] [1, 1, %29, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x8x?x64xbf16>
       tensor.parallel_insert_slice %extracted_slice_8 into %arg8[%arg4, %arg5, %8] [1, 1, %29] [1, 1, 1] : tensor<?xf32> into tensor<?x8x?xf32>
     }
-  } {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 16384, keys = 16384, values = 49152, stages = 2, key_stage_bytes = 16384, value_stage_bytes = 16384, query_full = 81920, key_full = 81928, value_full = 81944, key_empty = 81960, value_empty = 81976, size = 81992, warpgroup_barriers = [1, 2], turn_barriers = [3, 4]>, mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  } {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 16384, output = 0, output_bytes = 16384, keys = 16384, values = 49152, stages = 2, key_stage_bytes = 16384, value_stage_bytes = 16384, query_full = 81920, key_full = 81928, value_full = 81944, key_empty = 81960, value_empty = 81976, size = 81992, warpgroup_barriers = [1, 2], turn_barriers = [3, 4]>, mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
   return %4#0, %4#1 : tensor<?x8x?x64xbf16>, tensor<?x8x?xf32>
 }
 
@@ -346,7 +346,7 @@ func.func @producer_steps_two(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x
       tensor.parallel_insert_slice %extracted_slice into %arg7[%arg4, %arg5, %8, 0] [1, 1, %29, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x8x?x64xbf16>
       tensor.parallel_insert_slice %extracted_slice_8 into %arg8[%arg4, %arg5, %8] [1, 1, %29] [1, 1, 1] : tensor<?xf32> into tensor<?x8x?xf32>
     }
-  } {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 16384, keys = 16384, values = 49152, stages = 2, key_stage_bytes = 16384, value_stage_bytes = 16384, query_full = 81920, key_full = 81928, value_full = 81944, key_empty = 81960, value_empty = 81976, size = 81992, warpgroup_barriers = [1, 2], turn_barriers = [3, 4]>, mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  } {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 16384, output = 0, output_bytes = 16384, keys = 16384, values = 49152, stages = 2, key_stage_bytes = 16384, value_stage_bytes = 16384, query_full = 81920, key_full = 81928, value_full = 81944, key_empty = 81960, value_empty = 81976, size = 81992, warpgroup_barriers = [1, 2], turn_barriers = [3, 4]>, mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
   return %4#0, %4#1 : tensor<?x8x?x64xbf16>, tensor<?x8x?xf32>
 }
 
@@ -461,7 +461,7 @@ func.func @consumers_pop_more(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x
       tensor.parallel_insert_slice %extracted_slice into %arg7[%arg4, %arg5, %8, 0] [1, 1, %29, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x8x?x64xbf16>
       tensor.parallel_insert_slice %extracted_slice_8 into %arg8[%arg4, %arg5, %8] [1, 1, %29] [1, 1, 1] : tensor<?xf32> into tensor<?x8x?xf32>
     }
-  } {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 16384, keys = 16384, values = 49152, stages = 2, key_stage_bytes = 16384, value_stage_bytes = 16384, query_full = 81920, key_full = 81928, value_full = 81944, key_empty = 81960, value_empty = 81976, size = 81992, warpgroup_barriers = [1, 2], turn_barriers = [3, 4]>, mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  } {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 16384, output = 0, output_bytes = 16384, keys = 16384, values = 49152, stages = 2, key_stage_bytes = 16384, value_stage_bytes = 16384, query_full = 81920, key_full = 81928, value_full = 81944, key_empty = 81960, value_empty = 81976, size = 81992, warpgroup_barriers = [1, 2], turn_barriers = [3, 4]>, mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
   return %4#0, %4#1 : tensor<?x8x?x64xbf16>, tensor<?x8x?xf32>
 }
 
@@ -581,7 +581,7 @@ func.func @two_producer_loops(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x
       tensor.parallel_insert_slice %extracted_slice into %arg7[%arg4, %arg5, %8, 0] [1, 1, %29, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x8x?x64xbf16>
       tensor.parallel_insert_slice %extracted_slice_8 into %arg8[%arg4, %arg5, %8] [1, 1, %29] [1, 1, 1] : tensor<?xf32> into tensor<?x8x?xf32>
     }
-  } {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 16384, keys = 16384, values = 49152, stages = 2, key_stage_bytes = 16384, value_stage_bytes = 16384, query_full = 81920, key_full = 81928, value_full = 81944, key_empty = 81960, value_empty = 81976, size = 81992, warpgroup_barriers = [1, 2], turn_barriers = [3, 4]>, mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  } {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 16384, output = 0, output_bytes = 16384, keys = 16384, values = 49152, stages = 2, key_stage_bytes = 16384, value_stage_bytes = 16384, query_full = 81920, key_full = 81928, value_full = 81944, key_empty = 81960, value_empty = 81976, size = 81992, warpgroup_barriers = [1, 2], turn_barriers = [3, 4]>, mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
   return %4#0, %4#1 : tensor<?x8x?x64xbf16>, tensor<?x8x?xf32>
 }
 
@@ -699,7 +699,7 @@ func.func @producer_under_if(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x6
       tensor.parallel_insert_slice %extracted_slice into %arg7[%arg4, %arg5, %8, 0] [1, 1, %29, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x8x?x64xbf16>
       tensor.parallel_insert_slice %extracted_slice_8 into %arg8[%arg4, %arg5, %8] [1, 1, %29] [1, 1, 1] : tensor<?xf32> into tensor<?x8x?xf32>
     }
-  } {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 16384, keys = 16384, values = 49152, stages = 2, key_stage_bytes = 16384, value_stage_bytes = 16384, query_full = 81920, key_full = 81928, value_full = 81944, key_empty = 81960, value_empty = 81976, size = 81992, warpgroup_barriers = [1, 2], turn_barriers = [3, 4]>, mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  } {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 16384, output = 0, output_bytes = 16384, keys = 16384, values = 49152, stages = 2, key_stage_bytes = 16384, value_stage_bytes = 16384, query_full = 81920, key_full = 81928, value_full = 81944, key_empty = 81960, value_empty = 81976, size = 81992, warpgroup_barriers = [1, 2], turn_barriers = [3, 4]>, mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
   return %4#0, %4#1 : tensor<?x8x?x64xbf16>, tensor<?x8x?xf32>
 }
 
@@ -813,6 +813,6 @@ func.func @scores_of_v(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16
       tensor.parallel_insert_slice %extracted_slice into %arg7[%arg4, %arg5, %8, 0] [1, 1, %29, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x8x?x64xbf16>
       tensor.parallel_insert_slice %extracted_slice_8 into %arg8[%arg4, %arg5, %8] [1, 1, %29] [1, 1, 1] : tensor<?xf32> into tensor<?x8x?xf32>
     }
-  } {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 16384, keys = 16384, values = 49152, stages = 2, key_stage_bytes = 16384, value_stage_bytes = 16384, query_full = 81920, key_full = 81928, value_full = 81944, key_empty = 81960, value_empty = 81976, size = 81992, warpgroup_barriers = [1, 2], turn_barriers = [3, 4]>, mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  } {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 16384, output = 0, output_bytes = 16384, keys = 16384, values = 49152, stages = 2, key_stage_bytes = 16384, value_stage_bytes = 16384, query_full = 81920, key_full = 81928, value_full = 81944, key_empty = 81960, value_empty = 81976, size = 81992, warpgroup_barriers = [1, 2], turn_barriers = [3, 4]>, mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
   return %4#0, %4#1 : tensor<?x8x?x64xbf16>, tensor<?x8x?xf32>
 }

@@ -104,7 +104,7 @@ func.func @dynamic_combine_shape(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2
       tensor.parallel_insert_slice %extracted_slice into %arg8[%arg7, %arg4, %arg5, %5, 0] [1, 1, 1, %18, 64] [1, 1, 1, 1, 1] : tensor<?x64xf32> into tensor<4x?x2x?x64xf32>
       tensor.parallel_insert_slice %extracted_slice_9 into %arg9[%arg7, %arg4, %arg5, %5] [1, 1, 1, %18] [1, 1, 1, 1] : tensor<?xf32> into tensor<4x?x2x?xf32>
     }
-  } {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 8192, keys = 8192, values = 40960, stages = 2, key_stage_bytes = 16384, value_stage_bytes = 16384, query_full = 73728, key_full = 73736, value_full = 73752, key_empty = 73768, value_empty = 73784, size = 73800, warpgroup_barriers = [1]>, mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>, #gpu.block<linear_dim_0>]}
+  } {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 8192, output = 0, output_bytes = 8192, keys = 8192, values = 40960, stages = 2, key_stage_bytes = 16384, value_stage_bytes = 16384, query_full = 73728, key_full = 73736, value_full = 73752, key_empty = 73768, value_empty = 73784, size = 73800, warpgroup_barriers = [1]>, mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>, #gpu.block<linear_dim_0>]}
   %cast = tensor.cast %4#0 : tensor<4x?x2x?x64xf32> to tensor<?x?x?x?x?xf32>
   %cast_5 = tensor.cast %4#1 : tensor<4x?x2x?xf32> to tensor<?x?x?x?xf32>
   // expected-error @+1 {{convert-attn-to-nvvm: attn.combine_splits needs static heads and value head dim in its types (the combine kernel compiles in its rows' strides and columns)}}
@@ -216,7 +216,7 @@ func.func @two_combines(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf1
       tensor.parallel_insert_slice %extracted_slice into %arg8[%arg7, %arg4, %arg5, %5, 0] [1, 1, 1, %18, 64] [1, 1, 1, 1, 1] : tensor<?x64xf32> into tensor<4x?x2x?x64xf32>
       tensor.parallel_insert_slice %extracted_slice_9 into %arg9[%arg7, %arg4, %arg5, %5] [1, 1, 1, %18] [1, 1, 1, 1] : tensor<?xf32> into tensor<4x?x2x?xf32>
     }
-  } {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 8192, keys = 8192, values = 40960, stages = 2, key_stage_bytes = 16384, value_stage_bytes = 16384, query_full = 73728, key_full = 73736, value_full = 73752, key_empty = 73768, value_empty = 73784, size = 73800, warpgroup_barriers = [1]>, mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>, #gpu.block<linear_dim_0>]}
+  } {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 8192, output = 0, output_bytes = 8192, keys = 8192, values = 40960, stages = 2, key_stage_bytes = 16384, value_stage_bytes = 16384, query_full = 73728, key_full = 73736, value_full = 73752, key_empty = 73768, value_empty = 73784, size = 73800, warpgroup_barriers = [1]>, mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>, #gpu.block<linear_dim_0>]}
   %cast = tensor.cast %4#0 : tensor<4x?x2x?x64xf32> to tensor<?x?x2x?x64xf32>
   %cast_5 = tensor.cast %4#1 : tensor<4x?x2x?xf32> to tensor<?x?x2x?xf32>
   %unused:2 = attn.combine_splits %cast, %cast_5 : tensor<?x?x2x?x64xf32>, tensor<?x?x2x?xf32> -> tensor<?x2x?x64xbf16>, tensor<?x2x?xf32>
@@ -325,7 +325,7 @@ func.func @combine_element_type(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x
       tensor.parallel_insert_slice %extracted_slice into %arg8[%arg7, %arg4, %arg5, %5, 0] [1, 1, 1, %18, 64] [1, 1, 1, 1, 1] : tensor<?x64xf32> into tensor<4x?x2x?x64xf32>
       tensor.parallel_insert_slice %extracted_slice_9 into %arg9[%arg7, %arg4, %arg5, %5] [1, 1, 1, %18] [1, 1, 1, 1] : tensor<?xf32> into tensor<4x?x2x?xf32>
     }
-  } {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 8192, keys = 8192, values = 40960, stages = 2, key_stage_bytes = 16384, value_stage_bytes = 16384, query_full = 73728, key_full = 73736, value_full = 73752, key_empty = 73768, value_empty = 73784, size = 73800, warpgroup_barriers = [1]>, mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>, #gpu.block<linear_dim_0>]}
+  } {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 8192, output = 0, output_bytes = 8192, keys = 8192, values = 40960, stages = 2, key_stage_bytes = 16384, value_stage_bytes = 16384, query_full = 73728, key_full = 73736, value_full = 73752, key_empty = 73768, value_empty = 73784, size = 73800, warpgroup_barriers = [1]>, mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>, #gpu.block<linear_dim_0>]}
   %cast = tensor.cast %4#0 : tensor<4x?x2x?x64xf32> to tensor<?x?x2x?x64xf32>
   %cast_5 = tensor.cast %4#1 : tensor<4x?x2x?xf32> to tensor<?x?x2x?xf32>
   // expected-error @+1 {{convert-attn-to-nvvm: attn.combine_splits must merge the split tile's rows into O of the attention's element type ('bf16', 2 heads, value head dim 64), got 'f16', 2 heads, value head dim 64}}

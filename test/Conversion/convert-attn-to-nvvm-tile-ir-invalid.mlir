@@ -828,7 +828,7 @@ func.func @small_layout(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf1
   %dim_3 = tensor.dim %arg1, %c2 : tensor<?x2x?x64xbf16>
   %0 = arith.ceildivsi %dim_2, %c64 : index
   %1 = tensor.empty(%dim, %dim_2) : tensor<?x2x?x64xbf16>
-  // expected-error @+1 {{convert-attn-to-nvvm: #attn.shared_memory is too small for the tile: it needs 8192 bytes of Q, 8192 per K stage and 8192 per V stage}}
+  // expected-error @+1 {{convert-attn-to-nvvm: #attn.shared_memory is too small for the tile: it needs 8192 bytes of Q, 8192 of O, 8192 per K stage and 8192 per V stage}}
   %2 = scf.forall (%arg3, %arg4, %arg5) in (%dim, 2, %0) shared_outs(%arg6 = %1) -> (tensor<?x2x?x64xbf16>) {
     %3 = arith.muli %arg5, %c64 : index
     %4 = attn.load_tile %arg0[%arg3, %arg4, %3] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
@@ -885,7 +885,7 @@ func.func @small_layout(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf1
     scf.forall.in_parallel {
       tensor.parallel_insert_slice %extracted_slice into %arg6[%arg3, %arg4, %3, 0] [1, 1, %25, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x2x?x64xbf16>
     }
-  } {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 4096, keys = 16384, values = 32768, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, query_full = 49152, key_full = 49160, value_full = 49176, key_empty = 49192, value_empty = 49208, size = 49224, warpgroup_barriers = [1, 2]>, mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  } {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 4096, output = 0, output_bytes = 4096, keys = 16384, values = 32768, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, query_full = 49152, key_full = 49160, value_full = 49176, key_empty = 49192, value_empty = 49208, size = 49224, warpgroup_barriers = [1, 2]>, mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
   return %2 : tensor<?x2x?x64xbf16>
 }
 
@@ -4444,7 +4444,7 @@ func.func @overlap_with_probs_buffer(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor
     scf.forall.in_parallel {
       tensor.parallel_insert_slice %extracted_slice into %arg6[%arg3, %arg4, %3, 0] [1, 1, %24, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x2x?x64xbf16>
     }
-  } {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 8192, keys = 8192, values = 24576, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, probs = 40960, probs_bytes = 8192, probs_layout = #attn.swizzled_shared<swizzle = 128>, query_full = 49152, key_full = 49160, value_full = 49176, key_empty = 49192, value_empty = 49208, size = 49224, warpgroup_barriers = [1]>, mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  } {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 8192, output = 0, output_bytes = 8192, keys = 8192, values = 24576, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, probs = 40960, probs_bytes = 8192, probs_layout = #attn.swizzled_shared<swizzle = 128>, query_full = 49152, key_full = 49160, value_full = 49176, key_empty = 49192, value_empty = 49208, size = 49224, warpgroup_barriers = [1]>, mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
   return %2 : tensor<?x2x?x64xbf16>
 }
 
@@ -4538,7 +4538,7 @@ func.func @probs_buffer_not_128_byte_swizzled(%arg0: tensor<?x2x?x64xbf16>, %arg
     scf.forall.in_parallel {
       tensor.parallel_insert_slice %extracted_slice into %arg6[%arg3, %arg4, %3, 0] [1, 1, %24, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x2x?x64xbf16>
     }
-  } {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 8192, keys = 8192, values = 24576, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, probs = 40960, probs_bytes = 8192, probs_layout = #attn.swizzled_shared<swizzle = 64>, query_full = 49152, key_full = 49160, value_full = 49176, key_empty = 49192, value_empty = 49208, size = 49224, warpgroup_barriers = [1]>, mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  } {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 8192, output = 0, output_bytes = 8192, keys = 8192, values = 24576, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, probs = 40960, probs_bytes = 8192, probs_layout = #attn.swizzled_shared<swizzle = 64>, query_full = 49152, key_full = 49160, value_full = 49176, key_empty = 49192, value_empty = 49208, size = 49224, warpgroup_barriers = [1]>, mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
   return %2 : tensor<?x2x?x64xbf16>
 }
 

@@ -14,7 +14,7 @@
 // then the mbarriers. With two stages consumers hand K back on its own
 // "empty" barrier: key_empty and value_empty differ.
 // CHECK-LABEL: func.func @causal
-// CHECK:       attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 16384,
+// CHECK:       attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 16384, output = 0, output_bytes = 16384,
 // CHECK-SAME:    keys = [[KEYS:[0-9]+]], values = [[VALUES:[0-9]+]], stages = 2,
 // CHECK-SAME:    key_stage_bytes = 8192, value_stage_bytes = 8192,
 // CHECK-SAME:    query_full = [[QFULL:[0-9]+]], key_full = {{[0-9]+}}, value_full = {{[0-9]+}},
@@ -47,6 +47,31 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
       : tensor<?x4x?x64xbf16>, tensor<?x4x?x64xbf16>, tensor<?x4x?x64xbf16>
       -> tensor<?x4x?x64xbf16>
   return %o : tensor<?x4x?x64xbf16>
+}
+
+// D = 128, Dv = 64: O (128 x 64, 16 KiB) is staged over Q (128 x 128,
+// 32 KiB), whose buffer keeps Q's size.
+// CHECK-LABEL: func.func @value_dim_below_query_dim
+// CHECK:       attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 32768, output = 0, output_bytes = 16384,
+// CHECK-SAME:    keys = 32768,
+func.func @value_dim_below_query_dim(%q: tensor<?x4x?x128xbf16>, %k: tensor<?x4x?x128xbf16>,
+                                     %v: tensor<?x4x?x64xbf16>) -> tensor<?x4x?x64xbf16> {
+  %o = attn.attention %q, %k, %v
+      : tensor<?x4x?x128xbf16>, tensor<?x4x?x128xbf16>, tensor<?x4x?x64xbf16>
+      -> tensor<?x4x?x64xbf16>
+  return %o : tensor<?x4x?x64xbf16>
+}
+
+// D = 64, Dv = 128: the Q buffer grows to hold O (32 KiB).
+// CHECK-LABEL: func.func @value_dim_above_query_dim
+// CHECK:       attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 32768, output = 0, output_bytes = 32768,
+// CHECK-SAME:    keys = 32768,
+func.func @value_dim_above_query_dim(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
+                                     %v: tensor<?x4x?x128xbf16>) -> tensor<?x4x?x128xbf16> {
+  %o = attn.attention %q, %k, %v
+      : tensor<?x4x?x64xbf16>, tensor<?x4x?x64xbf16>, tensor<?x4x?x128xbf16>
+      -> tensor<?x4x?x128xbf16>
+  return %o : tensor<?x4x?x128xbf16>
 }
 
 // The rules of the choices that need shared memory, as diagnostics.

@@ -93,6 +93,8 @@ struct SharedMemoryLayout {
                      bool probsInRegisters);
   int64_t query = 0, keyStages = 0, valueStages = 0, total = 0;
   int64_t queryBytes = 0;
+  /// Where the epilogue stages O (in Q's layout) before it stores it.
+  int64_t output = 0, outputBytes = 0;
   /// P of every consumer warpgroup when it does not stay in registers.
   std::optional<int64_t> probs, probsBytes;
   int64_t keyStageBytes = 0, valueStageBytes = 0;

@@ -29,8 +29,9 @@
 // block j-1 is in flight; O *= alpha(j-1) then runs while S(j) is in
 // flight. Each step lowers its loop body's ops in IR order
 // (KernelTileOps.cpp); this file holds the kernel's structure. The
-// epilogue normalizes O, writes it into the Q buffer in the swizzled box layout
-// and stores it with TMA; LSE is stored directly.
+// epilogue normalizes O, writes it into #attn.shared_memory's output buffer
+// (the Q buffer as attn-allocate-shared-memory lays it out) in the swizzled
+// box layout and stores it with TMA; LSE is stored directly.
 //
 // Named barriers: 0 = whole CTA; the others as attn-allocate-shared-memory
 // gave them out (#attn.shared_memory): one per consumer warpgroup, and with
@@ -802,8 +803,8 @@ void KernelEmitter::publishWarpgroupWrites() {
 }
 
 /// Writes this warpgroup's 64 x Dv output rows, scaled by `inv` per row, into
-/// the Q buffer (only this warpgroup read those rows), then one thread stores
-/// them with TMA.
+/// its rows of the output buffer (over Q: only this warpgroup read those
+/// rows), then one thread stores them with TMA.
 SmallVector<Value> KernelEmitter::normalizedPairs(ArrayRef<Value> o,
                                                   const Value inv[2]) {
   SmallVector<Value> pairs;
@@ -817,9 +818,9 @@ SmallVector<Value> KernelEmitter::normalizedPairs(ArrayRef<Value> o,
 
 void KernelEmitter::storeOutputTile(ArrayRef<Value> o, const Value inv[2],
                                     Value outputMap) {
-  // O goes out through the Q buffer, in Q's layout.
+  // O is staged in #attn.shared_memory's output buffer, in Q's layout.
   SwizzledAtoms atoms = plan.queryAtoms;
-  storeRowsSwizzled(normalizedPairs(o, inv), atoms, smem.getQuery(),
+  storeRowsSwizzled(normalizedPairs(o, inv), atoms, smem.getOutput(),
                     plan.blockM);
   Value tileRowBase = mul(warpgroup, c32(kWarpgroupRows));
   // The TMA store reads O through the async proxy.
@@ -829,8 +830,8 @@ void KernelEmitter::storeOutputTile(ArrayRef<Value> o, const Value inv[2],
     Value rowInTile = mul(warpgroup, c32(atoms.atomBytes(kWarpgroupRows)));
     // TMA clips the last box at Dv.
     for (int64_t atom = 0; atom < atoms.count(plan.valueHeadDim); ++atom) {
-      Value src = smemPtr(smem.getQuery() + atom * atoms.atomBytes(plan.blockM),
-                          rowInTile);
+      Value src = smemPtr(
+          smem.getOutput() + atom * atoms.atomBytes(plan.blockM), rowInTile);
       SmallVector<Value> coords = {c32(atom * atoms.columns()),
                                    add(rowBegin, tileRowBase), head, batch};
       NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(

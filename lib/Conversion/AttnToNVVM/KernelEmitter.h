@@ -308,7 +308,7 @@ private:
   };
   SequenceRows sequenceRows();
   /// Writes this warpgroup's rows of O, scaled by `inv` per row, through the
-  /// Q buffer to the tile's rows of the packed O at pointer `output`, rows
+  /// output buffer to the tile's rows of the packed O at pointer `output`, rows
   /// below its sequence's only.
   void storeSequenceRows(ArrayRef<Value> o, const Value inv[2], Value output);
   void storePartialOutput(ArrayRef<Value> o, const Value inv[2], Value partial);

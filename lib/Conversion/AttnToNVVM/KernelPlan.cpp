@@ -942,17 +942,24 @@ LogicalResult KernelPlanReader::readSharedMemory() {
     return fail("the intra-warpgroup overlap (attn.stage = 1) needs P in "
                 "registers, but #attn.shared_memory has a P buffer");
   // The attribute's verifier checked alignment and overlaps; the buffers
-  // must also hold this tile.
+  // must also hold this tile. The Q buffer holds O too where O is staged
+  // over Q.
   SharedMemoryLayout needed(
       {plan.blockM, plan.blockN}, plan.headDim, plan.valueHeadDim,
       {plan.queryAtoms, plan.keyAtoms, plan.valueAtoms, plan.probsAtoms},
       smem.getStages(), plan.probsInRegisters());
-  if (smem.getQueryBytes() < needed.queryBytes ||
+  int64_t neededQueryBytes =
+      smem.getOutput() == smem.getQuery()
+          ? needed.queryBytes
+          : plan.queryAtoms.tileBytes(plan.blockM, plan.headDim);
+  if (smem.getQueryBytes() < neededQueryBytes ||
+      smem.getOutputBytes() < needed.outputBytes ||
       smem.getKeyStageBytes() < needed.keyStageBytes ||
       smem.getValueStageBytes() < needed.valueStageBytes ||
       smem.getProbsBytes().value_or(0) < needed.probsBytes.value_or(0))
     return fail("#attn.shared_memory is too small for the tile: it needs " +
-                Twine(needed.queryBytes) + " bytes of Q, " +
+                Twine(neededQueryBytes) + " bytes of Q, " +
+                Twine(needed.outputBytes) + " of O, " +
                 Twine(needed.keyStageBytes) + " per K stage and " +
                 Twine(needed.valueStageBytes) + " per V stage");
   if (smem.getSize() > SharedMemoryLayout::kMaxBytes)

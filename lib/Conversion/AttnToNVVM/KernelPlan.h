@@ -88,8 +88,8 @@ struct KernelPlan {
   };
   std::optional<KvSplit> kvSplit;
   /// A split count chosen at launch may be 1 (large batches fill the SMs):
-  /// then the tile writes O (TMA, from the Q buffer) and the LSE itself and
-  /// the runtime launches no combine kernel, which would only copy them. A
+  /// then the tile writes O (TMA, from the output buffer) and the LSE itself
+  /// and the runtime launches no combine kernel, which would only copy them. A
   /// compiled-in count is more than one.
   bool writesOutputAtOneSplit() const { return kvSplit && kvSplit->argument; }
   /// A paged KV cache (attn.load_paged_tile): K and V are page pools

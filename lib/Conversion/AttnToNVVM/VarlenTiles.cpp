@@ -10,7 +10,7 @@
 // maps each to the sequence and query block it is: every warp scans the
 // sequences' block counts 32 at a time (a shuffle prefix sum over
 // cu_seqlens_q, FlashAttention-3's varlen scheduler does the same) until it
-// reaches the chunk holding the tile. O leaves through the Q buffer as in
+// reaches the chunk holding the tile. O leaves through the output buffer as in
 // the dense kernel, but with 16-byte stores that stop at the sequence's last
 // row: a TMA box would write on into the next sequence's rows.
 //
@@ -121,10 +121,10 @@ std::pair<Value, Value> KernelEmitter::lowerSequenceTile(Value tile,
 
 void KernelEmitter::storeSequenceRows(ArrayRef<Value> o, const Value inv[2],
                                       Value output) {
-  // O goes out through the Q buffer, in Q's layout (128-byte swizzled
-  // atoms, as storeRowsSwizzled writes them).
+  // O is staged in #attn.shared_memory's output buffer, in Q's layout
+  // (128-byte swizzled atoms, as storeRowsSwizzled writes them).
   SwizzledAtoms atoms = plan.queryAtoms;
-  storeRowsSwizzled(normalizedPairs(o, inv), atoms, smem.getQuery(),
+  storeRowsSwizzled(normalizedPairs(o, inv), atoms, smem.getOutput(),
                     plan.blockM);
   // The warpgroup's threads read each other's rows back.
   NVVM::BarrierOp::create(b, loc, Type(), warpgroupBarrier(),
@@ -166,7 +166,7 @@ void KernelEmitter::storeSequenceRows(ArrayRef<Value> o, const Value inv[2],
                   mul(tileRow, c32(atoms.swizzle))),
               mul(swizzled, c32(kChunkBytes)));
       Value value = LLVM::LoadOp::create(
-          b, loc, chunkType, smemPtr(smem.getQuery(), offset), kChunkBytes);
+          b, loc, chunkType, smemPtr(smem.getOutput(), offset), kChunkBytes);
       // The packed row of O, [1, H, total, Dv] or [1, total, H, Dv].
       Value packedRow = i64Of(add(sequence.queries, add(rowBegin, tileRow)));
       Value rowIndex =

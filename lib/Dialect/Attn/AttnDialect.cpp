@@ -25,23 +25,25 @@ using namespace mlir::attn;
 
 LogicalResult SharedMemoryAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, int64_t query,
-    int64_t queryBytes, int64_t keys, int64_t values, int64_t stages,
-    int64_t keyStageBytes, int64_t valueStageBytes,
-    std::optional<int64_t> probs, std::optional<int64_t> probsBytes,
-    SwizzledSharedAttr probsLayout, int64_t queryFull, int64_t keyFull,
-    int64_t valueFull, int64_t keyEmpty, int64_t valueEmpty, int64_t size,
-    ArrayRef<int64_t> warpgroupBarriers, ArrayRef<int64_t> turnBarriers) {
+    int64_t queryBytes, int64_t output, int64_t outputBytes, int64_t keys,
+    int64_t values, int64_t stages, int64_t keyStageBytes,
+    int64_t valueStageBytes, std::optional<int64_t> probs,
+    std::optional<int64_t> probsBytes, SwizzledSharedAttr probsLayout,
+    int64_t queryFull, int64_t keyFull, int64_t valueFull, int64_t keyEmpty,
+    int64_t valueEmpty, int64_t size, ArrayRef<int64_t> warpgroupBarriers,
+    ArrayRef<int64_t> turnBarriers) {
   // Bounds first, so that no product or sum below can overflow.
   constexpr int64_t kMaxBytes = int64_t(1) << 31;
   if (stages < 1 || stages > 64)
     return emitError() << "stages must be 1..64, got " << stages;
   for (int64_t v :
-       {query, queryBytes, keys, values, keyStageBytes, valueStageBytes,
-        queryFull, keyFull, valueFull, keyEmpty, valueEmpty, size,
-        probs.value_or(0), probsBytes.value_or(0)})
+       {query, queryBytes, output, outputBytes, keys, values, keyStageBytes,
+        valueStageBytes, queryFull, keyFull, valueFull, keyEmpty, valueEmpty,
+        size, probs.value_or(0), probsBytes.value_or(0)})
     if (v < 0 || v > kMaxBytes)
       return emitError() << "offsets and sizes must be 0..2^31, got " << v;
-  if (keyStageBytes == 0 || valueStageBytes == 0 || queryBytes == 0)
+  if (keyStageBytes == 0 || valueStageBytes == 0 || queryBytes == 0 ||
+      outputBytes == 0)
     return emitError() << "buffer bytes must be positive";
   // Every stage starts 1024-aligned, as the 128-byte swizzle needs.
   if (keyStageBytes % 1024 || valueStageBytes % 1024 ||
@@ -66,6 +68,11 @@ LogicalResult SharedMemoryAttr::verify(
     regions.push_back({"key_empty", keyEmpty, 8 * stages, 8});
   if (probs)
     regions.push_back({"probs", *probs, *probsBytes, 1024});
+  // O staged over Q (the allocation's choice) shares the Q buffer; anywhere
+  // else it is a buffer of its own.
+  bool outputInQuery = output == query && outputBytes <= queryBytes;
+  if (!outputInQuery)
+    regions.push_back({"output", output, outputBytes, 1024});
   for (const Region &r : regions) {
     if (r.begin < 0 || r.begin % r.alignment != 0 || r.begin + r.bytes > size)
       return emitError() << r.name << " = " << r.begin << " (" << r.bytes

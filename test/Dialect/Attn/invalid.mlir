@@ -949,14 +949,45 @@ func.func @yield_outside() {
 // -----
 
 // expected-error @+1 {{keys and values overlap}}
-func.func @shared_memory_overlap() attributes {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 16384, keys = 16384, values = 24576, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, query_full = 49152, key_full = 49160, value_full = 49176, key_empty = 49192, value_empty = 49208, size = 49224, warpgroup_barriers = [1, 2]>} {
+func.func @shared_memory_overlap() attributes {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 16384, output = 0, output_bytes = 16384, keys = 16384, values = 24576, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, query_full = 49152, key_full = 49160, value_full = 49176, key_empty = 49192, value_empty = 49208, size = 49224, warpgroup_barriers = [1, 2]>} {
   return
 }
 
 // -----
 
 // expected-error @+1 {{values = 32768 (16384 bytes) must be 1024-byte aligned and inside size = 40000}}
-func.func @shared_memory_outside() attributes {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 16384, keys = 16384, values = 32768, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, query_full = 39000, key_full = 39008, value_full = 39024, key_empty = 39040, value_empty = 39056, size = 40000, warpgroup_barriers = [1, 2]>} {
+func.func @shared_memory_outside() attributes {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 16384, output = 0, output_bytes = 16384, keys = 16384, values = 32768, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, query_full = 39000, key_full = 39008, value_full = 39024, key_empty = 39040, value_empty = 39056, size = 40000, warpgroup_barriers = [1, 2]>} {
+  return
+}
+
+// -----
+
+// O staged anywhere but from the start of the Q buffer is a buffer of its
+// own, which may overlap no other.
+// expected-error @+1 {{query and output overlap}}
+func.func @shared_memory_output_inside_query() attributes {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 16384, output = 8192, output_bytes = 8192, keys = 16384, values = 32768, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, query_full = 49152, key_full = 49160, value_full = 49176, key_empty = 49192, value_empty = 49208, size = 49224, warpgroup_barriers = [1, 2]>} {
+  return
+}
+
+// -----
+
+// From Q's start, O may not outgrow Q's buffer.
+// expected-error @+1 {{query and output overlap}}
+func.func @shared_memory_output_past_query() attributes {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 16384, output = 0, output_bytes = 24576, keys = 24576, values = 40960, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, query_full = 57344, key_full = 57352, value_full = 57368, key_empty = 57384, value_empty = 57400, size = 57416, warpgroup_barriers = [1, 2]>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{keys and output overlap}}
+func.func @shared_memory_output_over_keys() attributes {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 16384, output = 16384, output_bytes = 16384, keys = 16384, values = 32768, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, query_full = 49152, key_full = 49160, value_full = 49176, key_empty = 49192, value_empty = 49208, size = 49224, warpgroup_barriers = [1, 2]>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{buffer bytes must be positive}}
+func.func @shared_memory_no_output() attributes {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 16384, output = 0, output_bytes = 0, keys = 16384, values = 32768, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, query_full = 49152, key_full = 49160, value_full = 49176, key_empty = 49192, value_empty = 49208, size = 49224, warpgroup_barriers = [1, 2]>} {
   return
 }
 
@@ -964,7 +995,7 @@ func.func @shared_memory_outside() attributes {attn.shared_memory = #attn.shared
 
 // A K/V ring of no stage.
 // expected-error @+1 {{stages must be 1..64, got 0}}
-func.func @shared_memory_zero_stages() attributes {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 8192, keys = 8192, values = 24576, stages = 0, key_stage_bytes = 8192, value_stage_bytes = 8192, query_full = 40960, key_full = 40968, value_full = 40984, key_empty = 41000, value_empty = 41016, size = 41032, warpgroup_barriers = [1, 2]>} {
+func.func @shared_memory_zero_stages() attributes {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 8192, output = 0, output_bytes = 8192, keys = 8192, values = 24576, stages = 0, key_stage_bytes = 8192, value_stage_bytes = 8192, query_full = 40960, key_full = 40968, value_full = 40984, key_empty = 41000, value_empty = 41016, size = 41032, warpgroup_barriers = [1, 2]>} {
   return
 }
 
@@ -972,7 +1003,7 @@ func.func @shared_memory_zero_stages() attributes {attn.shared_memory = #attn.sh
 
 // Offsets are bytes from the start of shared memory: none is negative.
 // expected-error @+1 {{offsets and sizes must be 0..2^31, got -8}}
-func.func @shared_memory_negative_offset() attributes {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 8192, keys = 8192, values = 24576, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, query_full = -8, key_full = 40968, value_full = 40984, key_empty = 41000, value_empty = 41016, size = 41032, warpgroup_barriers = [1, 2]>} {
+func.func @shared_memory_negative_offset() attributes {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 8192, output = 0, output_bytes = 8192, keys = 8192, values = 24576, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, query_full = -8, key_full = 40968, value_full = 40984, key_empty = 41000, value_empty = 41016, size = 41032, warpgroup_barriers = [1, 2]>} {
   return
 }
 
@@ -980,7 +1011,7 @@ func.func @shared_memory_negative_offset() attributes {attn.shared_memory = #att
 
 // A Q buffer of no bytes.
 // expected-error @+1 {{buffer bytes must be positive}}
-func.func @shared_memory_empty_query() attributes {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 0, keys = 8192, values = 24576, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, query_full = 40960, key_full = 40968, value_full = 40984, key_empty = 41000, value_empty = 41016, size = 41032, warpgroup_barriers = [1, 2]>} {
+func.func @shared_memory_empty_query() attributes {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 0, output = 0, output_bytes = 0, keys = 8192, values = 24576, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, query_full = 40960, key_full = 40968, value_full = 40984, key_empty = 41000, value_empty = 41016, size = 41032, warpgroup_barriers = [1, 2]>} {
   return
 }
 
@@ -989,7 +1020,7 @@ func.func @shared_memory_empty_query() attributes {attn.shared_memory = #attn.sh
 // Every K stage starts 1024-aligned (the 128-byte swizzle): the stage bytes
 // are whole KiB.
 // expected-error @+1 {{stage and P bytes must be multiples of 1024}}
-func.func @shared_memory_unaligned_stage() attributes {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 8192, keys = 8192, values = 24576, stages = 2, key_stage_bytes = 7680, value_stage_bytes = 8192, query_full = 40960, key_full = 40968, value_full = 40984, key_empty = 41000, value_empty = 41016, size = 41032, warpgroup_barriers = [1, 2]>} {
+func.func @shared_memory_unaligned_stage() attributes {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 8192, output = 0, output_bytes = 8192, keys = 8192, values = 24576, stages = 2, key_stage_bytes = 7680, value_stage_bytes = 8192, query_full = 40960, key_full = 40968, value_full = 40984, key_empty = 41000, value_empty = 41016, size = 41032, warpgroup_barriers = [1, 2]>} {
   return
 }
 
@@ -997,21 +1028,21 @@ func.func @shared_memory_unaligned_stage() attributes {attn.shared_memory = #att
 
 // A P buffer needs its offset, its size and its layout.
 // expected-error @+1 {{probs, probs_bytes and probs_layout go together}}
-func.func @shared_memory_probs_without_bytes() attributes {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 8192, keys = 8192, values = 24576, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, probs = 40960, probs_layout = #attn.swizzled_shared<swizzle = 128>, query_full = 49152, key_full = 49160, value_full = 49176, key_empty = 49192, value_empty = 49208, size = 49224, warpgroup_barriers = [1, 2]>} {
+func.func @shared_memory_probs_without_bytes() attributes {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 8192, output = 0, output_bytes = 8192, keys = 8192, values = 24576, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, probs = 40960, probs_layout = #attn.swizzled_shared<swizzle = 128>, query_full = 49152, key_full = 49160, value_full = 49176, key_empty = 49192, value_empty = 49208, size = 49224, warpgroup_barriers = [1, 2]>} {
   return
 }
 
 // -----
 
 // expected-error @+1 {{probs, probs_bytes and probs_layout go together}}
-func.func @shared_memory_probs_without_layout() attributes {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 8192, keys = 8192, values = 24576, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, probs = 40960, probs_bytes = 8192, query_full = 49152, key_full = 49160, value_full = 49176, key_empty = 49192, value_empty = 49208, size = 49224, warpgroup_barriers = [1, 2]>} {
+func.func @shared_memory_probs_without_layout() attributes {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 8192, output = 0, output_bytes = 8192, keys = 8192, values = 24576, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, probs = 40960, probs_bytes = 8192, query_full = 49152, key_full = 49160, value_full = 49176, key_empty = 49192, value_empty = 49208, size = 49224, warpgroup_barriers = [1, 2]>} {
   return
 }
 
 // -----
 
 // expected-error @+1 {{probs, probs_bytes and probs_layout go together}}
-func.func @shared_memory_probs_layout_without_buffer() attributes {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 8192, keys = 8192, values = 24576, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, probs_layout = #attn.swizzled_shared<swizzle = 128>, query_full = 49152, key_full = 49160, value_full = 49176, key_empty = 49192, value_empty = 49208, size = 49224, warpgroup_barriers = [1, 2]>} {
+func.func @shared_memory_probs_layout_without_buffer() attributes {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 8192, output = 0, output_bytes = 8192, keys = 8192, values = 24576, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, probs_layout = #attn.swizzled_shared<swizzle = 128>, query_full = 49152, key_full = 49160, value_full = 49176, key_empty = 49192, value_empty = 49208, size = 49224, warpgroup_barriers = [1, 2]>} {
   return
 }
 
@@ -1019,7 +1050,7 @@ func.func @shared_memory_probs_layout_without_buffer() attributes {attn.shared_m
 
 // bar.sync 0 is the whole CTA's barrier: no warpgroup takes it.
 // expected-error @+1 {{warpgroup_barriers ids must be 1..15 (0 is the CTA's barrier), got 0}}
-func.func @shared_memory_cta_barrier() attributes {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 16384, keys = 16384, values = 32768, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, query_full = 49152, key_full = 49160, value_full = 49176, key_empty = 49192, value_empty = 49208, size = 49224, warpgroup_barriers = [0, 1]>} {
+func.func @shared_memory_cta_barrier() attributes {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 16384, output = 0, output_bytes = 16384, keys = 16384, values = 32768, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, query_full = 49152, key_full = 49160, value_full = 49176, key_empty = 49192, value_empty = 49208, size = 49224, warpgroup_barriers = [0, 1]>} {
   return
 }
 
@@ -1027,7 +1058,7 @@ func.func @shared_memory_cta_barrier() attributes {attn.shared_memory = #attn.sh
 
 // There are 16 named barriers a CTA.
 // expected-error @+1 {{turn_barriers ids must be 1..15 (0 is the CTA's barrier), got 16}}
-func.func @shared_memory_barrier_16() attributes {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 16384, keys = 16384, values = 32768, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, query_full = 49152, key_full = 49160, value_full = 49176, key_empty = 49192, value_empty = 49208, size = 49224, warpgroup_barriers = [1, 2], turn_barriers = [15, 16]>} {
+func.func @shared_memory_barrier_16() attributes {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 16384, output = 0, output_bytes = 16384, keys = 16384, values = 32768, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, query_full = 49152, key_full = 49160, value_full = 49176, key_empty = 49192, value_empty = 49208, size = 49224, warpgroup_barriers = [1, 2], turn_barriers = [15, 16]>} {
   return
 }
 
@@ -1035,7 +1066,7 @@ func.func @shared_memory_barrier_16() attributes {attn.shared_memory = #attn.sha
 
 // A warpgroup barrier that is also a turn barrier.
 // expected-error @+1 {{named barrier 2 is allocated twice}}
-func.func @shared_memory_barrier_twice() attributes {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 16384, keys = 16384, values = 32768, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, query_full = 49152, key_full = 49160, value_full = 49176, key_empty = 49192, value_empty = 49208, size = 49224, warpgroup_barriers = [1, 2], turn_barriers = [2, 3]>} {
+func.func @shared_memory_barrier_twice() attributes {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 16384, output = 0, output_bytes = 16384, keys = 16384, values = 32768, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, query_full = 49152, key_full = 49160, value_full = 49176, key_empty = 49192, value_empty = 49208, size = 49224, warpgroup_barriers = [1, 2], turn_barriers = [2, 3]>} {
   return
 }
 
@@ -1043,7 +1074,7 @@ func.func @shared_memory_barrier_twice() attributes {attn.shared_memory = #attn.
 
 // Every tile has at least one consumer warpgroup.
 // expected-error @+1 {{warpgroup_barriers needs one id per consumer warpgroup, got none}}
-func.func @shared_memory_no_warpgroup_barriers() attributes {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 16384, keys = 16384, values = 32768, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, query_full = 49152, key_full = 49160, value_full = 49176, key_empty = 49192, value_empty = 49208, size = 49224, warpgroup_barriers = []>} {
+func.func @shared_memory_no_warpgroup_barriers() attributes {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 16384, output = 0, output_bytes = 16384, keys = 16384, values = 32768, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, query_full = 49152, key_full = 49160, value_full = 49176, key_empty = 49192, value_empty = 49208, size = 49224, warpgroup_barriers = []>} {
   return
 }
 

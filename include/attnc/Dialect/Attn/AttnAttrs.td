@@ -51,7 +51,14 @@ def Attn_SharedMemoryAttr : Attn_Attr<"SharedMemory", "shared_memory"> {
     its own). Offsets are bytes from the 1024-aligned start.
 
     - `query`, `query_bytes`: the Q tile (whole 64-column atoms of 128-byte
-      swizzle; it holds O in the epilogue).
+      swizzle).
+    - `output`, `output_bytes`: where the epilogue stages O, in Q's layout,
+      before it stores it (a TMA store, or a varlen tile's row stores).
+      attn-allocate-shared-memory gives it the Q buffer, whose `query_bytes`
+      then hold Q or O, whichever is larger: each consumer warpgroup writes
+      its rows of O over its own rows of Q, which only its S GEMMs read, and
+      only after its last one. `output` may start at `query` and lie inside
+      it; elsewhere it may overlap no other buffer.
     - `keys`, `values`: the first K and V stages of the ring of `stages`
       stages, `key_stage_bytes` / `value_stage_bytes` apart.
     - `probs`, `probs_bytes`, `probs_layout`: P of every consumer
@@ -68,7 +75,7 @@ def Attn_SharedMemoryAttr : Attn_Attr<"SharedMemory", "shared_memory"> {
     - `size`: the bytes the kernel launches with.
     - Named barriers (`bar.sync` ids; 0 is the whole CTA's):
       `warpgroup_barriers`, one per consumer warpgroup, for its 128 threads
-      (its O tile written to the Q buffer before one thread stores it, P
+      (its O tile written to the output buffer before one thread stores it, P
       written to shared memory before the P V wgmma reads it);
       `turn_barriers`, present with ping-pong (`attn.wait_turn` /
       `attn.pass_turn`), one per consumer warpgroup: warpgroup w waits on its
@@ -76,7 +83,8 @@ def Attn_SharedMemoryAttr : Attn_Attr<"SharedMemory", "shared_memory"> {
 
     The verifier checks what holds for any tile: buffers 1024-byte aligned
     (the 128-byte swizzle), mbarriers 8-byte aligned, every region inside
-    `size` and no two overlapping; `probs`, `probs_bytes` and `probs_layout`
+    `size` and no two overlapping (but `output` inside the Q buffer, from
+    its start); `probs`, `probs_bytes` and `probs_layout`
     all present or all absent; named barrier ids 1..15 and distinct.
     `convert-attn-to-nvvm` checks that the buffers hold the tile's bytes,
     that `probs_layout` is the 128-byte swizzle it lowers, and that there is
@@ -84,7 +92,8 @@ def Attn_SharedMemoryAttr : Attn_Attr<"SharedMemory", "shared_memory"> {
     ids (it indexes them by warpgroup).
 
     ```mlir
-    #attn.shared_memory<query = 0, query_bytes = 32768, keys = 32768,
+    #attn.shared_memory<query = 0, query_bytes = 32768, output = 0,
+                        output_bytes = 32768, keys = 32768,
                         values = 131072, stages = 3,
                         key_stage_bytes = 32768, value_stage_bytes = 32768,
                         query_full = 229376, key_full = 229384,
@@ -96,6 +105,8 @@ def Attn_SharedMemoryAttr : Attn_Attr<"SharedMemory", "shared_memory"> {
   let parameters = (ins
     "int64_t":$query,
     "int64_t":$query_bytes,
+    "int64_t":$output,
+    "int64_t":$output_bytes,
     "int64_t":$keys,
     "int64_t":$values,
     "int64_t":$stages,
