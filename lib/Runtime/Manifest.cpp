@@ -895,13 +895,16 @@ bool isWorkspace(TensorName t) {
   return t == TensorName::OPartial || t == TensorName::LsePartial;
 }
 
-/// The error for a split-KV name (`what`) in a manifest without split_kv.
+/// The symbols only a split artifact's combine kernel takes: its rows.
+bool isCombineSymbol(Symbol s) {
+  return s == Symbol::CombineRows || s == Symbol::CombineCtas;
+}
 /// The symbols whose values a launch has only with split_kv.
 bool isSplitSymbol(Symbol s) {
-  return s == Symbol::KvSplits || s == Symbol::CombineRows ||
-         s == Symbol::CombineCtas;
+  return s == Symbol::KvSplits || isCombineSymbol(s);
 }
 
+/// The error for a split-KV name (`what`) in a manifest without split_kv.
 bool notSplit(std::string &error, const std::string &path,
               const std::string &what) {
   return fail(error, path,
@@ -997,8 +1000,30 @@ bool validateTensorMap(const Manifest &m, const KernelParam &p,
   return true;
 }
 
+/// Which kernel of the artifact a grid or param list launches.
+enum class Kernel { Attention, Combine };
+
+/// That `symbol`, used at `at` in the launch of `kernel`, has a value there:
+/// the split-KV symbols only with split_kv (the combine's rows only in the
+/// combine kernel's launch, the runtime sets them after the split count),
+/// pages_per_seq only with a paged cache.
+bool validateSymbolUse(const Manifest &m, Symbol symbol, Kernel kernel,
+                       const std::string &at, std::string &error) {
+  std::string quoted = std::string("\"") + toString(symbol) + "\"";
+  if (isSplitSymbol(symbol) && !m.splitKv)
+    return notSplit(error, at, quoted);
+  if (isCombineSymbol(symbol) && kernel != Kernel::Combine)
+    return fail(error, at,
+                quoted + " belongs to the combine kernel (split_kv.combine): "
+                         "the attention kernel's launch cannot use it");
+  if (symbol == Symbol::PagesPerSeq && !m.problem.pageSize)
+    return notPaged(error, at, quoted);
+  return true;
+}
+
 bool validateSymbols(const Manifest &m, const std::vector<Symbol> &product,
-                     const std::string &path, std::string &error) {
+                     Kernel kernel, const std::string &path,
+                     std::string &error) {
   if (product.empty())
     return fail(error, path,
                 "expected at least one symbol (use [\"one\"] for a size of 1)");
@@ -1009,11 +1034,8 @@ bool validateSymbols(const Manifest &m, const std::vector<Symbol> &product,
                   std::string("\"") + toString(product[i]) +
                       "\" is not an integer; expected " +
                       listNames(kSymbols, isGridSymbol));
-    if (isSplitSymbol(product[i]) && !m.splitKv)
-      return notSplit(error, at,
-                      std::string("\"") + toString(product[i]) + "\"");
-    if (product[i] == Symbol::PagesPerSeq && !m.problem.pageSize)
-      return notPaged(error, at, "\"pages_per_seq\"");
+    if (!validateSymbolUse(m, product[i], kernel, at, error))
+      return false;
   }
   return true;
 }
@@ -1044,14 +1066,15 @@ bool validateSmem(int64_t bytes, const std::string &path, std::string &error) {
 
 /// The grid at `prefix`.grid ("grid" for an empty prefix).
 bool validateGrid(const Manifest &m, const std::array<GridDim, 3> &grid,
-                  const std::string &prefix, std::string &error) {
+                  Kernel kernel, const std::string &prefix,
+                  std::string &error) {
   for (size_t i = 0; i < 3; ++i) {
     std::string path = join(prefix, "grid") + "[" + std::to_string(i) + "]";
-    if (!validateSymbols(m, grid[i].product, path + ".product", error))
+    if (!validateSymbols(m, grid[i].product, kernel, path + ".product", error))
       return false;
     // The summands are checked as the factors are; none is fine.
     if (!grid[i].plus.empty() &&
-        !validateSymbols(m, grid[i].plus, path + ".plus", error))
+        !validateSymbols(m, grid[i].plus, kernel, path + ".plus", error))
       return false;
     if (grid[i].ceilDiv < 1)
       return fail(error, path + ".ceil_div",
@@ -1063,8 +1086,8 @@ bool validateGrid(const Manifest &m, const std::array<GridDim, 3> &grid,
 
 /// The params at `path`; records in `passed` the pointers they pass.
 bool validateParams(const Manifest &m, const std::vector<KernelParam> &params,
-                    const std::string &path, PassedPointers &passed,
-                    std::string &error) {
+                    Kernel kernel, const std::string &path,
+                    PassedPointers &passed, std::string &error) {
   if (params.empty())
     return fail(error, path, "expected at least one kernel parameter");
   for (size_t i = 0; i < params.size(); ++i) {
@@ -1105,11 +1128,8 @@ bool validateParams(const Manifest &m, const std::vector<KernelParam> &params,
                     std::string("\"") + toString(param.value) +
                         "\" is not an i32 value; expected " +
                         listNames(kSymbols, isI32Symbol));
-      if (isSplitSymbol(param.value) && !m.splitKv)
-        return notSplit(error, at + ".value",
-                        std::string("\"") + toString(param.value) + "\"");
-      if (param.value == Symbol::PagesPerSeq && !m.problem.pageSize)
-        return notPaged(error, at + ".value", "\"pages_per_seq\"");
+      if (!validateSymbolUse(m, param.value, kernel, at + ".value", error))
+        return false;
       break;
     case ParamKind::F32:
       if (!isF32Symbol(param.value))
@@ -1152,8 +1172,9 @@ bool validateSplitKv(const Manifest &m, PassedPointers &passed,
                          error) &&
          validateSmem(c.dynamicSmemBytes, join(path, "dynamic_smem_bytes"),
                       error) &&
-         validateGrid(m, c.grid, path, error) &&
-         validateParams(m, c.params, join(path, "params"), passed, error);
+         validateGrid(m, c.grid, Kernel::Combine, path, error) &&
+         validateParams(m, c.params, Kernel::Combine, join(path, "params"),
+                        passed, error);
 }
 } // namespace
 
@@ -1195,7 +1216,7 @@ bool attnc::rt::validateManifest(const Manifest &m, std::string &error) {
                 "a cluster of " + std::to_string(clusterSize) +
                     " blocks exceeds the portable limit of 8");
   if (!validateSmem(m.dynamicSmemBytes, "dynamic_smem_bytes", error) ||
-      !validateGrid(m, m.grid, "", error))
+      !validateGrid(m, m.grid, Kernel::Attention, "", error))
     return false;
 
   const Problem &p = m.problem;
@@ -1331,7 +1352,8 @@ bool attnc::rt::validateManifest(const Manifest &m, std::string &error) {
   // A split-KV attention kernel writes lse_partial; its combine kernel
   // writes the lse (or, at one split, the attention kernel: below).
   PassedPointers passed;
-  if (!validateParams(m, m.params, "params", passed, error) ||
+  if (!validateParams(m, m.params, Kernel::Attention, "params", passed,
+                      error) ||
       (m.splitKv && !validateSplitKv(m, passed, error)))
     return false;
   // A paged kernel reads both index inputs.

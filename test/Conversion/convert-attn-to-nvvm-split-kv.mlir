@@ -37,11 +37,18 @@
 // warps (all four share a row's splits, or a warp takes a row).
 // CHECK:         %[[WARPS_PER_ROW:.*]] = arith.divui %c4_i32, %[[ROWS_PER_CTA]] : i32
 // CHECK-NOT:     llvm.load
+// Every CTA holds rows (its grid is ceil(Nq / rows a CTA)): no branch
+// around them. A warp's row past Nq reads row Nq - 1.
 // CHECK:         %[[FIRST_ROW:.*]] = arith.muli %[[CTA]], %[[ROWS_PER_CTA]] : i32
+// CHECK-NOT:       scf.if
 // CHECK-NOT:       llvm.load
 // CHECK:           %[[ROW_IN_CTA:.*]] = arith.divui %[[WARP]], %[[WARPS_PER_ROW]] : i32
 // CHECK-NOT:       llvm.load
 // CHECK:           %[[WARP_IN_ROW:.*]] = arith.remui %[[WARP]], %[[WARPS_PER_ROW]] : i32
+// CHECK-NOT:       llvm.load
+// CHECK:           %[[LAST_ROW:.*]] = arith.subi %[[NQ]], %c1_i32 : i32
+// CHECK:           %[[UNCLAMPED:.*]] = arith.addi %[[FIRST_ROW]], %[[ROW_IN_CTA]] : i32
+// CHECK:           arith.minui %[[UNCLAMPED]], %[[LAST_ROW]] : i32
 // CHECK-NOT:       llvm.load
 // CHECK:           nvvm.griddepcontrol wait
 // M, in every warp: each lane's maximum over splits lane, lane + 32, ... of
@@ -88,7 +95,8 @@
 // CHECK-COUNT-4:     llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<3> -> vector<2xf32>
 // CHECK:             llvm.fptrunc %{{.*}} : vector<2xf32> to vector<2xbf16>
 // CHECK:             llvm.store %{{.*}} : vector<2xbf16>, !llvm.ptr<3>
-// CHECK:             arith.cmpi ult, %{{.*}}, %[[NQ]] : i32
+// CHECK:             %[[LSE_ROW:.*]] = arith.addi %[[FIRST_ROW]], %{{.*}} : i32
+// CHECK:             arith.cmpi ult, %[[LSE_ROW]], %[[NQ]] : i32
 // The row's M from the first of its warps (warpsPerRow r).
 // CHECK:             arith.muli %{{.*}}, %[[WARPS_PER_ROW]] : i32
 // CHECK:             llvm.call_intrinsic "llvm.nvvm.lg2.approx.ftz.f"
@@ -119,6 +127,7 @@
 // CHECK-SAME:    split_kv = <splits = 0, kv_block = 128, entry = "split_combine", threads = 128, shared_memory = 1568,
 // CHECK-SAME:      grid = [#attn.grid_dim<["combine_ctas"]>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch"]>],
 // CHECK-SAME:      params = [#attn.kernel_param<"tensor_map", "o", box = [64, 1, 1, 1], swizzle = 0>, #attn.kernel_param<"pointer", "lse">,
+// CHECK-SAME:        #attn.kernel_param<"i32", "kv_splits">, #attn.kernel_param<"i32", "combine_rows">],
 // CHECK-SAME:      programmatic_launch = true>
 // The split count the IR's kv range divides by (max with 1) is the
 // parameter; grid z is batch x split, batches fastest.

@@ -21,9 +21,9 @@
 //     row x, and warp w weighs splits 16 w to 16 w + 15, then those 64
 //     further on, so that a row's loads are in flight on four warps at once;
 //   - S <= 16 (many rows, which fill the machine with tiles): warp w of CTA
-//     x takes row 4 x + w (one row a CTA gave four times the CTAs, each with
-//     three idle warps: a 7.7 instead of 4.3 us combine at MQA B = 64, runs
-//     82 and 84).
+//     x takes row 4 x + w (at MQA B = 64 in run 82, one row a CTA, four
+//     times the CTAs each with three idle warps, took 7.7 us; four rows a
+//     CTA on a grid of Nq CTAs, three in four exiting at once, 5.7 us).
 // Every warp reduces its row's split maxima itself (a lane a split, then a
 // butterfly) and weighs its columns (two adjacent ones per 64, one 8-byte
 // load each, so a warp reads a row's 64-column chunk as 256 contiguous
