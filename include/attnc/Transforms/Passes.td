@@ -285,8 +285,9 @@ def AttnAllocateSharedMemoryPass
   let description = [{
     Gives every tiling `scf.forall` of a bf16/f16 attention an
     `attn.shared_memory = #attn.shared_memory<...>` attribute: the byte
-    offsets of the Q tile, the K and V stages of the ring (the stage count of
-    its `attn.warp_specialize`, 2 without one), the P buffer when P V reads P
+    offsets of the Q tile, of O's staging buffer (over Q), the K and V
+    stages of the ring (the stage count of its `attn.warp_specialize`, 2
+    without one), the P buffer when P V reads P
     from shared memory, and the mbarriers, including whether consumers hand
     K back on its own barrier (with two stages). Each buffer holds its tile
     in the tile's `#attn.swizzled_shared` layout (attn-assign-layouts runs first; a tile

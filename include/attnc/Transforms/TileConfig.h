@@ -83,10 +83,11 @@ inline SharedTileLayouts getDefaultSharedTileLayouts() {
 
 /// Byte offsets of the sm_90a kernel's shared-memory buffers (1024-aligned,
 /// as the 128-byte swizzle of TMA and wgmma requires) for a bf16/f16 tile:
-/// the Q buffer (which also holds O), the K and V stages, P (only when it
-/// does not stay in registers), then the mbarriers. attn-allocate-shared-
-/// memory records it in the IR (#attn.shared_memory) and the table checks
-/// its 3-stage schedule against it, so a schedule the table picks fits.
+/// the Q buffer (which is also O's staging buffer, `output`), the K and V
+/// stages, P (only when it does not stay in registers), then the mbarriers.
+/// attn-allocate-shared-memory records it in the IR (#attn.shared_memory)
+/// and the table checks its 3-stage schedule against it, so a schedule the
+/// table picks fits.
 struct SharedMemoryLayout {
   SharedMemoryLayout(TileConfig tile, int64_t headDim, int64_t valueHeadDim,
                      SharedTileLayouts layouts, int64_t stages,

@@ -762,7 +762,7 @@ void KernelEmitter::storeRowsSwizzled(ArrayRef<Value> pairs,
                                       SwizzledAtoms atoms, int64_t bufferOffset,
                                       int64_t bufferRows) {
   // The XOR below is the 128-byte pattern (the plan reader admits no other
-  // for Q, whose buffer O is staged in, nor for P's probs_layout).
+  // for Q, in whose layout O is staged, nor for P's probs_layout).
   assert(atoms.swizzle == kSm90aSharedTileSwizzle &&
          "a 128-byte swizzled buffer");
   Value warp = arith::AndIOp::create(

@@ -58,8 +58,8 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
   auto param = [&](rt::ParamKind kind, auto name) -> Attribute {
     return KernelParamAttr::get(ctx, kind, name);
   };
-  // One box per shared-memory atom of the tile; O is stored from the Q
-  // buffer, in Q's layout, one warpgroup's rows at a time.
+  // One box per shared-memory atom of the tile; O is stored from its
+  // staging buffer, in Q's layout, one warpgroup's rows at a time.
   auto tensorMap = [&](rt::TensorName tensor, SwizzledAtoms atoms,
                        int64_t rows) -> Attribute {
     return KernelParamAttr::get(ctx, rt::ParamKind::TensorMap, tensor,

@@ -941,17 +941,14 @@ LogicalResult KernelPlanReader::readSharedMemory() {
   if (plan.softwarePipelined() && !plan.probsInRegisters())
     return fail("the intra-warpgroup overlap (attn.stage = 1) needs P in "
                 "registers, but #attn.shared_memory has a P buffer");
-  // The attribute's verifier checked alignment and overlaps; the buffers
-  // must also hold this tile. The Q buffer holds O too where O is staged
-  // over Q.
+  // The attribute's verifier checked alignment and overlaps (and that O
+  // staged over Q fits Q's buffer); the buffers must also hold this tile.
   SharedMemoryLayout needed(
       {plan.blockM, plan.blockN}, plan.headDim, plan.valueHeadDim,
       {plan.queryAtoms, plan.keyAtoms, plan.valueAtoms, plan.probsAtoms},
       smem.getStages(), plan.probsInRegisters());
   int64_t neededQueryBytes =
-      smem.getOutput() == smem.getQuery()
-          ? needed.queryBytes
-          : plan.queryAtoms.tileBytes(plan.blockM, plan.headDim);
+      plan.queryAtoms.tileBytes(plan.blockM, plan.headDim);
   if (smem.getQueryBytes() < neededQueryBytes ||
       smem.getOutputBytes() < needed.outputBytes ||
       smem.getKeyStageBytes() < needed.keyStageBytes ||

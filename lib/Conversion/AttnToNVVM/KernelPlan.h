@@ -145,9 +145,10 @@ struct KernelPlan {
   std::optional<KvPipeline> pipeline;
 
   /// The shared-memory layouts of the tiles as swizzled atoms: Q, K and V
-  /// those of their types (attn-assign-layouts; O goes out through the Q
-  /// buffer, in Q's layout); P, when it goes through shared memory,
-  /// #attn.shared_memory's probs_layout (attn-allocate-shared-memory).
+  /// those of their types (attn-assign-layouts; O goes out through
+  /// #attn.shared_memory's output buffer, in Q's layout); P, when it goes
+  /// through shared memory, #attn.shared_memory's probs_layout
+  /// (attn-allocate-shared-memory).
   SwizzledAtoms queryAtoms, keyAtoms, valueAtoms, probsAtoms;
   /// The consumer warpgroups, one per 64 query rows: those of the S, P and
   /// O tiles' #attn.wgmma_accumulator (attn.warp_specialize's consumers

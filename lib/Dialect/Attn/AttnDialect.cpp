@@ -70,8 +70,10 @@ LogicalResult SharedMemoryAttr::verify(
     regions.push_back({"probs", *probs, *probsBytes, 1024});
   // O staged over Q (the allocation's choice) shares the Q buffer; anywhere
   // else it is a buffer of its own.
-  bool outputInQuery = output == query && outputBytes <= queryBytes;
-  if (!outputInQuery)
+  if (output == query && outputBytes > queryBytes)
+    return emitError() << "output staged over query (" << outputBytes
+                       << " bytes) must fit in query_bytes = " << queryBytes;
+  if (output != query)
     regions.push_back({"output", output, outputBytes, 1024});
   for (const Region &r : regions) {
     if (r.begin < 0 || r.begin % r.alignment != 0 || r.begin + r.bytes > size)

@@ -972,7 +972,7 @@ func.func @shared_memory_output_inside_query() attributes {attn.shared_memory = 
 // -----
 
 // From Q's start, O may not outgrow Q's buffer.
-// expected-error @+1 {{query and output overlap}}
+// expected-error @+1 {{output staged over query (24576 bytes) must fit in query_bytes = 16384}}
 func.func @shared_memory_output_past_query() attributes {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 16384, output = 0, output_bytes = 24576, keys = 24576, values = 40960, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, query_full = 57344, key_full = 57352, value_full = 57368, key_empty = 57384, value_empty = 57400, size = 57416, warpgroup_barriers = [1, 2]>} {
   return
 }
@@ -1011,7 +1011,7 @@ func.func @shared_memory_negative_offset() attributes {attn.shared_memory = #att
 
 // A Q buffer of no bytes.
 // expected-error @+1 {{buffer bytes must be positive}}
-func.func @shared_memory_empty_query() attributes {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 0, output = 0, output_bytes = 0, keys = 8192, values = 24576, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, query_full = 40960, key_full = 40968, value_full = 40984, key_empty = 41000, value_empty = 41016, size = 41032, warpgroup_barriers = [1, 2]>} {
+func.func @shared_memory_empty_query() attributes {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 0, output = 0, output_bytes = 8192, keys = 8192, values = 24576, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, query_full = 40960, key_full = 40968, value_full = 40984, key_empty = 41000, value_empty = 41016, size = 41032, warpgroup_barriers = [1, 2]>} {
   return
 }
 

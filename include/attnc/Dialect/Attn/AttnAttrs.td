@@ -57,8 +57,10 @@ def Attn_SharedMemoryAttr : Attn_Attr<"SharedMemory", "shared_memory"> {
       attn-allocate-shared-memory gives it the Q buffer, whose `query_bytes`
       then hold Q or O, whichever is larger: each consumer warpgroup writes
       its rows of O over its own rows of Q, which only its S GEMMs read, and
-      only after its last one. `output` may start at `query` and lie inside
-      it; elsewhere it may overlap no other buffer.
+      only after its last one (a CTA computes one tile: a kernel that went
+      on to the next tile's Q would have to wait for O's store first).
+      `output` may start at `query` and lie inside it; elsewhere it may
+      overlap no other buffer.
     - `keys`, `values`: the first K and V stages of the ring of `stages`
       stages, `key_stage_bytes` / `value_stage_bytes` apart.
     - `probs`, `probs_bytes`, `probs_layout`: P of every consumer
@@ -84,8 +86,8 @@ def Attn_SharedMemoryAttr : Attn_Attr<"SharedMemory", "shared_memory"> {
     The verifier checks what holds for any tile: buffers 1024-byte aligned
     (the 128-byte swizzle), mbarriers 8-byte aligned, every region inside
     `size` and no two overlapping (but `output` inside the Q buffer, from
-    its start); `probs`, `probs_bytes` and `probs_layout`
-    all present or all absent; named barrier ids 1..15 and distinct.
+    its start); `probs`, `probs_bytes` and `probs_layout` all present or all
+    absent; named barrier ids 1..15 and distinct.
     `convert-attn-to-nvvm` checks that the buffers hold the tile's bytes,
     that `probs_layout` is the 128-byte swizzle it lowers, and that there is
     a warpgroup (and turn) barrier per consumer warpgroup, with consecutive
