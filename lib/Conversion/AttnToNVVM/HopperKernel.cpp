@@ -37,12 +37,12 @@
 // gave them out (#attn.shared_memory): one per consumer warpgroup, and with
 // ping-pong one turn barrier per consumer warpgroup.
 //
-// Accumulator layout (wgmma m64nN, f32): thread t of the warpgroup holds rows
-// r0 = 16 (t / 32) + (t % 32) / 4 and r0 + 8; value 4j + e sits at row
-// r0 + 8 (e / 2), column 8j + 2 (t % 4) + e % 2. Row reductions therefore
-// combine the 4 threads of a quad (shuffles by 1 and 2). The same order makes
-// consecutive value pairs of S exactly the A-fragment registers of the RS
-// wgmma, so P never leaves registers.
+// Accumulator layout: #attn.wgmma_accumulator's (its description, and
+// WgmmaAccumulatorAttr's register arithmetic; FragmentTypes.h has a thread's
+// values of each tile type). A thread holds two rows, shared by the 4
+// threads of a quad, so row reductions combine the quad (shuffles by 1 and
+// 2). The same order makes consecutive value pairs of S exactly the
+// A-fragment registers of the RS wgmma, so P never leaves registers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -267,10 +267,9 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
           dyn_cast<Value>(plan.forall.getMixedUpperBound()[plan.queryBlockIv]))
     index.map(bound, toIndex(NVVM::GridDimXOp::create(b, loc, i32())));
 
-  scoresType = LLVM::LLVMStructType::getLiteral(
-      ctx, SmallVector<Type>(plan.blockN / 2, f32()));
-  accType = LLVM::LLVMStructType::getLiteral(
-      ctx, SmallVector<Type>(plan.valueHeadDim / 2, f32()));
+  const KvLoop &kv = plan.kvLoops.front();
+  scoresType = fragments.convertAccumulatorType(kv.qk().getScores().getType());
+  accType = fragments.convertAccumulatorType(kv.pv().getResult().getType());
 
   // Q, K and P are K-major (the leading byte offset is unused with a
   // swizzle); V is the MN-major B operand of P V: its atoms of Dv columns
@@ -455,9 +454,7 @@ void KernelEmitter::setTile(ArrayRef<TileDim> space, ArrayRef<Value> coords) {
   // The kv head the IR loads K and V of (GQA), the Q tile's first row.
   kvHead = toI32(index.lower(b, plan.keyLoad.getHead()));
   rowBegin = toI32(index.lower(b, plan.queryLoad.getRow()));
-  rowInTile = add(mul(warpgroup, c32(kWarpgroupRows)),
-                  add(mul(warpInGroup, c32(16)),
-                      arith::ShRUIOp::create(b, loc, lane, c32(2))));
+  rowInTile = add(mul(warpgroup, c32(kWarpgroupRows)), fragmentRow());
   row0 = add(rowBegin, rowInTile);
 }
 
@@ -624,10 +621,10 @@ void KernelEmitter::lowerFinalize(TileValues &values, FinalizeOp op,
   // partial sum: reduce it over the quad first.
   const RowFragment &rowSum = values.rows.at(op.getRowSum());
   const RowFragment &rowMax = values.rows.at(op.getRowMax());
-  Value l[2] = {quadReduce(rowSum.rows[0], false),
-                quadReduce(rowSum.rows[1], false)};
-  Value empty[2], inv[2];
-  for (int r = 0; r < 2; ++r) {
+  RowValues l = {quadReduce(rowSum.rows[0], false),
+                 quadReduce(rowSum.rows[1], false)};
+  RowValues empty, inv;
+  for (int r = 0; r < kRowsPerThread; ++r) {
     empty[r] = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, l[r],
                                      cF32(0.0));
     inv[r] =
@@ -675,8 +672,8 @@ void KernelEmitter::lowerFinalize(TileValues &values, FinalizeOp op,
   Value scale = index.lower(b, op.getScale());
   auto globalPtr = LLVM::LLVMPointerType::get(ctx, 1);
   Value isQuadLead = eqI(arith::AndIOp::create(b, loc, lane, c32(3)), c32(0));
-  for (int r = 0; r < 2; ++r) {
-    Value row = r == 0 ? row0 : add(row0, c32(8));
+  for (int r = 0; r < kRowsPerThread; ++r) {
+    Value row = threadRow(r);
     // A varlen tile's rows are its sequence's, at its rows of the packed
     // LSE.
     SequenceRows rows = plan.varlen ? sequenceRows() : SequenceRows();
@@ -730,22 +727,23 @@ Value KernelEmitter::rowIndex(Value row) {
 /// Writes this thread's rows of O, scaled by `inv` per row, into its split's
 /// part of the f32 partial O [S, B, H, Sq, Dv] (rows below Nq): each value
 /// pair of a row is two adjacent columns, one 8-byte store.
-void KernelEmitter::storePartialOutput(ArrayRef<Value> o, const Value inv[2],
+void KernelEmitter::storePartialOutput(ArrayRef<Value> o, const RowValues &inv,
                                        Value partial) {
   auto globalPtr = LLVM::LLVMPointerType::get(b.getContext(), 1);
-  Value quadCol = mul(arith::AndIOp::create(b, loc, lane, c32(3)), c32(2));
-  for (int r = 0; r < 2; ++r) {
-    Value row = r == 0 ? row0 : add(row0, c32(8));
+  Value quadColumn = fragmentColumn(lane);
+  for (int r = 0; r < kRowsPerThread; ++r) {
+    Value row = threadRow(r);
     Value rowOk =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, row, seqQ);
     ifThen(rowOk, [&] {
       Value rowStart = mul(rowIndex(row), c64(plan.valueHeadDim));
-      // Values 4j + 2r and 4j + 2r + 1 sit at columns 8j + quadCol (+1).
+      // Registers 4j + 2r and 4j + 2r + 1 hold row r's adjacent columns.
       for (size_t i = 2 * r; i < o.size(); i += 4) {
         Value pair = pairOf(arith::MulFOp::create(b, loc, o[i], inv[r]),
                             arith::MulFOp::create(b, loc, o[i + 1], inv[r]));
         Value col = arith::ExtUIOp::create(
-            b, loc, i64(), add(quadCol, c32(8 * int64_t(i / 4))));
+            b, loc, i64(),
+            add(quadColumn, c32(WgmmaAccumulatorAttr::getRegisterColumn(i))));
         Value ptr = LLVM::GEPOp::create(b, loc, globalPtr, f32(), partial,
                                         ValueRange{add(rowStart, col)});
         LLVM::StoreOp::create(b, loc, pair, ptr, /*alignment=*/8);
@@ -765,24 +763,23 @@ void KernelEmitter::storeRowsSwizzled(ArrayRef<Value> pairs,
   // for Q, in whose layout O is staged, nor for P's probs_layout).
   assert(atoms.swizzle == kSm90aSharedTileSwizzle &&
          "a 128-byte swizzled buffer");
-  Value warp = arith::AndIOp::create(
-      b, loc, arith::ShRUIOp::create(b, loc, tid, c32(5)), c32(3));
   Value tileRowBase = mul(warpgroup, c32(kWarpgroupRows));
-  Value localRow =
-      add(mul(warp, c32(16)), arith::ShRUIOp::create(b, loc, lane, c32(2)));
-  Value quadCol = mul(arith::AndIOp::create(b, loc, lane, c32(3)), c32(2));
-  for (int r = 0; r < 2; ++r) {
-    Value row = add(tileRowBase, add(localRow, c32(8 * r)));
+  Value localRow = fragmentRow();
+  Value quadColumn = fragmentColumn(lane);
+  for (int r = 0; r < kRowsPerThread; ++r) {
+    Value row =
+        add(tileRowBase,
+            add(localRow, c32(WgmmaAccumulatorAttr::kRowPairDistance * r)));
     Value rowBytes = mul(row, c32(atoms.swizzle));
     Value phase = arith::AndIOp::create(b, loc, row, c32(7));
     for (size_t i = 2 * r; i < 2 * pairs.size(); i += 4) {
-      int64_t colBase = 8 * (i / 4); // + quadCol
+      int64_t colBase = WgmmaAccumulatorAttr::getRegisterColumn(i);
       int64_t atom = colBase / atoms.columns();
       int64_t chunk = (colBase % atoms.columns()) / 8;
       // 16-byte chunk c of row r sits at chunk c ^ (r % 8).
       Value swizzled =
           mul(arith::XOrIOp::create(b, loc, c32(chunk), phase), c32(16));
-      Value offset = add(add(rowBytes, swizzled), mul(quadCol, c32(2)));
+      Value offset = add(add(rowBytes, swizzled), mul(quadColumn, c32(2)));
       Value ptr =
           smemPtr(bufferOffset + atom * atoms.atomBytes(bufferRows), offset);
       LLVM::StoreOp::create(b, loc, pairs[i / 2], ptr, /*alignment=*/4);
@@ -806,17 +803,17 @@ void KernelEmitter::publishWarpgroupWrites() {
 /// its rows of the output buffer (over Q: only this warpgroup read those
 /// rows), then one thread stores them with TMA.
 SmallVector<Value> KernelEmitter::normalizedPairs(ArrayRef<Value> o,
-                                                  const Value inv[2]) {
+                                                  const RowValues &inv) {
   SmallVector<Value> pairs;
   for (size_t i = 0; i < o.size(); i += 2) {
-    Value rowInv = inv[(i % 4) / 2];
+    Value rowInv = inv[WgmmaAccumulatorAttr::getRegisterRow(i)];
     pairs.push_back(packPair(arith::MulFOp::create(b, loc, o[i], rowInv),
                              arith::MulFOp::create(b, loc, o[i + 1], rowInv)));
   }
   return pairs;
 }
 
-void KernelEmitter::storeOutputTile(ArrayRef<Value> o, const Value inv[2],
+void KernelEmitter::storeOutputTile(ArrayRef<Value> o, const RowValues &inv,
                                     Value outputMap) {
   // O is staged in #attn.shared_memory's output buffer, in Q's layout.
   SwizzledAtoms atoms = plan.queryAtoms;

@@ -15,6 +15,7 @@
 #ifndef ATTNC_LIB_CONVERSION_ATTNTONVVM_KERNELEMITTER_H
 #define ATTNC_LIB_CONVERSION_ATTNTONVVM_KERNELEMITTER_H
 
+#include "FragmentTypes.h"
 #include "HopperKernel.h"
 #include "KernelBuilder.h"
 
@@ -56,7 +57,7 @@ public:
   KernelEmitter(OpBuilder &b, Location loc, const KernelPlan &plan,
                 KernelAbiAttr abi)
       : KernelBuilder(b, loc), plan(plan), abi(abi), smem(plan.smem),
-        index(plan.seqQSources, plan.seqKSources) {}
+        fragments(b.getContext()), index(plan.seqQSources, plan.seqKSources) {}
 
   void emit(LLVM::LLVMFuncOp func);
 
@@ -135,6 +136,8 @@ private:
   Value packPair(Value lo, Value hi);
 
   //===--- tile values: the consumer's IR values in registers ------------===//
+  /// A value per row the thread holds of a row vector.
+  using RowValues = std::array<Value, kRowsPerThread>;
   /// An accumulator-layout tile (S, P, O; see HopperKernel.cpp): the LLVM
   /// struct wgmma takes and returns, and its elements once an elementwise op
   /// reads them.
@@ -150,7 +153,7 @@ private:
   /// A row vector (m, l, alpha): the thread's two rows. A row sum is this
   /// thread's partial sum; attn.finalize reduces it over the quad.
   struct RowFragment {
-    std::array<Value, 2> rows;
+    RowValues rows;
     /// attn.rescale_factor: i1, a row max of this thread moved (alpha != 1).
     Value moved;
   };
@@ -167,7 +170,7 @@ private:
     DenseMap<Value, RingSlot> slots;
     /// -(m c) of each row max m: shared by its attn.rescale_factor and
     /// attn.exp_diff.
-    DenseMap<Value, std::array<Value, 2>> negScaledMax;
+    DenseMap<Value, RowValues> negScaledMax;
     /// attn.scale_rows of a row vector that its only user, an attn.row_sum,
     /// applies as an fma: the result -> (input, factor).
     DenseMap<Value, std::pair<Value, Value>> deferredScales;
@@ -178,11 +181,10 @@ private:
   /// The tile's elements and its pending factor (null: none), unscaled.
   std::pair<ArrayRef<Value>, Value> factoredElements(TileValues &values,
                                                      Value tile);
-  /// The per-thread struct of an accumulator-layout tile of `cols` columns.
-  Type fragmentType(int64_t cols);
-  /// Kernel values of the loop-carried tile IR `irValues` in order (a tile:
-  /// one struct; a row vector: its two rows; a ring tile, which a rotated
-  /// loop carries: none, its slot follows from the ring iteration) and back.
+  /// Kernel values of the loop-carried tile IR `irValues` in order, as
+  /// `fragments` converts their types (a tile: one struct; a row vector: its
+  /// two rows; a ring tile, which a rotated loop carries: none, its slot
+  /// follows from the ring iteration) and back.
   SmallVector<Value> flatten(TileValues &values, ValueRange irValues);
   ValueRange unflatten(TileValues &values, ValueRange irValues,
                        ValueRange flat);
@@ -222,11 +224,11 @@ private:
                      Value lse);
   /// -(m c) of row max `rowMax` under multiplier `c` (a masked row that saw
   /// no key yet has m = -inf and uses 0, so that exp2(-inf - m) is 0).
-  std::array<Value, 2> negScaledMax(TileValues &values, Value rowMax, Value c);
+  RowValues negScaledMax(TileValues &values, Value rowMax, Value c);
   Value tanhApprox(Value x);
   Value quadReduce(Value x, bool isMax);
   SmallVector<Value> packProbs(ArrayRef<Value> p);
-  Value rescale(Value acc, const std::array<Value, 2> &alpha);
+  Value rescale(Value acc, const RowValues &alpha);
 
   //===--- the schedule of a kv step (KernelStep.cpp) ---------------------===//
   /// One arrival per consumer warpgroup on `barrier`, behind `after`.
@@ -295,8 +297,9 @@ private:
   void emitConsumer(Value output, Value lse, ArrayRef<Value> bounds);
   /// This thread's O values scaled by `inv` per row, packed as element
   /// pairs (pair k holds values 2k and 2k + 1) in the output element type.
-  SmallVector<Value> normalizedPairs(ArrayRef<Value> o, const Value inv[2]);
-  void storeOutputTile(ArrayRef<Value> o, const Value inv[2], Value outputMap);
+  SmallVector<Value> normalizedPairs(ArrayRef<Value> o, const RowValues &inv);
+  void storeOutputTile(ArrayRef<Value> o, const RowValues &inv,
+                       Value outputMap);
   /// Varlen kernels (VarlenTiles.cpp): the (sequence, query block) of linear
   /// tile `tile` (i32, attn.sequence_tile), from the offsets at `offsets`;
   /// every lane of the warp must take part.
@@ -310,8 +313,35 @@ private:
   /// Writes this warpgroup's rows of O, scaled by `inv` per row, through the
   /// output buffer to the tile's rows of the packed O at pointer `output`, rows
   /// below its sequence's only.
-  void storeSequenceRows(ArrayRef<Value> o, const Value inv[2], Value output);
-  void storePartialOutput(ArrayRef<Value> o, const Value inv[2], Value partial);
+  void storeSequenceRows(ArrayRef<Value> o, const RowValues &inv, Value output);
+  void storePartialOutput(ArrayRef<Value> o, const RowValues &inv,
+                          Value partial);
+  /// This thread's place in its warpgroup's accumulator fragments
+  /// (#attn.wgmma_accumulator), computed where they are used: its first
+  /// row of the warpgroup's 64 (a warp holds 16 rows, a quad of lanes a
+  /// pair of them) ...
+  Value fragmentRow() {
+    constexpr int64_t kQuad = WgmmaAccumulatorAttr::kLanesPerRowPair;
+    static_assert(llvm::isPowerOf2_64(kQuad), "a quad of 2^k lanes");
+    return add(mul(warpInGroup, c32(WgmmaAccumulatorAttr::kRowsPerWarp)),
+               arith::ShRUIOp::create(b, loc, lane, c32(llvm::Log2_64(kQuad))));
+  }
+  /// ... and its first column (each lane of a quad holds two adjacent
+  /// columns of every 8), to which WgmmaAccumulatorAttr::getRegisterColumn
+  /// adds each register's, from `thread`: its lane or its thread id (a
+  /// quad lies within a warp). The mask takes the thread id: were it the
+  /// epilogue's expression, LLVM would merge the two and move code of an
+  /// SS kernel's kv loop (its PTX changes; run 84's kernels are these).
+  Value fragmentColumn(Value thread) {
+    constexpr int64_t kQuad = WgmmaAccumulatorAttr::kLanesPerRowPair;
+    return mul(arith::AndIOp::create(b, loc, thread, c32(kQuad - 1)), c32(2));
+  }
+  /// Row `r` of the two this thread holds of the accumulator fragments, in
+  /// the tile's rows of the sequence (i32).
+  Value threadRow(int r) {
+    return r == 0 ? row0
+                  : add(row0, c32(WgmmaAccumulatorAttr::kRowPairDistance));
+  }
   /// The i64 index of row `row` of the CTA's tile in the LSE [B, H, Sq]
   /// (or, split, its split's part of [S, B, H, Sq]).
   Value rowIndex(Value row);
@@ -324,6 +354,8 @@ private:
   KernelAbiAttr abi;
   /// plan.smem, by a shorter name.
   SharedMemoryAttr smem;
+  /// The per-thread values of each tile type.
+  FragmentTypeConverter fragments;
   /// The tile IR's index arithmetic, cloned into the kernel.
   IndexLowering index;
 
@@ -355,7 +387,9 @@ private:
   /// of 128 bytes, 8-row groups 1024 B apart) and V (MN-major: 64-column
   /// atoms block_n rows apart).
   Value kMajorDescriptor, valueMajorDescriptor;
-  Type accType, scoresType;
+  /// The thread's registers of S (and P) and of O: the types `fragments`
+  /// converts the kv loops' attn.qk and attn.pv results to.
+  LLVM::LLVMStructType accType, scoresType;
 };
 
 /// The launch interface of the kernel for `plan` (KernelAbi.cpp): its

@@ -7,7 +7,7 @@
 //
 // Each op of a consumer's kv loop body becomes the instructions of this
 // thread's fragment of its tile: S, P and O in the wgmma accumulator layout,
-// m, l and alpha as the thread's two rows (HopperKernel.cpp has the layout).
+// m, l and alpha as the thread's two rows (FragmentTypes.h).
 // The schedule (KernelStep.cpp) calls these in the order it runs the ops and
 // places the waits, barriers and stage releases between them.
 //
@@ -24,22 +24,14 @@ using namespace mlir;
 using namespace mlir::attn;
 using namespace mlir::attn::hopper;
 
-/// The row of the thread's pair (0: r0, 1: r0 + 8) that accumulator element
-/// `i` sits in.
-static int rowOfElement(size_t i) { return (i % 4) / 2; }
-
-/// The number of columns of a 2-D tile value.
-static int64_t tileColumns(Value tile) {
-  return cast<RankedTensorType>(tile.getType()).getShape()[1];
+/// The row of the thread's pair that accumulator register `i` holds.
+static int64_t rowOfElement(size_t i) {
+  return WgmmaAccumulatorAttr::getRegisterRow(i);
 }
 
 static bool isRowVector(Value v) {
-  return cast<RankedTensorType>(v.getType()).getRank() == 1;
-}
-
-Type KernelEmitter::fragmentType(int64_t cols) {
-  return LLVM::LLVMStructType::getLiteral(b.getContext(),
-                                          SmallVector<Type>(cols / 2, f32()));
+  return isa_and_present<AccumulatorRowsAttr>(
+      cast<RankedTensorType>(v.getType()).getEncoding());
 }
 
 Value KernelEmitter::packedTile(TileValues &values, Value tile) {
@@ -47,7 +39,8 @@ Value KernelEmitter::packedTile(TileValues &values, Value tile) {
     (void)tileElements(values, tile);
   TileFragment &f = values.tiles[tile];
   if (!f.packed)
-    f.packed = pack(f.elements, fragmentType(tileColumns(tile)));
+    f.packed =
+        pack(f.elements, fragments.convertAccumulatorType(tile.getType()));
   return f.packed;
 }
 
@@ -55,7 +48,9 @@ std::pair<ArrayRef<Value>, Value>
 KernelEmitter::factoredElements(TileValues &values, Value tile) {
   TileFragment &f = values.tiles[tile];
   if (f.elements.empty())
-    f.elements = unpack(f.packed, tileColumns(tile) / 2);
+    f.elements = unpack(
+        f.packed,
+        fragments.convertAccumulatorType(tile.getType()).getBody().size());
   return {f.elements, f.factor};
 }
 
@@ -75,12 +70,15 @@ SmallVector<Value> KernelEmitter::flatten(TileValues &values,
                                           ValueRange irValues) {
   SmallVector<Value> flat;
   for (Value v : irValues) {
-    if (isRingTile(v))
-      continue;
+    SmallVector<Type> types = fragments.convertTileType(v.getType());
+    if (types.empty())
+      continue; // a ring tile
     if (isRowVector(v))
       llvm::append_range(flat, values.rows.at(v).rows);
     else
       flat.push_back(packedTile(values, v));
+    assert(flat.back().getType() == types.back() &&
+           "a tile's kernel values have its converted types");
   }
   return flat;
 }
@@ -88,15 +86,15 @@ SmallVector<Value> KernelEmitter::flatten(TileValues &values,
 ValueRange KernelEmitter::unflatten(TileValues &values, ValueRange irValues,
                                     ValueRange flat) {
   for (Value v : irValues) {
-    if (isRingTile(v))
-      continue;
-    if (isRowVector(v)) {
-      values.rows[v] = RowFragment{{flat[0], flat[1]}, Value()};
-      flat = flat.drop_front(2);
-    } else {
-      values.tiles[v] = TileFragment{flat[0], {}};
-      flat = flat.drop_front();
-    }
+    SmallVector<Type> types = fragments.convertTileType(v.getType());
+    ValueRange held = flat.take_front(types.size());
+    flat = flat.drop_front(types.size());
+    if (types.empty())
+      continue; // a ring tile
+    if (isRowVector(v))
+      values.rows[v] = RowFragment{{held[0], held[1]}, Value()};
+    else
+      values.tiles[v] = TileFragment{held[0], {}};
   }
   return flat;
 }
@@ -111,13 +109,13 @@ void KernelEmitter::lowerConstant(TileValues &values,
     values.rows[tile] = RowFragment{{cF32(value), cF32(value)}, Value()};
     return;
   }
-  Type type = fragmentType(tileColumns(tile));
+  LLVM::LLVMStructType type = fragments.convertAccumulatorType(tile.getType());
   if (value == 0.0 && !std::signbit(value)) {
     values.tiles[tile] = TileFragment{LLVM::ZeroOp::create(b, loc, type), {}};
     return;
   }
   values.tiles[tile] =
-      TileFragment{{}, SmallVector<Value>(tileColumns(tile) / 2, cF32(value))};
+      TileFragment{{}, SmallVector<Value>(type.getBody().size(), cF32(value))};
 }
 
 void KernelEmitter::lowerRingSlot(TileValues &values, Operation *op,
@@ -155,9 +153,7 @@ void KernelEmitter::lowerMask(TileValues &values, MaskOp mask, Value kvBlock) {
   // column leaves each element a constant column, so every test compares
   // against an immediate and nothing per element stays live across the
   // loop (per-element columns made ptxas spill at block_n = 80).
-  Value colBase =
-      add(operands[1],
-          toIndex(mul(arith::AndIOp::create(b, loc, tid, c32(3)), c32(2))));
+  Value colBase = add(operands[1], toIndex(fragmentColumn(tid)));
   auto shift = [&](Value v) {
     return arith::SubIOp::create(b, loc, v, colBase).getResult();
   };
@@ -172,14 +168,16 @@ void KernelEmitter::lowerMask(TileValues &values, MaskOp mask, Value kvBlock) {
     return toIndex(arith::RemUIOp::create(b, loc, toI32(row), packedSeqQ));
   };
   Value firstRow = add(operands[0], toIndex(rowInTile));
-  Value rows[2] = {shift(position(firstRow)),
-                   shift(position(add(firstRow, cIdx(8))))};
+  Value rows[kRowsPerThread] = {
+      shift(position(firstRow)),
+      shift(position(
+          add(firstRow, cIdx(WgmmaAccumulatorAttr::kRowPairDistance))))};
   Value shiftedSeqQ = shift(operands[2]), shiftedSeqK = shift(operands[3]);
   // A pending (positive) factor stays pending: -inf times it is -inf.
   auto [scores, factor] = factoredElements(values, mask.getScores());
   SmallVector<Value> s(scores);
   for (size_t i = 0; i < s.size(); ++i) {
-    Value col = cIdx(8 * (i / 4) + i % 2);
+    Value col = cIdx(WgmmaAccumulatorAttr::getRegisterColumn(i));
     Value visible = buildKeyVisible(b, loc, rows[rowOfElement(i)], col,
                                     shiftedSeqQ, shiftedSeqK, spec);
     s[i] = arith::SelectOp::create(b, loc, visible, s[i], negInf());
@@ -240,7 +238,7 @@ void KernelEmitter::lowerRowMax(TileValues &values, RowMaxOp op) {
   auto [s, factor] = factoredElements(values, op.getScores());
   const RowFragment &init = values.rows.at(op.getInit());
   RowFragment out;
-  for (int r = 0; r < 2; ++r) {
+  for (int r = 0; r < kRowsPerThread; ++r) {
     SmallVector<Value> partial;
     size_t k = 0;
     for (size_t i = 0; i < s.size(); ++i) {
@@ -285,16 +283,16 @@ static bool mayBeMasked(Value s) {
   return false;
 }
 
-std::array<Value, 2> KernelEmitter::negScaledMax(TileValues &values,
-                                                 Value rowMax, Value c) {
+KernelEmitter::RowValues KernelEmitter::negScaledMax(TileValues &values,
+                                                     Value rowMax, Value c) {
   auto it = values.negScaledMax.find(rowMax);
   if (it != values.negScaledMax.end())
     return it->second;
   const RowFragment &m = values.rows.at(rowMax);
   // Scores that passed no mask are finite, hence so is their max.
   bool masked = mayBeMasked(rowMax.getDefiningOp<RowMaxOp>().getScores());
-  std::array<Value, 2> neg;
-  for (int r = 0; r < 2; ++r) {
+  RowValues neg;
+  for (int r = 0; r < kRowsPerThread; ++r) {
     Value mUse = masked ? arith::SelectOp::create(b, loc, isNegInf(m.rows[r]),
                                                   cF32(0.0), m.rows[r])
                               .getResult()
@@ -309,9 +307,9 @@ void KernelEmitter::lowerRescaleFactor(TileValues &values, RescaleFactorOp op) {
   Value c = index.lower(b, op.getScaleLog2());
   const RowFragment &mOld = values.rows.at(op.getOldMax());
   const RowFragment &mNew = values.rows.at(op.getNewMax());
-  std::array<Value, 2> negM = negScaledMax(values, op.getNewMax(), c);
+  RowValues negM = negScaledMax(values, op.getNewMax(), c);
   RowFragment alpha;
-  for (int r = 0; r < 2; ++r) {
+  for (int r = 0; r < kRowsPerThread; ++r) {
     // a = exp2((m_old - m) c) needs no -inf guard: m_old = -inf < m gives
     // fma(-inf, c, -m c) = -inf, so a = 0. An unchanged max gives exactly 1
     // (the fma would leave the rounding error of m c), so that O *= a can
@@ -330,7 +328,7 @@ void KernelEmitter::lowerRescaleFactor(TileValues &values, RescaleFactorOp op) {
   values.rows[op.getResult()] = alpha;
 }
 
-Value KernelEmitter::rescale(Value acc, const std::array<Value, 2> &alpha) {
+Value KernelEmitter::rescale(Value acc, const RowValues &alpha) {
   auto type = cast<LLVM::LLVMStructType>(acc.getType());
   SmallVector<Value> o = unpack(acc, type.getBody().size());
   for (size_t i = 0; i < o.size(); ++i)
@@ -351,7 +349,7 @@ void KernelEmitter::lowerScaleRows(TileValues &values, ScaleRowsOp op) {
   if (isRowVector(x)) {
     const RowFragment &in = values.rows.at(x);
     RowFragment out;
-    for (int r = 0; r < 2; ++r)
+    for (int r = 0; r < kRowsPerThread; ++r)
       out.rows[r] = arith::MulFOp::create(b, loc, in.rows[r], alpha.rows[r]);
     values.rows[op.getResult()] = out;
     return;
@@ -378,7 +376,7 @@ void KernelEmitter::lowerScaleRows(TileValues &values, ScaleRowsOp op) {
 
 void KernelEmitter::lowerExpDiff(TileValues &values, ExpDiffOp op) {
   Value c = index.lower(b, op.getScaleLog2());
-  std::array<Value, 2> negM = negScaledMax(values, op.getRowMax(), c);
+  RowValues negM = negScaledMax(values, op.getRowMax(), c);
   // p = exp2(s c - m c) as one fma per score: a separate mul and sub cost
   // 64 more instructions per block on the softmax's critical path.
   // With software_exp2_period = N, element pair k (elements 2k, 2k + 1)
@@ -417,7 +415,7 @@ void KernelEmitter::lowerRowSum(TileValues &values, RowSumOp op) {
   if (deferred != values.deferredScales.end()) {
     const RowFragment &sum = values.rows.at(deferred->second.first);
     const RowFragment &alpha = values.rows.at(deferred->second.second);
-    for (int r = 0; r < 2; ++r)
+    for (int r = 0; r < kRowsPerThread; ++r)
       out.rows[r] =
           LLVM::FMAOp::create(b, loc, sum.rows[r], alpha.rows[r], out.rows[r]);
   }

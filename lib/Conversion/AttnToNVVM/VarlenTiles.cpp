@@ -119,7 +119,7 @@ std::pair<Value, Value> KernelEmitter::lowerSequenceTile(Value tile,
   return {sequence, block};
 }
 
-void KernelEmitter::storeSequenceRows(ArrayRef<Value> o, const Value inv[2],
+void KernelEmitter::storeSequenceRows(ArrayRef<Value> o, const RowValues &inv,
                                       Value output) {
   // O is staged in #attn.shared_memory's output buffer, in Q's layout
   // (128-byte swizzled atoms, as storeRowsSwizzled writes them).

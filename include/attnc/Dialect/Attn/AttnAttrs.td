@@ -360,6 +360,25 @@ def Attn_WgmmaAccumulatorAttr
     static constexpr int64_t kRowsPerWarpgroup = 64;
     /// Columns of one fragment slice (an n8 block of the accumulator).
     static constexpr int64_t kColumnsPerSlice = 8;
+    /// Rows of one warp's slice of its warpgroup's 64.
+    static constexpr int64_t kRowsPerWarp = 16;
+    /// A thread's second row lies this far below its first.
+    static constexpr int64_t kRowPairDistance = 8;
+    /// Lanes that share a pair of rows (a quad): lane l holds rows
+    /// l / kLanesPerRowPair (+ kRowPairDistance) of its warp's slice.
+    static constexpr int64_t kLanesPerRowPair = 4;
+    /// f32 registers a thread holds of a tile of `columns` columns.
+    static int64_t getRegistersPerThread(int64_t columns) {
+      return columns / 2;
+    }
+    /// The row of the thread's pair (0: its first, 1: kRowPairDistance
+    /// below) that register `i` holds.
+    static int64_t getRegisterRow(int64_t i) { return (i % 4) / 2; }
+    /// The column register `i` holds, less the thread's first column
+    /// 2 (lane % kLanesPerRowPair).
+    static int64_t getRegisterColumn(int64_t i) {
+      return kColumnsPerSlice * (i / 4) + i % 2;
+    }
     /// The rows of all warpgroups together.
     int64_t getRows() const { return kRowsPerWarpgroup * getWarpgroups(); }
   }];

@@ -1,0 +1,52 @@
+//===- FragmentTypes.cpp - the registers that hold a tile value -----------===//
+//
+// Part of the attnc project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+
+#include "FragmentTypes.h"
+
+using namespace mlir;
+using namespace mlir::attn;
+using namespace mlir::attn::hopper;
+
+FragmentTypeConverter::FragmentTypeConverter(MLIRContext *ctx) {
+  addConversion([](Type type) { return type; });
+  addConversion(
+      [ctx](RankedTensorType type,
+            SmallVectorImpl<Type> &results) -> std::optional<LogicalResult> {
+        Attribute layout = type.getEncoding();
+        Type f32 = Float32Type::get(ctx);
+        if (isa_and_present<WgmmaAccumulatorAttr>(layout)) {
+          int64_t registers =
+              WgmmaAccumulatorAttr::getRegistersPerThread(type.getShape()[1]);
+          results.push_back(LLVM::LLVMStructType::getLiteral(
+              ctx, SmallVector<Type>(registers, f32)));
+          return success();
+        }
+        if (isa_and_present<AccumulatorRowsAttr>(layout)) {
+          results.append(kRowsPerThread, f32);
+          return success();
+        }
+        if (isa_and_present<SwizzledSharedAttr>(layout))
+          return success();
+        return failure();
+      });
+}
+
+SmallVector<Type> FragmentTypeConverter::convertTileType(Type tileType) const {
+  SmallVector<Type> types;
+  LogicalResult converted = convertType(tileType, types);
+  assert(succeeded(converted) && "the plan reader admits tiles with a layout");
+  (void)converted;
+  return types;
+}
+
+LLVM::LLVMStructType
+FragmentTypeConverter::convertAccumulatorType(Type tileType) const {
+  assert(isa<WgmmaAccumulatorAttr>(
+             cast<RankedTensorType>(tileType).getEncoding()) &&
+         "an accumulator-layout tile");
+  return cast<LLVM::LLVMStructType>(convertType(tileType));
+}
