@@ -10,7 +10,8 @@
 // waits for them: attn.wait_tile before a tile's first GEMM and
 // attn.wait_gemms where a GEMM result is read or the step ends, and it moves
 // each attn.ring_release after the wait that completes the GEMM reading its
-// tile. convert-attn-to-nvvm lowers the waits where they stand.
+// tile. Q, which every S GEMM reads, is waited for once, before the tile's
+// first kv op. convert-attn-to-nvvm lowers the waits where they stand.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +20,7 @@
 #include "attnc/Transforms/PipelineStages.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "llvm/ADT/MapVector.h"
 
 namespace mlir::attn {
 #define GEN_PASS_DEF_ATTNINSERTWAITSPASS
@@ -157,13 +159,43 @@ static void insertWaits(Step step) {
   waitGemms(0);
 }
 
+/// The top-level op of a tile (an op of the consumer region of its
+/// attn.warp_specialize, or of the tiling forall's body) that holds `op`.
+static Operation *tileTopLevelOp(Operation *op) {
+  while (op->getParentOp() &&
+         !isa<WarpSpecializeOp, scf::ForallOp>(op->getParentOp()))
+    op = op->getParentOp();
+  return op->getParentOp() ? op : nullptr;
+}
+
+/// Waits for Q, which TMA loads asynchronously before the kv ops, right
+/// before the first top-level op of its tile that holds an S GEMM (a kv
+/// loop, or the rotated loops' prologue), unless the tile waits for it
+/// already.
+static void insertQueryWait(QKOp firstScores) {
+  Value query = firstScores.getQuery();
+  Operation *first = tileTopLevelOp(firstScores);
+  if (!first || !WaitTileOp::landsAsynchronously(query))
+    return;
+  for (auto wait : first->getBlock()->getOps<WaitTileOp>())
+    if (wait.getTile() == query)
+      return;
+  OpBuilder b(first);
+  WaitTileOp::create(b, firstScores.getLoc(), query);
+}
+
 struct AttnInsertWaitsPass
     : mlir::attn::impl::AttnInsertWaitsPassBase<AttnInsertWaitsPass> {
   void runOnOperation() override {
     SetVector<Block *> blocks;
+    // The first S GEMM of each tile, in IR order.
+    llvm::MapVector<Block *, QKOp> firstScores;
     getOperation().walk([&](Operation *op) {
       if (isa<QKOp, PVOp>(op))
         blocks.insert(op->getBlock());
+      if (auto qk = dyn_cast<QKOp>(op))
+        if (Operation *top = tileTopLevelOp(qk))
+          firstScores.try_emplace(top->getBlock(), qk);
     });
     for (Block *block : blocks) {
       FailureOr<Step> step = readStep(block);
@@ -172,6 +204,10 @@ struct AttnInsertWaitsPass
       insertWaits(*step);
       ++numSteps;
     }
+    // After the steps' waits: a step whose block is the tile's own (a kv
+    // block outside any loop) would otherwise count as placed already.
+    for (auto [tile, qk] : firstScores)
+      insertQueryWait(qk);
   }
 };
 

@@ -61,6 +61,7 @@ func.func @producer_skips_first(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x
       }
       attn.yield
     } consumer {
+      attn.wait_tile %9 : tensor<128x64xbf16, #attn.swizzled_shared<swizzle = 128>>
       %30:3 = scf.for %arg9 = %c0 to %26 step %c1 iter_args(%arg10 = %cst_5, %arg11 = %cst_6, %arg12 = %cst_7) -> (tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>) {
         %key, %value = attn.ring_pop : tensor<128x64xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<128x64xbf16, #attn.swizzled_shared<swizzle = 128>>
         attn.wait_turn
@@ -179,6 +180,7 @@ func.func @producer_bounds_recomputed(%arg0: tensor<?x8x?x64xbf16>, %arg1: tenso
       }
       attn.yield
     } consumer {
+      attn.wait_tile %9 : tensor<128x64xbf16, #attn.swizzled_shared<swizzle = 128>>
       %30:3 = scf.for %arg9 = %c0 to %26 step %c1 iter_args(%arg10 = %cst_5, %arg11 = %cst_6, %arg12 = %cst_7) -> (tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>) {
         %key, %value = attn.ring_pop : tensor<128x64xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<128x64xbf16, #attn.swizzled_shared<swizzle = 128>>
         attn.wait_turn
@@ -293,6 +295,7 @@ func.func @producer_steps_two(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x
       }
       attn.yield
     } consumer {
+      attn.wait_tile %9 : tensor<128x64xbf16, #attn.swizzled_shared<swizzle = 128>>
       %30:3 = scf.for %arg9 = %c0 to %26 step %c1 iter_args(%arg10 = %cst_5, %arg11 = %cst_6, %arg12 = %cst_7) -> (tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>) {
         %key, %value = attn.ring_pop : tensor<128x64xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<128x64xbf16, #attn.swizzled_shared<swizzle = 128>>
         attn.wait_turn
@@ -408,6 +411,7 @@ func.func @consumers_pop_more(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x
       }
       attn.yield
     } consumer {
+      attn.wait_tile %9 : tensor<128x64xbf16, #attn.swizzled_shared<swizzle = 128>>
       %30:3 = scf.for %arg9 = %c0 to %26 step %c1 iter_args(%arg10 = %cst_5, %arg11 = %cst_6, %arg12 = %cst_7) -> (tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>) {
         %key, %value = attn.ring_pop : tensor<128x64xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<128x64xbf16, #attn.swizzled_shared<swizzle = 128>>
         attn.wait_turn
@@ -528,6 +532,7 @@ func.func @two_producer_loops(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x
       }
       attn.yield
     } consumer {
+      attn.wait_tile %9 : tensor<128x64xbf16, #attn.swizzled_shared<swizzle = 128>>
       %30:3 = scf.for %arg9 = %c0 to %26 step %c1 iter_args(%arg10 = %cst_5, %arg11 = %cst_6, %arg12 = %cst_7) -> (tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>) {
         %key, %value = attn.ring_pop : tensor<128x64xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<128x64xbf16, #attn.swizzled_shared<swizzle = 128>>
         attn.wait_turn
@@ -646,6 +651,7 @@ func.func @producer_under_if(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x6
       }
       attn.yield
     } consumer {
+      attn.wait_tile %9 : tensor<128x64xbf16, #attn.swizzled_shared<swizzle = 128>>
       %30:3 = scf.for %arg9 = %c0 to %26 step %c1 iter_args(%arg10 = %cst_5, %arg11 = %cst_6, %arg12 = %cst_7) -> (tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>) {
         %key, %value = attn.ring_pop : tensor<128x64xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<128x64xbf16, #attn.swizzled_shared<swizzle = 128>>
         attn.wait_turn

@@ -72,6 +72,7 @@ module {
         %30 = arith.cmpi slt, %c0, %21 : index
         %c1_9 = arith.constant 1 : index
         %31 = arith.addi %c0, %c1_9 : index
+        attn.wait_tile %9 : tensor<128x64xbf16, #shared>
         %32:6 = scf.if %30 -> (tensor<128xf32, #rows>, tensor<128xf32, #rows>, tensor<128x64xf32, #acc>, tensor<128x64xf32, #acc>, tensor<128xf32, #rows>, tensor<64x64xbf16, #shared>) {
           %39 = arith.muli %c0, %c64 : index
           %key, %value = attn.ring_pop : tensor<64x64xbf16, #shared>, tensor<64x64xbf16, #shared>
@@ -233,6 +234,7 @@ module {
         %30 = arith.cmpi slt, %c0, %21 : index
         %c1_9 = arith.constant 1 : index
         %31 = arith.addi %c0, %c1_9 : index
+        attn.wait_tile %9 : tensor<128x64xbf16, #shared>
         %32:6 = scf.if %30 -> (tensor<128xf32, #rows>, tensor<128xf32, #rows>, tensor<128x64xf32, #acc>, tensor<128x64xf32, #acc>, tensor<128xf32, #rows>, tensor<64x64xbf16, #shared>) {
           %39 = arith.muli %c0, %c64 : index
           %key, %value = attn.ring_pop : tensor<64x64xbf16, #shared>, tensor<64x64xbf16, #shared>

@@ -54,6 +54,7 @@ func.func @dynamic_combine_shape(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2
       }
       attn.yield
     } consumer {
+      attn.wait_tile %6 : tensor<64x64xbf16, #shared>
       %19:3 = scf.for %arg10 = %11 to %15 step %c1 iter_args(%arg11 = %cst_6, %arg12 = %cst_7, %arg13 = %cst_8) -> (tensor<64xf32, #rows>, tensor<64xf32, #rows>, tensor<64x64xf32, #acc>) {
         %key, %value = attn.ring_pop : tensor<128x64xbf16, #shared>, tensor<128x64xbf16, #shared>
         attn.wait_tile %key : tensor<128x64xbf16, #shared>
@@ -166,6 +167,7 @@ func.func @two_combines(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf1
       }
       attn.yield
     } consumer {
+      attn.wait_tile %6 : tensor<64x64xbf16, #shared>
       %19:3 = scf.for %arg10 = %11 to %15 step %c1 iter_args(%arg11 = %cst_6, %arg12 = %cst_7, %arg13 = %cst_8) -> (tensor<64xf32, #rows>, tensor<64xf32, #rows>, tensor<64x64xf32, #acc>) {
         %key, %value = attn.ring_pop : tensor<128x64xbf16, #shared>, tensor<128x64xbf16, #shared>
         attn.wait_tile %key : tensor<128x64xbf16, #shared>
@@ -275,6 +277,7 @@ func.func @combine_element_type(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x
       }
       attn.yield
     } consumer {
+      attn.wait_tile %6 : tensor<64x64xbf16, #shared>
       %19:3 = scf.for %arg10 = %11 to %15 step %c1 iter_args(%arg11 = %cst_6, %arg12 = %cst_7, %arg13 = %cst_8) -> (tensor<64xf32, #rows>, tensor<64xf32, #rows>, tensor<64x64xf32, #acc>) {
         %key, %value = attn.ring_pop : tensor<128x64xbf16, #shared>, tensor<128x64xbf16, #shared>
         attn.wait_tile %key : tensor<128x64xbf16, #shared>

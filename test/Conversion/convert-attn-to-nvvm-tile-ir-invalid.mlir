@@ -5321,7 +5321,7 @@ func.func @region_at_tile_top_level(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %flag = arith.cmpi slt, %3, %c64 : index
-    // expected-error @+1 {{convert-attn-to-nvvm: 'scf.if' at the top level of a tile has no GPU lowering: there the kernel lowers the Q load, attn.warp_specialize, the kv loops (and their prologue and epilogue), attn.launch_dependents and attn.finalize, and computes ops without effects or regions where they are read}}
+    // expected-error @+1 {{convert-attn-to-nvvm: 'scf.if' at the top level of a tile has no GPU lowering: there the kernel lowers the Q load and its wait, attn.warp_specialize, the kv loops (and their prologue and epilogue), attn.launch_dependents and attn.finalize, and computes ops without effects or regions where they are read}}
     scf.if %flag {
       %unused = tensor.empty() : tensor<64x64xbf16>
     }
@@ -5487,7 +5487,7 @@ func.func @call_at_tile_top_level(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x
       %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
-    // expected-error @+1 {{convert-attn-to-nvvm: 'func.call' at the top level of a tile has no GPU lowering: there the kernel lowers the Q load, attn.warp_specialize, the kv loops (and their prologue and epilogue), attn.launch_dependents and attn.finalize, and computes ops without effects or regions where they are read}}
+    // expected-error @+1 {{convert-attn-to-nvvm: 'func.call' at the top level of a tile has no GPU lowering: there the kernel lowers the Q load and its wait, attn.warp_specialize, the kv loops (and their prologue and epilogue), attn.launch_dependents and attn.finalize, and computes ops without effects or regions where they are read}}
     func.call @log_tile() : () -> ()
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
     %24 = arith.subi %dim_2, %3 : index

@@ -19,10 +19,15 @@
 // block's V before its turn, for S with the previous block's P V still in
 // flight (pending(1)), for that P V after the softmax (pending(0)), then
 // releases both tiles. The prologue waits like a plain step and releases K
-// after its softmax; the epilogue waits for V first.
+// after its softmax; the epilogue waits for V first. The consumers wait for
+// Q once, right before the prologue, their first kv op.
 
 // ROTATED-LABEL: func.func @causal
-// ROTATED:         scf.if
+// ROTATED:         %[[Q:.+]] = attn.load_tile %arg0
+// ROTATED:         } consumer {
+// ROTATED-NOT:       attn.wait_tile
+// ROTATED:           attn.wait_tile %[[Q]] : tensor<128x64xbf16>
+// ROTATED-NEXT:      scf.if
 // ROTATED:           %[[K0:.+]], %{{.+}} = attn.ring_pop
 // ROTATED-NEXT:      attn.wait_turn
 // ROTATED-NEXT:      attn.wait_tile %[[K0]]
@@ -80,7 +85,10 @@
 // Without a producer the step's loads name its stages: V's load moves up to
 // its wait, right after S.
 // UNSPECIALIZED-LABEL: func.func @causal
-// UNSPECIALIZED:         scf.for
+// UNSPECIALIZED:         %[[Q:.+]] = attn.load_tile %arg0
+// UNSPECIALIZED-NOT:     attn.wait_tile
+// UNSPECIALIZED:         attn.wait_tile %[[Q]] : tensor<64x64xbf16>
+// UNSPECIALIZED-NEXT:    scf.for
 // UNSPECIALIZED:           %[[K:.+]] = attn.load_tile %arg1
 // UNSPECIALIZED-NEXT:      attn.wait_tile %[[K]]
 // UNSPECIALIZED-NEXT:      attn.qk %{{.+}}, %[[K]]
@@ -91,9 +99,9 @@
 // UNSPECIALIZED:           attn.wait_gemms pending(0)
 // UNSPECIALIZED-NEXT:      scf.yield
 
-// Steps that hold waits are left alone.
+// Steps that hold waits, and a tile that waits for its Q, are left alone.
 // TWICE-LABEL: func.func @causal
-// TWICE-COUNT-6: attn.wait_tile
+// TWICE-COUNT-7: attn.wait_tile
 // TWICE-NOT:     attn.wait_tile
 func.func @causal(%q: tensor<2x4x?x64xbf16>, %k: tensor<2x2x?x64xbf16>,
                   %v: tensor<2x2x?x64xbf16>)

@@ -592,10 +592,14 @@ def AttnInsertWaitsPass : Pass<"attn-insert-waits", "func::FuncOp"> {
       the softmax) and `pending(0)` after the softmax;
     * each `attn.ring_release` after the wait that completes the GEMM reading
       its tile: a rotated step and the prologue release K after the softmax,
-      with the previous V.
+      with the previous V;
+    * `attn.wait_tile` of Q, which every S GEMM reads, once per tile: right
+      before its first kv op (the first kv loop, or the rotated loops'
+      prologue) at the top level of the consumer region, or of the forall
+      without warp specialization.
 
     Steps that already hold waits, and blocks that are not one kv step (two
-    S GEMMs, two turns), are left alone. Runs after attn-pipeline-kv-loops,
+    S GEMMs, two turns), are left alone; so is a tile that waits for its Q. Runs after attn-pipeline-kv-loops,
     right before convert-attn-to-nvvm.
   }];
   let statistics = [

@@ -492,11 +492,11 @@ void KernelEmitter::loadQuery() {
 /// The consumer warpgroups: the ops of the tile's region (the consumer
 /// region of its attn.warp_specialize, else the forall's body) in IR order.
 /// The kv ops (the rotated loops' prologue, the kv loops, their epilogue)
-/// start from Q, waited for before the first of them; attn.launch_dependents
-/// is lowered where it stands; attn.finalize normalizes and stores O and the
-/// LSE. The region's other ops have no effects and no regions (the plan
-/// reader's verifyTileTopLevel): each is computed where an op reads it, or
-/// is the Q load, which loadQuery issues.
+/// start from Q; its attn.wait_tile, before the first of them, and
+/// attn.launch_dependents are lowered where they stand; attn.finalize
+/// normalizes and stores O and the LSE. The region's other ops have no effects
+/// and no regions (the plan reader's verifyTileTopLevel): each is computed
+/// where an op reads it, or is the Q load, which loadQuery issues.
 void KernelEmitter::emitConsumer(Value output, Value lse,
                                  ArrayRef<Value> bounds) {
   Value kvBegin = bounds.front();
@@ -504,13 +504,12 @@ void KernelEmitter::emitConsumer(Value output, Value lse,
   SmallVector<Value> carried, loopBounds;
   Value hasBlocks;
   bool started = false;
-  // Before the first kv op: wait for Q, lower the initial m, l and O (the
-  // first loop's inits, or those the rotated loops' prologue yields without
-  // blocks), and let warpgroup 0 take the first ping-pong turn.
+  // Before the first kv op: lower the initial m, l and O (the first loop's
+  // inits, or those the rotated loops' prologue yields without blocks), and
+  // let warpgroup 0 take the first ping-pong turn.
   auto startKvOps = [&] {
     assert(!started && "the kv ops start once");
     started = true;
-    waitBarrier(queryBarrier(), c32(0));
     scf::ForOp first = plan.kvLoops.front().loop;
     ValueRange starts = plan.pipeline
                             ? plan.pipeline->prologue.elseYield().getOperands()
@@ -537,6 +536,11 @@ void KernelEmitter::emitConsumer(Value output, Value lse,
   for (Operation &op : tile->without_terminator()) {
     if (isa<LaunchDependentsOp>(op)) {
       lowerLaunchDependents();
+      continue;
+    }
+    // The one wait at the top level (the plan reader's): Q's.
+    if (isa<WaitTileOp>(op)) {
+      waitBarrier(queryBarrier(), c32(0));
       continue;
     }
     if (auto finalize = dyn_cast<FinalizeOp>(op)) {

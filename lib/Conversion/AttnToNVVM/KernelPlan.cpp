@@ -423,6 +423,8 @@ LogicalResult KernelPlanReader::verifyTileTopLevel(Block &tile) {
     bool lowered =
         isa<FinalizeOp, LaunchDependentsOp>(op) ||
         (specialized && &op == specialized.getOperation()) ||
+        (isa<WaitTileOp>(op) &&
+         cast<WaitTileOp>(op).getTile() == plan.queryLoad.getTile()) ||
         TileLoad(&op) == plan.queryLoad ||
         llvm::any_of(
             plan.kvLoops,
@@ -434,10 +436,10 @@ LogicalResult KernelPlanReader::verifyTileTopLevel(Block &tile) {
     return op.emitError("convert-attn-to-nvvm: '")
            << op.getName()
            << "' at the top level of a tile has no GPU lowering: there the "
-              "kernel lowers the Q load, attn.warp_specialize, the kv loops "
-              "(and their prologue and epilogue), attn.launch_dependents and "
-              "attn.finalize, and computes ops without effects or regions "
-              "where they are read";
+              "kernel lowers the Q load and its wait, attn.warp_specialize, "
+              "the kv loops (and their prologue and epilogue), "
+              "attn.launch_dependents and attn.finalize, and computes ops "
+              "without effects or regions where they are read";
   }
   return success();
 }
@@ -514,7 +516,20 @@ LogicalResult KernelPlanReader::readConsumerLoops() {
   // attn.stage orders a kv loop's iterations, and ping-pong turns pair up
   // the two warpgroups' kv steps: anywhere else the kernel has no schedule
   // for them.
+  Block &tileBlock = loopRegion.front();
+  auto isQueryWait = [&](Operation *op) {
+    auto wait = dyn_cast<WaitTileOp>(op);
+    return wait && wait.getTile() == plan.queryLoad.getTile();
+  };
   WalkResult stray = forall.getBody()->walk([&](Operation *op) {
+    if (isQueryWait(op)) {
+      if (op->getBlock() == &tileBlock)
+        return WalkResult::advance();
+      op->emitError("convert-attn-to-nvvm: the consumers wait for Q once, "
+                    "at the top level of the tile before its first kv op "
+                    "(attn-insert-waits places the waits)");
+      return WalkResult::interrupt();
+    }
     bool staged = op->hasAttr(AttnDialect::getStageAttrName());
     bool turn = isa<WaitTurnOp, PassTurnOp>(op);
     bool stepOnly = isa<RingPopOp, RingReleaseOp, WaitTileOp, WaitGemmsOp>(op);
@@ -543,6 +558,25 @@ LogicalResult KernelPlanReader::readConsumerLoops() {
   });
   if (stray.wasInterrupted())
     return failure();
+  // Every S GEMM reads Q, which TMA loads asynchronously: the kernel waits
+  // for it where the IR does, once, before the kv ops.
+  Operation *firstKvOp = plan.pipeline
+                             ? plan.pipeline->prologue.getOperation()
+                             : plan.kvLoops.front().loop.getOperation();
+  auto queryWaits = llvm::make_filter_range(
+      tileBlock.getOps<WaitTileOp>(),
+      [&](WaitTileOp wait) { return isQueryWait(wait); });
+  if (queryWaits.empty())
+    return firstKvOp->emitError(
+        "convert-attn-to-nvvm: the tile's S GEMMs read Q before an "
+        "attn.wait_tile of it (attn-insert-waits places the waits)");
+  WaitTileOp queryWait = *queryWaits.begin();
+  if (std::next(queryWaits.begin()) != queryWaits.end() ||
+      !queryWait->isBeforeInBlock(firstKvOp))
+    return queryWait.emitError(
+        "convert-attn-to-nvvm: the consumers wait for Q once, at the top "
+        "level of the tile before its first kv op (attn-insert-waits places "
+        "the waits)");
   if (failed(readLaunchDependents(plan, loopRegion)))
     return failure();
   for (auto [previous, next] :

@@ -206,9 +206,11 @@ static FailureOr<KvLoop> readKvLoop(scf::ForOp loop) {
       continue;
     for (OpOperand &operand : op.getOpOperands()) {
       Value v = operand.get();
-      // Q, K and V tiles: readKernelPlan checks where they come from.
+      // Q, K and V tiles: readKernelPlan checks where they come from, and
+      // verifyStepWaits which a step waits for.
       if (!isa<RankedTensorType>(v.getType()) ||
-          isa<QKOp, LoadTileOp, LoadPagedTileOp, LoadVarlenTileOp>(op) ||
+          isa<QKOp, LoadTileOp, LoadPagedTileOp, LoadVarlenTileOp, WaitTileOp>(
+              op) ||
           (isa<PVOp>(op) && operand.getOperandNumber() == 1))
         continue;
       bool carried =

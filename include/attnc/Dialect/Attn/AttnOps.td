@@ -739,19 +739,21 @@ def Attn_RingReleaseOp : Attn_Op<"ring_release", [MemoryEffects<[MemWrite<Attn_K
 
 def Attn_WaitTileOp : Attn_Op<"wait_tile", [
     MemoryEffects<[MemRead<Attn_KvRing>, MemWrite<Attn_KvRing>]>]> {
-  let summary = "consumers: wait until a K or V tile has landed in shared memory";
+  let summary = "consumers: wait until a Q, K or V tile has landed in shared memory";
   let description = [{
-    `tile` is a K or V tile that is loaded asynchronously (TMA) into its ring
-    stage: a result of `attn.ring_pop` (or a value a rotated kv loop carries
-    from one), or, in a tile without `attn.warp_specialize`, the
-    `attn.load_tile` of a kv loop (its stage was filled ahead). The op
-    waits on the stage's full mbarrier, at the phase of the tile's ring
-    iteration. A GEMM that reads the tile must follow it.
+    `tile` is a tile that is loaded asynchronously (TMA) into shared memory:
+    a K or V tile in its ring stage, a result of `attn.ring_pop` (or a value
+    a rotated kv loop carries from one) or, in a tile without
+    `attn.warp_specialize`, the `attn.load_tile` of a kv loop (its stage was
+    filled ahead); or the tile's Q. The op waits on the stage's full
+    mbarrier, at the phase of the tile's ring iteration, or on Q's mbarrier.
+    A GEMM that reads the tile must follow it.
 
     `attn-insert-waits` places it where the kernel waits: K right before the
     step's `attn.qk`; V right after K's release (where V landed with K, so
     that no try-wait separates the softmax from P V), or, in a rotated step,
-    the previous block's V right after K.
+    the previous block's V right after K; Q once, right before the tile's
+    first kv op.
   }];
   let arguments = (ins Attn_Tile:$tile);
   let assemblyFormat = "$tile attr-dict `:` type($tile)";
