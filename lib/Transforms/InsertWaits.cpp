@@ -160,11 +160,15 @@ static void insertWaits(Step step) {
 }
 
 /// The top-level op of a tile (an op of the consumer region of its
-/// attn.warp_specialize, or of the tiling forall's body) that holds `op`.
+/// attn.warp_specialize, or of the tiling forall's body) that holds `op`;
+/// null in the producer region.
 static Operation *tileTopLevelOp(Operation *op) {
   while (op->getParentOp() &&
          !isa<WarpSpecializeOp, scf::ForallOp>(op->getParentOp()))
     op = op->getParentOp();
+  auto ws = dyn_cast_if_present<WarpSpecializeOp>(op->getParentOp());
+  if (ws && op->getParentRegion() != &ws.getConsumer())
+    return nullptr;
   return op->getParentOp() ? op : nullptr;
 }
 
@@ -177,6 +181,11 @@ static void insertQueryWait(QKOp firstScores) {
   Operation *first = tileTopLevelOp(firstScores);
   if (!first || !WaitTileOp::landsAsynchronously(query))
     return;
+  // A kv block outside any loop: before its pop, turn and K wait.
+  if (first == firstScores.getOperation())
+    while (first->getPrevNode() &&
+           isa<RingPopOp, WaitTurnOp, WaitTileOp>(first->getPrevNode()))
+      first = first->getPrevNode();
   for (auto wait : first->getBlock()->getOps<WaitTileOp>())
     if (wait.getTile() == query)
       return;

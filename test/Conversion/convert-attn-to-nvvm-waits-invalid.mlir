@@ -2,7 +2,8 @@
 
 // The waits of each kv step (attn-insert-waits) as the GPU pipeline hands
 // them to convert-attn-to-nvvm, which lowers them where they stand, edited
-// to break one rule each (verifyStepWaits).
+// to break one rule each (verifyStepWaits; the tile's wait for Q, the plan
+// reader).
 
 // The S GEMM reads K once it landed.
   func.func @qk_before_key_wait(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>, %arg3: f32 {attn.scale = 1.250000e-01 : f32}) -> (tensor<?x8x?x64xbf16>, tensor<?x8x?xf32>) {
@@ -875,8 +876,9 @@
 
 // -----
 
-// A step waits only for the K and V tiles its GEMMs read.
-  func.func @prologue_waits_for_q(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>, %arg3: f32 {attn.scale = 1.250000e-01 : f32}) -> (tensor<?x8x?x64xbf16>, tensor<?x8x?xf32>) {
+// A step waits only for the K and V tiles its GEMMs read (the prologue's
+// P V is the next step's).
+  func.func @prologue_waits_for_its_v(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>, %arg3: f32 {attn.scale = 1.250000e-01 : f32}) -> (tensor<?x8x?x64xbf16>, tensor<?x8x?xf32>) {
     %cst = arith.constant dense<0.000000e+00> : tensor<128x64xf32>
     %cst_0 = arith.constant dense<0.000000e+00> : tensor<128xf32>
     %cst_1 = arith.constant dense<0xFF800000> : tensor<128xf32>
@@ -938,6 +940,7 @@
           %39 = arith.muli %c0, %c64 : index
           %key, %value = attn.ring_pop : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
           attn.wait_turn
+          attn.wait_tile %key : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
           // expected-error @+1 {{convert-attn-to-nvvm: a kv step waits for and releases only the K and V tiles its GEMMs read (attn-insert-waits places the waits)}}
           attn.wait_tile %value : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
           %40 = attn.qk %9, %key : tensor<128x64xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>> -> tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
@@ -1606,6 +1609,107 @@
       } {attn.kv_range = "full"}
       // expected-error @+1 {{convert-attn-to-nvvm: the consumers wait for Q once, at the top level of the tile before its first kv op (attn-insert-waits places the waits)}}
       attn.wait_tile %9 : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
+      %28:3 = scf.for %arg9 = %26 to %21 step %c1 iter_args(%arg10 = %27#0, %arg11 = %27#1, %arg12 = %27#2) -> (tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>, tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>) {
+        %31 = arith.muli %arg9, %c64 : index
+        %32 = attn.load_tile %arg1[%arg4, %7, %31] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
+        attn.wait_tile %32 : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
+        %33 = attn.qk %9, %32 : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>> -> tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>
+        attn.wait_gemms pending(0)
+        %34 = attn.load_tile %arg2[%arg4, %7, %31] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
+        attn.wait_tile %34 : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
+        %35 = attn.mask %33 rows %8 cols %31 seq_q %dim_3 seq_k %dim_4 kind = causal : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>
+        %36 = attn.row_max %35 init %arg10 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>> -> tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
+        %37 = attn.rescale_factor %arg10, %36 scale_log2 %3 : tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
+        %38 = attn.scale_rows %arg11, %37 : tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
+        %39 = attn.exp_diff %35, %36 scale_log2 %3 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
+        %40 = attn.row_sum %39 init %38 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>> -> tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
+        %41 = attn.scale_rows %arg12, %37 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
+        %42 = attn.pv %39, %34, %41 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>, tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>
+        attn.wait_gemms pending(0)
+        scf.yield %36, %40, %42 : tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>, tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>
+      } {attn.kv_range = "tail"}
+      %output, %lse = attn.finalize %28#2, %28#1, %28#0 scale %arg3 mask = causal : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>> -> tensor<64x64xbf16>
+      %29 = arith.subi %dim_3, %8 : index
+      %30 = arith.minsi %29, %c64 : index
+      %extracted_slice = tensor.extract_slice %output[0, 0] [%30, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
+      %extracted_slice_9 = tensor.extract_slice %lse[0] [%30] [1] : tensor<64xf32> to tensor<?xf32>
+      scf.forall.in_parallel {
+        tensor.parallel_insert_slice %extracted_slice into %arg7[%arg4, %arg5, %8, 0] [1, 1, %30, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x8x?x64xbf16>
+        tensor.parallel_insert_slice %extracted_slice_9 into %arg8[%arg4, %arg5, %8] [1, 1, %30] [1, 1, 1] : tensor<?xf32> into tensor<?x8x?xf32>
+      }
+    } {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 8192, output = 0, output_bytes = 8192, keys = 8192, values = 24576, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, query_full = 40960, key_full = 40968, value_full = 40984, key_empty = 41000, value_empty = 41016, size = 41032, warpgroup_barriers = [1]>, mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+    return %4#0, %4#1 : tensor<?x8x?x64xbf16>, tensor<?x8x?xf32>
+  }
+
+// -----
+
+// ... and only once (the diagnostic names the second wait).
+  func.func @query_waited_twice(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>, %arg3: f32 {attn.scale = 1.250000e-01 : f32}) -> (tensor<?x8x?x64xbf16>, tensor<?x8x?xf32>) {
+    %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+    %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
+    %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
+    %c1 = arith.constant 1 : index
+    %c-1 = arith.constant -1 : index
+    %c4 = arith.constant 4 : index
+    %cst_2 = arith.constant 1.44269502 : f32
+    %c64 = arith.constant 64 : index
+    %c2 = arith.constant 2 : index
+    %c0 = arith.constant 0 : index
+    %dim = tensor.dim %arg0, %c0 : tensor<?x8x?x64xbf16>
+    %dim_3 = tensor.dim %arg0, %c2 : tensor<?x8x?x64xbf16>
+    %dim_4 = tensor.dim %arg1, %c2 : tensor<?x2x?x64xbf16>
+    %0 = arith.ceildivsi %dim_3, %c64 : index
+    %1 = tensor.empty(%dim, %dim_3) : tensor<?x8x?x64xbf16>
+    %2 = tensor.empty(%dim, %dim_3) : tensor<?x8x?xf32>
+    %3 = arith.mulf %arg3, %cst_2 : f32
+    %4:2 = scf.forall (%arg4, %arg5, %arg6) in (%dim, 8, %0) shared_outs(%arg7 = %1, %arg8 = %2) -> (tensor<?x8x?x64xbf16>, tensor<?x8x?xf32>) {
+      %cst_5 = arith.constant dense<0xFF800000> : tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
+      %cst_6 = arith.constant dense<0.000000e+00> : tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
+      %cst_7 = arith.constant dense<0.000000e+00> : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>
+      %c1_8 = arith.constant 1 : index
+      %5 = arith.subi %0, %c1_8 : index
+      %6 = arith.subi %5, %arg6 : index
+      %7 = arith.divui %arg5, %c4 : index
+      %8 = arith.muli %6, %c64 : index
+      %9 = attn.load_tile %arg0[%arg4, %arg5, %8] : tensor<?x8x?x64xbf16> -> tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
+      %10 = arith.ceildivsi %dim_4, %c64 : index
+      %11 = arith.addi %8, %c64 : index
+      %12 = arith.minsi %11, %dim_3 : index
+      %13 = arith.addi %12, %c-1 : index
+      %14 = arith.addi %dim_4, %c-1 : index
+      %15 = arith.minsi %13, %14 : index
+      %16 = arith.addi %15, %c1 : index
+      %17 = arith.ceildivsi %16, %c64 : index
+      %18 = arith.maxsi %17, %c0 : index
+      %19 = arith.minsi %18, %10 : index
+      %20 = arith.cmpi slt, %15, %c0 : index
+      %21 = arith.select %20, %c0, %19 : index
+      %22 = arith.minsi %8, %14 : index
+      %23 = arith.addi %22, %c1 : index
+      %24 = arith.floordivsi %23, %c64 : index
+      %25 = arith.maxsi %24, %c0 : index
+      %26 = arith.minsi %25, %21 : index
+      attn.wait_tile %9 : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
+      // expected-error @+1 {{convert-attn-to-nvvm: the consumers wait for Q once, at the top level of the tile before its first kv op (attn-insert-waits places the waits)}}
+      attn.wait_tile %9 : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
+      %27:3 = scf.for %arg9 = %c0 to %26 step %c1 iter_args(%arg10 = %cst_5, %arg11 = %cst_6, %arg12 = %cst_7) -> (tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>, tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>) {
+        %31 = arith.muli %arg9, %c64 : index
+        %32 = attn.load_tile %arg1[%arg4, %7, %31] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
+        attn.wait_tile %32 : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
+        %33 = attn.qk %9, %32 : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>> -> tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>
+        attn.wait_gemms pending(0)
+        %34 = attn.load_tile %arg2[%arg4, %7, %31] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
+        attn.wait_tile %34 : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
+        %35 = attn.row_max %33 init %arg10 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>> -> tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
+        %36 = attn.rescale_factor %arg10, %35 scale_log2 %3 : tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
+        %37 = attn.scale_rows %arg11, %36 : tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
+        %38 = attn.exp_diff %33, %35 scale_log2 %3 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
+        %39 = attn.row_sum %38 init %37 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>> -> tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
+        %40 = attn.scale_rows %arg12, %36 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
+        %41 = attn.pv %38, %34, %40 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>, tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>
+        attn.wait_gemms pending(0)
+        scf.yield %35, %39, %41 : tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>, tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>
+      } {attn.kv_range = "full"}
       %28:3 = scf.for %arg9 = %26 to %21 step %c1 iter_args(%arg10 = %27#0, %arg11 = %27#1, %arg12 = %27#2) -> (tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>, tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>) {
         %31 = arith.muli %arg9, %c64 : index
         %32 = attn.load_tile %arg1[%arg4, %7, %31] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>

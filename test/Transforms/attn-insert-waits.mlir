@@ -67,7 +67,11 @@
 // turn, K released, V waited for at once, and P V complete before V's
 // release.
 // PLAIN-LABEL: func.func @causal
+// PLAIN:         %[[Q:.+]] = attn.load_tile %arg0
 // PLAIN:         } consumer {
+// PLAIN-NOT:       attn.wait_tile
+// PLAIN:           attn.wait_tile %[[Q]] : tensor<128x64xbf16>
+// PLAIN-NEXT:      scf.for
 // PLAIN:           %[[K:.+]], %[[V:.+]] = attn.ring_pop
 // PLAIN-NEXT:      attn.wait_turn
 // PLAIN-NEXT:      attn.wait_tile %[[K]]

@@ -574,7 +574,7 @@ def AttnPipelineKvLoopsPass
 }
 
 def AttnInsertWaitsPass : Pass<"attn-insert-waits", "func::FuncOp"> {
-  let summary = "Write where each kv step waits for its K/V tiles and its GEMMs";
+  let summary = "Write where each kv step waits for its tiles and GEMMs, and the tile for Q";
   let description = [{
     The K and V tiles of a kv step land asynchronously (TMA into a ring
     stage) and its GEMMs run asynchronously (wgmma). This pass places the
@@ -599,7 +599,8 @@ def AttnInsertWaitsPass : Pass<"attn-insert-waits", "func::FuncOp"> {
       without warp specialization.
 
     Steps that already hold waits, and blocks that are not one kv step (two
-    S GEMMs, two turns), are left alone; so is a tile that waits for its Q. Runs after attn-pipeline-kv-loops,
+    S GEMMs, two turns), are left alone, and a tile whose top level waits
+    for its Q gets no second wait. Runs after attn-pipeline-kv-loops,
     right before convert-attn-to-nvvm.
   }];
   let statistics = [

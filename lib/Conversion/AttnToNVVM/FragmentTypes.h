@@ -24,7 +24,7 @@ namespace mlir::attn::hopper {
 
 /// Rows of a tile in #attn.wgmma_accumulator that one thread holds, and so
 /// the values of a row vector in #attn.accumulator_rows it holds.
-inline constexpr int64_t kRowsPerThread = 2;
+inline constexpr int64_t kRowsPerThread = WgmmaAccumulatorAttr::kRowsPerThread;
 
 /// Converts the tile types of the kv loops to a thread's values of them:
 /// - #attn.wgmma_accumulator (S, P, O): one LLVM struct of the thread's f32
@@ -35,7 +35,8 @@ inline constexpr int64_t kRowsPerThread = 2;
 /// - #attn.swizzled_shared (a K or V ring slot): none; the tile stays in
 ///   shared memory, and its ring stage follows from the kv iteration.
 /// Types that are no tile (index, i1, f32 scalars) stay as they are; a tile
-/// type without a layout has no conversion.
+/// type without a layout has no conversion (the plan reader admits none
+/// into the kv loops).
 class FragmentTypeConverter : public TypeConverter {
 public:
   explicit FragmentTypeConverter(MLIRContext *ctx);

@@ -37,12 +37,12 @@
 // gave them out (#attn.shared_memory): one per consumer warpgroup, and with
 // ping-pong one turn barrier per consumer warpgroup.
 //
-// Accumulator layout: #attn.wgmma_accumulator's (its description, and
-// WgmmaAccumulatorAttr's register arithmetic; FragmentTypes.h has a thread's
-// values of each tile type). A thread holds two rows, shared by the 4
-// threads of a quad, so row reductions combine the quad (shuffles by 1 and
-// 2). The same order makes consecutive value pairs of S exactly the
-// A-fragment registers of the RS wgmma, so P never leaves registers.
+// Accumulator layout: #attn.wgmma_accumulator's (its description states the
+// register order, WgmmaAccumulatorAttr has its arithmetic, FragmentTypes.h a
+// thread's values of each tile type). A thread holds two rows, shared by
+// the 4 threads of a quad, so row reductions combine the quad (shuffles by
+// 1 and 2). The register order makes consecutive value pairs of S exactly
+// the A-fragment registers of the RS wgmma, so P never leaves registers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -539,7 +539,9 @@ void KernelEmitter::emitConsumer(Value output, Value lse,
       continue;
     }
     // The one wait at the top level (the plan reader's): Q's.
-    if (isa<WaitTileOp>(op)) {
+    if (auto wait = dyn_cast<WaitTileOp>(op)) {
+      assert(wait.getTile() == plan.queryLoad.getTile() &&
+             "the plan reader admits Q's wait only");
       waitBarrier(queryBarrier(), c32(0));
       continue;
     }
@@ -675,7 +677,10 @@ void KernelEmitter::lowerFinalize(TileValues &values, FinalizeOp op,
         b, loc, singleSplit, arith::ConstantIntOp::create(b, loc, 1, 1));
   Value scale = index.lower(b, op.getScale());
   auto globalPtr = LLVM::LLVMPointerType::get(ctx, 1);
-  Value isQuadLead = eqI(arith::AndIOp::create(b, loc, lane, c32(3)), c32(0));
+  Value isQuadLead =
+      eqI(arith::AndIOp::create(
+              b, loc, lane, c32(WgmmaAccumulatorAttr::kLanesPerRowPair - 1)),
+          c32(0));
   for (int r = 0; r < kRowsPerThread; ++r) {
     Value row = threadRow(r);
     // A varlen tile's rows are its sequence's, at its rows of the packed

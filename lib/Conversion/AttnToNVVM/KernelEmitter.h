@@ -138,7 +138,7 @@ private:
   //===--- tile values: the consumer's IR values in registers ------------===//
   /// A value per row the thread holds of a row vector.
   using RowValues = std::array<Value, kRowsPerThread>;
-  /// An accumulator-layout tile (S, P, O; see HopperKernel.cpp): the LLVM
+  /// An accumulator-layout tile (S, P, O; see FragmentTypes.h): the LLVM
   /// struct wgmma takes and returns, and its elements once an elementwise op
   /// reads them.
   struct TileFragment {
@@ -331,7 +331,8 @@ private:
   /// adds each register's, from `thread`: its lane or its thread id (a
   /// quad lies within a warp). The mask takes the thread id: were it the
   /// epilogue's expression, LLVM would merge the two and move code of an
-  /// SS kernel's kv loop (its PTX changes; run 84's kernels are these).
+  /// SS kernel's kv loop, and its PTX would differ from the kernels last
+  /// timed.
   Value fragmentColumn(Value thread) {
     constexpr int64_t kQuad = WgmmaAccumulatorAttr::kLanesPerRowPair;
     return mul(arith::AndIOp::create(b, loc, thread, c32(kQuad - 1)), c32(2));

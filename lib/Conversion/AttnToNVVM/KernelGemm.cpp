@@ -123,7 +123,7 @@ Value KernelEmitter::scoresGemm(Value stage) {
 /// O += P V with P in registers: the RS form of wgmma, which neither NVVM
 /// nor NVGPU can express in MLIR 22, as one inline-asm statement per k16.
 Value KernelEmitter::outputGemm(Value acc, ArrayRef<Value> probs, Value stage) {
-  int64_t n = plan.valueHeadDim / 2; // accumulator registers per thread
+  int64_t n = accType.getBody().size(); // accumulator registers per thread
   std::string el = plan.elementType.isBF16() ? "bf16" : "f16";
   std::string asmText =
       "{\n.reg .pred p;\nsetp.ne.b32 p, $" + std::to_string(2 * n + 5) +

@@ -563,6 +563,10 @@ LogicalResult KernelPlanReader::readConsumerLoops() {
   Operation *firstKvOp = plan.pipeline
                              ? plan.pipeline->prologue.getOperation()
                              : plan.kvLoops.front().loop.getOperation();
+  if (firstKvOp->getBlock() != &tileBlock)
+    return firstKvOp->emitError(
+        "convert-attn-to-nvvm: the rotated loops' prologue stands in the "
+        "block of the kv loops");
   auto queryWaits = llvm::make_filter_range(
       tileBlock.getOps<WaitTileOp>(),
       [&](WaitTileOp wait) { return isQueryWait(wait); });
@@ -570,8 +574,13 @@ LogicalResult KernelPlanReader::readConsumerLoops() {
     return firstKvOp->emitError(
         "convert-attn-to-nvvm: the tile's S GEMMs read Q before an "
         "attn.wait_tile of it (attn-insert-waits places the waits)");
+  // The wait in the wrong place: the first after the first kv op, or the
+  // second.
   WaitTileOp queryWait = *queryWaits.begin();
-  if (std::next(queryWaits.begin()) != queryWaits.end() ||
+  if (queryWait->isBeforeInBlock(firstKvOp) &&
+      std::next(queryWaits.begin()) != queryWaits.end())
+    queryWait = *std::next(queryWaits.begin());
+  if (queryWait != *queryWaits.begin() ||
       !queryWait->isBeforeInBlock(firstKvOp))
     return queryWait.emitError(
         "convert-attn-to-nvvm: the consumers wait for Q once, at the top "

@@ -217,7 +217,7 @@ void KernelEmitter::lowerSoftcap(TileValues &values, SoftcapOp softcap) {
 }
 
 Value KernelEmitter::quadReduce(Value x, bool isMax) {
-  return laneReduce(x, isMax, 4);
+  return laneReduce(x, isMax, WgmmaAccumulatorAttr::kLanesPerRowPair);
 }
 
 /// Partial maxima a thread keeps per row while reducing it: each is a chain

@@ -207,7 +207,8 @@ static FailureOr<KvLoop> readKvLoop(scf::ForOp loop) {
     for (OpOperand &operand : op.getOpOperands()) {
       Value v = operand.get();
       // Q, K and V tiles: readKernelPlan checks where they come from, and
-      // verifyStepWaits which a step waits for.
+      // which a step waits for (verifyStepWaits; Q's wait, the reader's
+      // walk over the tile).
       if (!isa<RankedTensorType>(v.getType()) ||
           isa<QKOp, LoadTileOp, LoadPagedTileOp, LoadVarlenTileOp, WaitTileOp>(
               op) ||

@@ -173,8 +173,8 @@ bool WaitTileOp::landsAsynchronously(Value tile) {
 
 LogicalResult WaitTileOp::verify() {
   if (!landsAsynchronously(getTile()))
-    return emitOpError("waits for a K or V tile of attn.ring_pop (or one a "
-                       "software-pipelined kv loop carries from it) or of "
+    return emitOpError("waits for a tile of attn.ring_pop (or one a "
+                       "software-pipelined kv loop carries from it) or of an "
                        "attn.load_tile");
   return success();
 }

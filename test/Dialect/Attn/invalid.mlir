@@ -1631,7 +1631,7 @@ func.func @launch_dependents_in_loop(%n: index) {
 
 // attn.wait_tile waits for a tile that lands asynchronously in a ring stage.
 func.func @wait_tile_not_loaded(%t: tensor<64x64xbf16>) {
-  // expected-error @+1 {{'attn.wait_tile' op waits for a K or V tile of attn.ring_pop (or one a software-pipelined kv loop carries from it) or of attn.load_tile}}
+  // expected-error @+1 {{'attn.wait_tile' op waits for a tile of attn.ring_pop (or one a software-pipelined kv loop carries from it) or of an attn.load_tile}}
   attn.wait_tile %t : tensor<64x64xbf16>
   return
 }

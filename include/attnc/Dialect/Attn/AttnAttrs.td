@@ -341,7 +341,8 @@ def Attn_WgmmaAccumulatorAttr
     warp `i` of it rows `16i .. 16i + 15`, and lane `l` of the warp the two
     rows `16i + l / 4` and `16i + l / 4 + 8`, at columns
     `8c + 2 (l % 4) + {0, 1}` for every `c < N / 8`: `N / 2` f32 registers
-    per thread. S, P and O of a kv loop have it; with P in registers the
+    per thread, register `4c + e` holding row `16i + l / 4 + 8 (e / 2)`,
+    column `8c + 2 (l % 4) + e % 2`. S, P and O of a kv loop have it; with P in registers the
     bf16/f16 P that `attn.pv` feeds to the register-A wgmma is this
     fragment, rounded.
 
@@ -362,7 +363,8 @@ def Attn_WgmmaAccumulatorAttr
     static constexpr int64_t kColumnsPerSlice = 8;
     /// Rows of one warp's slice of its warpgroup's 64.
     static constexpr int64_t kRowsPerWarp = 16;
-    /// A thread's second row lies this far below its first.
+    /// Rows a thread holds; its second lies this far below its first.
+    static constexpr int64_t kRowsPerThread = 2;
     static constexpr int64_t kRowPairDistance = 8;
     /// Lanes that share a pair of rows (a quad): lane l holds rows
     /// l / kLanesPerRowPair (+ kRowPairDistance) of its warp's slice.
@@ -371,8 +373,8 @@ def Attn_WgmmaAccumulatorAttr
     static int64_t getRegistersPerThread(int64_t columns) {
       return columns / 2;
     }
-    /// The row of the thread's pair (0: its first, 1: kRowPairDistance
-    /// below) that register `i` holds.
+    /// The row of the thread's kRowsPerThread (0: its first, 1:
+    /// kRowPairDistance below) that register `i` holds.
     static int64_t getRegisterRow(int64_t i) { return (i % 4) / 2; }
     /// The column register `i` holds, less the thread's first column
     /// 2 (lane % kLanesPerRowPair).

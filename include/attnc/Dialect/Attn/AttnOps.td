@@ -759,8 +759,9 @@ def Attn_WaitTileOp : Attn_Op<"wait_tile", [
   let assemblyFormat = "$tile attr-dict `:` type($tile)";
   let hasVerifier = 1;
   let extraClassDeclaration = [{
-    /// Whether `tile` lands asynchronously in a ring stage, so that there is
-    /// a landing to wait for: a pop's tile (carried or not) or a K/V load.
+    /// Whether `tile` lands asynchronously in shared memory, so that there
+    /// is a landing to wait for: a pop's tile (carried or not) or a loaded
+    /// tile (Q, or K or V without a producer).
     static bool landsAsynchronously(::mlir::Value tile);
   }];
 }
