@@ -149,11 +149,23 @@ static void insertWaits(Step step) {
     b.setInsertionPointToStart(step.block);
     waitTile(step.pv.getValue());
   }
-  // The step ends with no GEMM in flight; the releases follow.
+  // The step ends with no GEMM in flight; the releases follow. A rotated
+  // step's arrive after its row sums: ptxas issues an arrival as early as
+  // it can, and the full GEMM wait before it would move up with it, above
+  // the softmax.
   Operation *end =
       step.valueRelease ? step.valueRelease.getOperation() : terminator;
   if (rotated && step.keyRelease)
     step.keyRelease->moveBefore(end);
+  if (rotated) {
+    SmallVector<Value> rowSums;
+    for (Value v : terminator->getOperands())
+      if (v.getDefiningOp<RowSumOp>())
+        rowSums.push_back(v);
+    for (RingReleaseOp release : {step.keyRelease, step.valueRelease})
+      if (release)
+        release.getAfterMutable().assign(rowSums);
+  }
   b.setInsertionPoint(
       rotated && step.keyRelease ? step.keyRelease.getOperation() : end);
   waitGemms(0);

@@ -414,10 +414,10 @@ void Partitioner::buildConsumer(WarpSpecializeOp ws,
     for (auto qk : step->getOps<QKOp>())
       if (qk.getKey() == pop.getKey()) {
         b.setInsertionPointAfter(qk);
-        RingReleaseOp::create(b, qk.getLoc(), pop.getKey());
+        RingReleaseOp::create(b, qk.getLoc(), pop.getKey(), ValueRange());
       }
     b.setInsertionPoint(step->getTerminator());
-    RingReleaseOp::create(b, pop.getLoc(), pop.getValue());
+    RingReleaseOp::create(b, pop.getLoc(), pop.getValue(), ValueRange());
   }
 }
 

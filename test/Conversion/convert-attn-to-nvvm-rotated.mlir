@@ -1,4 +1,5 @@
 // RUN: attnc-opt %s -split-input-file --convert-attn-to-nvvm | FileCheck %s
+// RUN: attnc-opt %s -split-input-file --convert-attn-to-nvvm | FileCheck %s --check-prefix=AFTER
 
 // The epilogue of rotated kv loops lowers what it holds: with the last
 // block's V release (which attn-pipeline-kv-loops leaves out: a CTA
@@ -11,6 +12,16 @@
 // CHECK-COUNT-6: nvvm.mbarrier.arrive %
 // CHECK-NOT:     nvvm.mbarrier.arrive %
 // CHECK:         llvm.return
+
+// A release arrives behind the row vectors its `after` operands name: the
+// rotated loops' four releases here name the step's row sums, and the
+// arrival of each waits for the test of the thread's two rows (`uge -1.0`,
+// always true); @epilogue_without_release's name none and have no test.
+// AFTER-LABEL: llvm.func @epilogue_releases_v(
+// AFTER-COUNT-8: arith.cmpf uge
+// AFTER-NOT:     arith.cmpf uge
+// AFTER-LABEL: llvm.func @epilogue_without_release(
+// AFTER-NOT:     arith.cmpf uge
 #acc = #attn.wgmma_accumulator<warpgroups = 2>
 #shared = #attn.swizzled_shared<swizzle = 128>
 #rows = #attn.accumulator_rows<#acc>
@@ -113,8 +124,8 @@ module {
           %45 = attn.exp_diff %39, %42 scale_log2 %3 : tensor<128x64xf32, #acc>, tensor<128xf32, #rows>
           %46 = attn.row_sum %45 init %44 : tensor<128x64xf32, #acc> -> tensor<128xf32, #rows>
           attn.wait_gemms pending(0)
-          attn.ring_release %key : tensor<64x64xbf16, #shared>
-          attn.ring_release %arg15 {attn.stage = 1 : i64} : tensor<64x64xbf16, #shared>
+          attn.ring_release %key after(%46 : tensor<128xf32, #rows>) : tensor<64x64xbf16, #shared>
+          attn.ring_release %arg15 after(%46 : tensor<128xf32, #rows>) {attn.stage = 1 : i64} : tensor<64x64xbf16, #shared>
           scf.yield %42, %46, %41, %45, %43, %value : tensor<128xf32, #rows>, tensor<128xf32, #rows>, tensor<128x64xf32, #acc>, tensor<128x64xf32, #acc>, tensor<128xf32, #rows>, tensor<64x64xbf16, #shared>
         } {attn.kv_range = "full"}
         %36 = arith.maxsi %21, %31 : index
@@ -136,8 +147,8 @@ module {
           %47 = attn.exp_diff %43, %44 scale_log2 %3 : tensor<128x64xf32, #acc>, tensor<128xf32, #rows>
           %48 = attn.row_sum %47 init %46 : tensor<128x64xf32, #acc> -> tensor<128xf32, #rows>
           attn.wait_gemms pending(0)
-          attn.ring_release %key : tensor<64x64xbf16, #shared>
-          attn.ring_release %arg15 {attn.stage = 1 : i64} : tensor<64x64xbf16, #shared>
+          attn.ring_release %key after(%48 : tensor<128xf32, #rows>) : tensor<64x64xbf16, #shared>
+          attn.ring_release %arg15 after(%48 : tensor<128xf32, #rows>) {attn.stage = 1 : i64} : tensor<64x64xbf16, #shared>
           scf.yield %44, %48, %42, %47, %45, %value : tensor<128xf32, #rows>, tensor<128xf32, #rows>, tensor<128x64xf32, #acc>, tensor<128x64xf32, #acc>, tensor<128xf32, #rows>, tensor<64x64xbf16, #shared>
         } {attn.kv_range = "tail"}
         %38 = scf.if %30 -> (tensor<128x64xf32, #acc>) {

@@ -18,9 +18,10 @@
 // A rotated step (attn-pipeline-kv-loops) waits for its K and the previous
 // block's V before its turn, for S with the previous block's P V still in
 // flight (pending(1)), for that P V after the softmax (pending(0)), then
-// releases both tiles. The prologue waits like a plain step and releases K
-// after its softmax; the epilogue waits for V first. The consumers wait for
-// Q once, right before the prologue, their first kv op.
+// releases both tiles behind its row sums. The prologue waits like a plain
+// step and releases K after its softmax; the epilogue waits for V first.
+// The consumers wait for Q once, right before the prologue, their first kv
+// op.
 
 // ROTATED-LABEL: func.func @causal
 // ROTATED:         %[[Q:.+]] = attn.load_tile %arg0
@@ -50,10 +51,10 @@
 // ROTATED-NEXT:      attn.pass_turn
 // ROTATED-NEXT:      attn.wait_gemms pending(1)
 // ROTATED-NEXT:      attn.mask
-// ROTATED:           attn.row_sum
+// ROTATED:           %[[L:.+]] = attn.row_sum
 // ROTATED-NEXT:      attn.wait_gemms pending(0)
-// ROTATED-NEXT:      attn.ring_release %[[K]]
-// ROTATED-NEXT:      attn.ring_release %[[V]] {attn.stage = 1 : i64}
+// ROTATED-NEXT:      attn.ring_release %[[K]] after(%[[L]] : tensor<128xf32>) :
+// ROTATED-NEXT:      attn.ring_release %[[V]] after(%[[L]] : tensor<128xf32>) {attn.stage = 1 : i64}
 // ROTATED-NEXT:      scf.yield
 // ROTATED:         } {attn.kv_range = "tail"}
 // ROTATED-NEXT:    %[[EPI:.+]] = scf.if

@@ -592,7 +592,8 @@ def AttnInsertWaitsPass : Pass<"attn-insert-waits", "func::FuncOp"> {
       the softmax) and `pending(0)` after the softmax;
     * each `attn.ring_release` after the wait that completes the GEMM reading
       its tile: a rotated step and the prologue release K after the softmax,
-      with the previous V;
+      with the previous V, and a rotated step's releases name its row sums
+      as their `after` operands (the arrivals stay behind the softmax);
     * `attn.wait_tile` of Q, which every S GEMM reads, once per tile: right
       before its first kv op (the first kv loop, or the rotated loops'
       prologue) at the top level of the consumer region, or of the forall

@@ -48,7 +48,9 @@ LogicalResult mlir::attn::readLaunchDependents(KernelPlan &plan, Region &tile) {
 /// Checks that the ops of `block` (waits aside) are those of `stage` in
 /// kv step `step` (waits aside), in order, with the step's values renamed by
 /// `map`, which maps each op's results as it goes: the same names,
-/// attributes (attn.stage included) and operands. A step op for which
+/// attributes (attn.stage included) and operands (of a release, its tile:
+/// what it is ordered after is the schedule's, as the waits are). A step
+/// op for which
 /// `mayBeLeftOut` holds may be missing from `block`. Emits `what` and the
 /// first op that differs.
 static LogicalResult
@@ -63,18 +65,22 @@ matchStepOps(Block *block, Block *step, int64_t stage, IRMapping &map,
   for (Operation &op : step->without_terminator())
     if (!isWait(op) && getPipelineStage(&op) == stage)
       reference.push_back(&op);
+  auto compared = [](Operation *op) -> OperandRange {
+    if (auto release = dyn_cast<RingReleaseOp>(op))
+      return release->getOperands().take_front(1);
+    return op->getOperands();
+  };
   auto matches = [&](Operation *candidate, Operation *ref) {
     return candidate && candidate->getName() == ref->getName() &&
            candidate->getResultTypes() == ref->getResultTypes() &&
-           candidate->getNumOperands() == ref->getNumOperands() &&
+           compared(candidate).size() == compared(ref).size() &&
            candidate->getNumRegions() == 0 &&
            candidate->getAttrDictionary() == ref->getAttrDictionary() &&
-           llvm::all_of(
-               llvm::zip_equal(candidate->getOperands(), ref->getOperands()),
-               [&](auto pair) {
-                 auto [operand, refOperand] = pair;
-                 return operand == map.lookupOrDefault(refOperand);
-               });
+           llvm::all_of(llvm::zip_equal(compared(candidate), compared(ref)),
+                        [&](auto pair) {
+                          auto [operand, refOperand] = pair;
+                          return operand == map.lookupOrDefault(refOperand);
+                        });
   };
   auto mismatch = [&](Operation *at, Operation *ref) {
     InFlightDiagnostic diag =

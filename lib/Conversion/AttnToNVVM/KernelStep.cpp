@@ -129,9 +129,9 @@ void KernelEmitter::lowerStep(TileValues &values, Block *step, Value kvBlock,
   auto isKey = [&](Value tile) { return qk && tile == qk.getKey(); };
   // A rotated step (its P V reads the previous block's P, carried) converts
   // that P to the element type first: live next to S(j) in flight, the f32
-  // values made the masked loops spill. Its releases arrive behind the
-  // softmax (its row sums): ptxas schedules an arrive as early as it can,
-  // and the full wait before it moved up with it.
+  // values made the masked loops spill. A release arrives behind the row
+  // vectors its `after` operands name (attn-insert-waits gives a rotated
+  // step's its row sums).
   bool rotated = isRotatedStep(step);
   SmallVector<Value> previousProbs;
   if (rotated)
@@ -151,10 +151,8 @@ void KernelEmitter::lowerStep(TileValues &values, Block *step, Value kvBlock,
     }
     if (auto release = dyn_cast<RingReleaseOp>(op)) {
       SmallVector<Value> after;
-      if (rotated)
-        for (Value v : step->getTerminator()->getOperands())
-          if (v.getDefiningOp<RowSumOp>())
-            llvm::append_range(after, values.rows.at(v).rows);
+      for (Value v : release.getAfter())
+        llvm::append_range(after, values.rows.at(v).rows);
       Value stage = values.slots.at(release.getTile()).stage;
       if (isKey(release.getTile()))
         releaseKeys(stage, after);

@@ -1344,6 +1344,15 @@ func.func @ring_release_outside(%t: tensor<64x64xbf16>) {
 
 // -----
 
+// A release is ordered after row vectors only.
+func.func @ring_release_after_tile(%t: tensor<64x64xbf16>, %s: tensor<64x64xf32>) {
+  // expected-error @+1 {{'attn.ring_release' op operand #1 must be variadic of 1D tensor of 32-bit float values}}
+  attn.ring_release %t after(%s : tensor<64x64xf32>) : tensor<64x64xbf16>
+  return
+}
+
+// -----
+
 func.func @ring_release_not_popped(%k: tensor<?x4x?x64xbf16>, %i: index, %t: tensor<64x64xbf16>,
                                    %acc: tensor<128x64xf32>, %l: tensor<128xf32>) {
   %scale_cst0 = arith.constant 1.0 : f32

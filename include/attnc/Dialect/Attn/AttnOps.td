@@ -718,6 +718,12 @@ def Attn_RingReleaseOp : Attn_Op<"ring_release", [MemoryEffects<[MemWrite<Attn_K
     one barrier per stage the V release frees both and the K release emits
     nothing.
 
+    The row vectors `after`, if any, are computed before the release
+    arrives: the lowering makes the arrival depend on them, so that neither
+    ptxas nor the hardware issues it, and the wait before it, any earlier.
+    `attn-insert-waits` gives a rotated step's releases its row sums (the
+    arrival, and the full GEMM wait it follows, stay behind the softmax).
+
     `attn-warp-specialize` puts the K release right after the step's S GEMM
     (`attn.qk`, or its `attn.pass_turn`) and the V release last in the step,
     in stage 1 (`attn.stage`) when the P V GEMM that reads V is; the rotated
@@ -729,11 +735,13 @@ def Attn_RingReleaseOp : Attn_Op<"ring_release", [MemoryEffects<[MemWrite<Attn_K
     %s = attn.qk %q, %k : ...
     attn.ring_release %k : tensor<128x128xbf16>
     ...
-    attn.ring_release %v : tensor<128x128xbf16>
+    attn.ring_release %v after(%l : tensor<128xf32>) : tensor<128x128xbf16>
     ```
   }];
-  let arguments = (ins Attn_Tile:$tile);
-  let assemblyFormat = "$tile attr-dict `:` type($tile)";
+  let arguments = (ins Attn_Tile:$tile, Variadic<1DTensorOf<[F32]>>:$after);
+  let assemblyFormat = [{
+    $tile (`after` `(` $after^ `:` type($after) `)`)? attr-dict `:` type($tile)
+  }];
   let hasVerifier = 1;
 }
 
