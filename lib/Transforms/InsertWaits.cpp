@@ -150,9 +150,9 @@ static void insertWaits(Step step) {
     waitTile(step.pv.getValue());
   }
   // The step ends with no GEMM in flight; the releases follow. A rotated
-  // step's arrive after its row sums: ptxas issues an arrival as early as
-  // it can, and the full GEMM wait before it would move up with it, above
-  // the softmax.
+  // step's releases arrive after its row sums: ptxas issues an arrival as
+  // early as it can, and the full GEMM wait before it would move up with it,
+  // above the softmax.
   Operation *end =
       step.valueRelease ? step.valueRelease.getOperation() : terminator;
   if (rotated && step.keyRelease)

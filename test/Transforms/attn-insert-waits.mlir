@@ -37,7 +37,7 @@
 // ROTATED-NEXT:      attn.wait_gemms pending(0)
 // ROTATED-NEXT:      attn.mask
 // ROTATED:           attn.row_sum
-// ROTATED-NEXT:      attn.ring_release %[[K0]]
+// ROTATED-NEXT:      attn.ring_release %[[K0]] :
 // ROTATED-NEXT:      scf.yield
 // ROTATED:         scf.for
 // ROTATED:         scf.for {{.+}} iter_args({{.+}}, %[[V:[^ ]+]] = %{{[^ ]+}}) ->

@@ -49,8 +49,8 @@ LogicalResult mlir::attn::readLaunchDependents(KernelPlan &plan, Region &tile) {
 /// kv step `step` (waits aside), in order, with the step's values renamed by
 /// `map`, which maps each op's results as it goes: the same names,
 /// attributes (attn.stage included) and operands (of a release, its tile:
-/// what it is ordered after is the schedule's, as the waits are). A step
-/// op for which
+/// the row sums it is ordered after are the schedule's, as the waits are,
+/// and verifyStepWaits checks them). A step op for which
 /// `mayBeLeftOut` holds may be missing from `block`. Emits `what` and the
 /// first op that differs.
 static LogicalResult

@@ -28,9 +28,10 @@ using namespace mlir::attn::hopper;
 /// One arrival per warpgroup on `barrier` (a stage handed back to the
 /// producer), behind the computation of `after`: ptxas schedules an arrive
 /// as early as it can, and the full wgmma wait that precedes it in program
-/// order moves up with it, above the softmax. Row sums are >= 0, +inf or NaN
-/// (huge or bad input), so "not less than -1" is always true, and a stage is
-/// never left unreleased (the producer would hang).
+/// order moves up with it, above the softmax. `after` holds row sums (the
+/// plan reader's verifyStepWaits), which are >= 0, +inf or NaN (huge or bad
+/// input), so "not less than -1" is always true, and a stage is never left
+/// unreleased (the producer would hang).
 void KernelEmitter::arriveOncePerWarpgroup(Value barrier,
                                            ArrayRef<Value> after) {
   Value wgLeader = eqI(arith::AndIOp::create(b, loc, tid, c32(127)), c32(0));

@@ -312,6 +312,14 @@ LogicalResult mlir::attn::verifyStepWaits(Block *step) {
         return fail(&op, "this op reads the result of a GEMM still in "
                          "flight: an attn.wait_gemms must complete it first");
     if (auto release = dyn_cast<RingReleaseOp>(op)) {
+      // The arrival's test holds for row sums only, which the step's
+      // lowering has computed before: any other value could keep a stage
+      // from ever being released (the producer would hang).
+      for (Value after : release.getAfter())
+        if (auto sum = after.getDefiningOp<RowSumOp>();
+            !sum || sum->getBlock() != step)
+          return fail(&op, "a release is ordered after row sums its step "
+                           "computes (attn.row_sum results in the step)");
       released.insert(release.getTile());
       for (Operation *gemm : inFlight)
         if (llvm::is_contained(gemm->getOperands(), release.getTile()))

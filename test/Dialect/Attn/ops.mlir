@@ -328,7 +328,7 @@ func.func @kv_splits(%q: tensor<1x2x?x64xbf16>, %k: tensor<1x2x?x64xbf16>,
 // CHECK-NEXT:      %[[K:.*]], %[[V:.*]] = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
 // CHECK-NEXT:      attn.pass_turn
 // CHECK-NEXT:      attn.ring_release %[[K]] : tensor<64x64xbf16>
-// CHECK-NEXT:      attn.ring_release %[[V]] : tensor<64x64xbf16>
+// CHECK-NEXT:      attn.ring_release %[[V]] after(%[[L:.*]] : tensor<128xf32>) : tensor<64x64xbf16>
 // CHECK:           attn.yield %{{.*}}, %{{.*}} : tensor<128x64xbf16>, tensor<128xf32>
 // CHECK:         } : tensor<128x64xbf16>, tensor<128xf32>
 // CHECK:         attn.warp_specialize consumers(3) stages(3) registers(32, 160) producer {
@@ -355,7 +355,7 @@ func.func @warp_specialize(%k: tensor<?x4x?x64xbf16>, %i: index, %n: index,
     %kt, %vt = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
     attn.pass_turn
     attn.ring_release %kt : tensor<64x64xbf16>
-    attn.ring_release %vt : tensor<64x64xbf16>
+    attn.ring_release %vt after(%l : tensor<128xf32>) : tensor<64x64xbf16>
     %out, %lse = attn.finalize %acc, %l, %m scale %scale_cst0
         : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
     attn.yield %out, %lse : tensor<128x64xbf16>, tensor<128xf32>

@@ -719,10 +719,12 @@ def Attn_RingReleaseOp : Attn_Op<"ring_release", [MemoryEffects<[MemWrite<Attn_K
     nothing.
 
     The row vectors `after`, if any, are computed before the release
-    arrives: the lowering makes the arrival depend on them, so that neither
-    ptxas nor the hardware issues it, and the wait before it, any earlier.
-    `attn-insert-waits` gives a rotated step's releases its row sums (the
-    arrival, and the full GEMM wait it follows, stay behind the softmax).
+    arrives: the lowering makes the arrival depend on them (through a test
+    that holds for every value a row sum can have: not below -1), so that
+    ptxas issues neither it nor the full GEMM wait before it any earlier.
+    `convert-attn-to-nvvm` takes only row sums (`attn.row_sum` results) of
+    the release's own step; `attn-insert-waits` gives a rotated step's
+    releases its row sums (the arrivals stay behind the softmax).
 
     `attn-warp-specialize` puts the K release right after the step's S GEMM
     (`attn.qk`, or its `attn.pass_turn`) and the V release last in the step,
