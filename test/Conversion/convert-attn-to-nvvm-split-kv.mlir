@@ -18,7 +18,7 @@
 // the split count and the rows a CTA (the runtime's choice from the count).
 // CHECK-LABEL: gpu.module @attn_kernels
 // CHECK:       llvm.func @split_combine(%[[O:[^:]*]]: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant},
-// CHECK-SAME:    %[[LSE:[^:]*]]: !llvm.ptr<1>, %[[PO:[^:]*]]: !llvm.ptr<1>, %[[PL:[^:]*]]: !llvm.ptr<1>, %[[NQ:[^:]*]]: i32, %[[S:[^:]*]]: i32, %[[ROWS_PER_CTA:[^:]*]]: i32)
+// CHECK-SAME:    %[[LSE:[^:]*]]: !llvm.ptr<1>, %[[PO:[^:]*]]: !llvm.ptr<1>, %[[PL:[^:]*]]: !llvm.ptr<1>, %[[NQ:[^:]*]]: i32, %[[S:[^:]*]]: i32, %[[ROWS_PARAM:[^:]*]]: i32)
 // CHECK-SAME:    attributes {nvvm.kernel, nvvm.minctasm = 3 : i32, nvvm.reqntid = array<i32: 128, 1, 1>}
 // A programmatic dependent launch: the kernel may start while the attention
 // kernel runs, so no partial is read before its wait for that grid.
@@ -34,8 +34,11 @@
 // CHECK:         %[[B:.*]] = nvvm.read.ptx.sreg.ctaid.z : i32
 // CHECK-NOT:     llvm.load
 // The CTA's rows start at row rows-a-CTA x; each takes four / rows-a-CTA
-// warps (all four share a row's splits, or a warp takes a row).
-// CHECK:         %[[WARPS_PER_ROW:.*]] = arith.divui %c4_i32, %[[ROWS_PER_CTA]] : i32
+// warps (all four share a row's splits, or a warp takes a row), selected
+// between the two constants so that the divisions by them fold to shifts.
+// CHECK:         %[[SHARED_ROW:.*]] = arith.cmpi eq, %[[ROWS_PARAM]], %c1_i32 : i32
+// CHECK:         %[[ROWS_PER_CTA:.*]] = arith.select %[[SHARED_ROW]], %{{.*}}, %c4_i32 : i32
+// CHECK:         %[[WARPS_PER_ROW:.*]] = arith.select %[[SHARED_ROW]], %{{.*}}, %{{.*}} : i32
 // CHECK-NOT:     llvm.load
 // Every CTA holds rows (its grid is ceil(Nq / rows a CTA)): no branch
 // around them. A warp's row past Nq reads row Nq - 1.
@@ -46,7 +49,7 @@
 // CHECK-NOT:       llvm.load
 // CHECK:           %[[WARP_IN_ROW:.*]] = arith.remui %[[WARP]], %[[WARPS_PER_ROW]] : i32
 // CHECK-NOT:       llvm.load
-// CHECK:           %[[LAST_ROW:.*]] = arith.subi %[[NQ]], %c1_i32 : i32
+// CHECK:           %[[LAST_ROW:.*]] = arith.subi %[[NQ]], %c1_i32{{.*}} : i32
 // CHECK:           %[[UNCLAMPED:.*]] = arith.addi %[[FIRST_ROW]], %[[ROW_IN_CTA]] : i32
 // CHECK:           arith.minui %[[UNCLAMPED]], %[[LAST_ROW]] : i32
 // CHECK-NOT:       llvm.load

@@ -120,8 +120,8 @@ void CombineEmitter::emit(LLVM::LLVMFuncOp func) {
   Value partialLse = param(rt::ParamKind::Pointer, rt::TensorName::LsePartial);
   Value seqQ = param(rt::ParamKind::I32, rt::Symbol::SeqQ);
   Value splits = param(rt::ParamKind::I32, rt::Symbol::KvSplits);
-  Value rowsPerCta = param(rt::ParamKind::I32, rt::Symbol::CombineRows);
-  assert(outputMap && partialO && partialLse && seqQ && splits && rowsPerCta &&
+  Value combineRows = param(rt::ParamKind::I32, rt::Symbol::CombineRows);
+  assert(outputMap && partialO && partialLse && seqQ && splits && combineRows &&
          "lowerCombineSplits gives the kernel these parameters");
 
   Value tid = NVVM::ThreadIdXOp::create(b, loc, i32());
@@ -131,10 +131,20 @@ void CombineEmitter::emit(LLVM::LLVMFuncOp func) {
   Value head = NVVM::BlockIdYOp::create(b, loc, i32());
   Value batch = NVVM::BlockIdZOp::create(b, loc, i32());
 
-  // The CTA's rows: combine_rows (1 or 4) from row combine_rows * x on,
-  // each taking 4 / combine_rows warps.
+  // The CTA's rows: combine_rows from row combine_rows * x on, each taking
+  // kCombineWarps / combine_rows warps. combine_rows is one of two constants
+  // (rt::combineRowsPerCta), and selecting between them lets LLVM turn the
+  // divisions by the rows and warps into shifts and masks: dividing by the
+  // parameter itself (div.u32 in the PTX, and 128 instead of 163 registers)
+  // made the few-row combines 0.2-0.5 us slower in run 85.
+  static_assert(rt::combineRowsPerCta(kSplitsPerStep) == kCombineWarps &&
+                    rt::combineRowsPerCta(kSplitsPerStep + 1) == 1,
+                "combine_rows is kCombineWarps or 1");
+  Value sharedRow = eqI(combineRows, c32(1));
+  Value rowsPerCta =
+      arith::SelectOp::create(b, loc, sharedRow, c32(1), c32(kCombineWarps));
   Value warpsPerRow =
-      arith::DivUIOp::create(b, loc, c32(kCombineWarps), rowsPerCta);
+      arith::SelectOp::create(b, loc, sharedRow, c32(kCombineWarps), c32(1));
   emitRows(mul(cta, rowsPerCta), head, batch, warpsPerRow, tid, lane, warp,
            {outputMap, lse, partialO, partialLse, seqQ, splits, rowsPerCta});
   LLVM::ReturnOp::create(b, loc, ValueRange{});
