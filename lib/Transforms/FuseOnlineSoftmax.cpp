@@ -131,9 +131,8 @@ LogicalResult fuse(RewriterBase &rewriter, FinalizeOp finalize) {
   // the row sum right after the exponentials, O's rescale right before
   // P V, so neither P in f32 nor the rescaled O is live longer than needed.
   Value scaleLog2 = probs.getScaleLog2();
-  Value factor = RescaleFactorOp::create(rewriter, loc, m.getType(), m, newMax,
-                                         scaleLog2);
-  Value scaledSum = ScaleRowsOp::create(rewriter, loc, l.getType(), l, factor);
+  Value factor =
+      RescaleFactorOp::create(rewriter, loc, m.getType(), m, newMax, scaleLog2);
 
   // The P V body under the running max.
   IRMapping pvMapping;
@@ -145,8 +144,9 @@ LogicalResult fuse(RewriterBase &rewriter, FinalizeOp finalize) {
   Value newAcc = pvMapping.lookup(pvYield->getOperand(0));
   Value fusedProbs = pvMapping.lookup(probs.getResult());
   rewriter.setInsertionPointAfterValue(fusedProbs);
-  Value newSum = RowSumOp::create(rewriter, loc, scaledSum.getType(),
-                                  fusedProbs, scaledSum);
+  // l' = l * factor + row_sum(P): the row sum's own init_scale.
+  Value newSum =
+      RowSumOp::create(rewriter, loc, l.getType(), fusedProbs, l, factor);
   SmallVector<OpOperand *> accUses =
       llvm::map_to_vector(acc.getUses(), [](OpOperand &use) { return &use; });
   for (OpOperand *use : accUses) {

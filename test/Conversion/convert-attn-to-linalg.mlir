@@ -133,8 +133,6 @@ func.func @bshd_softcap_window(%q: tensor<1x?x4x32xf32>, %k: tensor<1x?x4x32xf32
 // CHECK:             arith.maximumf
 // CHECK:           %[[F:.*]] = linalg.generic {indexing_maps = [#[[$ID1]], #[[$ID1]], #[[$ID1]]], iterator_types = ["parallel"]} ins(%[[M]], %[[M1]] : tensor<64xf32>, tensor<64xf32>)
 // CHECK:             math.exp2
-// CHECK:           %[[LS:.*]] = linalg.generic {indexing_maps = [#[[$ID1]], #[[$ID1]], #[[$ID1]]], iterator_types = ["parallel"]} ins(%[[L]], %[[F]] : tensor<64xf32>, tensor<64xf32>)
-// CHECK:             arith.mulf
 // CHECK:           %[[AS:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROW2]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[ACC]], %[[F]] : tensor<64x16xf32>, tensor<64xf32>)
 // CHECK:             arith.mulf
 // CHECK:           %[[P:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROW2]], #[[$ID2]]], iterator_types = ["parallel", "parallel"]} ins(%[[MS]], %[[M1]] : tensor<64x32xf32>, tensor<64xf32>)
@@ -144,6 +142,9 @@ func.func @bshd_softcap_window(%q: tensor<1x?x4x32xf32>, %k: tensor<1x?x4x32xf32
 // P is rounded to V's element type before the product.
 // CHECK:           %[[A1:.*]] = linalg.generic {indexing_maps = [#[[$A_IK]], #[[$B_KJ]], #[[$C_IJ]]], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[P]], %[[VT]] : tensor<64x32xf32>, tensor<32x16xbf16>) outs(%[[AS]] : tensor<64x16xf32>)
 // CHECK:             arith.truncf %{{.*}} : f32 to bf16
+// The row sum's init_scale: l * a, then the row sums added onto it.
+// CHECK:           %[[LS:.*]] = linalg.generic {indexing_maps = [#[[$ID1]], #[[$ID1]], #[[$ID1]]], iterator_types = ["parallel"]} ins(%[[L]], %[[F]] : tensor<64xf32>, tensor<64xf32>)
+// CHECK:             arith.mulf
 // CHECK:           %[[L1:.*]] = linalg.generic {indexing_maps = [#[[$ID2]], #[[$ROW2]]], iterator_types = ["parallel", "reduction"]} ins(%[[P]] : tensor<64x32xf32>) outs(%[[LS]] : tensor<64xf32>)
 // CHECK:             arith.addf
 // CHECK:           scf.yield %[[M1]], %[[L1]], %[[A1]]
@@ -177,13 +178,12 @@ func.func @tiled(%q: tensor<1x2x?x16xbf16>, %k: tensor<1x?x2x16xbf16>, %v: tenso
         kind = causal_bottom_right window = [16, 0] : tensor<64x32xf32>
     %m1 = attn.row_max %ms init %m : tensor<64x32xf32> -> tensor<64xf32>
     %f = attn.rescale_factor %m, %m1 scale_log2 %scale_cst1 : tensor<64xf32>
-    %ls = attn.scale_rows %l, %f : tensor<64xf32>, tensor<64xf32>
     %as = attn.scale_rows %acc, %f : tensor<64x16xf32>, tensor<64xf32>
     %p = attn.exp_diff %ms, %m1 scale_log2 %scale_cst1 : tensor<64x32xf32>, tensor<64xf32>
     %vt = attn.load_tile %v[%c0, %h, %col] layout = bshd
         : tensor<1x?x2x16xbf16> -> tensor<32x16xbf16>
     %a1 = attn.pv %p, %vt, %as : tensor<64x32xf32>, tensor<32x16xbf16>, tensor<64x16xf32>
-    %l1 = attn.row_sum %p init %ls : tensor<64x32xf32> -> tensor<64xf32>
+    %l1 = attn.row_sum %p init %l scaled %f : tensor<64x32xf32> -> tensor<64xf32>
     scf.yield %m1, %l1, %a1 : tensor<64xf32>, tensor<64xf32>, tensor<64x16xf32>
   }
   %o, %lse = attn.finalize %r#2, %r#1, %r#0 scale %scale_cst0

@@ -55,12 +55,11 @@ func.func @no_shared_memory(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -70,12 +69,11 @@ func.func @no_shared_memory(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -135,12 +133,11 @@ func.func @shared_memory_over_limit(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -150,12 +147,11 @@ func.func @shared_memory_over_limit(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -215,12 +211,11 @@ func.func @warpgroup_barriers_count(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -230,12 +225,11 @@ func.func @warpgroup_barriers_count(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -295,12 +289,11 @@ func.func @turn_barriers_without_turns(%arg0: tensor<?x2x?x64xbf16>, %arg1: tens
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -310,12 +303,11 @@ func.func @turn_barriers_without_turns(%arg0: tensor<?x2x?x64xbf16>, %arg1: tens
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -386,11 +378,10 @@ func.func @consumers_not_block_m_over_64(%arg0: tensor<?x2x?x64xbf16>, %arg1: te
         attn.ring_release %key : tensor<64x64xbf16>
         %28 = attn.row_max %27 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
         %29 = attn.rescale_factor %arg8, %28 scale_log2 %cst_2 : tensor<64xf32>
-        %30 = attn.scale_rows %arg9, %29 : tensor<64xf32>, tensor<64xf32>
         %31 = attn.scale_rows %arg10, %29 : tensor<64x64xf32>, tensor<64xf32>
         %32 = attn.exp_diff %27, %28 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
         %33 = attn.pv %32, %value, %31 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-        %34 = attn.row_sum %32 init %30 : tensor<64x64xf32> -> tensor<64xf32>
+        %34 = attn.row_sum %32 init %arg9 scaled %29 : tensor<64x64xf32> -> tensor<64xf32>
         attn.ring_release %value : tensor<64x64xbf16>
         scf.yield %28, %34, %33 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
       } {attn.kv_range = "full"}
@@ -402,11 +393,10 @@ func.func @consumers_not_block_m_over_64(%arg0: tensor<?x2x?x64xbf16>, %arg1: te
         %29 = attn.mask %28 rows %3 cols %27 seq_q %dim_4 seq_k %dim_5 kind = causal : tensor<64x64xf32>
         %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
         %31 = attn.rescale_factor %arg8, %30 scale_log2 %cst_2 : tensor<64xf32>
-        %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
         %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
         %34 = attn.exp_diff %29, %30 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
         %35 = attn.pv %34, %value, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-        %36 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+        %36 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
         attn.ring_release %value : tensor<64x64xbf16>
         scf.yield %30, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
       } {attn.kv_range = "tail"}
@@ -476,11 +466,10 @@ func.func @producer_without_kv_loop(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<
         attn.ring_release %key : tensor<64x64xbf16>
         %28 = attn.row_max %27 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
         %29 = attn.rescale_factor %arg8, %28 scale_log2 %cst_2 : tensor<64xf32>
-        %30 = attn.scale_rows %arg9, %29 : tensor<64xf32>, tensor<64xf32>
         %31 = attn.scale_rows %arg10, %29 : tensor<64x64xf32>, tensor<64xf32>
         %32 = attn.exp_diff %27, %28 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
         %33 = attn.pv %32, %value, %31 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-        %34 = attn.row_sum %32 init %30 : tensor<64x64xf32> -> tensor<64xf32>
+        %34 = attn.row_sum %32 init %arg9 scaled %29 : tensor<64x64xf32> -> tensor<64xf32>
         attn.ring_release %value : tensor<64x64xbf16>
         scf.yield %28, %34, %33 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
       } {attn.kv_range = "full"}
@@ -492,11 +481,10 @@ func.func @producer_without_kv_loop(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<
         %29 = attn.mask %28 rows %3 cols %27 seq_q %dim_4 seq_k %dim_5 kind = causal : tensor<64x64xf32>
         %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
         %31 = attn.rescale_factor %arg8, %30 scale_log2 %cst_2 : tensor<64xf32>
-        %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
         %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
         %34 = attn.exp_diff %29, %30 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
         %35 = attn.pv %34, %value, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-        %36 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+        %36 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
         attn.ring_release %value : tensor<64x64xbf16>
         scf.yield %30, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
       } {attn.kv_range = "tail"}
@@ -568,11 +556,10 @@ func.func @stages_mismatch(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64x
         attn.ring_release %key : tensor<64x64xbf16>
         %28 = attn.row_max %27 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
         %29 = attn.rescale_factor %arg8, %28 scale_log2 %cst_2 : tensor<64xf32>
-        %30 = attn.scale_rows %arg9, %29 : tensor<64xf32>, tensor<64xf32>
         %31 = attn.scale_rows %arg10, %29 : tensor<64x64xf32>, tensor<64xf32>
         %32 = attn.exp_diff %27, %28 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
         %33 = attn.pv %32, %value, %31 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-        %34 = attn.row_sum %32 init %30 : tensor<64x64xf32> -> tensor<64xf32>
+        %34 = attn.row_sum %32 init %arg9 scaled %29 : tensor<64x64xf32> -> tensor<64xf32>
         attn.ring_release %value : tensor<64x64xbf16>
         scf.yield %28, %34, %33 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
       } {attn.kv_range = "full"}
@@ -584,11 +571,10 @@ func.func @stages_mismatch(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64x
         %29 = attn.mask %28 rows %3 cols %27 seq_q %dim_4 seq_k %dim_5 kind = causal : tensor<64x64xf32>
         %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
         %31 = attn.rescale_factor %arg8, %30 scale_log2 %cst_2 : tensor<64xf32>
-        %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
         %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
         %34 = attn.exp_diff %29, %30 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
         %35 = attn.pv %34, %value, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-        %36 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+        %36 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
         attn.ring_release %value : tensor<64x64xbf16>
         scf.yield %30, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
       } {attn.kv_range = "tail"}
@@ -660,12 +646,11 @@ func.func @stage_pv_only(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf
         attn.ring_release %key : tensor<64x64xbf16>
         %28 = attn.row_max %27 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
         %29 = attn.rescale_factor %arg8, %28 scale_log2 %cst_2 : tensor<64xf32>
-        %30 = attn.scale_rows %arg9, %29 : tensor<64xf32>, tensor<64xf32>
         // expected-error @+1 {{a software-pipelined kv loop has stage 1 = the accumulator's update (its attn.scale_rows and attn.pv), and only it: this op needs attn.stage = 1}}
         %31 = attn.scale_rows %arg10, %29 : tensor<64x64xf32>, tensor<64xf32>
         %32 = attn.exp_diff %27, %28 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
         %33 = attn.pv %32, %value, %31 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-        %34 = attn.row_sum %32 init %30 : tensor<64x64xf32> -> tensor<64xf32>
+        %34 = attn.row_sum %32 init %arg9 scaled %29 : tensor<64x64xf32> -> tensor<64xf32>
         attn.ring_release %value {attn.stage = 1 : i64} : tensor<64x64xbf16>
         scf.yield %28, %34, %33 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
       } {attn.kv_range = "full"}
@@ -677,11 +662,10 @@ func.func @stage_pv_only(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf
         %29 = attn.mask %28 rows %3 cols %27 seq_q %dim_4 seq_k %dim_5 kind = causal : tensor<64x64xf32>
         %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
         %31 = attn.rescale_factor %arg8, %30 scale_log2 %cst_2 : tensor<64xf32>
-        %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
         %33 = attn.scale_rows %arg10, %31 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64xf32>
         %34 = attn.exp_diff %29, %30 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
         %35 = attn.pv %34, %value, %33 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-        %36 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+        %36 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
         attn.ring_release %value {attn.stage = 1 : i64} : tensor<64x64xbf16>
         scf.yield %30, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
       } {attn.kv_range = "tail"}
@@ -753,12 +737,11 @@ func.func @stage_row_sum(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf
         attn.ring_release %key : tensor<64x64xbf16>
         %28 = attn.row_max %27 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
         %29 = attn.rescale_factor %arg8, %28 scale_log2 %cst_2 : tensor<64xf32>
-        %30 = attn.scale_rows %arg9, %29 : tensor<64xf32>, tensor<64xf32>
         %31 = attn.scale_rows %arg10, %29 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64xf32>
         %32 = attn.exp_diff %27, %28 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
         %33 = attn.pv %32, %value, %31 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
         // expected-error @+1 {{a software-pipelined kv loop has stage 1 = the accumulator's update (its attn.scale_rows and attn.pv), and only it: this op must not have attn.stage = 1}}
-        %34 = attn.row_sum %32 init %30 {attn.stage = 1 : i64} : tensor<64x64xf32> -> tensor<64xf32>
+        %34 = attn.row_sum %32 init %arg9 scaled %29 {attn.stage = 1 : i64} : tensor<64x64xf32> -> tensor<64xf32>
         attn.ring_release %value {attn.stage = 1 : i64} : tensor<64x64xbf16>
         scf.yield %28, %34, %33 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
       } {attn.kv_range = "full"}
@@ -770,11 +753,10 @@ func.func @stage_row_sum(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf
         %29 = attn.mask %28 rows %3 cols %27 seq_q %dim_4 seq_k %dim_5 kind = causal : tensor<64x64xf32>
         %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
         %31 = attn.rescale_factor %arg8, %30 scale_log2 %cst_2 : tensor<64xf32>
-        %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
         %33 = attn.scale_rows %arg10, %31 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64xf32>
         %34 = attn.exp_diff %29, %30 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
         %35 = attn.pv %34, %value, %33 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-        %36 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+        %36 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
         attn.ring_release %value {attn.stage = 1 : i64} : tensor<64x64xbf16>
         scf.yield %30, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
       } {attn.kv_range = "tail"}
@@ -846,11 +828,10 @@ func.func @stage_one_loop(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xb
         attn.ring_release %key : tensor<64x64xbf16>
         %28 = attn.row_max %27 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
         %29 = attn.rescale_factor %arg8, %28 scale_log2 %cst_2 : tensor<64xf32>
-        %30 = attn.scale_rows %arg9, %29 : tensor<64xf32>, tensor<64xf32>
         %31 = attn.scale_rows %arg10, %29 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64xf32>
         %32 = attn.exp_diff %27, %28 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
         %33 = attn.pv %32, %value, %31 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-        %34 = attn.row_sum %32 init %30 : tensor<64x64xf32> -> tensor<64xf32>
+        %34 = attn.row_sum %32 init %arg9 scaled %29 : tensor<64x64xf32> -> tensor<64xf32>
         attn.ring_release %value {attn.stage = 1 : i64} : tensor<64x64xbf16>
         scf.yield %28, %34, %33 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
       } {attn.kv_range = "full"}
@@ -863,11 +844,10 @@ func.func @stage_one_loop(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xb
         %29 = attn.mask %28 rows %3 cols %27 seq_q %dim_4 seq_k %dim_5 kind = causal : tensor<64x64xf32>
         %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
         %31 = attn.rescale_factor %arg8, %30 scale_log2 %cst_2 : tensor<64xf32>
-        %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
         %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
         %34 = attn.exp_diff %29, %30 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
         %35 = attn.pv %34, %value, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-        %36 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+        %36 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
         attn.ring_release %value : tensor<64x64xbf16>
         scf.yield %30, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
       } {attn.kv_range = "tail"}
@@ -934,9 +914,8 @@ func.func @stage_without_producer(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x
       %30 = attn.qk %6, %29 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %31 = attn.row_max %30 init %arg9 : tensor<64x64xf32> -> tensor<64xf32>
       %32 = attn.rescale_factor %arg9, %31 scale_log2 %cst_2 : tensor<64xf32>
-      %33 = attn.scale_rows %arg10, %32 : tensor<64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %30, %31 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
-      %35 = attn.row_sum %34 init %33 : tensor<64x64xf32> -> tensor<64xf32>
+      %35 = attn.row_sum %34 init %arg10 scaled %32 : tensor<64x64xf32> -> tensor<64xf32>
       %36 = attn.load_tile %arg2[%arg3, %4, %28] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %37 = attn.scale_rows %arg11, %32 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64xf32>
       %38 = attn.pv %34, %36, %37 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
@@ -949,9 +928,8 @@ func.func @stage_without_producer(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x
       %31 = attn.mask %30 rows %5 cols %28 seq_q %dim_4 seq_k %dim_5 kind = causal : tensor<64x64xf32>
       %32 = attn.row_max %31 init %arg9 : tensor<64x64xf32> -> tensor<64xf32>
       %33 = attn.rescale_factor %arg9, %32 scale_log2 %cst_2 : tensor<64xf32>
-      %34 = attn.scale_rows %arg10, %33 : tensor<64xf32>, tensor<64xf32>
       %35 = attn.exp_diff %31, %32 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
-      %36 = attn.row_sum %35 init %34 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %35 init %arg10 scaled %33 : tensor<64x64xf32> -> tensor<64xf32>
       %37 = attn.load_tile %arg2[%arg3, %4, %28] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %38 = attn.scale_rows %arg11, %33 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64xf32>
       %39 = attn.pv %35, %37, %38 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
@@ -1026,11 +1004,10 @@ func.func @producer_pushes_value_twice(%arg0: tensor<?x2x?x64xbf16>, %arg1: tens
         attn.ring_release %key : tensor<64x64xbf16>
         %28 = attn.row_max %27 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
         %29 = attn.rescale_factor %arg8, %28 scale_log2 %cst_2 : tensor<64xf32>
-        %30 = attn.scale_rows %arg9, %29 : tensor<64xf32>, tensor<64xf32>
         %31 = attn.scale_rows %arg10, %29 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64xf32>
         %32 = attn.exp_diff %27, %28 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
         %33 = attn.pv %32, %value, %31 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-        %34 = attn.row_sum %32 init %30 : tensor<64x64xf32> -> tensor<64xf32>
+        %34 = attn.row_sum %32 init %arg9 scaled %29 : tensor<64x64xf32> -> tensor<64xf32>
         attn.ring_release %value {attn.stage = 1 : i64} : tensor<64x64xbf16>
         scf.yield %28, %34, %33 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
       } {attn.kv_range = "full"}
@@ -1042,11 +1019,10 @@ func.func @producer_pushes_value_twice(%arg0: tensor<?x2x?x64xbf16>, %arg1: tens
         %29 = attn.mask %28 rows %3 cols %27 seq_q %dim_4 seq_k %dim_5 kind = causal : tensor<64x64xf32>
         %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
         %31 = attn.rescale_factor %arg8, %30 scale_log2 %cst_2 : tensor<64xf32>
-        %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
         %33 = attn.scale_rows %arg10, %31 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64xf32>
         %34 = attn.exp_diff %29, %30 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
         %35 = attn.pv %34, %value, %33 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-        %36 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+        %36 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
         attn.ring_release %value {attn.stage = 1 : i64} : tensor<64x64xbf16>
         scf.yield %30, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
       } {attn.kv_range = "tail"}
@@ -1119,11 +1095,10 @@ func.func @producer_extra_op(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x6
         attn.ring_release %key : tensor<64x64xbf16>
         %28 = attn.row_max %27 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
         %29 = attn.rescale_factor %arg8, %28 scale_log2 %cst_2 : tensor<64xf32>
-        %30 = attn.scale_rows %arg9, %29 : tensor<64xf32>, tensor<64xf32>
         %31 = attn.scale_rows %arg10, %29 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64xf32>
         %32 = attn.exp_diff %27, %28 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
         %33 = attn.pv %32, %value, %31 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-        %34 = attn.row_sum %32 init %30 : tensor<64x64xf32> -> tensor<64xf32>
+        %34 = attn.row_sum %32 init %arg9 scaled %29 : tensor<64x64xf32> -> tensor<64xf32>
         attn.ring_release %value {attn.stage = 1 : i64} : tensor<64x64xbf16>
         scf.yield %28, %34, %33 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
       } {attn.kv_range = "full"}
@@ -1135,11 +1110,10 @@ func.func @producer_extra_op(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x6
         %29 = attn.mask %28 rows %3 cols %27 seq_q %dim_4 seq_k %dim_5 kind = causal : tensor<64x64xf32>
         %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
         %31 = attn.rescale_factor %arg8, %30 scale_log2 %cst_2 : tensor<64xf32>
-        %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
         %33 = attn.scale_rows %arg10, %31 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64xf32>
         %34 = attn.exp_diff %29, %30 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
         %35 = attn.pv %34, %value, %33 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-        %36 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+        %36 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
         attn.ring_release %value {attn.stage = 1 : i64} : tensor<64x64xbf16>
         scf.yield %30, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
       } {attn.kv_range = "tail"}
@@ -1228,9 +1202,8 @@ func.func @producer_extra_op(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x6
           %41 = attn.mask %40 rows %8 cols %39 seq_q %dim_3 seq_k %dim_4 kind = causal : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
           %42 = attn.row_max %41 init %cst_5 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %43 = attn.rescale_factor %cst_5, %42 scale_log2 %3 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %44 = attn.scale_rows %cst_6, %43 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %45 = attn.exp_diff %41, %42 scale_log2 %3 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %46 = attn.row_sum %45 init %44 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+          %46 = attn.row_sum %45 init %cst_6 scaled %43 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           scf.yield %42, %46, %cst_7, %45, %43, %value : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
         } else {
           %cst_10 = arith.constant dense<0.000000e+00> : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
@@ -1250,9 +1223,8 @@ func.func @producer_extra_op(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x6
           attn.ring_release %key : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
           %42 = attn.row_max %39 init %arg10 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %43 = attn.rescale_factor %arg10, %42 scale_log2 %3 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %44 = attn.scale_rows %arg11, %43 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %45 = attn.exp_diff %39, %42 scale_log2 %3 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %46 = attn.row_sum %45 init %44 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+          %46 = attn.row_sum %45 init %arg11 scaled %43 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           attn.ring_release %arg15 {attn.stage = 1 : i64} : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
           scf.yield %42, %46, %41, %45, %43, %value : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
         } {attn.kv_range = "full"}
@@ -1269,9 +1241,8 @@ func.func @producer_extra_op(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x6
           %43 = attn.mask %40 rows %8 cols %39 seq_q %dim_3 seq_k %dim_4 kind = causal : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
           %44 = attn.row_max %43 init %arg10 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %45 = attn.rescale_factor %arg10, %44 scale_log2 %3 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %46 = attn.scale_rows %arg11, %45 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %47 = attn.exp_diff %43, %44 scale_log2 %3 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %48 = attn.row_sum %47 init %46 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+          %48 = attn.row_sum %47 init %arg11 scaled %45 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           attn.ring_release %arg15 {attn.stage = 1 : i64} : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
           scf.yield %44, %48, %42, %47, %45, %value : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
         } {attn.kv_range = "tail"}
@@ -1369,9 +1340,8 @@ func.func @producer_extra_op(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x6
           %41 = attn.mask %40 rows %8 cols %39 seq_q %dim_3 seq_k %dim_4 kind = causal : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
           %42 = attn.row_max %41 init %cst_5 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %43 = attn.rescale_factor %cst_5, %42 scale_log2 %3 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %44 = attn.scale_rows %cst_6, %43 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %45 = attn.exp_diff %41, %42 scale_log2 %3 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %46 = attn.row_sum %45 init %44 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+          %46 = attn.row_sum %45 init %cst_6 scaled %43 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           scf.yield %42, %46, %cst_7, %45, %43, %value : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
         } else {
           %cst_10 = arith.constant dense<0.000000e+00> : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
@@ -1391,9 +1361,8 @@ func.func @producer_extra_op(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x6
           attn.ring_release %key : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
           %42 = attn.row_max %39 init %arg10 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %43 = attn.rescale_factor %arg10, %42 scale_log2 %3 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %44 = attn.scale_rows %arg11, %43 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %45 = attn.exp_diff %39, %42 scale_log2 %3 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %46 = attn.row_sum %45 init %44 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+          %46 = attn.row_sum %45 init %arg11 scaled %43 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           attn.ring_release %arg15 {attn.stage = 1 : i64} : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
           scf.yield %42, %46, %41, %45, %43, %value : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
         } {attn.kv_range = "full"}
@@ -1410,9 +1379,8 @@ func.func @producer_extra_op(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x6
           %43 = attn.mask %40 rows %8 cols %39 seq_q %dim_3 seq_k %dim_4 kind = causal : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
           %44 = attn.row_max %43 init %arg10 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %45 = attn.rescale_factor %arg10, %44 scale_log2 %3 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %46 = attn.scale_rows %arg11, %45 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %47 = attn.exp_diff %43, %44 scale_log2 %3 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %48 = attn.row_sum %47 init %46 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+          %48 = attn.row_sum %47 init %arg11 scaled %45 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           attn.ring_release %arg15 {attn.stage = 1 : i64} : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
           scf.yield %44, %48, %42, %47, %45, %value : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
         } {attn.kv_range = "tail"}

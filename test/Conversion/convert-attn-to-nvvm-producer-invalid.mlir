@@ -73,9 +73,8 @@ func.func @producer_skips_first(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x
         attn.wait_tile %value : tensor<128x64xbf16, #attn.swizzled_shared<swizzle = 128>>
         %33 = attn.row_max %32 init %arg10 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %34 = attn.rescale_factor %arg10, %33 scale_log2 %3 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-        %35 = attn.scale_rows %arg11, %34 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %36 = attn.exp_diff %32, %33 scale_log2 %3 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-        %37 = attn.row_sum %36 init %35 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+        %37 = attn.row_sum %36 init %arg11 scaled %34 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %38 = attn.scale_rows %arg12, %34 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %39 = attn.pv %36, %value, %38 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x64xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
         attn.wait_gemms pending(0)
@@ -95,9 +94,8 @@ func.func @producer_skips_first(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x
         %34 = attn.mask %33 rows %8 cols %32 seq_q %dim_3 seq_k %dim_4 kind = causal : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>
         %35 = attn.row_max %34 init %arg10 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %36 = attn.rescale_factor %arg10, %35 scale_log2 %3 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-        %37 = attn.scale_rows %arg11, %36 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %38 = attn.exp_diff %34, %35 scale_log2 %3 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-        %39 = attn.row_sum %38 init %37 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+        %39 = attn.row_sum %38 init %arg11 scaled %36 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %40 = attn.scale_rows %arg12, %36 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %41 = attn.pv %38, %value, %40 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x64xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
         attn.wait_gemms pending(0)
@@ -192,9 +190,8 @@ func.func @producer_bounds_recomputed(%arg0: tensor<?x8x?x64xbf16>, %arg1: tenso
         attn.wait_tile %value : tensor<128x64xbf16, #attn.swizzled_shared<swizzle = 128>>
         %33 = attn.row_max %32 init %arg10 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %34 = attn.rescale_factor %arg10, %33 scale_log2 %3 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-        %35 = attn.scale_rows %arg11, %34 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %36 = attn.exp_diff %32, %33 scale_log2 %3 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-        %37 = attn.row_sum %36 init %35 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+        %37 = attn.row_sum %36 init %arg11 scaled %34 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %38 = attn.scale_rows %arg12, %34 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %39 = attn.pv %36, %value, %38 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x64xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
         attn.wait_gemms pending(0)
@@ -214,9 +211,8 @@ func.func @producer_bounds_recomputed(%arg0: tensor<?x8x?x64xbf16>, %arg1: tenso
         %34 = attn.mask %33 rows %8 cols %32 seq_q %dim_3 seq_k %dim_4 kind = causal : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>
         %35 = attn.row_max %34 init %arg10 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %36 = attn.rescale_factor %arg10, %35 scale_log2 %3 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-        %37 = attn.scale_rows %arg11, %36 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %38 = attn.exp_diff %34, %35 scale_log2 %3 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-        %39 = attn.row_sum %38 init %37 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+        %39 = attn.row_sum %38 init %arg11 scaled %36 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %40 = attn.scale_rows %arg12, %36 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %41 = attn.pv %38, %value, %40 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x64xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
         attn.wait_gemms pending(0)
@@ -307,9 +303,8 @@ func.func @producer_steps_two(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x
         attn.wait_tile %value : tensor<128x64xbf16, #attn.swizzled_shared<swizzle = 128>>
         %33 = attn.row_max %32 init %arg10 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %34 = attn.rescale_factor %arg10, %33 scale_log2 %3 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-        %35 = attn.scale_rows %arg11, %34 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %36 = attn.exp_diff %32, %33 scale_log2 %3 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-        %37 = attn.row_sum %36 init %35 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+        %37 = attn.row_sum %36 init %arg11 scaled %34 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %38 = attn.scale_rows %arg12, %34 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %39 = attn.pv %36, %value, %38 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x64xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
         attn.wait_gemms pending(0)
@@ -329,9 +324,8 @@ func.func @producer_steps_two(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x
         %34 = attn.mask %33 rows %8 cols %32 seq_q %dim_3 seq_k %dim_4 kind = causal : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>
         %35 = attn.row_max %34 init %arg10 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %36 = attn.rescale_factor %arg10, %35 scale_log2 %3 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-        %37 = attn.scale_rows %arg11, %36 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %38 = attn.exp_diff %34, %35 scale_log2 %3 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-        %39 = attn.row_sum %38 init %37 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+        %39 = attn.row_sum %38 init %arg11 scaled %36 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %40 = attn.scale_rows %arg12, %36 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %41 = attn.pv %38, %value, %40 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x64xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
         attn.wait_gemms pending(0)
@@ -423,9 +417,8 @@ func.func @consumers_pop_more(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x
         attn.wait_tile %value : tensor<128x64xbf16, #attn.swizzled_shared<swizzle = 128>>
         %33 = attn.row_max %32 init %arg10 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %34 = attn.rescale_factor %arg10, %33 scale_log2 %3 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-        %35 = attn.scale_rows %arg11, %34 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %36 = attn.exp_diff %32, %33 scale_log2 %3 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-        %37 = attn.row_sum %36 init %35 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+        %37 = attn.row_sum %36 init %arg11 scaled %34 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %38 = attn.scale_rows %arg12, %34 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %39 = attn.pv %36, %value, %38 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x64xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
         attn.wait_gemms pending(0)
@@ -445,9 +438,8 @@ func.func @consumers_pop_more(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x
         %34 = attn.mask %33 rows %8 cols %32 seq_q %dim_3 seq_k %dim_4 kind = causal : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>
         %35 = attn.row_max %34 init %arg10 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %36 = attn.rescale_factor %arg10, %35 scale_log2 %3 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-        %37 = attn.scale_rows %arg11, %36 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %38 = attn.exp_diff %34, %35 scale_log2 %3 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-        %39 = attn.row_sum %38 init %37 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+        %39 = attn.row_sum %38 init %arg11 scaled %36 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %40 = attn.scale_rows %arg12, %36 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %41 = attn.pv %38, %value, %40 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x64xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
         attn.wait_gemms pending(0)
@@ -544,9 +536,8 @@ func.func @two_producer_loops(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x
         attn.wait_tile %value : tensor<128x64xbf16, #attn.swizzled_shared<swizzle = 128>>
         %33 = attn.row_max %32 init %arg10 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %34 = attn.rescale_factor %arg10, %33 scale_log2 %3 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-        %35 = attn.scale_rows %arg11, %34 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %36 = attn.exp_diff %32, %33 scale_log2 %3 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-        %37 = attn.row_sum %36 init %35 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+        %37 = attn.row_sum %36 init %arg11 scaled %34 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %38 = attn.scale_rows %arg12, %34 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %39 = attn.pv %36, %value, %38 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x64xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
         attn.wait_gemms pending(0)
@@ -566,9 +557,8 @@ func.func @two_producer_loops(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x
         %34 = attn.mask %33 rows %8 cols %32 seq_q %dim_3 seq_k %dim_4 kind = causal : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>
         %35 = attn.row_max %34 init %arg10 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %36 = attn.rescale_factor %arg10, %35 scale_log2 %3 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-        %37 = attn.scale_rows %arg11, %36 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %38 = attn.exp_diff %34, %35 scale_log2 %3 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-        %39 = attn.row_sum %38 init %37 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+        %39 = attn.row_sum %38 init %arg11 scaled %36 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %40 = attn.scale_rows %arg12, %36 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %41 = attn.pv %38, %value, %40 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x64xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
         attn.wait_gemms pending(0)
@@ -663,9 +653,8 @@ func.func @producer_under_if(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x6
         attn.wait_tile %value : tensor<128x64xbf16, #attn.swizzled_shared<swizzle = 128>>
         %33 = attn.row_max %32 init %arg10 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %34 = attn.rescale_factor %arg10, %33 scale_log2 %3 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-        %35 = attn.scale_rows %arg11, %34 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %36 = attn.exp_diff %32, %33 scale_log2 %3 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-        %37 = attn.row_sum %36 init %35 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+        %37 = attn.row_sum %36 init %arg11 scaled %34 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %38 = attn.scale_rows %arg12, %34 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %39 = attn.pv %36, %value, %38 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x64xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
         attn.wait_gemms pending(0)
@@ -685,9 +674,8 @@ func.func @producer_under_if(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x6
         %34 = attn.mask %33 rows %8 cols %32 seq_q %dim_3 seq_k %dim_4 kind = causal : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>
         %35 = attn.row_max %34 init %arg10 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %36 = attn.rescale_factor %arg10, %35 scale_log2 %3 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-        %37 = attn.scale_rows %arg11, %36 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %38 = attn.exp_diff %34, %35 scale_log2 %3 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-        %39 = attn.row_sum %38 init %37 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+        %39 = attn.row_sum %38 init %arg11 scaled %36 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %40 = attn.scale_rows %arg12, %36 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %41 = attn.pv %38, %value, %40 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x64xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
         attn.wait_gemms pending(0)
@@ -777,9 +765,8 @@ func.func @scores_of_v(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16
         attn.wait_tile %value : tensor<128x64xbf16, #attn.swizzled_shared<swizzle = 128>>
         %33 = attn.row_max %32 init %arg10 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %34 = attn.rescale_factor %arg10, %33 scale_log2 %3 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-        %35 = attn.scale_rows %arg11, %34 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %36 = attn.exp_diff %32, %33 scale_log2 %3 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-        %37 = attn.row_sum %36 init %35 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+        %37 = attn.row_sum %36 init %arg11 scaled %34 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %38 = attn.scale_rows %arg12, %34 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %39 = attn.pv %36, %value, %38 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x64xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
         attn.wait_gemms pending(0)
@@ -799,9 +786,8 @@ func.func @scores_of_v(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16
         %34 = attn.mask %33 rows %8 cols %32 seq_q %dim_3 seq_k %dim_4 kind = causal : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>
         %35 = attn.row_max %34 init %arg10 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %36 = attn.rescale_factor %arg10, %35 scale_log2 %3 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-        %37 = attn.scale_rows %arg11, %36 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %38 = attn.exp_diff %34, %35 scale_log2 %3 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-        %39 = attn.row_sum %38 init %37 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+        %39 = attn.row_sum %38 init %arg11 scaled %36 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %40 = attn.scale_rows %arg12, %36 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %41 = attn.pv %38, %value, %40 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x64xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
         attn.wait_gemms pending(0)

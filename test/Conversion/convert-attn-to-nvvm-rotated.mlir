@@ -95,9 +95,8 @@ module {
           %41 = attn.mask %40 rows %8 cols %39 seq_q %dim_3 seq_k %dim_4 kind = causal : tensor<128x64xf32, #acc>
           %42 = attn.row_max %41 init %cst_5 : tensor<128x64xf32, #acc> -> tensor<128xf32, #rows>
           %43 = attn.rescale_factor %cst_5, %42 scale_log2 %3 : tensor<128xf32, #rows>
-          %44 = attn.scale_rows %cst_6, %43 : tensor<128xf32, #rows>, tensor<128xf32, #rows>
           %45 = attn.exp_diff %41, %42 scale_log2 %3 : tensor<128x64xf32, #acc>, tensor<128xf32, #rows>
-          %46 = attn.row_sum %45 init %44 : tensor<128x64xf32, #acc> -> tensor<128xf32, #rows>
+          %46 = attn.row_sum %45 init %cst_6 scaled %43 : tensor<128x64xf32, #acc> -> tensor<128xf32, #rows>
           attn.ring_release %key : tensor<64x64xbf16, #shared>
           scf.yield %42, %46, %cst_7, %45, %43, %value : tensor<128xf32, #rows>, tensor<128xf32, #rows>, tensor<128x64xf32, #acc>, tensor<128x64xf32, #acc>, tensor<128xf32, #rows>, tensor<64x64xbf16, #shared>
         } else {
@@ -120,9 +119,8 @@ module {
           attn.wait_gemms pending(1)
           %42 = attn.row_max %39 init %arg10 : tensor<128x64xf32, #acc> -> tensor<128xf32, #rows>
           %43 = attn.rescale_factor %arg10, %42 scale_log2 %3 : tensor<128xf32, #rows>
-          %44 = attn.scale_rows %arg11, %43 : tensor<128xf32, #rows>, tensor<128xf32, #rows>
           %45 = attn.exp_diff %39, %42 scale_log2 %3 : tensor<128x64xf32, #acc>, tensor<128xf32, #rows>
-          %46 = attn.row_sum %45 init %44 : tensor<128x64xf32, #acc> -> tensor<128xf32, #rows>
+          %46 = attn.row_sum %45 init %arg11 scaled %43 : tensor<128x64xf32, #acc> -> tensor<128xf32, #rows>
           attn.wait_gemms pending(0)
           attn.ring_release %key after(%46 : tensor<128xf32, #rows>) : tensor<64x64xbf16, #shared>
           attn.ring_release %arg15 after(%46 : tensor<128xf32, #rows>) {attn.stage = 1 : i64} : tensor<64x64xbf16, #shared>
@@ -143,9 +141,8 @@ module {
           %43 = attn.mask %40 rows %8 cols %39 seq_q %dim_3 seq_k %dim_4 kind = causal : tensor<128x64xf32, #acc>
           %44 = attn.row_max %43 init %arg10 : tensor<128x64xf32, #acc> -> tensor<128xf32, #rows>
           %45 = attn.rescale_factor %arg10, %44 scale_log2 %3 : tensor<128xf32, #rows>
-          %46 = attn.scale_rows %arg11, %45 : tensor<128xf32, #rows>, tensor<128xf32, #rows>
           %47 = attn.exp_diff %43, %44 scale_log2 %3 : tensor<128x64xf32, #acc>, tensor<128xf32, #rows>
-          %48 = attn.row_sum %47 init %46 : tensor<128x64xf32, #acc> -> tensor<128xf32, #rows>
+          %48 = attn.row_sum %47 init %arg11 scaled %45 : tensor<128x64xf32, #acc> -> tensor<128xf32, #rows>
           attn.wait_gemms pending(0)
           attn.ring_release %key after(%48 : tensor<128xf32, #rows>) : tensor<64x64xbf16, #shared>
           attn.ring_release %arg15 after(%48 : tensor<128xf32, #rows>) {attn.stage = 1 : i64} : tensor<64x64xbf16, #shared>
@@ -257,9 +254,8 @@ module {
           %41 = attn.mask %40 rows %8 cols %39 seq_q %dim_3 seq_k %dim_4 kind = causal : tensor<128x64xf32, #acc>
           %42 = attn.row_max %41 init %cst_5 : tensor<128x64xf32, #acc> -> tensor<128xf32, #rows>
           %43 = attn.rescale_factor %cst_5, %42 scale_log2 %3 : tensor<128xf32, #rows>
-          %44 = attn.scale_rows %cst_6, %43 : tensor<128xf32, #rows>, tensor<128xf32, #rows>
           %45 = attn.exp_diff %41, %42 scale_log2 %3 : tensor<128x64xf32, #acc>, tensor<128xf32, #rows>
-          %46 = attn.row_sum %45 init %44 : tensor<128x64xf32, #acc> -> tensor<128xf32, #rows>
+          %46 = attn.row_sum %45 init %cst_6 scaled %43 : tensor<128x64xf32, #acc> -> tensor<128xf32, #rows>
           attn.ring_release %key : tensor<64x64xbf16, #shared>
           scf.yield %42, %46, %cst_7, %45, %43, %value : tensor<128xf32, #rows>, tensor<128xf32, #rows>, tensor<128x64xf32, #acc>, tensor<128x64xf32, #acc>, tensor<128xf32, #rows>, tensor<64x64xbf16, #shared>
         } else {
@@ -282,9 +278,8 @@ module {
           attn.wait_gemms pending(1)
           %42 = attn.row_max %39 init %arg10 : tensor<128x64xf32, #acc> -> tensor<128xf32, #rows>
           %43 = attn.rescale_factor %arg10, %42 scale_log2 %3 : tensor<128xf32, #rows>
-          %44 = attn.scale_rows %arg11, %43 : tensor<128xf32, #rows>, tensor<128xf32, #rows>
           %45 = attn.exp_diff %39, %42 scale_log2 %3 : tensor<128x64xf32, #acc>, tensor<128xf32, #rows>
-          %46 = attn.row_sum %45 init %44 : tensor<128x64xf32, #acc> -> tensor<128xf32, #rows>
+          %46 = attn.row_sum %45 init %arg11 scaled %43 : tensor<128x64xf32, #acc> -> tensor<128xf32, #rows>
           attn.wait_gemms pending(0)
           attn.ring_release %key : tensor<64x64xbf16, #shared>
           attn.ring_release %arg15 {attn.stage = 1 : i64} : tensor<64x64xbf16, #shared>
@@ -305,9 +300,8 @@ module {
           %43 = attn.mask %40 rows %8 cols %39 seq_q %dim_3 seq_k %dim_4 kind = causal : tensor<128x64xf32, #acc>
           %44 = attn.row_max %43 init %arg10 : tensor<128x64xf32, #acc> -> tensor<128xf32, #rows>
           %45 = attn.rescale_factor %arg10, %44 scale_log2 %3 : tensor<128xf32, #rows>
-          %46 = attn.scale_rows %arg11, %45 : tensor<128xf32, #rows>, tensor<128xf32, #rows>
           %47 = attn.exp_diff %43, %44 scale_log2 %3 : tensor<128x64xf32, #acc>, tensor<128xf32, #rows>
-          %48 = attn.row_sum %47 init %46 : tensor<128x64xf32, #acc> -> tensor<128xf32, #rows>
+          %48 = attn.row_sum %47 init %arg11 scaled %45 : tensor<128x64xf32, #acc> -> tensor<128xf32, #rows>
           attn.wait_gemms pending(0)
           attn.ring_release %key : tensor<64x64xbf16, #shared>
           attn.ring_release %arg15 {attn.stage = 1 : i64} : tensor<64x64xbf16, #shared>

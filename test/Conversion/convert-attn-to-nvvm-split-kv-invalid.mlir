@@ -64,9 +64,8 @@ func.func @dynamic_combine_shape(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2
         attn.wait_tile %value : tensor<128x64xbf16, #shared>
         %22 = attn.row_max %21 init %arg11 : tensor<64x128xf32, #acc> -> tensor<64xf32, #rows>
         %23 = attn.rescale_factor %arg11, %22 scale_log2 %3 : tensor<64xf32, #rows>
-        %24 = attn.scale_rows %arg12, %23 : tensor<64xf32, #rows>, tensor<64xf32, #rows>
         %25 = attn.exp_diff %21, %22 scale_log2 %3 : tensor<64x128xf32, #acc>, tensor<64xf32, #rows>
-        %26 = attn.row_sum %25 init %24 : tensor<64x128xf32, #acc> -> tensor<64xf32, #rows>
+        %26 = attn.row_sum %25 init %arg12 scaled %23 : tensor<64x128xf32, #acc> -> tensor<64xf32, #rows>
         %27 = attn.scale_rows %arg13, %23 : tensor<64x64xf32, #acc>, tensor<64xf32, #rows>
         %28 = attn.pv %25, %value, %27 : tensor<64x128xf32, #acc>, tensor<128x64xbf16, #shared>, tensor<64x64xf32, #acc>
         attn.wait_gemms pending(0)
@@ -84,9 +83,8 @@ func.func @dynamic_combine_shape(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2
         %23 = attn.mask %22 rows %5 cols %21 seq_q %dim_3 seq_k %dim_4 : tensor<64x128xf32, #acc>
         %24 = attn.row_max %23 init %arg11 : tensor<64x128xf32, #acc> -> tensor<64xf32, #rows>
         %25 = attn.rescale_factor %arg11, %24 scale_log2 %3 : tensor<64xf32, #rows>
-        %26 = attn.scale_rows %arg12, %25 : tensor<64xf32, #rows>, tensor<64xf32, #rows>
         %27 = attn.exp_diff %23, %24 scale_log2 %3 : tensor<64x128xf32, #acc>, tensor<64xf32, #rows>
-        %28 = attn.row_sum %27 init %26 : tensor<64x128xf32, #acc> -> tensor<64xf32, #rows>
+        %28 = attn.row_sum %27 init %arg12 scaled %25 : tensor<64x128xf32, #acc> -> tensor<64xf32, #rows>
         %29 = attn.scale_rows %arg13, %25 : tensor<64x64xf32, #acc>, tensor<64xf32, #rows>
         %30 = attn.pv %27, %value, %29 : tensor<64x128xf32, #acc>, tensor<128x64xbf16, #shared>, tensor<64x64xf32, #acc>
         attn.wait_gemms pending(0)
@@ -177,9 +175,8 @@ func.func @two_combines(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf1
         attn.wait_tile %value : tensor<128x64xbf16, #shared>
         %22 = attn.row_max %21 init %arg11 : tensor<64x128xf32, #acc> -> tensor<64xf32, #rows>
         %23 = attn.rescale_factor %arg11, %22 scale_log2 %3 : tensor<64xf32, #rows>
-        %24 = attn.scale_rows %arg12, %23 : tensor<64xf32, #rows>, tensor<64xf32, #rows>
         %25 = attn.exp_diff %21, %22 scale_log2 %3 : tensor<64x128xf32, #acc>, tensor<64xf32, #rows>
-        %26 = attn.row_sum %25 init %24 : tensor<64x128xf32, #acc> -> tensor<64xf32, #rows>
+        %26 = attn.row_sum %25 init %arg12 scaled %23 : tensor<64x128xf32, #acc> -> tensor<64xf32, #rows>
         %27 = attn.scale_rows %arg13, %23 : tensor<64x64xf32, #acc>, tensor<64xf32, #rows>
         %28 = attn.pv %25, %value, %27 : tensor<64x128xf32, #acc>, tensor<128x64xbf16, #shared>, tensor<64x64xf32, #acc>
         attn.wait_gemms pending(0)
@@ -197,9 +194,8 @@ func.func @two_combines(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf1
         %23 = attn.mask %22 rows %5 cols %21 seq_q %dim_3 seq_k %dim_4 : tensor<64x128xf32, #acc>
         %24 = attn.row_max %23 init %arg11 : tensor<64x128xf32, #acc> -> tensor<64xf32, #rows>
         %25 = attn.rescale_factor %arg11, %24 scale_log2 %3 : tensor<64xf32, #rows>
-        %26 = attn.scale_rows %arg12, %25 : tensor<64xf32, #rows>, tensor<64xf32, #rows>
         %27 = attn.exp_diff %23, %24 scale_log2 %3 : tensor<64x128xf32, #acc>, tensor<64xf32, #rows>
-        %28 = attn.row_sum %27 init %26 : tensor<64x128xf32, #acc> -> tensor<64xf32, #rows>
+        %28 = attn.row_sum %27 init %arg12 scaled %25 : tensor<64x128xf32, #acc> -> tensor<64xf32, #rows>
         %29 = attn.scale_rows %arg13, %25 : tensor<64x64xf32, #acc>, tensor<64xf32, #rows>
         %30 = attn.pv %27, %value, %29 : tensor<64x128xf32, #acc>, tensor<128x64xbf16, #shared>, tensor<64x64xf32, #acc>
         attn.wait_gemms pending(0)
@@ -287,9 +283,8 @@ func.func @combine_element_type(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x
         attn.wait_tile %value : tensor<128x64xbf16, #shared>
         %22 = attn.row_max %21 init %arg11 : tensor<64x128xf32, #acc> -> tensor<64xf32, #rows>
         %23 = attn.rescale_factor %arg11, %22 scale_log2 %3 : tensor<64xf32, #rows>
-        %24 = attn.scale_rows %arg12, %23 : tensor<64xf32, #rows>, tensor<64xf32, #rows>
         %25 = attn.exp_diff %21, %22 scale_log2 %3 : tensor<64x128xf32, #acc>, tensor<64xf32, #rows>
-        %26 = attn.row_sum %25 init %24 : tensor<64x128xf32, #acc> -> tensor<64xf32, #rows>
+        %26 = attn.row_sum %25 init %arg12 scaled %23 : tensor<64x128xf32, #acc> -> tensor<64xf32, #rows>
         %27 = attn.scale_rows %arg13, %23 : tensor<64x64xf32, #acc>, tensor<64xf32, #rows>
         %28 = attn.pv %25, %value, %27 : tensor<64x128xf32, #acc>, tensor<128x64xbf16, #shared>, tensor<64x64xf32, #acc>
         attn.wait_gemms pending(0)
@@ -307,9 +302,8 @@ func.func @combine_element_type(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x
         %23 = attn.mask %22 rows %5 cols %21 seq_q %dim_3 seq_k %dim_4 : tensor<64x128xf32, #acc>
         %24 = attn.row_max %23 init %arg11 : tensor<64x128xf32, #acc> -> tensor<64xf32, #rows>
         %25 = attn.rescale_factor %arg11, %24 scale_log2 %3 : tensor<64xf32, #rows>
-        %26 = attn.scale_rows %arg12, %25 : tensor<64xf32, #rows>, tensor<64xf32, #rows>
         %27 = attn.exp_diff %23, %24 scale_log2 %3 : tensor<64x128xf32, #acc>, tensor<64xf32, #rows>
-        %28 = attn.row_sum %27 init %26 : tensor<64x128xf32, #acc> -> tensor<64xf32, #rows>
+        %28 = attn.row_sum %27 init %arg12 scaled %25 : tensor<64x128xf32, #acc> -> tensor<64xf32, #rows>
         %29 = attn.scale_rows %arg13, %25 : tensor<64x64xf32, #acc>, tensor<64xf32, #rows>
         %30 = attn.pv %27, %value, %29 : tensor<64x128xf32, #acc>, tensor<128x64xbf16, #shared>, tensor<64x64xf32, #acc>
         attn.wait_gemms pending(0)

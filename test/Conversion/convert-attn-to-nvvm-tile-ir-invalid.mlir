@@ -53,12 +53,11 @@ func.func @op_without_lowering(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -68,12 +67,11 @@ func.func @op_without_lowering(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -133,12 +131,11 @@ func.func @step_two(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, 
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -148,12 +145,11 @@ func.func @step_two(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, 
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -212,12 +208,11 @@ func.func @gap_between_loops(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x6
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     // expected-error @+1 {{convert-attn-to-nvvm: the kv loops must partition one range: this loop must begin where the previous one ends}}
@@ -228,12 +223,11 @@ func.func @gap_between_loops(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x6
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -292,12 +286,11 @@ func.func @mask_columns(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf1
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -308,12 +301,11 @@ func.func @mask_columns(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf1
       %29 = attn.mask %28 rows %3 cols %3 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -373,12 +365,11 @@ func.func @mapping_twice(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -388,12 +379,11 @@ func.func @mapping_twice(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -453,12 +443,11 @@ func.func @rows_from_tile(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xb
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -469,12 +458,11 @@ func.func @rows_from_tile(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xb
       %29 = attn.mask %28 rows %rows cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -534,12 +522,11 @@ func.func @key_rows(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, 
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -549,12 +536,11 @@ func.func @key_rows(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, 
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -615,12 +601,11 @@ func.func @second_row_max(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xb
       // expected-error @+1 {{convert-attn-to-nvvm: a kv loop holds one 'attn.row_max' per step of the online softmax, found a second}}
       %dup = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -630,12 +615,11 @@ func.func @second_row_max(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xb
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -694,12 +678,11 @@ func.func @exp_before_mask(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64x
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -710,12 +693,11 @@ func.func @exp_before_mask(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64x
       // expected-error @+1 {{convert-attn-to-nvvm: the row max and the exponentials must read the scores after their modifiers (attn.mask, attn.softcap), each applied once in a chain}}
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %28, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -774,13 +756,12 @@ func.func @pv_of_scores(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf1
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       // expected-error @+1 {{convert-attn-to-nvvm: attn.pv and attn.row_sum must read the attn.exp_diff of the same step}}
       %35 = attn.pv %28, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -790,12 +771,11 @@ func.func @pv_of_scores(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf1
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -855,12 +835,11 @@ func.func @small_layout(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf1
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -870,12 +849,11 @@ func.func @small_layout(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf1
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -936,12 +914,11 @@ func.func @small_output(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf1
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -951,12 +928,11 @@ func.func @small_output(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf1
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -1016,12 +992,11 @@ func.func @two_scale_arguments(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -1031,12 +1006,11 @@ func.func @two_scale_arguments(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %s mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -1095,12 +1069,11 @@ func.func @two_multipliers(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64x
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -1110,13 +1083,12 @@ func.func @two_multipliers(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64x
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       // expected-error @+1 {{convert-attn-to-nvvm: every attn.exp_diff and attn.rescale_factor of a tile must take the same scale_log2 value (the kernel computes it once)}}
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst1 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -1176,12 +1148,11 @@ func.func @scale_from_math(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64x
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -1191,12 +1162,11 @@ func.func @scale_from_math(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64x
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     // expected-error @+1 {{convert-attn-to-nvvm: cannot lower an operand computed by 'math.sqrt' (only arith on the tiling forall's induction variables, the sequence lengths and the scale argument reaches the kernel)}}
@@ -1258,12 +1228,11 @@ func.func @query_not_loaded(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -1273,12 +1242,11 @@ func.func @query_not_loaded(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -1339,12 +1307,11 @@ func.func @forall_rank_two(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64x
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%c0, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -1354,12 +1321,11 @@ func.func @forall_rank_two(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64x
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%c0, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -1420,12 +1386,11 @@ func.func @forall_without_mapping(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -1435,12 +1400,11 @@ func.func @forall_without_mapping(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -1501,12 +1465,11 @@ func.func @output_written_twice(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -1516,12 +1479,11 @@ func.func @output_written_twice(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -1583,12 +1545,11 @@ func.func @kv_bound_from_argument(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %n to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -1598,12 +1559,11 @@ func.func @kv_bound_from_argument(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -1663,12 +1623,11 @@ func.func @row_max_not_carried(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -1678,12 +1637,11 @@ func.func @row_max_not_carried(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -1743,12 +1701,11 @@ func.func @no_rescale_factor(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x6
       %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %29 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %29 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %29 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -1758,12 +1715,11 @@ func.func @no_rescale_factor(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x6
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -1779,9 +1735,9 @@ func.func @no_rescale_factor(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x6
 
 // -----
 
-// The row sum and the accumulator are both rescaled: one attn.scale_rows
-// is not the pair.
-func.func @one_scale_rows(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
+// The running sum is rescaled by the step's factor too: a row sum that adds
+// to the carried sum as it is (no init_scale) is not the online softmax.
+func.func @row_sum_not_rescaled(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
   %scale_cst0 = arith.constant 0.180336878 : f32
   %scale_cst1 = arith.constant 1.250000e-01 : f32
   %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
@@ -1817,7 +1773,6 @@ func.func @one_scale_rows(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xb
     %19 = arith.floordivsi %18, %c64 : index
     %20 = arith.maxsi %19, %c0 : index
     %21 = arith.minsi %20, %16 : index
-    // expected-error @+1 {{convert-attn-to-nvvm: this kv loop is not one step of the fused online softmax (run attn-fuse-online-softmax first): it has no pair of attn.scale_rows (row sum and accumulator)}}
     %22:3 = scf.for %arg7 = %c0 to %21 step %c1 iter_args(%arg8 = %cst_1, %arg9 = %cst_0, %arg10 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
       %26 = arith.muli %arg7, %c64 : index
       %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
@@ -1828,6 +1783,7 @@ func.func @one_scale_rows(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xb
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      // expected-error @+1 {{convert-attn-to-nvvm: attn.row_sum must add to the carried running sum, scaled by the step's attn.rescale_factor (its init and init_scale)}}
       %36 = attn.row_sum %33 init %arg9 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
@@ -1838,12 +1794,92 @@ func.func @one_scale_rows(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xb
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
+      scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "tail"}
+    %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+    %24 = arith.subi %dim_2, %3 : index
+    %25 = arith.minsi %24, %c64 : index
+    %extracted_slice = tensor.extract_slice %output[0, 0] [%25, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %extracted_slice into %arg6[%arg3, %arg4, %3, 0] [1, 1, %25, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x2x?x64xbf16>
+    }
+  } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  return %2 : tensor<?x2x?x64xbf16>
+}
+
+// -----
+
+// The running sum's rescale is its row sum's init_scale: a step that
+// rescales it with an attn.scale_rows of its own is refused, not lowered as
+// a second accumulator update.
+func.func @row_sum_rescaled_apart(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
+  %scale_cst0 = arith.constant 0.180336878 : f32
+  %scale_cst1 = arith.constant 1.250000e-01 : f32
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
+  %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
+  %c1 = arith.constant 1 : index
+  %c-1 = arith.constant -1 : index
+  %c64 = arith.constant 64 : index
+  %c2 = arith.constant 2 : index
+  %c0 = arith.constant 0 : index
+  %dim = tensor.dim %arg0, %c0 : tensor<?x2x?x64xbf16>
+  %dim_2 = tensor.dim %arg0, %c2 : tensor<?x2x?x64xbf16>
+  %dim_3 = tensor.dim %arg1, %c2 : tensor<?x2x?x64xbf16>
+  %0 = arith.ceildivsi %dim_2, %c64 : index
+  %1 = tensor.empty(%dim, %dim_2) : tensor<?x2x?x64xbf16>
+  %2 = scf.forall (%arg3, %arg4, %arg5) in (%dim, 2, %0) shared_outs(%arg6 = %1) -> (tensor<?x2x?x64xbf16>) {
+    %3 = arith.muli %arg5, %c64 : index
+    %4 = attn.load_tile %arg0[%arg3, %arg4, %3] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+    %5 = arith.ceildivsi %dim_3, %c64 : index
+    %6 = arith.addi %3, %c64 : index
+    %7 = arith.minsi %6, %dim_2 : index
+    %8 = arith.addi %7, %c-1 : index
+    %9 = arith.addi %dim_3, %c-1 : index
+    %10 = arith.minsi %8, %9 : index
+    %11 = arith.addi %10, %c1 : index
+    %12 = arith.ceildivsi %11, %c64 : index
+    %13 = arith.maxsi %12, %c0 : index
+    %14 = arith.minsi %13, %5 : index
+    %15 = arith.cmpi slt, %10, %c0 : index
+    %16 = arith.select %15, %c0, %14 : index
+    %17 = arith.minsi %3, %9 : index
+    %18 = arith.addi %17, %c1 : index
+    %19 = arith.floordivsi %18, %c64 : index
+    %20 = arith.maxsi %19, %c0 : index
+    %21 = arith.minsi %20, %16 : index
+    // expected-error @+1 {{convert-attn-to-nvvm: a kv loop rescales only the accumulator with attn.scale_rows (the running sum by its attn.row_sum's init_scale), found 2}}
+    %22:3 = scf.for %arg7 = %c0 to %21 step %c1 iter_args(%arg8 = %cst_1, %arg9 = %cst_0, %arg10 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %26 = arith.muli %arg7, %c64 : index
+      %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+      %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
+      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
+      %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
+      %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "full"}
+    %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %26 = arith.muli %arg7, %c64 : index
+      %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
+      %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+      %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
+      %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
+      %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -1904,11 +1940,10 @@ func.func @no_exp_diff(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %28, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %28 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %28 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -1918,12 +1953,11 @@ func.func @no_exp_diff(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -1983,7 +2017,6 @@ func.func @row_sum_not_carried(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
@@ -1998,12 +2031,11 @@ func.func @row_sum_not_carried(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -2063,11 +2095,10 @@ func.func @no_pv(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %ar
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %32 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -2077,12 +2108,11 @@ func.func @no_pv(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %ar
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -2121,12 +2151,11 @@ func.func @no_kv_loop(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>
     %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
     %29 = attn.row_max %28 init %cst_1 : tensor<64x64xf32> -> tensor<64xf32>
     %30 = attn.rescale_factor %cst_1, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-    %31 = attn.scale_rows %cst_0, %30 : tensor<64xf32>, tensor<64xf32>
     %32 = attn.scale_rows %cst, %30 : tensor<64x64xf32>, tensor<64xf32>
     %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
     %34 = attn.load_tile %arg2[%arg3, %arg4, %c0] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
     %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-    %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+    %36 = attn.row_sum %33 init %cst_0 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
     %output, %lse = attn.finalize %35, %36, %29 scale %scale_cst1 : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
     %24 = arith.subi %dim_2, %3 : index
     %25 = arith.minsi %24, %c64 : index
@@ -2184,12 +2213,11 @@ func.func @key_not_loaded(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xb
       %28 = attn.qk %4, %key : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -2199,12 +2227,11 @@ func.func @key_not_loaded(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xb
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -2266,12 +2293,11 @@ func.func @first_loop_from_empty(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -2281,12 +2307,11 @@ func.func @first_loop_from_empty(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -2348,12 +2373,11 @@ func.func @first_loop_from_non_splat(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -2363,12 +2387,11 @@ func.func @first_loop_from_non_splat(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -2429,12 +2452,11 @@ func.func @loops_carry_out_of_order(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     // expected-error @+1 {{convert-attn-to-nvvm: a kv loop must carry on the previous kv loop's results, in order}}
@@ -2445,12 +2467,11 @@ func.func @loops_carry_out_of_order(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -2510,12 +2531,11 @@ func.func @loop_restarts_from_constants(%arg0: tensor<?x2x?x64xbf16>, %arg1: ten
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     // expected-error @+1 {{convert-attn-to-nvvm: a kv loop must carry on the previous kv loop's results, in order}}
@@ -2526,12 +2546,11 @@ func.func @loop_restarts_from_constants(%arg0: tensor<?x2x?x64xbf16>, %arg1: ten
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -2592,12 +2611,11 @@ func.func @finalize_reads_first_loop(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -2607,12 +2625,11 @@ func.func @finalize_reads_first_loop(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     // expected-error @+1 {{convert-attn-to-nvvm: attn.finalize must read the last kv loop's results}}
@@ -2674,12 +2691,11 @@ func.func @static_key_length(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x128
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -2689,12 +2705,11 @@ func.func @static_key_length(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x128
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -2754,12 +2769,11 @@ func.func @static_query_length(%arg0: tensor<?x2x128x64xbf16>, %arg1: tensor<?x2
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -2769,12 +2783,11 @@ func.func @static_query_length(%arg0: tensor<?x2x128x64xbf16>, %arg1: tensor<?x2
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -2837,12 +2850,11 @@ func.func @load_outside_the_tile(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -2852,12 +2864,11 @@ func.func @load_outside_the_tile(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -2917,12 +2928,11 @@ func.func @"a-b"(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %ar
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -2932,12 +2942,11 @@ func.func @"a-b"(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %ar
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -2994,12 +3003,11 @@ func.func @a_b(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -3009,12 +3017,11 @@ func.func @a_b(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -3075,12 +3082,11 @@ func.func @row_max_from_constant(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2
       // expected-error @+1 {{convert-attn-to-nvvm: a tile operand of a kv loop's op must be computed in the loop or carried by it (operand 1)}}
       %29 = attn.row_max %28 init %cst_1 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -3090,12 +3096,11 @@ func.func @row_max_from_constant(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -3155,13 +3160,12 @@ func.func @exp_diff_of_old_max(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       // expected-error @+1 {{convert-attn-to-nvvm: attn.exp_diff must subtract the step's attn.row_max}}
       %33 = attn.exp_diff %28, %arg8 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -3171,12 +3175,11 @@ func.func @exp_diff_of_old_max(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -3237,12 +3240,11 @@ func.func @rescale_from_constant(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       // expected-error @+1 {{convert-attn-to-nvvm: a tile operand of a kv loop's op must be computed in the loop or carried by it (operand 0)}}
       %30 = attn.rescale_factor %cst_1, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -3252,12 +3254,11 @@ func.func @rescale_from_constant(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -3318,12 +3319,11 @@ func.func @row_max_from_sum(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64
       // expected-error @+1 {{convert-attn-to-nvvm: the step's attn.row_max must start from the running max (its init) and be carried to the next block}}
       %29 = attn.row_max %28 init %arg9 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -3333,12 +3333,11 @@ func.func @row_max_from_sum(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -3399,12 +3398,11 @@ func.func @rescale_same_max(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       // expected-error @+1 {{convert-attn-to-nvvm: attn.rescale_factor must compare the carried running max with the step's attn.row_max}}
       %30 = attn.rescale_factor %arg8, %arg8 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -3414,12 +3412,11 @@ func.func @rescale_same_max(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -3480,12 +3477,11 @@ func.func @row_sum_from_one(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -3495,12 +3491,11 @@ func.func @row_sum_from_one(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -3561,12 +3556,11 @@ func.func @stage_on_query_load(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -3576,12 +3570,11 @@ func.func @stage_on_query_load(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -3641,13 +3634,12 @@ func.func @pv_on_unscaled_acc(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       // expected-error @+1 {{convert-attn-to-nvvm: attn.pv's accumulator must be the carried O, scaled by the step's attn.rescale_factor}}
       %35 = attn.pv %33, %34, %arg10 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -3657,12 +3649,11 @@ func.func @pv_on_unscaled_acc(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -3675,6 +3666,85 @@ func.func @pv_on_unscaled_acc(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x
   } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
   return %2 : tensor<?x2x?x64xbf16>
 }
+
+// -----
+
+// A step without O's rescale (attn.scale_rows of the accumulator) is not the
+// online softmax.
+func.func @no_acc_rescale(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
+  %scale_cst0 = arith.constant 0.180336878 : f32
+  %scale_cst1 = arith.constant 1.250000e-01 : f32
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
+  %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
+  %c1 = arith.constant 1 : index
+  %c-1 = arith.constant -1 : index
+  %c64 = arith.constant 64 : index
+  %c2 = arith.constant 2 : index
+  %c0 = arith.constant 0 : index
+  %dim = tensor.dim %arg0, %c0 : tensor<?x2x?x64xbf16>
+  %dim_2 = tensor.dim %arg0, %c2 : tensor<?x2x?x64xbf16>
+  %dim_3 = tensor.dim %arg1, %c2 : tensor<?x2x?x64xbf16>
+  %0 = arith.ceildivsi %dim_2, %c64 : index
+  %1 = tensor.empty(%dim, %dim_2) : tensor<?x2x?x64xbf16>
+  %2 = scf.forall (%arg3, %arg4, %arg5) in (%dim, 2, %0) shared_outs(%arg6 = %1) -> (tensor<?x2x?x64xbf16>) {
+    %3 = arith.muli %arg5, %c64 : index
+    %4 = attn.load_tile %arg0[%arg3, %arg4, %3] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+    %5 = arith.ceildivsi %dim_3, %c64 : index
+    %6 = arith.addi %3, %c64 : index
+    %7 = arith.minsi %6, %dim_2 : index
+    %8 = arith.addi %7, %c-1 : index
+    %9 = arith.addi %dim_3, %c-1 : index
+    %10 = arith.minsi %8, %9 : index
+    %11 = arith.addi %10, %c1 : index
+    %12 = arith.ceildivsi %11, %c64 : index
+    %13 = arith.maxsi %12, %c0 : index
+    %14 = arith.minsi %13, %5 : index
+    %15 = arith.cmpi slt, %10, %c0 : index
+    %16 = arith.select %15, %c0, %14 : index
+    %17 = arith.minsi %3, %9 : index
+    %18 = arith.addi %17, %c1 : index
+    %19 = arith.floordivsi %18, %c64 : index
+    %20 = arith.maxsi %19, %c0 : index
+    %21 = arith.minsi %20, %16 : index
+    // expected-error @+1 {{convert-attn-to-nvvm: this kv loop is not one step of the fused online softmax (run attn-fuse-online-softmax first): it has no attn.scale_rows of the accumulator}}
+    %22:3 = scf.for %arg7 = %c0 to %21 step %c1 iter_args(%arg8 = %cst_1, %arg9 = %cst_0, %arg10 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %26 = arith.muli %arg7, %c64 : index
+      %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+      %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
+      %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %35 = attn.pv %33, %34, %arg10 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
+      scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "full"}
+    %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %26 = arith.muli %arg7, %c64 : index
+      %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
+      %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+      %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
+      %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
+      %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
+      scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "tail"}
+    %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+    %24 = arith.subi %dim_2, %3 : index
+    %25 = arith.minsi %24, %c64 : index
+    %extracted_slice = tensor.extract_slice %output[0, 0] [%25, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %extracted_slice into %arg6[%arg3, %arg4, %3, 0] [1, 1, %25, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x2x?x64xbf16>
+    }
+  } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  return %2 : tensor<?x2x?x64xbf16>
+}
+
 
 // -----
 
@@ -3774,9 +3844,8 @@ func.func @turn_without_pass(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x6
         attn.ring_release %key : tensor<64x64xbf16>
         %31 = attn.row_max %30 init %arg9 : tensor<128x64xf32> -> tensor<128xf32>
         %32 = attn.rescale_factor %arg9, %31 scale_log2 %cst_2 : tensor<128xf32>
-        %33 = attn.scale_rows %arg10, %32 : tensor<128xf32>, tensor<128xf32>
         %34 = attn.exp_diff %30, %31 scale_log2 %cst_2 : tensor<128x64xf32>, tensor<128xf32>
-        %35 = attn.row_sum %34 init %33 : tensor<128x64xf32> -> tensor<128xf32>
+        %35 = attn.row_sum %34 init %arg10 scaled %32 : tensor<128x64xf32> -> tensor<128xf32>
         %36 = attn.scale_rows %arg11, %32 : tensor<128x64xf32>, tensor<128xf32>
         %37 = attn.pv %34, %value, %36 : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
         attn.ring_release %value : tensor<64x64xbf16>
@@ -3790,9 +3859,8 @@ func.func @turn_without_pass(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x6
         %31 = attn.mask %30 rows %5 cols %29 seq_q %dim_4 seq_k %dim_5 kind = causal : tensor<128x64xf32>
         %32 = attn.row_max %31 init %arg9 : tensor<128x64xf32> -> tensor<128xf32>
         %33 = attn.rescale_factor %arg9, %32 scale_log2 %cst_2 : tensor<128xf32>
-        %34 = attn.scale_rows %arg10, %33 : tensor<128xf32>, tensor<128xf32>
         %35 = attn.exp_diff %31, %32 scale_log2 %cst_2 : tensor<128x64xf32>, tensor<128xf32>
-        %36 = attn.row_sum %35 init %34 : tensor<128x64xf32> -> tensor<128xf32>
+        %36 = attn.row_sum %35 init %arg10 scaled %33 : tensor<128x64xf32> -> tensor<128xf32>
         %37 = attn.scale_rows %arg11, %33 : tensor<128x64xf32>, tensor<128xf32>
         %38 = attn.pv %35, %value, %37 : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
         attn.ring_release %value : tensor<64x64xbf16>
@@ -3909,9 +3977,8 @@ func.func @turns_in_one_loop(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x6
         attn.ring_release %key : tensor<64x64xbf16>
         %31 = attn.row_max %30 init %arg9 : tensor<128x64xf32> -> tensor<128xf32>
         %32 = attn.rescale_factor %arg9, %31 scale_log2 %cst_2 : tensor<128xf32>
-        %33 = attn.scale_rows %arg10, %32 : tensor<128xf32>, tensor<128xf32>
         %34 = attn.exp_diff %30, %31 scale_log2 %cst_2 : tensor<128x64xf32>, tensor<128xf32>
-        %35 = attn.row_sum %34 init %33 : tensor<128x64xf32> -> tensor<128xf32>
+        %35 = attn.row_sum %34 init %arg10 scaled %32 : tensor<128x64xf32> -> tensor<128xf32>
         %36 = attn.scale_rows %arg11, %32 : tensor<128x64xf32>, tensor<128xf32>
         %37 = attn.pv %34, %value, %36 : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
         attn.ring_release %value : tensor<64x64xbf16>
@@ -3926,9 +3993,8 @@ func.func @turns_in_one_loop(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x6
         %31 = attn.mask %30 rows %5 cols %29 seq_q %dim_4 seq_k %dim_5 kind = causal : tensor<128x64xf32>
         %32 = attn.row_max %31 init %arg9 : tensor<128x64xf32> -> tensor<128xf32>
         %33 = attn.rescale_factor %arg9, %32 scale_log2 %cst_2 : tensor<128xf32>
-        %34 = attn.scale_rows %arg10, %33 : tensor<128xf32>, tensor<128xf32>
         %35 = attn.exp_diff %31, %32 scale_log2 %cst_2 : tensor<128x64xf32>, tensor<128xf32>
-        %36 = attn.row_sum %35 init %34 : tensor<128x64xf32> -> tensor<128xf32>
+        %36 = attn.row_sum %35 init %arg10 scaled %33 : tensor<128x64xf32> -> tensor<128xf32>
         %37 = attn.scale_rows %arg11, %33 : tensor<128x64xf32>, tensor<128xf32>
         %38 = attn.pv %35, %value, %37 : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
         attn.ring_release %value : tensor<64x64xbf16>
@@ -4045,9 +4111,8 @@ func.func @stray_turn(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>
         attn.ring_release %key : tensor<64x64xbf16>
         %31 = attn.row_max %30 init %arg9 : tensor<128x64xf32> -> tensor<128xf32>
         %32 = attn.rescale_factor %arg9, %31 scale_log2 %cst_2 : tensor<128xf32>
-        %33 = attn.scale_rows %arg10, %32 : tensor<128xf32>, tensor<128xf32>
         %34 = attn.exp_diff %30, %31 scale_log2 %cst_2 : tensor<128x64xf32>, tensor<128xf32>
-        %35 = attn.row_sum %34 init %33 : tensor<128x64xf32> -> tensor<128xf32>
+        %35 = attn.row_sum %34 init %arg10 scaled %32 : tensor<128x64xf32> -> tensor<128xf32>
         %36 = attn.scale_rows %arg11, %32 : tensor<128x64xf32>, tensor<128xf32>
         %37 = attn.pv %34, %value, %36 : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
         attn.ring_release %value : tensor<64x64xbf16>
@@ -4061,9 +4126,8 @@ func.func @stray_turn(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>
         %31 = attn.mask %30 rows %5 cols %29 seq_q %dim_4 seq_k %dim_5 kind = causal : tensor<128x64xf32>
         %32 = attn.row_max %31 init %arg9 : tensor<128x64xf32> -> tensor<128xf32>
         %33 = attn.rescale_factor %arg9, %32 scale_log2 %cst_2 : tensor<128xf32>
-        %34 = attn.scale_rows %arg10, %33 : tensor<128xf32>, tensor<128xf32>
         %35 = attn.exp_diff %31, %32 scale_log2 %cst_2 : tensor<128x64xf32>, tensor<128xf32>
-        %36 = attn.row_sum %35 init %34 : tensor<128x64xf32> -> tensor<128xf32>
+        %36 = attn.row_sum %35 init %arg10 scaled %33 : tensor<128x64xf32> -> tensor<128xf32>
         %37 = attn.scale_rows %arg11, %33 : tensor<128x64xf32>, tensor<128xf32>
         %38 = attn.pv %35, %value, %37 : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
         attn.ring_release %value : tensor<64x64xbf16>
@@ -4180,9 +4244,8 @@ func.func @value_element_type(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x
         attn.ring_release %key : tensor<64x64xbf16>
         %31 = attn.row_max %30 init %arg9 : tensor<128x64xf32> -> tensor<128xf32>
         %32 = attn.rescale_factor %arg9, %31 scale_log2 %cst_2 : tensor<128xf32>
-        %33 = attn.scale_rows %arg10, %32 : tensor<128xf32>, tensor<128xf32>
         %34 = attn.exp_diff %30, %31 scale_log2 %cst_2 : tensor<128x64xf32>, tensor<128xf32>
-        %35 = attn.row_sum %34 init %33 : tensor<128x64xf32> -> tensor<128xf32>
+        %35 = attn.row_sum %34 init %arg10 scaled %32 : tensor<128x64xf32> -> tensor<128xf32>
         %36 = attn.scale_rows %arg11, %32 : tensor<128x64xf32>, tensor<128xf32>
         %37 = attn.pv %34, %value, %36 : tensor<128x64xf32>, tensor<64x64xf16>, tensor<128x64xf32>
         attn.ring_release %value : tensor<64x64xf16>
@@ -4196,9 +4259,8 @@ func.func @value_element_type(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x
         %31 = attn.mask %30 rows %5 cols %29 seq_q %dim_4 seq_k %dim_5 kind = causal : tensor<128x64xf32>
         %32 = attn.row_max %31 init %arg9 : tensor<128x64xf32> -> tensor<128xf32>
         %33 = attn.rescale_factor %arg9, %32 scale_log2 %cst_2 : tensor<128xf32>
-        %34 = attn.scale_rows %arg10, %33 : tensor<128xf32>, tensor<128xf32>
         %35 = attn.exp_diff %31, %32 scale_log2 %cst_2 : tensor<128x64xf32>, tensor<128xf32>
-        %36 = attn.row_sum %35 init %34 : tensor<128x64xf32> -> tensor<128xf32>
+        %36 = attn.row_sum %35 init %arg10 scaled %33 : tensor<128x64xf32> -> tensor<128xf32>
         %37 = attn.scale_rows %arg11, %33 : tensor<128x64xf32>, tensor<128xf32>
         %38 = attn.pv %35, %value, %37 : tensor<128x64xf32>, tensor<64x64xf16>, tensor<128x64xf32>
         attn.ring_release %value : tensor<64x64xf16>
@@ -4315,9 +4377,8 @@ func.func @no_value_release(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64
         attn.ring_release %key : tensor<64x64xbf16>
         %31 = attn.row_max %30 init %arg9 : tensor<128x64xf32> -> tensor<128xf32>
         %32 = attn.rescale_factor %arg9, %31 scale_log2 %cst_2 : tensor<128xf32>
-        %33 = attn.scale_rows %arg10, %32 : tensor<128xf32>, tensor<128xf32>
         %34 = attn.exp_diff %30, %31 scale_log2 %cst_2 : tensor<128x64xf32>, tensor<128xf32>
-        %35 = attn.row_sum %34 init %33 : tensor<128x64xf32> -> tensor<128xf32>
+        %35 = attn.row_sum %34 init %arg10 scaled %32 : tensor<128x64xf32> -> tensor<128xf32>
         %36 = attn.scale_rows %arg11, %32 : tensor<128x64xf32>, tensor<128xf32>
         %37 = attn.pv %34, %value, %36 : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
         scf.yield %31, %35, %37 : tensor<128xf32>, tensor<128xf32>, tensor<128x64xf32>
@@ -4330,9 +4391,8 @@ func.func @no_value_release(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64
         %31 = attn.mask %30 rows %5 cols %29 seq_q %dim_4 seq_k %dim_5 kind = causal : tensor<128x64xf32>
         %32 = attn.row_max %31 init %arg9 : tensor<128x64xf32> -> tensor<128xf32>
         %33 = attn.rescale_factor %arg9, %32 scale_log2 %cst_2 : tensor<128xf32>
-        %34 = attn.scale_rows %arg10, %33 : tensor<128xf32>, tensor<128xf32>
         %35 = attn.exp_diff %31, %32 scale_log2 %cst_2 : tensor<128x64xf32>, tensor<128xf32>
-        %36 = attn.row_sum %35 init %34 : tensor<128x64xf32> -> tensor<128xf32>
+        %36 = attn.row_sum %35 init %arg10 scaled %33 : tensor<128x64xf32> -> tensor<128xf32>
         %37 = attn.scale_rows %arg11, %33 : tensor<128x64xf32>, tensor<128xf32>
         %38 = attn.pv %35, %value, %37 : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
         attn.ring_release %value : tensor<64x64xbf16>
@@ -4398,12 +4458,11 @@ func.func @launch_dependents_twice(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -4413,12 +4472,11 @@ func.func @launch_dependents_twice(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     attn.launch_dependents
@@ -4492,11 +4550,10 @@ func.func @overlap_with_probs_buffer(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor
         attn.ring_release %key : tensor<64x64xbf16>
         %28 = attn.row_max %27 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
         %29 = attn.rescale_factor %arg8, %28 scale_log2 %cst_2 : tensor<64xf32>
-        %30 = attn.scale_rows %arg9, %29 : tensor<64xf32>, tensor<64xf32>
         %31 = attn.scale_rows %arg10, %29 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64xf32>
         %32 = attn.exp_diff %27, %28 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
         %33 = attn.pv %32, %value, %31 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-        %34 = attn.row_sum %32 init %30 : tensor<64x64xf32> -> tensor<64xf32>
+        %34 = attn.row_sum %32 init %arg9 scaled %29 : tensor<64x64xf32> -> tensor<64xf32>
         attn.ring_release %value {attn.stage = 1 : i64} : tensor<64x64xbf16>
         scf.yield %28, %34, %33 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
       } {attn.kv_range = "full"}
@@ -4508,11 +4565,10 @@ func.func @overlap_with_probs_buffer(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor
         %29 = attn.mask %28 rows %3 cols %27 seq_q %dim_4 seq_k %dim_5 kind = causal : tensor<64x64xf32>
         %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
         %31 = attn.rescale_factor %arg8, %30 scale_log2 %cst_2 : tensor<64xf32>
-        %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
         %33 = attn.scale_rows %arg10, %31 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64xf32>
         %34 = attn.exp_diff %29, %30 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
         %35 = attn.pv %34, %value, %33 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-        %36 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+        %36 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
         attn.ring_release %value {attn.stage = 1 : i64} : tensor<64x64xbf16>
         scf.yield %30, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
       } {attn.kv_range = "tail"}
@@ -4586,11 +4642,10 @@ func.func @probs_buffer_not_128_byte_swizzled(%arg0: tensor<?x2x?x64xbf16>, %arg
         attn.ring_release %key : tensor<64x64xbf16>
         %28 = attn.row_max %27 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
         %29 = attn.rescale_factor %arg8, %28 scale_log2 %cst_2 : tensor<64xf32>
-        %30 = attn.scale_rows %arg9, %29 : tensor<64xf32>, tensor<64xf32>
         %31 = attn.scale_rows %arg10, %29 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64xf32>
         %32 = attn.exp_diff %27, %28 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
         %33 = attn.pv %32, %value, %31 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-        %34 = attn.row_sum %32 init %30 : tensor<64x64xf32> -> tensor<64xf32>
+        %34 = attn.row_sum %32 init %arg9 scaled %29 : tensor<64x64xf32> -> tensor<64xf32>
         attn.ring_release %value {attn.stage = 1 : i64} : tensor<64x64xbf16>
         scf.yield %28, %34, %33 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
       } {attn.kv_range = "full"}
@@ -4602,11 +4657,10 @@ func.func @probs_buffer_not_128_byte_swizzled(%arg0: tensor<?x2x?x64xbf16>, %arg
         %29 = attn.mask %28 rows %3 cols %27 seq_q %dim_4 seq_k %dim_5 kind = causal : tensor<64x64xf32>
         %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
         %31 = attn.rescale_factor %arg8, %30 scale_log2 %cst_2 : tensor<64xf32>
-        %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
         %33 = attn.scale_rows %arg10, %31 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64xf32>
         %34 = attn.exp_diff %29, %30 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
         %35 = attn.pv %34, %value, %33 {attn.stage = 1 : i64} : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-        %36 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+        %36 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
         attn.ring_release %value {attn.stage = 1 : i64} : tensor<64x64xbf16>
         scf.yield %30, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
       } {attn.kv_range = "tail"}
@@ -4657,9 +4711,8 @@ func.func @query_from_pages(%arg0: tensor<?x4x?x64xbf16>, %arg1: tensor<?x16x4x6
       %16 = attn.qk %5, %15 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %17 = attn.row_max %16 init %arg10 : tensor<64x64xf32> -> tensor<64xf32>
       %18 = attn.rescale_factor %arg10, %17 scale_log2 %cst_2 : tensor<64xf32>
-      %19 = attn.scale_rows %arg11, %18 : tensor<64xf32>, tensor<64xf32>
       %20 = attn.exp_diff %16, %17 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
-      %21 = attn.row_sum %20 init %19 : tensor<64x64xf32> -> tensor<64xf32>
+      %21 = attn.row_sum %20 init %arg11 scaled %18 : tensor<64x64xf32> -> tensor<64xf32>
       %22 = attn.load_paged_tile %arg2[%arg5, %arg6, %14] pages %arg3 length %4 : tensor<?x16x4x64xbf16>, tensor<?x?xi32> -> tensor<64x64xbf16>
       %23 = attn.scale_rows %arg12, %18 : tensor<64x64xf32>, tensor<64xf32>
       %24 = attn.pv %20, %22, %23 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
@@ -4672,9 +4725,8 @@ func.func @query_from_pages(%arg0: tensor<?x4x?x64xbf16>, %arg1: tensor<?x16x4x6
       %17 = attn.mask %16 rows %3 cols %14 seq_q %dim_4 seq_k %4 : tensor<64x64xf32>
       %18 = attn.row_max %17 init %arg10 : tensor<64x64xf32> -> tensor<64xf32>
       %19 = attn.rescale_factor %arg10, %18 scale_log2 %cst_2 : tensor<64xf32>
-      %20 = attn.scale_rows %arg11, %19 : tensor<64xf32>, tensor<64xf32>
       %21 = attn.exp_diff %17, %18 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
-      %22 = attn.row_sum %21 init %20 : tensor<64x64xf32> -> tensor<64xf32>
+      %22 = attn.row_sum %21 init %arg11 scaled %19 : tensor<64x64xf32> -> tensor<64xf32>
       %23 = attn.load_paged_tile %arg2[%arg5, %arg6, %14] pages %arg3 length %4 : tensor<?x16x4x64xbf16>, tensor<?x?xi32> -> tensor<64x64xbf16>
       %24 = attn.scale_rows %arg12, %19 : tensor<64x64xf32>, tensor<64xf32>
       %25 = attn.pv %21, %23, %24 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
@@ -4725,9 +4777,8 @@ func.func @value_length(%arg0: tensor<?x4x?x64xbf16>, %arg1: tensor<?x16x4x64xbf
       %16 = attn.qk %5, %15 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %17 = attn.row_max %16 init %arg10 : tensor<64x64xf32> -> tensor<64xf32>
       %18 = attn.rescale_factor %arg10, %17 scale_log2 %cst_2 : tensor<64xf32>
-      %19 = attn.scale_rows %arg11, %18 : tensor<64xf32>, tensor<64xf32>
       %20 = attn.exp_diff %16, %17 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
-      %21 = attn.row_sum %20 init %19 : tensor<64x64xf32> -> tensor<64xf32>
+      %21 = attn.row_sum %20 init %arg11 scaled %18 : tensor<64x64xf32> -> tensor<64xf32>
       %22 = attn.load_paged_tile %arg2[%arg5, %arg6, %14] pages %arg3 length %dim_4 : tensor<?x16x4x64xbf16>, tensor<?x?xi32> -> tensor<64x64xbf16>
       %23 = attn.scale_rows %arg12, %18 : tensor<64x64xf32>, tensor<64xf32>
       %24 = attn.pv %20, %22, %23 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
@@ -4740,9 +4791,8 @@ func.func @value_length(%arg0: tensor<?x4x?x64xbf16>, %arg1: tensor<?x16x4x64xbf
       %17 = attn.mask %16 rows %3 cols %14 seq_q %dim_4 seq_k %4 : tensor<64x64xf32>
       %18 = attn.row_max %17 init %arg10 : tensor<64x64xf32> -> tensor<64xf32>
       %19 = attn.rescale_factor %arg10, %18 scale_log2 %cst_2 : tensor<64xf32>
-      %20 = attn.scale_rows %arg11, %19 : tensor<64xf32>, tensor<64xf32>
       %21 = attn.exp_diff %17, %18 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
-      %22 = attn.row_sum %21 init %20 : tensor<64x64xf32> -> tensor<64xf32>
+      %22 = attn.row_sum %21 init %arg11 scaled %19 : tensor<64x64xf32> -> tensor<64xf32>
       %23 = attn.load_paged_tile %arg2[%arg5, %arg6, %14] pages %arg3 length %dim_4 : tensor<?x16x4x64xbf16>, tensor<?x?xi32> -> tensor<64x64xbf16>
       %24 = attn.scale_rows %arg12, %19 : tensor<64x64xf32>, tensor<64xf32>
       %25 = attn.pv %21, %23, %24 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
@@ -4822,9 +4872,8 @@ func.func @value_rows(%arg0: tensor<1x?x4x64xbf16>, %arg1: tensor<1x?x2x64xbf16>
       %44 = attn.qk %15, %43 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %45 = attn.row_max %44 init %arg11 : tensor<64x64xf32> -> tensor<64xf32>
       %46 = attn.rescale_factor %arg11, %45 scale_log2 %cst_2 : tensor<64xf32>
-      %47 = attn.scale_rows %arg12, %46 : tensor<64xf32>, tensor<64xf32>
       %48 = attn.exp_diff %44, %45 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
-      %49 = attn.row_sum %48 init %47 : tensor<64x64xf32> -> tensor<64xf32>
+      %49 = attn.row_sum %48 init %arg12 scaled %46 : tensor<64x64xf32> -> tensor<64xf32>
       %50 = attn.load_varlen_tile %arg2[%6, %42] rows %9 to %10 layout = bshd : tensor<1x?x2x64xbf16> -> tensor<64x64xbf16>
       %51 = attn.scale_rows %arg13, %46 : tensor<64x64xf32>, tensor<64xf32>
       %52 = attn.pv %48, %50, %51 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
@@ -4838,9 +4887,8 @@ func.func @value_rows(%arg0: tensor<1x?x4x64xbf16>, %arg1: tensor<1x?x2x64xbf16>
       %45 = attn.mask %44 rows %7 cols %42 seq_q %13 seq_k %14 kind = causal : tensor<64x64xf32>
       %46 = attn.row_max %45 init %arg11 : tensor<64x64xf32> -> tensor<64xf32>
       %47 = attn.rescale_factor %arg11, %46 scale_log2 %cst_2 : tensor<64xf32>
-      %48 = attn.scale_rows %arg12, %47 : tensor<64xf32>, tensor<64xf32>
       %49 = attn.exp_diff %45, %46 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
-      %50 = attn.row_sum %49 init %48 : tensor<64x64xf32> -> tensor<64xf32>
+      %50 = attn.row_sum %49 init %arg12 scaled %47 : tensor<64x64xf32> -> tensor<64xf32>
       %51 = attn.load_varlen_tile %arg2[%6, %42] rows %9 to %10 layout = bshd : tensor<1x?x2x64xbf16> -> tensor<64x64xbf16>
       %52 = attn.scale_rows %arg13, %47 : tensor<64x64xf32>, tensor<64xf32>
       %53 = attn.pv %49, %51, %52 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
@@ -4926,9 +4974,8 @@ func.func @query_rows_computed(%arg0: tensor<1x?x4x64xbf16>, %arg1: tensor<1x?x2
       %44 = attn.qk %15, %43 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %45 = attn.row_max %44 init %arg11 : tensor<64x64xf32> -> tensor<64xf32>
       %46 = attn.rescale_factor %arg11, %45 scale_log2 %cst_2 : tensor<64xf32>
-      %47 = attn.scale_rows %arg12, %46 : tensor<64xf32>, tensor<64xf32>
       %48 = attn.exp_diff %44, %45 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
-      %49 = attn.row_sum %48 init %47 : tensor<64x64xf32> -> tensor<64xf32>
+      %49 = attn.row_sum %48 init %arg12 scaled %46 : tensor<64x64xf32> -> tensor<64xf32>
       %50 = attn.load_varlen_tile %arg2[%6, %42] rows %11 to %12 layout = bshd : tensor<1x?x2x64xbf16> -> tensor<64x64xbf16>
       %51 = attn.scale_rows %arg13, %46 : tensor<64x64xf32>, tensor<64xf32>
       %52 = attn.pv %48, %50, %51 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
@@ -4941,9 +4988,8 @@ func.func @query_rows_computed(%arg0: tensor<1x?x4x64xbf16>, %arg1: tensor<1x?x2
       %45 = attn.mask %44 rows %7 cols %42 seq_q %13 seq_k %14 kind = causal : tensor<64x64xf32>
       %46 = attn.row_max %45 init %arg11 : tensor<64x64xf32> -> tensor<64xf32>
       %47 = attn.rescale_factor %arg11, %46 scale_log2 %cst_2 : tensor<64xf32>
-      %48 = attn.scale_rows %arg12, %47 : tensor<64xf32>, tensor<64xf32>
       %49 = attn.exp_diff %45, %46 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
-      %50 = attn.row_sum %49 init %48 : tensor<64x64xf32> -> tensor<64xf32>
+      %50 = attn.row_sum %49 init %arg12 scaled %47 : tensor<64x64xf32> -> tensor<64xf32>
       %51 = attn.load_varlen_tile %arg2[%6, %42] rows %11 to %12 layout = bshd : tensor<1x?x2x64xbf16> -> tensor<64x64xbf16>
       %52 = attn.scale_rows %arg13, %47 : tensor<64x64xf32>, tensor<64xf32>
       %53 = attn.pv %49, %51, %52 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
@@ -5028,9 +5074,8 @@ func.func @tiles_of_keys(%arg0: tensor<1x?x4x64xbf16>, %arg1: tensor<1x?x2x64xbf
       %44 = attn.qk %15, %43 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %45 = attn.row_max %44 init %arg11 : tensor<64x64xf32> -> tensor<64xf32>
       %46 = attn.rescale_factor %arg11, %45 scale_log2 %cst_2 : tensor<64xf32>
-      %47 = attn.scale_rows %arg12, %46 : tensor<64xf32>, tensor<64xf32>
       %48 = attn.exp_diff %44, %45 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
-      %49 = attn.row_sum %48 init %47 : tensor<64x64xf32> -> tensor<64xf32>
+      %49 = attn.row_sum %48 init %arg12 scaled %46 : tensor<64x64xf32> -> tensor<64xf32>
       %50 = attn.load_varlen_tile %arg2[%6, %42] rows %11 to %12 layout = bshd : tensor<1x?x2x64xbf16> -> tensor<64x64xbf16>
       %51 = attn.scale_rows %arg13, %46 : tensor<64x64xf32>, tensor<64xf32>
       %52 = attn.pv %48, %50, %51 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
@@ -5043,9 +5088,8 @@ func.func @tiles_of_keys(%arg0: tensor<1x?x4x64xbf16>, %arg1: tensor<1x?x2x64xbf
       %45 = attn.mask %44 rows %7 cols %42 seq_q %13 seq_k %14 kind = causal : tensor<64x64xf32>
       %46 = attn.row_max %45 init %arg11 : tensor<64x64xf32> -> tensor<64xf32>
       %47 = attn.rescale_factor %arg11, %46 scale_log2 %cst_2 : tensor<64xf32>
-      %48 = attn.scale_rows %arg12, %47 : tensor<64xf32>, tensor<64xf32>
       %49 = attn.exp_diff %45, %46 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
-      %50 = attn.row_sum %49 init %48 : tensor<64x64xf32> -> tensor<64xf32>
+      %50 = attn.row_sum %49 init %arg12 scaled %47 : tensor<64x64xf32> -> tensor<64xf32>
       %51 = attn.load_varlen_tile %arg2[%6, %42] rows %11 to %12 layout = bshd : tensor<1x?x2x64xbf16> -> tensor<64x64xbf16>
       %52 = attn.scale_rows %arg13, %47 : tensor<64x64xf32>, tensor<64xf32>
       %53 = attn.pv %49, %51, %52 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
@@ -5130,9 +5174,8 @@ func.func @scheduler_block_m(%arg0: tensor<1x?x4x64xbf16>, %arg1: tensor<1x?x2x6
       %44 = attn.qk %15, %43 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %45 = attn.row_max %44 init %arg11 : tensor<64x64xf32> -> tensor<64xf32>
       %46 = attn.rescale_factor %arg11, %45 scale_log2 %cst_2 : tensor<64xf32>
-      %47 = attn.scale_rows %arg12, %46 : tensor<64xf32>, tensor<64xf32>
       %48 = attn.exp_diff %44, %45 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
-      %49 = attn.row_sum %48 init %47 : tensor<64x64xf32> -> tensor<64xf32>
+      %49 = attn.row_sum %48 init %arg12 scaled %46 : tensor<64x64xf32> -> tensor<64xf32>
       %50 = attn.load_varlen_tile %arg2[%6, %42] rows %11 to %12 layout = bshd : tensor<1x?x2x64xbf16> -> tensor<64x64xbf16>
       %51 = attn.scale_rows %arg13, %46 : tensor<64x64xf32>, tensor<64xf32>
       %52 = attn.pv %48, %50, %51 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
@@ -5145,9 +5188,8 @@ func.func @scheduler_block_m(%arg0: tensor<1x?x4x64xbf16>, %arg1: tensor<1x?x2x6
       %45 = attn.mask %44 rows %7 cols %42 seq_q %13 seq_k %14 kind = causal : tensor<64x64xf32>
       %46 = attn.row_max %45 init %arg11 : tensor<64x64xf32> -> tensor<64xf32>
       %47 = attn.rescale_factor %arg11, %46 scale_log2 %cst_2 : tensor<64xf32>
-      %48 = attn.scale_rows %arg12, %47 : tensor<64xf32>, tensor<64xf32>
       %49 = attn.exp_diff %45, %46 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
-      %50 = attn.row_sum %49 init %48 : tensor<64x64xf32> -> tensor<64xf32>
+      %50 = attn.row_sum %49 init %arg12 scaled %47 : tensor<64x64xf32> -> tensor<64xf32>
       %51 = attn.load_varlen_tile %arg2[%6, %42] rows %11 to %12 layout = bshd : tensor<1x?x2x64xbf16> -> tensor<64x64xbf16>
       %52 = attn.scale_rows %arg13, %47 : tensor<64x64xf32>, tensor<64xf32>
       %53 = attn.pv %49, %51, %52 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
@@ -5216,12 +5258,11 @@ func.func @kv_loops_read_other_heads(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -5232,12 +5273,11 @@ func.func @kv_loops_read_other_heads(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -5297,12 +5337,11 @@ func.func @region_at_tile_top_level(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -5312,12 +5351,11 @@ func.func @region_at_tile_top_level(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %flag = arith.cmpi slt, %3, %c64 : index
@@ -5381,12 +5419,11 @@ func.func @values_at_other_head(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %c1, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -5396,13 +5433,12 @@ func.func @values_at_other_head(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       // expected-error @+1 {{convert-attn-to-nvvm: V must be loaded at K's head (the kernel loads both at the kv head of K's load)}}
       %35 = attn.load_tile %arg2[%arg3, %c1, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -5464,12 +5500,11 @@ func.func @call_at_tile_top_level(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -5479,12 +5514,11 @@ func.func @call_at_tile_top_level(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     // expected-error @+1 {{convert-attn-to-nvvm: 'func.call' at the top level of a tile has no GPU lowering: there the kernel lowers the Q load and its wait, attn.warp_specialize, the kv loops (and their prologue and epilogue), attn.launch_dependents and attn.finalize, and computes ops without effects or regions where they are read}}

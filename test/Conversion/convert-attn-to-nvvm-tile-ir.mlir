@@ -58,12 +58,11 @@ func.func @causal(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %a
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -73,12 +72,11 @@ func.func @causal(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %a
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -144,12 +142,11 @@ func.func @tail_unmasked(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -159,12 +156,11 @@ func.func @tail_unmasked(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %28, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -240,12 +236,11 @@ func.func @softcapped(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>
       %28 = attn.softcap %qk scale %scale_cst0 cap = 3.000000e+01 : tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst1 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst1 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -256,12 +251,11 @@ func.func @softcapped(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst1 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst1 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst2 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -329,12 +323,11 @@ func.func @moved_keys(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -344,12 +337,11 @@ func.func @moved_keys(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -422,12 +414,11 @@ func.func @moved_output(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf1
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -437,12 +428,11 @@ func.func @moved_output(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf1
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -510,12 +500,11 @@ func.func @lse_scale_from_argument(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?
       %28 = attn.softcap %qk scale %scale_cst0 cap = 3.000000e+01 : tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst1 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst1 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -526,12 +515,11 @@ func.func @lse_scale_from_argument(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst1 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst1 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %s mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -621,9 +609,8 @@ func.func @pipelined(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>,
         attn.ring_release %key : tensor<64x64xbf16>
         %31 = attn.row_max %30 init %arg9 : tensor<128x64xf32> -> tensor<128xf32>
         %32 = attn.rescale_factor %arg9, %31 scale_log2 %cst_2 : tensor<128xf32>
-        %33 = attn.scale_rows %arg10, %32 : tensor<128xf32>, tensor<128xf32>
         %34 = attn.exp_diff %30, %31 scale_log2 %cst_2 : tensor<128x64xf32>, tensor<128xf32>
-        %35 = attn.row_sum %34 init %33 : tensor<128x64xf32> -> tensor<128xf32>
+        %35 = attn.row_sum %34 init %arg10 scaled %32 : tensor<128x64xf32> -> tensor<128xf32>
         %36 = attn.scale_rows %arg11, %32 {attn.stage = 1 : i64} : tensor<128x64xf32>, tensor<128xf32>
         %37 = attn.pv %34, %value, %36 {attn.stage = 1 : i64} : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
         attn.ring_release %value {attn.stage = 1 : i64} : tensor<64x64xbf16>
@@ -637,9 +624,8 @@ func.func @pipelined(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>,
         %31 = attn.mask %30 rows %5 cols %29 seq_q %dim_4 seq_k %dim_5 kind = causal : tensor<128x64xf32>
         %32 = attn.row_max %31 init %arg9 : tensor<128x64xf32> -> tensor<128xf32>
         %33 = attn.rescale_factor %arg9, %32 scale_log2 %cst_2 : tensor<128xf32>
-        %34 = attn.scale_rows %arg10, %33 : tensor<128xf32>, tensor<128xf32>
         %35 = attn.exp_diff %31, %32 scale_log2 %cst_2 : tensor<128x64xf32>, tensor<128xf32>
-        %36 = attn.row_sum %35 init %34 : tensor<128x64xf32> -> tensor<128xf32>
+        %36 = attn.row_sum %35 init %arg10 scaled %33 : tensor<128x64xf32> -> tensor<128xf32>
         %37 = attn.scale_rows %arg11, %33 {attn.stage = 1 : i64} : tensor<128x64xf32>, tensor<128xf32>
         %38 = attn.pv %35, %value, %37 {attn.stage = 1 : i64} : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
         attn.ring_release %value {attn.stage = 1 : i64} : tensor<64x64xbf16>
@@ -737,9 +723,8 @@ func.func @not_pipelined(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64xbf
         attn.ring_release %key : tensor<64x64xbf16>
         %31 = attn.row_max %30 init %arg9 : tensor<128x64xf32> -> tensor<128xf32>
         %32 = attn.rescale_factor %arg9, %31 scale_log2 %cst_2 : tensor<128xf32>
-        %33 = attn.scale_rows %arg10, %32 : tensor<128xf32>, tensor<128xf32>
         %34 = attn.exp_diff %30, %31 scale_log2 %cst_2 : tensor<128x64xf32>, tensor<128xf32>
-        %35 = attn.row_sum %34 init %33 : tensor<128x64xf32> -> tensor<128xf32>
+        %35 = attn.row_sum %34 init %arg10 scaled %32 : tensor<128x64xf32> -> tensor<128xf32>
         %36 = attn.scale_rows %arg11, %32 : tensor<128x64xf32>, tensor<128xf32>
         %37 = attn.pv %34, %value, %36 : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
         attn.ring_release %value : tensor<64x64xbf16>
@@ -753,9 +738,8 @@ func.func @not_pipelined(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64xbf
         %31 = attn.mask %30 rows %5 cols %29 seq_q %dim_4 seq_k %dim_5 kind = causal : tensor<128x64xf32>
         %32 = attn.row_max %31 init %arg9 : tensor<128x64xf32> -> tensor<128xf32>
         %33 = attn.rescale_factor %arg9, %32 scale_log2 %cst_2 : tensor<128xf32>
-        %34 = attn.scale_rows %arg10, %33 : tensor<128xf32>, tensor<128xf32>
         %35 = attn.exp_diff %31, %32 scale_log2 %cst_2 : tensor<128x64xf32>, tensor<128xf32>
-        %36 = attn.row_sum %35 init %34 : tensor<128x64xf32> -> tensor<128xf32>
+        %36 = attn.row_sum %35 init %arg10 scaled %33 : tensor<128x64xf32> -> tensor<128xf32>
         %37 = attn.scale_rows %arg11, %33 : tensor<128x64xf32>, tensor<128xf32>
         %38 = attn.pv %35, %value, %37 : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
         attn.ring_release %value : tensor<64x64xbf16>
@@ -866,9 +850,8 @@ func.func @turns(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %ar
         attn.ring_release %key : tensor<64x64xbf16>
         %31 = attn.row_max %30 init %arg9 : tensor<128x64xf32> -> tensor<128xf32>
         %32 = attn.rescale_factor %arg9, %31 scale_log2 %cst_2 : tensor<128xf32>
-        %33 = attn.scale_rows %arg10, %32 : tensor<128xf32>, tensor<128xf32>
         %34 = attn.exp_diff %30, %31 scale_log2 %cst_2 : tensor<128x64xf32>, tensor<128xf32>
-        %35 = attn.row_sum %34 init %33 : tensor<128x64xf32> -> tensor<128xf32>
+        %35 = attn.row_sum %34 init %arg10 scaled %32 : tensor<128x64xf32> -> tensor<128xf32>
         %36 = attn.scale_rows %arg11, %32 : tensor<128x64xf32>, tensor<128xf32>
         %37 = attn.pv %34, %value, %36 : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
         attn.ring_release %value : tensor<64x64xbf16>
@@ -884,9 +867,8 @@ func.func @turns(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %ar
         %31 = attn.mask %30 rows %5 cols %29 seq_q %dim_4 seq_k %dim_5 kind = causal : tensor<128x64xf32>
         %32 = attn.row_max %31 init %arg9 : tensor<128x64xf32> -> tensor<128xf32>
         %33 = attn.rescale_factor %arg9, %32 scale_log2 %cst_2 : tensor<128xf32>
-        %34 = attn.scale_rows %arg10, %33 : tensor<128xf32>, tensor<128xf32>
         %35 = attn.exp_diff %31, %32 scale_log2 %cst_2 : tensor<128x64xf32>, tensor<128xf32>
-        %36 = attn.row_sum %35 init %34 : tensor<128x64xf32> -> tensor<128xf32>
+        %36 = attn.row_sum %35 init %arg10 scaled %33 : tensor<128x64xf32> -> tensor<128xf32>
         %37 = attn.scale_rows %arg11, %33 : tensor<128x64xf32>, tensor<128xf32>
         %38 = attn.pv %35, %value, %37 : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
         attn.ring_release %value : tensor<64x64xbf16>
@@ -986,9 +968,8 @@ func.func @rotated_prologue(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64
         %41 = attn.mask %40 rows %8 cols %39 seq_q %dim_3 seq_k %dim_4 kind = causal : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
         %42 = attn.row_max %41 init %cst_5 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %43 = attn.rescale_factor %cst_5, %42 scale_log2 %3 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-        %44 = attn.scale_rows %cst_6, %43 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %45 = attn.exp_diff %41, %42 scale_log2 %3 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-        %46 = attn.row_sum %45 init %44 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+        %46 = attn.row_sum %45 init %cst_6 scaled %43 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         scf.yield %42, %46, %cst_7, %45, %43, %value : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
       } else {
         %cst_10 = arith.constant dense<0.000000e+00> : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
@@ -1008,9 +989,8 @@ func.func @rotated_prologue(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64
         attn.ring_release %key : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
         %42 = attn.row_max %39 init %arg10 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %43 = attn.rescale_factor %arg10, %42 scale_log2 %3 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-        %44 = attn.scale_rows %arg11, %43 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %45 = attn.exp_diff %39, %42 scale_log2 %3 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-        %46 = attn.row_sum %45 init %44 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+        %46 = attn.row_sum %45 init %arg11 scaled %43 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         attn.ring_release %arg15 {attn.stage = 1 : i64} : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
         scf.yield %42, %46, %41, %45, %43, %value : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
       } {attn.kv_range = "full"}
@@ -1027,9 +1007,8 @@ func.func @rotated_prologue(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64
         %43 = attn.mask %40 rows %8 cols %39 seq_q %dim_3 seq_k %dim_4 kind = causal : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
         %44 = attn.row_max %43 init %arg10 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %45 = attn.rescale_factor %arg10, %44 scale_log2 %3 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-        %46 = attn.scale_rows %arg11, %45 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %47 = attn.exp_diff %43, %44 scale_log2 %3 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-        %48 = attn.row_sum %47 init %46 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+        %48 = attn.row_sum %47 init %arg11 scaled %45 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         attn.ring_release %arg15 {attn.stage = 1 : i64} : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
         scf.yield %44, %48, %42, %47, %45, %value : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
       } {attn.kv_range = "tail"}
@@ -1135,9 +1114,8 @@ func.func @rotated_unmasked(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64
         attn.ring_release %key : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
         %42 = attn.row_max %40 init %cst_5 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %43 = attn.rescale_factor %cst_5, %42 scale_log2 %3 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-        %44 = attn.scale_rows %cst_6, %43 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %45 = attn.exp_diff %40, %42 scale_log2 %3 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-        %46 = attn.row_sum %45 init %44 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+        %46 = attn.row_sum %45 init %cst_6 scaled %43 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         scf.yield %42, %46, %cst_7, %45, %43, %value : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
       } else {
         %cst_10 = arith.constant dense<0.000000e+00> : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
@@ -1157,9 +1135,8 @@ func.func @rotated_unmasked(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64
         attn.ring_release %key : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
         %42 = attn.row_max %39 init %arg10 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %43 = attn.rescale_factor %arg10, %42 scale_log2 %3 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-        %44 = attn.scale_rows %arg11, %43 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %45 = attn.exp_diff %39, %42 scale_log2 %3 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-        %46 = attn.row_sum %45 init %44 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+        %46 = attn.row_sum %45 init %arg11 scaled %43 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         attn.ring_release %arg15 {attn.stage = 1 : i64} : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
         scf.yield %42, %46, %41, %45, %43, %value : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
       } {attn.kv_range = "full"}
@@ -1174,9 +1151,8 @@ func.func @rotated_unmasked(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64
         attn.ring_release %key : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
         %44 = attn.row_max %40 init %arg10 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %45 = attn.rescale_factor %arg10, %44 scale_log2 %3 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-        %46 = attn.scale_rows %arg11, %45 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %47 = attn.exp_diff %40, %44 scale_log2 %3 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-        %48 = attn.row_sum %47 init %46 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+        %48 = attn.row_sum %47 init %arg11 scaled %45 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         attn.ring_release %arg15 {attn.stage = 1 : i64} : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
         scf.yield %44, %48, %42, %47, %45, %value : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
       } {attn.kv_range = "tail"}
@@ -1260,12 +1236,11 @@ func.func @launch_dependents_between_loops(%arg0: tensor<?x2x?x64xbf16>, %arg1: 
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     attn.launch_dependents
@@ -1276,12 +1251,11 @@ func.func @launch_dependents_between_loops(%arg0: tensor<?x2x?x64xbf16>, %arg1: 
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -1346,12 +1320,11 @@ func.func @launch_dependents_after_finalize(%arg0: tensor<?x2x?x64xbf16>, %arg1:
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -1361,12 +1334,11 @@ func.func @launch_dependents_after_finalize(%arg0: tensor<?x2x?x64xbf16>, %arg1:
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -1438,12 +1410,11 @@ func.func @query_wait_then_signal(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -1453,12 +1424,11 @@ func.func @query_wait_then_signal(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
@@ -1527,12 +1497,11 @@ func.func @signal_then_query_wait(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x
       %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
-      %31 = attn.scale_rows %arg9, %30 : tensor<64xf32>, tensor<64xf32>
       %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
       %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %36 = attn.row_sum %33 init %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "full"}
     %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
@@ -1542,12 +1511,11 @@ func.func @signal_then_query_wait(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x
       %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
-      %32 = attn.scale_rows %arg9, %31 : tensor<64xf32>, tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
       %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %37 = attn.row_sum %34 init %32 : tensor<64x64xf32> -> tensor<64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     } {attn.kv_range = "tail"}
     %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>

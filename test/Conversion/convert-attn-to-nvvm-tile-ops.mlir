@@ -55,9 +55,8 @@ func.func @qk(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2:
       %s = attn.qk %q, %k : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %m = attn.row_max %s init %m_prev : tensor<64x64xf32> -> tensor<64xf32>
       %alpha = attn.rescale_factor %m_prev, %m scale_log2 %scale_log2 : tensor<64xf32>
-      %l_scaled = attn.scale_rows %l_prev, %alpha : tensor<64xf32>, tensor<64xf32>
       %p = attn.exp_diff %s, %m scale_log2 %scale_log2 : tensor<64x64xf32>, tensor<64xf32>
-      %l = attn.row_sum %p init %l_scaled : tensor<64x64xf32> -> tensor<64xf32>
+      %l = attn.row_sum %p init %l_prev scaled %alpha : tensor<64x64xf32> -> tensor<64xf32>
       %v = attn.load_tile %arg2[%arg3, %arg4, %row] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %o_scaled = attn.scale_rows %acc, %alpha : tensor<64x64xf32>, tensor<64xf32>
       %o = attn.pv %p, %v, %o_scaled : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
@@ -110,9 +109,8 @@ func.func @qk_head_dim_40(%arg0: tensor<?x2x?x40xbf16>, %arg1: tensor<?x2x?x40xb
       %s = attn.qk %q, %k : tensor<64x40xbf16>, tensor<64x40xbf16> -> tensor<64x64xf32>
       %m = attn.row_max %s init %m_prev : tensor<64x64xf32> -> tensor<64xf32>
       %alpha = attn.rescale_factor %m_prev, %m scale_log2 %scale_log2 : tensor<64xf32>
-      %l_scaled = attn.scale_rows %l_prev, %alpha : tensor<64xf32>, tensor<64xf32>
       %p = attn.exp_diff %s, %m scale_log2 %scale_log2 : tensor<64x64xf32>, tensor<64xf32>
-      %l = attn.row_sum %p init %l_scaled : tensor<64x64xf32> -> tensor<64xf32>
+      %l = attn.row_sum %p init %l_prev scaled %alpha : tensor<64x64xf32> -> tensor<64xf32>
       %v = attn.load_tile %arg2[%arg3, %arg4, %row] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %o_scaled = attn.scale_rows %acc, %alpha : tensor<64x64xf32>, tensor<64xf32>
       %o = attn.pv %p, %v, %o_scaled : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
@@ -219,9 +217,8 @@ func.func @mask(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg
       %masked = attn.mask %s rows %3 cols %row seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %m = attn.row_max %masked init %m_prev : tensor<64x64xf32> -> tensor<64xf32>
       %alpha = attn.rescale_factor %m_prev, %m scale_log2 %scale_log2 : tensor<64xf32>
-      %l_scaled = attn.scale_rows %l_prev, %alpha : tensor<64xf32>, tensor<64xf32>
       %p = attn.exp_diff %masked, %m scale_log2 %scale_log2 : tensor<64x64xf32>, tensor<64xf32>
-      %l = attn.row_sum %p init %l_scaled : tensor<64x64xf32> -> tensor<64xf32>
+      %l = attn.row_sum %p init %l_prev scaled %alpha : tensor<64x64xf32> -> tensor<64xf32>
       %v = attn.load_tile %arg2[%arg3, %arg4, %row] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %o_scaled = attn.scale_rows %acc, %alpha : tensor<64x64xf32>, tensor<64xf32>
       %o = attn.pv %p, %v, %o_scaled : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
@@ -300,9 +297,8 @@ func.func @softcap(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %
       %capped = attn.softcap %s scale %scale cap = 3.000000e+01 : tensor<64x64xf32>
       %m = attn.row_max %capped init %m_prev : tensor<64x64xf32> -> tensor<64xf32>
       %alpha = attn.rescale_factor %m_prev, %m scale_log2 %scale_log2 : tensor<64xf32>
-      %l_scaled = attn.scale_rows %l_prev, %alpha : tensor<64xf32>, tensor<64xf32>
       %p = attn.exp_diff %capped, %m scale_log2 %scale_log2 : tensor<64x64xf32>, tensor<64xf32>
-      %l = attn.row_sum %p init %l_scaled : tensor<64x64xf32> -> tensor<64xf32>
+      %l = attn.row_sum %p init %l_prev scaled %alpha : tensor<64x64xf32> -> tensor<64xf32>
       %v = attn.load_tile %arg2[%arg3, %arg4, %row] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %o_scaled = attn.scale_rows %acc, %alpha : tensor<64x64xf32>, tensor<64xf32>
       %o = attn.pv %p, %v, %o_scaled : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
@@ -401,9 +397,8 @@ func.func @row_max(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %
       %s = attn.qk %q, %k : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %m = attn.row_max %s init %m_prev : tensor<64x64xf32> -> tensor<64xf32>
       %alpha = attn.rescale_factor %m_prev, %m scale_log2 %scale_log2 : tensor<64xf32>
-      %l_scaled = attn.scale_rows %l_prev, %alpha : tensor<64xf32>, tensor<64xf32>
       %p = attn.exp_diff %s, %m scale_log2 %scale_log2 : tensor<64x64xf32>, tensor<64xf32>
-      %l = attn.row_sum %p init %l_scaled : tensor<64x64xf32> -> tensor<64xf32>
+      %l = attn.row_sum %p init %l_prev scaled %alpha : tensor<64x64xf32> -> tensor<64xf32>
       %v = attn.load_tile %arg2[%arg3, %arg4, %row] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %o_scaled = attn.scale_rows %acc, %alpha : tensor<64x64xf32>, tensor<64xf32>
       %o = attn.pv %p, %v, %o_scaled : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
@@ -484,9 +479,8 @@ func.func @rescale_factor(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xb
       %s = attn.qk %q, %k : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %m = attn.row_max %s init %m_prev : tensor<64x64xf32> -> tensor<64xf32>
       %alpha = attn.rescale_factor %m_prev, %m scale_log2 %scale_log2 : tensor<64xf32>
-      %l_scaled = attn.scale_rows %l_prev, %alpha : tensor<64xf32>, tensor<64xf32>
       %p = attn.exp_diff %s, %m scale_log2 %scale_log2 : tensor<64x64xf32>, tensor<64xf32>
-      %l = attn.row_sum %p init %l_scaled : tensor<64x64xf32> -> tensor<64xf32>
+      %l = attn.row_sum %p init %l_prev scaled %alpha : tensor<64x64xf32> -> tensor<64xf32>
       %v = attn.load_tile %arg2[%arg3, %arg4, %row] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %o_scaled = attn.scale_rows %acc, %alpha : tensor<64x64xf32>, tensor<64xf32>
       %o = attn.pv %p, %v, %o_scaled : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
@@ -555,9 +549,8 @@ func.func @exp_diff(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, 
       %s = attn.qk %q, %k : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %m = attn.row_max %s init %m_prev : tensor<64x64xf32> -> tensor<64xf32>
       %alpha = attn.rescale_factor %m_prev, %m scale_log2 %scale_log2 : tensor<64xf32>
-      %l_scaled = attn.scale_rows %l_prev, %alpha : tensor<64xf32>, tensor<64xf32>
       %p = attn.exp_diff %s, %m scale_log2 %scale_log2 : tensor<64x64xf32>, tensor<64xf32>
-      %l = attn.row_sum %p init %l_scaled : tensor<64x64xf32> -> tensor<64xf32>
+      %l = attn.row_sum %p init %l_prev scaled %alpha : tensor<64x64xf32> -> tensor<64xf32>
       %v = attn.load_tile %arg2[%arg3, %arg4, %row] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %o_scaled = attn.scale_rows %acc, %alpha : tensor<64x64xf32>, tensor<64xf32>
       %o = attn.pv %p, %v, %o_scaled : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
@@ -576,10 +569,10 @@ func.func @exp_diff(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, 
 
 // -----
 
-// attn.row_sum whose init is attn.scale_rows of the running sum: the
-// rescale is deferred into the sum, l = a l + rowsum P, as an arith.addf
-// chain per row from 0 over the thread's 16 probabilities of the row and one
-// fma per row; l is never multiplied on its own. The sums stay the thread's
+// attn.row_sum with the running sum as init and the step's factor as
+// init_scale: l = l a + rowsum P, as an arith.addf chain per row from 0 over
+// the thread's 16 probabilities of the row and one fma per row; l is never
+// multiplied on its own. The sums stay the thread's
 // partial ones (attn.finalize reduces them over the quad).
 // CHECK-LABEL: llvm.func @row_sum(
 // CHECK:         scf.for %{{.*}} iter_args(%[[M0:[^ ]+]] = %{{[^,]+}}, %[[M1:[^ ]+]] = %{{[^,]+}}, %[[L0:[^ ]+]] = %{{[^,]+}}, %[[L1:[^ ]+]] = %{{[^,]+}}, %[[ACC:[^ ]+]] = %{{[^)]+}})
@@ -631,9 +624,8 @@ func.func @row_sum(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %
       %s = attn.qk %q, %k : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %m = attn.row_max %s init %m_prev : tensor<64x64xf32> -> tensor<64xf32>
       %alpha = attn.rescale_factor %m_prev, %m scale_log2 %scale_log2 : tensor<64xf32>
-      %l_scaled = attn.scale_rows %l_prev, %alpha : tensor<64xf32>, tensor<64xf32>
       %p = attn.exp_diff %s, %m scale_log2 %scale_log2 : tensor<64x64xf32>, tensor<64xf32>
-      %l = attn.row_sum %p init %l_scaled : tensor<64x64xf32> -> tensor<64xf32>
+      %l = attn.row_sum %p init %l_prev scaled %alpha : tensor<64x64xf32> -> tensor<64xf32>
       %v = attn.load_tile %arg2[%arg3, %arg4, %row] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %o_scaled = attn.scale_rows %acc, %alpha : tensor<64x64xf32>, tensor<64xf32>
       %o = attn.pv %p, %v, %o_scaled : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
@@ -704,9 +696,8 @@ func.func @scale_rows(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>
       %s = attn.qk %q, %k : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %m = attn.row_max %s init %m_prev : tensor<64x64xf32> -> tensor<64xf32>
       %alpha = attn.rescale_factor %m_prev, %m scale_log2 %scale_log2 : tensor<64xf32>
-      %l_scaled = attn.scale_rows %l_prev, %alpha : tensor<64xf32>, tensor<64xf32>
       %p = attn.exp_diff %s, %m scale_log2 %scale_log2 : tensor<64x64xf32>, tensor<64xf32>
-      %l = attn.row_sum %p init %l_scaled : tensor<64x64xf32> -> tensor<64xf32>
+      %l = attn.row_sum %p init %l_prev scaled %alpha : tensor<64x64xf32> -> tensor<64xf32>
       %v = attn.load_tile %arg2[%arg3, %arg4, %row] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %o_scaled = attn.scale_rows %acc, %alpha : tensor<64x64xf32>, tensor<64xf32>
       %o = attn.pv %p, %v, %o_scaled : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
@@ -785,9 +776,8 @@ func.func @pv(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2:
       %s = attn.qk %q, %k : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %m = attn.row_max %s init %m_prev : tensor<64x64xf32> -> tensor<64xf32>
       %alpha = attn.rescale_factor %m_prev, %m scale_log2 %scale_log2 : tensor<64xf32>
-      %l_scaled = attn.scale_rows %l_prev, %alpha : tensor<64xf32>, tensor<64xf32>
       %p = attn.exp_diff %s, %m scale_log2 %scale_log2 : tensor<64x64xf32>, tensor<64xf32>
-      %l = attn.row_sum %p init %l_scaled : tensor<64x64xf32> -> tensor<64xf32>
+      %l = attn.row_sum %p init %l_prev scaled %alpha : tensor<64x64xf32> -> tensor<64xf32>
       %v = attn.load_tile %arg2[%arg3, %arg4, %row] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %o_scaled = attn.scale_rows %acc, %alpha : tensor<64x64xf32>, tensor<64xf32>
       %o = attn.pv %p, %v, %o_scaled : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
@@ -920,9 +910,8 @@ func.func @finalize(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, 
       %s = attn.qk %q, %k : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %m = attn.row_max %s init %m_prev : tensor<64x64xf32> -> tensor<64xf32>
       %alpha = attn.rescale_factor %m_prev, %m scale_log2 %scale_log2 : tensor<64xf32>
-      %l_scaled = attn.scale_rows %l_prev, %alpha : tensor<64xf32>, tensor<64xf32>
       %p = attn.exp_diff %s, %m scale_log2 %scale_log2 : tensor<64x64xf32>, tensor<64xf32>
-      %l = attn.row_sum %p init %l_scaled : tensor<64x64xf32> -> tensor<64xf32>
+      %l = attn.row_sum %p init %l_prev scaled %alpha : tensor<64x64xf32> -> tensor<64xf32>
       %v = attn.load_tile %arg2[%arg3, %arg4, %row] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %o_scaled = attn.scale_rows %acc, %alpha : tensor<64x64xf32>, tensor<64xf32>
       %o = attn.pv %p, %v, %o_scaled : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
@@ -978,9 +967,8 @@ func.func @dead_mask(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>,
       %unused = attn.mask %s rows %3 cols %row seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
       %m = attn.row_max %s init %m_prev : tensor<64x64xf32> -> tensor<64xf32>
       %alpha = attn.rescale_factor %m_prev, %m scale_log2 %scale_log2 : tensor<64xf32>
-      %l_scaled = attn.scale_rows %l_prev, %alpha : tensor<64xf32>, tensor<64xf32>
       %p = attn.exp_diff %s, %m scale_log2 %scale_log2 : tensor<64x64xf32>, tensor<64xf32>
-      %l = attn.row_sum %p init %l_scaled : tensor<64x64xf32> -> tensor<64xf32>
+      %l = attn.row_sum %p init %l_prev scaled %alpha : tensor<64x64xf32> -> tensor<64xf32>
       %v = attn.load_tile %arg2[%arg3, %arg4, %row] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %o_scaled = attn.scale_rows %acc, %alpha : tensor<64x64xf32>, tensor<64xf32>
       %o = attn.pv %p, %v, %o_scaled : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
@@ -1040,9 +1028,8 @@ func.func @row_sum_before_pv(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x6
       %s = attn.qk %q, %k : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %m = attn.row_max %s init %m_prev : tensor<64x64xf32> -> tensor<64xf32>
       %alpha = attn.rescale_factor %m_prev, %m scale_log2 %scale_log2 : tensor<64xf32>
-      %l_scaled = attn.scale_rows %l_prev, %alpha : tensor<64xf32>, tensor<64xf32>
       %p = attn.exp_diff %s, %m scale_log2 %scale_log2 : tensor<64x64xf32>, tensor<64xf32>
-      %l = attn.row_sum %p init %l_scaled : tensor<64x64xf32> -> tensor<64xf32>
+      %l = attn.row_sum %p init %l_prev scaled %alpha : tensor<64x64xf32> -> tensor<64xf32>
       %v = attn.load_tile %arg2[%arg3, %arg4, %row] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %o_scaled = attn.scale_rows %acc, %alpha : tensor<64x64xf32>, tensor<64xf32>
       %o = attn.pv %p, %v, %o_scaled : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
@@ -1102,12 +1089,11 @@ func.func @row_sum_after_pv(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64
       %s = attn.qk %q, %k : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
       %m = attn.row_max %s init %m_prev : tensor<64x64xf32> -> tensor<64xf32>
       %alpha = attn.rescale_factor %m_prev, %m scale_log2 %scale_log2 : tensor<64xf32>
-      %l_scaled = attn.scale_rows %l_prev, %alpha : tensor<64xf32>, tensor<64xf32>
       %p = attn.exp_diff %s, %m scale_log2 %scale_log2 : tensor<64x64xf32>, tensor<64xf32>
       %v = attn.load_tile %arg2[%arg3, %arg4, %row] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %o_scaled = attn.scale_rows %acc, %alpha : tensor<64x64xf32>, tensor<64xf32>
       %o = attn.pv %p, %v, %o_scaled : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
-      %l = attn.row_sum %p init %l_scaled : tensor<64x64xf32> -> tensor<64xf32>
+      %l = attn.row_sum %p init %l_prev scaled %alpha : tensor<64x64xf32> -> tensor<64xf32>
       scf.yield %m, %l, %o : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
     }
     %output, %lse = attn.finalize %5#2, %5#1, %5#0 scale %scale : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>

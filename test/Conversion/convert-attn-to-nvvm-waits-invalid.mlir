@@ -75,9 +75,8 @@
           %41 = attn.mask %40 rows %8 cols %39 seq_q %dim_3 seq_k %dim_4 kind = causal : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
           %42 = attn.row_max %41 init %cst_5 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %43 = attn.rescale_factor %cst_5, %42 scale_log2 %3 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %44 = attn.scale_rows %cst_6, %43 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %45 = attn.exp_diff %41, %42 scale_log2 %3 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %46 = attn.row_sum %45 init %44 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+          %46 = attn.row_sum %45 init %cst_6 scaled %43 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           attn.ring_release %key : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
           scf.yield %42, %46, %cst_7, %45, %43, %value : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
         } else {
@@ -101,9 +100,8 @@
           attn.wait_gemms pending(1)
           %42 = attn.row_max %39 init %arg10 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %43 = attn.rescale_factor %arg10, %42 scale_log2 %3 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %44 = attn.scale_rows %arg11, %43 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %45 = attn.exp_diff %39, %42 scale_log2 %3 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %46 = attn.row_sum %45 init %44 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+          %46 = attn.row_sum %45 init %arg11 scaled %43 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           attn.wait_gemms pending(0)
           attn.ring_release %key : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
           attn.ring_release %arg15 {attn.stage = 1 : i64} : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
@@ -124,9 +122,8 @@
           %43 = attn.mask %40 rows %8 cols %39 seq_q %dim_3 seq_k %dim_4 kind = causal : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
           %44 = attn.row_max %43 init %arg10 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %45 = attn.rescale_factor %arg10, %44 scale_log2 %3 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %46 = attn.scale_rows %arg11, %45 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %47 = attn.exp_diff %43, %44 scale_log2 %3 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %48 = attn.row_sum %47 init %46 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+          %48 = attn.row_sum %47 init %arg11 scaled %45 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           attn.wait_gemms pending(0)
           attn.ring_release %key : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
           attn.ring_release %arg15 {attn.stage = 1 : i64} : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
@@ -229,9 +226,8 @@
           %41 = attn.mask %40 rows %8 cols %39 seq_q %dim_3 seq_k %dim_4 kind = causal : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
           %42 = attn.row_max %41 init %cst_5 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %43 = attn.rescale_factor %cst_5, %42 scale_log2 %3 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %44 = attn.scale_rows %cst_6, %43 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %45 = attn.exp_diff %41, %42 scale_log2 %3 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %46 = attn.row_sum %45 init %44 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+          %46 = attn.row_sum %45 init %cst_6 scaled %43 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           attn.ring_release %key : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
           scf.yield %42, %46, %cst_7, %45, %43, %value : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
         } else {
@@ -255,9 +251,8 @@
           attn.wait_gemms pending(1)
           %42 = attn.row_max %39 init %arg10 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %43 = attn.rescale_factor %arg10, %42 scale_log2 %3 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %44 = attn.scale_rows %arg11, %43 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %45 = attn.exp_diff %39, %42 scale_log2 %3 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %46 = attn.row_sum %45 init %44 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+          %46 = attn.row_sum %45 init %arg11 scaled %43 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           attn.wait_gemms pending(0)
           attn.ring_release %key : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
           attn.ring_release %arg15 {attn.stage = 1 : i64} : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
@@ -278,9 +273,8 @@
           %43 = attn.mask %40 rows %8 cols %39 seq_q %dim_3 seq_k %dim_4 kind = causal : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
           %44 = attn.row_max %43 init %arg10 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %45 = attn.rescale_factor %arg10, %44 scale_log2 %3 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %46 = attn.scale_rows %arg11, %45 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %47 = attn.exp_diff %43, %44 scale_log2 %3 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %48 = attn.row_sum %47 init %46 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+          %48 = attn.row_sum %47 init %arg11 scaled %45 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           attn.wait_gemms pending(0)
           attn.ring_release %key : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
           attn.ring_release %arg15 {attn.stage = 1 : i64} : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
@@ -383,9 +377,8 @@
           %41 = attn.mask %40 rows %8 cols %39 seq_q %dim_3 seq_k %dim_4 kind = causal : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
           %42 = attn.row_max %41 init %cst_5 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %43 = attn.rescale_factor %cst_5, %42 scale_log2 %3 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %44 = attn.scale_rows %cst_6, %43 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %45 = attn.exp_diff %41, %42 scale_log2 %3 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %46 = attn.row_sum %45 init %44 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+          %46 = attn.row_sum %45 init %cst_6 scaled %43 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           attn.ring_release %key : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
           scf.yield %42, %46, %cst_7, %45, %43, %value : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
         } else {
@@ -409,9 +402,8 @@
           // expected-error @+1 {{convert-attn-to-nvvm: this op reads the result of a GEMM still in flight: an attn.wait_gemms must complete it first (attn-insert-waits places the waits)}}
           %42 = attn.row_max %39 init %arg10 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %43 = attn.rescale_factor %arg10, %42 scale_log2 %3 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %44 = attn.scale_rows %arg11, %43 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %45 = attn.exp_diff %39, %42 scale_log2 %3 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %46 = attn.row_sum %45 init %44 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+          %46 = attn.row_sum %45 init %arg11 scaled %43 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           attn.wait_gemms pending(0)
           attn.ring_release %key : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
           attn.ring_release %arg15 {attn.stage = 1 : i64} : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
@@ -432,9 +424,8 @@
           %43 = attn.mask %40 rows %8 cols %39 seq_q %dim_3 seq_k %dim_4 kind = causal : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
           %44 = attn.row_max %43 init %arg10 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %45 = attn.rescale_factor %arg10, %44 scale_log2 %3 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %46 = attn.scale_rows %arg11, %45 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %47 = attn.exp_diff %43, %44 scale_log2 %3 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %48 = attn.row_sum %47 init %46 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+          %48 = attn.row_sum %47 init %arg11 scaled %45 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           attn.wait_gemms pending(0)
           attn.ring_release %key : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
           attn.ring_release %arg15 {attn.stage = 1 : i64} : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
@@ -537,9 +528,8 @@
           %41 = attn.mask %40 rows %8 cols %39 seq_q %dim_3 seq_k %dim_4 kind = causal : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
           %42 = attn.row_max %41 init %cst_5 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %43 = attn.rescale_factor %cst_5, %42 scale_log2 %3 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %44 = attn.scale_rows %cst_6, %43 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %45 = attn.exp_diff %41, %42 scale_log2 %3 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %46 = attn.row_sum %45 init %44 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+          %46 = attn.row_sum %45 init %cst_6 scaled %43 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           attn.ring_release %key : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
           scf.yield %42, %46, %cst_7, %45, %43, %value : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
         } else {
@@ -562,9 +552,8 @@
           attn.wait_gemms pending(1)
           %42 = attn.row_max %39 init %arg10 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %43 = attn.rescale_factor %arg10, %42 scale_log2 %3 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %44 = attn.scale_rows %arg11, %43 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %45 = attn.exp_diff %39, %42 scale_log2 %3 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %46 = attn.row_sum %45 init %44 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+          %46 = attn.row_sum %45 init %arg11 scaled %43 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           attn.wait_gemms pending(1)
           attn.ring_release %key : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
           // expected-error @+1 {{convert-attn-to-nvvm: the tile is released while a GEMM that reads it is in flight: release it after the attn.wait_gemms that completes that GEMM (attn-insert-waits places the waits)}}
@@ -586,9 +575,8 @@
           %43 = attn.mask %40 rows %8 cols %39 seq_q %dim_3 seq_k %dim_4 kind = causal : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
           %44 = attn.row_max %43 init %arg10 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %45 = attn.rescale_factor %arg10, %44 scale_log2 %3 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %46 = attn.scale_rows %arg11, %45 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %47 = attn.exp_diff %43, %44 scale_log2 %3 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %48 = attn.row_sum %47 init %46 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+          %48 = attn.row_sum %47 init %arg11 scaled %45 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           attn.wait_gemms pending(0)
           attn.ring_release %key : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
           attn.ring_release %arg15 {attn.stage = 1 : i64} : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
@@ -678,9 +666,8 @@
         attn.wait_tile %34 : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
         %35 = attn.row_max %33 init %arg10 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>> -> tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
         %36 = attn.rescale_factor %arg10, %35 scale_log2 %3 : tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
-        %37 = attn.scale_rows %arg11, %36 : tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
         %38 = attn.exp_diff %33, %35 scale_log2 %3 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
-        %39 = attn.row_sum %38 init %37 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>> -> tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
+        %39 = attn.row_sum %38 init %arg11 scaled %36 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>> -> tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
         %40 = attn.scale_rows %arg12, %36 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
         %41 = attn.pv %38, %34, %40 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>, tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>
         attn.wait_gemms pending(1)
@@ -698,9 +685,8 @@
         %35 = attn.mask %33 rows %8 cols %31 seq_q %dim_3 seq_k %dim_4 kind = causal : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>
         %36 = attn.row_max %35 init %arg10 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>> -> tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
         %37 = attn.rescale_factor %arg10, %36 scale_log2 %3 : tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
-        %38 = attn.scale_rows %arg11, %37 : tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
         %39 = attn.exp_diff %35, %36 scale_log2 %3 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
-        %40 = attn.row_sum %39 init %38 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>> -> tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
+        %40 = attn.row_sum %39 init %arg11 scaled %37 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>> -> tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
         %41 = attn.scale_rows %arg12, %37 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
         %42 = attn.pv %39, %34, %41 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>, tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>
         attn.wait_gemms pending(0)
@@ -791,9 +777,8 @@
           %41 = attn.mask %40 rows %8 cols %39 seq_q %dim_3 seq_k %dim_4 kind = causal : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
           %42 = attn.row_max %41 init %cst_5 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %43 = attn.rescale_factor %cst_5, %42 scale_log2 %3 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %44 = attn.scale_rows %cst_6, %43 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %45 = attn.exp_diff %41, %42 scale_log2 %3 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %46 = attn.row_sum %45 init %44 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+          %46 = attn.row_sum %45 init %cst_6 scaled %43 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           attn.ring_release %key : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
           scf.yield %42, %46, %cst_7, %45, %43, %value : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
         } else {
@@ -818,9 +803,8 @@
           attn.wait_gemms pending(1)
           %42 = attn.row_max %39 init %arg10 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %43 = attn.rescale_factor %arg10, %42 scale_log2 %3 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %44 = attn.scale_rows %arg11, %43 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %45 = attn.exp_diff %39, %42 scale_log2 %3 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %46 = attn.row_sum %45 init %44 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+          %46 = attn.row_sum %45 init %arg11 scaled %43 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           attn.wait_gemms pending(0)
 
           attn.ring_release %arg15 {attn.stage = 1 : i64} : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
@@ -841,9 +825,8 @@
           %43 = attn.mask %40 rows %8 cols %39 seq_q %dim_3 seq_k %dim_4 kind = causal : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
           %44 = attn.row_max %43 init %arg10 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %45 = attn.rescale_factor %arg10, %44 scale_log2 %3 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %46 = attn.scale_rows %arg11, %45 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %47 = attn.exp_diff %43, %44 scale_log2 %3 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %48 = attn.row_sum %47 init %46 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+          %48 = attn.row_sum %47 init %arg11 scaled %45 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           attn.wait_gemms pending(0)
           attn.ring_release %key : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
           attn.ring_release %arg15 {attn.stage = 1 : i64} : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
@@ -949,9 +932,8 @@
           %41 = attn.mask %40 rows %8 cols %39 seq_q %dim_3 seq_k %dim_4 kind = causal : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
           %42 = attn.row_max %41 init %cst_5 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %43 = attn.rescale_factor %cst_5, %42 scale_log2 %3 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %44 = attn.scale_rows %cst_6, %43 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %45 = attn.exp_diff %41, %42 scale_log2 %3 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %46 = attn.row_sum %45 init %44 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+          %46 = attn.row_sum %45 init %cst_6 scaled %43 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           attn.ring_release %key : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
           scf.yield %42, %46, %cst_7, %45, %43, %value : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
         } else {
@@ -974,9 +956,8 @@
           attn.wait_gemms pending(1)
           %42 = attn.row_max %39 init %arg10 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %43 = attn.rescale_factor %arg10, %42 scale_log2 %3 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %44 = attn.scale_rows %arg11, %43 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %45 = attn.exp_diff %39, %42 scale_log2 %3 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %46 = attn.row_sum %45 init %44 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+          %46 = attn.row_sum %45 init %arg11 scaled %43 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           attn.wait_gemms pending(0)
           attn.ring_release %key : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
           attn.ring_release %arg15 {attn.stage = 1 : i64} : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
@@ -997,9 +978,8 @@
           %43 = attn.mask %40 rows %8 cols %39 seq_q %dim_3 seq_k %dim_4 kind = causal : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
           %44 = attn.row_max %43 init %arg10 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %45 = attn.rescale_factor %arg10, %44 scale_log2 %3 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %46 = attn.scale_rows %arg11, %45 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %47 = attn.exp_diff %43, %44 scale_log2 %3 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %48 = attn.row_sum %47 init %46 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+          %48 = attn.row_sum %47 init %arg11 scaled %45 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           attn.wait_gemms pending(0)
           attn.ring_release %key : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
           attn.ring_release %arg15 {attn.stage = 1 : i64} : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
@@ -1103,9 +1083,8 @@
           %41 = attn.mask %40 rows %8 cols %39 seq_q %dim_3 seq_k %dim_4 kind = causal : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
           %42 = attn.row_max %41 init %cst_5 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %43 = attn.rescale_factor %cst_5, %42 scale_log2 %3 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %44 = attn.scale_rows %cst_6, %43 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %45 = attn.exp_diff %41, %42 scale_log2 %3 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %46 = attn.row_sum %45 init %44 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+          %46 = attn.row_sum %45 init %cst_6 scaled %43 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           attn.ring_release %key : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
           scf.yield %42, %46, %cst_7, %45, %43, %value : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
         } else {
@@ -1128,9 +1107,8 @@
           attn.wait_gemms pending(1)
           %42 = attn.row_max %39 init %arg10 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %43 = attn.rescale_factor %arg10, %42 scale_log2 %3 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %44 = attn.scale_rows %arg11, %43 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %45 = attn.exp_diff %39, %42 scale_log2 %3 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %46 = attn.row_sum %45 init %44 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+          %46 = attn.row_sum %45 init %arg11 scaled %43 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           attn.wait_gemms pending(0)
           attn.ring_release %key : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
           // expected-error @+1 {{convert-attn-to-nvvm: this op reads a tile after its attn.ring_release (the producer may already refill its stage) (attn-insert-waits places the waits)}}
@@ -1153,9 +1131,8 @@
           %43 = attn.mask %40 rows %8 cols %39 seq_q %dim_3 seq_k %dim_4 kind = causal : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
           %44 = attn.row_max %43 init %arg10 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %45 = attn.rescale_factor %arg10, %44 scale_log2 %3 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %46 = attn.scale_rows %arg11, %45 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %47 = attn.exp_diff %43, %44 scale_log2 %3 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %48 = attn.row_sum %47 init %46 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+          %48 = attn.row_sum %47 init %arg11 scaled %45 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           attn.wait_gemms pending(0)
           attn.ring_release %key : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
           attn.ring_release %arg15 {attn.stage = 1 : i64} : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
@@ -1258,9 +1235,8 @@
           %41 = attn.mask %40 rows %8 cols %39 seq_q %dim_3 seq_k %dim_4 kind = causal : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
           %42 = attn.row_max %41 init %cst_5 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %43 = attn.rescale_factor %cst_5, %42 scale_log2 %3 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %44 = attn.scale_rows %cst_6, %43 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %45 = attn.exp_diff %41, %42 scale_log2 %3 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %46 = attn.row_sum %45 init %44 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+          %46 = attn.row_sum %45 init %cst_6 scaled %43 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           attn.ring_release %key : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
           scf.yield %42, %46, %cst_7, %45, %43, %value : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
         } else {
@@ -1285,9 +1261,8 @@
           attn.wait_gemms pending(1)
           %42 = attn.row_max %39 init %arg10 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %43 = attn.rescale_factor %arg10, %42 scale_log2 %3 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %44 = attn.scale_rows %arg11, %43 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %45 = attn.exp_diff %39, %42 scale_log2 %3 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %46 = attn.row_sum %45 init %44 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+          %46 = attn.row_sum %45 init %arg11 scaled %43 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           attn.wait_gemms pending(0)
           attn.ring_release %key : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
           attn.ring_release %arg15 {attn.stage = 1 : i64} : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
@@ -1308,9 +1283,8 @@
           %43 = attn.mask %40 rows %8 cols %39 seq_q %dim_3 seq_k %dim_4 kind = causal : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
           %44 = attn.row_max %43 init %arg10 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %45 = attn.rescale_factor %arg10, %44 scale_log2 %3 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %46 = attn.scale_rows %arg11, %45 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           %47 = attn.exp_diff %43, %44 scale_log2 %3 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-          %48 = attn.row_sum %47 init %46 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+          %48 = attn.row_sum %47 init %arg11 scaled %45 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
           attn.wait_gemms pending(0)
           attn.ring_release %key : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
           attn.ring_release %arg15 {attn.stage = 1 : i64} : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
@@ -1401,9 +1375,8 @@
         attn.wait_tile %34 : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
         %35 = attn.row_max %33 init %arg10 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>> -> tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
         %36 = attn.rescale_factor %arg10, %35 scale_log2 %3 : tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
-        %37 = attn.scale_rows %arg11, %36 : tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
         %38 = attn.exp_diff %33, %35 scale_log2 %3 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
-        %39 = attn.row_sum %38 init %37 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>> -> tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
+        %39 = attn.row_sum %38 init %arg11 scaled %36 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>> -> tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
         %40 = attn.scale_rows %arg12, %36 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
         %41 = attn.pv %38, %34, %40 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>, tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>
         attn.wait_gemms pending(0)
@@ -1420,9 +1393,8 @@
         %35 = attn.mask %33 rows %8 cols %31 seq_q %dim_3 seq_k %dim_4 kind = causal : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>
         %36 = attn.row_max %35 init %arg10 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>> -> tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
         %37 = attn.rescale_factor %arg10, %36 scale_log2 %3 : tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
-        %38 = attn.scale_rows %arg11, %37 : tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
         %39 = attn.exp_diff %35, %36 scale_log2 %3 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
-        %40 = attn.row_sum %39 init %38 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>> -> tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
+        %40 = attn.row_sum %39 init %arg11 scaled %37 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>> -> tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
         %41 = attn.scale_rows %arg12, %37 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
         %42 = attn.pv %39, %34, %41 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>, tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>
         attn.wait_gemms pending(0)
@@ -1501,9 +1473,8 @@
         attn.wait_tile %34 : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
         %35 = attn.row_max %33 init %arg10 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>> -> tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
         %36 = attn.rescale_factor %arg10, %35 scale_log2 %3 : tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
-        %37 = attn.scale_rows %arg11, %36 : tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
         %38 = attn.exp_diff %33, %35 scale_log2 %3 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
-        %39 = attn.row_sum %38 init %37 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>> -> tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
+        %39 = attn.row_sum %38 init %arg11 scaled %36 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>> -> tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
         %40 = attn.scale_rows %arg12, %36 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
         %41 = attn.pv %38, %34, %40 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>, tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>
         attn.wait_gemms pending(0)
@@ -1520,9 +1491,8 @@
         %35 = attn.mask %33 rows %8 cols %31 seq_q %dim_3 seq_k %dim_4 kind = causal : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>
         %36 = attn.row_max %35 init %arg10 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>> -> tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
         %37 = attn.rescale_factor %arg10, %36 scale_log2 %3 : tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
-        %38 = attn.scale_rows %arg11, %37 : tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
         %39 = attn.exp_diff %35, %36 scale_log2 %3 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
-        %40 = attn.row_sum %39 init %38 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>> -> tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
+        %40 = attn.row_sum %39 init %arg11 scaled %37 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>> -> tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
         %41 = attn.scale_rows %arg12, %37 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
         %42 = attn.pv %39, %34, %41 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>, tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>
         attn.wait_gemms pending(0)
@@ -1599,9 +1569,8 @@
         attn.wait_tile %34 : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
         %35 = attn.row_max %33 init %arg10 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>> -> tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
         %36 = attn.rescale_factor %arg10, %35 scale_log2 %3 : tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
-        %37 = attn.scale_rows %arg11, %36 : tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
         %38 = attn.exp_diff %33, %35 scale_log2 %3 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
-        %39 = attn.row_sum %38 init %37 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>> -> tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
+        %39 = attn.row_sum %38 init %arg11 scaled %36 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>> -> tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
         %40 = attn.scale_rows %arg12, %36 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
         %41 = attn.pv %38, %34, %40 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>, tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>
         attn.wait_gemms pending(0)
@@ -1620,9 +1589,8 @@
         %35 = attn.mask %33 rows %8 cols %31 seq_q %dim_3 seq_k %dim_4 kind = causal : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>
         %36 = attn.row_max %35 init %arg10 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>> -> tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
         %37 = attn.rescale_factor %arg10, %36 scale_log2 %3 : tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
-        %38 = attn.scale_rows %arg11, %37 : tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
         %39 = attn.exp_diff %35, %36 scale_log2 %3 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
-        %40 = attn.row_sum %39 init %38 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>> -> tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
+        %40 = attn.row_sum %39 init %arg11 scaled %37 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>> -> tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
         %41 = attn.scale_rows %arg12, %37 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
         %42 = attn.pv %39, %34, %41 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>, tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>
         attn.wait_gemms pending(0)
@@ -1702,9 +1670,8 @@
         attn.wait_tile %34 : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
         %35 = attn.row_max %33 init %arg10 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>> -> tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
         %36 = attn.rescale_factor %arg10, %35 scale_log2 %3 : tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
-        %37 = attn.scale_rows %arg11, %36 : tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
         %38 = attn.exp_diff %33, %35 scale_log2 %3 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
-        %39 = attn.row_sum %38 init %37 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>> -> tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
+        %39 = attn.row_sum %38 init %arg11 scaled %36 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>> -> tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
         %40 = attn.scale_rows %arg12, %36 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
         %41 = attn.pv %38, %34, %40 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>, tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>
         attn.wait_gemms pending(0)
@@ -1721,9 +1688,8 @@
         %35 = attn.mask %33 rows %8 cols %31 seq_q %dim_3 seq_k %dim_4 kind = causal : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>
         %36 = attn.row_max %35 init %arg10 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>> -> tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
         %37 = attn.rescale_factor %arg10, %36 scale_log2 %3 : tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
-        %38 = attn.scale_rows %arg11, %37 : tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
         %39 = attn.exp_diff %35, %36 scale_log2 %3 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
-        %40 = attn.row_sum %39 init %38 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>> -> tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
+        %40 = attn.row_sum %39 init %arg11 scaled %37 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>> -> tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
         %41 = attn.scale_rows %arg12, %37 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>
         %42 = attn.pv %39, %34, %41 : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>, tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>
         attn.wait_gemms pending(0)
@@ -1820,9 +1786,8 @@ module {
           %41 = attn.mask %40 rows %8 cols %39 seq_q %dim_3 seq_k %dim_4 kind = causal : tensor<128x64xf32, #acc>
           %42 = attn.row_max %41 init %cst_5 : tensor<128x64xf32, #acc> -> tensor<128xf32, #rows>
           %43 = attn.rescale_factor %cst_5, %42 scale_log2 %3 : tensor<128xf32, #rows>
-          %44 = attn.scale_rows %cst_6, %43 : tensor<128xf32, #rows>, tensor<128xf32, #rows>
           %45 = attn.exp_diff %41, %42 scale_log2 %3 : tensor<128x64xf32, #acc>, tensor<128xf32, #rows>
-          %46 = attn.row_sum %45 init %44 : tensor<128x64xf32, #acc> -> tensor<128xf32, #rows>
+          %46 = attn.row_sum %45 init %cst_6 scaled %43 : tensor<128x64xf32, #acc> -> tensor<128xf32, #rows>
           attn.ring_release %key : tensor<64x64xbf16, #shared>
           scf.yield %42, %46, %cst_7, %45, %43, %value : tensor<128xf32, #rows>, tensor<128xf32, #rows>, tensor<128x64xf32, #acc>, tensor<128x64xf32, #acc>, tensor<128xf32, #rows>, tensor<64x64xbf16, #shared>
         } else {
@@ -1845,9 +1810,8 @@ module {
           attn.wait_gemms pending(1)
           %42 = attn.row_max %39 init %arg10 : tensor<128x64xf32, #acc> -> tensor<128xf32, #rows>
           %43 = attn.rescale_factor %arg10, %42 scale_log2 %3 : tensor<128xf32, #rows>
-          %44 = attn.scale_rows %arg11, %43 : tensor<128xf32, #rows>, tensor<128xf32, #rows>
           %45 = attn.exp_diff %39, %42 scale_log2 %3 : tensor<128x64xf32, #acc>, tensor<128xf32, #rows>
-          %46 = attn.row_sum %45 init %44 : tensor<128x64xf32, #acc> -> tensor<128xf32, #rows>
+          %46 = attn.row_sum %45 init %arg11 scaled %43 : tensor<128x64xf32, #acc> -> tensor<128xf32, #rows>
           attn.wait_gemms pending(0)
           attn.ring_release %key after(%46 : tensor<128xf32, #rows>) : tensor<64x64xbf16, #shared>
           attn.ring_release %arg15 after(%46 : tensor<128xf32, #rows>) {attn.stage = 1 : i64} : tensor<64x64xbf16, #shared>
@@ -1868,9 +1832,8 @@ module {
           %43 = attn.mask %40 rows %8 cols %39 seq_q %dim_3 seq_k %dim_4 kind = causal : tensor<128x64xf32, #acc>
           %44 = attn.row_max %43 init %arg10 : tensor<128x64xf32, #acc> -> tensor<128xf32, #rows>
           %45 = attn.rescale_factor %arg10, %44 scale_log2 %3 : tensor<128xf32, #rows>
-          %46 = attn.scale_rows %arg11, %45 : tensor<128xf32, #rows>, tensor<128xf32, #rows>
           %47 = attn.exp_diff %43, %44 scale_log2 %3 : tensor<128x64xf32, #acc>, tensor<128xf32, #rows>
-          %48 = attn.row_sum %47 init %46 : tensor<128x64xf32, #acc> -> tensor<128xf32, #rows>
+          %48 = attn.row_sum %47 init %arg11 scaled %45 : tensor<128x64xf32, #acc> -> tensor<128xf32, #rows>
           attn.wait_gemms pending(0)
           attn.ring_release %key after(%48 : tensor<128xf32, #rows>) : tensor<64x64xbf16, #shared>
           attn.ring_release %arg15 after(%48 : tensor<128xf32, #rows>) {attn.stage = 1 : i64} : tensor<64x64xbf16, #shared>

@@ -34,7 +34,6 @@ func.func @step(%l: tensor<128xf32>, %acc: tensor<128x64xf32>, %other: tensor<12
 // PIPELINE-LABEL: func.func @causal(
 // PIPELINE:         } consumer {
 // PIPELINE:           scf.for
-// PIPELINE:             %[[LS0:.*]] = attn.scale_rows %{{.*}}, %{{.*}} : tensor<128xf32>, tensor<128xf32>
 // PIPELINE:             %[[OS0:.*]] = attn.scale_rows %{{.*}}, %{{.*}} conditional : tensor<128x64xf32>, tensor<128xf32>
 // PIPELINE:             attn.pv %{{.*}}, %{{.*}}, %[[OS0]]
 // PIPELINE:           } {attn.kv_range = "full"}

@@ -25,13 +25,14 @@
 // m' = max(m, rowmax(S)); a = exp2((m - m') * c)
 // CHECK:             %[[M1:.*]] = attn.row_max %[[MS]] init %[[M]] : tensor<64x32xf32> -> tensor<64xf32>
 // CHECK:             %[[F:.*]] = attn.rescale_factor %[[M]], %[[M1]] scale_log2 %{{[^ ]+}} : tensor<64xf32>
-// l and acc are rescaled before this block is added; the ops come in the
-// order a kernel issues them: the row sum right after the exponentials, O's
-// rescale right before P V.
-// CHECK:             %[[LS:.*]] = attn.scale_rows %[[L]], %[[F]] : tensor<64xf32>, tensor<64xf32>
+// l and acc are rescaled before this block is added (l by its row sum's
+// init_scale, no attn.scale_rows of it); the ops come in the order a kernel
+// issues them: the row sum right after the exponentials, O's rescale right
+// before P V.
+// CHECK-NOT:         attn.scale_rows %[[L]]
 // P uses the running max m', not a final max.
 // CHECK:             %[[P:.*]] = attn.exp_diff %[[MS]], %[[M1]] scale_log2 %{{[^ ]+}}
-// CHECK-NEXT:        %[[L1:.*]] = attn.row_sum %[[P]] init %[[LS]]
+// CHECK-NEXT:        %[[L1:.*]] = attn.row_sum %[[P]] init %[[L]] scaled %[[F]] : tensor<64x32xf32> -> tensor<64xf32>
 // CHECK:             %[[VT:.*]] = attn.load_tile %[[V]][%[[B]], %[[KVH]], %[[COL]]] : tensor<2x2x?x64xbf16> -> tensor<32x64xbf16>
 // CHECK-NEXT:        %[[AS:.*]] = attn.scale_rows %[[ACC]], %[[F]] : tensor<64x64xf32>, tensor<64xf32>
 // CHECK-NEXT:        %[[A1:.*]] = attn.pv %[[P]], %[[VT]], %[[AS]]
@@ -79,9 +80,8 @@ func.func @gqa_causal(%q: tensor<2x8x?x64xbf16>, %k: tensor<2x2x?x64xbf16>,
 // CHECK:           %[[MS:.*]] = attn.mask %[[SC]]
 // CHECK:           %[[M1:.*]] = attn.row_max %[[MS]] init %[[M]]
 // CHECK:           %[[F:.*]] = attn.rescale_factor %[[M]], %[[M1]] scale_log2 %{{[^ ]+}}
-// CHECK:           %[[LS:.*]] = attn.scale_rows %[[L]], %[[F]]
 // CHECK:           %[[P:.*]] = attn.exp_diff %[[MS]], %[[M1]] scale_log2 %{{[^ ]+}}
-// CHECK:           %[[L1:.*]] = attn.row_sum %[[P]] init %[[LS]]
+// CHECK:           %[[L1:.*]] = attn.row_sum %[[P]] init %[[L]] scaled %[[F]]
 // CHECK:           %[[AS:.*]] = attn.scale_rows %[[ACC]], %[[F]]
 // CHECK:           %[[A1:.*]] = attn.pv %[[P]], %{{.*}}, %[[AS]]
 // CHECK:           scf.yield %[[M1]], %[[L1]], %[[A1]]

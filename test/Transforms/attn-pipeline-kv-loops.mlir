@@ -34,9 +34,8 @@
 // CHECK-NEXT:        %[[MASKED0:.+]] = attn.mask %[[S0]] rows %{{.+}} cols %[[COL]]
 // CHECK-NEXT:        %[[M0:.+]] = attn.row_max %[[MASKED0]] init %[[MINIT:[^ ]+]]
 // CHECK-NEXT:        %[[ALPHA0:.+]] = attn.rescale_factor
-// CHECK-NEXT:        %[[L0S:.+]] = attn.scale_rows %[[LINIT:[^,]+]], %[[ALPHA0]]
 // CHECK-NEXT:        %[[P0:.+]] = attn.exp_diff %[[MASKED0]], %[[M0]]
-// CHECK-NEXT:        %[[L0:.+]] = attn.row_sum %[[P0]] init %[[L0S]]
+// CHECK-NEXT:        %[[L0:.+]] = attn.row_sum %[[P0]] init %[[LINIT:[^ ]+]] scaled %[[ALPHA0]]
 // CHECK-NOT:         attn.pv
 // CHECK-NEXT:        scf.yield %[[M0]], %[[L0]], %[[OINIT:[^,]+]], %[[P0]], %[[ALPHA0]], %[[V0]]
 // CHECK-NEXT:      } else {
@@ -62,9 +61,8 @@
 // CHECK-NEXT:        %[[MASKED:.+]] = attn.mask %[[S]]
 // CHECK-NEXT:        %[[MJ:.+]] = attn.row_max %[[MASKED]] init %[[M]]
 // CHECK-NEXT:        %[[ALPHAJ:.+]] = attn.rescale_factor %[[M]], %[[MJ]]
-// CHECK-NEXT:        %[[LS:.+]] = attn.scale_rows %[[L]], %[[ALPHAJ]] :
 // CHECK-NEXT:        %[[PJ:.+]] = attn.exp_diff %[[MASKED]], %[[MJ]]
-// CHECK-NEXT:        %[[LJ:.+]] = attn.row_sum %[[PJ]] init %[[LS]]
+// CHECK-NEXT:        %[[LJ:.+]] = attn.row_sum %[[PJ]] init %[[L]] scaled %[[ALPHAJ]] :
 // CHECK-NEXT:        attn.ring_release %[[V]] {attn.stage = 1 : i64}
 // CHECK-NEXT:        scf.yield %[[MJ]], %[[LJ]], %[[PV]], %[[PJ]], %[[ALPHAJ]], %[[VJ]]
 // CHECK-NEXT:      } {attn.kv_range = "tail"}

@@ -300,12 +300,11 @@ func.func @two_query_tiles(%q: tensor<1x4x128x64xbf16>, %q2: tensor<1x4x128x64xb
       %s = attn.qk %qt, %kt : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
       %mn = attn.row_max %s init %m : tensor<128x64xf32> -> tensor<128xf32>
       %a = attn.rescale_factor %m, %mn scale_log2 %scale : tensor<128xf32>
-      %ls = attn.scale_rows %l, %a : tensor<128xf32>, tensor<128xf32>
       %os = attn.scale_rows %acc, %a : tensor<128x64xf32>, tensor<128xf32>
       %p = attn.exp_diff %s, %mn scale_log2 %scale : tensor<128x64xf32>, tensor<128xf32>
       %vt = attn.load_tile %v[%b, %h, %row] : tensor<1x4x128x64xbf16> -> tensor<64x64xbf16>
       %on = attn.pv %p, %vt, %os : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
-      %ln = attn.row_sum %p init %ls : tensor<128x64xf32> -> tensor<128xf32>
+      %ln = attn.row_sum %p init %l scaled %a : tensor<128x64xf32> -> tensor<128xf32>
       scf.yield %mn, %ln, %on : tensor<128xf32>, tensor<128xf32>, tensor<128x64xf32>
     }
     %res:3 = scf.for %j = %c1 to %c2 step %c1 iter_args(%m = %first#0, %l = %first#1, %acc = %first#2) -> (tensor<128xf32>, tensor<128xf32>, tensor<128x64xf32>) {
@@ -315,12 +314,11 @@ func.func @two_query_tiles(%q: tensor<1x4x128x64xbf16>, %q2: tensor<1x4x128x64xb
       %s = attn.qk %qt2, %kt : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
       %mn = attn.row_max %s init %m : tensor<128x64xf32> -> tensor<128xf32>
       %a = attn.rescale_factor %m, %mn scale_log2 %scale : tensor<128xf32>
-      %ls = attn.scale_rows %l, %a : tensor<128xf32>, tensor<128xf32>
       %os = attn.scale_rows %acc, %a : tensor<128x64xf32>, tensor<128xf32>
       %p = attn.exp_diff %s, %mn scale_log2 %scale : tensor<128x64xf32>, tensor<128xf32>
       %vt = attn.load_tile %v[%b, %h, %row] : tensor<1x4x128x64xbf16> -> tensor<64x64xbf16>
       %on = attn.pv %p, %vt, %os : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
-      %ln = attn.row_sum %p init %ls : tensor<128x64xf32> -> tensor<128xf32>
+      %ln = attn.row_sum %p init %l scaled %a : tensor<128x64xf32> -> tensor<128xf32>
       scf.yield %mn, %ln, %on : tensor<128xf32>, tensor<128xf32>, tensor<128x64xf32>
     }
     %o, %lse = attn.finalize %res#2, %res#1, %res#0 scale %scale : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
@@ -380,12 +378,11 @@ func.func @nested_key_load(%q: tensor<1x4x128x64xbf16>, %k: tensor<1x4x128x64xbf
         %s = attn.qk %qt, %kt : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
         %mn = attn.row_max %s init %m : tensor<128x64xf32> -> tensor<128xf32>
         %a = attn.rescale_factor %m, %mn scale_log2 %scale : tensor<128xf32>
-        %ls = attn.scale_rows %l, %a : tensor<128xf32>, tensor<128xf32>
         %os = attn.scale_rows %acc, %a : tensor<128x64xf32>, tensor<128xf32>
         %p = attn.exp_diff %s, %mn scale_log2 %scale : tensor<128x64xf32>, tensor<128xf32>
         %vt = attn.load_tile %v[%b, %h, %row] : tensor<1x4x128x64xbf16> -> tensor<64x64xbf16>
         %on = attn.pv %p, %vt, %os : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
-        %ln = attn.row_sum %p init %ls : tensor<128x64xf32> -> tensor<128xf32>
+        %ln = attn.row_sum %p init %l scaled %a : tensor<128x64xf32> -> tensor<128xf32>
         scf.yield %mn, %ln, %on : tensor<128xf32>, tensor<128xf32>, tensor<128x64xf32>
       }
       scf.yield %step#0, %step#1, %step#2 : tensor<128xf32>, tensor<128xf32>, tensor<128x64xf32>
@@ -427,12 +424,11 @@ func.func @finalize_before_loops(%q: tensor<1x4x128x64xbf16>, %k: tensor<1x4x128
       %s = attn.qk %qt, %kt : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
       %mn = attn.row_max %s init %m : tensor<128x64xf32> -> tensor<128xf32>
       %a = attn.rescale_factor %m, %mn scale_log2 %scale : tensor<128xf32>
-      %ls = attn.scale_rows %l, %a : tensor<128xf32>, tensor<128xf32>
       %os = attn.scale_rows %acc, %a : tensor<128x64xf32>, tensor<128xf32>
       %p = attn.exp_diff %s, %mn scale_log2 %scale : tensor<128x64xf32>, tensor<128xf32>
       %vt = attn.load_tile %v[%b, %h, %row] : tensor<1x4x128x64xbf16> -> tensor<64x64xbf16>
       %on = attn.pv %p, %vt, %os : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
-      %ln = attn.row_sum %p init %ls : tensor<128x64xf32> -> tensor<128xf32>
+      %ln = attn.row_sum %p init %l scaled %a : tensor<128x64xf32> -> tensor<128xf32>
       scf.yield %mn, %ln, %on : tensor<128xf32>, tensor<128xf32>, tensor<128x64xf32>
     }
     scf.forall.in_parallel {
@@ -468,12 +464,11 @@ func.func @loop_result_used(%q: tensor<1x4x128x64xbf16>, %k: tensor<1x4x128x64xb
       %s = attn.qk %qt, %kt : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
       %mn = attn.row_max %s init %m : tensor<128x64xf32> -> tensor<128xf32>
       %a = attn.rescale_factor %m, %mn scale_log2 %scale : tensor<128xf32>
-      %ls = attn.scale_rows %l, %a : tensor<128xf32>, tensor<128xf32>
       %os = attn.scale_rows %acc, %a : tensor<128x64xf32>, tensor<128xf32>
       %p = attn.exp_diff %s, %mn scale_log2 %scale : tensor<128x64xf32>, tensor<128xf32>
       %vt = attn.load_tile %v[%b, %h, %row] : tensor<1x4x128x64xbf16> -> tensor<64x64xbf16>
       %on = attn.pv %p, %vt, %os : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
-      %ln = attn.row_sum %p init %ls : tensor<128x64xf32> -> tensor<128xf32>
+      %ln = attn.row_sum %p init %l scaled %a : tensor<128x64xf32> -> tensor<128xf32>
       scf.yield %mn, %ln, %on : tensor<128xf32>, tensor<128xf32>, tensor<128x64xf32>
     }
     %o, %lse = attn.finalize %res#2, %res#1, %res#0 scale %scale : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
@@ -513,12 +508,11 @@ func.func @head_in_loop(%q: tensor<1x4x128x64xbf16>, %k: tensor<1x4x128x64xbf16>
       %s = attn.qk %qt, %kt : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
       %mn = attn.row_max %s init %m : tensor<128x64xf32> -> tensor<128xf32>
       %a = attn.rescale_factor %m, %mn scale_log2 %scale : tensor<128xf32>
-      %ls = attn.scale_rows %l, %a : tensor<128xf32>, tensor<128xf32>
       %os = attn.scale_rows %acc, %a : tensor<128x64xf32>, tensor<128xf32>
       %p = attn.exp_diff %s, %mn scale_log2 %scale : tensor<128x64xf32>, tensor<128xf32>
       %vt = attn.load_tile %v[%b, %kh, %row] : tensor<1x4x128x64xbf16> -> tensor<64x64xbf16>
       %on = attn.pv %p, %vt, %os : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
-      %ln = attn.row_sum %p init %ls : tensor<128x64xf32> -> tensor<128xf32>
+      %ln = attn.row_sum %p init %l scaled %a : tensor<128x64xf32> -> tensor<128xf32>
       scf.yield %mn, %ln, %on : tensor<128xf32>, tensor<128xf32>, tensor<128x64xf32>
     }
     %o, %lse = attn.finalize %res#2, %res#1, %res#0 scale %scale : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>

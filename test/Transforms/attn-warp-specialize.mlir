@@ -73,7 +73,7 @@
 // OVERLAP-NEXT:        attn.qk
 // OVERLAP-NEXT:        attn.pass_turn{{$}}
 // OVERLAP-NOT:         attn.stage
-// OVERLAP:             attn.scale_rows %{{.*}}, %{{.*}} : tensor<128xf32>, tensor<128xf32>
+// OVERLAP:             attn.row_sum %{{.*}} init %{{.*}} scaled %{{.*}} : tensor<128x{{[0-9]+}}xf32> -> tensor<128xf32>
 // OVERLAP-NOT:         attn.stage
 // OVERLAP:             %[[SCALED:.*]] = attn.scale_rows %{{.*}}, %{{.*}} {attn.stage = 1 : i64} : tensor<128x64xf32>, tensor<128xf32>
 // OVERLAP-NEXT:        attn.pv %{{.*}}, %{{.*}}, %[[SCALED]] {attn.stage = 1 : i64}

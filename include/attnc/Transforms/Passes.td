@@ -425,7 +425,7 @@ def AttnFuseOnlineSoftmaxPass
     ```
     m' = row_max(S, init m);  a = rescale_factor(m, m')
     P  = exp_diff(S, m')      // exp2((S - m') * scale * log2 e)
-    l' = row_sum(P, init scale_rows(l, a))
+    l' = row_sum(P, init l scaled a)   // l * a + rowsum P
     acc' = pv(P, V, scale_rows(acc, a))
     ```
 

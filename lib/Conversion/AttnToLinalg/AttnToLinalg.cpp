@@ -665,8 +665,23 @@ SmallVector<Value> lowerRowMax(OpBuilder &b, RowMaxOp op) {
                      })};
 }
 
+/// `rows * factor`, element by element (two row vectors).
+Value scaleRowVector(OpBuilder &b, Location loc, Value rows, Value factor) {
+  TileMaps m(b.getContext());
+  AffineMap id = m.get(1, {m.i});
+  return generic(b, loc, {rows, factor},
+                 emptyTensor(b, loc, sizesOf(b, loc, rows), b.getF32Type()),
+                 {id, id, id}, {kPar},
+                 [](OpBuilder &nb, Location l, ValueRange a) -> Value {
+                   return arith::MulFOp::create(nb, l, a[0], a[1]);
+                 });
+}
+
 SmallVector<Value> lowerRowSum(OpBuilder &b, RowSumOp op) {
-  return {reduceRows(b, op.getLoc(), op.getProbs(), op.getInit(), 0.0,
+  Value init = op.getInit();
+  if (Value scale = op.getInitScale())
+    init = scaleRowVector(b, op.getLoc(), init, scale);
+  return {reduceRows(b, op.getLoc(), op.getProbs(), init, 0.0,
                      [](OpBuilder &nb, Location l, ValueRange a) -> Value {
                        return arith::AddFOp::create(nb, l, a[0], a[1]);
                      })};
@@ -725,12 +740,7 @@ SmallVector<Value> lowerScaleRows(OpBuilder &b, ScaleRowsOp op) {
   };
   if (op.getInput().getType().getRank() == 2)
     return {mapTile(b, loc, op.getInput(), {op.getFactor()}, mul)};
-  TileMaps m(b.getContext());
-  AffineMap id = m.get(1, {m.i});
-  return {generic(b, loc, {op.getInput(), op.getFactor()},
-                  emptyTensor(b, loc, sizesOf(b, loc, op.getInput()),
-                              b.getF32Type()),
-                  {id, id, id}, {kPar}, mul)};
+  return {scaleRowVector(b, loc, op.getInput(), op.getFactor())};
 }
 
 SmallVector<Value> lowerFinalize(OpBuilder &b, FinalizeOp op) {

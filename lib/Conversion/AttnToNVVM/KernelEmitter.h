@@ -171,9 +171,6 @@ private:
     /// -(m c) of each row max m: shared by its attn.rescale_factor and
     /// attn.exp_diff.
     DenseMap<Value, RowValues> negScaledMax;
-    /// attn.scale_rows of a row vector that its only user, an attn.row_sum,
-    /// applies as an fma: the result -> (input, factor).
-    DenseMap<Value, std::pair<Value, Value>> deferredScales;
   };
   /// The kernel value of an accumulator-layout tile, packed or as elements.
   Value packedTile(TileValues &values, Value tile);

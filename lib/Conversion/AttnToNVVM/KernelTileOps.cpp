@@ -339,13 +339,6 @@ Value KernelEmitter::rescale(Value acc, const RowValues &alpha) {
 void KernelEmitter::lowerScaleRows(TileValues &values, ScaleRowsOp op) {
   const RowFragment &alpha = values.rows.at(op.getFactor());
   Value x = op.getInput();
-  // The running sum's rescale, read only by the block's row sum, becomes
-  // one fma there (l = a l + rowsum P).
-  if (isRowVector(x) && op->hasOneUse() &&
-      isa<RowSumOp>(*op->getUsers().begin())) {
-    values.deferredScales[op.getResult()] = {x, op.getFactor()};
-    return;
-  }
   if (isRowVector(x)) {
     const RowFragment &in = values.rows.at(x);
     RowFragment out;
@@ -402,22 +395,23 @@ void KernelEmitter::lowerRowSum(TileValues &values, RowSumOp op) {
   // The thread's partial sums (its columns of each row): attn.finalize
   // reduces them over the quad once, after the last block.
   ArrayRef<Value> p = tileElements(values, op.getProbs());
-  Value init = op.getInit();
-  auto deferred = values.deferredScales.find(init);
+  Value init = op.getInit(), initScale = op.getInitScale();
+  // A rescaled init joins the sum last, by one fma (l = l a + rowsum P), so
+  // that the additions do not wait for the factor; a plain one starts it.
   RowFragment out;
-  if (deferred == values.deferredScales.end())
+  if (init && !initScale)
     out.rows = values.rows.at(init).rows;
   else
     out.rows = {cF32(0.0), cF32(0.0)};
   for (size_t i = 0; i < p.size(); ++i)
     out.rows[rowOfElement(i)] =
         arith::AddFOp::create(b, loc, out.rows[rowOfElement(i)], p[i]);
-  if (deferred != values.deferredScales.end()) {
-    const RowFragment &sum = values.rows.at(deferred->second.first);
-    const RowFragment &alpha = values.rows.at(deferred->second.second);
+  if (initScale) {
+    const RowFragment &sum = values.rows.at(init);
+    const RowFragment &factor = values.rows.at(initScale);
     for (int r = 0; r < kRowsPerThread; ++r)
       out.rows[r] =
-          LLVM::FMAOp::create(b, loc, sum.rows[r], alpha.rows[r], out.rows[r]);
+          LLVM::FMAOp::create(b, loc, sum.rows[r], factor.rows[r], out.rows[r]);
   }
   values.rows[op.getResult()] = out;
 }

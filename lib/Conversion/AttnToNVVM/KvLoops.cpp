@@ -127,8 +127,13 @@ static FailureOr<KvLoop> readKvLoop(scf::ForOp loop) {
     return missing("attn.row_max carried across blocks");
   if (!rescale)
     return missing("attn.rescale_factor");
-  if (scaledRows != 2)
-    return missing("pair of attn.scale_rows (row sum and accumulator)");
+  if (scaledRows == 0)
+    return missing("attn.scale_rows of the accumulator");
+  if (scaledRows > 1)
+    return fail(loop, "a kv loop rescales only the accumulator with "
+                      "attn.scale_rows (the running sum by its attn.row_sum's "
+                      "init_scale), found " +
+                          Twine(scaledRows));
   if (!expDiff)
     return missing("attn.exp_diff");
   if (!rowSum || !rowSum.getInit())
@@ -243,15 +248,22 @@ static FailureOr<KvLoop> readKvLoop(scf::ForOp loop) {
     return fail(expDiff, "attn.exp_diff must subtract the step's attn.row_max");
   // The running sum and O are rescaled by this step's factor before the
   // step adds to them (the overlapped schedule carries exactly P and that
-  // factor from one block to the next).
+  // factor from one block to the next): the sum by its row sum's
+  // init_scale, O by an attn.scale_rows.
+  auto isStepFactor = [&](Value factor) {
+    return factor && stepValue(factor) == rescale.getResult();
+  };
+  if (!carriedAs(rowSum.getResult()) ||
+      rowSum.getInit() != carriedAs(rowSum.getResult()) ||
+      !isStepFactor(rowSum.getInitScale()))
+    return fail(rowSum, "attn.row_sum must add to the carried running sum, "
+                        "scaled by the step's attn.rescale_factor (its init "
+                        "and init_scale)");
   auto rescaledCarry = [&](Value update, Value result) {
     auto scaled = update.getDefiningOp<ScaleRowsOp>();
-    return scaled && stepValue(scaled.getFactor()) == rescale.getResult() &&
-           carriedAs(result) && scaled.getInput() == carriedAs(result);
+    return scaled && isStepFactor(scaled.getFactor()) && carriedAs(result) &&
+           scaled.getInput() == carriedAs(result);
   };
-  if (!rescaledCarry(rowSum.getInit(), rowSum.getResult()))
-    return fail(rowSum, "attn.row_sum's init must be the carried running "
-                        "sum, scaled by the step's attn.rescale_factor");
   if (!rescaledCarry(pv.getAcc(), pv.getResult()))
     return fail(pv, "attn.pv's accumulator must be the carried O, scaled by "
                     "the step's attn.rescale_factor");

@@ -544,6 +544,8 @@ LogicalResult ExpDiffOp::verify() {
 }
 
 LogicalResult RowSumOp::verify() {
+  if (getInitScale() && !getInit())
+    return emitOpError("init_scale rescales the init, which is missing");
   if (failed(verifyRows(*this, "init", getInit(), getProbs())))
     return failure();
   return verifyRows(*this, "result", getResult(), getProbs());

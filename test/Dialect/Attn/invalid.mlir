@@ -597,6 +597,15 @@ func.func @row_sum_result(%p: tensor<128x64xf32>) -> tensor<64xf32> {
 
 // -----
 
+// init_scale rescales a running sum: without one there is nothing to scale.
+func.func @row_sum_scale_without_init(%p: tensor<128x64xf32>, %a: tensor<128xf32>) -> tensor<128xf32> {
+  // expected-error @+1 {{'attn.row_sum' op init_scale rescales the init, which is missing}}
+  %r = attn.row_sum %p scaled %a : tensor<128x64xf32> -> tensor<128xf32>
+  return %r : tensor<128xf32>
+}
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // attn.pv, attn.scale_rows, attn.finalize
 //===----------------------------------------------------------------------===//

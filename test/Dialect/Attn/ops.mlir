@@ -218,8 +218,7 @@ func.func @attention_mqa(%q: tensor<1x16x1x128xf16>, %k: tensor<1x1x4096x128xf16
 // CHECK:         %[[F:.*]] = attn.rescale_factor %[[M]], %[[M1]] scale_log2 %[[SL2]] : tensor<128xf32>
 // CHECK:         %[[P:.*]] = attn.exp_diff %[[MWO]], %[[M1]] scale_log2 %[[SL2]] : tensor<128x64xf32>, tensor<128xf32>
 // CHECK:         %[[L0:.*]] = attn.row_sum %[[P]] : tensor<128x64xf32> -> tensor<128xf32>
-// CHECK:         %[[LS:.*]] = attn.scale_rows %[[L]], %[[F]] : tensor<128xf32>, tensor<128xf32>
-// CHECK:         %[[L1:.*]] = attn.row_sum %[[P]] init %[[LS]] : tensor<128x64xf32> -> tensor<128xf32>
+// CHECK:         %[[L1:.*]] = attn.row_sum %[[P]] init %[[L]] scaled %[[F]] : tensor<128x64xf32> -> tensor<128xf32>
 // CHECK:         %[[AS:.*]] = attn.scale_rows %[[ACC]], %[[F]] : tensor<128x64xf32>, tensor<128xf32>
 // CHECK:         %[[CS:.*]] = attn.scale_rows %[[ACC]], %[[F]] conditional : tensor<128x64xf32>, tensor<128xf32>
 // CHECK:         %[[A1:.*]] = attn.pv %[[P]], %[[KT]], %[[AS]] : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
@@ -251,8 +250,7 @@ func.func @tile_ops(%q: tensor<2x8x?x64xbf16>, %k: tensor<2x?x2x64xbf16>,
   %p = attn.exp_diff %mwo, %m1 scale_log2 %scale_cst1
       : tensor<128x64xf32>, tensor<128xf32>
   %l0 = attn.row_sum %p : tensor<128x64xf32> -> tensor<128xf32>
-  %ls = attn.scale_rows %l, %f : tensor<128xf32>, tensor<128xf32>
-  %l1 = attn.row_sum %p init %ls : tensor<128x64xf32> -> tensor<128xf32>
+  %l1 = attn.row_sum %p init %l scaled %f : tensor<128x64xf32> -> tensor<128xf32>
   %as = attn.scale_rows %acc, %f : tensor<128x64xf32>, tensor<128xf32>
   %cs = attn.scale_rows %acc, %f conditional : tensor<128x64xf32>, tensor<128xf32>
   %a1 = attn.pv %p, %kt, %as : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>

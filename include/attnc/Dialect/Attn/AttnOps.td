@@ -466,14 +466,41 @@ def Attn_ExpDiffOp : Attn_Op<"exp_diff", [Pure, AllTypesMatch<["scores", "result
   let hasVerifier = 1;
 }
 
-def Attn_RowSumOp : Attn_Op<"row_sum", [Pure,
-    OptionalTypesMatchWith<"init matches result", "result", "init", "$_self">]> {
-  let summary = "row sum of a tile, optionally added to a running sum";
-  let arguments = (ins Attn_F32Tile:$probs, Optional<Attn_F32Rows>:$init);
+def Attn_RowSumOp : Attn_Op<"row_sum", [Pure, AttrSizedOperandSegments,
+    OptionalTypesMatchWith<"init matches result", "result", "init", "$_self">,
+    OptionalTypesMatchWith<"init_scale matches result", "result", "init_scale",
+                           "$_self">]> {
+  let summary = "row sum of a tile, optionally added to a (rescaled) running sum";
+  let description = [{
+    `result[i] = init[i] * init_scale[i] + sum_j probs[i, j]`; without
+    `init_scale` the running sum is added as it is, and without `init` the
+    sum starts at 0 (`init_scale` needs `init`).
+
+    The online softmax's running sum is rescaled by the step's
+    `attn.rescale_factor` before the step's probabilities are added:
+    attn-fuse-online-softmax writes that rescale as `init_scale` rather than
+    as an `attn.scale_rows` of the sum, so that the sum of the step's
+    probabilities does not wait for the factor and the GPU kernel adds the
+    rescaled sum with one fma per row.
+
+    ```mlir
+    %l1 = attn.row_sum %p init %l scaled %alpha
+        : tensor<128x128xf32, #acc> -> tensor<128xf32, #rows>
+    ```
+  }];
+  let arguments = (ins Attn_F32Tile:$probs, Optional<Attn_F32Rows>:$init,
+                   Optional<Attn_F32Rows>:$init_scale);
   let results = (outs Attn_F32Rows:$result);
   let assemblyFormat = [{
-    $probs (`init` $init^)? attr-dict `:` type($probs) `->` type($result)
+    $probs (`init` $init^)? (`scaled` $init_scale^)? attr-dict `:` type($probs)
+    `->` type($result)
   }];
+  let builders = [
+    OpBuilder<(ins "::mlir::Type":$result, "::mlir::Value":$probs,
+                   "::mlir::Value":$init), [{
+      build($_builder, $_state, result, probs, init, ::mlir::Value());
+    }]>
+  ];
   let hasVerifier = 1;
 }
 
