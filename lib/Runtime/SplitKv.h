@@ -22,13 +22,14 @@ inline constexpr int64_t kMaxKvSplits = 128;
 /// The split count is at most kSplitBalance * sqrt(kvBlocks). A split's
 /// CTA streams its kv blocks (time ~ a * kvBlocks / s) and the combine
 /// weighs every split of a row (time ~ b * s): their sum is least at
-/// s = sqrt((a / b) kvBlocks). Forced counts on the H200 (bench/HISTORY.md
-/// run 62), where one tile of 32 packed MQA rows has the grid to itself,
-/// found the best at 8, 16, 16-32, 32 and 64 splits for 8, 16, 32, 128 and
-/// 256 kv blocks: 4 sqrt(kvBlocks) is their upper fit (64 splits at
-/// Nk = 32k ran 1.25x the 128 of the wave rule, run 63). For grids of 8
-/// tiles and up the wave rule chooses fewer anyway.
-inline constexpr float kSplitBalance = 4.0f;
+/// s = sqrt((a / b) kvBlocks). With the combine that spreads a row of more
+/// than 16 splits over four warps (8c484fc), forced counts for one to three
+/// tiles of 32 packed MQA rows (bench/HISTORY.md runs 85 and 86, H100)
+/// found the best at 32, 64, 64-128, 128 and 128 splits for 32, 64, 128,
+/// 256 and 512 kv blocks: 8 sqrt(kvBlocks) reaches each (the bound 4 took
+/// half, 8-18 % slower). It binds only grids of at most 4 tiles; from 5
+/// tiles on the wave rule chooses fewer.
+inline constexpr float kSplitBalance = 8.0f;
 
 /// The share of the best wave efficiency the chosen split count must reach.
 /// FlashAttention's heuristic takes 85%; a decode step is memory-bound, so
