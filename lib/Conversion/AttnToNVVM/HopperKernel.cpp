@@ -768,10 +768,8 @@ void KernelEmitter::storePartialOutput(ArrayRef<Value> o, const RowValues &inv,
 void KernelEmitter::storeRowsSwizzled(ArrayRef<Value> pairs,
                                       SwizzledAtoms atoms, int64_t bufferOffset,
                                       int64_t bufferRows) {
-  // The XOR below is the 128-byte pattern (the plan reader admits no other
-  // for Q, in whose layout O is staged, nor for P's probs_layout).
   assert(atoms.swizzle == kSm90aSharedTileSwizzle &&
-         "a 128-byte swizzled buffer");
+         "a 128-byte swizzled buffer (swizzledChunk)");
   Value tileRowBase = mul(warpgroup, c32(kWarpgroupRows));
   Value localRow = fragmentRow();
   Value quadColumn = fragmentColumn(lane);
@@ -780,14 +778,14 @@ void KernelEmitter::storeRowsSwizzled(ArrayRef<Value> pairs,
         add(tileRowBase,
             add(localRow, c32(WgmmaAccumulatorAttr::kRowPairDistance * r)));
     Value rowBytes = mul(row, c32(atoms.swizzle));
-    Value phase = arith::AndIOp::create(b, loc, row, c32(7));
+    Value phase = swizzlePhase(row);
     for (size_t i = 2 * r; i < 2 * pairs.size(); i += 4) {
       int64_t colBase = WgmmaAccumulatorAttr::getRegisterColumn(i);
       int64_t atom = colBase / atoms.columns();
-      int64_t chunk = (colBase % atoms.columns()) / 8;
-      // 16-byte chunk c of row r sits at chunk c ^ (r % 8).
-      Value swizzled =
-          mul(arith::XOrIOp::create(b, loc, c32(chunk), phase), c32(16));
+      int64_t chunk = (colBase % atoms.columns()) *
+                      SwizzledAtoms::kElementBytes / SwizzledAtoms::kChunkBytes;
+      Value swizzled = mul(swizzledChunk(c32(chunk), phase),
+                           c32(SwizzledAtoms::kChunkBytes));
       Value offset = add(add(rowBytes, swizzled), mul(quadColumn, c32(2)));
       Value ptr =
           smemPtr(bufferOffset + atom * atoms.atomBytes(bufferRows), offset);

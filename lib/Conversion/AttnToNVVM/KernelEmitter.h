@@ -343,6 +343,19 @@ private:
   /// The i64 index of row `row` of the CTA's tile in the LSE [B, H, Sq]
   /// (or, split, its split's part of [S, B, H, Sq]).
   Value rowIndex(Value row);
+  /// The 128-byte swizzle (the only one the kernel writes into; the plan
+  /// reader admits no other for Q, in whose layout O is staged, nor for
+  /// P's): 16-byte chunk c of row r of an atom sits at chunk c ^ (r % 8).
+  /// The row's phase r % 8, computed once per row ...
+  Value swizzlePhase(Value row) {
+    constexpr int64_t kChunks = SwizzledAtoms{kSm90aSharedTileSwizzle}.chunks();
+    static_assert(llvm::isPowerOf2_64(kChunks), "a row of 2^k chunks");
+    return arith::AndIOp::create(b, loc, row, c32(kChunks - 1));
+  }
+  /// ... and where chunk `chunk` of a row of phase `phase` sits.
+  Value swizzledChunk(Value chunk, Value phase) {
+    return arith::XOrIOp::create(b, loc, chunk, phase);
+  }
   void storeRowsSwizzled(ArrayRef<Value> pairs, SwizzledAtoms atoms,
                          int64_t bufferOffset, int64_t bufferRows);
   void publishWarpgroupWrites();

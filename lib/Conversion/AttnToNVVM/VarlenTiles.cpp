@@ -131,10 +131,10 @@ void KernelEmitter::storeSequenceRows(ArrayRef<Value> o, const RowValues &inv,
                           c32(kWarpgroupThreads), nullptr, Value());
   auto globalPtr = LLVM::LLVMPointerType::get(b.getContext(), 1);
   auto chunkType = VectorType::get({4}, i32());
-  constexpr int64_t kChunkBytes = 16;
+  constexpr int64_t kChunkBytes = SwizzledAtoms::kChunkBytes;
   int64_t elementBytes = plan.elementType.getIntOrFloatBitWidth() / 8;
   int64_t rowChunks = plan.valueHeadDim * elementBytes / kChunkBytes;
-  int64_t atomChunks = atoms.swizzle / kChunkBytes;
+  int64_t atomChunks = atoms.chunks();
   int64_t chunks = kWarpgroupRows * rowChunks;
   SequenceRows sequence = sequenceRows();
   Value threadInGroup = arith::AndIOp::create(b, loc, tid, c32(127));
@@ -156,11 +156,9 @@ void KernelEmitter::storeSequenceRows(ArrayRef<Value> o, const RowValues &inv,
           arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, chunk,
                                 c32(chunks)));
     ifThen(inSequence, [&] {
-      // Chunk c of a row sits at chunk c ^ (row % 8) of its atom.
       Value atom = arith::DivUIOp::create(b, loc, column, c32(atomChunks));
       Value inAtom = arith::RemUIOp::create(b, loc, column, c32(atomChunks));
-      Value swizzled = arith::XOrIOp::create(
-          b, loc, inAtom, arith::AndIOp::create(b, loc, tileRow, c32(7)));
+      Value swizzled = swizzledChunk(inAtom, swizzlePhase(tileRow));
       Value offset =
           add(add(mul(atom, c32(atoms.atomBytes(plan.blockM))),
                   mul(tileRow, c32(atoms.swizzle))),

@@ -23,7 +23,11 @@ namespace mlir::attn {
 /// row, each atom stored as a contiguous block of the tile's rows.
 struct SwizzledAtoms {
   static constexpr int64_t kElementBytes = 2;
+  /// The unit the swizzle permutes within an atom's row.
+  static constexpr int64_t kChunkBytes = 16;
   int64_t swizzle = 128;
+  /// Chunks of one atom's row.
+  constexpr int64_t chunks() const { return swizzle / kChunkBytes; }
   /// Elements of one atom's row.
   int64_t columns() const { return swizzle / kElementBytes; }
   /// Atoms a tile of `tileColumns` columns occupies (padded to whole atoms).
