@@ -20,7 +20,7 @@ int64_t attnc::rt::chooseKvSplits(int64_t tiles, int64_t kvBlocks,
   // pays for the combine; one kv block has nothing to split.
   if (numSms < 1 || tiles >= 0.8 * double(numSms) || kvBlocks < 2)
     return 1;
-  auto balanced = int64_t(kSplitBalance * std::sqrt(double(kvBlocks)));
+  auto balanced = int64_t(splitBalance(tiles) * std::sqrt(double(kvBlocks)));
   int64_t maxSplits = std::min({numSms, kvBlocks, kMaxKvSplits, balanced});
   auto blocksPerSplit = [&](int64_t s) { return (kvBlocks + s - 1) / s; };
   // A count that leaves the blocks per split as they were for one split

@@ -19,17 +19,24 @@ namespace attnc::rt {
 /// the workspace's traffic outgrow what a fuller machine gains.
 inline constexpr int64_t kMaxKvSplits = 128;
 
-/// The split count is at most kSplitBalance * sqrt(kvBlocks). A split's
-/// CTA streams its kv blocks (time ~ a * kvBlocks / s) and the combine
-/// weighs every split of a row (time ~ b * s): their sum is least at
-/// s = sqrt((a / b) kvBlocks). With the combine that spreads a row of more
-/// than 16 splits over four warps (8c484fc), forced counts for one to three
-/// tiles of 32 packed MQA rows (bench/HISTORY.md runs 85 and 86, H100)
-/// found the best at 32, 64, 64-128, 128 and 128 splits for 32, 64, 128,
-/// 256 and 512 kv blocks: 8 sqrt(kvBlocks) reaches each (the bound 4 took
-/// half, 8-18 % slower). It binds only grids of at most 4 tiles; from 5
-/// tiles on the wave rule chooses fewer.
-inline constexpr float kSplitBalance = 8.0f;
+/// The split count is at most splitBalance(tiles) * sqrt(kvBlocks). A
+/// split's CTA streams its kv blocks (time ~ a * kvBlocks / s) and the
+/// combine weighs every split of a row (time ~ b * s): their sum is least
+/// at s = sqrt((a / b) kvBlocks). Forced counts on the H200 (bench/HISTORY.md
+/// run 62, the combine before 8c484fc) fit 4 sqrt(kvBlocks). With the
+/// combine that spreads a row of more than 16 splits over four warps, forced
+/// counts for one to three tiles of 32 packed MQA rows (runs 85 and 86, H100)
+/// found the best at 32, 64, 64-128, 128 and 128 splits for 32, 64, 128, 256
+/// and 512 kv blocks: 8 sqrt(kvBlocks) reaches each (4 took half, 8-18 %
+/// slower). Grids of a few tiles take the larger bound (4 tiles by
+/// extrapolation: 4 x 32 splits are one wave as 3 x 32 are); larger grids,
+/// whose counts no run has forced since, keep the smaller.
+inline constexpr float kSplitBalance = 4.0f;
+inline constexpr float kFewTileSplitBalance = 8.0f;
+inline constexpr int64_t kFewTiles = 4;
+inline constexpr float splitBalance(int64_t tiles) {
+  return tiles <= kFewTiles ? kFewTileSplitBalance : kSplitBalance;
+}
 
 /// The share of the best wave efficiency the chosen split count must reach.
 /// FlashAttention's heuristic takes 85%; a decode step is memory-bound, so
@@ -43,8 +50,8 @@ inline constexpr float kSplitEfficiencyShare = 0.95f;
 /// already fills 80% of the SMs or there is one kv block; otherwise the
 /// smallest count whose wave efficiency reaches kSplitEfficiencyShare of the
 /// best, among counts up to min(numSms, kvBlocks, kMaxKvSplits,
-/// kSplitBalance * sqrt(kvBlocks)) that change the blocks per split (after
-/// FlashAttention's num_splits_heuristic).
+/// splitBalance(tiles) * sqrt(kvBlocks)) that change the blocks per split
+/// (after FlashAttention's num_splits_heuristic).
 int64_t chooseKvSplits(int64_t tiles, int64_t kvBlocks, int64_t numSms);
 
 /// The environment variable that forces the split count of artifacts that

@@ -67,6 +67,10 @@ FailureOr<SoftmaxLoops> matchSoftmaxLoops(FinalizeOp finalize) {
   // and all three loops must cover the same kv range.
   if (rowMax.getInit() != maxLoop.getRegionIterArgs()[0])
     return failure();
+  // The fused loop rescales the running sum itself; a sum loop that scales
+  // its own is not attn-tile's plain sum.
+  if (rowSum.getInitScale())
+    return failure();
   // Equal values or equal constants: each loop may own its step constant.
   auto same = [](Value a, Value b) {
     return isEqualConstantIntOrValue(getAsOpFoldResult(a), getAsOpFoldResult(b));

@@ -37,8 +37,12 @@
 // warps (all four share a row's splits, or a warp takes a row), selected
 // between the two constants so that the divisions by them fold to shifts.
 // CHECK:         %[[SHARED_ROW:.*]] = arith.cmpi eq, %[[ROWS_PARAM]], %c1_i32 : i32
-// CHECK:         %[[ROWS_PER_CTA:.*]] = arith.select %[[SHARED_ROW]], %{{.*}}, %c4_i32 : i32
-// CHECK:         %[[WARPS_PER_ROW:.*]] = arith.select %[[SHARED_ROW]], %{{.*}}, %{{.*}} : i32
+// CHECK-NEXT:    %[[FOUR:.*]] = arith.constant 4 : i32
+// CHECK-NEXT:    %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[ROWS_PER_CTA:.*]] = arith.select %[[SHARED_ROW]], %[[ONE]], %[[FOUR]] : i32
+// CHECK-NEXT:    %[[ONE_AGAIN:.*]] = arith.constant 1 : i32
+// CHECK-NEXT:    %[[FOUR_AGAIN:.*]] = arith.constant 4 : i32
+// CHECK-NEXT:    %[[WARPS_PER_ROW:.*]] = arith.select %[[SHARED_ROW]], %[[FOUR_AGAIN]], %[[ONE_AGAIN]] : i32
 // CHECK-NOT:     llvm.load
 // Every CTA holds rows (its grid is ceil(Nq / rows a CTA)): no branch
 // around them. A warp's row past Nq reads row Nq - 1.

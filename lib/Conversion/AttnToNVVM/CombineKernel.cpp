@@ -17,7 +17,7 @@
 // share rows is the runtime's choice at launch from the split count S
 // (rt::combineRowsPerCta), which the kernel takes as its combine_rows
 // parameter, its grid's x being ceil_div(Nq, combine_rows):
-//   - S > 16 (few rows: MQA at B = 1 has 32 rows of 64 splits): CTA x takes
+//   - S > 16 (few rows: MQA at B = 1 has 32 rows of 128 splits): CTA x takes
 //     row x, and warp w weighs splits 16 w to 16 w + 15, then those 64
 //     further on, so that a row's loads are in flight on four warps at once;
 //   - S <= 16 (many rows, which fill the machine with tiles): warp w of CTA

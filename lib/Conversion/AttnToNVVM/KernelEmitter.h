@@ -348,8 +348,9 @@ private:
   /// P's): 16-byte chunk c of row r of an atom sits at chunk c ^ (r % 8).
   /// The row's phase r % 8, computed once per row ...
   Value swizzlePhase(Value row) {
+    // Other modes permute by other row bits (64 bytes: (r / 2) % 4).
+    static_assert(kSm90aSharedTileSwizzle == 128, "the 128-byte mode");
     constexpr int64_t kChunks = SwizzledAtoms{kSm90aSharedTileSwizzle}.chunks();
-    static_assert(llvm::isPowerOf2_64(kChunks), "a row of 2^k chunks");
     return arith::AndIOp::create(b, loc, row, c32(kChunks - 1));
   }
   /// ... and where chunk `chunk` of a row of phase `phase` sits.

@@ -247,24 +247,20 @@ static FailureOr<KvLoop> readKvLoop(scf::ForOp loop) {
   if (expDiff.getRowMax() != rowMax.getResult())
     return fail(expDiff, "attn.exp_diff must subtract the step's attn.row_max");
   // The running sum and O are rescaled by this step's factor before the
-  // step adds to them (the overlapped schedule carries exactly P and that
-  // factor from one block to the next): the sum by its row sum's
-  // init_scale, O by an attn.scale_rows.
-  auto isStepFactor = [&](Value factor) {
-    return factor && stepValue(factor) == rescale.getResult();
-  };
+  // step adds to them: the sum by its row sum's init_scale, in stage 0 (the
+  // factor itself), O by an attn.scale_rows (in a rotated loop stage 1, by
+  // the factor carried from the step before: the overlapped schedule
+  // carries exactly P and that factor from one block to the next).
   if (!carriedAs(rowSum.getResult()) ||
       rowSum.getInit() != carriedAs(rowSum.getResult()) ||
-      !isStepFactor(rowSum.getInitScale()))
+      rowSum.getInitScale() != rescale.getResult())
     return fail(rowSum, "attn.row_sum must add to the carried running sum, "
                         "scaled by the step's attn.rescale_factor (its init "
                         "and init_scale)");
-  auto rescaledCarry = [&](Value update, Value result) {
-    auto scaled = update.getDefiningOp<ScaleRowsOp>();
-    return scaled && isStepFactor(scaled.getFactor()) && carriedAs(result) &&
-           scaled.getInput() == carriedAs(result);
-  };
-  if (!rescaledCarry(pv.getAcc(), pv.getResult()))
+  auto scaled = pv.getAcc().getDefiningOp<ScaleRowsOp>();
+  if (!scaled || stepValue(scaled.getFactor()) != rescale.getResult() ||
+      !carriedAs(pv.getResult()) ||
+      scaled.getInput() != carriedAs(pv.getResult()))
     return fail(pv, "attn.pv's accumulator must be the carried O, scaled by "
                     "the step's attn.rescale_factor");
   for (Operation *op : kv.scoreModifiers) {

@@ -567,8 +567,9 @@ bool ScaleRowsOp::rescalesByStepFactor() {
 }
 
 LogicalResult ScaleRowsOp::verify() {
-  // Skipping a warp's rows is a choice about a tile's fragments; a row
-  // vector's rescale is folded into its row sum.
+  // Skipping a warp's rows is a choice about a tile's fragments; the online
+  // softmax rescales its row vector, the running sum, by its attn.row_sum's
+  // init_scale.
   if (getConditional() && getInput().getType().getRank() != 2)
     return emitOpError("conditional applies to a 2-D tile (the accumulator), "
                        "not to a row vector");
