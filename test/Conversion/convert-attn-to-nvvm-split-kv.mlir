@@ -12,14 +12,15 @@
 // RUN:   | FileCheck %s --check-prefix=ORDINARY --implicit-check-not=griddepcontrol --implicit-check-not=programmatic_launch
 
 // A split-KV attention (kv_splits) becomes two kernels. The combine kernel,
-// lowered from attn.combine_splits: four warps, at least three CTAs an SM (so
-// that ptxas gives each warp the registers of its loads); the O box of one
+// lowered from attn.combine_splits: four warps, at least four CTAs an SM
+// where every pass over a row's columns is whole (Dv = 64 here; so that
+// ptxas gives each warp the registers of its loads); the O box of one
 // row unswizzled, then the LSE and the workspace's partial O and LSE, Nq,
 // the split count and the rows a CTA (the runtime's choice from the count).
 // CHECK-LABEL: gpu.module @attn_kernels
 // CHECK:       llvm.func @split_combine(%[[O:[^:]*]]: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant},
 // CHECK-SAME:    %[[LSE:[^:]*]]: !llvm.ptr<1>, %[[PO:[^:]*]]: !llvm.ptr<1>, %[[PL:[^:]*]]: !llvm.ptr<1>, %[[NQ:[^:]*]]: i32, %[[S:[^:]*]]: i32, %[[ROWS_PARAM:[^:]*]]: i32)
-// CHECK-SAME:    attributes {nvvm.kernel, nvvm.minctasm = 3 : i32, nvvm.reqntid = array<i32: 128, 1, 1>}
+// CHECK-SAME:    attributes {nvvm.kernel, nvvm.minctasm = 4 : i32, nvvm.reqntid = array<i32: 128, 1, 1>}
 // A programmatic dependent launch: the kernel may start while the attention
 // kernel runs, so no partial is read before its wait for that grid.
 // CHECK-NOT:     llvm.load
@@ -237,4 +238,20 @@ func.func @split_no_lse(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
       : tensor<?x4x?x64xbf16>, tensor<?x4x?x64xbf16>, tensor<?x4x?x64xbf16>
       -> tensor<?x4x?x64xbf16>
   return %o : tensor<?x4x?x64xbf16>
+}
+
+// -----
+
+// Dv = 80: a warp's second pass over the row covers 16 of its 64 columns,
+// and the combine asks for three CTAs an SM (at four, 128 registers, the
+// columns' predicates spilled).
+// CHECK-LABEL: gpu.module @attn_kernels
+// CHECK:       llvm.func @split_d80_combine(
+// CHECK-SAME:    attributes {nvvm.kernel, nvvm.minctasm = 3 : i32, nvvm.reqntid = array<i32: 128, 1, 1>}
+func.func @split_d80(%q: tensor<?x4x?x80xbf16>, %k: tensor<?x4x?x80xbf16>,
+                     %v: tensor<?x4x?x80xbf16>, %splits: index) -> tensor<?x4x?x80xbf16> {
+  %o = attn.attention %q, %k, %v kv_splits(%splits)
+      : tensor<?x4x?x80xbf16>, tensor<?x4x?x80xbf16>, tensor<?x4x?x80xbf16>
+      -> tensor<?x4x?x80xbf16>
+  return %o : tensor<?x4x?x80xbf16>
 }

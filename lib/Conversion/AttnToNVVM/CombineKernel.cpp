@@ -55,10 +55,13 @@ namespace {
 /// The warps of a CTA: four rows, or one row's four shares of its splits.
 using attnc::rt::kCombineWarps;
 constexpr int64_t kCombineThreads = 32 * kCombineWarps;
-/// The kernel's nvvm.minctasm (see lowerCombineSplits).
-constexpr int64_t kCombineCtasPerSm = 3;
 /// Columns of a row one pass of a warp covers (two per lane).
 constexpr int64_t kColumnsPerPass = 64;
+/// The kernel's nvvm.minctasm (see lowerCombineSplits) for value head dim
+/// `dv`: 4 where every pass over a row is whole, else 3.
+int64_t combineCtasPerSm(int64_t dv) {
+  return dv % kColumnsPerPass == 0 ? 4 : 3;
+}
 /// Splits a warp weighs per loop iteration (their loads in flight at once):
 /// each iteration waits one memory round trip, so a row of S > 16 splits
 /// takes ceil(S / 64) of them on its four warps.
@@ -468,12 +471,15 @@ SplitKvAttr mlir::attn::hopper::lowerCombineSplits(
   auto func = declareKernel(b, loc, abi.getEntry(), abi.getParams().getValue(),
                             kCombineThreads);
   // CTAs an SM must hold at once: ptxas then gives a warp the registers of
-  // its sixteen splits' loads (up to 168). Without it ptxas kept 32
-  // registers and issued two splits' loads at a time (run 81); at 8 and 16
-  // CTAs (64 and 32 registers) MQA at B = 1 and 8 was 2-7 % slower (run 83);
-  // at 4 (128 registers) Dv = 80 spilled.
+  // its sixteen splits' loads (128 at 4, up to 168 at 3). Without it ptxas
+  // kept 32 registers and issued two splits' loads at a time (run 81); at 8
+  // and 16 CTAs (64 and 32 registers) MQA at B = 1 and 8 was 2-7 % slower
+  // (run 83). At 4, MQA B = 64's combine (four rows a CTA, 4096 CTAs) took
+  // 4.4 instead of 5.5 us and the rows of more splits the same time as at 3
+  // (run 87, H100); but the column predicates of a partial last pass made
+  // Dv = 80, 96 and 112 spill 16 B there, so those keep 3.
   func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
-                b.getI32IntegerAttr(kCombineCtasPerSm));
+                b.getI32IntegerAttr(combineCtasPerSm(shape.valueHeadDim)));
   CombineEmitter(b, loc, shape, abi).emit(func);
   return abi;
 }
