@@ -202,9 +202,8 @@ private:
   void lowerSoftcap(TileValues &values, SoftcapOp op);
   void lowerRowMax(TileValues &values, RowMaxOp op);
   void lowerRescaleFactor(TileValues &values, RescaleFactorOp op);
-  /// attn.scale_rows of a row vector, or of the accumulator (O *= alpha;
-  /// a `conditional` one by its step's own alpha only in warps where a row
-  /// max moved).
+  /// attn.scale_rows of the accumulator (O *= alpha; a `conditional` one by
+  /// its step's own alpha only in warps where a row max moved).
   void lowerScaleRows(TileValues &values, ScaleRowsOp op);
   void lowerExpDiff(TileValues &values, ExpDiffOp op);
   void lowerRowSum(TileValues &values, RowSumOp op);

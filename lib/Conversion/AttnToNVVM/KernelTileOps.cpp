@@ -337,17 +337,11 @@ Value KernelEmitter::rescale(Value acc, const RowValues &alpha) {
 }
 
 void KernelEmitter::lowerScaleRows(TileValues &values, ScaleRowsOp op) {
+  // The running sum's rescale is its attn.row_sum's init_scale: readKvLoop
+  // admits one attn.scale_rows a step, O's.
+  assert(!isRowVector(op.getInput()) && "readKvLoop admits O's rescale only");
   const RowFragment &alpha = values.rows.at(op.getFactor());
-  Value x = op.getInput();
-  if (isRowVector(x)) {
-    const RowFragment &in = values.rows.at(x);
-    RowFragment out;
-    for (int r = 0; r < kRowsPerThread; ++r)
-      out.rows[r] = arith::MulFOp::create(b, loc, in.rows[r], alpha.rows[r]);
-    values.rows[op.getResult()] = out;
-    return;
-  }
-  Value acc = packedTile(values, x);
+  Value acc = packedTile(values, op.getInput());
   // O *= alpha only in warps where some row max moved: late in a long kv
   // range most maxima are final, and the 64-128 multiplies per block sit on
   // the softmax's critical path (FlashAttention-4 skips them the same way).
