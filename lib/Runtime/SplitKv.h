@@ -28,9 +28,11 @@ inline constexpr int64_t kMaxKvSplits = 128;
 /// counts for one to three tiles of 32 packed MQA rows (runs 85 and 86, H100)
 /// found the best at 32, 64, 64-128, 128 and 128 splits for 32, 64, 128, 256
 /// and 512 kv blocks: 8 sqrt(kvBlocks) reaches each (4 took half, 8-18 %
-/// slower). Grids of a few tiles take the larger bound (4 tiles by
-/// extrapolation: 4 x 32 splits are one wave as 3 x 32 are); larger grids,
-/// whose counts no run has forced since, keep the smaller.
+/// slower), and run 88 found the same at 4 tiles (32 splits at 4k keys,
+/// 7.1 us against 8.2 at the 16 of 4 sqrt(32)). Grids of a few tiles take
+/// the larger bound; larger grids keep the smaller: at 8 tiles and 33
+/// blocks (GQA 32:8, B = 1, 4224 keys) its 11 splits took 9.3 us, the 33
+/// that 8 sqrt(33) allows 11.3 (run 88).
 inline constexpr float kSplitBalance = 4.0f;
 inline constexpr float kFewTileSplitBalance = 8.0f;
 inline constexpr int64_t kFewTiles = 4;
