@@ -205,6 +205,8 @@ void mlir::attn::buildAttnToNVVMPipeline(OpPassManager &pm,
   AttnOrderTilesPassOptions order;
   order.order = options.tileOrder;
   funcPm.addPass(createAttnOrderTilesPass(order));
+  // One multiply per score less where the softmax bounds the kv step.
+  funcPm.addPass(createAttnDeferSoftcapCapPass());
   // Warp specialization partitions the fused kv loop: nothing to do before.
   if (options.warpSpecialize != WarpSpecializeMode::Off &&
       options.stopAfter >= AttnStage::Fused) {

@@ -95,7 +95,8 @@ Value buildMaskedScores(OpBuilder &b, Location loc, const TileContext &ctx,
   Value scores = QKOp::create(b, loc, ctx.scoresType, ctx.queryTile, keyTile);
   if (std::optional<APFloat> cap = op.getSoftcap())
     scores = SoftcapOp::create(b, loc, scores.getType(), scores, ctx.scale,
-                               b.getF32FloatAttr(cap->convertToFloat()));
+                               b.getF32FloatAttr(cap->convertToFloat()),
+                               /*output_scale=*/FloatAttr());
   DenseI64ArrayAttr window;
   if (ctx.mask.window)
     window = b.getDenseI64ArrayAttr(*ctx.mask.window);
@@ -354,7 +355,8 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
       buildFilled(rewriter, loc, ctx.rowsType, negInf),
       [&](OpBuilder &nb, Location l, Value kb, Value m) -> Value {
         Value s = buildMaskedScores(nb, l, ctx, kb);
-        return RowMaxOp::create(nb, l, ctx.rowsType, s, m);
+        return RowMaxOp::create(nb, l, ctx.rowsType, s, m,
+                                /*score_scale=*/FloatAttr());
       });
   // Pass 2: row sum of exp2((S - m) * scale log2 e).
   Value rowSum = buildKvLoop(
@@ -363,7 +365,8 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
       [&](OpBuilder &nb, Location l, Value kb, Value sum) -> Value {
         Value s = buildMaskedScores(nb, l, ctx, kb);
         Value p = ExpDiffOp::create(nb, l, s.getType(), s, rowMax, scaleLog2,
-                                    /*software_exp2_period=*/IntegerAttr());
+                                    /*software_exp2_period=*/IntegerAttr(),
+                                    /*score_scale=*/FloatAttr());
         return RowSumOp::create(nb, l, ctx.rowsType, p, sum);
       });
   // Pass 3: P V.
@@ -373,7 +376,8 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
       [&](OpBuilder &nb, Location l, Value kb, Value accIn) -> Value {
         Value s = buildMaskedScores(nb, l, ctx, kb);
         Value p = ExpDiffOp::create(nb, l, s.getType(), s, rowMax, scaleLog2,
-                                    /*software_exp2_period=*/IntegerAttr());
+                                    /*software_exp2_period=*/IntegerAttr(),
+                                    /*score_scale=*/FloatAttr());
         Value colBegin = arith::MulIOp::create(
             nb, l, kb, arith::ConstantIndexOp::create(nb, l, ctx.blockN));
         Value valueTile =

@@ -225,6 +225,37 @@ func.func @software_exp2(%s: tensor<64x32xf32>, %m: tensor<64xf32>, %c: f32)
 
 // -----
 
+// A cap left to the softcap's users: the softcap's tanh values are its
+// result (output_scale = 1, whose multiply folds), and the row max and the
+// exponentials multiply each score by the cap first.
+// CHECK-LABEL: func.func @deferred_cap(
+// CHECK-SAME:      %[[S:[a-z0-9_]+]]: tensor<64x32xf32>, %[[M:[a-z0-9_]+]]: tensor<64xf32>, %[[SCALE:[a-z0-9_]+]]: f32, %[[C:[a-z0-9_]+]]: f32)
+// CHECK:         %[[CAP:.*]] = arith.constant 3.000000e+01 : f32
+// CHECK:         %[[INNER:.*]] = arith.divf %[[SCALE]], %[[CAP]] : f32
+// CHECK:         %[[T:.*]] = linalg.generic {{.*}} ins(%[[S]] : tensor<64x32xf32>)
+// CHECK:           %[[X:.*]] = arith.mulf %{{.*}}, %[[INNER]] : f32
+// CHECK-NEXT:      %[[TANH:.*]] = math.tanh %[[X]] : f32
+// CHECK-NEXT:      linalg.yield %[[TANH]] : f32
+// CHECK:         %[[MAX:.*]] = linalg.generic {{.*}} ins(%[[T]] : tensor<64x32xf32>) outs(%[[M]] : tensor<64xf32>)
+// CHECK-NEXT:    ^bb0(%[[TS:.*]]: f32, %[[ACC:.*]]: f32):
+// CHECK-NEXT:      %[[TS_CAP:.*]] = arith.mulf %[[TS]], %[[CAP]] : f32
+// CHECK-NEXT:      arith.maximumf %[[TS_CAP]], %[[ACC]] : f32
+// CHECK:         linalg.generic {{.*}} ins(%[[T]], %[[MAX]] : tensor<64x32xf32>, tensor<64xf32>)
+// CHECK-NEXT:    ^bb0(%[[PS:.*]]: f32, %[[ROW:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:      %[[PS_CAP:.*]] = arith.mulf %[[PS]], %[[CAP]] : f32
+// CHECK-NEXT:      %[[D:.*]] = arith.subf %[[PS_CAP]], %[[ROW]] : f32
+// CHECK-NEXT:      arith.mulf %[[D]], %[[C]] : f32
+func.func @deferred_cap(%s: tensor<64x32xf32>, %m: tensor<64xf32>, %scale: f32,
+                        %c: f32) -> tensor<64x32xf32> {
+  %t = attn.softcap %s scale %scale cap = 30.0 output_scale = 1.0 : tensor<64x32xf32>
+  %max = attn.row_max %t init %m score_scale = 30.0 : tensor<64x32xf32> -> tensor<64xf32>
+  %p = attn.exp_diff %t, %max scale_log2 %c score_scale = 30.0
+      : tensor<64x32xf32>, tensor<64xf32>
+  return %p : tensor<64x32xf32>
+}
+
+// -----
+
 // attn.combine_splits: M = max_s LSE_s, w_s = exp(LSE_s - M) (0 when
 // M = -inf), O = sum_s w_s O_s / sum_s w_s (0 for an empty row), LSE =
 // M + log(sum_s w_s) (-inf for an empty row), O written in its layout.

@@ -1,12 +1,16 @@
 // RUN: attnc-opt %s -split-input-file --attn-generalize-lengths --attn-generalize-scale \
-// RUN:   --attn-tiling-pipeline="block-m=64" --attn-order-tiles --attn-assign-layouts --attn-allocate-shared-memory \
-// RUN:   --attn-insert-waits --convert-attn-to-nvvm | FileCheck %s
+// RUN:   --attn-tiling-pipeline="block-m=64" --attn-defer-softcap-cap --attn-order-tiles --attn-assign-layouts \
+// RUN:   --attn-allocate-shared-memory --attn-insert-waits --convert-attn-to-nvvm | FileCheck %s
+// RUN: attnc-opt %s -split-input-file --attn-generalize-lengths --attn-generalize-scale \
+// RUN:   --attn-tiling-pipeline="block-m=64" --attn-order-tiles --attn-assign-layouts \
+// RUN:   --attn-allocate-shared-memory --attn-insert-waits --convert-attn-to-nvvm | FileCheck %s --check-prefix=PER-SCORE
 
-// The two paths of attn.softcap's cap in the kernel (KernelTileOps.cpp).
+// The kernel applies attn.softcap's cap where the tile IR says: per score
+// unless attn-defer-softcap-cap left it to the row max and the exponentials.
 
-// Above D = 128 the GEMMs bound the step: the cap multiplies each tanh
-// before the row max reads it (a pending factor's register made D = 256
-// spill).
+// Above D = 128 attn-defer-softcap-cap leaves the cap on the softcap (the
+// GEMMs bound the step, and a factor's register made D = 256 spill): the
+// cap multiplies each tanh before the row max reads it.
 // CHECK-LABEL: llvm.func @d256_softcap(
 // CHECK:         scf.for
 // CHECK:           %[[T0:.*]] = llvm.inline_asm asm_dialect = att "tanh.approx.f32 $0, $1;", "=f,f"
@@ -21,9 +25,18 @@ func.func @d256_softcap(%q: tensor<1x2x?x256xbf16>, %k: tensor<1x2x?x256xbf16>, 
 
 // -----
 
-// At D = 64 the cap stays pending through the mask: the tail loop's selects
-// read the tanh values themselves (-inf stays -inf under a positive cap),
-// and no score is multiplied by the cap.
+// At D = 64 attn-defer-softcap-cap moves the cap past the mask: the tail
+// loop's selects read the tanh values themselves (-inf stays -inf under a
+// positive cap), and no score is multiplied by the cap. Without the pass
+// each tanh value is multiplied before the select reads it.
+// PER-SCORE-LABEL: llvm.func @d64_causal_softcap(
+// PER-SCORE:         scf.for
+// PER-SCORE:         }
+// PER-SCORE:         scf.for
+// PER-SCORE:           %[[T0:.*]] = llvm.inline_asm asm_dialect = att "tanh.approx.f32 $0, $1;", "=f,f"
+// PER-SCORE:           %[[C0:.*]] = arith.mulf %{{.*}}, %[[T0]] : f32
+// PER-SCORE:           arith.select %{{.*}}, %[[C0]], %{{.*}} : f32
+// PER-SCORE:         llvm.return
 // CHECK-LABEL: llvm.func @d64_causal_softcap(
 // CHECK:         scf.for
 // CHECK:         }

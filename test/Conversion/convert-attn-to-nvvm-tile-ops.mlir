@@ -240,37 +240,23 @@ func.func @mask(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg
 // attn.softcap: s = cap * tanh(s * (scale / cap)), the tanh by MUFU.TANH
 // (inline tanh.approx.f32) per score, the quotient once per block (the
 // softmax scale is the softcap's here, as attn-tile emits it: c = log2(e)
-// and the LSE's scale is 1). The cap is not multiplied per score: the row
-// max takes the max of the tanh values and multiplies it once per row
-// (max(m_old, cap max t)), and the exponentials fold it into their
-// multiplier, exp2(t (cap c) - m c).
-// CHECK-LABEL: llvm.func @softcap(
-// CHECK:         %[[LOG2E:.*]] = arith.constant 1.44269502 : f32
-// CHECK:         scf.for {{.*}} iter_args(%[[M0:[^ ]+]] = %{{[^,]+}},
+// and the LSE's scale is 1). Each tanh value is multiplied by the cap
+// before the row max reads it.
+// CHECK-LABEL: llvm.func @softcap_per_score(
+// CHECK:         scf.for
 // CHECK:           %[[S0:.*]] = llvm.extractvalue %[[S:[0-9]+]][0] :
-// CHECK-NEXT:      %[[S1:.*]] = llvm.extractvalue %[[S]][1] :
-// CHECK:           llvm.extractvalue %[[S]][31] :
-// CHECK-NEXT:      %[[SCALE:.*]] = arith.constant 1.250000e-01 : f32
+// CHECK:           %[[SCALE:.*]] = arith.constant 1.250000e-01 : f32
 // CHECK-NEXT:      %[[CAP:.*]] = arith.constant 3.000000e+01 : f32
 // CHECK-NEXT:      %[[INNER:.*]] = arith.divf %[[SCALE]], %[[CAP]] : f32
 // CHECK-NEXT:      %[[X0:.*]] = arith.mulf %[[S0]], %[[INNER]] : f32
 // CHECK-NEXT:      %[[T0:.*]] = llvm.inline_asm asm_dialect = att "tanh.approx.f32 $0, $1;", "=f,f" %[[X0]] : (f32) -> f32
-// CHECK-NEXT:      %[[X1:.*]] = arith.mulf %[[S1]], %[[INNER]] : f32
-// CHECK-NEXT:      %[[T1:.*]] = llvm.inline_asm asm_dialect = att "tanh.approx.f32 $0, $1;", "=f,f" %[[X1]] : (f32) -> f32
-// CHECK-COUNT-30:  llvm.inline_asm asm_dialect = att "tanh.approx.f32 $0, $1;"
+// CHECK-COUNT-31:  llvm.inline_asm asm_dialect = att "tanh.approx.f32 $0, $1;"
 // CHECK-NEXT:      %[[OUTER:.*]] = arith.constant 3.000000e+01 : f32
-// CHECK-NEXT:      arith.maxnumf %[[T0]], %{{.*}} : f32
-// CHECK-NOT:       arith.mulf %[[OUTER]], %[[T0]]
-// CHECK:           nvvm.shfl.sync bfly
-// CHECK:           nvvm.shfl.sync bfly
-// CHECK-NEXT:      %[[TMAX:.*]] = arith.maxnumf %{{.*}}, %{{.*}} : f32
-// CHECK-NEXT:      %[[CAPPED:.*]] = arith.mulf %[[OUTER]], %[[TMAX]] : f32
-// CHECK-NEXT:      arith.maxnumf %[[M0]], %[[CAPPED]] : f32
-// CHECK:           %[[CAPC:.*]] = arith.mulf %[[OUTER]], %[[LOG2E]] : f32
-// CHECK-NEXT:      llvm.intr.fma(%[[T0]], %[[CAPC]], %{{.*}}) : (f32, f32, f32) -> f32
+// CHECK-NEXT:      %[[C0:.*]] = arith.mulf %[[OUTER]], %[[T0]] : f32
+// CHECK-COUNT-31:  arith.mulf %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT:      arith.maxnumf %[[C0]], %{{.*}} : f32
 // CHECK:           scf.yield
-
-func.func @softcap(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
+func.func @softcap_per_score(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
   %scale_log2 = arith.constant 1.44269502 : f32
   %scale = arith.constant 1.250000e-01 : f32
   %one = arith.constant 1.000000e+00 : f32
@@ -298,6 +284,85 @@ func.func @softcap(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %
       %m = attn.row_max %capped init %m_prev : tensor<64x64xf32> -> tensor<64xf32>
       %alpha = attn.rescale_factor %m_prev, %m scale_log2 %scale_log2 : tensor<64xf32>
       %p = attn.exp_diff %capped, %m scale_log2 %scale_log2 : tensor<64x64xf32>, tensor<64xf32>
+      %l = attn.row_sum %p init %l_prev scaled %alpha : tensor<64x64xf32> -> tensor<64xf32>
+      %v = attn.load_tile %arg2[%arg3, %arg4, %row] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %o_scaled = attn.scale_rows %acc, %alpha : tensor<64x64xf32>, tensor<64xf32>
+      %o = attn.pv %p, %v, %o_scaled : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      scf.yield %m, %l, %o : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    }
+    %output, %lse = attn.finalize %5#2, %5#1, %5#0 scale %one : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+    %6 = arith.subi %dim_2, %3 : index
+    %7 = arith.minsi %6, %c64 : index
+    %extracted_slice = tensor.extract_slice %output[0, 0] [%7, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %extracted_slice into %arg6[%arg3, %arg4, %3, 0] [1, 1, %7, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x2x?x64xbf16>
+    }
+  } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  return %2 : tensor<?x2x?x64xbf16>
+}
+
+// -----
+
+// attn-defer-softcap-cap's form: output_scale = 1 and the cap as the row
+// max's and the exponentials' score_scale. No score is multiplied by the
+// cap: the row max takes the max of the tanh values and multiplies it once
+// per row (max(m_old, cap max t)), and the exponentials fold it into their
+// multiplier, exp2(t (cap c) - m c).
+// CHECK-LABEL: llvm.func @softcap(
+// CHECK:         %[[LOG2E:.*]] = arith.constant 1.44269502 : f32
+// CHECK:         scf.for {{.*}} iter_args(%[[M0:[^ ]+]] = %{{[^,]+}},
+// CHECK:           %[[S0:.*]] = llvm.extractvalue %[[S:[0-9]+]][0] :
+// CHECK-NEXT:      %[[S1:.*]] = llvm.extractvalue %[[S]][1] :
+// CHECK:           llvm.extractvalue %[[S]][31] :
+// CHECK-NEXT:      %[[SCALE:.*]] = arith.constant 1.250000e-01 : f32
+// CHECK-NEXT:      %[[CAP:.*]] = arith.constant 3.000000e+01 : f32
+// CHECK-NEXT:      %[[INNER:.*]] = arith.divf %[[SCALE]], %[[CAP]] : f32
+// CHECK-NEXT:      %[[X0:.*]] = arith.mulf %[[S0]], %[[INNER]] : f32
+// CHECK-NEXT:      %[[T0:.*]] = llvm.inline_asm asm_dialect = att "tanh.approx.f32 $0, $1;", "=f,f" %[[X0]] : (f32) -> f32
+// CHECK-NEXT:      %[[X1:.*]] = arith.mulf %[[S1]], %[[INNER]] : f32
+// CHECK-NEXT:      %[[T1:.*]] = llvm.inline_asm asm_dialect = att "tanh.approx.f32 $0, $1;", "=f,f" %[[X1]] : (f32) -> f32
+// CHECK-COUNT-30:  llvm.inline_asm asm_dialect = att "tanh.approx.f32 $0, $1;"
+// CHECK-NEXT:      %[[OUTER:.*]] = arith.constant 3.000000e+01 : f32
+// CHECK-NEXT:      arith.maxnumf %[[T0]], %{{.*}} : f32
+// CHECK-NOT:       arith.mulf %{{.*}}, %[[T0]]
+// CHECK:           nvvm.shfl.sync bfly
+// CHECK:           nvvm.shfl.sync bfly
+// CHECK-NEXT:      %[[TMAX:.*]] = arith.maxnumf %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT:      %[[CAPPED:.*]] = arith.mulf %[[OUTER]], %[[TMAX]] : f32
+// CHECK-NEXT:      arith.maxnumf %[[M0]], %[[CAPPED]] : f32
+// CHECK:           %[[EXP_CAP:.*]] = arith.constant 3.000000e+01 : f32
+// CHECK-NEXT:      %[[CAPC:.*]] = arith.mulf %[[EXP_CAP]], %[[LOG2E]] : f32
+// CHECK-NEXT:      llvm.intr.fma(%[[T0]], %[[CAPC]], %{{.*}}) : (f32, f32, f32) -> f32
+// CHECK:           scf.yield
+
+func.func @softcap(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
+  %scale_log2 = arith.constant 1.44269502 : f32
+  %scale = arith.constant 1.250000e-01 : f32
+  %one = arith.constant 1.000000e+00 : f32
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
+  %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %c2 = arith.constant 2 : index
+  %c0 = arith.constant 0 : index
+  %dim = tensor.dim %arg0, %c0 : tensor<?x2x?x64xbf16>
+  %dim_2 = tensor.dim %arg0, %c2 : tensor<?x2x?x64xbf16>
+  %dim_3 = tensor.dim %arg1, %c2 : tensor<?x2x?x64xbf16>
+  %0 = arith.ceildivsi %dim_2, %c64 : index
+  %1 = tensor.empty(%dim, %dim_2) : tensor<?x2x?x64xbf16>
+  %2 = scf.forall (%arg3, %arg4, %arg5) in (%dim, 2, %0) shared_outs(%arg6 = %1) -> (tensor<?x2x?x64xbf16>) {
+    %3 = arith.muli %arg5, %c64 : index
+    %q = attn.load_tile %arg0[%arg3, %arg4, %3] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+    %4 = arith.ceildivsi %dim_3, %c64 : index
+    %5:3 = scf.for %kb = %c0 to %4 step %c1 iter_args(%m_prev = %cst_1, %l_prev = %cst_0, %acc = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %row = arith.muli %kb, %c64 : index
+      %k = attn.load_tile %arg1[%arg3, %arg4, %row] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %s = attn.qk %q, %k : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %capped = attn.softcap %s scale %scale cap = 3.000000e+01 output_scale = 1.000000e+00 : tensor<64x64xf32>
+      %m = attn.row_max %capped init %m_prev score_scale = 3.000000e+01 : tensor<64x64xf32> -> tensor<64xf32>
+      %alpha = attn.rescale_factor %m_prev, %m scale_log2 %scale_log2 : tensor<64xf32>
+      %p = attn.exp_diff %capped, %m scale_log2 %scale_log2 score_scale = 3.000000e+01 : tensor<64x64xf32>, tensor<64xf32>
       %l = attn.row_sum %p init %l_prev scaled %alpha : tensor<64x64xf32> -> tensor<64xf32>
       %v = attn.load_tile %arg2[%arg3, %arg4, %row] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %o_scaled = attn.scale_rows %acc, %alpha : tensor<64x64xf32>, tensor<64xf32>

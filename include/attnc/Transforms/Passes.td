@@ -350,6 +350,41 @@ def AttnConditionalRescalePass
   }];
 }
 
+def AttnDeferSoftcapCapPass : Pass<"attn-defer-softcap-cap", "func::FuncOp"> {
+  let summary = "Leave a soft-cap's cap to the row max and the exponentials";
+  let description = [{
+    `attn.softcap` multiplies each of its tanh values by the cap. Where every
+    user of its result, through `attn.mask` ops (a positive factor keeps a
+    masked -inf), is the scores of an `attn.row_max` or an `attn.exp_diff`,
+    the pass sets the softcap's `output_scale` to 1 and multiplies those
+    users' `score_scale` by the cap: the row max multiplies each row's
+    maximum once, and the exponentials fold the cap into their multiplier
+    (`s * (cap * scale_log2)`), so the GPU kernel issues one multiply per
+    score fewer. That pays where the softmax's instruction issue bounds the
+    kv step, which on sm_90a is up to a query-key head dim of 128 (RESULTS.md,
+    run 40); above, the GEMMs bound it and the cap's extra live register made
+    the D = 256 kernels spill 16 B, so the pass leaves softcaps whose
+    `attn.qk` has a larger head dim (`max-head-dim`) alone.
+
+    ```mlir
+    %c = attn.softcap %s scale %x cap = 3.000000e+01 : tensor<128x128xf32>
+    %m1 = attn.row_max %c init %m : tensor<128x128xf32> -> tensor<128xf32>
+    // becomes
+    %c = attn.softcap %s scale %x cap = 3.000000e+01 output_scale = 1.000000e+00 : tensor<128x128xf32>
+    %m1 = attn.row_max %c init %m score_scale = 3.000000e+01 : tensor<128x128xf32> -> tensor<128xf32>
+    ```
+  }];
+  let options = [
+    Option<"maxHeadDim", "max-head-dim", "int64_t", /*default=*/"128",
+           "the largest head dim of the softcap's attn.qk whose cap is left "
+           "to its users">,
+  ];
+  let statistics = [
+    Statistic<"numDeferred", "num-deferred",
+              "Number of softcaps whose cap their users apply">,
+  ];
+}
+
 def AttnSignalDependentsPass : Pass<"attn-signal-dependents", "func::FuncOp"> {
   let summary = "Say in the IR when a split-KV tile lets its combine kernel launch";
   let description = [{

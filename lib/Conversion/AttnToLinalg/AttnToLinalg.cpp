@@ -622,13 +622,15 @@ Value mapTile(OpBuilder &b, Location loc, Value tile, ValueRange rowOperands,
 
 SmallVector<Value> lowerSoftcap(OpBuilder &b, SoftcapOp op) {
   double cap = op.getCap().convertToDouble();
+  double outputScale = op.getOutputScaleOrCap().convertToDouble();
   Value inner = arith::DivFOp::create(b, op.getLoc(), op.getScale(),
                                       f32Const(b, op.getLoc(), cap));
   return {mapTile(b, op.getLoc(), op.getScores(), {},
                   [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
                     Value s = arith::MulFOp::create(nb, l, a[0], inner);
-                    return arith::MulFOp::create(nb, l, f32Const(nb, l, cap),
-                                                 math::TanhOp::create(nb, l, s));
+                    return arith::MulFOp::create(
+                        nb, l, f32Const(nb, l, outputScale),
+                        math::TanhOp::create(nb, l, s));
                   })};
 }
 
@@ -658,10 +660,22 @@ Value reduceRows(OpBuilder &b, Location loc, Value tile, Value init,
                  combine);
 }
 
+/// `score_scale * s`, or `s` without a score scale.
+Value scaledScore(OpBuilder &b, Location loc, Value s,
+                  std::optional<APFloat> scoreScale) {
+  if (!scoreScale)
+    return s;
+  return arith::MulFOp::create(
+      b, loc, f32Const(b, loc, scoreScale->convertToDouble()), s);
+}
+
 SmallVector<Value> lowerRowMax(OpBuilder &b, RowMaxOp op) {
+  // max(init, f max_j s) = max(init, max_j f s): f is positive.
+  std::optional<APFloat> scoreScale = op.getScoreScale();
   return {reduceRows(b, op.getLoc(), op.getScores(), op.getInit(), -INFINITY,
-                     [](OpBuilder &nb, Location l, ValueRange a) -> Value {
-                       return arith::MaximumFOp::create(nb, l, a[0], a[1]);
+                     [&](OpBuilder &nb, Location l, ValueRange a) -> Value {
+                       return arith::MaximumFOp::create(
+                           nb, l, scaledScore(nb, l, a[0], scoreScale), a[1]);
                      })};
 }
 
@@ -698,9 +712,11 @@ Value guardedExp2(OpBuilder &b, Location loc, Value x, Value m, Value c) {
 
 SmallVector<Value> lowerExpDiff(OpBuilder &b, ExpDiffOp op) {
   Value c = op.getScaleLog2();
+  std::optional<APFloat> scoreScale = op.getScoreScale();
   return {mapTile(b, op.getLoc(), op.getScores(), {op.getRowMax()},
                   [&](OpBuilder &nb, Location l, ValueRange a) {
-                    return guardedExp2(nb, l, a[0], a[1], c);
+                    return guardedExp2(
+                        nb, l, scaledScore(nb, l, a[0], scoreScale), a[1], c);
                   })};
 }
 

@@ -577,8 +577,7 @@ void KernelEmitter::emitConsumer(Value output, Value lse,
                 return {overlapEpilogue(lastResults, lastIteration)};
               },
               [&]() -> SmallVector<Value> { return {acc}; })[0],
-          {},
-          Value()};
+          {}};
       continue;
     }
     auto loop = dyn_cast<scf::ForOp>(op);

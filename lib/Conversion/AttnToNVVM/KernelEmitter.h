@@ -144,11 +144,6 @@ private:
   struct TileFragment {
     Value packed;
     SmallVector<Value> elements;
-    /// If set (f32, positive), the tile is `factor` times its elements: a
-    /// softcap's cap, applied by the ops that can fold it (the row max
-    /// after its reduction, the exponentials' multiplier) instead of once
-    /// per score.
-    Value factor{};
   };
   /// A row vector (m, l, alpha): the thread's two rows. A row sum is this
   /// thread's partial sum; attn.finalize reduces it over the quad.
@@ -175,9 +170,6 @@ private:
   /// The kernel value of an accumulator-layout tile, packed or as elements.
   Value packedTile(TileValues &values, Value tile);
   ArrayRef<Value> tileElements(TileValues &values, Value tile);
-  /// The tile's elements and its pending factor (null: none), unscaled.
-  std::pair<ArrayRef<Value>, Value> factoredElements(TileValues &values,
-                                                     Value tile);
   /// Kernel values of the loop-carried tile IR `irValues` in order, as
   /// `fragments` converts their types (a tile: one struct; a row vector: its
   /// two rows; a ring tile, which a rotated loop carries: none, its slot
@@ -198,7 +190,7 @@ private:
   void lowerQK(TileValues &values, QKOp op);
   /// attn.mask: hidden scores become -inf.
   void lowerMask(TileValues &values, MaskOp op, Value kvBlock);
-  /// attn.softcap: s = cap * tanh(s * scale / cap).
+  /// attn.softcap: s = output_scale * tanh(s * scale / cap).
   void lowerSoftcap(TileValues &values, SoftcapOp op);
   void lowerRowMax(TileValues &values, RowMaxOp op);
   void lowerRescaleFactor(TileValues &values, RescaleFactorOp op);

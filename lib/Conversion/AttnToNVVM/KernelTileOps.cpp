@@ -35,8 +35,6 @@ static bool isRowVector(Value v) {
 }
 
 Value KernelEmitter::packedTile(TileValues &values, Value tile) {
-  if (values.tiles[tile].factor)
-    (void)tileElements(values, tile);
   TileFragment &f = values.tiles[tile];
   if (!f.packed)
     f.packed =
@@ -44,25 +42,12 @@ Value KernelEmitter::packedTile(TileValues &values, Value tile) {
   return f.packed;
 }
 
-std::pair<ArrayRef<Value>, Value>
-KernelEmitter::factoredElements(TileValues &values, Value tile) {
+ArrayRef<Value> KernelEmitter::tileElements(TileValues &values, Value tile) {
   TileFragment &f = values.tiles[tile];
   if (f.elements.empty())
     f.elements = unpack(
         f.packed,
         fragments.convertAccumulatorType(tile.getType()).getBody().size());
-  return {f.elements, f.factor};
-}
-
-ArrayRef<Value> KernelEmitter::tileElements(TileValues &values, Value tile) {
-  auto [elements, factor] = factoredElements(values, tile);
-  if (!factor)
-    return elements;
-  TileFragment &f = values.tiles[tile];
-  for (Value &v : f.elements)
-    v = arith::MulFOp::create(b, loc, factor, v);
-  f.factor = Value();
-  f.packed = Value();
   return f.elements;
 }
 
@@ -173,16 +158,14 @@ void KernelEmitter::lowerMask(TileValues &values, MaskOp mask, Value kvBlock) {
       shift(position(
           add(firstRow, cIdx(WgmmaAccumulatorAttr::kRowPairDistance))))};
   Value shiftedSeqQ = shift(operands[2]), shiftedSeqK = shift(operands[3]);
-  // A pending (positive) factor stays pending: -inf times it is -inf.
-  auto [scores, factor] = factoredElements(values, mask.getScores());
-  SmallVector<Value> s(scores);
+  SmallVector<Value> s(tileElements(values, mask.getScores()));
   for (size_t i = 0; i < s.size(); ++i) {
     Value col = cIdx(WgmmaAccumulatorAttr::getRegisterColumn(i));
     Value visible = buildKeyVisible(b, loc, rows[rowOfElement(i)], col,
                                     shiftedSeqQ, shiftedSeqK, spec);
     s[i] = arith::SelectOp::create(b, loc, visible, s[i], negInf());
   }
-  values.tiles[mask.getResult()] = TileFragment{{}, std::move(s), factor};
+  values.tiles[mask.getResult()] = TileFragment{{}, std::move(s)};
 }
 
 Value KernelEmitter::tanhApprox(Value x) {
@@ -204,16 +187,14 @@ void KernelEmitter::lowerSoftcap(TileValues &values, SoftcapOp softcap) {
   Value inner = arith::DivFOp::create(b, loc, scale, cF32(cap));
   for (Value &v : s)
     v = tanhApprox(arith::MulFOp::create(b, loc, v, inner));
-  // cap * tanh(...): the cap (positive: the verifier) stays a pending factor,
-  // which the row max applies after its reduction and the exponentials fold
-  // into their multiplier: one FMUL per score less where the softmax's
-  // instruction issue bounds the step (D <= 128, run 40). Above, the GEMMs
-  // bound it and the factor's register made the D = 256 kernels spill 16 B: the
-  // cap is applied per score there.
-  Value outer = cF32(cap);
-  values.tiles[softcap.getResult()] = TileFragment{{}, std::move(s), outer};
-  if (plan.headDim > 128)
-    (void)tileElements(values, softcap.getResult());
+  // output_scale * tanh(...). attn-defer-softcap-cap sets output_scale = 1
+  // where the cap can be left to the row max and the exponentials: then no
+  // score is multiplied.
+  float outputScale = softcap.getOutputScaleOrCap().convertToFloat();
+  if (outputScale != 1.0f)
+    for (Value &v : s)
+      v = arith::MulFOp::create(b, loc, cF32(outputScale), v);
+  values.tiles[softcap.getResult()] = TileFragment{{}, std::move(s)};
 }
 
 Value KernelEmitter::quadReduce(Value x, bool isMax) {
@@ -228,14 +209,17 @@ static constexpr size_t kRowMaxChains = 4;
 void KernelEmitter::lowerRowMax(TileValues &values, RowMaxOp op) {
   // The init is the running max, so the result is max(m_old, rowmax S): a
   // row's four quad threads agree on it after the reduction.
-  // A pending positive factor commutes with the max: max(m_old, f max S).
+  // A score scale f (positive: the verifier) commutes with the max, so it
+  // multiplies the row's max once: max(m_old, f max S).
   // Element k of a row goes to partial maximum k mod kRowMaxChains, and the
   // partials (then the init) are combined pairwise: a row's 20-32 scores
   // (block_n = 80-128) are 7-10 dependent max instructions deep instead of
   // 20-32 in one running max, so the exponentials start earlier and more of
   // them run under the previous block's P V wgmma. max is exact, so the
   // order changes no value (at most the sign of a zero maximum).
-  auto [s, factor] = factoredElements(values, op.getScores());
+  ArrayRef<Value> s = tileElements(values, op.getScores());
+  std::optional<APFloat> scoreScale = op.getScoreScale();
+  Value factor = scoreScale ? cF32(scoreScale->convertToFloat()) : Value();
   const RowFragment &init = values.rows.at(op.getInit());
   RowFragment out;
   for (int r = 0; r < kRowsPerThread; ++r) {
@@ -370,11 +354,14 @@ void KernelEmitter::lowerExpDiff(TileValues &values, ExpDiffOp op) {
   // with k % N = 0 computes exp2 on the FMA pipe, the others with MUFU.EX2,
   // which softcap's tanh.approx also needs (both 16/clk/SM on sm_90).
   std::optional<uint64_t> period = op.getSoftwareExp2Period();
-  // A pending factor f of the scores folds into the multiplier: (f s) c =
-  // s (f c).
-  auto [scores, factor] = factoredElements(values, op.getScores());
+  // A score scale f folds into the multiplier: (f s) c = s (f c).
+  ArrayRef<Value> scores = tileElements(values, op.getScores());
+  std::optional<APFloat> scoreScale = op.getScoreScale();
   Value scoreMultiplier =
-      factor ? arith::MulFOp::create(b, loc, factor, c).getResult() : c;
+      scoreScale
+          ? arith::MulFOp::create(b, loc, cF32(scoreScale->convertToFloat()), c)
+                .getResult()
+          : c;
   SmallVector<Value> p;
   for (auto [i, s] : llvm::enumerate(scores)) {
     Value x =

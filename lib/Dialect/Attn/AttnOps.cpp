@@ -499,8 +499,11 @@ LogicalResult LoadPagedTileOp::verify() {
 }
 
 LogicalResult SoftcapOp::verify() {
-  // cap * tanh(s / cap) bounds the scores by cap.
-  return checkPositive(*this, "cap", getCap());
+  // cap * tanh(s / cap) bounds the scores by cap; a positive output scale
+  // keeps the order of the scores (and -inf masked).
+  if (failed(checkPositive(*this, "cap", getCap())))
+    return failure();
+  return checkPositive(*this, "output_scale", getOutputScale());
 }
 
 LogicalResult QKOp::verify() {
@@ -529,7 +532,9 @@ static LogicalResult verifyRows(Operation *op, StringRef name, Value rows,
 }
 
 LogicalResult RowMaxOp::verify() {
-  if (failed(verifyRows(*this, "init", getInit(), getScores())))
+  // A positive score scale commutes with the max.
+  if (failed(checkPositive(*this, "score_scale", getScoreScale())) ||
+      failed(verifyRows(*this, "init", getInit(), getScores())))
     return failure();
   return verifyRows(*this, "result", getResult(), getScores());
 }
@@ -540,6 +545,9 @@ LogicalResult ExpDiffOp::verify() {
     return emitOpError("software_exp2_period must be at least 1 (one "
                        "element pair in N), got ")
            << static_cast<int64_t>(*period);
+  // Positive, as the row max's (a masked -inf stays -inf).
+  if (failed(checkPositive(*this, "score_scale", getScoreScale())))
+    return failure();
   return verifyRows(*this, "row_max", getRowMax(), getScores());
 }
 

@@ -1245,6 +1245,31 @@ func.func @softcap_negative_cap(%s: tensor<64x64xf32>, %scale: f32) -> tensor<64
 
 // -----
 
+// A scale of the scores must keep their order and a masked -inf.
+func.func @softcap_zero_output_scale(%s: tensor<64x64xf32>, %scale: f32) -> tensor<64x64xf32> {
+  // expected-error @+1 {{'attn.softcap' op output_scale must be a finite positive number, got 0}}
+  %r = attn.softcap %s scale %scale cap = 30.0 output_scale = 0.0 : tensor<64x64xf32>
+  return %r : tensor<64x64xf32>
+}
+
+// -----
+
+func.func @row_max_negative_score_scale(%s: tensor<64x64xf32>) -> tensor<64xf32> {
+  // expected-error @+1 {{'attn.row_max' op score_scale must be a finite positive number, got -3.000000e+01}}
+  %m = attn.row_max %s score_scale = -30.0 : tensor<64x64xf32> -> tensor<64xf32>
+  return %m : tensor<64xf32>
+}
+
+// -----
+
+func.func @exp_diff_infinite_score_scale(%s: tensor<64x64xf32>, %m: tensor<64xf32>, %c: f32) -> tensor<64x64xf32> {
+  // expected-error @+1 {{'attn.exp_diff' op score_scale must be a finite positive number, got INF}}
+  %p = attn.exp_diff %s, %m scale_log2 %c score_scale = 0x7F800000 : tensor<64x64xf32>, tensor<64xf32>
+  return %p : tensor<64x64xf32>
+}
+
+// -----
+
 // Tile layouts (dialects/attn/TileLayouts.cpp): each encodes only the
 // tensor types it can hold.
 

@@ -260,6 +260,23 @@ func.func @tile_ops(%q: tensor<2x8x?x64xbf16>, %k: tensor<2x?x2x64xbf16>,
       : tensor<128x64xbf16>, tensor<128xf32>, tensor<128xf32>, tensor<128xf32>
 }
 
+// A soft-cap's cap left to its users: the softcap multiplies its tanh
+// values by output_scale, the row max and the exponentials scale the scores
+// by score_scale.
+// CHECK-LABEL: func.func @deferred_cap(
+// CHECK-SAME:      %[[S:[^:]*]]: tensor<128x64xf32>, %[[M:[^:]*]]: tensor<128xf32>, %[[SCALE:[^:]*]]: f32, %[[C:[^:]*]]: f32)
+// CHECK:         %[[T:.*]] = attn.softcap %[[S]] scale %[[SCALE]] cap = 3.000000e+01 output_scale = 1.000000e+00 : tensor<128x64xf32>
+// CHECK:         %[[MAX:.*]] = attn.row_max %[[T]] init %[[M]] score_scale = 3.000000e+01 : tensor<128x64xf32> -> tensor<128xf32>
+// CHECK:         attn.exp_diff %[[T]], %[[MAX]] scale_log2 %[[C]] score_scale = 3.000000e+01 {software_exp2_period = 2 : i64} : tensor<128x64xf32>, tensor<128xf32>
+func.func @deferred_cap(%s: tensor<128x64xf32>, %m: tensor<128xf32>, %scale: f32,
+                        %c: f32) -> tensor<128x64xf32> {
+  %t = attn.softcap %s scale %scale cap = 30.0 output_scale = 1.0 : tensor<128x64xf32>
+  %max = attn.row_max %t init %m score_scale = 30.0 : tensor<128x64xf32> -> tensor<128xf32>
+  %p = attn.exp_diff %t, %max scale_log2 %c score_scale = 30.0 {software_exp2_period = 2 : i64}
+      : tensor<128x64xf32>, tensor<128xf32>
+  return %p : tensor<128x64xf32>
+}
+
 // Which exponentials the GPU lowering computes in software (one element
 // pair in N) is an attribute of attn.exp_diff.
 // CHECK-LABEL: func.func @exp_diff_software_exp2(

@@ -366,17 +366,38 @@ def Attn_QKOp : Attn_Op<"qk", [Pure]> {
 }
 
 def Attn_SoftcapOp : Attn_Op<"softcap", [Pure, AllTypesMatch<["scores", "result"]>]> {
-  let summary = "soft-cap a score tile: cap * tanh(scale * s / cap)";
+  let summary = "soft-cap a score tile: output_scale * tanh(scale * s / cap)";
   let description = [{
-    Applies the softmax scale and Gemma-2 style soft-capping to raw scores.
-    After it the scores are already scaled, so later steps use scale 1.
-    `scale` is a value (a constant, or the kernel's scale argument); `cap` is
-    a compile-time constant.
+    Applies the softmax scale and Gemma-2 style soft-capping to raw scores:
+    `result[i, j] = output_scale * tanh(scale * scores[i, j] / cap)`, where
+    `output_scale` defaults to `cap`. After it the scores are already
+    scaled, so later steps use scale 1. `scale` is a value (a constant, or
+    the kernel's scale argument); `cap` and `output_scale` are positive
+    compile-time constants.
+
+    `output_scale = 1.0` leaves the cap's multiplication to the users:
+    attn-defer-softcap-cap writes it where every user (through masks) is an
+    `attn.row_max` or `attn.exp_diff` that applies the cap as its
+    `score_scale`, once per row or folded into the exponent's multiplier,
+    instead of once per score.
+
+    ```mlir
+    %c = attn.softcap %s scale %scale cap = 3.000000e+01 output_scale = 1.000000e+00
+        : tensor<128x128xf32>
+    ```
   }];
-  let arguments = (ins Attn_F32Tile:$scores, F32:$scale, F32Attr:$cap);
+  let arguments = (ins Attn_F32Tile:$scores, F32:$scale, F32Attr:$cap,
+                   OptionalAttr<F32Attr>:$output_scale);
   let results = (outs Attn_F32Tile:$result);
   let assemblyFormat = [{
-    $scores `scale` $scale `cap` `=` $cap attr-dict `:` type($scores)
+    $scores `scale` $scale `cap` `=` $cap
+    (`output_scale` `=` $output_scale^)? attr-dict `:` type($scores)
+  }];
+  let extraClassDeclaration = [{
+    /// What the tanh values are multiplied by: `output_scale`, else `cap`.
+    ::llvm::APFloat getOutputScaleOrCap() {
+      return getOutputScale().value_or(getCap());
+    }
   }];
   let hasVerifier = 1;
 }
@@ -419,13 +440,18 @@ def Attn_RowMaxOp : Attn_Op<"row_max", [Pure,
     OptionalTypesMatchWith<"init matches result", "result", "init", "$_self">]> {
   let summary = "row maximum of a score tile, optionally combined with a running max";
   let description = [{
-    `result[i] = max(init[i], max_j scores[i, j])`; without `init` the max
-    starts at -inf.
+    `result[i] = max(init[i], score_scale * max_j scores[i, j])`; without
+    `init` the max starts at -inf, without `score_scale` (positive, so that
+    it commutes with the max) the scores are taken as they are. A
+    `score_scale` is a soft-cap's cap left to its users
+    (attn-defer-softcap-cap): one multiply per row instead of one per score.
   }];
-  let arguments = (ins Attn_F32Tile:$scores, Optional<Attn_F32Rows>:$init);
+  let arguments = (ins Attn_F32Tile:$scores, Optional<Attn_F32Rows>:$init,
+                   OptionalAttr<F32Attr>:$score_scale);
   let results = (outs Attn_F32Rows:$result);
   let assemblyFormat = [{
-    $scores (`init` $init^)? attr-dict `:` type($scores) `->` type($result)
+    $scores (`init` $init^)? (`score_scale` `=` $score_scale^)? attr-dict
+    `:` type($scores) `->` type($result)
   }];
   let hasVerifier = 1;
 }
@@ -433,12 +459,15 @@ def Attn_RowMaxOp : Attn_Op<"row_max", [Pure,
 def Attn_ExpDiffOp : Attn_Op<"exp_diff", [Pure, AllTypesMatch<["scores", "result"]>]> {
   let summary = "unnormalized probabilities exp2((s - m) * scale_log2)";
   let description = [{
-    `result[i, j] = exp2((scores[i, j] - row_max[i]) * scale_log2)`, with the
-    softmax scale and log2(e) folded into one multiplier so the GPU path uses
-    a single `ex2` per score. A row whose max is -inf (every key hidden so far)
-    gives 0, not NaN. `scale_log2` is an f32 value: attn-tile computes it
-    once per attention, outside the tiles (a constant, or the product of the
-    scale argument and log2(e)).
+    `result[i, j] = exp2((score_scale * scores[i, j] - row_max[i]) *
+    scale_log2)`, with the softmax scale and log2(e) folded into one
+    multiplier so the GPU path uses a single `ex2` per score. A row whose
+    max is -inf (every key hidden so far) gives 0, not NaN. `scale_log2` is
+    an f32 value: attn-tile computes it once per attention, outside the
+    tiles (a constant, or the product of the scale argument and log2(e)).
+    `score_scale` (positive, default 1) is a soft-cap's cap left to its
+    users (attn-defer-softcap-cap); the GPU kernel folds it into the
+    multiplier of the scores, `s * (score_scale * scale_log2)`.
 
     `software_exp2_period = N` (N >= 1; attn-warp-specialize sets it with
     its `software-exp2-period` option) is a code-generation choice of the
@@ -457,10 +486,12 @@ def Attn_ExpDiffOp : Attn_Op<"exp_diff", [Pure, AllTypesMatch<["scores", "result
   }];
   let arguments = (ins Attn_F32Tile:$scores, Attn_F32Rows:$row_max,
                    F32:$scale_log2,
-                   OptionalAttr<I64Attr>:$software_exp2_period);
+                   OptionalAttr<I64Attr>:$software_exp2_period,
+                   OptionalAttr<F32Attr>:$score_scale);
   let results = (outs Attn_F32Tile:$result);
   let assemblyFormat = [{
-    $scores `,` $row_max `scale_log2` $scale_log2 attr-dict
+    $scores `,` $row_max `scale_log2` $scale_log2
+    (`score_scale` `=` $score_scale^)? attr-dict
     `:` type($scores) `,` type($row_max)
   }];
   let hasVerifier = 1;
