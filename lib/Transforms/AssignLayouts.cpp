@@ -43,8 +43,8 @@ struct TileLayouts {
 
   /// The layout of a tile value of type `type`: 2-D f32 tiles are
   /// accumulators, 1-D f32 tensors their row vectors, 2-D 16-bit tiles
-  /// shared-memory tiles; null for other types and for types with an
-  /// encoding.
+  /// shared-memory tiles (but attn.truncate's: encodeRounded); null for other
+  /// types and for types with an encoding.
   Attribute layoutOf(Type type) const {
     auto tensor = dyn_cast<RankedTensorType>(type);
     if (!tensor || tensor.getEncoding())
@@ -57,6 +57,14 @@ struct TileLayouts {
     if (tensor.getRank() == 2 && (element.isBF16() || element.isF16()))
       return shared;
     return {};
+  }
+
+  /// `type` (16-bit, attn.truncate's result) in the accumulator layout.
+  RankedTensorType encodeRounded(Type type) const {
+    auto tensor = cast<RankedTensorType>(type);
+    return RankedTensorType::getChecked(
+        [&] { return emitError(UnknownLoc::get(type.getContext())); },
+        tensor.getShape(), tensor.getElementType(), accumulator);
   }
 
   /// `type` with its layout; null where the layout cannot hold it (the
@@ -105,7 +113,10 @@ public:
       for (Value v : values) {
         if (!layouts.layoutOf(v.getType()))
           continue;
-        RankedTensorType type = layouts.encode(v.getType());
+        // A rounded P stays in the accumulator's registers.
+        RankedTensorType type = isa<TruncateOp>(op)
+                                    ? layouts.encodeRounded(v.getType())
+                                    : layouts.encode(v.getType());
         if (!type)
           return WalkResult::interrupt();
         retyped.try_emplace(v, type);

@@ -10,8 +10,8 @@
 // that marking asks for explicit: it peels stage 0 of the first block into a
 // prologue and stage 1 of the last into an epilogue, and rotates the loops
 // so that step j runs stage 0 of block j with stage 1 of block j-1, the
-// values stage 1 reads from stage 0 (P, alpha and the V tile) carried from
-// one step to the next.
+// values stage 1 reads from stage 0 (P, rounded to V's element type by an
+// attn.truncate, alpha and the V tile) carried from one step to the next.
 //
 //===----------------------------------------------------------------------===//
 
@@ -134,6 +134,25 @@ static Value neutralValue(OpBuilder &b, Location loc, Value crossing) {
       b, loc, type,
       SplatElementsAttr::get(type,
                              b.getFloatAttr(type.getElementType(), value)));
+}
+
+/// Rounds the P that stage 1's attn.pv reads to V's element type in stage 0
+/// (attn.truncate right before the P V), so that the rotated loop carries
+/// it in 16 bits: half the registers of f32 P, live next to the next
+/// block's S in flight.
+static void roundCarriedProbs(StagedLoop &staged) {
+  PVOp pv = *staged.loop.getBody()->getOps<PVOp>().begin();
+  auto probsType = cast<RankedTensorType>(pv.getProbs().getType());
+  Type valueElement = pv.getValue().getType().getElementType();
+  if (!probsType.getElementType().isF32() || valueElement.isF32())
+    return;
+  OpBuilder b(pv);
+  auto roundedType = RankedTensorType::get(probsType.getShape(), valueElement,
+                                           probsType.getEncoding());
+  Value probs = pv.getProbs();
+  Value rounded = TruncateOp::create(b, pv.getLoc(), roundedType, probs);
+  pv.getProbsMutable().assign(rounded);
+  llvm::replace(staged.crossing, probs, rounded);
 }
 
 /// Rotates the kv loops `loops` (in order, chained) of one consumer region.
@@ -321,6 +340,8 @@ struct AttnPipelineKvLoopsPass
           crossingRank(loops.front().crossing.back()) != 2)
         return fail(first, "stage 1 of a kv loop must read the step's V "
                            "tile of attn.ring_pop");
+      for (StagedLoop &staged : loops)
+        roundCarriedProbs(staged);
       rotate(loops);
       ++numRotated;
       return WalkResult::advance();

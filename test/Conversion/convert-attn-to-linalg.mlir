@@ -256,6 +256,28 @@ func.func @deferred_cap(%s: tensor<64x32xf32>, %m: tensor<64xf32>, %scale: f32,
 
 // -----
 
+// attn.truncate rounds each element (arith.truncf); a P V of such P widens
+// it without rounding again.
+// CHECK-LABEL: func.func @truncate_then_pv(
+// CHECK-SAME:      %[[P:[a-z0-9_]+]]: tensor<64x32xf32>, %[[V:[a-z0-9_]+]]: tensor<32x16xbf16>, %[[ACC:[a-z0-9_]+]]: tensor<64x16xf32>)
+// CHECK:         %[[PT:.*]] = linalg.generic {{.*}} ins(%[[P]] : tensor<64x32xf32>) outs(%{{.*}} : tensor<64x32xbf16>)
+// CHECK-NEXT:    ^bb0(%[[X:.*]]: f32, %{{.*}}: bf16):
+// CHECK-NEXT:      %[[R:.*]] = arith.truncf %[[X]] : f32 to bf16
+// CHECK-NEXT:      linalg.yield %[[R]] : bf16
+// CHECK:         linalg.generic {{.*}} ins(%[[PT]], %[[V]] : tensor<64x32xbf16>, tensor<32x16xbf16>) outs(%[[ACC]] : tensor<64x16xf32>)
+// CHECK-NEXT:    ^bb0(%[[PB:.*]]: bf16, %[[VB:.*]]: bf16, %{{.*}}: f32):
+// CHECK-NEXT:      arith.extf %[[PB]] : bf16 to f32
+// CHECK-NOT:       arith.truncf
+// CHECK:           linalg.yield
+func.func @truncate_then_pv(%p: tensor<64x32xf32>, %v: tensor<32x16xbf16>,
+                            %acc: tensor<64x16xf32>) -> tensor<64x16xf32> {
+  %pt = attn.truncate %p : tensor<64x32xf32> to tensor<64x32xbf16>
+  %o = attn.pv %pt, %v, %acc : tensor<64x32xbf16>, tensor<32x16xbf16>, tensor<64x16xf32>
+  return %o : tensor<64x16xf32>
+}
+
+// -----
+
 // attn.combine_splits: M = max_s LSE_s, w_s = exp(LSE_s - M) (0 when
 // M = -inf), O = sum_s w_s O_s / sum_s w_s (0 for an empty row), LSE =
 // M + log(sum_s w_s) (-inf for an empty row), O written in its layout.

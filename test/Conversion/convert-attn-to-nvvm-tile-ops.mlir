@@ -861,6 +861,75 @@ func.func @pv(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2:
 
 // -----
 
+// attn.truncate: P rounded where the op stands, after the row sum and
+// before O's rescale (in @pv the P V rounds it after the rescale); the P V
+// takes the rounded pairs as its A registers with no conversion of its own.
+// CHECK-LABEL: llvm.func @truncate_pv(
+// CHECK:         scf.for
+// CHECK:           arith.ori {{.*}} : i1
+// CHECK-NEXT:      llvm.intr.fma
+// CHECK-NEXT:      %[[P0:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
+// CHECK-NEXT:      llvm.intr.fma
+// CHECK-NEXT:      %[[P1:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
+// CHECK:           arith.addf
+// CHECK:           llvm.intr.fma
+// CHECK:           %[[PAIR:.*]] = llvm.insertelement %[[P1]], %{{.*}} : vector<2xf32>
+// CHECK-NEXT:      %[[NARROW:.*]] = llvm.fptrunc %[[PAIR]] : vector<2xf32> to vector<2xbf16>
+// CHECK-NEXT:      %[[A0:.*]] = llvm.bitcast %[[NARROW]] : vector<2xbf16> to i32
+// CHECK-COUNT-15:  llvm.fptrunc %{{.*}} : vector<2xf32> to vector<2xbf16>
+// CHECK:           %[[SCALED:.*]] = llvm.insertvalue %{{.*}}, %{{.*}}[31] :
+// CHECK-NOT:       llvm.fptrunc
+// CHECK:           nvvm.wgmma.fence.aligned
+// CHECK:           llvm.inline_asm has_side_effects asm_dialect = att "{{.*}}wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}" %{{.*}}, %[[A0]], %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^ ]+}} : (
+// CHECK-NOT:       llvm.fptrunc
+// CHECK:           scf.yield
+
+func.func @truncate_pv(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
+  %scale_log2 = arith.constant 0.180336878 : f32
+  %scale = arith.constant 1.250000e-01 : f32
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
+  %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %c2 = arith.constant 2 : index
+  %c0 = arith.constant 0 : index
+  %dim = tensor.dim %arg0, %c0 : tensor<?x2x?x64xbf16>
+  %dim_2 = tensor.dim %arg0, %c2 : tensor<?x2x?x64xbf16>
+  %dim_3 = tensor.dim %arg1, %c2 : tensor<?x2x?x64xbf16>
+  %0 = arith.ceildivsi %dim_2, %c64 : index
+  %1 = tensor.empty(%dim, %dim_2) : tensor<?x2x?x64xbf16>
+  %2 = scf.forall (%arg3, %arg4, %arg5) in (%dim, 2, %0) shared_outs(%arg6 = %1) -> (tensor<?x2x?x64xbf16>) {
+    %3 = arith.muli %arg5, %c64 : index
+    %q = attn.load_tile %arg0[%arg3, %arg4, %3] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+    %4 = arith.ceildivsi %dim_3, %c64 : index
+    %5:3 = scf.for %kb = %c0 to %4 step %c1 iter_args(%m_prev = %cst_1, %l_prev = %cst_0, %acc = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %row = arith.muli %kb, %c64 : index
+      %k = attn.load_tile %arg1[%arg3, %arg4, %row] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %s = attn.qk %q, %k : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %m = attn.row_max %s init %m_prev : tensor<64x64xf32> -> tensor<64xf32>
+      %alpha = attn.rescale_factor %m_prev, %m scale_log2 %scale_log2 : tensor<64xf32>
+      %p = attn.exp_diff %s, %m scale_log2 %scale_log2 : tensor<64x64xf32>, tensor<64xf32>
+      %l = attn.row_sum %p init %l_prev scaled %alpha : tensor<64x64xf32> -> tensor<64xf32>
+      %pt = attn.truncate %p : tensor<64x64xf32> to tensor<64x64xbf16>
+      %v = attn.load_tile %arg2[%arg3, %arg4, %row] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %o_scaled = attn.scale_rows %acc, %alpha : tensor<64x64xf32>, tensor<64xf32>
+      %o = attn.pv %pt, %v, %o_scaled : tensor<64x64xbf16>, tensor<64x64xbf16>, tensor<64x64xf32>
+      scf.yield %m, %l, %o : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    }
+    %output, %lse = attn.finalize %5#2, %5#1, %5#0 scale %scale : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+    %6 = arith.subi %dim_2, %3 : index
+    %7 = arith.minsi %6, %c64 : index
+    %extracted_slice = tensor.extract_slice %output[0, 0] [%7, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %extracted_slice into %arg6[%arg3, %arg4, %3, 0] [1, 1, %7, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x2x?x64xbf16>
+    }
+  } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  return %2 : tensor<?x2x?x64xbf16>
+}
+
+// -----
+
 // attn.finalize with the LSE written: after the loop, each row's partial
 // sums l reduced over the quad (two butterfly shuffles and adds), 1 / l by
 // arith.divf (0 for an empty row, l = 0), O * (1 / l) narrowed to bf16 pairs

@@ -119,36 +119,44 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 
 // With intra_warpgroup_overlap, block j's S wgmma and block j-1's P V wgmma are
 // committed as two groups; the softmax runs after waiting for the first only.
-// Per step: P(j-1) (carried in f32) to bf16 first, then S(j), then O *= a(j-1)
-// while S runs, then P(j-1) V(j-1).
+// Per step: S(j), then O *= a(j-1) while S runs, then P(j-1) V(j-1) from
+// the carried bf16 P (no conversion before it), the softmax of block j, and
+// its P rounded to bf16 (attn.truncate) before the full wait, after which
+// the P V's A registers are kept live (an empty asm reading them).
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
 // RUN:   --attn-warp-specialize="intra-warpgroup-overlap=true" --attn-assign-layouts --attn-allocate-shared-memory --attn-pipeline-kv-loops --attn-insert-waits --convert-attn-to-nvvm \
 // RUN:   | FileCheck %s --check-prefix=OVERLAP
 // OVERLAP:     nvvm.setmaxregister decrease 24
 // OVERLAP:     nvvm.setmaxregister increase 240
 // OVERLAP:     scf.for
-// OVERLAP:       llvm.fptrunc
+// OVERLAP:       scf.for
+// OVERLAP-NOT:   llvm.fptrunc
 // OVERLAP:       nvvm.mbarrier.try_wait.parity
 // OVERLAP-NOT:   llvm.fptrunc
 // OVERLAP:       nvvm.wgmma.mma_async
 // OVERLAP:       nvvm.wgmma.commit.group.sync.aligned
 // OVERLAP-NEXT:  llvm.extractvalue
 // OVERLAP:       arith.mulf
+// OVERLAP:       %[[A0:.+]] = llvm.extractvalue %[[P:arg[0-9]+]][0] : !llvm.struct<(i32,
+// OVERLAP-NEXT:  %[[A1:.+]] = llvm.extractvalue %[[P]][1] :
 // OVERLAP:       nvvm.wgmma.fence.aligned
 // OVERLAP-NOT:   arith.mulf
+// OVERLAP-NOT:   llvm.fptrunc
 // OVERLAP:       llvm.inline_asm has_side_effects {{.*}}wgmma.mma_async.sync.aligned.m64n64k16
 // OVERLAP:       nvvm.wgmma.commit.group.sync.aligned
 // With ping-pong, this warpgroup's turn ends after both issues.
 // OVERLAP:       nvvm.barrier.arrive id
 // OVERLAP-NEXT:  nvvm.wgmma.wait.group.sync.aligned 1
 // The softmax (fma, ex2) runs before the full wait; nothing after the P V
-// issue writes O (a rescale repacks its struct) or P, and the stage's
-// release waits for the row sums.
+// issue writes O (a rescale repacks its struct), and the stage's release
+// waits for the row sums.
 // OVERLAP:       llvm.intr.fma
 // OVERLAP:       llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
-// OVERLAP-NOT:   llvm.fptrunc
+// OVERLAP-NOT:   llvm.insertvalue
+// OVERLAP:       llvm.fptrunc {{.*}} : vector<2xf32> to vector<2xbf16>
 // OVERLAP-NOT:   llvm.insertvalue
 // OVERLAP:       nvvm.wgmma.wait.group.sync.aligned 0
+// OVERLAP-NEXT:  llvm.inline_asm has_side_effects asm_dialect = att "", "r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r" %[[A0]], %[[A1]],
 // OVERLAP-NOT:   llvm.fptrunc
 // OVERLAP:       arith.cmpf uge
 // OVERLAP:       nvvm.mbarrier.arrive

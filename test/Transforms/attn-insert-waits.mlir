@@ -37,6 +37,7 @@
 // ROTATED-NEXT:      attn.wait_gemms pending(0)
 // ROTATED-NEXT:      attn.mask
 // ROTATED:           attn.row_sum
+// ROTATED-NEXT:      attn.truncate
 // ROTATED-NEXT:      attn.ring_release %[[K0]] :
 // ROTATED-NEXT:      scf.yield
 // ROTATED:         scf.for
@@ -52,6 +53,7 @@
 // ROTATED-NEXT:      attn.wait_gemms pending(1)
 // ROTATED-NEXT:      attn.mask
 // ROTATED:           %[[L:.+]] = attn.row_sum
+// ROTATED-NEXT:      attn.truncate
 // ROTATED-NEXT:      attn.wait_gemms pending(0)
 // ROTATED-NEXT:      attn.ring_release %[[K]] after(%[[L]] : tensor<128xf32>) :
 // ROTATED-NEXT:      attn.ring_release %[[V]] after(%[[L]] : tensor<128xf32>) {attn.stage = 1 : i64}

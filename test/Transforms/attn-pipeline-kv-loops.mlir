@@ -18,13 +18,15 @@
 // inside its ping-pong turn, the softmax of block j, and the release of
 // block j-1's V; the epilogue runs stage 1 of the last block, without its V
 // release (a CTA computes one tile: no later load waits for the stage).
+// P is carried in bf16: stage 0 rounds it (attn.truncate) after its row sum,
+// where the P V stood.
 
 // CHECK-LABEL: func.func @causal
 // CHECK:         attn.warp_specialize
 // CHECK:         } consumer {
 // CHECK:           %[[HAS:.+]] = arith.cmpi slt, %[[BEGIN:.+]], %[[END:.+]] : index
 // CHECK:           %[[SECOND:.+]] = arith.addi %[[BEGIN]], %{{.+}} : index
-// CHECK:           %[[PRO:.+]]:6 = scf.if %[[HAS]] -> ({{.*}}tensor<128x64xf32>, tensor<128xf32>, tensor<64x64xbf16>) {
+// CHECK:           %[[PRO:.+]]:6 = scf.if %[[HAS]] -> ({{.*}}tensor<128x64xf32>, tensor<128x64xbf16>, tensor<128xf32>, tensor<64x64xbf16>) {
 // CHECK:             %[[COL:.+]] = arith.muli %[[BEGIN]], %{{.+}} : index
 // CHECK:             %[[K0:.+]], %[[V0:.+]] = attn.ring_pop
 // CHECK-NEXT:        attn.wait_turn
@@ -37,9 +39,10 @@
 // CHECK-NEXT:        %[[P0:.+]] = attn.exp_diff %[[MASKED0]], %[[M0]]
 // CHECK-NEXT:        %[[L0:.+]] = attn.row_sum %[[P0]] init %[[LINIT:[^ ]+]] scaled %[[ALPHA0]]
 // CHECK-NOT:         attn.pv
-// CHECK-NEXT:        scf.yield %[[M0]], %[[L0]], %[[OINIT:[^,]+]], %[[P0]], %[[ALPHA0]], %[[V0]]
+// CHECK-NEXT:        %[[P0_BF16:.+]] = attn.truncate %[[P0]] : tensor<128x64xf32> to tensor<128x64xbf16>
+// CHECK-NEXT:        scf.yield %[[M0]], %[[L0]], %[[OINIT:[^,]+]], %[[P0_BF16]], %[[ALPHA0]], %[[V0]]
 // CHECK-NEXT:      } else {
-// CHECK-DAG:         %[[ZERO:.+]] = arith.constant dense<0.000000e+00> : tensor<128x64xf32>
+// CHECK-DAG:         %[[ZERO:.+]] = arith.constant dense<0.000000e+00> : tensor<128x64xbf16>
 // CHECK-DAG:         %[[ONE:.+]] = arith.constant dense<1.000000e+00> : tensor<128xf32>
 // CHECK-DAG:         %[[NOV:.+]] = ub.poison : tensor<64x64xbf16>
 // CHECK:             scf.yield %[[MINIT]], %[[LINIT]], %[[OINIT]], %[[ZERO]], %[[ONE]], %[[NOV]]
@@ -55,7 +58,7 @@
 // CHECK-NEXT:        attn.wait_turn
 // CHECK-NEXT:        %[[S:.+]] = attn.qk %{{.+}}, %[[KJ]]
 // CHECK-NEXT:        %[[OS:.+]] = attn.scale_rows %[[O]], %[[ALPHA]] {attn.stage = 1 : i64}
-// CHECK-NEXT:        %[[PV:.+]] = attn.pv %[[P]], %[[V]], %[[OS]] {attn.stage = 1 : i64}
+// CHECK-NEXT:        %[[PV:.+]] = attn.pv %[[P]], %[[V]], %[[OS]] {attn.stage = 1 : i64} : tensor<128x64xbf16>, tensor<64x64xbf16>, tensor<128x64xf32>
 // CHECK-NEXT:        attn.pass_turn
 // CHECK-NEXT:        attn.ring_release %[[KJ]] :
 // CHECK-NEXT:        %[[MASKED:.+]] = attn.mask %[[S]]
@@ -63,8 +66,9 @@
 // CHECK-NEXT:        %[[ALPHAJ:.+]] = attn.rescale_factor %[[M]], %[[MJ]]
 // CHECK-NEXT:        %[[PJ:.+]] = attn.exp_diff %[[MASKED]], %[[MJ]]
 // CHECK-NEXT:        %[[LJ:.+]] = attn.row_sum %[[PJ]] init %[[L]] scaled %[[ALPHAJ]] :
+// CHECK-NEXT:        %[[PJ_BF16:.+]] = attn.truncate %[[PJ]]
 // CHECK-NEXT:        attn.ring_release %[[V]] {attn.stage = 1 : i64}
-// CHECK-NEXT:        scf.yield %[[MJ]], %[[LJ]], %[[PV]], %[[PJ]], %[[ALPHAJ]], %[[VJ]]
+// CHECK-NEXT:        scf.yield %[[MJ]], %[[LJ]], %[[PV]], %[[PJ_BF16]], %[[ALPHAJ]], %[[VJ]]
 // CHECK-NEXT:      } {attn.kv_range = "tail"}
 // CHECK-NEXT:      %[[EPI:.+]] = scf.if %[[HAS]] -> (tensor<128x64xf32>) {
 // CHECK-NEXT:        %[[OLAST:.+]] = attn.scale_rows %[[TAIL]]#2, %[[TAIL]]#4 {attn.stage = 1 : i64}

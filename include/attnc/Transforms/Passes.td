@@ -584,6 +584,9 @@ def AttnPipelineKvLoopsPass
     * each kv loop then runs blocks `max(lb, begin + 1)` to
       `max(ub, begin + 1)`, carrying P, alpha (the stage-0 values that stage 1
       reads) and the V tile of its block after the running max, sum and O.
+      P is carried in V's element type: an `attn.truncate` in stage 0,
+      right where the P V stood, rounds it, so that the next step holds it
+      in half the registers of f32 P while its S GEMM is in flight;
       Its step issues S of block j, then stage 1 of block j-1 (O *= alpha,
       O += P V, the V release) right behind it, inside the step's ping-pong
       turn, and runs the softmax of block j under that GEMM;

@@ -720,6 +720,19 @@ SmallVector<Value> lowerExpDiff(OpBuilder &b, ExpDiffOp op) {
                   })};
 }
 
+SmallVector<Value> lowerTruncate(OpBuilder &b, TruncateOp op) {
+  Location loc = op.getLoc();
+  Type element = op.getResult().getType().getElementType();
+  TileMaps m(b.getContext());
+  AffineMap id = m.get(2, {m.i, m.j});
+  return {generic(b, loc, {op.getInput()},
+                  emptyTensor(b, loc, sizesOf(b, loc, op.getInput()), element),
+                  {id, id}, {kPar, kPar},
+                  [&](OpBuilder &nb, Location l, ValueRange a) {
+                    return fromF32(nb, l, a[0], element);
+                  })};
+}
+
 SmallVector<Value> lowerPV(OpBuilder &b, PVOp op) {
   Location loc = op.getLoc();
   TileMaps m(b.getContext());
@@ -728,8 +741,12 @@ SmallVector<Value> lowerPV(OpBuilder &b, PVOp op) {
       b, loc, {op.getProbs(), op.getValue()}, op.getAcc(),
       {m.get(3, {m.i, m.k}), m.get(3, {m.k, m.j}), m.get(3, {m.i, m.j})},
       {kPar, kPar, kRed}, [&](OpBuilder &nb, Location l, ValueRange a) {
-        // P is rounded to V's element type, as the tensor cores consume it.
-        Value p = toF32(nb, l, fromF32(nb, l, a[0], valueType));
+        // P is rounded to V's element type, as the tensor cores consume it
+        // (unless attn.truncate did).
+        Value rounded = a[0].getType() == valueType
+                            ? a[0]
+                            : fromF32(nb, l, a[0], valueType);
+        Value p = toF32(nb, l, rounded);
         return fma(nb, l, a[2], p, toF32(nb, l, a[1]));
       });
   return {acc};
@@ -842,6 +859,7 @@ void mlir::attn::populateAttnToLinalgConversionPatterns(
       LowerToLinalg<MaskOp, lowerMask>, LowerToLinalg<RowMaxOp, lowerRowMax>,
       LowerToLinalg<ExpDiffOp, lowerExpDiff>,
       LowerToLinalg<RowSumOp, lowerRowSum>, LowerToLinalg<PVOp, lowerPV>,
+      LowerToLinalg<TruncateOp, lowerTruncate>,
       LowerToLinalg<RescaleFactorOp, lowerRescaleFactor>,
       LowerToLinalg<ScaleRowsOp, lowerScaleRows>,
       LowerToLinalg<FinalizeOp, lowerFinalize>>(patterns.getContext());

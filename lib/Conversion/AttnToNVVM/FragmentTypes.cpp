@@ -21,8 +21,12 @@ FragmentTypeConverter::FragmentTypeConverter(MLIRContext *ctx) {
         if (isa_and_present<WgmmaAccumulatorAttr>(layout)) {
           int64_t registers =
               WgmmaAccumulatorAttr::getRegistersPerThread(type.getShape()[1]);
+          // A 16-bit tile packs each pair of adjacent elements in one i32.
+          bool packed = !type.getElementType().isF32();
           results.push_back(LLVM::LLVMStructType::getLiteral(
-              ctx, SmallVector<Type>(registers, f32)));
+              ctx,
+              SmallVector<Type>(packed ? registers / 2 : registers,
+                                packed ? IntegerType::get(ctx, 32) : f32)));
           return success();
         }
         if (isa_and_present<AccumulatorRowsAttr>(layout)) {

@@ -29,7 +29,9 @@ inline constexpr int64_t kRowsPerThread = WgmmaAccumulatorAttr::kRowsPerThread;
 /// Converts the tile types of the kv loops to a thread's values of them:
 /// - #attn.wgmma_accumulator (S, P, O): one LLVM struct of the thread's f32
 ///   registers (WgmmaAccumulatorAttr::getRegistersPerThread), the operand
-///   and result type of wgmma;
+///   and result type of wgmma; of a bf16 or f16 tile (attn.truncate's P),
+///   half as many i32 registers, each a pair of adjacent elements (wgmma's
+///   register A operand);
 /// - #attn.accumulator_rows (m, l, alpha): the f32 values of the thread's
 ///   kRowsPerThread rows;
 /// - #attn.swizzled_shared (a K or V ring slot): none; the tile stays in

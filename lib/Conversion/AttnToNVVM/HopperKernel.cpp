@@ -814,7 +814,8 @@ SmallVector<Value> KernelEmitter::normalizedPairs(ArrayRef<Value> o,
   for (size_t i = 0; i < o.size(); i += 2) {
     Value rowInv = inv[WgmmaAccumulatorAttr::getRegisterRow(i)];
     pairs.push_back(packPair(arith::MulFOp::create(b, loc, o[i], rowInv),
-                             arith::MulFOp::create(b, loc, o[i + 1], rowInv)));
+                             arith::MulFOp::create(b, loc, o[i + 1], rowInv),
+                             plan.elementType));
   }
   return pairs;
 }

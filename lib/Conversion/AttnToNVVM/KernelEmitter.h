@@ -133,7 +133,8 @@ private:
   Value valueDescriptor(Value stage, int64_t k16);
   SmallVector<Value> unpack(Value structValue, int64_t n);
   Value pack(ArrayRef<Value> values, Type structType);
-  Value packPair(Value lo, Value hi);
+  /// `lo` and `hi` (f32) rounded to `element` (bf16, f16) in one i32.
+  Value packPair(Value lo, Value hi, Type element);
 
   //===--- tile values: the consumer's IR values in registers ------------===//
   /// A value per row the thread holds of a row vector.
@@ -199,9 +200,12 @@ private:
   void lowerScaleRows(TileValues &values, ScaleRowsOp op);
   void lowerExpDiff(TileValues &values, ExpDiffOp op);
   void lowerRowSum(TileValues &values, RowSumOp op);
-  /// attn.pv: O += P V, P converted to the element type first (or already,
-  /// as `probs`: the overlapped schedule converts it early).
-  void lowerPV(TileValues &values, PVOp op, ArrayRef<Value> probs = {});
+  /// attn.pv: O += P V, f32 P rounded to V's element type first. Returns P
+  /// as the GEMM reads it (the register-A words with P in registers), which
+  /// must stay unchanged until the GEMM completes.
+  SmallVector<Value> lowerPV(TileValues &values, PVOp op);
+  /// attn.truncate: each pair of adjacent elements rounded into one i32.
+  void lowerTruncate(TileValues &values, TruncateOp op);
   /// Dispatches one op of a kv loop body to its lowering.
   void lowerTileOp(TileValues &values, Operation *op, Value kvBlock,
                    Value iteration);
@@ -215,7 +219,8 @@ private:
   RowValues negScaledMax(TileValues &values, Value rowMax, Value c);
   Value tanhApprox(Value x);
   Value quadReduce(Value x, bool isMax);
-  SmallVector<Value> packProbs(ArrayRef<Value> p);
+  /// Element pairs (2k, 2k + 1) of `p` rounded to `element`, one i32 each.
+  SmallVector<Value> packPairs(ArrayRef<Value> p, Type element);
   Value rescale(Value acc, const RowValues &alpha);
 
   //===--- the schedule of a kv step (KernelStep.cpp) ---------------------===//

@@ -67,9 +67,9 @@ Value KernelEmitter::pack(ArrayRef<Value> values, Type structType) {
   return s;
 }
 
-Value KernelEmitter::packPair(Value lo, Value hi) {
-  Value narrow = LLVM::FPTruncOp::create(
-      b, loc, VectorType::get({2}, plan.elementType), pairOf(lo, hi));
+Value KernelEmitter::packPair(Value lo, Value hi, Type element) {
+  Value narrow = LLVM::FPTruncOp::create(b, loc, VectorType::get({2}, element),
+                                         pairOf(lo, hi));
   return LLVM::BitcastOp::create(b, loc, i32(), narrow);
 }
 

@@ -132,7 +132,10 @@ static LogicalResult readTileLayouts(KernelPlan &plan) {
     auto type = dyn_cast<RankedTensorType>(value.getType());
     if (!type)
       return success();
-    if (!type.getElementType().isF32())
+    // A 16-bit tile is K or V in shared memory, or P rounded in registers
+    // (attn.truncate), which keeps the accumulator layout.
+    if (!type.getElementType().isF32() &&
+        !isa_and_present<WgmmaAccumulatorAttr>(type.getEncoding()))
       return requireLayout(value, user, Attribute());
     return requireLayout(value, user,
                          type.getRank() == 2 ? Attribute(accumulator)

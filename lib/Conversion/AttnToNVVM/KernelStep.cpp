@@ -128,15 +128,13 @@ void KernelEmitter::lowerStep(TileValues &values, Block *step, Value kvBlock,
   PVOp pv = pvs.empty() ? PVOp() : *pvs.begin();
   // A ring tile other than the step's K is a V tile.
   auto isKey = [&](Value tile) { return qk && tile == qk.getKey(); };
-  // A rotated step (its P V reads the previous block's P, carried) converts
-  // that P to the element type first: live next to S(j) in flight, the f32
-  // values made the masked loops spill. A release arrives behind the row
-  // vectors its `after` operands name (attn-insert-waits gives a rotated
-  // step's its row sums).
+  // With P in registers, the registers a P V reads must hold P until its
+  // GEMM completes: in a rotated step (its P V reads the previous block's P,
+  // carried) they are kept live up to the step's full wait. A release
+  // arrives behind the row vectors its `after` operands name
+  // (attn-insert-waits gives a rotated step's its row sums).
   bool rotated = isRotatedStep(step);
-  SmallVector<Value> previousProbs;
-  if (rotated)
-    previousProbs = packProbs(tileElements(values, pv.getProbs()));
+  SmallVector<Value> probsInFlight;
   for (Operation &op : step->without_terminator()) {
     if (isRingSlot(op))
       continue; // lowered before the step (lowerRingSlots)
@@ -146,8 +144,10 @@ void KernelEmitter::lowerStep(TileValues &values, Block *step, Value kvBlock,
     }
     if (auto wait = dyn_cast<WaitGemmsOp>(op)) {
       NVVM::WgmmaWaitGroupSyncOp::create(b, loc, wait.getPending());
-      if (rotated && wait.getPending() == 0)
-        keepAlive(previousProbs);
+      if (wait.getPending() == 0 && !probsInFlight.empty()) {
+        keepAlive(probsInFlight);
+        probsInFlight.clear();
+      }
       continue;
     }
     if (auto release = dyn_cast<RingReleaseOp>(op)) {
@@ -162,7 +162,7 @@ void KernelEmitter::lowerStep(TileValues &values, Block *step, Value kvBlock,
       continue;
     }
     if (rotated && &op == pv.getOperation()) {
-      lowerPV(values, pv, previousProbs);
+      probsInFlight = lowerPV(values, pv);
       continue;
     }
     lowerTileOp(values, &op, kvBlock, iteration);

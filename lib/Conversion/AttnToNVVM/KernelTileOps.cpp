@@ -99,8 +99,12 @@ void KernelEmitter::lowerConstant(TileValues &values,
     values.tiles[tile] = TileFragment{LLVM::ZeroOp::create(b, loc, type), {}};
     return;
   }
+  // A 16-bit tile's registers each hold a pair of its elements.
+  Type element = cast<RankedTensorType>(tile.getType()).getElementType();
+  Value v = element.isF32() ? cF32(value)
+                            : packPair(cF32(value), cF32(value), element);
   values.tiles[tile] =
-      TileFragment{{}, SmallVector<Value>(type.getBody().size(), cF32(value))};
+      TileFragment{{}, SmallVector<Value>(type.getBody().size(), v)};
 }
 
 void KernelEmitter::lowerRingSlot(TileValues &values, Operation *op,
@@ -397,20 +401,25 @@ void KernelEmitter::lowerRowSum(TileValues &values, RowSumOp op) {
   values.rows[op.getResult()] = out;
 }
 
-SmallVector<Value> KernelEmitter::packProbs(ArrayRef<Value> p) {
-  SmallVector<Value> probs;
+SmallVector<Value> KernelEmitter::packPairs(ArrayRef<Value> p, Type element) {
+  SmallVector<Value> pairs;
   for (size_t i = 0; i < p.size(); i += 2)
-    probs.push_back(packPair(p[i], p[i + 1]));
-  return probs;
+    pairs.push_back(packPair(p[i], p[i + 1], element));
+  return pairs;
 }
 
-void KernelEmitter::lowerPV(TileValues &values, PVOp op,
-                            ArrayRef<Value> probs) {
-  SmallVector<Value> converted;
-  if (probs.empty()) {
-    converted = packProbs(tileElements(values, op.getProbs()));
-    probs = converted;
-  }
+void KernelEmitter::lowerTruncate(TileValues &values, TruncateOp op) {
+  Type element = op.getResult().getType().getElementType();
+  values.tiles[op.getResult()] =
+      TileFragment{{}, packPairs(tileElements(values, op.getInput()), element)};
+}
+
+SmallVector<Value> KernelEmitter::lowerPV(TileValues &values, PVOp op) {
+  // P as the GEMM's A operand: V's element type, two elements a register.
+  Type element = op.getValue().getType().getElementType();
+  SmallVector<Value> probs(tileElements(values, op.getProbs()));
+  if (op.getProbs().getType().getElementType().isF32())
+    probs = packPairs(probs, element);
   const RingSlot &value = values.slots.at(op.getValue());
   Value acc = packedTile(values, op.getAcc());
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
@@ -418,6 +427,7 @@ void KernelEmitter::lowerPV(TileValues &values, PVOp op,
                                 : outputGemmFromShared(acc, probs, value.stage);
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
   values.tiles[op.getResult()] = TileFragment{acc, {}};
+  return probs;
 }
 
 void KernelEmitter::lowerTileOp(TileValues &values, Operation *op,
@@ -436,7 +446,8 @@ void KernelEmitter::lowerTileOp(TileValues &values, Operation *op,
       .Case([&](ScaleRowsOp o) { lowerScaleRows(values, o); })
       .Case([&](ExpDiffOp o) { lowerExpDiff(values, o); })
       .Case([&](RowSumOp o) { lowerRowSum(values, o); })
-      .Case([&](PVOp o) { lowerPV(values, o); })
+      .Case([&](TruncateOp o) { lowerTruncate(values, o); })
+      .Case([&](PVOp o) { (void)lowerPV(values, o); })
       .Case([&](WaitTurnOp) { waitForTurn(); })
       .Case([&](PassTurnOp) { passTurn(); })
       // Index arithmetic is cloned where an op's lowering needs it;

@@ -56,6 +56,7 @@ static FailureOr<KvLoop> readKvLoop(scf::ForOp loop) {
   WaitTurnOp waitTurn;
   PassTurnOp passTurn;
   RingPopOp pop;
+  TruncateOp truncate;
   SmallVector<RingReleaseOp, 2> releases;
   int scaledRows = 0;
   for (Operation &op : loop.getBody()->without_terminator()) {
@@ -78,6 +79,7 @@ static FailureOr<KvLoop> readKvLoop(scf::ForOp loop) {
             .Case([&](WaitTurnOp o) { return once(waitTurn, o); })
             .Case([&](PassTurnOp o) { return once(passTurn, o); })
             .Case([&](RingPopOp o) { return once(pop, o); })
+            .Case([&](TruncateOp o) { return once(truncate, o); })
             .Case([&](RingReleaseOp o) {
               releases.push_back(o);
               return success();
@@ -198,8 +200,17 @@ static FailureOr<KvLoop> readKvLoop(scf::ForOp loop) {
     return fail(rowMax, "the row max and the exponentials must read the "
                         "scores after their modifiers (attn.mask, "
                         "attn.softcap), each applied once in a chain");
-  if (stepValue(pv.getProbs()) != expDiff.getResult() ||
-      rowSum.getProbs() != expDiff.getResult())
+  // P V reads P as it is or rounded (attn.truncate, whose only reader it
+  // is).
+  Value probs = stepValue(pv.getProbs());
+  if (truncate &&
+      (truncate.getInput() != expDiff.getResult() ||
+       probs != truncate.getResult() || !truncate.getResult().hasOneUse()))
+    return fail(truncate, "attn.truncate rounds the step's attn.exp_diff "
+                          "for its attn.pv, and only for it");
+  if (truncate)
+    probs = truncate.getInput();
+  if (probs != expDiff.getResult() || rowSum.getProbs() != expDiff.getResult())
     return fail(pv, "attn.pv and attn.row_sum must read the attn.exp_diff "
                     "of the same step");
   // Each tile op is lowered onto the fragments of the values it reads: the

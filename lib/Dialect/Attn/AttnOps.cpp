@@ -559,7 +559,26 @@ LogicalResult RowSumOp::verify() {
   return verifyRows(*this, "result", getResult(), getProbs());
 }
 
+LogicalResult TruncateOp::verify() {
+  auto input = getInput().getType();
+  auto result = cast<RankedTensorType>(getResult().getType());
+  if (!result.getElementType().isBF16() && !result.getElementType().isF16())
+    return emitOpError("rounds to bf16 or f16, not ")
+           << result.getElementType();
+  if (input.getShape() != result.getShape() ||
+      input.getEncoding() != result.getEncoding())
+    return emitOpError("result must have the input's shape and layout: ")
+           << input << " vs " << result;
+  return success();
+}
+
 LogicalResult PVOp::verify() {
+  // f32 P is rounded to V's type here; P of another type must be V's.
+  Type probsElement = elementTypeOf(getProbs());
+  if (!probsElement.isF32() && probsElement != elementTypeOf(getValue()))
+    return emitOpError() << "probs of type " << probsElement
+                         << " must be f32 or the value's element type "
+                         << elementTypeOf(getValue());
   ArrayRef<int64_t> p = shapeOf(getProbs()), v = shapeOf(getValue()),
                     acc = shapeOf(getAcc());
   if (failed(checkSize(*this, "value rows", v[0], "probs columns", p[1])) ||

@@ -50,8 +50,11 @@ WgmmaAccumulatorAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 LogicalResult WgmmaAccumulatorAttr::verifyEncoding(
     ArrayRef<int64_t> shape, Type elementType,
     function_ref<InFlightDiagnostic()> emitError) const {
-  if (shape.size() != 2 || !elementType.isF32())
-    return emitError() << *this << " encodes 2-D f32 tiles";
+  // f32: the accumulator itself; 16-bit: a tile rounded from it in the same
+  // registers, two elements to one (wgmma's register A operand).
+  if (shape.size() != 2 ||
+      !(elementType.isF32() || elementType.isBF16() || elementType.isF16()))
+    return emitError() << *this << " encodes 2-D f32, bf16 or f16 tiles";
   // wgmma's N: a multiple of 8 from 8 to 256.
   if (ShapedType::isDynamic(shape[1]) || shape[1] % kColumnsPerSlice ||
       shape[1] < kColumnsPerSlice || shape[1] > 256)

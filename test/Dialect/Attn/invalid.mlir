@@ -1245,6 +1245,33 @@ func.func @softcap_negative_cap(%s: tensor<64x64xf32>, %scale: f32) -> tensor<64
 
 // -----
 
+// attn.truncate rounds to a 16-bit type, in place: same shape and layout.
+func.func @truncate_to_f32(%p: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  // expected-error @+1 {{'attn.truncate' op rounds to bf16 or f16, not 'f32'}}
+  %r = attn.truncate %p : tensor<64x64xf32> to tensor<64x64xf32>
+  return %r : tensor<64x64xf32>
+}
+
+// -----
+
+func.func @truncate_shape(%p: tensor<64x64xf32>) -> tensor<64x32xbf16> {
+  // expected-error @+1 {{'attn.truncate' op result must have the input's shape and layout: 'tensor<64x64xf32>' vs 'tensor<64x32xbf16>'}}
+  %r = attn.truncate %p : tensor<64x64xf32> to tensor<64x32xbf16>
+  return %r : tensor<64x32xbf16>
+}
+
+// -----
+
+// P given in 16 bits must be V's element type: attn.pv rounds only f32 P.
+func.func @pv_probs_type(%p: tensor<64x64xbf16>, %v: tensor<64x64xf16>,
+                         %acc: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  // expected-error @+1 {{'attn.pv' op probs of type 'bf16' must be f32 or the value's element type 'f16'}}
+  %o = attn.pv %p, %v, %acc : tensor<64x64xbf16>, tensor<64x64xf16>, tensor<64x64xf32>
+  return %o : tensor<64x64xf32>
+}
+
+// -----
+
 // A scale of the scores must keep their order and a masked -inf.
 func.func @softcap_zero_output_scale(%s: tensor<64x64xf32>, %scale: f32) -> tensor<64x64xf32> {
   // expected-error @+1 {{'attn.softcap' op output_scale must be a finite positive number, got 0}}
@@ -1273,7 +1300,7 @@ func.func @exp_diff_infinite_score_scale(%s: tensor<64x64xf32>, %m: tensor<64xf3
 // Tile layouts (dialects/attn/TileLayouts.cpp): each encodes only the
 // tensor types it can hold.
 
-// expected-error @+1 {{#attn.wgmma_accumulator<warpgroups = 2> encodes 2-D f32 tiles}}
+// expected-error @+1 {{#attn.wgmma_accumulator<warpgroups = 2> encodes 2-D f32, bf16 or f16 tiles}}
 func.func private @accumulator_rank(tensor<128xf32, #attn.wgmma_accumulator<warpgroups = 2>>)
 
 // -----

@@ -260,6 +260,22 @@ func.func @tile_ops(%q: tensor<2x8x?x64xbf16>, %k: tensor<2x?x2x64xbf16>,
       : tensor<128x64xbf16>, tensor<128xf32>, tensor<128xf32>, tensor<128xf32>
 }
 
+// P rounded to V's element type in its own op (attn-pipeline-kv-loops), in
+// the accumulator layout, and a P V that takes it as it is.
+// CHECK-LABEL: func.func @truncate_then_pv(
+// CHECK:         %[[PT:.*]] = attn.truncate %{{.*}} : tensor<128x64xf32, #acc> to tensor<128x64xbf16, #acc>
+// CHECK:         attn.pv %[[PT]], %{{.*}}, %{{.*}} : tensor<128x64xbf16, #acc>, tensor<64x64xbf16>, tensor<128x64xf32, #acc>
+func.func @truncate_then_pv(%p: tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>,
+                            %v: tensor<64x64xbf16>,
+                            %acc: tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>)
+    -> tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> {
+  %pt = attn.truncate %p : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
+      to tensor<128x64xbf16, #attn.wgmma_accumulator<warpgroups = 2>>
+  %o = attn.pv %pt, %v, %acc : tensor<128x64xbf16, #attn.wgmma_accumulator<warpgroups = 2>>,
+      tensor<64x64xbf16>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
+  return %o : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
+}
+
 // A soft-cap's cap left to its users: the softcap multiplies its tanh
 // values by output_scale, the row max and the exponentials scale the scores
 // by score_scale.

@@ -333,7 +333,7 @@ class Attn_TileLayout<string name, string attrMnemonic>
 
 def Attn_WgmmaAccumulatorAttr
     : Attn_TileLayout<"WgmmaAccumulator", "wgmma_accumulator"> {
-  let summary = "an f32 tile in the registers of wgmma accumulator fragments";
+  let summary = "a tile in the registers of wgmma accumulator fragments";
   let description = [{
     The layout of a `tensor<M x N x f32>` that `wgmma.mma_async.m64nNk16`
     accumulates into, spread over `warpgroups` consumer warpgroups
@@ -342,9 +342,13 @@ def Attn_WgmmaAccumulatorAttr
     rows `16i + l / 4` and `16i + l / 4 + 8`, at columns
     `8c + 2 (l % 4) + {0, 1}` for every `c < N / 8`: `N / 2` f32 registers
     per thread, register `4c + e` holding row `16i + l / 4 + 8 (e / 2)`,
-    column `8c + 2 (l % 4) + e % 2`. S, P and O of a kv loop have it; with P in registers the
-    bf16/f16 P that `attn.pv` feeds to the register-A wgmma is this
-    fragment, rounded.
+    column `8c + 2 (l % 4) + e % 2`. S, P and O of a kv loop have it.
+
+    A bf16 or f16 tile in this layout (`attn.truncate` of one) holds the
+    same elements in half the registers: register `k` packs the pair
+    `2k, 2k + 1` (two adjacent columns of one row), the low half first. That
+    is the register-A operand of `wgmma.mma_async` with P in registers, so
+    a rotated kv loop can carry P to the next step's `attn.pv` in that form.
 
     `attn-assign-layouts` sets it; `convert-attn-to-nvvm` lowers every op
     whose result has it to per-thread registers in this order.

@@ -535,14 +535,39 @@ def Attn_RowSumOp : Attn_Op<"row_sum", [Pure, AttrSizedOperandSegments,
   let hasVerifier = 1;
 }
 
+def Attn_TruncateOp : Attn_Op<"truncate", [Pure]> {
+  let summary = "round an f32 tile to a 16-bit float type";
+  let description = [{
+    `result[i, j] = round(input[i, j])` to the result's element type (bf16
+    or f16), to nearest even; the layout is the input's. It is the rounding
+    of the probabilities that `attn.pv` performs itself on f32 P, made a
+    step of its own where it matters when it happens: attn-pipeline-kv-loops
+    rounds P in the step that computes it, so that the rotated loops carry
+    P to the next step's `attn.pv` in 16 bits (in the wgmma accumulator
+    layout a thread's pairs of adjacent elements share a 32-bit register:
+    wgmma's register A operand) instead of in f32.
+
+    ```mlir
+    %pt = attn.truncate %p : tensor<128x128xf32, #acc> to tensor<128x128xbf16, #acc>
+    ```
+  }];
+  let arguments = (ins Attn_F32Tile:$input);
+  let results = (outs Attn_Tile:$result);
+  let assemblyFormat = [{
+    $input attr-dict `:` type($input) `to` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 def Attn_PVOp : Attn_Op<"pv", [Pure, AllTypesMatch<["acc", "result"]>]> {
   let summary = "accumulate P V into the output tile";
   let description = [{
     `result[i, e] = acc[i, e] + sum_j T(probs[i, j]) * value[j, e]` where `T`
-    rounds the probabilities to the element type of `value`, as the tensor
-    cores consume them.
+    rounds f32 probabilities to the element type of `value`, as the tensor
+    cores consume them; probabilities of that type (`attn.truncate`) are
+    taken as they are.
   }];
-  let arguments = (ins Attn_F32Tile:$probs, Attn_Tile:$value,
+  let arguments = (ins Attn_Tile:$probs, Attn_Tile:$value,
                    Attn_F32Tile:$acc);
   let results = (outs Attn_F32Tile:$result);
   let assemblyFormat = [{
