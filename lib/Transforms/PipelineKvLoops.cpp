@@ -76,11 +76,14 @@ static FailureOr<StagedLoop> readStagedLoop(scf::ForOp loop) {
                                          (*pvs.begin()).getResult()))
     return fail(loop, "a software-pipelined kv loop yields its attn.pv (the "
                       "step's O), which stage 1 computes");
-  if (!(*pvs.begin()).getProbs().getDefiningOp<ExpDiffOp>() ||
-      (*pvs.begin()).getProbs().getParentBlock() != body)
+  // P as the step computes it, or already rounded (attn.truncate).
+  Value probs = (*pvs.begin()).getProbs();
+  if (auto rounded = probs.getDefiningOp<TruncateOp>())
+    probs = rounded.getInput();
+  if (!probs.getDefiningOp<ExpDiffOp>() || probs.getParentBlock() != body)
     return fail(*pvs.begin(), "stage 1's attn.pv reads the P of its step "
-                              "(the step's attn.exp_diff), which the rotated "
-                              "loop carries");
+                              "(the step's attn.exp_diff, or its "
+                              "attn.truncate), which the rotated loop carries");
   if (failed(verifyPipelineStages(loop)))
     return failure();
   for (Operation &op : body->without_terminator())
@@ -139,7 +142,8 @@ static Value neutralValue(OpBuilder &b, Location loc, Value crossing) {
 /// Rounds the P that stage 1's attn.pv reads to V's element type in stage 0
 /// (attn.truncate right before the P V), so that the rotated loop carries
 /// it in 16 bits: half the registers of f32 P, live next to the next
-/// block's S in flight.
+/// block's S in flight. P already rounded, and f32 V (which the GPU
+/// lowering rejects), are left alone.
 static void roundCarriedProbs(StagedLoop &staged) {
   PVOp pv = *staged.loop.getBody()->getOps<PVOp>().begin();
   auto probsType = cast<RankedTensorType>(pv.getProbs().getType());

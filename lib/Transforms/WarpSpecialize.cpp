@@ -81,6 +81,8 @@ QKOp scoresOf(Value probs) {
       return qk;
     if (auto exp = dyn_cast<ExpDiffOp>(def))
       v = exp.getScores();
+    else if (auto rounded = dyn_cast<TruncateOp>(def))
+      v = rounded.getInput();
     else if (auto mask = dyn_cast<MaskOp>(def))
       v = mask.getScores();
     else if (auto cap = dyn_cast<SoftcapOp>(def))

@@ -1,4 +1,6 @@
 // RUN: attnc-opt %s -split-input-file --attn-assign-layouts --attn-allocate-shared-memory --attn-insert-waits --convert-attn-to-nvvm | FileCheck %s
+// RUN: attnc-opt %s -split-input-file --attn-assign-layouts --attn-allocate-shared-memory --attn-insert-waits --convert-attn-to-nvvm -cse \
+// RUN:   | FileCheck %s --check-prefix=CSE
 
 // What each tile op of a kv loop becomes in the kernel (KernelTileOps.cpp),
 // one op per case. The input is tile IR of one 64-row query block (block_m
@@ -322,13 +324,13 @@ func.func @softcap_per_score(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x6
 // CHECK-NEXT:      %[[X1:.*]] = arith.mulf %[[S1]], %[[INNER]] : f32
 // CHECK-NEXT:      %[[T1:.*]] = llvm.inline_asm asm_dialect = att "tanh.approx.f32 $0, $1;", "=f,f" %[[X1]] : (f32) -> f32
 // CHECK-COUNT-30:  llvm.inline_asm asm_dialect = att "tanh.approx.f32 $0, $1;"
-// CHECK-NEXT:      %[[OUTER:.*]] = arith.constant 3.000000e+01 : f32
+// CHECK-NEXT:      %[[SCORE_SCALE:.*]] = arith.constant 3.000000e+01 : f32
 // CHECK-NEXT:      arith.maxnumf %[[T0]], %{{.*}} : f32
 // CHECK-NOT:       arith.mulf %{{.*}}, %[[T0]]
 // CHECK:           nvvm.shfl.sync bfly
 // CHECK:           nvvm.shfl.sync bfly
 // CHECK-NEXT:      %[[TMAX:.*]] = arith.maxnumf %{{.*}}, %{{.*}} : f32
-// CHECK-NEXT:      %[[CAPPED:.*]] = arith.mulf %[[OUTER]], %[[TMAX]] : f32
+// CHECK-NEXT:      %[[CAPPED:.*]] = arith.mulf %[[SCORE_SCALE]], %[[TMAX]] : f32
 // CHECK-NEXT:      arith.maxnumf %[[M0]], %[[CAPPED]] : f32
 // CHECK:           %[[EXP_CAP:.*]] = arith.constant 3.000000e+01 : f32
 // CHECK-NEXT:      %[[CAPC:.*]] = arith.mulf %[[EXP_CAP]], %[[LOG2E]] : f32
@@ -565,18 +567,29 @@ func.func @rescale_factor(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xb
 // -----
 
 // attn.exp_diff: p = exp2(s c - m c) as one fma and one ex2.approx per score,
-// with -m c of the score's row (computed once per row, with the rescale
-// factor), 32 of each for the thread's 64x64 tile.
+// with -m c of the score's row (once per row), 32 of each for the thread's
+// 64x64 tile. The rescale factor computes the same -m c before it: after
+// CSE (as the GPU pipeline runs it) the exponentials take the factor's.
+// CSE-LABEL: llvm.func @exp_diff(
+// CSE:         %[[C:.*]] = arith.constant 0.180336878 : f32
+// CSE:         scf.for
+// CSE:           %[[S0:.*]] = llvm.extractvalue %[[S:[0-9]+]][0] :
+// CSE:           %[[MC0:.*]] = arith.mulf %{{.*}}, %[[C]] : f32
+// CSE-NEXT:      %[[NEG0:.*]] = arith.negf %[[MC0]] : f32
+// CSE:           llvm.intr.fma(%{{arg[0-9]+}}, %[[C]], %[[NEG0]]) : (f32, f32, f32) -> f32
+// CSE-NOT:       arith.negf
+// CSE:           llvm.intr.fma(%[[S0]], %[[C]], %[[NEG0]]) : (f32, f32, f32) -> f32
 // CHECK-LABEL: llvm.func @exp_diff(
 // CHECK:         %[[C:.*]] = arith.constant 0.180336878 : f32
 // CHECK:         scf.for
 // CHECK:           %[[S0:.*]] = llvm.extractvalue %[[S:[0-9]+]][0] :
 // CHECK-NEXT:      %[[S1:.*]] = llvm.extractvalue %[[S]][1] :
 // CHECK-NEXT:      %[[S2:.*]] = llvm.extractvalue %[[S]][2] :
-// CHECK:           %[[NEG0:.*]] = arith.negf
+// CHECK:           arith.ori
+// CHECK-NEXT:      %[[MC0:.*]] = arith.mulf %{{.*}}, %[[C]] : f32
+// CHECK-NEXT:      %[[NEG0:.*]] = arith.negf %[[MC0]] : f32
 // CHECK-NEXT:      arith.mulf
 // CHECK-NEXT:      %[[NEG1:.*]] = arith.negf
-// CHECK:           arith.ori
 // CHECK-NEXT:      %[[X0:.*]] = llvm.intr.fma(%[[S0]], %[[C]], %[[NEG0]]) : (f32, f32, f32) -> f32
 // CHECK-NEXT:      llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%[[X0]]) : (f32) -> f32
 // CHECK-NEXT:      %[[X1:.*]] = llvm.intr.fma(%[[S1]], %[[C]], %[[NEG0]]) : (f32, f32, f32) -> f32
@@ -789,6 +802,7 @@ func.func @scale_rows(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>
 // CHECK-LABEL: llvm.func @pv(
 // CHECK:         scf.for %{{.*}} iter_args(%[[M0:[^ ]+]] = %{{[^,]+}}, %[[M1:[^ ]+]] = %{{[^,]+}}, %[[L0:[^ ]+]] = %{{[^,]+}}, %[[L1:[^ ]+]] = %{{[^,]+}}, %[[ACC:[^ ]+]] = %{{[^)]+}})
 // CHECK:           arith.ori
+// CHECK-COUNT-2:   arith.negf
 // CHECK-NEXT:      llvm.intr.fma
 // CHECK-NEXT:      %[[P0:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
 // CHECK-NEXT:      llvm.intr.fma
@@ -867,6 +881,7 @@ func.func @pv(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2:
 // CHECK-LABEL: llvm.func @truncate_pv(
 // CHECK:         scf.for
 // CHECK:           arith.ori {{.*}} : i1
+// CHECK-COUNT-2:   arith.negf
 // CHECK-NEXT:      llvm.intr.fma
 // CHECK-NEXT:      %[[P0:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
 // CHECK-NEXT:      llvm.intr.fma

@@ -128,6 +128,7 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 // RUN:   | FileCheck %s --check-prefix=OVERLAP
 // OVERLAP:     nvvm.setmaxregister decrease 24
 // OVERLAP:     nvvm.setmaxregister increase 240
+// The producer's loop, then the consumer's first kv loop (the full one).
 // OVERLAP:     scf.for
 // OVERLAP:       scf.for
 // OVERLAP-NOT:   llvm.fptrunc

@@ -65,7 +65,7 @@ func.func @other_user(%q: tensor<64x64xbf16>, %k: tensor<64x64xbf16>,
 // bound such a step, and the GPU kernel would keep the cap in a register.
 // CHECK-LABEL: func.func @d256(
 // CHECK:         attn.softcap %{{.*}} cap = 3.000000e+01 : tensor<64x64xf32>
-// CHECK:         attn.row_max %{{.*}} : tensor<64x64xf32> -> tensor<64xf32>
+// CHECK:         attn.row_max %{{[^ ]+}} : tensor<64x64xf32> -> tensor<64xf32>
 // D256-LABEL: func.func @d256(
 // D256:         attn.softcap %{{.*}} cap = 3.000000e+01 output_scale = 1.000000e+00
 // D256:         attn.row_max %{{.*}} score_scale = 3.000000e+01
@@ -82,7 +82,7 @@ func.func @d256(%q: tensor<64x256xbf16>, %k: tensor<64x256xbf16>,
 // Scores that no attn.qk computed have no head dim to judge by: left alone.
 // CHECK-LABEL: func.func @not_from_qk(
 // CHECK:         attn.softcap %{{.*}} cap = 3.000000e+01 : tensor<64x64xf32>
-// CHECK:         attn.row_max %{{.*}} : tensor<64x64xf32> -> tensor<64xf32>
+// CHECK:         attn.row_max %{{[^ ]+}} : tensor<64x64xf32> -> tensor<64xf32>
 func.func @not_from_qk(%s: tensor<64x64xf32>, %scale: f32) -> tensor<64xf32> {
   %t = attn.softcap %s scale %scale cap = 30.0 : tensor<64x64xf32>
   %max = attn.row_max %t : tensor<64x64xf32> -> tensor<64xf32>

@@ -1142,7 +1142,7 @@ func.func @pv_reads_outer_p(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64
         %38 = attn.exp_diff %34, %35 scale_log2 %3 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %39 = attn.row_sum %38 init %arg11 scaled %36 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
         %40 = attn.scale_rows %arg12, %36 {attn.stage = 1 : i64} : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
-        // expected-error @+1 {{attn-pipeline-kv-loops: stage 1's attn.pv reads the P of its step (the step's attn.exp_diff), which the rotated loop carries}}
+        // expected-error @+1 {{attn-pipeline-kv-loops: stage 1's attn.pv reads the P of its step (the step's attn.exp_diff, or its attn.truncate), which the rotated loop carries}}
         %41 = attn.pv %cst_7, %value, %40 {attn.stage = 1 : i64} : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
         attn.ring_release %value {attn.stage = 1 : i64} : tensor<64x64xbf16, #attn.swizzled_shared<swizzle = 128>>
         scf.yield %35, %39, %41 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>

@@ -357,7 +357,8 @@ def AttnDeferSoftcapCapPass : Pass<"attn-defer-softcap-cap", "func::FuncOp"> {
     user of its result, through `attn.mask` ops (a positive factor keeps a
     masked -inf), is the scores of an `attn.row_max` or an `attn.exp_diff`,
     the pass sets the softcap's `output_scale` to 1 and multiplies those
-    users' `score_scale` by the cap: the row max multiplies each row's
+    users' `score_scale` by what the softcap multiplied by (`output_scale`,
+    the cap when absent): the row max multiplies each row's
     maximum once, and the exponentials fold the cap into their multiplier
     (`s * (cap * scale_log2)`), so the GPU kernel issues one multiply per
     score fewer. That pays where the softmax's instruction issue bounds the
@@ -586,7 +587,7 @@ def AttnPipelineKvLoopsPass
       reads) and the V tile of its block after the running max, sum and O.
       P is carried in V's element type: an `attn.truncate` in stage 0,
       right where the P V stood, rounds it, so that the next step holds it
-      in half the registers of f32 P while its S GEMM is in flight;
+      in half the registers of f32 P while its S GEMM is in flight.
       Its step issues S of block j, then stage 1 of block j-1 (O *= alpha,
       O += P V, the V release) right behind it, inside the step's ping-pong
       turn, and runs the softmax of block j under that GEMM;

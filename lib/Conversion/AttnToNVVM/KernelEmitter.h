@@ -164,9 +164,6 @@ private:
     DenseMap<Value, TileFragment> tiles;
     DenseMap<Value, RowFragment> rows;
     DenseMap<Value, RingSlot> slots;
-    /// -(m c) of each row max m: shared by its attn.rescale_factor and
-    /// attn.exp_diff.
-    DenseMap<Value, RowValues> negScaledMax;
   };
   /// The kernel value of an accumulator-layout tile, packed or as elements.
   Value packedTile(TileValues &values, Value tile);
@@ -201,8 +198,9 @@ private:
   void lowerExpDiff(TileValues &values, ExpDiffOp op);
   void lowerRowSum(TileValues &values, RowSumOp op);
   /// attn.pv: O += P V, f32 P rounded to V's element type first. Returns P
-  /// as the GEMM reads it (the register-A words with P in registers), which
-  /// must stay unchanged until the GEMM completes.
+  /// as 32-bit pairs: with P in registers, the wgmma's A operand, which must
+  /// stay unchanged until the GEMM completes (with P through shared memory,
+  /// what was stored there).
   SmallVector<Value> lowerPV(TileValues &values, PVOp op);
   /// attn.truncate: each pair of adjacent elements rounded into one i32.
   void lowerTruncate(TileValues &values, TruncateOp op);
@@ -215,8 +213,9 @@ private:
   void lowerFinalize(TileValues &values, FinalizeOp op, Value output,
                      Value lse);
   /// -(m c) of row max `rowMax` under multiplier `c` (a masked row that saw
-  /// no key yet has m = -inf and uses 0, so that exp2(-inf - m) is 0).
-  RowValues negScaledMax(TileValues &values, Value rowMax, Value c);
+  /// no key yet has m = -inf and uses 0, so that exp2(-inf - m) is 0). Its
+  /// attn.rescale_factor and attn.exp_diff each compute it; CSE keeps one.
+  RowValues negScaledMax(const TileValues &values, Value rowMax, Value c);
   Value tanhApprox(Value x);
   Value quadReduce(Value x, bool isMax);
   /// Element pairs (2k, 2k + 1) of `p` rounded to `element`, one i32 each.

@@ -271,11 +271,8 @@ static bool mayBeMasked(Value s) {
   return false;
 }
 
-KernelEmitter::RowValues KernelEmitter::negScaledMax(TileValues &values,
+KernelEmitter::RowValues KernelEmitter::negScaledMax(const TileValues &values,
                                                      Value rowMax, Value c) {
-  auto it = values.negScaledMax.find(rowMax);
-  if (it != values.negScaledMax.end())
-    return it->second;
   const RowFragment &m = values.rows.at(rowMax);
   // Scores that passed no mask are finite, hence so is their max.
   bool masked = mayBeMasked(rowMax.getDefiningOp<RowMaxOp>().getScores());
@@ -288,7 +285,7 @@ KernelEmitter::RowValues KernelEmitter::negScaledMax(TileValues &values,
     neg[r] =
         arith::NegFOp::create(b, loc, arith::MulFOp::create(b, loc, mUse, c));
   }
-  return values.negScaledMax[rowMax] = neg;
+  return neg;
 }
 
 void KernelEmitter::lowerRescaleFactor(TileValues &values, RescaleFactorOp op) {

@@ -200,6 +200,30 @@ static FailureOr<KvLoop> readKvLoop(scf::ForOp loop) {
     return fail(rowMax, "the row max and the exponentials must read the "
                         "scores after their modifiers (attn.mask, "
                         "attn.softcap), each applied once in a chain");
+  // The manifest describes the softmax by the softcap's cap alone: the row
+  // max and the exponentials scale the scores alike, by exactly what the
+  // softcap left to them (attn-defer-softcap-cap), or not at all.
+  float scoreScale =
+      rowMax.getScoreScale() ? rowMax.getScoreScale()->convertToFloat() : 1.0f;
+  float expScoreScale = expDiff.getScoreScale()
+                            ? expDiff.getScoreScale()->convertToFloat()
+                            : 1.0f;
+  if (scoreScale != expScoreScale)
+    return expDiff->emitError(kPrefix)
+           << "the row max and the exponentials must scale the scores alike "
+              "(score_scale "
+           << scoreScale << " vs " << expScoreScale << ")";
+  float capLeft = 1.0f;
+  for (Operation *op : kv.scoreModifiers)
+    if (auto softcap = dyn_cast<SoftcapOp>(op))
+      capLeft = softcap.getCap().convertToFloat() /
+                softcap.getOutputScaleOrCap().convertToFloat();
+  if (scoreScale != capLeft)
+    return rowMax->emitError(kPrefix)
+           << "the scores' score_scale (" << scoreScale
+           << ") must be what the step's attn.softcap leaves to its users, "
+              "cap / output_scale ("
+           << capLeft << "; 1 without a softcap)";
   // P V reads P as it is or rounded (attn.truncate, whose only reader it
   // is).
   Value probs = stepValue(pv.getProbs());

@@ -1262,6 +1262,14 @@ func.func @truncate_shape(%p: tensor<64x64xf32>) -> tensor<64x32xbf16> {
 
 // -----
 
+func.func @truncate_layout(%p: tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>) -> tensor<128x64xbf16> {
+  // expected-error @+1 {{'attn.truncate' op result must have the input's shape and layout}}
+  %r = attn.truncate %p : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>> to tensor<128x64xbf16>
+  return %r : tensor<128x64xbf16>
+}
+
+// -----
+
 // P given in 16 bits must be V's element type: attn.pv rounds only f32 P.
 func.func @pv_probs_type(%p: tensor<64x64xbf16>, %v: tensor<64x64xf16>,
                          %acc: tensor<64x64xf32>) -> tensor<64x64xf32> {
