@@ -8,15 +8,20 @@
 // The kernel applies attn.softcap's cap where the tile IR says: per score
 // unless attn-defer-softcap-cap left it to the row max and the exponentials.
 
-// Above D = 128 attn-defer-softcap-cap leaves the cap on the softcap (the
-// GEMMs bound the step, and a factor's register made D = 256 spill): the
-// cap multiplies each tanh before the row max reads it.
+// At D = 256 too attn-defer-softcap-cap leaves the cap to the row max: it
+// reads the tanh values themselves. Without the pass the cap multiplies
+// each tanh before the row max reads it.
 // CHECK-LABEL: llvm.func @d256_softcap(
 // CHECK:         scf.for
 // CHECK:           %[[T0:.*]] = llvm.inline_asm asm_dialect = att "tanh.approx.f32 $0, $1;", "=f,f"
-// CHECK:           %[[CAP:.*]] = arith.constant 3.000000e+01 : f32
-// CHECK-NEXT:      %[[C0:.*]] = arith.mulf %[[CAP]], %[[T0]] : f32
-// CHECK:           arith.maxnumf %[[C0]], %{{.*}} : f32
+// CHECK-NOT:       arith.mulf %{{.*}}, %[[T0]] : f32
+// CHECK:           arith.maxnumf %[[T0]], %{{.*}} : f32
+// PER-SCORE-LABEL: llvm.func @d256_softcap(
+// PER-SCORE:         scf.for
+// PER-SCORE:           %[[T0:.*]] = llvm.inline_asm asm_dialect = att "tanh.approx.f32 $0, $1;", "=f,f"
+// PER-SCORE:           %[[CAP:.*]] = arith.constant 3.000000e+01 : f32
+// PER-SCORE-NEXT:      %[[C0:.*]] = arith.mulf %[[CAP]], %[[T0]] : f32
+// PER-SCORE:           arith.maxnumf %[[C0]], %{{.*}} : f32
 func.func @d256_softcap(%q: tensor<1x2x?x256xbf16>, %k: tensor<1x2x?x256xbf16>, %v: tensor<1x2x?x256xbf16>) -> tensor<1x2x?x256xbf16> {
   %o = attn.attention %q, %k, %v softcap = 30.0
       : tensor<1x2x?x256xbf16>, tensor<1x2x?x256xbf16>, tensor<1x2x?x256xbf16> -> tensor<1x2x?x256xbf16>

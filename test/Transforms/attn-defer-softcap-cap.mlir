@@ -1,6 +1,6 @@
 // RUN: attnc-opt %s -split-input-file --attn-defer-softcap-cap | FileCheck %s
-// RUN: attnc-opt %s -split-input-file --attn-defer-softcap-cap="max-head-dim=256" \
-// RUN:   | FileCheck %s --check-prefix=D256
+// RUN: attnc-opt %s -split-input-file --attn-defer-softcap-cap="max-head-dim=128" \
+// RUN:   | FileCheck %s --check-prefix=D128
 // RUN: attnc-opt %s -split-input-file --attn-tiling-pipeline="block-m=64 block-n=64" \
 // RUN:   --attn-defer-softcap-cap | FileCheck %s --check-prefix=PIPELINE
 
@@ -61,14 +61,14 @@ func.func @other_user(%q: tensor<64x64xbf16>, %k: tensor<64x64xbf16>,
 
 // -----
 
-// Above max-head-dim (128 by default) the softcap keeps its cap: the GEMMs
-// bound such a step, and the GPU kernel would keep the cap in a register.
+// The default max-head-dim (256) takes every head dim; above a smaller one
+// the softcap keeps its cap.
 // CHECK-LABEL: func.func @d256(
-// CHECK:         attn.softcap %{{.*}} cap = 3.000000e+01 : tensor<64x64xf32>
-// CHECK:         attn.row_max %{{[^ ]+}} : tensor<64x64xf32> -> tensor<64xf32>
-// D256-LABEL: func.func @d256(
-// D256:         attn.softcap %{{.*}} cap = 3.000000e+01 output_scale = 1.000000e+00
-// D256:         attn.row_max %{{.*}} score_scale = 3.000000e+01
+// CHECK:         attn.softcap %{{.*}} cap = 3.000000e+01 output_scale = 1.000000e+00
+// CHECK:         attn.row_max %{{.*}} score_scale = 3.000000e+01
+// D128-LABEL: func.func @d256(
+// D128:         attn.softcap %{{.*}} cap = 3.000000e+01 : tensor<64x64xf32>
+// D128:         attn.row_max %{{[^ ]+}} : tensor<64x64xf32> -> tensor<64xf32>
 func.func @d256(%q: tensor<64x256xbf16>, %k: tensor<64x256xbf16>,
                 %scale: f32) -> tensor<64xf32> {
   %s = attn.qk %q, %k : tensor<64x256xbf16>, tensor<64x256xbf16> -> tensor<64x64xf32>

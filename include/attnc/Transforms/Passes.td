@@ -361,11 +361,14 @@ def AttnDeferSoftcapCapPass : Pass<"attn-defer-softcap-cap", "func::FuncOp"> {
     the cap when absent): the row max multiplies each row's
     maximum once, and the exponentials fold the cap into their multiplier
     (`s * (cap * scale_log2)`), so the GPU kernel issues one multiply per
-    score fewer. That pays where the softmax's instruction issue bounds the
-    kv step, which on sm_90a is up to a query-key head dim of 128 (RESULTS.md,
-    run 40); above, the GEMMs bound it and the cap's extra live register made
-    the D = 256 kernels spill 16 B, so the pass leaves softcaps whose
-    `attn.qk` has a larger head dim (`max-head-dim`) alone.
+    score fewer. Run 40 measured 0–3 % up to a query-key head dim of 128,
+    where the softmax's instruction issue bounds the kv step; at D = 256
+    the cap's live register made the kernels spill 16 B while P crossed the
+    rotated loop's back edge in f32, but with P carried in bf16 they do not
+    spill, and deferring the cap costs the softcap 1–2 % less there too
+    (run 91). Softcaps whose `attn.qk` has a head dim above `max-head-dim`
+    are left alone (default 256: every head dim the GPU lowering takes; a
+    smaller value is an ablation).
 
     ```mlir
     %c = attn.softcap %s scale %x cap = 3.000000e+01 : tensor<128x128xf32>
@@ -376,7 +379,7 @@ def AttnDeferSoftcapCapPass : Pass<"attn-defer-softcap-cap", "func::FuncOp"> {
     ```
   }];
   let options = [
-    Option<"maxHeadDim", "max-head-dim", "int64_t", /*default=*/"128",
+    Option<"maxHeadDim", "max-head-dim", "int64_t", /*default=*/"256",
            "the largest head dim of the softcap's attn.qk whose cap is left "
            "to its users">,
   ];
