@@ -43,8 +43,8 @@ struct TileLayouts {
 
   /// The layout of a tile value of type `type`: 2-D f32 tiles are
   /// accumulators, 1-D f32 tensors their row vectors, 2-D 16-bit tiles
-  /// shared-memory tiles (but attn.truncate's: encodeRounded); null for other
-  /// types and for types with an encoding.
+  /// shared-memory tiles (but attn.truncate's: the accumulator's); null for
+  /// other types and for types with an encoding.
   Attribute layoutOf(Type type) const {
     auto tensor = dyn_cast<RankedTensorType>(type);
     if (!tensor || tensor.getEncoding())
@@ -59,21 +59,14 @@ struct TileLayouts {
     return {};
   }
 
-  /// `type` (16-bit, attn.truncate's result) in the accumulator layout.
-  RankedTensorType encodeRounded(Type type) const {
+  /// `type` with `layout` (by default its own, layoutOf); null where the
+  /// layout cannot hold it (the caller swallows the layout's diagnostic).
+  RankedTensorType encode(Type type, Attribute layout = {}) const {
     auto tensor = cast<RankedTensorType>(type);
     return RankedTensorType::getChecked(
         [&] { return emitError(UnknownLoc::get(type.getContext())); },
-        tensor.getShape(), tensor.getElementType(), accumulator);
-  }
-
-  /// `type` with its layout; null where the layout cannot hold it (the
-  /// caller swallows the layout's diagnostic).
-  RankedTensorType encode(Type type) const {
-    auto tensor = cast<RankedTensorType>(type);
-    return RankedTensorType::getChecked(
-        [&] { return emitError(UnknownLoc::get(type.getContext())); },
-        tensor.getShape(), tensor.getElementType(), layoutOf(type));
+        tensor.getShape(), tensor.getElementType(),
+        layout ? layout : layoutOf(type));
   }
 };
 
@@ -114,9 +107,9 @@ public:
         if (!layouts.layoutOf(v.getType()))
           continue;
         // A rounded P stays in the accumulator's registers.
-        RankedTensorType type = isa<TruncateOp>(op)
-                                    ? layouts.encodeRounded(v.getType())
-                                    : layouts.encode(v.getType());
+        RankedTensorType type = layouts.encode(
+            v.getType(),
+            isa<TruncateOp>(op) ? Attribute(layouts.accumulator) : Attribute());
         if (!type)
           return WalkResult::interrupt();
         retyped.try_emplace(v, type);
