@@ -13,15 +13,23 @@
 // each tanh before the row max reads it.
 // CHECK-LABEL: llvm.func @d256_softcap(
 // CHECK:         scf.for
+// (The softcap's result is the struct of the thread's 40 scores, block_n 80,
+// which the row max unpacks.)
 // CHECK:           %[[T0:.*]] = llvm.inline_asm asm_dialect = att "tanh.approx.f32 $0, $1;", "=f,f"
 // CHECK-NOT:       arith.mulf %{{.*}}, %[[T0]] : f32
-// CHECK:           arith.maxnumf %[[T0]], %{{.*}} : f32
+// CHECK:           llvm.insertvalue %[[T0]], %{{.*}}[0]
+// CHECK:           %[[SCORES:.*]] = llvm.insertvalue %{{.*}}, %{{.*}}[39]
+// CHECK-NEXT:      %[[READ0:.*]] = llvm.extractvalue %[[SCORES]][0]
+// CHECK:           arith.maxnumf %[[READ0]], %{{.*}} : f32
 // PER-SCORE-LABEL: llvm.func @d256_softcap(
 // PER-SCORE:         scf.for
 // PER-SCORE:           %[[T0:.*]] = llvm.inline_asm asm_dialect = att "tanh.approx.f32 $0, $1;", "=f,f"
 // PER-SCORE:           %[[CAP:.*]] = arith.constant 3.000000e+01 : f32
 // PER-SCORE-NEXT:      %[[C0:.*]] = arith.mulf %[[CAP]], %[[T0]] : f32
-// PER-SCORE:           arith.maxnumf %[[C0]], %{{.*}} : f32
+// PER-SCORE:           llvm.insertvalue %[[C0]], %{{.*}}[0]
+// PER-SCORE:           %[[SCORES:.*]] = llvm.insertvalue %{{.*}}, %{{.*}}[39]
+// PER-SCORE-NEXT:      %[[READ0:.*]] = llvm.extractvalue %[[SCORES]][0]
+// PER-SCORE:           arith.maxnumf %[[READ0]], %{{.*}} : f32
 func.func @d256_softcap(%q: tensor<1x2x?x256xbf16>, %k: tensor<1x2x?x256xbf16>, %v: tensor<1x2x?x256xbf16>) -> tensor<1x2x?x256xbf16> {
   %o = attn.attention %q, %k, %v softcap = 30.0
       : tensor<1x2x?x256xbf16>, tensor<1x2x?x256xbf16>, tensor<1x2x?x256xbf16> -> tensor<1x2x?x256xbf16>
@@ -40,15 +48,21 @@ func.func @d256_softcap(%q: tensor<1x2x?x256xbf16>, %k: tensor<1x2x?x256xbf16>, 
 // PER-SCORE:         scf.for
 // PER-SCORE:           %[[T0:.*]] = llvm.inline_asm asm_dialect = att "tanh.approx.f32 $0, $1;", "=f,f"
 // PER-SCORE:           %[[C0:.*]] = arith.mulf %{{.*}}, %[[T0]] : f32
-// PER-SCORE:           arith.select %{{.*}}, %[[C0]], %{{.*}} : f32
+// PER-SCORE:           llvm.insertvalue %[[C0]], %{{.*}}[0]
+// PER-SCORE:           %[[SCORES:.*]] = llvm.insertvalue %{{.*}}, %{{.*}}[63]
+// PER-SCORE:           %[[READ0:.*]] = llvm.extractvalue %[[SCORES]][0]
+// PER-SCORE:           arith.select %{{.*}}, %[[READ0]], %{{.*}} : f32
 // PER-SCORE:         llvm.return
 // CHECK-LABEL: llvm.func @d64_causal_softcap(
 // CHECK:         scf.for
 // CHECK:         }
 // CHECK:         scf.for
 // CHECK:           %[[T0:.*]] = llvm.inline_asm asm_dialect = att "tanh.approx.f32 $0, $1;", "=f,f"
-// CHECK:           arith.select %{{.*}}, %[[T0]], %{{.*}} : f32
 // CHECK-NOT:       arith.mulf %{{.*}}, %[[T0]] : f32
+// CHECK:           llvm.insertvalue %[[T0]], %{{.*}}[0]
+// CHECK:           %[[SCORES:.*]] = llvm.insertvalue %{{.*}}, %{{.*}}[63]
+// CHECK:           %[[READ0:.*]] = llvm.extractvalue %[[SCORES]][0]
+// CHECK:           arith.select %{{.*}}, %[[READ0]], %{{.*}} : f32
 // CHECK:         llvm.return
 func.func @d64_causal_softcap(%q: tensor<1x2x?x64xbf16>, %k: tensor<1x2x?x64xbf16>, %v: tensor<1x2x?x64xbf16>) -> tensor<1x2x?x64xbf16> {
   %o = attn.attention %q, %k, %v mask = causal softcap = 30.0

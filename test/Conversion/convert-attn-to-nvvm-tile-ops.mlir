@@ -2,7 +2,7 @@
 // RUN: attnc-opt %s -split-input-file --attn-assign-layouts --attn-allocate-shared-memory --attn-insert-waits --convert-attn-to-nvvm -cse \
 // RUN:   | FileCheck %s --check-prefix=CSE
 
-// What each tile op of a kv loop becomes in the kernel (KernelTileOps.cpp),
+// What each tile op of a kv loop becomes in the kernel (TileOpPatterns.cpp),
 // one op per case. The input is tile IR of one 64-row query block (block_m
 // 64, one consumer warpgroup, no warp specialization, so the sequential
 // schedule), block_n 64, D = 64, with a single kv loop over every kv block
@@ -180,9 +180,14 @@ func.func @qk_head_dim_40(%arg0: tensor<?x2x?x40xbf16>, %arg1: tensor<?x2x?x40xb
 // Elements 3 to 31, each by its own select of -inf.
 // CHECK-COUNT-29:  arith.constant 0xFF800000 : f32
 // CHECK-NEXT:      arith.select %{{.*}}, %[[S31]], %{{.*}} : f32
-// The row max reads the masked scores (element 0's partial maximum takes
-// element 8 next).
-// CHECK-NEXT:      arith.maxnumf %[[MASKED0]], %{{.*}} : f32
+// The masked scores are the mask's struct, which the row max unpacks
+// (element 0's partial maximum takes element 8 next).
+// CHECK-NEXT:      llvm.mlir.poison
+// CHECK-NEXT:      llvm.insertvalue %[[MASKED0]], %{{.*}}[0]
+// CHECK-COUNT-30:  llvm.insertvalue
+// CHECK-NEXT:      %[[MASKED:.*]] = llvm.insertvalue %{{.*}}, %{{.*}}[31]
+// CHECK-NEXT:      %[[ROW_MAX_S0:.*]] = llvm.extractvalue %[[MASKED]][0]
+// CHECK:           arith.maxnumf %[[ROW_MAX_S0]], %{{.*}} : f32
 // CHECK:           nvvm.shfl.sync bfly
 // CHECK:           nvvm.shfl.sync bfly
 // CHECK-NEXT:      %[[MAX0:.*]] = arith.maxnumf
@@ -246,9 +251,9 @@ func.func @mask(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg
 // before the row max reads it.
 // CHECK-LABEL: llvm.func @softcap_per_score(
 // CHECK:         scf.for
-// CHECK:           %[[S0:.*]] = llvm.extractvalue %[[S:[0-9]+]][0] :
 // CHECK:           %[[SCALE:.*]] = arith.constant 1.250000e-01 : f32
-// CHECK-NEXT:      %[[CAP:.*]] = arith.constant 3.000000e+01 : f32
+// CHECK-NEXT:      %[[S0:.*]] = llvm.extractvalue %[[S:[0-9]+]][0] :
+// CHECK:           %[[CAP:.*]] = arith.constant 3.000000e+01 : f32
 // CHECK-NEXT:      %[[INNER:.*]] = arith.divf %[[SCALE]], %[[CAP]] : f32
 // CHECK-NEXT:      %[[X0:.*]] = arith.mulf %[[S0]], %[[INNER]] : f32
 // CHECK-NEXT:      %[[T0:.*]] = llvm.inline_asm asm_dialect = att "tanh.approx.f32 $0, $1;", "=f,f" %[[X0]] : (f32) -> f32
@@ -256,7 +261,8 @@ func.func @mask(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg
 // CHECK-NEXT:      %[[OUTER:.*]] = arith.constant 3.000000e+01 : f32
 // CHECK-NEXT:      %[[C0:.*]] = arith.mulf %[[OUTER]], %[[T0]] : f32
 // CHECK-COUNT-31:  arith.mulf %{{.*}}, %{{.*}} : f32
-// CHECK-NEXT:      arith.maxnumf %[[C0]], %{{.*}} : f32
+// CHECK-NEXT:      llvm.mlir.poison
+// CHECK-NEXT:      llvm.insertvalue %[[C0]], %{{.*}}[0]
 // CHECK:           scf.yield
 func.func @softcap_per_score(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
   %scale_log2 = arith.constant 1.44269502 : f32
@@ -313,10 +319,10 @@ func.func @softcap_per_score(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x6
 // CHECK-LABEL: llvm.func @softcap(
 // CHECK:         %[[LOG2E:.*]] = arith.constant 1.44269502 : f32
 // CHECK:         scf.for {{.*}} iter_args(%[[M0:[^ ]+]] = %{{[^,]+}},
-// CHECK:           %[[S0:.*]] = llvm.extractvalue %[[S:[0-9]+]][0] :
+// CHECK:           %[[SCALE:.*]] = arith.constant 1.250000e-01 : f32
+// CHECK-NEXT:      %[[S0:.*]] = llvm.extractvalue %[[S:[0-9]+]][0] :
 // CHECK-NEXT:      %[[S1:.*]] = llvm.extractvalue %[[S]][1] :
 // CHECK:           llvm.extractvalue %[[S]][31] :
-// CHECK-NEXT:      %[[SCALE:.*]] = arith.constant 1.250000e-01 : f32
 // CHECK-NEXT:      %[[CAP:.*]] = arith.constant 3.000000e+01 : f32
 // CHECK-NEXT:      %[[INNER:.*]] = arith.divf %[[SCALE]], %[[CAP]] : f32
 // CHECK-NEXT:      %[[X0:.*]] = arith.mulf %[[S0]], %[[INNER]] : f32
@@ -324,9 +330,15 @@ func.func @softcap_per_score(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x6
 // CHECK-NEXT:      %[[X1:.*]] = arith.mulf %[[S1]], %[[INNER]] : f32
 // CHECK-NEXT:      %[[T1:.*]] = llvm.inline_asm asm_dialect = att "tanh.approx.f32 $0, $1;", "=f,f" %[[X1]] : (f32) -> f32
 // CHECK-COUNT-30:  llvm.inline_asm asm_dialect = att "tanh.approx.f32 $0, $1;"
-// CHECK-NEXT:      %[[SCORE_SCALE:.*]] = arith.constant 3.000000e+01 : f32
-// CHECK-NEXT:      arith.maxnumf %[[T0]], %{{.*}} : f32
-// CHECK-NOT:       arith.mulf %{{.*}}, %[[T0]]
+// The softcap's struct holds the tanh values as they are.
+// CHECK-NEXT:      llvm.mlir.poison
+// CHECK-NEXT:      llvm.insertvalue %[[T0]], %{{.*}}[0]
+// CHECK-COUNT-30:  llvm.insertvalue
+// CHECK-NEXT:      %[[TANH:.*]] = llvm.insertvalue %{{.*}}, %{{.*}}[31]
+// CHECK-NEXT:      %[[MAX_T0:.*]] = llvm.extractvalue %[[TANH]][0]
+// CHECK:           %[[SCORE_SCALE:.*]] = arith.constant 3.000000e+01 : f32
+// CHECK-NEXT:      arith.maxnumf %[[MAX_T0]], %{{.*}} : f32
+// CHECK-NOT:       arith.mulf %{{.*}}, %[[MAX_T0]]
 // CHECK:           nvvm.shfl.sync bfly
 // CHECK:           nvvm.shfl.sync bfly
 // CHECK-NEXT:      %[[TMAX:.*]] = arith.maxnumf %{{.*}}, %{{.*}} : f32
@@ -334,7 +346,8 @@ func.func @softcap_per_score(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x6
 // CHECK-NEXT:      arith.maxnumf %[[M0]], %[[CAPPED]] : f32
 // CHECK:           %[[EXP_CAP:.*]] = arith.constant 3.000000e+01 : f32
 // CHECK-NEXT:      %[[CAPC:.*]] = arith.mulf %[[EXP_CAP]], %[[LOG2E]] : f32
-// CHECK-NEXT:      llvm.intr.fma(%[[T0]], %[[CAPC]], %{{.*}}) : (f32, f32, f32) -> f32
+// CHECK-NEXT:      %[[EXP_T0:.*]] = llvm.extractvalue %[[TANH]][0]
+// CHECK:           llvm.intr.fma(%[[EXP_T0]], %[[CAPC]], %{{.*}}) : (f32, f32, f32) -> f32
 // CHECK:           scf.yield
 
 func.func @softcap(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
@@ -582,14 +595,16 @@ func.func @rescale_factor(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xb
 // CHECK-LABEL: llvm.func @exp_diff(
 // CHECK:         %[[C:.*]] = arith.constant 0.180336878 : f32
 // CHECK:         scf.for
-// CHECK:           %[[S0:.*]] = llvm.extractvalue %[[S:[0-9]+]][0] :
-// CHECK-NEXT:      %[[S1:.*]] = llvm.extractvalue %[[S]][1] :
-// CHECK-NEXT:      %[[S2:.*]] = llvm.extractvalue %[[S]][2] :
-// CHECK:           arith.ori
+// The rescale factor ends with its two rows' selects.
+// CHECK-COUNT-2:   arith.select %{{.*}}, %{{.*}}, %{{.*}} : f32
 // CHECK-NEXT:      %[[MC0:.*]] = arith.mulf %{{.*}}, %[[C]] : f32
 // CHECK-NEXT:      %[[NEG0:.*]] = arith.negf %[[MC0]] : f32
 // CHECK-NEXT:      arith.mulf
 // CHECK-NEXT:      %[[NEG1:.*]] = arith.negf
+// CHECK-NEXT:      %[[S0:.*]] = llvm.extractvalue %[[S:[0-9]+]][0] :
+// CHECK-NEXT:      %[[S1:.*]] = llvm.extractvalue %[[S]][1] :
+// CHECK-NEXT:      %[[S2:.*]] = llvm.extractvalue %[[S]][2] :
+// CHECK-COUNT-29:  llvm.extractvalue %[[S]]
 // CHECK-NEXT:      %[[X0:.*]] = llvm.intr.fma(%[[S0]], %[[C]], %[[NEG0]]) : (f32, f32, f32) -> f32
 // CHECK-NEXT:      llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%[[X0]]) : (f32) -> f32
 // CHECK-NEXT:      %[[X1:.*]] = llvm.intr.fma(%[[S1]], %[[C]], %[[NEG0]]) : (f32, f32, f32) -> f32
@@ -598,8 +613,7 @@ func.func @rescale_factor(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xb
 // CHECK-NEXT:      llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%[[X2]]) : (f32) -> f32
 // CHECK-COUNT-29:  llvm.intr.fma(%{{.*}}, %[[C]], %{{.*}}) : (f32, f32, f32) -> f32
 // CHECK-NEXT:      llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
-// CHECK-NEXT:      arith.constant 0.000000e+00 : f32
-// CHECK-NEXT:      arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:      llvm.mlir.poison
 // CHECK:           scf.yield
 
 func.func @exp_diff(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
@@ -663,12 +677,22 @@ func.func @exp_diff(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, 
 // CHECK-NEXT:      %[[P2:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
 // CHECK-NEXT:      llvm.intr.fma
 // CHECK-NEXT:      %[[P3:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
+// The exponentials' struct, which the row sum unpacks.
+// CHECK:           llvm.insertvalue %[[P0]], %{{.*}}[0]
+// CHECK-NEXT:      llvm.insertvalue %[[P1]], %{{.*}}[1]
+// CHECK-NEXT:      llvm.insertvalue %[[P2]], %{{.*}}[2]
+// CHECK-NEXT:      llvm.insertvalue %[[P3]], %{{.*}}[3]
+// CHECK:           %[[PS:.*]] = llvm.insertvalue %{{.*}}, %{{.*}}[31]
+// CHECK-NEXT:      %[[SUM_P0:.*]] = llvm.extractvalue %[[PS]][0]
+// CHECK-NEXT:      %[[SUM_P1:.*]] = llvm.extractvalue %[[PS]][1]
+// CHECK-NEXT:      %[[SUM_P2:.*]] = llvm.extractvalue %[[PS]][2]
+// CHECK-NEXT:      %[[SUM_P3:.*]] = llvm.extractvalue %[[PS]][3]
 // CHECK:           %[[ZERO0:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:      %[[ZERO1:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK-NEXT:      %[[R0:.*]] = arith.addf %[[ZERO0]], %[[P0]] : f32
-// CHECK-NEXT:      arith.addf %[[R0]], %[[P1]] : f32
-// CHECK-NEXT:      %[[R1:.*]] = arith.addf %[[ZERO1]], %[[P2]] : f32
-// CHECK-NEXT:      arith.addf %[[R1]], %[[P3]] : f32
+// CHECK-NEXT:      %[[R0:.*]] = arith.addf %[[ZERO0]], %[[SUM_P0]] : f32
+// CHECK-NEXT:      arith.addf %[[R0]], %[[SUM_P1]] : f32
+// CHECK-NEXT:      %[[R1:.*]] = arith.addf %[[ZERO1]], %[[SUM_P2]] : f32
+// CHECK-NEXT:      arith.addf %[[R1]], %[[SUM_P3]] : f32
 // CHECK-COUNT-25:  arith.addf
 // CHECK-NEXT:      %[[SUM0:.*]] = arith.addf
 // CHECK-NEXT:      arith.addf
@@ -801,18 +825,23 @@ func.func @scale_rows(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>
 // one commit and a full wait. The last result is the loop's new O.
 // CHECK-LABEL: llvm.func @pv(
 // CHECK:         scf.for %{{.*}} iter_args(%[[M0:[^ ]+]] = %{{[^,]+}}, %[[M1:[^ ]+]] = %{{[^,]+}}, %[[L0:[^ ]+]] = %{{[^,]+}}, %[[L1:[^ ]+]] = %{{[^,]+}}, %[[ACC:[^ ]+]] = %{{[^)]+}})
-// CHECK:           arith.ori
+// CHECK-COUNT-2:   arith.select %{{.*}}, %{{.*}}, %{{.*}} : f32
 // CHECK-COUNT-2:   arith.negf
-// CHECK-NEXT:      llvm.intr.fma
+// CHECK:           llvm.intr.fma
 // CHECK-NEXT:      %[[P0:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
 // CHECK-NEXT:      llvm.intr.fma
 // CHECK-NEXT:      %[[P1:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
+// CHECK:           llvm.insertvalue %[[P0]], %{{.*}}[0]
+// CHECK-NEXT:      llvm.insertvalue %[[P1]], %{{.*}}[1]
+// CHECK:           %[[P:.*]] = llvm.insertvalue %{{.*}}, %{{.*}}[31] :
 // CHECK:           %[[SCALED:.*]] = llvm.insertvalue %{{.*}}, %{{.*}}[31] :
-// CHECK-NEXT:      %[[POISON:.*]] = llvm.mlir.poison : vector<2xf32>
+// CHECK-NEXT:      %[[PV_P0:.*]] = llvm.extractvalue %[[P]][0] :
+// CHECK-NEXT:      %[[PV_P1:.*]] = llvm.extractvalue %[[P]][1] :
+// CHECK:           %[[POISON:.*]] = llvm.mlir.poison : vector<2xf32>
 // CHECK-NEXT:      %[[I0:.*]] = arith.constant 0 : i32
-// CHECK-NEXT:      %[[LO:.*]] = llvm.insertelement %[[P0]], %[[POISON]][%[[I0]] : i32] : vector<2xf32>
+// CHECK-NEXT:      %[[LO:.*]] = llvm.insertelement %[[PV_P0]], %[[POISON]][%[[I0]] : i32] : vector<2xf32>
 // CHECK-NEXT:      %[[I1:.*]] = arith.constant 1 : i32
-// CHECK-NEXT:      %[[PAIR:.*]] = llvm.insertelement %[[P1]], %[[LO]][%[[I1]] : i32] : vector<2xf32>
+// CHECK-NEXT:      %[[PAIR:.*]] = llvm.insertelement %[[PV_P1]], %[[LO]][%[[I1]] : i32] : vector<2xf32>
 // CHECK-NEXT:      %[[NARROW:.*]] = llvm.fptrunc %[[PAIR]] : vector<2xf32> to vector<2xbf16>
 // CHECK-NEXT:      %[[A0:.*]] = llvm.bitcast %[[NARROW]] : vector<2xbf16> to i32
 // CHECK:           %[[A1:.*]] = llvm.bitcast %{{.*}} : vector<2xbf16> to i32
@@ -880,22 +909,28 @@ func.func @pv(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2:
 // takes the rounded pairs as its A registers with no conversion of its own.
 // CHECK-LABEL: llvm.func @truncate_pv(
 // CHECK:         scf.for
-// CHECK:           arith.ori {{.*}} : i1
+// CHECK-COUNT-2:   arith.select %{{.*}}, %{{.*}}, %{{.*}} : f32
 // CHECK-COUNT-2:   arith.negf
-// CHECK-NEXT:      llvm.intr.fma
+// CHECK:           llvm.intr.fma
 // CHECK-NEXT:      %[[P0:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
 // CHECK-NEXT:      llvm.intr.fma
 // CHECK-NEXT:      %[[P1:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
+// CHECK:           %[[P:.*]] = llvm.insertvalue %{{.*}}, %{{.*}}[31] :
 // CHECK:           arith.addf
 // CHECK:           llvm.intr.fma
-// CHECK:           %[[PAIR:.*]] = llvm.insertelement %[[P1]], %{{.*}} : vector<2xf32>
+// CHECK:           %[[ROUND_P1:.*]] = llvm.extractvalue %[[P]][1] :
+// CHECK:           %[[PAIR:.*]] = llvm.insertelement %[[ROUND_P1]], %{{.*}} : vector<2xf32>
 // CHECK-NEXT:      %[[NARROW:.*]] = llvm.fptrunc %[[PAIR]] : vector<2xf32> to vector<2xbf16>
 // CHECK-NEXT:      %[[A0:.*]] = llvm.bitcast %[[NARROW]] : vector<2xbf16> to i32
 // CHECK-COUNT-15:  llvm.fptrunc %{{.*}} : vector<2xf32> to vector<2xbf16>
+// CHECK:           llvm.insertvalue %[[A0]], %{{.*}}[0] : !llvm.struct<(i32,
+// CHECK:           %[[ROUNDED:.*]] = llvm.insertvalue %{{.*}}, %{{.*}}[15] : !llvm.struct<(i32,
 // CHECK:           %[[SCALED:.*]] = llvm.insertvalue %{{.*}}, %{{.*}}[31] :
 // CHECK-NOT:       llvm.fptrunc
+// CHECK:           %[[PV_A0:.*]] = llvm.extractvalue %[[ROUNDED]][0] :
+// CHECK-NOT:       llvm.fptrunc
 // CHECK:           nvvm.wgmma.fence.aligned
-// CHECK:           llvm.inline_asm has_side_effects asm_dialect = att "{{.*}}wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}" %{{.*}}, %[[A0]], %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^ ]+}} : (
+// CHECK:           llvm.inline_asm has_side_effects asm_dialect = att "{{.*}}wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}" %{{.*}}, %[[PV_A0]], %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^ ]+}} : (
 // CHECK-NOT:       llvm.fptrunc
 // CHECK:           scf.yield
 
@@ -1205,6 +1240,7 @@ func.func @row_sum_before_pv(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x6
 // CHECK-NOT:       arith.addf
 // CHECK-COUNT-4:   llvm.inline_asm has_side_effects {{.*}}wgmma.mma_async.sync.aligned.m64n64k16
 // CHECK-NEXT:      nvvm.wgmma.commit.group.sync.aligned
+// CHECK-COUNT-32:  llvm.extractvalue
 // CHECK-NEXT:      arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:      arith.constant 0.000000e+00 : f32
 // CHECK-COUNT-32:  arith.addf

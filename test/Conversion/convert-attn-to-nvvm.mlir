@@ -149,15 +149,18 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 // OVERLAP:       nvvm.barrier.arrive id
 // OVERLAP-NEXT:  nvvm.wgmma.wait.group.sync.aligned 1
 // The softmax (fma, ex2) runs before the full wait; nothing after the P V
-// issue writes O (a rescale repacks its struct), and the stage's release
-// waits for the row sums.
+// issue rescales O (64 multiplies), and the stage's release waits for the
+// row sums.
 // OVERLAP:       llvm.intr.fma
 // OVERLAP:       llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
-// OVERLAP-NOT:   llvm.insertvalue
 // OVERLAP:       llvm.fptrunc {{.*}} : vector<2xf32> to vector<2xbf16>
-// OVERLAP-NOT:   llvm.insertvalue
+// OVERLAP-NOT:   arith.mulf
+// The full wait keeps the carried P's registers (the P V's A operand) live
+// up to it.
+// OVERLAP:       %[[LIVE0:.+]] = llvm.extractvalue %[[P]][0] : !llvm.struct<(i32,
+// OVERLAP-NEXT:  %[[LIVE1:.+]] = llvm.extractvalue %[[P]][1] :
 // OVERLAP:       nvvm.wgmma.wait.group.sync.aligned 0
-// OVERLAP-NEXT:  llvm.inline_asm has_side_effects asm_dialect = att "", "r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r" %[[A0]], %[[A1]],
+// OVERLAP-NEXT:  llvm.inline_asm has_side_effects asm_dialect = att "", "r,r,r,r,r,r,r,r,r,r,r,r,r,r,r,r" %[[LIVE0]], %[[LIVE1]],
 // OVERLAP-NOT:   llvm.fptrunc
 // OVERLAP:       arith.cmpf uge
 // OVERLAP:       nvvm.mbarrier.arrive
@@ -227,7 +230,9 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 // RESCALE-NEXT:      %[[A0:.*]] = llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"(%[[E0]])
 // RESCALE-NEXT:      %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
 // RESCALE-NEXT:      %[[ALPHA0:.*]] = arith.select %[[SAME0]], %[[ONE]], %[[A0]] : f32
-// RESCALE:           %[[MOVED:.*]] = arith.ori
+// The vote reads the selects' conditions: a row moved where m_old != m.
+// RESCALE:           %[[MOVED0:.*]] = arith.xori %[[SAME0]], %{{.*}} : i1
+// RESCALE:           %[[MOVED:.*]] = arith.ori %[[MOVED0]], %{{.*}} : i1
 // RESCALE:           %[[ANY:.*]] = nvvm.vote.sync  any %{{.*}}, %[[MOVED]] -> i1
 // RESCALE-NEXT:      %{{.*}} = scf.if %[[ANY]] -> (!llvm.struct<(f32,
 // RESCALE:             arith.mulf %{{.*}}, %[[ALPHA0]] : f32

@@ -33,9 +33,20 @@ FragmentTypeConverter::FragmentTypeConverter(MLIRContext *ctx) {
           results.append(kRowsPerThread, f32);
           return success();
         }
-        if (isa_and_present<SwizzledSharedAttr>(layout))
+        // A K or V tile in shared memory is its ring stage and the parity
+        // of the stage's phase (i32 each); Q, at its own offset, the same.
+        if (isa_and_present<SwizzledSharedAttr>(layout)) {
+          results.append(2, IntegerType::get(ctx, 32));
           return success();
+        }
         return failure();
+      });
+  // A tile value that an op outside the conversion reads (the emitter
+  // reads a kv step's results) stands for its kernel values through a cast.
+  addSourceMaterialization(
+      [](OpBuilder &b, Type type, ValueRange values, Location loc) -> Value {
+        return UnrealizedConversionCastOp::create(b, loc, type, values)
+            .getResult(0);
       });
 }
 

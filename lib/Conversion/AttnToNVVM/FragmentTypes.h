@@ -34,8 +34,10 @@ inline constexpr int64_t kRowsPerThread = WgmmaAccumulatorAttr::kRowsPerThread;
 ///   register A operand);
 /// - #attn.accumulator_rows (m, l, alpha): the f32 values of the thread's
 ///   kRowsPerThread rows;
-/// - #attn.swizzled_shared (a K or V ring slot): none; the tile stays in
-///   shared memory, and its ring stage follows from the kv iteration.
+/// - #attn.swizzled_shared (a K or V ring slot): its ring stage and the
+///   parity of the stage's mbarrier phase (i32 each); the tile stays in
+///   shared memory. A loop does not carry them: they follow from the kv
+///   iteration.
 /// Types that are no tile (index, i1, f32 scalars) stay as they are; a tile
 /// type without a layout has no conversion (the plan reader admits none
 /// into the kv loops).

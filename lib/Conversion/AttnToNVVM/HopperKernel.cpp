@@ -27,8 +27,8 @@
 // barriers), so one's softmax overlaps the other's GEMMs. The kv loops that
 // attn-pipeline-kv-loops rotated run the softmax of block j while P V of
 // block j-1 is in flight; O *= alpha(j-1) then runs while S(j) is in
-// flight. Each step lowers its loop body's ops in IR order
-// (KernelTileOps.cpp); this file holds the kernel's structure. The
+// flight. Each step's ops are converted in IR order, one pattern per op
+// (TileOpPatterns.cpp); this file holds the kernel's structure. The
 // epilogue normalizes O, writes it into #attn.shared_memory's output buffer
 // (the Q buffer as attn-allocate-shared-memory lays it out) in the swizzled
 // box layout and stores it with TMA; LSE is stored directly.
@@ -565,9 +565,10 @@ void KernelEmitter::emitConsumer(Value output, Value lse,
       // The epilogue: the last block's stage 1.
       Value accResult = plan.pipeline->epilogue.getResult(0);
       SmallVector<Value> lastResults(carried);
-      Value acc = packedTile(tileValues,
-                             plan.pipeline->epilogue.elseYield().getOperand(0));
-      tileValues.tiles[accResult] = TileFragment{
+      Value acc =
+          tileValues.at(plan.pipeline->epilogue.elseYield().getOperand(0))
+              .front();
+      tileValues[accResult] = {
           ifThenElse(
               hasBlocks,
               [&]() -> SmallVector<Value> {
@@ -576,8 +577,7 @@ void KernelEmitter::emitConsumer(Value output, Value lse,
                     kvBegin));
                 return {overlapEpilogue(lastResults, lastIteration)};
               },
-              [&]() -> SmallVector<Value> { return {acc}; })[0],
-          {}};
+              [&]() -> SmallVector<Value> { return {acc}; })[0]};
       continue;
     }
     auto loop = dyn_cast<scf::ForOp>(op);
@@ -618,16 +618,15 @@ void KernelEmitter::emitConsumer(Value output, Value lse,
   }
 }
 
-void KernelEmitter::lowerFinalize(TileValues &values, FinalizeOp op,
+void KernelEmitter::lowerFinalize(const TileValues &values, FinalizeOp op,
                                   Value output, Value lse) {
   MLIRContext *ctx = b.getContext();
   // O = acc / l through shared memory and a TMA store (which clips rows
   // past Nq); LSE = m * scale + ln l stored directly. l is each thread's
   // partial sum: reduce it over the quad first.
-  const RowFragment &rowSum = values.rows.at(op.getRowSum());
-  const RowFragment &rowMax = values.rows.at(op.getRowMax());
-  RowValues l = {quadReduce(rowSum.rows[0], false),
-                 quadReduce(rowSum.rows[1], false)};
+  ArrayRef<Value> rowSum = values.at(op.getRowSum());
+  ArrayRef<Value> rowMax = values.at(op.getRowMax());
+  RowValues l = {quadReduce(rowSum[0], false), quadReduce(rowSum[1], false)};
   RowValues empty, inv;
   for (int r = 0; r < kRowsPerThread; ++r) {
     empty[r] = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, l[r],
@@ -636,7 +635,7 @@ void KernelEmitter::lowerFinalize(TileValues &values, FinalizeOp op,
         arith::SelectOp::create(b, loc, empty[r], cF32(0.0),
                                 arith::DivFOp::create(b, loc, cF32(1.0), l[r]));
   }
-  ArrayRef<Value> o = tileElements(values, op.getAcc());
+  SmallVector<Value> o = unpackTile(values.at(op.getAcc()).front());
   if (singleSplit)
     ifThenElse(
         singleSplit,
@@ -695,7 +694,7 @@ void KernelEmitter::lowerFinalize(TileValues &values, FinalizeOp op,
       row = add(rows.queries, row);
     ifThen(rowOk, [&] {
       Value value = arith::AddFOp::create(
-          b, loc, arith::MulFOp::create(b, loc, rowMax.rows[r], scale),
+          b, loc, arith::MulFOp::create(b, loc, rowMax[r], scale),
           arith::MulFOp::create(b, loc, log2(l[r]), cF32(M_LN2)));
       value = arith::SelectOp::create(b, loc, empty[r], negInf(), value);
       Value ptr = LLVM::GEPOp::create(b, loc, globalPtr, f32(), lse,

@@ -51,15 +51,118 @@ struct TileDim {
 /// blocks, y = heads and z = the rest, delinearized batches fastest.
 SmallVector<TileDim> getTileSpace(const KernelPlan &plan);
 
+/// What one kernel's lowerings share: its plan, layouts and the values the
+/// kernel computes once (thread and tile coordinates, tensor maps,
+/// descriptors). The emitter sets them up; each tile op's conversion
+/// pattern lowers with a copy that builds with its rewriter.
+struct KernelState {
+  KernelState(const KernelPlan &plan, KernelAbiAttr abi, MLIRContext *ctx)
+      : plan(plan), abi(abi), smem(plan.smem), fragments(ctx),
+        index(plan.seqQSources, plan.seqKSources) {}
+
+  const KernelPlan &plan;
+  /// The kernel's parameters (and launch) in order.
+  KernelAbiAttr abi;
+  /// plan.smem, by a shorter name.
+  SharedMemoryAttr smem;
+  /// The per-thread values of each tile type.
+  FragmentTypeConverter fragments;
+  /// The tile IR's index arithmetic, cloned into the kernel.
+  IndexLowering index;
+
+  // Kernel-wide values.
+  Value smemBase, tmQuery, tmKey, tmValue;
+  Value tid, lane, warpgroup, warpInGroup, row0, isLeader;
+  /// This thread's first accumulator row within the query tile (row0 minus
+  /// the tile's first row).
+  Value rowInTile;
+  Value batch, head, kvHead, rowBegin;
+  Value seqQ, seqK, kvEnd;
+  /// Varlen and split-KV kernels: the batch size (a kernel parameter).
+  Value batchCount;
+  /// Split-KV kernels: this CTA's kv split, and the split count where it
+  /// is chosen at launch (a kernel parameter).
+  Value split, splitCount;
+  /// A split kernel that writes O itself at one split: whether this launch
+  /// has one split (i1), and the O tensor map and LSE pointer (null where
+  /// the kernel has no LSE) it then writes.
+  Value singleSplit, singleSplitOutput, singleSplitLse;
+  /// Paged kernels: the block table, its row length, and the CTA's tile's
+  /// keys (its sequence's cache length, i32).
+  Value blockTable, pagesPerSeq, keys;
+  /// Varlen kernels: the cu_seqlens_q pointer.
+  Value queryOffsets;
+  /// pagesOfBlock's loads, by the kv block value they are for.
+  DenseMap<Value, SmallVector<Value>> blockPages;
+  /// Descriptors of shared-memory offset 0: K-major operands (Q, K, P: rows
+  /// of 128 bytes, 8-row groups 1024 B apart) and V (MN-major: 64-column
+  /// atoms block_n rows apart).
+  Value kMajorDescriptor, valueMajorDescriptor;
+  /// The thread's registers of S (and P) and of O: the types `fragments`
+  /// converts the kv loops' attn.qk and attn.pv results to.
+  LLVM::LLVMStructType accType, scoresType;
+};
+
 /// Emits the kernel body; one instance per kernel.
-class KernelEmitter : KernelBuilder {
+class KernelEmitter : KernelBuilder, KernelState {
 public:
   KernelEmitter(OpBuilder &b, Location loc, const KernelPlan &plan,
                 KernelAbiAttr abi)
-      : KernelBuilder(b, loc), plan(plan), abi(abi), smem(plan.smem),
-        fragments(b.getContext()), index(plan.seqQSources, plan.seqKSources) {}
+      : KernelBuilder(b, loc), KernelState(plan, abi, b.getContext()) {}
+  /// The same kernel's lowerings, building with `b` (a pattern's rewriter).
+  KernelEmitter(OpBuilder &b, const KernelEmitter &kernel)
+      : KernelBuilder(b, kernel.loc), KernelState(kernel) {}
 
   void emit(LLVM::LLVMFuncOp func);
+
+  /// A value per row the thread holds of a row vector.
+  using RowValues = std::array<Value, kRowsPerThread>;
+
+  //===--- one lowering per tile op of a kv step (KernelTileOps.cpp) ------===//
+  // Each takes its op's operands as kernel values (FragmentTypes.h: the
+  // struct of an accumulator-layout tile, the two rows of a row vector, the
+  // ring stage and phase parity of a shared-memory tile) and returns its
+  // results'. The wgmma issues are fenced and committed; their waits are
+  // the IR's attn.wait_gemms. TileOpPatterns.cpp makes each a pattern.
+  /// attn.qk: issues S = Q K^T.
+  Value lowerQK(ValueRange key);
+  /// attn.mask: hidden scores become -inf. `offsets` are the row offset,
+  /// column offset, seq_q and seq_k (index).
+  Value lowerMask(MaskOp op, Value scores, ValueRange offsets);
+  /// attn.softcap: s = output_scale * tanh(s * scale / cap).
+  Value lowerSoftcap(SoftcapOp op, Value scores, Value scale);
+  RowValues lowerRowMax(RowMaxOp op, Value scores, ValueRange init);
+  RowValues lowerRescaleFactor(RescaleFactorOp op, ValueRange oldMax,
+                               ValueRange newMax, Value scaleLog2);
+  /// attn.scale_rows of the accumulator (O *= alpha; a `conditional` one
+  /// by its step's own alpha only in warps where a row max moved).
+  Value lowerScaleRows(ScaleRowsOp op, Value acc, ValueRange alpha);
+  Value lowerExpDiff(ExpDiffOp op, Value scores, ValueRange rowMax,
+                     Value scaleLog2);
+  /// attn.row_sum; `init` and `initScale` are empty where absent.
+  RowValues lowerRowSum(RowSumOp op, Value probs, ValueRange init,
+                        ValueRange initScale);
+  /// attn.truncate: each pair of adjacent elements rounded into one i32.
+  Value lowerTruncate(TruncateOp op, Value input);
+  /// attn.pv: O += P V, an f32 P rounded to V's element type first.
+  Value lowerPV(PVOp op, Value acc, Value probs, ValueRange value);
+  /// The registers a P V reads as its A operand (or stores to shared
+  /// memory): P as 32-bit pairs of V's element type. With P in registers
+  /// they must stay unchanged until the GEMM completes.
+  SmallVector<Value> probsOperand(PVOp op, Value probs);
+  /// attn.wait_tile of a ring tile at `slot` (stage, phase).
+  void waitForSlot(ValueRange slot, bool isValue);
+  /// attn.wait_gemms: waits until at most `pending` wgmma groups are in
+  /// flight; then `live` (a rotated step's P registers) may be reused.
+  void lowerWaitGemms(int64_t pending, ArrayRef<Value> live);
+  /// attn.ring_release of K (`isKey`) or V at ring stage `stage`, behind
+  /// the row sums `after`; only with a producer warpgroup.
+  void lowerRingRelease(bool isKey, Value stage, ArrayRef<Value> after);
+  /// attn.wait_turn and attn.pass_turn: the ping-pong barriers.
+  void waitForTurn();
+  void passTurn();
+  /// Whether the kernel has a producer warpgroup.
+  bool hasProducer() const { return plan.warpSpecialize(); }
 
 private:
   //===--- shared memory, barriers, TMA -----------------------------------===//
@@ -137,90 +240,37 @@ private:
   Value packPair(Value lo, Value hi, Type element);
 
   //===--- tile values: the consumer's IR values in registers ------------===//
-  /// A value per row the thread holds of a row vector.
-  using RowValues = std::array<Value, kRowsPerThread>;
-  /// An accumulator-layout tile (S, P, O; see FragmentTypes.h): the LLVM
-  /// struct wgmma takes and returns, and its elements once an elementwise op
-  /// reads them.
-  struct TileFragment {
-    Value packed;
-    SmallVector<Value> elements;
-  };
-  /// A row vector (m, l, alpha): the thread's two rows. A row sum is this
-  /// thread's partial sum; attn.finalize reduces it over the quad.
-  struct RowFragment {
-    RowValues rows;
-    /// attn.rescale_factor: i1, a row max of this thread moved (alpha != 1).
-    Value moved;
-  };
-  /// A K or V tile in shared memory: the ring stage holding it and the
-  /// parity of the stage's phase.
-  struct RingSlot {
-    Value stage, phase;
-  };
-  /// The kernel values of the tile IR values of one lowered kv step (or of
-  /// the tile outside the loops).
-  struct TileValues {
-    DenseMap<Value, TileFragment> tiles;
-    DenseMap<Value, RowFragment> rows;
-    DenseMap<Value, RingSlot> slots;
-  };
-  /// The kernel value of an accumulator-layout tile, packed or as elements.
-  Value packedTile(TileValues &values, Value tile);
-  ArrayRef<Value> tileElements(TileValues &values, Value tile);
-  /// Kernel values of the loop-carried tile IR `irValues` in order, as
-  /// `fragments` converts their types (a tile: one struct; a row vector: its
-  /// two rows; a ring tile, which a rotated loop carries: none, its slot
-  /// follows from the ring iteration) and back.
-  SmallVector<Value> flatten(TileValues &values, ValueRange irValues);
+  /// The kernel values of tile IR values outside a kv step (the loops'
+  /// initial values and results), as the lowerings take them.
+  using TileValues = DenseMap<Value, SmallVector<Value>>;
+  /// The elements of an accumulator-layout tile's struct.
+  SmallVector<Value> unpackTile(Value tile) {
+    return unpack(tile,
+                  cast<LLVM::LLVMStructType>(tile.getType()).getBody().size());
+  }
+  /// Kernel values of the loop-carried tile IR `irValues` in order (a ring
+  /// tile, which a rotated loop carries, has none: its slot follows from
+  /// the ring iteration) and back.
+  SmallVector<Value> flatten(const TileValues &values, ValueRange irValues);
   ValueRange unflatten(TileValues &values, ValueRange irValues,
                        ValueRange flat);
   /// Lowers a splat arith.constant (the loops' initial m, l and O).
   void lowerConstant(TileValues &values, arith::ConstantOp constant);
-
-  // One lowering per tile op of a kv loop (KernelTileOps.cpp); each maps its
-  // results in `values`. `kvBlock` is the kv block the step lowers; the
-  // wgmma issues are fenced and committed, their waits are the schedule's.
-  /// attn.ring_pop, attn.load_tile of K or V: the stage of ring iteration
-  /// `iteration`.
-  void lowerRingSlot(TileValues &values, Operation *op, Value iteration);
-  /// attn.qk: issues S = Q K^T.
-  void lowerQK(TileValues &values, QKOp op);
-  /// attn.mask: hidden scores become -inf.
-  void lowerMask(TileValues &values, MaskOp op, Value kvBlock);
-  /// attn.softcap: s = output_scale * tanh(s * scale / cap).
-  void lowerSoftcap(TileValues &values, SoftcapOp op);
-  void lowerRowMax(TileValues &values, RowMaxOp op);
-  void lowerRescaleFactor(TileValues &values, RescaleFactorOp op);
-  /// attn.scale_rows of the accumulator (O *= alpha; a `conditional` one by
-  /// its step's own alpha only in warps where a row max moved).
-  void lowerScaleRows(TileValues &values, ScaleRowsOp op);
-  void lowerExpDiff(TileValues &values, ExpDiffOp op);
-  void lowerRowSum(TileValues &values, RowSumOp op);
-  /// attn.pv: O += P V, f32 P rounded to V's element type first. Returns P
-  /// as 32-bit pairs: with P in registers, the wgmma's A operand, which must
-  /// stay unchanged until the GEMM completes (with P through shared memory,
-  /// what was stored there).
-  SmallVector<Value> lowerPV(TileValues &values, PVOp op);
-  /// attn.truncate: each pair of adjacent elements rounded into one i32.
-  void lowerTruncate(TileValues &values, TruncateOp op);
-  /// Dispatches one op of a kv loop body to its lowering.
-  void lowerTileOp(TileValues &values, Operation *op, Value kvBlock,
-                   Value iteration);
   /// attn.launch_dependents: griddepcontrol.launch_dependents.
   void lowerLaunchDependents();
   /// attn.finalize and the O and LSE stores of the tile.
-  void lowerFinalize(TileValues &values, FinalizeOp op, Value output,
+  void lowerFinalize(const TileValues &values, FinalizeOp op, Value output,
                      Value lse);
-  /// -(m c) of row max `rowMax` under multiplier `c` (a masked row that saw
-  /// no key yet has m = -inf and uses 0, so that exp2(-inf - m) is 0). Its
-  /// attn.rescale_factor and attn.exp_diff each compute it; CSE keeps one.
-  RowValues negScaledMax(const TileValues &values, Value rowMax, Value c);
+  /// -(m c) of the rows `m` of row max `rowMax` under multiplier `c` (a
+  /// masked row that saw no key yet has m = -inf and uses 0, so that
+  /// exp2(-inf - m) is 0). Its attn.rescale_factor and attn.exp_diff each
+  /// compute it; CSE keeps one.
+  RowValues negScaledMax(Value rowMax, ValueRange m, Value c);
   Value tanhApprox(Value x);
   Value quadReduce(Value x, bool isMax);
   /// Element pairs (2k, 2k + 1) of `p` rounded to `element`, one i32 each.
   SmallVector<Value> packPairs(ArrayRef<Value> p, Type element);
-  Value rescale(Value acc, const RowValues &alpha);
+  Value rescale(Value acc, ValueRange alpha);
 
   //===--- the schedule of a kv step (KernelStep.cpp) ---------------------===//
   /// One arrival per consumer warpgroup on `barrier`, behind `after`.
@@ -237,19 +287,16 @@ private:
   Value warpgroupBarrier() {
     return add(warpgroup, c32(smem.getWarpgroupBarriers().front()));
   }
-  void waitForTurn();
-  void passTurn();
-  /// Lowers the ring slots of kv step `step` (K and V of ring iteration
-  /// `iteration`); the step's attn.wait_tile ops wait for them.
-  void lowerRingSlots(TileValues &values, Block *step, Value iteration);
-  void waitForSlot(const RingSlot &slot, bool isValue);
-  /// Lowers the ops of kv step `step` (a kv loop's body, the rotated loops'
-  /// prologue or epilogue) in IR order, its ring slots lowered before:
-  /// each tile op by its lowering, the waits (attn.wait_tile,
-  /// attn.wait_gemms) and the releases where they stand. `kvBlock` is the
-  /// step's kv block.
-  void lowerStep(TileValues &values, Block *step, Value kvBlock,
-                 Value iteration);
+  /// Lowers kv step `step` (a kv loop's body, the rotated loops' prologue
+  /// or epilogue) at the insertion point and returns the kernel values of
+  /// `results`, values of the step. Its ops are cloned, `kvBlock` standing
+  /// for the loop's induction variable (or the rotated loops' kv begin),
+  /// `values` for the tile values it reads from outside and ring
+  /// iteration `iteration`'s slot for its K and V; then the tile op
+  /// patterns convert the clones.
+  SmallVector<Value> lowerStep(const TileValues &values, Block *step,
+                               Value kvBlock, Value iteration,
+                               ValueRange results);
   /// One kv block of `kv`: its body's ops, the ring slots of `iteration`
   /// (in a rotated loop, the carried V of the iteration before).
   SmallVector<Value> kvStep(Value kvBlock, Value iteration, ValueRange carried,
@@ -355,49 +402,14 @@ private:
   void storeRowsSwizzled(ArrayRef<Value> pairs, SwizzledAtoms atoms,
                          int64_t bufferOffset, int64_t bufferRows);
   void publishWarpgroupWrites();
-
-  const KernelPlan &plan;
-  /// The kernel's parameters (and launch) in order.
-  KernelAbiAttr abi;
-  /// plan.smem, by a shorter name.
-  SharedMemoryAttr smem;
-  /// The per-thread values of each tile type.
-  FragmentTypeConverter fragments;
-  /// The tile IR's index arithmetic, cloned into the kernel.
-  IndexLowering index;
-
-  // Kernel-wide values.
-  Value smemBase, tmQuery, tmKey, tmValue;
-  Value tid, lane, warpgroup, warpInGroup, row0, isLeader;
-  /// This thread's first accumulator row within the query tile (row0 minus
-  /// the tile's first row).
-  Value rowInTile;
-  Value batch, head, kvHead, rowBegin;
-  Value seqQ, seqK, kvEnd;
-  /// Varlen and split-KV kernels: the batch size (a kernel parameter).
-  Value batchCount;
-  /// Split-KV kernels: this CTA's kv split, and the split count where it
-  /// is chosen at launch (a kernel parameter).
-  Value split, splitCount;
-  /// A split kernel that writes O itself at one split: whether this launch
-  /// has one split (i1), and the O tensor map and LSE pointer (null where
-  /// the kernel has no LSE) it then writes.
-  Value singleSplit, singleSplitOutput, singleSplitLse;
-  /// Paged kernels: the block table, its row length, and the CTA's tile's
-  /// keys (its sequence's cache length, i32).
-  Value blockTable, pagesPerSeq, keys;
-  /// Varlen kernels: the cu_seqlens_q pointer.
-  Value queryOffsets;
-  /// pagesOfBlock's loads, by the kv block value they are for.
-  DenseMap<Value, SmallVector<Value>> blockPages;
-  /// Descriptors of shared-memory offset 0: K-major operands (Q, K, P: rows
-  /// of 128 bytes, 8-row groups 1024 B apart) and V (MN-major: 64-column
-  /// atoms block_n rows apart).
-  Value kMajorDescriptor, valueMajorDescriptor;
-  /// The thread's registers of S (and P) and of O: the types `fragments`
-  /// converts the kv loops' attn.qk and attn.pv results to.
-  LLVM::LLVMStructType accType, scoresType;
 };
+
+/// The conversion patterns of the tile ops of a kv step, one per op, each
+/// lowering with `kernel`'s values (TileOpPatterns.cpp). `rotated`: the
+/// step is a rotated loop's, whose P V reads the P carried into it.
+void populateKvStepPatterns(const KernelEmitter &kernel,
+                            const TypeConverter &converter, bool rotated,
+                            RewritePatternSet &patterns);
 
 /// The launch interface of the kernel for `plan` (KernelAbi.cpp): its
 /// signature and manifest are built from it; a split-KV kernel's holds

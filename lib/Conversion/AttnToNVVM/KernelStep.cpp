@@ -20,6 +20,8 @@
 #include "attnc/Transforms/PipelineStages.h"
 
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/DialectConversion.h"
 
 using namespace mlir;
 using namespace mlir::attn;
@@ -102,75 +104,162 @@ void KernelEmitter::passTurn() {
                                 c32(2 * kWarpgroupThreads));
 }
 
+void KernelEmitter::waitForSlot(ValueRange slot, bool isValue) {
+  waitBarrier(isValue ? valueBarrier(slot[0]) : keyBarrier(slot[0]), slot[1]);
+}
+
+void KernelEmitter::lowerWaitGemms(int64_t pending, ArrayRef<Value> live) {
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, pending);
+  if (!live.empty())
+    keepAlive(live);
+}
+
+void KernelEmitter::lowerRingRelease(bool isKey, Value stage,
+                                     ArrayRef<Value> after) {
+  assert(hasProducer() && "a ring release hands a stage to the producer");
+  if (isKey)
+    releaseKeys(stage, after);
+  else
+    releaseValues(stage, /*kvBlock=*/Value(), after);
+}
+
 /// Whether `op` names a ring slot (the stage arithmetic of its iteration,
 /// lowered before the step's other ops) rather than computing a tile.
 static bool isRingSlot(Operation &op) {
   return isa<RingPopOp, LoadTileOp, LoadPagedTileOp, LoadVarlenTileOp>(op);
 }
 
-void KernelEmitter::lowerRingSlots(TileValues &values, Block *step,
-                                   Value iteration) {
-  for (Operation &op : step->without_terminator())
-    if (isRingSlot(op))
-      lowerRingSlot(values, &op, iteration);
-}
-
-void KernelEmitter::waitForSlot(const RingSlot &slot, bool isValue) {
-  waitBarrier(isValue ? valueBarrier(slot.stage) : keyBarrier(slot.stage),
-              slot.phase);
-}
-
-void KernelEmitter::lowerStep(TileValues &values, Block *step, Value kvBlock,
-                              Value iteration) {
-  auto qks = step->getOps<QKOp>();
-  auto pvs = step->getOps<PVOp>();
-  QKOp qk = qks.empty() ? QKOp() : *qks.begin();
-  PVOp pv = pvs.empty() ? PVOp() : *pvs.begin();
-  // A ring tile other than the step's K is a V tile.
-  auto isKey = [&](Value tile) { return qk && tile == qk.getKey(); };
-  // With P in registers, the registers a P V reads must hold P until its
-  // GEMM completes: in a rotated step (its P V reads the previous block's P,
-  // carried) they are kept live up to the step's full wait. A release
-  // arrives behind the row vectors its `after` operands name
-  // (attn-insert-waits gives a rotated step's its row sums).
-  bool rotated = isRotatedStep(step);
-  SmallVector<Value> probsInFlight;
-  for (Operation &op : step->without_terminator()) {
-    if (isRingSlot(op))
-      continue; // lowered before the step (lowerRingSlots)
-    if (auto wait = dyn_cast<WaitTileOp>(op)) {
-      waitForSlot(values.slots.at(wait.getTile()), !isKey(wait.getTile()));
-      continue;
-    }
-    if (auto wait = dyn_cast<WaitGemmsOp>(op)) {
-      NVVM::WgmmaWaitGroupSyncOp::create(b, loc, wait.getPending());
-      if (wait.getPending() == 0 && !probsInFlight.empty()) {
-        keepAlive(probsInFlight);
-        probsInFlight.clear();
-      }
-      continue;
-    }
-    if (auto release = dyn_cast<RingReleaseOp>(op)) {
-      SmallVector<Value> after;
-      for (Value v : release.getAfter())
-        llvm::append_range(after, values.rows.at(v).rows);
-      Value stage = values.slots.at(release.getTile()).stage;
-      if (isKey(release.getTile()))
-        releaseKeys(stage, after);
-      else
-        releaseValues(stage, kvBlock, after);
-      continue;
-    }
-    if (rotated && &op == pv.getOperation()) {
-      probsInFlight = lowerPV(values, pv);
-      continue;
-    }
-    lowerTileOp(values, &op, kvBlock, iteration);
+/// The kernel values a conversion left for `irValue` at the cast `sink`
+/// (`irValue` to its converted types) built before it: the inputs of the
+/// cast chain that ends in `sink` and starts at values of those types.
+static SmallVector<Value> convertedValues(UnrealizedConversionCastOp sink) {
+  Value v = sink.getInputs().front();
+  while (auto cast = v.getDefiningOp<UnrealizedConversionCastOp>()) {
+    if (TypeRange(cast.getInputs()) == sink.getResultTypes())
+      return SmallVector<Value>(cast.getInputs());
+    if (cast.getInputs().size() != 1)
+      break;
+    v = cast.getInputs().front();
   }
+  llvm::report_fatal_error("convert-attn-to-nvvm: a kv step's result was "
+                           "not converted to its kernel values");
+}
+
+/// Erases the casts between tile values and kernel values that a step's
+/// conversion left unused in `block`.
+static void eraseDeadCasts(Block *block) {
+  SmallVector<UnrealizedConversionCastOp> casts;
+  block->walk([&](UnrealizedConversionCastOp cast) { casts.push_back(cast); });
+  // Each cast's inputs are defined before it: erase users first.
+  for (UnrealizedConversionCastOp cast : llvm::reverse(casts))
+    if (cast.use_empty())
+      cast.erase();
+}
+
+SmallVector<Value> KernelEmitter::lowerStep(const TileValues &values,
+                                            Block *step, Value kvBlock,
+                                            Value iteration,
+                                            ValueRange results) {
+  MLIRContext *ctx = b.getContext();
+  auto castTo = [&](Type type, ValueRange kernelValues) {
+    return UnrealizedConversionCastOp::create(b, loc, type, kernelValues)
+        .getResult(0);
+  };
+  // The clones read the kv block (the loop's induction variable, or the
+  // rotated loops' begin in their prologue) ...
+  IRMapping clones;
+  if (auto loop = dyn_cast<scf::ForOp>(step->getParentOp()))
+    clones.map(loop.getInductionVar(), kvBlock);
+  else if (plan.pipeline)
+    clones.map(plan.pipeline->begin, kvBlock);
+  // ... and their K and V tiles in the ring slots of `iteration`.
+  for (Operation &op : step->without_terminator())
+    if (isRingSlot(op)) {
+      auto [stage, phase] = stageAndPhase(iteration);
+      for (Value tile : op.getResults())
+        clones.map(tile, castTo(tile.getType(), {stage, phase}));
+    }
+  // A rotated loop carries the previous block's V: its ring slot is that of
+  // the previous iteration.
+  for (BlockArgument carried : step->getArguments())
+    if (isRingTile(carried)) {
+      auto [stage, phase] =
+          stageAndPhase(arith::SubIOp::create(b, loc, iteration, c32(1)));
+      clones.map(carried, castTo(carried.getType(), {stage, phase}));
+    }
+  // A value from outside the step: a tile's kernel values, else the index
+  // and scale arithmetic that computes it.
+  IRMapping local = clones;
+  auto mapOutside = [&](Value v) {
+    Operation *def = v.getDefiningOp();
+    if (clones.contains(v) || (def && def->getBlock() == step))
+      return;
+    if (!isa<RankedTensorType>(v.getType())) {
+      clones.map(v, index.lower(b, v, &local));
+      return;
+    }
+    auto known = values.find(v);
+    if (known != values.end()) {
+      clones.map(v, castTo(v.getType(), known->second));
+      return;
+    }
+    // Q, which attn.qk reads at its own offset in shared memory: no kernel
+    // value stands for it.
+    assert(isa<SwizzledSharedAttr>(
+               cast<RankedTensorType>(v.getType()).getEncoding()) &&
+           "a kv step reads the tiles of the loops' values and Q");
+    clones.map(v, castTo(v.getType(), {}));
+  };
+  SmallVector<Operation *> converted;
+  for (Operation &op : step->without_terminator()) {
+    // A tile op whose result nothing reads is not in the kernel.
+    if (isRingSlot(op) || (op.use_empty() && isMemoryEffectFree(&op)))
+      continue;
+    for (Value operand : op.getOperands())
+      mapOutside(operand);
+    converted.push_back(b.clone(op, clones));
+  }
+  // The results, each as a cast to its kernel values' types, read after
+  // the conversion.
+  SmallVector<UnrealizedConversionCastOp> sinks;
+  for (Value result : results) {
+    if (isRingTile(result))
+      continue;
+    mapOutside(result);
+    sinks.push_back(UnrealizedConversionCastOp::create(
+        b, loc, fragments.convertTileType(result.getType()),
+        clones.lookup(result)));
+  }
+
+  // The stage of the step's V, which a CTA without a producer refills.
+  Value refilledStage;
+  auto pvs = step->getOps<PVOp>();
+  if (!hasProducer() && !pvs.empty())
+    refilledStage = clones.lookup((*pvs.begin()).getValue())
+                        .getDefiningOp<UnrealizedConversionCastOp>()
+                        .getInputs()
+                        .front();
+
+  ConversionTarget target(*ctx);
+  target.addIllegalDialect<AttnDialect>();
+  target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+  RewritePatternSet patterns(ctx);
+  populateKvStepPatterns(*this, fragments, isRotatedStep(step), patterns);
+  if (failed(applyPartialConversion(converted, target, std::move(patterns))))
+    llvm::report_fatal_error("convert-attn-to-nvvm: a kv step's tile op has "
+                             "no lowering (the plan reader admits none)");
+
+  SmallVector<Value> flat;
+  for (UnrealizedConversionCastOp sink : sinks) {
+    llvm::append_range(flat, convertedValues(sink));
+    sink.erase();
+  }
+  eraseDeadCasts(b.getInsertionBlock());
   // Without a producer the CTA refills the stage itself once every thread
   // is done with it.
-  if (!plan.warpSpecialize() && pv)
-    releaseValues(values.slots.at(pv.getValue()).stage, kvBlock);
+  if (refilledStage)
+    releaseValues(refilledStage, kvBlock);
+  return flat;
 }
 
 SmallVector<Value> KernelEmitter::kvStep(Value kvBlock, Value iteration,
@@ -178,26 +267,15 @@ SmallVector<Value> KernelEmitter::kvStep(Value kvBlock, Value iteration,
   Block *body = kv.loop.getBody();
   TileValues values;
   unflatten(values, kv.loop.getRegionIterArgs(), carried);
-  lowerRingSlots(values, body, iteration);
-  // A rotated loop carries the previous block's V: its ring slot is that of
-  // the previous iteration.
-  if (kv.rotated()) {
-    auto [stage, phase] =
-        stageAndPhase(arith::SubIOp::create(b, loc, iteration, c32(1)));
-    values.slots[kv.pv().getValue()] = RingSlot{stage, phase};
-  }
-  lowerStep(values, body, kvBlock, iteration);
-  return flatten(values, body->getTerminator()->getOperands());
+  return lowerStep(values, body, kvBlock, iteration,
+                   body->getTerminator()->getOperands());
 }
 
 SmallVector<Value> KernelEmitter::overlapPrologue(const TileValues &initial,
                                                   Value kvBegin) {
-  Block *peeled = plan.pipeline->prologue.thenBlock();
-  TileValues values = initial;
-  lowerRingSlots(values, peeled, c32(0));
-  lowerStep(values, peeled, kvBegin, Value());
   // O stays as the loops start it: its stage 1 runs in the next step.
-  return flatten(values, plan.pipeline->prologue.thenYield().getOperands());
+  return lowerStep(initial, plan.pipeline->prologue.thenBlock(), kvBegin,
+                   c32(0), plan.pipeline->prologue.thenYield().getOperands());
 }
 
 SmallVector<Value> KernelEmitter::overlapNoBlocks(const TileValues &initial) {
@@ -220,9 +298,9 @@ Value KernelEmitter::overlapEpilogue(ValueRange carried, Value lastIteration) {
   auto [stage, phase] = stageAndPhase(lastIteration);
   for (Value result : last.getResults())
     if (isRingTile(result))
-      values.slots[result] = RingSlot{stage, phase};
+      values[result] = {stage, phase};
   // attn-pipeline-kv-loops leaves the V release out; one in IR written by
   // hand is lowered as written: an arrival nothing waits for.
-  lowerStep(values, update, kvEnd, Value());
-  return packedTile(values, (*update->getOps<PVOp>().begin()).getResult());
+  Value acc = (*update->getOps<PVOp>().begin()).getResult();
+  return lowerStep(values, update, kvEnd, Value(), acc).front();
 }

@@ -17,8 +17,7 @@
 
 #include "attnc/Conversion/SoftwareExp2.h"
 
-#include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "llvm/ADT/TypeSwitch.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace mlir::attn;
@@ -29,57 +28,23 @@ static int64_t rowOfElement(size_t i) {
   return WgmmaAccumulatorAttr::getRegisterRow(i);
 }
 
-static bool isRowVector(Value v) {
-  return isa_and_present<AccumulatorRowsAttr>(
-      cast<RankedTensorType>(v.getType()).getEncoding());
-}
-
-Value KernelEmitter::packedTile(TileValues &values, Value tile) {
-  TileFragment &f = values.tiles[tile];
-  if (!f.packed)
-    f.packed =
-        pack(f.elements, fragments.convertAccumulatorType(tile.getType()));
-  return f.packed;
-}
-
-ArrayRef<Value> KernelEmitter::tileElements(TileValues &values, Value tile) {
-  TileFragment &f = values.tiles[tile];
-  if (f.elements.empty())
-    f.elements = unpack(
-        f.packed,
-        fragments.convertAccumulatorType(tile.getType()).getBody().size());
-  return f.elements;
-}
-
-SmallVector<Value> KernelEmitter::flatten(TileValues &values,
+SmallVector<Value> KernelEmitter::flatten(const TileValues &values,
                                           ValueRange irValues) {
   SmallVector<Value> flat;
-  for (Value v : irValues) {
-    SmallVector<Type> types = fragments.convertTileType(v.getType());
-    if (types.empty())
-      continue; // a ring tile
-    if (isRowVector(v))
-      llvm::append_range(flat, values.rows.at(v).rows);
-    else
-      flat.push_back(packedTile(values, v));
-    assert(flat.back().getType() == types.back() &&
-           "a tile's kernel values have its converted types");
-  }
+  for (Value v : irValues)
+    if (!isRingTile(v))
+      llvm::append_range(flat, values.at(v));
   return flat;
 }
 
 ValueRange KernelEmitter::unflatten(TileValues &values, ValueRange irValues,
                                     ValueRange flat) {
   for (Value v : irValues) {
-    SmallVector<Type> types = fragments.convertTileType(v.getType());
-    ValueRange held = flat.take_front(types.size());
-    flat = flat.drop_front(types.size());
-    if (types.empty())
-      continue; // a ring tile
-    if (isRowVector(v))
-      values.rows[v] = RowFragment{{held[0], held[1]}, Value()};
-    else
-      values.tiles[v] = TileFragment{held[0], {}};
+    if (isRingTile(v))
+      continue;
+    size_t n = fragments.convertTileType(v.getType()).size();
+    values[v] = SmallVector<Value>(flat.take_front(n));
+    flat = flat.drop_front(n);
   }
   return flat;
 }
@@ -90,52 +55,31 @@ void KernelEmitter::lowerConstant(TileValues &values,
   assert(splat && "readKernelPlan admits splat initial values only");
   double value = splat.getSplatValue<APFloat>().convertToDouble();
   Value tile = constant.getResult();
-  if (isRowVector(tile)) {
-    values.rows[tile] = RowFragment{{cF32(value), cF32(value)}, Value()};
+  auto tileType = cast<RankedTensorType>(tile.getType());
+  if (isa<AccumulatorRowsAttr>(tileType.getEncoding())) {
+    values[tile] = {cF32(value), cF32(value)};
     return;
   }
-  LLVM::LLVMStructType type = fragments.convertAccumulatorType(tile.getType());
+  LLVM::LLVMStructType type = fragments.convertAccumulatorType(tileType);
   if (value == 0.0 && !std::signbit(value)) {
-    values.tiles[tile] = TileFragment{LLVM::ZeroOp::create(b, loc, type), {}};
+    values[tile] = {LLVM::ZeroOp::create(b, loc, type)};
     return;
   }
   // A 16-bit tile's registers each hold a pair of its elements.
-  Type element = cast<RankedTensorType>(tile.getType()).getElementType();
+  Type element = tileType.getElementType();
   Value v = element.isF32() ? cF32(value)
                             : packPair(cF32(value), cF32(value), element);
-  values.tiles[tile] =
-      TileFragment{{}, SmallVector<Value>(type.getBody().size(), v)};
+  values[tile] = {pack(SmallVector<Value>(type.getBody().size(), v), type)};
 }
 
-void KernelEmitter::lowerRingSlot(TileValues &values, Operation *op,
-                                  Value iteration) {
-  auto [stage, phase] = stageAndPhase(iteration);
-  for (Value tile : op->getResults())
-    values.slots[tile] = RingSlot{stage, phase};
-}
-
-void KernelEmitter::lowerQK(TileValues &values, QKOp op) {
-  const RingSlot &key = values.slots.at(op.getKey());
+Value KernelEmitter::lowerQK(ValueRange key) {
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
-  Value scores = scoresGemm(key.stage);
+  Value scores = scoresGemm(key[0]);
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-  values.tiles[op.getScores()] = TileFragment{scores, {}};
+  return scores;
 }
 
-void KernelEmitter::lowerMask(TileValues &values, MaskOp mask, Value kvBlock) {
-  // The mask's operands as the IR computes them, the kv loop's induction
-  // variable (in the rotated loops' prologue: the kv range's begin) being
-  // this block.
-  IRMapping block;
-  if (auto loop = mask->getParentOfType<scf::ForOp>())
-    block.map(loop.getInductionVar(), kvBlock);
-  else if (plan.pipeline)
-    block.map(plan.pipeline->begin, kvBlock);
-  SmallVector<Value> operands =
-      index.lower(b,
-                  ValueRange{mask.getRowOffset(), mask.getColOffset(),
-                             mask.getSeqQ(), mask.getSeqK()},
-                  &block);
+Value KernelEmitter::lowerMask(MaskOp mask, Value scores, ValueRange operands) {
   MaskSpec spec = mask.getMaskSpec();
   // Visibility is invariant under moving query, key and both lengths by
   // the same amount along the diagonal; moving by this thread's first
@@ -162,14 +106,14 @@ void KernelEmitter::lowerMask(TileValues &values, MaskOp mask, Value kvBlock) {
       shift(position(
           add(firstRow, cIdx(WgmmaAccumulatorAttr::kRowPairDistance))))};
   Value shiftedSeqQ = shift(operands[2]), shiftedSeqK = shift(operands[3]);
-  SmallVector<Value> s(tileElements(values, mask.getScores()));
+  SmallVector<Value> s = unpackTile(scores);
   for (size_t i = 0; i < s.size(); ++i) {
     Value col = cIdx(WgmmaAccumulatorAttr::getRegisterColumn(i));
     Value visible = buildKeyVisible(b, loc, rows[rowOfElement(i)], col,
                                     shiftedSeqQ, shiftedSeqK, spec);
     s[i] = arith::SelectOp::create(b, loc, visible, s[i], negInf());
   }
-  values.tiles[mask.getResult()] = TileFragment{{}, std::move(s)};
+  return pack(s, scores.getType());
 }
 
 Value KernelEmitter::tanhApprox(Value x) {
@@ -184,10 +128,10 @@ Value KernelEmitter::tanhApprox(Value x) {
       .getResult(0);
 }
 
-void KernelEmitter::lowerSoftcap(TileValues &values, SoftcapOp softcap) {
-  SmallVector<Value> s(tileElements(values, softcap.getScores()));
+Value KernelEmitter::lowerSoftcap(SoftcapOp softcap, Value scores,
+                                  Value scale) {
+  SmallVector<Value> s = unpackTile(scores);
   float cap = softcap.getCap().convertToFloat();
-  Value scale = index.lower(b, softcap.getScale());
   Value inner = arith::DivFOp::create(b, loc, scale, cF32(cap));
   for (Value &v : s)
     v = tanhApprox(arith::MulFOp::create(b, loc, v, inner));
@@ -198,7 +142,7 @@ void KernelEmitter::lowerSoftcap(TileValues &values, SoftcapOp softcap) {
   if (outputScale != 1.0f)
     for (Value &v : s)
       v = arith::MulFOp::create(b, loc, cF32(outputScale), v);
-  values.tiles[softcap.getResult()] = TileFragment{{}, std::move(s)};
+  return pack(s, scores.getType());
 }
 
 Value KernelEmitter::quadReduce(Value x, bool isMax) {
@@ -210,7 +154,8 @@ Value KernelEmitter::quadReduce(Value x, bool isMax) {
 /// eight chains are more than the 4 a max per cycle needs.
 static constexpr size_t kRowMaxChains = 4;
 
-void KernelEmitter::lowerRowMax(TileValues &values, RowMaxOp op) {
+KernelEmitter::RowValues KernelEmitter::lowerRowMax(RowMaxOp op, Value scores,
+                                                    ValueRange init) {
   // The init is the running max, so the result is max(m_old, rowmax S): a
   // row's four quad threads agree on it after the reduction.
   // A score scale f (positive: the verifier) commutes with the max, so it
@@ -221,11 +166,10 @@ void KernelEmitter::lowerRowMax(TileValues &values, RowMaxOp op) {
   // 20-32 in one running max, so the exponentials start earlier and more of
   // them run under the previous block's P V wgmma. max is exact, so the
   // order changes no value (at most the sign of a zero maximum).
-  ArrayRef<Value> s = tileElements(values, op.getScores());
+  SmallVector<Value> s = unpackTile(scores);
   std::optional<APFloat> scoreScale = op.getScoreScale();
   Value factor = scoreScale ? cF32(scoreScale->convertToFloat()) : Value();
-  const RowFragment &init = values.rows.at(op.getInit());
-  RowFragment out;
+  RowValues out;
   for (int r = 0; r < kRowsPerThread; ++r) {
     SmallVector<Value> partial;
     size_t k = 0;
@@ -240,7 +184,7 @@ void KernelEmitter::lowerRowMax(TileValues &values, RowMaxOp op) {
       ++k;
     }
     if (!factor)
-      partial.push_back(init.rows[r]);
+      partial.push_back(init[r]);
     while (partial.size() > 1) {
       SmallVector<Value> next;
       for (size_t j = 0; j + 1 < partial.size(); j += 2)
@@ -250,13 +194,12 @@ void KernelEmitter::lowerRowMax(TileValues &values, RowMaxOp op) {
         next.push_back(partial.back());
       partial = std::move(next);
     }
-    out.rows[r] = quadReduce(partial.front(), /*isMax=*/true);
+    out[r] = quadReduce(partial.front(), /*isMax=*/true);
     if (factor)
-      out.rows[r] = arith::MaxNumFOp::create(
-          b, loc, init.rows[r],
-          arith::MulFOp::create(b, loc, factor, out.rows[r]));
+      out[r] = arith::MaxNumFOp::create(
+          b, loc, init[r], arith::MulFOp::create(b, loc, factor, out[r]));
   }
-  values.rows[op.getResult()] = out;
+  return out;
 }
 
 /// Whether scores `s` may hold -inf: they passed an attn.mask.
@@ -271,49 +214,43 @@ static bool mayBeMasked(Value s) {
   return false;
 }
 
-KernelEmitter::RowValues KernelEmitter::negScaledMax(const TileValues &values,
-                                                     Value rowMax, Value c) {
-  const RowFragment &m = values.rows.at(rowMax);
+KernelEmitter::RowValues KernelEmitter::negScaledMax(Value rowMax, ValueRange m,
+                                                     Value c) {
   // Scores that passed no mask are finite, hence so is their max.
   bool masked = mayBeMasked(rowMax.getDefiningOp<RowMaxOp>().getScores());
   RowValues neg;
   for (int r = 0; r < kRowsPerThread; ++r) {
-    Value mUse = masked ? arith::SelectOp::create(b, loc, isNegInf(m.rows[r]),
-                                                  cF32(0.0), m.rows[r])
+    Value mUse = masked ? arith::SelectOp::create(b, loc, isNegInf(m[r]),
+                                                  cF32(0.0), m[r])
                               .getResult()
-                        : m.rows[r];
+                        : m[r];
     neg[r] =
         arith::NegFOp::create(b, loc, arith::MulFOp::create(b, loc, mUse, c));
   }
   return neg;
 }
 
-void KernelEmitter::lowerRescaleFactor(TileValues &values, RescaleFactorOp op) {
-  Value c = index.lower(b, op.getScaleLog2());
-  const RowFragment &mOld = values.rows.at(op.getOldMax());
-  const RowFragment &mNew = values.rows.at(op.getNewMax());
-  RowValues negM = negScaledMax(values, op.getNewMax(), c);
-  RowFragment alpha;
+KernelEmitter::RowValues KernelEmitter::lowerRescaleFactor(RescaleFactorOp op,
+                                                           ValueRange oldMax,
+                                                           ValueRange newMax,
+                                                           Value scaleLog2) {
+  RowValues negM = negScaledMax(op.getNewMax(), newMax, scaleLog2);
+  RowValues alpha;
   for (int r = 0; r < kRowsPerThread; ++r) {
     // a = exp2((m_old - m) c) needs no -inf guard: m_old = -inf < m gives
     // fma(-inf, c, -m c) = -inf, so a = 0. An unchanged max gives exactly 1
     // (the fma would leave the rounding error of m c), so that O *= a can
     // be skipped without changing a bit.
     Value same = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ,
-                                       mOld.rows[r], mNew.rows[r]);
-    alpha.rows[r] = arith::SelectOp::create(
+                                       oldMax[r], newMax[r]);
+    alpha[r] = arith::SelectOp::create(
         b, loc, same, cF32(1.0),
-        exp2(LLVM::FMAOp::create(b, loc, mOld.rows[r], c, negM[r])));
-    Value moved = arith::XOrIOp::create(
-        b, loc, same, arith::ConstantIntOp::create(b, loc, 1, 1));
-    alpha.moved =
-        r == 0 ? moved
-               : arith::OrIOp::create(b, loc, alpha.moved, moved).getResult();
+        exp2(LLVM::FMAOp::create(b, loc, oldMax[r], scaleLog2, negM[r])));
   }
-  values.rows[op.getResult()] = alpha;
+  return alpha;
 }
 
-Value KernelEmitter::rescale(Value acc, const RowValues &alpha) {
+Value KernelEmitter::rescale(Value acc, ValueRange alpha) {
   auto type = cast<LLVM::LLVMStructType>(acc.getType());
   SmallVector<Value> o = unpack(acc, type.getBody().size());
   for (size_t i = 0; i < o.size(); ++i)
@@ -321,34 +258,46 @@ Value KernelEmitter::rescale(Value acc, const RowValues &alpha) {
   return pack(o, type);
 }
 
-void KernelEmitter::lowerScaleRows(TileValues &values, ScaleRowsOp op) {
-  // The running sum's rescale is its attn.row_sum's init_scale: readKvLoop
-  // admits one attn.scale_rows a step, O's.
-  assert(!isRowVector(op.getInput()) && "readKvLoop admits O's rescale only");
-  const RowFragment &alpha = values.rows.at(op.getFactor());
-  Value acc = packedTile(values, op.getInput());
+/// Whether the row of factor `alpha` moved (i1), where `alpha` is
+/// lowerRescaleFactor's select(m_old == m, 1, exp2(...)) of this step: the
+/// negated condition, which needs no compare. Null for another factor.
+static Value rowMoved(OpBuilder &b, Location loc, Value alpha) {
+  auto select = alpha.getDefiningOp<arith::SelectOp>();
+  if (!select || !matchPattern(select.getTrueValue(), m_OneFloat()))
+    return {};
+  return arith::XOrIOp::create(b, loc, select.getCondition(),
+                               arith::ConstantIntOp::create(b, loc, 1, 1));
+}
+
+Value KernelEmitter::lowerScaleRows(ScaleRowsOp op, Value acc,
+                                    ValueRange alpha) {
   // O *= alpha only in warps where some row max moved: late in a long kv
   // range most maxima are final, and the 64-128 multiplies per block sit on
   // the softmax's critical path (FlashAttention-4 skips them the same way).
   // The vote keeps the branch uniform per warp; wgmma only needs the warps
-  // to reconverge before it. Without the moved bit (alpha carried from the
-  // previous step) every warp rescales.
-  if (!op.getConditional() || !alpha.moved) {
-    values.tiles[op.getResult()] = TileFragment{rescale(acc, alpha.rows), {}};
-    return;
+  // to reconverge before it. A factor computed in another step (carried
+  // into a rotated loop) has no moved bit to vote on: every warp rescales.
+  Value moved;
+  for (int r = 0; op.getConditional() && r < kRowsPerThread; ++r) {
+    Value row = rowMoved(b, loc, alpha[r]);
+    if (!row) {
+      moved = {};
+      break;
+    }
+    moved = r == 0 ? row : arith::OrIOp::create(b, loc, moved, row);
   }
-  Value anyMoved = NVVM::VoteSyncOp::create(
-      b, loc, b.getI1Type(), c32(-1), alpha.moved, NVVM::VoteSyncKind::any);
-  Value scaled = ifThenElse(
-      anyMoved,
-      [&]() -> SmallVector<Value> { return {rescale(acc, alpha.rows)}; },
+  if (!moved)
+    return rescale(acc, alpha);
+  Value anyMoved = NVVM::VoteSyncOp::create(b, loc, b.getI1Type(), c32(-1),
+                                            moved, NVVM::VoteSyncKind::any);
+  return ifThenElse(
+      anyMoved, [&]() -> SmallVector<Value> { return {rescale(acc, alpha)}; },
       [&]() -> SmallVector<Value> { return {acc}; })[0];
-  values.tiles[op.getResult()] = TileFragment{scaled, {}};
 }
 
-void KernelEmitter::lowerExpDiff(TileValues &values, ExpDiffOp op) {
-  Value c = index.lower(b, op.getScaleLog2());
-  RowValues negM = negScaledMax(values, op.getRowMax(), c);
+Value KernelEmitter::lowerExpDiff(ExpDiffOp op, Value scores, ValueRange rowMax,
+                                  Value scaleLog2) {
+  RowValues negM = negScaledMax(op.getRowMax(), rowMax, scaleLog2);
   // p = exp2(s c - m c) as one fma per score: a separate mul and sub cost
   // 64 more instructions per block on the softmax's critical path.
   // With software_exp2_period = N, element pair k (elements 2k, 2k + 1)
@@ -356,46 +305,40 @@ void KernelEmitter::lowerExpDiff(TileValues &values, ExpDiffOp op) {
   // which softcap's tanh.approx also needs (both 16/clk/SM on sm_90).
   std::optional<uint64_t> period = op.getSoftwareExp2Period();
   // A score scale f folds into the multiplier: (f s) c = s (f c).
-  ArrayRef<Value> scores = tileElements(values, op.getScores());
   std::optional<APFloat> scoreScale = op.getScoreScale();
   Value scoreMultiplier =
-      scoreScale
-          ? arith::MulFOp::create(b, loc, cF32(scoreScale->convertToFloat()), c)
-                .getResult()
-          : c;
-  SmallVector<Value> p;
-  for (auto [i, s] : llvm::enumerate(scores)) {
+      scoreScale ? arith::MulFOp::create(
+                       b, loc, cF32(scoreScale->convertToFloat()), scaleLog2)
+                       .getResult()
+                 : scaleLog2;
+  SmallVector<Value> p = unpackTile(scores);
+  for (auto [i, s] : llvm::enumerate(p)) {
     Value x =
         LLVM::FMAOp::create(b, loc, s, scoreMultiplier, negM[rowOfElement(i)]);
     bool software = period && (i / 2) % *period == 0;
-    p.push_back(software ? buildSoftwareExp2(b, loc, x) : exp2(x));
+    s = software ? buildSoftwareExp2(b, loc, x) : exp2(x);
   }
-  values.tiles[op.getResult()] = TileFragment{{}, std::move(p)};
+  return pack(p, scores.getType());
 }
 
-void KernelEmitter::lowerRowSum(TileValues &values, RowSumOp op) {
+KernelEmitter::RowValues KernelEmitter::lowerRowSum(RowSumOp op, Value probs,
+                                                    ValueRange init,
+                                                    ValueRange initScale) {
   // The thread's partial sums (its columns of each row): attn.finalize
   // reduces them over the quad once, after the last block.
-  ArrayRef<Value> p = tileElements(values, op.getProbs());
-  Value init = op.getInit(), initScale = op.getInitScale();
+  SmallVector<Value> p = unpackTile(probs);
   // A rescaled init joins the sum last, by one fma (l = l a + rowsum P), so
   // that the additions do not wait for the factor; a plain one starts it.
-  RowFragment out;
-  if (init && !initScale)
-    out.rows = values.rows.at(init).rows;
-  else
-    out.rows = {cF32(0.0), cF32(0.0)};
+  RowValues out;
+  for (int r = 0; r < kRowsPerThread; ++r)
+    out[r] = !init.empty() && initScale.empty() ? init[r] : cF32(0.0);
   for (size_t i = 0; i < p.size(); ++i)
-    out.rows[rowOfElement(i)] =
-        arith::AddFOp::create(b, loc, out.rows[rowOfElement(i)], p[i]);
-  if (initScale) {
-    const RowFragment &sum = values.rows.at(init);
-    const RowFragment &factor = values.rows.at(initScale);
+    out[rowOfElement(i)] =
+        arith::AddFOp::create(b, loc, out[rowOfElement(i)], p[i]);
+  if (!initScale.empty())
     for (int r = 0; r < kRowsPerThread; ++r)
-      out.rows[r] =
-          LLVM::FMAOp::create(b, loc, sum.rows[r], factor.rows[r], out.rows[r]);
-  }
-  values.rows[op.getResult()] = out;
+      out[r] = LLVM::FMAOp::create(b, loc, init[r], initScale[r], out[r]);
+  return out;
 }
 
 SmallVector<Value> KernelEmitter::packPairs(ArrayRef<Value> p, Type element) {
@@ -405,52 +348,26 @@ SmallVector<Value> KernelEmitter::packPairs(ArrayRef<Value> p, Type element) {
   return pairs;
 }
 
-void KernelEmitter::lowerTruncate(TileValues &values, TruncateOp op) {
+Value KernelEmitter::lowerTruncate(TruncateOp op, Value input) {
   Type element = op.getResult().getType().getElementType();
-  values.tiles[op.getResult()] =
-      TileFragment{{}, packPairs(tileElements(values, op.getInput()), element)};
+  return pack(packPairs(unpackTile(input), element),
+              fragments.convertAccumulatorType(op.getResult().getType()));
 }
 
-SmallVector<Value> KernelEmitter::lowerPV(TileValues &values, PVOp op) {
-  // P as the GEMM's A operand: V's element type, two elements a register.
-  Type element = op.getValue().getType().getElementType();
-  SmallVector<Value> probs(tileElements(values, op.getProbs()));
+SmallVector<Value> KernelEmitter::probsOperand(PVOp op, Value probs) {
+  SmallVector<Value> regs = unpackTile(probs);
   if (op.getProbs().getType().getElementType().isF32())
-    probs = packPairs(probs, element);
-  const RingSlot &value = values.slots.at(op.getValue());
-  Value acc = packedTile(values, op.getAcc());
-  NVVM::WgmmaFenceAlignedOp::create(b, loc);
-  acc = plan.probsInRegisters() ? outputGemm(acc, probs, value.stage)
-                                : outputGemmFromShared(acc, probs, value.stage);
-  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
-  values.tiles[op.getResult()] = TileFragment{acc, {}};
-  return probs;
+    regs = packPairs(regs, op.getValue().getType().getElementType());
+  return regs;
 }
 
-void KernelEmitter::lowerTileOp(TileValues &values, Operation *op,
-                                Value kvBlock, Value iteration) {
-  // A tile op whose result nothing reads is not in the kernel.
-  if (op->use_empty() && isMemoryEffectFree(op))
-    return;
-  TypeSwitch<Operation *>(op)
-      .Case<RingPopOp, LoadTileOp, LoadPagedTileOp, LoadVarlenTileOp>(
-          [&](Operation *o) { lowerRingSlot(values, o, iteration); })
-      .Case([&](QKOp o) { lowerQK(values, o); })
-      .Case([&](MaskOp o) { lowerMask(values, o, kvBlock); })
-      .Case([&](SoftcapOp o) { lowerSoftcap(values, o); })
-      .Case([&](RowMaxOp o) { lowerRowMax(values, o); })
-      .Case([&](RescaleFactorOp o) { lowerRescaleFactor(values, o); })
-      .Case([&](ScaleRowsOp o) { lowerScaleRows(values, o); })
-      .Case([&](ExpDiffOp o) { lowerExpDiff(values, o); })
-      .Case([&](RowSumOp o) { lowerRowSum(values, o); })
-      .Case([&](TruncateOp o) { lowerTruncate(values, o); })
-      .Case([&](PVOp o) { (void)lowerPV(values, o); })
-      .Case([&](WaitTurnOp) { waitForTurn(); })
-      .Case([&](PassTurnOp) { passTurn(); })
-      // Index arithmetic is cloned where an op's lowering needs it;
-      // readKvLoop admits no other op.
-      .Default([](Operation *other) {
-        assert(!isa<AttnDialect>(other->getDialect()) &&
-               "readKvLoop admits no other attn op in a kv loop");
-      });
+Value KernelEmitter::lowerPV(PVOp op, Value acc, Value probs,
+                             ValueRange value) {
+  // P as the GEMM's A operand: V's element type, two elements a register.
+  SmallVector<Value> regs = probsOperand(op, probs);
+  NVVM::WgmmaFenceAlignedOp::create(b, loc);
+  acc = plan.probsInRegisters() ? outputGemm(acc, regs, value[0])
+                                : outputGemmFromShared(acc, regs, value[0]);
+  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+  return acc;
 }

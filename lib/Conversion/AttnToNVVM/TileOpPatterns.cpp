@@ -1,0 +1,210 @@
+//===- TileOpPatterns.cpp - a conversion pattern per tile op of a kv step -===//
+//
+// Part of the attnc project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Each tile op of a kv step is converted by its own pattern, whose adaptor
+// holds its operands as FragmentTypeConverter gives them: the struct of an
+// accumulator-layout tile, the two rows of a row vector, the ring stage and
+// phase of a shared-memory tile. The pattern lowers it with the kernel's
+// values (KernelTileOps.cpp, KernelStep.cpp) and replaces its results with
+// theirs. The waits and releases are lowered where the IR places them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelEmitter.h"
+
+#include "mlir/Transforms/DialectConversion.h"
+
+using namespace mlir;
+using namespace mlir::attn;
+using namespace mlir::attn::hopper;
+
+namespace {
+
+/// The kernel values of an op's results, one list per result.
+using ResultValues = SmallVector<SmallVector<Value>>;
+
+/// The pattern of tile op `SourceOp`: its lowering, given a copy of the
+/// kernel that builds with the pattern's rewriter, the op and its adaptor,
+/// returns the values of its results, or fails where the op is not one the
+/// kernel has a lowering for.
+template <typename SourceOp>
+struct TileOpLowering : OpConversionPattern<SourceOp> {
+  using Adaptor = typename OpConversionPattern<SourceOp>::OneToNOpAdaptor;
+  using Lowering = std::function<FailureOr<ResultValues>(KernelEmitter &,
+                                                         SourceOp, Adaptor)>;
+
+  TileOpLowering(const TypeConverter &converter, MLIRContext *ctx,
+                 const KernelEmitter &kernel, Lowering lowering)
+      : OpConversionPattern<SourceOp>(converter, ctx), kernel(kernel),
+        lowering(std::move(lowering)) {}
+
+  LogicalResult
+  matchAndRewrite(SourceOp op, Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    KernelEmitter at(rewriter, kernel);
+    FailureOr<ResultValues> results = lowering(at, op, adaptor);
+    if (failed(results))
+      return rewriter.notifyMatchFailure(op, "no lowering of this form");
+    if (op->getNumResults() == 0)
+      rewriter.eraseOp(op);
+    else
+      rewriter.replaceOpWithMultiple(op, std::move(*results));
+    return success();
+  }
+
+  const KernelEmitter &kernel;
+  Lowering lowering;
+};
+
+/// One value, the result's.
+ResultValues one(Value v) { return {{v}}; }
+/// A row vector's values.
+ResultValues rows(const KernelEmitter::RowValues &r) {
+  return {SmallVector<Value>(r.begin(), r.end())};
+}
+
+/// Whether `tile` is the K tile of an attn.qk (else a ring tile is V).
+bool isKeyTile(Value tile) {
+  return llvm::any_of(tile.getUsers(), [&](Operation *user) {
+    auto qk = dyn_cast<QKOp>(user);
+    return qk && qk.getKey() == tile;
+  });
+}
+
+/// The P V whose registers wait `op` frees in a rotated step: the step's P V
+/// before it, with no full wait between. A rotated step's P V reads the P
+/// carried into it, whose registers must hold it until the GEMM completes.
+PVOp probsInFlight(WaitGemmsOp op) {
+  if (op.getPending() != 0)
+    return {};
+  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
+    if (auto wait = dyn_cast<WaitGemmsOp>(prev); wait && wait.getPending() == 0)
+      return {};
+    if (auto pv = dyn_cast<PVOp>(prev))
+      return pv;
+  }
+  return {};
+}
+
+/// attn.wait_gemms; in a rotated step a full wait also keeps the carried P
+/// that the step's P V reads live up to it (the pattern reads that P V's
+/// operand through the rewriter).
+struct WaitGemmsLowering : OpConversionPattern<WaitGemmsOp> {
+  WaitGemmsLowering(const TypeConverter &converter, MLIRContext *ctx,
+                    const KernelEmitter &kernel, bool rotated)
+      : OpConversionPattern(converter, ctx), kernel(kernel), rotated(rotated) {}
+
+  LogicalResult
+  matchAndRewrite(WaitGemmsOp op, OneToNOpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    KernelEmitter at(rewriter, kernel);
+    SmallVector<Value> live;
+    if (PVOp pv = rotated ? probsInFlight(op) : PVOp())
+      live = at.probsOperand(pv, rewriter.getRemappedValue(pv.getProbs()));
+    at.lowerWaitGemms(op.getPending(), live);
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  const KernelEmitter &kernel;
+  bool rotated;
+};
+
+/// Adds the pattern of each tile op from its lowering.
+struct TileOpLowerings {
+  template <typename Op>
+  void add(typename TileOpLowering<Op>::Lowering lowering) {
+    patterns.add<TileOpLowering<Op>>(converter, patterns.getContext(), kernel,
+                                     std::move(lowering));
+  }
+
+  RewritePatternSet &patterns;
+  const TypeConverter &converter;
+  const KernelEmitter &kernel;
+};
+
+} // namespace
+
+void mlir::attn::hopper::populateKvStepPatterns(const KernelEmitter &kernel,
+                                                const TypeConverter &converter,
+                                                bool rotated,
+                                                RewritePatternSet &patterns) {
+  using Result = FailureOr<ResultValues>;
+  TileOpLowerings lowerings{patterns, converter, kernel};
+  lowerings.add<QKOp>([](KernelEmitter &at, QKOp, auto a) -> Result {
+    return one(at.lowerQK(a.getKey()));
+  });
+  lowerings.add<MaskOp>([](KernelEmitter &at, MaskOp op, auto a) -> Result {
+    Value offsets[] = {a.getRowOffset().front(), a.getColOffset().front(),
+                       a.getSeqQ().front(), a.getSeqK().front()};
+    return one(at.lowerMask(op, a.getScores().front(), offsets));
+  });
+  lowerings.add<SoftcapOp>(
+      [](KernelEmitter &at, SoftcapOp op, auto a) -> Result {
+        return one(
+            at.lowerSoftcap(op, a.getScores().front(), a.getScale().front()));
+      });
+  lowerings.add<RowMaxOp>([](KernelEmitter &at, RowMaxOp op, auto a) -> Result {
+    return rows(at.lowerRowMax(op, a.getScores().front(), a.getInit()));
+  });
+  lowerings.add<RescaleFactorOp>(
+      [](KernelEmitter &at, RescaleFactorOp op, auto a) -> Result {
+        return rows(at.lowerRescaleFactor(op, a.getOldMax(), a.getNewMax(),
+                                          a.getScaleLog2().front()));
+      });
+  lowerings.add<ScaleRowsOp>(
+      [](KernelEmitter &at, ScaleRowsOp op, auto a) -> Result {
+        // The running sum's rescale is its attn.row_sum's init_scale: the plan
+        // reader admits one attn.scale_rows a step, O's.
+        if (a.getInput().size() != 1)
+          return failure();
+        return one(at.lowerScaleRows(op, a.getInput().front(), a.getFactor()));
+      });
+  lowerings.add<ExpDiffOp>(
+      [](KernelEmitter &at, ExpDiffOp op, auto a) -> Result {
+        return one(at.lowerExpDiff(op, a.getScores().front(), a.getRowMax(),
+                                   a.getScaleLog2().front()));
+      });
+  lowerings.add<RowSumOp>([](KernelEmitter &at, RowSumOp op, auto a) -> Result {
+    return rows(at.lowerRowSum(op, a.getProbs().front(), a.getInit(),
+                               a.getInitScale()));
+  });
+  lowerings.add<TruncateOp>(
+      [](KernelEmitter &at, TruncateOp op, auto a) -> Result {
+        return one(at.lowerTruncate(op, a.getInput().front()));
+      });
+  lowerings.add<PVOp>([](KernelEmitter &at, PVOp op, auto a) -> Result {
+    return one(
+        at.lowerPV(op, a.getAcc().front(), a.getProbs().front(), a.getValue()));
+  });
+  lowerings.add<WaitTileOp>(
+      [](KernelEmitter &at, WaitTileOp op, auto a) -> Result {
+        at.waitForSlot(a.getTile(), !isKeyTile(op.getTile()));
+        return ResultValues();
+      });
+  lowerings.add<RingReleaseOp>([](KernelEmitter &at, RingReleaseOp op,
+                                  auto a) -> Result {
+    // Without a producer the CTA refills a stage itself (lowerStep).
+    if (!at.hasProducer())
+      return failure();
+    SmallVector<Value> after;
+    for (ValueRange rows : a.getAfter())
+      llvm::append_range(after, rows);
+    at.lowerRingRelease(isKeyTile(op.getTile()), a.getTile().front(), after);
+    return ResultValues();
+  });
+  lowerings.add<WaitTurnOp>([](KernelEmitter &at, WaitTurnOp, auto) -> Result {
+    at.waitForTurn();
+    return ResultValues();
+  });
+  lowerings.add<PassTurnOp>([](KernelEmitter &at, PassTurnOp, auto) -> Result {
+    at.passTurn();
+    return ResultValues();
+  });
+  patterns.add<WaitGemmsLowering>(converter, patterns.getContext(), kernel,
+                                  rotated);
+}
