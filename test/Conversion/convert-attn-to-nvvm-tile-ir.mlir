@@ -180,9 +180,10 @@ func.func @tail_unmasked(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf
 // block applies cap * tanh(s * scale / cap) before its row max (the cap
 // folded into the row max and the exponentials' multiplier).
 // CHECK-LABEL: llvm.func @softcapped(
+// The scale operand's constant, cloned into the kernel before the loops:
+// scale / cap.
+// CHECK:         %[[SCALE:.*]] = arith.constant 1.250000e-01 : f32
 // CHECK:         scf.for
-// The scale operand's constant, cloned into the kernel: scale / cap.
-// CHECK:           %[[SCALE:.*]] = arith.constant 1.250000e-01 : f32
 // CHECK:           %[[DIVISOR:.*]] = arith.constant 3.000000e+01 : f32
 // CHECK-NEXT:      %[[INNER:.*]] = arith.divf %[[SCALE]], %[[DIVISOR]] : f32
 // CHECK-NEXT:      %[[SCALED:.*]] = arith.mulf %{{.*}}, %[[INNER]] : f32
@@ -1190,8 +1191,8 @@ func.func @rotated_unmasked(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64
 // CHECK:         %[[FULL:.*]]:5 = scf.for
 // CHECK-NOT:     griddepcontrol
 // CHECK:         nvvm.griddepcontrol launch_dependents
-// CHECK-NEXT:    arith.constant 1 : index
-// CHECK-NEXT:    scf.for %{{.*}} iter_args(%{{.*}} = %[[FULL]]#0,
+// CHECK-NOT:     scf.for
+// CHECK:         scf.for %{{.*}} iter_args(%{{.*}} = %[[FULL]]#0,
 // CHECK-NOT:     griddepcontrol
 // CHECK:         llvm.return
 func.func @launch_dependents_between_loops(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {

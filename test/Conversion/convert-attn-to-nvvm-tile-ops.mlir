@@ -250,9 +250,9 @@ func.func @mask(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg
 // and the LSE's scale is 1). Each tanh value is multiplied by the cap
 // before the row max reads it.
 // CHECK-LABEL: llvm.func @softcap_per_score(
+// CHECK:         %[[SCALE:.*]] = arith.constant 1.250000e-01 : f32
 // CHECK:         scf.for
-// CHECK:           %[[SCALE:.*]] = arith.constant 1.250000e-01 : f32
-// CHECK-NEXT:      %[[S0:.*]] = llvm.extractvalue %[[S:[0-9]+]][0] :
+// CHECK:           %[[S0:.*]] = llvm.extractvalue %[[S:[0-9]+]][0] :
 // CHECK:           %[[CAP:.*]] = arith.constant 3.000000e+01 : f32
 // CHECK-NEXT:      %[[INNER:.*]] = arith.divf %[[SCALE]], %[[CAP]] : f32
 // CHECK-NEXT:      %[[X0:.*]] = arith.mulf %[[S0]], %[[INNER]] : f32
@@ -318,9 +318,9 @@ func.func @softcap_per_score(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x6
 // multiplier, exp2(t (cap c) - m c).
 // CHECK-LABEL: llvm.func @softcap(
 // CHECK:         %[[LOG2E:.*]] = arith.constant 1.44269502 : f32
+// CHECK:         %[[SCALE:.*]] = arith.constant 1.250000e-01 : f32
 // CHECK:         scf.for {{.*}} iter_args(%[[M0:[^ ]+]] = %{{[^,]+}},
-// CHECK:           %[[SCALE:.*]] = arith.constant 1.250000e-01 : f32
-// CHECK-NEXT:      %[[S0:.*]] = llvm.extractvalue %[[S:[0-9]+]][0] :
+// CHECK:           %[[S0:.*]] = llvm.extractvalue %[[S:[0-9]+]][0] :
 // CHECK-NEXT:      %[[S1:.*]] = llvm.extractvalue %[[S]][1] :
 // CHECK:           llvm.extractvalue %[[S]][31] :
 // CHECK-NEXT:      %[[CAP:.*]] = arith.constant 3.000000e+01 : f32

@@ -326,7 +326,8 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
 
   if (!plan.warpSpecialize()) {
     // Thread 0 is producer and consumer: it fills both stages up front and
-    // refills each after the block barrier that ends its use (kvStep).
+    // refills each after the block barrier that ends its use
+    // (refillStages).
     ifThen(isLeader, [&] {
       loadQuery();
       for (int64_t s = 0; s < smem.getStages(); ++s) {
@@ -336,7 +337,7 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
         ifThen(inRange, [&] { issueKeyValueLoads(c32(s), kb); });
       }
     });
-    emitConsumer(output, lse, bounds);
+    emitConsumer(output, lse);
     LLVM::ReturnOp::create(b, loc, ValueRange{});
     return;
   }
@@ -373,7 +374,7 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
     NVVM::SetMaxRegisterOp::create(
         b, loc, plan.warpSpecialization.getConsumerRegisters(),
         NVVM::SetMaxRegisterAction::increase);
-    emitConsumer(output, lse, bounds);
+    emitConsumer(output, lse);
   }
   LLVM::ReturnOp::create(b, loc, ValueRange{});
 }
@@ -469,6 +470,7 @@ SmallVector<Value> KernelEmitter::tileBounds() {
     irBounds.push_back(plan.kvLoops.back().loop.getUpperBound());
   }
   SmallVector<Value> bounds = index.lower(b, irBounds);
+  kvBegin = bounds.front();
   kvEnd = bounds.back();
   return bounds;
 }
@@ -497,43 +499,27 @@ void KernelEmitter::loadQuery() {
 /// normalizes and stores O and the LSE. The region's other ops have no effects
 /// and no regions (the plan reader's verifyTileTopLevel): each is computed
 /// where an op reads it, or is the Q load, which loadQuery issues.
-void KernelEmitter::emitConsumer(Value output, Value lse,
-                                 ArrayRef<Value> bounds) {
-  Value kvBegin = bounds.front();
+void KernelEmitter::emitConsumer(Value output, Value lse) {
   TileValues tileValues;
-  SmallVector<Value> carried, loopBounds;
-  Value hasBlocks;
-  bool started = false;
-  // Before the first kv op: lower the initial m, l and O (the first loop's
-  // inits, or those the rotated loops' prologue yields without blocks), and
-  // let warpgroup 0 take the first ping-pong turn.
-  auto startKvOps = [&] {
-    assert(!started && "the kv ops start once");
-    started = true;
-    scf::ForOp first = plan.kvLoops.front().loop;
-    ValueRange starts = plan.pipeline
-                            ? plan.pipeline->prologue.elseYield().getOperands()
-                            : first.getInitArgs();
-    SmallVector<Value> initial;
-    for (Value init : starts)
-      if (auto constant = init.getDefiningOp<arith::ConstantOp>();
-          constant &&
-          (!plan.pipeline ||
-           constant->getBlock() != plan.pipeline->prologue.elseBlock())) {
-        lowerConstant(tileValues, constant);
-        initial.push_back(init);
-      }
-    carried = flatten(tileValues, initial);
-    if (plan.pingPong) {
-      // Warpgroup 0 goes first: warpgroup 1 pre-arrives on its barrier.
-      ifThen(eqI(warpgroup, c32(1)), [&] { passTurn(); });
-    }
-  };
-  scf::ForOp last = plan.kvLoops.back().loop;
-  Block *tile = last->getBlock();
+  // The kv ops: the rotated loops' prologue (or the first kv loop) up to
+  // their epilogue (or the last kv loop), with what the tile computes
+  // between them.
+  Operation *firstKvOp = plan.pipeline
+                             ? plan.pipeline->prologue.getOperation()
+                             : plan.kvLoops.front().loop.getOperation();
+  Operation *lastKvOp = plan.pipeline ? plan.pipeline->epilogue.getOperation()
+                                      : plan.kvLoops.back().loop.getOperation();
+  Block *tile = lastKvOp->getBlock();
   assert(plan.finalize->getBlock() == tile &&
          "attn.finalize reads the kv loops' results in their block");
+  // Whether the walk is past the kv ops' first and up to their last: those
+  // ops are lowered with them.
+  bool inKvOps = false;
   for (Operation &op : tile->without_terminator()) {
+    if (inKvOps) {
+      inKvOps = &op != lastKvOp;
+      continue;
+    }
     if (isa<LaunchDependentsOp>(op)) {
       lowerLaunchDependents();
       continue;
@@ -542,79 +528,21 @@ void KernelEmitter::emitConsumer(Value output, Value lse,
     if (auto wait = dyn_cast<WaitTileOp>(op)) {
       assert(wait.getTile() == plan.queryLoad.getTile() &&
              "the plan reader admits Q's wait only");
-      waitBarrier(queryBarrier(), c32(0));
+      waitForQuery();
       continue;
     }
     if (auto finalize = dyn_cast<FinalizeOp>(op)) {
-      assert(started && "attn.finalize reads the kv loops' results");
       lowerFinalize(tileValues, finalize, output, lse);
       continue;
     }
-    if (plan.pipeline && &op == plan.pipeline->prologue) {
-      // Rotated loops (attn-pipeline-kv-loops) start after their prologue
-      // (block `begin`'s stage 0).
-      startKvOps();
-      hasBlocks = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                                        kvBegin, kvEnd);
-      carried = ifThenElse(
-          hasBlocks, [&] { return overlapPrologue(tileValues, kvBegin); },
-          [&] { return overlapNoBlocks(tileValues); });
+    if (&op != firstKvOp)
       continue;
-    }
-    if (plan.pipeline && &op == plan.pipeline->epilogue) {
-      // The epilogue: the last block's stage 1.
-      Value accResult = plan.pipeline->epilogue.getResult(0);
-      SmallVector<Value> lastResults(carried);
-      Value acc =
-          tileValues.at(plan.pipeline->epilogue.elseYield().getOperand(0))
-              .front();
-      tileValues[accResult] = {
-          ifThenElse(
-              hasBlocks,
-              [&]() -> SmallVector<Value> {
-                Value lastIteration = toI32(arith::SubIOp::create(
-                    b, loc, arith::SubIOp::create(b, loc, kvEnd, cIdx(1)),
-                    kvBegin));
-                return {overlapEpilogue(lastResults, lastIteration)};
-              },
-              [&]() -> SmallVector<Value> { return {acc}; })[0]};
-      continue;
-    }
-    auto loop = dyn_cast<scf::ForOp>(op);
-    const KvLoop *kv = llvm::find_if(
-        plan.kvLoops, [&](const KvLoop &k) { return loop && k.loop == loop; });
-    if (kv == plan.kvLoops.end())
-      continue;
-    if (!started)
-      startKvOps();
-    if (loopBounds.empty()) {
-      loopBounds.assign(bounds.begin(), bounds.end());
-      // Rotated loops run blocks max(bound, begin + 1) on, computed from
-      // this tile's bounds of the range as the IR computes them.
-      if (plan.pipeline) {
-        IRMapping unrotated;
-        unrotated.map(plan.pipeline->unrotatedBounds, bounds);
-        SmallVector<Value> irBounds;
-        for (const KvLoop &k : plan.kvLoops)
-          irBounds.push_back(k.loop.getLowerBound());
-        irBounds.push_back(last.getUpperBound());
-        loopBounds = index.lower(b, irBounds, &unrotated);
-      }
-    }
-    size_t i = kv - plan.kvLoops.begin();
-    auto lowered = scf::ForOp::create(b, loc, loopBounds[i], loopBounds[i + 1],
-                                      cIdx(1), carried);
-    {
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(lowered.getBody());
-      Value kb = lowered.getInductionVar();
-      Value iteration = toI32(arith::SubIOp::create(b, loc, kb, kvBegin));
-      scf::YieldOp::create(
-          b, loc, kvStep(kb, iteration, lowered.getRegionIterArgs(), *kv));
-    }
-    carried = lowered.getResults();
-    if (loop == last)
-      unflatten(tileValues, last.getResults(), carried);
+    // Warpgroup 0 takes the first ping-pong turn: warpgroup 1 pre-arrives
+    // on its barrier.
+    if (plan.pingPong)
+      ifThen(eqI(warpgroup, c32(1)), [&] { passTurn(); });
+    lowerKvOps(tileValues, firstKvOp, lastKvOp);
+    inKvOps = firstKvOp != lastKvOp;
   }
 }
 

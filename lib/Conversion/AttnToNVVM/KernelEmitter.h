@@ -77,7 +77,10 @@ struct KernelState {
   /// the tile's first row).
   Value rowInTile;
   Value batch, head, kvHead, rowBegin;
-  Value seqQ, seqK, kvEnd;
+  Value seqQ, seqK;
+  /// The tile's kv range (index): its first block, which is ring iteration
+  /// 0, and its end.
+  Value kvBegin, kvEnd;
   /// Varlen and split-KV kernels: the batch size (a kernel parameter).
   Value batchCount;
   /// Split-KV kernels: this CTA's kv split, and the split count where it
@@ -144,6 +147,9 @@ public:
                         ValueRange initScale);
   /// attn.truncate: each pair of adjacent elements rounded into one i32.
   Value lowerTruncate(TruncateOp op, Value input);
+  /// A splat arith.constant of tile type `type` (the loops' initial m, l
+  /// and O; a rotated loop's P and alpha for a tile without kv blocks).
+  SmallVector<Value> lowerConstant(RankedTensorType type, double value);
   /// attn.pv: O += P V, an f32 P rounded to V's element type first.
   Value lowerPV(PVOp op, Value acc, Value probs, ValueRange value);
   /// The registers a P V reads as its A operand (or stores to shared
@@ -152,6 +158,10 @@ public:
   SmallVector<Value> probsOperand(PVOp op, Value probs);
   /// attn.wait_tile of a ring tile at `slot` (stage, phase).
   void waitForSlot(ValueRange slot, bool isValue);
+  /// attn.wait_tile of Q: phase 0 of its barrier.
+  void waitForQuery() { waitBarrier(queryBarrier(), c32(0)); }
+  /// attn.launch_dependents: griddepcontrol.launch_dependents.
+  void lowerLaunchDependents();
   /// attn.wait_gemms: waits until at most `pending` wgmma groups are in
   /// flight; then `live` (a rotated step's P registers) may be reused.
   void lowerWaitGemms(int64_t pending, ArrayRef<Value> live);
@@ -240,24 +250,14 @@ private:
   Value packPair(Value lo, Value hi, Type element);
 
   //===--- tile values: the consumer's IR values in registers ------------===//
-  /// The kernel values of tile IR values outside a kv step (the loops'
-  /// initial values and results), as the lowerings take them.
+  /// The kernel values of the kv ops' results that later ops read
+  /// (attn.finalize), as the lowerings take them.
   using TileValues = DenseMap<Value, SmallVector<Value>>;
   /// The elements of an accumulator-layout tile's struct.
   SmallVector<Value> unpackTile(Value tile) {
     return unpack(tile,
                   cast<LLVM::LLVMStructType>(tile.getType()).getBody().size());
   }
-  /// Kernel values of the loop-carried tile IR `irValues` in order (a ring
-  /// tile, which a rotated loop carries, has none: its slot follows from
-  /// the ring iteration) and back.
-  SmallVector<Value> flatten(const TileValues &values, ValueRange irValues);
-  ValueRange unflatten(TileValues &values, ValueRange irValues,
-                       ValueRange flat);
-  /// Lowers a splat arith.constant (the loops' initial m, l and O).
-  void lowerConstant(TileValues &values, arith::ConstantOp constant);
-  /// attn.launch_dependents: griddepcontrol.launch_dependents.
-  void lowerLaunchDependents();
   /// attn.finalize and the O and LSE stores of the tile.
   void lowerFinalize(const TileValues &values, FinalizeOp op, Value output,
                      Value lse);
@@ -287,31 +287,26 @@ private:
   Value warpgroupBarrier() {
     return add(warpgroup, c32(smem.getWarpgroupBarriers().front()));
   }
-  /// Lowers kv step `step` (a kv loop's body, the rotated loops' prologue
-  /// or epilogue) at the insertion point and returns the kernel values of
-  /// `results`, values of the step. Its ops are cloned, `kvBlock` standing
-  /// for the loop's induction variable (or the rotated loops' kv begin),
-  /// `values` for the tile values it reads from outside and ring
-  /// iteration `iteration`'s slot for its K and V; then the tile op
-  /// patterns convert the clones.
-  SmallVector<Value> lowerStep(const TileValues &values, Block *step,
-                               Value kvBlock, Value iteration,
-                               ValueRange results);
-  /// One kv block of `kv`: its body's ops, the ring slots of `iteration`
-  /// (in a rotated loop, the carried V of the iteration before).
-  SmallVector<Value> kvStep(Value kvBlock, Value iteration, ValueRange carried,
-                            const KvLoop &kv);
-  /// The rotated loops' prologue (its then block: stage 0 of block
-  /// `kvBegin`, ring iteration 0), the loops starting from `initial`;
-  /// returns the carried values.
-  SmallVector<Value> overlapPrologue(const TileValues &initial, Value kvBegin);
-  /// The prologue's else block: the same carried values for a tile without
-  /// kv blocks.
-  SmallVector<Value> overlapNoBlocks(const TileValues &initial);
-  /// The rotated loops' epilogue (its then block: stage 1 of the last block,
-  /// ring iteration `lastIteration`), reading the last loop's results
-  /// `carried`: the final accumulator.
-  Value overlapEpilogue(ValueRange carried, Value lastIteration);
+  /// The tile value of a K or V tile in the ring slot of kv iteration
+  /// `iteration` (i32): a cast of its stage and phase parity.
+  Value ringSlot(Type tileType, Value iteration);
+  /// The ring iteration (i32) of kv block `kvBlock` (index).
+  Value ringIteration(Value kvBlock);
+  /// Gives each K and V tile of the kv ops `kvOps` (clones in the kernel)
+  /// its ring slot, computed from the kv iteration: an attn.ring_pop's or
+  /// attn.load_tile's results and a rotated loop's carried V, inside the
+  /// loop and after it.
+  void placeRingSlots(ArrayRef<Operation *> kvOps);
+  /// Without a producer: the end of each kv loop's step refills its V's
+  /// stage (releaseValues).
+  void refillStages(ArrayRef<Operation *> kvOps);
+  /// Lowers the kv ops `first` to `last` of the consumer's tile (the
+  /// rotated loops' prologue or the first kv loop up to their epilogue or
+  /// the last kv loop) at the insertion point: clones them into the kernel,
+  /// places their ring slots and converts them, the loops and branches by
+  /// SCF's structural type conversion and each tile op by its pattern.
+  /// Maps their results that later ops read in `values`.
+  void lowerKvOps(TileValues &values, Operation *first, Operation *last);
   /// The i32 value of a tile-space symbol in the kernel: a parameter or a
   /// compiled-in constant.
   Value symbolValue(attnc::rt::Symbol symbol);
@@ -325,15 +320,14 @@ private:
   void setTile(ArrayRef<TileDim> space, ArrayRef<Value> coords);
   /// The bounds of the tile's kv loops, lowered from the IR's: each loop's
   /// lower bound, then the last loop's upper bound (the range before a
-  /// rotation, for rotated loops); also sets kvEnd.
+  /// rotation, for rotated loops); also sets kvBegin and kvEnd.
   SmallVector<Value> tileBounds();
   /// The bounds of the producer's kv loop, lowered from the IR's.
   std::pair<Value, Value> producerBounds();
   void loadQuery();
   /// Consumer warpgroups on the CTA's tile: the ops of the tile's region in
-  /// IR order. `bounds` are tileBounds(): kv loop `i` runs from `bounds[i]`
-  /// to `bounds[i + 1]`, or, rotated, from max(bounds[i], begin + 1) on.
-  void emitConsumer(Value output, Value lse, ArrayRef<Value> bounds);
+  /// IR order, the kv ops by lowerKvOps (after tileBounds()).
+  void emitConsumer(Value output, Value lse);
   /// This thread's O values scaled by `inv` per row, packed as element
   /// pairs (pair k holds values 2k and 2k + 1) in the output element type.
   SmallVector<Value> normalizedPairs(ArrayRef<Value> o, const RowValues &inv);
@@ -405,10 +399,12 @@ private:
 };
 
 /// The conversion patterns of the tile ops of a kv step, one per op, each
-/// lowering with `kernel`'s values (TileOpPatterns.cpp). `rotated`: the
-/// step is a rotated loop's, whose P V reads the P carried into it.
+/// lowering with `kernel`'s values (TileOpPatterns.cpp). `probsInFlight`:
+/// the attn.wait_gemms that frees the registers of a rotated step's P V,
+/// which reads the P carried into the step, and that P V.
 void populateKvStepPatterns(const KernelEmitter &kernel,
-                            const TypeConverter &converter, bool rotated,
+                            const TypeConverter &converter,
+                            const DenseMap<Operation *, PVOp> &probsInFlight,
                             RewritePatternSet &patterns);
 
 /// The launch interface of the kernel for `plan` (KernelAbi.cpp): its

@@ -1,17 +1,20 @@
-//===- KernelStep.cpp - one kv block of a consumer ------------------------===//
+//===- KernelStep.cpp - the consumer's kv loops, converted in place -------===//
 //
 // Part of the attnc project, under the Apache License v2.0 with LLVM
 // Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 //
-// The online-softmax step of one kv block, op by op in IR order: the S
-// GEMM, mask, row max and sum, exponentials, O rescale and P V issue, and
-// the waits (attn.wait_tile, attn.wait_gemms) and releases where
-// attn-insert-waits placed them; in the loops attn-pipeline-kv-loops
-// rotated, with the previous block's P V in flight, and the rotation's
-// prologue and epilogue. Also the ring's stage and parity and the
-// ping-pong barriers.
+// The consumer's kv ops (the kv loops; with attn-pipeline-kv-loops's
+// rotation, its prologue and epilogue) are cloned into the kernel and
+// converted there: the loops and branches by SCF's structural type
+// conversion over FragmentTypeConverter, each tile op by its pattern
+// (TileOpPatterns.cpp), so the online-softmax step of a kv block runs op by
+// op in IR order with the waits (attn.wait_tile, attn.wait_gemms) and
+// releases where attn-insert-waits placed them. Before the conversion the
+// K and V tiles get their ring slots from the kv iteration, and a CTA
+// without a producer refills each stage at the end of its step. Also the
+// ring's stage and parity, the releases and the ping-pong barriers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +22,8 @@
 
 #include "attnc/Transforms/PipelineStages.h"
 
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -123,15 +128,15 @@ void KernelEmitter::lowerRingRelease(bool isKey, Value stage,
     releaseValues(stage, /*kvBlock=*/Value(), after);
 }
 
-/// Whether `op` names a ring slot (the stage arithmetic of its iteration,
-/// lowered before the step's other ops) rather than computing a tile.
+/// Whether `op` names a ring slot (the stage arithmetic of its iteration)
+/// rather than computing a tile.
 static bool isRingSlot(Operation &op) {
   return isa<RingPopOp, LoadTileOp, LoadPagedTileOp, LoadVarlenTileOp>(op);
 }
 
-/// The kernel values a conversion left for `irValue` at the cast `sink`
-/// (`irValue` to its converted types) built before it: the inputs of the
-/// cast chain that ends in `sink` and starts at values of those types.
+/// The kernel values a conversion left for a value at the cast `sink` (the
+/// value to its converted types) built before it: the inputs of the cast
+/// chain that ends in `sink` and starts at values of those types.
 static SmallVector<Value> convertedValues(UnrealizedConversionCastOp sink) {
   Value v = sink.getInputs().front();
   while (auto cast = v.getDefiningOp<UnrealizedConversionCastOp>()) {
@@ -141,11 +146,11 @@ static SmallVector<Value> convertedValues(UnrealizedConversionCastOp sink) {
       break;
     v = cast.getInputs().front();
   }
-  llvm::report_fatal_error("convert-attn-to-nvvm: a kv step's result was "
+  llvm::report_fatal_error("convert-attn-to-nvvm: a kv loop's result was "
                            "not converted to its kernel values");
 }
 
-/// Erases the casts between tile values and kernel values that a step's
+/// Erases the casts between tile values and kernel values that the
 /// conversion left unused in `block`.
 static void eraseDeadCasts(Block *block) {
   SmallVector<UnrealizedConversionCastOp> casts;
@@ -156,151 +161,217 @@ static void eraseDeadCasts(Block *block) {
       cast.erase();
 }
 
-SmallVector<Value> KernelEmitter::lowerStep(const TileValues &values,
-                                            Block *step, Value kvBlock,
-                                            Value iteration,
-                                            ValueRange results) {
-  MLIRContext *ctx = b.getContext();
-  auto castTo = [&](Type type, ValueRange kernelValues) {
-    return UnrealizedConversionCastOp::create(b, loc, type, kernelValues)
-        .getResult(0);
-  };
-  // The clones read the kv block (the loop's induction variable, or the
-  // rotated loops' begin in their prologue) ...
-  IRMapping clones;
-  if (auto loop = dyn_cast<scf::ForOp>(step->getParentOp()))
-    clones.map(loop.getInductionVar(), kvBlock);
-  else if (plan.pipeline)
-    clones.map(plan.pipeline->begin, kvBlock);
-  // ... and their K and V tiles in the ring slots of `iteration`.
-  for (Operation &op : step->without_terminator())
-    if (isRingSlot(op)) {
-      auto [stage, phase] = stageAndPhase(iteration);
-      for (Value tile : op.getResults())
-        clones.map(tile, castTo(tile.getType(), {stage, phase}));
+/// Erases the ops nested in `kvOps` that nothing reads and that have no
+/// effects: a tile op whose result nothing reads (an attn.mask left out of
+/// a loop's scores, say) is not in the kernel.
+static void eraseUnusedOps(ArrayRef<Operation *> kvOps) {
+  SmallVector<Operation *> nested;
+  for (Operation *op : kvOps)
+    op->walk([&](Operation *inner) {
+      if (inner != op && inner->getNumRegions() == 0)
+        nested.push_back(inner);
+    });
+  // Users come after the ops they read: erase from the last.
+  for (Operation *op : llvm::reverse(nested))
+    if (isOpTriviallyDead(op))
+      op->erase();
+}
+
+/// The full wait of each rotated step after its P V, which reads the P
+/// carried into the step: the wait keeps those registers live.
+static DenseMap<Operation *, PVOp>
+findProbsInFlight(ArrayRef<Operation *> kvOps) {
+  DenseMap<Operation *, PVOp> probsInFlight;
+  for (Operation *op : kvOps)
+    op->walk([&](Block *step) {
+      if (!isRotatedStep(step))
+        return;
+      PVOp pv = *step->getOps<PVOp>().begin();
+      for (Operation *next = pv->getNextNode(); next;
+           next = next->getNextNode())
+        if (auto wait = dyn_cast<WaitGemmsOp>(next);
+            wait && wait.getPending() == 0) {
+          probsInFlight[wait] = pv;
+          break;
+        }
+    });
+  return probsInFlight;
+}
+
+Value KernelEmitter::ringSlot(Type tileType, Value iteration) {
+  auto [stage, phase] = stageAndPhase(iteration);
+  return UnrealizedConversionCastOp::create(b, loc, tileType,
+                                            ValueRange{stage, phase})
+      .getResult(0);
+}
+
+Value KernelEmitter::ringIteration(Value kvBlock) {
+  return toI32(arith::SubIOp::create(b, loc, kvBlock, kvBegin));
+}
+
+void KernelEmitter::placeRingSlots(ArrayRef<Operation *> kvOps) {
+  OpBuilder::InsertionGuard guard(b);
+  // Each step (a loop body, the rotated loops' prologue or epilogue) starts
+  // with the ring slots of its K and V tiles: in a loop those of the loop's
+  // iteration, in the prologue those of iteration 0; a rotated loop carries
+  // the previous block's V, in the slot of the previous iteration.
+  SmallVector<Block *> steps;
+  SmallVector<Operation *> placed;
+  for (Operation *op : kvOps)
+    op->walk([&](Block *step) { steps.push_back(step); });
+  for (Block *step : steps) {
+    auto loop = dyn_cast<scf::ForOp>(step->getParentOp());
+    b.setInsertionPointToStart(step);
+    SmallVector<Operation *> pops = llvm::to_vector(
+        llvm::make_pointer_range(llvm::make_filter_range(*step, isRingSlot)));
+    for (Operation *pop : pops) {
+      Value iteration = loop ? ringIteration(loop.getInductionVar()) : c32(0);
+      for (Value tile : pop->getResults())
+        tile.replaceAllUsesWith(ringSlot(tile.getType(), iteration));
     }
-  // A rotated loop carries the previous block's V: its ring slot is that of
-  // the previous iteration.
-  for (BlockArgument carried : step->getArguments())
-    if (isRingTile(carried)) {
-      auto [stage, phase] =
-          stageAndPhase(arith::SubIOp::create(b, loc, iteration, c32(1)));
-      clones.map(carried, castTo(carried.getType(), {stage, phase}));
-    }
-  // A value from outside the step: a tile's kernel values, else the index
-  // and scale arithmetic that computes it.
-  IRMapping local = clones;
-  auto mapOutside = [&](Value v) {
-    Operation *def = v.getDefiningOp();
-    if (clones.contains(v) || (def && def->getBlock() == step))
-      return;
-    if (!isa<RankedTensorType>(v.getType())) {
-      clones.map(v, index.lower(b, v, &local));
-      return;
-    }
-    auto known = values.find(v);
-    if (known != values.end()) {
-      clones.map(v, castTo(v.getType(), known->second));
-      return;
-    }
-    // Q, which attn.qk reads at its own offset in shared memory: no kernel
-    // value stands for it.
-    assert(isa<SwizzledSharedAttr>(
-               cast<RankedTensorType>(v.getType()).getEncoding()) &&
-           "a kv step reads the tiles of the loops' values and Q");
-    clones.map(v, castTo(v.getType(), {}));
-  };
-  SmallVector<Operation *> converted;
-  for (Operation &op : step->without_terminator()) {
-    // A tile op whose result nothing reads is not in the kernel.
-    if (isRingSlot(op) || (op.use_empty() && isMemoryEffectFree(&op)))
+    // (Erased once the step's slots are built: the insertion point is the
+    // first of them.)
+    llvm::append_range(placed, pops);
+    if (!loop)
       continue;
-    for (Value operand : op.getOperands())
-      mapOutside(operand);
-    converted.push_back(b.clone(op, clones));
+    for (BlockArgument carried : loop.getRegionIterArgs())
+      if (isRingTile(carried)) {
+        carried.replaceAllUsesWith(ringSlot(
+            carried.getType(),
+            arith::SubIOp::create(b, loc, ringIteration(loop.getInductionVar()),
+                                  c32(1))));
+      }
   }
-  // The results, each as a cast to its kernel values' types, read after
-  // the conversion.
-  SmallVector<UnrealizedConversionCastOp> sinks;
-  for (Value result : results) {
-    if (isRingTile(result))
+  for (Operation *pop : placed)
+    pop->erase();
+  // After a rotated loop, its V is that of the range's last block.
+  for (Operation *op : kvOps) {
+    auto loop = dyn_cast<scf::ForOp>(op);
+    if (!loop)
       continue;
-    mapOutside(result);
-    sinks.push_back(UnrealizedConversionCastOp::create(
-        b, loc, fragments.convertTileType(result.getType()),
-        clones.lookup(result)));
+    for (Value result : loop.getResults())
+      if (isRingTile(result)) {
+        b.setInsertionPointAfter(loop);
+        result.replaceAllUsesWith(ringSlot(
+            result.getType(), ringIteration(arith::SubIOp::create(
+                                  b, loc, loop.getUpperBound(), cIdx(1)))));
+      }
+  }
+}
+
+void KernelEmitter::refillStages(ArrayRef<Operation *> kvOps) {
+  // Without a producer the CTA refills a stage itself once every thread is
+  // done with it: after each kv block's P V, at the end of its step.
+  OpBuilder::InsertionGuard guard(b);
+  for (Operation *op : kvOps) {
+    auto loop = dyn_cast<scf::ForOp>(op);
+    if (!loop)
+      continue;
+    auto pvs = loop.getBody()->getOps<PVOp>();
+    if (pvs.empty())
+      continue;
+    Value stage = (*pvs.begin())
+                      .getValue()
+                      .getDefiningOp<UnrealizedConversionCastOp>()
+                      .getInputs()
+                      .front();
+    b.setInsertionPoint(loop.getBody()->getTerminator());
+    releaseValues(stage, loop.getInductionVar());
+  }
+}
+
+void KernelEmitter::lowerKvOps(TileValues &values, Operation *first,
+                               Operation *last) {
+  MLIRContext *ctx = b.getContext();
+  Block *tile = first->getBlock();
+  // Whether `v` is computed by the kv ops (or is an argument of a block of
+  // theirs).
+  auto isKvOp = [&](Operation *op) {
+    Operation *top = tile->findAncestorOpInBlock(*op);
+    return top && !top->isBeforeInBlock(first) && !last->isBeforeInBlock(top);
+  };
+  auto inKvOps = [&](Value v) {
+    Operation *def = v.getDefiningOp();
+    return isKvOp(def ? def : v.getParentBlock()->getParentOp());
+  };
+  // What the kv ops read from before them: the loops' initial tiles
+  // (splat constants, converted with the rest), Q, which attn.qk reads at
+  // its own offset in shared memory (no kernel value stands for it), and
+  // the index and scale arithmetic, cloned by `index`.
+  IRMapping clones;
+  // The clones the conversion lowers: the kv ops and their initial tiles.
+  SmallVector<Operation *> converted;
+  auto mapOutside = [&](Value v) {
+    if (clones.contains(v) || inKvOps(v))
+      return;
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    if (!type) {
+      clones.map(v, index.lower(b, v));
+      return;
+    }
+    if (auto constant = v.getDefiningOp<arith::ConstantOp>()) {
+      Operation *initial = b.clone(*constant);
+      converted.push_back(initial);
+      clones.map(v, initial->getResult(0));
+      return;
+    }
+    assert(isa<SwizzledSharedAttr>(type.getEncoding()) &&
+           "the kv ops read no other tile from before them");
+    clones.map(v, UnrealizedConversionCastOp::create(b, loc, type, ValueRange())
+                      .getResult(0));
+  };
+  SmallVector<Operation *> kvOps;
+  for (Operation *op = first;; op = op->getNextNode()) {
+    op->walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands())
+        mapOutside(operand);
+    });
+    kvOps.push_back(b.clone(*op, clones));
+    if (op == last)
+      break;
+  }
+  llvm::append_range(converted, kvOps);
+  eraseUnusedOps(kvOps);
+  // Their results that ops after them read (attn.finalize), each as a cast
+  // to its kernel values' types, read after the conversion.
+  SmallVector<std::pair<Value, UnrealizedConversionCastOp>> sinks;
+  for (Operation *op = first;; op = op->getNextNode()) {
+    for (Value result : op->getResults())
+      if (!isRingTile(result) &&
+          llvm::any_of(result.getUsers(),
+                       [&](Operation *user) { return !isKvOp(user); }))
+        sinks.emplace_back(
+            result, UnrealizedConversionCastOp::create(
+                        b, loc, fragments.convertTileType(result.getType()),
+                        clones.lookup(result)));
+    if (op == last)
+      break;
   }
 
-  // The stage of the step's V, which a CTA without a producer refills.
-  Value refilledStage;
-  auto pvs = step->getOps<PVOp>();
-  if (!hasProducer() && !pvs.empty())
-    refilledStage = clones.lookup((*pvs.begin()).getValue())
-                        .getDefiningOp<UnrealizedConversionCastOp>()
-                        .getInputs()
-                        .front();
+  placeRingSlots(kvOps);
+  if (!hasProducer())
+    refillStages(kvOps);
+  DenseMap<Operation *, PVOp> probsInFlight = findProbsInFlight(kvOps);
 
   ConversionTarget target(*ctx);
   target.addIllegalDialect<AttnDialect>();
   target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+  // Tile constants and poison become kernel values too.
+  target.addDynamicallyLegalOp<arith::ConstantOp, ub::PoisonOp>(
+      [](Operation *op) {
+        return !isa<RankedTensorType>(op->getResult(0).getType());
+      });
   RewritePatternSet patterns(ctx);
-  populateKvStepPatterns(*this, fragments, isRotatedStep(step), patterns);
+  populateKvStepPatterns(*this, fragments, probsInFlight, patterns);
+  scf::populateSCFStructuralTypeConversionsAndLegality(fragments, patterns,
+                                                       target);
   if (failed(applyPartialConversion(converted, target, std::move(patterns))))
-    llvm::report_fatal_error("convert-attn-to-nvvm: a kv step's tile op has "
-                             "no lowering (the plan reader admits none)");
+    llvm::report_fatal_error("convert-attn-to-nvvm: a kv op has no lowering "
+                             "(the plan reader admits none)");
 
-  SmallVector<Value> flat;
-  for (UnrealizedConversionCastOp sink : sinks) {
-    llvm::append_range(flat, convertedValues(sink));
+  for (auto [result, sink] : sinks) {
+    values[result] = convertedValues(sink);
     sink.erase();
   }
   eraseDeadCasts(b.getInsertionBlock());
-  // Without a producer the CTA refills the stage itself once every thread
-  // is done with it.
-  if (refilledStage)
-    releaseValues(refilledStage, kvBlock);
-  return flat;
-}
-
-SmallVector<Value> KernelEmitter::kvStep(Value kvBlock, Value iteration,
-                                         ValueRange carried, const KvLoop &kv) {
-  Block *body = kv.loop.getBody();
-  TileValues values;
-  unflatten(values, kv.loop.getRegionIterArgs(), carried);
-  return lowerStep(values, body, kvBlock, iteration,
-                   body->getTerminator()->getOperands());
-}
-
-SmallVector<Value> KernelEmitter::overlapPrologue(const TileValues &initial,
-                                                  Value kvBegin) {
-  // O stays as the loops start it: its stage 1 runs in the next step.
-  return lowerStep(initial, plan.pipeline->prologue.thenBlock(), kvBegin,
-                   c32(0), plan.pipeline->prologue.thenYield().getOperands());
-}
-
-SmallVector<Value> KernelEmitter::overlapNoBlocks(const TileValues &initial) {
-  // Stage 1 of a block that does not exist: P = 0, alpha = 1.
-  scf::IfOp prologue = plan.pipeline->prologue;
-  TileValues values = initial;
-  ValueRange yielded = prologue.elseYield().getOperands();
-  for (Value v : yielded)
-    if (auto constant = v.getDefiningOp<arith::ConstantOp>();
-        constant && constant->getBlock() == prologue.elseBlock())
-      lowerConstant(values, constant);
-  return flatten(values, yielded);
-}
-
-Value KernelEmitter::overlapEpilogue(ValueRange carried, Value lastIteration) {
-  scf::ForOp last = plan.kvLoops.back().loop;
-  Block *update = plan.pipeline->epilogue.thenBlock();
-  TileValues values;
-  unflatten(values, last.getResults(), carried);
-  auto [stage, phase] = stageAndPhase(lastIteration);
-  for (Value result : last.getResults())
-    if (isRingTile(result))
-      values[result] = {stage, phase};
-  // attn-pipeline-kv-loops leaves the V release out; one in IR written by
-  // hand is lowered as written: an arrival nothing waits for.
-  Value acc = (*update->getOps<PVOp>().begin()).getResult();
-  return lowerStep(values, update, kvEnd, Value(), acc).front();
 }

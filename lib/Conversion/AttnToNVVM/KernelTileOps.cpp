@@ -28,48 +28,18 @@ static int64_t rowOfElement(size_t i) {
   return WgmmaAccumulatorAttr::getRegisterRow(i);
 }
 
-SmallVector<Value> KernelEmitter::flatten(const TileValues &values,
-                                          ValueRange irValues) {
-  SmallVector<Value> flat;
-  for (Value v : irValues)
-    if (!isRingTile(v))
-      llvm::append_range(flat, values.at(v));
-  return flat;
-}
-
-ValueRange KernelEmitter::unflatten(TileValues &values, ValueRange irValues,
-                                    ValueRange flat) {
-  for (Value v : irValues) {
-    if (isRingTile(v))
-      continue;
-    size_t n = fragments.convertTileType(v.getType()).size();
-    values[v] = SmallVector<Value>(flat.take_front(n));
-    flat = flat.drop_front(n);
-  }
-  return flat;
-}
-
-void KernelEmitter::lowerConstant(TileValues &values,
-                                  arith::ConstantOp constant) {
-  auto splat = dyn_cast<SplatElementsAttr>(constant.getValue());
-  assert(splat && "readKernelPlan admits splat initial values only");
-  double value = splat.getSplatValue<APFloat>().convertToDouble();
-  Value tile = constant.getResult();
-  auto tileType = cast<RankedTensorType>(tile.getType());
-  if (isa<AccumulatorRowsAttr>(tileType.getEncoding())) {
-    values[tile] = {cF32(value), cF32(value)};
-    return;
-  }
-  LLVM::LLVMStructType type = fragments.convertAccumulatorType(tileType);
-  if (value == 0.0 && !std::signbit(value)) {
-    values[tile] = {LLVM::ZeroOp::create(b, loc, type)};
-    return;
-  }
+SmallVector<Value> KernelEmitter::lowerConstant(RankedTensorType type,
+                                                double value) {
+  if (isa<AccumulatorRowsAttr>(type.getEncoding()))
+    return {cF32(value), cF32(value)};
+  LLVM::LLVMStructType structType = fragments.convertAccumulatorType(type);
+  if (value == 0.0 && !std::signbit(value))
+    return {LLVM::ZeroOp::create(b, loc, structType)};
   // A 16-bit tile's registers each hold a pair of its elements.
-  Type element = tileType.getElementType();
-  Value v = element.isF32() ? cF32(value)
-                            : packPair(cF32(value), cF32(value), element);
-  values[tile] = {pack(SmallVector<Value>(type.getBody().size(), v), type)};
+  Value v = type.getElementType().isF32()
+                ? cF32(value)
+                : packPair(cF32(value), cF32(value), type.getElementType());
+  return {pack(SmallVector<Value>(structType.getBody().size(), v), structType)};
 }
 
 Value KernelEmitter::lowerQK(ValueRange key) {

@@ -16,6 +16,7 @@
 
 #include "KernelEmitter.h"
 
+#include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 using namespace mlir;
@@ -75,35 +76,22 @@ bool isKeyTile(Value tile) {
   });
 }
 
-/// The P V whose registers wait `op` frees in a rotated step: the step's P V
-/// before it, with no full wait between. A rotated step's P V reads the P
-/// carried into it, whose registers must hold it until the GEMM completes.
-PVOp probsInFlight(WaitGemmsOp op) {
-  if (op.getPending() != 0)
-    return {};
-  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
-    if (auto wait = dyn_cast<WaitGemmsOp>(prev); wait && wait.getPending() == 0)
-      return {};
-    if (auto pv = dyn_cast<PVOp>(prev))
-      return pv;
-  }
-  return {};
-}
-
-/// attn.wait_gemms; in a rotated step a full wait also keeps the carried P
-/// that the step's P V reads live up to it (the pattern reads that P V's
-/// operand through the rewriter).
+/// attn.wait_gemms; a full wait that frees the registers of a rotated
+/// step's P V also keeps the carried P it reads live up to the wait (read
+/// through the rewriter: the P V's operand, not the wait's).
 struct WaitGemmsLowering : OpConversionPattern<WaitGemmsOp> {
   WaitGemmsLowering(const TypeConverter &converter, MLIRContext *ctx,
-                    const KernelEmitter &kernel, bool rotated)
-      : OpConversionPattern(converter, ctx), kernel(kernel), rotated(rotated) {}
+                    const KernelEmitter &kernel,
+                    const DenseMap<Operation *, PVOp> &probsInFlight)
+      : OpConversionPattern(converter, ctx), kernel(kernel),
+        probsInFlight(probsInFlight) {}
 
   LogicalResult
   matchAndRewrite(WaitGemmsOp op, OneToNOpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
     KernelEmitter at(rewriter, kernel);
     SmallVector<Value> live;
-    if (PVOp pv = rotated ? probsInFlight(op) : PVOp())
+    if (PVOp pv = probsInFlight.lookup(op))
       live = at.probsOperand(pv, rewriter.getRemappedValue(pv.getProbs()));
     at.lowerWaitGemms(op.getPending(), live);
     rewriter.eraseOp(op);
@@ -111,7 +99,49 @@ struct WaitGemmsLowering : OpConversionPattern<WaitGemmsOp> {
   }
 
   const KernelEmitter &kernel;
-  bool rotated;
+  const DenseMap<Operation *, PVOp> &probsInFlight;
+};
+
+/// A splat tile constant (the loops' initial tiles).
+struct TileConstantLowering : OpConversionPattern<arith::ConstantOp> {
+  TileConstantLowering(const TypeConverter &converter, MLIRContext *ctx,
+                       const KernelEmitter &kernel)
+      : OpConversionPattern(converter, ctx), kernel(kernel) {}
+
+  LogicalResult
+  matchAndRewrite(arith::ConstantOp op, OneToNOpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    auto splat = dyn_cast<SplatElementsAttr>(op.getValue());
+    if (!type || !splat)
+      return rewriter.notifyMatchFailure(op, "not a splat tile");
+    KernelEmitter at(rewriter, kernel);
+    rewriter.replaceOpWithMultiple(
+        op, {at.lowerConstant(
+                type, splat.getSplatValue<APFloat>().convertToDouble())});
+    return success();
+  }
+
+  const KernelEmitter &kernel;
+};
+
+/// A poison tile (a rotated loop's V for a tile without kv blocks, which
+/// nothing reads): poison kernel values.
+struct TilePoisonLowering : OpConversionPattern<ub::PoisonOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ub::PoisonOp op, OneToNOpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    SmallVector<Type> types;
+    if (failed(getTypeConverter()->convertType(op.getType(), types)))
+      return rewriter.notifyMatchFailure(op, "not a tile");
+    SmallVector<Value> poison;
+    for (Type type : types)
+      poison.push_back(LLVM::PoisonOp::create(rewriter, op.getLoc(), type));
+    rewriter.replaceOpWithMultiple(op, {poison});
+    return success();
+  }
 };
 
 /// Adds the pattern of each tile op from its lowering.
@@ -129,10 +159,10 @@ struct TileOpLowerings {
 
 } // namespace
 
-void mlir::attn::hopper::populateKvStepPatterns(const KernelEmitter &kernel,
-                                                const TypeConverter &converter,
-                                                bool rotated,
-                                                RewritePatternSet &patterns) {
+void mlir::attn::hopper::populateKvStepPatterns(
+    const KernelEmitter &kernel, const TypeConverter &converter,
+    const DenseMap<Operation *, PVOp> &probsInFlight,
+    RewritePatternSet &patterns) {
   using Result = FailureOr<ResultValues>;
   TileOpLowerings lowerings{patterns, converter, kernel};
   lowerings.add<QKOp>([](KernelEmitter &at, QKOp, auto a) -> Result {
@@ -183,12 +213,21 @@ void mlir::attn::hopper::populateKvStepPatterns(const KernelEmitter &kernel,
   });
   lowerings.add<WaitTileOp>(
       [](KernelEmitter &at, WaitTileOp op, auto a) -> Result {
-        at.waitForSlot(a.getTile(), !isKeyTile(op.getTile()));
+        // Q has no ring slot: its load completes phase 0 of its barrier.
+        if (a.getTile().empty())
+          at.waitForQuery();
+        else
+          at.waitForSlot(a.getTile(), !isKeyTile(op.getTile()));
+        return ResultValues();
+      });
+  lowerings.add<LaunchDependentsOp>(
+      [](KernelEmitter &at, LaunchDependentsOp, auto) -> Result {
+        at.lowerLaunchDependents();
         return ResultValues();
       });
   lowerings.add<RingReleaseOp>([](KernelEmitter &at, RingReleaseOp op,
                                   auto a) -> Result {
-    // Without a producer the CTA refills a stage itself (lowerStep).
+    // Without a producer the CTA refills a stage itself (refillStages).
     if (!at.hasProducer())
       return failure();
     SmallVector<Value> after;
@@ -206,5 +245,7 @@ void mlir::attn::hopper::populateKvStepPatterns(const KernelEmitter &kernel,
     return ResultValues();
   });
   patterns.add<WaitGemmsLowering>(converter, patterns.getContext(), kernel,
-                                  rotated);
+                                  probsInFlight);
+  patterns.add<TileConstantLowering>(converter, patterns.getContext(), kernel);
+  patterns.add<TilePoisonLowering>(converter, patterns.getContext());
 }
