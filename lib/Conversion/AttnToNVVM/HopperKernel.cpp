@@ -95,7 +95,7 @@ void KernelEmitter::tmaLoad(Value tensorMap, Value dst, ArrayRef<Value> coords,
 }
 
 ArrayRef<Value> KernelEmitter::pagesOfBlock(Value kvBlock) {
-  auto [it, inserted] = blockPages.try_emplace(kvBlock);
+  auto [it, inserted] = blockPages->try_emplace(kvBlock);
   if (!inserted)
     return it->second;
   auto globalPtr = LLVM::LLVMPointerType::get(b.getContext(), 1);
@@ -162,28 +162,20 @@ void KernelEmitter::issueKvLoad(bool isKey, Value stage, Value kvBlock) {
            batch, bar);
 }
 
-void KernelEmitter::lowerProducerStep(Value stage, Value parity,
-                                      Value kvBlock) {
-  Block *body = plan.producerLoop.getBody();
-  auto push = *body->getOps<RingPushOp>().begin();
+void KernelEmitter::lowerProducerLoad(bool isKey, bool waitsForStage,
+                                      Value kvBlock, Value iteration) {
+  auto [stage, phase] = stageAndPhase(iteration);
+  // The first use of a stage waits on the phase before the barrier's
+  // first, which counts as complete.
+  Value parity = arith::XOrIOp::create(b, loc, phase, c32(1));
   // With one empty barrier per stage (K and V released together) the
   // stage's first load waits for it; with two, each load for its own.
-  bool stageFree = false;
-  for (Operation &op : body->without_terminator()) {
-    TileLoad load(&op);
-    if (!load)
-      continue; // index arithmetic (cloned where used), attn.ring_push
-    // readKernelPlan checked the loads read block `iv` (row iv * block_n)
-    // of K and V and feed the push.
-    bool isKey = push.getKey() == load.getTile();
-    if (smem.releasesKeysEarly())
-      waitBarrier(isKey ? keyEmptyBarrier(stage) : valueEmptyBarrier(stage),
-                  parity);
-    else if (!stageFree)
-      waitBarrier(valueEmptyBarrier(stage), parity);
-    stageFree = true;
-    issueKvLoad(isKey, stage, kvBlock);
-  }
+  if (smem.releasesKeysEarly())
+    waitBarrier(isKey ? keyEmptyBarrier(stage) : valueEmptyBarrier(stage),
+                parity);
+  else if (waitsForStage)
+    waitBarrier(valueEmptyBarrier(stage), parity);
+  issueKvLoad(isKey, stage, kvBlock);
 }
 
 void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
@@ -354,18 +346,8 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
         b, loc, plan.warpSpecialization.getProducerRegisters(),
         NVVM::SetMaxRegisterAction::decrease);
     ifThen(isLeader, [&] {
-      auto [begin, end] = producerBounds();
       loadQuery();
-      auto loop = scf::ForOp::create(b, loc, begin, end, cIdx(1));
-      OpBuilder::InsertionGuard loopGuard(b);
-      b.setInsertionPoint(loop.getBody()->getTerminator());
-      Value kb = loop.getInductionVar();
-      auto [stage, phase] =
-          stageAndPhase(toI32(arith::SubIOp::create(b, loc, kb, begin)));
-      // The first use of a stage waits on the phase before the barrier's
-      // first, which counts as complete.
-      Value parity = arith::XOrIOp::create(b, loc, phase, c32(1));
-      lowerProducerStep(stage, parity, kb);
+      lowerProducerLoop();
     });
   }
   {
@@ -473,13 +455,6 @@ SmallVector<Value> KernelEmitter::tileBounds() {
   kvBegin = bounds.front();
   kvEnd = bounds.back();
   return bounds;
-}
-
-std::pair<Value, Value> KernelEmitter::producerBounds() {
-  SmallVector<Value> bounds =
-      index.lower(b, ValueRange{plan.producerLoop.getLowerBound(),
-                                plan.producerLoop.getUpperBound()});
-  return {bounds[0], bounds[1]};
 }
 
 void KernelEmitter::loadQuery() {

@@ -96,7 +96,10 @@ struct KernelState {
   /// Varlen kernels: the cu_seqlens_q pointer.
   Value queryOffsets;
   /// pagesOfBlock's loads, by the kv block value they are for.
-  DenseMap<Value, SmallVector<Value>> blockPages;
+  /// (Shared by the copies the producer's patterns lower with: the K and V
+  /// loads of a block read its pages once.)
+  std::shared_ptr<DenseMap<Value, SmallVector<Value>>> blockPages =
+      std::make_shared<DenseMap<Value, SmallVector<Value>>>();
   /// Descriptors of shared-memory offset 0: K-major operands (Q, K, P: rows
   /// of 128 bytes, 8-row groups 1024 B apart) and V (MN-major: 64-column
   /// atoms block_n rows apart).
@@ -168,6 +171,21 @@ public:
   /// attn.ring_release of K (`isKey`) or V at ring stage `stage`, behind
   /// the row sums `after`; only with a producer warpgroup.
   void lowerRingRelease(bool isKey, Value stage, ArrayRef<Value> after);
+  /// A producer's attn.load_tile of K (`isKey`) or V: waits until the
+  /// ring slot of its iteration (i32) is free, then TMA-loads kv block
+  /// `kvBlock` (index) into it. `waitsForStage`: the load is its step's
+  /// first (with one empty barrier per stage only that one waits).
+  void lowerProducerLoad(bool isKey, bool waitsForStage, Value kvBlock,
+                         Value iteration);
+  /// The ring iteration (i32) of kv block `kvBlock` (index) of a loop over
+  /// the range that starts at `begin` (the consumer's: kvBegin).
+  Value ringIteration(Value kvBlock, Value begin = {});
+  /// The ring slot of kv iteration `iteration` (i32): its stage and the
+  /// parity of the stage's phase (FragmentTypes.h).
+  SmallVector<Value> ringSlotValues(Value iteration) {
+    auto [stage, phase] = stageAndPhase(iteration);
+    return {stage, phase};
+  }
   /// attn.wait_turn and attn.pass_turn: the ping-pong barriers.
   void waitForTurn();
   void passTurn();
@@ -223,11 +241,6 @@ private:
   ArrayRef<Value> pagesOfBlock(Value kvBlock);
   /// TMA-loads kv block `kvBlock` of K (or V) into ring stage `stage`.
   void issueKvLoad(bool isKey, Value stage, Value kvBlock);
-  /// The producer loop's body, op by op: each attn.load_tile waits until
-  /// its ring slot of `stage` is free (the empty barrier's phase `parity`)
-  /// and TMA-loads kv block `kvBlock` into it; attn.ring_push is the TMA
-  /// arrivals on the full barriers, nothing more.
-  void lowerProducerStep(Value stage, Value parity, Value kvBlock);
   void issueKeyValueLoads(Value stage, Value kvBlock) {
     issueKvLoad(/*isKey=*/true, stage, kvBlock);
     issueKvLoad(/*isKey=*/false, stage, kvBlock);
@@ -290,8 +303,6 @@ private:
   /// The tile value of a K or V tile in the ring slot of kv iteration
   /// `iteration` (i32): a cast of its stage and phase parity.
   Value ringSlot(Type tileType, Value iteration);
-  /// The ring iteration (i32) of kv block `kvBlock` (index).
-  Value ringIteration(Value kvBlock);
   /// Gives each K and V tile of the kv ops `kvOps` (clones in the kernel)
   /// its ring slot, computed from the kv iteration: an attn.ring_pop's or
   /// attn.load_tile's results and a rotated loop's carried V, inside the
@@ -322,8 +333,11 @@ private:
   /// lower bound, then the last loop's upper bound (the range before a
   /// rotation, for rotated loops); also sets kvBegin and kvEnd.
   SmallVector<Value> tileBounds();
-  /// The bounds of the producer's kv loop, lowered from the IR's.
-  std::pair<Value, Value> producerBounds();
+  /// The producer's kv loop, cloned into the kernel at the insertion point
+  /// and converted: each K and V load by its pattern (lowerProducerLoad),
+  /// attn.ring_push erased (the loads' TMA arrivals on the full barriers
+  /// are the push).
+  void lowerProducerLoop();
   void loadQuery();
   /// Consumer warpgroups on the CTA's tile: the ops of the tile's region in
   /// IR order, the kv ops by lowerKvOps (after tileBounds()).
@@ -406,6 +420,12 @@ void populateKvStepPatterns(const KernelEmitter &kernel,
                             const TypeConverter &converter,
                             const DenseMap<Operation *, PVOp> &probsInFlight,
                             RewritePatternSet &patterns);
+
+/// The conversion patterns of the producer's kv loop: its K and V loads
+/// and attn.ring_push (TileOpPatterns.cpp).
+void populateProducerPatterns(const KernelEmitter &kernel,
+                              const TypeConverter &converter,
+                              RewritePatternSet &patterns);
 
 /// The launch interface of the kernel for `plan` (KernelAbi.cpp): its
 /// signature and manifest are built from it; a split-KV kernel's holds

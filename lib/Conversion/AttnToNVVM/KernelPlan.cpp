@@ -389,7 +389,7 @@ LogicalResult KernelPlanReader::readProducer() {
       return specialized.emitError(
           "convert-attn-to-nvvm: the producer region has no kv loop (an "
           "scf.for holding attn.ring_push)");
-    // The producer's step is lowered op by op (lowerProducerStep): one
+    // The producer's loop is converted op by op (lowerProducerLoop): one
     // attn.ring_push of two attn.load_tile results, and index arithmetic.
     Block *producerBody = plan.producerLoop.getBody();
     int64_t pushes = llvm::range_size(producerBody->getOps<RingPushOp>());

@@ -205,8 +205,8 @@ Value KernelEmitter::ringSlot(Type tileType, Value iteration) {
       .getResult(0);
 }
 
-Value KernelEmitter::ringIteration(Value kvBlock) {
-  return toI32(arith::SubIOp::create(b, loc, kvBlock, kvBegin));
+Value KernelEmitter::ringIteration(Value kvBlock, Value begin) {
+  return toI32(arith::SubIOp::create(b, loc, kvBlock, begin ? begin : kvBegin));
 }
 
 void KernelEmitter::placeRingSlots(ArrayRef<Operation *> kvOps) {
@@ -373,5 +373,37 @@ void KernelEmitter::lowerKvOps(TileValues &values, Operation *first,
     values[result] = convertedValues(sink);
     sink.erase();
   }
+  eraseDeadCasts(b.getInsertionBlock());
+}
+
+void KernelEmitter::lowerProducerLoop() {
+  MLIRContext *ctx = b.getContext();
+  scf::ForOp producerLoop = plan.producerLoop;
+  // The loop reads the index arithmetic before it, cloned by `index`, and
+  // the tensors its loads read, which the kernel reads through its
+  // parameters (issueKvLoad): no kernel value stands for them.
+  IRMapping clones;
+  producerLoop->walk([&](Operation *nested) {
+    for (Value operand : nested->getOperands()) {
+      if (clones.contains(operand) ||
+          producerLoop->isAncestor(operand.getParentBlock()->getParentOp()))
+        continue;
+      clones.map(operand, isa<TensorType>(operand.getType())
+                              ? UnrealizedConversionCastOp::create(
+                                    b, loc, operand.getType(), ValueRange())
+                                    .getResult(0)
+                              : index.lower(b, operand));
+    }
+  });
+  Operation *loop = b.clone(*producerLoop, clones);
+
+  ConversionTarget target(*ctx);
+  target.addIllegalDialect<AttnDialect>();
+  target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+  RewritePatternSet patterns(ctx);
+  populateProducerPatterns(*this, fragments, patterns);
+  if (failed(applyPartialConversion(loop, target, std::move(patterns))))
+    llvm::report_fatal_error("convert-attn-to-nvvm: a producer op has no "
+                             "lowering (the plan reader admits none)");
   eraseDeadCasts(b.getInsertionBlock());
 }

@@ -249,3 +249,57 @@ void mlir::attn::hopper::populateKvStepPatterns(
   patterns.add<TileConstantLowering>(converter, patterns.getContext(), kernel);
   patterns.add<TilePoisonLowering>(converter, patterns.getContext());
 }
+
+namespace {
+
+/// A producer's K or V load (attn.load_tile, attn.load_paged_tile,
+/// attn.load_varlen_tile) in its kv loop: the ring slot of the loop's
+/// iteration, once free, gets the block by TMA; the result is that slot.
+/// The load reads its tensor through the kernel's parameters, not its
+/// operands: the pattern has no type converter to remap them with.
+template <typename LoadOp>
+struct ProducerLoadLowering : OpConversionPattern<LoadOp> {
+  ProducerLoadLowering(MLIRContext *ctx, const KernelEmitter &kernel)
+      : OpConversionPattern<LoadOp>(ctx), kernel(kernel) {}
+
+  LogicalResult
+  matchAndRewrite(LoadOp op, typename LoadOp::Adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
+    if (!loop)
+      return rewriter.notifyMatchFailure(op, "not in the producer's loop");
+    // The plan reader checked that the loads feed the push, K as its key.
+    bool isKey = llvm::any_of(op->getUsers(), [&](Operation *user) {
+      auto push = dyn_cast<RingPushOp>(user);
+      return push && push.getKey() == op->getResult(0);
+    });
+    bool first = llvm::none_of(
+        llvm::make_range(loop.getBody()->begin(), op->getIterator()),
+        [](Operation &prev) { return bool(TileLoad(&prev)); });
+    KernelEmitter at(rewriter, kernel);
+    Value kvBlock = loop.getInductionVar();
+    Value iteration = at.ringIteration(kvBlock, loop.getLowerBound());
+    at.lowerProducerLoad(isKey, first, kvBlock, iteration);
+    rewriter.replaceOpWithMultiple(op, {at.ringSlotValues(iteration)});
+    return success();
+  }
+
+  const KernelEmitter &kernel;
+};
+
+} // namespace
+
+void mlir::attn::hopper::populateProducerPatterns(
+    const KernelEmitter &kernel, const TypeConverter &converter,
+    RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<ProducerLoadLowering<LoadTileOp>,
+               ProducerLoadLowering<LoadPagedTileOp>,
+               ProducerLoadLowering<LoadVarlenTileOp>>(ctx, kernel);
+  // The loads' TMA arrivals on the full barriers are the push.
+  TileOpLowerings lowerings{patterns, converter, kernel};
+  lowerings.add<RingPushOp>(
+      [](KernelEmitter &, RingPushOp, auto) -> FailureOr<ResultValues> {
+        return ResultValues();
+      });
+}
