@@ -223,7 +223,8 @@ struct ConvertAttnToNVVMPass final
                  "are its attention's inputs)";
           return signalPassFailure();
         }
-      buildHopperAttentionKernel(b, func.getLoc(), gpuModule, *plan);
+      if (!buildHopperAttentionKernel(b, func.getLoc(), gpuModule, *plan))
+        return signalPassFailure();
       func.erase();
     }
   }

@@ -36,8 +36,8 @@ inline constexpr int64_t kRowsPerThread = WgmmaAccumulatorAttr::kRowsPerThread;
 ///   kRowsPerThread rows;
 /// - #attn.swizzled_shared (a K or V ring slot): its ring stage and the
 ///   parity of the stage's mbarrier phase (i32 each); the tile stays in
-///   shared memory. A loop does not carry them: they follow from the kv
-///   iteration.
+///   shared memory. Its uses read them from the kv iteration
+///   (placeRingSlots): what a rotated loop carries of its V is never read.
 /// Types that are no tile (index, i1, f32 scalars) stay as they are; a tile
 /// type without a layout has no conversion (the plan reader admits none
 /// into the kv loops).

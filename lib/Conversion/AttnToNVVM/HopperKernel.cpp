@@ -162,9 +162,10 @@ void KernelEmitter::issueKvLoad(bool isKey, Value stage, Value kvBlock) {
            batch, bar);
 }
 
-void KernelEmitter::lowerProducerLoad(bool isKey, bool waitsForStage,
-                                      Value kvBlock, Value iteration) {
-  auto [stage, phase] = stageAndPhase(iteration);
+SmallVector<Value> KernelEmitter::lowerProducerLoad(bool isKey,
+                                                    bool waitsForStage,
+                                                    Value kvBlock) {
+  auto [stage, phase] = stageAndPhase(ringIteration(kvBlock));
   // The first use of a stage waits on the phase before the barrier's
   // first, which counts as complete.
   Value parity = arith::XOrIOp::create(b, loc, phase, c32(1));
@@ -176,9 +177,10 @@ void KernelEmitter::lowerProducerLoad(bool isKey, bool waitsForStage,
   else if (waitsForStage)
     waitBarrier(valueEmptyBarrier(stage), parity);
   issueKvLoad(isKey, stage, kvBlock);
+  return {stage, phase};
 }
 
-void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
+LogicalResult KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   Block *entry = func.addEntryBlock(b);
   b.setInsertionPointToStart(entry);
   MLIRContext *ctx = b.getContext();
@@ -329,9 +331,10 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
         ifThen(inRange, [&] { issueKeyValueLoads(c32(s), kb); });
       }
     });
-    emitConsumer(output, lse);
+    if (failed(emitConsumer(output, lse)))
+      return failure();
     LLVM::ReturnOp::create(b, loc, ValueRange{});
-    return;
+    return success();
   }
 
   // Producer warpgroup (few registers): one thread streams every K/V block
@@ -339,6 +342,7 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   // warpgroups (the registers freed by the producer) compute.
   auto role = scf::IfOp::create(b, loc, eqI(rawWarpgroup, c32(0)),
                                 /*withElseRegion=*/true);
+  LogicalResult converted = success();
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(role.thenBlock()->getTerminator());
@@ -347,7 +351,7 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
         NVVM::SetMaxRegisterAction::decrease);
     ifThen(isLeader, [&] {
       loadQuery();
-      lowerProducerLoop();
+      converted = lowerProducerLoop();
     });
   }
   {
@@ -356,9 +360,11 @@ void KernelEmitter::emit(LLVM::LLVMFuncOp func) {
     NVVM::SetMaxRegisterOp::create(
         b, loc, plan.warpSpecialization.getConsumerRegisters(),
         NVVM::SetMaxRegisterAction::increase);
-    emitConsumer(output, lse);
+    if (succeeded(converted))
+      converted = emitConsumer(output, lse);
   }
   LLVM::ReturnOp::create(b, loc, ValueRange{});
+  return converted;
 }
 
 Value KernelEmitter::symbolValue(rt::Symbol symbol) {
@@ -474,7 +480,7 @@ void KernelEmitter::loadQuery() {
 /// normalizes and stores O and the LSE. The region's other ops have no effects
 /// and no regions (the plan reader's verifyTileTopLevel): each is computed
 /// where an op reads it, or is the Q load, which loadQuery issues.
-void KernelEmitter::emitConsumer(Value output, Value lse) {
+LogicalResult KernelEmitter::emitConsumer(Value output, Value lse) {
   TileValues tileValues;
   // The kv ops: the rotated loops' prologue (or the first kv loop) up to
   // their epilogue (or the last kv loop), with what the tile computes
@@ -516,9 +522,11 @@ void KernelEmitter::emitConsumer(Value output, Value lse) {
     // on its barrier.
     if (plan.pingPong)
       ifThen(eqI(warpgroup, c32(1)), [&] { passTurn(); });
-    lowerKvOps(tileValues, firstKvOp, lastKvOp);
+    if (failed(lowerKvOps(tileValues, firstKvOp, lastKvOp)))
+      return failure();
     inKvOps = firstKvOp != lastKvOp;
   }
+  return success();
 }
 
 void KernelEmitter::lowerFinalize(const TileValues &values, FinalizeOp op,
@@ -828,6 +836,7 @@ mlir::attn::buildHopperAttentionKernel(OpBuilder &b, Location loc,
   func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
                 b.getI32IntegerAttr(1));
   func->setAttr(AttnDialect::getKernelAbiAttrName(), abi);
-  KernelEmitter(b, loc, plan, abi).emit(func);
+  if (failed(KernelEmitter(b, loc, plan, abi).emit(func)))
+    return {};
   return func;
 }

@@ -18,7 +18,8 @@ namespace mlir::attn {
 
 /// Emits into `module` the kernel for `plan` as an llvm.func (NVVM, LLVM,
 /// arith and scf ops) whose signature follows its #attn.kernel_abi, which
-/// it carries as `attn.kernel_abi`, and returns it.
+/// it carries as `attn.kernel_abi`, and returns it; null where a conversion
+/// of its loops failed (with a diagnostic).
 LLVM::LLVMFuncOp buildHopperAttentionKernel(OpBuilder &b, Location loc,
                                             gpu::GPUModuleOp module,
                                             const KernelPlan &plan);

@@ -6,9 +6,11 @@
 //===----------------------------------------------------------------------===//
 //
 // The class HopperKernel.cpp (the kernel's structure, attn.finalize),
-// KernelTileOps.cpp (one lowering per tile op of a kv loop), KernelStep.cpp
-// (the schedules that order them) and KernelGemm.cpp (wgmma) implement: one
-// instance emits one kernel.
+// KernelTileOps.cpp (one lowering per tile op of a kv loop, which
+// TileOpPatterns.cpp makes a conversion pattern), KernelStep.cpp (the
+// consumer's and the producer's loops, cloned into the kernel and
+// converted) and KernelGemm.cpp (wgmma) implement: one instance emits one
+// kernel, and each pattern lowers with a copy of it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -115,11 +117,14 @@ public:
   KernelEmitter(OpBuilder &b, Location loc, const KernelPlan &plan,
                 KernelAbiAttr abi)
       : KernelBuilder(b, loc), KernelState(plan, abi, b.getContext()) {}
-  /// The same kernel's lowerings, building with `b` (a pattern's rewriter).
-  KernelEmitter(OpBuilder &b, const KernelEmitter &kernel)
-      : KernelBuilder(b, kernel.loc), KernelState(kernel) {}
+  /// The same kernel's lowerings, building with `b` (a pattern's rewriter)
+  /// at `loc` (the op's).
+  KernelEmitter(OpBuilder &b, const KernelEmitter &kernel, Location loc)
+      : KernelBuilder(b, loc), KernelState(kernel) {}
 
-  void emit(LLVM::LLVMFuncOp func);
+  /// Fails where a conversion of the kernel's loops failed (with a
+  /// diagnostic).
+  LogicalResult emit(LLVM::LLVMFuncOp func);
 
   /// A value per row the thread holds of a row vector.
   using RowValues = std::array<Value, kRowsPerThread>;
@@ -171,21 +176,14 @@ public:
   /// attn.ring_release of K (`isKey`) or V at ring stage `stage`, behind
   /// the row sums `after`; only with a producer warpgroup.
   void lowerRingRelease(bool isKey, Value stage, ArrayRef<Value> after);
-  /// A producer's attn.load_tile of K (`isKey`) or V: waits until the
-  /// ring slot of its iteration (i32) is free, then TMA-loads kv block
-  /// `kvBlock` (index) into it. `waitsForStage`: the load is its step's
-  /// first (with one empty barrier per stage only that one waits).
-  void lowerProducerLoad(bool isKey, bool waitsForStage, Value kvBlock,
-                         Value iteration);
-  /// The ring iteration (i32) of kv block `kvBlock` (index) of a loop over
-  /// the range that starts at `begin` (the consumer's: kvBegin).
-  Value ringIteration(Value kvBlock, Value begin = {});
-  /// The ring slot of kv iteration `iteration` (i32): its stage and the
-  /// parity of the stage's phase (FragmentTypes.h).
-  SmallVector<Value> ringSlotValues(Value iteration) {
-    auto [stage, phase] = stageAndPhase(iteration);
-    return {stage, phase};
-  }
+  /// A producer's attn.load_tile of K (`isKey`) or V of kv block `kvBlock`
+  /// (index): waits until the ring slot of its iteration is free, then
+  /// TMA-loads the block into it; returns the slot (stage, phase).
+  /// `waitsForStage`: the load is its step's first (with one empty barrier
+  /// per stage only that one waits). The producer's loop starts at the
+  /// consumers' kvBegin (the plan reader's).
+  SmallVector<Value> lowerProducerLoad(bool isKey, bool waitsForStage,
+                                       Value kvBlock);
   /// attn.wait_turn and attn.pass_turn: the ping-pong barriers.
   void waitForTurn();
   void passTurn();
@@ -285,7 +283,7 @@ private:
   SmallVector<Value> packPairs(ArrayRef<Value> p, Type element);
   Value rescale(Value acc, ValueRange alpha);
 
-  //===--- the schedule of a kv step (KernelStep.cpp) ---------------------===//
+  //===--- the kv loops, their ring and barriers (KernelStep.cpp) ---------===//
   /// One arrival per consumer warpgroup on `barrier`, behind `after`.
   void arriveOncePerWarpgroup(Value barrier, ArrayRef<Value> after);
   /// Frees `stage`'s K (where K is released early; else a no-op).
@@ -303,6 +301,9 @@ private:
   /// The tile value of a K or V tile in the ring slot of kv iteration
   /// `iteration` (i32): a cast of its stage and phase parity.
   Value ringSlot(Type tileType, Value iteration);
+  /// The ring iteration (i32) of kv block `kvBlock` (index): its distance
+  /// from kvBegin.
+  Value ringIteration(Value kvBlock);
   /// Gives each K and V tile of the kv ops `kvOps` (clones in the kernel)
   /// its ring slot, computed from the kv iteration: an attn.ring_pop's or
   /// attn.load_tile's results and a rotated loop's carried V, inside the
@@ -317,7 +318,9 @@ private:
   /// places their ring slots and converts them, the loops and branches by
   /// SCF's structural type conversion and each tile op by its pattern.
   /// Maps their results that later ops read in `values`.
-  void lowerKvOps(TileValues &values, Operation *first, Operation *last);
+  /// Fails where the conversion failed (with a diagnostic).
+  LogicalResult lowerKvOps(TileValues &values, Operation *first,
+                           Operation *last);
   /// The i32 value of a tile-space symbol in the kernel: a parameter or a
   /// compiled-in constant.
   Value symbolValue(attnc::rt::Symbol symbol);
@@ -337,11 +340,11 @@ private:
   /// and converted: each K and V load by its pattern (lowerProducerLoad),
   /// attn.ring_push erased (the loads' TMA arrivals on the full barriers
   /// are the push).
-  void lowerProducerLoop();
+  LogicalResult lowerProducerLoop();
   void loadQuery();
   /// Consumer warpgroups on the CTA's tile: the ops of the tile's region in
   /// IR order, the kv ops by lowerKvOps (after tileBounds()).
-  void emitConsumer(Value output, Value lse);
+  LogicalResult emitConsumer(Value output, Value lse);
   /// This thread's O values scaled by `inv` per row, packed as element
   /// pairs (pair k holds values 2k and 2k + 1) in the output element type.
   SmallVector<Value> normalizedPairs(ArrayRef<Value> o, const RowValues &inv);

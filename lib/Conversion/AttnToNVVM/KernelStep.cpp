@@ -13,8 +13,10 @@
 // op in IR order with the waits (attn.wait_tile, attn.wait_gemms) and
 // releases where attn-insert-waits placed them. Before the conversion the
 // K and V tiles get their ring slots from the kv iteration, and a CTA
-// without a producer refills each stage at the end of its step. Also the
-// ring's stage and parity, the releases and the ping-pong barriers.
+// without a producer refills each stage at the end of its step. The
+// producer's loop is cloned and converted the same way (its K and V loads
+// by their patterns). Also the ring's stage and parity, the releases and
+// the ping-pong barriers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -139,6 +141,9 @@ static bool isRingSlot(Operation &op) {
 /// chain that ends in `sink` and starts at values of those types.
 static SmallVector<Value> convertedValues(UnrealizedConversionCastOp sink) {
   Value v = sink.getInputs().front();
+  // A value of a type the conversion keeps (an index, say) is its own.
+  if (TypeRange(sink.getInputs()) == sink.getResultTypes())
+    return {v};
   while (auto cast = v.getDefiningOp<UnrealizedConversionCastOp>()) {
     if (TypeRange(cast.getInputs()) == sink.getResultTypes())
       return SmallVector<Value>(cast.getInputs());
@@ -159,6 +164,16 @@ static void eraseDeadCasts(Block *block) {
   for (UnrealizedConversionCastOp cast : llvm::reverse(casts))
     if (cast.use_empty())
       cast.erase();
+}
+
+/// The patterns read facts off the ops around the one they convert (which
+/// tile is a K tile, the row max an exponential subtracts): ops that were
+/// already replaced stay in the IR until the conversion ends, which the
+/// rollback mode of the driver guarantees.
+static ConversionConfig kvConversionConfig() {
+  ConversionConfig config;
+  config.allowPatternRollback = true;
+  return config;
 }
 
 /// Erases the ops nested in `kvOps` that nothing reads and that have no
@@ -205,8 +220,8 @@ Value KernelEmitter::ringSlot(Type tileType, Value iteration) {
       .getResult(0);
 }
 
-Value KernelEmitter::ringIteration(Value kvBlock, Value begin) {
-  return toI32(arith::SubIOp::create(b, loc, kvBlock, begin ? begin : kvBegin));
+Value KernelEmitter::ringIteration(Value kvBlock) {
+  return toI32(arith::SubIOp::create(b, loc, kvBlock, kvBegin));
 }
 
 void KernelEmitter::placeRingSlots(ArrayRef<Operation *> kvOps) {
@@ -244,7 +259,7 @@ void KernelEmitter::placeRingSlots(ArrayRef<Operation *> kvOps) {
   }
   for (Operation *pop : placed)
     pop->erase();
-  // After a rotated loop, its V is that of the range's last block.
+  // After a rotated loop, its V is that of the loop's last block.
   for (Operation *op : kvOps) {
     auto loop = dyn_cast<scf::ForOp>(op);
     if (!loop)
@@ -280,8 +295,8 @@ void KernelEmitter::refillStages(ArrayRef<Operation *> kvOps) {
   }
 }
 
-void KernelEmitter::lowerKvOps(TileValues &values, Operation *first,
-                               Operation *last) {
+LogicalResult KernelEmitter::lowerKvOps(TileValues &values, Operation *first,
+                                        Operation *last) {
   MLIRContext *ctx = b.getContext();
   Block *tile = first->getBlock();
   // Whether `v` is computed by the kv ops (or is an argument of a block of
@@ -295,43 +310,55 @@ void KernelEmitter::lowerKvOps(TileValues &values, Operation *first,
     return isKvOp(def ? def : v.getParentBlock()->getParentOp());
   };
   // What the kv ops read from before them: the loops' initial tiles
-  // (splat constants, converted with the rest), Q, which attn.qk reads at
-  // its own offset in shared memory (no kernel value stands for it), and
-  // the index and scale arithmetic, cloned by `index`.
+  // (splat constants, converted with the rest), the index and scale
+  // arithmetic, cloned by `index`, and tensors that no kernel value stands
+  // for: Q, which attn.qk reads at its own offset in shared memory, and
+  // the operands of the K and V loads and pops, whose results
+  // placeRingSlots replaces.
   IRMapping clones;
   // The clones the conversion lowers: the kv ops and their initial tiles.
   SmallVector<Operation *> converted;
+  auto placeholder = [&](Value v) {
+    clones.map(
+        v, UnrealizedConversionCastOp::create(b, loc, v.getType(), ValueRange())
+               .getResult(0));
+  };
   auto mapOutside = [&](Value v) {
     if (clones.contains(v) || inKvOps(v))
       return;
-    auto type = dyn_cast<RankedTensorType>(v.getType());
-    if (!type) {
-      clones.map(v, index.lower(b, v));
-      return;
-    }
+    if (!isa<TensorType>(v.getType()))
+      return clones.map(v, index.lower(b, v));
     if (auto constant = v.getDefiningOp<arith::ConstantOp>()) {
       Operation *initial = b.clone(*constant);
       converted.push_back(initial);
-      clones.map(v, initial->getResult(0));
-      return;
+      return clones.map(v, initial->getResult(0));
     }
-    assert(isa<SwizzledSharedAttr>(type.getEncoding()) &&
-           "the kv ops read no other tile from before them");
-    clones.map(v, UnrealizedConversionCastOp::create(b, loc, type, ValueRange())
-                      .getResult(0));
+    placeholder(v);
   };
-  SmallVector<Operation *> kvOps;
+  // A ring slot's operands stand for nothing: mapped after every other
+  // op's, so that a value another op reads is lowered.
+  SmallVector<Value> slotOperands;
   for (Operation *op = first;; op = op->getNextNode()) {
     op->walk([&](Operation *nested) {
       for (Value operand : nested->getOperands())
-        mapOutside(operand);
+        if (isRingSlot(*nested))
+          slotOperands.push_back(operand);
+        else
+          mapOutside(operand);
     });
+    if (op == last)
+      break;
+  }
+  for (Value operand : slotOperands)
+    if (!clones.contains(operand) && !inKvOps(operand))
+      placeholder(operand);
+  SmallVector<Operation *> kvOps;
+  for (Operation *op = first;; op = op->getNextNode()) {
     kvOps.push_back(b.clone(*op, clones));
     if (op == last)
       break;
   }
   llvm::append_range(converted, kvOps);
-  eraseUnusedOps(kvOps);
   // Their results that ops after them read (attn.finalize), each as a cast
   // to its kernel values' types, read after the conversion.
   SmallVector<std::pair<Value, UnrealizedConversionCastOp>> sinks;
@@ -351,6 +378,7 @@ void KernelEmitter::lowerKvOps(TileValues &values, Operation *first,
   placeRingSlots(kvOps);
   if (!hasProducer())
     refillStages(kvOps);
+  eraseUnusedOps(kvOps);
   DenseMap<Operation *, PVOp> probsInFlight = findProbsInFlight(kvOps);
 
   ConversionTarget target(*ctx);
@@ -365,45 +393,53 @@ void KernelEmitter::lowerKvOps(TileValues &values, Operation *first,
   populateKvStepPatterns(*this, fragments, probsInFlight, patterns);
   scf::populateSCFStructuralTypeConversionsAndLegality(fragments, patterns,
                                                        target);
-  if (failed(applyPartialConversion(converted, target, std::move(patterns))))
-    llvm::report_fatal_error("convert-attn-to-nvvm: a kv op has no lowering "
-                             "(the plan reader admits none)");
+  if (failed(applyPartialConversion(converted, target, std::move(patterns),
+                                    kvConversionConfig())))
+    return failure();
 
   for (auto [result, sink] : sinks) {
     values[result] = convertedValues(sink);
     sink.erase();
   }
   eraseDeadCasts(b.getInsertionBlock());
+  return success();
 }
 
-void KernelEmitter::lowerProducerLoop() {
+LogicalResult KernelEmitter::lowerProducerLoop() {
   MLIRContext *ctx = b.getContext();
   scf::ForOp producerLoop = plan.producerLoop;
-  // The loop reads the index arithmetic before it, cloned by `index`, and
-  // the tensors its loads read, which the kernel reads through its
-  // parameters (issueKvLoad): no kernel value stands for them.
+  // The loop reads the index arithmetic before it, cloned by `index`. Its
+  // loads read through the kernel's parameters (issueKvLoad) instead of
+  // their operands, for which nothing stands.
   IRMapping clones;
+  SmallVector<Value> loadOperands;
   producerLoop->walk([&](Operation *nested) {
     for (Value operand : nested->getOperands()) {
       if (clones.contains(operand) ||
           producerLoop->isAncestor(operand.getParentBlock()->getParentOp()))
         continue;
-      clones.map(operand, isa<TensorType>(operand.getType())
-                              ? UnrealizedConversionCastOp::create(
-                                    b, loc, operand.getType(), ValueRange())
-                                    .getResult(0)
-                              : index.lower(b, operand));
+      if (TileLoad(nested))
+        loadOperands.push_back(operand);
+      else
+        clones.map(operand, index.lower(b, operand));
     }
   });
+  for (Value operand : loadOperands)
+    if (!clones.contains(operand))
+      clones.map(operand, UnrealizedConversionCastOp::create(
+                              b, loc, operand.getType(), ValueRange())
+                              .getResult(0));
   Operation *loop = b.clone(*producerLoop, clones);
+  eraseUnusedOps(loop);
 
   ConversionTarget target(*ctx);
   target.addIllegalDialect<AttnDialect>();
   target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
   RewritePatternSet patterns(ctx);
   populateProducerPatterns(*this, fragments, patterns);
-  if (failed(applyPartialConversion(loop, target, std::move(patterns))))
-    llvm::report_fatal_error("convert-attn-to-nvvm: a producer op has no "
-                             "lowering (the plan reader admits none)");
+  if (failed(applyPartialConversion(loop, target, std::move(patterns),
+                                    kvConversionConfig())))
+    return failure();
   eraseDeadCasts(b.getInsertionBlock());
+  return success();
 }

@@ -8,8 +8,9 @@
 // Each op of a consumer's kv loop body becomes the instructions of this
 // thread's fragment of its tile: S, P and O in the wgmma accumulator layout,
 // m, l and alpha as the thread's two rows (FragmentTypes.h).
-// The schedule (KernelStep.cpp) calls these in the order it runs the ops and
-// places the waits, barriers and stage releases between them.
+// Each op's conversion pattern (TileOpPatterns.cpp) calls its lowering with
+// the op's operands as those values and replaces its results with the
+// values it returns.
 //
 //===----------------------------------------------------------------------===//
 

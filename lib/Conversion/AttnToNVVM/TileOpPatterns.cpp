@@ -46,7 +46,7 @@ struct TileOpLowering : OpConversionPattern<SourceOp> {
   LogicalResult
   matchAndRewrite(SourceOp op, Adaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    KernelEmitter at(rewriter, kernel);
+    KernelEmitter at(rewriter, kernel, op.getLoc());
     FailureOr<ResultValues> results = lowering(at, op, adaptor);
     if (failed(results))
       return rewriter.notifyMatchFailure(op, "no lowering of this form");
@@ -61,21 +61,6 @@ struct TileOpLowering : OpConversionPattern<SourceOp> {
   Lowering lowering;
 };
 
-/// One value, the result's.
-ResultValues one(Value v) { return {{v}}; }
-/// A row vector's values.
-ResultValues rows(const KernelEmitter::RowValues &r) {
-  return {SmallVector<Value>(r.begin(), r.end())};
-}
-
-/// Whether `tile` is the K tile of an attn.qk (else a ring tile is V).
-bool isKeyTile(Value tile) {
-  return llvm::any_of(tile.getUsers(), [&](Operation *user) {
-    auto qk = dyn_cast<QKOp>(user);
-    return qk && qk.getKey() == tile;
-  });
-}
-
 /// attn.wait_gemms; a full wait that frees the registers of a rotated
 /// step's P V also keeps the carried P it reads live up to the wait (read
 /// through the rewriter: the P V's operand, not the wait's).
@@ -89,7 +74,7 @@ struct WaitGemmsLowering : OpConversionPattern<WaitGemmsOp> {
   LogicalResult
   matchAndRewrite(WaitGemmsOp op, OneToNOpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    KernelEmitter at(rewriter, kernel);
+    KernelEmitter at(rewriter, kernel, op.getLoc());
     SmallVector<Value> live;
     if (PVOp pv = probsInFlight.lookup(op))
       live = at.probsOperand(pv, rewriter.getRemappedValue(pv.getProbs()));
@@ -115,7 +100,7 @@ struct TileConstantLowering : OpConversionPattern<arith::ConstantOp> {
     auto splat = dyn_cast<SplatElementsAttr>(op.getValue());
     if (!type || !splat)
       return rewriter.notifyMatchFailure(op, "not a splat tile");
-    KernelEmitter at(rewriter, kernel);
+    KernelEmitter at(rewriter, kernel, op.getLoc());
     rewriter.replaceOpWithMultiple(
         op, {at.lowerConstant(
                 type, splat.getSplatValue<APFloat>().convertToDouble())});
@@ -159,6 +144,21 @@ struct TileOpLowerings {
 
 } // namespace
 
+/// One value, the result's.
+static ResultValues one(Value v) { return {{v}}; }
+/// A row vector's values.
+static ResultValues rows(const KernelEmitter::RowValues &r) {
+  return {SmallVector<Value>(r.begin(), r.end())};
+}
+
+/// Whether `tile` is the K tile of an attn.qk (else a ring tile is V).
+static bool isKeyTile(Value tile) {
+  return llvm::any_of(tile.getUsers(), [&](Operation *user) {
+    auto qk = dyn_cast<QKOp>(user);
+    return qk && qk.getKey() == tile;
+  });
+}
+
 void mlir::attn::hopper::populateKvStepPatterns(
     const KernelEmitter &kernel, const TypeConverter &converter,
     const DenseMap<Operation *, PVOp> &probsInFlight,
@@ -190,7 +190,7 @@ void mlir::attn::hopper::populateKvStepPatterns(
       [](KernelEmitter &at, ScaleRowsOp op, auto a) -> Result {
         // The running sum's rescale is its attn.row_sum's init_scale: the plan
         // reader admits one attn.scale_rows a step, O's.
-        if (a.getInput().size() != 1)
+        if (!isa<WgmmaAccumulatorAttr>(op.getInput().getType().getEncoding()))
           return failure();
         return one(at.lowerScaleRows(op, a.getInput().front(), a.getFactor()));
       });
@@ -213,11 +213,7 @@ void mlir::attn::hopper::populateKvStepPatterns(
   });
   lowerings.add<WaitTileOp>(
       [](KernelEmitter &at, WaitTileOp op, auto a) -> Result {
-        // Q has no ring slot: its load completes phase 0 of its barrier.
-        if (a.getTile().empty())
-          at.waitForQuery();
-        else
-          at.waitForSlot(a.getTile(), !isKeyTile(op.getTile()));
+        at.waitForSlot(a.getTile(), !isKeyTile(op.getTile()));
         return ResultValues();
       });
   lowerings.add<LaunchDependentsOp>(
@@ -276,11 +272,9 @@ struct ProducerLoadLowering : OpConversionPattern<LoadOp> {
     bool first = llvm::none_of(
         llvm::make_range(loop.getBody()->begin(), op->getIterator()),
         [](Operation &prev) { return bool(TileLoad(&prev)); });
-    KernelEmitter at(rewriter, kernel);
-    Value kvBlock = loop.getInductionVar();
-    Value iteration = at.ringIteration(kvBlock, loop.getLowerBound());
-    at.lowerProducerLoad(isKey, first, kvBlock, iteration);
-    rewriter.replaceOpWithMultiple(op, {at.ringSlotValues(iteration)});
+    KernelEmitter at(rewriter, kernel, op.getLoc());
+    rewriter.replaceOpWithMultiple(
+        op, {at.lowerProducerLoad(isKey, first, loop.getInductionVar())});
     return success();
   }
 
