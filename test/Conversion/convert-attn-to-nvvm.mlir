@@ -143,14 +143,15 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 // OVERLAP:       nvvm.wgmma.fence.aligned
 // OVERLAP-NOT:   arith.mulf
 // OVERLAP-NOT:   llvm.fptrunc
-// OVERLAP:       llvm.inline_asm has_side_effects {{.*}}wgmma.mma_async.sync.aligned.m64n64k16
-// OVERLAP:       nvvm.wgmma.commit.group.sync.aligned
+// OVERLAP-COUNT-3: llvm.inline_asm has_side_effects {{.*}}wgmma.mma_async.sync.aligned.m64n64k16
+// OVERLAP:       %[[NEW_O:.+]] = llvm.inline_asm has_side_effects {{.*}}wgmma.mma_async.sync.aligned.m64n64k16
+// OVERLAP-NEXT:  nvvm.wgmma.commit.group.sync.aligned
 // With ping-pong, this warpgroup's turn ends after both issues.
 // OVERLAP:       nvvm.barrier.arrive id
 // OVERLAP-NEXT:  nvvm.wgmma.wait.group.sync.aligned 1
 // The softmax (fma, ex2) runs before the full wait; nothing after the P V
-// issue rescales O (64 multiplies), and the stage's release waits for the
-// row sums.
+// issue rescales O (the step yields the P V's result as it is), and the
+// stage's release waits for the row sums.
 // OVERLAP:       llvm.intr.fma
 // OVERLAP:       llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
 // OVERLAP:       llvm.fptrunc {{.*}} : vector<2xf32> to vector<2xbf16>
@@ -164,6 +165,7 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 // OVERLAP-NOT:   llvm.fptrunc
 // OVERLAP:       arith.cmpf uge
 // OVERLAP:       nvvm.mbarrier.arrive
+// OVERLAP:       scf.yield %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %{{[^,]+}}, %[[NEW_O]],
 
 
 // Without attn-order-tiles's reversal CTA x computes query block x: its
