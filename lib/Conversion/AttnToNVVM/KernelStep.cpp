@@ -239,8 +239,10 @@ void KernelEmitter::placeRingSlots(ArrayRef<Operation *> kvOps) {
     b.setInsertionPointToStart(step);
     SmallVector<Operation *> pops = llvm::to_vector(
         llvm::make_pointer_range(llvm::make_filter_range(*step, isRingSlot)));
+    Value iteration;
+    if (!pops.empty())
+      iteration = loop ? ringIteration(loop.getInductionVar()) : c32(0);
     for (Operation *pop : pops) {
-      Value iteration = loop ? ringIteration(loop.getInductionVar()) : c32(0);
       for (Value tile : pop->getResults())
         tile.replaceAllUsesWith(ringSlot(tile.getType(), iteration));
     }
