@@ -204,13 +204,13 @@ LogicalResult KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   // A split-KV kernel writes its split's partial O and LSE into the
   // workspace; the combine kernel writes O and the LSE (but at one split:
   // below).
-  Value output =
+  outputDest =
       plan.kvSplit  ? required(rt::ParamKind::Pointer, rt::TensorName::OPartial)
       : plan.varlen ? required(rt::ParamKind::Pointer, rt::TensorName::O)
                     : required(rt::ParamKind::TensorMap, rt::TensorName::O);
-  Value lse = plan.kvSplit
-                  ? required(rt::ParamKind::Pointer, rt::TensorName::LsePartial)
-                  : param(rt::ParamKind::Pointer, rt::TensorName::Lse);
+  lseDest = plan.kvSplit
+                ? required(rt::ParamKind::Pointer, rt::TensorName::LsePartial)
+                : param(rt::ParamKind::Pointer, rt::TensorName::Lse);
   if (plan.kvSplit && plan.kvSplit->argument)
     splitCount = required(rt::ParamKind::I32, rt::Symbol::KvSplits);
   // A split kernel whose count is chosen at launch writes O and the LSE
@@ -331,7 +331,7 @@ LogicalResult KernelEmitter::emit(LLVM::LLVMFuncOp func) {
         ifThen(inRange, [&] { issueKeyValueLoads(c32(s), kb); });
       }
     });
-    if (failed(emitConsumer(output, lse)))
+    if (failed(emitConsumer()))
       return failure();
     LLVM::ReturnOp::create(b, loc, ValueRange{});
     return success();
@@ -361,7 +361,7 @@ LogicalResult KernelEmitter::emit(LLVM::LLVMFuncOp func) {
         b, loc, plan.warpSpecialization.getConsumerRegisters(),
         NVVM::SetMaxRegisterAction::increase);
     if (succeeded(converted))
-      converted = emitConsumer(output, lse);
+      converted = emitConsumer();
   }
   LLVM::ReturnOp::create(b, loc, ValueRange{});
   return converted;
@@ -475,30 +475,28 @@ void KernelEmitter::loadQuery() {
 /// The consumer warpgroups: the ops of the tile's region (the consumer
 /// region of its attn.warp_specialize, else the forall's body) in IR order.
 /// The kv ops (the rotated loops' prologue, the kv loops, their epilogue)
-/// start from Q; its attn.wait_tile, before the first of them, and
-/// attn.launch_dependents are lowered where they stand; attn.finalize
-/// normalizes and stores O and the LSE. The region's other ops have no effects
-/// and no regions (the plan reader's verifyTileTopLevel): each is computed
-/// where an op reads it, or is the Q load, which loadQuery issues.
-LogicalResult KernelEmitter::emitConsumer(Value output, Value lse) {
-  TileValues tileValues;
+/// start from Q and end in attn.finalize, which normalizes and stores O and
+/// the LSE; Q's attn.wait_tile, before the first of them, and an
+/// attn.launch_dependents before them are lowered where they stand. The
+/// region's other ops have no effects and no regions (the plan reader's
+/// verifyTileTopLevel): each is computed where an op reads it, or is the Q
+/// load, which loadQuery issues.
+LogicalResult KernelEmitter::emitConsumer() {
   // The kv ops: the rotated loops' prologue (or the first kv loop) up to
-  // their epilogue (or the last kv loop), with what the tile computes
-  // between them.
+  // attn.finalize, with what the tile computes between them.
   Operation *firstKvOp = plan.pipeline
                              ? plan.pipeline->prologue.getOperation()
                              : plan.kvLoops.front().loop.getOperation();
-  Operation *lastKvOp = plan.pipeline ? plan.pipeline->epilogue.getOperation()
-                                      : plan.kvLoops.back().loop.getOperation();
-  Block *tile = lastKvOp->getBlock();
-  assert(plan.finalize->getBlock() == tile &&
+  Operation *finalize = plan.finalize;
+  Block *tile = finalize->getBlock();
+  assert(firstKvOp->getBlock() == tile &&
          "attn.finalize reads the kv loops' results in their block");
-  // Whether the walk is past the kv ops' first and up to their last: those
-  // ops are lowered with them.
+  // Whether the walk is past the kv ops' first and up to attn.finalize:
+  // those ops are lowered with them.
   bool inKvOps = false;
   for (Operation &op : tile->without_terminator()) {
     if (inKvOps) {
-      inKvOps = &op != lastKvOp;
+      inKvOps = &op != finalize;
       continue;
     }
     if (isa<LaunchDependentsOp>(op)) {
@@ -512,31 +510,25 @@ LogicalResult KernelEmitter::emitConsumer(Value output, Value lse) {
       waitForQuery();
       continue;
     }
-    if (auto finalize = dyn_cast<FinalizeOp>(op)) {
-      lowerFinalize(tileValues, finalize, output, lse);
-      continue;
-    }
     if (&op != firstKvOp)
       continue;
     // Warpgroup 0 takes the first ping-pong turn: warpgroup 1 pre-arrives
     // on its barrier.
     if (plan.pingPong)
       ifThen(eqI(warpgroup, c32(1)), [&] { passTurn(); });
-    if (failed(lowerKvOps(tileValues, firstKvOp, lastKvOp)))
+    if (failed(lowerKvOps(firstKvOp, finalize)))
       return failure();
-    inKvOps = firstKvOp != lastKvOp;
+    inKvOps = true;
   }
   return success();
 }
 
-void KernelEmitter::lowerFinalize(const TileValues &values, FinalizeOp op,
-                                  Value output, Value lse) {
+void KernelEmitter::lowerFinalize(Value acc, ValueRange rowSum,
+                                  ValueRange rowMax, Value scale) {
   MLIRContext *ctx = b.getContext();
   // O = acc / l through shared memory and a TMA store (which clips rows
   // past Nq); LSE = m * scale + ln l stored directly. l is each thread's
   // partial sum: reduce it over the quad first.
-  ArrayRef<Value> rowSum = values.at(op.getRowSum());
-  ArrayRef<Value> rowMax = values.at(op.getRowMax());
   RowValues l = {quadReduce(rowSum[0], false), quadReduce(rowSum[1], false)};
   RowValues empty, inv;
   for (int r = 0; r < kRowsPerThread; ++r) {
@@ -546,7 +538,7 @@ void KernelEmitter::lowerFinalize(const TileValues &values, FinalizeOp op,
         arith::SelectOp::create(b, loc, empty[r], cF32(0.0),
                                 arith::DivFOp::create(b, loc, cF32(1.0), l[r]));
   }
-  SmallVector<Value> o = unpackTile(values.at(op.getAcc()).front());
+  SmallVector<Value> o = unpackTile(acc);
   if (singleSplit)
     ifThenElse(
         singleSplit,
@@ -555,15 +547,15 @@ void KernelEmitter::lowerFinalize(const TileValues &values, FinalizeOp op,
           return {};
         },
         [&]() -> SmallVector<Value> {
-          storePartialOutput(o, inv, output);
+          storePartialOutput(o, inv, outputDest);
           return {};
         });
   else if (plan.kvSplit)
-    storePartialOutput(o, inv, output);
+    storePartialOutput(o, inv, outputDest);
   else if (plan.varlen)
-    storeSequenceRows(o, inv, output);
+    storeSequenceRows(o, inv, outputDest);
   else
-    storeOutputTile(o, inv, output);
+    storeOutputTile(o, inv, outputDest);
   // Warpgroup 1 arrived once more than warpgroup 0 waited (its
   // pre-arrival): consume it so no arrival is left pending. After the O
   // store, and not right after the loops: there it held up warpgroup 0's
@@ -575,16 +567,15 @@ void KernelEmitter::lowerFinalize(const TileValues &values, FinalizeOp op,
                               c32(2 * kWarpgroupThreads), nullptr, Value());
     });
 
-  if (!lse)
+  if (!lseDest)
     return;
   // At one split the LSE goes to the caller's buffer, or nowhere.
-  Value lseWritten;
+  Value lse = lseDest, lseWritten;
   if (singleSplit && singleSplitLse)
     lse = arith::SelectOp::create(b, loc, singleSplit, singleSplitLse, lse);
   else if (singleSplit)
     lseWritten = arith::XOrIOp::create(
         b, loc, singleSplit, arith::ConstantIntOp::create(b, loc, 1, 1));
-  Value scale = index.lower(b, op.getScale());
   auto globalPtr = LLVM::LLVMPointerType::get(ctx, 1);
   Value isQuadLead =
       eqI(arith::AndIOp::create(

@@ -97,6 +97,10 @@ struct KernelState {
   Value blockTable, pagesPerSeq, keys;
   /// Varlen kernels: the cu_seqlens_q pointer.
   Value queryOffsets;
+  /// Where attn.finalize writes O (a tensor map, or a pointer for a varlen
+  /// kernel's packed O and a split kernel's partial O) and the LSE (a
+  /// pointer; null where the kernel writes none).
+  Value outputDest, lseDest;
   /// pagesOfBlock's loads, by the kv block value they are for.
   /// (Shared by the copies the producer's patterns lower with: the K and V
   /// loads of a block read its pages once.)
@@ -170,6 +174,10 @@ public:
   void waitForQuery() { waitBarrier(queryBarrier(), c32(0)); }
   /// attn.launch_dependents: griddepcontrol.launch_dependents.
   void lowerLaunchDependents();
+  /// attn.finalize: O = acc / l stored to outputDest, LSE = m scale + ln l
+  /// to lseDest. `rowSum` holds the thread's partial sums of its rows.
+  void lowerFinalize(Value acc, ValueRange rowSum, ValueRange rowMax,
+                     Value scale);
   /// attn.wait_gemms: waits until at most `pending` wgmma groups are in
   /// flight; then `live` (a rotated step's P registers) may be reused.
   void lowerWaitGemms(int64_t pending, ArrayRef<Value> live);
@@ -261,17 +269,11 @@ private:
   Value packPair(Value lo, Value hi, Type element);
 
   //===--- tile values: the consumer's IR values in registers ------------===//
-  /// The kernel values of the kv ops' results that later ops read
-  /// (attn.finalize), as the lowerings take them.
-  using TileValues = DenseMap<Value, SmallVector<Value>>;
   /// The elements of an accumulator-layout tile's struct.
   SmallVector<Value> unpackTile(Value tile) {
     return unpack(tile,
                   cast<LLVM::LLVMStructType>(tile.getType()).getBody().size());
   }
-  /// attn.finalize and the O and LSE stores of the tile.
-  void lowerFinalize(const TileValues &values, FinalizeOp op, Value output,
-                     Value lse);
   /// -(m c) of the rows `m` of row max `rowMax` under multiplier `c` (a
   /// masked row that saw no key yet has m = -inf and uses 0, so that
   /// exp2(-inf - m) is 0). Its attn.rescale_factor and attn.exp_diff each
@@ -312,15 +314,13 @@ private:
   /// Without a producer: the end of each kv loop's step refills its V's
   /// stage (releaseValues).
   void refillStages(ArrayRef<Operation *> kvOps);
-  /// Lowers the kv ops `first` to `last` of the consumer's tile (the
-  /// rotated loops' prologue or the first kv loop up to their epilogue or
-  /// the last kv loop) at the insertion point: clones them into the kernel,
-  /// places their ring slots and converts them, the loops and branches by
-  /// SCF's structural type conversion and each tile op by its pattern.
-  /// Maps their results that later ops read in `values`.
+  /// Lowers the ops `first` to `last` of the consumer's tile (from the
+  /// rotated loops' prologue or the first kv loop to attn.finalize) at the
+  /// insertion point: clones them into the kernel, places their ring slots
+  /// and converts them, the loops and branches by SCF's structural type
+  /// conversion and each tile op by its pattern.
   /// Fails where the conversion failed (with a diagnostic).
-  LogicalResult lowerKvOps(TileValues &values, Operation *first,
-                           Operation *last);
+  LogicalResult lowerKvOps(Operation *first, Operation *last);
   /// The i32 value of a tile-space symbol in the kernel: a parameter or a
   /// compiled-in constant.
   Value symbolValue(attnc::rt::Symbol symbol);
@@ -343,8 +343,9 @@ private:
   LogicalResult lowerProducerLoop();
   void loadQuery();
   /// Consumer warpgroups on the CTA's tile: the ops of the tile's region in
-  /// IR order, the kv ops by lowerKvOps (after tileBounds()).
-  LogicalResult emitConsumer(Value output, Value lse);
+  /// IR order, the kv ops and attn.finalize by lowerKvOps (after
+  /// tileBounds()).
+  LogicalResult emitConsumer();
   /// This thread's O values scaled by `inv` per row, packed as element
   /// pairs (pair k holds values 2k and 2k + 1) in the output element type.
   SmallVector<Value> normalizedPairs(ArrayRef<Value> o, const RowValues &inv);

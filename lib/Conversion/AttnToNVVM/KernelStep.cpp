@@ -136,25 +136,6 @@ static bool isRingSlot(Operation &op) {
   return isa<RingPopOp, LoadTileOp, LoadPagedTileOp, LoadVarlenTileOp>(op);
 }
 
-/// The kernel values a conversion left for a value at the cast `sink` (the
-/// value to its converted types) built before it: the inputs of the cast
-/// chain that ends in `sink` and starts at values of those types.
-static SmallVector<Value> convertedValues(UnrealizedConversionCastOp sink) {
-  Value v = sink.getInputs().front();
-  // A value of a type the conversion keeps (an index, say) is its own.
-  if (TypeRange(sink.getInputs()) == sink.getResultTypes())
-    return {v};
-  while (auto cast = v.getDefiningOp<UnrealizedConversionCastOp>()) {
-    if (TypeRange(cast.getInputs()) == sink.getResultTypes())
-      return SmallVector<Value>(cast.getInputs());
-    if (cast.getInputs().size() != 1)
-      break;
-    v = cast.getInputs().front();
-  }
-  llvm::report_fatal_error("convert-attn-to-nvvm: a kv loop's result was "
-                           "not converted to its kernel values");
-}
-
 /// Erases the casts between tile values and kernel values that the
 /// conversion left unused in `block`.
 static void eraseDeadCasts(Block *block) {
@@ -176,20 +157,26 @@ static ConversionConfig kvConversionConfig() {
   return config;
 }
 
-/// Erases the ops nested in `kvOps` that nothing reads and that have no
-/// effects: a tile op whose result nothing reads (an attn.mask left out of
-/// a loop's scores, say) is not in the kernel.
-static void eraseUnusedOps(ArrayRef<Operation *> kvOps) {
-  SmallVector<Operation *> nested;
-  for (Operation *op : kvOps)
+/// Erases the ops of `ops` (and nested in them) that nothing reads and
+/// that have no effects and no regions, but `keep`, and drops them from
+/// `ops`: a tile op whose result nothing reads (an attn.mask left out of a
+/// loop's scores, say) is not in the kernel.
+static void eraseUnusedOps(SmallVectorImpl<Operation *> &ops,
+                           Operation *keep = nullptr) {
+  SmallVector<Operation *> candidates;
+  for (Operation *op : ops)
     op->walk([&](Operation *inner) {
-      if (inner != op && inner->getNumRegions() == 0)
-        nested.push_back(inner);
+      if (inner != keep && inner->getNumRegions() == 0)
+        candidates.push_back(inner);
     });
   // Users come after the ops they read: erase from the last.
-  for (Operation *op : llvm::reverse(nested))
-    if (isOpTriviallyDead(op))
+  llvm::SmallPtrSet<Operation *, 8> erased;
+  for (Operation *op : llvm::reverse(candidates))
+    if (isOpTriviallyDead(op)) {
+      erased.insert(op);
       op->erase();
+    }
+  llvm::erase_if(ops, [&](Operation *op) { return erased.contains(op); });
 }
 
 /// The full wait of each rotated step after its P V, which reads the P
@@ -297,8 +284,7 @@ void KernelEmitter::refillStages(ArrayRef<Operation *> kvOps) {
   }
 }
 
-LogicalResult KernelEmitter::lowerKvOps(TileValues &values, Operation *first,
-                                        Operation *last) {
+LogicalResult KernelEmitter::lowerKvOps(Operation *first, Operation *last) {
   MLIRContext *ctx = b.getContext();
   Block *tile = first->getBlock();
   // Whether `v` is computed by the kv ops (or is an argument of a block of
@@ -360,27 +346,13 @@ LogicalResult KernelEmitter::lowerKvOps(TileValues &values, Operation *first,
     if (op == last)
       break;
   }
-  llvm::append_range(converted, kvOps);
-  // Their results that ops after them read (attn.finalize), each as a cast
-  // to its kernel values' types, read after the conversion.
-  SmallVector<std::pair<Value, UnrealizedConversionCastOp>> sinks;
-  for (Operation *op = first;; op = op->getNextNode()) {
-    for (Value result : op->getResults())
-      if (!isRingTile(result) &&
-          llvm::any_of(result.getUsers(),
-                       [&](Operation *user) { return !isKvOp(user); }))
-        sinks.emplace_back(
-            result, UnrealizedConversionCastOp::create(
-                        b, loc, fragments.convertTileType(result.getType()),
-                        clones.lookup(result)));
-    if (op == last)
-      break;
-  }
-
   placeRingSlots(kvOps);
   if (!hasProducer())
     refillStages(kvOps);
-  eraseUnusedOps(kvOps);
+  // attn.finalize is pure: its results are the tile's O and LSE, which the
+  // forall's terminator stores, outside the clones.
+  eraseUnusedOps(kvOps, /*keep=*/kvOps.back());
+  llvm::append_range(converted, kvOps);
   DenseMap<Operation *, PVOp> probsInFlight = findProbsInFlight(kvOps);
 
   ConversionTarget target(*ctx);
@@ -399,10 +371,6 @@ LogicalResult KernelEmitter::lowerKvOps(TileValues &values, Operation *first,
                                     kvConversionConfig())))
     return failure();
 
-  for (auto [result, sink] : sinks) {
-    values[result] = convertedValues(sink);
-    sink.erase();
-  }
   eraseDeadCasts(b.getInsertionBlock());
   return success();
 }
@@ -432,7 +400,8 @@ LogicalResult KernelEmitter::lowerProducerLoop() {
                               b, loc, operand.getType(), ValueRange())
                               .getResult(0));
   Operation *loop = b.clone(*producerLoop, clones);
-  eraseUnusedOps(loop);
+  SmallVector<Operation *> loopOps = {loop};
+  eraseUnusedOps(loopOps);
 
   ConversionTarget target(*ctx);
   target.addIllegalDialect<AttnDialect>();

@@ -5,10 +5,11 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Each tile op of a kv step is converted by its own pattern, whose adaptor
-// holds its operands as FragmentTypeConverter gives them: the struct of an
-// accumulator-layout tile, the two rows of a row vector, the ring stage and
-// phase of a shared-memory tile. The pattern lowers it with the kernel's
+// Each tile op of a kv step, and the attn.finalize after the kv loops, is
+// converted by its own pattern, whose adaptor holds its operands as
+// FragmentTypeConverter gives them: the struct of an accumulator-layout
+// tile, the two rows of a row vector, the ring stage and phase of a
+// shared-memory tile. The pattern lowers it with the kernel's
 // values (KernelTileOps.cpp, KernelStep.cpp) and replaces its results with
 // theirs. The waits and releases are lowered where the IR places them.
 //
@@ -50,7 +51,9 @@ struct TileOpLowering : OpConversionPattern<SourceOp> {
     FailureOr<ResultValues> results = lowering(at, op, adaptor);
     if (failed(results))
       return rewriter.notifyMatchFailure(op, "no lowering of this form");
-    if (op->getNumResults() == 0)
+    // An op whose results the kernel does not hold (none, or attn.finalize's
+    // O and LSE, which it stores) is erased.
+    if (results->empty())
       rewriter.eraseOp(op);
     else
       rewriter.replaceOpWithMultiple(op, std::move(*results));
@@ -219,6 +222,16 @@ void mlir::attn::hopper::populateKvStepPatterns(
   lowerings.add<LaunchDependentsOp>(
       [](KernelEmitter &at, LaunchDependentsOp, auto) -> Result {
         at.lowerLaunchDependents();
+        return ResultValues();
+      });
+  lowerings.add<FinalizeOp>(
+      [](KernelEmitter &at, FinalizeOp op, auto a) -> Result {
+        // Its O and LSE are the forall's to store, after the kv ops: what
+        // reads them in the kernel is this lowering's stores.
+        if (!op->use_empty())
+          return failure();
+        at.lowerFinalize(a.getAcc().front(), a.getRowSum(), a.getRowMax(),
+                         a.getScale().front());
         return ResultValues();
       });
   lowerings.add<RingReleaseOp>([](KernelEmitter &at, RingReleaseOp op,
