@@ -473,54 +473,29 @@ void KernelEmitter::loadQuery() {
 }
 
 /// The consumer warpgroups: the ops of the tile's region (the consumer
-/// region of its attn.warp_specialize, else the forall's body) in IR order.
-/// The kv ops (the rotated loops' prologue, the kv loops, their epilogue)
-/// start from Q and end in attn.finalize, which normalizes and stores O and
-/// the LSE; Q's attn.wait_tile, before the first of them, and an
-/// attn.launch_dependents before them are lowered where they stand. The
-/// region's other ops have no effects and no regions (the plan reader's
-/// verifyTileTopLevel): each is computed where an op reads it, or is the Q
-/// load, which loadQuery issues.
+/// region of its attn.warp_specialize, else the forall's body after the Q
+/// load, which loadQuery issues), converted in IR order: Q's
+/// attn.wait_tile, the kv ops (the rotated loops' prologue, the kv loops,
+/// their epilogue), attn.finalize, which normalizes and stores O and the
+/// LSE, and attn.launch_dependents where it stands. The region's other ops
+/// have no effects and no regions (the plan reader's verifyTileTopLevel);
+/// those after attn.finalize compute the forall's result, which
+/// attn.finalize's lowering stores, and are not in the kernel.
 LogicalResult KernelEmitter::emitConsumer() {
-  // The kv ops: the rotated loops' prologue (or the first kv loop) up to
-  // attn.finalize, with what the tile computes between them.
+  Operation *finalize = plan.finalize;
+  Block *tile = finalize->getBlock();
+  Operation *queryLoad = plan.queryLoad.getOperation();
+  Operation *first =
+      queryLoad->getBlock() == tile ? queryLoad->getNextNode() : &tile->front();
+  SmallVector<Operation *> ops;
+  for (Operation &op :
+       llvm::make_range(first->getIterator(), tile->without_terminator().end()))
+    if (!finalize->isBeforeInBlock(&op) || !isMemoryEffectFree(&op))
+      ops.push_back(&op);
   Operation *firstKvOp = plan.pipeline
                              ? plan.pipeline->prologue.getOperation()
                              : plan.kvLoops.front().loop.getOperation();
-  Operation *finalize = plan.finalize;
-  Block *tile = finalize->getBlock();
-  assert(firstKvOp->getBlock() == tile &&
-         "attn.finalize reads the kv loops' results in their block");
-  // Whether the walk is past the kv ops' first and up to attn.finalize:
-  // those ops are lowered with them.
-  bool inKvOps = false;
-  for (Operation &op : tile->without_terminator()) {
-    if (inKvOps) {
-      inKvOps = &op != finalize;
-      continue;
-    }
-    if (isa<LaunchDependentsOp>(op)) {
-      lowerLaunchDependents();
-      continue;
-    }
-    // The one wait at the top level (the plan reader's): Q's.
-    if (auto wait = dyn_cast<WaitTileOp>(op)) {
-      assert(wait.getTile() == plan.queryLoad.getTile() &&
-             "the plan reader admits Q's wait only");
-      waitForQuery();
-      continue;
-    }
-    if (&op != firstKvOp)
-      continue;
-    // Warpgroup 0 takes the first ping-pong turn: warpgroup 1 pre-arrives
-    // on its barrier.
-    if (plan.pingPong)
-      ifThen(eqI(warpgroup, c32(1)), [&] { passTurn(); });
-    if (failed(lowerKvOps(firstKvOp, finalize)))
-      return failure();
-    inKvOps = true;
-  }
-  return success();
+  return lowerConsumerOps(ops, firstKvOp);
 }
 
 void KernelEmitter::lowerFinalize(Value acc, ValueRange rowSum,

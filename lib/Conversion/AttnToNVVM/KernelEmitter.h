@@ -314,13 +314,14 @@ private:
   /// Without a producer: the end of each kv loop's step refills its V's
   /// stage (releaseValues).
   void refillStages(ArrayRef<Operation *> kvOps);
-  /// Lowers the ops `first` to `last` of the consumer's tile (from the
-  /// rotated loops' prologue or the first kv loop to attn.finalize) at the
-  /// insertion point: clones them into the kernel, places their ring slots
-  /// and converts them, the loops and branches by SCF's structural type
-  /// conversion and each tile op by its pattern.
-  /// Fails where the conversion failed (with a diagnostic).
-  LogicalResult lowerKvOps(Operation *first, Operation *last);
+  /// Lowers the consumer's ops `ops` (its region's, in IR order; the kv ops
+  /// from `firstKvOp`, the rotated loops' prologue or the first kv loop,
+  /// up to attn.finalize) at the insertion point: clones them into the
+  /// kernel, places their ring slots and converts them, the loops and
+  /// branches by SCF's structural type conversion and each tile op by its
+  /// pattern. Fails where the conversion failed (with a diagnostic).
+  LogicalResult lowerConsumerOps(ArrayRef<Operation *> ops,
+                                 Operation *firstKvOp);
   /// The i32 value of a tile-space symbol in the kernel: a parameter or a
   /// compiled-in constant.
   Value symbolValue(attnc::rt::Symbol symbol);
@@ -342,9 +343,8 @@ private:
   /// are the push).
   LogicalResult lowerProducerLoop();
   void loadQuery();
-  /// Consumer warpgroups on the CTA's tile: the ops of the tile's region in
-  /// IR order, the kv ops and attn.finalize by lowerKvOps (after
-  /// tileBounds()).
+  /// Consumer warpgroups on the CTA's tile: the ops of the tile's region,
+  /// by lowerConsumerOps (after tileBounds()).
   LogicalResult emitConsumer();
   /// This thread's O values scaled by `inv` per row, packed as element
   /// pairs (pair k holds values 2k and 2k + 1) in the output element type.

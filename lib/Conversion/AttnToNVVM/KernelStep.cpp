@@ -284,27 +284,29 @@ void KernelEmitter::refillStages(ArrayRef<Operation *> kvOps) {
   }
 }
 
-LogicalResult KernelEmitter::lowerKvOps(Operation *first, Operation *last) {
+LogicalResult KernelEmitter::lowerConsumerOps(ArrayRef<Operation *> ops,
+                                              Operation *firstKvOp) {
   MLIRContext *ctx = b.getContext();
-  Block *tile = first->getBlock();
-  // Whether `v` is computed by the kv ops (or is an argument of a block of
+  llvm::SmallPtrSet<Operation *, 16> lowered(llvm::from_range, ops);
+  Block *tile = ops.front()->getBlock();
+  // Whether `v` is computed by these ops (or is an argument of a block of
   // theirs).
-  auto isKvOp = [&](Operation *op) {
+  auto isLowered = [&](Operation *op) {
     Operation *top = tile->findAncestorOpInBlock(*op);
-    return top && !top->isBeforeInBlock(first) && !last->isBeforeInBlock(top);
+    return top && lowered.contains(top);
   };
-  auto inKvOps = [&](Value v) {
+  auto inLoweredOps = [&](Value v) {
     Operation *def = v.getDefiningOp();
-    return isKvOp(def ? def : v.getParentBlock()->getParentOp());
+    return isLowered(def ? def : v.getParentBlock()->getParentOp());
   };
-  // What the kv ops read from before them: the loops' initial tiles
-  // (splat constants, converted with the rest), the index and scale
-  // arithmetic, cloned by `index`, and tensors that no kernel value stands
-  // for: Q, which attn.qk reads at its own offset in shared memory, and
-  // the operands of the K and V loads and pops, whose results
-  // placeRingSlots replaces.
+  // What the ops read from before them: the loops' initial tiles (splat
+  // constants, converted with the rest), the index and scale arithmetic,
+  // cloned by `index`, and tensors that no kernel value stands for: Q,
+  // which attn.qk reads at its own offset in shared memory, and the
+  // operands of the K and V loads and pops, whose results placeRingSlots
+  // replaces.
   IRMapping clones;
-  // The clones the conversion lowers: the kv ops and their initial tiles.
+  // The clones the conversion lowers: the ops and their initial tiles.
   SmallVector<Operation *> converted;
   auto placeholder = [&](Value v) {
     clones.map(
@@ -312,7 +314,7 @@ LogicalResult KernelEmitter::lowerKvOps(Operation *first, Operation *last) {
                .getResult(0));
   };
   auto mapOutside = [&](Value v) {
-    if (clones.contains(v) || inKvOps(v))
+    if (clones.contains(v) || inLoweredOps(v))
       return;
     if (!isa<TensorType>(v.getType()))
       return clones.map(v, index.lower(b, v));
@@ -326,7 +328,7 @@ LogicalResult KernelEmitter::lowerKvOps(Operation *first, Operation *last) {
   // A ring slot's operands stand for nothing: mapped after every other
   // op's, so that a value another op reads is lowered.
   SmallVector<Value> slotOperands;
-  for (Operation *op = first;; op = op->getNextNode()) {
+  for (Operation *op : ops)
     op->walk([&](Operation *nested) {
       for (Value operand : nested->getOperands())
         if (isRingSlot(*nested))
@@ -334,24 +336,26 @@ LogicalResult KernelEmitter::lowerKvOps(Operation *first, Operation *last) {
         else
           mapOutside(operand);
     });
-    if (op == last)
-      break;
-  }
   for (Value operand : slotOperands)
-    if (!clones.contains(operand) && !inKvOps(operand))
+    if (!clones.contains(operand) && !inLoweredOps(operand))
       placeholder(operand);
   SmallVector<Operation *> kvOps;
-  for (Operation *op = first;; op = op->getNextNode()) {
+  for (Operation *op : ops)
     kvOps.push_back(b.clone(*op, clones));
-    if (op == last)
-      break;
+  Operation *finalize = clones.lookup(plan.finalize.getOperation());
+  // Warpgroup 0 takes the first ping-pong turn: warpgroup 1 pre-arrives on
+  // its barrier before the kv ops.
+  if (plan.pingPong) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(clones.lookup(firstKvOp));
+    ifThen(eqI(warpgroup, c32(1)), [&] { passTurn(); });
   }
   placeRingSlots(kvOps);
   if (!hasProducer())
     refillStages(kvOps);
   // attn.finalize is pure: its results are the tile's O and LSE, which the
   // forall's terminator stores, outside the clones.
-  eraseUnusedOps(kvOps, /*keep=*/kvOps.back());
+  eraseUnusedOps(kvOps, /*keep=*/finalize);
   llvm::append_range(converted, kvOps);
   DenseMap<Operation *, PVOp> probsInFlight = findProbsInFlight(kvOps);
 

@@ -162,6 +162,14 @@ static bool isKeyTile(Value tile) {
   });
 }
 
+/// Whether `tile` is the Q tile of an attn.qk.
+static bool isQueryTile(Value tile) {
+  return llvm::any_of(tile.getUsers(), [&](Operation *user) {
+    auto qk = dyn_cast<QKOp>(user);
+    return qk && qk.getQuery() == tile;
+  });
+}
+
 void mlir::attn::hopper::populateKvStepPatterns(
     const KernelEmitter &kernel, const TypeConverter &converter,
     const DenseMap<Operation *, PVOp> &probsInFlight,
@@ -216,7 +224,11 @@ void mlir::attn::hopper::populateKvStepPatterns(
   });
   lowerings.add<WaitTileOp>(
       [](KernelEmitter &at, WaitTileOp op, auto a) -> Result {
-        at.waitForSlot(a.getTile(), !isKeyTile(op.getTile()));
+        // Q has one buffer and one barrier (the plan reader's).
+        if (isQueryTile(op.getTile()))
+          at.waitForQuery();
+        else
+          at.waitForSlot(a.getTile(), !isKeyTile(op.getTile()));
         return ResultValues();
       });
   lowerings.add<LaunchDependentsOp>(
