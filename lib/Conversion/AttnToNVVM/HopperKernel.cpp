@@ -275,11 +275,11 @@ LogicalResult KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   lane = arith::AndIOp::create(b, loc, tid, c32(31));
   // Consumer warpgroup wg owns rows [64 wg, 64 wg + 64) of the query block;
   // with warp specialization warpgroup 0 is the producer.
-  Value rawWarpgroup = arith::ShRUIOp::create(b, loc, tid, c32(7));
+  ctaWarpgroup = arith::ShRUIOp::create(b, loc, tid, c32(7));
   warpgroup =
       plan.warpSpecialize()
-          ? arith::SubIOp::create(b, loc, rawWarpgroup, c32(1)).getResult()
-          : rawWarpgroup;
+          ? arith::SubIOp::create(b, loc, ctaWarpgroup, c32(1)).getResult()
+          : ctaWarpgroup;
   warpInGroup = arith::AndIOp::create(
       b, loc, arith::ShRUIOp::create(b, loc, tid, c32(5)), c32(3));
   isLeader = eqI(tid, c32(0));
@@ -318,10 +318,10 @@ LogicalResult KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   NVVM::Barrier0Op::create(b, loc);
   SmallVector<Value> bounds = tileBounds();
 
-  if (!plan.warpSpecialize()) {
-    // Thread 0 is producer and consumer: it fills both stages up front and
-    // refills each after the block barrier that ends its use
-    // (refillStages).
+  // Without a producer, thread 0 is producer and consumer: it fills every
+  // stage up front and refills each after the block barrier that ends its
+  // use (refillStages).
+  if (!plan.warpSpecialize())
     ifThen(isLeader, [&] {
       loadQuery();
       for (int64_t s = 0; s < smem.getStages(); ++s) {
@@ -331,40 +331,27 @@ LogicalResult KernelEmitter::emit(LLVM::LLVMFuncOp func) {
         ifThen(inRange, [&] { issueKeyValueLoads(c32(s), kb); });
       }
     });
-    if (failed(emitConsumer()))
-      return failure();
-    LLVM::ReturnOp::create(b, loc, ValueRange{});
-    return success();
-  }
-
-  // Producer warpgroup (few registers): one thread streams every K/V block
-  // into the ring, waiting for the consumers to release a stage. Consumer
-  // warpgroups (the registers freed by the producer) compute.
-  auto role = scf::IfOp::create(b, loc, eqI(rawWarpgroup, c32(0)),
-                                /*withElseRegion=*/true);
-  LogicalResult converted = success();
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(role.thenBlock()->getTerminator());
-    NVVM::SetMaxRegisterOp::create(
-        b, loc, plan.warpSpecialization.getProducerRegisters(),
-        NVVM::SetMaxRegisterAction::decrease);
-    ifThen(isLeader, [&] {
-      loadQuery();
-      converted = lowerProducerLoop();
-    });
-  }
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(role.elseBlock()->getTerminator());
-    NVVM::SetMaxRegisterOp::create(
-        b, loc, plan.warpSpecialization.getConsumerRegisters(),
-        NVVM::SetMaxRegisterAction::increase);
-    if (succeeded(converted))
-      converted = emitConsumer();
-  }
+  LogicalResult converted = lowerTile();
   LLVM::ReturnOp::create(b, loc, ValueRange{});
   return converted;
+}
+
+std::pair<Operation *, Operation *>
+KernelEmitter::lowerWarpSpecialize(WarpSpecializeOp op) {
+  auto role = scf::IfOp::create(b, loc, eqI(ctaWarpgroup, c32(0)),
+                                /*withElseRegion=*/true);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(role.thenBlock()->getTerminator());
+  NVVM::SetMaxRegisterOp::create(b, loc, op.getProducerRegisters(),
+                                 NVVM::SetMaxRegisterAction::decrease);
+  auto leader = scf::IfOp::create(b, loc, isLeader);
+  b.setInsertionPoint(leader.thenBlock()->getTerminator());
+  loadQuery();
+  b.setInsertionPoint(role.elseBlock()->getTerminator());
+  NVVM::SetMaxRegisterOp::create(b, loc, op.getConsumerRegisters(),
+                                 NVVM::SetMaxRegisterAction::increase);
+  return {leader.thenBlock()->getTerminator(),
+          role.elseBlock()->getTerminator()};
 }
 
 Value KernelEmitter::symbolValue(rt::Symbol symbol) {
@@ -472,30 +459,42 @@ void KernelEmitter::loadQuery() {
            plan.headDim, row, head, batch, qb);
 }
 
-/// The consumer warpgroups: the ops of the tile's region (the consumer
-/// region of its attn.warp_specialize, else the forall's body after the Q
-/// load, which loadQuery issues), converted in IR order: Q's
-/// attn.wait_tile, the kv ops (the rotated loops' prologue, the kv loops,
-/// their epilogue), attn.finalize, which normalizes and stores O and the
-/// LSE, and attn.launch_dependents where it stands. The region's other ops
-/// have no effects and no regions (the plan reader's verifyTileTopLevel);
-/// those after attn.finalize compute the forall's result, which
+/// The forall's body, converted in IR order but for Q's load (which
+/// loadQuery issues), the varlen tile scheduler's attn.sequence_tile
+/// (setTile's) and the scalar arithmetic, which `index` computes where an
+/// op reads it: with warp specialization its attn.warp_specialize
+/// (the role branch, each region's ops in its branch), else the consumer's
+/// ops: Q's attn.wait_tile, the kv ops (the rotated loops' prologue, the
+/// kv loops, their epilogue), attn.finalize, which normalizes and stores O
+/// and the LSE, and attn.launch_dependents where it stands. The body's
+/// other ops have no effects and no regions (the plan reader's
+/// verifyTileTopLevel); those after the tile's attn.finalize (or
+/// attn.warp_specialize) compute the forall's result, which
 /// attn.finalize's lowering stores, and are not in the kernel.
-LogicalResult KernelEmitter::emitConsumer() {
-  Operation *finalize = plan.finalize;
-  Block *tile = finalize->getBlock();
+LogicalResult KernelEmitter::lowerTile() {
+  Block *body = plan.forall.getBody();
   Operation *queryLoad = plan.queryLoad.getOperation();
-  Operation *first =
-      queryLoad->getBlock() == tile ? queryLoad->getNextNode() : &tile->front();
+  Operation *tileEnd = plan.warpSpecialize()
+                           ? plan.warpSpecialization.getOperation()
+                           : plan.finalize.getOperation();
+  if (queryLoad->getBlock() != body || tileEnd->getBlock() != body)
+    return queryLoad->emitError("convert-attn-to-nvvm: Q's load and the ")
+           << tileEnd->getName()
+           << " must be at the top level of the tile's scf.forall";
   SmallVector<Operation *> ops;
-  for (Operation &op :
-       llvm::make_range(first->getIterator(), tile->without_terminator().end()))
-    if (!finalize->isBeforeInBlock(&op) || !isMemoryEffectFree(&op))
-      ops.push_back(&op);
+  for (Operation &op : body->without_terminator()) {
+    // The scalar arithmetic is computed where an op reads it (`index`).
+    bool computed = isMemoryEffectFree(&op) && op.getNumRegions() == 0 &&
+                    !isa<AttnDialect>(op.getDialect());
+    if (&op == queryLoad || isa<SequenceTileOp>(op) || computed ||
+        (tileEnd->isBeforeInBlock(&op) && isMemoryEffectFree(&op)))
+      continue;
+    ops.push_back(&op);
+  }
   Operation *firstKvOp = plan.pipeline
                              ? plan.pipeline->prologue.getOperation()
                              : plan.kvLoops.front().loop.getOperation();
-  return lowerConsumerOps(ops, firstKvOp);
+  return lowerTileOps(ops, firstKvOp);
 }
 
 void KernelEmitter::lowerFinalize(Value acc, ValueRange rowSum,

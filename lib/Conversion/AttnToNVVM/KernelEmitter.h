@@ -74,7 +74,10 @@ struct KernelState {
 
   // Kernel-wide values.
   Value smemBase, tmQuery, tmKey, tmValue;
-  Value tid, lane, warpgroup, warpInGroup, row0, isLeader;
+  Value tid, lane, warpInGroup, row0, isLeader;
+  /// The thread's warpgroup in the CTA, and among the consumers (with a
+  /// producer warpgroup, CTA warpgroup 0, one less).
+  Value ctaWarpgroup, warpgroup;
   /// This thread's first accumulator row within the query tile (row0 minus
   /// the tile's first row).
   Value rowInTile;
@@ -192,6 +195,12 @@ public:
   /// consumers' kvBegin (the plan reader's).
   SmallVector<Value> lowerProducerLoad(bool isKey, bool waitsForStage,
                                        Value kvBlock);
+  /// attn.warp_specialize: the role branch. The producer warpgroup
+  /// (warpgroup 0) lowers its registers to `producer_registers`, and its
+  /// leader issues Q's load and runs the producer region; the consumer
+  /// warpgroups raise theirs to `consumer_registers` and run the consumer
+  /// region. Returns the ops before which each region's ops go.
+  std::pair<Operation *, Operation *> lowerWarpSpecialize(WarpSpecializeOp op);
   /// attn.wait_turn and attn.pass_turn: the ping-pong barriers.
   void waitForTurn();
   void passTurn();
@@ -314,14 +323,14 @@ private:
   /// Without a producer: the end of each kv loop's step refills its V's
   /// stage (releaseValues).
   void refillStages(ArrayRef<Operation *> kvOps);
-  /// Lowers the consumer's ops `ops` (its region's, in IR order; the kv ops
-  /// from `firstKvOp`, the rotated loops' prologue or the first kv loop,
-  /// up to attn.finalize) at the insertion point: clones them into the
-  /// kernel, places their ring slots and converts them, the loops and
-  /// branches by SCF's structural type conversion and each tile op by its
-  /// pattern. Fails where the conversion failed (with a diagnostic).
-  LogicalResult lowerConsumerOps(ArrayRef<Operation *> ops,
-                                 Operation *firstKvOp);
+  /// Lowers the tile's ops `ops` (the forall body's, in IR order; the kv
+  /// ops from `firstKvOp`, the rotated loops' prologue or the first kv
+  /// loop, up to attn.finalize) at the insertion point: clones them into
+  /// the kernel, places the consumer's ring slots and converts them, the
+  /// loops and branches by SCF's structural type conversion and each tile
+  /// op by its pattern. Fails where the conversion failed (with a
+  /// diagnostic).
+  LogicalResult lowerTileOps(ArrayRef<Operation *> ops, Operation *firstKvOp);
   /// The i32 value of a tile-space symbol in the kernel: a parameter or a
   /// compiled-in constant.
   Value symbolValue(attnc::rt::Symbol symbol);
@@ -337,15 +346,10 @@ private:
   /// lower bound, then the last loop's upper bound (the range before a
   /// rotation, for rotated loops); also sets kvBegin and kvEnd.
   SmallVector<Value> tileBounds();
-  /// The producer's kv loop, cloned into the kernel at the insertion point
-  /// and converted: each K and V load by its pattern (lowerProducerLoad),
-  /// attn.ring_push erased (the loads' TMA arrivals on the full barriers
-  /// are the push).
-  LogicalResult lowerProducerLoop();
   void loadQuery();
-  /// Consumer warpgroups on the CTA's tile: the ops of the tile's region,
-  /// by lowerConsumerOps (after tileBounds()).
-  LogicalResult emitConsumer();
+  /// The CTA's tile: the ops of the forall's body, by lowerTileOps (after
+  /// tileBounds()).
+  LogicalResult lowerTile();
   /// This thread's O values scaled by `inv` per row, packed as element
   /// pairs (pair k holds values 2k and 2k + 1) in the output element type.
   SmallVector<Value> normalizedPairs(ArrayRef<Value> o, const RowValues &inv);
@@ -425,8 +429,8 @@ void populateKvStepPatterns(const KernelEmitter &kernel,
                             const DenseMap<Operation *, PVOp> &probsInFlight,
                             RewritePatternSet &patterns);
 
-/// The conversion patterns of the producer's kv loop: its K and V loads
-/// and attn.ring_push (TileOpPatterns.cpp).
+/// The conversion patterns of attn.warp_specialize and of the producer's
+/// kv loop: its K and V loads and attn.ring_push (TileOpPatterns.cpp).
 void populateProducerPatterns(const KernelEmitter &kernel,
                               const TypeConverter &converter,
                               RewritePatternSet &patterns);

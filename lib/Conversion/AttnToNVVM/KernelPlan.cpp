@@ -389,7 +389,7 @@ LogicalResult KernelPlanReader::readProducer() {
       return specialized.emitError(
           "convert-attn-to-nvvm: the producer region has no kv loop (an "
           "scf.for holding attn.ring_push)");
-    // The producer's loop is converted op by op (lowerProducerLoop): one
+    // The producer's loop is converted op by op (lowerTileOps): one
     // attn.ring_push of two attn.load_tile results, and index arithmetic.
     Block *producerBody = plan.producerLoop.getBody();
     int64_t pushes = llvm::range_size(producerBody->getOps<RingPushOp>());
@@ -416,7 +416,7 @@ LogicalResult KernelPlanReader::readProducer() {
 }
 
 /// The kernel lowers the top level of a tile (the forall's body, and the
-/// consumer region of its attn.warp_specialize) op by op (emitConsumer):
+/// consumer region of its attn.warp_specialize) op by op (lowerTile):
 /// the kv loops, their prologue and epilogue, attn.launch_dependents,
 /// attn.finalize, the attn.warp_specialize and the Q load. Every other op
 /// must be one the kernel computes where an op reads it (no effects, no

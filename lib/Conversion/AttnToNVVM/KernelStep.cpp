@@ -284,8 +284,8 @@ void KernelEmitter::refillStages(ArrayRef<Operation *> kvOps) {
   }
 }
 
-LogicalResult KernelEmitter::lowerConsumerOps(ArrayRef<Operation *> ops,
-                                              Operation *firstKvOp) {
+LogicalResult KernelEmitter::lowerTileOps(ArrayRef<Operation *> ops,
+                                          Operation *firstKvOp) {
   MLIRContext *ctx = b.getContext();
   llvm::SmallPtrSet<Operation *, 16> lowered(llvm::from_range, ops);
   Block *tile = ops.front()->getBlock();
@@ -339,10 +339,19 @@ LogicalResult KernelEmitter::lowerConsumerOps(ArrayRef<Operation *> ops,
   for (Value operand : slotOperands)
     if (!clones.contains(operand) && !inLoweredOps(operand))
       placeholder(operand);
-  SmallVector<Operation *> kvOps;
+  SmallVector<Operation *> tileOps;
   for (Operation *op : ops)
-    kvOps.push_back(b.clone(*op, clones));
+    tileOps.push_back(b.clone(*op, clones));
   Operation *finalize = clones.lookup(plan.finalize.getOperation());
+  // The consumer's ops: its region's, or the tile's without a producer.
+  SmallVector<Operation *> kvOps = tileOps;
+  if (hasProducer())
+    kvOps = llvm::to_vector(llvm::make_pointer_range(
+        cast<WarpSpecializeOp>(
+            clones.lookup(plan.warpSpecialization.getOperation()))
+            .getConsumer()
+            .front()
+            .without_terminator()));
   // Warpgroup 0 takes the first ping-pong turn: warpgroup 1 pre-arrives on
   // its barrier before the kv ops.
   if (plan.pingPong) {
@@ -355,9 +364,9 @@ LogicalResult KernelEmitter::lowerConsumerOps(ArrayRef<Operation *> ops,
     refillStages(kvOps);
   // attn.finalize is pure: its results are the tile's O and LSE, which the
   // forall's terminator stores, outside the clones.
-  eraseUnusedOps(kvOps, /*keep=*/finalize);
-  llvm::append_range(converted, kvOps);
-  DenseMap<Operation *, PVOp> probsInFlight = findProbsInFlight(kvOps);
+  eraseUnusedOps(tileOps, /*keep=*/finalize);
+  llvm::append_range(converted, tileOps);
+  DenseMap<Operation *, PVOp> probsInFlight = findProbsInFlight(tileOps);
 
   ConversionTarget target(*ctx);
   target.addIllegalDialect<AttnDialect>();
@@ -369,52 +378,14 @@ LogicalResult KernelEmitter::lowerConsumerOps(ArrayRef<Operation *> ops,
       });
   RewritePatternSet patterns(ctx);
   populateKvStepPatterns(*this, fragments, probsInFlight, patterns);
+  if (hasProducer())
+    populateProducerPatterns(*this, fragments, patterns);
   scf::populateSCFStructuralTypeConversionsAndLegality(fragments, patterns,
                                                        target);
   if (failed(applyPartialConversion(converted, target, std::move(patterns),
                                     kvConversionConfig())))
     return failure();
 
-  eraseDeadCasts(b.getInsertionBlock());
-  return success();
-}
-
-LogicalResult KernelEmitter::lowerProducerLoop() {
-  MLIRContext *ctx = b.getContext();
-  scf::ForOp producerLoop = plan.producerLoop;
-  // The loop reads the index arithmetic before it, cloned by `index`. Its
-  // loads read through the kernel's parameters (issueKvLoad) instead of
-  // their operands, for which nothing stands.
-  IRMapping clones;
-  SmallVector<Value> loadOperands;
-  producerLoop->walk([&](Operation *nested) {
-    for (Value operand : nested->getOperands()) {
-      if (clones.contains(operand) ||
-          producerLoop->isAncestor(operand.getParentBlock()->getParentOp()))
-        continue;
-      if (TileLoad(nested))
-        loadOperands.push_back(operand);
-      else
-        clones.map(operand, index.lower(b, operand));
-    }
-  });
-  for (Value operand : loadOperands)
-    if (!clones.contains(operand))
-      clones.map(operand, UnrealizedConversionCastOp::create(
-                              b, loc, operand.getType(), ValueRange())
-                              .getResult(0));
-  Operation *loop = b.clone(*producerLoop, clones);
-  SmallVector<Operation *> loopOps = {loop};
-  eraseUnusedOps(loopOps);
-
-  ConversionTarget target(*ctx);
-  target.addIllegalDialect<AttnDialect>();
-  target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
-  RewritePatternSet patterns(ctx);
-  populateProducerPatterns(*this, fragments, patterns);
-  if (failed(applyPartialConversion(loop, target, std::move(patterns),
-                                    kvConversionConfig())))
-    return failure();
   eraseDeadCasts(b.getInsertionBlock());
   return success();
 }

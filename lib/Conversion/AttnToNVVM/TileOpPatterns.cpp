@@ -238,10 +238,8 @@ void mlir::attn::hopper::populateKvStepPatterns(
       });
   lowerings.add<FinalizeOp>(
       [](KernelEmitter &at, FinalizeOp op, auto a) -> Result {
-        // Its O and LSE are the forall's to store, after the kv ops: what
-        // reads them in the kernel is this lowering's stores.
-        if (!op->use_empty())
-          return failure();
+        // Its O and LSE are the forall's to store (and the consumer region's
+        // to yield): in the kernel, this lowering's stores.
         at.lowerFinalize(a.getAcc().front(), a.getRowSum(), a.getRowMax(),
                          a.getScale().front());
         return ResultValues();
@@ -306,13 +304,40 @@ struct ProducerLoadLowering : OpConversionPattern<LoadOp> {
   const KernelEmitter &kernel;
 };
 
+/// attn.warp_specialize: the role branch (lowerWarpSpecialize), each
+/// region's ops moved into its branch, where they are converted next.
+struct WarpSpecializeLowering : OpConversionPattern<WarpSpecializeOp> {
+  WarpSpecializeLowering(MLIRContext *ctx, const KernelEmitter &kernel)
+      : OpConversionPattern(ctx), kernel(kernel) {}
+
+  LogicalResult
+  matchAndRewrite(WarpSpecializeOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    // Its results are attn.finalize's, which the consumers store.
+    KernelEmitter at(rewriter, kernel, op.getLoc());
+    auto [producerEnd, consumerEnd] = at.lowerWarpSpecialize(op);
+    for (auto [region, end] :
+         {std::make_pair(&op.getProducer(), producerEnd),
+          std::make_pair(&op.getConsumer(), consumerEnd)}) {
+      Block &body = region->front();
+      Operation *yield = body.getTerminator();
+      rewriter.inlineBlockBefore(&body, end);
+      rewriter.eraseOp(yield);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  const KernelEmitter &kernel;
+};
+
 } // namespace
 
 void mlir::attn::hopper::populateProducerPatterns(
     const KernelEmitter &kernel, const TypeConverter &converter,
     RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<ProducerLoadLowering<LoadTileOp>,
+  patterns.add<WarpSpecializeLowering, ProducerLoadLowering<LoadTileOp>,
                ProducerLoadLowering<LoadPagedTileOp>,
                ProducerLoadLowering<LoadVarlenTileOp>>(ctx, kernel);
   // The loads' TMA arrivals on the full barriers are the push.
