@@ -261,10 +261,6 @@ LogicalResult KernelEmitter::emit(LLVM::LLVMFuncOp func) {
           dyn_cast<Value>(plan.forall.getMixedUpperBound()[plan.queryBlockIv]))
     index.map(bound, toIndex(NVVM::GridDimXOp::create(b, loc, i32())));
 
-  const KvLoop &kv = plan.kvLoops.front();
-  scoresType = fragments.convertAccumulatorType(kv.qk().getScores().getType());
-  accType = fragments.convertAccumulatorType(kv.pv().getResult().getType());
-
   // Q, K and P are K-major (the leading byte offset is unused with a
   // swizzle); V is the MN-major B operand of P V: its atoms of Dv columns
   // are a V tile's atom apart.

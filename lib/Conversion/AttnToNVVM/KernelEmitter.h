@@ -113,9 +113,6 @@ struct KernelState {
   /// of 128 bytes, 8-row groups 1024 B apart) and V (MN-major: 64-column
   /// atoms block_n rows apart).
   Value kMajorDescriptor, valueMajorDescriptor;
-  /// The thread's registers of S (and P) and of O: the types `fragments`
-  /// converts the kv loops' attn.qk and attn.pv results to.
-  LLVM::LLVMStructType accType, scoresType;
 };
 
 /// Emits the kernel body; one instance per kernel.
@@ -143,7 +140,7 @@ public:
   // results'. The wgmma issues are fenced and committed; their waits are
   // the IR's attn.wait_gemms. TileOpPatterns.cpp makes each a pattern.
   /// attn.qk: issues S = Q K^T.
-  Value lowerQK(ValueRange key);
+  Value lowerQK(QKOp op, ValueRange key);
   /// attn.mask: hidden scores become -inf. `offsets` are the row offset,
   /// column offset, seq_q and seq_k (index).
   Value lowerMask(MaskOp op, Value scores, ValueRange offsets);
@@ -266,12 +263,15 @@ private:
   Value descriptorAt(Value base, int64_t byteOffset, Value dynamicByteOffset);
   Value kMajorSlice(SwizzledAtoms atoms, int64_t bufferOffset,
                     int64_t bufferRows, int64_t k16, Value rowOffset);
-  Value wgmmaSS(Value acc, Value a, Value bDesc, int64_t n, bool accumulate,
-                bool bTransposed);
-  Value scoresGemm(Value stage);
-  Value outputGemm(Value acc, ArrayRef<Value> probs, Value stage);
-  Value outputGemmFromShared(Value acc, ArrayRef<Value> probs, Value stage);
-  Value valueDescriptor(Value stage, int64_t k16);
+  Value wgmmaSS(Value acc, Value a, Value bDesc, int64_t n, Type element,
+                bool accumulate, bool bTransposed);
+  // The GEMMs of `op`, their shapes, element types and shared-memory
+  // layouts its operands' types; K and V in ring stage `stage`.
+  Value scoresGemm(QKOp op, Value stage);
+  Value outputGemm(PVOp op, Value acc, ArrayRef<Value> probs, Value stage);
+  Value outputGemmFromShared(PVOp op, Value acc, ArrayRef<Value> probs,
+                             Value stage);
+  Value valueDescriptor(RankedTensorType value, Value stage, int64_t k16);
   SmallVector<Value> unpack(Value structValue, int64_t n);
   Value pack(ArrayRef<Value> values, Type structType);
   /// `lo` and `hi` (f32) rounded to `element` (bf16, f16) in one i32.

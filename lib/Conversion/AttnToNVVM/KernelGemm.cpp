@@ -88,12 +88,22 @@ Value KernelEmitter::kMajorSlice(SwizzledAtoms atoms, int64_t bufferOffset,
       bufferOffset + atom * atoms.atomBytes(bufferRows) + within, rowOffset);
 }
 
-/// One m64nNk16 wgmma SS (A K-major; B K-major, or MN-major with
-/// `bTransposed`) accumulating into `acc` (or overwriting it).
+/// The wgmma operand type of 16-bit element type `element` (bf16 or f16).
+static NVVM::WGMMATypes wgmmaType(Type element) {
+  return element.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
+}
+
+/// The atoms of a shared-memory tile type (#attn.swizzled_shared).
+static SwizzledAtoms atomsOf(RankedTensorType tile) {
+  return cast<SwizzledSharedAttr>(tile.getEncoding()).getAtoms();
+}
+
+/// One m64nNk16 wgmma SS of `element` operands (A K-major; B K-major, or
+/// MN-major with `bTransposed`) accumulating into `acc` (or overwriting
+/// it).
 Value KernelEmitter::wgmmaSS(Value acc, Value a, Value bDesc, int64_t n,
-                             bool accumulate, bool bTransposed) {
-  NVVM::WGMMATypes type = plan.elementType.isBF16() ? NVVM::WGMMATypes::bf16
-                                                    : NVVM::WGMMATypes::f16;
+                             Type element, bool accumulate, bool bTransposed) {
+  NVVM::WGMMATypes type = wgmmaType(element);
   return NVVM::WgmmaMmaAsyncOp::create(
       b, loc, acc.getType(), acc, a, bDesc,
       NVVM::MMAShapeAttr::get(b.getContext(), 64, n, 16), type, type,
@@ -103,32 +113,38 @@ Value KernelEmitter::wgmmaSS(Value acc, Value a, Value bDesc, int64_t n,
       bTransposed ? NVVM::MMALayout::row : NVVM::MMALayout::col, nullptr);
 }
 
-Value KernelEmitter::scoresGemm(Value stage) {
-  Value s = LLVM::ZeroOp::create(b, loc, scoresType);
+Value KernelEmitter::scoresGemm(QKOp op, Value stage) {
+  RankedTensorType query = op.getQuery().getType();
+  RankedTensorType key = op.getKey().getType();
+  int64_t blockM = query.getDimSize(0), blockN = key.getDimSize(0);
+  int64_t headDim = query.getDimSize(1);
+  SwizzledAtoms queryAtoms = atomsOf(query), keyAtoms = atomsOf(key);
+  Value s = LLVM::ZeroOp::create(
+      b, loc, fragments.convertAccumulatorType(op.getScores().getType()));
   Value keyStage = mul(stage, c32(smem.getKeyStageBytes()));
   // This warpgroup's 64 rows inside each atom of Q.
-  Value queryRows =
-      mul(warpgroup, c32(plan.queryAtoms.atomBytes(kWarpgroupRows)));
+  Value queryRows = mul(warpgroup, c32(queryAtoms.atomBytes(kWarpgroupRows)));
   // D is a multiple of 8: a last half k16 slice reads zero-filled columns.
-  for (int64_t k = 0; k < (plan.headDim + 15) / 16; ++k)
+  for (int64_t k = 0; k < (headDim + 15) / 16; ++k)
     s = wgmmaSS(
-        s,
-        kMajorSlice(plan.queryAtoms, smem.getQuery(), plan.blockM, k,
-                    queryRows),
-        kMajorSlice(plan.keyAtoms, smem.getKeys(), plan.blockN, k, keyStage),
-        plan.blockN, /*accumulate=*/k != 0, /*bTransposed=*/false);
+        s, kMajorSlice(queryAtoms, smem.getQuery(), blockM, k, queryRows),
+        kMajorSlice(keyAtoms, smem.getKeys(), blockN, k, keyStage), blockN,
+        query.getElementType(), /*accumulate=*/k != 0, /*bTransposed=*/false);
   return s;
 }
 
 /// O += P V with P in registers: the RS form of wgmma, which neither NVVM
 /// nor NVGPU can express in MLIR 22, as one inline-asm statement per k16.
-Value KernelEmitter::outputGemm(Value acc, ArrayRef<Value> probs, Value stage) {
+Value KernelEmitter::outputGemm(PVOp op, Value acc, ArrayRef<Value> probs,
+                                Value stage) {
+  RankedTensorType value = op.getValue().getType();
+  auto accType = cast<LLVM::LLVMStructType>(acc.getType());
   int64_t n = accType.getBody().size(); // accumulator registers per thread
-  std::string el = plan.elementType.isBF16() ? "bf16" : "f16";
+  std::string el = value.getElementType().isBF16() ? "bf16" : "f16";
   std::string asmText =
       "{\n.reg .pred p;\nsetp.ne.b32 p, $" + std::to_string(2 * n + 5) +
       ", 0;\nwgmma.mma_async.sync.aligned.m64n" +
-      std::to_string(plan.valueHeadDim) + "k16.f32." + el + "." + el + " {";
+      std::to_string(value.getDimSize(1)) + "k16.f32." + el + "." + el + " {";
   for (int64_t i = 0; i < n; ++i)
     asmText += (i ? ", $" : "$") + std::to_string(i);
   asmText += "}, {$" + std::to_string(2 * n) + ", $" +
@@ -142,8 +158,8 @@ Value KernelEmitter::outputGemm(Value acc, ArrayRef<Value> probs, Value stage) {
     constraints += std::to_string(i) + ",";
   constraints += "r,r,r,r,l,n";
 
-  for (int64_t t = 0; t < plan.blockN / 16; ++t) {
-    Value desc = valueDescriptor(stage, t);
+  for (int64_t t = 0; t < value.getDimSize(0) / 16; ++t) {
+    Value desc = valueDescriptor(value, stage, t);
     SmallVector<Value> operands = unpack(acc, n);
     for (int64_t r = 0; r < 4; ++r)
       operands.push_back(probs[4 * t + r]);
@@ -161,27 +177,32 @@ Value KernelEmitter::outputGemm(Value acc, ArrayRef<Value> probs, Value stage) {
   return acc;
 }
 
-/// V's k16-th slice of 16 keys as the B operand of P V.
-Value KernelEmitter::valueDescriptor(Value stage, int64_t k16) {
+/// The k16-th slice of 16 keys of V (of type `value`) as the B operand of
+/// P V.
+Value KernelEmitter::valueDescriptor(RankedTensorType value, Value stage,
+                                     int64_t k16) {
   return descriptorAt(valueMajorDescriptor,
-                      smem.getValues() + plan.valueAtoms.atomBytes(16 * k16),
+                      smem.getValues() + atomsOf(value).atomBytes(16 * k16),
                       mul(stage, c32(smem.getValueStageBytes())));
 }
 
 /// O += P V with P written to shared memory first and read by wgmma SS: the
 /// path FA3 compares the RS form against (probs-in-registers=false).
-Value KernelEmitter::outputGemmFromShared(Value acc, ArrayRef<Value> probs,
-                                          Value stage) {
-  SwizzledAtoms atoms = plan.probsAtoms;
-  storeRowsSwizzled(probs, atoms, *smem.getProbs(), plan.blockM);
+Value KernelEmitter::outputGemmFromShared(PVOp op, Value acc,
+                                          ArrayRef<Value> probs, Value stage) {
+  RankedTensorType value = op.getValue().getType();
+  int64_t blockM = op.getAcc().getType().getDimSize(0);
+  SwizzledAtoms atoms = smem.getProbsLayout().getAtoms();
+  storeRowsSwizzled(probs, atoms, *smem.getProbs(), blockM);
   // wgmma reads P through the async proxy.
   publishWarpgroupWrites();
   Value probRows = mul(warpgroup, c32(atoms.atomBytes(kWarpgroupRows)));
-  for (int64_t t = 0; t < plan.blockN / 16; ++t)
-    acc = wgmmaSS(
-        acc, kMajorSlice(atoms, *smem.getProbs(), plan.blockM, t, probRows),
-        valueDescriptor(stage, t), plan.valueHeadDim,
-        /*accumulate=*/true, /*bTransposed=*/true);
+  for (int64_t t = 0; t < value.getDimSize(0) / 16; ++t)
+    acc =
+        wgmmaSS(acc, kMajorSlice(atoms, *smem.getProbs(), blockM, t, probRows),
+                valueDescriptor(value, stage, t), value.getDimSize(1),
+                value.getElementType(),
+                /*accumulate=*/true, /*bTransposed=*/true);
   return acc;
 }
 

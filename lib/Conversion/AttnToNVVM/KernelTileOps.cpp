@@ -43,9 +43,9 @@ SmallVector<Value> KernelEmitter::lowerConstant(RankedTensorType type,
   return {pack(SmallVector<Value>(structType.getBody().size(), v), structType)};
 }
 
-Value KernelEmitter::lowerQK(ValueRange key) {
+Value KernelEmitter::lowerQK(QKOp op, ValueRange key) {
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
-  Value scores = scoresGemm(key[0]);
+  Value scores = scoresGemm(op, key[0]);
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
   return scores;
 }
@@ -337,8 +337,8 @@ Value KernelEmitter::lowerPV(PVOp op, Value acc, Value probs,
   // P as the GEMM's A operand: V's element type, two elements a register.
   SmallVector<Value> regs = probsOperand(op, probs);
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
-  acc = plan.probsInRegisters() ? outputGemm(acc, regs, value[0])
-                                : outputGemmFromShared(acc, regs, value[0]);
+  acc = plan.probsInRegisters() ? outputGemm(op, acc, regs, value[0])
+                                : outputGemmFromShared(op, acc, regs, value[0]);
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
   return acc;
 }

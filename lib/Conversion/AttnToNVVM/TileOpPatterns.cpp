@@ -176,8 +176,8 @@ void mlir::attn::hopper::populateKvStepPatterns(
     RewritePatternSet &patterns) {
   using Result = FailureOr<ResultValues>;
   TileOpLowerings lowerings{patterns, converter, kernel};
-  lowerings.add<QKOp>([](KernelEmitter &at, QKOp, auto a) -> Result {
-    return one(at.lowerQK(a.getKey()));
+  lowerings.add<QKOp>([](KernelEmitter &at, QKOp op, auto a) -> Result {
+    return one(at.lowerQK(op, a.getKey()));
   });
   lowerings.add<MaskOp>([](KernelEmitter &at, MaskOp op, auto a) -> Result {
     Value offsets[] = {a.getRowOffset().front(), a.getColOffset().front(),
