@@ -75,6 +75,7 @@
 // PACKED-NOT:     llvm.udiv %[[SEQ]], %[[G]] : i64
 // PACKED:         %[[NQ32:.*]] = llvm.trunc %[[NQ]] : i64 to i32
 // PACKED:         llvm.urem %{{.*}}, %[[NQ32]] : i32
+// PACKED-NOT:     llvm.udiv %[[SEQ]], %[[G]] : i64
 // A decode step of static Nq is also split at launch (attn-split-kv): grid
 // z is batch x kv_splits, the runtime's choice, and the ABI names the
 // combine kernel, which writes O and the LSE. Its 4 or 32 packed rows take

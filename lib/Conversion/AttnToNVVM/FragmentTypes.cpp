@@ -41,21 +41,13 @@ FragmentTypeConverter::FragmentTypeConverter(MLIRContext *ctx) {
         }
         return failure();
       });
-  // A tile value that an op outside the conversion reads (the emitter
-  // reads a kv step's results) stands for its kernel values through a cast.
+  // A tile value that an op the conversion keeps reads stands for its
+  // kernel values through a cast (the emitter erases those left unused).
   addSourceMaterialization(
       [](OpBuilder &b, Type type, ValueRange values, Location loc) -> Value {
         return UnrealizedConversionCastOp::create(b, loc, type, values)
             .getResult(0);
       });
-}
-
-SmallVector<Type> FragmentTypeConverter::convertTileType(Type tileType) const {
-  SmallVector<Type> types;
-  if (failed(convertType(tileType, types)))
-    llvm::report_fatal_error("convert-attn-to-nvvm: a kv loop's tile has no "
-                             "layout (the plan reader admits none)");
-  return types;
 }
 
 LLVM::LLVMStructType

@@ -45,8 +45,6 @@ class FragmentTypeConverter : public TypeConverter {
 public:
   explicit FragmentTypeConverter(MLIRContext *ctx);
 
-  /// A thread's values of a tile type that has a layout.
-  SmallVector<Type> convertTileType(Type tileType) const;
   /// The struct of a thread's registers of an accumulator-layout tile type.
   LLVM::LLVMStructType convertAccumulatorType(Type tileType) const;
 };

@@ -455,33 +455,29 @@ void KernelEmitter::loadQuery() {
            plan.headDim, row, head, batch, qb);
 }
 
-/// The forall's body, converted in IR order but for Q's load (which
-/// loadQuery issues), the varlen tile scheduler's attn.sequence_tile
-/// (setTile's) and the scalar arithmetic, which `index` computes where an
-/// op reads it: with warp specialization its attn.warp_specialize
-/// (the role branch, each region's ops in its branch), else the consumer's
-/// ops: Q's attn.wait_tile, the kv ops (the rotated loops' prologue, the
-/// kv loops, their epilogue), attn.finalize, which normalizes and stores O
-/// and the LSE, and attn.launch_dependents where it stands. The body's
-/// other ops have no effects and no regions (the plan reader's
-/// verifyTileTopLevel); those after the tile's attn.finalize (or
+/// The forall's body (what the plan reader's verifyTileTopLevel admits),
+/// converted in IR order but for Q's load (which loadQuery issues), the
+/// varlen tile scheduler's attn.sequence_tile (setTile's) and the scalar
+/// arithmetic, which `index` computes before the tile's ops. The
+/// effect-free ops after the tile's attn.finalize (or
 /// attn.warp_specialize) compute the forall's result, which
-/// attn.finalize's lowering stores, and are not in the kernel.
+/// attn.finalize's lowering stores: they are not in the kernel.
 LogicalResult KernelEmitter::lowerTile() {
   Block *body = plan.forall.getBody();
   Operation *queryLoad = plan.queryLoad.getOperation();
   Operation *tileEnd = plan.warpSpecialize()
                            ? plan.warpSpecialization.getOperation()
                            : plan.finalize.getOperation();
-  if (queryLoad->getBlock() != body || tileEnd->getBlock() != body)
-    return queryLoad->emitError("convert-attn-to-nvvm: Q's load and the ")
-           << tileEnd->getName()
-           << " must be at the top level of the tile's scf.forall";
+  assert(queryLoad->getBlock() == body && tileEnd->getBlock() == body &&
+         "the plan reader's verifyTileTopLevel and Q's wait before the kv ops");
   SmallVector<Operation *> ops;
   for (Operation &op : body->without_terminator()) {
-    // The scalar arithmetic is computed where an op reads it (`index`).
+    // The scalar arithmetic is computed before the tile's ops (`index`).
     bool computed = isMemoryEffectFree(&op) && op.getNumRegions() == 0 &&
-                    !isa<AttnDialect>(op.getDialect());
+                    !isa<AttnDialect>(op.getDialect()) &&
+                    llvm::none_of(op.getResultTypes(), [](Type type) {
+                      return isa<TensorType>(type);
+                    });
     if (&op == queryLoad || isa<SequenceTileOp>(op) || computed ||
         (tileEnd->isBeforeInBlock(&op) && isMemoryEffectFree(&op)))
       continue;

@@ -5,12 +5,12 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The class HopperKernel.cpp (the kernel's structure, attn.finalize),
-// KernelTileOps.cpp (one lowering per tile op of a kv loop, which
-// TileOpPatterns.cpp makes a conversion pattern), KernelStep.cpp (the
-// consumer's and the producer's loops, cloned into the kernel and
-// converted) and KernelGemm.cpp (wgmma) implement: one instance emits one
-// kernel, and each pattern lowers with a copy of it.
+// The class HopperKernel.cpp (the kernel's structure, the role branch of
+// attn.warp_specialize, attn.finalize), KernelTileOps.cpp (one lowering
+// per tile op of a kv step; TileOpPatterns.cpp makes each lowering a
+// conversion pattern), KernelStep.cpp (the tile's ops, cloned into the
+// kernel and converted) and KernelGemm.cpp (wgmma) implement: one instance
+// emits one kernel, and each pattern lowers with a copy of it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -126,7 +126,7 @@ public:
   KernelEmitter(OpBuilder &b, const KernelEmitter &kernel, Location loc)
       : KernelBuilder(b, loc), KernelState(kernel) {}
 
-  /// Fails where a conversion of the kernel's loops failed (with a
+  /// Fails where the conversion of the tile's ops failed (with a
   /// diagnostic).
   LogicalResult emit(LLVM::LLVMFuncOp func);
 
@@ -174,10 +174,6 @@ public:
   void waitForQuery() { waitBarrier(queryBarrier(), c32(0)); }
   /// attn.launch_dependents: griddepcontrol.launch_dependents.
   void lowerLaunchDependents();
-  /// attn.finalize: O = acc / l stored to outputDest, LSE = m scale + ln l
-  /// to lseDest. `rowSum` holds the thread's partial sums of its rows.
-  void lowerFinalize(Value acc, ValueRange rowSum, ValueRange rowMax,
-                     Value scale);
   /// attn.wait_gemms: waits until at most `pending` wgmma groups are in
   /// flight; then `live` (a rotated step's P registers) may be reused.
   void lowerWaitGemms(int64_t pending, ArrayRef<Value> live);
@@ -192,15 +188,21 @@ public:
   /// consumers' kvBegin (the plan reader's).
   SmallVector<Value> lowerProducerLoad(bool isKey, bool waitsForStage,
                                        Value kvBlock);
+  /// attn.wait_turn and attn.pass_turn: the ping-pong barriers.
+  void waitForTurn();
+  void passTurn();
+
+  //===--- the tile's structure (HopperKernel.cpp) ------------------------===//
+  /// attn.finalize: O = acc / l stored to outputDest, LSE = m scale + ln l
+  /// to lseDest. `rowSum` holds the thread's partial sums of its rows.
+  void lowerFinalize(Value acc, ValueRange rowSum, ValueRange rowMax,
+                     Value scale);
   /// attn.warp_specialize: the role branch. The producer warpgroup
   /// (warpgroup 0) lowers its registers to `producer_registers`, and its
   /// leader issues Q's load and runs the producer region; the consumer
   /// warpgroups raise theirs to `consumer_registers` and run the consumer
   /// region. Returns the ops before which each region's ops go.
   std::pair<Operation *, Operation *> lowerWarpSpecialize(WarpSpecializeOp op);
-  /// attn.wait_turn and attn.pass_turn: the ping-pong barriers.
-  void waitForTurn();
-  void passTurn();
   /// Whether the kernel has a producer warpgroup.
   bool hasProducer() const { return plan.warpSpecialize(); }
 
@@ -265,8 +267,9 @@ private:
                     int64_t bufferRows, int64_t k16, Value rowOffset);
   Value wgmmaSS(Value acc, Value a, Value bDesc, int64_t n, Type element,
                 bool accumulate, bool bTransposed);
-  // The GEMMs of `op`, their shapes, element types and shared-memory
-  // layouts its operands' types; K and V in ring stage `stage`.
+  // The GEMMs of `op`: their shapes, element types and shared-memory
+  // layouts come from its operands' types (the per-kernel descriptor bases
+  // from the plan's); K and V are in ring stage `stage`.
   Value scoresGemm(QKOp op, Value stage);
   Value outputGemm(PVOp op, Value acc, ArrayRef<Value> probs, Value stage);
   Value outputGemmFromShared(PVOp op, Value acc, ArrayRef<Value> probs,
@@ -420,14 +423,15 @@ private:
   void publishWarpgroupWrites();
 };
 
-/// The conversion patterns of the tile ops of a kv step, one per op, each
+/// The conversion patterns of the consumer's ops, one per op (those of a
+/// kv step, Q's wait, attn.finalize, attn.launch_dependents), each
 /// lowering with `kernel`'s values (TileOpPatterns.cpp). `probsInFlight`:
 /// the attn.wait_gemms that frees the registers of a rotated step's P V,
 /// which reads the P carried into the step, and that P V.
-void populateKvStepPatterns(const KernelEmitter &kernel,
-                            const TypeConverter &converter,
-                            const DenseMap<Operation *, PVOp> &probsInFlight,
-                            RewritePatternSet &patterns);
+void populateConsumerPatterns(const KernelEmitter &kernel,
+                              const TypeConverter &converter,
+                              const DenseMap<Operation *, PVOp> &probsInFlight,
+                              RewritePatternSet &patterns);
 
 /// The conversion patterns of attn.warp_specialize and of the producer's
 /// kv loop: its K and V loads and attn.ring_push (TileOpPatterns.cpp).

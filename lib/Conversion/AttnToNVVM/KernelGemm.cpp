@@ -140,7 +140,8 @@ Value KernelEmitter::outputGemm(PVOp op, Value acc, ArrayRef<Value> probs,
   RankedTensorType value = op.getValue().getType();
   auto accType = cast<LLVM::LLVMStructType>(acc.getType());
   int64_t n = accType.getBody().size(); // accumulator registers per thread
-  std::string el = value.getElementType().isBF16() ? "bf16" : "f16";
+  std::string el =
+      NVVM::stringifyWGMMATypes(wgmmaType(value.getElementType())).str();
   std::string asmText =
       "{\n.reg .pred p;\nsetp.ne.b32 p, $" + std::to_string(2 * n + 5) +
       ", 0;\nwgmma.mma_async.sync.aligned.m64n" +

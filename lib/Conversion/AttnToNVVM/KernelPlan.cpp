@@ -415,14 +415,20 @@ LogicalResult KernelPlanReader::readProducer() {
   return success();
 }
 
-/// The kernel lowers the top level of a tile (the forall's body, and the
-/// consumer region of its attn.warp_specialize) op by op (lowerTile):
-/// the kv loops, their prologue and epilogue, attn.launch_dependents,
-/// attn.finalize, the attn.warp_specialize and the Q load. Every other op
-/// must be one the kernel computes where an op reads it (no effects, no
-/// regions): one with effects or regions would be missing from the kernel.
+/// The kernel converts the top level of a tile (the forall's body, and the
+/// consumer region of its attn.warp_specialize; lowerTile): the kv loops,
+/// their prologue and epilogue, attn.launch_dependents, attn.finalize, the
+/// attn.warp_specialize and Q's wait, and issues the Q load, which must be
+/// in the forall's body (loadQuery). Every other op must be one the kernel
+/// computes before the tile's ops (no effects, no regions): one with
+/// effects or regions would be missing from the kernel.
 LogicalResult KernelPlanReader::verifyTileTopLevel(Block &tile) {
   for (Operation &op : tile.without_terminator()) {
+    if (TileLoad(&op) == plan.queryLoad && &tile != forall.getBody())
+      return op.emitError("convert-attn-to-nvvm: Q's load must be in the "
+                          "body of the tile's scf.forall, before its "
+                          "attn.warp_specialize (the producer's leader "
+                          "thread issues it)");
     bool lowered =
         isa<FinalizeOp, LaunchDependentsOp>(op) ||
         (specialized && &op == specialized.getOperation()) ||

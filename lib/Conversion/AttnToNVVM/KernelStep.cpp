@@ -1,22 +1,22 @@
-//===- KernelStep.cpp - the consumer's kv loops, converted in place -------===//
+//===- KernelStep.cpp - the tile's ops, converted in place ----------------===//
 //
 // Part of the attnc project, under the Apache License v2.0 with LLVM
 // Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 //
-// The consumer's kv ops (the kv loops; with attn-pipeline-kv-loops's
-// rotation, its prologue and epilogue) are cloned into the kernel and
-// converted there: the loops and branches by SCF's structural type
-// conversion over FragmentTypeConverter, each tile op by its pattern
-// (TileOpPatterns.cpp), so the online-softmax step of a kv block runs op by
-// op in IR order with the waits (attn.wait_tile, attn.wait_gemms) and
-// releases where attn-insert-waits placed them. Before the conversion the
-// K and V tiles get their ring slots from the kv iteration, and a CTA
-// without a producer refills each stage at the end of its step. The
-// producer's loop is cloned and converted the same way (its K and V loads
-// by their patterns). Also the ring's stage and parity, the releases and
-// the ping-pong barriers.
+// The tile's ops (the forall body's: attn.warp_specialize with the
+// producer's loop and the consumer region, or without it the consumer's
+// Q wait, kv loops, attn.finalize and attn.launch_dependents) are cloned
+// into the kernel and converted there in one conversion: the loops and
+// branches by SCF's structural type conversion over FragmentTypeConverter,
+// each attn op by its pattern (TileOpPatterns.cpp), so the online-softmax
+// step of a kv block runs op by op in IR order with the waits
+// (attn.wait_tile, attn.wait_gemms) and releases where attn-insert-waits
+// placed them. Before the conversion the consumer's K and V tiles get
+// their ring slots from the kv iteration, and a CTA without a producer
+// refills each stage at the end of its step. Also the ring's stage and
+// parity, the releases and the ping-pong barriers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -151,7 +151,7 @@ static void eraseDeadCasts(Block *block) {
 /// tile is a K tile, the row max an exponential subtracts): ops that were
 /// already replaced stay in the IR until the conversion ends, which the
 /// rollback mode of the driver guarantees.
-static ConversionConfig kvConversionConfig() {
+static ConversionConfig tileConversionConfig() {
   ConversionConfig config;
   config.allowPatternRollback = true;
   return config;
@@ -170,13 +170,11 @@ static void eraseUnusedOps(SmallVectorImpl<Operation *> &ops,
         candidates.push_back(inner);
     });
   // Users come after the ops they read: erase from the last.
-  llvm::SmallPtrSet<Operation *, 8> erased;
   for (Operation *op : llvm::reverse(candidates))
     if (isOpTriviallyDead(op)) {
-      erased.insert(op);
+      llvm::erase(ops, op);
       op->erase();
     }
-  llvm::erase_if(ops, [&](Operation *op) { return erased.contains(op); });
 }
 
 /// The full wait of each rotated step after its P V, which reads the P
@@ -377,13 +375,13 @@ LogicalResult KernelEmitter::lowerTileOps(ArrayRef<Operation *> ops,
         return !isa<RankedTensorType>(op->getResult(0).getType());
       });
   RewritePatternSet patterns(ctx);
-  populateKvStepPatterns(*this, fragments, probsInFlight, patterns);
+  populateConsumerPatterns(*this, fragments, probsInFlight, patterns);
   if (hasProducer())
     populateProducerPatterns(*this, fragments, patterns);
   scf::populateSCFStructuralTypeConversionsAndLegality(fragments, patterns,
                                                        target);
   if (failed(applyPartialConversion(converted, target, std::move(patterns),
-                                    kvConversionConfig())))
+                                    tileConversionConfig())))
     return failure();
 
   eraseDeadCasts(b.getInsertionBlock());

@@ -1,17 +1,20 @@
-//===- TileOpPatterns.cpp - a conversion pattern per tile op of a kv step -===//
+//===- TileOpPatterns.cpp - a conversion pattern per attn op of a tile ----===//
 //
 // Part of the attnc project, under the Apache License v2.0 with LLVM
 // Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 //
-// Each tile op of a kv step, and the attn.finalize after the kv loops, is
-// converted by its own pattern, whose adaptor holds its operands as
-// FragmentTypeConverter gives them: the struct of an accumulator-layout
-// tile, the two rows of a row vector, the ring stage and phase of a
-// shared-memory tile. The pattern lowers it with the kernel's
-// values (KernelTileOps.cpp, KernelStep.cpp) and replaces its results with
-// theirs. The waits and releases are lowered where the IR places them.
+// Each attn op of a tile is converted by its own pattern: the tile ops of a
+// kv step, Q's wait, attn.finalize and attn.launch_dependents (the
+// consumer's), attn.warp_specialize (the role branch) and the producer's K
+// and V loads and attn.ring_push. A pattern's adaptor holds the op's
+// operands as FragmentTypeConverter gives them: the struct of an
+// accumulator-layout tile, the two rows of a row vector, the ring stage
+// and phase of a shared-memory tile. The pattern lowers the op with the
+// kernel's values (KernelTileOps.cpp, KernelStep.cpp, HopperKernel.cpp)
+// and replaces its results with theirs. The waits and releases are lowered
+// where the IR places them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -170,7 +173,7 @@ static bool isQueryTile(Value tile) {
   });
 }
 
-void mlir::attn::hopper::populateKvStepPatterns(
+void mlir::attn::hopper::populateConsumerPatterns(
     const KernelEmitter &kernel, const TypeConverter &converter,
     const DenseMap<Operation *, PVOp> &probsInFlight,
     RewritePatternSet &patterns) {
