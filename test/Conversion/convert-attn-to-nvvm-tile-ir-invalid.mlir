@@ -5773,8 +5773,8 @@ func.func @call_at_tile_top_level(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x
 
 // -----
 
-// Q's load inside the consumer region: the kernel issues it from the
-// producer's leader thread, before the roles split.
+// Q's load inside the consumer region: the kernel issues it from thread 0
+// before the roles split.
 func.func @query_load_in_consumer_region(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> (tensor<?x8x?x64xbf16>, tensor<?x8x?xf32>) {
   %cst = arith.constant dense<0.000000e+00> : tensor<128x64xf32>
   %cst_0 = arith.constant dense<0.000000e+00> : tensor<128xf32>
@@ -5824,7 +5824,7 @@ func.func @query_load_in_consumer_region(%arg0: tensor<?x8x?x64xbf16>, %arg1: te
       }
       attn.yield
     } consumer {
-      // expected-error @+1 {{convert-attn-to-nvvm: Q's load must be in the body of the tile's scf.forall, before its attn.warp_specialize (the producer's leader thread issues it)}}
+      // expected-error @+1 {{convert-attn-to-nvvm: Q's load must be in the body of the tile's scf.forall, before its attn.warp_specialize (thread 0 issues it before the roles split)}}
       %6 = attn.load_tile %arg0[%arg3, %arg4, %5] : tensor<?x8x?x64xbf16> -> tensor<128x64xbf16>
       %27:3 = scf.for %arg8 = %c0 to %23 step %c1 iter_args(%arg9 = %cst_1, %arg10 = %cst_0, %arg11 = %cst) -> (tensor<128xf32>, tensor<128xf32>, tensor<128x64xf32>) {
         %29 = arith.muli %arg8, %c64 : index

@@ -312,21 +312,7 @@ LogicalResult KernelEmitter::emit(LLVM::LLVMFuncOp func) {
     NVVM::FenceMbarrierInitOp::create(b, loc);
   });
   NVVM::Barrier0Op::create(b, loc);
-  SmallVector<Value> bounds = tileBounds();
-
-  // Without a producer, thread 0 is producer and consumer: it fills every
-  // stage up front and refills each after the block barrier that ends its
-  // use (refillStages).
-  if (!plan.warpSpecialize())
-    ifThen(isLeader, [&] {
-      loadQuery();
-      for (int64_t s = 0; s < smem.getStages(); ++s) {
-        Value kb = add(bounds.front(), cIdx(s));
-        Value inRange =
-            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, kb, kvEnd);
-        ifThen(inRange, [&] { issueKeyValueLoads(c32(s), kb); });
-      }
-    });
+  tileBounds();
   LogicalResult converted = lowerTile();
   LLVM::ReturnOp::create(b, loc, ValueRange{});
   return converted;
@@ -341,8 +327,6 @@ KernelEmitter::lowerWarpSpecialize(WarpSpecializeOp op) {
   NVVM::SetMaxRegisterOp::create(b, loc, op.getProducerRegisters(),
                                  NVVM::SetMaxRegisterAction::decrease);
   auto leader = scf::IfOp::create(b, loc, isLeader);
-  b.setInsertionPoint(leader.thenBlock()->getTerminator());
-  loadQuery();
   b.setInsertionPoint(role.elseBlock()->getTerminator());
   NVVM::SetMaxRegisterOp::create(b, loc, op.getConsumerRegisters(),
                                  NVVM::SetMaxRegisterAction::increase);
@@ -430,7 +414,7 @@ void KernelEmitter::setTile(ArrayRef<TileDim> space, ArrayRef<Value> coords) {
   row0 = add(rowBegin, rowInTile);
 }
 
-SmallVector<Value> KernelEmitter::tileBounds() {
+void KernelEmitter::tileBounds() {
   // Rotated loops: the bounds of the range they partitioned before.
   SmallVector<Value> irBounds;
   if (plan.pipeline) {
@@ -443,22 +427,26 @@ SmallVector<Value> KernelEmitter::tileBounds() {
   SmallVector<Value> bounds = index.lower(b, irBounds);
   kvBegin = bounds.front();
   kvEnd = bounds.back();
-  return bounds;
 }
 
-void KernelEmitter::loadQuery() {
-  Value qb = queryBarrier();
-  Value row = plan.varlen ? add(toI32(index.lower(b, plan.varlen->queryBegin)),
-                                rowBegin)
-                          : rowBegin;
-  loadTile(tmQuery, plan.queryAtoms, smem.getQuery(), Value(), plan.blockM,
-           plan.headDim, row, head, batch, qb);
+SmallVector<Value> KernelEmitter::lowerQueryLoad(RankedTensorType query) {
+  ifThen(isLeader, [&] {
+    Value row =
+        plan.varlen
+            ? add(toI32(index.lower(b, plan.varlen->queryBegin)), rowBegin)
+            : rowBegin;
+    loadTile(tmQuery, cast<SwizzledSharedAttr>(query.getEncoding()).getAtoms(),
+             smem.getQuery(), Value(), query.getDimSize(0), query.getDimSize(1),
+             row, head, batch, queryBarrier());
+  });
+  // Q's one buffer: stage 0, filled once (phase 0).
+  return {c32(0), c32(0)};
 }
 
 /// The forall's body (what the plan reader's verifyTileTopLevel admits),
-/// converted in IR order but for Q's load (which loadQuery issues), the
-/// varlen tile scheduler's attn.sequence_tile (setTile's) and the scalar
-/// arithmetic, which `index` computes before the tile's ops. The
+/// converted in IR order but for the varlen tile scheduler's
+/// attn.sequence_tile (setTile's) and the scalar arithmetic, which `index`
+/// computes before the tile's ops. The
 /// effect-free ops after the tile's attn.finalize (or
 /// attn.warp_specialize) compute the forall's result, which
 /// attn.finalize's lowering stores: they are not in the kernel.
@@ -478,7 +466,7 @@ LogicalResult KernelEmitter::lowerTile() {
                     llvm::none_of(op.getResultTypes(), [](Type type) {
                       return isa<TensorType>(type);
                     });
-    if (&op == queryLoad || isa<SequenceTileOp>(op) || computed ||
+    if (isa<SequenceTileOp>(op) || computed ||
         (tileEnd->isBeforeInBlock(&op) && isMemoryEffectFree(&op)))
       continue;
     ops.push_back(&op);

@@ -170,6 +170,10 @@ public:
   SmallVector<Value> probsOperand(PVOp op, Value probs);
   /// attn.wait_tile of a ring tile at `slot` (stage, phase).
   void waitForSlot(ValueRange slot, bool isValue);
+  /// Q's attn.load_tile (or attn.load_varlen_tile) of tile type `query`:
+  /// the leader thread TMA-loads the CTA's query tile into Q's buffer;
+  /// returns Q's slot (stage 0, phase 0: the buffer is filled once).
+  SmallVector<Value> lowerQueryLoad(RankedTensorType query);
   /// attn.wait_tile of Q: phase 0 of its barrier.
   void waitForQuery() { waitBarrier(queryBarrier(), c32(0)); }
   /// attn.launch_dependents: griddepcontrol.launch_dependents.
@@ -199,9 +203,10 @@ public:
                      Value scale);
   /// attn.warp_specialize: the role branch. The producer warpgroup
   /// (warpgroup 0) lowers its registers to `producer_registers`, and its
-  /// leader issues Q's load and runs the producer region; the consumer
+  /// leader thread runs the producer region; the consumer
   /// warpgroups raise theirs to `consumer_registers` and run the consumer
-  /// region. Returns the ops before which each region's ops go.
+  /// region. Returns the ops before which each region's ops go (the
+  /// producer's under its leader thread).
   std::pair<Operation *, Operation *> lowerWarpSpecialize(WarpSpecializeOp op);
   /// Whether the kernel has a producer warpgroup.
   bool hasProducer() const { return plan.warpSpecialize(); }
@@ -345,11 +350,13 @@ private:
   /// Makes the tile at `coords` of tile space `space` the CTA's tile:
   /// head, batch, split, kv head, rowBegin and this thread's row0.
   void setTile(ArrayRef<TileDim> space, ArrayRef<Value> coords);
-  /// The bounds of the tile's kv loops, lowered from the IR's: each loop's
-  /// lower bound, then the last loop's upper bound (the range before a
-  /// rotation, for rotated loops); also sets kvBegin and kvEnd.
-  SmallVector<Value> tileBounds();
-  void loadQuery();
+  /// Lowers the bounds of the tile's kv loops from the IR's (each loop's
+  /// lower bound, then the last loop's upper bound; the range before a
+  /// rotation, for rotated loops) and sets kvBegin and kvEnd.
+  void tileBounds();
+  /// Without a producer: the leader thread fills every ring stage before
+  /// the kv ops (refillStages refills them).
+  void fillStages();
   /// The CTA's tile: the ops of the forall's body, by lowerTileOps (after
   /// tileBounds()).
   LogicalResult lowerTile();

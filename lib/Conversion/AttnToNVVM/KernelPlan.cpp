@@ -418,17 +418,18 @@ LogicalResult KernelPlanReader::readProducer() {
 /// The kernel converts the top level of a tile (the forall's body, and the
 /// consumer region of its attn.warp_specialize; lowerTile): the kv loops,
 /// their prologue and epilogue, attn.launch_dependents, attn.finalize, the
-/// attn.warp_specialize and Q's wait, and issues the Q load, which must be
-/// in the forall's body (loadQuery). Every other op must be one the kernel
-/// computes before the tile's ops (no effects, no regions): one with
-/// effects or regions would be missing from the kernel.
+/// attn.warp_specialize and Q's load and wait; Q's load must be in the
+/// forall's body (thread 0 issues it before the roles split). Every other
+/// op must be one the kernel computes before the tile's ops (no effects,
+/// no regions): one with effects or regions would be missing from the
+/// kernel.
 LogicalResult KernelPlanReader::verifyTileTopLevel(Block &tile) {
   for (Operation &op : tile.without_terminator()) {
     if (TileLoad(&op) == plan.queryLoad && &tile != forall.getBody())
       return op.emitError("convert-attn-to-nvvm: Q's load must be in the "
                           "body of the tile's scf.forall, before its "
-                          "attn.warp_specialize (the producer's leader "
-                          "thread issues it)");
+                          "attn.warp_specialize (thread 0 issues it before "
+                          "the roles split)");
     bool lowered =
         isa<FinalizeOp, LaunchDependentsOp>(op) ||
         (specialized && &op == specialized.getOperation()) ||

@@ -282,6 +282,17 @@ void KernelEmitter::refillStages(ArrayRef<Operation *> kvOps) {
   }
 }
 
+void KernelEmitter::fillStages() {
+  ifThen(isLeader, [&] {
+    for (int64_t s = 0; s < smem.getStages(); ++s) {
+      Value kb = add(kvBegin, cIdx(s));
+      Value inRange =
+          arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, kb, kvEnd);
+      ifThen(inRange, [&] { issueKeyValueLoads(c32(s), kb); });
+    }
+  });
+}
+
 LogicalResult KernelEmitter::lowerTileOps(ArrayRef<Operation *> ops,
                                           Operation *firstKvOp) {
   MLIRContext *ctx = b.getContext();
@@ -350,6 +361,14 @@ LogicalResult KernelEmitter::lowerTileOps(ArrayRef<Operation *> ops,
             .getConsumer()
             .front()
             .without_terminator()));
+  // Without a producer, thread 0 is producer and consumer: after Q's load
+  // it fills every stage, and refills each after the block barrier that
+  // ends its use (refillStages).
+  if (!hasProducer()) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointAfter(clones.lookup(plan.queryLoad.getOperation()));
+    fillStages();
+  }
   // Warpgroup 0 takes the first ping-pong turn: warpgroup 1 pre-arrives on
   // its barrier before the kv ops.
   if (plan.pingPong) {

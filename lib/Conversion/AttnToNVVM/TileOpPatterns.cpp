@@ -93,6 +93,21 @@ struct WaitGemmsLowering : OpConversionPattern<WaitGemmsOp> {
   const DenseMap<Operation *, PVOp> &probsInFlight;
 };
 
+/// Q's load (attn.load_tile or attn.load_varlen_tile of the tile that the
+/// attn.qk ops read as Q). It reads Q through the kernel's parameters, not
+/// its operands: the pattern has no type converter to remap them with.
+template <typename LoadOp>
+struct QueryLoadLowering : OpConversionPattern<LoadOp> {
+  QueryLoadLowering(MLIRContext *ctx, const KernelEmitter &kernel)
+      : OpConversionPattern<LoadOp>(ctx), kernel(kernel) {}
+
+  LogicalResult
+  matchAndRewrite(LoadOp op, typename LoadOp::Adaptor,
+                  ConversionPatternRewriter &rewriter) const override;
+
+  const KernelEmitter &kernel;
+};
+
 /// A splat tile constant (the loops' initial tiles).
 struct TileConstantLowering : OpConversionPattern<arith::ConstantOp> {
   TileConstantLowering(const TypeConverter &converter, MLIRContext *ctx,
@@ -171,6 +186,17 @@ static bool isQueryTile(Value tile) {
     auto qk = dyn_cast<QKOp>(user);
     return qk && qk.getQuery() == tile;
   });
+}
+
+template <typename LoadOp>
+LogicalResult QueryLoadLowering<LoadOp>::matchAndRewrite(
+    LoadOp op, typename LoadOp::Adaptor,
+    ConversionPatternRewriter &rewriter) const {
+  if (!isQueryTile(op.getResult()))
+    return rewriter.notifyMatchFailure(op, "not Q's load");
+  KernelEmitter at(rewriter, kernel, op.getLoc());
+  rewriter.replaceOpWithMultiple(op, {at.lowerQueryLoad(op.getType())});
+  return success();
 }
 
 void mlir::attn::hopper::populateConsumerPatterns(
@@ -269,6 +295,9 @@ void mlir::attn::hopper::populateConsumerPatterns(
   patterns.add<WaitGemmsLowering>(converter, patterns.getContext(), kernel,
                                   probsInFlight);
   patterns.add<TileConstantLowering>(converter, patterns.getContext(), kernel);
+  patterns
+      .add<QueryLoadLowering<LoadTileOp>, QueryLoadLowering<LoadVarlenTileOp>>(
+          patterns.getContext(), kernel);
   patterns.add<TilePoisonLowering>(converter, patterns.getContext());
 }
 
