@@ -108,8 +108,11 @@ struct AttnAllocateSharedMemoryPass final
         dyn_cast_or_null<WgmmaAccumulatorAttr>(scores.getEncoding());
     if (!accumulator)
       return success();
+    // Ping-pong: the kv steps take turns (the protocol's first pass and
+    // last wait, of one warpgroup each, pair with them).
     bool pingPong = false;
-    forall.getBody()->walk([&](WaitTurnOp) { pingPong = true; });
+    forall.getBody()->walk(
+        [&](WaitTurnOp wait) { pingPong |= !wait.getWarpgroup().has_value(); });
     smem.allocateNamedBarriers(accumulator.getWarpgroups(), pingPong);
     int64_t lastBarrier = smem.turnBarriers.empty()
                               ? smem.warpgroupBarriers.back()

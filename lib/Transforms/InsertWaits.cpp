@@ -198,6 +198,13 @@ static void insertQueryWait(QKOp firstScores) {
     while (first->getPrevNode() &&
            isa<RingPopOp, WaitTurnOp, WaitTileOp>(first->getPrevNode()))
       first = first->getPrevNode();
+  // Before the first turn's pass (attn.pass_turn warpgroup(1)): each
+  // warpgroup has Q before the turns start.
+  while (auto pass = dyn_cast_if_present<PassTurnOp>(first->getPrevNode())) {
+    if (!pass.getWarpgroup())
+      break;
+    first = pass;
+  }
   for (auto wait : first->getBlock()->getOps<WaitTileOp>())
     if (wait.getTile() == query)
       return;

@@ -333,14 +333,25 @@ LogicalResult Partitioner::run(scf::ForallOp forall) {
   buildProducer(ws, loc, forall, *consumerRange);
   buildConsumer(ws, moved);
   // Ping-pong: each step's S GEMM is issued in this warpgroup's turn.
-  if (pingPong)
-    for (auto loop : ws.getConsumer().front().getOps<scf::ForOp>())
+  // Warpgroup 0 has the first turn (warpgroup 1 passes it before the kv
+  // loops) and consumes the arrival that leaves pending after the tile.
+  if (pingPong) {
+    Block &consumer = ws.getConsumer().front();
+    auto loops = llvm::to_vector(consumer.getOps<scf::ForOp>());
+    for (auto loop : loops)
       for (auto qk : llvm::make_early_inc_range(loop.getOps<QKOp>())) {
         b.setInsertionPoint(qk);
-        WaitTurnOp::create(b, qk.getLoc());
+        WaitTurnOp::create(b, qk.getLoc(), IntegerAttr());
         b.setInsertionPointAfter(qk);
-        PassTurnOp::create(b, qk.getLoc());
+        PassTurnOp::create(b, qk.getLoc(), IntegerAttr());
       }
+    if (!loops.empty()) {
+      b.setInsertionPoint(loops.front());
+      PassTurnOp::create(b, loc, b.getI64IntegerAttr(1));
+      b.setInsertionPointAfter(tile.finalize);
+      WaitTurnOp::create(b, loc, b.getI64IntegerAttr(0));
+    }
+  }
   // The intra-warpgroup overlap: a two-stage software pipeline of each kv
   // loop, its accumulator update deferred to the next block.
   if (overlap)

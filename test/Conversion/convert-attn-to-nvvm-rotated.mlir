@@ -84,6 +84,7 @@ module {
         %c1_9 = arith.constant 1 : index
         %31 = arith.addi %c0, %c1_9 : index
         attn.wait_tile %9 : tensor<128x64xbf16, #shared>
+        attn.pass_turn warpgroup(1)
         %32:6 = scf.if %30 -> (tensor<128xf32, #rows>, tensor<128xf32, #rows>, tensor<128x64xf32, #acc>, tensor<128x64xf32, #acc>, tensor<128xf32, #rows>, tensor<64x64xbf16, #shared>) {
           %39 = arith.muli %c0, %c64 : index
           %key, %value = attn.ring_pop : tensor<64x64xbf16, #shared>, tensor<64x64xbf16, #shared>
@@ -159,6 +160,7 @@ module {
           scf.yield %37#2 : tensor<128x64xf32, #acc>
         }
         %output, %lse = attn.finalize %38, %37#1, %37#0 scale %arg3 mask = causal : tensor<128x64xf32, #acc>, tensor<128xf32, #rows> -> tensor<128x64xbf16>
+        attn.wait_turn warpgroup(0)
         attn.yield %output, %lse : tensor<128x64xbf16>, tensor<128xf32>
       } : tensor<128x64xbf16>, tensor<128xf32>
       %28 = arith.subi %dim_3, %8 : index
@@ -243,6 +245,7 @@ module {
         %c1_9 = arith.constant 1 : index
         %31 = arith.addi %c0, %c1_9 : index
         attn.wait_tile %9 : tensor<128x64xbf16, #shared>
+        attn.pass_turn warpgroup(1)
         %32:6 = scf.if %30 -> (tensor<128xf32, #rows>, tensor<128xf32, #rows>, tensor<128x64xf32, #acc>, tensor<128x64xf32, #acc>, tensor<128xf32, #rows>, tensor<64x64xbf16, #shared>) {
           %39 = arith.muli %c0, %c64 : index
           %key, %value = attn.ring_pop : tensor<64x64xbf16, #shared>, tensor<64x64xbf16, #shared>
@@ -317,6 +320,7 @@ module {
           scf.yield %37#2 : tensor<128x64xf32, #acc>
         }
         %output, %lse = attn.finalize %38, %37#1, %37#0 scale %arg3 mask = causal : tensor<128x64xf32, #acc>, tensor<128xf32, #rows> -> tensor<128x64xbf16>
+        attn.wait_turn warpgroup(0)
         attn.yield %output, %lse : tensor<128x64xbf16>, tensor<128xf32>
       } : tensor<128x64xbf16>, tensor<128xf32>
       %28 = arith.subi %dim_3, %8 : index

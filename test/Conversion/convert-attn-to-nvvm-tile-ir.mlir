@@ -882,12 +882,14 @@ func.func @registers(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>,
 // -----
 
 // Ping-pong is what the IR's turns say. The same IR with attn.wait_turn /
-// attn.pass_turn around each attn.qk: warpgroup 1 pre-arrives on warpgroup
-// 0's barrier (3 + 0) before the loops, every step waits on its own barrier
-// (3 + warpgroup, both warpgroups' 256 threads) before the K wait and the S
-// issue and arrives on the other's right after the issue, and warpgroup 0
-// consumes the pending pre-arrival after its O store. Without the turns
-// (@not_pipelined) the kernel has none of these barriers.
+// attn.pass_turn around each attn.qk: warpgroup 1's first pass
+// (attn.pass_turn warpgroup(1)) arrives on warpgroup 0's barrier (3 + 0)
+// before the loops, every step waits on its own barrier (3 + warpgroup,
+// both warpgroups' 256 threads) before the K wait and the S issue and
+// arrives on the other's right after the issue, and warpgroup 0's last wait
+// (attn.wait_turn warpgroup(0)) consumes the pending arrival after its O
+// and LSE stores. Without the turns (@not_pipelined) the kernel has none of
+// these barriers.
 // CHECK-LABEL: llvm.func @turns(
 // CHECK:         scf.if
 // CHECK:           %[[OTHER:.*]] = arith.subi %c1_i32{{[_0-9]*}}, %[[WG:[0-9]+]] : i32
@@ -960,6 +962,7 @@ func.func @turns(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %ar
       }
       attn.yield
     } consumer {
+      attn.pass_turn warpgroup(1)
       %27:3 = scf.for %arg8 = %c0 to %23 step %c1 iter_args(%arg9 = %cst_1, %arg10 = %cst_0, %arg11 = %cst) -> (tensor<128xf32>, tensor<128xf32>, tensor<128x64xf32>) {
         %29 = arith.muli %arg8, %c64 : index
         %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
@@ -994,6 +997,7 @@ func.func @turns(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %ar
         scf.yield %32, %36, %38 : tensor<128xf32>, tensor<128xf32>, tensor<128x64xf32>
       } {attn.kv_range = "tail"}
       %output, %lse = attn.finalize %28#2, %28#1, %28#0 scale %cst_3 mask = causal : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
+      attn.wait_turn warpgroup(0)
       attn.yield %output, %lse : tensor<128x64xbf16>, tensor<128xf32>
     } : tensor<128x64xbf16>, tensor<128xf32>
     %25 = arith.subi %dim_4, %5 : index
@@ -1074,6 +1078,7 @@ func.func @rotated_prologue(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64
       }
       attn.yield
     } consumer {
+      attn.pass_turn warpgroup(1)
       %30 = arith.cmpi slt, %c0, %21 : index
       %c1_9 = arith.constant 1 : index
       %31 = arith.addi %c0, %c1_9 : index
@@ -1140,6 +1145,7 @@ func.func @rotated_prologue(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64
         scf.yield %37#2 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
       }
       %output, %lse = attn.finalize %38, %37#1, %37#0 scale %arg3 mask = causal : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>> -> tensor<128x64xbf16>
+      attn.wait_turn warpgroup(0)
       attn.yield %output, %lse : tensor<128x64xbf16>, tensor<128xf32>
     } : tensor<128x64xbf16>, tensor<128xf32>
     %28 = arith.subi %dim_3, %8 : index
@@ -1222,6 +1228,7 @@ func.func @rotated_unmasked(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64
       }
       attn.yield
     } consumer {
+      attn.pass_turn warpgroup(1)
       %30 = arith.cmpi slt, %c0, %21 : index
       %c1_9 = arith.constant 1 : index
       %31 = arith.addi %c0, %c1_9 : index
@@ -1284,6 +1291,7 @@ func.func @rotated_unmasked(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64
         scf.yield %37#2 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
       }
       %output, %lse = attn.finalize %38, %37#1, %37#0 scale %arg3 mask = causal : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>> -> tensor<128x64xbf16>
+      attn.wait_turn warpgroup(0)
       attn.yield %output, %lse : tensor<128x64xbf16>, tensor<128xf32>
     } : tensor<128x64xbf16>, tensor<128xf32>
     %28 = arith.subi %dim_3, %8 : index

@@ -68,12 +68,13 @@
 
 // A plain step: K before the S GEMM (inside the turn), S complete after the
 // turn, K released, V waited for at once, and P V complete before V's
-// release.
+// release. Q is waited for before the first turn's pass.
 // PLAIN-LABEL: func.func @causal
 // PLAIN:         %[[Q:.+]] = attn.load_tile %arg0
 // PLAIN:         } consumer {
 // PLAIN-NOT:       attn.wait_tile
 // PLAIN:           attn.wait_tile %[[Q]] : tensor<128x64xbf16>
+// PLAIN-NEXT:      attn.pass_turn warpgroup(1)
 // PLAIN-NEXT:      scf.for
 // PLAIN:           %[[K:.+]], %[[V:.+]] = attn.ring_pop
 // PLAIN-NEXT:      attn.wait_turn

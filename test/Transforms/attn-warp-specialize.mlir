@@ -34,6 +34,9 @@
 // CHECK-NEXT:        }
 // CHECK-NEXT:        attn.yield
 // CHECK-NEXT:      } consumer {
+// Ping-pong: warpgroup 0 has the first turn: warpgroup 1 passes it to it
+// before the kv loops.
+// CHECK-NEXT:        attn.pass_turn warpgroup(1)
 // CHECK-NEXT:        %[[FULL:.*]]:3 = scf.for %{{.*}} = %[[BEGIN]] to %[[SPLIT:.*]] step
 // CHECK-NEXT:          %[[K1:.*]], %[[V1:.*]] = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
 // Ping-pong: the S GEMM is issued in this warpgroup's turn.
@@ -56,6 +59,8 @@
 // CHECK:               attn.pv %{{.*}}, %[[V2]], %{{.*}}
 // CHECK:             } {attn.kv_range = "tail"}
 // CHECK-NEXT:        %[[O:.*]], %[[LSE:.*]] = attn.finalize %[[TAIL]]#2, %[[TAIL]]#1, %[[TAIL]]#0
+// Warpgroup 0 consumes the arrival the first pass left pending.
+// CHECK-NEXT:        attn.wait_turn warpgroup(0)
 // CHECK-NEXT:        attn.yield %[[O]], %[[LSE]] : tensor<128x64xbf16>, tensor<128xf32>
 // CHECK-NEXT:      } : tensor<128x64xbf16>, tensor<128xf32>
 // CHECK:           tensor.extract_slice %[[RES]]#0
@@ -223,6 +228,7 @@ func.func @d256_window(%q: tensor<1x2x?x256xbf16>, %k: tensor<1x2x?x256xbf16>,
 // CHECK-NEXT:      scf.for %{{.*}} = %[[BEGIN:.*]] to %[[END:.*]] step
 // CHECK:           attn.ring_push
 // CHECK:         } consumer {
+// CHECK-NEXT:      attn.pass_turn warpgroup(1)
 // CHECK-NEXT:      scf.for %{{.*}} = %[[BEGIN]] to %[[END]] step
 // CHECK:             attn.ring_pop
 // CHECK:           attn.finalize {{.*}} mask = causal_bottom_right window = [127, 0]

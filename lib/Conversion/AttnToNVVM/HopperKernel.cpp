@@ -471,10 +471,7 @@ LogicalResult KernelEmitter::lowerTile() {
       continue;
     ops.push_back(&op);
   }
-  Operation *firstKvOp = plan.pipeline
-                             ? plan.pipeline->prologue.getOperation()
-                             : plan.kvLoops.front().loop.getOperation();
-  return lowerTileOps(ops, firstKvOp);
+  return lowerTileOps(ops);
 }
 
 void KernelEmitter::lowerFinalize(Value acc, ValueRange rowSum,
@@ -510,17 +507,6 @@ void KernelEmitter::lowerFinalize(Value acc, ValueRange rowSum,
     storeSequenceRows(o, inv, outputDest);
   else
     storeOutputTile(o, inv, outputDest);
-  // Warpgroup 1 arrived once more than warpgroup 0 waited (its
-  // pre-arrival): consume it so no arrival is left pending. After the O
-  // store, and not right after the loops: there it held up warpgroup 0's
-  // epilogue until warpgroup 1's last S wgmma, and an arrival made
-  // conditional in the loop cost up to 12 % (run 10).
-  if (plan.pingPong)
-    ifThen(eqI(warpgroup, c32(0)), [&] {
-      NVVM::BarrierOp::create(b, loc, Type(), turnBarrier(c32(0)),
-                              c32(2 * kWarpgroupThreads), nullptr, Value());
-    });
-
   if (!lseDest)
     return;
   // At one split the LSE goes to the caller's buffer, or nowhere.

@@ -192,9 +192,17 @@ public:
   /// consumers' kvBegin (the plan reader's).
   SmallVector<Value> lowerProducerLoad(bool isKey, bool waitsForStage,
                                        Value kvBlock);
-  /// attn.wait_turn and attn.pass_turn: the ping-pong barriers.
+  /// attn.wait_turn and attn.pass_turn: the ping-pong barriers ...
   void waitForTurn();
   void passTurn();
+  /// ... built by `turn`, in consumer warpgroup `warpgroup` only where the
+  /// op names one.
+  void lowerTurn(std::optional<int64_t> warpgroup, function_ref<void()> turn) {
+    if (warpgroup)
+      ifThen(eqI(this->warpgroup, c32(*warpgroup)), turn);
+    else
+      turn();
+  }
 
   //===--- the tile's structure (HopperKernel.cpp) ------------------------===//
   /// attn.finalize: O = acc / l stored to outputDest, LSE = m scale + ln l
@@ -331,14 +339,12 @@ private:
   /// Without a producer: the end of each kv loop's step refills its V's
   /// stage (releaseValues).
   void refillStages(ArrayRef<Operation *> kvOps);
-  /// Lowers the tile's ops `ops` (the forall body's, in IR order; the kv
-  /// ops from `firstKvOp`, the rotated loops' prologue or the first kv
-  /// loop, up to attn.finalize) at the insertion point: clones them into
-  /// the kernel, places the consumer's ring slots and converts them, the
-  /// loops and branches by SCF's structural type conversion and each tile
-  /// op by its pattern. Fails where the conversion failed (with a
-  /// diagnostic).
-  LogicalResult lowerTileOps(ArrayRef<Operation *> ops, Operation *firstKvOp);
+  /// Lowers the tile's ops `ops` (the forall body's, in IR order) at the
+  /// insertion point: clones them into the kernel, places the consumer's
+  /// ring slots and converts them, the loops and branches by SCF's
+  /// structural type conversion and each attn op by its pattern. Fails
+  /// where the conversion failed (with a diagnostic).
+  LogicalResult lowerTileOps(ArrayRef<Operation *> ops);
   /// The i32 value of a tile-space symbol in the kernel: a parameter or a
   /// compiled-in constant.
   Value symbolValue(attnc::rt::Symbol symbol);

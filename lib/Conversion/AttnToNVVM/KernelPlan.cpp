@@ -216,6 +216,10 @@ private:
   LogicalResult readSharedMemory();
   /// A packed Q's problem.
   LogicalResult verifyPacking();
+  /// With ping-pong turns in the kv loops, the first turn's pass before the
+  /// kv ops and the last wait after attn.finalize at the top level of the
+  /// consumer region `tile`; without them, no turn there.
+  LogicalResult verifyTurnProtocol(Block &tile);
 
   scf::ForallOp forall;
   KernelPlan plan;
@@ -415,6 +419,16 @@ LogicalResult KernelPlanReader::readProducer() {
   return success();
 }
 
+/// The consumer warpgroup that a turn op names (`warpgroup(w)`: only that
+/// one executes it), if it names one.
+static std::optional<int64_t> turnWarpgroup(Operation *op) {
+  if (auto wait = dyn_cast<WaitTurnOp>(op))
+    return wait.getWarpgroup();
+  if (auto pass = dyn_cast<PassTurnOp>(op))
+    return pass.getWarpgroup();
+  return std::nullopt;
+}
+
 /// The kernel converts the top level of a tile (the forall's body, and the
 /// consumer region of its attn.warp_specialize; lowerTile): the kv loops,
 /// their prologue and epilogue, attn.launch_dependents, attn.finalize, the
@@ -431,7 +445,7 @@ LogicalResult KernelPlanReader::verifyTileTopLevel(Block &tile) {
                           "attn.warp_specialize (thread 0 issues it before "
                           "the roles split)");
     bool lowered =
-        isa<FinalizeOp, LaunchDependentsOp>(op) ||
+        isa<FinalizeOp, LaunchDependentsOp>(op) || turnWarpgroup(&op) ||
         (specialized && &op == specialized.getOperation()) ||
         (isa<WaitTileOp>(op) &&
          cast<WaitTileOp>(op).getTile() == plan.queryLoad.getTile()) ||
@@ -542,21 +556,30 @@ LogicalResult KernelPlanReader::readConsumerLoops() {
     }
     bool staged = op->hasAttr(AttnDialect::getStageAttrName());
     bool turn = isa<WaitTurnOp, PassTurnOp>(op);
+    // One warpgroup's turn (the protocol's first pass and last wait) at the
+    // tile's top level: verifyTurnProtocol's.
+    if (turnWarpgroup(op) && op->getBlock() == &tileBlock)
+      return WalkResult::advance();
     bool stepOnly = isa<RingPopOp, RingReleaseOp, WaitTileOp, WaitGemmsOp>(op);
     Operation *parent = op->getParentOp();
     // The prologue's and epilogue's else branches only yield values.
     bool inPipeline = plan.pipeline &&
                       (op->getBlock() == plan.pipeline->prologue.thenBlock() ||
                        op->getBlock() == plan.pipeline->epilogue.thenBlock());
-    if ((!staged && !turn && !stepOnly) || inPipeline ||
-        llvm::any_of(plan.kvLoops, [&](const KvLoop &kv) {
-          return kv.loop.getOperation() == parent;
-        }))
+    bool inKvLoop = llvm::any_of(plan.kvLoops, [&](const KvLoop &kv) {
+      return kv.loop.getOperation() == parent;
+    });
+    if ((!staged && !turn && !stepOnly) ||
+        ((inPipeline || inKvLoop) && !turnWarpgroup(op)))
       return WalkResult::advance();
     InFlightDiagnostic diag = op->emitError("convert-attn-to-nvvm: ");
     if (staged)
       diag << "attn.stage belongs on the ops of a consumer kv loop (or of the "
               "epilogue of rotated kv loops)";
+    else if (turnWarpgroup(op))
+      diag << "a turn of one warpgroup belongs at the top level of the "
+              "consumer region (the first turn's pass before the kv ops, the "
+              "last wait after attn.finalize)";
     else if (turn)
       diag << "a ping-pong turn belongs around the attn.qk of a consumer kv "
               "loop (or of the prologue of rotated kv loops)";
@@ -624,8 +647,39 @@ LogicalResult KernelPlanReader::readConsumerLoops() {
       return kv.loop.emitError("convert-attn-to-nvvm: the kv loops of a tile "
                                "take ping-pong turns (attn.wait_turn, "
                                "attn.pass_turn) all alike or not at all");
-
   return success();
+}
+
+LogicalResult KernelPlanReader::verifyTurnProtocol(Block &tile) {
+  // The top-level turns of one warpgroup, in order.
+  SmallVector<Operation *> turns;
+  for (Operation &op : tile)
+    if (isa<WaitTurnOp, PassTurnOp>(op))
+      turns.push_back(&op);
+  Operation *firstKvOp = plan.pipeline
+                             ? plan.pipeline->prologue.getOperation()
+                             : plan.kvLoops.front().loop.getOperation();
+  auto isTurn = [](Operation *op, bool pass, int64_t warpgroup) {
+    return (pass ? isa<PassTurnOp>(op) : isa<WaitTurnOp>(op)) &&
+           turnWarpgroup(op) == warpgroup;
+  };
+  bool balanced = turns.size() == 2 && isTurn(turns[0], true, 1) &&
+                  turns[0]->isBeforeInBlock(firstKvOp) &&
+                  isTurn(turns[1], false, 0) &&
+                  plan.finalize->isBeforeInBlock(turns[1]);
+  if (plan.pingPong ? balanced : turns.empty())
+    return success();
+  Operation *at = turns.empty() ? firstKvOp : turns.front();
+  if (!plan.pingPong)
+    return at->emitError("convert-attn-to-nvvm: a turn of one warpgroup "
+                         "without ping-pong turns in the kv loops");
+  return at->emitError("convert-attn-to-nvvm: the kv loops take ping-pong "
+                       "turns, so the consumer region holds one "
+                       "'attn.pass_turn warpgroup(1)' before the kv ops "
+                       "(warpgroup 0 has the first turn) and one "
+                       "'attn.wait_turn warpgroup(0)' after attn.finalize "
+                       "(its pending arrival consumed), and no other turn "
+                       "at its top level");
 }
 
 /// Whether `a` and `b` load the same tensor's rows of the same batch and
@@ -1094,6 +1148,8 @@ FailureOr<KernelPlan> KernelPlanReader::read() {
       failed(readSharedMemory()) || failed(verifyPacking()))
     return failure();
   if (plan.warpSpecialize() && failed(verifyProducerLoop(plan)))
+    return failure();
+  if (failed(verifyTurnProtocol(*plan.finalize->getBlock())))
     return failure();
   return plan;
 }

@@ -293,8 +293,7 @@ void KernelEmitter::fillStages() {
   });
 }
 
-LogicalResult KernelEmitter::lowerTileOps(ArrayRef<Operation *> ops,
-                                          Operation *firstKvOp) {
+LogicalResult KernelEmitter::lowerTileOps(ArrayRef<Operation *> ops) {
   MLIRContext *ctx = b.getContext();
   llvm::SmallPtrSet<Operation *, 16> lowered(llvm::from_range, ops);
   Block *tile = ops.front()->getBlock();
@@ -368,13 +367,6 @@ LogicalResult KernelEmitter::lowerTileOps(ArrayRef<Operation *> ops,
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointAfter(clones.lookup(plan.queryLoad.getOperation()));
     fillStages();
-  }
-  // Warpgroup 0 takes the first ping-pong turn: warpgroup 1 pre-arrives on
-  // its barrier before the kv ops.
-  if (plan.pingPong) {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPoint(clones.lookup(firstKvOp));
-    ifThen(eqI(warpgroup, c32(1)), [&] { passTurn(); });
   }
   placeRingSlots(kvOps);
   if (!hasProducer())

@@ -284,14 +284,16 @@ void mlir::attn::hopper::populateConsumerPatterns(
     at.lowerRingRelease(isKeyTile(op.getTile()), a.getTile().front(), after);
     return ResultValues();
   });
-  lowerings.add<WaitTurnOp>([](KernelEmitter &at, WaitTurnOp, auto) -> Result {
-    at.waitForTurn();
-    return ResultValues();
-  });
-  lowerings.add<PassTurnOp>([](KernelEmitter &at, PassTurnOp, auto) -> Result {
-    at.passTurn();
-    return ResultValues();
-  });
+  lowerings.add<WaitTurnOp>(
+      [](KernelEmitter &at, WaitTurnOp op, auto) -> Result {
+        at.lowerTurn(op.getWarpgroup(), [&] { at.waitForTurn(); });
+        return ResultValues();
+      });
+  lowerings.add<PassTurnOp>(
+      [](KernelEmitter &at, PassTurnOp op, auto) -> Result {
+        at.lowerTurn(op.getWarpgroup(), [&] { at.passTurn(); });
+        return ResultValues();
+      });
   patterns.add<WaitGemmsLowering>(converter, patterns.getContext(), kernel,
                                   probsInFlight);
   patterns.add<TileConstantLowering>(converter, patterns.getContext(), kernel);

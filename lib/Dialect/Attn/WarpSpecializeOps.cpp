@@ -115,8 +115,9 @@ LogicalResult RingPopOp::verify() {
 }
 
 /// The turns alternate between the two consumer warpgroups of the
-/// enclosing attn.warp_specialize.
-static LogicalResult verifyTurn(Operation *op) {
+/// enclosing attn.warp_specialize; `warpgroup` names one of them.
+static LogicalResult verifyTurn(Operation *op,
+                                std::optional<int64_t> warpgroup) {
   WarpSpecializeOp ws = enclosingRole(op, /*producer=*/false);
   if (!ws)
     return op->emitOpError("must be inside the consumer region of an "
@@ -125,11 +126,15 @@ static LogicalResult verifyTurn(Operation *op) {
     return op->emitOpError("needs exactly 2 consumer warpgroups (the turn "
                            "alternates between them), got ")
            << ws.getConsumerWarpgroups();
+  if (warpgroup && *warpgroup >= ws.getConsumerWarpgroups())
+    return op->emitOpError("warpgroup must name a consumer warpgroup (0 or "
+                           "1), got ")
+           << *warpgroup;
   return success();
 }
 
-LogicalResult WaitTurnOp::verify() { return verifyTurn(*this); }
-LogicalResult PassTurnOp::verify() { return verifyTurn(*this); }
+LogicalResult WaitTurnOp::verify() { return verifyTurn(*this, getWarpgroup()); }
+LogicalResult PassTurnOp::verify() { return verifyTurn(*this, getWarpgroup()); }
 
 OpResult RingPopOp::ofTile(Value tile) {
   // Each step goes one yield back; a carried value that yields itself (or

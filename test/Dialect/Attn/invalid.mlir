@@ -826,6 +826,25 @@ func.func @turn_outside_consumers() {
 
 // -----
 
+func.func @turn_warpgroup(%k: tensor<?x4x?x64xbf16>, %i: index, %acc: tensor<128x64xf32>,
+                          %l: tensor<128xf32>) {
+  %scale_cst0 = arith.constant 1.0 : f32
+  %o:2 = attn.warp_specialize consumers(2) stages(2) registers(24, 240) producer {
+    %kt = attn.load_tile %k[%i, %i, %i] : tensor<?x4x?x64xbf16> -> tensor<64x64xbf16>
+    attn.ring_push %kt, %kt : tensor<64x64xbf16>, tensor<64x64xbf16>
+    attn.yield
+  } consumer {
+    // expected-error @+1 {{'attn.pass_turn' op warpgroup must name a consumer warpgroup (0 or 1), got 2}}
+    attn.pass_turn warpgroup(2)
+    %out, %lse = attn.finalize %acc, %l, %l scale %scale_cst0
+        : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
+    attn.yield %out, %lse : tensor<128x64xbf16>, tensor<128xf32>
+  } : tensor<128x64xbf16>, tensor<128xf32>
+  return
+}
+
+// -----
+
 func.func @ws_output_rows(%k: tensor<?x4x?x64xbf16>, %i: index, %acc: tensor<128x64xf32>,
                          %l: tensor<128xf32>) {
   %scale_cst0 = arith.constant 1.0 : f32

@@ -355,12 +355,15 @@ func.func @kv_splits(%q: tensor<1x2x?x64xbf16>, %k: tensor<1x2x?x64xbf16>,
 // CHECK:             attn.ring_push %{{.*}}, %{{.*}} : tensor<64x64xbf16>, tensor<64x64xbf16>
 // CHECK:           attn.yield
 // CHECK:         } consumer {
-// CHECK:           attn.wait_turn
+// CHECK-NEXT:      attn.pass_turn warpgroup(1)
+// CHECK-NEXT:      attn.wait_turn{{$}}
 // CHECK-NEXT:      %[[K:.*]], %[[V:.*]] = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
-// CHECK-NEXT:      attn.pass_turn
+// CHECK-NEXT:      attn.pass_turn{{$}}
 // CHECK-NEXT:      attn.ring_release %[[K]] : tensor<64x64xbf16>
 // CHECK-NEXT:      attn.ring_release %[[V]] after(%[[L:.*]] : tensor<128xf32>) : tensor<64x64xbf16>
-// CHECK:           attn.yield %{{.*}}, %{{.*}} : tensor<128x64xbf16>, tensor<128xf32>
+// CHECK:           attn.finalize
+// CHECK-NEXT:      attn.wait_turn warpgroup(0)
+// CHECK-NEXT:      attn.yield %{{.*}}, %{{.*}} : tensor<128x64xbf16>, tensor<128xf32>
 // CHECK:         } : tensor<128x64xbf16>, tensor<128xf32>
 // CHECK:         attn.warp_specialize consumers(3) stages(3) registers(32, 160) producer {
 // CHECK:         } consumer {
@@ -381,7 +384,9 @@ func.func @warp_specialize(%k: tensor<?x4x?x64xbf16>, %i: index, %n: index,
     }
     attn.yield
   } consumer {
-    // Ping-pong turns between the two consumer warpgroups.
+    // Ping-pong turns between the two consumer warpgroups: warpgroup 1
+    // passes the first one, warpgroup 0 consumes the last pass.
+    attn.pass_turn warpgroup(1)
     attn.wait_turn
     %kt, %vt = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
     attn.pass_turn
@@ -389,6 +394,7 @@ func.func @warp_specialize(%k: tensor<?x4x?x64xbf16>, %i: index, %n: index,
     attn.ring_release %vt after(%l : tensor<128xf32>) : tensor<64x64xbf16>
     %out, %lse = attn.finalize %acc, %l, %m scale %scale_cst0
         : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
+    attn.wait_turn warpgroup(0)
     attn.yield %out, %lse : tensor<128x64xbf16>, tensor<128xf32>
   } : tensor<128x64xbf16>, tensor<128xf32>
   %o3:2 = attn.warp_specialize consumers(3) stages(3) registers(32, 160) producer {

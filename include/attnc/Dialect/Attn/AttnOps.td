@@ -882,7 +882,9 @@ def Attn_WaitGemmsOp : Attn_Op<"wait_gemms", [
 class Attn_TurnOp<string mnemonic>
     : Attn_Op<mnemonic,
               [MemoryEffects<[MemRead<Attn_GemmTurn>, MemWrite<Attn_GemmTurn>]>]> {
-  let assemblyFormat = "attr-dict";
+  let arguments = (ins
+      OptionalAttr<ConfinedAttr<I64Attr, [IntNonNegative]>>:$warpgroup);
+  let assemblyFormat = "(`warpgroup` `(` $warpgroup^ `)`)? attr-dict";
   let hasVerifier = 1;
 }
 
@@ -899,12 +901,34 @@ def Attn_WaitTurnOp : Attn_TurnOp<"wait_turn"> {
     `attn-pipeline-kv-loops`), the previous block's `attn.pv`, which the
     rotated step issues right after it.
 
+    `warpgroup(w)`: only consumer warpgroup `w` executes the op. The turns
+    start and end with one: warpgroup 0 has the first turn because
+    warpgroup 1 passes it once before the kv ops (`attn.pass_turn
+    warpgroup(1)`), which leaves warpgroup 0's barrier one arrival ahead;
+    warpgroup 0 waits once more after the tile's `attn.finalize`
+    (`attn.wait_turn warpgroup(0)`), so that no arrival is pending when the
+    CTA exits.
+
     `attn-warp-specialize` (`ping-pong`) puts `attn.wait_turn` right before
     and `attn.pass_turn` right after the `attn.qk` of every consumer kv
-    loop; `convert-attn-to-nvvm` lowers them to named barriers (a
-    `bar.sync` on this warpgroup's barrier, a `bar.arrive` on the
+    loop, the first turn's `attn.pass_turn warpgroup(1)` before the first
+    kv loop and the last `attn.wait_turn warpgroup(0)` after
+    `attn.finalize`; `convert-attn-to-nvvm` lowers them to named barriers
+    (a `bar.sync` on this warpgroup's barrier, a `bar.arrive` on the
     other's). Only in the consumer region of an `attn.warp_specialize` with
     two consumer warpgroups.
+
+    ```mlir
+    attn.pass_turn warpgroup(1)
+    %r:3 = scf.for ... {
+      attn.wait_turn
+      %s = attn.qk %q, %k : ...
+      attn.pass_turn
+      ...
+    }
+    %o, %lse = attn.finalize ...
+    attn.wait_turn warpgroup(0)
+    ```
   }];
 }
 
