@@ -200,11 +200,12 @@ static void insertQueryWait(QKOp firstScores) {
       first = first->getPrevNode();
   // Before the first turn's pass (attn.pass_turn warpgroup(1)): each
   // warpgroup has Q before the turns start.
-  while (auto pass = dyn_cast_if_present<PassTurnOp>(first->getPrevNode())) {
-    if (!pass.getWarpgroup())
+  for (Operation &op :
+       llvm::make_range(first->getBlock()->begin(), first->getIterator()))
+    if (auto pass = dyn_cast<PassTurnOp>(op); pass && pass.getWarpgroup()) {
+      first = pass;
       break;
-    first = pass;
-  }
+    }
   for (auto wait : first->getBlock()->getOps<WaitTileOp>())
     if (wait.getTile() == query)
       return;
