@@ -74,6 +74,15 @@ struct AttnSignalDependentsPass
           return WalkResult::interrupt();
         }
         before = *loops.begin();
+        // And before the ping-pong's first turn (attn.pass_turn
+        // warpgroup(1)): dependents may launch before the turns start.
+        for (Operation &op :
+             llvm::make_range(top->begin(), before->getIterator()))
+          if (auto pass = dyn_cast<PassTurnOp>(op);
+              pass && pass.getWarpgroup()) {
+            before = pass;
+            break;
+          }
       }
       OpBuilder b(before);
       LaunchDependentsOp::create(b, before->getLoc());

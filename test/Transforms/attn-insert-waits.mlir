@@ -20,15 +20,16 @@
 // flight (pending(1)), for that P V after the softmax (pending(0)), then
 // releases both tiles behind its row sums. The prologue waits like a plain
 // step and releases K after its softmax; the epilogue waits for V first.
-// The consumers wait for Q once, right before the prologue, their first kv
-// op.
+// The consumers wait for Q once, before the first turn's pass and the
+// prologue, their first kv op.
 
 // ROTATED-LABEL: func.func @causal
 // ROTATED:         %[[Q:.+]] = attn.load_tile %arg0
 // ROTATED:         } consumer {
 // ROTATED-NOT:       attn.wait_tile
 // ROTATED:           attn.wait_tile %[[Q]] : tensor<128x64xbf16>
-// ROTATED-NEXT:      scf.if
+// ROTATED-NEXT:      attn.pass_turn warpgroup(1)
+// ROTATED:           scf.if
 // ROTATED:           %[[K0:.+]], %{{.+}} = attn.ring_pop
 // ROTATED-NEXT:      attn.wait_turn
 // ROTATED-NEXT:      attn.wait_tile %[[K0]]

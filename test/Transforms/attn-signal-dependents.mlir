@@ -23,12 +23,12 @@
 // CHECK-NEXT:      attn.finalize %[[LAST]]#2
 // CHECK-NOT:     attn.launch_dependents
 
-// at=start: before the consumer's first kv loop (after the ping-pong's
-// first turn).
+// at=start: before the consumer's first kv loop and the ping-pong's first
+// turn.
 // START-LABEL: func.func @split(
 // START:         } consumer {
-// START-NEXT:      attn.pass_turn warpgroup(1)
 // START-NEXT:      attn.launch_dependents
+// START-NEXT:      attn.pass_turn warpgroup(1)
 // START-NEXT:      scf.for
 // START-NOT:     attn.launch_dependents
 

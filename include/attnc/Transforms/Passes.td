@@ -400,7 +400,8 @@ def AttnSignalDependentsPass : Pass<"attn-signal-dependents", "func::FuncOp"> {
     `attn.launch_dependents` at the top level of every split-KV tile (the
     consumer region of its `attn.warp_specialize`, or the tiling
     `scf.forall`'s body): with `at=epilogue` (the default) right before the
-    tile's `attn.finalize`, with `at=start` before its first kv loop. A tile
+    tile's `attn.finalize`, with `at=start` before its first kv loop (and
+    before the ping-pong's first `attn.pass_turn warpgroup(1)`). A tile
     that already holds one is left alone; tiles without a kv split have no
     dependent and get none.
 
