@@ -436,21 +436,17 @@ private:
   void publishWarpgroupWrites();
 };
 
-/// The conversion patterns of the consumer's ops, one per op (those of a
-/// kv step, Q's wait, attn.finalize, attn.launch_dependents), each
-/// lowering with `kernel`'s values (TileOpPatterns.cpp). `probsInFlight`:
-/// the attn.wait_gemms that frees the registers of a rotated step's P V,
-/// which reads the P carried into the step, and that P V.
-void populateConsumerPatterns(const KernelEmitter &kernel,
-                              const TypeConverter &converter,
-                              const DenseMap<Operation *, PVOp> &probsInFlight,
-                              RewritePatternSet &patterns);
-
-/// The conversion patterns of attn.warp_specialize and of the producer's
-/// kv loop: its K and V loads and attn.ring_push (TileOpPatterns.cpp).
-void populateProducerPatterns(const KernelEmitter &kernel,
-                              const TypeConverter &converter,
-                              RewritePatternSet &patterns);
+/// The conversion patterns of the tile's attn ops, one per op (those of a
+/// kv step, Q's load and wait, attn.finalize, attn.launch_dependents, the
+/// ping-pong turns, attn.warp_specialize, the producer's K and V loads and
+/// attn.ring_push), each lowering with `kernel`'s values
+/// (TileOpPatterns.cpp). `probsInFlight`: the attn.wait_gemms that frees
+/// the registers of a rotated step's P V, which reads the P carried into
+/// the step, and that P V.
+void populateTilePatterns(const KernelEmitter &kernel,
+                          const TypeConverter &converter,
+                          const DenseMap<Operation *, PVOp> &probsInFlight,
+                          RewritePatternSet &patterns);
 
 /// The launch interface of the kernel for `plan` (KernelAbi.cpp): its
 /// signature and manifest are built from it; a split-KV kernel's holds

@@ -386,9 +386,7 @@ LogicalResult KernelEmitter::lowerTileOps(ArrayRef<Operation *> ops) {
         return !isa<RankedTensorType>(op->getResult(0).getType());
       });
   RewritePatternSet patterns(ctx);
-  populateConsumerPatterns(*this, fragments, probsInFlight, patterns);
-  if (hasProducer())
-    populateProducerPatterns(*this, fragments, patterns);
+  populateTilePatterns(*this, fragments, probsInFlight, patterns);
   scf::populateSCFStructuralTypeConversionsAndLegality(fragments, patterns,
                                                        target);
   if (failed(applyPartialConversion(converted, target, std::move(patterns),

@@ -93,21 +93,6 @@ struct WaitGemmsLowering : OpConversionPattern<WaitGemmsOp> {
   const DenseMap<Operation *, PVOp> &probsInFlight;
 };
 
-/// Q's load (attn.load_tile or attn.load_varlen_tile of the tile that the
-/// attn.qk ops read as Q). It reads Q through the kernel's parameters, not
-/// its operands: the pattern has no type converter to remap them with.
-template <typename LoadOp>
-struct QueryLoadLowering : OpConversionPattern<LoadOp> {
-  QueryLoadLowering(MLIRContext *ctx, const KernelEmitter &kernel)
-      : OpConversionPattern<LoadOp>(ctx), kernel(kernel) {}
-
-  LogicalResult
-  matchAndRewrite(LoadOp op, typename LoadOp::Adaptor,
-                  ConversionPatternRewriter &rewriter) const override;
-
-  const KernelEmitter &kernel;
-};
-
 /// A splat tile constant (the loops' initial tiles).
 struct TileConstantLowering : OpConversionPattern<arith::ConstantOp> {
   TileConstantLowering(const TypeConverter &converter, MLIRContext *ctx,
@@ -188,18 +173,77 @@ static bool isQueryTile(Value tile) {
   });
 }
 
-template <typename LoadOp>
-LogicalResult QueryLoadLowering<LoadOp>::matchAndRewrite(
-    LoadOp op, typename LoadOp::Adaptor,
-    ConversionPatternRewriter &rewriter) const {
-  if (!isQueryTile(op.getResult()))
-    return rewriter.notifyMatchFailure(op, "not Q's load");
-  KernelEmitter at(rewriter, kernel, op.getLoc());
-  rewriter.replaceOpWithMultiple(op, {at.lowerQueryLoad(op.getType())});
-  return success();
-}
+namespace {
 
-void mlir::attn::hopper::populateConsumerPatterns(
+/// A tile load (attn.load_tile, attn.load_paged_tile, attn.load_varlen_tile):
+/// Q's (the tile the attn.qk ops read as Q), which the leader thread issues
+/// where the op stands, or a producer's K or V load in its kv loop, whose
+/// ring slot of the loop's iteration, once free, gets the block by TMA.
+/// The result is the slot. The load reads its tensor through the kernel's
+/// parameters, not its operands: the pattern has no type converter to
+/// remap them with.
+template <typename LoadOp>
+struct TileLoadLowering : OpConversionPattern<LoadOp> {
+  TileLoadLowering(MLIRContext *ctx, const KernelEmitter &kernel)
+      : OpConversionPattern<LoadOp>(ctx), kernel(kernel) {}
+
+  LogicalResult
+  matchAndRewrite(LoadOp op, typename LoadOp::Adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    KernelEmitter at(rewriter, kernel, op.getLoc());
+    if (isQueryTile(op.getResult())) {
+      rewriter.replaceOpWithMultiple(op, {at.lowerQueryLoad(op.getType())});
+      return success();
+    }
+    auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
+    if (!loop)
+      return rewriter.notifyMatchFailure(op, "not in the producer's loop");
+    // The plan reader checked that the loads feed the push, K as its key.
+    bool isKey = llvm::any_of(op->getUsers(), [&](Operation *user) {
+      auto push = dyn_cast<RingPushOp>(user);
+      return push && push.getKey() == op->getResult(0);
+    });
+    bool first = llvm::none_of(
+        llvm::make_range(loop.getBody()->begin(), op->getIterator()),
+        [](Operation &prev) { return bool(TileLoad(&prev)); });
+    rewriter.replaceOpWithMultiple(
+        op, {at.lowerProducerLoad(isKey, first, loop.getInductionVar())});
+    return success();
+  }
+
+  const KernelEmitter &kernel;
+};
+
+/// attn.warp_specialize: the role branch (lowerWarpSpecialize), each
+/// region's ops moved into its branch, where they are converted next.
+struct WarpSpecializeLowering : OpConversionPattern<WarpSpecializeOp> {
+  WarpSpecializeLowering(MLIRContext *ctx, const KernelEmitter &kernel)
+      : OpConversionPattern(ctx), kernel(kernel) {}
+
+  LogicalResult
+  matchAndRewrite(WarpSpecializeOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    // Its results are attn.finalize's, which the consumers store.
+    KernelEmitter at(rewriter, kernel, op.getLoc());
+    auto [producerEnd, consumerEnd] = at.lowerWarpSpecialize(op);
+    for (auto [region, end] :
+         {std::make_pair(&op.getProducer(), producerEnd),
+          std::make_pair(&op.getConsumer(), consumerEnd)}) {
+      Block &body = region->front();
+      Operation *yield = body.getTerminator();
+      rewriter.inlineBlockBefore(&body, end);
+      rewriter.eraseOp(yield);
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  const KernelEmitter &kernel;
+};
+
+} // namespace
+
+void mlir::attn::hopper::populateTilePatterns(
     const KernelEmitter &kernel, const TypeConverter &converter,
     const DenseMap<Operation *, PVOp> &probsInFlight,
     RewritePatternSet &patterns) {
@@ -297,87 +341,13 @@ void mlir::attn::hopper::populateConsumerPatterns(
   patterns.add<WaitGemmsLowering>(converter, patterns.getContext(), kernel,
                                   probsInFlight);
   patterns.add<TileConstantLowering>(converter, patterns.getContext(), kernel);
-  patterns
-      .add<QueryLoadLowering<LoadTileOp>, QueryLoadLowering<LoadVarlenTileOp>>(
-          patterns.getContext(), kernel);
   patterns.add<TilePoisonLowering>(converter, patterns.getContext());
-}
-
-namespace {
-
-/// A producer's K or V load (attn.load_tile, attn.load_paged_tile,
-/// attn.load_varlen_tile) in its kv loop: the ring slot of the loop's
-/// iteration, once free, gets the block by TMA; the result is that slot.
-/// The load reads its tensor through the kernel's parameters, not its
-/// operands: the pattern has no type converter to remap them with.
-template <typename LoadOp>
-struct ProducerLoadLowering : OpConversionPattern<LoadOp> {
-  ProducerLoadLowering(MLIRContext *ctx, const KernelEmitter &kernel)
-      : OpConversionPattern<LoadOp>(ctx), kernel(kernel) {}
-
-  LogicalResult
-  matchAndRewrite(LoadOp op, typename LoadOp::Adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
-    if (!loop)
-      return rewriter.notifyMatchFailure(op, "not in the producer's loop");
-    // The plan reader checked that the loads feed the push, K as its key.
-    bool isKey = llvm::any_of(op->getUsers(), [&](Operation *user) {
-      auto push = dyn_cast<RingPushOp>(user);
-      return push && push.getKey() == op->getResult(0);
-    });
-    bool first = llvm::none_of(
-        llvm::make_range(loop.getBody()->begin(), op->getIterator()),
-        [](Operation &prev) { return bool(TileLoad(&prev)); });
-    KernelEmitter at(rewriter, kernel, op.getLoc());
-    rewriter.replaceOpWithMultiple(
-        op, {at.lowerProducerLoad(isKey, first, loop.getInductionVar())});
-    return success();
-  }
-
-  const KernelEmitter &kernel;
-};
-
-/// attn.warp_specialize: the role branch (lowerWarpSpecialize), each
-/// region's ops moved into its branch, where they are converted next.
-struct WarpSpecializeLowering : OpConversionPattern<WarpSpecializeOp> {
-  WarpSpecializeLowering(MLIRContext *ctx, const KernelEmitter &kernel)
-      : OpConversionPattern(ctx), kernel(kernel) {}
-
-  LogicalResult
-  matchAndRewrite(WarpSpecializeOp op, OpAdaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    // Its results are attn.finalize's, which the consumers store.
-    KernelEmitter at(rewriter, kernel, op.getLoc());
-    auto [producerEnd, consumerEnd] = at.lowerWarpSpecialize(op);
-    for (auto [region, end] :
-         {std::make_pair(&op.getProducer(), producerEnd),
-          std::make_pair(&op.getConsumer(), consumerEnd)}) {
-      Block &body = region->front();
-      Operation *yield = body.getTerminator();
-      rewriter.inlineBlockBefore(&body, end);
-      rewriter.eraseOp(yield);
-    }
-    rewriter.eraseOp(op);
-    return success();
-  }
-
-  const KernelEmitter &kernel;
-};
-
-} // namespace
-
-void mlir::attn::hopper::populateProducerPatterns(
-    const KernelEmitter &kernel, const TypeConverter &converter,
-    RewritePatternSet &patterns) {
-  MLIRContext *ctx = patterns.getContext();
-  patterns.add<WarpSpecializeLowering, ProducerLoadLowering<LoadTileOp>,
-               ProducerLoadLowering<LoadPagedTileOp>,
-               ProducerLoadLowering<LoadVarlenTileOp>>(ctx, kernel);
-  // The loads' TMA arrivals on the full barriers are the push.
-  TileOpLowerings lowerings{patterns, converter, kernel};
-  lowerings.add<RingPushOp>(
-      [](KernelEmitter &, RingPushOp, auto) -> FailureOr<ResultValues> {
-        return ResultValues();
-      });
+  patterns.add<WarpSpecializeLowering, TileLoadLowering<LoadTileOp>,
+               TileLoadLowering<LoadPagedTileOp>,
+               TileLoadLowering<LoadVarlenTileOp>>(patterns.getContext(),
+                                                   kernel);
+  // The producer's loads' TMA arrivals on the full barriers are the push.
+  lowerings.add<RingPushOp>([](KernelEmitter &, RingPushOp, auto) -> Result {
+    return ResultValues();
+  });
 }
