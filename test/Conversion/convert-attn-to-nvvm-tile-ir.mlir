@@ -765,19 +765,19 @@ func.func @not_pipelined(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64xbf
 
 // attn.warp_specialize is the role branch, its registers what the op says
 // (here 56 and 224 instead of the table's 24 and 240): warpgroup 0 lowers
-// its budget and its leader thread runs the producer's loop; the consumer
-// warpgroups raise theirs, then run the consumer region. Q's load, before
-// the op, is the leader thread's TMA of Q before the roles split.
+// its budget and its leader thread loads Q (the load above the op), then
+// runs the producer's loop; the consumer warpgroups raise theirs, then run
+// the consumer region.
 // CHECK-LABEL: llvm.func @registers(
 // CHECK:         %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
 // CHECK:         %[[CTA_WG:.*]] = arith.shrui %[[TID]], %{{.*}} : i32
-// CHECK:         scf.if %[[LEADER:.*]] {
-// CHECK:           nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %arg0,
+// CHECK-NOT:     nvvm.cp.async.bulk.tensor.shared.cluster.global
 // CHECK:         %[[IS_PRODUCER:.*]] = arith.cmpi eq, %[[CTA_WG]], %{{.*}} : i32
 // CHECK-NEXT:    scf.if %[[IS_PRODUCER]] {
 // CHECK-NEXT:      nvvm.setmaxregister  decrease 56
-// CHECK-NEXT:      scf.if %[[LEADER]] {
-// CHECK-NEXT:        scf.for
+// CHECK-NEXT:      scf.if %{{.*}} {
+// CHECK:             nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %arg0,
+// CHECK:             scf.for
 // CHECK-COUNT-2:       nvvm.cp.async.bulk.tensor.shared.cluster.global
 // CHECK:         } else {
 // CHECK-NEXT:      nvvm.setmaxregister  increase 224

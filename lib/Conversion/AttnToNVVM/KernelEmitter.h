@@ -171,9 +171,12 @@ public:
   /// attn.wait_tile of a ring tile at `slot` (stage, phase).
   void waitForSlot(ValueRange slot, bool isValue);
   /// Q's attn.load_tile (or attn.load_varlen_tile) of tile type `query`:
-  /// the leader thread TMA-loads the CTA's query tile into Q's buffer;
-  /// returns Q's slot (stage 0, phase 0: the buffer is filled once).
+  /// the leader thread TMA-loads the CTA's query tile into Q's buffer
+  /// (with a producer, in the role branch: lowerWarpSpecialize); returns
+  /// Q's slot (stage 0, phase 0: the buffer is filled once).
   SmallVector<Value> lowerQueryLoad(RankedTensorType query);
+  /// The TMA load of the CTA's query tile (of type `query`).
+  void issueQueryLoad(RankedTensorType query);
   /// attn.wait_tile of Q: phase 0 of its barrier.
   void waitForQuery() { waitBarrier(queryBarrier(), c32(0)); }
   /// attn.launch_dependents: griddepcontrol.launch_dependents.
@@ -211,7 +214,8 @@ public:
                      Value scale);
   /// attn.warp_specialize: the role branch. The producer warpgroup
   /// (warpgroup 0) lowers its registers to `producer_registers`, and its
-  /// leader thread runs the producer region; the consumer
+  /// leader thread issues Q's load and runs the producer region; the
+  /// consumer
   /// warpgroups raise theirs to `consumer_registers` and run the consumer
   /// region. Returns the ops before which each region's ops go (the
   /// producer's under its leader thread).
