@@ -34,8 +34,8 @@
 // CHECK-NEXT:        }
 // CHECK-NEXT:        attn.yield
 // CHECK-NEXT:      } consumer {
-// Ping-pong: warpgroup 0 has the first turn: warpgroup 1 passes it to it
-// before the kv loops.
+// Ping-pong: warpgroup 0 has the first turn, which warpgroup 1 passes to
+// it before the kv loops.
 // CHECK-NEXT:        attn.pass_turn warpgroup(1)
 // CHECK-NEXT:        %[[FULL:.*]]:3 = scf.for %{{.*}} = %[[BEGIN]] to %[[SPLIT:.*]] step
 // CHECK-NEXT:          %[[K1:.*]], %[[V1:.*]] = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>

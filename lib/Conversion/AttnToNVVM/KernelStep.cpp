@@ -309,9 +309,9 @@ LogicalResult KernelEmitter::lowerTileOps(ArrayRef<Operation *> ops) {
   };
   // What the ops read from before them: the loops' initial tiles (splat
   // constants, converted with the rest), the index and scale arithmetic,
-  // cloned by `index`, and tensors that no kernel value stands for: Q,
-  // which attn.qk reads at its own offset in shared memory, and the
-  // operands of the K and V loads and pops, whose results placeRingSlots
+  // cloned by `index`, and tensors that no kernel value stands for: the
+  // tensors the loads read (through the kernel's parameters instead) and
+  // the operands of the K and V pops, whose results placeRingSlots
   // replaces.
   IRMapping clones;
   // The clones the conversion lowers: the ops and their initial tiles.
