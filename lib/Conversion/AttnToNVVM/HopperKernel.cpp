@@ -145,7 +145,7 @@ void KernelEmitter::loadPagedTile(Value tensorMap, SwizzledAtoms atoms,
 
 void KernelEmitter::issueKvLoad(bool isKey, Value stage, Value kvBlock) {
   Value tensorMap = isKey ? tmKey : tmValue;
-  SwizzledAtoms atoms = isKey ? plan.keyAtoms : plan.valueAtoms;
+  SwizzledAtoms atoms = isKey ? plan.keyAtoms() : plan.valueAtoms();
   int64_t stages = isKey ? smem.getKeys() : smem.getValues();
   int64_t columns = isKey ? plan.headDim : plan.valueHeadDim;
   Value bar = isKey ? keyBarrier(stage) : valueBarrier(stage);
@@ -264,9 +264,9 @@ LogicalResult KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   // Q, K and P are K-major (the leading byte offset is unused with a
   // swizzle); V is the MN-major B operand of P V: its atoms of Dv columns
   // are a V tile's atom apart.
-  kMajorDescriptor = descriptorBase(plan.keyAtoms, 16);
-  valueMajorDescriptor =
-      descriptorBase(plan.valueAtoms, plan.valueAtoms.atomBytes(plan.blockN));
+  kMajorDescriptor = descriptorBase(plan.keyAtoms(), 16);
+  valueMajorDescriptor = descriptorBase(
+      plan.valueAtoms(), plan.valueAtoms().atomBytes(plan.blockN));
   tid = NVVM::ThreadIdXOp::create(b, loc, i32());
   lane = arith::AndIOp::create(b, loc, tid, c32(31));
   // Consumer warpgroup wg owns rows [64 wg, 64 wg + 64) of the query block;
@@ -672,7 +672,7 @@ SmallVector<Value> KernelEmitter::normalizedPairs(ArrayRef<Value> o,
 void KernelEmitter::storeOutputTile(ArrayRef<Value> o, const RowValues &inv,
                                     Value outputMap) {
   // O is staged in #attn.shared_memory's output buffer, in Q's layout.
-  SwizzledAtoms atoms = plan.queryAtoms;
+  SwizzledAtoms atoms = plan.queryAtoms();
   storeRowsSwizzled(normalizedPairs(o, inv), atoms, smem.getOutput(),
                     plan.blockM);
   Value tileRowBase = mul(warpgroup, c32(kWarpgroupRows));

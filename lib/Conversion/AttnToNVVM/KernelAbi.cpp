@@ -67,9 +67,9 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
   };
   // A paged K or V map describes the pool, one box a page part.
   SmallVector<Attribute> params = {
-      tensorMap(rt::TensorName::Q, plan.queryAtoms, plan.blockM),
-      tensorMap(rt::TensorName::K, plan.keyAtoms, plan.kvBoxRows()),
-      tensorMap(rt::TensorName::V, plan.valueAtoms, plan.kvBoxRows())};
+      tensorMap(rt::TensorName::Q, plan.queryAtoms(), plan.blockM),
+      tensorMap(rt::TensorName::K, plan.keyAtoms(), plan.kvBoxRows()),
+      tensorMap(rt::TensorName::V, plan.valueAtoms(), plan.kvBoxRows())};
   // A split writes its partials; the combine kernel writes O and the LSE,
   // but at one split of a count chosen at launch the tile writes them.
   if (plan.kvSplit) {
@@ -81,7 +81,7 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
     params.push_back(
         plan.varlen
             ? param(rt::ParamKind::Pointer, rt::TensorName::O)
-            : tensorMap(rt::TensorName::O, plan.queryAtoms, kWarpgroupRows));
+            : tensorMap(rt::TensorName::O, plan.queryAtoms(), kWarpgroupRows));
     if (plan.hasLse)
       params.push_back(param(rt::ParamKind::Pointer, rt::TensorName::Lse));
   }

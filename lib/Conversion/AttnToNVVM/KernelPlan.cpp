@@ -153,19 +153,11 @@ static LogicalResult readTileLayouts(KernelPlan &plan) {
   for (Value operand : plan.finalize->getOperands())
     if (failed(check(operand, plan.finalize)))
       return failure();
-  auto atomsOf = [](Value tile) {
-    return cast<SwizzledSharedAttr>(
-               cast<RankedTensorType>(tile.getType()).getEncoding())
-        .getAtoms();
-  };
   // Q, K and V are shared-memory tiles whatever their element type.
   for (TileLoad load :
        {TileLoad(plan.queryLoad), plan.keyLoad, plan.valueLoad})
     if (failed(requireLayout(load.getTile(), load.getOperation(), Attribute())))
       return failure();
-  plan.queryAtoms = atomsOf(plan.queryLoad.getTile());
-  plan.keyAtoms = atomsOf(plan.keyLoad.getTile());
-  plan.valueAtoms = atomsOf(plan.valueLoad.getTile());
   return success();
 }
 
@@ -1038,7 +1030,6 @@ LogicalResult KernelPlanReader::readSharedMemory() {
       return fail("#attn.shared_memory's probs_layout is " +
                   Twine(probsLayout.getSwizzle()) + "-byte swizzled; " +
                   loweredSharedTileRule());
-    plan.probsAtoms = probsLayout.getAtoms();
   }
   if (plan.kvSplit && plan.kvSplit->fixed &&
       (*plan.kvSplit->fixed < 2 || *plan.kvSplit->fixed > 65535))
@@ -1050,12 +1041,13 @@ LogicalResult KernelPlanReader::readSharedMemory() {
                 "registers, but #attn.shared_memory has a P buffer");
   // The attribute's verifier checked alignment and overlaps (and that O
   // staged over Q fits Q's buffer); the buffers must also hold this tile.
-  SharedMemoryLayout needed(
-      {plan.blockM, plan.blockN}, plan.headDim, plan.valueHeadDim,
-      {plan.queryAtoms, plan.keyAtoms, plan.valueAtoms, plan.probsAtoms},
-      smem.getStages(), plan.probsInRegisters());
+  SharedMemoryLayout needed({plan.blockM, plan.blockN}, plan.headDim,
+                            plan.valueHeadDim,
+                            {plan.queryAtoms(), plan.keyAtoms(),
+                             plan.valueAtoms(), plan.probsAtoms()},
+                            smem.getStages(), plan.probsInRegisters());
   int64_t neededQueryBytes =
-      plan.queryAtoms.tileBytes(plan.blockM, plan.headDim);
+      plan.queryAtoms().tileBytes(plan.blockM, plan.headDim);
   if (smem.getQueryBytes() < neededQueryBytes ||
       smem.getOutputBytes() < needed.outputBytes ||
       smem.getKeyStageBytes() < needed.keyStageBytes ||

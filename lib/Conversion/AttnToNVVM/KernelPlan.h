@@ -148,8 +148,20 @@ struct KernelPlan {
   /// those of their types (attn-assign-layouts; O goes out through
   /// #attn.shared_memory's output buffer, in Q's layout); P, when it goes
   /// through shared memory, #attn.shared_memory's probs_layout
-  /// (attn-allocate-shared-memory).
-  SwizzledAtoms queryAtoms, keyAtoms, valueAtoms, probsAtoms;
+  /// (attn-allocate-shared-memory). The plan reader checked that each tile
+  /// has one.
+  SwizzledAtoms queryAtoms() const { return atomsOf(queryLoad.getTile()); }
+  SwizzledAtoms keyAtoms() const { return atomsOf(keyLoad.getTile()); }
+  SwizzledAtoms valueAtoms() const { return atomsOf(valueLoad.getTile()); }
+  SwizzledAtoms probsAtoms() const {
+    SwizzledSharedAttr layout = smem ? smem.getProbsLayout() : nullptr;
+    return layout ? layout.getAtoms() : SwizzledAtoms();
+  }
+  static SwizzledAtoms atomsOf(Value tile) {
+    return cast<SwizzledSharedAttr>(
+               cast<RankedTensorType>(tile.getType()).getEncoding())
+        .getAtoms();
+  }
   /// The consumer warpgroups, one per 64 query rows: those of the S, P and
   /// O tiles' #attn.wgmma_accumulator (attn.warp_specialize's consumers
   /// must agree).

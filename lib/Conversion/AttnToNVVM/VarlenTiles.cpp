@@ -123,7 +123,7 @@ void KernelEmitter::storeSequenceRows(ArrayRef<Value> o, const RowValues &inv,
                                       Value output) {
   // O is staged in #attn.shared_memory's output buffer, in Q's layout
   // (128-byte swizzled atoms, as storeRowsSwizzled writes them).
-  SwizzledAtoms atoms = plan.queryAtoms;
+  SwizzledAtoms atoms = plan.queryAtoms();
   storeRowsSwizzled(normalizedPairs(o, inv), atoms, smem.getOutput(),
                     plan.blockM);
   // The warpgroup's threads read each other's rows back.
