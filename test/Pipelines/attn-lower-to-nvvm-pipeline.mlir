@@ -67,11 +67,16 @@
 // PACKED-LABEL: llvm.func @decode_causal(
 // PACKED-SAME:    problem = {dtype = "bf16", gqa = true, has_lse = false, head_dim = 128 : i64, head_dim_v = 128 : i64, layout = "bhsd", mask = "causal_bottom_right", packed_query_heads = 4 : i64}
 // PACKED-SAME:    heads_kv = 8 : i64, heads_q = 32 : i64
-// The mask's row mod Nq: Nq = seq_q / 4 (the packed rows over the group;
-// computed once, for the kv range's bounds and the mask), truncated to 32
-// bits.
+// The mask's row mod Nq: Nq = seq_q / 4 (the packed rows over the group),
+// truncated to 32 bits. Each role computes it once, after its setmaxnreg:
+// the producer for its loop's bounds, the consumers for theirs and the mask.
 // PACKED:         %[[G:.*]] = llvm.mlir.constant(4 : index) : i64
-// PACKED:         %[[NQ:.*]] = llvm.udiv %[[SEQ:[0-9]+]], %[[G]] : i64
+// PACKED-NOT:     llvm.udiv %{{.*}}, %[[G]] : i64
+// PACKED:         nvvm.setmaxregister decrease
+// PACKED:         llvm.udiv %[[SEQ:[0-9]+]], %[[G]] : i64
+// PACKED-NOT:     llvm.udiv %[[SEQ]], %[[G]] : i64
+// PACKED:         nvvm.setmaxregister increase
+// PACKED:         %[[NQ:.*]] = llvm.udiv %[[SEQ]], %[[G]] : i64
 // PACKED-NOT:     llvm.udiv %[[SEQ]], %[[G]] : i64
 // PACKED:         %[[NQ32:.*]] = llvm.trunc %[[NQ]] : i64 to i32
 // PACKED:         llvm.urem %{{.*}}, %[[NQ32]] : i32

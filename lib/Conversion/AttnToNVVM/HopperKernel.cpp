@@ -460,7 +460,7 @@ SmallVector<Value> KernelEmitter::lowerQueryLoad(RankedTensorType query) {
 /// attn.finalize's lowering stores: they are not in the kernel.
 LogicalResult KernelEmitter::lowerTile() {
   Block *body = plan.forall.getBody();
-  Operation *queryLoad = plan.queryLoad.getOperation();
+  [[maybe_unused]] Operation *queryLoad = plan.queryLoad.getOperation();
   Operation *tileEnd = plan.warpSpecialize()
                            ? plan.warpSpecialization.getOperation()
                            : plan.finalize.getOperation();

@@ -349,6 +349,10 @@ private:
   /// structural type conversion and each attn op by its pattern. Fails
   /// where the conversion failed (with a diagnostic).
   LogicalResult lowerTileOps(ArrayRef<Operation *> ops);
+  /// Replaces the operands of the clones `tileOps` that are `scalars` (index
+  /// and scale values of the tile IR) with their kernel values.
+  void lowerScalarOperands(ArrayRef<Operation *> tileOps,
+                           ArrayRef<Value> scalars);
   /// The i32 value of a tile-space symbol in the kernel: a parameter or a
   /// compiled-in constant.
   Value symbolValue(attnc::rt::Symbol symbol);

@@ -29,6 +29,8 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace mlir::attn;
@@ -293,6 +295,46 @@ void KernelEmitter::fillStages() {
   });
 }
 
+/// Each role computes the index arithmetic its ops read at the start of
+/// its region, after its setmaxnreg (lowerWarpSpecialize): computed before
+/// the role branch, the consumers' kv bounds held up the producer's
+/// setmaxnreg.dec, and so the consumers' setmaxnreg.inc, which waits for
+/// those registers. What the rest of the tile reads (Q's load, the
+/// attn.warp_specialize itself) is computed before its first op.
+void KernelEmitter::lowerScalarOperands(ArrayRef<Operation *> tileOps,
+                                        ArrayRef<Value> scalars) {
+  llvm::SmallPtrSet<Value, 16> isScalar(llvm::from_range, scalars);
+  // The uses of each scalar, by the block whose start computes it: a
+  // role's region, or (null) the tile's.
+  llvm::MapVector<Block *, llvm::MapVector<Value, SmallVector<OpOperand *>>>
+      usesByRole;
+  for (Operation *op : tileOps)
+    op->walk([&](Operation *nested) {
+      Block *role = nullptr;
+      for (Operation *parent = nested; parent != op;) {
+        Region *region = parent->getParentRegion();
+        parent = region->getParentOp();
+        if (isa<WarpSpecializeOp>(parent))
+          role = &region->front();
+      }
+      for (OpOperand &use : nested->getOpOperands())
+        if (isScalar.contains(use.get()))
+          usesByRole[role][use.get()].push_back(&use);
+    });
+  OpBuilder::InsertionGuard guard(b);
+  for (auto &[role, uses] : usesByRole) {
+    if (role)
+      b.setInsertionPointToStart(role);
+    else
+      b.setInsertionPoint(tileOps.front());
+    SmallVector<Value> values = llvm::to_vector(llvm::make_first_range(uses));
+    for (auto [lowered, valueUses] :
+         llvm::zip_equal(index.lower(b, values), make_second_range(uses)))
+      for (OpOperand *use : valueUses)
+        use->set(lowered);
+  }
+}
+
 LogicalResult KernelEmitter::lowerTileOps(ArrayRef<Operation *> ops) {
   MLIRContext *ctx = b.getContext();
   llvm::SmallPtrSet<Operation *, 16> lowered(llvm::from_range, ops);
@@ -309,11 +351,12 @@ LogicalResult KernelEmitter::lowerTileOps(ArrayRef<Operation *> ops) {
   };
   // What the ops read from before them: the loops' initial tiles (splat
   // constants, converted with the rest), the index and scale arithmetic,
-  // cloned by `index`, and tensors that no kernel value stands for: the
-  // tensors the loads read (through the kernel's parameters instead) and
-  // the operands of the K and V pops, whose results placeRingSlots
-  // replaces.
+  // cloned by `index` after the ops are (lowerScalarOperands), and tensors
+  // that no kernel value stands for: the tensors the loads read (through
+  // the kernel's parameters instead) and the operands of the K and V pops,
+  // whose results placeRingSlots replaces.
   IRMapping clones;
+  llvm::SetVector<Value> scalars;
   // The clones the conversion lowers: the ops and their initial tiles.
   SmallVector<Operation *> converted;
   auto placeholder = [&](Value v) {
@@ -324,8 +367,10 @@ LogicalResult KernelEmitter::lowerTileOps(ArrayRef<Operation *> ops) {
   auto mapOutside = [&](Value v) {
     if (clones.contains(v) || inLoweredOps(v))
       return;
-    if (!isa<TensorType>(v.getType()))
-      return clones.map(v, index.lower(b, v));
+    if (!isa<TensorType>(v.getType())) {
+      scalars.insert(v);
+      return;
+    }
     if (auto constant = v.getDefiningOp<arith::ConstantOp>()) {
       Operation *initial = b.clone(*constant);
       converted.push_back(initial);
@@ -345,11 +390,13 @@ LogicalResult KernelEmitter::lowerTileOps(ArrayRef<Operation *> ops) {
           mapOutside(operand);
     });
   for (Value operand : slotOperands)
-    if (!clones.contains(operand) && !inLoweredOps(operand))
+    if (!clones.contains(operand) && !scalars.contains(operand) &&
+        !inLoweredOps(operand))
       placeholder(operand);
   SmallVector<Operation *> tileOps;
   for (Operation *op : ops)
     tileOps.push_back(b.clone(*op, clones));
+  lowerScalarOperands(tileOps, scalars.getArrayRef());
   Operation *finalize = clones.lookup(plan.finalize.getOperation());
   // The consumer's ops: its region's, or the tile's without a producer.
   SmallVector<Operation *> kvOps = tileOps;
