@@ -454,10 +454,10 @@ SmallVector<Value> KernelEmitter::lowerQueryLoad(RankedTensorType query) {
 /// The forall's body (what the plan reader's verifyTileTopLevel admits),
 /// converted in IR order but for the varlen tile scheduler's
 /// attn.sequence_tile (setTile's) and the scalar arithmetic, which `index`
-/// computes before the tile's ops. The
-/// effect-free ops after the tile's attn.finalize (or
-/// attn.warp_specialize) compute the forall's result, which
-/// attn.finalize's lowering stores: they are not in the kernel.
+/// computes where it is read (lowerScalarOperands). The effect-free ops
+/// after the tile's attn.finalize (or attn.warp_specialize) compute the
+/// forall's result, which attn.finalize's lowering stores: they are not in
+/// the kernel.
 LogicalResult KernelEmitter::lowerTile() {
   Block *body = plan.forall.getBody();
   [[maybe_unused]] Operation *queryLoad = plan.queryLoad.getOperation();
@@ -468,7 +468,7 @@ LogicalResult KernelEmitter::lowerTile() {
          "the plan reader's verifyTileTopLevel and Q's wait before the kv ops");
   SmallVector<Operation *> ops;
   for (Operation &op : body->without_terminator()) {
-    // The scalar arithmetic is computed before the tile's ops (`index`).
+    // The scalar arithmetic is computed where it is read (`index`).
     bool computed = isMemoryEffectFree(&op) && op.getNumRegions() == 0 &&
                     !isa<AttnDialect>(op.getDialect()) &&
                     llvm::none_of(op.getResultTypes(), [](Type type) {
