@@ -198,14 +198,8 @@ static void insertQueryWait(QKOp firstScores) {
     while (first->getPrevNode() &&
            isa<RingPopOp, WaitTurnOp, WaitTileOp>(first->getPrevNode()))
       first = first->getPrevNode();
-  // Before the first turn's pass (attn.pass_turn warpgroup(1)): each
-  // warpgroup has Q before the turns start.
-  for (Operation &op :
-       llvm::make_range(first->getBlock()->begin(), first->getIterator()))
-    if (auto pass = dyn_cast<PassTurnOp>(op); pass && pass.getWarpgroup()) {
-      first = pass;
-      break;
-    }
+  // Each warpgroup has Q before the turns start.
+  first = getTurnsStart(first);
   for (auto wait : first->getBlock()->getOps<WaitTileOp>())
     if (wait.getTile() == query)
       return;

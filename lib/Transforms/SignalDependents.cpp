@@ -73,16 +73,8 @@ struct AttnSignalDependentsPass
                            "(an scf.for) in the tile");
           return WalkResult::interrupt();
         }
-        before = *loops.begin();
-        // And before the ping-pong's first turn (attn.pass_turn
-        // warpgroup(1)): dependents may launch before the turns start.
-        for (Operation &op :
-             llvm::make_range(top->begin(), before->getIterator()))
-          if (auto pass = dyn_cast<PassTurnOp>(op);
-              pass && pass.getWarpgroup()) {
-            before = pass;
-            break;
-          }
+        // Dependents may launch before the ping-pong's turns start.
+        before = getTurnsStart(*loops.begin());
       }
       OpBuilder b(before);
       LaunchDependentsOp::create(b, before->getLoc());

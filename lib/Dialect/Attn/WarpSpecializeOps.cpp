@@ -126,11 +126,20 @@ static LogicalResult verifyTurn(Operation *op,
     return op->emitOpError("needs exactly 2 consumer warpgroups (the turn "
                            "alternates between them), got ")
            << ws.getConsumerWarpgroups();
-  if (warpgroup && *warpgroup >= ws.getConsumerWarpgroups())
+  if (warpgroup &&
+      *warpgroup >= static_cast<int64_t>(ws.getConsumerWarpgroups()))
     return op->emitOpError("warpgroup must name a consumer warpgroup (0 or "
                            "1), got ")
            << *warpgroup;
   return success();
+}
+
+Operation *mlir::attn::getTurnsStart(Operation *op) {
+  for (Operation &prev :
+       llvm::make_range(op->getBlock()->begin(), op->getIterator()))
+    if (auto pass = dyn_cast<PassTurnOp>(prev); pass && pass.getWarpgroup())
+      return pass;
+  return op;
 }
 
 LogicalResult WaitTurnOp::verify() { return verifyTurn(*this, getWarpgroup()); }
