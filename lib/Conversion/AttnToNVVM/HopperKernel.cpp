@@ -100,13 +100,13 @@ ArrayRef<Value> KernelEmitter::pagesOfBlock(Value kvBlock) {
     return it->second;
   auto globalPtr = LLVM::LLVMPointerType::get(b.getContext(), 1);
   int64_t pageSize = plan.paged->pageSize, boxRows = plan.kvBoxRows();
-  Value row = toI32(mul(kvBlock, cIdx(plan.blockN)));
+  Value row = toI32(mul(kvBlock, cIdx(plan.blockN())));
   Value lastSlot = arith::SubIOp::create(b, loc, pagesPerSeq, c32(1));
   // The block table's entries of the parts' tokens: all loads first, so they
   // are in flight together. An entry is read only for a token the sequence
   // has (the others may hold anything); the slot is clamped into the row,
   // and -1, outside the pool, is what TMA reads as zeros for the others.
-  for (int64_t part = 0; part < plan.blockN / boxRows; ++part) {
+  for (int64_t part = 0; part < plan.blockN() / boxRows; ++part) {
     Value token = add(row, c32(part * boxRows));
     Value slot = arith::MinUIOp::create(
         b, loc, arith::DivUIOp::create(b, loc, token, c32(pageSize)), lastSlot);
@@ -127,16 +127,16 @@ void KernelEmitter::loadPagedTile(Value tensorMap, SwizzledAtoms atoms,
                                   int64_t dstOffset, Value dstDynamicOffset,
                                   int64_t cols, Value kvBlock, Value bar) {
   ArrayRef<Value> pages = pagesOfBlock(kvBlock);
-  expectBytes(bar, atoms.tileBytes(plan.blockN, cols));
+  expectBytes(bar, atoms.tileBytes(plan.blockN(), cols));
   int64_t pageSize = plan.paged->pageSize, boxRows = plan.kvBoxRows();
-  Value row = toI32(mul(kvBlock, cIdx(plan.blockN)));
+  Value row = toI32(mul(kvBlock, cIdx(plan.blockN())));
   for (auto [part, page] : llvm::enumerate(pages)) {
     // The part's first row in its page (0 where pages are block parts).
     Value inPage = arith::RemUIOp::create(
         b, loc, add(row, c32(int64_t(part) * boxRows)), c32(pageSize));
     for (int64_t atom = 0; atom < atoms.count(cols); ++atom)
       tmaLoad(tensorMap,
-              smemPtr(dstOffset + atom * atoms.atomBytes(plan.blockN) +
+              smemPtr(dstOffset + atom * atoms.atomBytes(plan.blockN()) +
                           atoms.atomBytes(int64_t(part) * boxRows),
                       dstDynamicOffset),
               {c32(atom * atoms.columns()), inPage, kvHead, page}, bar);
@@ -147,7 +147,7 @@ void KernelEmitter::issueKvLoad(bool isKey, Value stage, Value kvBlock) {
   Value tensorMap = isKey ? tmKey : tmValue;
   SwizzledAtoms atoms = isKey ? plan.keyAtoms() : plan.valueAtoms();
   int64_t stages = isKey ? smem.getKeys() : smem.getValues();
-  int64_t columns = isKey ? plan.headDim : plan.valueHeadDim;
+  int64_t columns = isKey ? plan.headDim() : plan.valueHeadDim();
   Value bar = isKey ? keyBarrier(stage) : valueBarrier(stage);
   Value offset = mul(
       stage, c32(isKey ? smem.getKeyStageBytes() : smem.getValueStageBytes()));
@@ -155,11 +155,11 @@ void KernelEmitter::issueKvLoad(bool isKey, Value stage, Value kvBlock) {
     return loadPagedTile(tensorMap, atoms, stages, offset, columns, kvBlock,
                          bar);
   // A varlen block's rows start at its sequence's first key.
-  Value row = toI32(mul(kvBlock, cIdx(plan.blockN)));
+  Value row = toI32(mul(kvBlock, cIdx(plan.blockN())));
   if (plan.varlen)
     row = add(toI32(index.lower(b, plan.varlen->keyBegin)), row);
-  loadTile(tensorMap, atoms, stages, offset, plan.blockN, columns, row, kvHead,
-           batch, bar);
+  loadTile(tensorMap, atoms, stages, offset, plan.blockN(), columns, row,
+           kvHead, batch, bar);
 }
 
 SmallVector<Value> KernelEmitter::lowerProducerLoad(bool isKey,
@@ -266,7 +266,7 @@ LogicalResult KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   // are a V tile's atom apart.
   kMajorDescriptor = descriptorBase(plan.keyAtoms(), 16);
   valueMajorDescriptor = descriptorBase(
-      plan.valueAtoms(), plan.valueAtoms().atomBytes(plan.blockN));
+      plan.valueAtoms(), plan.valueAtoms().atomBytes(plan.blockN()));
   tid = NVVM::ThreadIdXOp::create(b, loc, i32());
   lane = arith::AndIOp::create(b, loc, tid, c32(31));
   // Consumer warpgroup wg owns rows [64 wg, 64 wg + 64) of the query block;
@@ -304,9 +304,9 @@ LogicalResult KernelEmitter::emit(LLVM::LLVMFuncOp func) {
     for (int64_t i = 0; i < smem.getStages(); ++i) {
       if (smem.releasesKeysEarly())
         NVVM::MBarrierInitOp::create(b, loc, keyEmptyBarrier(c32(i)),
-                                     c32(plan.consumerWarpgroups), Value());
+                                     c32(plan.consumerWarpgroups()), Value());
       NVVM::MBarrierInitOp::create(b, loc, valueEmptyBarrier(c32(i)),
-                                   c32(plan.consumerWarpgroups), Value());
+                                   c32(plan.consumerWarpgroups()), Value());
     }
     // Make the initialized barriers visible to the TMA unit.
     NVVM::FenceMbarrierInitOp::create(b, loc);
@@ -341,7 +341,7 @@ Value KernelEmitter::symbolValue(rt::Symbol symbol) {
   case rt::Symbol::SeqQ:
     return seqQ;
   case rt::Symbol::HeadsQ:
-    return c32(plan.headsQ);
+    return c32(plan.headsQ());
   case rt::Symbol::Batch:
     assert(batchCount && "buildKernelAbi gives the kernel the batch parameter");
     return batchCount;
@@ -577,7 +577,7 @@ Value KernelEmitter::rowIndex(Value row) {
   if (plan.kvSplit)
     batchRow = add(mul(i64Of(split), i64Of(batchCount)), batchRow);
   return add(
-      mul(add(mul(batchRow, c64(plan.headsQ)), i64Of(head)), i64Of(seqQ)),
+      mul(add(mul(batchRow, c64(plan.headsQ())), i64Of(head)), i64Of(seqQ)),
       i64Of(row));
 }
 
@@ -593,7 +593,7 @@ void KernelEmitter::storePartialOutput(ArrayRef<Value> o, const RowValues &inv,
     Value rowOk =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, row, seqQ);
     ifThen(rowOk, [&] {
-      Value rowStart = mul(rowIndex(row), c64(plan.valueHeadDim));
+      Value rowStart = mul(rowIndex(row), c64(plan.valueHeadDim()));
       // Registers 4j + 2r and 4j + 2r + 1 hold row r's adjacent columns.
       for (size_t i = 2 * r; i < o.size(); i += 4) {
         Value pair = pairOf(arith::MulFOp::create(b, loc, o[i], inv[r]),
@@ -664,7 +664,7 @@ SmallVector<Value> KernelEmitter::normalizedPairs(ArrayRef<Value> o,
     Value rowInv = inv[WgmmaAccumulatorAttr::getRegisterRow(i)];
     pairs.push_back(packPair(arith::MulFOp::create(b, loc, o[i], rowInv),
                              arith::MulFOp::create(b, loc, o[i + 1], rowInv),
-                             plan.elementType));
+                             plan.elementType()));
   }
   return pairs;
 }
@@ -674,7 +674,7 @@ void KernelEmitter::storeOutputTile(ArrayRef<Value> o, const RowValues &inv,
   // O is staged in #attn.shared_memory's output buffer, in Q's layout.
   SwizzledAtoms atoms = plan.queryAtoms();
   storeRowsSwizzled(normalizedPairs(o, inv), atoms, smem.getOutput(),
-                    plan.blockM);
+                    plan.blockM());
   Value tileRowBase = mul(warpgroup, c32(kWarpgroupRows));
   // The TMA store reads O through the async proxy.
   publishWarpgroupWrites();
@@ -682,9 +682,9 @@ void KernelEmitter::storeOutputTile(ArrayRef<Value> o, const RowValues &inv,
   ifThen(wgLeader, [&] {
     Value rowInTile = mul(warpgroup, c32(atoms.atomBytes(kWarpgroupRows)));
     // TMA clips the last box at Dv.
-    for (int64_t atom = 0; atom < atoms.count(plan.valueHeadDim); ++atom) {
+    for (int64_t atom = 0; atom < atoms.count(plan.valueHeadDim()); ++atom) {
       Value src = smemPtr(
-          smem.getOutput() + atom * atoms.atomBytes(plan.blockM), rowInTile);
+          smem.getOutput() + atom * atoms.atomBytes(plan.blockM()), rowInTile);
       SmallVector<Value> coords = {c32(atom * atoms.columns()),
                                    add(rowBegin, tileRowBase), head, batch};
       NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
@@ -766,7 +766,7 @@ mlir::attn::buildHopperAttentionKernel(OpBuilder &b, Location loc,
         b, loc, module, plan.kvSplit->combineShape,
         {combineKernelName(plan.name),
          /*splits=*/plan.kvSplit->fixed.value_or(0),
-         /*kvBlock=*/plan.blockN,
+         /*kvBlock=*/plan.blockN(),
          /*programmatic=*/plan.programmaticCombineLaunch()});
   // The signature is the ABI's parameter list.
   KernelAbiAttr abi = buildKernelAbi(ctx, plan, splitKv);

@@ -28,7 +28,7 @@ SmallVector<TileDim> mlir::attn::hopper::getTileSpace(const KernelPlan &plan) {
   // A varlen kernel's query tiles bound its sequences' (attn.sequence_tile);
   // its outputs are one packed batch.
   SmallVector<TileDim> space = {
-      {plan.queryBlockIv, rt::Symbol::SeqQ, plan.blockM,
+      {plan.queryBlockIv, rt::Symbol::SeqQ, plan.blockM(),
        plan.varlen ? std::optional(rt::Symbol::Batch) : std::nullopt},
       {plan.headIv, rt::Symbol::HeadsQ},
       {plan.batchIv, plan.varlen ? rt::Symbol::One : rt::Symbol::Batch}};
@@ -67,7 +67,7 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
   };
   // A paged K or V map describes the pool, one box a page part.
   SmallVector<Attribute> params = {
-      tensorMap(rt::TensorName::Q, plan.queryAtoms(), plan.blockM),
+      tensorMap(rt::TensorName::Q, plan.queryAtoms(), plan.blockM()),
       tensorMap(rt::TensorName::K, plan.keyAtoms(), plan.kvBoxRows()),
       tensorMap(rt::TensorName::V, plan.valueAtoms(), plan.kvBoxRows())};
   // A split writes its partials; the combine kernel writes O and the LSE,
@@ -110,22 +110,23 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
 
   auto str = [&](StringRef s) -> Attribute { return b.getStringAttr(s); };
   NamedAttrList problem;
-  problem.append("dtype",
-                 str(rt::toString(plan.elementType.isBF16() ? rt::DType::BF16
+  problem.append(
+      "dtype", str(rt::toString(plan.elementType().isBF16() ? rt::DType::BF16
                                                             : rt::DType::F16)));
-  problem.append("head_dim", b.getI64IntegerAttr(plan.headDim));
-  problem.append("head_dim_v", b.getI64IntegerAttr(plan.valueHeadDim));
-  problem.append("layout", str(plan.layout == Layout::BHSD ? "bhsd" : "bshd"));
+  problem.append("head_dim", b.getI64IntegerAttr(plan.headDim()));
+  problem.append("head_dim_v", b.getI64IntegerAttr(plan.valueHeadDim()));
+  problem.append("layout",
+                 str(plan.layout() == Layout::BHSD ? "bhsd" : "bshd"));
   problem.append("mask", str(stringifyMaskKind(plan.mask.kind)));
   // The caller's heads; the grid, the parameters and the tensor maps are
   // those of the packed view the runtime makes of them.
-  int64_t callerHeadsQ = plan.headsQ * plan.packedQueryHeads;
-  problem.append("gqa", b.getBoolAttr(callerHeadsQ != plan.headsKV));
+  int64_t callerHeadsQ = plan.headsQ() * plan.packedQueryHeads();
+  problem.append("gqa", b.getBoolAttr(callerHeadsQ != plan.headsKV()));
   problem.append("has_lse", b.getBoolAttr(plan.hasLse));
   // Only where packed, so that other kernels' manifests stay as they were.
-  if (plan.packedQueryHeads > 1)
+  if (plan.packedQueryHeads() > 1)
     problem.append("packed_query_heads",
-                   b.getI64IntegerAttr(plan.packedQueryHeads));
+                   b.getI64IntegerAttr(plan.packedQueryHeads()));
   if (plan.paged)
     problem.append("page_size", b.getI64IntegerAttr(plan.paged->pageSize));
   if (plan.varlen)
@@ -135,21 +136,21 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
   auto option = [&](StringRef name, int64_t v) {
     options.append(name, b.getI64IntegerAttr(v));
   };
-  option("block_m", plan.blockM);
-  option("block_n", plan.blockN);
+  option("block_m", plan.blockM());
+  option("block_n", plan.blockN());
   option("stages", plan.smem.getStages());
-  option("consumer_warpgroups", plan.consumerWarpgroups);
+  option("consumer_warpgroups", plan.consumerWarpgroups());
   option("warp_specialized", plan.warpSpecialize());
-  option("ping_pong", plan.pingPong);
+  option("ping_pong", plan.pingPong());
   option("intra_warpgroup_overlap", plan.softwarePipelined());
   option("probs_in_registers", plan.probsInRegisters());
   option("longest_first", plan.longestFirst());
   option("conditional_rescale", plan.conditionalRescale);
   option("heads_q", callerHeadsQ);
-  option("heads_kv", plan.headsKV);
+  option("heads_kv", plan.headsKV());
   // Packed BSHD rows are a view of the caller's Q for one token only
   // (attn-pack-gqa packs a BSHD decode graph of static Nq = 1).
-  if (plan.packedQueryHeads > 1 && plan.layout == Layout::BSHD)
+  if (plan.packedQueryHeads() > 1 && plan.layout() == Layout::BSHD)
     option("seq_q", 1);
   // A compiled-in scale; without one the launch's scale is a parameter.
   if (plan.constantScale)

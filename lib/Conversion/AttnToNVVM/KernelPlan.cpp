@@ -124,9 +124,8 @@ static LogicalResult readTileLayouts(KernelPlan &plan) {
     return requireLayout(
         firstQK.getScores(), firstQK,
         WgmmaAccumulatorAttr::get(firstQK.getContext(),
-                                  plan.blockM /
+                                  plan.blockM() /
                                       WgmmaAccumulatorAttr::kRowsPerWarpgroup));
-  plan.consumerWarpgroups = accumulator.getWarpgroups();
   auto rows = AccumulatorRowsAttr::get(accumulator.getContext(), accumulator);
   auto check = [&](Value value, Operation *user) {
     auto type = dyn_cast<RankedTensorType>(value.getType());
@@ -228,7 +227,7 @@ private:
 
 LogicalResult KernelPlanReader::requireDynamicLength(Value source,
                                                      StringRef what) {
-  int64_t seqDim = plan.layout == Layout::BSHD ? 1 : 2;
+  int64_t seqDim = plan.layout() == Layout::BSHD ? 1 : 2;
   if (cast<RankedTensorType>(source.getType()).isDynamicDim(seqDim))
     return success();
   return forall.emitError("convert-attn-to-nvvm: the kernel takes the "
@@ -255,7 +254,8 @@ LogicalResult KernelPlanReader::lowerable(Value v, Operation *user,
     llvm::append_range(all, plan.varlen->tile->getResults());
   }
   return verifyLowerableIndex(v, user, forall, plan.seqQSources,
-                              plan.seqKSources, plan.layout, all, indexTensors);
+                              plan.seqKSources, plan.layout(), all,
+                              indexTensors);
 }
 
 LogicalResult KernelPlanReader::readGrid() {
@@ -313,29 +313,13 @@ LogicalResult KernelPlanReader::readGrid() {
       llvm_unreachable("the mapping holds only x, y and z");
     }
   }
-  auto queryType = cast<RankedTensorType>(queryLoad.getSource().getType());
-  LoadVarlenTileOp varlenQuery = queryLoad.getVarlen();
-  plan.layout =
-      varlenQuery
-          ? varlenQuery.getLayout()
-          : cast<LoadTileOp>(queryLoad.getOperation()).getLayout();
-  auto q = toLogicalBHSD(queryType.getShape(), plan.layout);
-  plan.headsQ = q[1];
-  plan.headDim = q[3];
-  if (auto arg = dyn_cast<BlockArgument>(queryLoad.getSource()))
-    if (auto func =
-            dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp()))
-      if (auto group = func.getArgAttrOfType<IntegerAttr>(
-              arg.getArgNumber(), AttnDialect::getPackedQueryHeadsAttrName()))
-        plan.packedQueryHeads = group.getInt();
-  plan.blockM = queryLoad.getTile().getType().getShape()[0];
   // The tile sizes wgmma and the kernel's layouts take, before the kv loops
   // are read (block_n = 1 folds the loops' block arithmetic away). An S
   // GEMM's scores are block_m x block_n.
-  if (plan.blockM != 64 && plan.blockM != 128 && plan.blockM != 192)
+  if (plan.blockM() != 64 && plan.blockM() != 128 && plan.blockM() != 192)
     return fail("block_m must be 64, 128 or 192 (one consumer warpgroup per "
                 "64 rows), got " +
-                Twine(plan.blockM));
+                Twine(plan.blockM()));
   for (QKOp qk : scoreGemms)
     if (int64_t blockN = qk.getType().getShape()[1];
         blockN % 16 != 0 || blockN < 16 || blockN > 256)
@@ -343,7 +327,6 @@ LogicalResult KernelPlanReader::readGrid() {
                   Twine(blockN));
   if (failed(requireDynamicLength(queryLoad.getSource(), "Q")))
     return failure();
-  plan.elementType = queryType.getElementType();
   // The forall's results in order: O, then the LSE if the function uses
   // it. Canonicalization drops an unused O; the kernel always writes O.
   SmallVector<std::optional<unsigned>> written;
@@ -633,9 +616,8 @@ LogicalResult KernelPlanReader::readConsumerLoops() {
   plan.reversedQueryBlock = getReversedQueryBlock(forall);
   // Ping-pong turns pair up the two warpgroups' steps: every loop takes
   // them, or none does.
-  plan.pingPong = plan.kvLoops.front().turn.has_value();
   for (const KvLoop &kv : plan.kvLoops)
-    if (kv.turn.has_value() != plan.pingPong)
+    if (kv.turn.has_value() != plan.pingPong())
       return kv.loop.emitError("convert-attn-to-nvvm: the kv loops of a tile "
                                "take ping-pong turns (attn.wait_turn, "
                                "attn.pass_turn) all alike or not at all");
@@ -659,10 +641,10 @@ LogicalResult KernelPlanReader::verifyTurnProtocol(Block &tile) {
                   turns[0]->isBeforeInBlock(firstKvOp) &&
                   isTurn(turns[1], false, 0) &&
                   plan.finalize->isBeforeInBlock(turns[1]);
-  if (plan.pingPong ? balanced : turns.empty())
+  if (plan.pingPong() ? balanced : turns.empty())
     return success();
   Operation *at = turns.empty() ? firstKvOp : turns.front();
-  if (!plan.pingPong)
+  if (!plan.pingPong())
     return at->emitError("convert-attn-to-nvvm: a turn of one warpgroup "
                          "without ping-pong turns in the kv loops");
   return at->emitError("convert-attn-to-nvvm: the kv loops take ping-pong "
@@ -758,9 +740,6 @@ LogicalResult KernelPlanReader::readKvLoadsAndScales() {
   scaleUsers = {{finalize, plan.lseScale}};
   WalkResult walk = forall.getBody()->walk([&](Operation *op) -> WalkResult {
     if (auto pv = dyn_cast<PVOp>(op)) {
-      auto valueType = pv.getValue().getType();
-      plan.blockN = valueType.getShape()[0];
-      plan.valueHeadDim = valueType.getShape()[1];
       TileLoad valueLoad = kvLoad(op, pv.getValue(), /*isKey=*/false);
       if (!valueLoad || failed(checkSameOperand(firstValueLoad, valueLoad)))
         return WalkResult::interrupt();
@@ -774,12 +753,6 @@ LogicalResult KernelPlanReader::readKvLoadsAndScales() {
       if (!keyLoad || failed(checkSameOperand(firstKeyLoad, keyLoad)))
         return WalkResult::interrupt();
       plan.keyLoad = keyLoad;
-      // A page pool is [pages, page_size, heads, D] whatever the layout.
-      auto keyShape =
-          cast<RankedTensorType>(keyLoad.getSource().getType()).getShape();
-      plan.headsKV = keyLoad.getPaged()
-                         ? keyShape[2]
-                         : toLogicalBHSD(keyShape, plan.layout)[1];
       if (!keyLoad.getPaged())
         plan.seqKSources.push_back(keyLoad.getSource());
       sawKey = true;
@@ -949,16 +922,16 @@ LogicalResult KernelPlanReader::verifyProducerBounds() {
 
 LogicalResult KernelPlanReader::verifyTileShape() {
   // One CTA row per query head on the grid's y dimension.
-  if (plan.headsQ > 65535)
-    return fail("heads_q = " + Twine(plan.headsQ) +
+  if (plan.headsQ() > 65535)
+    return fail("heads_q = " + Twine(plan.headsQ()) +
                 " exceeds the 65535 query heads a grid's y dimension holds");
-  Type el = plan.elementType;
+  Type el = plan.elementType();
   if (!el.isBF16() && !el.isF16())
     return fail(Twine("element type must be bf16 or f16 for wgmma, got ") +
                 (el.isF32() ? "f32" : "another type"));
   for (auto [what, dim] :
-       {std::pair<StringRef, int64_t>{"head dim", plan.headDim},
-        {"value head dim", plan.valueHeadDim}})
+       {std::pair<StringRef, int64_t>{"head dim", plan.headDim()},
+        {"value head dim", plan.valueHeadDim()}})
     if (dim % 8 != 0 || dim < 32 || dim > 256)
       return fail(what +
                   " must be a multiple of 8 from 32 to 256 (wgmma n and "
@@ -971,22 +944,22 @@ LogicalResult KernelPlanReader::verifyTileShape() {
   if (plan.kvSplit) {
     CombineSplitsOp combine = plan.kvSplit->combine;
     const hopper::CombineShape &shape = plan.kvSplit->combineShape;
-    if (shape.elementType != el || shape.heads != plan.headsQ ||
-        shape.valueHeadDim != plan.valueHeadDim)
+    if (shape.elementType != el || shape.heads != plan.headsQ() ||
+        shape.valueHeadDim != plan.valueHeadDim())
       return combine.emitError("convert-attn-to-nvvm: attn.combine_splits "
                                "must merge the split tile's rows into O of "
                                "the attention's element type (")
-             << el << ", " << plan.headsQ << " heads, value head dim "
-             << plan.valueHeadDim << "), got " << shape.elementType << ", "
+             << el << ", " << plan.headsQ() << " heads, value head dim "
+             << plan.valueHeadDim() << "), got " << shape.elementType << ", "
              << shape.heads << " heads, value head dim " << shape.valueHeadDim;
   }
 
   constexpr int64_t kRows = WgmmaAccumulatorAttr::kRowsPerWarpgroup;
   if (specialized &&
-      int64_t(specialized.getConsumerWarpgroups()) * kRows != plan.blockM)
+      int64_t(specialized.getConsumerWarpgroups()) * kRows != plan.blockM())
     return specialized.emitError("convert-attn-to-nvvm: consumers(")
            << specialized.getConsumerWarpgroups()
-           << ") must be block_m / 64 = " << plan.blockM / kRows
+           << ") must be block_m / 64 = " << plan.blockM() / kRows
            << ": each consumer warpgroup computes 64 query rows (one "
               "wgmma m64 tile)";
   // wgmma multiplies tiles of one element type.
@@ -1041,13 +1014,13 @@ LogicalResult KernelPlanReader::readSharedMemory() {
                 "registers, but #attn.shared_memory has a P buffer");
   // The attribute's verifier checked alignment and overlaps (and that O
   // staged over Q fits Q's buffer); the buffers must also hold this tile.
-  SharedMemoryLayout needed({plan.blockM, plan.blockN}, plan.headDim,
-                            plan.valueHeadDim,
+  SharedMemoryLayout needed({plan.blockM(), plan.blockN()}, plan.headDim(),
+                            plan.valueHeadDim(),
                             {plan.queryAtoms(), plan.keyAtoms(),
                              plan.valueAtoms(), plan.probsAtoms()},
                             smem.getStages(), plan.probsInRegisters());
   int64_t neededQueryBytes =
-      plan.queryAtoms().tileBytes(plan.blockM, plan.headDim);
+      plan.queryAtoms().tileBytes(plan.blockM(), plan.headDim());
   if (smem.getQueryBytes() < neededQueryBytes ||
       smem.getOutputBytes() < needed.outputBytes ||
       smem.getKeyStageBytes() < needed.keyStageBytes ||
@@ -1071,22 +1044,22 @@ LogicalResult KernelPlanReader::readSharedMemory() {
     return true;
   };
   if (static_cast<int64_t>(smem.getWarpgroupBarriers().size()) !=
-          plan.consumerWarpgroups ||
+          plan.consumerWarpgroups() ||
       !consecutive(smem.getWarpgroupBarriers()))
     return fail("#attn.shared_memory's warpgroup_barriers must hold one id "
                 "per consumer warpgroup (" +
-                Twine(plan.consumerWarpgroups) + "), consecutive");
-  if (plan.pingPong != !smem.getTurnBarriers().empty())
-    return fail(plan.pingPong ? "the kv loops take ping-pong turns but "
-                                "#attn.shared_memory has no turn_barriers"
-                              : "#attn.shared_memory has turn_barriers but "
-                                "the kv loops take no ping-pong turns");
-  if (plan.pingPong && (static_cast<int64_t>(smem.getTurnBarriers().size()) !=
-                            plan.consumerWarpgroups ||
-                        !consecutive(smem.getTurnBarriers())))
+                Twine(plan.consumerWarpgroups()) + "), consecutive");
+  if (plan.pingPong() != !smem.getTurnBarriers().empty())
+    return fail(plan.pingPong() ? "the kv loops take ping-pong turns but "
+                                  "#attn.shared_memory has no turn_barriers"
+                                : "#attn.shared_memory has turn_barriers but "
+                                  "the kv loops take no ping-pong turns");
+  if (plan.pingPong() && (static_cast<int64_t>(smem.getTurnBarriers().size()) !=
+                              plan.consumerWarpgroups() ||
+                          !consecutive(smem.getTurnBarriers())))
     return fail("#attn.shared_memory's turn_barriers must hold one id per "
                 "consumer warpgroup (" +
-                Twine(plan.consumerWarpgroups) + "), consecutive");
+                Twine(plan.consumerWarpgroups()) + "), consecutive");
   return success();
 }
 
@@ -1097,27 +1070,27 @@ LogicalResult KernelPlanReader::verifyPacking() {
   // each kv head has one packed head, and every mask places a row at its
   // query position (packed_rows).
   int64_t tilePacking = plan.finalize.getPackedQueryHeads().value_or(1);
-  if (tilePacking != plan.packedQueryHeads)
+  if (tilePacking != plan.packedQueryHeads())
     return fail("the tile's rows are " +
                 (tilePacking > 1 ? Twine(tilePacking) + " packed query heads"
                                  : Twine("one query head's")) +
                 " (attn.finalize's packed_query_heads), but Q " +
-                (plan.packedQueryHeads > 1
-                     ? "packs " + Twine(plan.packedQueryHeads)
+                (plan.packedQueryHeads() > 1
+                     ? "packs " + Twine(plan.packedQueryHeads())
                      : Twine("is not a packed argument")) +
                 " (attn.packed_query_heads, which the runtime's view "
                 "follows); attn-pack-gqa sets both");
-  if (plan.packedQueryHeads > 1) {
-    if (plan.headsQ != plan.headsKV)
+  if (plan.packedQueryHeads() > 1) {
+    if (plan.headsQ() != plan.headsKV())
       return fail(
-          "Q has attn.packed_query_heads = " + Twine(plan.packedQueryHeads) +
+          "Q has attn.packed_query_heads = " + Twine(plan.packedQueryHeads()) +
           ", but only an attention with as many (packed) query heads as kv "
           "heads computes a packed problem (attn-pack-gqa)");
     for (const KvLoop &kv : plan.kvLoops)
       if (MaskOp mask = kv.mask(); mask && !mask.getPackedRows())
         return mask.emitError("convert-attn-to-nvvm: Q has "
                               "attn.packed_query_heads = ")
-               << plan.packedQueryHeads
+               << plan.packedQueryHeads()
                << ", so this mask must take its rows as packed query heads "
                   "(packed_rows)";
   }
@@ -1144,6 +1117,35 @@ FailureOr<KernelPlan> KernelPlanReader::read() {
   if (failed(verifyTurnProtocol(*plan.finalize->getBlock())))
     return failure();
   return plan;
+}
+
+Layout KernelPlan::layout() const {
+  if (LoadVarlenTileOp varlen = queryLoad.getVarlen())
+    return varlen.getLayout();
+  return cast<LoadTileOp>(queryLoad.getOperation()).getLayout();
+}
+
+int64_t KernelPlan::headsQ() const {
+  auto shape =
+      cast<RankedTensorType>(queryLoad.getSource().getType()).getShape();
+  return toLogicalBHSD(shape, layout())[1];
+}
+
+int64_t KernelPlan::headsKV() const {
+  auto shape = cast<RankedTensorType>(keyLoad.getSource().getType()).getShape();
+  // A page pool is [pages, page_size, heads, D] whatever the layout.
+  return keyLoad.getPaged() ? shape[2] : toLogicalBHSD(shape, layout())[1];
+}
+
+int64_t KernelPlan::packedQueryHeads() const {
+  auto arg = dyn_cast<BlockArgument>(queryLoad.getSource());
+  auto func = arg ? dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp())
+                  : FunctionOpInterface();
+  IntegerAttr group =
+      func ? func.getArgAttrOfType<IntegerAttr>(
+                 arg.getArgNumber(), AttnDialect::getPackedQueryHeadsAttrName())
+           : IntegerAttr();
+  return group ? group.getInt() : 1;
 }
 
 FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,

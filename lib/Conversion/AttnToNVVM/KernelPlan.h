@@ -27,14 +27,27 @@ namespace mlir::attn {
 
 struct KernelPlan {
   std::string name; // kernel symbol
-  Type elementType; // bf16 or f16
-  int64_t blockM = 0, blockN = 0;
-  int64_t headDim = 0, valueHeadDim = 0;
-  /// The kernel's heads: for a packed Q (attn-pack-gqa) those of the packed
-  /// view, each holding packedQueryHeads of the caller's query heads.
-  int64_t headsQ = 0, headsKV = 0;
-  int64_t packedQueryHeads = 1;
-  Layout layout = Layout::BHSD;
+  /// The tile sizes and element type, read off the tile types: Q's tile is
+  /// block_m x D (bf16 or f16), V's block_n x Dv.
+  RankedTensorType queryTileType() const {
+    return queryLoad.getTile().getType();
+  }
+  RankedTensorType valueTileType() const {
+    return valueLoad.getTile().getType();
+  }
+  Type elementType() const { return queryTileType().getElementType(); }
+  int64_t blockM() const { return queryTileType().getDimSize(0); }
+  int64_t headDim() const { return queryTileType().getDimSize(1); }
+  int64_t blockN() const { return valueTileType().getDimSize(0); }
+  int64_t valueHeadDim() const { return valueTileType().getDimSize(1); }
+  /// Q's layout (its load's; K and V share it), and the kernel's heads: for
+  /// a packed Q (attn-pack-gqa) those of the packed view, each holding
+  /// packedQueryHeads() of the caller's query heads (the attribute on the
+  /// function's Q argument; 1 without it).
+  Layout layout() const;
+  int64_t headsQ() const;
+  int64_t headsKV() const;
+  int64_t packedQueryHeads() const;
   /// The attention's mask as attn-tile recorded it on attn.finalize: the
   /// manifest only (problem.mask, options.window_*). The kernel's loops and
   /// element masks are those of the IR (kvLoops), its tile order the IR's index
@@ -119,7 +132,7 @@ struct KernelPlan {
   std::optional<Varlen> varlen;
   /// The rows of one TMA box of K or V: a kv block, or its part in one page.
   int64_t kvBoxRows() const {
-    return paged ? std::min(paged->pageSize, blockN) : blockN;
+    return paged ? std::min(paged->pageSize, blockN()) : blockN();
   }
   /// The Q tile's load (its row is the tile's first query row), one K load
   /// (its head is the kv head of the query head: GQA) and one V load.
@@ -163,9 +176,13 @@ struct KernelPlan {
         .getAtoms();
   }
   /// The consumer warpgroups, one per 64 query rows: those of the S, P and
-  /// O tiles' #attn.wgmma_accumulator (attn.warp_specialize's consumers
-  /// must agree).
-  int64_t consumerWarpgroups = 0;
+  /// O tiles' #attn.wgmma_accumulator (the plan reader checked that the
+  /// tiles and attn.warp_specialize's consumers agree).
+  int64_t consumerWarpgroups() const {
+    auto scores =
+        cast<RankedTensorType>(kvLoops.front().qk().getScores().getType());
+    return cast<WgmmaAccumulatorAttr>(scores.getEncoding()).getWarpgroups();
+  }
 
   /// The tile's attn.warp_specialize (attn-warp-specialize), if any: a
   /// producer warpgroup issues the TMA loads (FA3's warp specialization),
@@ -177,14 +194,15 @@ struct KernelPlan {
   /// specialization).
   bool softwarePipelined() const { return pipeline.has_value(); }
   /// The two consumer warpgroups take turns issuing their GEMMs (FA3's
-  /// ping-pong): the kv loops hold attn.wait_turn / attn.pass_turn.
-  bool pingPong = false;
+  /// ping-pong): the kv loops hold attn.wait_turn / attn.pass_turn (every
+  /// loop or none: the plan reader's).
+  bool pingPong() const { return kvLoops.front().turn.has_value(); }
   /// Buffers, mbarriers and the K/V ring's stages: the forall's
   /// #attn.shared_memory, which the kernel uses as it is (null until
   /// readKernelPlan's shared-memory phase; a plan it returns has it).
   SharedMemoryAttr smem;
   int64_t warpgroups() const {
-    return consumerWarpgroups + (warpSpecialize() ? 1 : 0);
+    return consumerWarpgroups() + (warpSpecialize() ? 1 : 0);
   }
 
   // Lowering choices the IR records: (probsInRegisters) what the forall's

@@ -74,7 +74,7 @@ LogicalResult mlir::attn::readPagedKv(KernelPlan &plan) {
   // A box of one page's rows lands at its rows of the swizzled tile: whole
   // 8-row swizzle atoms, and a kv block of whole pages or inside one; and
   // the runtime launches pages of a power of two from 16 to 256 tokens.
-  int64_t ps = paged.pageSize, bn = plan.blockN;
+  int64_t ps = paged.pageSize, bn = plan.blockN();
   if (!rt::isSupportedPageSize(ps) || (bn % ps != 0 && ps % bn != 0))
     return fail("a page of " + Twine(ps) +
                 " tokens must be a power of two from 16 to 256 that divides "
@@ -180,10 +180,10 @@ LogicalResult mlir::attn::readVarlen(KernelPlan &plan) {
         "convert-attn-to-nvvm: a varlen tile is one attn.sequence_tile of "
         "cu_seqlens_q in the tiling forall (attn-tile's tile scheduler)");
   varlen.tile = tiles.front();
-  if (int64_t(varlen.tile.getBlockM()) != plan.blockM)
+  if (int64_t(varlen.tile.getBlockM()) != plan.blockM())
     return varlen.tile.emitError("convert-attn-to-nvvm: attn.sequence_tile's "
                                  "block_m must be the Q tile's rows, ")
-           << plan.blockM;
+           << plan.blockM();
   return success();
 }
 

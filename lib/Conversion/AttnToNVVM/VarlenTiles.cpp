@@ -125,15 +125,15 @@ void KernelEmitter::storeSequenceRows(ArrayRef<Value> o, const RowValues &inv,
   // (128-byte swizzled atoms, as storeRowsSwizzled writes them).
   SwizzledAtoms atoms = plan.queryAtoms();
   storeRowsSwizzled(normalizedPairs(o, inv), atoms, smem.getOutput(),
-                    plan.blockM);
+                    plan.blockM());
   // The warpgroup's threads read each other's rows back.
   NVVM::BarrierOp::create(b, loc, Type(), warpgroupBarrier(),
                           c32(kWarpgroupThreads), nullptr, Value());
   auto globalPtr = LLVM::LLVMPointerType::get(b.getContext(), 1);
   auto chunkType = VectorType::get({4}, i32());
   constexpr int64_t kChunkBytes = SwizzledAtoms::kChunkBytes;
-  int64_t elementBytes = plan.elementType.getIntOrFloatBitWidth() / 8;
-  int64_t rowChunks = plan.valueHeadDim * elementBytes / kChunkBytes;
+  int64_t elementBytes = plan.elementType().getIntOrFloatBitWidth() / 8;
+  int64_t rowChunks = plan.valueHeadDim() * elementBytes / kChunkBytes;
   int64_t atomChunks = atoms.chunks();
   int64_t chunks = kWarpgroupRows * rowChunks;
   SequenceRows sequence = sequenceRows();
@@ -159,19 +159,18 @@ void KernelEmitter::storeSequenceRows(ArrayRef<Value> o, const RowValues &inv,
       Value atom = arith::DivUIOp::create(b, loc, column, c32(atomChunks));
       Value inAtom = arith::RemUIOp::create(b, loc, column, c32(atomChunks));
       Value swizzled = swizzledChunk(inAtom, swizzlePhase(tileRow));
-      Value offset =
-          add(add(mul(atom, c32(atoms.atomBytes(plan.blockM))),
-                  mul(tileRow, c32(atoms.swizzle))),
-              mul(swizzled, c32(kChunkBytes)));
+      Value offset = add(add(mul(atom, c32(atoms.atomBytes(plan.blockM()))),
+                             mul(tileRow, c32(atoms.swizzle))),
+                         mul(swizzled, c32(kChunkBytes)));
       Value value = LLVM::LoadOp::create(
           b, loc, chunkType, smemPtr(smem.getOutput(), offset), kChunkBytes);
       // The packed row of O, [1, H, total, Dv] or [1, total, H, Dv].
       Value packedRow = i64Of(add(sequence.queries, add(rowBegin, tileRow)));
       Value rowIndex =
-          plan.layout == Layout::BSHD
-              ? add(mul(packedRow, c64(plan.headsQ)), i64Of(head))
+          plan.layout() == Layout::BSHD
+              ? add(mul(packedRow, c64(plan.headsQ())), i64Of(head))
               : add(mul(i64Of(head), i64Of(seqQ)), packedRow);
-      Value byte = add(mul(rowIndex, c64(plan.valueHeadDim * elementBytes)),
+      Value byte = add(mul(rowIndex, c64(plan.valueHeadDim() * elementBytes)),
                        mul(i64Of(column), c64(kChunkBytes)));
       Value ptr = LLVM::GEPOp::create(b, loc, globalPtr, b.getI8Type(), output,
                                       ValueRange{byte});
