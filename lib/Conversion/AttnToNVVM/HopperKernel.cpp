@@ -250,10 +250,10 @@ LogicalResult KernelEmitter::emit(LLVM::LLVMFuncOp func) {
     index.map(plan.scaleLog2,
               required(rt::ParamKind::F32, rt::Symbol::ScaleLog2));
   Value scaleLog2 = index.lower(b, plan.scaleLog2);
-  Value lseScale = index.lower(b, plan.lseScale);
+  Value lseScale = index.lower(b, plan.lseScale());
   // The tile ops' scale operands are these values.
   index.map(plan.scaleLog2, scaleLog2);
-  index.map(plan.lseScale, lseScale);
+  index.map(plan.lseScale(), lseScale);
   // The forall's query-block bound, which the tile order's index
   // arithmetic reads (attn-order-tiles): the grid's x size (the grid is the
   // forall's iteration space).

@@ -24,6 +24,43 @@ using namespace mlir::attn::hopper;
 
 namespace rt = attnc::rt;
 
+namespace {
+/// The compile options the tile's ops record, for the manifest (each op's
+/// lowering reads its own attributes).
+struct RecordedOptions {
+  /// The softcap of the loops' attn.softcap.
+  std::optional<float> softcap;
+  /// The smallest software_exp2_period of the attn.exp_diff ops (0: every
+  /// exp2 is MUFU.EX2).
+  int64_t softwareExp2Period = 0;
+  /// Some kv loop's O *= alpha is `conditional` (attn-conditional-rescale):
+  /// as the lowering decides, only a rescale by its step's own alpha, which
+  /// knows which rows' maxima moved.
+  bool conditionalRescale = false;
+};
+} // namespace
+
+static RecordedOptions readRecordedOptions(const KernelPlan &plan) {
+  RecordedOptions options;
+  plan.forall.getBody()->walk([&](Operation *op) {
+    if (auto cap = dyn_cast<SoftcapOp>(op)) {
+      options.softcap = cap.getCap().convertToFloat();
+    } else if (auto exp = dyn_cast<ExpDiffOp>(op)) {
+      if (std::optional<uint64_t> period = exp.getSoftwareExp2Period())
+        options.softwareExp2Period =
+            options.softwareExp2Period
+                ? std::min<int64_t>(options.softwareExp2Period, *period)
+                : *period;
+    }
+  });
+  for (const KvLoop &kv : plan.kvLoops)
+    kv.loop.walk([&](ScaleRowsOp op) {
+      options.conditionalRescale |=
+          op.getConditional() && op.rescalesByStepFactor();
+    });
+  return options;
+}
+
 SmallVector<TileDim> mlir::attn::hopper::getTileSpace(const KernelPlan &plan) {
   // A varlen kernel's query tiles bound its sequences' (attn.sequence_tile);
   // its outputs are one packed batch.
@@ -117,7 +154,8 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
   problem.append("head_dim_v", b.getI64IntegerAttr(plan.valueHeadDim()));
   problem.append("layout",
                  str(plan.layout() == Layout::BHSD ? "bhsd" : "bshd"));
-  problem.append("mask", str(stringifyMaskKind(plan.mask.kind)));
+  MaskSpec mask = plan.finalize.getMaskSpec();
+  problem.append("mask", str(stringifyMaskKind(mask.kind)));
   // The caller's heads; the grid, the parameters and the tensor maps are
   // those of the packed view the runtime makes of them.
   int64_t callerHeadsQ = plan.headsQ() * plan.packedQueryHeads();
@@ -145,7 +183,8 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
   option("intra_warpgroup_overlap", plan.softwarePipelined());
   option("probs_in_registers", plan.probsInRegisters());
   option("longest_first", plan.longestFirst());
-  option("conditional_rescale", plan.conditionalRescale);
+  RecordedOptions recorded = readRecordedOptions(plan);
+  option("conditional_rescale", recorded.conditionalRescale);
   option("heads_q", callerHeadsQ);
   option("heads_kv", plan.headsKV());
   // Packed BSHD rows are a view of the caller's Q for one token only
@@ -155,14 +194,14 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
   // A compiled-in scale; without one the launch's scale is a parameter.
   if (plan.constantScale)
     options.append("scale", b.getF32FloatAttr(*plan.constantScale));
-  if (plan.softcap)
-    options.append("softcap", b.getF32FloatAttr(*plan.softcap));
+  if (recorded.softcap)
+    options.append("softcap", b.getF32FloatAttr(*recorded.softcap));
   // Only where set, so that other kernels' manifests stay as they were.
-  if (plan.softwareExp2Period)
-    option("software_exp2_period", plan.softwareExp2Period);
-  if (plan.mask.window) {
-    option("window_left", (*plan.mask.window)[0]);
-    option("window_right", (*plan.mask.window)[1]);
+  if (recorded.softwareExp2Period)
+    option("software_exp2_period", recorded.softwareExp2Period);
+  if (mask.window) {
+    option("window_left", (*mask.window)[0]);
+    option("window_right", (*mask.window)[1]);
   }
   return KernelAbiAttr::get(ctx, kWarpgroupThreads * plan.warpgroups(),
                             plan.smem.getSize(), b.getArrayAttr(grid),

@@ -350,8 +350,6 @@ LogicalResult KernelPlanReader::readGrid() {
                 "attn.finalize");
   if (!split)
     plan.hasLse = written.size() == 2;
-  plan.lseScale = finalize.getScale();
-  plan.mask = finalize.getMaskSpec();
 
   return success();
 }
@@ -736,8 +734,8 @@ LogicalResult KernelPlanReader::readKvLoadsAndScales() {
   };
   // The softmax scale (attn.softcap's with a softcap, else attn.finalize's)
   // and the f32 operands the kernel computes at its entry.
-  softmaxScale = plan.lseScale;
-  scaleUsers = {{finalize, plan.lseScale}};
+  softmaxScale = plan.lseScale();
+  scaleUsers = {{finalize, plan.lseScale()}};
   WalkResult walk = forall.getBody()->walk([&](Operation *op) -> WalkResult {
     if (auto pv = dyn_cast<PVOp>(op)) {
       TileLoad valueLoad = kvLoad(op, pv.getValue(), /*isKey=*/false);
@@ -767,15 +765,7 @@ LogicalResult KernelPlanReader::readKvLoadsAndScales() {
       }
       plan.scaleLog2 = scaleLog2;
       scaleUsers.emplace_back(op, scaleLog2);
-      auto exp = dyn_cast<ExpDiffOp>(op);
-      if (std::optional<uint64_t> period =
-              exp ? exp.getSoftwareExp2Period() : std::nullopt)
-        plan.softwareExp2Period =
-            plan.softwareExp2Period
-                ? std::min<int64_t>(plan.softwareExp2Period, *period)
-                : *period;
     } else if (auto cap = dyn_cast<SoftcapOp>(op)) {
-      plan.softcap = cap.getCap().convertToFloat();
       softmaxScale = cap.getScale();
       scaleUsers.emplace_back(op, softmaxScale);
     }
@@ -973,13 +963,6 @@ LogicalResult KernelPlanReader::verifyTileShape() {
   // accumulator layout's warpgroups are block_m / 64: its verifier).
   if (failed(readTileLayouts(plan)))
     return failure();
-  // As the lowering decides: only a rescale by its step's own alpha knows
-  // which rows' maxima moved (the one attn-conditional-rescale marks).
-  for (const KvLoop &kv : plan.kvLoops)
-    kv.loop.walk([&](ScaleRowsOp op) {
-      plan.conditionalRescale |=
-          op.getConditional() && op.rescalesByStepFactor();
-    });
 
   return success();
 }

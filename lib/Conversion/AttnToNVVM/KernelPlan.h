@@ -1,14 +1,18 @@
-//===- KernelPlan.h - what the Hopper kernel must compute ---------*- C++ -*-===//
+//===- KernelPlan.h - what the Hopper kernel must compute ---------*- C++
+//-*-===//
 //
 // Part of the attnc project, under the Apache License v2.0 with LLVM
 // Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 //
-// The facts convert-attn-to-nvvm reads off the fused (and mask-split) tile IR
-// before it builds a kernel: tile sizes, element type, head dims, softmax
-// constants, and the IR the kernel lowers: the kv loops in order (bounds and
-// score modifiers), the Q and K loads whose indices it clones.
+// What convert-attn-to-nvvm finds in the fused (and mask-split) tile IR
+// before it builds a kernel, once the plan reader checked that it can lower
+// it: the ops the kernel lowers or reads (the forall, the Q, K and V loads,
+// the kv loops in order, attn.finalize, the producer's loop, the rotated
+// loops' prologue and epilogue), the scale values and the kernel arguments
+// they stand for. Tile sizes, head dims, element type, heads and layouts are
+// read off those ops' types where they are used, not copied.
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,16 +52,12 @@ struct KernelPlan {
   int64_t headsQ() const;
   int64_t headsKV() const;
   int64_t packedQueryHeads() const;
-  /// The attention's mask as attn-tile recorded it on attn.finalize: the
-  /// manifest only (problem.mask, options.window_*). The kernel's loops and
-  /// element masks are those of the IR (kvLoops), its tile order the IR's index
-  /// arithmetic (reversedQueryBlock).
-  MaskSpec mask;
   /// The f32 values of the tile IR the kernel computes at its entry (from
   /// constants and the scale argument): the exp2 multiplier every
   /// attn.exp_diff and attn.rescale_factor takes, and the scale of the LSE
-  /// (LSE = lseScale * m + log(l)).
-  Value scaleLog2, lseScale;
+  /// (LSE = lseScale * m + log(l), attn.finalize's).
+  Value scaleLog2;
+  Value lseScale() const { return finalize.getScale(); }
   /// The function's f32 argument the scale values are computed from (the
   /// kernel's `scale` parameter), if any (attn-generalize-scale).
   BlockArgument scaleArgument;
@@ -70,11 +70,6 @@ struct KernelPlan {
   /// The softmax scale when it is a compile-time constant (the manifest
   /// records it; the runtime checks a launch's scale against it).
   std::optional<float> constantScale;
-  /// The softcap the loops' attn.softcap applies (for the manifest).
-  std::optional<float> softcap;
-  /// The software_exp2_period of the tile's attn.exp_diff ops (for the
-  /// manifest; the smallest where they differ; 0: every exp2 is MUFU.EX2).
-  int64_t softwareExp2Period = 0;
   bool hasLse = false;
 
   // The tile IR the kernel lowers; it lives until the pass erases the
@@ -205,16 +200,10 @@ struct KernelPlan {
     return consumerWarpgroups() + (warpSpecialize() ? 1 : 0);
   }
 
-  // Lowering choices the IR records: (probsInRegisters) what the forall's
-  // #attn.shared_memory says, and (conditionalRescale) its kv loops'
-  // attn.scale_rows.
-  /// O += P V reads P from registers (wgmma RS): the allocation has no P
-  /// buffer. Otherwise P goes through shared memory and wgmma SS (kept as
-  /// FA3's "without RS" ablation).
+  /// O += P V reads P from registers (wgmma RS): the forall's
+  /// #attn.shared_memory has no P buffer. Otherwise P goes through shared
+  /// memory and wgmma SS (kept as FA3's "without RS" ablation).
   bool probsInRegisters() const { return !smem.getProbs(); }
-  /// Some kv loop's O *= alpha is `conditional` (attn-conditional-rescale):
-  /// for the manifest; each op's lowering reads its own attribute.
-  bool conditionalRescale = false;
   /// Whether the tile holds an attn.launch_dependents: the kernel signals
   /// its programmatic dependents where the op stands in the tile's region.
   bool signalsDependents = false;
