@@ -767,20 +767,29 @@ func.func @not_pipelined(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64xbf
 // (here 56 and 224 instead of the table's 24 and 240): warpgroup 0 lowers
 // its budget and its leader thread loads Q (the load above the op), then
 // runs the producer's loop; the consumer warpgroups raise theirs, then run
-// the consumer region.
+// the consumer region. Each role computes the bounds its loops read after
+// its setmaxnreg, none before the role branch: the producer its loop's
+// causal end (the ceildivs of the last row and of Nk), the consumers also
+// the full loop's end (the floordiv of the first row).
 // CHECK-LABEL: llvm.func @registers(
 // CHECK:         %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
 // CHECK:         %[[CTA_WG:.*]] = arith.shrui %[[TID]], %{{.*}} : i32
 // CHECK-NOT:     nvvm.cp.async.bulk.tensor.shared.cluster.global
+// CHECK-NOT:     arith.ceildivsi
+// CHECK-NOT:     arith.floordivsi
 // CHECK:         %[[IS_PRODUCER:.*]] = arith.cmpi eq, %[[CTA_WG]], %{{.*}} : i32
 // CHECK-NEXT:    scf.if %[[IS_PRODUCER]] {
 // CHECK-NEXT:      nvvm.setmaxregister  decrease 56
 // CHECK-NEXT:      scf.if %{{.*}} {
 // CHECK:             nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %arg0,
-// CHECK:             scf.for
+// CHECK-NOT:         arith.floordivsi
+// CHECK:             %[[P_END:.*]] = arith.select
+// CHECK:             scf.for %{{.*}} = %{{.*}} to %[[P_END]]
 // CHECK-COUNT-2:       nvvm.cp.async.bulk.tensor.shared.cluster.global
 // CHECK:         } else {
 // CHECK-NEXT:      nvvm.setmaxregister  increase 224
+// CHECK:           arith.floordivsi
+// CHECK:           arith.ceildivsi
 // CHECK:           scf.for
 // CHECK:             nvvm.wgmma.mma_async
 // CHECK:         llvm.return

@@ -417,18 +417,17 @@ void KernelEmitter::setTile(ArrayRef<TileDim> space, ArrayRef<Value> coords) {
 }
 
 void KernelEmitter::tileBounds() {
-  // Rotated loops: the bounds of the range they partitioned before.
-  SmallVector<Value> irBounds;
-  if (plan.pipeline) {
-    irBounds = plan.pipeline->unrotatedBounds;
-  } else {
-    for (const KvLoop &kv : plan.kvLoops)
-      irBounds.push_back(kv.loop.getLowerBound());
-    irBounds.push_back(plan.kvLoops.back().loop.getUpperBound());
-  }
-  SmallVector<Value> bounds = index.lower(b, irBounds);
-  kvBegin = bounds.front();
-  kvEnd = bounds.back();
+  // The range the kv loops partition (before the rotation, for rotated
+  // loops); each loop's own bounds are lowered with it, in its role.
+  Value begin = plan.pipeline ? plan.pipeline->begin
+                              : plan.kvLoops.front().loop.getLowerBound();
+  Value end = plan.pipeline ? plan.pipeline->end
+                            : plan.kvLoops.back().loop.getUpperBound();
+  kvBegin = index.lower(b, begin);
+  // Only a CTA without a producer fills and refills the ring itself, up to
+  // the range's end.
+  if (!hasProducer())
+    kvEnd = index.lower(b, end);
 }
 
 void KernelEmitter::issueQueryLoad(RankedTensorType query) {

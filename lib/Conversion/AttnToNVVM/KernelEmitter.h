@@ -84,7 +84,8 @@ struct KernelState {
   Value batch, head, kvHead, rowBegin;
   Value seqQ, seqK;
   /// The tile's kv range (index): its first block, which is ring iteration
-  /// 0, and its end.
+  /// 0, and its end (only without a producer, where the CTA's leader thread
+  /// refills the ring up to it).
   Value kvBegin, kvEnd;
   /// Varlen and split-KV kernels: the batch size (a kernel parameter).
   Value batchCount;
@@ -364,9 +365,8 @@ private:
   /// Makes the tile at `coords` of tile space `space` the CTA's tile:
   /// head, batch, split, kv head, rowBegin and this thread's row0.
   void setTile(ArrayRef<TileDim> space, ArrayRef<Value> coords);
-  /// Lowers the bounds of the tile's kv loops from the IR's (each loop's
-  /// lower bound, then the last loop's upper bound; the range before a
-  /// rotation, for rotated loops) and sets kvBegin and kvEnd.
+  /// Lowers the kv range the tile's kv loops partition (the range before a
+  /// rotation, for rotated loops): kvBegin, and without a producer kvEnd.
   void tileBounds();
   /// Without a producer: the leader thread fills every ring stage before
   /// the kv ops (refillStages refills them).
