@@ -15,12 +15,12 @@ from .cache import default_cache
 from .errors import AttncError, argument_error
 from .layout import common_layout, physical_order, tensor_layout
 from .masks import resolve_mask, resolve_mask_uncached
-from .spec import PAGE_SIZES, KernelSpec
+from .spec import MAX_QUERY_TOKENS, PAGE_SIZES, KernelSpec
 
 _CALL = "attnc.attention"
 _DTYPES = {torch.bfloat16: "bf16", torch.float16: "f16"}
 
-# (dtype, Hq, Hkv, D, Dv, mask, window, softcap, layout, lse, page_size, varlen, decode_step) -> cache.Kernel
+# (dtype, Hq, Hkv, D, Dv, mask, window, softcap, layout, lse, page_size, varlen, query_tokens) -> cache.Kernel
 _kernels = {}
 
 
@@ -106,7 +106,7 @@ def _find_kernel(head, layout, open_layout, tail, device):
     tensors) the other layout's kernel serves where `layout`'s cannot be had
     (an ahead-of-time kernel of that layout only). A decode step (tail's last
     field) falls back to its class's general kernel where no decode-step
-    kernel can be had (ahead-of-time kernels without `-q1`, no compiler)."""
+    kernel can be had (ahead-of-time kernels without `-q<n>`, no compiler)."""
     candidates = [layout, "bshd" if layout == "bhsd" else "bhsd"] if open_layout else [layout]
     for i, candidate in enumerate(candidates):
         key = head + (candidate,) + tail
@@ -115,17 +115,24 @@ def _find_kernel(head, layout, open_layout, tail, device):
         except AttncError:
             if i < len(candidates) - 1:
                 continue
-            if not tail[-1]:
+            if tail[-1] is None:
                 raise
-    return _find_kernel(head, layout, open_layout, tail[:-1] + (False,), device)
+    return _find_kernel(head, layout, open_layout, tail[:-1] + (None,), device)
+
+
+def _decode_tokens(sq):
+    """The query_tokens of the kernel for `sq` query tokens a sequence: a
+    decode step's (one token, or a speculative step's few) up to
+    MAX_QUERY_TOKENS, else None (the class's general kernel)."""
+    return sq if 1 <= sq <= MAX_QUERY_TOKENS else None
 
 
 def _kernel_for(key, device):
     """The kernel for a fast-path key, compiling or loading it on first use."""
-    dtype, hq, hkv, d, dv, mask, window, softcap, layout, lse, page_size, varlen, decode_step = key
+    dtype, hq, hkv, d, dv, mask, window, softcap, layout, lse, page_size, varlen, query_tokens = key
     spec = KernelSpec(dtype=dtype, heads_q=hq, heads_kv=hkv, head_dim=d, head_dim_v=dv, mask=mask,
                       window=window, softcap=softcap, layout=layout, lse=lse, page_size=page_size, varlen=varlen,
-                      decode_step=decode_step)
+                      query_tokens=query_tokens)
     if device.index:  # the runtime opens device 0 unless told otherwise
         _capi.runtime().init(device.index)
     kernel = _kernels[key] = default_cache().kernel(spec)
@@ -246,10 +253,10 @@ def _run_checked(q, k, v, mask, window, softcap, scale, return_lse, signature):
     # Size-1 heads and seq dims leave the layout open: both kernels can run
     # the tensors, so an ahead-of-time kernel of either layout serves.
     open_layout = all(tensor_layout(t.shape, t.stride()) is None for t in (q, k, v))
-    # One query token per sequence is a decode step: its own kernel (packed,
-    # split at launch, 64-row tiles).
+    # A few query tokens per sequence are a decode step: its own kernel
+    # (packed, split at launch, 64-row tiles).
     kernel, layout = _find_kernel((dtype, Hq, k.shape[1], D, Dv, mask, window, softcap), layout, open_layout,
-                                  (return_lse, None, False, Sq == 1), q.device)
+                                  (return_lse, None, False, _decode_tokens(Sq)), q.device)
     if B == 0 or Sq == 0 or Sk == 0:
         o, lse = empty_outputs(q, layout, Dv, return_lse)
         if Sk == 0:  # no visible key anywhere: O = 0, LSE = -inf (the op's definition)
@@ -430,7 +437,7 @@ def _run_paged_checked(q, k, v, block_table, cache_lengths, mask, window, softca
     dtype = _DTYPES[q.dtype]
     layout = tensor_layout(q.shape, q.stride())  # the pools' layout is fixed: q alone says
     kernel, layout = _find_kernel((dtype, Hq, Hkv, D, Dv, mask, window, softcap), layout or "bhsd",
-                                  layout is None, (return_lse, page_size, False, Sq == 1), q.device)
+                                  layout is None, (return_lse, page_size, False, _decode_tokens(Sq)), q.device)
     if B == 0 or Sq == 0:
         return empty_outputs(q, layout, Dv, return_lse)
     plan = _PagedPlan(kernel, q, layout, _capi.DTYPE_CODES[dtype], k, v, block_table)
@@ -622,7 +629,7 @@ def _run_varlen_checked(q, k, v, cu_seqlens_q, cu_seqlens_k, mask, window, softc
     dtype = _DTYPES[q.dtype]
     open_layout = all(tensor_layout(t.shape, t.stride()) is None for t in (q, k, v))
     kernel, layout = _find_kernel((dtype, Hq, k.shape[1], D, Dv, mask, window, softcap), layout, open_layout,
-                                  (return_lse, None, True, False), q.device)
+                                  (return_lse, None, True, None), q.device)
     batch = cu_seqlens_q.shape[0] - 1
     if batch == 0 or total_q == 0 or total_k == 0:
         # No sequence, no query row or no key: nothing to launch. Rows no

@@ -16,6 +16,10 @@ LAYOUTS = ("bhsd", "bshd")
 MASKS = ("none", "causal", "causal_bottom_right")
 # Tokens per page of a paged KV cache the kernels take (problem.page_size).
 PAGE_SIZES = (16, 32, 64, 128, 256)
+# The most query tokens per sequence a decode-step kernel is compiled for
+# (query_tokens): a speculative step of up to 16 tokens packs its query heads
+# into at most 128 rows at GQA 8:1, which attn-split-kv still splits.
+MAX_QUERY_TOKENS = 16
 # The largest window side the op accepts: "unbounded" in practice.
 UNBOUNDED = 2**31 - 1
 _OPTION_NAME = re.compile(r"^[a-z][a-z0-9-]*$")
@@ -58,12 +62,14 @@ class KernelSpec:
     variable-length batch (FlashAttention's varlen form): q, k, v and o pack
     the batch's sequences without padding in a batch of 1, and the int32
     offsets cu_seqlens_q and cu_seqlens_k [B + 1] delimit them (masks apply
-    per sequence). Not with page_size. decode_step: the kernel computes one
-    query token per sequence (Sq = 1 in its graph; the key's ``-q1``): a
-    decode step, for which the pipeline packs the query heads of each kv head
-    into one tile's rows (masked too), takes 64-row tiles and splits the keys
-    across CTAs at a count the runtime chooses at each launch
-    (flash-decoding). Not with varlen.
+    per sequence). Not with page_size. query_tokens: None for a kernel of any
+    number of query tokens per sequence; n (1 to MAX_QUERY_TOKENS) for a
+    decode step of n query tokens per sequence (Sq = n in its graph; the
+    key's ``-q<n>``): one token, or a speculative step's few, for which the
+    pipeline packs the query heads of each kv head into one tile's rows
+    (masked too), takes 64-row tiles and splits the keys across CTAs at a
+    count the runtime chooses at each launch (flash-decoding). Not with
+    varlen.
     """
     dtype: str
     heads_q: int
@@ -78,7 +84,7 @@ class KernelSpec:
     options: Tuple[Tuple[str, str], ...] = ()
     page_size: Optional[int] = None
     varlen: bool = False
-    decode_step: bool = False
+    query_tokens: Optional[int] = None
 
     def __post_init__(self):
         def bad(message):
@@ -113,11 +119,13 @@ class KernelSpec:
                       f"from {PAGE_SIZES[0]} to {PAGE_SIZES[-1]} (tokens per page)")
         if self.varlen is not True and self.varlen is not False:
             raise bad(f"varlen is {self.varlen!r}; expected a bool")
-        if self.decode_step is not True and self.decode_step is not False:
-            raise bad(f"decode_step is {self.decode_step!r}; expected a bool")
+        if self.query_tokens is not None and (type(self.query_tokens) is not int
+                                              or not 1 <= self.query_tokens <= MAX_QUERY_TOKENS):
+            raise bad(f"query_tokens is {self.query_tokens!r}; expected None (any number of query tokens) or an "
+                      f"int from 1 to {MAX_QUERY_TOKENS} (a decode step's tokens per sequence)")
         if self.varlen and self.decode_step:
-            raise bad("varlen is True with decode_step; a varlen batch's queries are its packed tokens, not one "
-                      "per sequence")
+            raise bad(f"varlen is True with query_tokens {self.query_tokens}; a varlen batch's queries are its "
+                      "packed tokens, not a fixed number per sequence")
         if self.varlen and self.page_size is not None:
             raise bad(f"varlen is True with page_size {self.page_size}; attnc has no varlen kernel over a paged KV "
                       "cache")
@@ -128,11 +136,16 @@ class KernelSpec:
         object.__setattr__(self, "options", options)
 
     @property
+    def decode_step(self):
+        """Whether the kernel is compiled for a decode step's query tokens (query_tokens)."""
+        return self.query_tokens is not None
+
+    @property
     def key(self):
         """A readable, file-name-safe identity, e.g. ``bf16-hq8-hkv2-d128-dv128-bhsd-causal-lse``
         (a paged spec's has ``-p<page_size>`` after the mask's parts: ``...-causal_bottom_right-p16-lse``;
         a varlen spec's ``-varlen`` there: ``...-bshd-causal_bottom_right-varlen-lse``; a decode step's
-        ``-q1`` after those: ``...-causal_bottom_right-p16-q1-lse``).
+        ``-q<query_tokens>`` after those: ``...-causal_bottom_right-p16-q1-lse``).
 
         Two specs have the same key exactly when they are equal. The softmax
         scale is not part of it: kernels take it at launch.
@@ -148,7 +161,7 @@ class KernelSpec:
         if self.varlen:
             parts.append("varlen")
         if self.decode_step:
-            parts.append("q1")
+            parts.append(f"q{self.query_tokens}")
         if self.lse:
             parts.append("lse")
         if self.options:
@@ -173,8 +186,8 @@ class KernelSpec:
                     fields["lse"] = True
                 elif part == "varlen":
                     fields["varlen"] = True
-                elif part == "q1":
-                    fields["decode_step"] = True
+                elif part.startswith("q") and part[1:].isdigit():
+                    fields["query_tokens"] = int(part[1:])
                 elif part.startswith("w"):
                     left, right = part[1:].split("x")
                     fields["window"] = (int(left), int(right))
@@ -212,8 +225,8 @@ class KernelSpec:
     def mlir(self):
         """The `attn.attention` graph this kernel is compiled from, as MLIR text.
 
-        Batch and sequence lengths are dynamic (but a decode step's one query
-        token); heads and head dims static. A
+        Batch and sequence lengths are dynamic (but a decode step's query
+        tokens); heads and head dims static. A
         paged spec's K and V are page pools of a static page size, and its
         function also takes the block table, the cache lengths and the kv
         split count (`%splits`, which the runtime chooses at each launch).
@@ -221,7 +234,7 @@ class KernelSpec:
         takes the offsets `%cu_seqlens_q` and `%cu_seqlens_k`
         (examples/varlen_prefill_gqa.mlir's form).
         """
-        queries = "1" if self.decode_step else "?"
+        queries = str(self.query_tokens) if self.decode_step else "?"
         q = self._tensor_type(self.heads_q, self.head_dim, seq=queries)
         o = self._tensor_type(self.heads_q, self.head_dim_v, seq=queries)
         if self.page_size is None:

@@ -55,7 +55,8 @@ CASES = [
     ("f16", 2, 2, 256, 256, "bhsd", {"causal": True, "softcap": 30.0}, True),
     ("bf16", 4, 2, 64, 128, "bhsd", {}, False),
 ]
-SHAPES = [(1, 1, 1), (2, 17, 33), (1, 113, 203), (2, 128, 128), (1, 200, 100), (1, 257, 513), (1, 1000, 1000)]
+SHAPES = [(1, 1, 1), (3, 4, 300), (2, 17, 33), (1, 113, 203), (2, 128, 128), (1, 200, 100), (1, 257, 513),
+          (1, 1000, 1000)]
 SCALES = [None, 0.3]
 # Paged KV caches: (dtype, Hq, Hkv, D, Dv, layout of q and O, attention() mask kwargs, return_lse, page_size).
 BOTTOM_RIGHT = {"causal": True, "causal_alignment": "bottom_right"}
@@ -120,9 +121,10 @@ def main():
     if a.precompile:
         from attnc.precompile import precompile
         specs = [spec_of(c) for c in CASES + [OVERHEAD_CASE, FRESH_CASE]] + paged_specs()
-        # A call with one query token (SHAPES' Sq = 1, PAGED_SHAPES' decode
-        # steps) gets the decode-step kernel of its class.
-        specs += [dataclasses.replace(s, decode_step=True) for s in specs] + varlen_specs()
+        # A call with up to 16 query tokens (SHAPES' Sq = 1 and 4,
+        # PAGED_SHAPES' decode and speculative steps) gets the decode-step
+        # kernel of its class for that many.
+        specs += [dataclasses.replace(s, query_tokens=n) for s in specs for n in (1, 4)] + varlen_specs()
         for spec, seconds in precompile(specs, a.precompile):
             print(f"{spec.key}: " + ("exists" if seconds is None else f"compiled in {seconds * 1e3:.0f} ms"))
         return 0

@@ -119,8 +119,9 @@ class AttentionTest(FakeKernelTest):
 
     def test_decode_step_kernel(self):
         """One query token per sequence gets the class's decode-step kernel
-        (-q1: compiled for Sq = 1, packed, split at launch); more tokens the
-        general one, each a kernel of its own."""
+        (-q1: compiled for Sq = 1, packed, split at launch), a speculative
+        step's few (up to 16) theirs (-q4), more the general one, each a
+        kernel of its own."""
         import attnc
         q, k, v = self.qkv(sq=1, sk=300)
         o = attnc.attention(q, k, v, causal=True, causal_alignment="bottom_right")
@@ -128,11 +129,13 @@ class AttentionTest(FakeKernelTest):
         self.assertEqual(spec.key, "bf16-hq8-hkv2-d64-dv64-bhsd-causal_bottom_right-q1")
         self.assertTrue(spec.decode_step)
         self.assertEqual((tuple(args.q.shape), o.shape), ((2, 8, 1, 64), (2, 8, 1, 64)))
-        q4, k4, v4 = self.qkv(sq=4, sk=300)
-        attnc.attention(q4, k4, v4, causal=True, causal_alignment="bottom_right")
+        for sq in (4, 16, 17):
+            attnc.attention(*self.qkv(sq=sq, sk=300), causal=True, causal_alignment="bottom_right")
         self.assertEqual(sorted(s.key for s in self.cache.kernels),
                          ["bf16-hq8-hkv2-d64-dv64-bhsd-causal_bottom_right",
-                          "bf16-hq8-hkv2-d64-dv64-bhsd-causal_bottom_right-q1"])
+                          "bf16-hq8-hkv2-d64-dv64-bhsd-causal_bottom_right-q1",
+                          "bf16-hq8-hkv2-d64-dv64-bhsd-causal_bottom_right-q16",
+                          "bf16-hq8-hkv2-d64-dv64-bhsd-causal_bottom_right-q4"])
 
     def test_decode_step_falls_back_to_the_general_kernel(self):
         """Without a decode-step kernel (ahead-of-time kernels without -q1, no
@@ -158,7 +161,7 @@ class AttentionTest(FakeKernelTest):
         for args, _ in kernel.launches:
             self.assertNotEqual(args.workspace, None)
             self.assertEqual(args.workspace_bytes, FakeKernel.SPLIT_WORKSPACE_BYTES)
-        q, k, v = self.qkv(sq=5, sk=300)
+        q, k, v = self.qkv(sq=17, sk=300)
         attnc.attention(q, k, v)
         (_, (args, _)), = [(s, kern.launches[0]) for s, kern in self.cache.kernels.items() if not s.decode_step]
         self.assertEqual((args.workspace, args.workspace_bytes), (None, 0))
@@ -193,8 +196,10 @@ class AttentionTest(FakeKernelTest):
         _MAX_PLANS instead of growing, and calls still launch."""
         import attnc
         with mock.patch.object(self.ops, "_MAX_PLANS", 3):
+            # Past 16 query tokens: the general kernel (fewer get decode-step
+            # kernels of their own).
             for sq in range(1, 8):
-                attnc.attention(*self.qkv(sq=sq + 1, sk=9))
+                attnc.attention(*self.qkv(sq=sq + 16, sk=9))
                 self.assertLessEqual(len(self.ops._plans), 3)
         (kernel,) = self.cache.kernels.values()
         self.assertEqual(len(kernel.launches), 7)
@@ -349,7 +354,7 @@ class PagedTest(FakeKernelTest):
     def test_bshd_q_chunked_prefill(self):
         """q's strides alone give the layout; O comes back in it."""
         import attnc
-        q, k, v, table, lengths = self.paged(sq=5, layout="bshd", dtype=torch.float16, page_size=256, pages=3)
+        q, k, v, table, lengths = self.paged(sq=20, layout="bshd", dtype=torch.float16, page_size=256, pages=3)
         o = attnc.attention(q, k, v, block_table=table, cache_lengths=lengths, scale=0.25)
         spec, (args, _) = self.only_launch()
         self.assertEqual(spec.key, "f16-hq8-hkv2-d64-dv64-bshd-none-p256")

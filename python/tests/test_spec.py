@@ -26,12 +26,15 @@ PAGED = [KernelSpec(**GQA, mask="causal_bottom_right", lse=True, page_size=16),
          KernelSpec(dtype="bf16", heads_q=8, heads_kv=8, head_dim=64, head_dim_v=64, softcap=30.0, layout="bshd",
                     page_size=128)]
 VARIANTS += PAGED
-# Decode steps (one query token per sequence): dense and paged, both layouts,
-# masked (packed too) and not, with and without LSE.
-DECODE = [KernelSpec(**GQA, mask="causal_bottom_right", lse=True, decode_step=True),
+# Decode steps (one query token per sequence, or a speculative step's four):
+# dense and paged, both layouts, masked (packed too) and not, with and without
+# LSE.
+DECODE = [KernelSpec(**GQA, mask="causal_bottom_right", lse=True, query_tokens=1),
           KernelSpec(dtype="f16", heads_q=32, heads_kv=8, head_dim=64, head_dim_v=64, layout="bshd",
-                     decode_step=True),
-          KernelSpec(**GQA, mask="causal_bottom_right", lse=True, page_size=16, decode_step=True)]
+                     query_tokens=1),
+          KernelSpec(**GQA, mask="causal_bottom_right", lse=True, page_size=16, query_tokens=1),
+          KernelSpec(**GQA, mask="causal_bottom_right", query_tokens=4),
+          KernelSpec(**GQA, mask="causal_bottom_right", page_size=16, query_tokens=4)]
 VARIANTS += DECODE
 # Variable-length batches (q, k, v packed in a batch of 1, cu_seqlens_q and
 # cu_seqlens_k): both layouts, GQA and not, masks, a window, LSE. Kept out of
@@ -72,12 +75,16 @@ class KeyTest(unittest.TestCase):
         self.assertEqual(DECODE[2].key, "bf16-hq8-hkv2-d128-dv128-bhsd-causal_bottom_right-p16-q1-lse")
 
     def test_decode_step_keys(self):
-        """-q1 follows the page size and precedes -lse; keys without it are
+        """-q<n> follows the page size and precedes -lse; keys without it are
         not decode steps."""
-        self.assertTrue(KernelSpec.from_key("bf16-hq8-hkv2-d128-dv128-bshd-none-q1").decode_step)
+        self.assertEqual(KernelSpec.from_key("bf16-hq8-hkv2-d128-dv128-bshd-none-q1").query_tokens, 1)
+        self.assertEqual(KernelSpec.from_key("bf16-hq8-hkv2-d128-dv128-bhsd-none-p16-q4").query_tokens, 4)
+        self.assertEqual(DECODE[4].key, "bf16-hq8-hkv2-d128-dv128-bhsd-causal_bottom_right-p16-q4")
         self.assertFalse(KernelSpec.from_key("bf16-hq8-hkv2-d128-dv128-bshd-none").decode_step)
         with self.assertRaisesRegex(ValueError, "not canonical"):
             KernelSpec.from_key("bf16-hq8-hkv2-d128-dv128-bhsd-none-lse-q1")
+        with self.assertRaisesRegex(ValueError, "not canonical"):
+            KernelSpec.from_key("bf16-hq8-hkv2-d128-dv128-bhsd-none-q04")
 
     def test_varlen_keys(self):
         """-varlen follows the mask's parts and precedes -lse; keys without it
@@ -160,10 +167,11 @@ class ValidationTest(unittest.TestCase):
             self.check(f"varlen is {varlen!r}; expected a bool", varlen=varlen)
         self.check("varlen is True with page_size 16; attnc has no varlen kernel over a paged KV cache",
                    varlen=True, page_size=16)
-        for decode_step in (1, None, "yes"):
-            self.check(f"decode_step is {decode_step!r}; expected a bool", decode_step=decode_step)
-        self.check("varlen is True with decode_step; a varlen batch's queries are its packed tokens",
-                   varlen=True, decode_step=True)
+        for tokens in (0, 17, True, 1.0, "1"):
+            self.check(f"query_tokens is {tokens!r}; expected None (any number of query tokens) or an int from 1 "
+                       "to 16 (a decode step's tokens per sequence)", query_tokens=tokens)
+        self.check("varlen is True with query_tokens 1; a varlen batch's queries are its packed tokens",
+                   varlen=True, query_tokens=1)
 
 
 class MlirTest(unittest.TestCase):
@@ -193,13 +201,14 @@ class MlirTest(unittest.TestCase):
         self.assertNotIn("pages", VARIANTS[0].mlir())
 
     def test_decode_step_text(self):
-        """A decode step's q, o and LSE have one query token: the pipeline sees
+        """A decode step's q, o and LSE have its query tokens: the pipeline sees
         the static rows it packs, splits and tiles by; k and v stay dynamic."""
         text = DECODE[0].mlir()
         self.assertIn("(%q: tensor<?x8x1x128xbf16>, %k: tensor<?x2x?x128xbf16>, %v: tensor<?x2x?x128xbf16>) -> "
                       "(tensor<?x8x1x128xbf16>, tensor<?x8x1xf32>)", text)
         self.assertIn("%q: tensor<?x1x32x64xf16>, %k: tensor<?x?x8x64xf16>", DECODE[1].mlir())
         self.assertIn("%q: tensor<?x8x1x128xbf16>, %k: tensor<?x16x2x128xbf16>", DECODE[2].mlir())
+        self.assertIn("(%q: tensor<?x8x4x128xbf16>, %k: tensor<?x2x?x128xbf16>", DECODE[3].mlir())
         self.assertNotIn("x1x", VARIANTS[0].mlir())
 
     def test_varlen_text(self):
