@@ -120,11 +120,19 @@ def _find_kernel(head, layout, open_layout, tail, device):
     return _find_kernel(head, layout, open_layout, tail[:-1] + (None,), device)
 
 
-def _decode_tokens(sq):
-    """The query_tokens of the kernel for `sq` query tokens a sequence: a
-    decode step's (one token, or a speculative step's few) up to
-    MAX_QUERY_TOKENS, else None (the class's general kernel)."""
-    return sq if 1 <= sq <= MAX_QUERY_TOKENS else None
+def _decode_tokens(q, layout):
+    """The query_tokens of the kernel for q [B, Hq, Sq, D] stored in
+    `layout`: a decode step's Sq (one token, or a speculative step's few) up
+    to MAX_QUERY_TOKENS, else None (the class's general kernel). A BHSD
+    decode-step kernel may pack each kv head's query heads into one run of
+    rows, which the runtime refuses for a q whose heads are not Sq rows apart
+    (a slice of a longer draft buffer): such a q takes the general kernel."""
+    heads, sq = q.shape[1], q.shape[2]
+    if not 1 <= sq <= MAX_QUERY_TOKENS:
+        return None
+    if sq > 1 and heads > 1 and layout == "bhsd" and q.stride(1) != sq * q.stride(2):
+        return None
+    return sq
 
 
 def _kernel_for(key, device):
@@ -254,9 +262,10 @@ def _run_checked(q, k, v, mask, window, softcap, scale, return_lse, signature):
     # the tensors, so an ahead-of-time kernel of either layout serves.
     open_layout = all(tensor_layout(t.shape, t.stride()) is None for t in (q, k, v))
     # A few query tokens per sequence are a decode step: its own kernel
-    # (packed, split at launch, 64-row tiles).
+    # (64-row tiles, keys split at launch, query heads packed where the
+    # pipeline packs them).
     kernel, layout = _find_kernel((dtype, Hq, k.shape[1], D, Dv, mask, window, softcap), layout, open_layout,
-                                  (return_lse, None, False, _decode_tokens(Sq)), q.device)
+                                  (return_lse, None, False, _decode_tokens(q, layout)), q.device)
     if B == 0 or Sq == 0 or Sk == 0:
         o, lse = empty_outputs(q, layout, Dv, return_lse)
         if Sk == 0:  # no visible key anywhere: O = 0, LSE = -inf (the op's definition)
@@ -437,7 +446,8 @@ def _run_paged_checked(q, k, v, block_table, cache_lengths, mask, window, softca
     dtype = _DTYPES[q.dtype]
     layout = tensor_layout(q.shape, q.stride())  # the pools' layout is fixed: q alone says
     kernel, layout = _find_kernel((dtype, Hq, Hkv, D, Dv, mask, window, softcap), layout or "bhsd",
-                                  layout is None, (return_lse, page_size, False, _decode_tokens(Sq)), q.device)
+                                  layout is None, (return_lse, page_size, False, _decode_tokens(q, layout or "bhsd")),
+                                  q.device)
     if B == 0 or Sq == 0:
         return empty_outputs(q, layout, Dv, return_lse)
     plan = _PagedPlan(kernel, q, layout, _capi.DTYPE_CODES[dtype], k, v, block_table)

@@ -66,10 +66,10 @@ class KernelSpec:
     number of query tokens per sequence; n (1 to MAX_QUERY_TOKENS) for a
     decode step of n query tokens per sequence (Sq = n in its graph; the
     key's ``-q<n>``): one token, or a speculative step's few, for which the
-    pipeline packs the query heads of each kv head into one tile's rows
-    (masked too), takes 64-row tiles and splits the keys across CTAs at a
-    count the runtime chooses at each launch (flash-decoding). Not with
-    varlen.
+    pipeline takes 64-row tiles, packs the query heads of each kv head into
+    one tile's rows (masked too; BHSD, or BSHD at one token) and, while the
+    packed rows are at most 128, splits the keys across CTAs at a count the
+    runtime chooses at each launch (flash-decoding). Not with varlen.
     """
     dtype: str
     heads_q: int

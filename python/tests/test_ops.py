@@ -137,8 +137,24 @@ class AttentionTest(FakeKernelTest):
                           "bf16-hq8-hkv2-d64-dv64-bhsd-causal_bottom_right-q16",
                           "bf16-hq8-hkv2-d64-dv64-bhsd-causal_bottom_right-q4"])
 
+    def test_draft_slice_takes_the_general_kernel(self):
+        """A BHSD q of a few tokens whose heads are not Sq rows apart (a slice
+        of a longer draft buffer) cannot be packed: the general kernel; the
+        same tokens contiguous get the decode-step kernel; BSHD q, which no
+        decode-step kernel of more than one token packs, gets it too."""
+        import attnc
+        q, k, v = self.qkv(sq=8, sk=300)
+        attnc.attention(q[:, :, :4], k, v, causal=True, causal_alignment="bottom_right")
+        attnc.attention(q[:, :, :4].contiguous(), k, v, causal=True, causal_alignment="bottom_right")
+        q, k, v = self.qkv(sq=8, sk=300, layout="bshd")
+        attnc.attention(q[:, :, :4], k, v, causal=True, causal_alignment="bottom_right")
+        self.assertEqual(sorted(s.key for s in self.cache.kernels),
+                         ["bf16-hq8-hkv2-d64-dv64-bhsd-causal_bottom_right",
+                          "bf16-hq8-hkv2-d64-dv64-bhsd-causal_bottom_right-q4",
+                          "bf16-hq8-hkv2-d64-dv64-bshd-causal_bottom_right-q4"])
+
     def test_decode_step_falls_back_to_the_general_kernel(self):
-        """Without a decode-step kernel (ahead-of-time kernels without -q1, no
+        """Without a decode-step kernel (ahead-of-time kernels without -q<n>, no
         compiler) a one-token call runs on the class's general kernel."""
         import attnc
 

@@ -85,7 +85,9 @@ struct KernelState {
   Value seqQ, seqK;
   /// The tile's kv range (index): its first block, which is ring iteration
   /// 0, and its end (only without a producer, where the CTA's leader thread
-  /// refills the ring up to it).
+  /// refills the ring up to it). Lowered at the kernel's entry, before the
+  /// role branch: arithmetic there for a split-KV or windowed tile (a
+  /// constant otherwise), which both roles' ring iterations count from.
   Value kvBegin, kvEnd;
   /// Varlen and split-KV kernels: the batch size (a kernel parameter).
   Value batchCount;

@@ -1,5 +1,4 @@
-//===- KernelPlan.h - what the Hopper kernel must compute ---------*- C++
-//-*-===//
+//===- KernelPlan.h - what the Hopper kernel lowers -------------*- C++ -*-===//
 //
 // Part of the attnc project, under the Apache License v2.0 with LLVM
 // Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -299,8 +299,10 @@ void KernelEmitter::fillStages() {
 /// its region, after its setmaxnreg (lowerWarpSpecialize): computed before
 /// the role branch, the consumers' kv bounds held up the producer's
 /// setmaxnreg.dec, and so the consumers' setmaxnreg.inc, which waits for
-/// those registers. What the rest of the tile reads (Q's load, the
-/// attn.warp_specialize itself) is computed before its first op.
+/// those registers. The ops outside a role region (the whole tile without a
+/// producer) read theirs computed before the tile's first op. (The kv
+/// range's start, which the ring iterations count from, is the entry's:
+/// tileBounds.)
 void KernelEmitter::lowerScalarOperands(ArrayRef<Operation *> tileOps,
                                         ArrayRef<Value> scalars) {
   llvm::SmallPtrSet<Value, 16> isScalar(llvm::from_range, scalars);

@@ -46,9 +46,9 @@ Value extractIndex(OpBuilder &b, Location loc, Value tensor,
                    ValueRange indices);
 
 /// Where the ping-pong's turns start in `op`'s block: the first
-/// `attn.pass_turn warpgroup(1)` (the first turn's pass) before `op`, or
-/// `op` itself. What each consumer warpgroup must do before any turn
-/// (wait for Q, signal dependents) goes before it.
+/// `attn.pass_turn` with a `warpgroup` (the first turn's pass, warpgroup 1's)
+/// before `op`, or `op` itself. What each consumer warpgroup must do before any
+/// turn (wait for Q, signal dependents) goes before it.
 Operation *getTurnsStart(Operation *op);
 
 /// The K/V stage ring of an attn.warp_specialize (ring_push / ring_pop).
