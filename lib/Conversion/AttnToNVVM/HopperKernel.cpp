@@ -328,7 +328,7 @@ KernelEmitter::lowerWarpSpecialize(WarpSpecializeOp op) {
                                  NVVM::SetMaxRegisterAction::decrease);
   auto leader = scf::IfOp::create(b, loc, isLeader);
   b.setInsertionPoint(leader.thenBlock()->getTerminator());
-  issueQueryLoad(plan.queryLoad.getTile().getType());
+  issueQueryLoad(plan.queryTileType());
   b.setInsertionPoint(role.elseBlock()->getTerminator());
   NVVM::SetMaxRegisterOp::create(b, loc, op.getConsumerRegisters(),
                                  NVVM::SetMaxRegisterAction::increase);
@@ -459,11 +459,11 @@ SmallVector<Value> KernelEmitter::lowerQueryLoad(RankedTensorType query) {
 /// the kernel.
 LogicalResult KernelEmitter::lowerTile() {
   Block *body = plan.forall.getBody();
-  [[maybe_unused]] Operation *queryLoad = plan.queryLoad.getOperation();
   Operation *tileEnd = plan.warpSpecialize()
                            ? plan.warpSpecialization.getOperation()
                            : plan.finalize.getOperation();
-  assert(queryLoad->getBlock() == body && tileEnd->getBlock() == body &&
+  assert(plan.queryLoad.getOperation()->getBlock() == body &&
+         tileEnd->getBlock() == body &&
          "the plan reader's verifyTileTopLevel and Q's wait before the kv ops");
   SmallVector<Operation *> ops;
   for (Operation &op : body->without_terminator()) {
