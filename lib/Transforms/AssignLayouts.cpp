@@ -8,7 +8,11 @@
 // Where every tile value of a GPU tile lives, as the encoding of its tensor
 // type (Triton's layout encodings): S, P and O in wgmma accumulator
 // fragments over the consumer warpgroups, m and l in the rows of those
-// fragments, Q, K and V as swizzled shared-memory atoms. The kernel lowering
+// fragments, Q, K and V as swizzled shared-memory atoms. attn.finalize's O
+// and LSE stay in the consumers' registers (the accumulator's layout and its
+// rows'), and so do the results of attn.warp_specialize that yield them,
+// until the forall's terminator stores their valid rows (tensor.extract_slice
+// and tensor.parallel_insert_slice, in plain types). The kernel lowering
 // reads the layouts off the types.
 //
 //===----------------------------------------------------------------------===//
@@ -20,6 +24,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Diagnostics.h"
 
@@ -43,8 +48,8 @@ struct TileLayouts {
 
   /// The layout of a tile value of type `type`: 2-D f32 tiles are
   /// accumulators, 1-D f32 tensors their row vectors, 2-D 16-bit tiles
-  /// shared-memory tiles (but attn.truncate's: the accumulator's); null for
-  /// other types and for types with an encoding.
+  /// shared-memory tiles (but attn.truncate's and attn.finalize's O: the
+  /// accumulator's); null for other types and for types with an encoding.
   Attribute layoutOf(Type type) const {
     auto tensor = dyn_cast<RankedTensorType>(type);
     if (!tensor || tensor.getEncoding())
@@ -71,12 +76,17 @@ struct TileLayouts {
 };
 
 /// Whether `op`'s results are tile values in registers or shared memory:
-/// every attn tile op but attn.finalize (whose results are the tile's rows
-/// of the output in global memory) and the region ops (attn.yield passes
-/// attn.finalize's results on).
+/// every attn tile op but the region ops (attn.warp_specialize's results
+/// take the types its consumer region yields) and the untiled attention.
 bool hasTileResults(Operation *op) {
   return isa_and_nonnull<AttnDialect>(op->getDialect()) &&
-         !isa<FinalizeOp, WarpSpecializeOp, AttentionOp, YieldOp>(op);
+         !isa<WarpSpecializeOp, AttentionOp, YieldOp>(op);
+}
+
+/// Whether `op` rounds an accumulator into a 16-bit tile in the same
+/// registers (P for the P V GEMM, the normalized O).
+bool keepsAccumulatorLayout(Operation *op) {
+  return isa<TruncateOp, FinalizeOp>(op);
 }
 
 /// The new types of one tile's values, all found before any is changed.
@@ -101,15 +111,16 @@ public:
       } else if (hasTileResults(op)) {
         llvm::append_range(values, op->getResults());
       }
-      if (!values.empty() || isa<FinalizeOp>(op))
+      if (!values.empty())
         readers.push_back(op);
       for (Value v : values) {
         if (!layouts.layoutOf(v.getType()))
           continue;
-        // A rounded P stays in the accumulator's registers.
-        RankedTensorType type = layouts.encode(
-            v.getType(),
-            isa<TruncateOp>(op) ? Attribute(layouts.accumulator) : Attribute());
+        bool is2D = cast<RankedTensorType>(v.getType()).getRank() == 2;
+        RankedTensorType type =
+            layouts.encode(v.getType(), is2D && keepsAccumulatorLayout(op)
+                                            ? Attribute(layouts.accumulator)
+                                            : Attribute());
         if (!type)
           return WalkResult::interrupt();
         retyped.try_emplace(v, type);
@@ -118,6 +129,14 @@ public:
     });
     if (walk.wasInterrupted())
       return false;
+    // attn.warp_specialize's results are what its consumer region yields.
+    forall.getBody()->walk([&](WarpSpecializeOp ws) {
+      auto yield = cast<YieldOp>(ws.getConsumer().front().getTerminator());
+      for (auto [result, yielded] :
+           llvm::zip_equal(ws.getResults(), yield.getValues()))
+        if (Type type = retyped.lookup(yielded))
+          retyped.try_emplace(result, type);
+    });
     for (Operation *op : readers) {
       auto loop = dyn_cast<scf::ForOp>(op);
       for (OpOperand &operand : op->getOpOperands()) {
@@ -167,13 +186,22 @@ public:
 
 private:
   /// Whether `use` may read its value as `type`: an attn tile op (their
-  /// verifiers compare shapes), or a kv loop's initial value or yield whose
-  /// carried value gets the same type. Not attn.yield: the results of
-  /// attn.warp_specialize are attn.finalize's, in plain types.
+  /// verifiers compare shapes), a kv loop's initial value or yield, or an
+  /// attn.yield of attn.warp_specialize, whose carried value or result gets
+  /// the same type, or the store of the tile's result by the forall's
+  /// terminator (a tensor.parallel_insert_slice of it, or of its valid rows'
+  /// tensor.extract_slice, a plain tensor).
   bool takesLayout(OpOperand &use, Type type) const {
     Operation *owner = use.getOwner();
-    if (hasTileResults(owner) || isa<FinalizeOp>(owner))
+    if (hasTileResults(owner))
       return true;
+    if (auto slice = dyn_cast<tensor::ExtractSliceOp>(owner))
+      return use.get() == slice.getSource();
+    if (auto insert = dyn_cast<tensor::ParallelInsertSliceOp>(owner))
+      return use.get() == insert.getSource();
+    if (auto yield = dyn_cast<YieldOp>(owner))
+      if (auto ws = dyn_cast<WarpSpecializeOp>(yield->getParentOp()))
+        return retyped.lookup(ws.getResult(use.getOperandNumber())) == type;
     if (auto loop = dyn_cast<scf::ForOp>(owner))
       return use.getOperandNumber() >= loop.getNumControlOperands() &&
              retyped.lookup(loop.getTiedLoopRegionIterArg(&use)) == type;

@@ -159,14 +159,14 @@ module {
         } else {
           scf.yield %37#2 : tensor<128x64xf32, #acc>
         }
-        %output, %lse = attn.finalize %38, %37#1, %37#0 scale %arg3 mask = causal : tensor<128x64xf32, #acc>, tensor<128xf32, #rows> -> tensor<128x64xbf16>
+        %output, %lse = attn.finalize %38, %37#1, %37#0 scale %arg3 mask = causal : tensor<128x64xf32, #acc>, tensor<128xf32, #rows> -> tensor<128x64xbf16, #acc>
         attn.wait_turn warpgroup(0)
-        attn.yield %output, %lse : tensor<128x64xbf16>, tensor<128xf32>
-      } : tensor<128x64xbf16>, tensor<128xf32>
+        attn.yield %output, %lse : tensor<128x64xbf16, #acc>, tensor<128xf32, #rows>
+      } : tensor<128x64xbf16, #acc>, tensor<128xf32, #rows>
       %28 = arith.subi %dim_3, %8 : index
       %29 = arith.minsi %28, %c128 : index
-      %extracted_slice = tensor.extract_slice %27#0[0, 0] [%29, 64] [1, 1] : tensor<128x64xbf16> to tensor<?x64xbf16>
-      %extracted_slice_8 = tensor.extract_slice %27#1[0] [%29] [1] : tensor<128xf32> to tensor<?xf32>
+      %extracted_slice = tensor.extract_slice %27#0[0, 0] [%29, 64] [1, 1] : tensor<128x64xbf16, #acc> to tensor<?x64xbf16>
+      %extracted_slice_8 = tensor.extract_slice %27#1[0] [%29] [1] : tensor<128xf32, #rows> to tensor<?xf32>
       scf.forall.in_parallel {
         tensor.parallel_insert_slice %extracted_slice into %arg7[%arg4, %arg5, %8, 0] [1, 1, %29, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x8x?x64xbf16>
         tensor.parallel_insert_slice %extracted_slice_8 into %arg8[%arg4, %arg5, %8] [1, 1, %29] [1, 1, 1] : tensor<?xf32> into tensor<?x8x?xf32>
@@ -319,14 +319,14 @@ module {
         } else {
           scf.yield %37#2 : tensor<128x64xf32, #acc>
         }
-        %output, %lse = attn.finalize %38, %37#1, %37#0 scale %arg3 mask = causal : tensor<128x64xf32, #acc>, tensor<128xf32, #rows> -> tensor<128x64xbf16>
+        %output, %lse = attn.finalize %38, %37#1, %37#0 scale %arg3 mask = causal : tensor<128x64xf32, #acc>, tensor<128xf32, #rows> -> tensor<128x64xbf16, #acc>
         attn.wait_turn warpgroup(0)
-        attn.yield %output, %lse : tensor<128x64xbf16>, tensor<128xf32>
-      } : tensor<128x64xbf16>, tensor<128xf32>
+        attn.yield %output, %lse : tensor<128x64xbf16, #acc>, tensor<128xf32, #rows>
+      } : tensor<128x64xbf16, #acc>, tensor<128xf32, #rows>
       %28 = arith.subi %dim_3, %8 : index
       %29 = arith.minsi %28, %c128 : index
-      %extracted_slice = tensor.extract_slice %27#0[0, 0] [%29, 64] [1, 1] : tensor<128x64xbf16> to tensor<?x64xbf16>
-      %extracted_slice_8 = tensor.extract_slice %27#1[0] [%29] [1] : tensor<128xf32> to tensor<?xf32>
+      %extracted_slice = tensor.extract_slice %27#0[0, 0] [%29, 64] [1, 1] : tensor<128x64xbf16, #acc> to tensor<?x64xbf16>
+      %extracted_slice_8 = tensor.extract_slice %27#1[0] [%29] [1] : tensor<128xf32, #rows> to tensor<?xf32>
       scf.forall.in_parallel {
         tensor.parallel_insert_slice %extracted_slice into %arg7[%arg4, %arg5, %8, 0] [1, 1, %29, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x8x?x64xbf16>
         tensor.parallel_insert_slice %extracted_slice_8 into %arg8[%arg4, %arg5, %8] [1, 1, %29] [1, 1, 1] : tensor<?xf32> into tensor<?x8x?xf32>

@@ -92,13 +92,13 @@ func.func @dynamic_combine_shape(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2
         scf.yield %24, %28, %30 : tensor<64xf32, #rows>, tensor<64xf32, #rows>, tensor<64x64xf32, #acc>
       } {attn.kv_range = "tail"}
       attn.launch_dependents
-      %output_10, %lse_11 = attn.finalize %20#2, %20#1, %20#0 scale %arg3 : tensor<64x64xf32, #acc>, tensor<64xf32, #rows> -> tensor<64x64xf32>
-      attn.yield %output_10, %lse_11 : tensor<64x64xf32>, tensor<64xf32>
-    } : tensor<64x64xf32>, tensor<64xf32>
+      %output_10, %lse_11 = attn.finalize %20#2, %20#1, %20#0 scale %arg3 : tensor<64x64xf32, #acc>, tensor<64xf32, #rows> -> tensor<64x64xf32, #acc>
+      attn.yield %output_10, %lse_11 : tensor<64x64xf32, #acc>, tensor<64xf32, #rows>
+    } : tensor<64x64xf32, #acc>, tensor<64xf32, #rows>
     %17 = arith.subi %dim_3, %5 : index
     %18 = arith.minsi %17, %c64 : index
-    %extracted_slice = tensor.extract_slice %16#0[0, 0] [%18, 64] [1, 1] : tensor<64x64xf32> to tensor<?x64xf32>
-    %extracted_slice_9 = tensor.extract_slice %16#1[0] [%18] [1] : tensor<64xf32> to tensor<?xf32>
+    %extracted_slice = tensor.extract_slice %16#0[0, 0] [%18, 64] [1, 1] : tensor<64x64xf32, #acc> to tensor<?x64xf32>
+    %extracted_slice_9 = tensor.extract_slice %16#1[0] [%18] [1] : tensor<64xf32, #rows> to tensor<?xf32>
     scf.forall.in_parallel {
       tensor.parallel_insert_slice %extracted_slice into %arg8[%arg7, %arg4, %arg5, %5, 0] [1, 1, 1, %18, 64] [1, 1, 1, 1, 1] : tensor<?x64xf32> into tensor<4x?x2x?x64xf32>
       tensor.parallel_insert_slice %extracted_slice_9 into %arg9[%arg7, %arg4, %arg5, %5] [1, 1, 1, %18] [1, 1, 1, 1] : tensor<?xf32> into tensor<4x?x2x?xf32>
@@ -203,13 +203,13 @@ func.func @two_combines(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf1
         scf.yield %24, %28, %30 : tensor<64xf32, #rows>, tensor<64xf32, #rows>, tensor<64x64xf32, #acc>
       } {attn.kv_range = "tail"}
       attn.launch_dependents
-      %output_10, %lse_11 = attn.finalize %20#2, %20#1, %20#0 scale %arg3 : tensor<64x64xf32, #acc>, tensor<64xf32, #rows> -> tensor<64x64xf32>
-      attn.yield %output_10, %lse_11 : tensor<64x64xf32>, tensor<64xf32>
-    } : tensor<64x64xf32>, tensor<64xf32>
+      %output_10, %lse_11 = attn.finalize %20#2, %20#1, %20#0 scale %arg3 : tensor<64x64xf32, #acc>, tensor<64xf32, #rows> -> tensor<64x64xf32, #acc>
+      attn.yield %output_10, %lse_11 : tensor<64x64xf32, #acc>, tensor<64xf32, #rows>
+    } : tensor<64x64xf32, #acc>, tensor<64xf32, #rows>
     %17 = arith.subi %dim_3, %5 : index
     %18 = arith.minsi %17, %c64 : index
-    %extracted_slice = tensor.extract_slice %16#0[0, 0] [%18, 64] [1, 1] : tensor<64x64xf32> to tensor<?x64xf32>
-    %extracted_slice_9 = tensor.extract_slice %16#1[0] [%18] [1] : tensor<64xf32> to tensor<?xf32>
+    %extracted_slice = tensor.extract_slice %16#0[0, 0] [%18, 64] [1, 1] : tensor<64x64xf32, #acc> to tensor<?x64xf32>
+    %extracted_slice_9 = tensor.extract_slice %16#1[0] [%18] [1] : tensor<64xf32, #rows> to tensor<?xf32>
     scf.forall.in_parallel {
       tensor.parallel_insert_slice %extracted_slice into %arg8[%arg7, %arg4, %arg5, %5, 0] [1, 1, 1, %18, 64] [1, 1, 1, 1, 1] : tensor<?x64xf32> into tensor<4x?x2x?x64xf32>
       tensor.parallel_insert_slice %extracted_slice_9 into %arg9[%arg7, %arg4, %arg5, %5] [1, 1, 1, %18] [1, 1, 1, 1] : tensor<?xf32> into tensor<4x?x2x?xf32>
@@ -311,13 +311,13 @@ func.func @combine_element_type(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x
         scf.yield %24, %28, %30 : tensor<64xf32, #rows>, tensor<64xf32, #rows>, tensor<64x64xf32, #acc>
       } {attn.kv_range = "tail"}
       attn.launch_dependents
-      %output_10, %lse_11 = attn.finalize %20#2, %20#1, %20#0 scale %arg3 : tensor<64x64xf32, #acc>, tensor<64xf32, #rows> -> tensor<64x64xf32>
-      attn.yield %output_10, %lse_11 : tensor<64x64xf32>, tensor<64xf32>
-    } : tensor<64x64xf32>, tensor<64xf32>
+      %output_10, %lse_11 = attn.finalize %20#2, %20#1, %20#0 scale %arg3 : tensor<64x64xf32, #acc>, tensor<64xf32, #rows> -> tensor<64x64xf32, #acc>
+      attn.yield %output_10, %lse_11 : tensor<64x64xf32, #acc>, tensor<64xf32, #rows>
+    } : tensor<64x64xf32, #acc>, tensor<64xf32, #rows>
     %17 = arith.subi %dim_3, %5 : index
     %18 = arith.minsi %17, %c64 : index
-    %extracted_slice = tensor.extract_slice %16#0[0, 0] [%18, 64] [1, 1] : tensor<64x64xf32> to tensor<?x64xf32>
-    %extracted_slice_9 = tensor.extract_slice %16#1[0] [%18] [1] : tensor<64xf32> to tensor<?xf32>
+    %extracted_slice = tensor.extract_slice %16#0[0, 0] [%18, 64] [1, 1] : tensor<64x64xf32, #acc> to tensor<?x64xf32>
+    %extracted_slice_9 = tensor.extract_slice %16#1[0] [%18] [1] : tensor<64xf32, #rows> to tensor<?xf32>
     scf.forall.in_parallel {
       tensor.parallel_insert_slice %extracted_slice into %arg8[%arg7, %arg4, %arg5, %5, 0] [1, 1, 1, %18, 64] [1, 1, 1, 1, 1] : tensor<?x64xf32> into tensor<4x?x2x?x64xf32>
       tensor.parallel_insert_slice %extracted_slice_9 into %arg9[%arg7, %arg4, %arg5, %5] [1, 1, 1, %18] [1, 1, 1, 1] : tensor<?xf32> into tensor<4x?x2x?xf32>

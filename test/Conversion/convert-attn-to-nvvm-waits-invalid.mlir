@@ -139,13 +139,13 @@
         } else {
           scf.yield %37#2 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
         }
-        %output, %lse = attn.finalize %38, %37#1, %37#0 scale %arg3 mask = causal : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>> -> tensor<128x64xbf16>
-        attn.yield %output, %lse : tensor<128x64xbf16>, tensor<128xf32>
-      } : tensor<128x64xbf16>, tensor<128xf32>
+        %output, %lse = attn.finalize %38, %37#1, %37#0 scale %arg3 mask = causal : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>> -> tensor<128x64xbf16, #attn.wgmma_accumulator<warpgroups = 2>>
+        attn.yield %output, %lse : tensor<128x64xbf16, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+      } : tensor<128x64xbf16, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
       %28 = arith.subi %dim_3, %8 : index
       %29 = arith.minsi %28, %c128 : index
-      %extracted_slice = tensor.extract_slice %27#0[0, 0] [%29, 64] [1, 1] : tensor<128x64xbf16> to tensor<?x64xbf16>
-      %extracted_slice_8 = tensor.extract_slice %27#1[0] [%29] [1] : tensor<128xf32> to tensor<?xf32>
+      %extracted_slice = tensor.extract_slice %27#0[0, 0] [%29, 64] [1, 1] : tensor<128x64xbf16, #attn.wgmma_accumulator<warpgroups = 2>> to tensor<?x64xbf16>
+      %extracted_slice_8 = tensor.extract_slice %27#1[0] [%29] [1] : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>> to tensor<?xf32>
       scf.forall.in_parallel {
         tensor.parallel_insert_slice %extracted_slice into %arg7[%arg4, %arg5, %8, 0] [1, 1, %29, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x8x?x64xbf16>
         tensor.parallel_insert_slice %extracted_slice_8 into %arg8[%arg4, %arg5, %8] [1, 1, %29] [1, 1, 1] : tensor<?xf32> into tensor<?x8x?xf32>
@@ -290,13 +290,13 @@
         } else {
           scf.yield %37#2 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
         }
-        %output, %lse = attn.finalize %38, %37#1, %37#0 scale %arg3 mask = causal : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>> -> tensor<128x64xbf16>
-        attn.yield %output, %lse : tensor<128x64xbf16>, tensor<128xf32>
-      } : tensor<128x64xbf16>, tensor<128xf32>
+        %output, %lse = attn.finalize %38, %37#1, %37#0 scale %arg3 mask = causal : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>> -> tensor<128x64xbf16, #attn.wgmma_accumulator<warpgroups = 2>>
+        attn.yield %output, %lse : tensor<128x64xbf16, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+      } : tensor<128x64xbf16, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
       %28 = arith.subi %dim_3, %8 : index
       %29 = arith.minsi %28, %c128 : index
-      %extracted_slice = tensor.extract_slice %27#0[0, 0] [%29, 64] [1, 1] : tensor<128x64xbf16> to tensor<?x64xbf16>
-      %extracted_slice_8 = tensor.extract_slice %27#1[0] [%29] [1] : tensor<128xf32> to tensor<?xf32>
+      %extracted_slice = tensor.extract_slice %27#0[0, 0] [%29, 64] [1, 1] : tensor<128x64xbf16, #attn.wgmma_accumulator<warpgroups = 2>> to tensor<?x64xbf16>
+      %extracted_slice_8 = tensor.extract_slice %27#1[0] [%29] [1] : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>> to tensor<?xf32>
       scf.forall.in_parallel {
         tensor.parallel_insert_slice %extracted_slice into %arg7[%arg4, %arg5, %8, 0] [1, 1, %29, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x8x?x64xbf16>
         tensor.parallel_insert_slice %extracted_slice_8 into %arg8[%arg4, %arg5, %8] [1, 1, %29] [1, 1, 1] : tensor<?xf32> into tensor<?x8x?xf32>
@@ -441,13 +441,13 @@
         } else {
           scf.yield %37#2 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
         }
-        %output, %lse = attn.finalize %38, %37#1, %37#0 scale %arg3 mask = causal : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>> -> tensor<128x64xbf16>
-        attn.yield %output, %lse : tensor<128x64xbf16>, tensor<128xf32>
-      } : tensor<128x64xbf16>, tensor<128xf32>
+        %output, %lse = attn.finalize %38, %37#1, %37#0 scale %arg3 mask = causal : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>> -> tensor<128x64xbf16, #attn.wgmma_accumulator<warpgroups = 2>>
+        attn.yield %output, %lse : tensor<128x64xbf16, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+      } : tensor<128x64xbf16, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
       %28 = arith.subi %dim_3, %8 : index
       %29 = arith.minsi %28, %c128 : index
-      %extracted_slice = tensor.extract_slice %27#0[0, 0] [%29, 64] [1, 1] : tensor<128x64xbf16> to tensor<?x64xbf16>
-      %extracted_slice_8 = tensor.extract_slice %27#1[0] [%29] [1] : tensor<128xf32> to tensor<?xf32>
+      %extracted_slice = tensor.extract_slice %27#0[0, 0] [%29, 64] [1, 1] : tensor<128x64xbf16, #attn.wgmma_accumulator<warpgroups = 2>> to tensor<?x64xbf16>
+      %extracted_slice_8 = tensor.extract_slice %27#1[0] [%29] [1] : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>> to tensor<?xf32>
       scf.forall.in_parallel {
         tensor.parallel_insert_slice %extracted_slice into %arg7[%arg4, %arg5, %8, 0] [1, 1, %29, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x8x?x64xbf16>
         tensor.parallel_insert_slice %extracted_slice_8 into %arg8[%arg4, %arg5, %8] [1, 1, %29] [1, 1, 1] : tensor<?xf32> into tensor<?x8x?xf32>
@@ -592,13 +592,13 @@
         } else {
           scf.yield %37#2 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
         }
-        %output, %lse = attn.finalize %38, %37#1, %37#0 scale %arg3 mask = causal : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>> -> tensor<128x64xbf16>
-        attn.yield %output, %lse : tensor<128x64xbf16>, tensor<128xf32>
-      } : tensor<128x64xbf16>, tensor<128xf32>
+        %output, %lse = attn.finalize %38, %37#1, %37#0 scale %arg3 mask = causal : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>> -> tensor<128x64xbf16, #attn.wgmma_accumulator<warpgroups = 2>>
+        attn.yield %output, %lse : tensor<128x64xbf16, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+      } : tensor<128x64xbf16, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
       %28 = arith.subi %dim_3, %8 : index
       %29 = arith.minsi %28, %c128 : index
-      %extracted_slice = tensor.extract_slice %27#0[0, 0] [%29, 64] [1, 1] : tensor<128x64xbf16> to tensor<?x64xbf16>
-      %extracted_slice_8 = tensor.extract_slice %27#1[0] [%29] [1] : tensor<128xf32> to tensor<?xf32>
+      %extracted_slice = tensor.extract_slice %27#0[0, 0] [%29, 64] [1, 1] : tensor<128x64xbf16, #attn.wgmma_accumulator<warpgroups = 2>> to tensor<?x64xbf16>
+      %extracted_slice_8 = tensor.extract_slice %27#1[0] [%29] [1] : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>> to tensor<?xf32>
       scf.forall.in_parallel {
         tensor.parallel_insert_slice %extracted_slice into %arg7[%arg4, %arg5, %8, 0] [1, 1, %29, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x8x?x64xbf16>
         tensor.parallel_insert_slice %extracted_slice_8 into %arg8[%arg4, %arg5, %8] [1, 1, %29] [1, 1, 1] : tensor<?xf32> into tensor<?x8x?xf32>
@@ -692,11 +692,11 @@
         attn.wait_gemms pending(0)
         scf.yield %36, %40, %42 : tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>, tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>
       } {attn.kv_range = "tail"}
-      %output, %lse = attn.finalize %28#2, %28#1, %28#0 scale %arg3 mask = causal : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>> -> tensor<64x64xbf16>
+      %output, %lse = attn.finalize %28#2, %28#1, %28#0 scale %arg3 mask = causal : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>> -> tensor<64x64xbf16, #attn.wgmma_accumulator<warpgroups = 1>>
       %29 = arith.subi %dim_3, %8 : index
       %30 = arith.minsi %29, %c64 : index
-      %extracted_slice = tensor.extract_slice %output[0, 0] [%30, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
-      %extracted_slice_9 = tensor.extract_slice %lse[0] [%30] [1] : tensor<64xf32> to tensor<?xf32>
+      %extracted_slice = tensor.extract_slice %output[0, 0] [%30, 64] [1, 1] : tensor<64x64xbf16, #attn.wgmma_accumulator<warpgroups = 1>> to tensor<?x64xbf16>
+      %extracted_slice_9 = tensor.extract_slice %lse[0] [%30] [1] : tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>> to tensor<?xf32>
       scf.forall.in_parallel {
         tensor.parallel_insert_slice %extracted_slice into %arg7[%arg4, %arg5, %8, 0] [1, 1, %30, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x8x?x64xbf16>
         tensor.parallel_insert_slice %extracted_slice_9 into %arg8[%arg4, %arg5, %8] [1, 1, %30] [1, 1, 1] : tensor<?xf32> into tensor<?x8x?xf32>
@@ -842,13 +842,13 @@
         } else {
           scf.yield %37#2 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
         }
-        %output, %lse = attn.finalize %38, %37#1, %37#0 scale %arg3 mask = causal : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>> -> tensor<128x64xbf16>
-        attn.yield %output, %lse : tensor<128x64xbf16>, tensor<128xf32>
-      } : tensor<128x64xbf16>, tensor<128xf32>
+        %output, %lse = attn.finalize %38, %37#1, %37#0 scale %arg3 mask = causal : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>> -> tensor<128x64xbf16, #attn.wgmma_accumulator<warpgroups = 2>>
+        attn.yield %output, %lse : tensor<128x64xbf16, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+      } : tensor<128x64xbf16, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
       %28 = arith.subi %dim_3, %8 : index
       %29 = arith.minsi %28, %c128 : index
-      %extracted_slice = tensor.extract_slice %27#0[0, 0] [%29, 64] [1, 1] : tensor<128x64xbf16> to tensor<?x64xbf16>
-      %extracted_slice_8 = tensor.extract_slice %27#1[0] [%29] [1] : tensor<128xf32> to tensor<?xf32>
+      %extracted_slice = tensor.extract_slice %27#0[0, 0] [%29, 64] [1, 1] : tensor<128x64xbf16, #attn.wgmma_accumulator<warpgroups = 2>> to tensor<?x64xbf16>
+      %extracted_slice_8 = tensor.extract_slice %27#1[0] [%29] [1] : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>> to tensor<?xf32>
       scf.forall.in_parallel {
         tensor.parallel_insert_slice %extracted_slice into %arg7[%arg4, %arg5, %8, 0] [1, 1, %29, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x8x?x64xbf16>
         tensor.parallel_insert_slice %extracted_slice_8 into %arg8[%arg4, %arg5, %8] [1, 1, %29] [1, 1, 1] : tensor<?xf32> into tensor<?x8x?xf32>
@@ -995,13 +995,13 @@
         } else {
           scf.yield %37#2 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
         }
-        %output, %lse = attn.finalize %38, %37#1, %37#0 scale %arg3 mask = causal : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>> -> tensor<128x64xbf16>
-        attn.yield %output, %lse : tensor<128x64xbf16>, tensor<128xf32>
-      } : tensor<128x64xbf16>, tensor<128xf32>
+        %output, %lse = attn.finalize %38, %37#1, %37#0 scale %arg3 mask = causal : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>> -> tensor<128x64xbf16, #attn.wgmma_accumulator<warpgroups = 2>>
+        attn.yield %output, %lse : tensor<128x64xbf16, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+      } : tensor<128x64xbf16, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
       %28 = arith.subi %dim_3, %8 : index
       %29 = arith.minsi %28, %c128 : index
-      %extracted_slice = tensor.extract_slice %27#0[0, 0] [%29, 64] [1, 1] : tensor<128x64xbf16> to tensor<?x64xbf16>
-      %extracted_slice_8 = tensor.extract_slice %27#1[0] [%29] [1] : tensor<128xf32> to tensor<?xf32>
+      %extracted_slice = tensor.extract_slice %27#0[0, 0] [%29, 64] [1, 1] : tensor<128x64xbf16, #attn.wgmma_accumulator<warpgroups = 2>> to tensor<?x64xbf16>
+      %extracted_slice_8 = tensor.extract_slice %27#1[0] [%29] [1] : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>> to tensor<?xf32>
       scf.forall.in_parallel {
         tensor.parallel_insert_slice %extracted_slice into %arg7[%arg4, %arg5, %8, 0] [1, 1, %29, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x8x?x64xbf16>
         tensor.parallel_insert_slice %extracted_slice_8 into %arg8[%arg4, %arg5, %8] [1, 1, %29] [1, 1, 1] : tensor<?xf32> into tensor<?x8x?xf32>
@@ -1148,13 +1148,13 @@
         } else {
           scf.yield %37#2 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
         }
-        %output, %lse = attn.finalize %38, %37#1, %37#0 scale %arg3 mask = causal : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>> -> tensor<128x64xbf16>
-        attn.yield %output, %lse : tensor<128x64xbf16>, tensor<128xf32>
-      } : tensor<128x64xbf16>, tensor<128xf32>
+        %output, %lse = attn.finalize %38, %37#1, %37#0 scale %arg3 mask = causal : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>> -> tensor<128x64xbf16, #attn.wgmma_accumulator<warpgroups = 2>>
+        attn.yield %output, %lse : tensor<128x64xbf16, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+      } : tensor<128x64xbf16, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
       %28 = arith.subi %dim_3, %8 : index
       %29 = arith.minsi %28, %c128 : index
-      %extracted_slice = tensor.extract_slice %27#0[0, 0] [%29, 64] [1, 1] : tensor<128x64xbf16> to tensor<?x64xbf16>
-      %extracted_slice_8 = tensor.extract_slice %27#1[0] [%29] [1] : tensor<128xf32> to tensor<?xf32>
+      %extracted_slice = tensor.extract_slice %27#0[0, 0] [%29, 64] [1, 1] : tensor<128x64xbf16, #attn.wgmma_accumulator<warpgroups = 2>> to tensor<?x64xbf16>
+      %extracted_slice_8 = tensor.extract_slice %27#1[0] [%29] [1] : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>> to tensor<?xf32>
       scf.forall.in_parallel {
         tensor.parallel_insert_slice %extracted_slice into %arg7[%arg4, %arg5, %8, 0] [1, 1, %29, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x8x?x64xbf16>
         tensor.parallel_insert_slice %extracted_slice_8 into %arg8[%arg4, %arg5, %8] [1, 1, %29] [1, 1, 1] : tensor<?xf32> into tensor<?x8x?xf32>
@@ -1300,13 +1300,13 @@
         } else {
           scf.yield %37#2 : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>
         }
-        %output, %lse = attn.finalize %38, %37#1, %37#0 scale %arg3 mask = causal : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>> -> tensor<128x64xbf16>
-        attn.yield %output, %lse : tensor<128x64xbf16>, tensor<128xf32>
-      } : tensor<128x64xbf16>, tensor<128xf32>
+        %output, %lse = attn.finalize %38, %37#1, %37#0 scale %arg3 mask = causal : tensor<128x64xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>> -> tensor<128x64xbf16, #attn.wgmma_accumulator<warpgroups = 2>>
+        attn.yield %output, %lse : tensor<128x64xbf16, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+      } : tensor<128x64xbf16, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
       %28 = arith.subi %dim_3, %8 : index
       %29 = arith.minsi %28, %c128 : index
-      %extracted_slice = tensor.extract_slice %27#0[0, 0] [%29, 64] [1, 1] : tensor<128x64xbf16> to tensor<?x64xbf16>
-      %extracted_slice_8 = tensor.extract_slice %27#1[0] [%29] [1] : tensor<128xf32> to tensor<?xf32>
+      %extracted_slice = tensor.extract_slice %27#0[0, 0] [%29, 64] [1, 1] : tensor<128x64xbf16, #attn.wgmma_accumulator<warpgroups = 2>> to tensor<?x64xbf16>
+      %extracted_slice_8 = tensor.extract_slice %27#1[0] [%29] [1] : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>> to tensor<?xf32>
       scf.forall.in_parallel {
         tensor.parallel_insert_slice %extracted_slice into %arg7[%arg4, %arg5, %8, 0] [1, 1, %29, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x8x?x64xbf16>
         tensor.parallel_insert_slice %extracted_slice_8 into %arg8[%arg4, %arg5, %8] [1, 1, %29] [1, 1, 1] : tensor<?xf32> into tensor<?x8x?xf32>
@@ -1400,11 +1400,11 @@
         attn.wait_gemms pending(0)
         scf.yield %36, %40, %42 : tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>, tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>
       } {attn.kv_range = "tail"}
-      %output, %lse = attn.finalize %28#2, %28#1, %28#0 scale %arg3 mask = causal : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>> -> tensor<64x64xbf16>
+      %output, %lse = attn.finalize %28#2, %28#1, %28#0 scale %arg3 mask = causal : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>> -> tensor<64x64xbf16, #attn.wgmma_accumulator<warpgroups = 1>>
       %29 = arith.subi %dim_3, %8 : index
       %30 = arith.minsi %29, %c64 : index
-      %extracted_slice = tensor.extract_slice %output[0, 0] [%30, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
-      %extracted_slice_9 = tensor.extract_slice %lse[0] [%30] [1] : tensor<64xf32> to tensor<?xf32>
+      %extracted_slice = tensor.extract_slice %output[0, 0] [%30, 64] [1, 1] : tensor<64x64xbf16, #attn.wgmma_accumulator<warpgroups = 1>> to tensor<?x64xbf16>
+      %extracted_slice_9 = tensor.extract_slice %lse[0] [%30] [1] : tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>> to tensor<?xf32>
       scf.forall.in_parallel {
         tensor.parallel_insert_slice %extracted_slice into %arg7[%arg4, %arg5, %8, 0] [1, 1, %30, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x8x?x64xbf16>
         tensor.parallel_insert_slice %extracted_slice_9 into %arg8[%arg4, %arg5, %8] [1, 1, %30] [1, 1, 1] : tensor<?xf32> into tensor<?x8x?xf32>
@@ -1498,11 +1498,11 @@
         attn.wait_gemms pending(0)
         scf.yield %36, %40, %42 : tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>, tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>
       } {attn.kv_range = "tail"}
-      %output, %lse = attn.finalize %28#2, %28#1, %28#0 scale %arg3 mask = causal : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>> -> tensor<64x64xbf16>
+      %output, %lse = attn.finalize %28#2, %28#1, %28#0 scale %arg3 mask = causal : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>> -> tensor<64x64xbf16, #attn.wgmma_accumulator<warpgroups = 1>>
       %29 = arith.subi %dim_3, %8 : index
       %30 = arith.minsi %29, %c64 : index
-      %extracted_slice = tensor.extract_slice %output[0, 0] [%30, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
-      %extracted_slice_9 = tensor.extract_slice %lse[0] [%30] [1] : tensor<64xf32> to tensor<?xf32>
+      %extracted_slice = tensor.extract_slice %output[0, 0] [%30, 64] [1, 1] : tensor<64x64xbf16, #attn.wgmma_accumulator<warpgroups = 1>> to tensor<?x64xbf16>
+      %extracted_slice_9 = tensor.extract_slice %lse[0] [%30] [1] : tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>> to tensor<?xf32>
       scf.forall.in_parallel {
         tensor.parallel_insert_slice %extracted_slice into %arg7[%arg4, %arg5, %8, 0] [1, 1, %30, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x8x?x64xbf16>
         tensor.parallel_insert_slice %extracted_slice_9 into %arg8[%arg4, %arg5, %8] [1, 1, %30] [1, 1, 1] : tensor<?xf32> into tensor<?x8x?xf32>
@@ -1596,11 +1596,11 @@
         attn.wait_gemms pending(0)
         scf.yield %36, %40, %42 : tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>, tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>
       } {attn.kv_range = "tail"}
-      %output, %lse = attn.finalize %28#2, %28#1, %28#0 scale %arg3 mask = causal : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>> -> tensor<64x64xbf16>
+      %output, %lse = attn.finalize %28#2, %28#1, %28#0 scale %arg3 mask = causal : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>> -> tensor<64x64xbf16, #attn.wgmma_accumulator<warpgroups = 1>>
       %29 = arith.subi %dim_3, %8 : index
       %30 = arith.minsi %29, %c64 : index
-      %extracted_slice = tensor.extract_slice %output[0, 0] [%30, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
-      %extracted_slice_9 = tensor.extract_slice %lse[0] [%30] [1] : tensor<64xf32> to tensor<?xf32>
+      %extracted_slice = tensor.extract_slice %output[0, 0] [%30, 64] [1, 1] : tensor<64x64xbf16, #attn.wgmma_accumulator<warpgroups = 1>> to tensor<?x64xbf16>
+      %extracted_slice_9 = tensor.extract_slice %lse[0] [%30] [1] : tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>> to tensor<?xf32>
       scf.forall.in_parallel {
         tensor.parallel_insert_slice %extracted_slice into %arg7[%arg4, %arg5, %8, 0] [1, 1, %30, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x8x?x64xbf16>
         tensor.parallel_insert_slice %extracted_slice_9 into %arg8[%arg4, %arg5, %8] [1, 1, %30] [1, 1, 1] : tensor<?xf32> into tensor<?x8x?xf32>
@@ -1695,11 +1695,11 @@
         attn.wait_gemms pending(0)
         scf.yield %36, %40, %42 : tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>>, tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>
       } {attn.kv_range = "tail"}
-      %output, %lse = attn.finalize %28#2, %28#1, %28#0 scale %arg3 mask = causal : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>> -> tensor<64x64xbf16>
+      %output, %lse = attn.finalize %28#2, %28#1, %28#0 scale %arg3 mask = causal : tensor<64x64xf32, #attn.wgmma_accumulator<warpgroups = 1>>, tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>> -> tensor<64x64xbf16, #attn.wgmma_accumulator<warpgroups = 1>>
       %29 = arith.subi %dim_3, %8 : index
       %30 = arith.minsi %29, %c64 : index
-      %extracted_slice = tensor.extract_slice %output[0, 0] [%30, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
-      %extracted_slice_9 = tensor.extract_slice %lse[0] [%30] [1] : tensor<64xf32> to tensor<?xf32>
+      %extracted_slice = tensor.extract_slice %output[0, 0] [%30, 64] [1, 1] : tensor<64x64xbf16, #attn.wgmma_accumulator<warpgroups = 1>> to tensor<?x64xbf16>
+      %extracted_slice_9 = tensor.extract_slice %lse[0] [%30] [1] : tensor<64xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 1>>> to tensor<?xf32>
       scf.forall.in_parallel {
         tensor.parallel_insert_slice %extracted_slice into %arg7[%arg4, %arg5, %8, 0] [1, 1, %30, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x8x?x64xbf16>
         tensor.parallel_insert_slice %extracted_slice_9 into %arg8[%arg4, %arg5, %8] [1, 1, %30] [1, 1, 1] : tensor<?xf32> into tensor<?x8x?xf32>
@@ -1850,13 +1850,13 @@ module {
         } else {
           scf.yield %37#2 : tensor<128x64xf32, #acc>
         }
-        %output, %lse = attn.finalize %38, %37#1, %37#0 scale %arg3 mask = causal : tensor<128x64xf32, #acc>, tensor<128xf32, #rows> -> tensor<128x64xbf16>
-        attn.yield %output, %lse : tensor<128x64xbf16>, tensor<128xf32>
-      } : tensor<128x64xbf16>, tensor<128xf32>
+        %output, %lse = attn.finalize %38, %37#1, %37#0 scale %arg3 mask = causal : tensor<128x64xf32, #acc>, tensor<128xf32, #rows> -> tensor<128x64xbf16, #acc>
+        attn.yield %output, %lse : tensor<128x64xbf16, #acc>, tensor<128xf32, #rows>
+      } : tensor<128x64xbf16, #acc>, tensor<128xf32, #rows>
       %28 = arith.subi %dim_3, %8 : index
       %29 = arith.minsi %28, %c128 : index
-      %extracted_slice = tensor.extract_slice %27#0[0, 0] [%29, 64] [1, 1] : tensor<128x64xbf16> to tensor<?x64xbf16>
-      %extracted_slice_8 = tensor.extract_slice %27#1[0] [%29] [1] : tensor<128xf32> to tensor<?xf32>
+      %extracted_slice = tensor.extract_slice %27#0[0, 0] [%29, 64] [1, 1] : tensor<128x64xbf16, #acc> to tensor<?x64xbf16>
+      %extracted_slice_8 = tensor.extract_slice %27#1[0] [%29] [1] : tensor<128xf32, #rows> to tensor<?xf32>
       scf.forall.in_parallel {
         tensor.parallel_insert_slice %extracted_slice into %arg7[%arg4, %arg5, %8, 0] [1, 1, %29, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x8x?x64xbf16>
         tensor.parallel_insert_slice %extracted_slice_8 into %arg8[%arg4, %arg5, %8] [1, 1, %29] [1, 1, 1] : tensor<?xf32> into tensor<?x8x?xf32>

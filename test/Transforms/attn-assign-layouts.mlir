@@ -40,9 +40,16 @@
 // CHECK:             %[[TAIL:.+]]:3 = scf.for {{.*}} iter_args({{.*}} = %[[FULL]]#0, {{.*}} = %[[FULL]]#1, {{.*}} = %[[FULL]]#2)
 // CHECK-SAME:          -> (tensor<128xf32, #[[$ROWS]]>, tensor<128xf32, #[[$ROWS]]>, tensor<128x64xf32, #[[$ACC]]>)
 // CHECK:               attn.mask {{.*}} : tensor<128x64xf32, #[[$ACC]]>
-// The tile's output rows leave registers: attn.finalize's results are plain.
-// CHECK:             attn.finalize %[[TAIL]]#2, %[[TAIL]]#1, %[[TAIL]]#0 {{.*}} : tensor<128x64xf32, #[[$ACC]]>, tensor<128xf32, #[[$ROWS]]> -> tensor<128x64xbf16>
-// CHECK:             attn.yield {{.*}} : tensor<128x64xbf16>, tensor<128xf32>
+// O and the LSE stay in the consumers' registers up to the forall's
+// terminator, which stores their valid rows (plain tensors).
+// CHECK:             %[[O:.+]], %[[LSE:.+]] = attn.finalize %[[TAIL]]#2, %[[TAIL]]#1, %[[TAIL]]#0 {{.*}} : tensor<128x64xf32, #[[$ACC]]>, tensor<128xf32, #[[$ROWS]]> -> tensor<128x64xbf16, #[[$ACC]]>
+// CHECK:             attn.yield %[[O]], %[[LSE]] : tensor<128x64xbf16, #[[$ACC]]>, tensor<128xf32, #[[$ROWS]]>
+// CHECK:           } : tensor<128x64xbf16, #[[$ACC]]>, tensor<128xf32, #[[$ROWS]]>
+// CHECK:           %[[O_ROWS:.+]] = tensor.extract_slice %{{.+}}#0{{.*}} : tensor<128x64xbf16, #[[$ACC]]> to tensor<?x64xbf16>
+// CHECK:           %[[LSE_ROWS:.+]] = tensor.extract_slice %{{.+}}#1{{.*}} : tensor<128xf32, #[[$ROWS]]> to tensor<?xf32>
+// CHECK:           scf.forall.in_parallel
+// CHECK-NEXT:        tensor.parallel_insert_slice %[[O_ROWS]]
+// CHECK-NEXT:        tensor.parallel_insert_slice %[[LSE_ROWS]]
 
 // ONE-DAG:   #[[$ACC:[a-z0-9_]+]] = #attn.wgmma_accumulator<warpgroups = 1>
 // ONE-DAG:   #[[$ROWS:[a-z0-9_]+]] = #attn.accumulator_rows<#[[$ACC]]>
@@ -69,8 +76,11 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 // the initial max directly; it too is rebuilt with its layout.
 // CHECK-LABEL: func.func @one_block
 // CHECK:         %[[M0:.+]] = arith.constant dense<0xFF800000> : tensor<128xf32, #{{.+}}>
+// CHECK:         %[[WS:.+]]:2 = attn.warp_specialize
 // CHECK:         attn.qk
 // CHECK:         attn.row_max %{{.+}} init %[[M0]] : tensor<128x64xf32, #[[$ACC]]> -> tensor<128xf32, #[[$ROWS]]>
+// A whole static tile is stored as it is.
+// CHECK:         tensor.parallel_insert_slice %[[WS]]#0 {{.*}} : tensor<128x64xbf16, #[[$ACC]]> into tensor<1x4x128x64xbf16>
 func.func @one_block(%q: tensor<1x4x128x64xbf16>, %k: tensor<1x4x64x64xbf16>,
                      %v: tensor<1x4x64x64xbf16>) -> tensor<1x4x128x64xbf16> {
   %o = attn.attention %q, %k, %v

@@ -691,5 +691,11 @@ LogicalResult FinalizeOp::verify() {
     return failure();
   if (shapeOf(getOutput()) != shapeOf(getAcc()))
     return emitOpError("output shape must match acc shape");
+  auto layoutOf = [](Value tile) {
+    return cast<RankedTensorType>(tile.getType()).getEncoding();
+  };
+  if (layoutOf(getOutput()) != layoutOf(getAcc()))
+    return emitOpError("output must have acc's layout: ")
+           << getOutput().getType() << " vs " << getAcc().getType();
   return success();
 }

@@ -30,13 +30,6 @@ LogicalResult verifyRowCount(int64_t rows, WgmmaAccumulatorAttr layout,
 
 } // namespace
 
-Type mlir::attn::withoutTileLayout(Type type) {
-  auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor || !tensor.getEncoding())
-    return type;
-  return RankedTensorType::get(tensor.getShape(), tensor.getElementType());
-}
-
 LogicalResult
 WgmmaAccumulatorAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                              int64_t warpgroups) {

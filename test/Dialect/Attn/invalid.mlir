@@ -679,7 +679,7 @@ func.func @finalize_row_sum(%acc: tensor<128x64xf32>, %l: tensor<64xf32>,
 func.func @finalize_row_max_type(%acc: tensor<128x64xf32>, %l: tensor<128xf32>,
                                  %m: tensor<64xf32>) -> tensor<128x64xbf16> {
   %scale_cst0 = arith.constant 1.0 : f32
-  // expected-error @+1 {{'attn.finalize' op failed to verify that all of {row_sum, row_max} have same type}}
+  // expected-error @+1 {{'attn.finalize' op failed to verify that all of {row_sum, row_max, lse} have same type}}
   %o, %lse = "attn.finalize"(%acc, %l, %m, %scale_cst0)
       : (tensor<128x64xf32>, tensor<128xf32>, tensor<64xf32>, f32) -> (tensor<128x64xbf16>, tensor<128xf32>)
   return %o : tensor<128x64xbf16>
@@ -694,6 +694,20 @@ func.func @finalize_output_shape(%acc: tensor<128x64xf32>, %l: tensor<128xf32>,
   %o, %lse = attn.finalize %acc, %l, %m scale %scale_cst0
       : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x32xbf16>
   return %o : tensor<128x32xbf16>
+}
+
+// -----
+
+#acc = #attn.wgmma_accumulator<warpgroups = 2>
+#rows = #attn.accumulator_rows<#acc>
+func.func @finalize_output_layout(%acc: tensor<128x64xf32, #acc>,
+                                  %l: tensor<128xf32, #rows>,
+                                  %m: tensor<128xf32, #rows>) {
+  %scale_cst0 = arith.constant 1.0 : f32
+  // expected-error @+1 {{'attn.finalize' op output must have acc's layout}}
+  %o, %lse = attn.finalize %acc, %l, %m scale %scale_cst0
+      : tensor<128x64xf32, #acc>, tensor<128xf32, #rows> -> tensor<128x64xbf16>
+  return
 }
 
 // -----

@@ -36,10 +36,6 @@ struct MaskSpec {
   bool hidesKeys() const { return kind != MaskKind::None || window; }
 };
 
-/// `type` without its encoding (a tile layout), for values that leave the
-/// tile's registers and shared memory (attn.finalize's results).
-Type withoutTileLayout(Type type);
-
 /// The element of an i32 index tensor of the attention (cache lengths,
 /// cumulative sequence offsets, a page table) at `indices`, as an index.
 Value extractIndex(OpBuilder &b, Location loc, Value tensor,

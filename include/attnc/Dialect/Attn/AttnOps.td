@@ -627,15 +627,19 @@ def Attn_ScaleRowsOp : Attn_Op<"scale_rows", [Pure, AllTypesMatch<["input", "res
 }
 
 def Attn_FinalizeOp : Attn_Op<"finalize", [Pure,
-    AllTypesMatch<["row_sum", "row_max"]>,
-    TypesMatchWith<"lse is row_sum without its tile layout", "row_sum", "lse",
-                   "::mlir::attn::withoutTileLayout($_self)">]> {
+    AllTypesMatch<["row_sum", "row_max", "lse"]>]> {
   let summary = "normalize the accumulator by the row sum and compute the LSE";
   let description = [{
     `output[i, e] = acc[i, e] / row_sum[i]` rounded to the output element type
     and `lse[i] = scale * row_max[i] + log(row_sum[i])`, where `row_max` is in
     raw-score units. Rows with `row_sum = 0` (no visible key) give output 0
     and LSE -inf.
+
+    The results stay where the operands are: `output` has the layout of
+    `acc` (a GPU tile's #attn.wgmma_accumulator registers) and `lse` that of
+    the row vectors. The forall's terminator stores them (its
+    `tensor.parallel_insert_slice` of their valid rows), which the GPU
+    lowering turns into the tile's O and LSE stores.
 
     `mask` and `window` repeat the attention's mask for the whole tile. The
     kv loops' `attn.mask` ops can fold away for static shapes (when no block
