@@ -1408,13 +1408,19 @@ func.func @launch_dependents_between_loops(%arg0: tensor<?x2x?x64xbf16>, %arg1: 
 
 // -----
 
-// After attn.finalize, the kernel signals its dependents once O is stored.
+// After attn.finalize, the kernel signals its dependents where the op
+// stands: after the kv loop, before the forall's terminator stores O (a
+// dependent waits for the whole grid before it reads O).
 // CHECK-LABEL: llvm.func @launch_dependents_after_finalize(
+// CHECK:         scf.for
 // CHECK-NOT:     griddepcontrol
-// CHECK:         nvvm.cp.async.bulk.tensor.global.shared.cta
+// CHECK:         llvm.call_intrinsic "llvm.nvvm.lg2.approx.ftz.f"
 // CHECK-NOT:     scf.for
 // CHECK:         nvvm.griddepcontrol launch_dependents
-// CHECK-NEXT:    llvm.return
+// CHECK-NOT:     griddepcontrol
+// CHECK:         nvvm.cp.async.bulk.tensor.global.shared.cta
+// CHECK-NOT:     griddepcontrol
+// CHECK:         llvm.return
 func.func @launch_dependents_after_finalize(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
   %scale_cst0 = arith.constant 0.180336878 : f32
   %scale_cst1 = arith.constant 1.250000e-01 : f32

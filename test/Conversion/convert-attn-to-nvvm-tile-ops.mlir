@@ -983,9 +983,10 @@ func.func @truncate_pv(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16
 // attn.finalize with the LSE written: after the loop, each row's partial
 // sums l reduced over the quad (two butterfly shuffles and adds), 1 / l by
 // arith.divf (0 for an empty row, l = 0), O * (1 / l) narrowed to bf16 pairs
-// and stored into shared memory, then one TMA store of the O tile by the
-// warpgroup's first thread. LSE = m scale + ln l (-inf for an empty row) is
-// stored directly by the quad's first thread, for rows below seq_q.
+// and LSE = m scale + ln l (-inf for an empty row). Then the forall's
+// stores: O's pairs into shared memory and one TMA store of the O tile by
+// the warpgroup's first thread; the LSE directly by the quad's first
+// thread, for rows below seq_q.
 // CHECK-LABEL: llvm.func @finalize(
 // CHECK-SAME:    %[[O_MAP:[^:]*]]: !llvm.ptr {{[^}]*}}}, %[[LSE:[^:]*]]: !llvm.ptr<1>, %[[SEQ_Q:[^:]*]]: i32,
 // CHECK:         %[[SCALE:.*]] = arith.constant 1.250000e-01 : f32
@@ -1016,21 +1017,38 @@ func.func @truncate_pv(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16
 // CHECK-NEXT:    %[[O1:.*]] = llvm.extractvalue %[[RES]]#4[1] :
 // CHECK-NEXT:    %[[O2:.*]] = llvm.extractvalue %[[RES]]#4[2] :
 // CHECK-NEXT:    %[[O3:.*]] = llvm.extractvalue %[[RES]]#4[3] :
-// CHECK-DAG:     %[[N0:.*]] = arith.mulf %[[O0]], %[[INV0]] : f32
-// CHECK-DAG:     %[[N1:.*]] = arith.mulf %[[O1]], %[[INV0]] : f32
-// CHECK:         %[[POISON:.*]] = llvm.mlir.poison : vector<2xf32>
+// Registers 4j and 4j + 1 are row r0's, 4j + 2 and 4j + 3 row r0 + 8's.
+// CHECK:         %[[N0:.*]] = arith.mulf %[[O0]], %[[INV0]] : f32
+// CHECK-NEXT:    %[[N1:.*]] = arith.mulf %[[O1]], %[[INV0]] : f32
+// CHECK-NEXT:    arith.mulf %[[O2]], %[[INV1]] : f32
+// CHECK-NEXT:    arith.mulf %[[O3]], %[[INV1]] : f32
+// CHECK-COUNT-28: arith.mulf %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT:    %[[POISON:.*]] = llvm.mlir.poison : vector<2xf32>
 // CHECK-NEXT:    %[[I0:.*]] = arith.constant 0 : i32
 // CHECK-NEXT:    %[[LO:.*]] = llvm.insertelement %[[N0]], %[[POISON]][%[[I0]] : i32] : vector<2xf32>
 // CHECK-NEXT:    %[[I1:.*]] = arith.constant 1 : i32
 // CHECK-NEXT:    %[[PAIR:.*]] = llvm.insertelement %[[N1]], %[[LO]][%[[I1]] : i32] : vector<2xf32>
 // CHECK-NEXT:    %[[NARROW:.*]] = llvm.fptrunc %[[PAIR]] : vector<2xf32> to vector<2xbf16>
-// CHECK-NEXT:    %[[PAIR0:.*]] = llvm.bitcast %[[NARROW]] : vector<2xbf16> to i32
-// CHECK-DAG:     arith.mulf %[[O2]], %[[INV1]] : f32
-// CHECK-DAG:     arith.mulf %[[O3]], %[[INV1]] : f32
+// CHECK-NEXT:    llvm.bitcast %[[NARROW]] : vector<2xbf16> to i32
 // CHECK-COUNT-15: llvm.fptrunc %{{.*}} : vector<2xf32> to vector<2xbf16>
 // CHECK-NOT:     llvm.fptrunc
-// CHECK:         llvm.store %[[PAIR0]], %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr<3>
-// CHECK-COUNT-15: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr<3>
+// Row r0's LSE, then row r0 + 8's.
+// CHECK-DAG:     %[[LN2_0:.*]] = arith.constant 0.693147182 : f32
+// CHECK-DAG:     %[[LG0:.*]] = llvm.call_intrinsic "llvm.nvvm.lg2.approx.ftz.f"(%[[L0]]) : (f32) -> f32
+// CHECK-DAG:     %[[LN0:.*]] = arith.mulf %[[LG0]], %[[LN2_0]] : f32
+// CHECK-DAG:     %[[MS0:.*]] = arith.mulf %[[RES]]#0, %[[SCALE]] : f32
+// CHECK:         %[[V0:.*]] = arith.addf %[[MS0]], %[[LN0]] : f32
+// CHECK-NEXT:    %[[NEG_INF0:.*]] = arith.constant 0xFF800000 : f32
+// CHECK-NEXT:    %[[LSE0:.*]] = arith.select %[[EMPTY0]], %[[NEG_INF0]], %[[V0]] : f32
+// CHECK-DAG:     %[[LN2_1:.*]] = arith.constant 0.693147182 : f32
+// CHECK-DAG:     %[[LG1:.*]] = llvm.call_intrinsic "llvm.nvvm.lg2.approx.ftz.f"(%[[L1]]) : (f32) -> f32
+// CHECK-DAG:     %[[LN1:.*]] = arith.mulf %[[LG1]], %[[LN2_1]] : f32
+// CHECK-DAG:     %[[MS1:.*]] = arith.mulf %[[RES]]#1, %[[SCALE]] : f32
+// CHECK:         %[[V1:.*]] = arith.addf %[[MS1]], %[[LN1]] : f32
+// CHECK-NEXT:    %[[NEG_INF1:.*]] = arith.constant 0xFF800000 : f32
+// CHECK-NEXT:    %[[LSE1:.*]] = arith.select %[[EMPTY1]], %[[NEG_INF1]], %[[V1]] : f32
+// The store of O: its pairs into the output buffer, then TMA.
+// CHECK-COUNT-16: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr<3>
 // CHECK-NOT:     llvm.store
 // CHECK:         nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
 // CHECK:         nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
@@ -1039,30 +1057,16 @@ func.func @truncate_pv(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16
 // CHECK-NEXT:      nvvm.cp.async.bulk.commit.group
 // CHECK-NEXT:      nvvm.cp.async.bulk.wait_group 0 {read}
 // CHECK-NEXT:    }
-// Row r0's LSE, then row r0 + 8's.
+// The store of the LSE.
 // CHECK:         %[[ROW0_IN:.*]] = arith.cmpi slt, %{{.*}}, %[[SEQ_Q]] : i32
 // CHECK-NEXT:    %[[STORE0:.*]] = arith.andi %{{.*}}, %[[ROW0_IN]] : i1
 // CHECK-NEXT:    scf.if %[[STORE0]] {
-// CHECK-DAG:       %[[LN2_0:.*]] = arith.constant 0.693147182 : f32
-// CHECK-DAG:       %[[LG0:.*]] = llvm.call_intrinsic "llvm.nvvm.lg2.approx.ftz.f"(%[[L0]]) : (f32) -> f32
-// CHECK-DAG:       %[[LN0:.*]] = arith.mulf %[[LG0]], %[[LN2_0]] : f32
-// CHECK-DAG:       %[[MS0:.*]] = arith.mulf %[[RES]]#0, %[[SCALE]] : f32
-// CHECK:           %[[V0:.*]] = arith.addf %[[MS0]], %[[LN0]] : f32
-// CHECK-NEXT:      %[[NEG_INF0:.*]] = arith.constant 0xFF800000 : f32
-// CHECK-NEXT:      %[[LSE0:.*]] = arith.select %[[EMPTY0]], %[[NEG_INF0]], %[[V0]] : f32
 // CHECK:           %[[PTR0:.*]] = llvm.getelementptr %[[LSE]][%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
 // CHECK-NEXT:      llvm.store %[[LSE0]], %[[PTR0]] {alignment = 4 : i64} : f32, !llvm.ptr<1>
 // CHECK-NEXT:    }
 // CHECK:         %[[ROW1_IN:.*]] = arith.cmpi slt, %{{.*}}, %[[SEQ_Q]] : i32
 // CHECK-NEXT:    %[[STORE1:.*]] = arith.andi %{{.*}}, %[[ROW1_IN]] : i1
 // CHECK-NEXT:    scf.if %[[STORE1]] {
-// CHECK-DAG:       %[[LN2_1:.*]] = arith.constant 0.693147182 : f32
-// CHECK-DAG:       %[[LG1:.*]] = llvm.call_intrinsic "llvm.nvvm.lg2.approx.ftz.f"(%[[L1]]) : (f32) -> f32
-// CHECK-DAG:       %[[LN1:.*]] = arith.mulf %[[LG1]], %[[LN2_1]] : f32
-// CHECK-DAG:       %[[MS1:.*]] = arith.mulf %[[RES]]#1, %[[SCALE]] : f32
-// CHECK:           %[[V1:.*]] = arith.addf %[[MS1]], %[[LN1]] : f32
-// CHECK-NEXT:      %[[NEG_INF1:.*]] = arith.constant 0xFF800000 : f32
-// CHECK-NEXT:      %[[LSE1:.*]] = arith.select %[[EMPTY1]], %[[NEG_INF1]], %[[V1]] : f32
 // CHECK:           %[[PTR1:.*]] = llvm.getelementptr %[[LSE]][%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
 // CHECK-NEXT:      llvm.store %[[LSE1]], %[[PTR1]] {alignment = 4 : i64} : f32, !llvm.ptr<1>
 // CHECK-NEXT:    }

@@ -183,8 +183,9 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 
 // Ping-pong (two consumer warpgroups): each waits on its own named barrier
 // before its S wgmma and then arrives on the other's; warpgroup 1's
-// pre-arrival is consumed by warpgroup 0 after its O store, so no arrival is
-// pending at exit and the loop body has no branch.
+// pre-arrival is consumed by warpgroup 0 after attn.finalize (where the
+// consumer region waits for it, before the forall stores O), so no arrival
+// is pending at exit and the loop body has no branch.
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
 // RUN:   --attn-warp-specialize --attn-assign-layouts --attn-allocate-shared-memory --attn-insert-waits --convert-attn-to-nvvm | FileCheck %s --check-prefix=PINGPONG
 // PINGPONG-LABEL: llvm.func @causal(
@@ -197,9 +198,10 @@ func.func @causal(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 // PINGPONG-NOT:       scf.if
 // PINGPONG:           nvvm.barrier.arrive id = %{{.*}} number_of_threads = %{{.*}}
 // PINGPONG-NEXT:      nvvm.wgmma.wait.group.sync.aligned 0
-// PINGPONG:         nvvm.cp.async.bulk.wait_group 0 {read}
+// PINGPONG:         llvm.call_intrinsic "llvm.nvvm.lg2.approx.ftz.f"
 // PINGPONG:         scf.if
 // PINGPONG:           nvvm.barrier id = %{{.*}} number_of_threads = %{{.*}}
+// PINGPONG:         nvvm.cp.async.bulk.wait_group 0 {read}
 
 // Without P in registers (the FA3 "no RS" ablation): P goes to shared memory
 // (fenced for the async proxy, one warpgroup barrier) and O += P V is wgmma

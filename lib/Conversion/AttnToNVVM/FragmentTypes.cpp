@@ -39,6 +39,11 @@ FragmentTypeConverter::FragmentTypeConverter(MLIRContext *ctx) {
           results.append(2, IntegerType::get(ctx, 32));
           return success();
         }
+        // A plain tensor (the valid rows the tile's store writes, the
+        // forall's result it writes them into) holds no registers: it
+        // stays as it is, and the store's pattern reads the tile's.
+        if (!layout)
+          return std::nullopt;
         return failure();
       });
   // A tile value that an op the conversion keeps reads stands for its

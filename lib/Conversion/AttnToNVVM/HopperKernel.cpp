@@ -450,21 +450,15 @@ SmallVector<Value> KernelEmitter::lowerQueryLoad(RankedTensorType query) {
   return {c32(0), c32(0)};
 }
 
-/// The forall's body (what the plan reader's verifyTileTopLevel admits),
-/// converted in IR order but for the varlen tile scheduler's
-/// attn.sequence_tile (setTile's) and the scalar arithmetic, which `index`
-/// computes where it is read (lowerScalarOperands). The effect-free ops
-/// after the tile's attn.finalize (or attn.warp_specialize) compute the
-/// forall's result, which attn.finalize's lowering stores: they are not in
-/// the kernel.
+/// The forall's body (what the plan reader's verifyTileTopLevel admits)
+/// and the stores of its terminator, converted in IR order but for the
+/// varlen tile scheduler's attn.sequence_tile (setTile's) and the scalar
+/// arithmetic, which `index` computes where it is read
+/// (lowerScalarOperands).
 LogicalResult KernelEmitter::lowerTile() {
   Block *body = plan.forall.getBody();
-  Operation *tileEnd = plan.warpSpecialize()
-                           ? plan.warpSpecialization.getOperation()
-                           : plan.finalize.getOperation();
   assert(plan.queryLoad.getOperation()->getBlock() == body &&
-         tileEnd->getBlock() == body &&
-         "the plan reader's verifyTileTopLevel and Q's wait before the kv ops");
+         "the plan reader's verifyTileTopLevel");
   SmallVector<Operation *> ops;
   for (Operation &op : body->without_terminator()) {
     // The scalar arithmetic is computed where it is read (`index`).
@@ -473,22 +467,22 @@ LogicalResult KernelEmitter::lowerTile() {
                     llvm::none_of(op.getResultTypes(), [](Type type) {
                       return isa<TensorType>(type);
                     });
-    if (isa<SequenceTileOp>(op) || computed ||
-        (tileEnd->isBeforeInBlock(&op) && isMemoryEffectFree(&op)))
+    if (isa<SequenceTileOp>(op) || computed)
       continue;
     ops.push_back(&op);
   }
+  for (Operation &store : plan.forall.getTerminator().getYieldingOps())
+    ops.push_back(&store);
   return lowerTileOps(ops);
 }
 
-void KernelEmitter::lowerFinalize(Value acc, ValueRange rowSum,
-                                  ValueRange rowMax, Value scale) {
-  MLIRContext *ctx = b.getContext();
-  // O = acc / l through shared memory and a TMA store (which clips rows
-  // past Nq); LSE = m * scale + ln l stored directly. l is each thread's
-  // partial sum: reduce it over the quad first.
+std::pair<Value, KernelEmitter::RowValues>
+KernelEmitter::lowerFinalize(FinalizeOp op, Value acc, ValueRange rowSum,
+                             ValueRange rowMax, Value scale) {
+  // l is each thread's partial sum of its rows: reduce it over the quad
+  // first. A row without a visible key (l = 0) gives O = 0, LSE = -inf.
   RowValues l = {quadReduce(rowSum[0], false), quadReduce(rowSum[1], false)};
-  RowValues empty, inv;
+  RowValues empty, inv, lse;
   for (int r = 0; r < kRowsPerThread; ++r) {
     empty[r] = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, l[r],
                                      cF32(0.0));
@@ -496,34 +490,62 @@ void KernelEmitter::lowerFinalize(Value acc, ValueRange rowSum,
         arith::SelectOp::create(b, loc, empty[r], cF32(0.0),
                                 arith::DivFOp::create(b, loc, cF32(1.0), l[r]));
   }
+  // O = acc / l in the output's registers: f32 values (a split's partial
+  // O), or element pairs rounded to 16 bits.
+  RankedTensorType output = op.getOutput().getType();
   SmallVector<Value> o = unpackTile(acc);
+  SmallVector<Value> values;
+  for (auto [i, value] : llvm::enumerate(o))
+    values.push_back(arith::MulFOp::create(
+        b, loc, value, inv[WgmmaAccumulatorAttr::getRegisterRow(i)]));
+  if (!output.getElementType().isF32())
+    values = packPairs(values, output.getElementType());
+  for (int r = 0; r < kRowsPerThread; ++r) {
+    Value value = arith::AddFOp::create(
+        b, loc, arith::MulFOp::create(b, loc, rowMax[r], scale),
+        arith::MulFOp::create(b, loc, log2(l[r]), cF32(M_LN2)));
+    lse[r] = arith::SelectOp::create(b, loc, empty[r], negInf(), value);
+  }
+  return {pack(values, fragments.convertAccumulatorType(output)), lse};
+}
+
+void KernelEmitter::lowerOutputStore(RankedTensorType type, Value output) {
+  SmallVector<Value> values = unpackTile(output);
+  // A split tile's O is its f32 partial; at one split (chosen at launch)
+  // it is the attention's O, which the tile writes in O's element type.
+  bool partial = type.getElementType().isF32();
+  assert(partial == bool(plan.kvSplit) && "attn-tile's split partials are f32");
   if (singleSplit)
     ifThenElse(
         singleSplit,
         [&]() -> SmallVector<Value> {
-          storeOutputTile(o, inv, singleSplitOutput);
+          storeOutputTile(packPairs(values, plan.elementType()),
+                          singleSplitOutput);
           return {};
         },
         [&]() -> SmallVector<Value> {
-          storePartialOutput(o, inv, outputDest);
+          storePartialOutput(values, outputDest);
           return {};
         });
-  else if (plan.kvSplit)
-    storePartialOutput(o, inv, outputDest);
+  else if (partial)
+    storePartialOutput(values, outputDest);
   else if (plan.varlen)
-    storeSequenceRows(o, inv, outputDest);
+    storeSequenceRows(values, outputDest);
   else
-    storeOutputTile(o, inv, outputDest);
-  if (!lseDest)
-    return;
+    storeOutputTile(values, outputDest);
+}
+
+void KernelEmitter::lowerLseStore(ValueRange lse) {
+  assert(lseDest && "buildKernelAbi gives a kernel that stores the LSE its "
+                    "pointer");
   // At one split the LSE goes to the caller's buffer, or nowhere.
-  Value lse = lseDest, lseWritten;
+  Value dest = lseDest, lseWritten;
   if (singleSplit && singleSplitLse)
-    lse = arith::SelectOp::create(b, loc, singleSplit, singleSplitLse, lse);
+    dest = arith::SelectOp::create(b, loc, singleSplit, singleSplitLse, dest);
   else if (singleSplit)
     lseWritten = arith::XOrIOp::create(
         b, loc, singleSplit, arith::ConstantIntOp::create(b, loc, 1, 1));
-  auto globalPtr = LLVM::LLVMPointerType::get(ctx, 1);
+  auto globalPtr = LLVM::LLVMPointerType::get(b.getContext(), 1);
   Value isQuadLead =
       eqI(arith::AndIOp::create(
               b, loc, lane, c32(WgmmaAccumulatorAttr::kLanesPerRowPair - 1)),
@@ -542,13 +564,9 @@ void KernelEmitter::lowerFinalize(Value acc, ValueRange rowSum,
     if (plan.varlen)
       row = add(rows.queries, row);
     ifThen(rowOk, [&] {
-      Value value = arith::AddFOp::create(
-          b, loc, arith::MulFOp::create(b, loc, rowMax[r], scale),
-          arith::MulFOp::create(b, loc, log2(l[r]), cF32(M_LN2)));
-      value = arith::SelectOp::create(b, loc, empty[r], negInf(), value);
-      Value ptr = LLVM::GEPOp::create(b, loc, globalPtr, f32(), lse,
+      Value ptr = LLVM::GEPOp::create(b, loc, globalPtr, f32(), dest,
                                       ValueRange{rowIndex(row)});
-      LLVM::StoreOp::create(b, loc, value, ptr, /*alignment=*/4);
+      LLVM::StoreOp::create(b, loc, lse[r], ptr, /*alignment=*/4);
     });
   }
 }
@@ -580,11 +598,10 @@ Value KernelEmitter::rowIndex(Value row) {
       i64Of(row));
 }
 
-/// Writes this thread's rows of O, scaled by `inv` per row, into its split's
-/// part of the f32 partial O [S, B, H, Sq, Dv] (rows below Nq): each value
-/// pair of a row is two adjacent columns, one 8-byte store.
-void KernelEmitter::storePartialOutput(ArrayRef<Value> o, const RowValues &inv,
-                                       Value partial) {
+/// Writes this thread's rows of O into its split's part of the f32 partial
+/// O [S, B, H, Sq, Dv] (rows below Nq): each value pair of a row is two
+/// adjacent columns, one 8-byte store.
+void KernelEmitter::storePartialOutput(ArrayRef<Value> o, Value partial) {
   auto globalPtr = LLVM::LLVMPointerType::get(b.getContext(), 1);
   Value quadColumn = fragmentColumn(lane);
   for (int r = 0; r < kRowsPerThread; ++r) {
@@ -595,8 +612,7 @@ void KernelEmitter::storePartialOutput(ArrayRef<Value> o, const RowValues &inv,
       Value rowStart = mul(rowIndex(row), c64(plan.valueHeadDim()));
       // Registers 4j + 2r and 4j + 2r + 1 hold row r's adjacent columns.
       for (size_t i = 2 * r; i < o.size(); i += 4) {
-        Value pair = pairOf(arith::MulFOp::create(b, loc, o[i], inv[r]),
-                            arith::MulFOp::create(b, loc, o[i + 1], inv[r]));
+        Value pair = pairOf(o[i], o[i + 1]);
         Value col = arith::ExtUIOp::create(
             b, loc, i64(),
             add(quadColumn, c32(WgmmaAccumulatorAttr::getRegisterColumn(i))));
@@ -653,27 +669,13 @@ void KernelEmitter::publishWarpgroupWrites() {
                           c32(kWarpgroupThreads), nullptr, Value());
 }
 
-/// Writes this warpgroup's 64 x Dv output rows, scaled by `inv` per row, into
-/// its rows of the output buffer (over Q: only this warpgroup read those
-/// rows), then one thread stores them with TMA.
-SmallVector<Value> KernelEmitter::normalizedPairs(ArrayRef<Value> o,
-                                                  const RowValues &inv) {
-  SmallVector<Value> pairs;
-  for (size_t i = 0; i < o.size(); i += 2) {
-    Value rowInv = inv[WgmmaAccumulatorAttr::getRegisterRow(i)];
-    pairs.push_back(packPair(arith::MulFOp::create(b, loc, o[i], rowInv),
-                             arith::MulFOp::create(b, loc, o[i + 1], rowInv),
-                             plan.elementType()));
-  }
-  return pairs;
-}
-
-void KernelEmitter::storeOutputTile(ArrayRef<Value> o, const RowValues &inv,
-                                    Value outputMap) {
+/// Writes this warpgroup's 64 x Dv output rows (element pairs) into its
+/// rows of the output buffer (over Q: only this warpgroup read those rows),
+/// then one thread stores them with TMA.
+void KernelEmitter::storeOutputTile(ArrayRef<Value> pairs, Value outputMap) {
   // O is staged in #attn.shared_memory's output buffer, in Q's layout.
   SwizzledAtoms atoms = plan.queryAtoms();
-  storeRowsSwizzled(normalizedPairs(o, inv), atoms, smem.getOutput(),
-                    plan.blockM());
+  storeRowsSwizzled(pairs, atoms, smem.getOutput(), plan.blockM());
   Value tileRowBase = mul(warpgroup, c32(kWarpgroupRows));
   // The TMA store reads O through the async proxy.
   publishWarpgroupWrites();

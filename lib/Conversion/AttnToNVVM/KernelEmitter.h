@@ -103,7 +103,7 @@ struct KernelState {
   Value blockTable, pagesPerSeq, keys;
   /// Varlen kernels: the cu_seqlens_q pointer.
   Value queryOffsets;
-  /// Where attn.finalize writes O (a tensor map, or a pointer for a varlen
+  /// Where the tile's store writes O (a tensor map, or a pointer for a varlen
   /// kernel's packed O and a split kernel's partial O) and the LSE (a
   /// pointer; null where the kernel writes none).
   Value outputDest, lseDest;
@@ -211,10 +211,23 @@ public:
   }
 
   //===--- the tile's structure (HopperKernel.cpp) ------------------------===//
-  /// attn.finalize: O = acc / l stored to outputDest, LSE = m scale + ln l
-  /// to lseDest. `rowSum` holds the thread's partial sums of its rows.
-  void lowerFinalize(Value acc, ValueRange rowSum, ValueRange rowMax,
-                     Value scale);
+  /// attn.finalize: O = acc / l in the registers of its output type (f32
+  /// values, or 16-bit element pairs), and LSE = m scale + ln l (0 and
+  /// -inf where l = 0). `rowSum` holds the thread's partial sums of its
+  /// rows.
+  std::pair<Value, RowValues> lowerFinalize(FinalizeOp op, Value acc,
+                                            ValueRange rowSum,
+                                            ValueRange rowMax, Value scale);
+  /// The store of the tile's O (`output`, the registers of a tile of type
+  /// `type`) by the forall's terminator: with TMA from the output buffer,
+  /// a varlen tile's rows below its sequence's, a split tile's f32 partial
+  /// (or at one split, O itself). The tile's coordinates are the store's
+  /// offsets (attn-tile's); rows past the tile's valid ones are clipped by
+  /// the TMA box or skipped.
+  void lowerOutputStore(RankedTensorType type, Value output);
+  /// The store of the tile's LSE (this thread's rows) to lseDest: rows
+  /// below Nq, by one lane of each quad.
+  void lowerLseStore(ValueRange lse);
   /// attn.warp_specialize: the role branch. The producer warpgroup
   /// (warpgroup 0) lowers its registers to `producer_registers`, and its
   /// leader thread issues Q's load and runs the producer region; the
@@ -376,11 +389,9 @@ private:
   /// The CTA's tile: the ops of the forall's body, by lowerTileOps (after
   /// tileBounds()).
   LogicalResult lowerTile();
-  /// This thread's O values scaled by `inv` per row, packed as element
-  /// pairs (pair k holds values 2k and 2k + 1) in the output element type.
-  SmallVector<Value> normalizedPairs(ArrayRef<Value> o, const RowValues &inv);
-  void storeOutputTile(ArrayRef<Value> o, const RowValues &inv,
-                       Value outputMap);
+  /// Stores this warpgroup's rows of O, given as element pairs (pair k
+  /// holds values 2k and 2k + 1), through the output buffer with TMA.
+  void storeOutputTile(ArrayRef<Value> pairs, Value outputMap);
   /// Varlen kernels (VarlenTiles.cpp): the (sequence, query block) of linear
   /// tile `tile` (i32, attn.sequence_tile), from the offsets at `offsets`;
   /// every lane of the warp must take part.
@@ -391,12 +402,11 @@ private:
     Value queries, count;
   };
   SequenceRows sequenceRows();
-  /// Writes this warpgroup's rows of O, scaled by `inv` per row, through the
-  /// output buffer to the tile's rows of the packed O at pointer `output`, rows
-  /// below its sequence's only.
-  void storeSequenceRows(ArrayRef<Value> o, const RowValues &inv, Value output);
-  void storePartialOutput(ArrayRef<Value> o, const RowValues &inv,
-                          Value partial);
+  /// Writes this warpgroup's rows of O, given as element pairs, through the
+  /// output buffer to the tile's rows of the packed O at pointer `output`,
+  /// rows below its sequence's only.
+  void storeSequenceRows(ArrayRef<Value> pairs, Value output);
+  void storePartialOutput(ArrayRef<Value> o, Value partial);
   /// This thread's place in its warpgroup's accumulator fragments
   /// (#attn.wgmma_accumulator), computed where they are used: its first
   /// row of the warpgroup's 64 (a warp holds 16 rows, a quad of lanes a

@@ -25,6 +25,7 @@
 #include "attnc/Transforms/PipelineStages.h"
 
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -160,15 +161,16 @@ static ConversionConfig tileConversionConfig() {
 }
 
 /// Erases the ops of `ops` (and nested in them) that nothing reads and
-/// that have no effects and no regions, but `keep`, and drops them from
-/// `ops`: a tile op whose result nothing reads (an attn.mask left out of a
-/// loop's scores, say) is not in the kernel.
-static void eraseUnusedOps(SmallVectorImpl<Operation *> &ops,
-                           Operation *keep = nullptr) {
+/// that have no effects and no regions, and drops them from `ops`: a tile
+/// op whose result nothing reads (an attn.mask left out of a loop's scores,
+/// say) is not in the kernel. The tile's stores (the forall terminator's
+/// tensor.parallel_insert_slice, a write to the forall's result) stay.
+static void eraseUnusedOps(SmallVectorImpl<Operation *> &ops) {
   SmallVector<Operation *> candidates;
   for (Operation *op : ops)
     op->walk([&](Operation *inner) {
-      if (inner != keep && inner->getNumRegions() == 0)
+      if (inner->getNumRegions() == 0 &&
+          !isa<tensor::ParallelInsertSliceOp>(inner))
         candidates.push_back(inner);
     });
   // Users come after the ops they read: erase from the last.
@@ -310,9 +312,19 @@ void KernelEmitter::lowerScalarOperands(ArrayRef<Operation *> tileOps,
   // role's region, or (null) the tile's.
   llvm::MapVector<Block *, llvm::MapVector<Value, SmallVector<OpOperand *>>>
       usesByRole;
+  // What reads attn.warp_specialize's results (the tile's store, after
+  // it) runs in the consumers (WarpSpecializeLowering).
+  auto specialized = llvm::find_if(
+      tileOps, [](Operation *op) { return isa<WarpSpecializeOp>(op); });
+  Block *afterRoles =
+      specialized == tileOps.end()
+          ? nullptr
+          : &cast<WarpSpecializeOp>(*specialized).getConsumer().front();
   for (Operation *op : tileOps)
     op->walk([&](Operation *nested) {
-      Block *role = nullptr;
+      Block *role = afterRoles && (*specialized)->isBeforeInBlock(op)
+                        ? afterRoles
+                        : nullptr;
       for (Operation *parent = nested; parent != op;) {
         Region *region = parent->getParentRegion();
         parent = region->getParentOp();
@@ -399,7 +411,6 @@ LogicalResult KernelEmitter::lowerTileOps(ArrayRef<Operation *> ops) {
   for (Operation *op : ops)
     tileOps.push_back(b.clone(*op, clones));
   lowerScalarOperands(tileOps, scalars.getArrayRef());
-  Operation *finalize = clones.lookup(plan.finalize.getOperation());
   // The consumer's ops: its region's, or the tile's without a producer.
   SmallVector<Operation *> kvOps = tileOps;
   if (hasProducer())
@@ -420,15 +431,19 @@ LogicalResult KernelEmitter::lowerTileOps(ArrayRef<Operation *> ops) {
   placeRingSlots(kvOps);
   if (!hasProducer())
     refillStages(kvOps);
-  // attn.finalize is pure: its results are the tile's O and LSE, which the
-  // forall's terminator stores, outside the clones.
-  eraseUnusedOps(tileOps, /*keep=*/finalize);
+  eraseUnusedOps(tileOps);
   llvm::append_range(converted, tileOps);
   DenseMap<Operation *, PVOp> probsInFlight = findProbsInFlight(tileOps);
 
   ConversionTarget target(*ctx);
   target.addIllegalDialect<AttnDialect>();
   target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+  // The tile's stores, and the slices of its registers they store.
+  target.addIllegalOp<tensor::ParallelInsertSliceOp>();
+  target.addDynamicallyLegalOp<tensor::ExtractSliceOp>(
+      [](tensor::ExtractSliceOp slice) {
+        return !slice.getSourceType().getEncoding();
+      });
   // Tile constants and poison become kernel values too.
   target.addDynamicallyLegalOp<arith::ConstantOp, ub::PoisonOp>(
       [](Operation *op) {

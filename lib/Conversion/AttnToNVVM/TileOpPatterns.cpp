@@ -7,8 +7,9 @@
 //
 // Each attn op of a tile is converted by its own pattern: the tile ops of a
 // kv step, Q's wait, attn.finalize and attn.launch_dependents (the
-// consumer's), attn.warp_specialize (the role branch) and the producer's K
-// and V loads and attn.ring_push. A pattern's adaptor holds the op's
+// consumer's), attn.warp_specialize (the role branch), the producer's K
+// and V loads and attn.ring_push, and the stores of O and the LSE in the
+// forall's terminator. A pattern's adaptor holds the op's
 // operands as FragmentTypeConverter gives them: the struct of an
 // accumulator-layout tile, the two rows of a row vector, the ring stage
 // and phase of a shared-memory tile. The pattern lowers the op with the
@@ -20,6 +21,7 @@
 
 #include "KernelEmitter.h"
 
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -54,8 +56,7 @@ struct TileOpLowering : OpConversionPattern<SourceOp> {
     FailureOr<ResultValues> results = lowering(at, op, adaptor);
     if (failed(results))
       return rewriter.notifyMatchFailure(op, "no lowering of this form");
-    // An op whose results the kernel does not hold (none, or attn.finalize's
-    // O and LSE, which it stores) is erased.
+    // An op without results is erased.
     if (results->empty())
       rewriter.eraseOp(op);
     else
@@ -214,8 +215,59 @@ struct TileLoadLowering : OpConversionPattern<LoadOp> {
   const KernelEmitter &kernel;
 };
 
+/// The forall's terminator stores the tile's O and LSE (attn.finalize's,
+/// through attn.warp_specialize): a tensor.parallel_insert_slice of the
+/// tile, or of the tensor.extract_slice of its valid rows, a plain tensor
+/// that no registers stand for. The pattern of the slice (or of an insert
+/// of the whole tile) lowers the pair: the store of O (an accumulator-
+/// layout tile) or of the LSE (its rows).
+template <typename RootOp>
+struct TileStoreLowering : OpConversionPattern<RootOp> {
+  using Adaptor = typename OpConversionPattern<RootOp>::OneToNOpAdaptor;
+
+  TileStoreLowering(const TypeConverter &converter, MLIRContext *ctx,
+                    const KernelEmitter &kernel)
+      : OpConversionPattern<RootOp>(converter, ctx), kernel(kernel) {}
+
+  LogicalResult
+  matchAndRewrite(RootOp op, Adaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto tile = cast<RankedTensorType>(op.getSource().getType());
+    Attribute layout = tile.getEncoding();
+    if (!isa_and_present<WgmmaAccumulatorAttr, AccumulatorRowsAttr>(layout))
+      return rewriter.notifyMatchFailure(op, "not a tile in registers");
+    auto store = dyn_cast<tensor::ParallelInsertSliceOp>(op.getOperation());
+    if (!store && op->hasOneUse())
+      store = dyn_cast<tensor::ParallelInsertSliceOp>(*op->user_begin());
+    if (!store)
+      return rewriter.notifyMatchFailure(op, "not stored by the forall");
+    // The tile's first rows, from its first column: the kernel stores them
+    // at the tile's coordinates.
+    if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op.getOperation());
+        slice && (!slice.hasUnitStride() ||
+                  !llvm::all_of(slice.getMixedOffsets(), [](OpFoldResult at) {
+                    return isConstantIntValue(at, 0);
+                  })))
+      return rewriter.notifyMatchFailure(op, "not the tile's leading rows");
+    KernelEmitter at(rewriter, kernel, op.getLoc());
+    if (isa<WgmmaAccumulatorAttr>(layout))
+      at.lowerOutputStore(tile, adaptor.getSource().front());
+    else
+      at.lowerLseStore(adaptor.getSource());
+    if (store != op.getOperation())
+      rewriter.eraseOp(store);
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  const KernelEmitter &kernel;
+};
+
 /// attn.warp_specialize: the role branch (lowerWarpSpecialize), each
-/// region's ops moved into its branch, where they are converted next.
+/// region's ops moved into its branch, where they are converted next. Its
+/// results are the values the consumer region yields, which only the
+/// consumer warpgroups hold: the ops that read them (the tile's store,
+/// after the op) move into the consumers' branch too, after the region's.
 struct WarpSpecializeLowering : OpConversionPattern<WarpSpecializeOp> {
   WarpSpecializeLowering(MLIRContext *ctx, const KernelEmitter &kernel)
       : OpConversionPattern(ctx), kernel(kernel) {}
@@ -223,18 +275,33 @@ struct WarpSpecializeLowering : OpConversionPattern<WarpSpecializeOp> {
   LogicalResult
   matchAndRewrite(WarpSpecializeOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    // Its results are attn.finalize's, which the consumers store.
     KernelEmitter at(rewriter, kernel, op.getLoc());
     auto [producerEnd, consumerEnd] = at.lowerWarpSpecialize(op);
+    SmallVector<Operation *> readers;
+    llvm::SetVector<Operation *> readsResults;
+    for (Operation *user : op->getUsers())
+      readsResults.insert(op->getBlock()->findAncestorOpInBlock(*user));
+    // In block order, with what reads them in turn (the slice's store).
+    for (Operation *next = op->getNextNode(); next; next = next->getNextNode())
+      if (readsResults.contains(next) ||
+          llvm::any_of(next->getOperands(), [&](Value v) {
+            Operation *def = v.getDefiningOp();
+            return def && llvm::is_contained(readers, def);
+          }))
+        readers.push_back(next);
+    SmallVector<Value> yielded;
     for (auto [region, end] :
          {std::make_pair(&op.getProducer(), producerEnd),
           std::make_pair(&op.getConsumer(), consumerEnd)}) {
       Block &body = region->front();
       Operation *yield = body.getTerminator();
+      yielded = llvm::to_vector(yield->getOperands());
       rewriter.inlineBlockBefore(&body, end);
       rewriter.eraseOp(yield);
     }
-    rewriter.eraseOp(op);
+    for (Operation *reader : readers)
+      rewriter.moveOpBefore(reader, consumerEnd);
+    rewriter.replaceOp(op, yielded);
     return success();
   }
 
@@ -309,14 +376,12 @@ void mlir::attn::hopper::populateTilePatterns(
         at.lowerLaunchDependents();
         return ResultValues();
       });
-  lowerings.add<FinalizeOp>(
-      [](KernelEmitter &at, FinalizeOp op, auto a) -> Result {
-        // Its O and LSE are the forall's to store (and the consumer region's
-        // to yield): in the kernel, this lowering's stores.
-        at.lowerFinalize(a.getAcc().front(), a.getRowSum(), a.getRowMax(),
-                         a.getScale().front());
-        return ResultValues();
-      });
+  lowerings.add<FinalizeOp>([](KernelEmitter &at, FinalizeOp op,
+                               auto a) -> Result {
+    auto [output, lse] = at.lowerFinalize(op, a.getAcc().front(), a.getRowSum(),
+                                          a.getRowMax(), a.getScale().front());
+    return ResultValues{{output}, SmallVector<Value>(lse.begin(), lse.end())};
+  });
   lowerings.add<RingReleaseOp>([](KernelEmitter &at, RingReleaseOp op,
                                   auto a) -> Result {
     // Without a producer the CTA refills a stage itself (refillStages).
@@ -342,6 +407,9 @@ void mlir::attn::hopper::populateTilePatterns(
                                   probsInFlight);
   patterns.add<TileConstantLowering>(converter, patterns.getContext(), kernel);
   patterns.add<TilePoisonLowering>(converter, patterns.getContext());
+  patterns.add<TileStoreLowering<tensor::ExtractSliceOp>,
+               TileStoreLowering<tensor::ParallelInsertSliceOp>>(
+      converter, patterns.getContext(), kernel);
   patterns.add<WarpSpecializeLowering, TileLoadLowering<LoadTileOp>,
                TileLoadLowering<LoadPagedTileOp>,
                TileLoadLowering<LoadVarlenTileOp>>(patterns.getContext(),

@@ -119,13 +119,11 @@ std::pair<Value, Value> KernelEmitter::lowerSequenceTile(Value tile,
   return {sequence, block};
 }
 
-void KernelEmitter::storeSequenceRows(ArrayRef<Value> o, const RowValues &inv,
-                                      Value output) {
+void KernelEmitter::storeSequenceRows(ArrayRef<Value> pairs, Value output) {
   // O is staged in #attn.shared_memory's output buffer, in Q's layout
   // (128-byte swizzled atoms, as storeRowsSwizzled writes them).
   SwizzledAtoms atoms = plan.queryAtoms();
-  storeRowsSwizzled(normalizedPairs(o, inv), atoms, smem.getOutput(),
-                    plan.blockM());
+  storeRowsSwizzled(pairs, atoms, smem.getOutput(), plan.blockM());
   // The warpgroup's threads read each other's rows back.
   NVVM::BarrierOp::create(b, loc, Type(), warpgroupBarrier(),
                           c32(kWarpgroupThreads), nullptr, Value());
