@@ -268,8 +268,11 @@ def AttnAssignLayoutsPass : Pass<"attn-assign-layouts", "func::FuncOp"> {
 
     Splat constants the tile reads (the online softmax's initial m, l and
     O) are rebuilt with their layouts at the start of the forall.
-    `attn.finalize`'s results are the tile's rows of the output in global
-    memory and keep plain types. A forall whose tile values already have
+    `attn.finalize`'s O and LSE stay in those registers (O in the
+    accumulator's layout, in its element type; the LSE in its rows'), as do
+    the results of the `attn.warp_specialize` that yields them, up to the
+    forall's terminator, which stores their valid rows (a plain
+    `tensor.extract_slice` of them, `tensor.parallel_insert_slice`). A forall whose tile values already have
     layouts (set by an embedding compiler, or by hand) is left alone, and so
     is one that no layout can hold (a `block_m` that is not a multiple of
     64, a width wgmma cannot take, a tile operand from outside the tile that
