@@ -257,8 +257,8 @@ LogicalResult KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   // The forall's query-block bound, which the tile order's index
   // arithmetic reads (attn-order-tiles): the grid's x size (the grid is the
   // forall's iteration space).
-  if (auto bound =
-          dyn_cast<Value>(plan.forall.getMixedUpperBound()[plan.queryBlockIv]))
+  if (auto bound = dyn_cast<Value>(
+          plan.forall.getMixedUpperBound()[plan.queryBlockIv()]))
     index.map(bound, toIndex(NVVM::GridDimXOp::create(b, loc, i32())));
 
   // Q, K and P are K-major (the leading byte offset is unused with a
@@ -382,9 +382,9 @@ void KernelEmitter::setTile(ArrayRef<TileDim> space, ArrayRef<Value> coords) {
   // PTX, which runs 43 and 72 timed, stays byte-identical.
   for (auto [dim, coord] : llvm::reverse(llvm::zip_equal(space, coords))) {
     index.map(plan.forall.getInductionVar(dim.iv), toIndex(coord));
-    if (dim.iv == plan.headIv)
+    if (dim.iv == plan.headIv())
       head = coord;
-    else if (dim.iv == plan.batchIv)
+    else if (dim.iv == plan.batchIv())
       batch = coord;
     else if (dim.iv == kKvSplitDim)
       split = coord;

@@ -65,10 +65,10 @@ SmallVector<TileDim> mlir::attn::hopper::getTileSpace(const KernelPlan &plan) {
   // A varlen kernel's query tiles bound its sequences' (attn.sequence_tile);
   // its outputs are one packed batch.
   SmallVector<TileDim> space = {
-      {plan.queryBlockIv, rt::Symbol::SeqQ, plan.blockM(),
+      {plan.queryBlockIv(), rt::Symbol::SeqQ, plan.blockM(),
        plan.varlen ? std::optional(rt::Symbol::Batch) : std::nullopt},
-      {plan.headIv, rt::Symbol::HeadsQ},
-      {plan.batchIv, plan.varlen ? rt::Symbol::One : rt::Symbol::Batch}};
+      {plan.headIv(), rt::Symbol::HeadsQ},
+      {plan.batchIv(), plan.varlen ? rt::Symbol::One : rt::Symbol::Batch}};
   if (plan.kvSplit)
     space.push_back({kKvSplitDim, rt::Symbol::KvSplits});
   return space;
@@ -119,7 +119,7 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
         plan.varlen
             ? param(rt::ParamKind::Pointer, rt::TensorName::O)
             : tensorMap(rt::TensorName::O, plan.queryAtoms(), kWarpgroupRows));
-    if (plan.hasLse)
+    if (plan.hasLse())
       params.push_back(param(rt::ParamKind::Pointer, rt::TensorName::Lse));
   }
   if (plan.varlen) {
@@ -160,7 +160,7 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
   // those of the packed view the runtime makes of them.
   int64_t callerHeadsQ = plan.headsQ() * plan.packedQueryHeads();
   problem.append("gqa", b.getBoolAttr(callerHeadsQ != plan.headsKV()));
-  problem.append("has_lse", b.getBoolAttr(plan.hasLse));
+  problem.append("has_lse", b.getBoolAttr(plan.hasLse()));
   // Only where packed, so that other kernels' manifests stay as they were.
   if (plan.packedQueryHeads() > 1)
     problem.append("packed_query_heads",

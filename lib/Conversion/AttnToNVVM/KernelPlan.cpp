@@ -297,22 +297,6 @@ LogicalResult KernelPlanReader::readGrid() {
     if (llvm::count(mapped, dim) != 1)
       return fail("the forall's mapping must hold #gpu.block<x>, <y> and <z> "
                   "once each");
-  // Three entries holding x, y and z once each are those three.
-  for (auto [i, attr] : llvm::enumerate(mapping->getValue().take_front(3))) {
-    switch (cast<gpu::GPUBlockMappingAttr>(attr).getBlock()) {
-    case gpu::MappingId::DimX:
-      plan.queryBlockIv = i;
-      break;
-    case gpu::MappingId::DimY:
-      plan.headIv = i;
-      break;
-    case gpu::MappingId::DimZ:
-      plan.batchIv = i;
-      break;
-    default:
-      llvm_unreachable("the mapping holds only x, y and z");
-    }
-  }
   // The tile sizes wgmma and the kernel's layouts take, before the kv loops
   // are read (block_n = 1 folds the loops' block arithmetic away). An S
   // GEMM's scores are block_m x block_n.
@@ -339,7 +323,6 @@ LogicalResult KernelPlanReader::readGrid() {
     if (written.size() != 2 || written[0] != 0u || written[1] != 1u)
       return fail("a split-KV tile must write the partial O and LSE of its "
                   "attn.finalize (attn-tile's kv_splits tiling)");
-    plan.hasLse = plan.kvSplit->combineShape.writesLse;
     written.pop_back();
   }
   if (written.empty() || written.front() != 0u)
@@ -348,9 +331,6 @@ LogicalResult KernelPlanReader::readGrid() {
   if (written.size() > 2 || (written.size() == 2 && written[1] != 1u))
     return fail("the tile must write O and at most the LSE of its "
                 "attn.finalize");
-  if (!split)
-    plan.hasLse = written.size() == 2;
-
   return success();
 }
 
@@ -592,7 +572,7 @@ LogicalResult KernelPlanReader::readConsumerLoops() {
         "convert-attn-to-nvvm: the consumers wait for Q once, at the top "
         "level of the tile before its first kv op (attn-insert-waits places "
         "the waits)");
-  if (failed(readLaunchDependents(plan, loopRegion)))
+  if (failed(verifyLaunchDependents(plan, loopRegion)))
     return failure();
   for (auto [previous, next] :
        llvm::zip(plan.kvLoops, llvm::drop_begin(plan.kvLoops)))
@@ -822,7 +802,7 @@ LogicalResult KernelPlanReader::verifyIndices() {
   // grid.
   SmallVector<Value> gridBound;
   if (auto bound =
-          dyn_cast<Value>(forall.getMixedUpperBound()[plan.queryBlockIv]))
+          dyn_cast<Value>(forall.getMixedUpperBound()[plan.queryBlockIv()]))
     gridBound.push_back(bound);
   if (failed(lowerable(plan.queryLoad.getRow(), plan.queryLoad.getOperation(),
                        gridBound)) ||
@@ -1100,6 +1080,27 @@ FailureOr<KernelPlan> KernelPlanReader::read() {
   if (failed(verifyTurnProtocol(*plan.finalize->getBlock())))
     return failure();
   return plan;
+}
+
+bool KernelPlan::hasLse() const {
+  if (kvSplit)
+    return kvSplit->combineShape.writesLse;
+  return llvm::range_size(forall.getTerminator().getYieldingOps()) == 2;
+}
+
+unsigned KernelPlan::mappedIv(gpu::MappingId block) const {
+  // The first three entries hold x, y and z once each (readGrid).
+  ArrayRef<Attribute> mapping = forall.getMappingAttr().getValue();
+  auto *it = llvm::find_if(mapping.take_front(3), [&](Attribute attr) {
+    return cast<gpu::GPUBlockMappingAttr>(attr).getBlock() == block;
+  });
+  return it - mapping.begin();
+}
+
+bool KernelPlan::signalsDependents() const {
+  return forall.getBody()
+      ->walk([](LaunchDependentsOp) { return WalkResult::interrupt(); })
+      .wasInterrupted();
 }
 
 Layout KernelPlan::layout() const {

@@ -69,7 +69,9 @@ struct KernelPlan {
   /// The softmax scale when it is a compile-time constant (the manifest
   /// records it; the runtime checks a launch's scale against it).
   std::optional<float> constantScale;
-  bool hasLse = false;
+  /// Whether the kernel writes the LSE: the tile stores its attn.finalize's
+  /// LSE (the forall's second store), or a split tile's combine returns it.
+  bool hasLse() const;
 
   // The tile IR the kernel lowers; it lives until the pass erases the
   // function, after the kernel is built. Op handles are mutable: their
@@ -78,8 +80,12 @@ struct KernelPlan {
   /// tile's kv split.
   mutable scf::ForallOp forall;
   /// The positions of the forall's induction variables that its mapping
-  /// puts on #gpu.block<z> (batch), <y> (query head) and <x> (query block).
-  unsigned batchIv = 0, headIv = 1, queryBlockIv = 2;
+  /// puts on #gpu.block<z> (batch), <y> (query head) and <x> (query block)
+  /// (the plan reader checked that it holds each once).
+  unsigned batchIv() const { return mappedIv(gpu::MappingId::DimZ); }
+  unsigned headIv() const { return mappedIv(gpu::MappingId::DimY); }
+  unsigned queryBlockIv() const { return mappedIv(gpu::MappingId::DimX); }
+  unsigned mappedIv(gpu::MappingId block) const;
   /// A split-KV tile (attn-tile's kv_splits): the forall's induction
   /// variable kKvSplitDim is the kv split, the tile writes the f32 partial O
   /// and LSE of its split, and `combine` (after the forall) merges them.
@@ -205,11 +211,11 @@ struct KernelPlan {
   bool probsInRegisters() const { return !smem.getProbs(); }
   /// Whether the tile holds an attn.launch_dependents: the kernel signals
   /// its programmatic dependents where the op stands in the tile's region.
-  bool signalsDependents = false;
+  bool signalsDependents() const;
   /// A split-KV tile's combine kernel is a programmatic dependent launch
   /// (#attn.split_kv's programmatic_launch) where the tile signals it.
   bool programmaticCombineLaunch() const {
-    return kvSplit && signalsDependents;
+    return kvSplit && signalsDependents();
   }
   /// The query block in longest-first order, `ub - 1 - iv`, where the IR
   /// computes it (attn-order-tiles); null for in-order tiles.
@@ -240,9 +246,9 @@ LogicalResult readKvSplit(KernelPlan &plan,
 /// That the tile reads each input from the function argument at its role's
 /// position (getKernelInputOrder).
 LogicalResult verifyArgumentOrder(const KernelPlan &plan);
-/// The tile's attn.launch_dependents in `tile`, the consumer region or the
-/// forall's (KernelPlanSchedule.cpp).
-LogicalResult readLaunchDependents(KernelPlan &plan, Region &tile);
+/// That the tile's attn.launch_dependents, if any, is one, in `tile`: the
+/// consumer region or the forall's (KernelPlanSchedule.cpp).
+LogicalResult verifyLaunchDependents(const KernelPlan &plan, Region &tile);
 /// The prologue and epilogue of rotated kv loops (attn-pipeline-kv-loops).
 LogicalResult readKvPipeline(KernelPlan &plan, FinalizeOp finalize);
 /// That the producer's kv loop streams the blocks the consumers pop.

@@ -23,7 +23,8 @@ using namespace mlir::attn;
 /// The tile's attn.launch_dependents (its verifier keeps it at the top level
 /// of a tile): in the consumer region where there is one, where the kernel
 /// lowers it as it stands among the tile's kv loops and attn.finalize.
-LogicalResult mlir::attn::readLaunchDependents(KernelPlan &plan, Region &tile) {
+LogicalResult mlir::attn::verifyLaunchDependents(const KernelPlan &plan,
+                                                 Region &tile) {
   // One beside an attn.warp_specialize would run in no role.
   WalkResult outside = plan.forall.getBody()->walk([&](LaunchDependentsOp op) {
     if (op->getParentRegion() == &tile)
@@ -41,7 +42,6 @@ LogicalResult mlir::attn::readLaunchDependents(KernelPlan &plan, Region &tile) {
     return (*std::next(ops.begin()))
         .emitError("convert-attn-to-nvvm: a tile signals its dependents "
                    "once; this is its second attn.launch_dependents");
-  plan.signalsDependents = true;
   return success();
 }
 
