@@ -195,10 +195,16 @@ private:
     Operation *owner = use.getOwner();
     if (hasTileResults(owner))
       return true;
+    auto isForallStore = [](Operation *op) {
+      return isa<tensor::ParallelInsertSliceOp>(op) &&
+             isa<scf::InParallelOp>(op->getParentOp());
+    };
     if (auto slice = dyn_cast<tensor::ExtractSliceOp>(owner))
-      return use.get() == slice.getSource();
-    if (auto insert = dyn_cast<tensor::ParallelInsertSliceOp>(owner))
-      return use.get() == insert.getSource();
+      return use.get() == slice.getSource() &&
+             llvm::all_of(slice->getUsers(), isForallStore);
+    if (isForallStore(owner))
+      return use.get() ==
+             cast<tensor::ParallelInsertSliceOp>(owner).getSource();
     if (auto yield = dyn_cast<YieldOp>(owner))
       if (auto ws = dyn_cast<WarpSpecializeOp>(yield->getParentOp()))
         return retyped.lookup(ws.getResult(use.getOperandNumber())) == type;

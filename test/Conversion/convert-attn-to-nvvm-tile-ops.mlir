@@ -1029,7 +1029,7 @@ func.func @truncate_pv(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16
 // CHECK-NEXT:    %[[I1:.*]] = arith.constant 1 : i32
 // CHECK-NEXT:    %[[PAIR:.*]] = llvm.insertelement %[[N1]], %[[LO]][%[[I1]] : i32] : vector<2xf32>
 // CHECK-NEXT:    %[[NARROW:.*]] = llvm.fptrunc %[[PAIR]] : vector<2xf32> to vector<2xbf16>
-// CHECK-NEXT:    llvm.bitcast %[[NARROW]] : vector<2xbf16> to i32
+// CHECK-NEXT:    %[[PAIR0:.*]] = llvm.bitcast %[[NARROW]] : vector<2xbf16> to i32
 // CHECK-COUNT-15: llvm.fptrunc %{{.*}} : vector<2xf32> to vector<2xbf16>
 // CHECK-NOT:     llvm.fptrunc
 // Row r0's LSE, then row r0 + 8's.
@@ -1047,6 +1047,8 @@ func.func @truncate_pv(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16
 // CHECK:         %[[V1:.*]] = arith.addf %[[MS1]], %[[LN1]] : f32
 // CHECK-NEXT:    %[[NEG_INF1:.*]] = arith.constant 0xFF800000 : f32
 // CHECK-NEXT:    %[[LSE1:.*]] = arith.select %[[EMPTY1]], %[[NEG_INF1]], %[[V1]] : f32
+// O's registers: the pairs (the first pair in register 0).
+// CHECK:         llvm.insertvalue %[[PAIR0]], %{{.*}}[0] : !llvm.struct<(i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32)>
 // The store of O: its pairs into the output buffer, then TMA.
 // CHECK-COUNT-16: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr<3>
 // CHECK-NOT:     llvm.store

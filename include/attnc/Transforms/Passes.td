@@ -272,12 +272,12 @@ def AttnAssignLayoutsPass : Pass<"attn-assign-layouts", "func::FuncOp"> {
     accumulator's layout, in its element type; the LSE in its rows'), as do
     the results of the `attn.warp_specialize` that yields them, up to the
     forall's terminator, which stores their valid rows (a plain
-    `tensor.extract_slice` of them, `tensor.parallel_insert_slice`). A forall whose tile values already have
-    layouts (set by an embedding compiler, or by hand) is left alone, and so
-    is one that no layout can hold (a `block_m` that is not a multiple of
-    64, a width wgmma cannot take, a tile operand from outside the tile that
-    is not a splat constant): `convert-attn-to-nvvm` names the rule it
-    breaks.
+    `tensor.extract_slice` of them, by `tensor.parallel_insert_slice`). A
+    forall whose tile values already have layouts (set by an embedding
+    compiler, or by hand) is left alone, and so is one that no layout can
+    hold (a `block_m` that is not a multiple of 64, a width wgmma cannot
+    take, a tile operand from outside the tile that is not a splat
+    constant): `convert-attn-to-nvvm` names the rule it breaks.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }

@@ -509,12 +509,11 @@ KernelEmitter::lowerFinalize(FinalizeOp op, Value acc, ValueRange rowSum,
   return {pack(values, fragments.convertAccumulatorType(output)), lse};
 }
 
-void KernelEmitter::lowerOutputStore(RankedTensorType type, Value output) {
+void KernelEmitter::lowerOutputStore(Value output) {
   SmallVector<Value> values = unpackTile(output);
-  // A split tile's O is its f32 partial; at one split (chosen at launch)
-  // it is the attention's O, which the tile writes in O's element type.
-  bool partial = type.getElementType().isF32();
-  assert(partial == bool(plan.kvSplit) && "attn-tile's split partials are f32");
+  // A split tile's O is its f32 partial (the plan reader's); at one split
+  // (chosen at launch) it is the attention's O, which the tile writes in
+  // O's element type.
   if (singleSplit)
     ifThenElse(
         singleSplit,
@@ -527,7 +526,7 @@ void KernelEmitter::lowerOutputStore(RankedTensorType type, Value output) {
           storePartialOutput(values, outputDest);
           return {};
         });
-  else if (partial)
+  else if (plan.kvSplit)
     storePartialOutput(values, outputDest);
   else if (plan.varlen)
     storeSequenceRows(values, outputDest);

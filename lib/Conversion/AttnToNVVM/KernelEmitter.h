@@ -218,13 +218,13 @@ public:
   std::pair<Value, RowValues> lowerFinalize(FinalizeOp op, Value acc,
                                             ValueRange rowSum,
                                             ValueRange rowMax, Value scale);
-  /// The store of the tile's O (`output`, the registers of a tile of type
-  /// `type`) by the forall's terminator: with TMA from the output buffer,
-  /// a varlen tile's rows below its sequence's, a split tile's f32 partial
-  /// (or at one split, O itself). The tile's coordinates are the store's
-  /// offsets (attn-tile's); rows past the tile's valid ones are clipped by
-  /// the TMA box or skipped.
-  void lowerOutputStore(RankedTensorType type, Value output);
+  /// The store of the tile's O (`output`, its registers) by the forall's
+  /// terminator: with TMA from the output buffer, a varlen tile's rows
+  /// below its sequence's, a split tile's f32 partial (or at one split, O
+  /// itself). It writes at the tile's coordinates, which the plan reader
+  /// checked are the store's offsets; rows past Nq (or the sequence's) are
+  /// clipped by the TMA box or skipped.
+  void lowerOutputStore(Value output);
   /// The store of the tile's LSE (this thread's rows) to lseDest: rows
   /// below Nq, by one lane of each quad.
   void lowerLseStore(ValueRange lse);

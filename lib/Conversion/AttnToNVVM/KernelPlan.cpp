@@ -197,6 +197,9 @@ private:
   /// A paged cache's and a varlen batch's inputs, the argument order, and
   /// the indices the kernel clones.
   LogicalResult verifyIndices();
+  /// That the forall's terminator stores the tile's O and LSE where the
+  /// kernel writes them.
+  LogicalResult verifyStores();
   /// The softmax scale: an argument or a compiled-in constant.
   LogicalResult readScale();
   /// That the kernel can compute the producer loop's bounds.
@@ -843,6 +846,87 @@ LogicalResult KernelPlanReader::verifyIndices() {
   return success();
 }
 
+// The kernel writes a tile's leading rows, all of O's columns, at the
+// tile's coordinates (attn-tile's stores): Q's batch, head and first row (a
+// varlen tile's row in the packed batch: its sequence's first plus its
+// own), after a split tile's kv split, in the layout of the tensor written
+// (O's; the LSE's [B, H, Nq]; a split's partials [S, B, H, Nq, Dv] and
+// [S, B, H, Nq]). It clips the rows at Nq (or the sequence's end), as the
+// stored slice's rows are (not checked).
+LogicalResult KernelPlanReader::verifyStores() {
+  TileLoad query = plan.queryLoad;
+  for (Operation &op : forall.getTerminator().getYieldingOps()) {
+    auto store = cast<tensor::ParallelInsertSliceOp>(op);
+    auto fail = [&](const Twine &rule) {
+      return store.emitError("convert-attn-to-nvvm: the tile's store ") << rule;
+    };
+    bool isOutput = finalizeResultOf(store.getSource()) == 0u;
+    if (auto slice =
+            store.getSource().getDefiningOp<tensor::ExtractSliceOp>()) {
+      if (!slice.hasUnitStride() ||
+          !llvm::all_of(slice.getMixedOffsets(), [](OpFoldResult offset) {
+            return isConstantIntValue(offset, 0);
+          }))
+        return fail("must write the leading rows of attn.finalize's "
+                    "results (a tensor.extract_slice at offset 0 with unit "
+                    "strides)");
+      if (failed(lowerable(slice.getSizes().front(), store)))
+        return failure();
+    }
+    if (!store.hasUnitStride())
+      return fail("must have unit strides");
+    // The kernel clones the rows' index arithmetic with the store's.
+    for (Value size : store.getSizes())
+      if (failed(lowerable(size, store)))
+        return failure();
+    if (isOutput && store.getStaticSizes().back() != plan.valueHeadDim())
+      return fail("must write all " + Twine(plan.valueHeadDim()) +
+                  " columns of O");
+    // The logical (batch, head, row) offsets, placed in the tensor's order.
+    SmallVector<std::function<bool(OpFoldResult)>> expected(
+        store.getMixedOffsets().size(),
+        [](OpFoldResult at) { return isConstantIntValue(at, 0); });
+    // The same value, or the same constant (a head folded to 0).
+    auto is = [](Value value) {
+      return [value](OpFoldResult at) {
+        return value ? isEqualConstantIntOrValue(at, value)
+                     : isConstantIntValue(at, 0);
+      };
+    };
+    auto isQueryRow = [&](OpFoldResult at) {
+      Value begin = query.getSequenceBegin();
+      if (!begin)
+        return isEqualConstantIntOrValue(at, query.getRow());
+      auto sum = dyn_cast_if_present<Value>(at)
+                     ? cast<Value>(at).getDefiningOp<arith::AddIOp>()
+                     : arith::AddIOp();
+      return sum &&
+             ((sum.getLhs() == begin && sum.getRhs() == query.getRow()) ||
+              (sum.getLhs() == query.getRow() && sum.getRhs() == begin));
+    };
+    unsigned first = 0;
+    if (plan.kvSplit)
+      expected[first++] = is(forall.getInductionVar(kKvSplitDim));
+    // O is in Q's layout; the LSE and the split partials are [B, H, Nq].
+    auto position = [&](unsigned logical) {
+      return first + (isOutput && !plan.kvSplit
+                          ? physicalDim(logical, plan.layout())
+                          : logical);
+    };
+    expected[position(0)] = is(query.getBatch());
+    expected[position(1)] = is(query.getHead());
+    expected[position(2)] = isQueryRow;
+    for (auto [offset, matches] :
+         llvm::zip_equal(store.getMixedOffsets(), expected))
+      if (!matches(offset))
+        return fail("must write at the tile's coordinates: Q's batch, head "
+                    "and first row" +
+                    Twine(plan.kvSplit ? ", after the kv split" : "") +
+                    " (attn-tile's offsets)");
+  }
+  return success();
+}
+
 LogicalResult KernelPlanReader::readScale() {
   // The scale values come from constants and at most one f32 argument of
   // the function (attn-generalize-scale), which the kernel takes at launch.
@@ -932,6 +1016,17 @@ LogicalResult KernelPlanReader::verifyTileShape() {
            << ") must be block_m / 64 = " << plan.blockM() / kRows
            << ": each consumer warpgroup computes 64 query rows (one "
               "wgmma m64 tile)";
+  // O is the attention's output in Q's element type, or a split's f32
+  // partial (which the combine rounds).
+  Type output = plan.finalize.getOutput().getType().getElementType();
+  Type expected = plan.kvSplit ? Float32Type::get(el.getContext()) : el;
+  if (output != expected)
+    return plan.finalize.emitError("convert-attn-to-nvvm: attn.finalize's "
+                                   "output must be ")
+           << expected
+           << (plan.kvSplit ? " (a split tile's partial O)"
+                            : " (Q's element type)")
+           << ", got " << output;
   // wgmma multiplies tiles of one element type.
   for (TileLoad load : {plan.keyLoad, plan.valueLoad})
     if (load.getTile().getType().getElementType() != el)
@@ -1071,9 +1166,10 @@ FailureOr<KernelPlan> KernelPlanReader::read() {
   });
   if (failed(readGrid()) || failed(readProducer()) ||
       failed(readConsumerLoops()) || failed(readKvLoadsAndScales()) ||
-      failed(verifyIndices()) || failed(readScale()) ||
-      failed(verifyProducerBounds()) || failed(verifyTileShape()) ||
-      failed(readSharedMemory()) || failed(verifyPacking()))
+      failed(verifyIndices()) || failed(verifyStores()) ||
+      failed(readScale()) || failed(verifyProducerBounds()) ||
+      failed(verifyTileShape()) || failed(readSharedMemory()) ||
+      failed(verifyPacking()))
     return failure();
   if (plan.warpSpecialize() && failed(verifyProducerLoop(plan)))
     return failure();

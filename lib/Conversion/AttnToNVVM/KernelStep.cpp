@@ -312,8 +312,8 @@ void KernelEmitter::lowerScalarOperands(ArrayRef<Operation *> tileOps,
   // role's region, or (null) the tile's.
   llvm::MapVector<Block *, llvm::MapVector<Value, SmallVector<OpOperand *>>>
       usesByRole;
-  // What reads attn.warp_specialize's results (the tile's store, after
-  // it) runs in the consumers (WarpSpecializeLowering).
+  // The ops after attn.warp_specialize (the tile's stores, which read its
+  // results) run in the consumers (WarpSpecializeLowering).
   auto specialized = llvm::find_if(
       tileOps, [](Operation *op) { return isa<WarpSpecializeOp>(op); });
   Block *afterRoles =

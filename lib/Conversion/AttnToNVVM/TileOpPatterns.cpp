@@ -220,7 +220,8 @@ struct TileLoadLowering : OpConversionPattern<LoadOp> {
 /// tile, or of the tensor.extract_slice of its valid rows, a plain tensor
 /// that no registers stand for. The pattern of the slice (or of an insert
 /// of the whole tile) lowers the pair: the store of O (an accumulator-
-/// layout tile) or of the LSE (its rows).
+/// layout tile) or of the LSE (its rows), of the tile's leading rows at the
+/// tile's coordinates (the plan reader's verifyStores).
 template <typename RootOp>
 struct TileStoreLowering : OpConversionPattern<RootOp> {
   using Adaptor = typename OpConversionPattern<RootOp>::OneToNOpAdaptor;
@@ -241,17 +242,9 @@ struct TileStoreLowering : OpConversionPattern<RootOp> {
       store = dyn_cast<tensor::ParallelInsertSliceOp>(*op->user_begin());
     if (!store)
       return rewriter.notifyMatchFailure(op, "not stored by the forall");
-    // The tile's first rows, from its first column: the kernel stores them
-    // at the tile's coordinates.
-    if (auto slice = dyn_cast<tensor::ExtractSliceOp>(op.getOperation());
-        slice && (!slice.hasUnitStride() ||
-                  !llvm::all_of(slice.getMixedOffsets(), [](OpFoldResult at) {
-                    return isConstantIntValue(at, 0);
-                  })))
-      return rewriter.notifyMatchFailure(op, "not the tile's leading rows");
     KernelEmitter at(rewriter, kernel, op.getLoc());
     if (isa<WgmmaAccumulatorAttr>(layout))
-      at.lowerOutputStore(tile, adaptor.getSource().front());
+      at.lowerOutputStore(adaptor.getSource().front());
     else
       at.lowerLseStore(adaptor.getSource());
     if (store != op.getOperation())
@@ -266,8 +259,9 @@ struct TileStoreLowering : OpConversionPattern<RootOp> {
 /// attn.warp_specialize: the role branch (lowerWarpSpecialize), each
 /// region's ops moved into its branch, where they are converted next. Its
 /// results are the values the consumer region yields, which only the
-/// consumer warpgroups hold: the ops that read them (the tile's store,
-/// after the op) move into the consumers' branch too, after the region's.
+/// consumer warpgroups hold: the ops after it, which read them (the tile's
+/// stores: the plan reader keeps every other op of the tile in a region),
+/// move into the consumers' branch too, after the region's.
 struct WarpSpecializeLowering : OpConversionPattern<WarpSpecializeOp> {
   WarpSpecializeLowering(MLIRContext *ctx, const KernelEmitter &kernel)
       : OpConversionPattern(ctx), kernel(kernel) {}
@@ -275,20 +269,11 @@ struct WarpSpecializeLowering : OpConversionPattern<WarpSpecializeOp> {
   LogicalResult
   matchAndRewrite(WarpSpecializeOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
+    SmallVector<Operation *> stores;
+    for (Operation *next = op->getNextNode(); next; next = next->getNextNode())
+      stores.push_back(next);
     KernelEmitter at(rewriter, kernel, op.getLoc());
     auto [producerEnd, consumerEnd] = at.lowerWarpSpecialize(op);
-    SmallVector<Operation *> readers;
-    llvm::SetVector<Operation *> readsResults;
-    for (Operation *user : op->getUsers())
-      readsResults.insert(op->getBlock()->findAncestorOpInBlock(*user));
-    // In block order, with what reads them in turn (the slice's store).
-    for (Operation *next = op->getNextNode(); next; next = next->getNextNode())
-      if (readsResults.contains(next) ||
-          llvm::any_of(next->getOperands(), [&](Value v) {
-            Operation *def = v.getDefiningOp();
-            return def && llvm::is_contained(readers, def);
-          }))
-        readers.push_back(next);
     SmallVector<Value> yielded;
     for (auto [region, end] :
          {std::make_pair(&op.getProducer(), producerEnd),
@@ -299,8 +284,8 @@ struct WarpSpecializeLowering : OpConversionPattern<WarpSpecializeOp> {
       rewriter.inlineBlockBefore(&body, end);
       rewriter.eraseOp(yield);
     }
-    for (Operation *reader : readers)
-      rewriter.moveOpBefore(reader, consumerEnd);
+    for (Operation *store : stores)
+      rewriter.moveOpBefore(store, consumerEnd);
     rewriter.replaceOp(op, yielded);
     return success();
   }

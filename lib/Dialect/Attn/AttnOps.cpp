@@ -685,9 +685,8 @@ MaskSpec FinalizeOp::getMaskSpec() {
 LogicalResult FinalizeOp::verify() {
   if (failed(verifyWindow(*this, getWindow())))
     return failure();
-  if (failed(verifyRows(*this, "row_sum", getRowSum(), getAcc())) ||
-      failed(verifyRows(*this, "row_max", getRowMax(), getAcc())) ||
-      failed(verifyRows(*this, "lse", getLse(), getAcc())))
+  // row_max and lse have row_sum's type (AllTypesMatch).
+  if (failed(verifyRows(*this, "row_sum", getRowSum(), getAcc())))
     return failure();
   if (shapeOf(getOutput()) != shapeOf(getAcc()))
     return emitOpError("output shape must match acc shape");

@@ -974,8 +974,9 @@ def Attn_LaunchDependentsOp : Attn_Op<"launch_dependents",
     at the tile's epilogue (right before its `attn.finalize`) or at its
     start (before its first kv loop); `convert-attn-to-nvvm` lowers it where
     it stands among the tile's kv loops and `attn.finalize` (after
-    `attn.finalize`: once O and the LSE are stored). Only at the top level of
-    a tile:
+    `attn.finalize`: before the forall's terminator stores O and the LSE; a
+    dependent waits for the whole grid before it reads them). Only at the
+    top level of a tile:
     the consumer region of an `attn.warp_specialize`, or the body of the
     tiling `scf.forall` without warp specialization.
 
