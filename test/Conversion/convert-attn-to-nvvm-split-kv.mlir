@@ -145,6 +145,16 @@
 // CHECK:         %[[Z:.*]] = nvvm.read.ptx.sreg.ctaid.z : i32
 // CHECK:         arith.remui %[[Z]], %[[BATCH]] : i32
 // CHECK:         %[[SPLIT:.*]] = arith.divui %[[Z]], %[[BATCH]] : i32
+// Each role computes the kv range's start (the split's first block: split
+// x ceil(blocks / max(splits, 1))), from which its ring iterations count,
+// after its setmaxnreg: nothing before the role branch divides the blocks.
+// CHECK-NOT:     arith.ceildivsi
+// CHECK:         nvvm.setmaxregister  decrease 24
+// CHECK:         arith.ceildivsi
+// CHECK:         arith.maxsi %[[SPLITS_IDX]], %{{.*}} : index
+// CHECK:         scf.for
+// CHECK:         nvvm.setmaxregister  increase 240
+// CHECK-NOT:     scf.for
 // CHECK:         arith.maxsi %[[SPLITS_IDX]], %{{.*}} : index
 // The consumers' epilogue first lets the combine kernel launch (the tile's
 // attn.launch_dependents). At one split O goes out as without a split

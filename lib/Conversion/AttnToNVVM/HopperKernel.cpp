@@ -164,8 +164,9 @@ void KernelEmitter::issueKvLoad(bool isKey, Value stage, Value kvBlock) {
 
 SmallVector<Value> KernelEmitter::lowerProducerLoad(bool isKey,
                                                     bool waitsForStage,
-                                                    Value kvBlock) {
-  auto [stage, phase] = stageAndPhase(ringIteration(kvBlock));
+                                                    Value kvBlock,
+                                                    Value rangeBegin) {
+  auto [stage, phase] = stageAndPhase(ringIteration(kvBlock, rangeBegin));
   // The first use of a stage waits on the phase before the barrier's
   // first, which counts as complete.
   Value parity = arith::XOrIOp::create(b, loc, phase, c32(1));
@@ -416,18 +417,21 @@ void KernelEmitter::setTile(ArrayRef<TileDim> space, ArrayRef<Value> coords) {
   row0 = add(rowBegin, rowInTile);
 }
 
+Value KernelEmitter::kvRangeBegin() const {
+  return plan.pipeline ? plan.pipeline->begin
+                       : plan.kvLoops.front().loop.getLowerBound();
+}
+
 void KernelEmitter::tileBounds() {
-  // The range the kv loops partition (before the rotation, for rotated
-  // loops); each loop's own bounds are lowered with it, in its role.
-  Value begin = plan.pipeline ? plan.pipeline->begin
-                              : plan.kvLoops.front().loop.getLowerBound();
+  // Only a CTA without a producer fills and refills the ring itself, from
+  // the range's start up to its end; with one, each role counts from the
+  // start it computes after its setmaxnreg (lowerTileOps).
+  if (hasProducer())
+    return;
   Value end = plan.pipeline ? plan.pipeline->end
                             : plan.kvLoops.back().loop.getUpperBound();
-  kvBegin = index.lower(b, begin);
-  // Only a CTA without a producer fills and refills the ring itself, up to
-  // the range's end.
-  if (!hasProducer())
-    kvEnd = index.lower(b, end);
+  kvBegin = index.lower(b, kvRangeBegin());
+  kvEnd = index.lower(b, end);
 }
 
 void KernelEmitter::issueQueryLoad(RankedTensorType query) {

@@ -83,11 +83,11 @@ struct KernelState {
   Value rowInTile;
   Value batch, head, kvHead, rowBegin;
   Value seqQ, seqK;
-  /// The tile's kv range (index): its first block, which is ring iteration
-  /// 0, and its end (only without a producer, where the CTA's leader thread
-  /// refills the ring up to it). Lowered at the kernel's entry, before the
-  /// role branch: arithmetic there for a split-KV or windowed tile (a
-  /// constant otherwise), which both roles' ring iterations count from.
+  /// Without a producer, the tile's kv range (index), lowered at the
+  /// kernel's entry: its first block, which is ring iteration 0, and its
+  /// end, up to which the CTA's leader thread fills and refills the ring.
+  /// (With a producer, each role computes the start after its setmaxnreg:
+  /// the producer's loop's lower bound, and the consumers' in lowerTileOps.)
   Value kvBegin, kvEnd;
   /// Varlen and split-KV kernels: the batch size (a kernel parameter).
   Value batchCount;
@@ -194,10 +194,10 @@ public:
   /// (index): waits until the ring slot of its iteration is free, then
   /// TMA-loads the block into it; returns the slot (stage, phase).
   /// `waitsForStage`: the load is its step's first (with one empty barrier
-  /// per stage only that one waits). The producer's loop starts at the
-  /// consumers' kvBegin (the plan reader's).
+  /// per stage only that one waits). Its ring iteration counts from
+  /// `rangeBegin`, the kv range's start (where the producer's loop starts).
   SmallVector<Value> lowerProducerLoad(bool isKey, bool waitsForStage,
-                                       Value kvBlock);
+                                       Value kvBlock, Value rangeBegin);
   /// attn.wait_turn and attn.pass_turn: the ping-pong barriers ...
   void waitForTurn();
   void passTurn();
@@ -349,13 +349,13 @@ private:
   /// `iteration` (i32): a cast of its stage and phase parity.
   Value ringSlot(Type tileType, Value iteration);
   /// The ring iteration (i32) of kv block `kvBlock` (index): its distance
-  /// from kvBegin.
-  Value ringIteration(Value kvBlock);
+  /// from the kv range's start `rangeBegin` (index).
+  Value ringIteration(Value kvBlock, Value rangeBegin);
   /// Gives each K and V tile of the kv ops `kvOps` (clones in the kernel)
   /// its ring slot, computed from the kv iteration: an attn.ring_pop's or
   /// attn.load_tile's results and a rotated loop's carried V, inside the
-  /// loop and after it.
-  void placeRingSlots(ArrayRef<Operation *> kvOps);
+  /// loop and after it; the iterations count from `rangeBegin`.
+  void placeRingSlots(ArrayRef<Operation *> kvOps, Value rangeBegin);
   /// Without a producer: the end of each kv loop's step refills its V's
   /// stage (releaseValues).
   void refillStages(ArrayRef<Operation *> kvOps);
@@ -380,8 +380,10 @@ private:
   /// Makes the tile at `coords` of tile space `space` the CTA's tile:
   /// head, batch, split, kv head, rowBegin and this thread's row0.
   void setTile(ArrayRef<TileDim> space, ArrayRef<Value> coords);
-  /// Lowers the kv range the tile's kv loops partition (the range before a
-  /// rotation, for rotated loops): kvBegin, and without a producer kvEnd.
+  /// The start of the kv range the tile's kv loops partition (the range
+  /// before a rotation, for rotated loops), in the tile IR.
+  Value kvRangeBegin() const;
+  /// Without a producer, lowers the kv range: kvBegin and kvEnd.
   void tileBounds();
   /// Without a producer: the leader thread fills every ring stage before
   /// the kv ops (refillStages refills them).

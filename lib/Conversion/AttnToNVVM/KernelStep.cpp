@@ -209,11 +209,12 @@ Value KernelEmitter::ringSlot(Type tileType, Value iteration) {
       .getResult(0);
 }
 
-Value KernelEmitter::ringIteration(Value kvBlock) {
-  return toI32(arith::SubIOp::create(b, loc, kvBlock, kvBegin));
+Value KernelEmitter::ringIteration(Value kvBlock, Value rangeBegin) {
+  return toI32(arith::SubIOp::create(b, loc, kvBlock, rangeBegin));
 }
 
-void KernelEmitter::placeRingSlots(ArrayRef<Operation *> kvOps) {
+void KernelEmitter::placeRingSlots(ArrayRef<Operation *> kvOps,
+                                   Value rangeBegin) {
   OpBuilder::InsertionGuard guard(b);
   // Each step (a loop body, the rotated loops' prologue or epilogue) starts
   // with the ring slots of its K and V tiles: in a loop those of the loop's
@@ -230,7 +231,8 @@ void KernelEmitter::placeRingSlots(ArrayRef<Operation *> kvOps) {
         llvm::make_pointer_range(llvm::make_filter_range(*step, isRingSlot)));
     Value iteration;
     if (!pops.empty())
-      iteration = loop ? ringIteration(loop.getInductionVar()) : c32(0);
+      iteration =
+          loop ? ringIteration(loop.getInductionVar(), rangeBegin) : c32(0);
     for (Operation *pop : pops) {
       for (Value tile : pop->getResults())
         tile.replaceAllUsesWith(ringSlot(tile.getType(), iteration));
@@ -244,8 +246,9 @@ void KernelEmitter::placeRingSlots(ArrayRef<Operation *> kvOps) {
       if (isRingTile(carried)) {
         carried.replaceAllUsesWith(ringSlot(
             carried.getType(),
-            arith::SubIOp::create(b, loc, ringIteration(loop.getInductionVar()),
-                                  c32(1))));
+            arith::SubIOp::create(
+                b, loc, ringIteration(loop.getInductionVar(), rangeBegin),
+                c32(1))));
       }
   }
   for (Operation *pop : placed)
@@ -258,9 +261,11 @@ void KernelEmitter::placeRingSlots(ArrayRef<Operation *> kvOps) {
     for (Value result : loop.getResults())
       if (isRingTile(result)) {
         b.setInsertionPointAfter(loop);
-        result.replaceAllUsesWith(ringSlot(
-            result.getType(), ringIteration(arith::SubIOp::create(
-                                  b, loc, loop.getUpperBound(), cIdx(1)))));
+        result.replaceAllUsesWith(
+            ringSlot(result.getType(),
+                     ringIteration(arith::SubIOp::create(
+                                       b, loc, loop.getUpperBound(), cIdx(1)),
+                                   rangeBegin)));
       }
   }
 }
@@ -303,8 +308,9 @@ void KernelEmitter::fillStages() {
 /// setmaxnreg.dec, and so the consumers' setmaxnreg.inc, which waits for
 /// those registers. The ops outside a role region (the whole tile without a
 /// producer) read theirs computed before the tile's first op. (The kv
-/// range's start, which the ring iterations count from, is the entry's:
-/// tileBounds.)
+/// range's start, which the ring iterations count from, is each role's
+/// too: the producer's loop's lower bound, the consumers' lowered in
+/// lowerTileOps; without a producer, the entry's: tileBounds.)
 void KernelEmitter::lowerScalarOperands(ArrayRef<Operation *> tileOps,
                                         ArrayRef<Value> scalars) {
   llvm::SmallPtrSet<Value, 16> isScalar(llvm::from_range, scalars);
@@ -428,7 +434,15 @@ LogicalResult KernelEmitter::lowerTileOps(ArrayRef<Operation *> ops) {
     b.setInsertionPointAfter(clones.lookup(plan.queryLoad.getOperation()));
     fillStages();
   }
-  placeRingSlots(kvOps);
+  // The consumers count their ring iterations from the range's start,
+  // computed after their setmaxnreg (the entry's without a producer).
+  Value consumerKvBegin = kvBegin;
+  if (hasProducer()) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(kvOps.front()->getBlock());
+    consumerKvBegin = index.lower(b, kvRangeBegin());
+  }
+  placeRingSlots(kvOps, consumerKvBegin);
   if (!hasProducer())
     refillStages(kvOps);
   eraseUnusedOps(tileOps);

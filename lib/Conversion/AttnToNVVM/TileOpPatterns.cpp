@@ -207,8 +207,11 @@ struct TileLoadLowering : OpConversionPattern<LoadOp> {
     bool first = llvm::none_of(
         llvm::make_range(loop.getBody()->begin(), op->getIterator()),
         [](Operation &prev) { return bool(TileLoad(&prev)); });
+    // The producer's loop starts at the kv range's start (the plan
+    // reader's verifyProducerLoop): its ring iterations count from there.
     rewriter.replaceOpWithMultiple(
-        op, {at.lowerProducerLoad(isKey, first, loop.getInductionVar())});
+        op, {at.lowerProducerLoad(isKey, first, loop.getInductionVar(),
+                                  loop.getLowerBound())});
     return success();
   }
 
