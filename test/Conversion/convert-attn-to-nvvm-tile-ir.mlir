@@ -768,10 +768,11 @@ func.func @not_pipelined(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64xbf
 // its budget and its leader thread loads Q (the load above the op), then
 // runs the producer's loop; the consumer warpgroups raise theirs, then run
 // the consumer region. Each role computes the bounds its loops read after
-// its setmaxnreg, none before the role branch (this tile's kv range starts
-// at the constant 0): the producer its loop's causal end (the ceildivs of
-// the last row and of Nk), the consumers also the full loop's end (the
-// floordiv of the first row).
+// its setmaxnreg, none before the role branch: the producer its loop's
+// causal end (the ceildivs of the last row and of Nk), the consumers also
+// the full loop's end (the floordiv of the first row). (A kv range that
+// starts past 0, split-KV's, is each role's too:
+// convert-attn-to-nvvm-split-kv.mlir.)
 // CHECK-LABEL: llvm.func @registers(
 // CHECK:         %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
 // CHECK:         %[[CTA_WG:.*]] = arith.shrui %[[TID]], %{{.*}} : i32

@@ -419,13 +419,15 @@ LogicalResult KernelEmitter::lowerTileOps(ArrayRef<Operation *> ops) {
   lowerScalarOperands(tileOps, scalars.getArrayRef());
   // The consumer's ops: its region's, or the tile's without a producer.
   SmallVector<Operation *> kvOps = tileOps;
-  if (hasProducer())
-    kvOps = llvm::to_vector(llvm::make_pointer_range(
-        cast<WarpSpecializeOp>(
-            clones.lookup(plan.warpSpecialization.getOperation()))
-            .getConsumer()
-            .front()
-            .without_terminator()));
+  Block *consumerRegion = nullptr;
+  if (hasProducer()) {
+    consumerRegion = &cast<WarpSpecializeOp>(
+                          clones.lookup(plan.warpSpecialization.getOperation()))
+                          .getConsumer()
+                          .front();
+    kvOps = llvm::to_vector(
+        llvm::make_pointer_range(consumerRegion->without_terminator()));
+  }
   // Without a producer, thread 0 is producer and consumer: after Q's load
   // it fills every stage, and refills each after the block barrier that
   // ends its use (refillStages).
@@ -437,9 +439,9 @@ LogicalResult KernelEmitter::lowerTileOps(ArrayRef<Operation *> ops) {
   // The consumers count their ring iterations from the range's start,
   // computed after their setmaxnreg (the entry's without a producer).
   Value consumerKvBegin = kvBegin;
-  if (hasProducer()) {
+  if (consumerRegion) {
     OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(kvOps.front()->getBlock());
+    b.setInsertionPointToStart(consumerRegion);
     consumerKvBegin = index.lower(b, kvRangeBegin());
   }
   placeRingSlots(kvOps, consumerKvBegin);
