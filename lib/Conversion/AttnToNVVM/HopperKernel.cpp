@@ -247,7 +247,7 @@ LogicalResult KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   if (plan.scaleArgument)
     index.map(plan.scaleArgument,
               required(rt::ParamKind::F32, rt::Symbol::Scale));
-  if (plan.scaleLog2IsParameter)
+  if (plan.scaleLog2IsParameter())
     index.map(plan.scaleLog2,
               required(rt::ParamKind::F32, rt::Symbol::ScaleLog2));
   Value scaleLog2 = index.lower(b, plan.scaleLog2);

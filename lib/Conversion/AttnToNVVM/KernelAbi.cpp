@@ -142,7 +142,7 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
     params.push_back(param(rt::ParamKind::I32, rt::Symbol::KvSplits));
   if (plan.scaleArgument)
     params.push_back(param(rt::ParamKind::F32, rt::Symbol::Scale));
-  if (plan.scaleLog2IsParameter)
+  if (plan.scaleLog2IsParameter())
     params.push_back(param(rt::ParamKind::F32, rt::Symbol::ScaleLog2));
 
   auto str = [&](StringRef s) -> Attribute { return b.getStringAttr(s); };

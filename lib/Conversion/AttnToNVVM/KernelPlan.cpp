@@ -954,13 +954,6 @@ LogicalResult KernelPlanReader::readScale() {
   if (!plan.scaleArgument &&
       matchPattern(softmaxScale, m_Constant(&constantScale)))
     plan.constantScale = constantScale.getValueAsDouble();
-  if (auto mul = plan.scaleLog2.getDefiningOp<arith::MulFOp>()) {
-    FloatAttr factor;
-    plan.scaleLog2IsParameter =
-        plan.scaleArgument && mul.getLhs() == plan.scaleArgument &&
-        matchPattern(mul.getRhs(), m_Constant(&factor)) &&
-        factor.getValueAsDouble() == attnc::rt::kLog2E;
-  }
   return success();
 }
 
@@ -1176,6 +1169,14 @@ FailureOr<KernelPlan> KernelPlanReader::read() {
   if (failed(verifyTurnProtocol(*plan.finalize->getBlock())))
     return failure();
   return plan;
+}
+
+bool KernelPlan::scaleLog2IsParameter() const {
+  auto mul = scaleLog2.getDefiningOp<arith::MulFOp>();
+  FloatAttr factor;
+  return scaleArgument && mul && mul.getLhs() == scaleArgument &&
+         matchPattern(mul.getRhs(), m_Constant(&factor)) &&
+         factor.getValueAsDouble() == attnc::rt::kLog2E;
 }
 
 bool KernelPlan::hasLse() const {

@@ -65,7 +65,7 @@ struct KernelPlan {
   /// the same f32 product): the exp2 FMAs read it from the parameter bank,
   /// as they read a compiled-in constant, instead of holding it in a
   /// register.
-  bool scaleLog2IsParameter = false;
+  bool scaleLog2IsParameter() const;
   /// The softmax scale when it is a compile-time constant (the manifest
   /// records it; the runtime checks a launch's scale against it).
   std::optional<float> constantScale;
