@@ -851,10 +851,45 @@ LogicalResult KernelPlanReader::verifyIndices() {
 // varlen tile's row in the packed batch: its sequence's first plus its
 // own), after a split tile's kv split, in the layout of the tensor written
 // (O's; the LSE's [B, H, Nq]; a split's partials [S, B, H, Nq, Dv] and
-// [S, B, H, Nq]). It clips the rows at Nq (or the sequence's end), as the
-// stored slice's rows are (not checked).
+// [S, B, H, Nq]). The kernel stores the tile's rows below Nq (a varlen
+// tile's: below its sequence's length), which the TMA box clips or the row
+// stores skip: the slice's rows must be that count, attn-tile's
+// min(Nq - row, block_m) (varlen: max(min(length - row, block_m), 0)).
 LogicalResult KernelPlanReader::verifyStores() {
   TileLoad query = plan.queryLoad;
+  // Whether `rows` is min(length - row, block_m), either way round.
+  auto isRowsBelow = [&](Value rows, function_ref<bool(Value)> isLength) {
+    auto min = rows ? rows.getDefiningOp<arith::MinSIOp>() : arith::MinSIOp();
+    if (!min)
+      return false;
+    for (auto [left, blockRows] : {std::pair(min.getLhs(), min.getRhs()),
+                                   std::pair(min.getRhs(), min.getLhs())}) {
+      auto sub = left.getDefiningOp<arith::SubIOp>();
+      if (sub && isLength(sub.getLhs()) && sub.getRhs() == query.getRow() &&
+          isConstantIntValue(blockRows, plan.blockM()))
+        return true;
+    }
+    return false;
+  };
+  auto isTileRows = [&](OpFoldResult rows) {
+    auto value = dyn_cast<Value>(rows);
+    if (LoadVarlenTileOp varlen = query.getVarlen()) {
+      // The sequence's length, end - begin of Q's rows, never below row.
+      auto max =
+          value ? value.getDefiningOp<arith::MaxSIOp>() : arith::MaxSIOp();
+      return max && isConstantIntValue(max.getRhs(), 0) &&
+             isRowsBelow(max.getLhs(), [&](Value length) {
+               auto sub = length.getDefiningOp<arith::SubIOp>();
+               return sub && sub.getLhs() == varlen.getEnd() &&
+                      sub.getRhs() == varlen.getBegin();
+             });
+    }
+    return isRowsBelow(value, [&](Value length) {
+      auto dim = length.getDefiningOp<tensor::DimOp>();
+      return dim && dim.getSource() == query.getSource() &&
+             dim.getConstantIndex() == int64_t(physicalDim(2, plan.layout()));
+    });
+  };
   for (Operation &op : forall.getTerminator().getYieldingOps()) {
     auto store = cast<tensor::ParallelInsertSliceOp>(op);
     auto fail = [&](const Twine &rule) {
@@ -872,6 +907,13 @@ LogicalResult KernelPlanReader::verifyStores() {
                     "strides)");
       if (failed(lowerable(slice.getSizes().front(), store)))
         return failure();
+      if (!isTileRows(slice.getMixedSizes().front()))
+        return fail(Twine("must write the tile's rows below ") +
+                    (plan.varlen ? "its sequence's length" : "Nq") +
+                    " (attn-tile's " +
+                    (plan.varlen ? "max(min(length - row, block_m), 0)"
+                                 : "min(Nq - row, block_m)") +
+                    "), which the kernel stores");
     }
     if (!store.hasUnitStride())
       return fail("must have unit strides");

@@ -306,47 +306,57 @@ void KernelEmitter::fillStages() {
 /// its region, after its setmaxnreg (lowerWarpSpecialize): computed before
 /// the role branch, the consumers' kv bounds held up the producer's
 /// setmaxnreg.dec, and so the consumers' setmaxnreg.inc, which waits for
-/// those registers. The ops outside a role region (the whole tile without a
-/// producer) read theirs computed before the tile's first op. (The kv
-/// range's start, which the ring iterations count from, is each role's
-/// too: the producer's loop's lower bound, the consumers' lowered in
-/// lowerTileOps; without a producer, the entry's: tileBounds.)
+/// those registers. The tile's stores (the forall terminator's, after the
+/// tile's other ops) read theirs computed right before them, at the end of
+/// the consumer region with a producer: not held through the kv loops. The
+/// other ops outside a role region (the whole tile without a producer) read
+/// theirs computed before the tile's first op. (The kv range's start, which
+/// the ring iterations count from, is each role's too: the producer's
+/// loop's lower bound, the consumers' lowered in lowerTileOps; without a
+/// producer, the entry's: tileBounds.)
 void KernelEmitter::lowerScalarOperands(ArrayRef<Operation *> tileOps,
                                         ArrayRef<Value> scalars) {
   llvm::SmallPtrSet<Value, 16> isScalar(llvm::from_range, scalars);
-  // The uses of each scalar, by the block whose start computes it: a
-  // role's region, or (null) the tile's.
-  llvm::MapVector<Block *, llvm::MapVector<Value, SmallVector<OpOperand *>>>
-      usesByRole;
-  // The ops after attn.warp_specialize (the tile's stores, which read its
-  // results) run in the consumers (WarpSpecializeLowering).
+  // The uses of each scalar, by where they are computed: at the start of a
+  // role's region (the block), or before an op (the tile's first, or the
+  // stores' place).
+  using Place = std::pair<Block *, Operation *>;
+  llvm::MapVector<Place, llvm::MapVector<Value, SmallVector<OpOperand *>>>
+      usesByPlace;
+  // The stores run after the rest of the tile: with a producer in the
+  // consumers, after their region's ops (WarpSpecializeLowering).
+  auto isStore = [](Operation *op) {
+    return isa<tensor::ExtractSliceOp, tensor::ParallelInsertSliceOp>(op);
+  };
   auto specialized = llvm::find_if(
       tileOps, [](Operation *op) { return isa<WarpSpecializeOp>(op); });
-  Block *afterRoles =
-      specialized == tileOps.end()
-          ? nullptr
-          : &cast<WarpSpecializeOp>(*specialized).getConsumer().front();
+  auto firstStore = llvm::find_if(tileOps, isStore);
+  Operation *storesPlace =
+      specialized != tileOps.end()
+          ? cast<WarpSpecializeOp>(*specialized)
+                .getConsumer()
+                .front()
+                .getTerminator()
+          : (firstStore != tileOps.end() ? *firstStore : nullptr);
   for (Operation *op : tileOps)
     op->walk([&](Operation *nested) {
-      Block *role = afterRoles && (*specialized)->isBeforeInBlock(op)
-                        ? afterRoles
-                        : nullptr;
+      Place place = {nullptr, isStore(op) ? storesPlace : tileOps.front()};
       for (Operation *parent = nested; parent != op;) {
         Region *region = parent->getParentRegion();
         parent = region->getParentOp();
         if (isa<WarpSpecializeOp>(parent))
-          role = &region->front();
+          place = {&region->front(), nullptr};
       }
       for (OpOperand &use : nested->getOpOperands())
         if (isScalar.contains(use.get()))
-          usesByRole[role][use.get()].push_back(&use);
+          usesByPlace[place][use.get()].push_back(&use);
     });
   OpBuilder::InsertionGuard guard(b);
-  for (auto &[role, uses] : usesByRole) {
-    if (role)
-      b.setInsertionPointToStart(role);
+  for (auto &[place, uses] : usesByPlace) {
+    if (place.first)
+      b.setInsertionPointToStart(place.first);
     else
-      b.setInsertionPoint(tileOps.front());
+      b.setInsertionPoint(place.second);
     SmallVector<Value> values = llvm::to_vector(llvm::make_first_range(uses));
     for (auto [lowered, valueUses] :
          llvm::zip_equal(index.lower(b, values), make_second_range(uses)))
