@@ -223,8 +223,9 @@ struct TileLoadLowering : OpConversionPattern<LoadOp> {
 /// tile, or of the tensor.extract_slice of its valid rows, a plain tensor
 /// that no registers stand for. The pattern of the slice (or of an insert
 /// of the whole tile) lowers the pair: the store of O (an accumulator-
-/// layout tile) or of the LSE (its rows), of the tile's leading rows at the
-/// tile's coordinates (the plan reader's verifyStores).
+/// layout tile) or of the LSE (its rows). The kernel stores the tile's rows
+/// below Nq at the tile's coordinates, which the plan reader's verifyStores
+/// checked are the slice's rows and the insert's offsets.
 template <typename RootOp>
 struct TileStoreLowering : OpConversionPattern<RootOp> {
   using Adaptor = typename OpConversionPattern<RootOp>::OneToNOpAdaptor;
