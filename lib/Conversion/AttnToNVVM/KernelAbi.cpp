@@ -67,10 +67,12 @@ SmallVector<TileDim> mlir::attn::hopper::getTileSpace(const KernelPlan &plan) {
   SmallVector<TileDim> space = {
       {plan.queryBlockIv(), rt::Symbol::SeqQ, plan.blockM(),
        plan.varlen ? std::optional(rt::Symbol::Batch) : std::nullopt},
-      {plan.headIv(), rt::Symbol::HeadsQ},
-      {plan.batchIv(), plan.varlen ? rt::Symbol::One : rt::Symbol::Batch}};
+      {plan.headIv(), rt::Symbol::HeadsQ, /*ceilDiv=*/1, std::nullopt},
+      {plan.batchIv(), plan.varlen ? rt::Symbol::One : rt::Symbol::Batch,
+       /*ceilDiv=*/1, std::nullopt}};
   if (plan.kvSplit)
-    space.push_back({kKvSplitDim, rt::Symbol::KvSplits});
+    space.push_back(
+        {kKvSplitDim, rt::Symbol::KvSplits, /*ceilDiv=*/1, std::nullopt});
   return space;
 }
 

@@ -896,6 +896,12 @@ LogicalResult KernelPlanReader::verifyStores() {
       return store.emitError("convert-attn-to-nvvm: the tile's store ") << rule;
     };
     bool isOutput = finalizeResultOf(store.getSource()) == 0u;
+    // O is 4-D, the LSE 3-D; a split's partials have the split in front.
+    int64_t rank = (isOutput ? 4 : 3) + (plan.kvSplit ? 1 : 0);
+    if (store.getDestType().getRank() != rank)
+      return fail("must write " + Twine(isOutput ? "O" : "the LSE") +
+                  " into a " + Twine(rank) + "-D tensor, got " +
+                  Twine(store.getDestType().getRank()) + "-D");
     if (auto slice =
             store.getSource().getDefiningOp<tensor::ExtractSliceOp>()) {
       if (!slice.hasUnitStride() ||
