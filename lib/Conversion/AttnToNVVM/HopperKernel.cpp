@@ -319,6 +319,19 @@ LogicalResult KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   return converted;
 }
 
+/// The load of the Q tile that the consumer region of `op` reads (its
+/// attn.qk's query; the plan reader's readConsumerLoops): a load before
+/// `op`, which the conversion replaced already but keeps until it ends.
+static TileLoad queryLoadOf(WarpSpecializeOp op) {
+  TileLoad query;
+  op.getConsumer().walk([&](QKOp qk) {
+    query = TileLoad::of(qk.getQuery());
+    return WalkResult::interrupt();
+  });
+  assert(query && "the plan reader's readConsumerLoops");
+  return query;
+}
+
 std::pair<Operation *, Operation *>
 KernelEmitter::lowerWarpSpecialize(WarpSpecializeOp op) {
   auto role = scf::IfOp::create(b, loc, eqI(ctaWarpgroup, c32(0)),
@@ -329,7 +342,7 @@ KernelEmitter::lowerWarpSpecialize(WarpSpecializeOp op) {
                                  NVVM::SetMaxRegisterAction::decrease);
   auto leader = scf::IfOp::create(b, loc, isLeader);
   b.setInsertionPoint(leader.thenBlock()->getTerminator());
-  issueQueryLoad(plan.queryTileType());
+  issueQueryLoad(queryLoadOf(op));
   b.setInsertionPoint(role.elseBlock()->getTerminator());
   NVVM::SetMaxRegisterOp::create(b, loc, op.getConsumerRegisters(),
                                  NVVM::SetMaxRegisterAction::increase);
@@ -383,19 +396,15 @@ void KernelEmitter::setTile(ArrayRef<TileDim> space, ArrayRef<Value> coords) {
   // PTX, which runs 43 and 72 timed, stays byte-identical.
   for (auto [dim, coord] : llvm::reverse(llvm::zip_equal(space, coords))) {
     index.map(plan.forall.getInductionVar(dim.iv), toIndex(coord));
-    if (dim.iv == plan.headIv())
-      head = coord;
-    else if (dim.iv == plan.batchIv())
+    if (dim.iv == plan.batchIv())
       batch = coord;
-    else if (dim.iv == kKvSplitDim)
-      split = coord;
   }
   // Once per tile, not at every use in the loops (a division by block_m).
   if (Value reversed = plan.reversedQueryBlock)
     index.map(reversed, index.lower(b, reversed));
   // A varlen tile's sequence and query block, from its linear index. The
   // rows of its sequence are read from the offsets where they are used
-  // (sequenceRows()), not held through the kv loops.
+  // (sequenceEnd(), the stores' offsets), not held through the kv loops.
   if (plan.varlen) {
     SequenceTileOp tile = plan.varlen->tile;
     auto [sequence, block] =
@@ -412,9 +421,7 @@ void KernelEmitter::setTile(ArrayRef<TileDim> space, ArrayRef<Value> coords) {
   }
   // The kv head the IR loads K and V of (GQA), the Q tile's first row.
   kvHead = toI32(index.lower(b, plan.keyLoad.getHead()));
-  rowBegin = toI32(index.lower(b, plan.queryLoad.getRow()));
   rowInTile = add(mul(warpgroup, c32(kWarpgroupRows)), fragmentRow());
-  row0 = add(rowBegin, rowInTile);
 }
 
 Value KernelEmitter::kvRangeBegin() const {
@@ -434,16 +441,21 @@ void KernelEmitter::tileBounds() {
   kvEnd = index.lower(b, end);
 }
 
-void KernelEmitter::issueQueryLoad(RankedTensorType query) {
-  Value row = plan.varlen ? add(toI32(index.lower(b, plan.varlen->queryBegin)),
-                                rowBegin)
-                          : rowBegin;
-  loadTile(tmQuery, cast<SwizzledSharedAttr>(query.getEncoding()).getAtoms(),
-           smem.getQuery(), Value(), query.getDimSize(0), query.getDimSize(1),
-           row, head, batch, queryBarrier());
+void KernelEmitter::issueQueryLoad(TileLoad query) {
+  // A varlen tile's rows start at its sequence's first in the packed batch
+  // (whose batch is 0).
+  Value row = toI32(query.getRow());
+  if (Value begin = query.getSequenceBegin())
+    row = add(toI32(begin), row);
+  Value batchIndex = query.getBatch() ? toI32(query.getBatch()) : c32(0);
+  auto type =
+      cast<RankedTensorType>(query.getOperation()->getResult(0).getType());
+  loadTile(tmQuery, cast<SwizzledSharedAttr>(type.getEncoding()).getAtoms(),
+           smem.getQuery(), Value(), type.getDimSize(0), type.getDimSize(1),
+           row, toI32(query.getHead()), batchIndex, queryBarrier());
 }
 
-SmallVector<Value> KernelEmitter::lowerQueryLoad(RankedTensorType query) {
+SmallVector<Value> KernelEmitter::lowerQueryLoad(TileLoad query) {
   // With a producer its leader thread issues the load once its warpgroup
   // gave up its registers (lowerWarpSpecialize): issued before, it held
   // up the consumers' setmaxnreg.inc, which waits for those registers (10 %
@@ -513,7 +525,32 @@ KernelEmitter::lowerFinalize(FinalizeOp op, Value acc, ValueRange rowSum,
   return {pack(values, fragments.convertAccumulatorType(output)), lse};
 }
 
-void KernelEmitter::lowerOutputStore(Value output) {
+KernelEmitter::StoreCoordinates
+KernelEmitter::storeCoordinates(tensor::ParallelInsertSliceOp store,
+                                bool isOutput) {
+  SmallVector<Value> offsets = llvm::map_to_vector(
+      store.getMixedOffsets(), [&](OpFoldResult offset) -> Value {
+        if (auto value = dyn_cast<Value>(offset))
+          return toI32(value);
+        return c32(*getConstantIntValue(offset));
+      });
+  StoreCoordinates at;
+  ArrayRef<Value> logical = offsets;
+  if (plan.kvSplit) {
+    at.split = logical.front();
+    logical = logical.drop_front();
+  }
+  // O is in Q's layout; the LSE and a split's partials are [B, H, Nq].
+  auto position = [&](unsigned dim) {
+    return isOutput && !plan.kvSplit ? physicalDim(dim, plan.layout()) : dim;
+  };
+  at.batch = logical[position(0)];
+  at.head = logical[position(1)];
+  at.row = logical[position(2)];
+  return at;
+}
+
+void KernelEmitter::lowerOutputStore(Value output, const StoreCoordinates &at) {
   SmallVector<Value> values = unpackTile(output);
   // A split tile's O is its f32 partial (the plan reader's); at one split
   // (chosen at launch) it is the attention's O, which the tile writes in
@@ -523,22 +560,22 @@ void KernelEmitter::lowerOutputStore(Value output) {
         singleSplit,
         [&]() -> SmallVector<Value> {
           storeOutputTile(packPairs(values, plan.elementType()),
-                          singleSplitOutput);
+                          singleSplitOutput, at);
           return {};
         },
         [&]() -> SmallVector<Value> {
-          storePartialOutput(values, outputDest);
+          storePartialOutput(values, outputDest, at);
           return {};
         });
   else if (plan.kvSplit)
-    storePartialOutput(values, outputDest);
+    storePartialOutput(values, outputDest, at);
   else if (plan.varlen)
-    storeSequenceRows(values, outputDest);
+    storeSequenceRows(values, outputDest, at);
   else
-    storeOutputTile(values, outputDest);
+    storeOutputTile(values, outputDest, at);
 }
 
-void KernelEmitter::lowerLseStore(ValueRange lse) {
+void KernelEmitter::lowerLseStore(ValueRange lse, const StoreCoordinates &at) {
   assert(lseDest && "buildKernelAbi gives a kernel that stores the LSE its "
                     "pointer");
   // At one split the LSE goes to the caller's buffer, or nowhere.
@@ -554,21 +591,18 @@ void KernelEmitter::lowerLseStore(ValueRange lse) {
               b, loc, lane, c32(WgmmaAccumulatorAttr::kLanesPerRowPair - 1)),
           c32(0));
   for (int r = 0; r < kRowsPerThread; ++r) {
-    Value row = threadRow(r);
-    // A varlen tile's rows are its sequence's, at its rows of the packed
-    // LSE.
-    SequenceRows rows = plan.varlen ? sequenceRows() : SequenceRows();
+    Value row = threadRow(at.row, r);
+    // A varlen tile's rows are its sequence's rows of the packed LSE, which
+    // end at the next sequence's first.
+    Value end = plan.varlen ? sequenceEnd() : seqQ;
     Value rowOk = arith::AndIOp::create(
         b, loc, isQuadLead,
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, row,
-                              plan.varlen ? rows.count : seqQ));
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, row, end));
     if (lseWritten)
       rowOk = arith::AndIOp::create(b, loc, rowOk, lseWritten);
-    if (plan.varlen)
-      row = add(rows.queries, row);
     ifThen(rowOk, [&] {
       Value ptr = LLVM::GEPOp::create(b, loc, globalPtr, f32(), dest,
-                                      ValueRange{rowIndex(row)});
+                                      ValueRange{rowIndex(at, row)});
       LLVM::StoreOp::create(b, loc, lse[r], ptr, /*alignment=*/4);
     });
   }
@@ -582,37 +616,35 @@ void KernelEmitter::lowerLaunchDependents() {
                                  NVVM::GridDepActionKind::launch_dependents);
 }
 
-KernelEmitter::SequenceRows KernelEmitter::sequenceRows() {
-  SmallVector<Value> rows = index.lower(
-      b, ValueRange{plan.varlen->queryBegin, plan.varlen->queryEnd});
-  return {toI32(rows[0]),
-          toI32(arith::SubIOp::create(b, loc, rows[1], rows[0]))};
+Value KernelEmitter::sequenceEnd() {
+  return toI32(index.lower(b, plan.varlen->queryEnd));
 }
 
-Value KernelEmitter::rowIndex(Value row) {
+Value KernelEmitter::rowIndex(const StoreCoordinates &at, Value row) {
   auto i64Of = [&](Value v) {
     return arith::ExtUIOp::create(b, loc, i64(), v);
   };
-  Value batchRow = i64Of(batch);
-  if (plan.kvSplit)
-    batchRow = add(mul(i64Of(split), i64Of(batchCount)), batchRow);
+  Value batchRow = i64Of(at.batch);
+  if (at.split)
+    batchRow = add(mul(i64Of(at.split), i64Of(batchCount)), batchRow);
   return add(
-      mul(add(mul(batchRow, c64(plan.headsQ())), i64Of(head)), i64Of(seqQ)),
+      mul(add(mul(batchRow, c64(plan.headsQ())), i64Of(at.head)), i64Of(seqQ)),
       i64Of(row));
 }
 
 /// Writes this thread's rows of O into its split's part of the f32 partial
 /// O [S, B, H, Sq, Dv] (rows below Nq): each value pair of a row is two
 /// adjacent columns, one 8-byte store.
-void KernelEmitter::storePartialOutput(ArrayRef<Value> o, Value partial) {
+void KernelEmitter::storePartialOutput(ArrayRef<Value> o, Value partial,
+                                       const StoreCoordinates &at) {
   auto globalPtr = LLVM::LLVMPointerType::get(b.getContext(), 1);
   Value quadColumn = fragmentColumn(lane);
   for (int r = 0; r < kRowsPerThread; ++r) {
-    Value row = threadRow(r);
+    Value row = threadRow(at.row, r);
     Value rowOk =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, row, seqQ);
     ifThen(rowOk, [&] {
-      Value rowStart = mul(rowIndex(row), c64(plan.valueHeadDim()));
+      Value rowStart = mul(rowIndex(at, row), c64(plan.valueHeadDim()));
       // Registers 4j + 2r and 4j + 2r + 1 hold row r's adjacent columns.
       for (size_t i = 2 * r; i < o.size(); i += 4) {
         Value pair = pairOf(o[i], o[i + 1]);
@@ -675,7 +707,8 @@ void KernelEmitter::publishWarpgroupWrites() {
 /// Writes this warpgroup's 64 x Dv output rows (element pairs) into its
 /// rows of the output buffer (over Q: only this warpgroup read those rows),
 /// then one thread stores them with TMA.
-void KernelEmitter::storeOutputTile(ArrayRef<Value> pairs, Value outputMap) {
+void KernelEmitter::storeOutputTile(ArrayRef<Value> pairs, Value outputMap,
+                                    const StoreCoordinates &at) {
   // O is staged in #attn.shared_memory's output buffer, in Q's layout.
   SwizzledAtoms atoms = plan.queryAtoms();
   storeRowsSwizzled(pairs, atoms, smem.getOutput(), plan.blockM());
@@ -690,7 +723,7 @@ void KernelEmitter::storeOutputTile(ArrayRef<Value> pairs, Value outputMap) {
       Value src = smemPtr(
           smem.getOutput() + atom * atoms.atomBytes(plan.blockM()), rowInTile);
       SmallVector<Value> coords = {c32(atom * atoms.columns()),
-                                   add(rowBegin, tileRowBase), head, batch};
+                                   add(at.row, tileRowBase), at.head, at.batch};
       NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
           b, loc, outputMap, src, coords, Value(),
           NVVM::TMAStoreModeAttr::get(b.getContext(), NVVM::TMAStoreMode::TILE),

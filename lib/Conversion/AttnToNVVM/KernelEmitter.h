@@ -22,6 +22,7 @@
 #include "KernelBuilder.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 namespace mlir::attn::hopper {
 
@@ -34,6 +35,14 @@ inline constexpr int64_t kWarpgroupRows =
 inline bool isRingTile(Value v) {
   auto type = dyn_cast<RankedTensorType>(v.getType());
   return type && isa_and_present<SwizzledSharedAttr>(type.getEncoding());
+}
+
+/// Whether `tile` is the Q tile of an attn.qk.
+inline bool isQueryTile(Value tile) {
+  return llvm::any_of(tile.getUsers(), [&](Operation *user) {
+    auto qk = dyn_cast<QKOp>(user);
+    return qk && qk.getQuery() == tile;
+  });
 }
 
 /// One dimension of a kernel's tile space: the forall's induction variable
@@ -74,14 +83,16 @@ struct KernelState {
 
   // Kernel-wide values.
   Value smemBase, tmQuery, tmKey, tmValue;
-  Value tid, lane, warpInGroup, row0, isLeader;
+  Value tid, lane, warpInGroup, isLeader;
   /// The thread's warpgroup in the CTA, and among the consumers (with a
   /// producer warpgroup, CTA warpgroup 0, one less).
   Value ctaWarpgroup, warpgroup;
-  /// This thread's first accumulator row within the query tile (row0 minus
-  /// the tile's first row).
+  /// This thread's first accumulator row within the query tile.
   Value rowInTile;
-  Value batch, head, kvHead, rowBegin;
+  /// The CTA's batch (i32) and the kv head of K's load, at which the
+  /// kernel loads K and V (KernelPlan: every kv loop loads them as the
+  /// first does) and reads a paged tile's block table.
+  Value batch, kvHead;
   Value seqQ, seqK;
   /// Without a producer, the tile's kv range (index), lowered at the
   /// kernel's entry: its first block, which is ring iteration 0, and its
@@ -91,9 +102,9 @@ struct KernelState {
   Value kvBegin, kvEnd;
   /// Varlen and split-KV kernels: the batch size (a kernel parameter).
   Value batchCount;
-  /// Split-KV kernels: this CTA's kv split, and the split count where it
-  /// is chosen at launch (a kernel parameter).
-  Value split, splitCount;
+  /// Split-KV kernels: the split count where it is chosen at launch (a
+  /// kernel parameter).
+  Value splitCount;
   /// A split kernel that writes O itself at one split: whether this launch
   /// has one split (i1), and the O tensor map and LSE pointer (null where
   /// the kernel has no LSE) it then writes.
@@ -173,13 +184,15 @@ public:
   SmallVector<Value> probsOperand(PVOp op, Value probs);
   /// attn.wait_tile of a ring tile at `slot` (stage, phase).
   void waitForSlot(ValueRange slot, bool isValue);
-  /// Q's attn.load_tile (or attn.load_varlen_tile) of tile type `query`:
-  /// the leader thread TMA-loads the CTA's query tile into Q's buffer
-  /// (with a producer, in the role branch: lowerWarpSpecialize); returns
-  /// Q's slot (stage 0, phase 0: the buffer is filled once).
-  SmallVector<Value> lowerQueryLoad(RankedTensorType query);
-  /// The TMA load of the CTA's query tile (of type `query`).
-  void issueQueryLoad(RankedTensorType query);
+  /// Q's attn.load_tile (or attn.load_varlen_tile) `query`, whose
+  /// coordinates are kernel values: the leader thread TMA-loads the tile
+  /// into Q's buffer (with a producer, in the role branch:
+  /// lowerWarpSpecialize); returns Q's slot (stage 0, phase 0: the buffer
+  /// is filled once).
+  SmallVector<Value> lowerQueryLoad(TileLoad query);
+  /// The TMA load of `query` at its coordinates (its batch, head and row;
+  /// a varlen load's row after its sequence's first).
+  void issueQueryLoad(TileLoad query);
   /// attn.wait_tile of Q: phase 0 of its barrier.
   void waitForQuery() { waitBarrier(queryBarrier(), c32(0)); }
   /// attn.launch_dependents: griddepcontrol.launch_dependents.
@@ -218,16 +231,26 @@ public:
   std::pair<Value, RowValues> lowerFinalize(FinalizeOp op, Value acc,
                                             ValueRange rowSum,
                                             ValueRange rowMax, Value scale);
+  /// Where a store of the forall's terminator writes the tile: the logical
+  /// coordinates of its offsets (i32; a split tile's split first), whatever
+  /// the layout of the tensor it writes.
+  struct StoreCoordinates {
+    Value split, batch, head, row;
+  };
+  /// The coordinates of `store` (a tensor.parallel_insert_slice whose
+  /// offsets are kernel values) of O (`isOutput`) or the LSE.
+  StoreCoordinates storeCoordinates(tensor::ParallelInsertSliceOp store,
+                                    bool isOutput);
   /// The store of the tile's O (`output`, its registers) by the forall's
-  /// terminator: with TMA from the output buffer, a varlen tile's rows
-  /// below its sequence's, a split tile's f32 partial (or at one split, O
-  /// itself). It writes at the tile's coordinates, which the plan reader
-  /// checked are the store's offsets; rows past Nq (or the sequence's) are
-  /// clipped by the TMA box or skipped.
-  void lowerOutputStore(Value output);
-  /// The store of the tile's LSE (this thread's rows) to lseDest: rows
-  /// below Nq, by one lane of each quad.
-  void lowerLseStore(ValueRange lse);
+  /// terminator, at `at`: with TMA from the output buffer, a varlen tile's
+  /// rows below its sequence's, a split tile's f32 partial (or at one
+  /// split, O itself). Rows past Nq (or the sequence's) are clipped by the
+  /// TMA box or skipped (the plan reader checked that the store writes the
+  /// tile's rows below that length).
+  void lowerOutputStore(Value output, const StoreCoordinates &at);
+  /// The store of the tile's LSE (this thread's rows) to lseDest at `at`:
+  /// rows below Nq, by one lane of each quad.
+  void lowerLseStore(ValueRange lse, const StoreCoordinates &at);
   /// attn.warp_specialize: the role branch. The producer warpgroup
   /// (warpgroup 0) lowers its registers to `producer_registers`, and its
   /// leader thread issues Q's load and runs the producer region; the
@@ -377,8 +400,9 @@ private:
   /// The coordinates of `linear` in a space of these extents, fastest
   /// first, and one more dim, the outermost, that takes the quotient.
   SmallVector<Value> delinearize(Value linear, ArrayRef<Value> extents);
-  /// Makes the tile at `coords` of tile space `space` the CTA's tile:
-  /// head, batch, split, kv head, rowBegin and this thread's row0.
+  /// Makes the tile at `coords` of tile space `space` the CTA's tile: the
+  /// forall's induction variables, batch and kv head, and this thread's
+  /// rowInTile.
   void setTile(ArrayRef<TileDim> space, ArrayRef<Value> coords);
   /// The start of the kv range the tile's kv loops partition (the range
   /// before a rotation, for rotated loops), in the tile IR.
@@ -392,23 +416,25 @@ private:
   /// tileBounds()).
   LogicalResult lowerTile();
   /// Stores this warpgroup's rows of O, given as element pairs (pair k
-  /// holds values 2k and 2k + 1), through the output buffer with TMA.
-  void storeOutputTile(ArrayRef<Value> pairs, Value outputMap);
+  /// holds values 2k and 2k + 1), through the output buffer with TMA at
+  /// `at`.
+  void storeOutputTile(ArrayRef<Value> pairs, Value outputMap,
+                       const StoreCoordinates &at);
   /// Varlen kernels (VarlenTiles.cpp): the (sequence, query block) of linear
   /// tile `tile` (i32, attn.sequence_tile), from the offsets at `offsets`;
   /// every lane of the warp must take part.
   std::pair<Value, Value> lowerSequenceTile(Value tile, Value offsets);
-  /// The current varlen tile's sequence (i32): the row of Q and O where it
-  /// starts and its query rows, read from the offsets at each call.
-  struct SequenceRows {
-    Value queries, count;
-  };
-  SequenceRows sequenceRows();
+  /// The row of the packed Q and O (i32) where the current varlen tile's
+  /// sequence ends (the next one's first), read from the offsets at each
+  /// call.
+  Value sequenceEnd();
   /// Writes this warpgroup's rows of O, given as element pairs, through the
-  /// output buffer to the tile's rows of the packed O at pointer `output`,
-  /// rows below its sequence's only.
-  void storeSequenceRows(ArrayRef<Value> pairs, Value output);
-  void storePartialOutput(ArrayRef<Value> o, Value partial);
+  /// output buffer to the packed O at pointer `output`, from row `at.row`
+  /// on, rows below its sequence's only.
+  void storeSequenceRows(ArrayRef<Value> pairs, Value output,
+                         const StoreCoordinates &at);
+  void storePartialOutput(ArrayRef<Value> o, Value partial,
+                          const StoreCoordinates &at);
   /// This thread's place in its warpgroup's accumulator fragments
   /// (#attn.wgmma_accumulator), computed where they are used: its first
   /// row of the warpgroup's 64 (a warp holds 16 rows, a quad of lanes a
@@ -430,15 +456,15 @@ private:
     constexpr int64_t kQuad = WgmmaAccumulatorAttr::kLanesPerRowPair;
     return mul(arith::AndIOp::create(b, loc, thread, c32(kQuad - 1)), c32(2));
   }
-  /// Row `r` of the two this thread holds of the accumulator fragments, in
-  /// the tile's rows of the sequence (i32).
-  Value threadRow(int r) {
-    return r == 0 ? row0
-                  : add(row0, c32(WgmmaAccumulatorAttr::kRowPairDistance));
+  /// Row `r` of the two this thread holds of the accumulator fragments, of
+  /// a tile whose first row is `firstRow` (i32).
+  Value threadRow(Value firstRow, int r) {
+    Value row = add(firstRow, rowInTile);
+    return r == 0 ? row : add(row, c32(WgmmaAccumulatorAttr::kRowPairDistance));
   }
-  /// The i64 index of row `row` of the CTA's tile in the LSE [B, H, Sq]
-  /// (or, split, its split's part of [S, B, H, Sq]).
-  Value rowIndex(Value row);
+  /// The i64 index of row `row` at `at`'s split, batch and head in the LSE
+  /// [B, H, Sq] (or, split, [S, B, H, Sq]).
+  Value rowIndex(const StoreCoordinates &at, Value row);
   /// The 128-byte swizzle (the only one the kernel writes into; the plan
   /// reader admits no other for Q, in whose layout O is staged, nor for
   /// P's): 16-byte chunk c of row r of an atom sits at chunk c ^ (r % 8).

@@ -847,48 +847,61 @@ LogicalResult KernelPlanReader::verifyIndices() {
 }
 
 // The kernel writes a tile's leading rows, all of O's columns, at the
-// tile's coordinates (attn-tile's stores): Q's batch, head and first row (a
-// varlen tile's row in the packed batch: its sequence's first plus its
-// own), after a split tile's kv split, in the layout of the tensor written
-// (O's; the LSE's [B, H, Nq]; a split's partials [S, B, H, Nq, Dv] and
-// [S, B, H, Nq]). The kernel stores the tile's rows below Nq (a varlen
-// tile's: below its sequence's length), which the TMA box clips or the row
-// stores skip: the slice's rows must be that count, attn-tile's
-// min(Nq - row, block_m) (varlen: max(min(length - row, block_m), 0)).
+// store's offsets (a split tile's split first, then the batch, head and row
+// in the layout of the tensor written: O's; the LSE's [B, H, Nq]; a split's
+// partials [S, B, H, Nq, Dv] and [S, B, H, Nq]). It stores the rows below
+// Nq (a varlen tile's: below its sequence's end, the Q load's), which the
+// TMA box clips or the row stores skip: the slice's rows must be that
+// count, attn-tile's min(Nq - row, block_m) of the store's row (varlen:
+// max(min(length - row, block_m), 0), the store's row being the sequence's
+// first plus that row).
 LogicalResult KernelPlanReader::verifyStores() {
   TileLoad query = plan.queryLoad;
+  LoadVarlenTileOp varlen = query.getVarlen();
   // Whether `rows` is min(length - row, block_m), either way round.
-  auto isRowsBelow = [&](Value rows, function_ref<bool(Value)> isLength) {
+  auto isRowsBelow = [&](Value rows, Value row,
+                         function_ref<bool(Value)> isLength) {
     auto min = rows ? rows.getDefiningOp<arith::MinSIOp>() : arith::MinSIOp();
     if (!min)
       return false;
     for (auto [left, blockRows] : {std::pair(min.getLhs(), min.getRhs()),
                                    std::pair(min.getRhs(), min.getLhs())}) {
       auto sub = left.getDefiningOp<arith::SubIOp>();
-      if (sub && isLength(sub.getLhs()) && sub.getRhs() == query.getRow() &&
+      if (sub && isLength(sub.getLhs()) && sub.getRhs() == row &&
           isConstantIntValue(blockRows, plan.blockM()))
         return true;
     }
     return false;
   };
-  auto isTileRows = [&](OpFoldResult rows) {
+  // Whether `rows` are the tile's rows below the length, for a store at
+  // row `at`.
+  auto isTileRows = [&](OpFoldResult rows, OpFoldResult at) {
     auto value = dyn_cast<Value>(rows);
-    if (LoadVarlenTileOp varlen = query.getVarlen()) {
-      // The sequence's length, end - begin of Q's rows, never below row.
+    auto row = dyn_cast<Value>(at);
+    if (varlen) {
+      // At the sequence's first row plus `row`; the sequence's length is
+      // end - begin of Q's rows, never below row.
+      auto sum = row ? row.getDefiningOp<arith::AddIOp>() : arith::AddIOp();
+      if (!sum || (sum.getLhs() != varlen.getBegin() &&
+                   sum.getRhs() != varlen.getBegin()))
+        return false;
+      Value inSequence =
+          sum.getLhs() == varlen.getBegin() ? sum.getRhs() : sum.getLhs();
       auto max =
           value ? value.getDefiningOp<arith::MaxSIOp>() : arith::MaxSIOp();
       return max && isConstantIntValue(max.getRhs(), 0) &&
-             isRowsBelow(max.getLhs(), [&](Value length) {
+             isRowsBelow(max.getLhs(), inSequence, [&](Value length) {
                auto sub = length.getDefiningOp<arith::SubIOp>();
                return sub && sub.getLhs() == varlen.getEnd() &&
                       sub.getRhs() == varlen.getBegin();
              });
     }
-    return isRowsBelow(value, [&](Value length) {
-      auto dim = length.getDefiningOp<tensor::DimOp>();
-      return dim && dim.getSource() == query.getSource() &&
-             dim.getConstantIndex() == int64_t(physicalDim(2, plan.layout()));
-    });
+    return row && isRowsBelow(value, row, [&](Value length) {
+             auto dim = length.getDefiningOp<tensor::DimOp>();
+             return dim && dim.getSource() == query.getSource() &&
+                    dim.getConstantIndex() ==
+                        int64_t(physicalDim(2, plan.layout()));
+           });
   };
   for (Operation &op : forall.getTerminator().getYieldingOps()) {
     auto store = cast<tensor::ParallelInsertSliceOp>(op);
@@ -902,75 +915,43 @@ LogicalResult KernelPlanReader::verifyStores() {
       return fail("must write " + Twine(isOutput ? "O" : "the LSE") +
                   " into a " + Twine(rank) + "-D tensor, got " +
                   Twine(store.getDestType().getRank()) + "-D");
-    if (auto slice =
-            store.getSource().getDefiningOp<tensor::ExtractSliceOp>()) {
-      if (!slice.hasUnitStride() ||
-          !llvm::all_of(slice.getMixedOffsets(), [](OpFoldResult offset) {
-            return isConstantIntValue(offset, 0);
-          }))
-        return fail("must write the leading rows of attn.finalize's "
-                    "results (a tensor.extract_slice at offset 0 with unit "
-                    "strides)");
-      if (failed(lowerable(slice.getSizes().front(), store)))
-        return failure();
-      if (!isTileRows(slice.getMixedSizes().front()))
-        return fail(Twine("must write the tile's rows below ") +
-                    (plan.varlen ? "its sequence's length" : "Nq") +
-                    " (attn-tile's " +
-                    (plan.varlen ? "max(min(length - row, block_m), 0)"
-                                 : "min(Nq - row, block_m)") +
-                    "), which the kernel stores");
-    }
     if (!store.hasUnitStride())
       return fail("must have unit strides");
-    // The kernel clones the rows' index arithmetic with the store's.
-    for (Value size : store.getSizes())
-      if (failed(lowerable(size, store)))
+    // The kernel clones the offsets' and rows' index arithmetic with the
+    // store's.
+    for (Value index :
+         llvm::concat<Value>(store.getOffsets(), store.getSizes()))
+      if (failed(lowerable(index, store)))
         return failure();
+    // O is in Q's layout; the LSE and the split partials are [B, H, Nq].
+    unsigned first = plan.kvSplit ? 1 : 0;
+    unsigned rowDim =
+        first + (isOutput && !plan.kvSplit ? physicalDim(2, plan.layout()) : 2);
+    if (isOutput && !isConstantIntValue(store.getMixedOffsets().back(), 0))
+      return fail("must write O from its first column");
     if (isOutput && store.getStaticSizes().back() != plan.valueHeadDim())
       return fail("must write all " + Twine(plan.valueHeadDim()) +
                   " columns of O");
-    // The logical (batch, head, row) offsets, placed in the tensor's order.
-    SmallVector<std::function<bool(OpFoldResult)>> expected(
-        store.getMixedOffsets().size(),
-        [](OpFoldResult at) { return isConstantIntValue(at, 0); });
-    // The same value, or the same constant (a head folded to 0).
-    auto is = [](Value value) {
-      return [value](OpFoldResult at) {
-        return value ? isEqualConstantIntOrValue(at, value)
-                     : isConstantIntValue(at, 0);
-      };
-    };
-    auto isQueryRow = [&](OpFoldResult at) {
-      Value begin = query.getSequenceBegin();
-      if (!begin)
-        return isEqualConstantIntOrValue(at, query.getRow());
-      auto sum = dyn_cast_if_present<Value>(at)
-                     ? cast<Value>(at).getDefiningOp<arith::AddIOp>()
-                     : arith::AddIOp();
-      return sum &&
-             ((sum.getLhs() == begin && sum.getRhs() == query.getRow()) ||
-              (sum.getLhs() == query.getRow() && sum.getRhs() == begin));
-    };
-    unsigned first = 0;
-    if (plan.kvSplit)
-      expected[first++] = is(forall.getInductionVar(kKvSplitDim));
-    // O is in Q's layout; the LSE and the split partials are [B, H, Nq].
-    auto position = [&](unsigned logical) {
-      return first + (isOutput && !plan.kvSplit
-                          ? physicalDim(logical, plan.layout())
-                          : logical);
-    };
-    expected[position(0)] = is(query.getBatch());
-    expected[position(1)] = is(query.getHead());
-    expected[position(2)] = isQueryRow;
-    for (auto [offset, matches] :
-         llvm::zip_equal(store.getMixedOffsets(), expected))
-      if (!matches(offset))
-        return fail("must write at the tile's coordinates: Q's batch, head "
-                    "and first row" +
-                    Twine(plan.kvSplit ? ", after the kv split" : "") +
-                    " (attn-tile's offsets)");
+    auto slice = store.getSource().getDefiningOp<tensor::ExtractSliceOp>();
+    if (!slice)
+      continue;
+    if (!slice.hasUnitStride() ||
+        !llvm::all_of(slice.getMixedOffsets(), [](OpFoldResult offset) {
+          return isConstantIntValue(offset, 0);
+        }))
+      return fail("must write the leading rows of attn.finalize's "
+                  "results (a tensor.extract_slice at offset 0 with unit "
+                  "strides)");
+    if (failed(lowerable(slice.getSizes().front(), store)))
+      return failure();
+    if (!isTileRows(slice.getMixedSizes().front(),
+                    store.getMixedOffsets()[rowDim]))
+      return fail(Twine("must write the tile's rows below ") +
+                  (varlen ? "its sequence's length" : "Nq") + " (attn-tile's " +
+                  (varlen ? "max(min(length - row, block_m), 0) at the "
+                            "sequence's first row plus row"
+                          : "min(Nq - row, block_m) at row") +
+                  "), which the kernel stores");
   }
   return success();
 }

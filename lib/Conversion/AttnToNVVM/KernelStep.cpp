@@ -134,9 +134,13 @@ void KernelEmitter::lowerRingRelease(bool isKey, Value stage,
 }
 
 /// Whether `op` names a ring slot (the stage arithmetic of its iteration)
-/// rather than computing a tile.
+/// rather than computing a tile: a pop, or a K or V load (Q's load reads
+/// its coordinates).
 static bool isRingSlot(Operation &op) {
-  return isa<RingPopOp, LoadTileOp, LoadPagedTileOp, LoadVarlenTileOp>(op);
+  if (isa<RingPopOp>(op))
+    return true;
+  TileLoad load(&op);
+  return load && !isQueryTile(op.getResult(0));
 }
 
 /// Erases the casts between tile values and kernel values that the

@@ -166,14 +166,6 @@ static bool isKeyTile(Value tile) {
   });
 }
 
-/// Whether `tile` is the Q tile of an attn.qk.
-static bool isQueryTile(Value tile) {
-  return llvm::any_of(tile.getUsers(), [&](Operation *user) {
-    auto qk = dyn_cast<QKOp>(user);
-    return qk && qk.getQuery() == tile;
-  });
-}
-
 namespace {
 
 /// A tile load (attn.load_tile, attn.load_paged_tile, attn.load_varlen_tile):
@@ -181,8 +173,9 @@ namespace {
 /// where the op stands, or a producer's K or V load in its kv loop, whose
 /// ring slot of the loop's iteration, once free, gets the block by TMA.
 /// The result is the slot. The load reads its tensor through the kernel's
-/// parameters, not its operands: the pattern has no type converter to
-/// remap them with.
+/// parameters (the pattern has no type converter to remap a tensor with);
+/// Q's load reads it at its operands' coordinates, which are kernel values
+/// (lowerScalarOperands).
 template <typename LoadOp>
 struct TileLoadLowering : OpConversionPattern<LoadOp> {
   TileLoadLowering(MLIRContext *ctx, const KernelEmitter &kernel)
@@ -193,7 +186,7 @@ struct TileLoadLowering : OpConversionPattern<LoadOp> {
                   ConversionPatternRewriter &rewriter) const override {
     KernelEmitter at(rewriter, kernel, op.getLoc());
     if (isQueryTile(op.getResult())) {
-      rewriter.replaceOpWithMultiple(op, {at.lowerQueryLoad(op.getType())});
+      rewriter.replaceOpWithMultiple(op, {at.lowerQueryLoad(TileLoad(op))});
       return success();
     }
     auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
@@ -223,9 +216,10 @@ struct TileLoadLowering : OpConversionPattern<LoadOp> {
 /// tile, or of the tensor.extract_slice of its valid rows, a plain tensor
 /// that no registers stand for. The pattern of the slice (or of an insert
 /// of the whole tile) lowers the pair: the store of O (an accumulator-
-/// layout tile) or of the LSE (its rows). The kernel stores the tile's rows
-/// below Nq at the tile's coordinates, which the plan reader's verifyStores
-/// checked are the slice's rows and the insert's offsets.
+/// layout tile) or of the LSE (its rows), at the insert's offsets. The
+/// kernel stores the rows below Nq (a varlen tile's: below its sequence's
+/// end), which the plan reader's verifyStores checked are the slice's
+/// rows.
 template <typename RootOp>
 struct TileStoreLowering : OpConversionPattern<RootOp> {
   using Adaptor = typename OpConversionPattern<RootOp>::OneToNOpAdaptor;
@@ -247,10 +241,13 @@ struct TileStoreLowering : OpConversionPattern<RootOp> {
     if (!store)
       return rewriter.notifyMatchFailure(op, "not stored by the forall");
     KernelEmitter at(rewriter, kernel, op.getLoc());
-    if (isa<WgmmaAccumulatorAttr>(layout))
-      at.lowerOutputStore(adaptor.getSource().front());
+    bool isOutput = isa<WgmmaAccumulatorAttr>(layout);
+    KernelEmitter::StoreCoordinates coordinates =
+        at.storeCoordinates(store, isOutput);
+    if (isOutput)
+      at.lowerOutputStore(adaptor.getSource().front(), coordinates);
     else
-      at.lowerLseStore(adaptor.getSource());
+      at.lowerLseStore(adaptor.getSource(), coordinates);
     if (store != op.getOperation())
       rewriter.eraseOp(store);
     rewriter.eraseOp(op);

@@ -119,7 +119,8 @@ std::pair<Value, Value> KernelEmitter::lowerSequenceTile(Value tile,
   return {sequence, block};
 }
 
-void KernelEmitter::storeSequenceRows(ArrayRef<Value> pairs, Value output) {
+void KernelEmitter::storeSequenceRows(ArrayRef<Value> pairs, Value output,
+                                      const StoreCoordinates &at) {
   // O is staged in #attn.shared_memory's output buffer, in Q's layout
   // (128-byte swizzled atoms, as storeRowsSwizzled writes them).
   SwizzledAtoms atoms = plan.queryAtoms();
@@ -134,7 +135,7 @@ void KernelEmitter::storeSequenceRows(ArrayRef<Value> pairs, Value output) {
   int64_t rowChunks = plan.valueHeadDim() * elementBytes / kChunkBytes;
   int64_t atomChunks = atoms.chunks();
   int64_t chunks = kWarpgroupRows * rowChunks;
-  SequenceRows sequence = sequenceRows();
+  Value end = sequenceEnd();
   Value threadInGroup = arith::AndIOp::create(b, loc, tid, c32(127));
   Value tileRowBase = mul(warpgroup, c32(kWarpgroupRows));
   auto i64Of = [&](Value v) {
@@ -145,9 +146,9 @@ void KernelEmitter::storeSequenceRows(ArrayRef<Value> pairs, Value output) {
     Value row = arith::DivUIOp::create(b, loc, chunk, c32(rowChunks));
     Value column = arith::RemUIOp::create(b, loc, chunk, c32(rowChunks));
     Value tileRow = add(tileRowBase, row);
-    Value inSequence =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
-                              add(rowBegin, tileRow), sequence.count);
+    Value packedRow = add(at.row, tileRow);
+    Value inSequence = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
+                                             packedRow, end);
     if (first + kWarpgroupThreads > chunks)
       inSequence = arith::AndIOp::create(
           b, loc, inSequence,
@@ -163,11 +164,10 @@ void KernelEmitter::storeSequenceRows(ArrayRef<Value> pairs, Value output) {
       Value value = LLVM::LoadOp::create(
           b, loc, chunkType, smemPtr(smem.getOutput(), offset), kChunkBytes);
       // The packed row of O, [1, H, total, Dv] or [1, total, H, Dv].
-      Value packedRow = i64Of(add(sequence.queries, add(rowBegin, tileRow)));
       Value rowIndex =
           plan.layout() == Layout::BSHD
-              ? add(mul(packedRow, c64(plan.headsQ())), i64Of(head))
-              : add(mul(i64Of(head), i64Of(seqQ)), packedRow);
+              ? add(mul(i64Of(packedRow), c64(plan.headsQ())), i64Of(at.head))
+              : add(mul(i64Of(at.head), i64Of(seqQ)), i64Of(packedRow));
       Value byte = add(mul(rowIndex, c64(plan.valueHeadDim() * elementBytes)),
                        mul(i64Of(column), c64(kChunkBytes)));
       Value ptr = LLVM::GEPOp::create(b, loc, globalPtr, b.getI8Type(), output,
