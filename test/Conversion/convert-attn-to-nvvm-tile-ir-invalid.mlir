@@ -5148,6 +5148,105 @@ func.func @value_rows(%arg0: tensor<1x?x4x64xbf16>, %arg1: tensor<1x?x2x64xbf16>
 
 // -----
 
+// A varlen tile's O stored as a whole tile, past its sequence's end.
+func.func @varlen_whole_tile_stored(%arg0: tensor<1x?x4x64xbf16>, %arg1: tensor<1x?x2x64xbf16>, %arg2: tensor<1x?x2x64xbf16>, %arg3: tensor<?xi32>, %arg4: tensor<?xi32>) -> (tensor<1x?x4x64xbf16>, tensor<1x4x?xf32>) {
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
+  %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
+  %c-1 = arith.constant -1 : index
+  %c2 = arith.constant 2 : index
+  %cst_2 = arith.constant 0.180336878 : f32
+  %cst_3 = arith.constant 1.250000e-01 : f32
+  %c64 = arith.constant 64 : index
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %dim = tensor.dim %arg3, %c0 : tensor<?xi32>
+  %0 = arith.subi %dim, %c1 : index
+  %dim_4 = tensor.dim %arg0, %c1 : tensor<1x?x4x64xbf16>
+  %1 = arith.ceildivsi %dim_4, %c64 : index
+  %2 = arith.addi %1, %0 : index
+  %3 = tensor.empty(%dim_4) : tensor<1x?x4x64xbf16>
+  %4 = tensor.empty(%dim_4) : tensor<1x4x?xf32>
+  %5:2 = scf.forall (%arg5, %arg6, %arg7) in (1, 4, %2) shared_outs(%arg8 = %3, %arg9 = %4) -> (tensor<1x?x4x64xbf16>, tensor<1x4x?xf32>) {
+    %sequence, %query_block = attn.sequence_tile %arg3[%arg7] block_m = 64 : tensor<?xi32>
+    %6 = arith.divui %arg6, %c2 : index
+    %7 = arith.muli %query_block, %c64 : index
+    %8 = arith.addi %sequence, %c1 : index
+    %extracted = tensor.extract %arg3[%sequence] : tensor<?xi32>
+    %9 = arith.index_cast %extracted : i32 to index
+    %extracted_5 = tensor.extract %arg3[%8] : tensor<?xi32>
+    %10 = arith.index_cast %extracted_5 : i32 to index
+    %extracted_6 = tensor.extract %arg4[%sequence] : tensor<?xi32>
+    %11 = arith.index_cast %extracted_6 : i32 to index
+    %extracted_7 = tensor.extract %arg4[%8] : tensor<?xi32>
+    %12 = arith.index_cast %extracted_7 : i32 to index
+    %13 = arith.subi %10, %9 : index
+    %14 = arith.subi %12, %11 : index
+    %15 = attn.load_varlen_tile %arg0[%arg6, %7] rows %9 to %10 layout = bshd : tensor<1x?x4x64xbf16> -> tensor<64x64xbf16>
+    %16 = arith.cmpi slt, %7, %13 : index
+    %17 = arith.select %16, %14, %c0 : index
+    %18 = arith.ceildivsi %17, %c64 : index
+    %19 = arith.addi %7, %c64 : index
+    %20 = arith.minsi %19, %13 : index
+    %21 = arith.addi %20, %c-1 : index
+    %22 = arith.addi %17, %c-1 : index
+    %23 = arith.minsi %21, %22 : index
+    %24 = arith.addi %23, %c1 : index
+    %25 = arith.ceildivsi %24, %c64 : index
+    %26 = arith.maxsi %25, %c0 : index
+    %27 = arith.minsi %26, %18 : index
+    %28 = arith.cmpi slt, %23, %c0 : index
+    %29 = arith.select %28, %c0, %27 : index
+    %30 = arith.addi %14, %c-1 : index
+    %31 = arith.minsi %7, %30 : index
+    %32 = arith.addi %31, %c1 : index
+    %33 = arith.floordivsi %32, %c64 : index
+    %34 = arith.maxsi %33, %c0 : index
+    %35 = arith.minsi %34, %29 : index
+    %36:3 = scf.for %arg10 = %c0 to %35 step %c1 iter_args(%arg11 = %cst_1, %arg12 = %cst_0, %arg13 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %42 = arith.muli %arg10, %c64 : index
+      %43 = attn.load_varlen_tile %arg1[%6, %42] rows %11 to %12 layout = bshd : tensor<1x?x2x64xbf16> -> tensor<64x64xbf16>
+      %44 = attn.qk %15, %43 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %45 = attn.row_max %44 init %arg11 : tensor<64x64xf32> -> tensor<64xf32>
+      %46 = attn.rescale_factor %arg11, %45 scale_log2 %cst_2 : tensor<64xf32>
+      %48 = attn.exp_diff %44, %45 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
+      %49 = attn.row_sum %48 init %arg12 scaled %46 : tensor<64x64xf32> -> tensor<64xf32>
+      %50 = attn.load_varlen_tile %arg2[%6, %42] rows %11 to %12 layout = bshd : tensor<1x?x2x64xbf16> -> tensor<64x64xbf16>
+      %51 = attn.scale_rows %arg13, %46 : tensor<64x64xf32>, tensor<64xf32>
+      %52 = attn.pv %48, %50, %51 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      scf.yield %45, %49, %52 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "full"}
+    %37:3 = scf.for %arg10 = %35 to %29 step %c1 iter_args(%arg11 = %36#0, %arg12 = %36#1, %arg13 = %36#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %42 = arith.muli %arg10, %c64 : index
+      %43 = attn.load_varlen_tile %arg1[%6, %42] rows %11 to %12 layout = bshd : tensor<1x?x2x64xbf16> -> tensor<64x64xbf16>
+      %44 = attn.qk %15, %43 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %45 = attn.mask %44 rows %7 cols %42 seq_q %13 seq_k %14 kind = causal : tensor<64x64xf32>
+      %46 = attn.row_max %45 init %arg11 : tensor<64x64xf32> -> tensor<64xf32>
+      %47 = attn.rescale_factor %arg11, %46 scale_log2 %cst_2 : tensor<64xf32>
+      %49 = attn.exp_diff %45, %46 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
+      %50 = attn.row_sum %49 init %arg12 scaled %47 : tensor<64x64xf32> -> tensor<64xf32>
+      %51 = attn.load_varlen_tile %arg2[%6, %42] rows %11 to %12 layout = bshd : tensor<1x?x2x64xbf16> -> tensor<64x64xbf16>
+      %52 = attn.scale_rows %arg13, %47 : tensor<64x64xf32>, tensor<64xf32>
+      %53 = attn.pv %49, %51, %52 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      scf.yield %46, %50, %53 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "tail"}
+    %output, %lse = attn.finalize %37#2, %37#1, %37#0 scale %cst_3 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+    %38 = arith.subi %13, %7 : index
+    %39 = arith.minsi %38, %c64 : index
+    %40 = arith.maxsi %39, %c0 : index
+    %41 = arith.addi %9, %7 : index
+    %extracted_slice_8 = tensor.extract_slice %lse[0] [%40] [1] : tensor<64xf32> to tensor<?xf32>
+    scf.forall.in_parallel {
+      // expected-error @+1 {{convert-attn-to-nvvm: the tile's store must write a tensor.extract_slice of the tile's rows below its sequence's length}}
+      tensor.parallel_insert_slice %output into %arg8[0, %41, %arg6, 0] [1, 64, 1, 64] [1, 1, 1, 1] : tensor<64x64xbf16> into tensor<1x?x4x64xbf16>
+      tensor.parallel_insert_slice %extracted_slice_8 into %arg9[0, %arg6, %41] [1, 1, %40] [1, 1, 1] : tensor<?xf32> into tensor<1x4x?xf32>
+    }
+  } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  return %5#0, %5#1 : tensor<1x?x4x64xbf16>, tensor<1x4x?xf32>
+}
+
+// -----
+
 // A varlen tile's rows are elements of the offsets arguments, which the
 // kernel takes as pointers: a first row computed otherwise is not.
 func.func @query_rows_computed(%arg0: tensor<1x?x4x64xbf16>, %arg1: tensor<1x?x2x64xbf16>, %arg2: tensor<1x?x2x64xbf16>, %arg3: tensor<?xi32>, %arg4: tensor<?xi32>) -> (tensor<1x?x4x64xbf16>, tensor<1x4x?xf32>) {
@@ -5672,7 +5771,7 @@ func.func @values_at_other_head(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x
       %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
       %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
       %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
-      // expected-error @+1 {{convert-attn-to-nvvm: V must be loaded at K's head (the kernel loads both at the kv head of K's load)}}
+      // expected-error @+1 {{convert-attn-to-nvvm: V must be loaded at K's batch and head (the kernel loads both at those of K's load)}}
       %35 = attn.load_tile %arg2[%arg3, %c1, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
       %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
       %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
@@ -6262,7 +6361,7 @@ func.func @store_past_leading_rows(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?
 
 // -----
 
-// The forall stores the tile at row 1 the rows below Nq of Q's first row.
+// The forall stores at row 1 as many rows as lie below Nq from Q's first row.
 func.func @store_rows_of_another_row(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
   %scale_cst0 = arith.constant 0.180336878 : f32
   %scale_cst1 = arith.constant 1.250000e-01 : f32
@@ -6333,6 +6432,162 @@ func.func @store_rows_of_another_row(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor
     scf.forall.in_parallel {
       // expected-error @+1 {{convert-attn-to-nvvm: the tile's store must write the tile's rows below Nq (attn-tile's min(Nq - row, block_m) at row), which the kernel stores}}
       tensor.parallel_insert_slice %extracted_slice into %arg6[%arg3, %arg4, %c1, 0] [1, 1, %25, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x2x?x64xbf16>
+    }
+  } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  return %2 : tensor<?x2x?x64xbf16>
+}
+
+// -----
+
+// The forall stores the tile's rows along the heads (a rank-reducing insert).
+func.func @store_rows_along_heads(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
+  %scale_cst0 = arith.constant 0.180336878 : f32
+  %scale_cst1 = arith.constant 1.250000e-01 : f32
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
+  %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
+  %c1 = arith.constant 1 : index
+  %c-1 = arith.constant -1 : index
+  %c64 = arith.constant 64 : index
+  %c2 = arith.constant 2 : index
+  %c0 = arith.constant 0 : index
+  %dim = tensor.dim %arg0, %c0 : tensor<?x2x?x64xbf16>
+  %dim_2 = tensor.dim %arg0, %c2 : tensor<?x2x?x64xbf16>
+  %dim_3 = tensor.dim %arg1, %c2 : tensor<?x2x?x64xbf16>
+  %0 = arith.ceildivsi %dim_2, %c64 : index
+  %1 = tensor.empty(%dim, %dim_2) : tensor<?x2x?x64xbf16>
+  %2 = scf.forall (%arg3, %arg4, %arg5) in (%dim, 2, %0) shared_outs(%arg6 = %1) -> (tensor<?x2x?x64xbf16>) {
+    %3 = arith.muli %arg5, %c64 : index
+    %4 = attn.load_tile %arg0[%arg3, %arg4, %3] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+    %5 = arith.ceildivsi %dim_3, %c64 : index
+    %6 = arith.addi %3, %c64 : index
+    %7 = arith.minsi %6, %dim_2 : index
+    %8 = arith.addi %7, %c-1 : index
+    %9 = arith.addi %dim_3, %c-1 : index
+    %10 = arith.minsi %8, %9 : index
+    %11 = arith.addi %10, %c1 : index
+    %12 = arith.ceildivsi %11, %c64 : index
+    %13 = arith.maxsi %12, %c0 : index
+    %14 = arith.minsi %13, %5 : index
+    %15 = arith.cmpi slt, %10, %c0 : index
+    %16 = arith.select %15, %c0, %14 : index
+    %17 = arith.minsi %3, %9 : index
+    %18 = arith.addi %17, %c1 : index
+    %19 = arith.floordivsi %18, %c64 : index
+    %20 = arith.maxsi %19, %c0 : index
+    %21 = arith.minsi %20, %16 : index
+    %22:3 = scf.for %arg7 = %c0 to %21 step %c1 iter_args(%arg8 = %cst_1, %arg9 = %cst_0, %arg10 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %26 = arith.muli %arg7, %c64 : index
+      %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+      %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
+      %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
+      %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
+      scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "full"}
+    %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %26 = arith.muli %arg7, %c64 : index
+      %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
+      %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+      %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
+      %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
+      %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
+      scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "tail"}
+    %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+    %24 = arith.subi %dim_2, %3 : index
+    %25 = arith.minsi %24, %c64 : index
+    %extracted_slice = tensor.extract_slice %output[0, 0] [%25, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
+    scf.forall.in_parallel {
+      // expected-error @+1 {{convert-attn-to-nvvm: the tile's store must write the tile's rows along Nq (dim 2), one of every other dim but O's columns}}
+      tensor.parallel_insert_slice %extracted_slice into %arg6[%arg3, %c0, %3, 0] [1, %25, 1, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x2x?x64xbf16>
+    }
+  } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  return %2 : tensor<?x2x?x64xbf16>
+}
+
+// -----
+
+// Q loaded at a head the kernel cannot compute (the batch size is no kernel value).
+func.func @query_head_not_computable(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
+  %scale_cst0 = arith.constant 0.180336878 : f32
+  %scale_cst1 = arith.constant 1.250000e-01 : f32
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
+  %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
+  %c1 = arith.constant 1 : index
+  %c-1 = arith.constant -1 : index
+  %c64 = arith.constant 64 : index
+  %c2 = arith.constant 2 : index
+  %c0 = arith.constant 0 : index
+  %dim = tensor.dim %arg0, %c0 : tensor<?x2x?x64xbf16>
+  %dim_2 = tensor.dim %arg0, %c2 : tensor<?x2x?x64xbf16>
+  %dim_3 = tensor.dim %arg1, %c2 : tensor<?x2x?x64xbf16>
+  %0 = arith.ceildivsi %dim_2, %c64 : index
+  %1 = tensor.empty(%dim, %dim_2) : tensor<?x2x?x64xbf16>
+  %2 = scf.forall (%arg3, %arg4, %arg5) in (%dim, 2, %0) shared_outs(%arg6 = %1) -> (tensor<?x2x?x64xbf16>) {
+    %3 = arith.muli %arg5, %c64 : index
+    // expected-error @+1 {{convert-attn-to-nvvm: cannot lower a tensor.dim that is not the sequence length of Q, K or V (the kernel's length parameters)}}
+    %4 = attn.load_tile %arg0[%arg3, %dim, %3] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+    %5 = arith.ceildivsi %dim_3, %c64 : index
+    %6 = arith.addi %3, %c64 : index
+    %7 = arith.minsi %6, %dim_2 : index
+    %8 = arith.addi %7, %c-1 : index
+    %9 = arith.addi %dim_3, %c-1 : index
+    %10 = arith.minsi %8, %9 : index
+    %11 = arith.addi %10, %c1 : index
+    %12 = arith.ceildivsi %11, %c64 : index
+    %13 = arith.maxsi %12, %c0 : index
+    %14 = arith.minsi %13, %5 : index
+    %15 = arith.cmpi slt, %10, %c0 : index
+    %16 = arith.select %15, %c0, %14 : index
+    %17 = arith.minsi %3, %9 : index
+    %18 = arith.addi %17, %c1 : index
+    %19 = arith.floordivsi %18, %c64 : index
+    %20 = arith.maxsi %19, %c0 : index
+    %21 = arith.minsi %20, %16 : index
+    %22:3 = scf.for %arg7 = %c0 to %21 step %c1 iter_args(%arg8 = %cst_1, %arg9 = %cst_0, %arg10 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %26 = arith.muli %arg7, %c64 : index
+      %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+      %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
+      %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
+      %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
+      scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "full"}
+    %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %26 = arith.muli %arg7, %c64 : index
+      %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
+      %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+      %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
+      %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
+      %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
+      scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "tail"}
+    %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+    %24 = arith.subi %dim_2, %3 : index
+    %25 = arith.minsi %24, %c64 : index
+    %extracted_slice = tensor.extract_slice %output[0, 0] [%25, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %extracted_slice into %arg6[%arg3, %arg4, %3, 0] [1, 1, %25, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x2x?x64xbf16>
     }
   } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
   return %2 : tensor<?x2x?x64xbf16>

@@ -30,8 +30,9 @@
 // CHECK:         %[[SEQ_BLOCKS:.*]] = nvvm.shfl.sync idx %{{.*}}, %[[WALK]]#2
 // CHECK:         %[[LOCAL_BLOCK:.*]] = arith.subi %{{.*}}, %[[BEFORE]] : i32
 // CHECK:         arith.minui %[[LOCAL_BLOCK]], %[[SEQ_BLOCKS]] : i32
-// The tile's sequence's rows, read from the offsets where they are used:
-// Q at its first row plus the tile's, K and V at its first key.
+// The tile's sequence's rows, read from the offsets: Q's load at its first
+// row plus the tile's (before the tile's ops), K and V at its first key
+// (in the kv loop).
 // CHECK:         %[[SEQ_IDX:.*]] = arith.index_cast %[[SEQ]] : i32 to index
 // CHECK:         llvm.getelementptr %[[CUQ]]
 // CHECK:         nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[Q]], %{{.*}}, box[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}]

@@ -396,8 +396,6 @@ void KernelEmitter::setTile(ArrayRef<TileDim> space, ArrayRef<Value> coords) {
   // PTX, which runs 43 and 72 timed, stays byte-identical.
   for (auto [dim, coord] : llvm::reverse(llvm::zip_equal(space, coords))) {
     index.map(plan.forall.getInductionVar(dim.iv), toIndex(coord));
-    if (dim.iv == plan.batchIv())
-      batch = coord;
   }
   // Once per tile, not at every use in the loops (a division by block_m).
   if (Value reversed = plan.reversedQueryBlock)
@@ -419,7 +417,10 @@ void KernelEmitter::setTile(ArrayRef<TileDim> space, ArrayRef<Value> coords) {
     index.map(length, lowered);
     keys = toI32(lowered);
   }
-  // The kv head the IR loads K and V of (GQA), the Q tile's first row.
+  // The batch and kv head the IR loads K and V at (GQA: the query head's
+  // kv head; a varlen batch's packed batch 0).
+  Value keyBatch = plan.keyLoad.getBatch();
+  batch = keyBatch ? toI32(index.lower(b, keyBatch)) : c32(0);
   kvHead = toI32(index.lower(b, plan.keyLoad.getHead()));
   rowInTile = add(mul(warpgroup, c32(kWarpgroupRows)), fragmentRow());
 }

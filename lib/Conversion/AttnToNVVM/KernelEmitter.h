@@ -89,9 +89,9 @@ struct KernelState {
   Value ctaWarpgroup, warpgroup;
   /// This thread's first accumulator row within the query tile.
   Value rowInTile;
-  /// The CTA's batch (i32) and the kv head of K's load, at which the
-  /// kernel loads K and V (KernelPlan: every kv loop loads them as the
-  /// first does) and reads a paged tile's block table.
+  /// The batch and kv head (i32) of K's load, at which the kernel loads K
+  /// and V (the plan reader: every kv loop loads them as the first does, V
+  /// at K's head and batch) and reads a paged tile's block table.
   Value batch, kvHead;
   Value seqQ, seqK;
   /// Without a producer, the tile's kv range (index), lowered at the
@@ -401,8 +401,8 @@ private:
   /// first, and one more dim, the outermost, that takes the quotient.
   SmallVector<Value> delinearize(Value linear, ArrayRef<Value> extents);
   /// Makes the tile at `coords` of tile space `space` the CTA's tile: the
-  /// forall's induction variables, batch and kv head, and this thread's
-  /// rowInTile.
+  /// forall's induction variables, K's batch and kv head, and this
+  /// thread's rowInTile.
   void setTile(ArrayRef<TileDim> space, ArrayRef<Value> coords);
   /// The start of the kv range the tile's kv loops partition (the range
   /// before a rotation, for rotated loops), in the tile IR.

@@ -789,11 +789,12 @@ LogicalResult KernelPlanReader::verifyIndices() {
     return failure();
   if (failed(verifyArgumentOrder(plan)))
     return failure();
-  // The kernel loads K and V at the kv head of K's load.
-  if (plan.valueLoad.getHead() != plan.keyLoad.getHead())
+  // The kernel loads K and V at the batch and kv head of K's load.
+  if (plan.valueLoad.getHead() != plan.keyLoad.getHead() ||
+      plan.valueLoad.getBatch() != plan.keyLoad.getBatch())
     return plan.valueLoad.getOperation()->emitError(
-        "convert-attn-to-nvvm: V must be loaded at K's head (the kernel "
-        "loads both at the kv head of K's load)");
+        "convert-attn-to-nvvm: V must be loaded at K's batch and head (the "
+        "kernel loads both at those of K's load)");
   if (plan.varlen && plan.kvSplit)
     return fail("a variable-length batch with kv splits has no GPU lowering "
                 "(the CPU pipeline runs it)");
@@ -807,10 +808,15 @@ LogicalResult KernelPlanReader::verifyIndices() {
   if (auto bound =
           dyn_cast<Value>(forall.getMixedUpperBound()[plan.queryBlockIv()]))
     gridBound.push_back(bound);
-  if (failed(lowerable(plan.queryLoad.getRow(), plan.queryLoad.getOperation(),
-                       gridBound)) ||
-      failed(lowerable(plan.keyLoad.getHead(), plan.keyLoad.getOperation())))
-    return failure();
+  // Q is loaded at its load's batch, head and row, K and V at K's batch and
+  // head (their rows are the kv loops' blocks). A varlen load has no batch.
+  TileLoad query = plan.queryLoad, key = plan.keyLoad;
+  for (auto [load, index] :
+       {std::pair(query, query.getBatch()), std::pair(query, query.getHead()),
+        std::pair(query, query.getRow()), std::pair(key, key.getBatch()),
+        std::pair(key, key.getHead())})
+    if (index && failed(lowerable(index, load.getOperation(), gridBound)))
+      return failure();
   if (plan.varlen) {
     Operation *tile = plan.varlen->tile;
     if (failed(lowerable(plan.varlen->tile.getTile(), tile, gridBound)) ||
@@ -932,7 +938,23 @@ LogicalResult KernelPlanReader::verifyStores() {
     if (isOutput && store.getStaticSizes().back() != plan.valueHeadDim())
       return fail("must write all " + Twine(plan.valueHeadDim()) +
                   " columns of O");
+    // The tile's rows go along Nq, in one batch and head (and split).
     auto slice = store.getSource().getDefiningOp<tensor::ExtractSliceOp>();
+    OpFoldResult tileRows =
+        slice ? slice.getMixedSizes().front()
+              : OpFoldResult(Builder(store).getIndexAttr(plan.blockM()));
+    for (auto [dim, size] : llvm::enumerate(store.getMixedSizes())) {
+      bool isColumns = isOutput && int64_t(dim) + 1 == rank;
+      if (dim == rowDim ? !isEqualConstantIntOrValue(size, tileRows)
+                        : !isColumns && !isConstantIntValue(size, 1))
+        return fail("must write the tile's rows along Nq (dim " +
+                    Twine(rowDim) + "), one of every other dim but " +
+                    (isOutput ? "O's columns" : "none"));
+    }
+    // A varlen tile's rows end at its sequence's end: the slice says so.
+    if (!slice && varlen)
+      return fail("must write a tensor.extract_slice of the tile's rows "
+                  "below its sequence's length");
     if (!slice)
       continue;
     if (!slice.hasUnitStride() ||
