@@ -539,6 +539,98 @@ func.func @stored_at_mirrored_head(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?
 
 // -----
 
+// The same in the BSHD layout, whose insert holds the row before the head
+// ([b, row, h, 0]): the TMA store still takes (row, head, batch), the head
+// the mirrored one. (attnc-opt --attn-tiling-pipeline="block-m=64
+// block-n=64" of a causal BSHD attention, its store's head edited.)
+// CHECK-LABEL: llvm.func @stored_at_mirrored_head_bshd(
+// CHECK:         nvvm.read.ptx.sreg.ctaid.x
+// CHECK-NEXT:    %[[HEAD_Y:.*]] = nvvm.read.ptx.sreg.ctaid.y
+// CHECK-NEXT:    %[[BATCH_Z:.*]] = nvvm.read.ptx.sreg.ctaid.z
+// CHECK-NEXT:    %[[BATCH:.*]] = arith.index_cast %[[BATCH_Z]] : i32 to index
+// CHECK-NEXT:    %[[HEAD:.*]] = arith.index_cast %[[HEAD_Y]] : i32 to index
+// CHECK:         %[[MIRRORED:.*]] = arith.subi %c1{{.*}}, %[[HEAD]] : index
+// CHECK-NEXT:    %[[STORE_BATCH:.*]] = arith.index_cast %[[BATCH]] : index to i32
+// CHECK-NEXT:    %[[STORE_ROW:.*]] = arith.index_cast %{{.*}} : index to i32
+// CHECK-NEXT:    %[[STORE_HEAD:.*]] = arith.index_cast %[[MIRRORED]] : index to i32
+// CHECK:         %[[BOX_ROW:.*]] = arith.addi %[[STORE_ROW]], %{{.*}} : i32
+// CHECK-NEXT:    nvvm.cp.async.bulk.tensor.global.shared.cta %{{.*}}, box[%{{.*}}, %[[BOX_ROW]], %[[STORE_HEAD]], %[[STORE_BATCH]]]
+func.func @stored_at_mirrored_head_bshd(%arg0: tensor<?x?x2x64xbf16>, %arg1: tensor<?x?x2x64xbf16>, %arg2: tensor<?x?x2x64xbf16>) -> tensor<?x?x2x64xbf16> {
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
+  %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
+  %c-1 = arith.constant -1 : index
+  %cst_2 = arith.constant 0.180336878 : f32
+  %cst_3 = arith.constant 1.250000e-01 : f32
+  %c64 = arith.constant 64 : index
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %dim = tensor.dim %arg0, %c0 : tensor<?x?x2x64xbf16>
+  %dim_4 = tensor.dim %arg0, %c1 : tensor<?x?x2x64xbf16>
+  %dim_5 = tensor.dim %arg1, %c1 : tensor<?x?x2x64xbf16>
+  %0 = arith.ceildivsi %dim_4, %c64 : index
+  %1 = tensor.empty(%dim, %dim_4) : tensor<?x?x2x64xbf16>
+  %2 = scf.forall (%arg3, %arg4, %arg5) in (%dim, 2, %0) shared_outs(%arg6 = %1) -> (tensor<?x?x2x64xbf16>) {
+    %3 = arith.muli %arg5, %c64 : index
+    %4 = attn.load_tile %arg0[%arg3, %arg4, %3] layout = bshd : tensor<?x?x2x64xbf16> -> tensor<64x64xbf16>
+    %5 = arith.ceildivsi %dim_5, %c64 : index
+    %6 = arith.addi %3, %c64 : index
+    %7 = arith.minsi %6, %dim_4 : index
+    %8 = arith.addi %7, %c-1 : index
+    %9 = arith.addi %dim_5, %c-1 : index
+    %10 = arith.minsi %8, %9 : index
+    %11 = arith.addi %10, %c1 : index
+    %12 = arith.ceildivsi %11, %c64 : index
+    %13 = arith.maxsi %12, %c0 : index
+    %14 = arith.minsi %13, %5 : index
+    %15 = arith.cmpi slt, %10, %c0 : index
+    %16 = arith.select %15, %c0, %14 : index
+    %17 = arith.minsi %3, %9 : index
+    %18 = arith.addi %17, %c1 : index
+    %19 = arith.floordivsi %18, %c64 : index
+    %20 = arith.maxsi %19, %c0 : index
+    %21 = arith.minsi %20, %16 : index
+    %22:3 = scf.for %arg7 = %c0 to %21 step %c1 iter_args(%arg8 = %cst_1, %arg9 = %cst_0, %arg10 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %26 = arith.muli %arg7, %c64 : index
+      %27 = attn.load_tile %arg1[%arg3, %arg4, %26] layout = bshd : tensor<?x?x2x64xbf16> -> tensor<64x64xbf16>
+      %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+      %30 = attn.rescale_factor %arg8, %29 scale_log2 %cst_2 : tensor<64xf32>
+      %31 = attn.exp_diff %28, %29 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
+      %32 = attn.row_sum %31 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
+      %33 = attn.load_tile %arg2[%arg3, %arg4, %26] layout = bshd : tensor<?x?x2x64xbf16> -> tensor<64x64xbf16>
+      %34 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
+      %35 = attn.pv %31, %33, %34 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      scf.yield %29, %32, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "full"}
+    %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %26 = arith.muli %arg7, %c64 : index
+      %27 = attn.load_tile %arg1[%arg3, %arg4, %26] layout = bshd : tensor<?x?x2x64xbf16> -> tensor<64x64xbf16>
+      %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_4 seq_k %dim_5 kind = causal : tensor<64x64xf32>
+      %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+      %31 = attn.rescale_factor %arg8, %30 scale_log2 %cst_2 : tensor<64xf32>
+      %32 = attn.exp_diff %29, %30 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
+      %33 = attn.row_sum %32 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
+      %34 = attn.load_tile %arg2[%arg3, %arg4, %26] layout = bshd : tensor<?x?x2x64xbf16> -> tensor<64x64xbf16>
+      %35 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
+      %36 = attn.pv %32, %34, %35 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      scf.yield %30, %33, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "tail"}
+    %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %cst_3 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+    %24 = arith.subi %dim_4, %3 : index
+    %25 = arith.minsi %24, %c64 : index
+    %mirrored = arith.subi %c1, %arg4 : index
+    %extracted_slice = tensor.extract_slice %output[0, 0] [%25, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %extracted_slice into %arg6[%arg3, %3, %mirrored, 0] [1, %25, 1, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x?x2x64xbf16>
+    }
+  } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  return %2 : tensor<?x?x2x64xbf16>
+}
+
+// -----
+
 // Only the LSE's scale comes from the function's f32 argument (the softcap's
 // is a constant): the kernel still takes it, as its `scale` parameter, and
 // compiles no scale in.
