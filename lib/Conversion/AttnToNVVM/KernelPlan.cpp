@@ -948,8 +948,8 @@ LogicalResult KernelPlanReader::verifyStores() {
       if (dim == rowDim ? !isEqualConstantIntOrValue(size, tileRows)
                         : !isColumns && !isConstantIntValue(size, 1))
         return fail("must write the tile's rows along Nq (dim " +
-                    Twine(rowDim) + "), one of every other dim but " +
-                    (isOutput ? "O's columns" : "none"));
+                    Twine(rowDim) + "), one of every other dim" +
+                    (isOutput ? " but O's columns" : ""));
     }
     // A varlen tile's rows end at its sequence's end: the slice says so.
     if (!slice && varlen)
