@@ -631,6 +631,123 @@ func.func @stored_at_mirrored_head_bshd(%arg0: tensor<?x?x2x64xbf16>, %arg1: ten
 
 // -----
 
+// Q loaded and the LSE stored at head 7 - h, O at h: the producer's leader
+// issues Q's TMA at the load's head, and the LSE's row index takes the
+// insert's head, while O's TMA store keeps its own.
+// CHECK-LABEL: llvm.func @mirrored_query_and_lse(
+// CHECK:         %[[HEAD_Y:.*]] = nvvm.read.ptx.sreg.ctaid.y
+// CHECK:         %[[HEAD:.*]] = arith.index_cast %[[HEAD_Y]] : i32 to index
+// CHECK:         %[[QUERY_HEAD:.*]] = arith.subi %c7, %[[HEAD]] : index
+// CHECK:         nvvm.setmaxregister  decrease 24
+// CHECK:         %[[Q_HEAD:.*]] = arith.index_cast %[[QUERY_HEAD]] : index to i32
+// CHECK:         nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %arg0, %{{.*}}, box[%{{.*}}, %{{.*}}, %[[Q_HEAD]], %{{.*}}]
+// CHECK:         nvvm.setmaxregister  increase 240
+// CHECK:         %[[LSE_HEAD:.*]] = arith.subi %c7{{.*}}, %[[HEAD]] : index
+// CHECK-NEXT:    %[[O_BATCH:.*]] = arith.index_cast %{{.*}} : index to i32
+// CHECK-NEXT:    %[[O_HEAD:.*]] = arith.index_cast %[[HEAD]] : index to i32
+// CHECK:         nvvm.cp.async.bulk.tensor.global.shared.cta %{{.*}}, box[%{{.*}}, %{{.*}}, %[[O_HEAD]], %[[O_BATCH]]]
+// CHECK:         %[[LSE_HEAD_I32:.*]] = arith.index_cast %[[LSE_HEAD]] : index to i32
+// CHECK:         %[[LSE_HEAD_I64:.*]] = arith.extui %[[LSE_HEAD_I32]] : i32 to i64
+// CHECK:         arith.addi %{{.*}}, %[[LSE_HEAD_I64]] : i64
+// CHECK:         llvm.store %{{.*}} : f32, !llvm.ptr<1>
+func.func @mirrored_query_and_lse(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> (tensor<?x8x?x64xbf16>, tensor<?x8x?xf32>) {
+  %cst = arith.constant dense<0.000000e+00> : tensor<128x64xf32>
+  %cst_0 = arith.constant dense<0.000000e+00> : tensor<128xf32>
+  %cst_1 = arith.constant dense<0xFF800000> : tensor<128xf32>
+  %c1 = arith.constant 1 : index
+  %c-1 = arith.constant -1 : index
+  %c64 = arith.constant 64 : index
+  %c4 = arith.constant 4 : index
+  %cst_2 = arith.constant 0.180336878 : f32
+  %cst_3 = arith.constant 1.250000e-01 : f32
+  %c128 = arith.constant 128 : index
+  %c2 = arith.constant 2 : index
+  %c0 = arith.constant 0 : index
+  %dim = tensor.dim %arg0, %c0 : tensor<?x8x?x64xbf16>
+  %dim_4 = tensor.dim %arg0, %c2 : tensor<?x8x?x64xbf16>
+  %dim_5 = tensor.dim %arg1, %c2 : tensor<?x2x?x64xbf16>
+  %0 = arith.ceildivsi %dim_4, %c128 : index
+  %1 = tensor.empty(%dim, %dim_4) : tensor<?x8x?x64xbf16>
+  %2 = tensor.empty(%dim, %dim_4) : tensor<?x8x?xf32>
+  %3:2 = scf.forall (%arg3, %arg4, %arg5) in (%dim, 8, %0) shared_outs(%arg6 = %1, %arg7 = %2) -> (tensor<?x8x?x64xbf16>, tensor<?x8x?xf32>) {
+    %4 = arith.divui %arg4, %c4 : index
+    %5 = arith.muli %arg5, %c128 : index
+    %c7 = arith.constant 7 : index
+    %mirrored = arith.subi %c7, %arg4 : index
+    %6 = attn.load_tile %arg0[%arg3, %mirrored, %5] : tensor<?x8x?x64xbf16> -> tensor<128x64xbf16>
+    %7 = arith.ceildivsi %dim_5, %c64 : index
+    %8 = arith.addi %5, %c128 : index
+    %9 = arith.minsi %8, %dim_4 : index
+    %10 = arith.addi %9, %c-1 : index
+    %11 = arith.addi %dim_5, %c-1 : index
+    %12 = arith.minsi %10, %11 : index
+    %13 = arith.addi %12, %c1 : index
+    %14 = arith.ceildivsi %13, %c64 : index
+    %15 = arith.maxsi %14, %c0 : index
+    %16 = arith.minsi %15, %7 : index
+    %17 = arith.cmpi slt, %12, %c0 : index
+    %18 = arith.select %17, %c0, %16 : index
+    %19 = arith.minsi %5, %11 : index
+    %20 = arith.addi %19, %c1 : index
+    %21 = arith.floordivsi %20, %c64 : index
+    %22 = arith.maxsi %21, %c0 : index
+    %23 = arith.minsi %22, %18 : index
+    %24:2 = attn.warp_specialize consumers(2) stages(2) registers(24, 240) producer {
+      scf.for %arg8 = %c0 to %18 step %c1 {
+        %c64_26 = arith.constant 64 : index
+        %43 = arith.muli %arg8, %c64_26 : index
+        %44 = attn.load_tile %arg1[%arg3, %4, %43] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+        %45 = attn.load_tile %arg2[%arg3, %4, %43] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+        attn.ring_push %44, %45 : tensor<64x64xbf16>, tensor<64x64xbf16>
+      }
+      attn.yield
+    } consumer {
+      %27:3 = scf.for %arg8 = %c0 to %23 step %c1 iter_args(%arg9 = %cst_1, %arg10 = %cst_0, %arg11 = %cst) -> (tensor<128xf32>, tensor<128xf32>, tensor<128x64xf32>) {
+        %29 = arith.muli %arg8, %c64 : index
+        %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
+        %30 = attn.qk %6, %key : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
+        attn.ring_release %key : tensor<64x64xbf16>
+        %31 = attn.row_max %30 init %arg9 : tensor<128x64xf32> -> tensor<128xf32>
+        %32 = attn.rescale_factor %arg9, %31 scale_log2 %cst_2 : tensor<128xf32>
+        %34 = attn.exp_diff %30, %31 scale_log2 %cst_2 : tensor<128x64xf32>, tensor<128xf32>
+        %35 = attn.row_sum %34 init %arg10 scaled %32 : tensor<128x64xf32> -> tensor<128xf32>
+        %36 = attn.scale_rows %arg11, %32 : tensor<128x64xf32>, tensor<128xf32>
+        %37 = attn.pv %34, %value, %36 : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
+        attn.ring_release %value : tensor<64x64xbf16>
+        scf.yield %31, %35, %37 : tensor<128xf32>, tensor<128xf32>, tensor<128x64xf32>
+      } {attn.kv_range = "full"}
+      %28:3 = scf.for %arg8 = %23 to %18 step %c1 iter_args(%arg9 = %27#0, %arg10 = %27#1, %arg11 = %27#2) -> (tensor<128xf32>, tensor<128xf32>, tensor<128x64xf32>) {
+        %29 = arith.muli %arg8, %c64 : index
+        %key, %value = attn.ring_pop : tensor<64x64xbf16>, tensor<64x64xbf16>
+        %30 = attn.qk %6, %key : tensor<128x64xbf16>, tensor<64x64xbf16> -> tensor<128x64xf32>
+        attn.ring_release %key : tensor<64x64xbf16>
+        %31 = attn.mask %30 rows %5 cols %29 seq_q %dim_4 seq_k %dim_5 kind = causal : tensor<128x64xf32>
+        %32 = attn.row_max %31 init %arg9 : tensor<128x64xf32> -> tensor<128xf32>
+        %33 = attn.rescale_factor %arg9, %32 scale_log2 %cst_2 : tensor<128xf32>
+        %35 = attn.exp_diff %31, %32 scale_log2 %cst_2 : tensor<128x64xf32>, tensor<128xf32>
+        %36 = attn.row_sum %35 init %arg10 scaled %33 : tensor<128x64xf32> -> tensor<128xf32>
+        %37 = attn.scale_rows %arg11, %33 : tensor<128x64xf32>, tensor<128xf32>
+        %38 = attn.pv %35, %value, %37 : tensor<128x64xf32>, tensor<64x64xbf16>, tensor<128x64xf32>
+        attn.ring_release %value : tensor<64x64xbf16>
+        scf.yield %32, %36, %38 : tensor<128xf32>, tensor<128xf32>, tensor<128x64xf32>
+      } {attn.kv_range = "tail"}
+      %output, %lse = attn.finalize %28#2, %28#1, %28#0 scale %cst_3 mask = causal : tensor<128x64xf32>, tensor<128xf32> -> tensor<128x64xbf16>
+      attn.yield %output, %lse : tensor<128x64xbf16>, tensor<128xf32>
+    } : tensor<128x64xbf16>, tensor<128xf32>
+    %25 = arith.subi %dim_4, %5 : index
+    %26 = arith.minsi %25, %c128 : index
+    %extracted_slice = tensor.extract_slice %24#0[0, 0] [%26, 64] [1, 1] : tensor<128x64xbf16> to tensor<?x64xbf16>
+    %extracted_slice_6 = tensor.extract_slice %24#1[0] [%26] [1] : tensor<128xf32> to tensor<?xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %extracted_slice into %arg6[%arg3, %arg4, %5, 0] [1, 1, %26, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x8x?x64xbf16>
+      tensor.parallel_insert_slice %extracted_slice_6 into %arg7[%arg3, %mirrored, %5] [1, 1, %26] [1, 1, 1] : tensor<?xf32> into tensor<?x8x?xf32>
+    }
+  } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  return %3#0, %3#1 : tensor<?x8x?x64xbf16>, tensor<?x8x?xf32>
+}
+
+// -----
+
 // Only the LSE's scale comes from the function's f32 argument (the softcap's
 // is a constant): the kernel still takes it, as its `scale` parameter, and
 // compiles no scale in.
