@@ -590,11 +590,11 @@ void KernelEmitter::lowerLseStore(ValueRange lse, const StoreCoordinates &at) {
       eqI(arith::AndIOp::create(
               b, loc, lane, c32(WgmmaAccumulatorAttr::kLanesPerRowPair - 1)),
           c32(0));
+  // A varlen tile's rows are its sequence's rows of the packed LSE, which
+  // end at the next sequence's first.
+  Value end = plan.varlen ? sequenceEnd() : seqQ;
   for (int r = 0; r < kRowsPerThread; ++r) {
     Value row = threadRow(at.row, r);
-    // A varlen tile's rows are its sequence's rows of the packed LSE, which
-    // end at the next sequence's first.
-    Value end = plan.varlen ? sequenceEnd() : seqQ;
     Value rowOk = arith::AndIOp::create(
         b, loc, isQuadLead,
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, row, end));
