@@ -203,7 +203,7 @@ struct ConvertAttnToNVVMPass final
         return signalPassFailure();
       if (failed(verifyOnlyAttention(func, forall)))
         return signalPassFailure();
-      FailureOr<KernelPlan> plan = readKernelPlan(forall, name);
+      FailureOr<KernelPlan> plan = readKernelPlan(forall);
       if (failed(plan))
         return signalPassFailure();
       // A split-KV kernel's combine kernel is an entry of the same module:
@@ -223,7 +223,7 @@ struct ConvertAttnToNVVMPass final
                  "are its attention's inputs)";
           return signalPassFailure();
         }
-      if (!buildHopperAttentionKernel(b, func.getLoc(), gpuModule, *plan))
+      if (!buildHopperAttentionKernel(b, func.getLoc(), gpuModule, name, *plan))
         return signalPassFailure();
       func.erase();
     }

@@ -397,7 +397,7 @@ void KernelEmitter::setTile(ArrayRef<TileDim> space, ArrayRef<Value> coords) {
   for (auto [dim, coord] : llvm::reverse(llvm::zip_equal(space, coords)))
     index.map(plan.forall.getInductionVar(dim.iv), toIndex(coord));
   // Once per tile, not at every use in the loops (a division by block_m).
-  if (Value reversed = plan.reversedQueryBlock)
+  if (Value reversed = getReversedQueryBlock(plan.forall))
     index.map(reversed, index.lower(b, reversed));
   // A varlen tile's sequence and query block, from its linear index. The
   // rows of its sequence are read from the offsets where they are used
@@ -781,7 +781,7 @@ LLVM::LLVMFuncOp mlir::attn::hopper::declareKernel(OpBuilder &b, Location loc,
 
 LLVM::LLVMFuncOp
 mlir::attn::buildHopperAttentionKernel(OpBuilder &b, Location loc,
-                                       gpu::GPUModuleOp module,
+                                       gpu::GPUModuleOp module, StringRef name,
                                        const KernelPlan &plan) {
   MLIRContext *ctx = b.getContext();
   OpBuilder::InsertionGuard guard(b);
@@ -801,14 +801,13 @@ mlir::attn::buildHopperAttentionKernel(OpBuilder &b, Location loc,
   if (plan.kvSplit)
     splitKv = hopper::lowerCombineSplits(
         b, loc, module, plan.kvSplit->combineShape,
-        {combineKernelName(plan.name),
+        {combineKernelName(name),
          /*splits=*/plan.kvSplit->fixed.value_or(0),
          /*kvBlock=*/plan.blockN(),
          /*programmatic=*/plan.programmaticCombineLaunch()});
   // The signature is the ABI's parameter list.
   KernelAbiAttr abi = buildKernelAbi(ctx, plan, splitKv);
-  auto func =
-      declareKernel(b, loc, plan.name, abi.getParamList(), abi.getThreads());
+  auto func = declareKernel(b, loc, name, abi.getParamList(), abi.getThreads());
   func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
                 b.getI32IntegerAttr(1));
   func->setAttr(AttnDialect::getKernelAbiAttrName(), abi);

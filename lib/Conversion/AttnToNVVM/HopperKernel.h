@@ -16,12 +16,13 @@
 
 namespace mlir::attn {
 
-/// Emits into `module` the kernel for `plan` as an llvm.func (NVVM, LLVM,
-/// arith and scf ops) whose signature follows its #attn.kernel_abi, which
+/// Emits into `module` the kernel `name` for `plan` as an llvm.func (NVVM,
+/// LLVM, arith and scf ops) whose signature follows its #attn.kernel_abi, which
 /// it carries as `attn.kernel_abi`, and returns it; null where a conversion
 /// of its loops failed (with a diagnostic).
 LLVM::LLVMFuncOp buildHopperAttentionKernel(OpBuilder &b, Location loc,
                                             gpu::GPUModuleOp module,
+                                            StringRef name,
                                             const KernelPlan &plan);
 
 /// The PTX entry name of the combine kernel of the split-KV attention kernel

@@ -184,7 +184,7 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
   option("ping_pong", plan.pingPong());
   option("intra_warpgroup_overlap", plan.softwarePipelined());
   option("probs_in_registers", plan.probsInRegisters());
-  option("longest_first", plan.longestFirst());
+  option("longest_first", bool(getReversedQueryBlock(plan.forall)));
   RecordedOptions recorded = readRecordedOptions(plan);
   option("conditional_rescale", recorded.conditionalRescale);
   option("heads_q", callerHeadsQ);

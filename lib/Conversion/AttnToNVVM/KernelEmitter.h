@@ -69,7 +69,7 @@ SmallVector<TileDim> getTileSpace(const KernelPlan &plan);
 struct KernelState {
   KernelState(const KernelPlan &plan, KernelAbiAttr abi, MLIRContext *ctx)
       : plan(plan), abi(abi), smem(plan.smem), fragments(ctx),
-        index(plan.seqQSources, plan.seqKSources) {}
+        index(plan.querySequenceSources(), plan.keySequenceSources()) {}
 
   const KernelPlan &plan;
   /// The kernel's parameters (and launch) in order.

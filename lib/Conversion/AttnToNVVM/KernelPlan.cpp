@@ -168,9 +168,7 @@ namespace {
 /// order the diagnostics of an IR with several problems follow.
 class KernelPlanReader {
 public:
-  KernelPlanReader(scf::ForallOp forall, StringRef name) : forall(forall) {
-    plan.name = name.str();
-  }
+  explicit KernelPlanReader(scf::ForallOp forall) : forall(forall) {}
 
   FailureOr<KernelPlan> read();
 
@@ -256,8 +254,8 @@ LogicalResult KernelPlanReader::lowerable(Value v, Operation *user,
     indexTensors.push_back(plan.varlen->cuSeqlensK);
     llvm::append_range(all, plan.varlen->tile->getResults());
   }
-  return verifyLowerableIndex(v, user, forall, plan.seqQSources,
-                              plan.seqKSources, plan.layout(), all,
+  return verifyLowerableIndex(v, user, forall, plan.querySequenceSources(),
+                              plan.keySequenceSources(), plan.layout(), all,
                               indexTensors);
 }
 
@@ -594,7 +592,6 @@ LogicalResult KernelPlanReader::readConsumerLoops() {
   if (failed(verifyTileTopLevel(loopRegion.front())) ||
       (specialized && failed(verifyTileTopLevel(*forall.getBody()))))
     return failure();
-  plan.reversedQueryBlock = getReversedQueryBlock(forall);
   // Ping-pong turns pair up the two warpgroups' steps: every loop takes
   // them, or none does.
   for (const KvLoop &kv : plan.kvLoops)
@@ -725,17 +722,12 @@ LogicalResult KernelPlanReader::readKvLoadsAndScales() {
       if (!valueLoad || failed(checkSameOperand(firstValueLoad, valueLoad)))
         return WalkResult::interrupt();
       plan.valueLoad = valueLoad;
-      // A page pool's rows are pages, not the sequence (PagedKv::length).
-      if (!valueLoad.getPaged())
-        plan.seqKSources.push_back(valueLoad.getSource());
       sawValue = true;
     } else if (auto qk = dyn_cast<QKOp>(op)) {
       TileLoad keyLoad = kvLoad(op, qk.getKey(), /*isKey=*/true);
       if (!keyLoad || failed(checkSameOperand(firstKeyLoad, keyLoad)))
         return WalkResult::interrupt();
       plan.keyLoad = keyLoad;
-      if (!keyLoad.getPaged())
-        plan.seqKSources.push_back(keyLoad.getSource());
       sawKey = true;
     } else if (isa<ExpDiffOp, RescaleFactorOp>(op)) {
       // The kernel computes one exp2 multiplier for the whole tile.
@@ -770,8 +762,7 @@ LogicalResult KernelPlanReader::readKvLoadsAndScales() {
       return failure();
   // readKvLoops requires attn.qk and attn.pv in every kv loop.
   assert(sawKey && sawValue && "a kv loop without attn.qk or attn.pv");
-  plan.seqQSources.push_back(plan.queryLoad.getSource());
-  for (Value source : plan.seqKSources)
+  for (Value source : plan.keySequenceSources())
     if (failed(requireDynamicLength(source, "K or V")))
       return failure();
 
@@ -1280,7 +1271,6 @@ int64_t KernelPlan::packedQueryHeads() const {
   return group ? group.getInt() : 1;
 }
 
-FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall,
-                                                 StringRef name) {
-  return KernelPlanReader(forall, name).read();
+FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall) {
+  return KernelPlanReader(forall).read();
 }

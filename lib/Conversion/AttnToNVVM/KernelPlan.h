@@ -29,7 +29,6 @@
 namespace mlir::attn {
 
 struct KernelPlan {
-  std::string name; // kernel symbol
   /// The tile sizes and element type, read off the tile types: Q's tile is
   /// block_m x D (bf16 or f16), V's block_n x Dv.
   RankedTensorType queryTileType() const {
@@ -143,8 +142,18 @@ struct KernelPlan {
   SmallVector<KvLoop> kvLoops;
   /// The producer region's kv loop, with warp specialization.
   mutable scf::ForOp producerLoop;
-  /// The tensors whose sequence dimension is Nq (Q) and Nk (K, V).
-  SmallVector<Value> seqQSources, seqKSources;
+  /// The tensors whose sequence dimension is Nq (Q's) and Nk (K's and V's;
+  /// a page pool's rows are pages, not the sequence: PagedKv::length).
+  SmallVector<Value> querySequenceSources() const {
+    return {queryLoad.getSource()};
+  }
+  SmallVector<Value> keySequenceSources() const {
+    SmallVector<Value> sources;
+    for (TileLoad load : {keyLoad, valueLoad})
+      if (!load.getPaged())
+        sources.push_back(load.getSource());
+    return sources;
+  }
   /// The rotated kv loops' prologue and epilogue (attn-pipeline-kv-loops):
   /// stage 0 of block `begin` and stage 1 of the last block, each run where
   /// `begin < end`, the kv range the loops partitioned before the rotation.
@@ -217,10 +226,6 @@ struct KernelPlan {
   bool programmaticCombineLaunch() const {
     return kvSplit && signalsDependents();
   }
-  /// The query block in longest-first order, `ub - 1 - iv`, where the IR
-  /// computes it (attn-order-tiles); null for in-order tiles.
-  Value reversedQueryBlock;
-  bool longestFirst() const { return bool(reversedQueryBlock); }
 };
 
 /// The split-KV tiling forall whose partials `combine` merges (through the
@@ -229,7 +234,7 @@ scf::ForallOp getSplitTiles(CombineSplitsOp combine);
 
 /// Reads the plan of the attention tiled in `forall`, or emits a diagnostic
 /// naming what the GPU lowering does not support.
-FailureOr<KernelPlan> readKernelPlan(scf::ForallOp forall, StringRef name);
+FailureOr<KernelPlan> readKernelPlan(scf::ForallOp forall);
 
 // Parts of readKernelPlan, each reading one aspect of the tile into `plan`
 // (whose loads, loops and forall are read already) or emitting a diagnostic.
