@@ -48,6 +48,7 @@
 
 #include "CombineKernel.h"
 #include "KernelEmitter.h"
+#include "TileScale.h"
 
 #include "attnc/Dialect/Attn/KernelAbi.h"
 #include "attnc/Runtime/Manifest.h"
@@ -244,17 +245,18 @@ LogicalResult KernelEmitter::emit(LLVM::LLVMFuncOp func) {
     index.map(plan.kvSplit->argument, toIndex(splitCount));
   // The scale values of the IR, once per thread, from the scale parameters
   // or from constants.
-  if (plan.scaleArgument)
-    index.map(plan.scaleArgument,
-              required(rt::ParamKind::F32, rt::Symbol::Scale));
-  if (plan.scaleLog2IsParameter())
-    index.map(plan.scaleLog2,
-              required(rt::ParamKind::F32, rt::Symbol::ScaleLog2));
-  Value scaleLog2 = index.lower(b, plan.scaleLog2);
-  Value lseScale = index.lower(b, plan.lseScale());
+  if (BlockArgument scale = getScaleArgument(plan.forall))
+    index.map(scale, required(rt::ParamKind::F32, rt::Symbol::Scale));
+  Value scaleLog2 = getScaleLog2(plan.forall);
+  if (takesScaleLog2(plan.forall))
+    index.map(scaleLog2, required(rt::ParamKind::F32, rt::Symbol::ScaleLog2));
+  // The exp2 multiplier and the LSE's scale (LSE = scale * m + log(l)).
+  Value lseScale = plan.finalize.getScale();
+  Value loweredScaleLog2 = index.lower(b, scaleLog2);
+  Value loweredLseScale = index.lower(b, lseScale);
   // The tile ops' scale operands are these values.
-  index.map(plan.scaleLog2, scaleLog2);
-  index.map(plan.lseScale(), lseScale);
+  index.map(scaleLog2, loweredScaleLog2);
+  index.map(lseScale, loweredLseScale);
   // The forall's query-block bound, which the tile order's index
   // arithmetic reads (attn-order-tiles): the grid's x size (the grid is the
   // forall's iteration space).

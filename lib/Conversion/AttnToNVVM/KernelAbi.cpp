@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelEmitter.h"
+#include "TileScale.h"
 
 #include "attnc/Transforms/TileOrder.h"
 
@@ -142,9 +143,9 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
     params.push_back(param(rt::ParamKind::I32, rt::Symbol::Batch));
   if (plan.kvSplit && plan.kvSplit->argument)
     params.push_back(param(rt::ParamKind::I32, rt::Symbol::KvSplits));
-  if (plan.scaleArgument)
+  if (getScaleArgument(plan.forall))
     params.push_back(param(rt::ParamKind::F32, rt::Symbol::Scale));
-  if (plan.scaleLog2IsParameter())
+  if (takesScaleLog2(plan.forall))
     params.push_back(param(rt::ParamKind::F32, rt::Symbol::ScaleLog2));
 
   auto str = [&](StringRef s) -> Attribute { return b.getStringAttr(s); };
@@ -194,8 +195,8 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
   if (plan.packedQueryHeads() > 1 && plan.layout() == Layout::BSHD)
     option("seq_q", 1);
   // A compiled-in scale; without one the launch's scale is a parameter.
-  if (plan.constantScale)
-    options.append("scale", b.getF32FloatAttr(*plan.constantScale));
+  if (std::optional<float> scale = getConstantScale(plan.forall))
+    options.append("scale", b.getF32FloatAttr(*scale));
   if (recorded.softcap)
     options.append("softcap", b.getF32FloatAttr(*recorded.softcap));
   // Only where set, so that other kernels' manifests stay as they were.

@@ -7,6 +7,7 @@
 
 #include "KernelPlan.h"
 #include "CombineKernel.h"
+#include "TileScale.h"
 
 #include "attnc/Transforms/PipelineStages.h"
 #include "attnc/Transforms/TileOrder.h"
@@ -30,23 +31,6 @@ static bool loadsLoopBlock(TileLoad load) {
   return loop && mul && mul.getLhs() == loop.getInductionVar() &&
          matchPattern(mul.getRhs(), m_ConstantInt(&rows)) &&
          rows.getSExtValue() == load.getTile().getType().getShape()[0];
-}
-
-/// Whether `value` is computed from `root` (through the arith ops that
-/// verifyLowerableIndex admits).
-static bool dependsOn(Value value, Value root) {
-  SmallVector<Value> work = {value};
-  DenseSet<Value> seen;
-  while (!work.empty()) {
-    Value v = work.pop_back_val();
-    if (v == root)
-      return true;
-    if (!seen.insert(v).second)
-      continue;
-    if (Operation *def = v.getDefiningOp())
-      llvm::append_range(work, def->getOperands());
-  }
-  return false;
 }
 
 /// Which result of attn.finalize (0: O, 1: LSE) `tile` is, through the
@@ -218,10 +202,6 @@ private:
   FinalizeOp finalize;
   SmallVector<QKOp> scoreGemms;
   WarpSpecializeOp specialized;
-  /// The softmax scale (attn.softcap's with a softcap, else attn.finalize's)
-  /// and the f32 operands the kernel computes at its entry, with their ops.
-  Value softmaxScale;
-  SmallVector<std::pair<Operation *, Value>> scaleUsers;
 };
 
 } // namespace
@@ -712,10 +692,7 @@ LogicalResult KernelPlanReader::readKvLoadsAndScales() {
     diag.attachNote(first.getOperation()->getLoc()) << "the first load";
     return diag;
   };
-  // The softmax scale (attn.softcap's with a softcap, else attn.finalize's)
-  // and the f32 operands the kernel computes at its entry.
-  softmaxScale = plan.lseScale();
-  scaleUsers = {{finalize, plan.lseScale()}};
+  Value scaleLog2;
   WalkResult walk = forall.getBody()->walk([&](Operation *op) -> WalkResult {
     if (auto pv = dyn_cast<PVOp>(op)) {
       TileLoad valueLoad = kvLoad(op, pv.getValue(), /*isKey=*/false);
@@ -731,18 +708,14 @@ LogicalResult KernelPlanReader::readKvLoadsAndScales() {
       sawKey = true;
     } else if (isa<ExpDiffOp, RescaleFactorOp>(op)) {
       // The kernel computes one exp2 multiplier for the whole tile.
-      Value scaleLog2 = op->getOperand(op->getNumOperands() - 1);
-      if (plan.scaleLog2 && plan.scaleLog2 != scaleLog2) {
+      Value operand = op->getOperand(op->getNumOperands() - 1);
+      if (scaleLog2 && scaleLog2 != operand) {
         op->emitError("convert-attn-to-nvvm: every attn.exp_diff and "
                       "attn.rescale_factor of a tile must take the same "
                       "scale_log2 value (the kernel computes it once)");
         return WalkResult::interrupt();
       }
-      plan.scaleLog2 = scaleLog2;
-      scaleUsers.emplace_back(op, scaleLog2);
-    } else if (auto cap = dyn_cast<SoftcapOp>(op)) {
-      softmaxScale = cap.getScale();
-      scaleUsers.emplace_back(op, softmaxScale);
+      scaleLog2 = operand;
     }
     return WalkResult::advance();
   });
@@ -982,20 +955,13 @@ LogicalResult KernelPlanReader::readScale() {
     return fail("the function has " + Twine(scaleArguments.size()) +
                 " f32 arguments; a kernel takes one (the softmax scale)");
   // readKvLoops requires an attn.exp_diff in every kv loop.
-  assert(plan.scaleLog2 && "a kv loop without attn.exp_diff");
-  for (auto [user, value] : scaleUsers)
+  assert(getScaleLog2(forall) && "a kv loop without attn.exp_diff");
+  // The kernel computes the scale operands at its entry: the kernel takes
+  // the argument if any of them is computed from it (getScaleArgument);
+  // otherwise every one is a constant and the scale is compiled in.
+  for (auto [user, value] : getScaleOperands(forall))
     if (failed(lowerable(value, user, scaleArguments)))
       return failure();
-  // The kernel takes the argument if any scale value is computed from it;
-  // otherwise every one is a constant and the scale is compiled in.
-  if (!scaleArguments.empty() && llvm::any_of(scaleUsers, [&](auto &use) {
-        return dependsOn(use.second, scaleArguments.front());
-      }))
-    plan.scaleArgument = cast<BlockArgument>(scaleArguments.front());
-  FloatAttr constantScale;
-  if (!plan.scaleArgument &&
-      matchPattern(softmaxScale, m_Constant(&constantScale)))
-    plan.constantScale = constantScale.getValueAsDouble();
   return success();
 }
 
@@ -1211,14 +1177,6 @@ FailureOr<KernelPlan> KernelPlanReader::read() {
   if (failed(verifyTurnProtocol(*plan.finalize->getBlock())))
     return failure();
   return plan;
-}
-
-bool KernelPlan::scaleLog2IsParameter() const {
-  auto mul = scaleLog2.getDefiningOp<arith::MulFOp>();
-  FloatAttr factor;
-  return scaleArgument && mul && mul.getLhs() == scaleArgument &&
-         matchPattern(mul.getRhs(), m_Constant(&factor)) &&
-         factor.getValueAsDouble() == attnc::rt::kLog2E;
 }
 
 bool KernelPlan::hasLse() const {

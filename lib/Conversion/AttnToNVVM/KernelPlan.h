@@ -50,24 +50,6 @@ struct KernelPlan {
   int64_t headsQ() const;
   int64_t headsKV() const;
   int64_t packedQueryHeads() const;
-  /// The f32 values of the tile IR the kernel computes at its entry (from
-  /// constants and the scale argument): the exp2 multiplier every
-  /// attn.exp_diff and attn.rescale_factor takes, and the scale of the LSE
-  /// (LSE = lseScale * m + log(l), attn.finalize's).
-  Value scaleLog2;
-  Value lseScale() const { return finalize.getScale(); }
-  /// The function's f32 argument the scale values are computed from (the
-  /// kernel's `scale` parameter), if any (attn-generalize-scale).
-  BlockArgument scaleArgument;
-  /// Whether scaleLog2 is the scale argument times log2(e), which the
-  /// kernel then takes as a second parameter (the runtime's scale_log2,
-  /// the same f32 product): the exp2 FMAs read it from the parameter bank,
-  /// as they read a compiled-in constant, instead of holding it in a
-  /// register.
-  bool scaleLog2IsParameter() const;
-  /// The softmax scale when it is a compile-time constant (the manifest
-  /// records it; the runtime checks a launch's scale against it).
-  std::optional<float> constantScale;
   /// Whether the kernel writes the LSE: the tile stores its attn.finalize's
   /// LSE (the forall's second store), or a split tile's combine returns it.
   bool hasLse() const;
