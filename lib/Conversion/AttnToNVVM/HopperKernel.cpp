@@ -100,7 +100,7 @@ ArrayRef<Value> KernelEmitter::pagesOfBlock(Value kvBlock) {
   if (!inserted)
     return it->second;
   auto globalPtr = LLVM::LLVMPointerType::get(b.getContext(), 1);
-  int64_t pageSize = plan.paged->pageSize, boxRows = plan.kvBoxRows();
+  int64_t pageSize = plan.paged().getPageSize(), boxRows = plan.kvBoxRows();
   Value row = toI32(mul(kvBlock, cIdx(plan.blockN())));
   Value lastSlot = arith::SubIOp::create(b, loc, pagesPerSeq, c32(1));
   // The block table's entries of the parts' tokens: all loads first, so they
@@ -129,7 +129,7 @@ void KernelEmitter::loadPagedTile(Value tensorMap, SwizzledAtoms atoms,
                                   int64_t cols, Value kvBlock, Value bar) {
   ArrayRef<Value> pages = pagesOfBlock(kvBlock);
   expectBytes(bar, atoms.tileBytes(plan.blockN(), cols));
-  int64_t pageSize = plan.paged->pageSize, boxRows = plan.kvBoxRows();
+  int64_t pageSize = plan.paged().getPageSize(), boxRows = plan.kvBoxRows();
   Value row = toI32(mul(kvBlock, cIdx(plan.blockN())));
   for (auto [part, page] : llvm::enumerate(pages)) {
     // The part's first row in its page (0 where pages are block parts).
@@ -152,13 +152,13 @@ void KernelEmitter::issueKvLoad(bool isKey, Value stage, Value kvBlock) {
   Value bar = isKey ? keyBarrier(stage) : valueBarrier(stage);
   Value offset = mul(
       stage, c32(isKey ? smem.getKeyStageBytes() : smem.getValueStageBytes()));
-  if (plan.paged)
+  if (plan.paged())
     return loadPagedTile(tensorMap, atoms, stages, offset, columns, kvBlock,
                          bar);
   // A varlen block's rows start at its sequence's first key.
   Value row = toI32(mul(kvBlock, cIdx(plan.blockN())));
-  if (plan.varlen)
-    row = add(toI32(index.lower(b, plan.varlen->keyBegin)), row);
+  if (plan.varlen())
+    row = add(toI32(index.lower(b, plan.keyLoad.getVarlen().getBegin())), row);
   loadTile(tensorMap, atoms, stages, offset, plan.blockN(), columns, row,
            kvHead, batch, bar);
 }
@@ -207,9 +207,9 @@ LogicalResult KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   // workspace; the combine kernel writes O and the LSE (but at one split:
   // below).
   outputDest =
-      plan.kvSplit  ? required(rt::ParamKind::Pointer, rt::TensorName::OPartial)
-      : plan.varlen ? required(rt::ParamKind::Pointer, rt::TensorName::O)
-                    : required(rt::ParamKind::TensorMap, rt::TensorName::O);
+      plan.kvSplit ? required(rt::ParamKind::Pointer, rt::TensorName::OPartial)
+      : plan.varlen() ? required(rt::ParamKind::Pointer, rt::TensorName::O)
+                      : required(rt::ParamKind::TensorMap, rt::TensorName::O);
   lseDest = plan.kvSplit
                 ? required(rt::ParamKind::Pointer, rt::TensorName::LsePartial)
                 : param(rt::ParamKind::Pointer, rt::TensorName::Lse);
@@ -224,19 +224,21 @@ LogicalResult KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   }
   seqQ = required(rt::ParamKind::I32, rt::Symbol::SeqQ);
   // A paged tile's keys are its sequence's cache length (setTile).
-  seqK = plan.paged ? Value() : required(rt::ParamKind::I32, rt::Symbol::SeqK);
-  if (plan.paged) {
+  seqK =
+      plan.paged() ? Value() : required(rt::ParamKind::I32, rt::Symbol::SeqK);
+  if (plan.paged()) {
     blockTable = required(rt::ParamKind::Pointer, rt::TensorName::BlockTable);
     pagesPerSeq = required(rt::ParamKind::I32, rt::Symbol::PagesPerSeq);
     index.mapIndexTensor(
-        plan.paged->cacheLengths,
+        getElementArgument(plan.paged().getLength()),
         required(rt::ParamKind::Pointer, rt::TensorName::CacheLengths));
   }
-  if (plan.varlen) {
+  if (plan.varlen()) {
     queryOffsets = required(rt::ParamKind::Pointer, rt::TensorName::CuSeqlensQ);
-    index.mapIndexTensor(plan.varlen->cuSeqlensQ, queryOffsets);
+    index.mapIndexTensor(getElementArgument(plan.varlen().getBegin()),
+                         queryOffsets);
     index.mapIndexTensor(
-        plan.varlen->cuSeqlensK,
+        getElementArgument(plan.keyLoad.getVarlen().getBegin()),
         required(rt::ParamKind::Pointer, rt::TensorName::CuSeqlensK));
   }
   batchCount = param(rt::ParamKind::I32, rt::Symbol::Batch);
@@ -404,16 +406,16 @@ void KernelEmitter::setTile(ArrayRef<TileDim> space, ArrayRef<Value> coords) {
   // A varlen tile's sequence and query block, from its linear index. The
   // rows of its sequence are read from the offsets where they are used
   // (sequenceEnd(), the stores' offsets), not held through the kv loops.
-  if (plan.varlen) {
-    SequenceTileOp tile = plan.varlen->tile;
+  if (plan.varlen()) {
+    SequenceTileOp tile = getSequenceTile(plan.forall);
     auto [sequence, block] =
         lowerSequenceTile(toI32(index.lower(b, tile.getTile())), queryOffsets);
     index.map(tile.getSequence(), toIndex(sequence));
     index.map(tile.getQueryBlock(), toIndex(block));
   }
   // A paged tile's keys, once per tile: its sequence's cache length.
-  if (plan.paged) {
-    Value length = plan.paged->length;
+  if (plan.paged()) {
+    Value length = plan.paged().getLength();
     Value lowered = index.lower(b, length);
     index.map(length, lowered);
     keys = toI32(lowered);
@@ -571,7 +573,7 @@ void KernelEmitter::lowerOutputStore(Value output, const StoreCoordinates &at) {
         });
   else if (plan.kvSplit)
     storePartialOutput(values, outputDest, at);
-  else if (plan.varlen)
+  else if (plan.varlen())
     storeSequenceRows(values, outputDest, at);
   else
     storeOutputTile(values, outputDest, at);
@@ -594,7 +596,7 @@ void KernelEmitter::lowerLseStore(ValueRange lse, const StoreCoordinates &at) {
           c32(0));
   // A varlen tile's rows are its sequence's rows of the packed LSE, which
   // end at the next sequence's first.
-  Value end = plan.varlen ? sequenceEnd() : seqQ;
+  Value end = plan.varlen() ? sequenceEnd() : seqQ;
   for (int r = 0; r < kRowsPerThread; ++r) {
     Value row = threadRow(at.row, r);
     Value rowOk = arith::AndIOp::create(
@@ -619,7 +621,7 @@ void KernelEmitter::lowerLaunchDependents() {
 }
 
 Value KernelEmitter::sequenceEnd() {
-  return toI32(index.lower(b, plan.varlen->queryEnd));
+  return toI32(index.lower(b, plan.varlen().getEnd()));
 }
 
 Value KernelEmitter::rowIndex(const StoreCoordinates &at, Value row) {

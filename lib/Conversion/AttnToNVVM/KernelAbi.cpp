@@ -67,9 +67,9 @@ SmallVector<TileDim> mlir::attn::hopper::getTileSpace(const KernelPlan &plan) {
   // its outputs are one packed batch.
   SmallVector<TileDim> space = {
       {plan.queryBlockIv(), rt::Symbol::SeqQ, plan.blockM(),
-       plan.varlen ? std::optional(rt::Symbol::Batch) : std::nullopt},
+       plan.varlen() ? std::optional(rt::Symbol::Batch) : std::nullopt},
       {plan.headIv(), rt::Symbol::HeadsQ, /*ceilDiv=*/1, std::nullopt},
-      {plan.batchIv(), plan.varlen ? rt::Symbol::One : rt::Symbol::Batch,
+      {plan.batchIv(), plan.varlen() ? rt::Symbol::One : rt::Symbol::Batch,
        /*ceilDiv=*/1, std::nullopt}};
   if (plan.kvSplit)
     space.push_back(
@@ -119,27 +119,27 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
   if (!plan.kvSplit || plan.writesOutputAtOneSplit()) {
     // A varlen tile stores O with stores that stop at its sequence's rows.
     params.push_back(
-        plan.varlen
+        plan.varlen()
             ? param(rt::ParamKind::Pointer, rt::TensorName::O)
             : tensorMap(rt::TensorName::O, plan.queryAtoms(), kWarpgroupRows));
     if (plan.hasLse())
       params.push_back(param(rt::ParamKind::Pointer, rt::TensorName::Lse));
   }
-  if (plan.varlen) {
+  if (plan.varlen()) {
     params.push_back(param(rt::ParamKind::Pointer, rt::TensorName::CuSeqlensQ));
     params.push_back(param(rt::ParamKind::Pointer, rt::TensorName::CuSeqlensK));
   }
   // A paged tile's keys are its sequence's cache length.
-  if (plan.paged) {
+  if (plan.paged()) {
     params.push_back(param(rt::ParamKind::Pointer, rt::TensorName::BlockTable));
     params.push_back(
         param(rt::ParamKind::Pointer, rt::TensorName::CacheLengths));
   }
   params.push_back(param(rt::ParamKind::I32, rt::Symbol::SeqQ));
-  params.push_back(param(rt::ParamKind::I32, plan.paged
+  params.push_back(param(rt::ParamKind::I32, plan.paged()
                                                  ? rt::Symbol::PagesPerSeq
                                                  : rt::Symbol::SeqK));
-  if (plan.kvSplit || plan.varlen)
+  if (plan.kvSplit || plan.varlen())
     params.push_back(param(rt::ParamKind::I32, rt::Symbol::Batch));
   if (plan.kvSplit && plan.kvSplit->argument)
     params.push_back(param(rt::ParamKind::I32, rt::Symbol::KvSplits));
@@ -168,9 +168,10 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
   if (plan.packedQueryHeads() > 1)
     problem.append("packed_query_heads",
                    b.getI64IntegerAttr(plan.packedQueryHeads()));
-  if (plan.paged)
-    problem.append("page_size", b.getI64IntegerAttr(plan.paged->pageSize));
-  if (plan.varlen)
+  if (plan.paged())
+    problem.append("page_size",
+                   b.getI64IntegerAttr(plan.paged().getPageSize()));
+  if (plan.varlen())
     problem.append("varlen", b.getBoolAttr(true));
 
   NamedAttrList options;

@@ -227,12 +227,13 @@ LogicalResult KernelPlanReader::lowerable(Value v, Operation *user,
   SmallVector<Value> all(roots), indexTensors;
   if (plan.kvSplit && plan.kvSplit->argument)
     all.push_back(plan.kvSplit->argument);
-  if (plan.paged)
-    indexTensors.push_back(plan.paged->cacheLengths);
-  if (plan.varlen) {
-    indexTensors.push_back(plan.varlen->cuSeqlensQ);
-    indexTensors.push_back(plan.varlen->cuSeqlensK);
-    llvm::append_range(all, plan.varlen->tile->getResults());
+  if (LoadPagedTileOp paged = plan.paged())
+    indexTensors.push_back(getElementArgument(paged.getLength()));
+  if (LoadVarlenTileOp varlen = plan.varlen()) {
+    indexTensors.push_back(getElementArgument(varlen.getBegin()));
+    indexTensors.push_back(
+        getElementArgument(plan.keyLoad.getVarlen().getBegin()));
+    llvm::append_range(all, getSequenceTile(forall)->getResults());
   }
   return verifyLowerableIndex(v, user, forall, plan.querySequenceSources(),
                               plan.keySequenceSources(), plan.layout(), all,
@@ -745,11 +746,11 @@ LogicalResult KernelPlanReader::readKvLoadsAndScales() {
 LogicalResult KernelPlanReader::verifyIndices() {
   // Every index the kernel clones from the IR must be computable there.
   if ((plan.keyLoad.getPaged() || plan.valueLoad.getPaged()) &&
-      failed(readPagedKv(plan)))
+      failed(verifyPagedKv(plan)))
     return failure();
   if ((plan.queryLoad.getVarlen() || plan.keyLoad.getVarlen() ||
        plan.valueLoad.getVarlen()) &&
-      failed(readVarlen(plan)))
+      failed(verifyVarlen(plan)))
     return failure();
   if (failed(verifyArgumentOrder(plan)))
     return failure();
@@ -759,11 +760,11 @@ LogicalResult KernelPlanReader::verifyIndices() {
     return plan.valueLoad.getOperation()->emitError(
         "convert-attn-to-nvvm: V must be loaded at K's batch and head (the "
         "kernel loads both at those of K's load)");
-  if (plan.varlen && plan.kvSplit)
+  if (plan.varlen() && plan.kvSplit)
     return fail("a variable-length batch with kv splits has no GPU lowering "
                 "(the CPU pipeline runs it)");
-  if (plan.paged &&
-      failed(lowerable(plan.paged->length, plan.keyLoad.getOperation())))
+  if (plan.paged() &&
+      failed(lowerable(plan.paged().getLength(), plan.keyLoad.getOperation())))
     return failure();
   // The query block and a varlen tile's index may read the forall's
   // query-block bound (attn-order-tiles), which the kernel takes from the
@@ -781,14 +782,13 @@ LogicalResult KernelPlanReader::verifyIndices() {
         std::pair(key, key.getHead())})
     if (index && failed(lowerable(index, load.getOperation(), gridBound)))
       return failure();
-  if (plan.varlen) {
-    Operation *tile = plan.varlen->tile;
-    if (failed(lowerable(plan.varlen->tile.getTile(), tile, gridBound)) ||
-        failed(lowerable(plan.varlen->queryBegin,
-                         plan.queryLoad.getOperation())) ||
-        failed(
-            lowerable(plan.varlen->queryEnd, plan.queryLoad.getOperation())) ||
-        failed(lowerable(plan.varlen->keyBegin, plan.keyLoad.getOperation())))
+  if (LoadVarlenTileOp varlen = plan.varlen()) {
+    SequenceTileOp tile = getSequenceTile(forall);
+    if (failed(lowerable(tile.getTile(), tile, gridBound)) ||
+        failed(lowerable(varlen.getBegin(), varlen)) ||
+        failed(lowerable(varlen.getEnd(), varlen)) ||
+        failed(lowerable(plan.keyLoad.getVarlen().getBegin(),
+                         plan.keyLoad.getOperation())))
       return failure();
   }
   if (plan.pipeline) {

@@ -86,34 +86,24 @@ struct KernelPlan {
   /// and the runtime launches no combine kernel, which would only copy them. A
   /// compiled-in count is more than one.
   bool writesOutputAtOneSplit() const { return kvSplit && kvSplit->argument; }
-  /// A paged KV cache (attn.load_paged_tile): K and V are page pools
-  /// [pages, pageSize, heads, D]; the page of a kv block's rows is read from
-  /// `blockTable`, and the tile's keys are `length`, computed from its
-  /// sequence's entry of `cacheLengths` (function arguments: the kernel's
-  /// block_table and cache_lengths pointers).
-  struct PagedKv {
-    int64_t pageSize = 0;
-    BlockArgument blockTable, cacheLengths;
-    Value length;
-  };
-  std::optional<PagedKv> paged;
-  /// A variable-length batch (attn.load_varlen_tile): Q, K, V and O pack
-  /// the sequences in batch 0, delimited by the function arguments
-  /// cuSeqlensQ and cuSeqlensK (the kernel's cu_seqlens_q and cu_seqlens_k
-  /// pointers). `tile` maps the forall's query tile to its sequence and
-  /// query block (the kernel's tile scheduler); the tile's sequence spans
-  /// rows [queryBegin, queryEnd) of Q and O and starts at row keyBegin of K
-  /// and V. O is written with stores that stop at queryEnd, not with TMA,
-  /// which would write on into the next sequence.
-  struct Varlen {
-    BlockArgument cuSeqlensQ, cuSeqlensK;
-    mutable SequenceTileOp tile;
-    Value queryBegin, queryEnd, keyBegin;
-  };
-  std::optional<Varlen> varlen;
+  /// A paged KV cache: K and V are page pools [pages, pageSize, heads, D]
+  /// read with attn.load_paged_tile (null otherwise), the page of a kv
+  /// block's rows read from its block table, and the tile's keys its
+  /// `length`, an element of the cache lengths (getElementArgument: the
+  /// kernel's block_table and cache_lengths pointers).
+  LoadPagedTileOp paged() const { return keyLoad.getPaged(); }
+  /// A variable-length batch: Q, K, V and O pack the sequences in batch 0,
+  /// read with attn.load_varlen_tile (Q's, or null), each load's rows
+  /// delimited by elements of the offsets (getElementArgument: the kernel's
+  /// cu_seqlens_q and cu_seqlens_k pointers). The tile's attn.sequence_tile
+  /// (getSequenceTile) maps the forall's query tile to its sequence and
+  /// query block (the kernel's tile scheduler). O is written with stores
+  /// that stop at the sequence's end, not with TMA, which would write on
+  /// into the next sequence.
+  LoadVarlenTileOp varlen() const { return queryLoad.getVarlen(); }
   /// The rows of one TMA box of K or V: a kv block, or its part in one page.
   int64_t kvBoxRows() const {
-    return paged ? std::min(paged->pageSize, blockN()) : blockN();
+    return paged() ? std::min(paged().getPageSize(), blockN()) : blockN();
   }
   /// The Q tile's load (its row is the tile's first query row), one K load
   /// (its head is the kv head of the query head: GQA) and one V load.
@@ -221,11 +211,19 @@ FailureOr<KernelPlan> readKernelPlan(scf::ForallOp forall);
 // Parts of readKernelPlan, each reading one aspect of the tile into `plan`
 // (whose loads, loops and forall are read already) or emitting a diagnostic.
 
-/// The page pools, block table and cache lengths of a paged tile
-/// (KernelPlanInputs.cpp).
-LogicalResult readPagedKv(KernelPlan &plan);
-/// The offsets, the tile scheduler and the sequence rows of a varlen tile.
-LogicalResult readVarlen(KernelPlan &plan);
+/// The function argument whose element `index` is: an index_cast of a
+/// tensor.extract of it, as attn-tile reads a cache length or a sequence's
+/// offset; null otherwise.
+BlockArgument getElementArgument(Value index);
+/// The tile's attn.sequence_tile (a varlen tile's scheduler), if any.
+SequenceTileOp getSequenceTile(scf::ForallOp tile);
+
+/// That a paged tile reads its page pools, block table and cache lengths
+/// as the kernel does (KernelPlanInputs.cpp).
+LogicalResult verifyPagedKv(const KernelPlan &plan);
+/// That a varlen tile reads its offsets and schedules its tiles as the
+/// kernel does.
+LogicalResult verifyVarlen(const KernelPlan &plan);
 /// The split count and the attn.combine_splits of a split-KV tile: `split`
 /// is the forall's kv split induction variable and bound.
 LogicalResult readKvSplit(KernelPlan &plan,

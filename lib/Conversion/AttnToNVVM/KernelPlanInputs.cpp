@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The parts of readKernelPlan that read what a kernel takes besides Q, K
+// The parts of readKernelPlan that check what a kernel takes besides Q, K
 // and V: a paged cache's block table and lengths, a varlen batch's offsets
 // and tile scheduler, a split's count and combine, and the order of the
 // function's arguments.
@@ -39,8 +39,22 @@ scf::ForallOp mlir::attn::getSplitTiles(CombineSplitsOp combine) {
   return forall;
 }
 
-/// Reads the page pools, block table and cache lengths of a paged tile.
-LogicalResult mlir::attn::readPagedKv(KernelPlan &plan) {
+BlockArgument mlir::attn::getElementArgument(Value index) {
+  auto cast = index.getDefiningOp<arith::IndexCastOp>();
+  auto extract =
+      cast ? cast.getIn().getDefiningOp<tensor::ExtractOp>() : nullptr;
+  auto arg = extract ? dyn_cast<BlockArgument>(extract.getTensor()) : nullptr;
+  return arg && isa<FunctionOpInterface>(arg.getOwner()->getParentOp())
+             ? arg
+             : BlockArgument();
+}
+
+SequenceTileOp mlir::attn::getSequenceTile(scf::ForallOp tile) {
+  auto tiles = tile.getBody()->getOps<SequenceTileOp>();
+  return tiles.empty() ? SequenceTileOp() : *tiles.begin();
+}
+
+LogicalResult mlir::attn::verifyPagedKv(const KernelPlan &plan) {
   LoadPagedTileOp key = plan.keyLoad.getPaged(),
                   value = plan.valueLoad.getPaged();
   if (!key || !value || key.getBlockTable() != value.getBlockTable() ||
@@ -51,30 +65,21 @@ LogicalResult mlir::attn::readPagedKv(KernelPlan &plan) {
   auto fail = [&](const Twine &why) {
     return key.emitError("convert-attn-to-nvvm: ") << why;
   };
-  KernelPlan::PagedKv &paged = plan.paged.emplace();
-  paged.pageSize = key.getPool().getType().getDimSize(1);
-  paged.length = key.getLength();
-  paged.blockTable = dyn_cast<BlockArgument>(key.getBlockTable());
-  if (!paged.blockTable ||
-      !isa<FunctionOpInterface>(paged.blockTable.getOwner()->getParentOp()))
+  auto blockTable = dyn_cast<BlockArgument>(key.getBlockTable());
+  if (!blockTable ||
+      !isa<FunctionOpInterface>(blockTable.getOwner()->getParentOp()))
     return fail("the block table must be an argument of the function (the "
                 "kernel's block_table pointer)");
   // The tile's keys: its sequence's cache length, an element of an i32
   // argument, which the kernel reads through the cache_lengths pointer.
-  auto cast = paged.length.getDefiningOp<arith::IndexCastOp>();
-  auto extract =
-      cast ? cast.getIn().getDefiningOp<tensor::ExtractOp>() : nullptr;
-  paged.cacheLengths =
-      extract ? dyn_cast<BlockArgument>(extract.getTensor()) : nullptr;
-  if (!paged.cacheLengths ||
-      !isa<FunctionOpInterface>(paged.cacheLengths.getOwner()->getParentOp()))
+  if (!getElementArgument(key.getLength()))
     return fail("the cache length must be an element of an argument of the "
                 "function (the kernel's cache_lengths pointer), as attn-tile "
                 "reads it");
   // A box of one page's rows lands at its rows of the swizzled tile: whole
   // 8-row swizzle atoms, and a kv block of whole pages or inside one; and
   // the runtime launches pages of a power of two from 16 to 256 tokens.
-  int64_t ps = paged.pageSize, bn = plan.blockN();
+  int64_t ps = key.getPageSize(), bn = plan.blockN();
   if (!rt::isSupportedPageSize(ps) || (bn % ps != 0 && ps % bn != 0))
     return fail("a page of " + Twine(ps) +
                 " tokens must be a power of two from 16 to 256 that divides "
@@ -108,18 +113,21 @@ LogicalResult mlir::attn::verifyArgumentOrder(const KernelPlan &plan) {
     case rt::TensorName::V:
       return {plan.valueLoad.getSource(), plan.valueLoad.getOperation()};
     case rt::TensorName::BlockTable:
-      return {plan.paged->blockTable, plan.keyLoad.getOperation()};
+      return {plan.paged().getBlockTable(), plan.keyLoad.getOperation()};
     case rt::TensorName::CacheLengths:
-      return {plan.paged->cacheLengths, plan.keyLoad.getOperation()};
+      return {getElementArgument(plan.paged().getLength()),
+              plan.keyLoad.getOperation()};
     case rt::TensorName::CuSeqlensQ:
-      return {plan.varlen->cuSeqlensQ, plan.queryLoad.getOperation()};
+      return {getElementArgument(plan.varlen().getBegin()),
+              plan.queryLoad.getOperation()};
     case rt::TensorName::CuSeqlensK:
-      return {plan.varlen->cuSeqlensK, plan.queryLoad.getOperation()};
+      return {getElementArgument(plan.keyLoad.getVarlen().getBegin()),
+              plan.queryLoad.getOperation()};
     default:
       llvm_unreachable("an output is not a kernel input");
     }
   };
-  bool paged = plan.paged.has_value(), varlen = plan.varlen.has_value();
+  bool paged = bool(plan.paged()), varlen = bool(plan.varlen());
   for (auto [position, input] :
        llvm::enumerate(getKernelInputOrder(paged, varlen))) {
     auto [used, user] = readOf(input);
@@ -140,9 +148,7 @@ LogicalResult mlir::attn::verifyArgumentOrder(const KernelPlan &plan) {
   return success();
 }
 
-/// Reads the offsets, the tile scheduler and the sequence rows of a varlen
-/// tile (attn.load_varlen_tile for Q, K and V).
-LogicalResult mlir::attn::readVarlen(KernelPlan &plan) {
+LogicalResult mlir::attn::verifyVarlen(const KernelPlan &plan) {
   LoadVarlenTileOp query = plan.queryLoad.getVarlen(),
                    key = plan.keyLoad.getVarlen(),
                    value = plan.valueLoad.getVarlen();
@@ -153,36 +159,26 @@ LogicalResult mlir::attn::readVarlen(KernelPlan &plan) {
   if (key.getBegin() != value.getBegin() || key.getEnd() != value.getEnd())
     return key.emitError("convert-attn-to-nvvm: K and V must be read from "
                          "the same rows of the packed batch");
-  KernelPlan::Varlen &varlen = plan.varlen.emplace();
-  varlen.queryBegin = query.getBegin();
-  varlen.queryEnd = query.getEnd();
-  varlen.keyBegin = key.getBegin();
   // The offsets are the tensors the rows' bounds are elements of.
-  auto offsetsOf = [](Value bound) -> BlockArgument {
-    auto cast = bound.getDefiningOp<arith::IndexCastOp>();
-    auto extract =
-        cast ? cast.getIn().getDefiningOp<tensor::ExtractOp>() : nullptr;
-    return extract ? functionArgument(extract.getTensor()) : BlockArgument();
-  };
-  varlen.cuSeqlensQ = offsetsOf(query.getBegin());
-  varlen.cuSeqlensK = offsetsOf(key.getBegin());
-  if (!varlen.cuSeqlensQ || !varlen.cuSeqlensK ||
-      offsetsOf(query.getEnd()) != varlen.cuSeqlensQ ||
-      offsetsOf(key.getEnd()) != varlen.cuSeqlensK)
+  BlockArgument queryOffsets = getElementArgument(query.getBegin());
+  BlockArgument keyOffsets = getElementArgument(key.getBegin());
+  if (!queryOffsets || !keyOffsets ||
+      getElementArgument(query.getEnd()) != queryOffsets ||
+      getElementArgument(key.getEnd()) != keyOffsets)
     return query.emitError("convert-attn-to-nvvm: a varlen tile's rows must "
                            "be elements of i32 arguments of the function "
                            "(the kernel's cu_seqlens_q and cu_seqlens_k "
                            "pointers), as attn-tile reads them");
-  SmallVector<SequenceTileOp> tiles(
-      plan.forall.getBody()->getOps<SequenceTileOp>());
-  if (tiles.size() != 1 || tiles.front().getCuSeqlens() != varlen.cuSeqlensQ)
+  auto tiles = plan.forall.getBody()->getOps<SequenceTileOp>();
+  if (llvm::range_size(tiles) != 1 ||
+      (*tiles.begin()).getCuSeqlens() != queryOffsets)
     return plan.forall.emitError(
         "convert-attn-to-nvvm: a varlen tile is one attn.sequence_tile of "
         "cu_seqlens_q in the tiling forall (attn-tile's tile scheduler)");
-  varlen.tile = tiles.front();
-  if (int64_t(varlen.tile.getBlockM()) != plan.blockM())
-    return varlen.tile.emitError("convert-attn-to-nvvm: attn.sequence_tile's "
-                                 "block_m must be the Q tile's rows, ")
+  SequenceTileOp tile = *tiles.begin();
+  if (int64_t(tile.getBlockM()) != plan.blockM())
+    return tile.emitError("convert-attn-to-nvvm: attn.sequence_tile's "
+                          "block_m must be the Q tile's rows, ")
            << plan.blockM();
   return success();
 }

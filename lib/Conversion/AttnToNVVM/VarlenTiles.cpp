@@ -25,7 +25,7 @@ using namespace mlir::attn::hopper;
 std::pair<Value, Value> KernelEmitter::lowerSequenceTile(Value tile,
                                                          Value offsets) {
   auto globalPtr = LLVM::LLVMPointerType::get(b.getContext(), 1);
-  int64_t blockM = plan.varlen->tile.getBlockM();
+  int64_t blockM = getSequenceTile(plan.forall).getBlockM();
   Value lastSequence = arith::SubIOp::create(b, loc, batchCount, c32(1));
   auto shuffle = [&](NVVM::ShflKind kind, Value x, Value lanes, int clamp) {
     return NVVM::ShflOp::create(b, loc, i32(), c32(-1), x, lanes, c32(clamp),

@@ -287,6 +287,10 @@ def Attn_LoadPagedTileOp : Attn_Op<"load_paged_tile", [Pure]> {
     `length` $length attr-dict `:` type($pool) `,` type($block_table) `->`
     type($tile)
   }];
+  let extraClassDeclaration = [{
+    /// The static page size P: the pool's dim 1.
+    int64_t getPageSize() { return getPool().getType().getDimSize(1); }
+  }];
   let hasVerifier = 1;
 }
 
