@@ -208,7 +208,7 @@ struct ConvertAttnToNVVMPass final
         return signalPassFailure();
       // A split-KV kernel's combine kernel is an entry of the same module:
       // another kernel of that name would be a second symbol of it.
-      if (plan->kvSplit &&
+      if (plan->kvSplit() &&
           !reserve(func, combineKernelName(name),
                    "the combine kernel of @" + func.getSymName()))
         return signalPassFailure();

@@ -206,14 +206,15 @@ LogicalResult KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   // A split-KV kernel writes its split's partial O and LSE into the
   // workspace; the combine kernel writes O and the LSE (but at one split:
   // below).
-  outputDest =
-      plan.kvSplit ? required(rt::ParamKind::Pointer, rt::TensorName::OPartial)
-      : plan.varlen() ? required(rt::ParamKind::Pointer, rt::TensorName::O)
-                      : required(rt::ParamKind::TensorMap, rt::TensorName::O);
-  lseDest = plan.kvSplit
+  outputDest = plan.kvSplit()
+                   ? required(rt::ParamKind::Pointer, rt::TensorName::OPartial)
+               : plan.varlen()
+                   ? required(rt::ParamKind::Pointer, rt::TensorName::O)
+                   : required(rt::ParamKind::TensorMap, rt::TensorName::O);
+  lseDest = plan.kvSplit()
                 ? required(rt::ParamKind::Pointer, rt::TensorName::LsePartial)
                 : param(rt::ParamKind::Pointer, rt::TensorName::Lse);
-  if (plan.kvSplit && plan.kvSplit->argument)
+  if (plan.kvSplit() && plan.kvSplitsArgument())
     splitCount = required(rt::ParamKind::I32, rt::Symbol::KvSplits);
   // A split kernel whose count is chosen at launch writes O and the LSE
   // itself when the count is 1 (KernelPlan::writesOutputAtOneSplit).
@@ -244,7 +245,7 @@ LogicalResult KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   batchCount = param(rt::ParamKind::I32, rt::Symbol::Batch);
   index.setLengths(toIndex(seqQ), seqK ? toIndex(seqK) : Value());
   if (splitCount)
-    index.map(plan.kvSplit->argument, toIndex(splitCount));
+    index.map(plan.kvSplitsArgument(), toIndex(splitCount));
   // The scale values of the IR, once per thread, from the scale parameters
   // or from constants.
   if (BlockArgument scale = getScaleArgument(plan.forall))
@@ -364,7 +365,7 @@ Value KernelEmitter::symbolValue(rt::Symbol symbol) {
     assert(batchCount && "buildKernelAbi gives the kernel the batch parameter");
     return batchCount;
   case rt::Symbol::KvSplits:
-    return splitCount ? splitCount : c32(*plan.kvSplit->fixed);
+    return splitCount ? splitCount : c32(*plan.fixedKvSplits());
   case rt::Symbol::One:
     return c32(1);
   default:
@@ -540,13 +541,13 @@ KernelEmitter::storeCoordinates(tensor::ParallelInsertSliceOp store,
       });
   StoreCoordinates at;
   ArrayRef<Value> logical = offsets;
-  if (plan.kvSplit) {
+  if (plan.kvSplit()) {
     at.split = logical.front();
     logical = logical.drop_front();
   }
   // O is in Q's layout; the LSE and a split's partials are [B, H, Nq].
   auto position = [&](unsigned dim) {
-    return isOutput && !plan.kvSplit ? physicalDim(dim, plan.layout()) : dim;
+    return isOutput && !plan.kvSplit() ? physicalDim(dim, plan.layout()) : dim;
   };
   at.batch = logical[position(0)];
   at.head = logical[position(1)];
@@ -571,7 +572,7 @@ void KernelEmitter::lowerOutputStore(Value output, const StoreCoordinates &at) {
           storePartialOutput(values, outputDest, at);
           return {};
         });
-  else if (plan.kvSplit)
+  else if (plan.kvSplit())
     storePartialOutput(values, outputDest, at);
   else if (plan.varlen())
     storeSequenceRows(values, outputDest, at);
@@ -802,11 +803,11 @@ mlir::attn::buildHopperAttentionKernel(OpBuilder &b, Location loc,
   // A split-KV attention's second kernel (attn.combine_splits), which the
   // ABI names.
   SplitKvAttr splitKv;
-  if (plan.kvSplit)
+  if (plan.kvSplit())
     splitKv = hopper::lowerCombineSplits(
-        b, loc, module, plan.kvSplit->combineShape,
+        b, loc, module, plan.combineShape(),
         {combineKernelName(name),
-         /*splits=*/plan.kvSplit->fixed.value_or(0),
+         /*splits=*/plan.fixedKvSplits().value_or(0),
          /*kvBlock=*/plan.blockN(),
          /*programmatic=*/plan.programmaticCombineLaunch()});
   // The signature is the ABI's parameter list.

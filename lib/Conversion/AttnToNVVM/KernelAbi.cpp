@@ -71,7 +71,7 @@ SmallVector<TileDim> mlir::attn::hopper::getTileSpace(const KernelPlan &plan) {
       {plan.headIv(), rt::Symbol::HeadsQ, /*ceilDiv=*/1, std::nullopt},
       {plan.batchIv(), plan.varlen() ? rt::Symbol::One : rt::Symbol::Batch,
        /*ceilDiv=*/1, std::nullopt}};
-  if (plan.kvSplit)
+  if (plan.kvSplit())
     space.push_back(
         {kKvSplitDim, rt::Symbol::KvSplits, /*ceilDiv=*/1, std::nullopt});
   return space;
@@ -112,11 +112,11 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
       tensorMap(rt::TensorName::V, plan.valueAtoms(), plan.kvBoxRows())};
   // A split writes its partials; the combine kernel writes O and the LSE,
   // but at one split of a count chosen at launch the tile writes them.
-  if (plan.kvSplit) {
+  if (plan.kvSplit()) {
     params.push_back(param(rt::ParamKind::Pointer, rt::TensorName::OPartial));
     params.push_back(param(rt::ParamKind::Pointer, rt::TensorName::LsePartial));
   }
-  if (!plan.kvSplit || plan.writesOutputAtOneSplit()) {
+  if (!plan.kvSplit() || plan.writesOutputAtOneSplit()) {
     // A varlen tile stores O with stores that stop at its sequence's rows.
     params.push_back(
         plan.varlen()
@@ -139,9 +139,9 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
   params.push_back(param(rt::ParamKind::I32, plan.paged()
                                                  ? rt::Symbol::PagesPerSeq
                                                  : rt::Symbol::SeqK));
-  if (plan.kvSplit || plan.varlen())
+  if (plan.kvSplit() || plan.varlen())
     params.push_back(param(rt::ParamKind::I32, rt::Symbol::Batch));
-  if (plan.kvSplit && plan.kvSplit->argument)
+  if (plan.kvSplit() && plan.kvSplitsArgument())
     params.push_back(param(rt::ParamKind::I32, rt::Symbol::KvSplits));
   if (getScaleArgument(plan.forall))
     params.push_back(param(rt::ParamKind::F32, rt::Symbol::Scale));

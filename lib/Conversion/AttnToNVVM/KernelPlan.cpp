@@ -225,8 +225,9 @@ LogicalResult KernelPlanReader::requireDynamicLength(Value source,
 LogicalResult KernelPlanReader::lowerable(Value v, Operation *user,
                                           ArrayRef<Value> roots) {
   SmallVector<Value> all(roots), indexTensors;
-  if (plan.kvSplit && plan.kvSplit->argument)
-    all.push_back(plan.kvSplit->argument);
+  if (BlockArgument splits =
+          plan.kvSplit() ? plan.kvSplitsArgument() : BlockArgument())
+    all.push_back(splits);
   if (LoadPagedTileOp paged = plan.paged())
     indexTensors.push_back(getElementArgument(paged.getLength()));
   if (LoadVarlenTileOp varlen = plan.varlen()) {
@@ -300,7 +301,7 @@ LogicalResult KernelPlanReader::readGrid() {
     written.push_back(finalizeResultOf(
         cast<tensor::ParallelInsertSliceOp>(op).getSource()));
   if (split) {
-    if (failed(readKvSplit(plan, *split)))
+    if (failed(verifyKvSplit(plan)))
       return failure();
     if (written.size() != 2 || written[0] != 0u || written[1] != 1u)
       return fail("a split-KV tile must write the partial O and LSE of its "
@@ -760,7 +761,7 @@ LogicalResult KernelPlanReader::verifyIndices() {
     return plan.valueLoad.getOperation()->emitError(
         "convert-attn-to-nvvm: V must be loaded at K's batch and head (the "
         "kernel loads both at those of K's load)");
-  if (plan.varlen() && plan.kvSplit)
+  if (plan.varlen() && plan.kvSplit())
     return fail("a variable-length batch with kv splits has no GPU lowering "
                 "(the CPU pipeline runs it)");
   if (plan.paged() &&
@@ -880,7 +881,7 @@ LogicalResult KernelPlanReader::verifyStores() {
     };
     bool isOutput = finalizeResultOf(store.getSource()) == 0u;
     // O is 4-D, the LSE 3-D; a split's partials have the split in front.
-    int64_t rank = (isOutput ? 4 : 3) + (plan.kvSplit ? 1 : 0);
+    int64_t rank = (isOutput ? 4 : 3) + (plan.kvSplit() ? 1 : 0);
     if (store.getDestType().getRank() != rank)
       return fail("must write " + Twine(isOutput ? "O" : "the LSE") +
                   " into a " + Twine(rank) + "-D tensor, got " +
@@ -894,9 +895,10 @@ LogicalResult KernelPlanReader::verifyStores() {
       if (failed(lowerable(index, store)))
         return failure();
     // O is in Q's layout; the LSE and the split partials are [B, H, Nq].
-    unsigned first = plan.kvSplit ? 1 : 0;
+    unsigned first = plan.kvSplit() ? 1 : 0;
     unsigned rowDim =
-        first + (isOutput && !plan.kvSplit ? physicalDim(2, plan.layout()) : 2);
+        first +
+        (isOutput && !plan.kvSplit() ? physicalDim(2, plan.layout()) : 2);
     if (isOutput && !isConstantIntValue(store.getMixedOffsets().back(), 0))
       return fail("must write O from its first column");
     if (isOutput && store.getStaticSizes().back() != plan.valueHeadDim())
@@ -996,9 +998,9 @@ LogicalResult KernelPlanReader::verifyTileShape() {
   // The combine kernel merges the tile's partials into O of the
   // attention's element type (the manifest's dtype, and what the tile
   // writes itself at one split).
-  if (plan.kvSplit) {
-    CombineSplitsOp combine = plan.kvSplit->combine;
-    const hopper::CombineShape &shape = plan.kvSplit->combineShape;
+  if (plan.kvSplit()) {
+    CombineSplitsOp combine = getSplitCombine(forall);
+    hopper::CombineShape shape = plan.combineShape();
     if (shape.elementType != el || shape.heads != plan.headsQ() ||
         shape.valueHeadDim != plan.valueHeadDim())
       return combine.emitError("convert-attn-to-nvvm: attn.combine_splits "
@@ -1020,13 +1022,13 @@ LogicalResult KernelPlanReader::verifyTileShape() {
   // O is the attention's output in Q's element type, or a split's f32
   // partial (which the combine rounds).
   Type output = plan.finalize.getOutput().getType().getElementType();
-  Type expected = plan.kvSplit ? Float32Type::get(el.getContext()) : el;
+  Type expected = plan.kvSplit() ? Float32Type::get(el.getContext()) : el;
   if (output != expected)
     return plan.finalize.emitError("convert-attn-to-nvvm: attn.finalize's "
                                    "output must be ")
            << expected
-           << (plan.kvSplit ? " (a split tile's partial O)"
-                            : " (Q's element type)")
+           << (plan.kvSplit() ? " (a split tile's partial O)"
+                              : " (Q's element type)")
            << ", got " << output;
   // wgmma multiplies tiles of one element type.
   for (TileLoad load : {plan.keyLoad, plan.valueLoad})
@@ -1063,11 +1065,12 @@ LogicalResult KernelPlanReader::readSharedMemory() {
                   Twine(probsLayout.getSwizzle()) + "-byte swizzled; " +
                   loweredSharedTileRule());
   }
-  if (plan.kvSplit && plan.kvSplit->fixed &&
-      (*plan.kvSplit->fixed < 2 || *plan.kvSplit->fixed > 65535))
+  if (std::optional<int64_t> splits =
+          plan.kvSplit() ? plan.fixedKvSplits() : std::nullopt;
+      splits && (*splits < 2 || *splits > 65535))
     return fail("a compiled-in kv split count must be in [2, 65535] (grid "
                 "z is batch x splits), got " +
-                Twine(*plan.kvSplit->fixed));
+                Twine(*splits));
   if (plan.softwarePipelined() && !plan.probsInRegisters())
     return fail("the intra-warpgroup overlap (attn.stage = 1) needs P in "
                 "registers, but #attn.shared_memory has a P buffer");
@@ -1180,8 +1183,8 @@ FailureOr<KernelPlan> KernelPlanReader::read() {
 }
 
 bool KernelPlan::hasLse() const {
-  if (kvSplit)
-    return kvSplit->combineShape.writesLse;
+  if (kvSplit())
+    return combineShape().writesLse;
   return llvm::range_size(forall.getTerminator().getYieldingOps()) == 2;
 }
 

@@ -23,10 +23,32 @@
 
 #include "attnc/Transforms/MaskUtils.h"
 #include "attnc/Transforms/TileConfig.h"
+#include "attnc/Transforms/TileOrder.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 namespace mlir::attn {
+
+// Queries of the tile IR that the plan reader and the kernel share
+// (KernelPlanInputs.cpp).
+
+/// The split-KV tiling forall whose partials `combine` merges (through the
+/// tensor.cast canonicalization leaves after a static split count), if any.
+scf::ForallOp getSplitTiles(CombineSplitsOp combine);
+/// The attn.combine_splits that merges the partials of split-KV tiles
+/// `tiles`, if one does (getSplitTiles' converse).
+CombineSplitsOp getSplitCombine(scf::ForallOp tiles);
+/// The function's index argument a split count chosen at launch is (as it
+/// is, or at least 1: attn-tile's max with 1), or null.
+BlockArgument getSplitCountArgument(OpFoldResult count);
+
+/// The function argument whose element `index` is: an index_cast of a
+/// tensor.extract of it, as attn-tile reads a cache length or a sequence's
+/// offset; null otherwise.
+BlockArgument getElementArgument(Value index);
+/// The tile's attn.sequence_tile (a varlen tile's scheduler), if any.
+SequenceTileOp getSequenceTile(scf::ForallOp tile);
 
 struct KernelPlan {
   /// The tile sizes and element type, read off the tile types: Q's tile is
@@ -67,25 +89,31 @@ struct KernelPlan {
   unsigned headIv() const { return mappedIv(gpu::MappingId::DimY); }
   unsigned queryBlockIv() const { return mappedIv(gpu::MappingId::DimX); }
   unsigned mappedIv(gpu::MappingId block) const;
-  /// A split-KV tile (attn-tile's kv_splits): the forall's induction
-  /// variable kKvSplitDim is the kv split, the tile writes the f32 partial O
-  /// and LSE of its split, and `combine` (after the forall) merges them.
-  struct KvSplit {
-    /// The split count, the forall's bound: compiled in, or computed (arith)
-    /// from `argument`, the function's index argument that the runtime
-    /// chooses at launch (the kernel's `kv_splits` parameter).
-    std::optional<int64_t> fixed;
-    BlockArgument argument;
-    mutable CombineSplitsOp combine;
-    /// What `combine` merges, read once off its types (readCombineShape).
-    hopper::CombineShape combineShape;
-  };
-  std::optional<KvSplit> kvSplit;
+  /// A split-KV tile (attn-tile's kv_splits, getKvSplit): the forall's
+  /// induction variable kKvSplitDim is the kv split, the tile writes the f32
+  /// partial O and LSE of its split, and its attn.combine_splits
+  /// (getSplitCombine) merges them.
+  bool kvSplit() const { return getKvSplit(forall).has_value(); }
+  /// The split count, the forall's bound: compiled in, or computed (arith)
+  /// from the function's index argument that the runtime chooses at launch
+  /// (the kernel's `kv_splits` parameter; getSplitCountArgument).
+  std::optional<int64_t> fixedKvSplits() const {
+    return getConstantIntValue(getKvSplit(forall)->second);
+  }
+  BlockArgument kvSplitsArgument() const {
+    return getSplitCountArgument(getKvSplit(forall)->second);
+  }
+  /// What the tile's attn.combine_splits merges (readCombineShape).
+  hopper::CombineShape combineShape() const {
+    return *hopper::readCombineShape(getSplitCombine(forall));
+  }
   /// A split count chosen at launch may be 1 (large batches fill the SMs):
   /// then the tile writes O (TMA, from the output buffer) and the LSE itself
   /// and the runtime launches no combine kernel, which would only copy them. A
   /// compiled-in count is more than one.
-  bool writesOutputAtOneSplit() const { return kvSplit && kvSplit->argument; }
+  bool writesOutputAtOneSplit() const {
+    return kvSplit() && kvSplitsArgument();
+  }
   /// A paged KV cache: K and V are page pools [pages, pageSize, heads, D]
   /// read with attn.load_paged_tile (null otherwise), the page of a kv
   /// block's rows read from its block table, and the tile's keys its
@@ -196,27 +224,17 @@ struct KernelPlan {
   /// A split-KV tile's combine kernel is a programmatic dependent launch
   /// (#attn.split_kv's programmatic_launch) where the tile signals it.
   bool programmaticCombineLaunch() const {
-    return kvSplit && signalsDependents();
+    return kvSplit() && signalsDependents();
   }
 };
-
-/// The split-KV tiling forall whose partials `combine` merges (through the
-/// tensor.cast canonicalization leaves after a static split count), if any.
-scf::ForallOp getSplitTiles(CombineSplitsOp combine);
 
 /// Reads the plan of the attention tiled in `forall`, or emits a diagnostic
 /// naming what the GPU lowering does not support.
 FailureOr<KernelPlan> readKernelPlan(scf::ForallOp forall);
 
-// Parts of readKernelPlan, each reading one aspect of the tile into `plan`
-// (whose loads, loops and forall are read already) or emitting a diagnostic.
-
-/// The function argument whose element `index` is: an index_cast of a
-/// tensor.extract of it, as attn-tile reads a cache length or a sequence's
-/// offset; null otherwise.
-BlockArgument getElementArgument(Value index);
-/// The tile's attn.sequence_tile (a varlen tile's scheduler), if any.
-SequenceTileOp getSequenceTile(scf::ForallOp tile);
+// Parts of readKernelPlan, each checking one aspect of the tile (whose
+// loads, loops and forall `plan` holds already) or reading it into `plan`,
+// or emitting a diagnostic.
 
 /// That a paged tile reads its page pools, block table and cache lengths
 /// as the kernel does (KernelPlanInputs.cpp).
@@ -224,10 +242,9 @@ LogicalResult verifyPagedKv(const KernelPlan &plan);
 /// That a varlen tile reads its offsets and schedules its tiles as the
 /// kernel does.
 LogicalResult verifyVarlen(const KernelPlan &plan);
-/// The split count and the attn.combine_splits of a split-KV tile: `split`
-/// is the forall's kv split induction variable and bound.
-LogicalResult readKvSplit(KernelPlan &plan,
-                          std::pair<Value, OpFoldResult> split);
+/// That a split-KV tile's partials go to one attn.combine_splits and its
+/// split count is one the kernel takes.
+LogicalResult verifyKvSplit(const KernelPlan &plan);
 /// That the tile reads each input from the function argument at its role's
 /// position (getKernelInputOrder).
 LogicalResult verifyArgumentOrder(const KernelPlan &plan);

@@ -183,13 +183,9 @@ LogicalResult mlir::attn::verifyVarlen(const KernelPlan &plan) {
   return success();
 }
 
-/// Reads the split count and the attn.combine_splits of a split-KV tile.
-LogicalResult mlir::attn::readKvSplit(KernelPlan &plan,
-                                      std::pair<Value, OpFoldResult> split) {
-  scf::ForallOp forall = plan.forall;
-  KernelPlan::KvSplit &out = plan.kvSplit.emplace();
+CombineSplitsOp mlir::attn::getSplitCombine(scf::ForallOp tiles) {
   // The partials' users: one attn.combine_splits, or casts to it.
-  SmallVector<Operation *> users(forall->getUsers());
+  SmallVector<Operation *> users(tiles->getUsers());
   SetVector<Operation *> combines;
   while (!users.empty()) {
     Operation *user = users.pop_back_val();
@@ -201,33 +197,41 @@ LogicalResult mlir::attn::readKvSplit(KernelPlan &plan,
   auto combine = combines.size() == 1
                      ? dyn_cast<CombineSplitsOp>(combines.front())
                      : CombineSplitsOp();
-  if (!combine || getSplitTiles(combine) != forall)
-    return forall.emitError("convert-attn-to-nvvm: a split-KV tile's "
-                            "partial O and LSE must go, in that order, to "
-                            "one attn.combine_splits");
-  FailureOr<hopper::CombineShape> shape = hopper::readCombineShape(combine);
-  if (failed(shape))
-    return failure();
-  out.combine = combine;
-  out.combineShape = *shape;
-  if (std::optional<int64_t> count = getConstantIntValue(split.second)) {
-    out.fixed = *count;
-    return success();
-  }
-  // The count is the function's index argument, as it is or at least 1
-  // (attn-tile's max with 1): the kernel's kv_splits parameter, which the
-  // grid's z size and the combine kernel read too, so no other arithmetic
-  // on it may set the tiles' count.
-  Value count = cast<Value>(split.second);
-  if (auto atLeastOne = count.getDefiningOp<arith::MaxSIOp>())
-    for (auto [value, bound] :
+  return combine && getSplitTiles(combine) == tiles ? combine
+                                                    : CombineSplitsOp();
+}
+
+BlockArgument mlir::attn::getSplitCountArgument(OpFoldResult count) {
+  auto value = dyn_cast<Value>(count);
+  if (!value)
+    return {};
+  if (auto atLeastOne = value.getDefiningOp<arith::MaxSIOp>())
+    for (auto [operand, bound] :
          {std::pair{atLeastOne.getLhs(), atLeastOne.getRhs()},
           {atLeastOne.getRhs(), atLeastOne.getLhs()}})
       if (matchPattern(bound, m_One()))
-        count = value;
-  out.argument = dyn_cast<BlockArgument>(count);
-  if (!out.argument || !count.getType().isIndex() ||
-      !isa<FunctionOpInterface>(out.argument.getOwner()->getParentOp()))
+        value = operand;
+  auto argument = dyn_cast<BlockArgument>(value);
+  return argument && value.getType().isIndex() &&
+                 isa<FunctionOpInterface>(argument.getOwner()->getParentOp())
+             ? argument
+             : BlockArgument();
+}
+
+LogicalResult mlir::attn::verifyKvSplit(const KernelPlan &plan) {
+  scf::ForallOp forall = plan.forall;
+  CombineSplitsOp combine = getSplitCombine(forall);
+  if (!combine)
+    return forall.emitError("convert-attn-to-nvvm: a split-KV tile's "
+                            "partial O and LSE must go, in that order, to "
+                            "one attn.combine_splits");
+  if (failed(hopper::readCombineShape(combine)))
+    return failure();
+  // The count is compiled in, or the function's index argument, as it is
+  // or at least 1 (attn-tile's max with 1): the kernel's kv_splits
+  // parameter, which the grid's z size and the combine kernel read too, so
+  // no other arithmetic on it may set the tiles' count.
+  if (!plan.fixedKvSplits() && !plan.kvSplitsArgument())
     return forall.emitError("convert-attn-to-nvvm: the kv split count must "
                             "be a constant or an index argument of the "
                             "function (the runtime chooses it at launch)");
