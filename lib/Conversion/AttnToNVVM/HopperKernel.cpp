@@ -429,10 +429,7 @@ void KernelEmitter::setTile(ArrayRef<TileDim> space, ArrayRef<Value> coords) {
   rowInTile = add(mul(warpgroup, c32(kWarpgroupRows)), fragmentRow());
 }
 
-Value KernelEmitter::kvRangeBegin() const {
-  return plan.pipeline ? plan.pipeline->begin
-                       : plan.kvLoops.front().loop.getLowerBound();
-}
+Value KernelEmitter::kvRangeBegin() const { return plan.kvBegin(); }
 
 void KernelEmitter::tileBounds() {
   // Only a CTA without a producer fills and refills the ring itself, from
@@ -440,8 +437,7 @@ void KernelEmitter::tileBounds() {
   // start it computes after its setmaxnreg (lowerTileOps).
   if (hasProducer())
     return;
-  Value end = plan.pipeline ? plan.pipeline->end
-                            : plan.kvLoops.back().loop.getUpperBound();
+  Value end = plan.kvEnd();
   kvBegin = index.lower(b, kvRangeBegin());
   kvEnd = index.lower(b, end);
 }

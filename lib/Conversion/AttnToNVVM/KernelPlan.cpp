@@ -389,8 +389,8 @@ LogicalResult KernelPlanReader::verifyTileTopLevel(Block &tile) {
         llvm::any_of(
             plan.kvLoops,
             [&](const KvLoop &kv) { return kv.loop.getOperation() == &op; }) ||
-        (plan.pipeline && (plan.pipeline->prologue.getOperation() == &op ||
-                           plan.pipeline->epilogue.getOperation() == &op));
+        (plan.softwarePipelined() && (plan.kvPrologue().getOperation() == &op ||
+                                      plan.kvEpilogue().getOperation() == &op));
     if (lowered || (op.getNumRegions() == 0 && isMemoryEffectFree(&op)))
       continue;
     return op.emitError("convert-attn-to-nvvm: '")
@@ -444,13 +444,16 @@ LogicalResult KernelPlanReader::readConsumerLoops() {
         "convert-attn-to-nvvm: a rotated kv loop keeps attn.stage = 1 on its "
         "stage-1 ops (the previous block's attn.scale_rows of O, attn.pv and "
         "V release)");
-  if (rotated && failed(readKvPipeline(plan, finalize)))
+  // The rotated loops' prologue and epilogue: the epilogue is what
+  // attn.finalize reads O from.
+  plan.finalize = finalize;
+  if (rotated && failed(verifyKvPipeline(plan)))
     return failure();
   SmallVector<Value> starts;
-  for (auto [init, yielded] : llvm::zip_equal(
-           rotated ? plan.pipeline->prologue.elseYield().getOperands()
-                   : firstLoop.getInitArgs(),
-           firstLoop.getBody()->getTerminator()->getOperands()))
+  for (auto [init, yielded] :
+       llvm::zip_equal(rotated ? plan.kvPrologue().elseYield().getOperands()
+                               : firstLoop.getInitArgs(),
+                       firstLoop.getBody()->getTerminator()->getOperands()))
     if (isa_and_present<RowMaxOp, RowSumOp, PVOp>(yielded.getDefiningOp()))
       starts.push_back(init);
   for (Value init : starts) {
@@ -499,9 +502,9 @@ LogicalResult KernelPlanReader::readConsumerLoops() {
     bool stepOnly = isa<RingPopOp, RingReleaseOp, WaitTileOp, WaitGemmsOp>(op);
     Operation *parent = op->getParentOp();
     // The prologue's and epilogue's else branches only yield values.
-    bool inPipeline = plan.pipeline &&
-                      (op->getBlock() == plan.pipeline->prologue.thenBlock() ||
-                       op->getBlock() == plan.pipeline->epilogue.thenBlock());
+    bool inPipeline = plan.softwarePipelined() &&
+                      (op->getBlock() == plan.kvPrologue().thenBlock() ||
+                       op->getBlock() == plan.kvEpilogue().thenBlock());
     bool inKvLoop = llvm::any_of(plan.kvLoops, [&](const KvLoop &kv) {
       return kv.loop.getOperation() == parent;
     });
@@ -529,8 +532,8 @@ LogicalResult KernelPlanReader::readConsumerLoops() {
     return failure();
   // Every S GEMM reads Q, which TMA loads asynchronously: the kernel waits
   // for it where the IR does, once, before the kv ops.
-  Operation *firstKvOp = plan.pipeline
-                             ? plan.pipeline->prologue.getOperation()
+  Operation *firstKvOp = plan.softwarePipelined()
+                             ? plan.kvPrologue().getOperation()
                              : plan.kvLoops.front().loop.getOperation();
   if (firstKvOp->getBlock() != &tileBlock)
     return firstKvOp->emitError(
@@ -567,10 +570,9 @@ LogicalResult KernelPlanReader::readConsumerLoops() {
   for (Value operand :
        {finalize.getAcc(), finalize.getRowSum(), finalize.getRowMax()})
     if (operand.getDefiningOp() != lastLoop.getOperation() &&
-        !(plan.pipeline && operand == finalize.getAcc()))
+        !(plan.softwarePipelined() && operand == finalize.getAcc()))
       return finalize.emitError("convert-attn-to-nvvm: attn.finalize must "
                                 "read the last kv loop's results");
-  plan.finalize = finalize;
   if (failed(verifyTileTopLevel(loopRegion.front())) ||
       (specialized && failed(verifyTileTopLevel(*forall.getBody()))))
     return failure();
@@ -590,8 +592,8 @@ LogicalResult KernelPlanReader::verifyTurnProtocol(Block &tile) {
   for (Operation &op : tile)
     if (isa<WaitTurnOp, PassTurnOp>(op))
       turns.push_back(&op);
-  Operation *firstKvOp = plan.pipeline
-                             ? plan.pipeline->prologue.getOperation()
+  Operation *firstKvOp = plan.softwarePipelined()
+                             ? plan.kvPrologue().getOperation()
                              : plan.kvLoops.front().loop.getOperation();
   auto isTurn = [](Operation *op, bool pass, int64_t warpgroup) {
     return (pass ? isa<PassTurnOp>(op) : isa<WaitTurnOp>(op)) &&
@@ -728,9 +730,9 @@ LogicalResult KernelPlanReader::readKvLoadsAndScales() {
   SmallVector<Block *> steps;
   for (const KvLoop &kv : plan.kvLoops)
     steps.push_back(kv.loop.getBody());
-  if (plan.pipeline) {
-    steps.push_back(plan.pipeline->prologue.thenBlock());
-    steps.push_back(plan.pipeline->epilogue.thenBlock());
+  if (plan.softwarePipelined()) {
+    steps.push_back(plan.kvPrologue().thenBlock());
+    steps.push_back(plan.kvEpilogue().thenBlock());
   }
   for (Block *step : steps)
     if (failed(verifyStepWaits(step)))
@@ -792,11 +794,11 @@ LogicalResult KernelPlanReader::verifyIndices() {
                          plan.keyLoad.getOperation())))
       return failure();
   }
-  if (plan.pipeline) {
-    for (Value bound : plan.pipeline->unrotatedBounds)
-      if (failed(lowerable(bound, plan.pipeline->prologue)))
+  if (scf::IfOp prologue = plan.kvPrologue()) {
+    for (Value bound : getUnrotatedBounds(plan))
+      if (failed(lowerable(bound, prologue)))
         return failure();
-    for (auto mask : plan.pipeline->prologue.thenBlock()->getOps<MaskOp>())
+    for (auto mask : prologue.thenBlock()->getOps<MaskOp>())
       for (Value operand : {mask.getRowOffset(), mask.getColOffset(),
                             mask.getSeqQ(), mask.getSeqK()})
         if (failed(lowerable(operand, mask)))

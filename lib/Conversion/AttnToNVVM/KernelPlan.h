@@ -154,17 +154,28 @@ struct KernelPlan {
         sources.push_back(load.getSource());
     return sources;
   }
-  /// The rotated kv loops' prologue and epilogue (attn-pipeline-kv-loops):
-  /// stage 0 of block `begin` and stage 1 of the last block, each run where
-  /// `begin < end`, the kv range the loops partitioned before the rotation.
-  struct KvPipeline {
-    mutable scf::IfOp prologue, epilogue;
-    Value begin, end;
-    /// The range's bounds before the rotation: `begin`, each rotated loop's
-    /// `max(bound, begin + 1)` operand, `end`.
-    SmallVector<Value> unrotatedBounds;
-  };
-  std::optional<KvPipeline> pipeline;
+  /// The rotated kv loops' prologue and epilogue (attn-pipeline-kv-loops;
+  /// null where the loops are not rotated): stage 0 of block `begin` (the
+  /// scf.if the first loop starts from) and stage 1 of the last block (the
+  /// scf.if attn.finalize reads O from), each run where `begin < end`.
+  scf::IfOp kvPrologue() const {
+    if (!softwarePipelined())
+      return {};
+    return kvLoops.front()
+        .loop.getInitArgs()
+        .front()
+        .getDefiningOp<scf::IfOp>();
+  }
+  scf::IfOp kvEpilogue() const {
+    if (!softwarePipelined())
+      return {};
+    return finalize.getAcc().getDefiningOp<scf::IfOp>();
+  }
+  /// The kv range [begin, end) the loops partition: the first loop's lower
+  /// and the last loop's upper bound, or for rotated loops the operands of
+  /// their prologue's `begin < end`, the range before the rotation.
+  Value kvBegin() const;
+  Value kvEnd() const;
 
   /// The shared-memory layouts of the tiles as swizzled atoms: Q, K and V
   /// those of their types (attn-assign-layouts; O goes out through
@@ -201,7 +212,7 @@ struct KernelPlan {
   /// The kv loops are software-pipelined (attn.stage) and rotated: the
   /// softmax of block j runs while P V of block j-1 does (needs warp
   /// specialization).
-  bool softwarePipelined() const { return pipeline.has_value(); }
+  bool softwarePipelined() const { return kvLoops.front().rotated(); }
   /// The two consumer warpgroups take turns issuing their GEMMs (FA3's
   /// ping-pong): the kv loops hold attn.wait_turn / attn.pass_turn (every
   /// loop or none: the plan reader's).
@@ -251,8 +262,13 @@ LogicalResult verifyArgumentOrder(const KernelPlan &plan);
 /// That the tile's attn.launch_dependents, if any, is one, in `tile`: the
 /// consumer region or the forall's (KernelPlanSchedule.cpp).
 LogicalResult verifyLaunchDependents(const KernelPlan &plan, Region &tile);
-/// The prologue and epilogue of rotated kv loops (attn-pipeline-kv-loops).
-LogicalResult readKvPipeline(KernelPlan &plan, FinalizeOp finalize);
+/// That rotated kv loops (attn-pipeline-kv-loops) have the prologue and
+/// epilogue the kernel lowers (KernelPlan::kvPrologue, kvEpilogue).
+LogicalResult verifyKvPipeline(const KernelPlan &plan);
+/// The bounds of rotated kv loops before the rotation: `begin`, and each
+/// loop's `ub` of its upper bound `max(ub, begin + 1)`
+/// (verifyKvPipeline checked that form).
+SmallVector<Value> getUnrotatedBounds(const KernelPlan &plan);
 /// That the producer's kv loop streams the blocks the consumers pop.
 LogicalResult verifyProducerLoop(const KernelPlan &plan);
 

@@ -109,51 +109,76 @@ matchStepOps(Block *block, Block *step, int64_t stage, IRMapping &map,
   return success();
 }
 
-/// Reads the prologue and epilogue of rotated kv loops
-/// (attn-pipeline-kv-loops), which the kernel lowers op by op like the
-/// loops' steps: the prologue is stage 0 of block `begin`, the epilogue
-/// stage 1 of the last block, both run where `begin < end`.
-LogicalResult mlir::attn::readKvPipeline(KernelPlan &plan,
-                                         FinalizeOp finalize) {
+/// `ub` of a rotated loop's bound `max(ub, begin + 1)`, or null.
+static Value unrotatedBound(Value bound, Value begin) {
+  auto max = bound.getDefiningOp<arith::MaxSIOp>();
+  auto second =
+      max ? max.getRhs().getDefiningOp<arith::AddIOp>() : arith::AddIOp();
+  if (!second || second.getLhs() != begin ||
+      !matchPattern(second.getRhs(), m_One()))
+    return {};
+  return max.getLhs();
+}
+
+/// The prologue's `begin < end`, if it tests that.
+static arith::CmpIOp rangeTest(scf::IfOp prologue) {
+  auto test = prologue.getCondition().getDefiningOp<arith::CmpIOp>();
+  return test && test.getPredicate() == arith::CmpIPredicate::slt
+             ? test
+             : arith::CmpIOp();
+}
+
+Value KernelPlan::kvBegin() const {
+  if (scf::IfOp prologue = kvPrologue())
+    return rangeTest(prologue).getLhs();
+  return kvLoops.front().loop.getLowerBound();
+}
+
+Value KernelPlan::kvEnd() const {
+  if (scf::IfOp prologue = kvPrologue())
+    return rangeTest(prologue).getRhs();
+  return kvLoops.back().loop.getUpperBound();
+}
+
+SmallVector<Value> mlir::attn::getUnrotatedBounds(const KernelPlan &plan) {
+  Value begin = plan.kvBegin();
+  SmallVector<Value> bounds = {begin};
+  for (const KvLoop &kv : plan.kvLoops)
+    bounds.push_back(unrotatedBound(kv.loop.getUpperBound(), begin));
+  return bounds;
+}
+
+/// The kernel lowers the prologue and epilogue of rotated kv loops
+/// (attn-pipeline-kv-loops) op by op like the loops' steps: the prologue is
+/// stage 0 of block `begin`, the epilogue stage 1 of the last block, both
+/// run where `begin < end`.
+LogicalResult mlir::attn::verifyKvPipeline(const KernelPlan &plan) {
   scf::ForOp first = plan.kvLoops.front().loop;
   scf::ForOp last = plan.kvLoops.back().loop;
+  FinalizeOp finalize = plan.finalize;
   auto fail = [](Operation *at, const Twine &why) {
     return at->emitError("convert-attn-to-nvvm: ") << why;
   };
-  KernelPlan::KvPipeline pipeline;
-  pipeline.prologue = first.getInitArgs().front().getDefiningOp<scf::IfOp>();
-  scf::IfOp prologue = pipeline.prologue;
+  scf::IfOp prologue = first.getInitArgs().front().getDefiningOp<scf::IfOp>();
   if (!prologue || ValueRange(first.getInitArgs()) != prologue.getResults())
     return fail(first, "a rotated kv loop starts from the results of its "
                        "prologue (the scf.if of attn-pipeline-kv-loops)");
-  auto hasBlocks = prologue.getCondition().getDefiningOp<arith::CmpIOp>();
-  if (!hasBlocks || hasBlocks.getPredicate() != arith::CmpIPredicate::slt)
+  arith::CmpIOp hasBlocks = rangeTest(prologue);
+  if (!hasBlocks)
     return fail(prologue, "the prologue of rotated kv loops runs where the "
                           "kv range is not empty (arith.cmpi slt, begin, "
                           "end)");
-  pipeline.begin = hasBlocks.getLhs();
-  pipeline.end = hasBlocks.getRhs();
+  Value begin = hasBlocks.getLhs(), end = hasBlocks.getRhs();
   // Each rotated loop runs blocks max(lb, begin + 1) to max(ub, begin + 1)
   // of the range [begin, end) that the loops partitioned before.
-  auto unrotated = [&](Value bound) -> Value {
-    auto max = bound.getDefiningOp<arith::MaxSIOp>();
-    auto second =
-        max ? max.getRhs().getDefiningOp<arith::AddIOp>() : arith::AddIOp();
-    if (!second || second.getLhs() != pipeline.begin ||
-        !matchPattern(second.getRhs(), m_One()))
-      return {};
-    return max.getLhs();
-  };
-  pipeline.unrotatedBounds.push_back(pipeline.begin);
   for (const KvLoop &kv : plan.kvLoops) {
-    Value lb = unrotated(kv.loop.getLowerBound());
-    Value ub = unrotated(kv.loop.getUpperBound());
-    if (!lb || !ub || (&kv == &plan.kvLoops.front() && lb != pipeline.begin) ||
-        (&kv == &plan.kvLoops.back() && ub != pipeline.end))
+    Value lb = unrotatedBound(kv.loop.getLowerBound(), begin);
+    Value ub = unrotatedBound(kv.loop.getUpperBound(), begin);
+    if (!lb || !ub || (&kv == &plan.kvLoops.front() && lb != begin) ||
+        (&kv == &plan.kvLoops.back() && ub != end))
       return fail(kv.loop, "a rotated kv loop runs blocks max(lb, begin + 1) "
                            "to max(ub, begin + 1) of the prologue's range "
                            "[begin, end)");
-    pipeline.unrotatedBounds.push_back(ub);
   }
   // The prologue is stage 0 of the first masked loop's step (every block
   // may take the mask), else of the first loop's, at block `begin`, started
@@ -168,7 +193,7 @@ LogicalResult mlir::attn::readKvPipeline(KernelPlan &plan,
     }
   Block *step = peeledLoop->loop.getBody();
   IRMapping stage0;
-  stage0.map(peeledLoop->loop.getInductionVar(), pipeline.begin);
+  stage0.map(peeledLoop->loop.getInductionVar(), begin);
   stage0.map(peeledLoop->loop.getRegionIterArgs(), starts);
   if (failed(matchStepOps(peeled, step, /*stage=*/0, stage0,
                           "the prologue of rotated kv loops must be stage 0 "
@@ -213,8 +238,7 @@ LogicalResult mlir::attn::readKvPipeline(KernelPlan &plan,
                             "leaves O as it is)");
   }
   // The epilogue is stage 1 of the last loop's step, on its results.
-  pipeline.epilogue = finalize.getAcc().getDefiningOp<scf::IfOp>();
-  scf::IfOp epilogue = pipeline.epilogue;
+  auto epilogue = finalize.getAcc().getDefiningOp<scf::IfOp>();
   if (!epilogue || epilogue.getCondition() != prologue.getCondition() ||
       epilogue.getNumResults() != 1 ||
       epilogue.elseYield().getOperand(0) != last.getResult(accIndex))
@@ -237,7 +261,6 @@ LogicalResult mlir::attn::readKvPipeline(KernelPlan &plan,
       stage1.lookupOrNull(lastStep->getTerminator()->getOperand(accIndex)))
     return fail(epilogue, "the epilogue of rotated kv loops yields the last "
                           "block's attn.pv");
-  plan.pipeline = std::move(pipeline);
   return success();
 }
 
@@ -265,12 +288,9 @@ LogicalResult mlir::attn::verifyProducerLoop(const KernelPlan &plan) {
       return fail(&op, "the producer region holds its kv loop and ops "
                        "without effects or regions (its bounds' arithmetic) "
                        "only");
-  Value begin = plan.pipeline ? plan.pipeline->begin
-                              : plan.kvLoops.front().loop.getLowerBound();
-  Value end = plan.pipeline ? plan.pipeline->end
-                            : plan.kvLoops.back().loop.getUpperBound();
-  if (!matchPattern(loop.getStep(), m_One()) || loop.getLowerBound() != begin ||
-      loop.getUpperBound() != end)
+  if (!matchPattern(loop.getStep(), m_One()) ||
+      loop.getLowerBound() != plan.kvBegin() ||
+      loop.getUpperBound() != plan.kvEnd())
     return fail(loop, "the producer's kv loop pushes the blocks the "
                       "consumers' kv loops pop, one a step: its bounds are "
                       "their first loop's lower bound and their last loop's "
