@@ -180,7 +180,7 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
   };
   option("block_m", plan.blockM());
   option("block_n", plan.blockN());
-  option("stages", plan.smem.getStages());
+  option("stages", plan.sharedMemory().getStages());
   option("consumer_warpgroups", plan.consumerWarpgroups());
   option("warp_specialized", plan.warpSpecialize());
   option("ping_pong", plan.pingPong());
@@ -208,7 +208,7 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
     option("window_right", (*mask.window)[1]);
   }
   return KernelAbiAttr::get(ctx, kWarpgroupThreads * plan.warpgroups(),
-                            plan.smem.getSize(), b.getArrayAttr(grid),
+                            plan.sharedMemory().getSize(), b.getArrayAttr(grid),
                             b.getArrayAttr(params), problem.getDictionary(ctx),
                             options.getDictionary(ctx), splitKv);
 }

@@ -68,13 +68,13 @@ SmallVector<TileDim> getTileSpace(const KernelPlan &plan);
 /// pattern lowers with a copy that builds with its rewriter.
 struct KernelState {
   KernelState(const KernelPlan &plan, KernelAbiAttr abi, MLIRContext *ctx)
-      : plan(plan), abi(abi), smem(plan.smem), fragments(ctx),
+      : plan(plan), abi(abi), smem(plan.sharedMemory()), fragments(ctx),
         index(plan.querySequenceSources(), plan.keySequenceSources()) {}
 
   const KernelPlan &plan;
   /// The kernel's parameters (and launch) in order.
   KernelAbiAttr abi;
-  /// plan.smem, by a shorter name.
+  /// plan.sharedMemory(), by a shorter name.
   SharedMemoryAttr smem;
   /// The per-thread values of each tile type.
   FragmentTypeConverter fragments;

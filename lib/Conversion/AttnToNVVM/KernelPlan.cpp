@@ -320,18 +320,13 @@ LogicalResult KernelPlanReader::readGrid() {
 LogicalResult KernelPlanReader::readProducer() {
   if (specialized) {
     // The partition attn-warp-specialize chose.
-    plan.warpSpecialization = specialized;
-    specialized.getProducer().walk([&](scf::ForOp loop) {
-      if (!loop.getOps<RingPushOp>().empty())
-        plan.producerLoop = loop;
-    });
-    if (!plan.producerLoop)
+    if (!plan.producerLoop())
       return specialized.emitError(
           "convert-attn-to-nvvm: the producer region has no kv loop (an "
           "scf.for holding attn.ring_push)");
     // The producer's loop is converted op by op (lowerTileOps): one
     // attn.ring_push of two attn.load_tile results, and index arithmetic.
-    Block *producerBody = plan.producerLoop.getBody();
+    Block *producerBody = plan.producerLoop().getBody();
     int64_t pushes = llvm::range_size(producerBody->getOps<RingPushOp>());
     for (Operation &op : producerBody->without_terminator()) {
       auto push = dyn_cast<RingPushOp>(op);
@@ -970,10 +965,9 @@ LogicalResult KernelPlanReader::readScale() {
 }
 
 LogicalResult KernelPlanReader::verifyProducerBounds() {
-  if (plan.producerLoop &&
-      (failed(
-           lowerable(plan.producerLoop.getLowerBound(), plan.producerLoop)) ||
-       failed(lowerable(plan.producerLoop.getUpperBound(), plan.producerLoop))))
+  if (scf::ForOp producer = plan.producerLoop();
+      producer && (failed(lowerable(producer.getLowerBound(), producer)) ||
+                   failed(lowerable(producer.getUpperBound(), producer))))
     return failure();
 
   return success();
@@ -1060,7 +1054,6 @@ LogicalResult KernelPlanReader::readSharedMemory() {
     return fail("#attn.shared_memory has " + Twine(smem.getStages()) +
                 " K/V stages but attn.warp_specialize has " +
                 Twine(specialized.getStages()));
-  plan.smem = smem;
   if (SwizzledSharedAttr probsLayout = smem.getProbsLayout()) {
     if (!isLoweredSharedTile(probsLayout))
       return fail("#attn.shared_memory's probs_layout is " +
@@ -1182,6 +1175,22 @@ FailureOr<KernelPlan> KernelPlanReader::read() {
   if (failed(verifyTurnProtocol(*plan.finalize->getBlock())))
     return failure();
   return plan;
+}
+
+WarpSpecializeOp KernelPlan::warpSpecialization() const {
+  WarpSpecializeOp specialized;
+  forall.getBody()->walk([&](WarpSpecializeOp op) { specialized = op; });
+  return specialized;
+}
+
+scf::ForOp KernelPlan::producerLoop() const {
+  scf::ForOp producer;
+  if (WarpSpecializeOp specialized = warpSpecialization())
+    specialized.getProducer().walk([&](scf::ForOp loop) {
+      if (!loop.getOps<RingPushOp>().empty())
+        producer = loop;
+    });
+  return producer;
 }
 
 bool KernelPlan::hasLse() const {

@@ -140,8 +140,9 @@ struct KernelPlan {
   mutable FinalizeOp finalize;
   /// The consumer's kv loops in order (the tile's own without a producer).
   SmallVector<KvLoop> kvLoops;
-  /// The producer region's kv loop, with warp specialization.
-  mutable scf::ForOp producerLoop;
+  /// The producer region's kv loop (the scf.for that holds its
+  /// attn.ring_push), with warp specialization; null without.
+  scf::ForOp producerLoop() const;
   /// The tensors whose sequence dimension is Nq (Q's) and Nk (K's and V's;
   /// a page pool's rows are pages, not the sequence: PagedKv::length).
   SmallVector<Value> querySequenceSources() const {
@@ -187,6 +188,7 @@ struct KernelPlan {
   SwizzledAtoms keyAtoms() const { return atomsOf(keyLoad.getTile()); }
   SwizzledAtoms valueAtoms() const { return atomsOf(valueLoad.getTile()); }
   SwizzledAtoms probsAtoms() const {
+    SharedMemoryAttr smem = sharedMemory();
     SwizzledSharedAttr layout = smem ? smem.getProbsLayout() : nullptr;
     return layout ? layout.getAtoms() : SwizzledAtoms();
   }
@@ -207,8 +209,8 @@ struct KernelPlan {
   /// The tile's attn.warp_specialize (attn-warp-specialize), if any: a
   /// producer warpgroup issues the TMA loads (FA3's warp specialization),
   /// with the op's setmaxnreg budgets.
-  mutable WarpSpecializeOp warpSpecialization;
-  bool warpSpecialize() const { return bool(warpSpecialization); }
+  WarpSpecializeOp warpSpecialization() const;
+  bool warpSpecialize() const { return bool(warpSpecialization()); }
   /// The kv loops are software-pipelined (attn.stage) and rotated: the
   /// softmax of block j runs while P V of block j-1 does (needs warp
   /// specialization).
@@ -218,9 +220,12 @@ struct KernelPlan {
   /// loop or none: the plan reader's).
   bool pingPong() const { return kvLoops.front().turn.has_value(); }
   /// Buffers, mbarriers and the K/V ring's stages: the forall's
-  /// #attn.shared_memory, which the kernel uses as it is (null until
-  /// readKernelPlan's shared-memory phase; a plan it returns has it).
-  SharedMemoryAttr smem;
+  /// #attn.shared_memory, which the kernel uses as it is (the plan reader
+  /// checked it).
+  SharedMemoryAttr sharedMemory() const {
+    return forall->getAttrOfType<SharedMemoryAttr>(
+        AttnDialect::getSharedMemoryAttrName());
+  }
   int64_t warpgroups() const {
     return consumerWarpgroups() + (warpSpecialize() ? 1 : 0);
   }
@@ -228,7 +233,7 @@ struct KernelPlan {
   /// O += P V reads P from registers (wgmma RS): the forall's
   /// #attn.shared_memory has no P buffer. Otherwise P goes through shared
   /// memory and wgmma SS (kept as FA3's "without RS" ablation).
-  bool probsInRegisters() const { return !smem.getProbs(); }
+  bool probsInRegisters() const { return !sharedMemory().getProbs(); }
   /// Whether the tile holds an attn.launch_dependents: the kernel signals
   /// its programmatic dependents where the op stands in the tile's region.
   bool signalsDependents() const;

@@ -272,8 +272,8 @@ LogicalResult mlir::attn::verifyKvPipeline(const KernelPlan &plan) {
 /// different number of them, would leave the consumers or itself waiting
 /// forever.
 LogicalResult mlir::attn::verifyProducerLoop(const KernelPlan &plan) {
-  scf::ForOp loop = plan.producerLoop;
-  Region &producer = plan.warpSpecialization.getProducer();
+  scf::ForOp loop = plan.producerLoop();
+  Region &producer = plan.warpSpecialization().getProducer();
   auto fail = [](Operation *at, const Twine &why) {
     return at->emitError("convert-attn-to-nvvm: ") << why;
   };

@@ -435,10 +435,11 @@ LogicalResult KernelEmitter::lowerTileOps(ArrayRef<Operation *> ops) {
   SmallVector<Operation *> kvOps = tileOps;
   Block *consumerRegion = nullptr;
   if (hasProducer()) {
-    consumerRegion = &cast<WarpSpecializeOp>(
-                          clones.lookup(plan.warpSpecialization.getOperation()))
-                          .getConsumer()
-                          .front();
+    consumerRegion =
+        &cast<WarpSpecializeOp>(
+             clones.lookup(plan.warpSpecialization().getOperation()))
+             .getConsumer()
+             .front();
     kvOps = llvm::to_vector(
         llvm::make_pointer_range(consumerRegion->without_terminator()));
   }
