@@ -158,7 +158,8 @@ void KernelEmitter::issueKvLoad(bool isKey, Value stage, Value kvBlock) {
   // A varlen block's rows start at its sequence's first key.
   Value row = toI32(mul(kvBlock, cIdx(plan.blockN())));
   if (plan.varlen())
-    row = add(toI32(index.lower(b, plan.keyLoad.getVarlen().getBegin())), row);
+    row =
+        add(toI32(index.lower(b, plan.keyLoad().getVarlen().getBegin())), row);
   loadTile(tensorMap, atoms, stages, offset, plan.blockN(), columns, row,
            kvHead, batch, bar);
 }
@@ -239,7 +240,7 @@ LogicalResult KernelEmitter::emit(LLVM::LLVMFuncOp func) {
     index.mapIndexTensor(getElementArgument(plan.varlen().getBegin()),
                          queryOffsets);
     index.mapIndexTensor(
-        getElementArgument(plan.keyLoad.getVarlen().getBegin()),
+        getElementArgument(plan.keyLoad().getVarlen().getBegin()),
         required(rt::ParamKind::Pointer, rt::TensorName::CuSeqlensK));
   }
   batchCount = param(rt::ParamKind::I32, rt::Symbol::Batch);
@@ -254,7 +255,7 @@ LogicalResult KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   if (takesScaleLog2(plan.forall))
     index.map(scaleLog2, required(rt::ParamKind::F32, rt::Symbol::ScaleLog2));
   // The exp2 multiplier and the LSE's scale (LSE = scale * m + log(l)).
-  Value lseScale = plan.finalize.getScale();
+  Value lseScale = plan.finalize().getScale();
   Value loweredScaleLog2 = index.lower(b, scaleLog2);
   Value loweredLseScale = index.lower(b, lseScale);
   // The tile ops' scale operands are these values.
@@ -423,9 +424,9 @@ void KernelEmitter::setTile(ArrayRef<TileDim> space, ArrayRef<Value> coords) {
   }
   // The batch and kv head the IR loads K and V at (GQA: the query head's
   // kv head; a varlen batch's packed batch 0).
-  Value keyBatch = plan.keyLoad.getBatch();
+  Value keyBatch = plan.keyLoad().getBatch();
   batch = keyBatch ? toI32(index.lower(b, keyBatch)) : c32(0);
-  kvHead = toI32(index.lower(b, plan.keyLoad.getHead()));
+  kvHead = toI32(index.lower(b, plan.keyLoad().getHead()));
   rowInTile = add(mul(warpgroup, c32(kWarpgroupRows)), fragmentRow());
 }
 
@@ -474,7 +475,7 @@ SmallVector<Value> KernelEmitter::lowerQueryLoad(TileLoad query) {
 /// (lowerScalarOperands).
 LogicalResult KernelEmitter::lowerTile() {
   Block *body = plan.forall.getBody();
-  assert(plan.queryLoad.getOperation()->getBlock() == body &&
+  assert(plan.queryLoad().getOperation()->getBlock() == body &&
          "the plan reader's verifyTileTopLevel");
   SmallVector<Operation *> ops;
   for (Operation &op : body->without_terminator()) {

@@ -157,7 +157,7 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
   problem.append("head_dim_v", b.getI64IntegerAttr(plan.valueHeadDim()));
   problem.append("layout",
                  str(plan.layout() == Layout::BHSD ? "bhsd" : "bshd"));
-  MaskSpec mask = plan.finalize.getMaskSpec();
+  MaskSpec mask = plan.finalize().getMaskSpec();
   problem.append("mask", str(stringifyMaskKind(mask.kind)));
   // The caller's heads; the grid, the parameters and the tensor maps are
   // those of the packed view the runtime makes of them.

@@ -133,12 +133,12 @@ static LogicalResult readTileLayouts(KernelPlan &plan) {
         if (failed(check(result, &op)))
           return failure();
   }
-  for (Value operand : plan.finalize->getOperands())
-    if (failed(check(operand, plan.finalize)))
+  for (Value operand : plan.finalize()->getOperands())
+    if (failed(check(operand, plan.finalize())))
       return failure();
   // Q, K and V are shared-memory tiles whatever their element type.
   for (TileLoad load :
-       {TileLoad(plan.queryLoad), plan.keyLoad, plan.valueLoad})
+       {TileLoad(plan.queryLoad()), plan.keyLoad(), plan.valueLoad()})
     if (failed(requireLayout(load.getTile(), load.getOperation(), Attribute())))
       return failure();
   return success();
@@ -152,7 +152,9 @@ namespace {
 /// order the diagnostics of an IR with several problems follow.
 class KernelPlanReader {
 public:
-  explicit KernelPlanReader(scf::ForallOp forall) : forall(forall) {}
+  explicit KernelPlanReader(scf::ForallOp forall) : forall(forall) {
+    plan.forall = forall;
+  }
 
   FailureOr<KernelPlan> read();
 
@@ -233,7 +235,7 @@ LogicalResult KernelPlanReader::lowerable(Value v, Operation *user,
   if (LoadVarlenTileOp varlen = plan.varlen()) {
     indexTensors.push_back(getElementArgument(varlen.getBegin()));
     indexTensors.push_back(
-        getElementArgument(plan.keyLoad.getVarlen().getBegin()));
+        getElementArgument(plan.keyLoad().getVarlen().getBegin()));
     llvm::append_range(all, getSequenceTile(forall)->getResults());
   }
   return verifyLowerableIndex(v, user, forall, plan.querySequenceSources(),
@@ -244,10 +246,7 @@ LogicalResult KernelPlanReader::lowerable(Value v, Operation *user,
 LogicalResult KernelPlanReader::readGrid() {
   // The kernel loads Q once, before the kv loops, and every S GEMM reads
   // it: the tile's Q is the one loaded tile that an attn.qk reads.
-  TileLoad &queryLoad = plan.queryLoad;
-  for (QKOp qk : scoreGemms)
-    if (!queryLoad)
-      queryLoad = TileLoad::of(qk.getQuery());
+  TileLoad queryLoad = plan.queryLoad();
   for (QKOp qk : scoreGemms)
     if (queryLoad && qk.getQuery() != queryLoad.getTile())
       return qk.emitError("convert-attn-to-nvvm: every attn.qk of a tile "
@@ -266,7 +265,6 @@ LogicalResult KernelPlanReader::readGrid() {
                 "attn-tile (and the kv split with kv_splits), got a forall "
                 "of rank " +
                 Twine(forall.getRank()));
-  plan.forall = forall;
   std::optional<ArrayAttr> mapping = forall.getMapping();
   if (!mapping || int64_t(mapping->size()) != gridRank)
     return fail("expected the forall's mapping to #gpu.block<x>, <y>, <z> "
@@ -370,7 +368,7 @@ static std::optional<int64_t> turnWarpgroup(Operation *op) {
 /// kernel.
 LogicalResult KernelPlanReader::verifyTileTopLevel(Block &tile) {
   for (Operation &op : tile.without_terminator()) {
-    if (TileLoad(&op) == plan.queryLoad && &tile != forall.getBody())
+    if (TileLoad(&op) == plan.queryLoad() && &tile != forall.getBody())
       return op.emitError("convert-attn-to-nvvm: Q's load must be in the "
                           "body of the tile's scf.forall, before its "
                           "attn.warp_specialize (thread 0 issues it before "
@@ -379,8 +377,8 @@ LogicalResult KernelPlanReader::verifyTileTopLevel(Block &tile) {
         isa<FinalizeOp, LaunchDependentsOp>(op) || turnWarpgroup(&op) ||
         (specialized && &op == specialized.getOperation()) ||
         (isa<WaitTileOp>(op) &&
-         cast<WaitTileOp>(op).getTile() == plan.queryLoad.getTile()) ||
-        TileLoad(&op) == plan.queryLoad ||
+         cast<WaitTileOp>(op).getTile() == plan.queryLoad().getTile()) ||
+        TileLoad(&op) == plan.queryLoad() ||
         llvm::any_of(
             plan.kvLoops,
             [&](const KvLoop &kv) { return kv.loop.getOperation() == &op; }) ||
@@ -441,7 +439,6 @@ LogicalResult KernelPlanReader::readConsumerLoops() {
         "V release)");
   // The rotated loops' prologue and epilogue: the epilogue is what
   // attn.finalize reads O from.
-  plan.finalize = finalize;
   if (rotated && failed(verifyKvPipeline(plan)))
     return failure();
   SmallVector<Value> starts;
@@ -477,7 +474,7 @@ LogicalResult KernelPlanReader::readConsumerLoops() {
   Block &tileBlock = loopRegion.front();
   auto isQueryWait = [&](Operation *op) {
     auto wait = dyn_cast<WaitTileOp>(op);
-    return wait && wait.getTile() == plan.queryLoad.getTile();
+    return wait && wait.getTile() == plan.queryLoad().getTile();
   };
   WalkResult stray = forall.getBody()->walk([&](Operation *op) {
     if (isQueryWait(op)) {
@@ -597,7 +594,7 @@ LogicalResult KernelPlanReader::verifyTurnProtocol(Block &tile) {
   bool balanced = turns.size() == 2 && isTurn(turns[0], true, 1) &&
                   turns[0]->isBeforeInBlock(firstKvOp) &&
                   isTurn(turns[1], false, 0) &&
-                  plan.finalize->isBeforeInBlock(turns[1]);
+                  plan.finalize()->isBeforeInBlock(turns[1]);
   if (plan.pingPong() ? balanced : turns.empty())
     return success();
   Operation *at = turns.empty() ? firstKvOp : turns.front();
@@ -633,18 +630,6 @@ static bool loadsSameOperand(TileLoad a, TileLoad b) {
 
 LogicalResult KernelPlanReader::readKvLoadsAndScales() {
   bool sawKey = false, sawValue = false;
-  auto loadOf = [&](Value tile, bool isKey) -> TileLoad {
-    if (TileLoad load = TileLoad::of(tile))
-      return load;
-    TileLoad pushed;
-    // K is the pop's result 0, V its result 1 (as the producer pushes them).
-    OpResult popped = RingPopOp::ofTile(tile);
-    if (popped && popped.getResultNumber() == (isKey ? 0u : 1u))
-      specialized.getProducer().walk([&](RingPushOp push) {
-        pushed = TileLoad::of(isKey ? push.getKey() : push.getValue());
-      });
-    return pushed;
-  };
   // The attn.load_tile (or attn.load_paged_tile) of a K or V tile, which
   // must read its kv loop's block (the rows the kernel's TMA loads take);
   // null after a diagnostic.
@@ -658,7 +643,7 @@ LogicalResult KernelPlanReader::readKvLoadsAndScales() {
           << (isKey ? 0 : 1) << ")";
       return {};
     }
-    TileLoad load = loadOf(tile, isKey);
+    TileLoad load = plan.kvTileLoad(tile, isKey);
     if (!load) {
       user->emitError("convert-attn-to-nvvm: ")
           << what << " tiles must come from attn.load_tile, "
@@ -697,13 +682,11 @@ LogicalResult KernelPlanReader::readKvLoadsAndScales() {
       TileLoad valueLoad = kvLoad(op, pv.getValue(), /*isKey=*/false);
       if (!valueLoad || failed(checkSameOperand(firstValueLoad, valueLoad)))
         return WalkResult::interrupt();
-      plan.valueLoad = valueLoad;
       sawValue = true;
     } else if (auto qk = dyn_cast<QKOp>(op)) {
       TileLoad keyLoad = kvLoad(op, qk.getKey(), /*isKey=*/true);
       if (!keyLoad || failed(checkSameOperand(firstKeyLoad, keyLoad)))
         return WalkResult::interrupt();
-      plan.keyLoad = keyLoad;
       sawKey = true;
     } else if (isa<ExpDiffOp, RescaleFactorOp>(op)) {
       // The kernel computes one exp2 multiplier for the whole tile.
@@ -743,26 +726,26 @@ LogicalResult KernelPlanReader::readKvLoadsAndScales() {
 
 LogicalResult KernelPlanReader::verifyIndices() {
   // Every index the kernel clones from the IR must be computable there.
-  if ((plan.keyLoad.getPaged() || plan.valueLoad.getPaged()) &&
+  if ((plan.keyLoad().getPaged() || plan.valueLoad().getPaged()) &&
       failed(verifyPagedKv(plan)))
     return failure();
-  if ((plan.queryLoad.getVarlen() || plan.keyLoad.getVarlen() ||
-       plan.valueLoad.getVarlen()) &&
+  if ((plan.queryLoad().getVarlen() || plan.keyLoad().getVarlen() ||
+       plan.valueLoad().getVarlen()) &&
       failed(verifyVarlen(plan)))
     return failure();
   if (failed(verifyArgumentOrder(plan)))
     return failure();
   // The kernel loads K and V at the batch and kv head of K's load.
-  if (plan.valueLoad.getHead() != plan.keyLoad.getHead() ||
-      plan.valueLoad.getBatch() != plan.keyLoad.getBatch())
-    return plan.valueLoad.getOperation()->emitError(
+  if (plan.valueLoad().getHead() != plan.keyLoad().getHead() ||
+      plan.valueLoad().getBatch() != plan.keyLoad().getBatch())
+    return plan.valueLoad().getOperation()->emitError(
         "convert-attn-to-nvvm: V must be loaded at K's batch and head (the "
         "kernel loads both at those of K's load)");
   if (plan.varlen() && plan.kvSplit())
     return fail("a variable-length batch with kv splits has no GPU lowering "
                 "(the CPU pipeline runs it)");
-  if (plan.paged() &&
-      failed(lowerable(plan.paged().getLength(), plan.keyLoad.getOperation())))
+  if (plan.paged() && failed(lowerable(plan.paged().getLength(),
+                                       plan.keyLoad().getOperation())))
     return failure();
   // The query block and a varlen tile's index may read the forall's
   // query-block bound (attn-order-tiles), which the kernel takes from the
@@ -773,7 +756,7 @@ LogicalResult KernelPlanReader::verifyIndices() {
     gridBound.push_back(bound);
   // Q is loaded at its load's batch, head and row, K and V at K's batch and
   // head (their rows are the kv loops' blocks). A varlen load has no batch.
-  TileLoad query = plan.queryLoad, key = plan.keyLoad;
+  TileLoad query = plan.queryLoad(), key = plan.keyLoad();
   for (auto [load, index] :
        {std::pair(query, query.getBatch()), std::pair(query, query.getHead()),
         std::pair(query, query.getRow()), std::pair(key, key.getBatch()),
@@ -785,8 +768,8 @@ LogicalResult KernelPlanReader::verifyIndices() {
     if (failed(lowerable(tile.getTile(), tile, gridBound)) ||
         failed(lowerable(varlen.getBegin(), varlen)) ||
         failed(lowerable(varlen.getEnd(), varlen)) ||
-        failed(lowerable(plan.keyLoad.getVarlen().getBegin(),
-                         plan.keyLoad.getOperation())))
+        failed(lowerable(plan.keyLoad().getVarlen().getBegin(),
+                         plan.keyLoad().getOperation())))
       return failure();
   }
   if (scf::IfOp prologue = plan.kvPrologue()) {
@@ -824,7 +807,7 @@ LogicalResult KernelPlanReader::verifyIndices() {
 // max(min(length - row, block_m), 0), the store's row being the sequence's
 // first plus that row).
 LogicalResult KernelPlanReader::verifyStores() {
-  TileLoad query = plan.queryLoad;
+  TileLoad query = plan.queryLoad();
   LoadVarlenTileOp varlen = query.getVarlen();
   // Whether `rows` is min(length - row, block_m), either way round.
   auto isRowsBelow = [&](Value rows, Value row,
@@ -1017,17 +1000,17 @@ LogicalResult KernelPlanReader::verifyTileShape() {
               "wgmma m64 tile)";
   // O is the attention's output in Q's element type, or a split's f32
   // partial (which the combine rounds).
-  Type output = plan.finalize.getOutput().getType().getElementType();
+  Type output = plan.finalize().getOutput().getType().getElementType();
   Type expected = plan.kvSplit() ? Float32Type::get(el.getContext()) : el;
   if (output != expected)
-    return plan.finalize.emitError("convert-attn-to-nvvm: attn.finalize's "
-                                   "output must be ")
+    return plan.finalize().emitError("convert-attn-to-nvvm: attn.finalize's "
+                                     "output must be ")
            << expected
            << (plan.kvSplit() ? " (a split tile's partial O)"
                               : " (Q's element type)")
            << ", got " << output;
   // wgmma multiplies tiles of one element type.
-  for (TileLoad load : {plan.keyLoad, plan.valueLoad})
+  for (TileLoad load : {plan.keyLoad(), plan.valueLoad()})
     if (load.getTile().getType().getElementType() != el)
       return load.getOperation()->emitError(
                  "convert-attn-to-nvvm: K and V tiles must have Q's element "
@@ -1126,7 +1109,7 @@ LogicalResult KernelPlanReader::verifyPacking() {
   // the tile's masks and ranges the attention's (attn.finalize repeats it),
   // each kv head has one packed head, and every mask places a row at its
   // query position (packed_rows).
-  int64_t tilePacking = plan.finalize.getPackedQueryHeads().value_or(1);
+  int64_t tilePacking = plan.finalize().getPackedQueryHeads().value_or(1);
   if (tilePacking != plan.packedQueryHeads())
     return fail("the tile's rows are " +
                 (tilePacking > 1 ? Twine(tilePacking) + " packed query heads"
@@ -1172,9 +1155,51 @@ FailureOr<KernelPlan> KernelPlanReader::read() {
     return failure();
   if (plan.warpSpecialize() && failed(verifyProducerLoop(plan)))
     return failure();
-  if (failed(verifyTurnProtocol(*plan.finalize->getBlock())))
+  if (failed(verifyTurnProtocol(*plan.finalize()->getBlock())))
     return failure();
   return plan;
+}
+
+TileLoad KernelPlan::queryLoad() const {
+  TileLoad query;
+  forall.getBody()->walk([&](QKOp qk) {
+    query = TileLoad::of(qk.getQuery());
+    return query ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  return query;
+}
+
+TileLoad KernelPlan::kvTileLoad(Value tile, bool isKey) const {
+  if (TileLoad load = TileLoad::of(tile))
+    return load;
+  TileLoad pushed;
+  OpResult popped = RingPopOp::ofTile(tile);
+  WarpSpecializeOp specialized = warpSpecialization();
+  if (popped && specialized && popped.getResultNumber() == (isKey ? 0u : 1u))
+    specialized.getProducer().walk([&](RingPushOp push) {
+      pushed = TileLoad::of(isKey ? push.getKey() : push.getValue());
+    });
+  return pushed;
+}
+
+TileLoad KernelPlan::keyLoad() const {
+  TileLoad key;
+  forall.getBody()->walk(
+      [&](QKOp qk) { key = kvTileLoad(qk.getKey(), /*isKey=*/true); });
+  return key;
+}
+
+TileLoad KernelPlan::valueLoad() const {
+  TileLoad value;
+  forall.getBody()->walk(
+      [&](PVOp pv) { value = kvTileLoad(pv.getValue(), /*isKey=*/false); });
+  return value;
+}
+
+FinalizeOp KernelPlan::finalize() const {
+  FinalizeOp finalize;
+  forall.getBody()->walk([&](FinalizeOp op) { finalize = op; });
+  return finalize;
 }
 
 WarpSpecializeOp KernelPlan::warpSpecialization() const {
@@ -1215,25 +1240,26 @@ bool KernelPlan::signalsDependents() const {
 }
 
 Layout KernelPlan::layout() const {
-  if (LoadVarlenTileOp varlen = queryLoad.getVarlen())
+  if (LoadVarlenTileOp varlen = queryLoad().getVarlen())
     return varlen.getLayout();
-  return cast<LoadTileOp>(queryLoad.getOperation()).getLayout();
+  return cast<LoadTileOp>(queryLoad().getOperation()).getLayout();
 }
 
 int64_t KernelPlan::headsQ() const {
   auto shape =
-      cast<RankedTensorType>(queryLoad.getSource().getType()).getShape();
+      cast<RankedTensorType>(queryLoad().getSource().getType()).getShape();
   return toLogicalBHSD(shape, layout())[1];
 }
 
 int64_t KernelPlan::headsKV() const {
-  auto shape = cast<RankedTensorType>(keyLoad.getSource().getType()).getShape();
+  auto shape =
+      cast<RankedTensorType>(keyLoad().getSource().getType()).getShape();
   // A page pool is [pages, page_size, heads, D] whatever the layout.
-  return keyLoad.getPaged() ? shape[2] : toLogicalBHSD(shape, layout())[1];
+  return keyLoad().getPaged() ? shape[2] : toLogicalBHSD(shape, layout())[1];
 }
 
 int64_t KernelPlan::packedQueryHeads() const {
-  auto arg = dyn_cast<BlockArgument>(queryLoad.getSource());
+  auto arg = dyn_cast<BlockArgument>(queryLoad().getSource());
   auto func = arg ? dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp())
                   : FunctionOpInterface();
   IntegerAttr group =

@@ -54,10 +54,10 @@ struct KernelPlan {
   /// The tile sizes and element type, read off the tile types: Q's tile is
   /// block_m x D (bf16 or f16), V's block_n x Dv.
   RankedTensorType queryTileType() const {
-    return queryLoad.getTile().getType();
+    return queryLoad().getTile().getType();
   }
   RankedTensorType valueTileType() const {
-    return valueLoad.getTile().getType();
+    return valueLoad().getTile().getType();
   }
   Type elementType() const { return queryTileType().getElementType(); }
   int64_t blockM() const { return queryTileType().getDimSize(0); }
@@ -119,7 +119,7 @@ struct KernelPlan {
   /// block's rows read from its block table, and the tile's keys its
   /// `length`, an element of the cache lengths (getElementArgument: the
   /// kernel's block_table and cache_lengths pointers).
-  LoadPagedTileOp paged() const { return keyLoad.getPaged(); }
+  LoadPagedTileOp paged() const { return keyLoad().getPaged(); }
   /// A variable-length batch: Q, K, V and O pack the sequences in batch 0,
   /// read with attn.load_varlen_tile (Q's, or null), each load's rows
   /// delimited by elements of the offsets (getElementArgument: the kernel's
@@ -128,16 +128,27 @@ struct KernelPlan {
   /// query block (the kernel's tile scheduler). O is written with stores
   /// that stop at the sequence's end, not with TMA, which would write on
   /// into the next sequence.
-  LoadVarlenTileOp varlen() const { return queryLoad.getVarlen(); }
+  LoadVarlenTileOp varlen() const { return queryLoad().getVarlen(); }
   /// The rows of one TMA box of K or V: a kv block, or its part in one page.
   int64_t kvBoxRows() const {
     return paged() ? std::min(paged().getPageSize(), blockN()) : blockN();
   }
-  /// The Q tile's load (its row is the tile's first query row), one K load
-  /// (its head is the kv head of the query head: GQA) and one V load.
-  mutable TileLoad queryLoad, keyLoad, valueLoad;
+  /// The Q tile's load (its row is the tile's first query row): the load of
+  /// the first attn.qk's query that is one (the plan reader checked that
+  /// every attn.qk reads it).
+  TileLoad queryLoad() const;
+  /// The last attn.qk's K load (its head is the kv head of the query head:
+  /// GQA) and the last attn.pv's V load; the plan reader checked that every
+  /// kv loop loads K and V as the first does, at its own block.
+  TileLoad keyLoad() const;
+  TileLoad valueLoad() const;
+  /// The load of a kv step's K or V `tile`: its attn.load_tile (or paged or
+  /// varlen form), or with warp specialization the one the producer pushes
+  /// as the attn.ring_pop result `tile` is (K result 0, V result 1); null
+  /// for another tile.
+  TileLoad kvTileLoad(Value tile, bool isKey) const;
   /// The tile's attn.finalize: reads the last kv loop's results.
-  mutable FinalizeOp finalize;
+  FinalizeOp finalize() const;
   /// The consumer's kv loops in order (the tile's own without a producer).
   SmallVector<KvLoop> kvLoops;
   /// The producer region's kv loop (the scf.for that holds its
@@ -146,11 +157,11 @@ struct KernelPlan {
   /// The tensors whose sequence dimension is Nq (Q's) and Nk (K's and V's;
   /// a page pool's rows are pages, not the sequence: PagedKv::length).
   SmallVector<Value> querySequenceSources() const {
-    return {queryLoad.getSource()};
+    return {queryLoad().getSource()};
   }
   SmallVector<Value> keySequenceSources() const {
     SmallVector<Value> sources;
-    for (TileLoad load : {keyLoad, valueLoad})
+    for (TileLoad load : {keyLoad(), valueLoad()})
       if (!load.getPaged())
         sources.push_back(load.getSource());
     return sources;
@@ -170,7 +181,7 @@ struct KernelPlan {
   scf::IfOp kvEpilogue() const {
     if (!softwarePipelined())
       return {};
-    return finalize.getAcc().getDefiningOp<scf::IfOp>();
+    return finalize().getAcc().getDefiningOp<scf::IfOp>();
   }
   /// The kv range [begin, end) the loops partition: the first loop's lower
   /// and the last loop's upper bound, or for rotated loops the operands of
@@ -184,9 +195,9 @@ struct KernelPlan {
   /// through shared memory, #attn.shared_memory's probs_layout
   /// (attn-allocate-shared-memory). The plan reader checked that each tile
   /// has one.
-  SwizzledAtoms queryAtoms() const { return atomsOf(queryLoad.getTile()); }
-  SwizzledAtoms keyAtoms() const { return atomsOf(keyLoad.getTile()); }
-  SwizzledAtoms valueAtoms() const { return atomsOf(valueLoad.getTile()); }
+  SwizzledAtoms queryAtoms() const { return atomsOf(queryLoad().getTile()); }
+  SwizzledAtoms keyAtoms() const { return atomsOf(keyLoad().getTile()); }
+  SwizzledAtoms valueAtoms() const { return atomsOf(valueLoad().getTile()); }
   SwizzledAtoms probsAtoms() const {
     SharedMemoryAttr smem = sharedMemory();
     SwizzledSharedAttr layout = smem ? smem.getProbsLayout() : nullptr;

@@ -55,8 +55,8 @@ SequenceTileOp mlir::attn::getSequenceTile(scf::ForallOp tile) {
 }
 
 LogicalResult mlir::attn::verifyPagedKv(const KernelPlan &plan) {
-  LoadPagedTileOp key = plan.keyLoad.getPaged(),
-                  value = plan.valueLoad.getPaged();
+  LoadPagedTileOp key = plan.keyLoad().getPaged(),
+                  value = plan.valueLoad().getPaged();
   if (!key || !value || key.getBlockTable() != value.getBlockTable() ||
       key.getLength() != value.getLength())
     return plan.forall.emitError(
@@ -107,22 +107,22 @@ LogicalResult mlir::attn::verifyArgumentOrder(const KernelPlan &plan) {
   auto readOf = [&](rt::TensorName input) -> std::pair<Value, Operation *> {
     switch (input) {
     case rt::TensorName::Q:
-      return {plan.queryLoad.getSource(), plan.queryLoad.getOperation()};
+      return {plan.queryLoad().getSource(), plan.queryLoad().getOperation()};
     case rt::TensorName::K:
-      return {plan.keyLoad.getSource(), plan.keyLoad.getOperation()};
+      return {plan.keyLoad().getSource(), plan.keyLoad().getOperation()};
     case rt::TensorName::V:
-      return {plan.valueLoad.getSource(), plan.valueLoad.getOperation()};
+      return {plan.valueLoad().getSource(), plan.valueLoad().getOperation()};
     case rt::TensorName::BlockTable:
-      return {plan.paged().getBlockTable(), plan.keyLoad.getOperation()};
+      return {plan.paged().getBlockTable(), plan.keyLoad().getOperation()};
     case rt::TensorName::CacheLengths:
       return {getElementArgument(plan.paged().getLength()),
-              plan.keyLoad.getOperation()};
+              plan.keyLoad().getOperation()};
     case rt::TensorName::CuSeqlensQ:
       return {getElementArgument(plan.varlen().getBegin()),
-              plan.queryLoad.getOperation()};
+              plan.queryLoad().getOperation()};
     case rt::TensorName::CuSeqlensK:
-      return {getElementArgument(plan.keyLoad.getVarlen().getBegin()),
-              plan.queryLoad.getOperation()};
+      return {getElementArgument(plan.keyLoad().getVarlen().getBegin()),
+              plan.queryLoad().getOperation()};
     default:
       llvm_unreachable("an output is not a kernel input");
     }
@@ -149,9 +149,9 @@ LogicalResult mlir::attn::verifyArgumentOrder(const KernelPlan &plan) {
 }
 
 LogicalResult mlir::attn::verifyVarlen(const KernelPlan &plan) {
-  LoadVarlenTileOp query = plan.queryLoad.getVarlen(),
-                   key = plan.keyLoad.getVarlen(),
-                   value = plan.valueLoad.getVarlen();
+  LoadVarlenTileOp query = plan.queryLoad().getVarlen(),
+                   key = plan.keyLoad().getVarlen(),
+                   value = plan.valueLoad().getVarlen();
   if (!query || !key || !value)
     return plan.forall.emitError(
         "convert-attn-to-nvvm: Q, K and V of a variable-length batch must "

@@ -155,7 +155,7 @@ SmallVector<Value> mlir::attn::getUnrotatedBounds(const KernelPlan &plan) {
 LogicalResult mlir::attn::verifyKvPipeline(const KernelPlan &plan) {
   scf::ForOp first = plan.kvLoops.front().loop;
   scf::ForOp last = plan.kvLoops.back().loop;
-  FinalizeOp finalize = plan.finalize;
+  FinalizeOp finalize = plan.finalize();
   auto fail = [](Operation *at, const Twine &why) {
     return at->emitError("convert-attn-to-nvvm: ") << why;
   };

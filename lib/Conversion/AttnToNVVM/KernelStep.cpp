@@ -448,7 +448,7 @@ LogicalResult KernelEmitter::lowerTileOps(ArrayRef<Operation *> ops) {
   // ends its use (refillStages).
   if (!hasProducer()) {
     OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointAfter(clones.lookup(plan.queryLoad.getOperation()));
+    b.setInsertionPointAfter(clones.lookup(plan.queryLoad().getOperation()));
     fillStages();
   }
   // The consumers count their ring iterations from the range's start,
