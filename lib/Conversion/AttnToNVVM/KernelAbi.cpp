@@ -54,8 +54,8 @@ static RecordedOptions readRecordedOptions(const KernelPlan &plan) {
                 : *period;
     }
   });
-  for (const KvLoop &kv : plan.kvLoops)
-    kv.loop.walk([&](ScaleRowsOp op) {
+  for (scf::ForOp loop : plan.kvLoops())
+    loop.walk([&](ScaleRowsOp op) {
       options.conditionalRescale |=
           op.getConditional() && op.rescalesByStepFactor();
     });

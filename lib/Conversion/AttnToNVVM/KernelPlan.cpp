@@ -99,8 +99,9 @@ static LogicalResult requireLayout(Value value, Operation *user,
 
 /// Checks that every tile value of the kernel has the layout it is lowered
 /// to and records the layouts in `plan`.
-static LogicalResult readTileLayouts(KernelPlan &plan) {
-  QKOp firstQK = plan.kvLoops.front().qk();
+static LogicalResult readTileLayouts(const KernelPlan &plan,
+                                     ArrayRef<KvLoop> kvLoops) {
+  QKOp firstQK = kvLoops.front().qk();
   auto scores = cast<RankedTensorType>(firstQK.getScores().getType());
   auto accumulator =
       dyn_cast_or_null<WgmmaAccumulatorAttr>(scores.getEncoding());
@@ -124,7 +125,7 @@ static LogicalResult readTileLayouts(KernelPlan &plan) {
                          type.getRank() == 2 ? Attribute(accumulator)
                                              : Attribute(rows));
   };
-  for (const KvLoop &kv : plan.kvLoops) {
+  for (const KvLoop &kv : kvLoops) {
     for (BlockArgument arg : kv.loop.getRegionIterArgs())
       if (failed(check(arg, kv.loop)))
         return failure();
@@ -201,6 +202,8 @@ private:
 
   scf::ForallOp forall;
   KernelPlan plan;
+  /// The consumer's kv loops (readConsumerLoops).
+  SmallVector<KvLoop> kvLoops;
   FinalizeOp finalize;
   SmallVector<QKOp> scoreGemms;
   WarpSpecializeOp specialized;
@@ -380,7 +383,7 @@ LogicalResult KernelPlanReader::verifyTileTopLevel(Block &tile) {
          cast<WaitTileOp>(op).getTile() == plan.queryLoad().getTile()) ||
         TileLoad(&op) == plan.queryLoad() ||
         llvm::any_of(
-            plan.kvLoops,
+            kvLoops,
             [&](const KvLoop &kv) { return kv.loop.getOperation() == &op; }) ||
         (plan.softwarePipelined() && (plan.kvPrologue().getOperation() == &op ||
                                       plan.kvEpilogue().getOperation() == &op));
@@ -405,20 +408,20 @@ LogicalResult KernelPlanReader::readConsumerLoops() {
   FailureOr<SmallVector<KvLoop>> loops = readKvLoops(loopRegion);
   if (failed(loops))
     return failure();
-  plan.kvLoops = std::move(*loops);
+  kvLoops = std::move(*loops);
   // The kernel carries the running max, sum and O from loop to loop in its
   // registers and starts them from splat constants: the first loop's inits,
   // or those its prologue yields without blocks.
-  scf::ForOp firstLoop = plan.kvLoops.front().loop;
+  scf::ForOp firstLoop = kvLoops.front().loop;
   // The intra-warpgroup overlap is the loops' two-stage software pipeline
   // (attn.stage), rotated by attn-pipeline-kv-loops, in every kv loop or in
   // none.
-  for (const KvLoop &kv : plan.kvLoops)
+  for (const KvLoop &kv : kvLoops)
     if (failed(verifyPipelineStages(kv.loop)))
       return failure();
   bool staged = isSoftwarePipelined(firstLoop);
-  bool rotated = plan.kvLoops.front().rotated();
-  for (const KvLoop &kv : plan.kvLoops)
+  bool rotated = kvLoops.front().rotated();
+  for (const KvLoop &kv : kvLoops)
     if (isSoftwarePipelined(kv.loop) != staged || kv.rotated() != rotated)
       return kv.loop.emitError("convert-attn-to-nvvm: the kv loops of a tile "
                                "are software-pipelined (attn.stage) and "
@@ -439,7 +442,7 @@ LogicalResult KernelPlanReader::readConsumerLoops() {
         "V release)");
   // The rotated loops' prologue and epilogue: the epilogue is what
   // attn.finalize reads O from.
-  if (rotated && failed(verifyKvPipeline(plan)))
+  if (rotated && failed(verifyKvPipeline(plan, kvLoops)))
     return failure();
   SmallVector<Value> starts;
   for (auto [init, yielded] :
@@ -497,7 +500,7 @@ LogicalResult KernelPlanReader::readConsumerLoops() {
     bool inPipeline = plan.softwarePipelined() &&
                       (op->getBlock() == plan.kvPrologue().thenBlock() ||
                        op->getBlock() == plan.kvEpilogue().thenBlock());
-    bool inKvLoop = llvm::any_of(plan.kvLoops, [&](const KvLoop &kv) {
+    bool inKvLoop = llvm::any_of(kvLoops, [&](const KvLoop &kv) {
       return kv.loop.getOperation() == parent;
     });
     if ((!staged && !turn && !stepOnly) ||
@@ -526,7 +529,7 @@ LogicalResult KernelPlanReader::readConsumerLoops() {
   // for it where the IR does, once, before the kv ops.
   Operation *firstKvOp = plan.softwarePipelined()
                              ? plan.kvPrologue().getOperation()
-                             : plan.kvLoops.front().loop.getOperation();
+                             : kvLoops.front().loop.getOperation();
   if (firstKvOp->getBlock() != &tileBlock)
     return firstKvOp->emitError(
         "convert-attn-to-nvvm: the rotated loops' prologue stands in the "
@@ -552,13 +555,12 @@ LogicalResult KernelPlanReader::readConsumerLoops() {
         "the waits)");
   if (failed(verifyLaunchDependents(plan, loopRegion)))
     return failure();
-  for (auto [previous, next] :
-       llvm::zip(plan.kvLoops, llvm::drop_begin(plan.kvLoops)))
+  for (auto [previous, next] : llvm::zip(kvLoops, llvm::drop_begin(kvLoops)))
     if (next.loop.getInitArgs() != previous.loop.getResults())
       return next.loop.emitError("convert-attn-to-nvvm: a kv loop must carry "
                                  "on the previous kv loop's results, in "
                                  "order");
-  scf::ForOp lastLoop = plan.kvLoops.back().loop;
+  scf::ForOp lastLoop = kvLoops.back().loop;
   for (Value operand :
        {finalize.getAcc(), finalize.getRowSum(), finalize.getRowMax()})
     if (operand.getDefiningOp() != lastLoop.getOperation() &&
@@ -570,7 +572,7 @@ LogicalResult KernelPlanReader::readConsumerLoops() {
     return failure();
   // Ping-pong turns pair up the two warpgroups' steps: every loop takes
   // them, or none does.
-  for (const KvLoop &kv : plan.kvLoops)
+  for (const KvLoop &kv : kvLoops)
     if (kv.turn.has_value() != plan.pingPong())
       return kv.loop.emitError("convert-attn-to-nvvm: the kv loops of a tile "
                                "take ping-pong turns (attn.wait_turn, "
@@ -586,7 +588,7 @@ LogicalResult KernelPlanReader::verifyTurnProtocol(Block &tile) {
       turns.push_back(&op);
   Operation *firstKvOp = plan.softwarePipelined()
                              ? plan.kvPrologue().getOperation()
-                             : plan.kvLoops.front().loop.getOperation();
+                             : kvLoops.front().loop.getOperation();
   auto isTurn = [](Operation *op, bool pass, int64_t warpgroup) {
     return (pass ? isa<PassTurnOp>(op) : isa<WaitTurnOp>(op)) &&
            turnWarpgroup(op) == warpgroup;
@@ -706,7 +708,7 @@ LogicalResult KernelPlanReader::readKvLoadsAndScales() {
   // Each kv step waits for the tiles and GEMM results it reads where the IR
   // says (attn-insert-waits), which the kernel lowers as they stand.
   SmallVector<Block *> steps;
-  for (const KvLoop &kv : plan.kvLoops)
+  for (const KvLoop &kv : kvLoops)
     steps.push_back(kv.loop.getBody());
   if (plan.softwarePipelined()) {
     steps.push_back(plan.kvPrologue().thenBlock());
@@ -782,7 +784,7 @@ LogicalResult KernelPlanReader::verifyIndices() {
         if (failed(lowerable(operand, mask)))
           return failure();
   }
-  for (const KvLoop &kv : plan.kvLoops) {
+  for (const KvLoop &kv : kvLoops) {
     if (failed(lowerable(kv.loop.getLowerBound(), kv.loop)) ||
         failed(lowerable(kv.loop.getUpperBound(), kv.loop)))
       return failure();
@@ -1018,7 +1020,7 @@ LogicalResult KernelPlanReader::verifyTileShape() {
              << el << ", got " << load.getTile().getType().getElementType();
   // Where each tile value lives, as attn-assign-layouts recorded it (the
   // accumulator layout's warpgroups are block_m / 64: its verifier).
-  if (failed(readTileLayouts(plan)))
+  if (failed(readTileLayouts(plan, kvLoops)))
     return failure();
 
   return success();
@@ -1126,7 +1128,7 @@ LogicalResult KernelPlanReader::verifyPacking() {
           "Q has attn.packed_query_heads = " + Twine(plan.packedQueryHeads()) +
           ", but only an attention with as many (packed) query heads as kv "
           "heads computes a packed problem (attn-pack-gqa)");
-    for (const KvLoop &kv : plan.kvLoops)
+    for (const KvLoop &kv : kvLoops)
       if (MaskOp mask = kv.mask(); mask && !mask.getPackedRows())
         return mask.emitError("convert-attn-to-nvvm: Q has "
                               "attn.packed_query_heads = ")
@@ -1158,6 +1160,17 @@ FailureOr<KernelPlan> KernelPlanReader::read() {
   if (failed(verifyTurnProtocol(*plan.finalize()->getBlock())))
     return failure();
   return plan;
+}
+
+SmallVector<scf::ForOp> KernelPlan::kvLoops() const {
+  WarpSpecializeOp specialized = warpSpecialization();
+  Region &region = specialized ? specialized.getConsumer() : forall.getRegion();
+  SmallVector<scf::ForOp> loops;
+  for (auto loop : region.front().getOps<scf::ForOp>())
+    if (loop.walk([](QKOp) { return WalkResult::interrupt(); })
+            .wasInterrupted())
+      loops.push_back(loop);
+  return loops;
 }
 
 TileLoad KernelPlan::queryLoad() const {

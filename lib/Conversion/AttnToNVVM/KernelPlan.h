@@ -149,8 +149,10 @@ struct KernelPlan {
   TileLoad kvTileLoad(Value tile, bool isKey) const;
   /// The tile's attn.finalize: reads the last kv loop's results.
   FinalizeOp finalize() const;
-  /// The consumer's kv loops in order (the tile's own without a producer).
-  SmallVector<KvLoop> kvLoops;
+  /// The consumer's kv loops in order (the tile's own without a producer):
+  /// the scf.for ops at the top of its region that hold an attn.qk, which
+  /// the plan reader read and checked (readKvLoops).
+  SmallVector<scf::ForOp> kvLoops() const;
   /// The producer region's kv loop (the scf.for that holds its
   /// attn.ring_push), with warp specialization; null without.
   scf::ForOp producerLoop() const;
@@ -173,10 +175,7 @@ struct KernelPlan {
   scf::IfOp kvPrologue() const {
     if (!softwarePipelined())
       return {};
-    return kvLoops.front()
-        .loop.getInitArgs()
-        .front()
-        .getDefiningOp<scf::IfOp>();
+    return kvLoops().front().getInitArgs().front().getDefiningOp<scf::IfOp>();
   }
   scf::IfOp kvEpilogue() const {
     if (!softwarePipelined())
@@ -208,12 +207,16 @@ struct KernelPlan {
                cast<RankedTensorType>(tile.getType()).getEncoding())
         .getAtoms();
   }
+  /// The first kv loop's attn.qk.
+  QKOp firstScoreGemm() const {
+    return *kvLoops().front().getBody()->getOps<QKOp>().begin();
+  }
   /// The consumer warpgroups, one per 64 query rows: those of the S, P and
   /// O tiles' #attn.wgmma_accumulator (the plan reader checked that the
   /// tiles and attn.warp_specialize's consumers agree).
   int64_t consumerWarpgroups() const {
     auto scores =
-        cast<RankedTensorType>(kvLoops.front().qk().getScores().getType());
+        cast<RankedTensorType>(firstScoreGemm().getScores().getType());
     return cast<WgmmaAccumulatorAttr>(scores.getEncoding()).getWarpgroups();
   }
 
@@ -225,11 +228,15 @@ struct KernelPlan {
   /// The kv loops are software-pipelined (attn.stage) and rotated: the
   /// softmax of block j runs while P V of block j-1 does (needs warp
   /// specialization).
-  bool softwarePipelined() const { return kvLoops.front().rotated(); }
+  bool softwarePipelined() const {
+    return isRotatedStep(kvLoops().front().getBody());
+  }
   /// The two consumer warpgroups take turns issuing their GEMMs (FA3's
   /// ping-pong): the kv loops hold attn.wait_turn / attn.pass_turn (every
   /// loop or none: the plan reader's).
-  bool pingPong() const { return kvLoops.front().turn.has_value(); }
+  bool pingPong() const {
+    return !kvLoops().front().getBody()->getOps<WaitTurnOp>().empty();
+  }
   /// Buffers, mbarriers and the K/V ring's stages: the forall's
   /// #attn.shared_memory, which the kernel uses as it is (the plan reader
   /// checked it).
@@ -278,9 +285,9 @@ LogicalResult verifyArgumentOrder(const KernelPlan &plan);
 /// That the tile's attn.launch_dependents, if any, is one, in `tile`: the
 /// consumer region or the forall's (KernelPlanSchedule.cpp).
 LogicalResult verifyLaunchDependents(const KernelPlan &plan, Region &tile);
-/// That rotated kv loops (attn-pipeline-kv-loops) have the prologue and
-/// epilogue the kernel lowers (KernelPlan::kvPrologue, kvEpilogue).
-LogicalResult verifyKvPipeline(const KernelPlan &plan);
+/// That rotated kv loops `loops` (attn-pipeline-kv-loops) have the prologue
+/// and epilogue the kernel lowers (KernelPlan::kvPrologue, kvEpilogue).
+LogicalResult verifyKvPipeline(const KernelPlan &plan, ArrayRef<KvLoop> loops);
 /// The bounds of rotated kv loops before the rotation: `begin`, and each
 /// loop's `ub` of its upper bound `max(ub, begin + 1)`
 /// (verifyKvPipeline checked that form).

@@ -131,20 +131,20 @@ static arith::CmpIOp rangeTest(scf::IfOp prologue) {
 Value KernelPlan::kvBegin() const {
   if (scf::IfOp prologue = kvPrologue())
     return rangeTest(prologue).getLhs();
-  return kvLoops.front().loop.getLowerBound();
+  return kvLoops().front().getLowerBound();
 }
 
 Value KernelPlan::kvEnd() const {
   if (scf::IfOp prologue = kvPrologue())
     return rangeTest(prologue).getRhs();
-  return kvLoops.back().loop.getUpperBound();
+  return kvLoops().back().getUpperBound();
 }
 
 SmallVector<Value> mlir::attn::getUnrotatedBounds(const KernelPlan &plan) {
   Value begin = plan.kvBegin();
   SmallVector<Value> bounds = {begin};
-  for (const KvLoop &kv : plan.kvLoops)
-    bounds.push_back(unrotatedBound(kv.loop.getUpperBound(), begin));
+  for (scf::ForOp loop : plan.kvLoops())
+    bounds.push_back(unrotatedBound(loop.getUpperBound(), begin));
   return bounds;
 }
 
@@ -152,9 +152,10 @@ SmallVector<Value> mlir::attn::getUnrotatedBounds(const KernelPlan &plan) {
 /// (attn-pipeline-kv-loops) op by op like the loops' steps: the prologue is
 /// stage 0 of block `begin`, the epilogue stage 1 of the last block, both
 /// run where `begin < end`.
-LogicalResult mlir::attn::verifyKvPipeline(const KernelPlan &plan) {
-  scf::ForOp first = plan.kvLoops.front().loop;
-  scf::ForOp last = plan.kvLoops.back().loop;
+LogicalResult mlir::attn::verifyKvPipeline(const KernelPlan &plan,
+                                           ArrayRef<KvLoop> kvLoops) {
+  scf::ForOp first = kvLoops.front().loop;
+  scf::ForOp last = kvLoops.back().loop;
   FinalizeOp finalize = plan.finalize();
   auto fail = [](Operation *at, const Twine &why) {
     return at->emitError("convert-attn-to-nvvm: ") << why;
@@ -171,11 +172,11 @@ LogicalResult mlir::attn::verifyKvPipeline(const KernelPlan &plan) {
   Value begin = hasBlocks.getLhs(), end = hasBlocks.getRhs();
   // Each rotated loop runs blocks max(lb, begin + 1) to max(ub, begin + 1)
   // of the range [begin, end) that the loops partitioned before.
-  for (const KvLoop &kv : plan.kvLoops) {
+  for (const KvLoop &kv : kvLoops) {
     Value lb = unrotatedBound(kv.loop.getLowerBound(), begin);
     Value ub = unrotatedBound(kv.loop.getUpperBound(), begin);
-    if (!lb || !ub || (&kv == &plan.kvLoops.front() && lb != begin) ||
-        (&kv == &plan.kvLoops.back() && ub != end))
+    if (!lb || !ub || (&kv == &kvLoops.front() && lb != begin) ||
+        (&kv == &kvLoops.back() && ub != end))
       return fail(kv.loop, "a rotated kv loop runs blocks max(lb, begin + 1) "
                            "to max(ub, begin + 1) of the prologue's range "
                            "[begin, end)");
@@ -185,8 +186,8 @@ LogicalResult mlir::attn::verifyKvPipeline(const KernelPlan &plan) {
   // from the values the loops start from.
   Block *peeled = prologue.thenBlock();
   ValueRange starts = prologue.elseYield().getOperands();
-  const KvLoop *peeledLoop = &plan.kvLoops.front();
-  for (const KvLoop &kv : plan.kvLoops)
+  const KvLoop *peeledLoop = &kvLoops.front();
+  for (const KvLoop &kv : kvLoops)
     if (kv.mask()) {
       peeledLoop = &kv;
       break;
