@@ -5,13 +5,14 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Reads the kernel plan off each function's tiled attention and replaces the
-// function by a Hopper kernel in gpu.module @attn_kernels (HopperKernel.cpp).
+// Checks each function's tiled attention (verifyTiledAttention) and replaces
+// the function by a Hopper kernel in gpu.module @attn_kernels
+// (HopperKernel.cpp), lowered from that tile IR.
 //
 //===----------------------------------------------------------------------===//
 
 #include "HopperKernel.h"
-#include "KernelPlan.h"
+#include "TiledAttention.h"
 
 #include "attnc/Conversion/Passes.h"
 #include "attnc/Dialect/Attn/AttnDialect.h"
@@ -203,12 +204,12 @@ struct ConvertAttnToNVVMPass final
         return signalPassFailure();
       if (failed(verifyOnlyAttention(func, forall)))
         return signalPassFailure();
-      FailureOr<KernelPlan> plan = readKernelPlan(forall);
-      if (failed(plan))
+      if (failed(verifyTiledAttention(forall)))
         return signalPassFailure();
+      TiledAttention tiled{forall};
       // A split-KV kernel's combine kernel is an entry of the same module:
       // another kernel of that name would be a second symbol of it.
-      if (plan->kvSplit() &&
+      if (tiled.kvSplit() &&
           !reserve(func, combineKernelName(name),
                    "the combine kernel of @" + func.getSymName()))
         return signalPassFailure();
@@ -223,7 +224,7 @@ struct ConvertAttnToNVVMPass final
                  "are its attention's inputs)";
           return signalPassFailure();
         }
-      if (!buildHopperAttentionKernel(b, func.getLoc(), gpuModule, name, *plan))
+      if (!buildHopperAttentionKernel(b, func.getLoc(), gpuModule, name, tiled))
         return signalPassFailure();
       func.erase();
     }

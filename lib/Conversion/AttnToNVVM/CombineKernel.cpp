@@ -166,7 +166,7 @@ void CombineEmitter::emitRows(Value firstRow, Value head, Value batch,
   Value row = arith::MinUIOp::create(b, loc, add(firstRow, rowInCta), lastRow)
                   .getResult();
   // The workspace's heads are the partials' (the attention kernel's, which
-  // the plan reader checked); its batches are the grid's z size, the
+  // verifyTiledAttention checked); its batches are the grid's z size, the
   // launch's batch.
   Value heads = c32(shape.heads);
   Value batches = NVVM::GridDimZOp::create(b, loc, i32());
@@ -465,7 +465,7 @@ SplitKvAttr mlir::attn::hopper::lowerCombineSplits(
                       gridDim(rt::Symbol::HeadsQ), gridDim(rt::Symbol::Batch)}),
       b.getArrayAttr(params), launch.programmatic);
   // A thread of the CTA scales and stores a pair of O's columns: Dv is the
-  // attention's, at most 256 (the plan reader's tile-shape rule).
+  // attention's, at most 256 (verifyTiledAttention's tile-shape rule).
   assert(shape.valueHeadDim <= 2 * kCombineThreads &&
          "the combine kernel stores a column pair a thread");
   auto func = declareKernel(b, loc, abi.getEntry(), abi.getParams().getValue(),

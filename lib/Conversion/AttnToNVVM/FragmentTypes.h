@@ -39,7 +39,7 @@ inline constexpr int64_t kRowsPerThread = WgmmaAccumulatorAttr::kRowsPerThread;
 ///   shared memory. Its uses read them from the kv iteration
 ///   (placeRingSlots): what a rotated loop carries of its V is never read.
 /// Types that are no tile (index, i1, f32 scalars) stay as they are; a tile
-/// type without a layout has no conversion (the plan reader admits none
+/// type without a layout has no conversion (verifyTiledAttention admits none
 /// into the kv loops).
 class FragmentTypeConverter : public TypeConverter {
 public:

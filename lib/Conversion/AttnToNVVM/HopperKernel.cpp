@@ -100,14 +100,14 @@ ArrayRef<Value> KernelEmitter::pagesOfBlock(Value kvBlock) {
   if (!inserted)
     return it->second;
   auto globalPtr = LLVM::LLVMPointerType::get(b.getContext(), 1);
-  int64_t pageSize = plan.paged().getPageSize(), boxRows = plan.kvBoxRows();
-  Value row = toI32(mul(kvBlock, cIdx(plan.blockN())));
+  int64_t pageSize = tiled.paged().getPageSize(), boxRows = tiled.kvBoxRows();
+  Value row = toI32(mul(kvBlock, cIdx(tiled.blockN())));
   Value lastSlot = arith::SubIOp::create(b, loc, pagesPerSeq, c32(1));
   // The block table's entries of the parts' tokens: all loads first, so they
   // are in flight together. An entry is read only for a token the sequence
   // has (the others may hold anything); the slot is clamped into the row,
   // and -1, outside the pool, is what TMA reads as zeros for the others.
-  for (int64_t part = 0; part < plan.blockN() / boxRows; ++part) {
+  for (int64_t part = 0; part < tiled.blockN() / boxRows; ++part) {
     Value token = add(row, c32(part * boxRows));
     Value slot = arith::MinUIOp::create(
         b, loc, arith::DivUIOp::create(b, loc, token, c32(pageSize)), lastSlot);
@@ -128,16 +128,16 @@ void KernelEmitter::loadPagedTile(Value tensorMap, SwizzledAtoms atoms,
                                   int64_t dstOffset, Value dstDynamicOffset,
                                   int64_t cols, Value kvBlock, Value bar) {
   ArrayRef<Value> pages = pagesOfBlock(kvBlock);
-  expectBytes(bar, atoms.tileBytes(plan.blockN(), cols));
-  int64_t pageSize = plan.paged().getPageSize(), boxRows = plan.kvBoxRows();
-  Value row = toI32(mul(kvBlock, cIdx(plan.blockN())));
+  expectBytes(bar, atoms.tileBytes(tiled.blockN(), cols));
+  int64_t pageSize = tiled.paged().getPageSize(), boxRows = tiled.kvBoxRows();
+  Value row = toI32(mul(kvBlock, cIdx(tiled.blockN())));
   for (auto [part, page] : llvm::enumerate(pages)) {
     // The part's first row in its page (0 where pages are block parts).
     Value inPage = arith::RemUIOp::create(
         b, loc, add(row, c32(int64_t(part) * boxRows)), c32(pageSize));
     for (int64_t atom = 0; atom < atoms.count(cols); ++atom)
       tmaLoad(tensorMap,
-              smemPtr(dstOffset + atom * atoms.atomBytes(plan.blockN()) +
+              smemPtr(dstOffset + atom * atoms.atomBytes(tiled.blockN()) +
                           atoms.atomBytes(int64_t(part) * boxRows),
                       dstDynamicOffset),
               {c32(atom * atoms.columns()), inPage, kvHead, page}, bar);
@@ -146,21 +146,21 @@ void KernelEmitter::loadPagedTile(Value tensorMap, SwizzledAtoms atoms,
 
 void KernelEmitter::issueKvLoad(bool isKey, Value stage, Value kvBlock) {
   Value tensorMap = isKey ? tmKey : tmValue;
-  SwizzledAtoms atoms = isKey ? plan.keyAtoms() : plan.valueAtoms();
+  SwizzledAtoms atoms = isKey ? tiled.keyAtoms() : tiled.valueAtoms();
   int64_t stages = isKey ? smem.getKeys() : smem.getValues();
-  int64_t columns = isKey ? plan.headDim() : plan.valueHeadDim();
+  int64_t columns = isKey ? tiled.headDim() : tiled.valueHeadDim();
   Value bar = isKey ? keyBarrier(stage) : valueBarrier(stage);
   Value offset = mul(
       stage, c32(isKey ? smem.getKeyStageBytes() : smem.getValueStageBytes()));
-  if (plan.paged())
+  if (tiled.paged())
     return loadPagedTile(tensorMap, atoms, stages, offset, columns, kvBlock,
                          bar);
   // A varlen block's rows start at its sequence's first key.
-  Value row = toI32(mul(kvBlock, cIdx(plan.blockN())));
-  if (plan.varlen())
+  Value row = toI32(mul(kvBlock, cIdx(tiled.blockN())));
+  if (tiled.varlen())
     row =
-        add(toI32(index.lower(b, plan.keyLoad().getVarlen().getBegin())), row);
-  loadTile(tensorMap, atoms, stages, offset, plan.blockN(), columns, row,
+        add(toI32(index.lower(b, tiled.keyLoad().getVarlen().getBegin())), row);
+  loadTile(tensorMap, atoms, stages, offset, tiled.blockN(), columns, row,
            kvHead, batch, bar);
 }
 
@@ -207,19 +207,19 @@ LogicalResult KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   // A split-KV kernel writes its split's partial O and LSE into the
   // workspace; the combine kernel writes O and the LSE (but at one split:
   // below).
-  outputDest = plan.kvSplit()
+  outputDest = tiled.kvSplit()
                    ? required(rt::ParamKind::Pointer, rt::TensorName::OPartial)
-               : plan.varlen()
+               : tiled.varlen()
                    ? required(rt::ParamKind::Pointer, rt::TensorName::O)
                    : required(rt::ParamKind::TensorMap, rt::TensorName::O);
-  lseDest = plan.kvSplit()
+  lseDest = tiled.kvSplit()
                 ? required(rt::ParamKind::Pointer, rt::TensorName::LsePartial)
                 : param(rt::ParamKind::Pointer, rt::TensorName::Lse);
-  if (plan.kvSplit() && plan.kvSplitsArgument())
+  if (tiled.kvSplit() && tiled.kvSplitsArgument())
     splitCount = required(rt::ParamKind::I32, rt::Symbol::KvSplits);
   // A split kernel whose count is chosen at launch writes O and the LSE
-  // itself when the count is 1 (KernelPlan::writesOutputAtOneSplit).
-  if (plan.writesOutputAtOneSplit()) {
+  // itself when the count is 1 (TiledAttention::writesOutputAtOneSplit).
+  if (tiled.writesOutputAtOneSplit()) {
     singleSplit = eqI(splitCount, c32(1));
     singleSplitOutput = required(rt::ParamKind::TensorMap, rt::TensorName::O);
     singleSplitLse = param(rt::ParamKind::Pointer, rt::TensorName::Lse);
@@ -227,35 +227,35 @@ LogicalResult KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   seqQ = required(rt::ParamKind::I32, rt::Symbol::SeqQ);
   // A paged tile's keys are its sequence's cache length (setTile).
   seqK =
-      plan.paged() ? Value() : required(rt::ParamKind::I32, rt::Symbol::SeqK);
-  if (plan.paged()) {
+      tiled.paged() ? Value() : required(rt::ParamKind::I32, rt::Symbol::SeqK);
+  if (tiled.paged()) {
     blockTable = required(rt::ParamKind::Pointer, rt::TensorName::BlockTable);
     pagesPerSeq = required(rt::ParamKind::I32, rt::Symbol::PagesPerSeq);
     index.mapIndexTensor(
-        getElementArgument(plan.paged().getLength()),
+        getElementArgument(tiled.paged().getLength()),
         required(rt::ParamKind::Pointer, rt::TensorName::CacheLengths));
   }
-  if (plan.varlen()) {
+  if (tiled.varlen()) {
     queryOffsets = required(rt::ParamKind::Pointer, rt::TensorName::CuSeqlensQ);
-    index.mapIndexTensor(getElementArgument(plan.varlen().getBegin()),
+    index.mapIndexTensor(getElementArgument(tiled.varlen().getBegin()),
                          queryOffsets);
     index.mapIndexTensor(
-        getElementArgument(plan.keyLoad().getVarlen().getBegin()),
+        getElementArgument(tiled.keyLoad().getVarlen().getBegin()),
         required(rt::ParamKind::Pointer, rt::TensorName::CuSeqlensK));
   }
   batchCount = param(rt::ParamKind::I32, rt::Symbol::Batch);
   index.setLengths(toIndex(seqQ), seqK ? toIndex(seqK) : Value());
   if (splitCount)
-    index.map(plan.kvSplitsArgument(), toIndex(splitCount));
+    index.map(tiled.kvSplitsArgument(), toIndex(splitCount));
   // The scale values of the IR, once per thread, from the scale parameters
   // or from constants.
-  if (BlockArgument scale = getScaleArgument(plan.forall))
+  if (BlockArgument scale = getScaleArgument(tiled.forall))
     index.map(scale, required(rt::ParamKind::F32, rt::Symbol::Scale));
-  Value scaleLog2 = getScaleLog2(plan.forall);
-  if (takesScaleLog2(plan.forall))
+  Value scaleLog2 = getScaleLog2(tiled.forall);
+  if (takesScaleLog2(tiled.forall))
     index.map(scaleLog2, required(rt::ParamKind::F32, rt::Symbol::ScaleLog2));
   // The exp2 multiplier and the LSE's scale (LSE = scale * m + log(l)).
-  Value lseScale = plan.finalize().getScale();
+  Value lseScale = tiled.finalize().getScale();
   Value loweredScaleLog2 = index.lower(b, scaleLog2);
   Value loweredLseScale = index.lower(b, lseScale);
   // The tile ops' scale operands are these values.
@@ -265,22 +265,22 @@ LogicalResult KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   // arithmetic reads (attn-order-tiles): the grid's x size (the grid is the
   // forall's iteration space).
   if (auto bound = dyn_cast<Value>(
-          plan.forall.getMixedUpperBound()[plan.queryBlockIv()]))
+          tiled.forall.getMixedUpperBound()[tiled.queryBlockIv()]))
     index.map(bound, toIndex(NVVM::GridDimXOp::create(b, loc, i32())));
 
   // Q, K and P are K-major (the leading byte offset is unused with a
   // swizzle); V is the MN-major B operand of P V: its atoms of Dv columns
   // are a V tile's atom apart.
-  kMajorDescriptor = descriptorBase(plan.keyAtoms(), 16);
+  kMajorDescriptor = descriptorBase(tiled.keyAtoms(), 16);
   valueMajorDescriptor = descriptorBase(
-      plan.valueAtoms(), plan.valueAtoms().atomBytes(plan.blockN()));
+      tiled.valueAtoms(), tiled.valueAtoms().atomBytes(tiled.blockN()));
   tid = NVVM::ThreadIdXOp::create(b, loc, i32());
   lane = arith::AndIOp::create(b, loc, tid, c32(31));
   // Consumer warpgroup wg owns rows [64 wg, 64 wg + 64) of the query block;
   // with warp specialization warpgroup 0 is the producer.
   ctaWarpgroup = arith::ShRUIOp::create(b, loc, tid, c32(7));
   warpgroup =
-      plan.warpSpecialize()
+      tiled.warpSpecialize()
           ? arith::SubIOp::create(b, loc, ctaWarpgroup, c32(1)).getResult()
           : ctaWarpgroup;
   warpInGroup = arith::AndIOp::create(
@@ -289,7 +289,7 @@ LogicalResult KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   // Grid x and y are the tile space's first two dims, z the others
   // (getTileSpace). The IR's index arithmetic on the forall's induction
   // variables gives the tile order (attn-order-tiles).
-  SmallVector<TileDim> space = getTileSpace(plan);
+  SmallVector<TileDim> space = getTileSpace(tiled);
   SmallVector<Value> coords = {NVVM::BlockIdXOp::create(b, loc, i32()),
                                NVVM::BlockIdYOp::create(b, loc, i32())};
   SmallVector<Value> zExtents =
@@ -311,9 +311,9 @@ LogicalResult KernelEmitter::emit(LLVM::LLVMFuncOp func) {
     for (int64_t i = 0; i < smem.getStages(); ++i) {
       if (smem.releasesKeysEarly())
         NVVM::MBarrierInitOp::create(b, loc, keyEmptyBarrier(c32(i)),
-                                     c32(plan.consumerWarpgroups()), Value());
+                                     c32(tiled.consumerWarpgroups()), Value());
       NVVM::MBarrierInitOp::create(b, loc, valueEmptyBarrier(c32(i)),
-                                   c32(plan.consumerWarpgroups()), Value());
+                                   c32(tiled.consumerWarpgroups()), Value());
     }
     // Make the initialized barriers visible to the TMA unit.
     NVVM::FenceMbarrierInitOp::create(b, loc);
@@ -326,7 +326,7 @@ LogicalResult KernelEmitter::emit(LLVM::LLVMFuncOp func) {
 }
 
 /// The load of the Q tile that the consumer region of `op` reads (its
-/// attn.qk's query; the plan reader's readConsumerLoops): a load before
+/// attn.qk's query; verifyTiledAttention): a load before
 /// `op`, which the conversion replaced already but keeps until it ends.
 static TileLoad queryLoadOf(WarpSpecializeOp op) {
   TileLoad query;
@@ -334,7 +334,7 @@ static TileLoad queryLoadOf(WarpSpecializeOp op) {
     query = TileLoad::of(qk.getQuery());
     return WalkResult::interrupt();
   });
-  assert(query && "the plan reader's readConsumerLoops");
+  assert(query && "verifyTiledAttention");
   return query;
 }
 
@@ -361,12 +361,12 @@ Value KernelEmitter::symbolValue(rt::Symbol symbol) {
   case rt::Symbol::SeqQ:
     return seqQ;
   case rt::Symbol::HeadsQ:
-    return c32(plan.headsQ());
+    return c32(tiled.headsQ());
   case rt::Symbol::Batch:
     assert(batchCount && "buildKernelAbi gives the kernel the batch parameter");
     return batchCount;
   case rt::Symbol::KvSplits:
-    return splitCount ? splitCount : c32(*plan.fixedKvSplits());
+    return splitCount ? splitCount : c32(*tiled.fixedKvSplits());
   case rt::Symbol::One:
     return c32(1);
   default:
@@ -401,36 +401,36 @@ void KernelEmitter::setTile(ArrayRef<TileDim> space, ArrayRef<Value> coords) {
   // (the order of the kernels' casts before the tile space, whose PTX the
   // benchmarks timed).
   for (auto [dim, coord] : llvm::reverse(llvm::zip_equal(space, coords)))
-    index.map(plan.forall.getInductionVar(dim.iv), toIndex(coord));
+    index.map(tiled.forall.getInductionVar(dim.iv), toIndex(coord));
   // Once per tile, not at every use in the loops (a division by block_m).
-  if (Value reversed = getReversedQueryBlock(plan.forall))
+  if (Value reversed = getReversedQueryBlock(tiled.forall))
     index.map(reversed, index.lower(b, reversed));
   // A varlen tile's sequence and query block, from its linear index. The
   // rows of its sequence are read from the offsets where they are used
   // (sequenceEnd(), the stores' offsets), not held through the kv loops.
-  if (plan.varlen()) {
-    SequenceTileOp tile = getSequenceTile(plan.forall);
+  if (tiled.varlen()) {
+    SequenceTileOp tile = getSequenceTile(tiled.forall);
     auto [sequence, block] =
         lowerSequenceTile(toI32(index.lower(b, tile.getTile())), queryOffsets);
     index.map(tile.getSequence(), toIndex(sequence));
     index.map(tile.getQueryBlock(), toIndex(block));
   }
   // A paged tile's keys, once per tile: its sequence's cache length.
-  if (plan.paged()) {
-    Value length = plan.paged().getLength();
+  if (tiled.paged()) {
+    Value length = tiled.paged().getLength();
     Value lowered = index.lower(b, length);
     index.map(length, lowered);
     keys = toI32(lowered);
   }
   // The batch and kv head the IR loads K and V at (GQA: the query head's
   // kv head; a varlen batch's packed batch 0).
-  Value keyBatch = plan.keyLoad().getBatch();
+  Value keyBatch = tiled.keyLoad().getBatch();
   batch = keyBatch ? toI32(index.lower(b, keyBatch)) : c32(0);
-  kvHead = toI32(index.lower(b, plan.keyLoad().getHead()));
+  kvHead = toI32(index.lower(b, tiled.keyLoad().getHead()));
   rowInTile = add(mul(warpgroup, c32(kWarpgroupRows)), fragmentRow());
 }
 
-Value KernelEmitter::kvRangeBegin() const { return plan.kvBegin(); }
+Value KernelEmitter::kvRangeBegin() const { return tiled.kvBegin(); }
 
 void KernelEmitter::tileBounds() {
   // Only a CTA without a producer fills and refills the ring itself, from
@@ -438,7 +438,7 @@ void KernelEmitter::tileBounds() {
   // start it computes after its setmaxnreg (lowerTileOps).
   if (hasProducer())
     return;
-  Value end = plan.kvEnd();
+  Value end = tiled.kvEnd();
   kvBegin = index.lower(b, kvRangeBegin());
   kvEnd = index.lower(b, end);
 }
@@ -468,15 +468,15 @@ SmallVector<Value> KernelEmitter::lowerQueryLoad(TileLoad query) {
   return {c32(0), c32(0)};
 }
 
-/// The forall's body (what the plan reader's verifyTileTopLevel admits)
+/// The forall's body (what verifyTiledAttention's verifyTileTopLevel admits)
 /// and the stores of its terminator, converted in IR order but for the
 /// varlen tile scheduler's attn.sequence_tile (setTile's) and the scalar
 /// arithmetic, which `index` computes where it is read
 /// (lowerScalarOperands).
 LogicalResult KernelEmitter::lowerTile() {
-  Block *body = plan.forall.getBody();
-  assert(plan.queryLoad().getOperation()->getBlock() == body &&
-         "the plan reader's verifyTileTopLevel");
+  Block *body = tiled.forall.getBody();
+  assert(tiled.queryLoad().getOperation()->getBlock() == body &&
+         "verifyTiledAttention's verifyTileTopLevel");
   SmallVector<Operation *> ops;
   for (Operation &op : body->without_terminator()) {
     // The scalar arithmetic is computed where it is read (`index`).
@@ -489,7 +489,7 @@ LogicalResult KernelEmitter::lowerTile() {
       continue;
     ops.push_back(&op);
   }
-  for (Operation &store : plan.forall.getTerminator().getYieldingOps())
+  for (Operation &store : tiled.forall.getTerminator().getYieldingOps())
     ops.push_back(&store);
   return lowerTileOps(ops);
 }
@@ -538,13 +538,14 @@ KernelEmitter::storeCoordinates(tensor::ParallelInsertSliceOp store,
       });
   StoreCoordinates at;
   ArrayRef<Value> logical = offsets;
-  if (plan.kvSplit()) {
+  if (tiled.kvSplit()) {
     at.split = logical.front();
     logical = logical.drop_front();
   }
   // O is in Q's layout; the LSE and a split's partials are [B, H, Nq].
   auto position = [&](unsigned dim) {
-    return isOutput && !plan.kvSplit() ? physicalDim(dim, plan.layout()) : dim;
+    return isOutput && !tiled.kvSplit() ? physicalDim(dim, tiled.layout())
+                                        : dim;
   };
   at.batch = logical[position(0)];
   at.head = logical[position(1)];
@@ -554,14 +555,14 @@ KernelEmitter::storeCoordinates(tensor::ParallelInsertSliceOp store,
 
 void KernelEmitter::lowerOutputStore(Value output, const StoreCoordinates &at) {
   SmallVector<Value> values = unpackTile(output);
-  // A split tile's O is its f32 partial (the plan reader's); at one split
+  // A split tile's O is its f32 partial (verifyTiledAttention's); at one split
   // (chosen at launch) it is the attention's O, which the tile writes in
   // O's element type.
   if (singleSplit)
     ifThenElse(
         singleSplit,
         [&]() -> SmallVector<Value> {
-          storeOutputTile(packPairs(values, plan.elementType()),
+          storeOutputTile(packPairs(values, tiled.elementType()),
                           singleSplitOutput, at);
           return {};
         },
@@ -569,9 +570,9 @@ void KernelEmitter::lowerOutputStore(Value output, const StoreCoordinates &at) {
           storePartialOutput(values, outputDest, at);
           return {};
         });
-  else if (plan.kvSplit())
+  else if (tiled.kvSplit())
     storePartialOutput(values, outputDest, at);
-  else if (plan.varlen())
+  else if (tiled.varlen())
     storeSequenceRows(values, outputDest, at);
   else
     storeOutputTile(values, outputDest, at);
@@ -594,7 +595,7 @@ void KernelEmitter::lowerLseStore(ValueRange lse, const StoreCoordinates &at) {
           c32(0));
   // A varlen tile's rows are its sequence's rows of the packed LSE, which
   // end at the next sequence's first.
-  Value end = plan.varlen() ? sequenceEnd() : seqQ;
+  Value end = tiled.varlen() ? sequenceEnd() : seqQ;
   for (int r = 0; r < kRowsPerThread; ++r) {
     Value row = threadRow(at.row, r);
     Value rowOk = arith::AndIOp::create(
@@ -619,7 +620,7 @@ void KernelEmitter::lowerLaunchDependents() {
 }
 
 Value KernelEmitter::sequenceEnd() {
-  return toI32(index.lower(b, plan.varlen().getEnd()));
+  return toI32(index.lower(b, tiled.varlen().getEnd()));
 }
 
 Value KernelEmitter::rowIndex(const StoreCoordinates &at, Value row) {
@@ -630,7 +631,7 @@ Value KernelEmitter::rowIndex(const StoreCoordinates &at, Value row) {
   if (at.split)
     batchRow = add(mul(i64Of(at.split), i64Of(batchCount)), batchRow);
   return add(
-      mul(add(mul(batchRow, c64(plan.headsQ())), i64Of(at.head)), i64Of(seqQ)),
+      mul(add(mul(batchRow, c64(tiled.headsQ())), i64Of(at.head)), i64Of(seqQ)),
       i64Of(row));
 }
 
@@ -646,7 +647,7 @@ void KernelEmitter::storePartialOutput(ArrayRef<Value> o, Value partial,
     Value rowOk =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, row, seqQ);
     ifThen(rowOk, [&] {
-      Value rowStart = mul(rowIndex(at, row), c64(plan.valueHeadDim()));
+      Value rowStart = mul(rowIndex(at, row), c64(tiled.valueHeadDim()));
       // Registers 4j + 2r and 4j + 2r + 1 hold row r's adjacent columns.
       for (size_t i = 2 * r; i < o.size(); i += 4) {
         Value pair = pairOf(o[i], o[i + 1]);
@@ -712,8 +713,8 @@ void KernelEmitter::publishWarpgroupWrites() {
 void KernelEmitter::storeOutputTile(ArrayRef<Value> pairs, Value outputMap,
                                     const StoreCoordinates &at) {
   // O is staged in #attn.shared_memory's output buffer, in Q's layout.
-  SwizzledAtoms atoms = plan.queryAtoms();
-  storeRowsSwizzled(pairs, atoms, smem.getOutput(), plan.blockM());
+  SwizzledAtoms atoms = tiled.queryAtoms();
+  storeRowsSwizzled(pairs, atoms, smem.getOutput(), tiled.blockM());
   Value tileRowBase = mul(warpgroup, c32(kWarpgroupRows));
   // The TMA store reads O through the async proxy.
   publishWarpgroupWrites();
@@ -721,9 +722,9 @@ void KernelEmitter::storeOutputTile(ArrayRef<Value> pairs, Value outputMap,
   ifThen(wgLeader, [&] {
     Value rowInTile = mul(warpgroup, c32(atoms.atomBytes(kWarpgroupRows)));
     // TMA clips the last box at Dv.
-    for (int64_t atom = 0; atom < atoms.count(plan.valueHeadDim()); ++atom) {
+    for (int64_t atom = 0; atom < atoms.count(tiled.valueHeadDim()); ++atom) {
       Value src = smemPtr(
-          smem.getOutput() + atom * atoms.atomBytes(plan.blockM()), rowInTile);
+          smem.getOutput() + atom * atoms.atomBytes(tiled.blockM()), rowInTile);
       SmallVector<Value> coords = {c32(atom * atoms.columns()),
                                    add(at.row, tileRowBase), at.head, at.batch};
       NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
@@ -784,7 +785,7 @@ LLVM::LLVMFuncOp mlir::attn::hopper::declareKernel(OpBuilder &b, Location loc,
 LLVM::LLVMFuncOp
 mlir::attn::buildHopperAttentionKernel(OpBuilder &b, Location loc,
                                        gpu::GPUModuleOp module, StringRef name,
-                                       const KernelPlan &plan) {
+                                       const TiledAttention &tiled) {
   MLIRContext *ctx = b.getContext();
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(module.getBody());
@@ -800,20 +801,20 @@ mlir::attn::buildHopperAttentionKernel(OpBuilder &b, Location loc,
   // A split-KV attention's second kernel (attn.combine_splits), which the
   // ABI names.
   SplitKvAttr splitKv;
-  if (plan.kvSplit())
+  if (tiled.kvSplit())
     splitKv = hopper::lowerCombineSplits(
-        b, loc, module, plan.combineShape(),
+        b, loc, module, tiled.combineShape(),
         {combineKernelName(name),
-         /*splits=*/plan.fixedKvSplits().value_or(0),
-         /*kvBlock=*/plan.blockN(),
-         /*programmatic=*/plan.programmaticCombineLaunch()});
+         /*splits=*/tiled.fixedKvSplits().value_or(0),
+         /*kvBlock=*/tiled.blockN(),
+         /*programmatic=*/tiled.programmaticCombineLaunch()});
   // The signature is the ABI's parameter list.
-  KernelAbiAttr abi = buildKernelAbi(ctx, plan, splitKv);
+  KernelAbiAttr abi = buildKernelAbi(ctx, tiled, splitKv);
   auto func = declareKernel(b, loc, name, abi.getParamList(), abi.getThreads());
   func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
                 b.getI32IntegerAttr(1));
   func->setAttr(AttnDialect::getKernelAbiAttrName(), abi);
-  if (failed(KernelEmitter(b, loc, plan, abi).emit(func)))
+  if (failed(KernelEmitter(b, loc, tiled, abi).emit(func)))
     return {};
   return func;
 }

@@ -8,7 +8,7 @@
 #ifndef ATTNC_LIB_CONVERSION_ATTNTONVVM_HOPPERKERNEL_H
 #define ATTNC_LIB_CONVERSION_ATTNTONVVM_HOPPERKERNEL_H
 
-#include "KernelPlan.h"
+#include "TiledAttention.h"
 
 #include "attnc/Transforms/TileConfig.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -16,14 +16,14 @@
 
 namespace mlir::attn {
 
-/// Emits into `module` the kernel `name` for `plan` as an llvm.func (NVVM,
+/// Emits into `module` the kernel `name` for `tiled` as an llvm.func (NVVM,
 /// LLVM, arith and scf ops) whose signature follows its #attn.kernel_abi, which
 /// it carries as `attn.kernel_abi`, and returns it; null where a conversion
 /// of its loops failed (with a diagnostic).
 LLVM::LLVMFuncOp buildHopperAttentionKernel(OpBuilder &b, Location loc,
                                             gpu::GPUModuleOp module,
                                             StringRef name,
-                                            const KernelPlan &plan);
+                                            const TiledAttention &tiled);
 
 /// The PTX entry name of the combine kernel of the split-KV attention kernel
 /// `kernel`: the two are entries of one module, so the conversion reserves

@@ -41,9 +41,9 @@ struct RecordedOptions {
 };
 } // namespace
 
-static RecordedOptions readRecordedOptions(const KernelPlan &plan) {
+static RecordedOptions readRecordedOptions(const TiledAttention &tiled) {
   RecordedOptions options;
-  plan.forall.getBody()->walk([&](Operation *op) {
+  tiled.forall.getBody()->walk([&](Operation *op) {
     if (auto cap = dyn_cast<SoftcapOp>(op)) {
       options.softcap = cap.getCap().convertToFloat();
     } else if (auto exp = dyn_cast<ExpDiffOp>(op)) {
@@ -54,7 +54,7 @@ static RecordedOptions readRecordedOptions(const KernelPlan &plan) {
                 : *period;
     }
   });
-  for (scf::ForOp loop : plan.kvLoops())
+  for (scf::ForOp loop : tiled.kvLoops())
     loop.walk([&](ScaleRowsOp op) {
       options.conditionalRescale |=
           op.getConditional() && op.rescalesByStepFactor();
@@ -62,27 +62,28 @@ static RecordedOptions readRecordedOptions(const KernelPlan &plan) {
   return options;
 }
 
-SmallVector<TileDim> mlir::attn::hopper::getTileSpace(const KernelPlan &plan) {
+SmallVector<TileDim>
+mlir::attn::hopper::getTileSpace(const TiledAttention &tiled) {
   // A varlen kernel's query tiles bound its sequences' (attn.sequence_tile);
   // its outputs are one packed batch.
   SmallVector<TileDim> space = {
-      {plan.queryBlockIv(), rt::Symbol::SeqQ, plan.blockM(),
-       plan.varlen() ? std::optional(rt::Symbol::Batch) : std::nullopt},
-      {plan.headIv(), rt::Symbol::HeadsQ, /*ceilDiv=*/1, std::nullopt},
-      {plan.batchIv(), plan.varlen() ? rt::Symbol::One : rt::Symbol::Batch,
+      {tiled.queryBlockIv(), rt::Symbol::SeqQ, tiled.blockM(),
+       tiled.varlen() ? std::optional(rt::Symbol::Batch) : std::nullopt},
+      {tiled.headIv(), rt::Symbol::HeadsQ, /*ceilDiv=*/1, std::nullopt},
+      {tiled.batchIv(), tiled.varlen() ? rt::Symbol::One : rt::Symbol::Batch,
        /*ceilDiv=*/1, std::nullopt}};
-  if (plan.kvSplit())
+  if (tiled.kvSplit())
     space.push_back(
         {kKvSplitDim, rt::Symbol::KvSplits, /*ceilDiv=*/1, std::nullopt});
   return space;
 }
 
 KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
-                                                 const KernelPlan &plan,
+                                                 const TiledAttention &tiled,
                                                  SplitKvAttr splitKv) {
   Builder b(ctx);
   SmallVector<Attribute, 3> grid;
-  SmallVector<TileDim> space = getTileSpace(plan);
+  SmallVector<TileDim> space = getTileSpace(tiled);
   for (const TileDim &dim : ArrayRef(space).take_front(2))
     grid.push_back(GridDimAttr::get(ctx, {dim.symbol}, dim.ceilDiv,
                                     dim.plus ? ArrayRef(*dim.plus)
@@ -107,96 +108,96 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
   };
   // A paged K or V map describes the pool, one box a page part.
   SmallVector<Attribute> params = {
-      tensorMap(rt::TensorName::Q, plan.queryAtoms(), plan.blockM()),
-      tensorMap(rt::TensorName::K, plan.keyAtoms(), plan.kvBoxRows()),
-      tensorMap(rt::TensorName::V, plan.valueAtoms(), plan.kvBoxRows())};
+      tensorMap(rt::TensorName::Q, tiled.queryAtoms(), tiled.blockM()),
+      tensorMap(rt::TensorName::K, tiled.keyAtoms(), tiled.kvBoxRows()),
+      tensorMap(rt::TensorName::V, tiled.valueAtoms(), tiled.kvBoxRows())};
   // A split writes its partials; the combine kernel writes O and the LSE,
   // but at one split of a count chosen at launch the tile writes them.
-  if (plan.kvSplit()) {
+  if (tiled.kvSplit()) {
     params.push_back(param(rt::ParamKind::Pointer, rt::TensorName::OPartial));
     params.push_back(param(rt::ParamKind::Pointer, rt::TensorName::LsePartial));
   }
-  if (!plan.kvSplit() || plan.writesOutputAtOneSplit()) {
+  if (!tiled.kvSplit() || tiled.writesOutputAtOneSplit()) {
     // A varlen tile stores O with stores that stop at its sequence's rows.
     params.push_back(
-        plan.varlen()
+        tiled.varlen()
             ? param(rt::ParamKind::Pointer, rt::TensorName::O)
-            : tensorMap(rt::TensorName::O, plan.queryAtoms(), kWarpgroupRows));
-    if (plan.hasLse())
+            : tensorMap(rt::TensorName::O, tiled.queryAtoms(), kWarpgroupRows));
+    if (tiled.hasLse())
       params.push_back(param(rt::ParamKind::Pointer, rt::TensorName::Lse));
   }
-  if (plan.varlen()) {
+  if (tiled.varlen()) {
     params.push_back(param(rt::ParamKind::Pointer, rt::TensorName::CuSeqlensQ));
     params.push_back(param(rt::ParamKind::Pointer, rt::TensorName::CuSeqlensK));
   }
   // A paged tile's keys are its sequence's cache length.
-  if (plan.paged()) {
+  if (tiled.paged()) {
     params.push_back(param(rt::ParamKind::Pointer, rt::TensorName::BlockTable));
     params.push_back(
         param(rt::ParamKind::Pointer, rt::TensorName::CacheLengths));
   }
   params.push_back(param(rt::ParamKind::I32, rt::Symbol::SeqQ));
-  params.push_back(param(rt::ParamKind::I32, plan.paged()
+  params.push_back(param(rt::ParamKind::I32, tiled.paged()
                                                  ? rt::Symbol::PagesPerSeq
                                                  : rt::Symbol::SeqK));
-  if (plan.kvSplit() || plan.varlen())
+  if (tiled.kvSplit() || tiled.varlen())
     params.push_back(param(rt::ParamKind::I32, rt::Symbol::Batch));
-  if (plan.kvSplit() && plan.kvSplitsArgument())
+  if (tiled.kvSplit() && tiled.kvSplitsArgument())
     params.push_back(param(rt::ParamKind::I32, rt::Symbol::KvSplits));
-  if (getScaleArgument(plan.forall))
+  if (getScaleArgument(tiled.forall))
     params.push_back(param(rt::ParamKind::F32, rt::Symbol::Scale));
-  if (takesScaleLog2(plan.forall))
+  if (takesScaleLog2(tiled.forall))
     params.push_back(param(rt::ParamKind::F32, rt::Symbol::ScaleLog2));
 
   auto str = [&](StringRef s) -> Attribute { return b.getStringAttr(s); };
   NamedAttrList problem;
-  problem.append(
-      "dtype", str(rt::toString(plan.elementType().isBF16() ? rt::DType::BF16
-                                                            : rt::DType::F16)));
-  problem.append("head_dim", b.getI64IntegerAttr(plan.headDim()));
-  problem.append("head_dim_v", b.getI64IntegerAttr(plan.valueHeadDim()));
+  problem.append("dtype", str(rt::toString(tiled.elementType().isBF16()
+                                               ? rt::DType::BF16
+                                               : rt::DType::F16)));
+  problem.append("head_dim", b.getI64IntegerAttr(tiled.headDim()));
+  problem.append("head_dim_v", b.getI64IntegerAttr(tiled.valueHeadDim()));
   problem.append("layout",
-                 str(plan.layout() == Layout::BHSD ? "bhsd" : "bshd"));
-  MaskSpec mask = plan.finalize().getMaskSpec();
+                 str(tiled.layout() == Layout::BHSD ? "bhsd" : "bshd"));
+  MaskSpec mask = tiled.finalize().getMaskSpec();
   problem.append("mask", str(stringifyMaskKind(mask.kind)));
   // The caller's heads; the grid, the parameters and the tensor maps are
   // those of the packed view the runtime makes of them.
-  int64_t callerHeadsQ = plan.headsQ() * plan.packedQueryHeads();
-  problem.append("gqa", b.getBoolAttr(callerHeadsQ != plan.headsKV()));
-  problem.append("has_lse", b.getBoolAttr(plan.hasLse()));
+  int64_t callerHeadsQ = tiled.headsQ() * tiled.packedQueryHeads();
+  problem.append("gqa", b.getBoolAttr(callerHeadsQ != tiled.headsKV()));
+  problem.append("has_lse", b.getBoolAttr(tiled.hasLse()));
   // Only where packed, so that other kernels' manifests stay as they were.
-  if (plan.packedQueryHeads() > 1)
+  if (tiled.packedQueryHeads() > 1)
     problem.append("packed_query_heads",
-                   b.getI64IntegerAttr(plan.packedQueryHeads()));
-  if (plan.paged())
+                   b.getI64IntegerAttr(tiled.packedQueryHeads()));
+  if (tiled.paged())
     problem.append("page_size",
-                   b.getI64IntegerAttr(plan.paged().getPageSize()));
-  if (plan.varlen())
+                   b.getI64IntegerAttr(tiled.paged().getPageSize()));
+  if (tiled.varlen())
     problem.append("varlen", b.getBoolAttr(true));
 
   NamedAttrList options;
   auto option = [&](StringRef name, int64_t v) {
     options.append(name, b.getI64IntegerAttr(v));
   };
-  option("block_m", plan.blockM());
-  option("block_n", plan.blockN());
-  option("stages", plan.sharedMemory().getStages());
-  option("consumer_warpgroups", plan.consumerWarpgroups());
-  option("warp_specialized", plan.warpSpecialize());
-  option("ping_pong", plan.pingPong());
-  option("intra_warpgroup_overlap", plan.softwarePipelined());
-  option("probs_in_registers", plan.probsInRegisters());
-  option("longest_first", bool(getReversedQueryBlock(plan.forall)));
-  RecordedOptions recorded = readRecordedOptions(plan);
+  option("block_m", tiled.blockM());
+  option("block_n", tiled.blockN());
+  option("stages", tiled.sharedMemory().getStages());
+  option("consumer_warpgroups", tiled.consumerWarpgroups());
+  option("warp_specialized", tiled.warpSpecialize());
+  option("ping_pong", tiled.pingPong());
+  option("intra_warpgroup_overlap", tiled.softwarePipelined());
+  option("probs_in_registers", tiled.probsInRegisters());
+  option("longest_first", bool(getReversedQueryBlock(tiled.forall)));
+  RecordedOptions recorded = readRecordedOptions(tiled);
   option("conditional_rescale", recorded.conditionalRescale);
   option("heads_q", callerHeadsQ);
-  option("heads_kv", plan.headsKV());
+  option("heads_kv", tiled.headsKV());
   // Packed BSHD rows are a view of the caller's Q for one token only
   // (attn-pack-gqa packs a BSHD decode graph of static Nq = 1).
-  if (plan.packedQueryHeads() > 1 && plan.layout() == Layout::BSHD)
+  if (tiled.packedQueryHeads() > 1 && tiled.layout() == Layout::BSHD)
     option("seq_q", 1);
   // A compiled-in scale; without one the launch's scale is a parameter.
-  if (std::optional<float> scale = getConstantScale(plan.forall))
+  if (std::optional<float> scale = getConstantScale(tiled.forall))
     options.append("scale", b.getF32FloatAttr(*scale));
   if (recorded.softcap)
     options.append("softcap", b.getF32FloatAttr(*recorded.softcap));
@@ -207,8 +208,9 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
     option("window_left", (*mask.window)[0]);
     option("window_right", (*mask.window)[1]);
   }
-  return KernelAbiAttr::get(ctx, kWarpgroupThreads * plan.warpgroups(),
-                            plan.sharedMemory().getSize(), b.getArrayAttr(grid),
-                            b.getArrayAttr(params), problem.getDictionary(ctx),
+  return KernelAbiAttr::get(ctx, kWarpgroupThreads * tiled.warpgroups(),
+                            tiled.sharedMemory().getSize(),
+                            b.getArrayAttr(grid), b.getArrayAttr(params),
+                            problem.getDictionary(ctx),
                             options.getDictionary(ctx), splitKv);
 }

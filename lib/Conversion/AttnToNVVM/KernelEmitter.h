@@ -56,25 +56,25 @@ struct TileDim {
   std::optional<attnc::rt::Symbol> plus;
 };
 
-/// The tile space of `plan`'s forall, fastest first (KernelAbi.cpp): query
+/// The tile space of `tiled`'s forall, fastest first (KernelAbi.cpp): query
 /// blocks (a varlen kernel's bound on its sequences' query tiles), query
 /// heads, batches, and a split tile's kv splits. The grid is x = query
 /// blocks, y = heads and z = the rest, delinearized batches fastest.
-SmallVector<TileDim> getTileSpace(const KernelPlan &plan);
+SmallVector<TileDim> getTileSpace(const TiledAttention &tiled);
 
-/// What one kernel's lowerings share: its plan, layouts and the values the
-/// kernel computes once (thread and tile coordinates, tensor maps,
+/// What one kernel's lowerings share: its tiled attention, layouts and the
+/// values the kernel computes once (thread and tile coordinates, tensor maps,
 /// descriptors). The emitter sets them up; each tile op's conversion
 /// pattern lowers with a copy that builds with its rewriter.
 struct KernelState {
-  KernelState(const KernelPlan &plan, KernelAbiAttr abi, MLIRContext *ctx)
-      : plan(plan), abi(abi), smem(plan.sharedMemory()), fragments(ctx),
-        index(plan.querySequenceSources(), plan.keySequenceSources()) {}
+  KernelState(const TiledAttention &tiled, KernelAbiAttr abi, MLIRContext *ctx)
+      : tiled(tiled), abi(abi), smem(tiled.sharedMemory()), fragments(ctx),
+        index(tiled.querySequenceSources(), tiled.keySequenceSources()) {}
 
-  const KernelPlan &plan;
+  const TiledAttention &tiled;
   /// The kernel's parameters (and launch) in order.
   KernelAbiAttr abi;
-  /// plan.sharedMemory(), by a shorter name.
+  /// tiled.sharedMemory(), by a shorter name.
   SharedMemoryAttr smem;
   /// The per-thread values of each tile type.
   FragmentTypeConverter fragments;
@@ -90,7 +90,7 @@ struct KernelState {
   /// This thread's first accumulator row within the query tile.
   Value rowInTile;
   /// The batch and kv head (i32) of K's load, at which the kernel loads K
-  /// and V (the plan reader: every kv loop loads them as the first does, V
+  /// and V (verifyTiledAttention: every kv loop loads them as the first does, V
   /// at K's head and batch) and reads a paged tile's block table.
   Value batch, kvHead;
   Value seqQ, seqK;
@@ -132,9 +132,9 @@ struct KernelState {
 /// Emits the kernel body; one instance per kernel.
 class KernelEmitter : KernelBuilder, KernelState {
 public:
-  KernelEmitter(OpBuilder &b, Location loc, const KernelPlan &plan,
+  KernelEmitter(OpBuilder &b, Location loc, const TiledAttention &tiled,
                 KernelAbiAttr abi)
-      : KernelBuilder(b, loc), KernelState(plan, abi, b.getContext()) {}
+      : KernelBuilder(b, loc), KernelState(tiled, abi, b.getContext()) {}
   /// The same kernel's lowerings, building with `b` (a pattern's rewriter)
   /// at `loc` (the op's).
   KernelEmitter(OpBuilder &b, const KernelEmitter &kernel, Location loc)
@@ -245,7 +245,7 @@ public:
   /// terminator, at `at`: with TMA from the output buffer, a varlen tile's
   /// rows below its sequence's, a split tile's f32 partial (or at one
   /// split, O itself). Rows past Nq (or the sequence's) are clipped by the
-  /// TMA box or skipped (the plan reader checked that the store writes the
+  /// TMA box or skipped (verifyTiledAttention checked that the store writes the
   /// tile's rows below that length).
   void lowerOutputStore(Value output, const StoreCoordinates &at);
   /// The store of the tile's LSE (this thread's rows) to lseDest at `at`:
@@ -260,7 +260,7 @@ public:
   /// producer's under its leader thread).
   std::pair<Operation *, Operation *> lowerWarpSpecialize(WarpSpecializeOp op);
   /// Whether the kernel has a producer warpgroup.
-  bool hasProducer() const { return plan.warpSpecialize(); }
+  bool hasProducer() const { return tiled.warpSpecialize(); }
 
 private:
   //===--- shared memory, barriers, TMA -----------------------------------===//
@@ -301,7 +301,7 @@ private:
                 Value dstDynamicOffset, int64_t rows, int64_t cols, Value row,
                 Value head, Value batch, Value bar);
   /// The paged form of loadTile for kv block `kvBlock` of the CTA's tile:
-  /// one box per page part (KernelPlan::kvBoxRows), at the page the block
+  /// one box per page part (TiledAttention::kvBoxRows), at the page the block
   /// table names and the part's rows in it.
   void loadPagedTile(Value tensorMap, SwizzledAtoms atoms, int64_t dstOffset,
                      Value dstDynamicOffset, int64_t cols, Value kvBlock,
@@ -325,7 +325,7 @@ private:
                 bool accumulate, bool bTransposed);
   // The GEMMs of `op`: their shapes, element types and shared-memory
   // layouts come from its operands' types (the per-kernel descriptor bases
-  // from the plan's); K and V are in ring stage `stage`.
+  // from the tiled attention's); K and V are in ring stage `stage`.
   Value scoresGemm(QKOp op, Value stage);
   Value outputGemm(PVOp op, Value acc, ArrayRef<Value> probs, Value stage);
   Value outputGemmFromShared(PVOp op, Value acc, ArrayRef<Value> probs,
@@ -465,10 +465,10 @@ private:
   /// The i64 index of row `row` at `at`'s split, batch and head in the LSE
   /// [B, H, Sq] (or, split, [S, B, H, Sq]).
   Value rowIndex(const StoreCoordinates &at, Value row);
-  /// The 128-byte swizzle (the only one the kernel writes into; the plan
-  /// reader admits no other for Q, in whose layout O is staged, nor for
-  /// P's): 16-byte chunk c of row r of an atom sits at chunk c ^ (r % 8).
-  /// The row's phase r % 8, computed once per row ...
+  /// The 128-byte swizzle (the only one the kernel writes into;
+  /// verifyTiledAttention admits no other for Q, in whose layout O is staged,
+  /// nor for P's): 16-byte chunk c of row r of an atom sits at chunk c ^ (r %
+  /// 8). The row's phase r % 8, computed once per row ...
   Value swizzlePhase(Value row) {
     // Other modes permute by other row bits (64 bytes: (r / 2) % 4).
     static_assert(kSm90aSharedTileSwizzle == 128, "the 128-byte mode");
@@ -496,10 +496,10 @@ void populateTilePatterns(const KernelEmitter &kernel,
                           const DenseMap<Operation *, PVOp> &probsInFlight,
                           RewritePatternSet &patterns);
 
-/// The launch interface of the kernel for `plan` (KernelAbi.cpp): its
+/// The launch interface of the kernel for `tiled` (KernelAbi.cpp): its
 /// signature and manifest are built from it; a split-KV kernel's holds
 /// `splitKv`, its combine kernel's.
-KernelAbiAttr buildKernelAbi(MLIRContext *ctx, const KernelPlan &plan,
+KernelAbiAttr buildKernelAbi(MLIRContext *ctx, const TiledAttention &tiled,
                              SplitKvAttr splitKv = {});
 
 /// Declares the kernel `name` at `b`'s insertion point: its signature is

@@ -24,9 +24,9 @@ using namespace mlir::attn::hopper;
 /// then adds an immediate instead of rebuilding the descriptor (that cost
 /// ~7 instructions per wgmma, ~110 per kv block at D = 128).
 Value KernelEmitter::descriptorBase(SwizzledAtoms atoms, int64_t leadingBytes) {
-  // Mode 1 of bits 62-63 is the 128-byte swizzle (the plan reader admits no
-  // other: readTileLayouts for Q, K and V, readSharedMemory for P); the
-  // stride byte offset is one 8-row pattern group.
+  // Mode 1 of bits 62-63 is the 128-byte swizzle (verifyTiledAttention admits
+  // no other: verifyTiledAttention for Q, K and V and for P); the stride byte
+  // offset is one 8-row pattern group.
   assert(atoms.swizzle == kSm90aSharedTileSwizzle &&
          "a 128-byte swizzled tile");
   int64_t strideBytes = SwizzledSharedAttr::kPatternRows * atoms.swizzle;

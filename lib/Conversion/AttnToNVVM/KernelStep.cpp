@@ -41,9 +41,9 @@ using namespace mlir::attn::hopper;
 /// producer), behind the computation of `after`: ptxas schedules an arrive
 /// as early as it can, and the full wgmma wait that precedes it in program
 /// order moves up with it, above the softmax. `after` holds row sums (the
-/// plan reader's verifyStepWaits), which are >= 0, +inf or NaN (huge or bad
-/// input), so "not less than -1" is always true, and a stage is never left
-/// unreleased (the producer would hang).
+/// verifyTiledAttention's verifyStepWaits), which are >= 0, +inf or NaN (huge
+/// or bad input), so "not less than -1" is always true, and a stage is never
+/// left unreleased (the producer would hang).
 void KernelEmitter::arriveOncePerWarpgroup(Value barrier,
                                            ArrayRef<Value> after) {
   Value wgLeader = eqI(arith::AndIOp::create(b, loc, tid, c32(127)), c32(0));
@@ -61,13 +61,13 @@ void KernelEmitter::arriveOncePerWarpgroup(Value barrier,
 /// K is released early; otherwise releaseValues frees K and V together (as
 /// the block barrier does without a producer).
 void KernelEmitter::releaseKeys(Value stage, ArrayRef<Value> after) {
-  if (plan.warpSpecialize() && smem.releasesKeysEarly())
+  if (tiled.warpSpecialize() && smem.releasesKeysEarly())
     arriveOncePerWarpgroup(keyEmptyBarrier(stage), after);
 }
 
 void KernelEmitter::releaseValues(Value stage, Value kvBlock,
                                   ArrayRef<Value> after) {
-  if (plan.warpSpecialize()) {
+  if (tiled.warpSpecialize()) {
     arriveOncePerWarpgroup(valueEmptyBarrier(stage), after);
     return;
   }
@@ -437,7 +437,7 @@ LogicalResult KernelEmitter::lowerTileOps(ArrayRef<Operation *> ops) {
   if (hasProducer()) {
     consumerRegion =
         &cast<WarpSpecializeOp>(
-             clones.lookup(plan.warpSpecialization().getOperation()))
+             clones.lookup(tiled.warpSpecialization().getOperation()))
              .getConsumer()
              .front();
     kvOps = llvm::to_vector(
@@ -448,7 +448,7 @@ LogicalResult KernelEmitter::lowerTileOps(ArrayRef<Operation *> ops) {
   // ends its use (refillStages).
   if (!hasProducer()) {
     OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointAfter(clones.lookup(plan.queryLoad().getOperation()));
+    b.setInsertionPointAfter(clones.lookup(tiled.queryLoad().getOperation()));
     fillStages();
   }
   // The consumers count their ring iterations from the range's start,

@@ -337,8 +337,9 @@ Value KernelEmitter::lowerPV(PVOp op, Value acc, Value probs,
   // P as the GEMM's A operand: V's element type, two elements a register.
   SmallVector<Value> regs = probsOperand(op, probs);
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
-  acc = plan.probsInRegisters() ? outputGemm(op, acc, regs, value[0])
-                                : outputGemmFromShared(op, acc, regs, value[0]);
+  acc = tiled.probsInRegisters()
+            ? outputGemm(op, acc, regs, value[0])
+            : outputGemmFromShared(op, acc, regs, value[0]);
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
   return acc;
 }

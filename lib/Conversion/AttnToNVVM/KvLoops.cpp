@@ -246,7 +246,7 @@ static FailureOr<KvLoop> readKvLoop(scf::ForOp loop) {
       continue;
     for (OpOperand &operand : op.getOpOperands()) {
       Value v = operand.get();
-      // Q, K and V tiles: readKernelPlan checks where they come from, and
+      // Q, K and V tiles: verifyTiledAttention checks where they come from, and
       // which a step waits for (verifyStepWaits; Q's wait, the reader's
       // walk over the tile).
       if (!isa<RankedTensorType>(v.getType()) ||

@@ -192,7 +192,7 @@ struct TileLoadLowering : OpConversionPattern<LoadOp> {
     auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
     if (!loop)
       return rewriter.notifyMatchFailure(op, "not in the producer's loop");
-    // The plan reader checked that the loads feed the push, K as its key.
+    // verifyTiledAttention checked that the loads feed the push, K as its key.
     bool isKey = llvm::any_of(op->getUsers(), [&](Operation *user) {
       auto push = dyn_cast<RingPushOp>(user);
       return push && push.getKey() == op->getResult(0);
@@ -200,8 +200,8 @@ struct TileLoadLowering : OpConversionPattern<LoadOp> {
     bool first = llvm::none_of(
         llvm::make_range(loop.getBody()->begin(), op->getIterator()),
         [](Operation &prev) { return bool(TileLoad(&prev)); });
-    // The producer's loop starts at the kv range's start (the plan
-    // reader's verifyProducerLoop): its ring iterations count from there.
+    // The producer's loop starts at the kv range's start
+    // (verifyProducerLoop): its ring iterations count from there.
     rewriter.replaceOpWithMultiple(
         op, {at.lowerProducerLoad(isKey, first, loop.getInductionVar(),
                                   loop.getLowerBound())});
@@ -218,7 +218,7 @@ struct TileLoadLowering : OpConversionPattern<LoadOp> {
 /// of the whole tile) lowers the pair: the store of O (an accumulator-
 /// layout tile) or of the LSE (its rows), at the insert's offsets. The
 /// kernel stores the rows below Nq (a varlen tile's: below its sequence's
-/// end), which the plan reader's verifyStores checked are the slice's
+/// end), which verifyTiledAttention's verifyStores checked are the slice's
 /// rows.
 template <typename RootOp>
 struct TileStoreLowering : OpConversionPattern<RootOp> {
@@ -261,7 +261,7 @@ struct TileStoreLowering : OpConversionPattern<RootOp> {
 /// region's ops moved into its branch, where they are converted next. Its
 /// results are the values the consumer region yields, which only the
 /// consumer warpgroups hold: the ops after it, which read them (the tile's
-/// stores: the plan reader keeps every other op of the tile in a region),
+/// stores: verifyTiledAttention keeps every other op of the tile in a region),
 /// move into the consumers' branch too, after the region's.
 struct WarpSpecializeLowering : OpConversionPattern<WarpSpecializeOp> {
   WarpSpecializeLowering(MLIRContext *ctx, const KernelEmitter &kernel)
@@ -325,8 +325,8 @@ void mlir::attn::hopper::populateTilePatterns(
       });
   lowerings.add<ScaleRowsOp>(
       [](KernelEmitter &at, ScaleRowsOp op, auto a) -> Result {
-        // The running sum's rescale is its attn.row_sum's init_scale: the plan
-        // reader admits one attn.scale_rows a step, O's.
+        // The running sum's rescale is its attn.row_sum's init_scale:
+        // verifyTiledAttention admits one attn.scale_rows a step, O's.
         if (!isa<WgmmaAccumulatorAttr>(op.getInput().getType().getEncoding()))
           return failure();
         return one(at.lowerScaleRows(op, a.getInput().front(), a.getFactor()));
@@ -350,7 +350,7 @@ void mlir::attn::hopper::populateTilePatterns(
   });
   lowerings.add<WaitTileOp>(
       [](KernelEmitter &at, WaitTileOp op, auto a) -> Result {
-        // Q has one buffer and one barrier (the plan reader's).
+        // Q has one buffer and one barrier (verifyTiledAttention's).
         if (isQueryTile(op.getTile()))
           at.waitForQuery();
         else

@@ -10,7 +10,7 @@
 // multiplier of attn.exp_diff and attn.rescale_factor, the LSE's scale of
 // attn.finalize, and attn.softcap's. They are computed from constants or
 // from the function's f32 argument (attn-generalize-scale), which the kernel
-// then takes as its `scale` parameter. The plan reader checks these values
+// then takes as its `scale` parameter. verifyTiledAttention checks these values
 // (one exp2 multiplier, at most one f32 argument, each value computable at
 // the kernel's entry); the kernel and its ABI read them with these queries.
 //
@@ -31,7 +31,7 @@ namespace mlir::attn {
 SmallVector<std::pair<Operation *, Value>> getScaleOperands(scf::ForallOp tile);
 
 /// The exp2 multiplier the tile's attn.exp_diff and attn.rescale_factor take
-/// (the first one's; the plan reader checks that they take one value).
+/// (the first one's; verifyTiledAttention checks that they take one value).
 Value getScaleLog2(scf::ForallOp tile);
 
 /// The f32 argument of the tile's function that a scale operand is computed

@@ -25,7 +25,7 @@ using namespace mlir::attn::hopper;
 std::pair<Value, Value> KernelEmitter::lowerSequenceTile(Value tile,
                                                          Value offsets) {
   auto globalPtr = LLVM::LLVMPointerType::get(b.getContext(), 1);
-  int64_t blockM = getSequenceTile(plan.forall).getBlockM();
+  int64_t blockM = getSequenceTile(tiled.forall).getBlockM();
   Value lastSequence = arith::SubIOp::create(b, loc, batchCount, c32(1));
   auto shuffle = [&](NVVM::ShflKind kind, Value x, Value lanes, int clamp) {
     return NVVM::ShflOp::create(b, loc, i32(), c32(-1), x, lanes, c32(clamp),
@@ -123,16 +123,16 @@ void KernelEmitter::storeSequenceRows(ArrayRef<Value> pairs, Value output,
                                       const StoreCoordinates &at) {
   // O is staged in #attn.shared_memory's output buffer, in Q's layout
   // (128-byte swizzled atoms, as storeRowsSwizzled writes them).
-  SwizzledAtoms atoms = plan.queryAtoms();
-  storeRowsSwizzled(pairs, atoms, smem.getOutput(), plan.blockM());
+  SwizzledAtoms atoms = tiled.queryAtoms();
+  storeRowsSwizzled(pairs, atoms, smem.getOutput(), tiled.blockM());
   // The warpgroup's threads read each other's rows back.
   NVVM::BarrierOp::create(b, loc, Type(), warpgroupBarrier(),
                           c32(kWarpgroupThreads), nullptr, Value());
   auto globalPtr = LLVM::LLVMPointerType::get(b.getContext(), 1);
   auto chunkType = VectorType::get({4}, i32());
   constexpr int64_t kChunkBytes = SwizzledAtoms::kChunkBytes;
-  int64_t elementBytes = plan.elementType().getIntOrFloatBitWidth() / 8;
-  int64_t rowChunks = plan.valueHeadDim() * elementBytes / kChunkBytes;
+  int64_t elementBytes = tiled.elementType().getIntOrFloatBitWidth() / 8;
+  int64_t rowChunks = tiled.valueHeadDim() * elementBytes / kChunkBytes;
   int64_t atomChunks = atoms.chunks();
   int64_t chunks = kWarpgroupRows * rowChunks;
   Value end = sequenceEnd();
@@ -158,17 +158,17 @@ void KernelEmitter::storeSequenceRows(ArrayRef<Value> pairs, Value output,
       Value atom = arith::DivUIOp::create(b, loc, column, c32(atomChunks));
       Value inAtom = arith::RemUIOp::create(b, loc, column, c32(atomChunks));
       Value swizzled = swizzledChunk(inAtom, swizzlePhase(tileRow));
-      Value offset = add(add(mul(atom, c32(atoms.atomBytes(plan.blockM()))),
+      Value offset = add(add(mul(atom, c32(atoms.atomBytes(tiled.blockM()))),
                              mul(tileRow, c32(atoms.swizzle))),
                          mul(swizzled, c32(kChunkBytes)));
       Value value = LLVM::LoadOp::create(
           b, loc, chunkType, smemPtr(smem.getOutput(), offset), kChunkBytes);
       // The packed row of O, [1, H, total, Dv] or [1, total, H, Dv].
       Value rowIndex =
-          plan.layout() == Layout::BSHD
-              ? add(mul(i64Of(packedRow), c64(plan.headsQ())), i64Of(at.head))
+          tiled.layout() == Layout::BSHD
+              ? add(mul(i64Of(packedRow), c64(tiled.headsQ())), i64Of(at.head))
               : add(mul(i64Of(at.head), i64Of(seqQ)), i64Of(packedRow));
-      Value byte = add(mul(rowIndex, c64(plan.valueHeadDim() * elementBytes)),
+      Value byte = add(mul(rowIndex, c64(tiled.valueHeadDim() * elementBytes)),
                        mul(i64Of(column), c64(kChunkBytes)));
       Value ptr = LLVM::GEPOp::create(b, loc, globalPtr, b.getI8Type(), output,
                                       ValueRange{byte});

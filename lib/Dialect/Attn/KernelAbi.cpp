@@ -248,7 +248,7 @@ writeManifest(function_ref<InFlightDiagnostic()> emitError, StringRef entry,
   if (splitKv && failed(w.splitKv(splitKv)))
     return failure();
   // A split attention kernel that takes O writes it at one split
-  // (KernelPlan::writesOutputAtOneSplit gives it the parameter).
+  // (TiledAttention::writesOutputAtOneSplit gives it the parameter).
   if (splitKv)
     w.m.splitKv->writesOutputAtOneSplit =
         llvm::any_of(w.m.params, [](const rt::KernelParam &p) {

@@ -1,11 +1,12 @@
-//===- KernelPlanInputs.cpp - a kernel's inputs in the tile IR -----------===//
+//===- TiledAttentionInputs.cpp - a kernel's inputs in the tile IR
+//-----------===//
 //
 // Part of the attnc project, under the Apache License v2.0 with LLVM
 // Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 //
-// The parts of readKernelPlan that check what a kernel takes besides Q, K
+// The parts of verifyTiledAttention that check what a kernel takes besides Q, K
 // and V: a paged cache's block table and lengths, a varlen batch's offsets
 // and tile scheduler, a split's count and combine, and the order of the
 // function's arguments.
@@ -13,7 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CombineKernel.h"
-#include "KernelPlan.h"
+#include "TiledAttention.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
@@ -54,12 +55,12 @@ SequenceTileOp mlir::attn::getSequenceTile(scf::ForallOp tile) {
   return tiles.empty() ? SequenceTileOp() : *tiles.begin();
 }
 
-LogicalResult mlir::attn::verifyPagedKv(const KernelPlan &plan) {
-  LoadPagedTileOp key = plan.keyLoad().getPaged(),
-                  value = plan.valueLoad().getPaged();
+LogicalResult mlir::attn::verifyPagedKv(const TiledAttention &tiled) {
+  LoadPagedTileOp key = tiled.keyLoad().getPaged(),
+                  value = tiled.valueLoad().getPaged();
   if (!key || !value || key.getBlockTable() != value.getBlockTable() ||
       key.getLength() != value.getLength())
-    return plan.forall.emitError(
+    return tiled.forall.emitError(
         "convert-attn-to-nvvm: K and V must both be read from page pools "
         "(attn.load_paged_tile) through one block table and length");
   auto fail = [&](const Twine &why) {
@@ -79,7 +80,7 @@ LogicalResult mlir::attn::verifyPagedKv(const KernelPlan &plan) {
   // A box of one page's rows lands at its rows of the swizzled tile: whole
   // 8-row swizzle atoms, and a kv block of whole pages or inside one; and
   // the runtime launches pages of a power of two from 16 to 256 tokens.
-  int64_t ps = key.getPageSize(), bn = plan.blockN();
+  int64_t ps = key.getPageSize(), bn = tiled.blockN();
   if (!rt::isSupportedPageSize(ps) || (bn % ps != 0 && ps % bn != 0))
     return fail("a page of " + Twine(ps) +
                 " tokens must be a power of two from 16 to 256 that divides "
@@ -102,32 +103,32 @@ static BlockArgument functionArgument(Value tensor) {
 /// role's position. A tile that read K from the third argument, or Q from a
 /// value computed before the tile, would be another attention than the
 /// function's.
-LogicalResult mlir::attn::verifyArgumentOrder(const KernelPlan &plan) {
+LogicalResult mlir::attn::verifyArgumentOrder(const TiledAttention &tiled) {
   // The tile's read of each input, and the op a diagnostic points at.
   auto readOf = [&](rt::TensorName input) -> std::pair<Value, Operation *> {
     switch (input) {
     case rt::TensorName::Q:
-      return {plan.queryLoad().getSource(), plan.queryLoad().getOperation()};
+      return {tiled.queryLoad().getSource(), tiled.queryLoad().getOperation()};
     case rt::TensorName::K:
-      return {plan.keyLoad().getSource(), plan.keyLoad().getOperation()};
+      return {tiled.keyLoad().getSource(), tiled.keyLoad().getOperation()};
     case rt::TensorName::V:
-      return {plan.valueLoad().getSource(), plan.valueLoad().getOperation()};
+      return {tiled.valueLoad().getSource(), tiled.valueLoad().getOperation()};
     case rt::TensorName::BlockTable:
-      return {plan.paged().getBlockTable(), plan.keyLoad().getOperation()};
+      return {tiled.paged().getBlockTable(), tiled.keyLoad().getOperation()};
     case rt::TensorName::CacheLengths:
-      return {getElementArgument(plan.paged().getLength()),
-              plan.keyLoad().getOperation()};
+      return {getElementArgument(tiled.paged().getLength()),
+              tiled.keyLoad().getOperation()};
     case rt::TensorName::CuSeqlensQ:
-      return {getElementArgument(plan.varlen().getBegin()),
-              plan.queryLoad().getOperation()};
+      return {getElementArgument(tiled.varlen().getBegin()),
+              tiled.queryLoad().getOperation()};
     case rt::TensorName::CuSeqlensK:
-      return {getElementArgument(plan.keyLoad().getVarlen().getBegin()),
-              plan.queryLoad().getOperation()};
+      return {getElementArgument(tiled.keyLoad().getVarlen().getBegin()),
+              tiled.queryLoad().getOperation()};
     default:
       llvm_unreachable("an output is not a kernel input");
     }
   };
-  bool paged = bool(plan.paged()), varlen = bool(plan.varlen());
+  bool paged = bool(tiled.paged()), varlen = bool(tiled.varlen());
   for (auto [position, input] :
        llvm::enumerate(getKernelInputOrder(paged, varlen))) {
     auto [used, user] = readOf(input);
@@ -148,12 +149,12 @@ LogicalResult mlir::attn::verifyArgumentOrder(const KernelPlan &plan) {
   return success();
 }
 
-LogicalResult mlir::attn::verifyVarlen(const KernelPlan &plan) {
-  LoadVarlenTileOp query = plan.queryLoad().getVarlen(),
-                   key = plan.keyLoad().getVarlen(),
-                   value = plan.valueLoad().getVarlen();
+LogicalResult mlir::attn::verifyVarlen(const TiledAttention &tiled) {
+  LoadVarlenTileOp query = tiled.queryLoad().getVarlen(),
+                   key = tiled.keyLoad().getVarlen(),
+                   value = tiled.valueLoad().getVarlen();
   if (!query || !key || !value)
-    return plan.forall.emitError(
+    return tiled.forall.emitError(
         "convert-attn-to-nvvm: Q, K and V of a variable-length batch must "
         "all be read with attn.load_varlen_tile");
   if (key.getBegin() != value.getBegin() || key.getEnd() != value.getEnd())
@@ -169,17 +170,17 @@ LogicalResult mlir::attn::verifyVarlen(const KernelPlan &plan) {
                            "be elements of i32 arguments of the function "
                            "(the kernel's cu_seqlens_q and cu_seqlens_k "
                            "pointers), as attn-tile reads them");
-  auto tiles = plan.forall.getBody()->getOps<SequenceTileOp>();
+  auto tiles = tiled.forall.getBody()->getOps<SequenceTileOp>();
   if (llvm::range_size(tiles) != 1 ||
       (*tiles.begin()).getCuSeqlens() != queryOffsets)
-    return plan.forall.emitError(
+    return tiled.forall.emitError(
         "convert-attn-to-nvvm: a varlen tile is one attn.sequence_tile of "
         "cu_seqlens_q in the tiling forall (attn-tile's tile scheduler)");
   SequenceTileOp tile = *tiles.begin();
-  if (int64_t(tile.getBlockM()) != plan.blockM())
+  if (int64_t(tile.getBlockM()) != tiled.blockM())
     return tile.emitError("convert-attn-to-nvvm: attn.sequence_tile's "
                           "block_m must be the Q tile's rows, ")
-           << plan.blockM();
+           << tiled.blockM();
   return success();
 }
 
@@ -218,8 +219,8 @@ BlockArgument mlir::attn::getSplitCountArgument(OpFoldResult count) {
              : BlockArgument();
 }
 
-LogicalResult mlir::attn::verifyKvSplit(const KernelPlan &plan) {
-  scf::ForallOp forall = plan.forall;
+LogicalResult mlir::attn::verifyKvSplit(const TiledAttention &tiled) {
+  scf::ForallOp forall = tiled.forall;
   CombineSplitsOp combine = getSplitCombine(forall);
   if (!combine)
     return forall.emitError("convert-attn-to-nvvm: a split-KV tile's "
@@ -231,7 +232,7 @@ LogicalResult mlir::attn::verifyKvSplit(const KernelPlan &plan) {
   // or at least 1 (attn-tile's max with 1): the kernel's kv_splits
   // parameter, which the grid's z size and the combine kernel read too, so
   // no other arithmetic on it may set the tiles' count.
-  if (!plan.fixedKvSplits() && !plan.kvSplitsArgument())
+  if (!tiled.fixedKvSplits() && !tiled.kvSplitsArgument())
     return forall.emitError("convert-attn-to-nvvm: the kv split count must "
                             "be a constant or an index argument of the "
                             "function (the runtime chooses it at launch)");

@@ -1,13 +1,13 @@
-//===- KernelPlan.cpp - read the kernel plan off the tile IR --------------===//
+//===- VerifyTiledAttention.cpp - can the kernel lower this tile? ---------===//
 //
 // Part of the attnc project, under the Apache License v2.0 with LLVM
 // Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelPlan.h"
 #include "CombineKernel.h"
 #include "TileScale.h"
+#include "TiledAttention.h"
 
 #include "attnc/Transforms/PipelineStages.h"
 #include "attnc/Transforms/TileOrder.h"
@@ -40,8 +40,7 @@ static std::optional<unsigned> finalizeResultOf(Value tile) {
   if (auto slice = tile.getDefiningOp<tensor::ExtractSliceOp>())
     tile = slice.getSource();
   if (auto ws = tile.getDefiningOp<WarpSpecializeOp>()) {
-    auto yield =
-        cast<YieldOp>(ws.getConsumer().front().getTerminator());
+    auto yield = cast<YieldOp>(ws.getConsumer().front().getTerminator());
     tile = yield.getValues()[cast<OpResult>(tile).getResultNumber()];
   }
   if (tile.getDefiningOp<FinalizeOp>())
@@ -98,9 +97,9 @@ static LogicalResult requireLayout(Value value, Operation *user,
 }
 
 /// Checks that every tile value of the kernel has the layout it is lowered
-/// to and records the layouts in `plan`.
-static LogicalResult readTileLayouts(const KernelPlan &plan,
-                                     ArrayRef<KvLoop> kvLoops) {
+/// to.
+static LogicalResult verifyTileLayouts(const TiledAttention &tiled,
+                                       ArrayRef<KvLoop> kvLoops) {
   QKOp firstQK = kvLoops.front().qk();
   auto scores = cast<RankedTensorType>(firstQK.getScores().getType());
   auto accumulator =
@@ -109,7 +108,7 @@ static LogicalResult readTileLayouts(const KernelPlan &plan,
     return requireLayout(
         firstQK.getScores(), firstQK,
         WgmmaAccumulatorAttr::get(firstQK.getContext(),
-                                  plan.blockM() /
+                                  tiled.blockM() /
                                       WgmmaAccumulatorAttr::kRowsPerWarpgroup));
   auto rows = AccumulatorRowsAttr::get(accumulator.getContext(), accumulator);
   auto check = [&](Value value, Operation *user) {
@@ -134,12 +133,12 @@ static LogicalResult readTileLayouts(const KernelPlan &plan,
         if (failed(check(result, &op)))
           return failure();
   }
-  for (Value operand : plan.finalize()->getOperands())
-    if (failed(check(operand, plan.finalize())))
+  for (Value operand : tiled.finalize()->getOperands())
+    if (failed(check(operand, tiled.finalize())))
       return failure();
   // Q, K and V are shared-memory tiles whatever their element type.
   for (TileLoad load :
-       {TileLoad(plan.queryLoad()), plan.keyLoad(), plan.valueLoad()})
+       {TileLoad(tiled.queryLoad()), tiled.keyLoad(), tiled.valueLoad()})
     if (failed(requireLayout(load.getTile(), load.getOperation(), Attribute())))
       return failure();
   return success();
@@ -147,17 +146,17 @@ static LogicalResult readTileLayouts(const KernelPlan &plan,
 
 namespace {
 
-/// Reads the plan of one tiled attention phase by phase, each checking what
+/// Checks one tiled attention phase by phase, each checking what
 /// the kernel lowering needs of its part of the tile IR; a failed phase has
 /// emitted the diagnostic. The phases run in the order below, which is the
 /// order the diagnostics of an IR with several problems follow.
-class KernelPlanReader {
+class TiledAttentionVerifier {
 public:
-  explicit KernelPlanReader(scf::ForallOp forall) : forall(forall) {
-    plan.forall = forall;
+  explicit TiledAttentionVerifier(scf::ForallOp forall) : forall(forall) {
+    tiled.forall = forall;
   }
 
-  FailureOr<KernelPlan> read();
+  LogicalResult verify();
 
 private:
   LogicalResult fail(const Twine &why) {
@@ -171,13 +170,13 @@ private:
   LogicalResult lowerable(Value v, Operation *user, ArrayRef<Value> roots = {});
 
   /// Q, the forall's grid, the tile sizes, the outputs.
-  LogicalResult readGrid();
+  LogicalResult verifyGrid();
   /// The producer region's kv loop.
-  LogicalResult readProducer();
+  LogicalResult verifyProducer();
   /// The consumer's kv loops: stages, rotation, carried values, turns.
-  LogicalResult readConsumerLoops();
+  LogicalResult verifyConsumerLoops();
   /// The K and V loads, the scale values, the steps' waits.
-  LogicalResult readKvLoadsAndScales();
+  LogicalResult verifyKvLoadsAndScales();
   LogicalResult verifyTileTopLevel(Block &tile);
   /// A paged cache's and a varlen batch's inputs, the argument order, and
   /// the indices the kernel clones.
@@ -186,13 +185,13 @@ private:
   /// kernel writes them.
   LogicalResult verifyStores();
   /// The softmax scale: an argument or a compiled-in constant.
-  LogicalResult readScale();
+  LogicalResult verifyScale();
   /// That the kernel can compute the producer loop's bounds.
   LogicalResult verifyProducerBounds();
   /// Heads, element types, head dims, consumers, and the tile layouts.
   LogicalResult verifyTileShape();
   /// #attn.shared_memory and what follows from it.
-  LogicalResult readSharedMemory();
+  LogicalResult verifySharedMemory();
   /// A packed Q's problem.
   LogicalResult verifyPacking();
   /// With ping-pong turns in the kv loops, the first turn's pass before the
@@ -201,8 +200,8 @@ private:
   LogicalResult verifyTurnProtocol(Block &tile);
 
   scf::ForallOp forall;
-  KernelPlan plan;
-  /// The consumer's kv loops (readConsumerLoops).
+  TiledAttention tiled;
+  /// The consumer's kv loops (verifyConsumerLoops).
   SmallVector<KvLoop> kvLoops;
   FinalizeOp finalize;
   SmallVector<QKOp> scoreGemms;
@@ -211,9 +210,9 @@ private:
 
 } // namespace
 
-LogicalResult KernelPlanReader::requireDynamicLength(Value source,
-                                                     StringRef what) {
-  int64_t seqDim = plan.layout() == Layout::BSHD ? 1 : 2;
+LogicalResult TiledAttentionVerifier::requireDynamicLength(Value source,
+                                                           StringRef what) {
+  int64_t seqDim = tiled.layout() == Layout::BSHD ? 1 : 2;
   if (cast<RankedTensorType>(source.getType()).isDynamicDim(seqDim))
     return success();
   return forall.emitError("convert-attn-to-nvvm: the kernel takes the "
@@ -227,29 +226,29 @@ LogicalResult KernelPlanReader::requireDynamicLength(Value source,
 // length is read through the cache_lengths pointer, a varlen tile's
 // offsets through cu_seqlens_q and cu_seqlens_k, and the kernel's tile
 // scheduler gives the sequence and query block of attn.sequence_tile.
-LogicalResult KernelPlanReader::lowerable(Value v, Operation *user,
-                                          ArrayRef<Value> roots) {
+LogicalResult TiledAttentionVerifier::lowerable(Value v, Operation *user,
+                                                ArrayRef<Value> roots) {
   SmallVector<Value> all(roots), indexTensors;
   if (BlockArgument splits =
-          plan.kvSplit() ? plan.kvSplitsArgument() : BlockArgument())
+          tiled.kvSplit() ? tiled.kvSplitsArgument() : BlockArgument())
     all.push_back(splits);
-  if (LoadPagedTileOp paged = plan.paged())
+  if (LoadPagedTileOp paged = tiled.paged())
     indexTensors.push_back(getElementArgument(paged.getLength()));
-  if (LoadVarlenTileOp varlen = plan.varlen()) {
+  if (LoadVarlenTileOp varlen = tiled.varlen()) {
     indexTensors.push_back(getElementArgument(varlen.getBegin()));
     indexTensors.push_back(
-        getElementArgument(plan.keyLoad().getVarlen().getBegin()));
+        getElementArgument(tiled.keyLoad().getVarlen().getBegin()));
     llvm::append_range(all, getSequenceTile(forall)->getResults());
   }
-  return verifyLowerableIndex(v, user, forall, plan.querySequenceSources(),
-                              plan.keySequenceSources(), plan.layout(), all,
+  return verifyLowerableIndex(v, user, forall, tiled.querySequenceSources(),
+                              tiled.keySequenceSources(), tiled.layout(), all,
                               indexTensors);
 }
 
-LogicalResult KernelPlanReader::readGrid() {
+LogicalResult TiledAttentionVerifier::verifyGrid() {
   // The kernel loads Q once, before the kv loops, and every S GEMM reads
   // it: the tile's Q is the one loaded tile that an attn.qk reads.
-  TileLoad queryLoad = plan.queryLoad();
+  TileLoad queryLoad = tiled.queryLoad();
   for (QKOp qk : scoreGemms)
     if (queryLoad && qk.getQuery() != queryLoad.getTile())
       return qk.emitError("convert-attn-to-nvvm: every attn.qk of a tile "
@@ -284,10 +283,10 @@ LogicalResult KernelPlanReader::readGrid() {
   // The tile sizes wgmma and the kernel's layouts take, before the kv loops
   // are read (block_n = 1 folds the loops' block arithmetic away). An S
   // GEMM's scores are block_m x block_n.
-  if (plan.blockM() != 64 && plan.blockM() != 128 && plan.blockM() != 192)
+  if (tiled.blockM() != 64 && tiled.blockM() != 128 && tiled.blockM() != 192)
     return fail("block_m must be 64, 128 or 192 (one consumer warpgroup per "
                 "64 rows), got " +
-                Twine(plan.blockM()));
+                Twine(tiled.blockM()));
   for (QKOp qk : scoreGemms)
     if (int64_t blockN = qk.getType().getShape()[1];
         blockN % 16 != 0 || blockN < 16 || blockN > 256)
@@ -299,10 +298,10 @@ LogicalResult KernelPlanReader::readGrid() {
   // it. Canonicalization drops an unused O; the kernel always writes O.
   SmallVector<std::optional<unsigned>> written;
   for (Operation &op : forall.getTerminator().getYieldingOps())
-    written.push_back(finalizeResultOf(
-        cast<tensor::ParallelInsertSliceOp>(op).getSource()));
+    written.push_back(
+        finalizeResultOf(cast<tensor::ParallelInsertSliceOp>(op).getSource()));
   if (split) {
-    if (failed(verifyKvSplit(plan)))
+    if (failed(verifyKvSplit(tiled)))
       return failure();
     if (written.size() != 2 || written[0] != 0u || written[1] != 1u)
       return fail("a split-KV tile must write the partial O and LSE of its "
@@ -318,16 +317,16 @@ LogicalResult KernelPlanReader::readGrid() {
   return success();
 }
 
-LogicalResult KernelPlanReader::readProducer() {
+LogicalResult TiledAttentionVerifier::verifyProducer() {
   if (specialized) {
     // The partition attn-warp-specialize chose.
-    if (!plan.producerLoop())
+    if (!tiled.producerLoop())
       return specialized.emitError(
           "convert-attn-to-nvvm: the producer region has no kv loop (an "
           "scf.for holding attn.ring_push)");
     // The producer's loop is converted op by op (lowerTileOps): one
     // attn.ring_push of two attn.load_tile results, and index arithmetic.
-    Block *producerBody = plan.producerLoop().getBody();
+    Block *producerBody = tiled.producerLoop().getBody();
     int64_t pushes = llvm::range_size(producerBody->getOps<RingPushOp>());
     for (Operation &op : producerBody->without_terminator()) {
       auto push = dyn_cast<RingPushOp>(op);
@@ -369,24 +368,26 @@ static std::optional<int64_t> turnWarpgroup(Operation *op) {
 /// op must be one the kernel computes before the tile's ops (no effects,
 /// no regions): one with effects or regions would be missing from the
 /// kernel.
-LogicalResult KernelPlanReader::verifyTileTopLevel(Block &tile) {
+LogicalResult TiledAttentionVerifier::verifyTileTopLevel(Block &tile) {
   for (Operation &op : tile.without_terminator()) {
-    if (TileLoad(&op) == plan.queryLoad() && &tile != forall.getBody())
+    if (TileLoad(&op) == tiled.queryLoad() && &tile != forall.getBody())
       return op.emitError("convert-attn-to-nvvm: Q's load must be in the "
                           "body of the tile's scf.forall, before its "
                           "attn.warp_specialize (thread 0 issues it before "
                           "the roles split)");
-    bool lowered =
-        isa<FinalizeOp, LaunchDependentsOp>(op) || turnWarpgroup(&op) ||
-        (specialized && &op == specialized.getOperation()) ||
-        (isa<WaitTileOp>(op) &&
-         cast<WaitTileOp>(op).getTile() == plan.queryLoad().getTile()) ||
-        TileLoad(&op) == plan.queryLoad() ||
-        llvm::any_of(
-            kvLoops,
-            [&](const KvLoop &kv) { return kv.loop.getOperation() == &op; }) ||
-        (plan.softwarePipelined() && (plan.kvPrologue().getOperation() == &op ||
-                                      plan.kvEpilogue().getOperation() == &op));
+    bool lowered = isa<FinalizeOp, LaunchDependentsOp>(op) ||
+                   turnWarpgroup(&op) ||
+                   (specialized && &op == specialized.getOperation()) ||
+                   (isa<WaitTileOp>(op) && cast<WaitTileOp>(op).getTile() ==
+                                               tiled.queryLoad().getTile()) ||
+                   TileLoad(&op) == tiled.queryLoad() ||
+                   llvm::any_of(kvLoops,
+                                [&](const KvLoop &kv) {
+                                  return kv.loop.getOperation() == &op;
+                                }) ||
+                   (tiled.softwarePipelined() &&
+                    (tiled.kvPrologue().getOperation() == &op ||
+                     tiled.kvEpilogue().getOperation() == &op));
     if (lowered || (op.getNumRegions() == 0 && isMemoryEffectFree(&op)))
       continue;
     return op.emitError("convert-attn-to-nvvm: '")
@@ -400,7 +401,7 @@ LogicalResult KernelPlanReader::verifyTileTopLevel(Block &tile) {
   return success();
 }
 
-LogicalResult KernelPlanReader::readConsumerLoops() {
+LogicalResult TiledAttentionVerifier::verifyConsumerLoops() {
   // The kernel runs the kv loops the IR holds, with the IR's bounds and
   // score modifiers (KvLoops.h).
   Region &loopRegion =
@@ -442,11 +443,11 @@ LogicalResult KernelPlanReader::readConsumerLoops() {
         "V release)");
   // The rotated loops' prologue and epilogue: the epilogue is what
   // attn.finalize reads O from.
-  if (rotated && failed(verifyKvPipeline(plan, kvLoops)))
+  if (rotated && failed(verifyKvPipeline(tiled, kvLoops)))
     return failure();
   SmallVector<Value> starts;
   for (auto [init, yielded] :
-       llvm::zip_equal(rotated ? plan.kvPrologue().elseYield().getOperands()
+       llvm::zip_equal(rotated ? tiled.kvPrologue().elseYield().getOperands()
                                : firstLoop.getInitArgs(),
                        firstLoop.getBody()->getTerminator()->getOperands()))
     if (isa_and_present<RowMaxOp, RowSumOp, PVOp>(yielded.getDefiningOp()))
@@ -477,7 +478,7 @@ LogicalResult KernelPlanReader::readConsumerLoops() {
   Block &tileBlock = loopRegion.front();
   auto isQueryWait = [&](Operation *op) {
     auto wait = dyn_cast<WaitTileOp>(op);
-    return wait && wait.getTile() == plan.queryLoad().getTile();
+    return wait && wait.getTile() == tiled.queryLoad().getTile();
   };
   WalkResult stray = forall.getBody()->walk([&](Operation *op) {
     if (isQueryWait(op)) {
@@ -497,9 +498,9 @@ LogicalResult KernelPlanReader::readConsumerLoops() {
     bool stepOnly = isa<RingPopOp, RingReleaseOp, WaitTileOp, WaitGemmsOp>(op);
     Operation *parent = op->getParentOp();
     // The prologue's and epilogue's else branches only yield values.
-    bool inPipeline = plan.softwarePipelined() &&
-                      (op->getBlock() == plan.kvPrologue().thenBlock() ||
-                       op->getBlock() == plan.kvEpilogue().thenBlock());
+    bool inPipeline = tiled.softwarePipelined() &&
+                      (op->getBlock() == tiled.kvPrologue().thenBlock() ||
+                       op->getBlock() == tiled.kvEpilogue().thenBlock());
     bool inKvLoop = llvm::any_of(kvLoops, [&](const KvLoop &kv) {
       return kv.loop.getOperation() == parent;
     });
@@ -527,8 +528,8 @@ LogicalResult KernelPlanReader::readConsumerLoops() {
     return failure();
   // Every S GEMM reads Q, which TMA loads asynchronously: the kernel waits
   // for it where the IR does, once, before the kv ops.
-  Operation *firstKvOp = plan.softwarePipelined()
-                             ? plan.kvPrologue().getOperation()
+  Operation *firstKvOp = tiled.softwarePipelined()
+                             ? tiled.kvPrologue().getOperation()
                              : kvLoops.front().loop.getOperation();
   if (firstKvOp->getBlock() != &tileBlock)
     return firstKvOp->emitError(
@@ -553,7 +554,7 @@ LogicalResult KernelPlanReader::readConsumerLoops() {
         "convert-attn-to-nvvm: the consumers wait for Q once, at the top "
         "level of the tile before its first kv op (attn-insert-waits places "
         "the waits)");
-  if (failed(verifyLaunchDependents(plan, loopRegion)))
+  if (failed(verifyLaunchDependents(tiled, loopRegion)))
     return failure();
   for (auto [previous, next] : llvm::zip(kvLoops, llvm::drop_begin(kvLoops)))
     if (next.loop.getInitArgs() != previous.loop.getResults())
@@ -564,7 +565,7 @@ LogicalResult KernelPlanReader::readConsumerLoops() {
   for (Value operand :
        {finalize.getAcc(), finalize.getRowSum(), finalize.getRowMax()})
     if (operand.getDefiningOp() != lastLoop.getOperation() &&
-        !(plan.softwarePipelined() && operand == finalize.getAcc()))
+        !(tiled.softwarePipelined() && operand == finalize.getAcc()))
       return finalize.emitError("convert-attn-to-nvvm: attn.finalize must "
                                 "read the last kv loop's results");
   if (failed(verifyTileTopLevel(loopRegion.front())) ||
@@ -573,21 +574,21 @@ LogicalResult KernelPlanReader::readConsumerLoops() {
   // Ping-pong turns pair up the two warpgroups' steps: every loop takes
   // them, or none does.
   for (const KvLoop &kv : kvLoops)
-    if (kv.turn.has_value() != plan.pingPong())
+    if (kv.turn.has_value() != tiled.pingPong())
       return kv.loop.emitError("convert-attn-to-nvvm: the kv loops of a tile "
                                "take ping-pong turns (attn.wait_turn, "
                                "attn.pass_turn) all alike or not at all");
   return success();
 }
 
-LogicalResult KernelPlanReader::verifyTurnProtocol(Block &tile) {
+LogicalResult TiledAttentionVerifier::verifyTurnProtocol(Block &tile) {
   // The top-level turns of one warpgroup, in order.
   SmallVector<Operation *> turns;
   for (Operation &op : tile)
     if (isa<WaitTurnOp, PassTurnOp>(op))
       turns.push_back(&op);
-  Operation *firstKvOp = plan.softwarePipelined()
-                             ? plan.kvPrologue().getOperation()
+  Operation *firstKvOp = tiled.softwarePipelined()
+                             ? tiled.kvPrologue().getOperation()
                              : kvLoops.front().loop.getOperation();
   auto isTurn = [](Operation *op, bool pass, int64_t warpgroup) {
     return (pass ? isa<PassTurnOp>(op) : isa<WaitTurnOp>(op)) &&
@@ -596,11 +597,11 @@ LogicalResult KernelPlanReader::verifyTurnProtocol(Block &tile) {
   bool balanced = turns.size() == 2 && isTurn(turns[0], true, 1) &&
                   turns[0]->isBeforeInBlock(firstKvOp) &&
                   isTurn(turns[1], false, 0) &&
-                  plan.finalize()->isBeforeInBlock(turns[1]);
-  if (plan.pingPong() ? balanced : turns.empty())
+                  tiled.finalize()->isBeforeInBlock(turns[1]);
+  if (tiled.pingPong() ? balanced : turns.empty())
     return success();
   Operation *at = turns.empty() ? firstKvOp : turns.front();
-  if (!plan.pingPong())
+  if (!tiled.pingPong())
     return at->emitError("convert-attn-to-nvvm: a turn of one warpgroup "
                          "without ping-pong turns in the kv loops");
   return at->emitError("convert-attn-to-nvvm: the kv loops take ping-pong "
@@ -630,7 +631,7 @@ static bool loadsSameOperand(TileLoad a, TileLoad b) {
   return true;
 }
 
-LogicalResult KernelPlanReader::readKvLoadsAndScales() {
+LogicalResult TiledAttentionVerifier::verifyKvLoadsAndScales() {
   bool sawKey = false, sawValue = false;
   // The attn.load_tile (or attn.load_paged_tile) of a K or V tile, which
   // must read its kv loop's block (the rows the kernel's TMA loads take);
@@ -645,7 +646,7 @@ LogicalResult KernelPlanReader::readKvLoadsAndScales() {
           << (isKey ? 0 : 1) << ")";
       return {};
     }
-    TileLoad load = plan.kvTileLoad(tile, isKey);
+    TileLoad load = tiled.kvTileLoad(tile, isKey);
     if (!load) {
       user->emitError("convert-attn-to-nvvm: ")
           << what << " tiles must come from attn.load_tile, "
@@ -710,72 +711,72 @@ LogicalResult KernelPlanReader::readKvLoadsAndScales() {
   SmallVector<Block *> steps;
   for (const KvLoop &kv : kvLoops)
     steps.push_back(kv.loop.getBody());
-  if (plan.softwarePipelined()) {
-    steps.push_back(plan.kvPrologue().thenBlock());
-    steps.push_back(plan.kvEpilogue().thenBlock());
+  if (tiled.softwarePipelined()) {
+    steps.push_back(tiled.kvPrologue().thenBlock());
+    steps.push_back(tiled.kvEpilogue().thenBlock());
   }
   for (Block *step : steps)
     if (failed(verifyStepWaits(step)))
       return failure();
   // readKvLoops requires attn.qk and attn.pv in every kv loop.
   assert(sawKey && sawValue && "a kv loop without attn.qk or attn.pv");
-  for (Value source : plan.keySequenceSources())
+  for (Value source : tiled.keySequenceSources())
     if (failed(requireDynamicLength(source, "K or V")))
       return failure();
 
   return success();
 }
 
-LogicalResult KernelPlanReader::verifyIndices() {
+LogicalResult TiledAttentionVerifier::verifyIndices() {
   // Every index the kernel clones from the IR must be computable there.
-  if ((plan.keyLoad().getPaged() || plan.valueLoad().getPaged()) &&
-      failed(verifyPagedKv(plan)))
+  if ((tiled.keyLoad().getPaged() || tiled.valueLoad().getPaged()) &&
+      failed(verifyPagedKv(tiled)))
     return failure();
-  if ((plan.queryLoad().getVarlen() || plan.keyLoad().getVarlen() ||
-       plan.valueLoad().getVarlen()) &&
-      failed(verifyVarlen(plan)))
+  if ((tiled.queryLoad().getVarlen() || tiled.keyLoad().getVarlen() ||
+       tiled.valueLoad().getVarlen()) &&
+      failed(verifyVarlen(tiled)))
     return failure();
-  if (failed(verifyArgumentOrder(plan)))
+  if (failed(verifyArgumentOrder(tiled)))
     return failure();
   // The kernel loads K and V at the batch and kv head of K's load.
-  if (plan.valueLoad().getHead() != plan.keyLoad().getHead() ||
-      plan.valueLoad().getBatch() != plan.keyLoad().getBatch())
-    return plan.valueLoad().getOperation()->emitError(
+  if (tiled.valueLoad().getHead() != tiled.keyLoad().getHead() ||
+      tiled.valueLoad().getBatch() != tiled.keyLoad().getBatch())
+    return tiled.valueLoad().getOperation()->emitError(
         "convert-attn-to-nvvm: V must be loaded at K's batch and head (the "
         "kernel loads both at those of K's load)");
-  if (plan.varlen() && plan.kvSplit())
+  if (tiled.varlen() && tiled.kvSplit())
     return fail("a variable-length batch with kv splits has no GPU lowering "
                 "(the CPU pipeline runs it)");
-  if (plan.paged() && failed(lowerable(plan.paged().getLength(),
-                                       plan.keyLoad().getOperation())))
+  if (tiled.paged() && failed(lowerable(tiled.paged().getLength(),
+                                        tiled.keyLoad().getOperation())))
     return failure();
   // The query block and a varlen tile's index may read the forall's
   // query-block bound (attn-order-tiles), which the kernel takes from the
   // grid.
   SmallVector<Value> gridBound;
   if (auto bound =
-          dyn_cast<Value>(forall.getMixedUpperBound()[plan.queryBlockIv()]))
+          dyn_cast<Value>(forall.getMixedUpperBound()[tiled.queryBlockIv()]))
     gridBound.push_back(bound);
   // Q is loaded at its load's batch, head and row, K and V at K's batch and
   // head (their rows are the kv loops' blocks). A varlen load has no batch.
-  TileLoad query = plan.queryLoad(), key = plan.keyLoad();
+  TileLoad query = tiled.queryLoad(), key = tiled.keyLoad();
   for (auto [load, index] :
        {std::pair(query, query.getBatch()), std::pair(query, query.getHead()),
         std::pair(query, query.getRow()), std::pair(key, key.getBatch()),
         std::pair(key, key.getHead())})
     if (index && failed(lowerable(index, load.getOperation(), gridBound)))
       return failure();
-  if (LoadVarlenTileOp varlen = plan.varlen()) {
+  if (LoadVarlenTileOp varlen = tiled.varlen()) {
     SequenceTileOp tile = getSequenceTile(forall);
     if (failed(lowerable(tile.getTile(), tile, gridBound)) ||
         failed(lowerable(varlen.getBegin(), varlen)) ||
         failed(lowerable(varlen.getEnd(), varlen)) ||
-        failed(lowerable(plan.keyLoad().getVarlen().getBegin(),
-                         plan.keyLoad().getOperation())))
+        failed(lowerable(tiled.keyLoad().getVarlen().getBegin(),
+                         tiled.keyLoad().getOperation())))
       return failure();
   }
-  if (scf::IfOp prologue = plan.kvPrologue()) {
-    for (Value bound : getUnrotatedBounds(plan))
+  if (scf::IfOp prologue = tiled.kvPrologue()) {
+    for (Value bound : getUnrotatedBounds(tiled))
       if (failed(lowerable(bound, prologue)))
         return failure();
     for (auto mask : prologue.thenBlock()->getOps<MaskOp>())
@@ -808,8 +809,8 @@ LogicalResult KernelPlanReader::verifyIndices() {
 // count, attn-tile's min(Nq - row, block_m) of the store's row (varlen:
 // max(min(length - row, block_m), 0), the store's row being the sequence's
 // first plus that row).
-LogicalResult KernelPlanReader::verifyStores() {
-  TileLoad query = plan.queryLoad();
+LogicalResult TiledAttentionVerifier::verifyStores() {
+  TileLoad query = tiled.queryLoad();
   LoadVarlenTileOp varlen = query.getVarlen();
   // Whether `rows` is min(length - row, block_m), either way round.
   auto isRowsBelow = [&](Value rows, Value row,
@@ -821,7 +822,7 @@ LogicalResult KernelPlanReader::verifyStores() {
                                    std::pair(min.getRhs(), min.getLhs())}) {
       auto sub = left.getDefiningOp<arith::SubIOp>();
       if (sub && isLength(sub.getLhs()) && sub.getRhs() == row &&
-          isConstantIntValue(blockRows, plan.blockM()))
+          isConstantIntValue(blockRows, tiled.blockM()))
         return true;
     }
     return false;
@@ -853,7 +854,7 @@ LogicalResult KernelPlanReader::verifyStores() {
              auto dim = length.getDefiningOp<tensor::DimOp>();
              return dim && dim.getSource() == query.getSource() &&
                     dim.getConstantIndex() ==
-                        int64_t(physicalDim(2, plan.layout()));
+                        int64_t(physicalDim(2, tiled.layout()));
            });
   };
   for (Operation &op : forall.getTerminator().getYieldingOps()) {
@@ -863,7 +864,7 @@ LogicalResult KernelPlanReader::verifyStores() {
     };
     bool isOutput = finalizeResultOf(store.getSource()) == 0u;
     // O is 4-D, the LSE 3-D; a split's partials have the split in front.
-    int64_t rank = (isOutput ? 4 : 3) + (plan.kvSplit() ? 1 : 0);
+    int64_t rank = (isOutput ? 4 : 3) + (tiled.kvSplit() ? 1 : 0);
     if (store.getDestType().getRank() != rank)
       return fail("must write " + Twine(isOutput ? "O" : "the LSE") +
                   " into a " + Twine(rank) + "-D tensor, got " +
@@ -877,20 +878,20 @@ LogicalResult KernelPlanReader::verifyStores() {
       if (failed(lowerable(index, store)))
         return failure();
     // O is in Q's layout; the LSE and the split partials are [B, H, Nq].
-    unsigned first = plan.kvSplit() ? 1 : 0;
+    unsigned first = tiled.kvSplit() ? 1 : 0;
     unsigned rowDim =
         first +
-        (isOutput && !plan.kvSplit() ? physicalDim(2, plan.layout()) : 2);
+        (isOutput && !tiled.kvSplit() ? physicalDim(2, tiled.layout()) : 2);
     if (isOutput && !isConstantIntValue(store.getMixedOffsets().back(), 0))
       return fail("must write O from its first column");
-    if (isOutput && store.getStaticSizes().back() != plan.valueHeadDim())
-      return fail("must write all " + Twine(plan.valueHeadDim()) +
+    if (isOutput && store.getStaticSizes().back() != tiled.valueHeadDim())
+      return fail("must write all " + Twine(tiled.valueHeadDim()) +
                   " columns of O");
     // The tile's rows go along Nq, in one batch and head (and split).
     auto slice = store.getSource().getDefiningOp<tensor::ExtractSliceOp>();
     OpFoldResult tileRows =
         slice ? slice.getMixedSizes().front()
-              : OpFoldResult(Builder(store).getIndexAttr(plan.blockM()));
+              : OpFoldResult(Builder(store).getIndexAttr(tiled.blockM()));
     for (auto [dim, size] : llvm::enumerate(store.getMixedSizes())) {
       bool isColumns = isOutput && int64_t(dim) + 1 == rank;
       if (dim == rowDim ? !isEqualConstantIntOrValue(size, tileRows)
@@ -926,7 +927,7 @@ LogicalResult KernelPlanReader::verifyStores() {
   return success();
 }
 
-LogicalResult KernelPlanReader::readScale() {
+LogicalResult TiledAttentionVerifier::verifyScale() {
   // The scale values come from constants and at most one f32 argument of
   // the function (attn-generalize-scale), which the kernel takes at launch.
   auto func = forall->getParentOfType<FunctionOpInterface>();
@@ -949,8 +950,8 @@ LogicalResult KernelPlanReader::readScale() {
   return success();
 }
 
-LogicalResult KernelPlanReader::verifyProducerBounds() {
-  if (scf::ForOp producer = plan.producerLoop();
+LogicalResult TiledAttentionVerifier::verifyProducerBounds() {
+  if (scf::ForOp producer = tiled.producerLoop();
       producer && (failed(lowerable(producer.getLowerBound(), producer)) ||
                    failed(lowerable(producer.getUpperBound(), producer))))
     return failure();
@@ -958,18 +959,18 @@ LogicalResult KernelPlanReader::verifyProducerBounds() {
   return success();
 }
 
-LogicalResult KernelPlanReader::verifyTileShape() {
+LogicalResult TiledAttentionVerifier::verifyTileShape() {
   // One CTA row per query head on the grid's y dimension.
-  if (plan.headsQ() > 65535)
-    return fail("heads_q = " + Twine(plan.headsQ()) +
+  if (tiled.headsQ() > 65535)
+    return fail("heads_q = " + Twine(tiled.headsQ()) +
                 " exceeds the 65535 query heads a grid's y dimension holds");
-  Type el = plan.elementType();
+  Type el = tiled.elementType();
   if (!el.isBF16() && !el.isF16())
     return fail(Twine("element type must be bf16 or f16 for wgmma, got ") +
                 (el.isF32() ? "f32" : "another type"));
   for (auto [what, dim] :
-       {std::pair<StringRef, int64_t>{"head dim", plan.headDim()},
-        {"value head dim", plan.valueHeadDim()}})
+       {std::pair<StringRef, int64_t>{"head dim", tiled.headDim()},
+        {"value head dim", tiled.valueHeadDim()}})
     if (dim % 8 != 0 || dim < 32 || dim > 256)
       return fail(what +
                   " must be a multiple of 8 from 32 to 256 (wgmma n and "
@@ -979,40 +980,40 @@ LogicalResult KernelPlanReader::verifyTileShape() {
   // The combine kernel merges the tile's partials into O of the
   // attention's element type (the manifest's dtype, and what the tile
   // writes itself at one split).
-  if (plan.kvSplit()) {
+  if (tiled.kvSplit()) {
     CombineSplitsOp combine = getSplitCombine(forall);
-    hopper::CombineShape shape = plan.combineShape();
-    if (shape.elementType != el || shape.heads != plan.headsQ() ||
-        shape.valueHeadDim != plan.valueHeadDim())
+    hopper::CombineShape shape = tiled.combineShape();
+    if (shape.elementType != el || shape.heads != tiled.headsQ() ||
+        shape.valueHeadDim != tiled.valueHeadDim())
       return combine.emitError("convert-attn-to-nvvm: attn.combine_splits "
                                "must merge the split tile's rows into O of "
                                "the attention's element type (")
-             << el << ", " << plan.headsQ() << " heads, value head dim "
-             << plan.valueHeadDim() << "), got " << shape.elementType << ", "
+             << el << ", " << tiled.headsQ() << " heads, value head dim "
+             << tiled.valueHeadDim() << "), got " << shape.elementType << ", "
              << shape.heads << " heads, value head dim " << shape.valueHeadDim;
   }
 
   constexpr int64_t kRows = WgmmaAccumulatorAttr::kRowsPerWarpgroup;
   if (specialized &&
-      int64_t(specialized.getConsumerWarpgroups()) * kRows != plan.blockM())
+      int64_t(specialized.getConsumerWarpgroups()) * kRows != tiled.blockM())
     return specialized.emitError("convert-attn-to-nvvm: consumers(")
            << specialized.getConsumerWarpgroups()
-           << ") must be block_m / 64 = " << plan.blockM() / kRows
+           << ") must be block_m / 64 = " << tiled.blockM() / kRows
            << ": each consumer warpgroup computes 64 query rows (one "
               "wgmma m64 tile)";
   // O is the attention's output in Q's element type, or a split's f32
   // partial (which the combine rounds).
-  Type output = plan.finalize().getOutput().getType().getElementType();
-  Type expected = plan.kvSplit() ? Float32Type::get(el.getContext()) : el;
+  Type output = tiled.finalize().getOutput().getType().getElementType();
+  Type expected = tiled.kvSplit() ? Float32Type::get(el.getContext()) : el;
   if (output != expected)
-    return plan.finalize().emitError("convert-attn-to-nvvm: attn.finalize's "
-                                     "output must be ")
+    return tiled.finalize().emitError("convert-attn-to-nvvm: attn.finalize's "
+                                      "output must be ")
            << expected
-           << (plan.kvSplit() ? " (a split tile's partial O)"
-                              : " (Q's element type)")
+           << (tiled.kvSplit() ? " (a split tile's partial O)"
+                               : " (Q's element type)")
            << ", got " << output;
   // wgmma multiplies tiles of one element type.
-  for (TileLoad load : {plan.keyLoad(), plan.valueLoad()})
+  for (TileLoad load : {tiled.keyLoad(), tiled.valueLoad()})
     if (load.getTile().getType().getElementType() != el)
       return load.getOperation()->emitError(
                  "convert-attn-to-nvvm: K and V tiles must have Q's element "
@@ -1020,13 +1021,13 @@ LogicalResult KernelPlanReader::verifyTileShape() {
              << el << ", got " << load.getTile().getType().getElementType();
   // Where each tile value lives, as attn-assign-layouts recorded it (the
   // accumulator layout's warpgroups are block_m / 64: its verifier).
-  if (failed(readTileLayouts(plan, kvLoops)))
+  if (failed(verifyTileLayouts(tiled, kvLoops)))
     return failure();
 
   return success();
 }
 
-LogicalResult KernelPlanReader::readSharedMemory() {
+LogicalResult TiledAttentionVerifier::verifySharedMemory() {
   // Shared memory as attn-allocate-shared-memory laid it out; whether P
   // goes through it follows.
   auto smem = forall->getAttrOfType<SharedMemoryAttr>(
@@ -1046,23 +1047,23 @@ LogicalResult KernelPlanReader::readSharedMemory() {
                   loweredSharedTileRule());
   }
   if (std::optional<int64_t> splits =
-          plan.kvSplit() ? plan.fixedKvSplits() : std::nullopt;
+          tiled.kvSplit() ? tiled.fixedKvSplits() : std::nullopt;
       splits && (*splits < 2 || *splits > 65535))
     return fail("a compiled-in kv split count must be in [2, 65535] (grid "
                 "z is batch x splits), got " +
                 Twine(*splits));
-  if (plan.softwarePipelined() && !plan.probsInRegisters())
+  if (tiled.softwarePipelined() && !tiled.probsInRegisters())
     return fail("the intra-warpgroup overlap (attn.stage = 1) needs P in "
                 "registers, but #attn.shared_memory has a P buffer");
   // The attribute's verifier checked alignment and overlaps (and that O
   // staged over Q fits Q's buffer); the buffers must also hold this tile.
-  SharedMemoryLayout needed({plan.blockM(), plan.blockN()}, plan.headDim(),
-                            plan.valueHeadDim(),
-                            {plan.queryAtoms(), plan.keyAtoms(),
-                             plan.valueAtoms(), plan.probsAtoms()},
-                            smem.getStages(), plan.probsInRegisters());
+  SharedMemoryLayout needed({tiled.blockM(), tiled.blockN()}, tiled.headDim(),
+                            tiled.valueHeadDim(),
+                            {tiled.queryAtoms(), tiled.keyAtoms(),
+                             tiled.valueAtoms(), tiled.probsAtoms()},
+                            smem.getStages(), tiled.probsInRegisters());
   int64_t neededQueryBytes =
-      plan.queryAtoms().tileBytes(plan.blockM(), plan.headDim());
+      tiled.queryAtoms().tileBytes(tiled.blockM(), tiled.headDim());
   if (smem.getQueryBytes() < neededQueryBytes ||
       smem.getOutputBytes() < needed.outputBytes ||
       smem.getKeyStageBytes() < needed.keyStageBytes ||
@@ -1086,60 +1087,61 @@ LogicalResult KernelPlanReader::readSharedMemory() {
     return true;
   };
   if (static_cast<int64_t>(smem.getWarpgroupBarriers().size()) !=
-          plan.consumerWarpgroups() ||
+          tiled.consumerWarpgroups() ||
       !consecutive(smem.getWarpgroupBarriers()))
     return fail("#attn.shared_memory's warpgroup_barriers must hold one id "
                 "per consumer warpgroup (" +
-                Twine(plan.consumerWarpgroups()) + "), consecutive");
-  if (plan.pingPong() != !smem.getTurnBarriers().empty())
-    return fail(plan.pingPong() ? "the kv loops take ping-pong turns but "
-                                  "#attn.shared_memory has no turn_barriers"
-                                : "#attn.shared_memory has turn_barriers but "
-                                  "the kv loops take no ping-pong turns");
-  if (plan.pingPong() && (static_cast<int64_t>(smem.getTurnBarriers().size()) !=
-                              plan.consumerWarpgroups() ||
-                          !consecutive(smem.getTurnBarriers())))
+                Twine(tiled.consumerWarpgroups()) + "), consecutive");
+  if (tiled.pingPong() != !smem.getTurnBarriers().empty())
+    return fail(tiled.pingPong() ? "the kv loops take ping-pong turns but "
+                                   "#attn.shared_memory has no turn_barriers"
+                                 : "#attn.shared_memory has turn_barriers but "
+                                   "the kv loops take no ping-pong turns");
+  if (tiled.pingPong() &&
+      (static_cast<int64_t>(smem.getTurnBarriers().size()) !=
+           tiled.consumerWarpgroups() ||
+       !consecutive(smem.getTurnBarriers())))
     return fail("#attn.shared_memory's turn_barriers must hold one id per "
                 "consumer warpgroup (" +
-                Twine(plan.consumerWarpgroups()) + "), consecutive");
+                Twine(tiled.consumerWarpgroups()) + "), consecutive");
   return success();
 }
 
-LogicalResult KernelPlanReader::verifyPacking() {
+LogicalResult TiledAttentionVerifier::verifyPacking() {
   // A packed Q (attn-pack-gqa) holds the query heads of one kv head as
   // rows: the runtime's view of the caller's Q is the argument's packing,
   // the tile's masks and ranges the attention's (attn.finalize repeats it),
   // each kv head has one packed head, and every mask places a row at its
   // query position (packed_rows).
-  int64_t tilePacking = plan.finalize().getPackedQueryHeads().value_or(1);
-  if (tilePacking != plan.packedQueryHeads())
+  int64_t tilePacking = tiled.finalize().getPackedQueryHeads().value_or(1);
+  if (tilePacking != tiled.packedQueryHeads())
     return fail("the tile's rows are " +
                 (tilePacking > 1 ? Twine(tilePacking) + " packed query heads"
                                  : Twine("one query head's")) +
                 " (attn.finalize's packed_query_heads), but Q " +
-                (plan.packedQueryHeads() > 1
-                     ? "packs " + Twine(plan.packedQueryHeads())
+                (tiled.packedQueryHeads() > 1
+                     ? "packs " + Twine(tiled.packedQueryHeads())
                      : Twine("is not a packed argument")) +
                 " (attn.packed_query_heads, which the runtime's view "
                 "follows); attn-pack-gqa sets both");
-  if (plan.packedQueryHeads() > 1) {
-    if (plan.headsQ() != plan.headsKV())
+  if (tiled.packedQueryHeads() > 1) {
+    if (tiled.headsQ() != tiled.headsKV())
       return fail(
-          "Q has attn.packed_query_heads = " + Twine(plan.packedQueryHeads()) +
+          "Q has attn.packed_query_heads = " + Twine(tiled.packedQueryHeads()) +
           ", but only an attention with as many (packed) query heads as kv "
           "heads computes a packed problem (attn-pack-gqa)");
     for (const KvLoop &kv : kvLoops)
       if (MaskOp mask = kv.mask(); mask && !mask.getPackedRows())
         return mask.emitError("convert-attn-to-nvvm: Q has "
                               "attn.packed_query_heads = ")
-               << plan.packedQueryHeads()
+               << tiled.packedQueryHeads()
                << ", so this mask must take its rows as packed query heads "
                   "(packed_rows)";
   }
   return success();
 }
 
-FailureOr<KernelPlan> KernelPlanReader::read() {
+LogicalResult TiledAttentionVerifier::verify() {
   forall.getBody()->walk([&](Operation *op) {
     if (auto f = dyn_cast<FinalizeOp>(op))
       finalize = f;
@@ -1148,140 +1150,18 @@ FailureOr<KernelPlan> KernelPlanReader::read() {
     else if (auto ws = dyn_cast<WarpSpecializeOp>(op))
       specialized = ws;
   });
-  if (failed(readGrid()) || failed(readProducer()) ||
-      failed(readConsumerLoops()) || failed(readKvLoadsAndScales()) ||
+  if (failed(verifyGrid()) || failed(verifyProducer()) ||
+      failed(verifyConsumerLoops()) || failed(verifyKvLoadsAndScales()) ||
       failed(verifyIndices()) || failed(verifyStores()) ||
-      failed(readScale()) || failed(verifyProducerBounds()) ||
-      failed(verifyTileShape()) || failed(readSharedMemory()) ||
+      failed(verifyScale()) || failed(verifyProducerBounds()) ||
+      failed(verifyTileShape()) || failed(verifySharedMemory()) ||
       failed(verifyPacking()))
     return failure();
-  if (plan.warpSpecialize() && failed(verifyProducerLoop(plan)))
+  if (tiled.warpSpecialize() && failed(verifyProducerLoop(tiled)))
     return failure();
-  if (failed(verifyTurnProtocol(*plan.finalize()->getBlock())))
-    return failure();
-  return plan;
+  return verifyTurnProtocol(*tiled.finalize()->getBlock());
 }
 
-SmallVector<scf::ForOp> KernelPlan::kvLoops() const {
-  WarpSpecializeOp specialized = warpSpecialization();
-  Region &region = specialized ? specialized.getConsumer() : forall.getRegion();
-  SmallVector<scf::ForOp> loops;
-  for (auto loop : region.front().getOps<scf::ForOp>())
-    if (loop.walk([](QKOp) { return WalkResult::interrupt(); })
-            .wasInterrupted())
-      loops.push_back(loop);
-  return loops;
-}
-
-TileLoad KernelPlan::queryLoad() const {
-  TileLoad query;
-  forall.getBody()->walk([&](QKOp qk) {
-    query = TileLoad::of(qk.getQuery());
-    return query ? WalkResult::interrupt() : WalkResult::advance();
-  });
-  return query;
-}
-
-TileLoad KernelPlan::kvTileLoad(Value tile, bool isKey) const {
-  if (TileLoad load = TileLoad::of(tile))
-    return load;
-  TileLoad pushed;
-  OpResult popped = RingPopOp::ofTile(tile);
-  WarpSpecializeOp specialized = warpSpecialization();
-  if (popped && specialized && popped.getResultNumber() == (isKey ? 0u : 1u))
-    specialized.getProducer().walk([&](RingPushOp push) {
-      pushed = TileLoad::of(isKey ? push.getKey() : push.getValue());
-    });
-  return pushed;
-}
-
-TileLoad KernelPlan::keyLoad() const {
-  TileLoad key;
-  forall.getBody()->walk(
-      [&](QKOp qk) { key = kvTileLoad(qk.getKey(), /*isKey=*/true); });
-  return key;
-}
-
-TileLoad KernelPlan::valueLoad() const {
-  TileLoad value;
-  forall.getBody()->walk(
-      [&](PVOp pv) { value = kvTileLoad(pv.getValue(), /*isKey=*/false); });
-  return value;
-}
-
-FinalizeOp KernelPlan::finalize() const {
-  FinalizeOp finalize;
-  forall.getBody()->walk([&](FinalizeOp op) { finalize = op; });
-  return finalize;
-}
-
-WarpSpecializeOp KernelPlan::warpSpecialization() const {
-  WarpSpecializeOp specialized;
-  forall.getBody()->walk([&](WarpSpecializeOp op) { specialized = op; });
-  return specialized;
-}
-
-scf::ForOp KernelPlan::producerLoop() const {
-  scf::ForOp producer;
-  if (WarpSpecializeOp specialized = warpSpecialization())
-    specialized.getProducer().walk([&](scf::ForOp loop) {
-      if (!loop.getOps<RingPushOp>().empty())
-        producer = loop;
-    });
-  return producer;
-}
-
-bool KernelPlan::hasLse() const {
-  if (kvSplit())
-    return combineShape().writesLse;
-  return llvm::range_size(forall.getTerminator().getYieldingOps()) == 2;
-}
-
-unsigned KernelPlan::mappedIv(gpu::MappingId block) const {
-  // The first three entries hold x, y and z once each (readGrid).
-  ArrayRef<Attribute> mapping = forall.getMappingAttr().getValue();
-  auto *it = llvm::find_if(mapping.take_front(3), [&](Attribute attr) {
-    return cast<gpu::GPUBlockMappingAttr>(attr).getBlock() == block;
-  });
-  return it - mapping.begin();
-}
-
-bool KernelPlan::signalsDependents() const {
-  return forall.getBody()
-      ->walk([](LaunchDependentsOp) { return WalkResult::interrupt(); })
-      .wasInterrupted();
-}
-
-Layout KernelPlan::layout() const {
-  if (LoadVarlenTileOp varlen = queryLoad().getVarlen())
-    return varlen.getLayout();
-  return cast<LoadTileOp>(queryLoad().getOperation()).getLayout();
-}
-
-int64_t KernelPlan::headsQ() const {
-  auto shape =
-      cast<RankedTensorType>(queryLoad().getSource().getType()).getShape();
-  return toLogicalBHSD(shape, layout())[1];
-}
-
-int64_t KernelPlan::headsKV() const {
-  auto shape =
-      cast<RankedTensorType>(keyLoad().getSource().getType()).getShape();
-  // A page pool is [pages, page_size, heads, D] whatever the layout.
-  return keyLoad().getPaged() ? shape[2] : toLogicalBHSD(shape, layout())[1];
-}
-
-int64_t KernelPlan::packedQueryHeads() const {
-  auto arg = dyn_cast<BlockArgument>(queryLoad().getSource());
-  auto func = arg ? dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp())
-                  : FunctionOpInterface();
-  IntegerAttr group =
-      func ? func.getArgAttrOfType<IntegerAttr>(
-                 arg.getArgNumber(), AttnDialect::getPackedQueryHeadsAttrName())
-           : IntegerAttr();
-  return group ? group.getInt() : 1;
-}
-
-FailureOr<KernelPlan> mlir::attn::readKernelPlan(scf::ForallOp forall) {
-  return KernelPlanReader(forall).read();
+LogicalResult mlir::attn::verifyTiledAttention(scf::ForallOp forall) {
+  return TiledAttentionVerifier(forall).verify();
 }

@@ -1,22 +1,24 @@
-//===- KernelPlan.h - what the Hopper kernel lowers -------------*- C++ -*-===//
+//===- TiledAttention.h - the tile IR a Hopper kernel lowers ----*- C++ -*-===//
 //
 // Part of the attnc project, under the Apache License v2.0 with LLVM
 // Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 //
-// What convert-attn-to-nvvm finds in the fused (and mask-split) tile IR
-// before it builds a kernel, once the plan reader checked that it can lower
-// it: the ops the kernel lowers or reads (the forall, the Q, K and V loads,
-// the kv loops in order, attn.finalize, the producer's loop, the rotated
-// loops' prologue and epilogue), the scale values and the kernel arguments
-// they stand for. Tile sizes, head dims, element type, heads and layouts are
-// read off those ops' types where they are used, not copied.
+// convert-attn-to-nvvm lowers the fused (and mask-split) tile IR of one
+// attention, tiled in an scf.forall, to a kernel. verifyTiledAttention
+// checks that the kernel can lower it, with a diagnostic naming the op and
+// the rule where it cannot. TiledAttention is a view of the verified tile:
+// its one member is the forall, and every fact the kernel and its ABI read
+// (the Q, K and V loads, the kv loops, attn.finalize, the producer's loop,
+// the rotated loops' prologue and epilogue, the inputs of a paged, varlen
+// or split tile, tile sizes, head dims, element type, heads and layouts) is
+// found in the IR where it is read, not copied out of it.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef ATTNC_LIB_CONVERSION_ATTNTONVVM_KERNELPLAN_H
-#define ATTNC_LIB_CONVERSION_ATTNTONVVM_KERNELPLAN_H
+#ifndef ATTNC_LIB_CONVERSION_ATTNTONVVM_TILEDATTENTION_H
+#define ATTNC_LIB_CONVERSION_ATTNTONVVM_TILEDATTENTION_H
 
 #include "CombineKernel.h"
 #include "KvLoops.h"
@@ -30,8 +32,8 @@
 
 namespace mlir::attn {
 
-// Queries of the tile IR that the plan reader and the kernel share
-// (KernelPlanInputs.cpp).
+// Queries of the tile IR that verifyTiledAttention and the kernel share
+// (TiledAttentionInputs.cpp).
 
 /// The split-KV tiling forall whose partials `combine` merges (through the
 /// tensor.cast canonicalization leaves after a static split count), if any.
@@ -50,7 +52,9 @@ BlockArgument getElementArgument(Value index);
 /// The tile's attn.sequence_tile (a varlen tile's scheduler), if any.
 SequenceTileOp getSequenceTile(scf::ForallOp tile);
 
-struct KernelPlan {
+/// A view of the tile IR of one attention that verifyTiledAttention
+/// accepted: the tiling forall, and queries of its ops.
+struct TiledAttention {
   /// The tile sizes and element type, read off the tile types: Q's tile is
   /// block_m x D (bf16 or f16), V's block_n x Dv.
   RankedTensorType queryTileType() const {
@@ -76,15 +80,13 @@ struct KernelPlan {
   /// LSE (the forall's second store), or a split tile's combine returns it.
   bool hasLse() const;
 
-  // The tile IR the kernel lowers; it lives until the pass erases the
-  // function, after the kernel is built. Op handles are mutable: their
-  // accessors are not const.
   /// The tiling forall: (batch, query head, query block), and a split
-  /// tile's kv split.
+  /// tile's kv split. It lives until the pass erases the function, after the
+  /// kernel is built (mutable: op accessors are not const).
   mutable scf::ForallOp forall;
   /// The positions of the forall's induction variables that its mapping
   /// puts on #gpu.block<z> (batch), <y> (query head) and <x> (query block)
-  /// (the plan reader checked that it holds each once).
+  /// (verifyTiledAttention checked that it holds each once).
   unsigned batchIv() const { return mappedIv(gpu::MappingId::DimZ); }
   unsigned headIv() const { return mappedIv(gpu::MappingId::DimY); }
   unsigned queryBlockIv() const { return mappedIv(gpu::MappingId::DimX); }
@@ -134,12 +136,12 @@ struct KernelPlan {
     return paged() ? std::min(paged().getPageSize(), blockN()) : blockN();
   }
   /// The Q tile's load (its row is the tile's first query row): the load of
-  /// the first attn.qk's query that is one (the plan reader checked that
+  /// the first attn.qk's query that is one (verifyTiledAttention checked that
   /// every attn.qk reads it).
   TileLoad queryLoad() const;
   /// The last attn.qk's K load (its head is the kv head of the query head:
-  /// GQA) and the last attn.pv's V load; the plan reader checked that every
-  /// kv loop loads K and V as the first does, at its own block.
+  /// GQA) and the last attn.pv's V load; verifyTiledAttention checked that
+  /// every kv loop loads K and V as the first does, at its own block.
   TileLoad keyLoad() const;
   TileLoad valueLoad() const;
   /// The load of a kv step's K or V `tile`: its attn.load_tile (or paged or
@@ -151,7 +153,7 @@ struct KernelPlan {
   FinalizeOp finalize() const;
   /// The consumer's kv loops in order (the tile's own without a producer):
   /// the scf.for ops at the top of its region that hold an attn.qk, which
-  /// the plan reader read and checked (readKvLoops).
+  /// verifyTiledAttention read and checked (readKvLoops).
   SmallVector<scf::ForOp> kvLoops() const;
   /// The producer region's kv loop (the scf.for that holds its
   /// attn.ring_push), with warp specialization; null without.
@@ -192,7 +194,7 @@ struct KernelPlan {
   /// those of their types (attn-assign-layouts; O goes out through
   /// #attn.shared_memory's output buffer, in Q's layout); P, when it goes
   /// through shared memory, #attn.shared_memory's probs_layout
-  /// (attn-allocate-shared-memory). The plan reader checked that each tile
+  /// (attn-allocate-shared-memory). verifyTiledAttention checked that each tile
   /// has one.
   SwizzledAtoms queryAtoms() const { return atomsOf(queryLoad().getTile()); }
   SwizzledAtoms keyAtoms() const { return atomsOf(keyLoad().getTile()); }
@@ -212,7 +214,7 @@ struct KernelPlan {
     return *kvLoops().front().getBody()->getOps<QKOp>().begin();
   }
   /// The consumer warpgroups, one per 64 query rows: those of the S, P and
-  /// O tiles' #attn.wgmma_accumulator (the plan reader checked that the
+  /// O tiles' #attn.wgmma_accumulator (verifyTiledAttention checked that the
   /// tiles and attn.warp_specialize's consumers agree).
   int64_t consumerWarpgroups() const {
     auto scores =
@@ -233,12 +235,12 @@ struct KernelPlan {
   }
   /// The two consumer warpgroups take turns issuing their GEMMs (FA3's
   /// ping-pong): the kv loops hold attn.wait_turn / attn.pass_turn (every
-  /// loop or none: the plan reader's).
+  /// loop or none: verifyTiledAttention's).
   bool pingPong() const {
     return !kvLoops().front().getBody()->getOps<WaitTurnOp>().empty();
   }
   /// Buffers, mbarriers and the K/V ring's stages: the forall's
-  /// #attn.shared_memory, which the kernel uses as it is (the plan reader
+  /// #attn.shared_memory, which the kernel uses as it is (verifyTiledAttention
   /// checked it).
   SharedMemoryAttr sharedMemory() const {
     return forall->getAttrOfType<SharedMemoryAttr>(
@@ -262,39 +264,39 @@ struct KernelPlan {
   }
 };
 
-/// Reads the plan of the attention tiled in `forall`, or emits a diagnostic
-/// naming what the GPU lowering does not support.
-FailureOr<KernelPlan> readKernelPlan(scf::ForallOp forall);
+/// Checks that the kernel can lower the attention tiled in `forall`, or
+/// emits a diagnostic naming the op and the rule it breaks.
+LogicalResult verifyTiledAttention(scf::ForallOp forall);
 
-// Parts of readKernelPlan, each checking one aspect of the tile (whose
-// loads, loops and forall `plan` holds already) or reading it into `plan`,
-// or emitting a diagnostic.
+// Parts of verifyTiledAttention, each checking one aspect of the tile (whose
+// loads and loops the earlier parts checked) or emitting a diagnostic.
 
 /// That a paged tile reads its page pools, block table and cache lengths
-/// as the kernel does (KernelPlanInputs.cpp).
-LogicalResult verifyPagedKv(const KernelPlan &plan);
+/// as the kernel does (TiledAttentionInputs.cpp).
+LogicalResult verifyPagedKv(const TiledAttention &tiled);
 /// That a varlen tile reads its offsets and schedules its tiles as the
 /// kernel does.
-LogicalResult verifyVarlen(const KernelPlan &plan);
+LogicalResult verifyVarlen(const TiledAttention &tiled);
 /// That a split-KV tile's partials go to one attn.combine_splits and its
 /// split count is one the kernel takes.
-LogicalResult verifyKvSplit(const KernelPlan &plan);
+LogicalResult verifyKvSplit(const TiledAttention &tiled);
 /// That the tile reads each input from the function argument at its role's
 /// position (getKernelInputOrder).
-LogicalResult verifyArgumentOrder(const KernelPlan &plan);
+LogicalResult verifyArgumentOrder(const TiledAttention &tiled);
 /// That the tile's attn.launch_dependents, if any, is one, in `tile`: the
-/// consumer region or the forall's (KernelPlanSchedule.cpp).
-LogicalResult verifyLaunchDependents(const KernelPlan &plan, Region &tile);
+/// consumer region or the forall's (TiledAttentionSchedule.cpp).
+LogicalResult verifyLaunchDependents(const TiledAttention &tiled, Region &tile);
 /// That rotated kv loops `loops` (attn-pipeline-kv-loops) have the prologue
-/// and epilogue the kernel lowers (KernelPlan::kvPrologue, kvEpilogue).
-LogicalResult verifyKvPipeline(const KernelPlan &plan, ArrayRef<KvLoop> loops);
+/// and epilogue the kernel lowers (TiledAttention::kvPrologue, kvEpilogue).
+LogicalResult verifyKvPipeline(const TiledAttention &tiled,
+                               ArrayRef<KvLoop> loops);
 /// The bounds of rotated kv loops before the rotation: `begin`, and each
 /// loop's `ub` of its upper bound `max(ub, begin + 1)`
 /// (verifyKvPipeline checked that form).
-SmallVector<Value> getUnrotatedBounds(const KernelPlan &plan);
+SmallVector<Value> getUnrotatedBounds(const TiledAttention &tiled);
 /// That the producer's kv loop streams the blocks the consumers pop.
-LogicalResult verifyProducerLoop(const KernelPlan &plan);
+LogicalResult verifyProducerLoop(const TiledAttention &tiled);
 
 } // namespace mlir::attn
 
-#endif // ATTNC_LIB_CONVERSION_ATTNTONVVM_KERNELPLAN_H
+#endif // ATTNC_LIB_CONVERSION_ATTNTONVVM_TILEDATTENTION_H

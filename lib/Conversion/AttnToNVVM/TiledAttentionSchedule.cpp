@@ -1,17 +1,18 @@
-//===- KernelPlanSchedule.cpp - a kernel's schedule in the tile IR --------===//
+//===- TiledAttentionSchedule.cpp - a kernel's schedule in the tile IR
+//--------===//
 //
 // Part of the attnc project, under the Apache License v2.0 with LLVM
 // Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 //
-// The parts of readKernelPlan that read the schedule the passes wrote: where
-// the tile signals its dependents, the rotated kv loops' prologue and
+// The parts of verifyTiledAttention that read the schedule the passes wrote:
+// where the tile signals its dependents, the rotated kv loops' prologue and
 // epilogue, and the producer's kv loop.
 //
 //===----------------------------------------------------------------------===//
 
-#include "KernelPlan.h"
+#include "TiledAttention.h"
 
 #include "mlir/Dialect/UB/IR/UBOps.h"
 #include "mlir/IR/IRMapping.h"
@@ -23,10 +24,10 @@ using namespace mlir::attn;
 /// The tile's attn.launch_dependents (its verifier keeps it at the top level
 /// of a tile): in the consumer region where there is one, where the kernel
 /// lowers it as it stands among the tile's kv loops and attn.finalize.
-LogicalResult mlir::attn::verifyLaunchDependents(const KernelPlan &plan,
+LogicalResult mlir::attn::verifyLaunchDependents(const TiledAttention &tiled,
                                                  Region &tile) {
   // One beside an attn.warp_specialize would run in no role.
-  WalkResult outside = plan.forall.getBody()->walk([&](LaunchDependentsOp op) {
+  WalkResult outside = tiled.forall.getBody()->walk([&](LaunchDependentsOp op) {
     if (op->getParentRegion() == &tile)
       return WalkResult::advance();
     op.emitError("convert-attn-to-nvvm: attn.launch_dependents must sit in "
@@ -128,22 +129,22 @@ static arith::CmpIOp rangeTest(scf::IfOp prologue) {
              : arith::CmpIOp();
 }
 
-Value KernelPlan::kvBegin() const {
+Value TiledAttention::kvBegin() const {
   if (scf::IfOp prologue = kvPrologue())
     return rangeTest(prologue).getLhs();
   return kvLoops().front().getLowerBound();
 }
 
-Value KernelPlan::kvEnd() const {
+Value TiledAttention::kvEnd() const {
   if (scf::IfOp prologue = kvPrologue())
     return rangeTest(prologue).getRhs();
   return kvLoops().back().getUpperBound();
 }
 
-SmallVector<Value> mlir::attn::getUnrotatedBounds(const KernelPlan &plan) {
-  Value begin = plan.kvBegin();
+SmallVector<Value> mlir::attn::getUnrotatedBounds(const TiledAttention &tiled) {
+  Value begin = tiled.kvBegin();
   SmallVector<Value> bounds = {begin};
-  for (scf::ForOp loop : plan.kvLoops())
+  for (scf::ForOp loop : tiled.kvLoops())
     bounds.push_back(unrotatedBound(loop.getUpperBound(), begin));
   return bounds;
 }
@@ -152,11 +153,11 @@ SmallVector<Value> mlir::attn::getUnrotatedBounds(const KernelPlan &plan) {
 /// (attn-pipeline-kv-loops) op by op like the loops' steps: the prologue is
 /// stage 0 of block `begin`, the epilogue stage 1 of the last block, both
 /// run where `begin < end`.
-LogicalResult mlir::attn::verifyKvPipeline(const KernelPlan &plan,
+LogicalResult mlir::attn::verifyKvPipeline(const TiledAttention &tiled,
                                            ArrayRef<KvLoop> kvLoops) {
   scf::ForOp first = kvLoops.front().loop;
   scf::ForOp last = kvLoops.back().loop;
-  FinalizeOp finalize = plan.finalize();
+  FinalizeOp finalize = tiled.finalize();
   auto fail = [](Operation *at, const Twine &why) {
     return at->emitError("convert-attn-to-nvvm: ") << why;
   };
@@ -272,9 +273,9 @@ LogicalResult mlir::attn::verifyKvPipeline(const KernelPlan &plan,
 /// constant). A producer that pushed other blocks, or a
 /// different number of them, would leave the consumers or itself waiting
 /// forever.
-LogicalResult mlir::attn::verifyProducerLoop(const KernelPlan &plan) {
-  scf::ForOp loop = plan.producerLoop();
-  Region &producer = plan.warpSpecialization().getProducer();
+LogicalResult mlir::attn::verifyProducerLoop(const TiledAttention &tiled) {
+  scf::ForOp loop = tiled.producerLoop();
+  Region &producer = tiled.warpSpecialization().getProducer();
   auto fail = [](Operation *at, const Twine &why) {
     return at->emitError("convert-attn-to-nvvm: ") << why;
   };
@@ -290,8 +291,8 @@ LogicalResult mlir::attn::verifyProducerLoop(const KernelPlan &plan) {
                        "without effects or regions (its bounds' arithmetic) "
                        "only");
   if (!matchPattern(loop.getStep(), m_One()) ||
-      loop.getLowerBound() != plan.kvBegin() ||
-      loop.getUpperBound() != plan.kvEnd())
+      loop.getLowerBound() != tiled.kvBegin() ||
+      loop.getUpperBound() != tiled.kvEnd())
     return fail(loop, "the producer's kv loop pushes the blocks the "
                       "consumers' kv loops pop, one a step: its bounds are "
                       "their first loop's lower bound and their last loop's "
