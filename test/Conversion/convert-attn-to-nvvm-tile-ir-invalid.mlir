@@ -6439,6 +6439,85 @@ func.func @store_rows_of_another_row(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor
 
 // -----
 
+// The forall stores a static slice of 64 rows: not the rows below Nq, which
+// the kernel computes (attn-tile's min(Nq - row, block_m)).
+func.func @store_static_rows(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
+  %scale_cst0 = arith.constant 0.180336878 : f32
+  %scale_cst1 = arith.constant 1.250000e-01 : f32
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
+  %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
+  %c1 = arith.constant 1 : index
+  %c-1 = arith.constant -1 : index
+  %c64 = arith.constant 64 : index
+  %c2 = arith.constant 2 : index
+  %c0 = arith.constant 0 : index
+  %dim = tensor.dim %arg0, %c0 : tensor<?x2x?x64xbf16>
+  %dim_2 = tensor.dim %arg0, %c2 : tensor<?x2x?x64xbf16>
+  %dim_3 = tensor.dim %arg1, %c2 : tensor<?x2x?x64xbf16>
+  %0 = arith.ceildivsi %dim_2, %c64 : index
+  %1 = tensor.empty(%dim, %dim_2) : tensor<?x2x?x64xbf16>
+  %2 = scf.forall (%arg3, %arg4, %arg5) in (%dim, 2, %0) shared_outs(%arg6 = %1) -> (tensor<?x2x?x64xbf16>) {
+    %3 = arith.muli %arg5, %c64 : index
+    %4 = attn.load_tile %arg0[%arg3, %arg4, %3] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+    %5 = arith.ceildivsi %dim_3, %c64 : index
+    %6 = arith.addi %3, %c64 : index
+    %7 = arith.minsi %6, %dim_2 : index
+    %8 = arith.addi %7, %c-1 : index
+    %9 = arith.addi %dim_3, %c-1 : index
+    %10 = arith.minsi %8, %9 : index
+    %11 = arith.addi %10, %c1 : index
+    %12 = arith.ceildivsi %11, %c64 : index
+    %13 = arith.maxsi %12, %c0 : index
+    %14 = arith.minsi %13, %5 : index
+    %15 = arith.cmpi slt, %10, %c0 : index
+    %16 = arith.select %15, %c0, %14 : index
+    %17 = arith.minsi %3, %9 : index
+    %18 = arith.addi %17, %c1 : index
+    %19 = arith.floordivsi %18, %c64 : index
+    %20 = arith.maxsi %19, %c0 : index
+    %21 = arith.minsi %20, %16 : index
+    %22:3 = scf.for %arg7 = %c0 to %21 step %c1 iter_args(%arg8 = %cst_1, %arg9 = %cst_0, %arg10 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %26 = arith.muli %arg7, %c64 : index
+      %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %29 = attn.row_max %28 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+      %30 = attn.rescale_factor %arg8, %29 scale_log2 %scale_cst0 : tensor<64xf32>
+      %32 = attn.scale_rows %arg10, %30 : tensor<64x64xf32>, tensor<64xf32>
+      %33 = attn.exp_diff %28, %29 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %35 = attn.pv %33, %34, %32 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      %36 = attn.row_sum %33 init %arg9 scaled %30 : tensor<64x64xf32> -> tensor<64xf32>
+      scf.yield %29, %36, %35 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "full"}
+    %23:3 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1, %arg10 = %22#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %26 = arith.muli %arg7, %c64 : index
+      %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %29 = attn.mask %28 rows %3 cols %26 seq_q %dim_2 seq_k %dim_3 kind = causal : tensor<64x64xf32>
+      %30 = attn.row_max %29 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+      %31 = attn.rescale_factor %arg8, %30 scale_log2 %scale_cst0 : tensor<64xf32>
+      %33 = attn.scale_rows %arg10, %31 : tensor<64x64xf32>, tensor<64xf32>
+      %34 = attn.exp_diff %29, %30 scale_log2 %scale_cst0 : tensor<64x64xf32>, tensor<64xf32>
+      %35 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %36 = attn.pv %34, %35, %33 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      %37 = attn.row_sum %34 init %arg9 scaled %31 : tensor<64x64xf32> -> tensor<64xf32>
+      scf.yield %30, %37, %36 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "tail"}
+    %output, %lse = attn.finalize %23#2, %23#1, %23#0 scale %scale_cst1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+    %24 = arith.subi %dim_2, %3 : index
+    %25 = arith.minsi %24, %c64 : index
+    %extracted_slice = tensor.extract_slice %output[0, 0] [64, 64] [1, 1] : tensor<64x64xbf16> to tensor<64x64xbf16>
+    scf.forall.in_parallel {
+      // expected-error @+1 {{convert-attn-to-nvvm: the tile's store must write the tile's rows below Nq (attn-tile's min(Nq - row, block_m) at row), which the kernel stores}}
+      tensor.parallel_insert_slice %extracted_slice into %arg6[%arg3, %arg4, %3, 0] [1, 1, 64, 64] [1, 1, 1, 1] : tensor<64x64xbf16> into tensor<?x2x?x64xbf16>
+    }
+  } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  return %2 : tensor<?x2x?x64xbf16>
+}
+
+// -----
+
 // The forall stores the tile's rows along the heads (a rank-reducing insert).
 func.func @store_rows_along_heads(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
   %scale_cst0 = arith.constant 0.180336878 : f32

@@ -2,8 +2,8 @@
 
 // The waits of each kv step (attn-insert-waits) as the GPU pipeline hands
 // them to convert-attn-to-nvvm, which lowers them where they stand, edited
-// to break one rule each (verifyStepWaits; the tile's wait for Q, the plan
-// reader).
+// to break one rule each (verifyStepWaits; the tile's wait for Q,
+// verifyTiledAttention).
 
 // The S GEMM reads K once it landed.
   func.func @qk_before_key_wait(%arg0: tensor<?x8x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>, %arg3: f32 {attn.scale = 1.250000e-01 : f32}) -> (tensor<?x8x?x64xbf16>, tensor<?x8x?xf32>) {

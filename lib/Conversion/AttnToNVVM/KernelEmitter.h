@@ -68,7 +68,8 @@ SmallVector<TileDim> getTileSpace(const TiledAttention &tiled);
 /// pattern lowers with a copy that builds with its rewriter.
 struct KernelState {
   KernelState(const TiledAttention &tiled, KernelAbiAttr abi, MLIRContext *ctx)
-      : tiled(tiled), abi(abi), smem(tiled.sharedMemory()), fragments(ctx),
+      : tiled(tiled), abi(abi), smem(tiled.sharedMemory()),
+        producer(tiled.warpSpecialize()), fragments(ctx),
         index(tiled.querySequenceSources(), tiled.keySequenceSources()) {}
 
   const TiledAttention &tiled;
@@ -76,6 +77,9 @@ struct KernelState {
   KernelAbiAttr abi;
   /// tiled.sharedMemory(), by a shorter name.
   SharedMemoryAttr smem;
+  /// Whether a producer warpgroup issues the loads (tiled.warpSpecialize(),
+  /// which walks the tile: read once, for hasProducer()).
+  bool producer;
   /// The per-thread values of each tile type.
   FragmentTypeConverter fragments;
   /// The tile IR's index arithmetic, cloned into the kernel.
@@ -260,7 +264,7 @@ public:
   /// producer's under its leader thread).
   std::pair<Operation *, Operation *> lowerWarpSpecialize(WarpSpecializeOp op);
   /// Whether the kernel has a producer warpgroup.
-  bool hasProducer() const { return tiled.warpSpecialize(); }
+  bool hasProducer() const { return producer; }
 
 private:
   //===--- shared memory, barriers, TMA -----------------------------------===//

@@ -25,7 +25,8 @@ using namespace mlir::attn::hopper;
 /// ~7 instructions per wgmma, ~110 per kv block at D = 128).
 Value KernelEmitter::descriptorBase(SwizzledAtoms atoms, int64_t leadingBytes) {
   // Mode 1 of bits 62-63 is the 128-byte swizzle (verifyTiledAttention admits
-  // no other: verifyTiledAttention for Q, K and V and for P); the stride byte
+  // no other: verifyTileLayouts for Q, K and V, verifySharedMemory for P);
+  // the stride byte
   // offset is one 8-row pattern group.
   assert(atoms.swizzle == kSm90aSharedTileSwizzle &&
          "a 128-byte swizzled tile");

@@ -41,7 +41,7 @@ using namespace mlir::attn::hopper;
 /// producer), behind the computation of `after`: ptxas schedules an arrive
 /// as early as it can, and the full wgmma wait that precedes it in program
 /// order moves up with it, above the softmax. `after` holds row sums (the
-/// verifyTiledAttention's verifyStepWaits), which are >= 0, +inf or NaN (huge
+/// verifyStepWaits), which are >= 0, +inf or NaN (huge
 /// or bad input), so "not less than -1" is always true, and a stage is never
 /// left unreleased (the producer would hang).
 void KernelEmitter::arriveOncePerWarpgroup(Value barrier,

@@ -247,8 +247,8 @@ static FailureOr<KvLoop> readKvLoop(scf::ForOp loop) {
     for (OpOperand &operand : op.getOpOperands()) {
       Value v = operand.get();
       // Q, K and V tiles: verifyTiledAttention checks where they come from, and
-      // which a step waits for (verifyStepWaits; Q's wait, the reader's
-      // walk over the tile).
+      // which a step waits for (verifyStepWaits; Q's wait, its walk over
+      // the tile).
       if (!isa<RankedTensorType>(v.getType()) ||
           isa<QKOp, LoadTileOp, LoadPagedTileOp, LoadVarlenTileOp, WaitTileOp>(
               op) ||

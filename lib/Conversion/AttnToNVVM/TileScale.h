@@ -1,5 +1,4 @@
-//===- TileScale.h - the scale values of a tile, read off its ops -*- C++
-//-*-===//
+//===- TileScale.h - the scale values of a tile -----------------*- C++ -*-===//
 //
 // Part of the attnc project, under the Apache License v2.0 with LLVM
 // Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

@@ -36,9 +36,13 @@ TileLoad TiledAttention::kvTileLoad(Value tile, bool isKey) const {
   if (TileLoad load = TileLoad::of(tile))
     return load;
   TileLoad pushed;
+  // A pop is in the consumer region of its attn.warp_specialize (its
+  // verifier's rule).
   OpResult popped = RingPopOp::ofTile(tile);
-  WarpSpecializeOp specialized = warpSpecialization();
-  if (popped && specialized && popped.getResultNumber() == (isKey ? 0u : 1u))
+  auto specialized =
+      popped ? popped.getOwner()->getParentOfType<WarpSpecializeOp>()
+             : WarpSpecializeOp();
+  if (specialized && popped.getResultNumber() == (isKey ? 0u : 1u))
     specialized.getProducer().walk([&](RingPushOp push) {
       pushed = TileLoad::of(isKey ? push.getKey() : push.getValue());
     });

@@ -159,7 +159,7 @@ struct TiledAttention {
   /// attn.ring_push), with warp specialization; null without.
   scf::ForOp producerLoop() const;
   /// The tensors whose sequence dimension is Nq (Q's) and Nk (K's and V's;
-  /// a page pool's rows are pages, not the sequence: PagedKv::length).
+  /// a page pool's rows are pages, not the sequence: its load's length).
   SmallVector<Value> querySequenceSources() const {
     return {queryLoad().getSource()};
   }

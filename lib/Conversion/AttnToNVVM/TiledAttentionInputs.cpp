@@ -1,15 +1,14 @@
-//===- TiledAttentionInputs.cpp - a kernel's inputs in the tile IR
-//-----------===//
+//===- TiledAttentionInputs.cpp - a kernel's inputs in the tile IR --------===//
 //
 // Part of the attnc project, under the Apache License v2.0 with LLVM
 // Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
 //
 //===----------------------------------------------------------------------===//
 //
-// The parts of verifyTiledAttention that check what a kernel takes besides Q, K
-// and V: a paged cache's block table and lengths, a varlen batch's offsets
-// and tile scheduler, a split's count and combine, and the order of the
-// function's arguments.
+// What a kernel takes besides Q, K and V, in the tile IR: the queries that
+// find a paged cache's lengths, a varlen batch's offsets and tile scheduler
+// and a split's count and combine, and the parts of verifyTiledAttention
+// that check them and the order of the function's arguments.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,5 +1,4 @@
-//===- TiledAttentionSchedule.cpp - a kernel's schedule in the tile IR
-//--------===//
+//===- TiledAttentionSchedule.cpp - a kernel's schedule in the tile IR ----===//
 //
 // Part of the attnc project, under the Apache License v2.0 with LLVM
 // Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception

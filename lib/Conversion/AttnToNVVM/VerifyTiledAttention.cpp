@@ -369,25 +369,25 @@ static std::optional<int64_t> turnWarpgroup(Operation *op) {
 /// no regions): one with effects or regions would be missing from the
 /// kernel.
 LogicalResult TiledAttentionVerifier::verifyTileTopLevel(Block &tile) {
+  TileLoad query = tiled.queryLoad();
+  scf::IfOp prologue = tiled.kvPrologue(), epilogue = tiled.kvEpilogue();
   for (Operation &op : tile.without_terminator()) {
-    if (TileLoad(&op) == tiled.queryLoad() && &tile != forall.getBody())
+    if (TileLoad(&op) == query && &tile != forall.getBody())
       return op.emitError("convert-attn-to-nvvm: Q's load must be in the "
                           "body of the tile's scf.forall, before its "
                           "attn.warp_specialize (thread 0 issues it before "
                           "the roles split)");
-    bool lowered = isa<FinalizeOp, LaunchDependentsOp>(op) ||
-                   turnWarpgroup(&op) ||
-                   (specialized && &op == specialized.getOperation()) ||
-                   (isa<WaitTileOp>(op) && cast<WaitTileOp>(op).getTile() ==
-                                               tiled.queryLoad().getTile()) ||
-                   TileLoad(&op) == tiled.queryLoad() ||
-                   llvm::any_of(kvLoops,
-                                [&](const KvLoop &kv) {
-                                  return kv.loop.getOperation() == &op;
-                                }) ||
-                   (tiled.softwarePipelined() &&
-                    (tiled.kvPrologue().getOperation() == &op ||
-                     tiled.kvEpilogue().getOperation() == &op));
+    bool lowered =
+        isa<FinalizeOp, LaunchDependentsOp>(op) || turnWarpgroup(&op) ||
+        (specialized && &op == specialized.getOperation()) ||
+        (isa<WaitTileOp>(op) &&
+         cast<WaitTileOp>(op).getTile() == query.getTile()) ||
+        TileLoad(&op) == query ||
+        llvm::any_of(
+            kvLoops,
+            [&](const KvLoop &kv) { return kv.loop.getOperation() == &op; }) ||
+        (prologue &&
+         (prologue.getOperation() == &op || epilogue.getOperation() == &op));
     if (lowered || (op.getNumRegions() == 0 && isMemoryEffectFree(&op)))
       continue;
     return op.emitError("convert-attn-to-nvvm: '")
@@ -476,10 +476,13 @@ LogicalResult TiledAttentionVerifier::verifyConsumerLoops() {
   // the two warpgroups' kv steps: anywhere else the kernel has no schedule
   // for them.
   Block &tileBlock = loopRegion.front();
+  Value queryTile = tiled.queryLoad().getTile();
   auto isQueryWait = [&](Operation *op) {
     auto wait = dyn_cast<WaitTileOp>(op);
-    return wait && wait.getTile() == tiled.queryLoad().getTile();
+    return wait && wait.getTile() == queryTile;
   };
+  // The rotated loops' prologue and epilogue steps, if any.
+  scf::IfOp prologue = tiled.kvPrologue(), epilogue = tiled.kvEpilogue();
   WalkResult stray = forall.getBody()->walk([&](Operation *op) {
     if (isQueryWait(op)) {
       if (op->getBlock() == &tileBlock)
@@ -498,9 +501,8 @@ LogicalResult TiledAttentionVerifier::verifyConsumerLoops() {
     bool stepOnly = isa<RingPopOp, RingReleaseOp, WaitTileOp, WaitGemmsOp>(op);
     Operation *parent = op->getParentOp();
     // The prologue's and epilogue's else branches only yield values.
-    bool inPipeline = tiled.softwarePipelined() &&
-                      (op->getBlock() == tiled.kvPrologue().thenBlock() ||
-                       op->getBlock() == tiled.kvEpilogue().thenBlock());
+    bool inPipeline = prologue && (op->getBlock() == prologue.thenBlock() ||
+                                   op->getBlock() == epilogue.thenBlock());
     bool inKvLoop = llvm::any_of(kvLoops, [&](const KvLoop &kv) {
       return kv.loop.getOperation() == parent;
     });
@@ -913,7 +915,10 @@ LogicalResult TiledAttentionVerifier::verifyStores() {
       return fail("must write the leading rows of attn.finalize's "
                   "results (a tensor.extract_slice at offset 0 with unit "
                   "strides)");
-    if (failed(lowerable(slice.getSizes().front(), store)))
+    // A static row count is not min(Nq - row, block_m): isTileRows rejects
+    // it below.
+    if (auto rows = dyn_cast<Value>(slice.getMixedSizes().front());
+        rows && failed(lowerable(rows, store)))
       return failure();
     if (!isTileRows(slice.getMixedSizes().front(),
                     store.getMixedOffsets()[rowDim]))
