@@ -53,7 +53,10 @@ BlockArgument getElementArgument(Value index);
 SequenceTileOp getSequenceTile(scf::ForallOp tile);
 
 /// A view of the tile IR of one attention that verifyTiledAttention
-/// accepted: the tiling forall, and queries of its ops.
+/// accepted: the tiling forall, and queries of its ops. Two read use lists
+/// (the tile order's getReversedQueryBlock, getSplitCombine): the kernel asks
+/// them before lowerTileOps clones the tile's ops, whose clones use the
+/// forall's values until lowerScalarOperands replaces them.
 struct TiledAttention {
   /// The tile sizes and element type, read off the tile types: Q's tile is
   /// block_m x D (bf16 or f16), V's block_n x Dv.
