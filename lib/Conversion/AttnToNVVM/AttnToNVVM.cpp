@@ -204,12 +204,12 @@ struct ConvertAttnToNVVMPass final
         return signalPassFailure();
       if (failed(verifyOnlyAttention(func, forall)))
         return signalPassFailure();
-      if (failed(verifyTiledAttention(forall)))
+      FailureOr<TiledAttention> tiled = verifyTiledAttention(forall);
+      if (failed(tiled))
         return signalPassFailure();
-      TiledAttention tiled{forall};
       // A split-KV kernel's combine kernel is an entry of the same module:
       // another kernel of that name would be a second symbol of it.
-      if (tiled.kvSplit() &&
+      if (tiled->kvSplit() &&
           !reserve(func, combineKernelName(name),
                    "the combine kernel of @" + func.getSymName()))
         return signalPassFailure();
@@ -224,7 +224,8 @@ struct ConvertAttnToNVVMPass final
                  "are its attention's inputs)";
           return signalPassFailure();
         }
-      if (!buildHopperAttentionKernel(b, func.getLoc(), gpuModule, name, tiled))
+      if (!buildHopperAttentionKernel(b, func.getLoc(), gpuModule, name,
+                                      *tiled))
         return signalPassFailure();
       func.erase();
     }

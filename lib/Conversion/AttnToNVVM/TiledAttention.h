@@ -58,6 +58,11 @@ SequenceTileOp getSequenceTile(scf::ForallOp tile);
 /// them before lowerTileOps clones the tile's ops, whose clones use the
 /// forall's values until lowerScalarOperands replaces them.
 struct TiledAttention {
+  /// The tiling forall: (batch, query head, query block), and a split
+  /// tile's kv split. It lives until the pass erases the function, after the
+  /// kernel is built (mutable: op accessors are not const).
+  mutable scf::ForallOp forall;
+
   /// The tile sizes and element type, read off the tile types: Q's tile is
   /// block_m x D (bf16 or f16), V's block_n x Dv.
   RankedTensorType queryTileType() const {
@@ -83,10 +88,6 @@ struct TiledAttention {
   /// LSE (the forall's second store), or a split tile's combine returns it.
   bool hasLse() const;
 
-  /// The tiling forall: (batch, query head, query block), and a split
-  /// tile's kv split. It lives until the pass erases the function, after the
-  /// kernel is built (mutable: op accessors are not const).
-  mutable scf::ForallOp forall;
   /// The positions of the forall's induction variables that its mapping
   /// puts on #gpu.block<z> (batch), <y> (query head) and <x> (query block)
   /// (verifyTiledAttention checked that it holds each once).
@@ -267,9 +268,9 @@ struct TiledAttention {
   }
 };
 
-/// Checks that the kernel can lower the attention tiled in `forall`, or
-/// emits a diagnostic naming the op and the rule it breaks.
-LogicalResult verifyTiledAttention(scf::ForallOp forall);
+/// The view of the attention tiled in `forall` once the kernel can lower
+/// it, or a diagnostic naming the op and the rule it breaks (and failure).
+FailureOr<TiledAttention> verifyTiledAttention(scf::ForallOp forall);
 
 // Parts of verifyTiledAttention, each checking one aspect of the tile (whose
 // loads and loops the earlier parts checked) or emitting a diagnostic.

@@ -1167,6 +1167,9 @@ LogicalResult TiledAttentionVerifier::verify() {
   return verifyTurnProtocol(*tiled.finalize()->getBlock());
 }
 
-LogicalResult mlir::attn::verifyTiledAttention(scf::ForallOp forall) {
-  return TiledAttentionVerifier(forall).verify();
+FailureOr<TiledAttention>
+mlir::attn::verifyTiledAttention(scf::ForallOp forall) {
+  if (failed(TiledAttentionVerifier(forall).verify()))
+    return failure();
+  return TiledAttention{forall};
 }
