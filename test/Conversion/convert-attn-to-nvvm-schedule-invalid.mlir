@@ -1,8 +1,8 @@
 // RUN: attnc-opt %s -split-input-file --attn-assign-layouts --attn-insert-waits --convert-attn-to-nvvm -verify-diagnostics -o /dev/null
 
-// The kernel plan the lowering reads off attn.warp_specialize and
-// #attn.shared_memory, where the two disagree with each other or with the
-// tile: a diagnostic that names the rule. No attn-allocate-shared-memory
+// The schedule the lowering reads off attn.warp_specialize, the kv loops'
+// stages and #attn.shared_memory, where they disagree with each other or
+// with the tile: verifyTiledAttention's diagnostic names the rule. No attn-allocate-shared-memory
 // here: each case carries the layout it is checked against (the one
 // attn-allocate-shared-memory gives, edited). The warp-specialized cases
 // edit the IR of a causal attention after attnc-opt --attn-generalize-lengths
