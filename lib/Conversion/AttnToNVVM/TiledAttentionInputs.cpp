@@ -39,14 +39,19 @@ scf::ForallOp mlir::attn::getSplitTiles(CombineSplitsOp combine) {
   return forall;
 }
 
+/// The function argument `value` is, or null.
+static BlockArgument functionArgument(Value value) {
+  auto arg = dyn_cast<BlockArgument>(value);
+  return arg && isa<FunctionOpInterface>(arg.getOwner()->getParentOp())
+             ? arg
+             : BlockArgument();
+}
+
 BlockArgument mlir::attn::getElementArgument(Value index) {
   auto cast = index.getDefiningOp<arith::IndexCastOp>();
   auto extract =
       cast ? cast.getIn().getDefiningOp<tensor::ExtractOp>() : nullptr;
-  auto arg = extract ? dyn_cast<BlockArgument>(extract.getTensor()) : nullptr;
-  return arg && isa<FunctionOpInterface>(arg.getOwner()->getParentOp())
-             ? arg
-             : BlockArgument();
+  return extract ? functionArgument(extract.getTensor()) : BlockArgument();
 }
 
 SequenceTileOp mlir::attn::getSequenceTile(scf::ForallOp tile) {
@@ -65,9 +70,7 @@ LogicalResult mlir::attn::verifyPagedKv(const TiledAttention &tiled) {
   auto fail = [&](const Twine &why) {
     return key.emitError("convert-attn-to-nvvm: ") << why;
   };
-  auto blockTable = dyn_cast<BlockArgument>(key.getBlockTable());
-  if (!blockTable ||
-      !isa<FunctionOpInterface>(blockTable.getOwner()->getParentOp()))
+  if (!functionArgument(key.getBlockTable()))
     return fail("the block table must be an argument of the function (the "
                 "kernel's block_table pointer)");
   // The tile's keys: its sequence's cache length, an element of an i32
@@ -86,14 +89,6 @@ LogicalResult mlir::attn::verifyPagedKv(const TiledAttention &tiled) {
                 "block_n = " +
                 Twine(bn) + " or is a multiple of it");
   return success();
-}
-
-/// The function argument `tensor` is, or null.
-static BlockArgument functionArgument(Value tensor) {
-  auto arg = dyn_cast<BlockArgument>(tensor);
-  return arg && isa<FunctionOpInterface>(arg.getOwner()->getParentOp())
-             ? arg
-             : BlockArgument();
 }
 
 /// The kernel's parameters are named by role and a caller passes them in
@@ -211,11 +206,7 @@ BlockArgument mlir::attn::getSplitCountArgument(OpFoldResult count) {
           {atLeastOne.getRhs(), atLeastOne.getLhs()}})
       if (matchPattern(bound, m_One()))
         value = operand;
-  auto argument = dyn_cast<BlockArgument>(value);
-  return argument && value.getType().isIndex() &&
-                 isa<FunctionOpInterface>(argument.getOwner()->getParentOp())
-             ? argument
-             : BlockArgument();
+  return value.getType().isIndex() ? functionArgument(value) : BlockArgument();
 }
 
 LogicalResult mlir::attn::verifyKvSplit(const TiledAttention &tiled) {
