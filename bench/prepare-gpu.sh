@@ -71,12 +71,16 @@ fi
 sed -E '/^func.func @d(64|128|256)_(full|causal)\(/,/^}/ s/(attn.attention %q, %k, %v( mask = causal)?)/\1 softcap = 30.0/' \
   bench/kernels.mlir > artifacts/kernels-softcap.mlir
 ablation softcap artifacts/kernels-softcap.mlir
-# Softcap's two MUFU ops per score (tanh.approx, ex2.approx: 16/clk/SM each)
-# bound it at D <= 128: the same kernels with one exponential pair in 2 (in
-# 4) computed by the FMA-pipe polynomial instead (attn.exp_diff's
-# software_exp2_period; the sm_90a table leaves it off until measured).
-ablation softcap-sw-exp2 artifacts/kernels-softcap.mlir --software-exp2-period=2
-ablation softcap-sw-exp2-4 artifacts/kernels-softcap.mlir --software-exp2-period=4
+# The soft-capped kernels with the running max instead of the fixed one
+# (attn-softcap-fixed-max off): what the fixed max saves a score.
+ablation softcap-running-max artifacts/kernels-softcap.mlir --softcap-fixed-max=false
+# SOFTCAP_SW_EXP2=1: the soft-capped kernels with one exponential pair in 2
+# (in 4) computed by the FMA-pipe polynomial instead of MUFU.EX2
+# (attn.exp_diff's software_exp2_period; slower in runs 39-44).
+if [[ -n "${SOFTCAP_SW_EXP2:-}" ]]; then
+  ablation softcap-sw-exp2 artifacts/kernels-softcap.mlir --software-exp2-period=2
+  ablation softcap-sw-exp2-4 artifacts/kernels-softcap.mlir --software-exp2-period=4
+fi
 # A same-run A/B against kernels compiled at another commit:
 # BASE_KERNELS=<attnc-compile output of bench/kernels.mlir at that commit>.
 if [[ -n "${BASE_KERNELS:-}" ]]; then

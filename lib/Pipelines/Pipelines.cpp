@@ -207,6 +207,10 @@ void mlir::attn::buildAttnToNVVMPipeline(OpPassManager &pm,
   funcPm.addPass(createAttnOrderTilesPass(order));
   // One multiply per score less where the softmax bounds the kv step.
   funcPm.addPass(createAttnDeferSoftcapCapPass());
+  // Bounded scores need no running max: a step without one issues fewer
+  // instructions per score than the softcap's tanh adds.
+  if (options.softcapFixedMax)
+    funcPm.addPass(createAttnSoftcapFixedMaxPass());
   // Warp specialization partitions the fused kv loop: nothing to do before.
   if (options.warpSpecialize != WarpSpecializeMode::Off &&
       options.stopAfter >= AttnStage::Fused) {

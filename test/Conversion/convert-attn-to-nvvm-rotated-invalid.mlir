@@ -3462,3 +3462,116 @@
     } {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 16384, output = 0, output_bytes = 16384, keys = 16384, values = 32768, stages = 2, key_stage_bytes = 8192, value_stage_bytes = 8192, query_full = 49152, key_full = 49160, value_full = 49176, key_empty = 49192, value_empty = 49208, size = 49224, warpgroup_barriers = [1, 2], turn_barriers = [3, 4]>, mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
     return %4#0, %4#1 : tensor<?x8x?x64xbf16>, tensor<?x8x?xf32>
   }
+
+// -----
+
+// A rotated step of a fixed max (attn-softcap-fixed-max) has no
+// attn.scale_rows: its attn.pv of the previous block comes right after the
+// attn.qk.
+func.func @fixed_max_pv_before_qk(%arg0: tensor<?x8x?x128xbf16>, %arg1: tensor<?x8x?x128xbf16>, %arg2: tensor<?x8x?x128xbf16>, %arg3: f32 {attn.scale = 0.0883883461 : f32}) -> tensor<?x8x?x128xbf16> {
+  %cst = arith.constant dense<0.000000e+00> : tensor<128x128xf32>
+  %cst_0 = arith.constant dense<0.000000e+00> : tensor<128xf32>
+  %c1 = arith.constant 1 : index
+  %cst_1 = arith.constant 1.000000e+00 : f32
+  %cst_2 = arith.constant 1.44269502 : f32
+  %c128 = arith.constant 128 : index
+  %c2 = arith.constant 2 : index
+  %c0 = arith.constant 0 : index
+  %dim = tensor.dim %arg0, %c0 : tensor<?x8x?x128xbf16>
+  %dim_3 = tensor.dim %arg0, %c2 : tensor<?x8x?x128xbf16>
+  %dim_4 = tensor.dim %arg1, %c2 : tensor<?x8x?x128xbf16>
+  %0 = arith.ceildivsi %dim_3, %c128 : index
+  %1 = tensor.empty(%dim, %dim_3) : tensor<?x8x?x128xbf16>
+  %2 = scf.forall (%arg4, %arg5, %arg6) in (%dim, 8, %0) shared_outs(%arg7 = %1) -> (tensor<?x8x?x128xbf16>) {
+    %cst_5 = arith.constant dense<0.000000e+00> : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+    %cst_6 = arith.constant dense<0.000000e+00> : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>
+    %3 = arith.muli %arg6, %c128 : index
+    %4 = attn.load_tile %arg0[%arg4, %arg5, %3] : tensor<?x8x?x128xbf16> -> tensor<128x128xbf16, #attn.swizzled_shared<swizzle = 128>>
+    %5 = arith.ceildivsi %dim_4, %c128 : index
+    %6 = arith.floordivsi %dim_4, %c128 : index
+    %7 = arith.maxsi %6, %c0 : index
+    %8 = arith.minsi %7, %5 : index
+    %9:2 = attn.warp_specialize consumers(2) stages(3) registers(24, 240) producer {
+      scf.for %arg8 = %c0 to %5 step %c1 {
+        %12 = arith.muli %arg8, %c128 : index
+        %13 = attn.load_tile %arg1[%arg4, %arg5, %12] : tensor<?x8x?x128xbf16> -> tensor<128x128xbf16, #attn.swizzled_shared<swizzle = 128>>
+        %14 = attn.load_tile %arg2[%arg4, %arg5, %12] : tensor<?x8x?x128xbf16> -> tensor<128x128xbf16, #attn.swizzled_shared<swizzle = 128>>
+        attn.ring_push %13, %14 : tensor<128x128xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<128x128xbf16, #attn.swizzled_shared<swizzle = 128>>
+      }
+      attn.yield
+    } consumer {
+      attn.pass_turn warpgroup(1)
+      %12 = arith.cmpi slt, %c0, %5 : index
+      %c1_7 = arith.constant 1 : index
+      %13 = arith.addi %c0, %c1_7 : index
+      %14:4 = scf.if %12 -> (tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x128xbf16, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x128xbf16, #attn.swizzled_shared<swizzle = 128>>) {
+        %21 = arith.muli %c0, %c128 : index
+        %key, %value = attn.ring_pop : tensor<128x128xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<128x128xbf16, #attn.swizzled_shared<swizzle = 128>>
+        attn.wait_turn
+        %22 = attn.qk %4, %key : tensor<128x128xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<128x128xbf16, #attn.swizzled_shared<swizzle = 128>> -> tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>
+        attn.pass_turn
+        attn.ring_release %key : tensor<128x128xbf16, #attn.swizzled_shared<swizzle = 128>>
+        %23 = attn.softcap %22 scale %arg3 cap = 3.000000e+01 output_scale = 1.000000e+00 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>
+        %24 = attn.mask %23 rows %3 cols %21 seq_q %dim_3 seq_k %dim_4 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>
+        %25 = attn.exp_diff %24, %cst_5 scale_log2 %cst_2 score_scale = 3.000000e+01 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+        %26 = attn.row_sum %25 init %cst_5 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+        %27 = attn.truncate %25 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>> to tensor<128x128xbf16, #attn.wgmma_accumulator<warpgroups = 2>>
+        scf.yield %26, %cst_6, %27, %value : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x128xbf16, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x128xbf16, #attn.swizzled_shared<swizzle = 128>>
+      } else {
+        %cst_8 = arith.constant dense<0.000000e+00> : tensor<128x128xbf16, #attn.wgmma_accumulator<warpgroups = 2>>
+        %21 = ub.poison : tensor<128x128xbf16, #attn.swizzled_shared<swizzle = 128>>
+        scf.yield %cst_5, %cst_6, %cst_8, %21 : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x128xbf16, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x128xbf16, #attn.swizzled_shared<swizzle = 128>>
+      }
+      %15 = arith.maxsi %c0, %13 : index
+      %16 = arith.maxsi %8, %13 : index
+      %17:4 = scf.for %arg8 = %15 to %16 step %c1 iter_args(%arg9 = %14#0, %arg10 = %14#1, %arg11 = %14#2, %arg12 = %14#3) -> (tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x128xbf16, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x128xbf16, #attn.swizzled_shared<swizzle = 128>>) {
+        %key, %value = attn.ring_pop : tensor<128x128xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<128x128xbf16, #attn.swizzled_shared<swizzle = 128>>
+        attn.wait_turn
+        // expected-error @+1 {{convert-attn-to-nvvm: a rotated kv step issues the previous block's attn.pv right after its attn.qk}}
+        %22 = attn.pv %arg11, %arg12, %arg10 {attn.stage = 1 : i64} : tensor<128x128xbf16, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x128xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>
+        %21 = attn.qk %4, %key : tensor<128x128xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<128x128xbf16, #attn.swizzled_shared<swizzle = 128>> -> tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>
+        attn.pass_turn
+        attn.ring_release %key : tensor<128x128xbf16, #attn.swizzled_shared<swizzle = 128>>
+        %23 = attn.softcap %21 scale %arg3 cap = 3.000000e+01 output_scale = 1.000000e+00 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>
+        %24 = attn.exp_diff %23, %cst_5 scale_log2 %cst_2 score_scale = 3.000000e+01 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+        %25 = attn.row_sum %24 init %arg9 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+        %26 = attn.truncate %24 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>> to tensor<128x128xbf16, #attn.wgmma_accumulator<warpgroups = 2>>
+        attn.ring_release %arg12 {attn.stage = 1 : i64} : tensor<128x128xbf16, #attn.swizzled_shared<swizzle = 128>>
+        scf.yield %25, %22, %26, %value : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x128xbf16, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x128xbf16, #attn.swizzled_shared<swizzle = 128>>
+      } {attn.kv_range = "full"}
+      %18 = arith.maxsi %5, %13 : index
+      %19:4 = scf.for %arg8 = %16 to %18 step %c1 iter_args(%arg9 = %17#0, %arg10 = %17#1, %arg11 = %17#2, %arg12 = %17#3) -> (tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x128xbf16, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x128xbf16, #attn.swizzled_shared<swizzle = 128>>) {
+        %21 = arith.muli %arg8, %c128 : index
+        %key, %value = attn.ring_pop : tensor<128x128xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<128x128xbf16, #attn.swizzled_shared<swizzle = 128>>
+        attn.wait_turn
+        %22 = attn.qk %4, %key : tensor<128x128xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<128x128xbf16, #attn.swizzled_shared<swizzle = 128>> -> tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>
+        %23 = attn.pv %arg11, %arg12, %arg10 {attn.stage = 1 : i64} : tensor<128x128xbf16, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x128xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>
+        attn.pass_turn
+        attn.ring_release %key : tensor<128x128xbf16, #attn.swizzled_shared<swizzle = 128>>
+        %24 = attn.softcap %22 scale %arg3 cap = 3.000000e+01 output_scale = 1.000000e+00 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>
+        %25 = attn.mask %24 rows %3 cols %21 seq_q %dim_3 seq_k %dim_4 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>
+        %26 = attn.exp_diff %25, %cst_5 scale_log2 %cst_2 score_scale = 3.000000e+01 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+        %27 = attn.row_sum %26 init %arg9 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>> -> tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+        %28 = attn.truncate %26 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>> to tensor<128x128xbf16, #attn.wgmma_accumulator<warpgroups = 2>>
+        attn.ring_release %arg12 {attn.stage = 1 : i64} : tensor<128x128xbf16, #attn.swizzled_shared<swizzle = 128>>
+        scf.yield %27, %23, %28, %value : tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>, tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x128xbf16, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x128xbf16, #attn.swizzled_shared<swizzle = 128>>
+      } {attn.kv_range = "tail"}
+      %20 = scf.if %12 -> (tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>) {
+        %21 = attn.pv %19#2, %19#3, %19#1 {attn.stage = 1 : i64} : tensor<128x128xbf16, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128x128xbf16, #attn.swizzled_shared<swizzle = 128>>, tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>
+        scf.yield %21 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>
+      } else {
+        scf.yield %19#1 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>
+      }
+      %output, %lse = attn.finalize %20, %19#0, %cst_5 scale %cst_1 : tensor<128x128xf32, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>> -> tensor<128x128xbf16, #attn.wgmma_accumulator<warpgroups = 2>>
+      attn.wait_turn warpgroup(0)
+      attn.yield %output, %lse : tensor<128x128xbf16, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+    } : tensor<128x128xbf16, #attn.wgmma_accumulator<warpgroups = 2>>, tensor<128xf32, #attn.accumulator_rows<#attn.wgmma_accumulator<warpgroups = 2>>>
+    %10 = arith.subi %dim_3, %3 : index
+    %11 = arith.minsi %10, %c128 : index
+    %extracted_slice = tensor.extract_slice %9#0[0, 0] [%11, 128] [1, 1] : tensor<128x128xbf16, #attn.wgmma_accumulator<warpgroups = 2>> to tensor<?x128xbf16>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %extracted_slice into %arg7[%arg4, %arg5, %3, 0] [1, 1, %11, 128] [1, 1, 1, 1] : tensor<?x128xbf16> into tensor<?x8x?x128xbf16>
+    }
+  } {attn.shared_memory = #attn.shared_memory<query = 0, query_bytes = 32768, output = 0, output_bytes = 32768, keys = 32768, values = 131072, stages = 3, key_stage_bytes = 32768, value_stage_bytes = 32768, query_full = 229376, key_full = 229384, value_full = 229408, key_empty = 229456, value_empty = 229456, size = 229480, warpgroup_barriers = [1, 2], turn_barriers = [3, 4]>, mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  return %2 : tensor<?x8x?x128xbf16>
+}

@@ -4,6 +4,10 @@
 // RUN: attnc-opt %s -split-input-file --attn-generalize-lengths --attn-generalize-scale \
 // RUN:   --attn-tiling-pipeline="block-m=64" --attn-order-tiles --attn-assign-layouts \
 // RUN:   --attn-allocate-shared-memory --attn-insert-waits --convert-attn-to-nvvm | FileCheck %s --check-prefix=PER-SCORE
+// RUN: attnc-opt %s -split-input-file --attn-generalize-lengths --attn-generalize-scale \
+// RUN:   --attn-tiling-pipeline="block-m=64" --attn-defer-softcap-cap --attn-softcap-fixed-max --attn-order-tiles \
+// RUN:   --attn-assign-layouts --attn-allocate-shared-memory --attn-insert-waits --convert-attn-to-nvvm \
+// RUN:   | FileCheck %s --check-prefix=FIXED
 
 // The kernel applies attn.softcap's cap where the tile IR says: per score
 // unless attn-defer-softcap-cap left it to the row max and the exponentials.
@@ -64,6 +68,26 @@ func.func @d256_softcap(%q: tensor<1x2x?x256xbf16>, %k: tensor<1x2x?x256xbf16>, 
 // CHECK:           %[[READ0:.*]] = llvm.extractvalue %[[SCORES]][0]
 // CHECK:           arith.select %{{.*}}, %[[READ0]], %{{.*}} : f32
 // CHECK:         llvm.return
+// With a fixed max (attn-softcap-fixed-max) the loops carry each row's
+// running sum and O, and no step computes a row max: no max, no shuffle of
+// the quad (only attn.finalize's sum reduction after the loops).
+// FIXED-LABEL: llvm.func @d64_causal_softcap(
+// FIXED:         scf.for {{.*}} -> (f32, f32, !llvm.struct<(
+// FIXED-NOT:       arith.maxnumf
+// FIXED-NOT:       nvvm.shfl.sync
+// FIXED:           llvm.inline_asm asm_dialect = att "tanh.approx.f32 $0, $1;"
+// FIXED-NOT:       arith.maxnumf
+// FIXED-NOT:       nvvm.shfl.sync
+// FIXED:           llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
+// FIXED-NOT:       arith.maxnumf
+// FIXED-NOT:       nvvm.shfl.sync
+// FIXED:         scf.yield
+// FIXED:         scf.for {{.*}} -> (f32, f32, !llvm.struct<(
+// FIXED-NOT:       arith.maxnumf
+// FIXED-NOT:       nvvm.shfl.sync
+// FIXED:         scf.yield
+// FIXED:         nvvm.shfl.sync
+// FIXED:         llvm.return
 func.func @d64_causal_softcap(%q: tensor<1x2x?x64xbf16>, %k: tensor<1x2x?x64xbf16>, %v: tensor<1x2x?x64xbf16>) -> tensor<1x2x?x64xbf16> {
   %o = attn.attention %q, %k, %v mask = causal softcap = 30.0
       : tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16> -> tensor<1x2x?x64xbf16>

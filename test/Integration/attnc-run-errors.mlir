@@ -24,6 +24,9 @@ func.func @swapped(%q: tensor<1x2x16x32xf32>, %k: tensor<1x2x16x32xf32>,
 // Bad command lines.
 // RUN: not attnc-run --stages=graph,bogus %s 2>&1 | FileCheck %s --check-prefix=STAGE
 // STAGE: attnc-run: unknown stage 'bogus' (expected graph, tiled, fused or split)
+// RUN: not attnc-run --tile-passes=attn-no-such-pass %s 2>&1 | FileCheck %s --check-prefix=TILE-PASSES
+// TILE-PASSES: 'attn-no-such-pass' does not refer to a registered pass or pass pipeline
+// TILE-PASSES: attnc-run: --tile-passes: 'attn-no-such-pass' is not a func.func pass pipeline
 // RUN: not attnc-run --backend=cuda %s 2>&1 | FileCheck %s --check-prefix=BACKEND
 // BACKEND: attnc-run: unknown --backend 'cuda' (available: cpu, gpu, auto)
 // RUN: not attnc-run --sweep=nightly 2>&1 | FileCheck %s --check-prefix=SWEEP

@@ -21,6 +21,7 @@
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/Error.h"
 
 #include <chrono>
@@ -75,8 +76,10 @@ MemRefDescriptor<Rank> describe(const std::vector<int32_t> &values,
 }
 } // namespace
 
-std::unique_ptr<ExecutionEngine> attnc::run::compileForCpu(
-    ModuleOp module, const attn::AttnPipelineOptions &options) {
+std::unique_ptr<ExecutionEngine>
+attnc::run::compileForCpu(ModuleOp module,
+                          const attn::AttnPipelineOptions &options,
+                          StringRef tilePasses) {
   OwningOpRef<ModuleOp> clone(module.clone());
   Builder b(module.getContext());
   clone->walk([&](func::FuncOp f) {
@@ -84,6 +87,9 @@ std::unique_ptr<ExecutionEngine> attnc::run::compileForCpu(
   });
   PassManager pm(module.getContext());
   attn::buildAttnTilingPipeline(pm.nest<func::FuncOp>(), options);
+  if (!tilePasses.empty() &&
+      failed(parsePassPipeline(tilePasses, pm.nest<func::FuncOp>())))
+    return nullptr;
   attn::buildAttnToCPUPipeline(pm);
   if (failed(pm.run(*clone)))
     return nullptr;

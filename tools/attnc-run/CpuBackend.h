@@ -20,10 +20,12 @@
 namespace attnc::run {
 
 /// Lowers `module` (a clone is taken) through the tiling pipeline up to
-/// `stage` and the CPU pipeline, and JIT-compiles it. Diagnostics go to the
-/// context's handler; returns null on failure.
+/// `stage`, then `tilePasses` (a func.func pass pipeline, if any), and the
+/// CPU pipeline, and JIT-compiles it. Diagnostics go to the context's
+/// handler; returns null on failure.
 std::unique_ptr<mlir::ExecutionEngine>
-compileForCpu(mlir::ModuleOp module, const mlir::attn::AttnPipelineOptions &);
+compileForCpu(mlir::ModuleOp module, const mlir::attn::AttnPipelineOptions &,
+              llvm::StringRef tilePasses = "");
 
 /// Calls `problem.function` (compiled by compileForCpu) on q, k, v and, for
 /// a paged or varlen problem, its index inputs (Problem.h).

@@ -23,6 +23,7 @@
 #include "attnc/Dialect/Attn/AttnOps.h"
 #include "attnc/InitAll.h"
 #include "attnc/Pipelines/Pipelines.h"
+#include "attnc/Pipelines/Registration.h"
 #include "attnc/Target/KernelArtifact.h"
 #include "attnc/Tools/InputNesting.h"
 
@@ -32,6 +33,8 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/ADT/StringExtras.h"
@@ -74,6 +77,13 @@ static cl::opt<std::string>
            cl::desc("Comma-separated pipeline stages to run each function "
                     "at: graph, tiled, fused, split"),
            cl::cat(runCategory), cl::init("split"));
+static cl::opt<std::string> tilePasses(
+    "tile-passes",
+    cl::desc("CPU: a func.func pass pipeline run on the tile IR after each "
+             "stage (for example "
+             "\"attn-defer-softcap-cap,attn-softcap-fixed-max\"): the "
+             "numerics of GPU-pipeline passes on the reference backend"),
+    cl::cat(runCategory), cl::init(""));
 static cl::opt<std::string>
     sweep("sweep", cl::desc("Run a generated sweep instead of a file (ci)"),
           cl::cat(runCategory), cl::init(""));
@@ -331,8 +341,11 @@ void runOnCpuStages(ModuleOp module, ArrayRef<Problem> problems,
     options.stopAfter = stage;
     options.blockM = blockM;
     options.blockN = blockN;
-    std::unique_ptr<ExecutionEngine> engine = compileForCpu(module, options);
+    std::unique_ptr<ExecutionEngine> engine =
+        compileForCpu(module, options, tilePasses);
     std::string label = ("cpu:" + attn::stringifyAttnStage(stage)).str();
+    if (!tilePasses.empty())
+      label += "+passes";
     for (size_t i = 0; i < problems.size(); ++i) {
       if (!engine) {
         report.fail(problems[i], label, "compilation failed");
@@ -457,6 +470,16 @@ int main(int argc, char **argv) {
       return 2;
     }
     stageList.push_back(*stage);
+  }
+  if (!tilePasses.empty()) {
+    // The CPU stages run attnc's passes by name.
+    attn::registerAttncPasses();
+    OpPassManager probe("func.func");
+    if (failed(parsePassPipeline(tilePasses, probe))) {
+      llvm::errs() << "attnc-run: --tile-passes: '" << tilePasses
+                   << "' is not a func.func pass pipeline\n";
+      return 2;
+    }
   }
 
   DialectRegistry registry;

@@ -120,6 +120,12 @@ struct AttnPipelineOptions : public PassPipelineOptions<AttnPipelineOptions> {
                      "kernels; 0: the target's table, off on sm_90a; -1: "
                      "off)"),
       llvm::cl::init(0)};
+  PassOptions::Option<bool> softcapFixedMax{
+      *this, "softcap-fixed-max",
+      llvm::cl::desc("GPU: a soft-capped softmax subtracts a fixed max "
+                     "instead of a running one where the cap bounds its "
+                     "exponentials (attn-softcap-fixed-max)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> probsInRegisters{
       *this, "probs-in-registers",
       llvm::cl::desc("GPU: O += P V with P in registers (wgmma RS); false "
@@ -173,7 +179,9 @@ void buildAttnToCPUPipeline(OpPassManager &pm);
 /// attn-pack-gqa (per `packGqa`), attn-split-kv (per `splitKv`),
 /// attn-configure-tiles, attn-generalize-lengths,
 /// attn-generalize-scale, the tiling pipeline, attn-order-tiles (per
-/// `tileOrder`), attn-warp-specialize (per `warpSpecialize`, on fused IR),
+/// `tileOrder`), attn-defer-softcap-cap, attn-softcap-fixed-max (per
+/// `softcapFixedMax`), attn-warp-specialize (per `warpSpecialize`, on fused
+/// IR),
 /// attn-signal-dependents (per `programmaticLaunch`), attn-assign-layouts,
 /// attn-allocate-shared-memory, attn-pipeline-kv-loops,
 /// attn-conditional-rescale (per `conditionalRescale`), attn-insert-waits,

@@ -392,6 +392,78 @@ def AttnDeferSoftcapCapPass : Pass<"attn-defer-softcap-cap", "func::FuncOp"> {
   ];
 }
 
+def AttnSoftcapFixedMaxPass : Pass<"attn-softcap-fixed-max", "func::FuncOp"> {
+  let summary = "Give a soft-capped softmax a fixed max instead of a running one";
+  let description = [{
+    A soft-cap bounds every score: `|output_scale * tanh(x)| < output_scale`,
+    times the users' `score_scale` (the cap, in all). The online softmax
+    subtracts a running row max only so that its exponentials cannot
+    overflow; scores that are bounded need no such max. Where an
+    attention's kv loops carry a running max whose every step reads
+    soft-capped scores (through `attn.mask` ops), this pass subtracts a
+    fixed max of 0 instead (FlashDecoding++'s unified max value): the
+    first loop starts its max at 0 instead of -inf and each step's
+    `attn.row_max` is replaced by the max it starts from. Its folds then
+    remove what a max that never moves leaves behind: `attn.rescale_factor`
+    of the max with itself is 1, `attn.scale_rows` of O by 1 is O, a
+    running sum's `init_scale` of 1 goes, and the loops stop carrying the
+    max. A step then costs no row max (a max per score and the quad's
+    shuffles), no rescale of O (a multiply per element of O) and no
+    exponential per row: the softcap's two MUFU operations per score are
+    paid for by ALU work no longer done.
+
+    The exponentials are `exp2(s * c)` with `|s| < bound` and `c` the
+    exponentials' `scale_log2` (a positive constant: with a softcap the
+    softmax scale is applied inside it): every probability lies in
+    (2^-E, 2^E), E = bound * c. The pass applies where E is at most
+    `max-exponent` (default 80: a cap of up to 55.4 with c = log2 e, which
+    covers Gemma 2's 50 and Grok's 30). Then the running sum and O stay in
+    f32's range unless Nk * 2^E * |V| reaches 2^128 (|V| * Nk >= 2^48 at
+    E = 80), and a product of P and V is a normal f32 unless |V| < 2^(E - 126).
+    P must be rounded to bf16 (or stay f32): f16's 65504 cannot hold 2^E,
+    so a softmax whose `attn.pv` rounds P to f16 keeps its running max. A
+    fully masked row still has l = 0, hence O = 0 and LSE = -inf
+    (`attn.finalize`); the LSE is log(l) + 0.
+
+    Attentions whose loops are not a chain of `scf.for` carrying the
+    running max from a splat -inf to `attn.finalize`, or whose max has
+    other readers than the step's `attn.row_max`, `attn.rescale_factor` and
+    `attn.exp_diff` (of the same scores, alike scaled), are left alone. The
+    GPU pipeline runs it after `attn-defer-softcap-cap` (option
+    `softcap-fixed-max`, default on).
+
+    ```mlir
+    %r:3 = scf.for %j = %c0 to %n step %c1 iter_args(%m = %minus_inf, %l = %zero, %o = %acc0) -> (...) {
+      %t = attn.softcap %s scale %scale cap = 3.000000e+01 output_scale = 1.000000e+00 : tensor<128x128xf32>
+      %m1 = attn.row_max %t init %m score_scale = 3.000000e+01 : tensor<128x128xf32> -> tensor<128xf32>
+      %a = attn.rescale_factor %m, %m1 scale_log2 %c : tensor<128xf32>
+      %p = attn.exp_diff %t, %m1 scale_log2 %c score_scale = 3.000000e+01 : tensor<128x128xf32>, tensor<128xf32>
+      %l1 = attn.row_sum %p init %l scaled %a : tensor<128x128xf32> -> tensor<128xf32>
+      %o1 = attn.scale_rows %o, %a : tensor<128x128xf32>, tensor<128xf32>
+      %o2 = attn.pv %p, %v, %o1 : tensor<128x128xf32>, tensor<128x128xbf16>, tensor<128x128xf32>
+      scf.yield %m1, %l1, %o2 : ...
+    }
+    // becomes (%zero_max = arith.constant dense<0.0> : tensor<128xf32>)
+    %r:2 = scf.for %j = %c0 to %n step %c1 iter_args(%l = %zero, %o = %acc0) -> (...) {
+      %t = attn.softcap %s scale %scale cap = 3.000000e+01 output_scale = 1.000000e+00 : tensor<128x128xf32>
+      %p = attn.exp_diff %t, %zero_max scale_log2 %c score_scale = 3.000000e+01 : tensor<128x128xf32>, tensor<128xf32>
+      %l1 = attn.row_sum %p init %l : tensor<128x128xf32> -> tensor<128xf32>
+      %o2 = attn.pv %p, %v, %o : tensor<128x128xf32>, tensor<128x128xbf16>, tensor<128x128xf32>
+      scf.yield %l1, %o2 : ...
+    }
+    ```
+  }];
+  let options = [
+    Option<"maxExponent", "max-exponent", "double", /*default=*/"80.0",
+           "the largest bound * scale_log2 (the binary exponent of the "
+           "largest probability) for which the max is fixed">,
+  ];
+  let statistics = [
+    Statistic<"numFixed", "num-fixed",
+              "Number of attentions whose softmax max is fixed">,
+  ];
+}
+
 def AttnSignalDependentsPass : Pass<"attn-signal-dependents", "func::FuncOp"> {
   let summary = "Say in the IR when a split-KV tile lets its combine kernel launch";
   let description = [{

@@ -187,8 +187,10 @@ static bool mayBeMasked(Value s) {
 
 KernelEmitter::RowValues KernelEmitter::negScaledMax(Value rowMax, ValueRange m,
                                                      Value c) {
-  // Scores that passed no mask are finite, hence so is their max.
-  bool masked = mayBeMasked(rowMax.getDefiningOp<RowMaxOp>().getScores());
+  // Scores that passed no mask are finite, hence so is their max; a fixed
+  // max (attn-softcap-fixed-max: a constant, not an attn.row_max) is finite.
+  auto step = rowMax.getDefiningOp<RowMaxOp>();
+  bool masked = step && mayBeMasked(step.getScores());
   RowValues neg;
   for (int r = 0; r < kRowsPerThread; ++r) {
     Value mUse = masked ? arith::SelectOp::create(b, loc, isNegInf(m[r]),

@@ -38,6 +38,33 @@ static Value collectScoreModifiers(Value scores,
   return scores;
 }
 
+bool mlir::attn::isFixedMax(Value max) {
+  SplatElementsAttr splat;
+  return matchPattern(max, m_Constant(&splat)) &&
+         splat.getSplatValue<APFloat>().isFinite();
+}
+
+/// `kv` if the column offset of each of its masks is one the kernel
+/// computes.
+static FailureOr<KvLoop> verifyMaskColumns(const KvLoop &kv) {
+  for (Operation *op : kv.scoreModifiers) {
+    auto mask = dyn_cast<MaskOp>(op);
+    if (!mask)
+      continue;
+    // The kernel's mask compares this thread's columns against constants
+    // relative to the block's first column.
+    auto mul = mask.getColOffset().getDefiningOp<arith::MulIOp>();
+    APInt blockN;
+    if (!mul || mul.getLhs() != kv.loop.getInductionVar() ||
+        !matchPattern(mul.getRhs(), m_ConstantInt(&blockN)) ||
+        blockN.getSExtValue() != mask.getType().getShape()[1])
+      return mask.emitError(kPrefix)
+             << "the mask's column offset must be the kv loop's induction "
+                "variable times block_n";
+  }
+  return kv;
+}
+
 static FailureOr<KvLoop> readKvLoop(scf::ForOp loop) {
   KvLoop kv{loop, {}};
   auto fail = [&](Operation *at, const Twine &why) -> FailureOr<KvLoop> {
@@ -125,11 +152,15 @@ static FailureOr<KvLoop> readKvLoop(scf::ForOp loop) {
   };
   if (!qk)
     return missing("attn.qk");
-  if (!rowMax || !rowMax.getInit())
+  // A step of a fixed max (attn-softcap-fixed-max) subtracts a constant and
+  // rescales nothing.
+  bool fixedMax = expDiff && !rowMax && !rescale && scaledRows == 0 &&
+                  isFixedMax(expDiff.getRowMax());
+  if (!fixedMax && (!rowMax || !rowMax.getInit()))
     return missing("attn.row_max carried across blocks");
-  if (!rescale)
+  if (!fixedMax && !rescale)
     return missing("attn.rescale_factor");
-  if (scaledRows == 0)
+  if (!fixedMax && scaledRows == 0)
     return missing("attn.scale_rows of the accumulator");
   if (scaledRows > 1)
     return fail(loop, "a kv loop rescales only the accumulator with "
@@ -147,10 +178,18 @@ static FailureOr<KvLoop> readKvLoop(scf::ForOp loop) {
   bool rotated = isRotatedStep(body);
   Operation *lastIssue = qk;
   if (rotated) {
-    Operation *scaled = qk->getNextNode();
-    if (!isa<ScaleRowsOp>(scaled) || scaled->getNextNode() != pv)
-      return fail(pv, "a rotated kv step issues the previous block's "
-                      "attn.scale_rows and attn.pv right after its attn.qk");
+    Operation *next = qk->getNextNode();
+    if (!fixedMax && isa<ScaleRowsOp>(next))
+      next = next->getNextNode();
+    else if (!fixedMax)
+      next = nullptr;
+    if (next != pv)
+      return fail(pv, fixedMax
+                          ? "a rotated kv step issues the previous block's "
+                            "attn.pv right after its attn.qk"
+                          : "a rotated kv step issues the previous block's "
+                            "attn.scale_rows and attn.pv right after its "
+                            "attn.qk");
     lastIssue = pv;
   }
   // A ping-pong turn issues the step's GEMMs: the S GEMM, and in a rotated
@@ -196,18 +235,21 @@ static FailureOr<KvLoop> readKvLoop(scf::ForOp loop) {
     kv.valueRelease = valueRelease;
   }
   Value scores = collectScoreModifiers(qk.getScores(), kv.scoreModifiers);
-  if (rowMax.getScores() != scores || expDiff.getScores() != scores)
-    return fail(rowMax, "the row max and the exponentials must read the "
-                        "scores after their modifiers (attn.mask, "
-                        "attn.softcap), each applied once in a chain");
+  if ((rowMax && rowMax.getScores() != scores) || expDiff.getScores() != scores)
+    return fail(rowMax ? rowMax.getOperation() : expDiff.getOperation(),
+                "the row max and the exponentials must read the "
+                "scores after their modifiers (attn.mask, "
+                "attn.softcap), each applied once in a chain");
   // The manifest describes the softmax by the softcap's cap alone: the row
   // max and the exponentials scale the scores alike, by exactly what the
   // softcap left to them (attn-defer-softcap-cap), or not at all.
-  float scoreScale =
-      rowMax.getScoreScale() ? rowMax.getScoreScale()->convertToFloat() : 1.0f;
   float expScoreScale = expDiff.getScoreScale()
                             ? expDiff.getScoreScale()->convertToFloat()
                             : 1.0f;
+  float scoreScale = rowMax && rowMax.getScoreScale()
+                         ? rowMax.getScoreScale()->convertToFloat()
+                     : rowMax ? 1.0f
+                              : expScoreScale;
   if (scoreScale != expScoreScale)
     return expDiff->emitError(kPrefix)
            << "the row max and the exponentials must scale the scores alike "
@@ -219,7 +261,8 @@ static FailureOr<KvLoop> readKvLoop(scf::ForOp loop) {
       capLeft = softcap.getCap().convertToFloat() /
                 softcap.getOutputScaleOrCap().convertToFloat();
   if (scoreScale != capLeft)
-    return rowMax->emitError(kPrefix)
+    return (rowMax ? rowMax.getOperation() : expDiff.getOperation())
+               ->emitError(kPrefix)
            << "the scores' score_scale (" << scoreScale
            << ") must be what the step's attn.softcap leaves to its users, "
               "cap / output_scale ("
@@ -252,7 +295,8 @@ static FailureOr<KvLoop> readKvLoop(scf::ForOp loop) {
       if (!isa<RankedTensorType>(v.getType()) ||
           isa<QKOp, LoadTileOp, LoadPagedTileOp, LoadVarlenTileOp, WaitTileOp>(
               op) ||
-          (isa<PVOp>(op) && operand.getOperandNumber() == 1))
+          (isa<PVOp>(op) && operand.getOperandNumber() == 1) ||
+          (fixedMax && v == expDiff.getRowMax()))
         continue;
       bool carried =
           isa<BlockArgument>(v) && cast<BlockArgument>(v).getOwner() == body;
@@ -271,6 +315,18 @@ static FailureOr<KvLoop> readKvLoop(scf::ForOp loop) {
         return arg;
     return {};
   };
+  if (fixedMax) {
+    // Without a rescale the running sum and O are added to as they are.
+    Value carriedSum = carriedAs(rowSum.getResult());
+    if (!carriedSum || rowSum.getInit() != carriedSum || rowSum.getInitScale())
+      return fail(rowSum, "attn.row_sum of a fixed max must add to the "
+                          "carried running sum as it is (its init, no "
+                          "init_scale)");
+    if (!carriedAs(pv.getResult()) || pv.getAcc() != carriedAs(pv.getResult()))
+      return fail(pv, "attn.pv's accumulator must be the carried O (a fixed "
+                      "max rescales nothing)");
+    return verifyMaskColumns(kv);
+  }
   Value carriedMax = carriedAs(rowMax.getResult());
   if (!carriedMax || rowMax.getInit() != carriedMax)
     return fail(rowMax, "the step's attn.row_max must start from the running "
@@ -298,21 +354,7 @@ static FailureOr<KvLoop> readKvLoop(scf::ForOp loop) {
       scaled.getInput() != carriedAs(pv.getResult()))
     return fail(pv, "attn.pv's accumulator must be the carried O, scaled by "
                     "the step's attn.rescale_factor");
-  for (Operation *op : kv.scoreModifiers) {
-    auto mask = dyn_cast<MaskOp>(op);
-    if (!mask)
-      continue;
-    // The kernel's mask compares this thread's columns against constants
-    // relative to the block's first column.
-    auto mul = mask.getColOffset().getDefiningOp<arith::MulIOp>();
-    APInt blockN;
-    if (!mul || mul.getLhs() != loop.getInductionVar() ||
-        !matchPattern(mul.getRhs(), m_ConstantInt(&blockN)) ||
-        blockN.getSExtValue() != mask.getType().getShape()[1])
-      return fail(mask, "the mask's column offset must be the kv loop's "
-                        "induction variable times block_n");
-  }
-  return kv;
+  return verifyMaskColumns(kv);
 }
 
 LogicalResult mlir::attn::verifyStepWaits(Block *step) {

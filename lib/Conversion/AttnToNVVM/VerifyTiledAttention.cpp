@@ -567,9 +567,11 @@ LogicalResult TiledAttentionVerifier::verifyConsumerLoops() {
   for (Value operand :
        {finalize.getAcc(), finalize.getRowSum(), finalize.getRowMax()})
     if (operand.getDefiningOp() != lastLoop.getOperation() &&
-        !(tiled.softwarePipelined() && operand == finalize.getAcc()))
+        !(tiled.softwarePipelined() && operand == finalize.getAcc()) &&
+        !(operand == finalize.getRowMax() && isFixedMax(operand)))
       return finalize.emitError("convert-attn-to-nvvm: attn.finalize must "
-                                "read the last kv loop's results");
+                                "read the last kv loop's results (or a "
+                                "fixed max)");
   if (failed(verifyTileTopLevel(loopRegion.front())) ||
       (specialized && failed(verifyTileTopLevel(*forall.getBody()))))
     return failure();

@@ -11,6 +11,7 @@
 using namespace mlir;
 using namespace mlir::attn;
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/OpImplementation.h"
@@ -134,6 +135,11 @@ void AttnDialect::initialize() {
 #define GET_OP_LIST
 #include "attnc/Dialect/Attn/AttnOps.cpp.inc"
       >();
+}
+
+Operation *AttnDialect::materializeConstant(OpBuilder &builder, Attribute value,
+                                            Type type, Location loc) {
+  return arith::ConstantOp::materialize(builder, value, type, loc);
 }
 
 LogicalResult AttnDialect::verifyOperationAttribute(Operation *op,

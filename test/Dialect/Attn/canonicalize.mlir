@@ -152,3 +152,43 @@ func.func @one_kv_split(%q: tensor<1x4x?x32xbf16>, %k: tensor<1x4x?x32xbf16>,
       -> tensor<1x4x?x32xbf16>
   return %o, %p : tensor<1x4x?x32xbf16>, tensor<1x4x?x32xbf16>
 }
+
+// -----
+
+// A max that does not move: the rescale factor of a finite splat max with
+// itself is 1, a rescale by 1 goes, and so does a running sum's init_scale
+// of 1.
+// CHECK-LABEL: func.func @unmoved_max(
+// CHECK-SAME:      %[[S:[^:]*]]: tensor<64x64xf32>, %[[ACC:[^:]*]]: tensor<64x32xf32>, %[[L:[^:]*]]: tensor<64xf32>, %[[C:[^:]*]]: f32)
+// CHECK-NOT:     attn.rescale_factor
+// CHECK-NOT:     attn.scale_rows
+// CHECK:         %[[SUM:.*]] = attn.row_sum %[[S]] init %[[L]] : tensor<64x64xf32> -> tensor<64xf32>
+// CHECK:         return %[[ACC]], %[[SUM]]
+func.func @unmoved_max(%s: tensor<64x64xf32>, %acc: tensor<64x32xf32>,
+                       %l: tensor<64xf32>, %c: f32) -> (tensor<64x32xf32>, tensor<64xf32>) {
+  %m = arith.constant dense<0.0> : tensor<64xf32>
+  %a = attn.rescale_factor %m, %m scale_log2 %c : tensor<64xf32>
+  %o = attn.scale_rows %acc, %a : tensor<64x32xf32>, tensor<64xf32>
+  %sum = attn.row_sum %s init %l scaled %a : tensor<64x64xf32> -> tensor<64xf32>
+  return %o, %sum : tensor<64x32xf32>, tensor<64xf32>
+}
+
+// -----
+
+// The factor of a -inf old max is 0 (nothing accumulated yet), and of two
+// different maxima unknown: neither folds.
+// CHECK-LABEL: func.func @moving_max(
+// CHECK:         %[[A:.*]] = attn.rescale_factor %{{.*}}, %{{.*}} scale_log2
+// CHECK:         %[[B:.*]] = attn.rescale_factor %{{.*}}, %{{.*}} scale_log2
+// CHECK:         attn.scale_rows %{{.*}}, %[[A]]
+// CHECK:         attn.row_sum %{{.*}} init %{{.*}} scaled %[[B]]
+func.func @moving_max(%s: tensor<64x64xf32>, %acc: tensor<64x32xf32>,
+                      %l: tensor<64xf32>, %m1: tensor<64xf32>, %c: f32)
+    -> (tensor<64x32xf32>, tensor<64xf32>) {
+  %ninf = arith.constant dense<0xFF800000> : tensor<64xf32>
+  %a = attn.rescale_factor %ninf, %ninf scale_log2 %c : tensor<64xf32>
+  %b = attn.rescale_factor %m1, %ninf scale_log2 %c : tensor<64xf32>
+  %o = attn.scale_rows %acc, %a : tensor<64x32xf32>, tensor<64xf32>
+  %sum = attn.row_sum %s init %l scaled %b : tensor<64x64xf32> -> tensor<64xf32>
+  return %o, %sum : tensor<64x32xf32>, tensor<64xf32>
+}

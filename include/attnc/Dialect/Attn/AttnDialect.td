@@ -28,6 +28,9 @@ def Attn_Dialect : Dialect {
   let useDefaultAttributePrinterParser = 1;
   let hasOperationAttrVerify = 1;
   let hasRegionArgAttrVerify = 1;
+  // The tile ops' folders produce splat tiles (attn.rescale_factor of a
+  // max with itself); they become arith.constant.
+  let hasConstantMaterializer = 1;
   let extraClassDeclaration = [{
     /// The #attn.shared_memory of a tiling scf.forall
     /// (attn-allocate-shared-memory).

@@ -510,6 +510,7 @@ def Attn_RowSumOp : Attn_Op<"row_sum", [Pure, AttrSizedOperandSegments,
     `result[i] = init[i] * init_scale[i] + sum_j probs[i, j]`; without
     `init_scale` the running sum is added as it is, and without `init` the
     sum starts at 0 (`init_scale` needs `init`).
+    An `init_scale` that is a splat constant 1 folds away.
 
     The online softmax's running sum is rescaled by the step's
     `attn.rescale_factor` before the step's probabilities are added:
@@ -536,6 +537,7 @@ def Attn_RowSumOp : Attn_Op<"row_sum", [Pure, AttrSizedOperandSegments,
       build($_builder, $_state, result, probs, init, ::mlir::Value());
     }]>
   ];
+  let hasFolder = 1;
   let hasVerifier = 1;
 }
 
@@ -587,6 +589,9 @@ def Attn_RescaleFactorOp : Attn_Op<"rescale_factor", [Pure, AllTypesMatch<["old_
     The factor that rescales a running sum and accumulator when the running
     row max grows from `old_max` to `new_max`; 0 when `old_max` is -inf
     (nothing was accumulated yet), so the guard never produces NaN.
+
+    Folds to a splat 1 when both maxima are the same finite splat constant
+    (a max that never moves: attn-softcap-fixed-max).
   }];
   let arguments = (ins Attn_F32Rows:$old_max, Attn_F32Rows:$new_max,
                    F32:$scale_log2);
@@ -594,6 +599,7 @@ def Attn_RescaleFactorOp : Attn_Op<"rescale_factor", [Pure, AllTypesMatch<["old_
   let assemblyFormat = [{
     $old_max `,` $new_max `scale_log2` $scale_log2 attr-dict `:` type($old_max)
   }];
+  let hasFolder = 1;
 }
 
 def Attn_ScaleRowsOp : Attn_Op<"scale_rows", [Pure, AllTypesMatch<["input", "result"]>]> {
@@ -608,6 +614,8 @@ def Attn_ScaleRowsOp : Attn_Op<"scale_rows", [Pure, AllTypesMatch<["input", "res
     1 exactly, and the kernel leaves the rows of a warp in which no maximum
     moved as they are (FlashAttention-4's conditional rescale). Elsewhere,
     and on the CPU, every row is multiplied; the result is the same.
+
+    A factor that is a splat constant 1 folds the op away.
 
     ```mlir
     %o = attn.scale_rows %acc, %alpha conditional
@@ -627,6 +635,7 @@ def Attn_ScaleRowsOp : Attn_Op<"scale_rows", [Pure, AllTypesMatch<["input", "res
     /// the rescale a `conditional` skip applies to.
     bool rescalesByStepFactor();
   }];
+  let hasFolder = 1;
   let hasVerifier = 1;
 }
 

@@ -1,0 +1,229 @@
+//===- SoftcapFixedMax.cpp - a soft-capped softmax without a running max --===//
+//
+// Part of the attnc project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// Replaces the running row max of a soft-capped online softmax by a fixed
+// max of 0: the soft-cap bounds the scores, so the exponentials cannot
+// overflow without it (the pass's description gives the bounds).
+//
+//===----------------------------------------------------------------------===//
+
+#include "attnc/Transforms/Passes.h"
+
+#include "attnc/Dialect/Attn/AttnOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+namespace mlir::attn {
+#define GEN_PASS_DEF_ATTNSOFTCAPFIXEDMAXPASS
+#include "attnc/Transforms/Passes.h.inc"
+} // namespace mlir::attn
+
+using namespace mlir;
+using namespace mlir::attn;
+
+namespace {
+
+/// An attention's running max: its steps' attn.row_max ops, each in a kv
+/// loop (carried across its blocks) or peeled out of one, and the operands
+/// that read its start (-inf): the first step's init (or its loop's) and,
+/// for a step outside a loop, its attn.rescale_factor's old max.
+struct RunningMax {
+  SmallVector<RowMaxOp> steps;
+  SmallVector<OpOperand *> starts;
+};
+
+/// Whether every reader of the max values `values` is one that a fixed max
+/// lets go or keeps: a step's attn.row_max (its init), an
+/// attn.rescale_factor of two of them, attn.exp_diff and attn.finalize (as
+/// their max), and the scf.for and scf.yield that carry them. `start` is the
+/// max before the first step.
+bool onlyMaxReaders(const DenseSet<Value> &values, Value start) {
+  for (Value v : values)
+    for (OpOperand &use : v.getUses()) {
+      Operation *user = use.getOwner();
+      bool ok =
+          TypeSwitch<Operation *, bool>(user)
+              .Case([&](RowMaxOp step) { return step.getInit() == v; })
+              .Case([&](RescaleFactorOp factor) {
+                return (values.contains(factor.getOldMax()) ||
+                        factor.getOldMax() == start) &&
+                       values.contains(factor.getNewMax());
+              })
+              .Case([&](ExpDiffOp exp) { return exp.getRowMax() == v; })
+              .Case([&](FinalizeOp finalize) {
+                return finalize.getRowMax() == v;
+              })
+              .Case([&](scf::YieldOp yield) {
+                auto loop = dyn_cast<scf::ForOp>(yield->getParentOp());
+                return loop &&
+                       values.contains(
+                           loop.getRegionIterArgs()[use.getOperandNumber()]);
+              })
+              .Case([&](scf::ForOp loop) {
+                OpOperand *init = &use;
+                return values.contains(loop.getTiedLoopRegionIterArg(init));
+              })
+              .Default(false);
+      if (!ok)
+        return false;
+    }
+  return true;
+}
+
+/// The running max that attn.finalize `finalize` reads: steps, each
+/// starting from the one before (in a loop: carried), from a splat -inf.
+/// Fails for any other form, or a max with another reader.
+FailureOr<RunningMax> traceRunningMax(FinalizeOp finalize) {
+  RunningMax max;
+  DenseSet<Value> values;
+  Value m = finalize.getRowMax();
+  OpOperand *start = nullptr;
+  while (true) {
+    values.insert(m);
+    if (auto step = m.getDefiningOp<RowMaxOp>(); step && step.getInit()) {
+      max.steps.push_back(step);
+      start = &step.getInitMutable()[0];
+    } else if (auto loop = m.getDefiningOp<scf::ForOp>()) {
+      unsigned i = cast<OpResult>(m).getResultNumber();
+      Value iterArg = loop.getRegionIterArgs()[i];
+      auto step = loop.getYieldedValues()[i].getDefiningOp<RowMaxOp>();
+      if (!step || step->getParentOp() != loop || step.getInit() != iterArg)
+        return failure();
+      values.insert(iterArg);
+      values.insert(step.getResult());
+      max.steps.push_back(step);
+      start = &loop.getInitArgsMutable()[i];
+    } else {
+      break;
+    }
+    m = start->get();
+  }
+  SplatElementsAttr minusInf;
+  if (max.steps.empty() || !matchPattern(m, m_Constant(&minusInf)) ||
+      !minusInf.getSplatValue<APFloat>().isInfinity() ||
+      !minusInf.getSplatValue<APFloat>().isNegative())
+    return failure();
+  // The start is a constant that other ops may share: only its uses as the
+  // first step's max start the max.
+  values.erase(m);
+  max.starts.push_back(start);
+  for (OpOperand &use : m.getUses())
+    if (auto factor = dyn_cast<RescaleFactorOp>(use.getOwner());
+        factor && &use == &factor.getOldMaxMutable() &&
+        values.contains(factor.getNewMax()))
+      max.starts.push_back(&use);
+  if (!onlyMaxReaders(values, m))
+    return failure();
+  return max;
+}
+
+/// The bound of scores `scores`: |s| < bound for an attn.softcap's result
+/// (through attn.mask ops, whose -inf the exponentials make 0).
+std::optional<double> getSoftcapBound(Value scores) {
+  while (auto mask = scores.getDefiningOp<MaskOp>())
+    scores = mask.getScores();
+  auto softcap = scores.getDefiningOp<SoftcapOp>();
+  if (!softcap)
+    return std::nullopt;
+  return softcap.getOutputScaleOrCap().convertToDouble();
+}
+
+/// Whether P (`probs`) reaches attn.pv rounded to bf16 or as f32: f16
+/// cannot hold the unnormalized probabilities of a fixed max.
+bool roundsProbsWide(Value probs) {
+  auto isWide = [](Type t) {
+    Type element = getElementTypeOrSelf(t);
+    return element.isBF16() || element.isF32();
+  };
+  for (Operation *user : probs.getUsers()) {
+    if (auto truncate = dyn_cast<TruncateOp>(user)) {
+      if (!isWide(truncate.getResult().getType()) ||
+          !roundsProbsWide(truncate.getResult()))
+        return false;
+    } else if (auto pv = dyn_cast<PVOp>(user)) {
+      if (!isWide(pv.getValue().getType()))
+        return false;
+    } else if (!isa<RowSumOp>(user)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/// The binary exponent E of the largest probability of step `step`
+/// (2^-E < p < 2^E) with a fixed max, where the max can be fixed: one
+/// attn.exp_diff reads the step's max, of the same soft-capped scores
+/// alike scaled, and P stays wide.
+std::optional<double> getFixedMaxExponent(RowMaxOp step) {
+  auto exps =
+      llvm::filter_to_vector(step->getUsers(), llvm::IsaPred<ExpDiffOp>);
+  if (exps.size() != 1)
+    return std::nullopt;
+  auto exp = cast<ExpDiffOp>(exps.front());
+  FloatAttr scaleLog2;
+  std::optional<double> bound = getSoftcapBound(step.getScores());
+  if (exp.getScores() != step.getScores() ||
+      exp.getScoreScale() != step.getScoreScale() || !bound ||
+      !matchPattern(exp.getScaleLog2(), m_Constant(&scaleLog2)) ||
+      scaleLog2.getValueAsDouble() <= 0 || !roundsProbsWide(exp.getResult()))
+    return std::nullopt;
+  double scoreScale =
+      step.getScoreScale() ? step.getScoreScale()->convertToDouble() : 1.0;
+  return *bound * scoreScale * scaleLog2.getValueAsDouble();
+}
+
+struct AttnSoftcapFixedMaxPass final
+    : public mlir::attn::impl::AttnSoftcapFixedMaxPassBase<
+          AttnSoftcapFixedMaxPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SmallVector<RunningMax> fixable;
+    getOperation().walk([&](FinalizeOp finalize) {
+      FailureOr<RunningMax> max = traceRunningMax(finalize);
+      if (failed(max) || !llvm::all_of(max->steps, [&](RowMaxOp step) {
+            std::optional<double> exponent = getFixedMaxExponent(step);
+            return exponent && *exponent <= maxExponent;
+          }))
+        return;
+      fixable.push_back(*max);
+    });
+    if (fixable.empty())
+      return;
+    OpBuilder b(&getContext());
+    for (RunningMax &max : fixable) {
+      // The first loop starts from the fixed max, and each step keeps the
+      // max it starts from.
+      Operation *first = max.starts.front()->getOwner();
+      b.setInsertionPoint(first);
+      auto type = cast<RankedTensorType>(max.starts.front()->get().getType());
+      Value fixed = arith::ConstantOp::create(
+          b, first->getLoc(), type,
+          DenseElementsAttr::get(type, APFloat(0.0f)));
+      for (OpOperand *start : max.starts)
+        start->set(fixed);
+      for (RowMaxOp step : max.steps) {
+        step.replaceAllUsesWith(step.getInit());
+        step.erase();
+      }
+      ++numFixed;
+    }
+    // The loops then carry the max unchanged, the factors are 1: their
+    // canonicalizations and the attn ops' folds remove them.
+    RewritePatternSet patterns(&getContext());
+    scf::ForOp::getCanonicalizationPatterns(patterns, &getContext());
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+  }
+};
+
+} // namespace
