@@ -22,17 +22,17 @@ inline constexpr int64_t kMaxKvSplits = 128;
 /// The split count is at most splitBalance(tiles) * sqrt(kvBlocks). A
 /// split's CTA streams its kv blocks (time ~ a * kvBlocks / s) and the
 /// combine weighs every split of a row (time ~ b * s): their sum is least
-/// at s = sqrt((a / b) kvBlocks). Forced counts on the H200 (bench/HISTORY.md
-/// run 62, the combine before 8c484fc) fit 4 sqrt(kvBlocks). With the
+/// at s = sqrt((a / b) kvBlocks). Forced counts on the H200 (bench/HISTORY.md,
+/// with the combine before 8c484fc) fit 4 sqrt(kvBlocks). With the
 /// combine that spreads a row of more than 16 splits over four warps, forced
-/// counts for one to three tiles of 32 packed MQA rows (runs 85 and 86, H100)
+/// counts for one to three tiles of 32 packed MQA rows (on an H100)
 /// found the best at 32, 64, 64-128, 128 and 128 splits for 32, 64, 128, 256
 /// and 512 kv blocks: 8 sqrt(kvBlocks) reaches each (4 took half, 8-18 %
-/// slower), and run 88 found the same at 4 tiles (32 splits at 4k keys,
+/// slower), and the same held at 4 tiles (32 splits at 4k keys,
 /// 7.1 us against 8.2 at the 16 of 4 sqrt(32)). Grids of a few tiles take
 /// the larger bound; larger grids keep the smaller: at 8 tiles and 33
 /// blocks (GQA 32:8, B = 1, 4224 keys) its 11 splits took 9.3 us, the 33
-/// that 8 sqrt(33) allows 11.3 (run 88).
+/// that 8 sqrt(33) allows 11.3.
 inline constexpr float kSplitBalance = 4.0f;
 inline constexpr float kFewTileSplitBalance = 8.0f;
 inline constexpr int64_t kFewTiles = 4;
@@ -42,9 +42,9 @@ inline constexpr float splitBalance(int64_t tiles) {
 
 /// The share of the best wave efficiency the chosen split count must reach.
 /// FlashAttention's heuristic takes 85%; a decode step is memory-bound, so
-/// an idle SM is bandwidth lost, while a split costs little (run 46 of
-/// bench/HISTORY.md: B = 1, Hkv = 8, Nk = 32k was bound by the 112 of 132
-/// SMs that 85% gives, 14 splits).
+/// an idle SM is bandwidth lost, while a split costs little (B = 1,
+/// Hkv = 8, Nk = 32k measured bound by the 112 of 132 SMs that 85% gives,
+/// 14 splits).
 inline constexpr float kSplitEfficiencyShare = 0.95f;
 
 /// The split count for an attention kernel of `tiles` blocks (its grid with

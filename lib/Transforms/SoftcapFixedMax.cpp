@@ -41,26 +41,36 @@ struct RunningMax {
   SmallVector<OpOperand *> starts;
 };
 
-/// Whether every reader of the max values `values` is one that a fixed max
-/// lets go or keeps: a step's attn.row_max (its init), an
-/// attn.rescale_factor of two of them, attn.exp_diff and attn.finalize (as
-/// their max), and the scf.for and scf.yield that carry them. `start` is the
-/// max before the first step.
-bool onlyMaxReaders(const DenseSet<Value> &values, Value start) {
+/// Whether every reader of the max values `values` (the steps' results and
+/// what carries them) is one that a fixed max lets go or keeps: the next
+/// step's attn.row_max (its init), an attn.rescale_factor of two of them,
+/// the attn.exp_diff of a step's own result (getFixedMaxExponent checks
+/// it), `finalize`, and the scf.for and scf.yield that carry them. `start`
+/// is the max before the first step.
+bool onlyMaxReaders(const DenseSet<Value> &values, Value start,
+                    ArrayRef<RowMaxOp> steps, FinalizeOp finalize) {
+  auto isStep = [&](Value v) {
+    auto step = v.getDefiningOp<RowMaxOp>();
+    return step && llvm::is_contained(steps, step);
+  };
   for (Value v : values)
     for (OpOperand &use : v.getUses()) {
       Operation *user = use.getOwner();
       bool ok =
           TypeSwitch<Operation *, bool>(user)
-              .Case([&](RowMaxOp step) { return step.getInit() == v; })
+              .Case([&](RowMaxOp step) {
+                return llvm::is_contained(steps, step) && step.getInit() == v;
+              })
               .Case([&](RescaleFactorOp factor) {
                 return (values.contains(factor.getOldMax()) ||
                         factor.getOldMax() == start) &&
                        values.contains(factor.getNewMax());
               })
-              .Case([&](ExpDiffOp exp) { return exp.getRowMax() == v; })
-              .Case([&](FinalizeOp finalize) {
-                return finalize.getRowMax() == v;
+              .Case([&](ExpDiffOp exp) {
+                return exp.getRowMax() == v && isStep(v);
+              })
+              .Case([&](FinalizeOp reader) {
+                return reader == finalize && reader.getRowMax() == v;
               })
               .Case([&](scf::YieldOp yield) {
                 auto loop = dyn_cast<scf::ForOp>(yield->getParentOp());
@@ -76,6 +86,42 @@ bool onlyMaxReaders(const DenseSet<Value> &values, Value start) {
       if (!ok)
         return false;
     }
+  return true;
+}
+
+/// Whether `v` starts at 0: a splat zero, or an iter arg whose loop starts
+/// it from one.
+bool startsAtZero(Value v) {
+  if (auto arg = dyn_cast<BlockArgument>(v))
+    if (auto loop = dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp()))
+      if (OpOperand *init = loop.getTiedLoopInit(arg))
+        v = init->get();
+  return matchPattern(v, m_AnyZeroFloat());
+}
+
+/// Whether what the first step `first` rescales starts at 0. Its factor is
+/// 0 (the old max is -inf), which discards the running sum's and O's
+/// initial values; a fixed max keeps them, so they must be 0.
+bool accumulatesFromZero(RowMaxOp first) {
+  for (Operation *user : first.getInit().getUsers()) {
+    auto factor = dyn_cast<RescaleFactorOp>(user);
+    if (!factor)
+      continue;
+    for (OpOperand &use : factor->getUses()) {
+      bool zero = TypeSwitch<Operation *, bool>(use.getOwner())
+                      .Case([&](ScaleRowsOp scale) {
+                        return startsAtZero(scale.getInput());
+                      })
+                      .Case([&](RowSumOp sum) {
+                        return sum.getInitScale() &&
+                               &use == &sum.getInitScaleMutable()[0] &&
+                               startsAtZero(sum.getInit());
+                      })
+                      .Default(false);
+      if (!zero)
+        return false;
+    }
+  }
   return true;
 }
 
@@ -121,7 +167,8 @@ FailureOr<RunningMax> traceRunningMax(FinalizeOp finalize) {
         factor && &use == &factor.getOldMaxMutable() &&
         values.contains(factor.getNewMax()))
       max.starts.push_back(&use);
-  if (!onlyMaxReaders(values, m))
+  if (!onlyMaxReaders(values, m, max.steps, finalize) ||
+      !accumulatesFromZero(max.steps.back()))
     return failure();
   return max;
 }
@@ -187,6 +234,14 @@ struct AttnSoftcapFixedMaxPass final
   using Base::Base;
 
   void runOnOperation() override {
+    // 2^E must stay a finite f32 (and the software exp2's exponent in
+    // range), and the sums of many of them too.
+    if (maxExponent < 0 || maxExponent > 126) {
+      getOperation().emitError("attn-softcap-fixed-max: max-exponent must be "
+                               "in [0, 126], got ")
+          << maxExponent;
+      return signalPassFailure();
+    }
     SmallVector<RunningMax> fixable;
     getOperation().walk([&](FinalizeOp finalize) {
       FailureOr<RunningMax> max = traceRunningMax(finalize);

@@ -45,13 +45,13 @@ bool isHopperTable(llvm::StringRef target) {
 
 bool mlir::attn::getDefaultWarpSpecialization(int64_t headDim,
                                               llvm::StringRef target) {
-  (void)headDim; // every head dim gains from it since ping-pong (run 5)
+  (void)headDim; // with ping-pong every head dim measured faster with it
   return isHopperTable(target);
 }
 
 bool mlir::attn::getDefaultPingPong(int64_t headDim, llvm::StringRef target) {
-  // Run 13 (timed as the peers are): with the fma softmax and hoisted
-  // descriptors, turn-taking costs 3-6 % at D = 256 (a 128 x 80 block's
+  // Timed as the peers are, with the fma softmax and hoisted descriptors,
+  // turn-taking costs 3-6 % at D = 256 (a 128 x 80 block's
   // softmax is short next to its D = 256 GEMMs) and is neutral at D = 128.
   return tableOf(target) != TileTable::Sm90a || headDim <= 128;
 }
@@ -61,10 +61,10 @@ int64_t mlir::attn::getDefaultSoftwareExp2Period(int64_t headDim, bool softcap,
   // Off until measured. Where it would turn on: softcap at D <= 128 on
   // sm_90a (`softcap && headDim <= 128 ? 2 or 4 : 0`), where two MUFU ops
   // per score (tanh.approx, ex2.approx) and not the tensor cores bound the
-  // kernel (softcap costs 13-16 % at D = 128 and 21-34 % at D = 64, RESULTS.md
-  // run 30); bench/prepare-gpu.sh times periods 2 and 4 there
-  // (kernels-softcap-sw-exp2, kernels-softcap-sw-exp2-4). Without softcap
-  // one MUFU op per score keeps up with the GEMMs.
+  // kernel (the running-max softcap cost 13-16 % at D = 128 and 21-34 % at D =
+  // 64; periods 2 and 4 were slower still); bench/prepare-gpu.sh times them
+  // with SOFTCAP_SW_EXP2=1 (kernels-softcap-sw-exp2, -sw-exp2-4). Without
+  // softcap one MUFU op per score keeps up with the GEMMs.
   (void)headDim;
   (void)softcap;
   (void)target;
@@ -103,9 +103,9 @@ mlir::attn::SharedMemoryLayout::SharedMemoryLayout(
   // With two stages consumers hand K back on its own barrier (after the S
   // wait in the sequential step, at the end of its own step with the
   // overlap) and V after P V: with the overlap V(j) is read a step after
-  // K(j), and K(j + 2) loads meanwhile (bench/RESULTS.md run 28: +2-6 % at
-  // D = 256 from 4k tokens on). With three, the producer is far enough
-  // ahead and one arrival per stage measured 2-4 % faster (run 27).
+  // K(j), and K(j + 2) loads meanwhile (+2-6 % at D = 256 from 4k tokens
+  // on). With three, the producer is far enough ahead and one arrival per
+  // stage measured 2-4 % faster.
   keyEmpty = stages == 2 ? valueFull + 8 * stages : valueEmpty;
   total = valueEmpty + 8 * stages;
 }
@@ -126,20 +126,20 @@ ConsumerSchedule
 mlir::attn::getDefaultConsumerSchedule(TileConfig tile, int64_t headDim,
                                        int64_t valueHeadDim, bool slidingWindow,
                                        llvm::StringRef target) {
-  // Runs 17 and 26-28: with the overlap the V of block j-1 is released a
+  // With the overlap the V of block j-1 is released a
   // softmax later; with two stages K is released on its own (the kernel's
   // releasesKeysEarly), so they keep up at D = 256 (+2-6 % from 4k tokens
   // on) and match three at D = 128, where a third stage fits and is kept.
   // At D = 64 (three 160-register consumers per CTA: block_m = 192) the
   // overlap spilled while P crossed the loop's back edge in f32; carried in
   // bf16 it does not, but it runs 4-10 % slower on causal tiles and at 1k
-  // tokens (run 91), so D = 64 keeps the sequential step, and so does
+  // tokens, so D = 64 keeps the sequential step, and so does
   // a sliding window above D = 128 (its two masked loops next to a
   // 128-register O spilled 92 bytes).
   // While the softmax of block j runs, O, S(j) and P(j-1) (bf16) are live:
   // up to 188 registers per thread assembled without spills (128 x 80 at
   // D = 256: 188; 128 x 160 at D = 128: 184), 128 x 176 (196) spilled 948
-  // bytes (runs 24 and 29).
+  // bytes.
   int64_t overlapRegisters =
       valueHeadDim / 2 + tile.blockN / 2 + tile.blockN / 4;
   if (tableOf(target) != TileTable::Sm90a || headDim <= 64 ||
@@ -208,7 +208,7 @@ TileConfig mlir::attn::getDefaultTileConfig(int64_t headDim, bool causal,
   // A decode step's few rows (a token's packed query heads) fill one
   // warpgroup's 64 rows: a 128-row tile would issue the wgmma rows of a
   // second, empty warpgroup and hold its registers. 64-row decode tiles
-  // were faster in every decode row of runs 45-49 (bench/HISTORY.md), by
+  // were faster in every decode row measured (bench/HISTORY.md), by
   // 2-3 % at D = 128 and up to 21 % at D = 64.
   if (isHopperTable(target) && queryRows && *queryRows > 0) {
     int64_t rows = WgmmaAccumulatorAttr::kRowsPerWarpgroup;

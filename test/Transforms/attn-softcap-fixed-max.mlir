@@ -99,6 +99,43 @@ func.func @wide_cap(%q: tensor<1x2x200x32xbf16>, %k: tensor<1x2x200x32xbf16>,
 
 // -----
 
+// -----
+
+// The same step written by hand: fixed.
+// CHECK-LABEL: func.func @hand_written(
+// CHECK:         %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<64xf32>
+// CHECK:         scf.for {{.*}} iter_args(%[[L:[^ ]+]] = %[[ZERO]], %[[ACC:[^ ]+]] = %{{[^ ]+}}) -> (tensor<64xf32>, tensor<64x32xf32>)
+// CHECK:           %[[P:.*]] = attn.exp_diff %{{.*}}, %[[ZERO]] scale_log2
+// CHECK-NEXT:      attn.row_sum %[[P]] init %[[L]] :
+// CHECK-NEXT:      attn.pv %[[P]], %{{.*}}, %[[ACC]] :
+func.func @hand_written(%q: tensor<64x32xbf16>, %k: tensor<64x32xbf16>,
+                    %v: tensor<64x32xbf16>, %scale: f32, %n: index)
+    -> (tensor<64x32xbf16>, tensor<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c = arith.constant 1.44269502 : f32
+  %m0 = arith.constant dense<0xFF800000> : tensor<64xf32>
+  %l0 = arith.constant dense<0.0> : tensor<64xf32>
+  %o0 = arith.constant dense<0.0> : tensor<64x32xf32>
+  %one = arith.constant 1.0 : f32
+  %r:3 = scf.for %j = %c0 to %n step %c1 iter_args(%m = %m0, %l = %l0, %acc = %o0)
+      -> (tensor<64xf32>, tensor<64xf32>, tensor<64x32xf32>) {
+    %s = attn.qk %q, %k : tensor<64x32xbf16>, tensor<64x32xbf16> -> tensor<64x64xf32>
+    %t = attn.softcap %s scale %scale cap = 30.0 : tensor<64x64xf32>
+    %m1 = attn.row_max %t init %m : tensor<64x64xf32> -> tensor<64xf32>
+    %a = attn.rescale_factor %m, %m1 scale_log2 %c : tensor<64xf32>
+    %p = attn.exp_diff %t, %m1 scale_log2 %c : tensor<64x64xf32>, tensor<64xf32>
+    %l1 = attn.row_sum %p init %l scaled %a : tensor<64x64xf32> -> tensor<64xf32>
+    %acc1 = attn.scale_rows %acc, %a : tensor<64x32xf32>, tensor<64xf32>
+    %acc2 = attn.pv %p, %v, %acc1 : tensor<64x64xf32>, tensor<64x32xbf16>, tensor<64x32xf32>
+    scf.yield %m1, %l1, %acc2 : tensor<64xf32>, tensor<64xf32>, tensor<64x32xf32>
+  }
+  %out, %lse = attn.finalize %r#2, %r#1, %r#0 scale %one
+      : tensor<64x32xf32>, tensor<64xf32> -> tensor<64x32xbf16>
+  return %out, %lse : tensor<64x32xbf16>, tensor<64xf32>
+}
+// -----
+
 // A running max that something else reads (here the function returns it)
 // is left alone.
 // CHECK-LABEL: func.func @max_read(
@@ -106,10 +143,11 @@ func.func @wide_cap(%q: tensor<1x2x200x32xbf16>, %k: tensor<1x2x200x32xbf16>,
 // CHECK:         attn.rescale_factor
 // CHECK:         attn.scale_rows
 func.func @max_read(%q: tensor<64x32xbf16>, %k: tensor<64x32xbf16>,
-                    %v: tensor<64x32xbf16>, %scale: f32, %c: f32, %n: index)
+                    %v: tensor<64x32xbf16>, %scale: f32, %n: index)
     -> (tensor<64x32xbf16>, tensor<64xf32>, tensor<64xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
+  %c = arith.constant 1.44269502 : f32
   %m0 = arith.constant dense<0xFF800000> : tensor<64xf32>
   %l0 = arith.constant dense<0.0> : tensor<64xf32>
   %o0 = arith.constant dense<0.0> : tensor<64x32xf32>
@@ -129,4 +167,108 @@ func.func @max_read(%q: tensor<64x32xbf16>, %k: tensor<64x32xbf16>,
   %out, %lse = attn.finalize %r#2, %r#1, %r#0 scale %one
       : tensor<64x32xf32>, tensor<64xf32> -> tensor<64x32xbf16>
   return %out, %lse, %r#0 : tensor<64x32xbf16>, tensor<64xf32>, tensor<64xf32>
+}
+// -----
+
+// Exponentials of other, unbounded scores that subtract the running max:
+// left alone.
+// CHECK-LABEL: func.func @other_exponentials(
+// CHECK:         attn.row_max
+// CHECK:         attn.exp_diff %{{.*}}, %{{.*}}#0
+func.func @other_exponentials(%q: tensor<64x32xbf16>, %k: tensor<64x32xbf16>,
+                    %v: tensor<64x32xbf16>, %scale: f32, %n: index)
+    -> (tensor<64x32xbf16>, tensor<64xf32>, tensor<64x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c = arith.constant 1.44269502 : f32
+  %m0 = arith.constant dense<0xFF800000> : tensor<64xf32>
+  %l0 = arith.constant dense<0.0> : tensor<64xf32>
+  %o0 = arith.constant dense<0.0> : tensor<64x32xf32>
+  %one = arith.constant 1.0 : f32
+  %r:3 = scf.for %j = %c0 to %n step %c1 iter_args(%m = %m0, %l = %l0, %acc = %o0)
+      -> (tensor<64xf32>, tensor<64xf32>, tensor<64x32xf32>) {
+    %s = attn.qk %q, %k : tensor<64x32xbf16>, tensor<64x32xbf16> -> tensor<64x64xf32>
+    %t = attn.softcap %s scale %scale cap = 30.0 : tensor<64x64xf32>
+    %m1 = attn.row_max %t init %m : tensor<64x64xf32> -> tensor<64xf32>
+    %a = attn.rescale_factor %m, %m1 scale_log2 %c : tensor<64xf32>
+    %p = attn.exp_diff %t, %m1 scale_log2 %c : tensor<64x64xf32>, tensor<64xf32>
+    %l1 = attn.row_sum %p init %l scaled %a : tensor<64x64xf32> -> tensor<64xf32>
+    %acc1 = attn.scale_rows %acc, %a : tensor<64x32xf32>, tensor<64xf32>
+    %acc2 = attn.pv %p, %v, %acc1 : tensor<64x64xf32>, tensor<64x32xbf16>, tensor<64x32xf32>
+    scf.yield %m1, %l1, %acc2 : tensor<64xf32>, tensor<64xf32>, tensor<64x32xf32>
+  }
+  %out, %lse = attn.finalize %r#2, %r#1, %r#0 scale %one
+      : tensor<64x32xf32>, tensor<64xf32> -> tensor<64x32xbf16>
+  %s2 = attn.qk %q, %k : tensor<64x32xbf16>, tensor<64x32xbf16> -> tensor<64x64xf32>
+  %p2 = attn.exp_diff %s2, %r#0 scale_log2 %c : tensor<64x64xf32>, tensor<64xf32>
+  return %out, %lse, %p2 : tensor<64x32xbf16>, tensor<64xf32>, tensor<64x64xf32>
+}
+// -----
+
+// Two attn.finalize of one running max (their LSEs scale it differently):
+// left alone.
+// CHECK-LABEL: func.func @two_finalizes(
+// CHECK:         attn.row_max
+// CHECK-COUNT-2: attn.finalize
+func.func @two_finalizes(%q: tensor<64x32xbf16>, %k: tensor<64x32xbf16>,
+                    %v: tensor<64x32xbf16>, %scale: f32, %n: index)
+    -> (tensor<64x32xbf16>, tensor<64xf32>, tensor<64x32xbf16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c = arith.constant 1.44269502 : f32
+  %m0 = arith.constant dense<0xFF800000> : tensor<64xf32>
+  %l0 = arith.constant dense<0.0> : tensor<64xf32>
+  %o0 = arith.constant dense<0.0> : tensor<64x32xf32>
+  %one = arith.constant 1.0 : f32
+  %r:3 = scf.for %j = %c0 to %n step %c1 iter_args(%m = %m0, %l = %l0, %acc = %o0)
+      -> (tensor<64xf32>, tensor<64xf32>, tensor<64x32xf32>) {
+    %s = attn.qk %q, %k : tensor<64x32xbf16>, tensor<64x32xbf16> -> tensor<64x64xf32>
+    %t = attn.softcap %s scale %scale cap = 30.0 : tensor<64x64xf32>
+    %m1 = attn.row_max %t init %m : tensor<64x64xf32> -> tensor<64xf32>
+    %a = attn.rescale_factor %m, %m1 scale_log2 %c : tensor<64xf32>
+    %p = attn.exp_diff %t, %m1 scale_log2 %c : tensor<64x64xf32>, tensor<64xf32>
+    %l1 = attn.row_sum %p init %l scaled %a : tensor<64x64xf32> -> tensor<64xf32>
+    %acc1 = attn.scale_rows %acc, %a : tensor<64x32xf32>, tensor<64xf32>
+    %acc2 = attn.pv %p, %v, %acc1 : tensor<64x64xf32>, tensor<64x32xbf16>, tensor<64x32xf32>
+    scf.yield %m1, %l1, %acc2 : tensor<64xf32>, tensor<64xf32>, tensor<64x32xf32>
+  }
+  %out, %lse = attn.finalize %r#2, %r#1, %r#0 scale %one
+      : tensor<64x32xf32>, tensor<64xf32> -> tensor<64x32xbf16>
+  %out2, %lse2 = attn.finalize %r#2, %r#1, %r#0 scale %c
+      : tensor<64x32xf32>, tensor<64xf32> -> tensor<64x32xbf16>
+  return %out, %lse, %out2 : tensor<64x32xbf16>, tensor<64xf32>, tensor<64x32xbf16>
+}
+// -----
+
+// A running sum that does not start at 0: the first step's factor (0, the
+// old max being -inf) discards it, which a fixed max would not. Left alone.
+// CHECK-LABEL: func.func @sum_from_one(
+// CHECK:         attn.row_max
+// CHECK:         attn.rescale_factor
+func.func @sum_from_one(%q: tensor<64x32xbf16>, %k: tensor<64x32xbf16>,
+                    %v: tensor<64x32xbf16>, %scale: f32, %n: index)
+    -> (tensor<64x32xbf16>, tensor<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c = arith.constant 1.44269502 : f32
+  %m0 = arith.constant dense<0xFF800000> : tensor<64xf32>
+  %l0 = arith.constant dense<0.0> : tensor<64xf32>
+  %ones = arith.constant dense<1.0> : tensor<64xf32>
+  %o0 = arith.constant dense<0.0> : tensor<64x32xf32>
+  %one = arith.constant 1.0 : f32
+  %r:3 = scf.for %j = %c0 to %n step %c1 iter_args(%m = %m0, %l = %ones, %acc = %o0)
+      -> (tensor<64xf32>, tensor<64xf32>, tensor<64x32xf32>) {
+    %s = attn.qk %q, %k : tensor<64x32xbf16>, tensor<64x32xbf16> -> tensor<64x64xf32>
+    %t = attn.softcap %s scale %scale cap = 30.0 : tensor<64x64xf32>
+    %m1 = attn.row_max %t init %m : tensor<64x64xf32> -> tensor<64xf32>
+    %a = attn.rescale_factor %m, %m1 scale_log2 %c : tensor<64xf32>
+    %p = attn.exp_diff %t, %m1 scale_log2 %c : tensor<64x64xf32>, tensor<64xf32>
+    %l1 = attn.row_sum %p init %l scaled %a : tensor<64x64xf32> -> tensor<64xf32>
+    %acc1 = attn.scale_rows %acc, %a : tensor<64x32xf32>, tensor<64xf32>
+    %acc2 = attn.pv %p, %v, %acc1 : tensor<64x64xf32>, tensor<64x32xbf16>, tensor<64x32xf32>
+    scf.yield %m1, %l1, %acc2 : tensor<64xf32>, tensor<64xf32>, tensor<64x32xf32>
+  }
+  %out, %lse = attn.finalize %r#2, %r#1, %r#0 scale %one
+      : tensor<64x32xf32>, tensor<64xf32> -> tensor<64x32xbf16>
+  return %out, %lse : tensor<64x32xbf16>, tensor<64xf32>
 }

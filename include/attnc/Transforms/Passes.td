@@ -344,7 +344,7 @@ def AttnConditionalRescalePass
     a branch; exact, alpha is 1 elsewhere), as FlashAttention-4 does. Late
     in a long kv range most maxima are final, but on the H200 the skip
     measured neutral to 4 % slower (the branch and the vote against 64-128
-    multiplies; `bench/RESULTS.md`, run 15), so the GPU pipelines run the
+    multiplies; `bench/RESULTS.md`), so the GPU pipelines run the
     pass only with `conditional-rescale=true`, after
     `attn-pipeline-kv-loops`. The rotated loops' O update (the
     intra-warpgroup overlap, on from D = 80 in the sm_90a table) takes the
@@ -364,12 +364,12 @@ def AttnDeferSoftcapCapPass : Pass<"attn-defer-softcap-cap", "func::FuncOp"> {
     the cap when absent): the row max multiplies each row's
     maximum once, and the exponentials fold the cap into their multiplier
     (`s * (cap * scale_log2)`), so the GPU kernel issues one multiply per
-    score fewer. Run 40 measured 0–3 % up to a query-key head dim of 128,
+    score fewer. That measured 0–3 % faster up to a query-key head dim of 128,
     where the softmax's instruction issue bounds the kv step; at D = 256
     the cap's live register made the kernels spill 16 B while P crossed the
     rotated loop's back edge in f32, but with P carried in bf16 they do not
-    spill, and deferring the cap costs the softcap 1–2 % less there too
-    (run 91). Softcaps whose `attn.qk` has a head dim above `max-head-dim`
+    spill, and deferring the cap costs the softcap 1–2 % less there too.
+    Softcaps whose `attn.qk` has a head dim above `max-head-dim`
     are left alone (default 256: every head dim the GPU lowering takes; a
     smaller value is an ablation).
 
@@ -484,7 +484,7 @@ def AttnSignalDependentsPass : Pass<"attn-signal-dependents", "func::FuncOp"> {
     CTAs occupied SMs through the whole kv loop: MQA at B = 8 ran at 1.28
     TB/s against 1.41 with an ordinary launch; at the epilogue the launch
     overlaps the last tiles' stores: 1.49 there, and 2.69 against 2.59 TB/s
-    at B = 1, Nk = 32k (`bench/HISTORY.md`, run 55).
+    at B = 1, Nk = 32k (`bench/HISTORY.md`).
   }];
   let options = [
     Option<"at", "at", "std::string", /*default=*/"\"epilogue\"",

@@ -37,7 +37,7 @@ bool getDefaultWarpSpecialization(int64_t headDim,
                                   llvm::StringRef target = "sm_90a");
 
 /// Whether two consumer warpgroups should take ping-pong turns for
-/// `headDim` on `target` (measured; see bench/RESULTS.md run 13).
+/// `headDim` on `target` (measured; bench/RESULTS.md has the table's timings).
 bool getDefaultPingPong(int64_t headDim, llvm::StringRef target = "sm_90a");
 
 /// Of every how many element pairs of a consumer thread's scores one
@@ -114,7 +114,7 @@ struct SharedMemoryLayout {
 };
 
 /// The measured schedule for a bf16/f16 `tile` with head dims `headDim` (Q,
-/// K) and `valueHeadDim` (V) on `target` (bench/RESULTS.md runs 17 and 27):
+/// K) and `valueHeadDim` (V) on `target` (measured; bench/HISTORY.md):
 /// for D > 64, intra-warpgroup overlap with 3 stages where they fit, else 2;
 /// 2 stages without overlap for D <= 64, three consumer warpgroups, tiles
 /// whose O, S and carried P exceed the consumers' registers, `slidingWindow`

@@ -21,7 +21,7 @@
 //     row x, and warp w weighs splits 16 w to 16 w + 15, then those 64
 //     further on, so that a row's loads are in flight on four warps at once;
 //   - S <= 16 (many rows, which fill the machine with tiles): warp w of CTA
-//     x takes row 4 x + w (at MQA B = 64 in run 82, one row a CTA, four
+//     x takes row 4 x + w (at MQA B = 64, one row a CTA, four
 //     times the CTAs each with three idle warps, took 7.7 us; four rows a
 //     CTA on a grid of Nq CTAs, three in four exiting at once, 5.7 us).
 // Every warp reduces its row's split maxima itself (a lane a split, then a
@@ -139,7 +139,7 @@ void CombineEmitter::emit(LLVM::LLVMFuncOp func) {
   // (rt::combineRowsPerCta), and selecting between them lets LLVM turn the
   // divisions by the rows and warps into shifts and masks: dividing by the
   // parameter itself (div.u32 in the PTX, and 128 instead of 163 registers)
-  // made the few-row combines 0.2-0.5 us slower in run 85.
+  // made the few-row combines 0.2-0.5 us slower.
   static_assert(rt::combineRowsPerCta(kSplitsPerStep) == kCombineWarps &&
                     rt::combineRowsPerCta(kSplitsPerStep + 1) == 1,
                 "combine_rows is kCombineWarps or 1");
@@ -472,11 +472,11 @@ SplitKvAttr mlir::attn::hopper::lowerCombineSplits(
                             kCombineThreads);
   // CTAs an SM must hold at once: ptxas then gives a warp the registers of
   // its sixteen splits' loads (128 at 4, up to 168 at 3). Without it ptxas
-  // kept 32 registers and issued two splits' loads at a time (run 81); at 8
-  // and 16 CTAs (64 and 32 registers) MQA at B = 1 and 8 was 2-7 % slower
-  // (run 83). At 4, MQA B = 64's combine (four rows a CTA, 4096 CTAs) took
+  // kept 32 registers and issued two splits' loads at a time; at 8
+  // and 16 CTAs (64 and 32 registers) MQA at B = 1 and 8 was 2-7 % slower.
+  // At 4, MQA B = 64's combine (four rows a CTA, 4096 CTAs) took
   // 4.4 instead of 5.5 us and the rows of more splits the same time as at 3
-  // (run 87, H100); but the column predicates of a partial last pass made
+  // (on an H100); but the column predicates of a partial last pass made
   // Dv = 80, 96 and 112 spill 16 B there, so those keep 3.
   func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
                 b.getI32IntegerAttr(combineCtasPerSm(shape.valueHeadDim)));
