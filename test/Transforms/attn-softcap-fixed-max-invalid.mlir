@@ -1,5 +1,5 @@
 // RUN: attnc-opt %s -split-input-file --attn-softcap-fixed-max="max-exponent=127" -verify-diagnostics -o /dev/null
-// RUN: attnc-opt %s -split-input-file --attn-softcap-fixed-max="max-exponent=-1" 2>&1 \
+// RUN: not attnc-opt %s -split-input-file --attn-softcap-fixed-max="max-exponent=-1" 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=NEGATIVE
 
 // 2^E must stay a finite f32: a max-exponent above 126 (or below 0) is an
