@@ -56,18 +56,22 @@ bool mlir::attn::getDefaultPingPong(int64_t headDim, llvm::StringRef target) {
   return tableOf(target) != TileTable::Sm90a || headDim <= 128;
 }
 
-int64_t mlir::attn::getDefaultSoftwareExp2Period(int64_t headDim, bool softcap,
+int64_t mlir::attn::getDefaultSoftwareExp2Period(int64_t headDim,
+                                                 bool fixedMaxSoftcap,
                                                  llvm::StringRef target) {
-  // Off until measured. Where it would turn on: softcap at D <= 128 on
-  // sm_90a (`softcap && headDim <= 128 ? 2 or 4 : 0`), where two MUFU ops
-  // per score (tanh.approx, ex2.approx) and not the tensor cores bound the
-  // kernel (the running-max softcap cost 13-16 % at D = 128 and 21-34 % at D =
-  // 64; periods 2 and 4 were slower still); bench/prepare-gpu.sh times them
-  // with SOFTCAP_SW_EXP2=1 (kernels-softcap-sw-exp2, -sw-exp2-4). Without
-  // softcap one MUFU op per score keeps up with the GEMMs.
-  (void)headDim;
-  (void)softcap;
-  (void)target;
+  // A soft-capped score takes two MUFU ops (tanh.approx, ex2.approx:
+  // 16/clk/SM each), as many cycles per score as the D = 128 GEMMs and
+  // twice those at D = 64. With the running max its other instructions
+  // filled the issue slots too, and emulating exponentials on the FMA pipe
+  // (11 instructions for one MUFU op) was slower at periods 2 and 4. With
+  // the fixed max (attn-softcap-fixed-max: no max, no rescale) a score
+  // issues 5.5 instructions, and one pair in four on the FMA pipe measured
+  // fastest on an H100: the softcap's cost at D = 64 from 1.39-1.51 to
+  // 1.26-1.31, at D = 128 from 1.13-1.15 to 1.09-1.15 (period 2: D = 64
+  // 1.32-1.39, D = 128 slower). Without softcap one MUFU op per score keeps
+  // up with the GEMMs.
+  if (tableOf(target) == TileTable::Sm90a && fixedMaxSoftcap && headDim <= 128)
+    return 4;
   return 0;
 }
 

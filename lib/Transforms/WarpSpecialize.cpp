@@ -44,6 +44,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #define DEBUG_TYPE "attn-warp-specialize"
@@ -465,11 +466,24 @@ struct AttnWarpSpecializePass final
   void annotateExponentials(scf::ForallOp forall, int64_t headDim) {
     int64_t period = softwareExp2Period;
     if (period == 0 && !target.empty()) {
+      // A soft-capped softmax whose exponentials subtract a fixed max
+      // (attn-softcap-fixed-max: a constant, not an attn.row_max).
+      auto fixedMax = [](ExpDiffOp exp) {
+        SplatElementsAttr max;
+        return matchPattern(exp.getRowMax(), m_Constant(&max));
+      };
       bool softcap =
           forall.getBody()
               ->walk([](SoftcapOp) { return WalkResult::interrupt(); })
               .wasInterrupted();
-      period = getDefaultSoftwareExp2Period(headDim, softcap, target);
+      bool fixedMaxSoftcap =
+          softcap && !forall.getBody()
+                          ->walk([&](ExpDiffOp exp) {
+                            return fixedMax(exp) ? WalkResult::advance()
+                                                 : WalkResult::interrupt();
+                          })
+                          .wasInterrupted();
+      period = getDefaultSoftwareExp2Period(headDim, fixedMaxSoftcap, target);
     }
     if (period <= 0)
       return;

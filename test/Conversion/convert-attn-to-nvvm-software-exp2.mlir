@@ -16,6 +16,10 @@
 // RUN: attnc-opt %s --attn-lower-to-nvvm-pipeline="block-m=128 block-n=64 software-exp2-period=2" \
 // RUN:   | grep -c 'llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"' | FileCheck %s --check-prefix=PIPELINE-EX2
 // RUN: attnc-opt %s --attn-lower-to-nvvm-pipeline="block-m=128 block-n=64" \
+// RUN:   | FileCheck %s --check-prefix=PIPELINE-TABLE
+// RUN: attnc-opt %s --attn-lower-to-nvvm-pipeline="block-m=128 block-n=64 software-exp2-period=-1" \
+// RUN:   | FileCheck %s --check-prefix=PIPELINE-OFF --implicit-check-not=software_exp2_period
+// RUN: attnc-opt %s --attn-lower-to-nvvm-pipeline="block-m=128 block-n=64 softcap-fixed-max=false" \
 // RUN:   | FileCheck %s --check-prefix=PIPELINE-OFF --implicit-check-not=software_exp2_period
 
 // attn.exp_diff's software_exp2_period = N: of a thread's scores, element
@@ -105,6 +109,9 @@
 // Two loops of 16 (the pipeline fixes the soft-capped softmax's max:
 // no rescale factor).
 // PIPELINE-EX2: {{^}}32{{$}}
+// The table's period 4 for a soft-capped softmax with a fixed max at
+// D <= 128; none with -1, or with the running max (softcap-fixed-max=false).
+// PIPELINE-TABLE: options = {{{.*}}softcap = 3.000000e+01 : f32, software_exp2_period = 4 : i64,
 // PIPELINE-OFF: options = {{{.*}}softcap = 3.000000e+01 : f32, stages =
 func.func @causal_softcap(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
                           %v: tensor<?x4x?x64xbf16>) -> tensor<?x4x?x64xbf16> {

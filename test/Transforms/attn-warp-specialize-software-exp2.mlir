@@ -8,14 +8,18 @@
 // RUN:     --attn-warp-specialize="target=sm_90a" | FileCheck %s --check-prefix=NONE --implicit-check-not=software_exp2_period
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
 // RUN:     --attn-warp-specialize="target=sm_90a software-exp2-period=-1" | FileCheck %s --check-prefix=NONE --implicit-check-not=software_exp2_period
+// RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" --attn-softcap-fixed-max \
+// RUN:     --attn-warp-specialize="target=sm_90a" | FileCheck %s --check-prefix=TABLE
 // RUN: not attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" \
 // RUN:     --attn-warp-specialize="software-exp2-period=-2" 2>&1 | FileCheck %s --check-prefix=BAD
 
 // With software-exp2-period = N, every attn.exp_diff of the kv loops of a
 // specialized tile (here the full and the diagonal loop) computes one
 // element pair in N of its exponentials on the FMA pipe; without it, or
-// with the sm_90a table (off until measured on the GPU), or with -1, none
-// does.
+// with the sm_90a table for a running max, or with -1, none does. The table
+// gives a soft-capped softmax with a fixed max (attn-softcap-fixed-max) at
+// D <= 128 period 4: its two MUFU ops a score bound the step, and the fixed
+// max left room in the issue slots.
 // PERIOD2-LABEL: func.func @causal_softcap(
 // PERIOD2:         attn.warp_specialize
 // PERIOD2:         } consumer {
@@ -29,6 +33,9 @@
 // PERIOD4-LABEL: func.func @causal_softcap(
 // PERIOD4-COUNT-2: attn.exp_diff %{{.*}}, %{{.*}} scale_log2 %{{.*}} {software_exp2_period = 4 : i64}
 // PERIOD4-NOT:     attn.exp_diff
+// TABLE-LABEL: func.func @causal_softcap(
+// TABLE-COUNT-2: attn.exp_diff %{{.*}}, %{{.*}} scale_log2 %{{.*}} {software_exp2_period = 4 : i64}
+// TABLE-NOT:     attn.exp_diff
 // NONE-LABEL: func.func @causal_softcap(
 // NONE-COUNT-2:  attn.exp_diff
 // BAD: error: attn-warp-specialize: software-exp2-period must be 0 (the target's table), -1 (off) or at least 1, got -2

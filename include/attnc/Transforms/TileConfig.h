@@ -42,9 +42,11 @@ bool getDefaultPingPong(int64_t headDim, llvm::StringRef target = "sm_90a");
 
 /// Of every how many element pairs of a consumer thread's scores one
 /// computes its exp2 on the FMA pipe instead of MUFU.EX2 (attn.exp_diff's
-/// software_exp2_period), for `headDim` on `target`, with or without a
-/// `softcap` (whose tanh.approx shares MUFU's 16/clk/SM); 0: none.
-int64_t getDefaultSoftwareExp2Period(int64_t headDim, bool softcap,
+/// software_exp2_period), for `headDim` on `target`, for a soft-capped
+/// softmax with a fixed max (attn-softcap-fixed-max: its tanh.approx shares
+/// MUFU's 16/clk/SM, and no row max or rescale fills the issue slots) or
+/// another; 0: none.
+int64_t getDefaultSoftwareExp2Period(int64_t headDim, bool fixedMaxSoftcap,
                                      llvm::StringRef target = "sm_90a");
 
 /// An on/off setting that can also be left to the target's table.
