@@ -44,7 +44,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #define DEBUG_TYPE "attn-warp-specialize"
@@ -468,10 +467,6 @@ struct AttnWarpSpecializePass final
     if (period == 0 && !target.empty()) {
       // A soft-capped softmax whose exponentials subtract a fixed max
       // (attn-softcap-fixed-max: a constant, not an attn.row_max).
-      auto fixedMax = [](ExpDiffOp exp) {
-        SplatElementsAttr max;
-        return matchPattern(exp.getRowMax(), m_Constant(&max));
-      };
       bool softcap =
           forall.getBody()
               ->walk([](SoftcapOp) { return WalkResult::interrupt(); })
@@ -479,8 +474,9 @@ struct AttnWarpSpecializePass final
       bool fixedMaxSoftcap =
           softcap && !forall.getBody()
                           ->walk([&](ExpDiffOp exp) {
-                            return fixedMax(exp) ? WalkResult::advance()
-                                                 : WalkResult::interrupt();
+                            return isFixedMax(exp.getRowMax())
+                                       ? WalkResult::advance()
+                                       : WalkResult::interrupt();
                           })
                           .wasInterrupted();
       period = getDefaultSoftwareExp2Period(headDim, fixedMaxSoftcap, target);

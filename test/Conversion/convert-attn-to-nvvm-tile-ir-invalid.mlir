@@ -7288,3 +7288,79 @@ func.func @fixed_max_finalize_other(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<
   } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
   return %2 : tensor<?x2x?x64xbf16>
 }
+
+// -----
+
+// The LSE adds the fixed max the exponentials subtracted: one constant for
+// every attn.exp_diff and attn.finalize.
+func.func @fixed_max_two_constants(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?x2x?x64xbf16>, %arg2: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
+  %other_max = arith.constant dense<1.000000e+00> : tensor<64xf32>
+  %c1 = arith.constant 1 : index
+  %c-1 = arith.constant -1 : index
+  %cst_1 = arith.constant 1.000000e+00 : f32
+  %cst_2 = arith.constant 1.44269502 : f32
+  %cst_3 = arith.constant 1.250000e-01 : f32
+  %c64 = arith.constant 64 : index
+  %c2 = arith.constant 2 : index
+  %c0 = arith.constant 0 : index
+  %dim = tensor.dim %arg0, %c0 : tensor<?x2x?x64xbf16>
+  %dim_4 = tensor.dim %arg0, %c2 : tensor<?x2x?x64xbf16>
+  %dim_5 = tensor.dim %arg1, %c2 : tensor<?x2x?x64xbf16>
+  %0 = arith.ceildivsi %dim_4, %c64 : index
+  %1 = tensor.empty(%dim, %dim_4) : tensor<?x2x?x64xbf16>
+  %2 = scf.forall (%arg3, %arg4, %arg5) in (%dim, 2, %0) shared_outs(%arg6 = %1) -> (tensor<?x2x?x64xbf16>) {
+    %3 = arith.muli %arg5, %c64 : index
+    %4 = attn.load_tile %arg0[%arg3, %arg4, %3] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+    %5 = arith.ceildivsi %dim_5, %c64 : index
+    %6 = arith.addi %3, %c64 : index
+    %7 = arith.minsi %6, %dim_4 : index
+    %8 = arith.addi %7, %c-1 : index
+    %9 = arith.addi %dim_5, %c-1 : index
+    %10 = arith.minsi %8, %9 : index
+    %11 = arith.addi %10, %c1 : index
+    %12 = arith.ceildivsi %11, %c64 : index
+    %13 = arith.maxsi %12, %c0 : index
+    %14 = arith.minsi %13, %5 : index
+    %15 = arith.cmpi slt, %10, %c0 : index
+    %16 = arith.select %15, %c0, %14 : index
+    %17 = arith.minsi %3, %9 : index
+    %18 = arith.addi %17, %c1 : index
+    %19 = arith.floordivsi %18, %c64 : index
+    %20 = arith.maxsi %19, %c0 : index
+    %21 = arith.minsi %20, %16 : index
+    %22:2 = scf.for %arg7 = %c0 to %21 step %c1 iter_args(%arg8 = %cst_0, %arg9 = %cst) -> (tensor<64xf32>, tensor<64x64xf32>) {
+      %26 = arith.muli %arg7, %c64 : index
+      %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %29 = attn.softcap %28 scale %cst_3 cap = 3.000000e+01 output_scale = 1.000000e+00 : tensor<64x64xf32>
+      %30 = attn.exp_diff %29, %cst_0 scale_log2 %cst_2 score_scale = 3.000000e+01 : tensor<64x64xf32>, tensor<64xf32>
+      %31 = attn.row_sum %30 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+      %32 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %33 = attn.pv %30, %32, %arg9 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      scf.yield %31, %33 : tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "full"}
+    %23:2 = scf.for %arg7 = %21 to %16 step %c1 iter_args(%arg8 = %22#0, %arg9 = %22#1) -> (tensor<64xf32>, tensor<64x64xf32>) {
+      %26 = arith.muli %arg7, %c64 : index
+      %27 = attn.load_tile %arg1[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %28 = attn.qk %4, %27 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %29 = attn.softcap %28 scale %cst_3 cap = 3.000000e+01 output_scale = 1.000000e+00 : tensor<64x64xf32>
+      %30 = attn.mask %29 rows %3 cols %26 seq_q %dim_4 seq_k %dim_5 kind = causal : tensor<64x64xf32>
+      // expected-error @+1 {{convert-attn-to-nvvm: every attn.exp_diff of a tile with a fixed max subtracts the one attn.finalize reads}}
+      %31 = attn.exp_diff %30, %other_max scale_log2 %cst_2 score_scale = 3.000000e+01 : tensor<64x64xf32>, tensor<64xf32>
+      %32 = attn.row_sum %31 init %arg8 : tensor<64x64xf32> -> tensor<64xf32>
+      %33 = attn.load_tile %arg2[%arg3, %arg4, %26] : tensor<?x2x?x64xbf16> -> tensor<64x64xbf16>
+      %34 = attn.pv %31, %33, %arg9 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      scf.yield %32, %34 : tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "tail"}
+    %output, %lse = attn.finalize %23#1, %23#0, %cst_0 scale %cst_1 mask = causal : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+    %24 = arith.subi %dim_4, %3 : index
+    %25 = arith.minsi %24, %c64 : index
+    %extracted_slice = tensor.extract_slice %output[0, 0] [%25, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %extracted_slice into %arg6[%arg3, %arg4, %3, 0] [1, 1, %25, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<?x2x?x64xbf16>
+    }
+  } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  return %2 : tensor<?x2x?x64xbf16>
+}

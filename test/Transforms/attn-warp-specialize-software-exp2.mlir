@@ -46,3 +46,21 @@ func.func @causal_softcap(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
       -> tensor<?x4x?x64xbf16>
   return %o : tensor<?x4x?x64xbf16>
 }
+
+// The table leaves a fixed-max softcap above D = 128 alone (the GEMMs, not
+// MUFU, bound it); an explicit period still applies.
+// PERIOD2-LABEL: func.func @d256_softcap(
+// PERIOD2-COUNT-2: attn.exp_diff %{{.*}}, %{{.*}} scale_log2 %{{.*}} {software_exp2_period = 2 : i64}
+// PERIOD4-LABEL: func.func @d256_softcap(
+// TABLE-LABEL: func.func @d256_softcap(
+// TABLE-NOT:     software_exp2_period
+// TABLE:         return
+// NONE-LABEL: func.func @d256_softcap(
+func.func @d256_softcap(%q: tensor<?x4x?x256xbf16>, %k: tensor<?x4x?x256xbf16>,
+                        %v: tensor<?x4x?x256xbf16>) -> tensor<?x4x?x256xbf16> {
+  %o = attn.attention %q, %k, %v mask = causal softcap = 30.0
+      : tensor<?x4x?x256xbf16>, tensor<?x4x?x256xbf16>, tensor<?x4x?x256xbf16>
+      -> tensor<?x4x?x256xbf16>
+  return %o : tensor<?x4x?x256xbf16>
+}
+

@@ -425,10 +425,13 @@ def AttnSoftcapFixedMaxPass : Pass<"attn-softcap-fixed-max", "func::FuncOp"> {
     fully masked row still has l = 0, hence O = 0 and LSE = -inf
     (`attn.finalize`); the LSE is log(l) + 0.
 
-    Attentions whose loops are not a chain of `scf.for` carrying the
-    running max from a splat -inf to `attn.finalize`, or whose max has
-    other readers than the step's `attn.row_max`, `attn.rescale_factor` and
-    `attn.exp_diff` (of the same scores, alike scaled), are left alone. The
+    Attentions whose steps (in `scf.for` loops that carry the max, or
+    peeled out of them) do not chain the running max from a splat -inf to
+    one `attn.finalize`, whose max has other readers than the steps'
+    `attn.row_max`, `attn.rescale_factor` and each step's own `attn.exp_diff`
+    (of the same scores, alike scaled), or whose running sum and O do not
+    start at 0 (the first step's factor of 0 discards their initial values;
+    a fixed max would keep them) are left alone. The
     GPU pipeline runs it after `attn-defer-softcap-cap` (option
     `softcap-fixed-max`, default on).
 

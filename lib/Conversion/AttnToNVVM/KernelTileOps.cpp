@@ -190,6 +190,7 @@ KernelEmitter::RowValues KernelEmitter::negScaledMax(Value rowMax, ValueRange m,
   // Scores that passed no mask are finite, hence so is their max; a fixed
   // max (attn-softcap-fixed-max: a constant, not an attn.row_max) is finite.
   auto step = rowMax.getDefiningOp<RowMaxOp>();
+  assert((step || isFixedMax(rowMax)) && "readKvLoop's step forms");
   bool masked = step && mayBeMasked(step.getScores());
   RowValues neg;
   for (int r = 0; r < kRowsPerThread; ++r) {

@@ -38,12 +38,6 @@ static Value collectScoreModifiers(Value scores,
   return scores;
 }
 
-bool mlir::attn::isFixedMax(Value max) {
-  SplatElementsAttr splat;
-  return matchPattern(max, m_Constant(&splat)) &&
-         splat.getSplatValue<APFloat>().isFinite();
-}
-
 /// `kv` if the column offset of each of its masks is one the kernel
 /// computes.
 static FailureOr<KvLoop> verifyMaskColumns(const KvLoop &kv) {

@@ -57,10 +57,6 @@ struct KvLoop {
 /// online softmax (attn-fuse-online-softmax); the loops must partition one
 /// range (each begins where the previous one ends). Emits a diagnostic at
 /// the first op that has no GPU lowering or breaks these rules.
-/// Whether `max`, the row max of a tile's attn.exp_diff or attn.finalize,
-/// is a fixed max (attn-softcap-fixed-max): a finite splat constant.
-bool isFixedMax(Value max);
-
 FailureOr<SmallVector<KvLoop>> readKvLoops(Region &region);
 
 /// Checks that kv step `step` (a kv loop's body, or the rotated loops'

@@ -572,6 +572,19 @@ LogicalResult TiledAttentionVerifier::verifyConsumerLoops() {
       return finalize.emitError("convert-attn-to-nvvm: attn.finalize must "
                                 "read the last kv loop's results (or a "
                                 "fixed max)");
+  // A fixed max is one constant: the LSE adds the one the exponentials
+  // subtracted.
+  if (isFixedMax(finalize.getRowMax())) {
+    WalkResult mismatch = forall.walk([&](ExpDiffOp exp) {
+      if (exp.getRowMax() == finalize.getRowMax())
+        return WalkResult::advance();
+      exp.emitError("convert-attn-to-nvvm: every attn.exp_diff of a tile "
+                    "with a fixed max subtracts the one attn.finalize reads");
+      return WalkResult::interrupt();
+    });
+    if (mismatch.wasInterrupted())
+      return failure();
+  }
   if (failed(verifyTileTopLevel(loopRegion.front())) ||
       (specialized && failed(verifyTileTopLevel(*forall.getBody()))))
     return failure();

@@ -596,6 +596,11 @@ static std::optional<APFloat> getSplatConstant(Value v) {
   return splat.getSplatValue<APFloat>();
 }
 
+bool mlir::attn::isFixedMax(Value max) {
+  std::optional<APFloat> value = getSplatConstant(max);
+  return value && value->isFinite();
+}
+
 static bool isSplatOne(Value v) {
   std::optional<APFloat> value = getSplatConstant(v);
   return value && value->isExactlyValue(1.0);

@@ -80,6 +80,11 @@ inline constexpr int64_t kMaxTileSize = 1024;
 /// The named barriers of a CTA (bar.sync ids 0..15; 0 is the whole CTA's).
 inline constexpr int64_t kNamedBarriers = 16;
 
+/// Whether `max`, the row max an attn.exp_diff or attn.finalize reads, is a
+/// fixed max (attn-softcap-fixed-max) rather than a running one: a finite
+/// splat constant.
+bool isFixedMax(Value max);
+
 /// The tensors a function compiled into one kernel takes as its leading
 /// arguments, in order: Q, K, V, then a paged KV cache's block table and
 /// cache lengths, or a varlen batch's cu_seqlens_q and cu_seqlens_k. Their
