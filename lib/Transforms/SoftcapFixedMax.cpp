@@ -153,10 +153,7 @@ FailureOr<RunningMax> traceRunningMax(FinalizeOp finalize) {
     }
     m = start->get();
   }
-  SplatElementsAttr minusInf;
-  if (max.steps.empty() || !matchPattern(m, m_Constant(&minusInf)) ||
-      !minusInf.getSplatValue<APFloat>().isInfinity() ||
-      !minusInf.getSplatValue<APFloat>().isNegative())
+  if (max.steps.empty() || !matchPattern(m, m_NegInfFloat()))
     return failure();
   // The start is a constant that other ops may share: only its uses as the
   // first step's max start the max.

@@ -172,11 +172,10 @@ static FailureOr<KvLoop> readKvLoop(scf::ForOp loop) {
   bool rotated = isRotatedStep(body);
   Operation *lastIssue = qk;
   if (rotated) {
+    // A running max's O update is its attn.scale_rows, then the attn.pv.
     Operation *next = qk->getNextNode();
-    if (!fixedMax && isa<ScaleRowsOp>(next))
-      next = next->getNextNode();
-    else if (!fixedMax)
-      next = nullptr;
+    if (!fixedMax)
+      next = isa<ScaleRowsOp>(next) ? next->getNextNode() : nullptr;
     if (next != pv)
       return fail(pv, fixedMax
                           ? "a rotated kv step issues the previous block's "
@@ -229,21 +228,21 @@ static FailureOr<KvLoop> readKvLoop(scf::ForOp loop) {
     kv.valueRelease = valueRelease;
   }
   Value scores = collectScoreModifiers(qk.getScores(), kv.scoreModifiers);
+  // The step's first reader of the scores (a fixed max has no row max).
+  Operation *scoresReader =
+      rowMax ? rowMax.getOperation() : expDiff.getOperation();
   if ((rowMax && rowMax.getScores() != scores) || expDiff.getScores() != scores)
-    return fail(rowMax ? rowMax.getOperation() : expDiff.getOperation(),
-                "the row max and the exponentials must read the "
-                "scores after their modifiers (attn.mask, "
-                "attn.softcap), each applied once in a chain");
+    return fail(scoresReader, "the row max and the exponentials must read the "
+                              "scores after their modifiers (attn.mask, "
+                              "attn.softcap), each applied once in a chain");
   // The manifest describes the softmax by the softcap's cap alone: the row
   // max and the exponentials scale the scores alike, by exactly what the
   // softcap left to them (attn-defer-softcap-cap), or not at all.
-  float expScoreScale = expDiff.getScoreScale()
-                            ? expDiff.getScoreScale()->convertToFloat()
-                            : 1.0f;
-  float scoreScale = rowMax && rowMax.getScoreScale()
-                         ? rowMax.getScoreScale()->convertToFloat()
-                     : rowMax ? 1.0f
-                              : expScoreScale;
+  auto scaleOf = [](std::optional<APFloat> scale) {
+    return scale ? scale->convertToFloat() : 1.0f;
+  };
+  float expScoreScale = scaleOf(expDiff.getScoreScale());
+  float scoreScale = rowMax ? scaleOf(rowMax.getScoreScale()) : expScoreScale;
   if (scoreScale != expScoreScale)
     return expDiff->emitError(kPrefix)
            << "the row max and the exponentials must scale the scores alike "
@@ -255,8 +254,7 @@ static FailureOr<KvLoop> readKvLoop(scf::ForOp loop) {
       capLeft = softcap.getCap().convertToFloat() /
                 softcap.getOutputScaleOrCap().convertToFloat();
   if (scoreScale != capLeft)
-    return (rowMax ? rowMax.getOperation() : expDiff.getOperation())
-               ->emitError(kPrefix)
+    return scoresReader->emitError(kPrefix)
            << "the scores' score_scale (" << scoreScale
            << ") must be what the step's attn.softcap leaves to its users, "
               "cap / output_scale ("

@@ -588,39 +588,26 @@ LogicalResult PVOp::verify() {
   return success();
 }
 
-/// The splat value of `v` when it is a splat constant tile or row vector.
-static std::optional<APFloat> getSplatConstant(Value v) {
-  SplatElementsAttr splat;
-  if (!matchPattern(v, m_Constant(&splat)))
-    return std::nullopt;
-  return splat.getSplatValue<APFloat>();
-}
-
 bool mlir::attn::isFixedMax(Value max) {
-  std::optional<APFloat> value = getSplatConstant(max);
-  return value && value->isFinite();
-}
-
-static bool isSplatOne(Value v) {
-  std::optional<APFloat> value = getSplatConstant(v);
-  return value && value->isExactlyValue(1.0);
+  SplatElementsAttr splat;
+  return matchPattern(max, m_Constant(&splat)) &&
+         splat.getSplatValue<APFloat>().isFinite();
 }
 
 OpFoldResult RescaleFactorOp::fold(FoldAdaptor) {
   // exp2((m - m) c) = 1 for a finite m; the factor of a -inf old max is 0.
-  std::optional<APFloat> max = getSplatConstant(getOldMax());
-  if (getOldMax() != getNewMax() || !max || !max->isFinite())
+  if (getOldMax() != getNewMax() || !isFixedMax(getOldMax()))
     return {};
   return DenseElementsAttr::get(getType(), APFloat(1.0f));
 }
 
 OpFoldResult ScaleRowsOp::fold(FoldAdaptor) {
-  return isSplatOne(getFactor()) ? getInput() : Value();
+  return matchPattern(getFactor(), m_OneFloat()) ? getInput() : Value();
 }
 
 OpFoldResult RowSumOp::fold(FoldAdaptor) {
   // In place: the running sum is added as it is.
-  if (!getInitScale() || !isSplatOne(getInitScale()))
+  if (!getInitScale() || !matchPattern(getInitScale(), m_OneFloat()))
     return {};
   getInitScaleMutable().clear();
   return getResult();
