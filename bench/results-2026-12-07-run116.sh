@@ -19,3 +19,11 @@ rm -rf artifacts/kernels-softcap-running-max artifacts/kernels-softcap-mufu-exp2
 timeout 330 python3 bench/gpu_check.py --artifacts artifacts --no-flex --no-sweep --ab-rounds 3 \
   --head-dims 64,128 --seqlens 4096,16384 --json $OUT/run116.json > $OUT/run116.log 2>&1; echo "table rc=$?"
 sed -n '/^benchmark table/,$p' $OUT/run116.log; grep -A40 "attnc: 8 shapes" $OUT/run116.log | head -40
+# The instruction mix of the soft-capped kernels and the ones without
+# softcap (whole kernel, static counts) for the note's accounting.
+for k in kernels/d64_full kernels-softcap/d64_full kernels/d128_full kernels-softcap/d128_full; do
+  /usr/local/cuda/bin/ptxas -arch=sm_90a artifacts/$k/kernel.ptx -o /tmp/k.cubin && cuobjdump -sass /tmp/k.cubin > /tmp/k.sass
+  printf "%-26s" $k
+  sed -nE 's#^\s+/\*[0-9a-f]{4}\*/\s+(@!?U?P[0-9T]+\s+)?([A-Z0-9_]+(\.[A-Z0-9]+)?).*#\2#p' /tmp/k.sass \
+    | sort | uniq -c | sort -rn | head -16 | awk '{printf " %s:%s", $2, $1}'; echo
+done
