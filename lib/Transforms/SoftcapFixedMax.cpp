@@ -170,17 +170,6 @@ FailureOr<RunningMax> traceRunningMax(FinalizeOp finalize) {
   return max;
 }
 
-/// The bound of scores `scores`: |s| < bound for an attn.softcap's result
-/// (through attn.mask ops, whose -inf the exponentials make 0).
-std::optional<double> getSoftcapBound(Value scores) {
-  while (auto mask = scores.getDefiningOp<MaskOp>())
-    scores = mask.getScores();
-  auto softcap = scores.getDefiningOp<SoftcapOp>();
-  if (!softcap)
-    return std::nullopt;
-  return softcap.getOutputScaleOrCap().convertToDouble();
-}
-
 /// Whether P (`probs`) reaches attn.pv rounded to bf16 or as f32: f16
 /// cannot hold the unnormalized probabilities of a fixed max.
 bool roundsProbsWide(Value probs) {
@@ -213,16 +202,11 @@ std::optional<double> getFixedMaxExponent(RowMaxOp step) {
   if (exps.size() != 1)
     return std::nullopt;
   auto exp = cast<ExpDiffOp>(exps.front());
-  FloatAttr scaleLog2;
-  std::optional<double> bound = getSoftcapBound(step.getScores());
   if (exp.getScores() != step.getScores() ||
-      exp.getScoreScale() != step.getScoreScale() || !bound ||
-      !matchPattern(exp.getScaleLog2(), m_Constant(&scaleLog2)) ||
-      scaleLog2.getValueAsDouble() <= 0 || !roundsProbsWide(exp.getResult()))
+      exp.getScoreScale() != step.getScoreScale() ||
+      !roundsProbsWide(exp.getResult()))
     return std::nullopt;
-  double scoreScale =
-      step.getScoreScale() ? step.getScoreScale()->convertToDouble() : 1.0;
-  return *bound * scoreScale * scaleLog2.getValueAsDouble();
+  return getScaledSoftcapBound(exp);
 }
 
 struct AttnSoftcapFixedMaxPass final

@@ -11,6 +11,9 @@
 // RUN:   --attn-warp-specialize --attn-assign-layouts --attn-allocate-shared-memory --attn-insert-waits --convert-attn-to-nvvm \
 // RUN:   | FileCheck %s --check-prefix=MUFU --implicit-check-not=0x4B400000
 // The whole pipeline passes the option on; the manifest records it.
+// RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" --attn-defer-softcap-cap --attn-softcap-fixed-max \
+// RUN:   --attn-warp-specialize="software-exp2-period=2" --attn-assign-layouts --attn-allocate-shared-memory --attn-insert-waits --convert-attn-to-nvvm \
+// RUN:   | FileCheck %s --check-prefix=FIXED
 // RUN: attnc-opt %s --attn-lower-to-nvvm-pipeline="block-m=128 block-n=64 software-exp2-period=2" \
 // RUN:   | FileCheck %s --check-prefix=PIPELINE
 // RUN: attnc-opt %s --attn-lower-to-nvvm-pipeline="block-m=128 block-n=64 software-exp2-period=2" \
@@ -104,6 +107,30 @@
 // MUFU-COUNT-34: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f"
 // MUFU-NOT:     llvm.nvvm.ex2.approx
 // MUFU:         scf.yield
+
+// With the fixed max (attn-softcap-fixed-max) the full loop's scores are
+// soft-capped and unmasked: x = s c is bounded by 30 log2(e), never -inf,
+// so its software exp2 (buildBoundedSoftwareExp2) rounds x in the fma that
+// computes it and selects nothing; the diagonal loop's masked scores keep
+// the select of x < -126.
+// FIXED-LABEL: llvm.func @causal_softcap(
+// FIXED:         scf.for {{.*}} iter_args(
+// FIXED:         %[[MAGIC:.*]] = arith.constant 0x4B400000 : f32
+// FIXED-NEXT:    %[[T:.*]] = llvm.intr.fma(%[[S:.*]], %[[C:.*]], %[[MAGIC]]) : (f32, f32, f32) -> f32
+// FIXED-NEXT:    %[[MAGIC2:.*]] = arith.constant 0x4B400000 : f32
+// FIXED-NEXT:    %[[R:.*]] = arith.subf %[[T]], %[[MAGIC2]] : f32
+// FIXED-NEXT:    %[[NEG_R:.*]] = arith.negf %[[R]] : f32
+// FIXED-NEXT:    %[[F:.*]] = llvm.intr.fma(%[[S]], %[[C]], %[[NEG_R]]) : (f32, f32, f32) -> f32
+// FIXED:         %[[TB:.*]] = arith.bitcast %[[T]] : f32 to i32
+// FIXED:         arith.mulf
+// FIXED-NEXT:    arith.constant 0x4B400000 : f32
+// FIXED-NEXT:    llvm.intr.fma
+// FIXED-NOT:     arith.cmpf olt
+// FIXED:         scf.yield
+// FIXED:         scf.for {{.*}} iter_args(
+// FIXED-COUNT-16: arith.cmpf olt
+// FIXED-NOT:     arith.cmpf olt
+// FIXED:         scf.yield
 
 // PIPELINE: options = {{{.*}}softcap = 3.000000e+01 : f32, software_exp2_period = 2 : i64,
 // Two loops of 16 (the pipeline fixes the soft-capped softmax's max:

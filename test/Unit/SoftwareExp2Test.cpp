@@ -16,6 +16,12 @@
 //    below -126, -127.5, -1e30, -FLT_MAX and -inf (a fully masked row must
 //    sum to l = 0);
 //  - NaN for NaN, 1 within the bound for +-0.
+// And buildBoundedSoftwareExp2 (2^(s m) without the underflow select, for
+// |s m| <= 126): within the same bound of exp2(s m) in double for every 61st
+// f32 s in [-126, 126] and at full density in [-2, -0.5) and [0.25, 1)
+// with m = 1, for every 37th f32 s in (-1, 1) with the multiplier of a
+// fixed-max softcap of 30 (30 log2(e)) and the largest, 126; NaN for
+// NaN.
 // Prints the largest error and "N passed, M failed"; exits non-zero on a
 // failure.
 //
@@ -50,6 +56,7 @@ using namespace mlir;
 namespace {
 
 using Exp2Fn = float (*)(float);
+using BoundedExp2Fn = float (*)(float, float);
 
 float fromBits(uint32_t u) {
   float x;
@@ -63,19 +70,26 @@ uint32_t toBits(float x) {
   return u;
 }
 
-/// @software_exp2(f32) -> f32, compiled for the host.
+/// @software_exp2(f32) -> f32 and @bounded_software_exp2(f32, f32) -> f32,
+/// compiled for the host.
 std::unique_ptr<ExecutionEngine> compile(MLIRContext &ctx) {
   OpBuilder b(&ctx);
   Location loc = b.getUnknownLoc();
   OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
   b.setInsertionPointToEnd(module->getBody());
   Type f32 = b.getF32Type();
-  auto fn = func::FuncOp::create(b, loc, "software_exp2",
-                                 b.getFunctionType({f32}, {f32}));
-  Block *entry = fn.addEntryBlock();
-  b.setInsertionPointToEnd(entry);
+  auto general = func::FuncOp::create(b, loc, "software_exp2",
+                                      b.getFunctionType({f32}, {f32}));
+  auto bounded = func::FuncOp::create(b, loc, "bounded_software_exp2",
+                                      b.getFunctionType({f32, f32}, {f32}));
+  b.setInsertionPointToEnd(general.addEntryBlock());
   func::ReturnOp::create(
-      b, loc, attn::buildSoftwareExp2(b, loc, entry->getArgument(0)));
+      b, loc, attn::buildSoftwareExp2(b, loc, general.getArgument(0)));
+  b.setInsertionPointToEnd(bounded.addEntryBlock());
+  func::ReturnOp::create(
+      b, loc,
+      attn::buildBoundedSoftwareExp2(b, loc, bounded.getArgument(0),
+                                     bounded.getArgument(1)));
   PassManager pm(&ctx);
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertFuncToLLVMPass());
@@ -94,8 +108,20 @@ std::unique_ptr<ExecutionEngine> compile(MLIRContext &ctx) {
   return std::move(*engine);
 }
 
+/// The address of `name` in `engine`, or null after printing why.
+void *lookup(ExecutionEngine &engine, StringRef name) {
+  llvm::Expected<void *> symbol = engine.lookup(name);
+  if (!symbol) {
+    llvm::errs() << "no " << name << ": " << llvm::toString(symbol.takeError())
+                 << "\n";
+    return nullptr;
+  }
+  return *symbol;
+}
+
 struct Checker {
   Exp2Fn exp2;
+  BoundedExp2Fn boundedExp2;
   int64_t passed = 0, failed = 0;
   double maxError = 0;
   float worst = 0;
@@ -105,17 +131,27 @@ struct Checker {
       llvm::errs() << llvm::format("FAIL x = %a (%.9g): got %a (%.9g), %s\n", x,
                                    x, y, y, what);
   }
-  /// Within the bound of exp2 (double) for x in [-126, 127].
-  void accurate(float x) {
-    float y = exp2(x);
-    double ref = std::exp2(static_cast<double>(x));
+  /// y within the bound of 2^x, x in double.
+  void within(float at, float y, double x) {
+    double ref = std::exp2(x);
     double error = std::fabs(static_cast<double>(y) - ref) / ref;
     if (error > maxError) {
       maxError = error;
-      worst = x;
+      worst = at;
     }
     if (!(error <= attn::kSoftwareExp2MaxRelativeError))
-      return fail(x, y, "relative error above the bound");
+      return fail(at, y, "relative error above the bound");
+    ++passed;
+  }
+  /// Within the bound of exp2 (double) for x in [-126, 127].
+  void accurate(float x) { within(x, exp2(x), x); }
+  /// The bounded exp2 of s m within the bound of 2^(s m) in double.
+  void bounded(float s, float m) {
+    within(s, boundedExp2(s, m), static_cast<double>(s) * m);
+  }
+  void isNaN(float x, float y) {
+    if (!std::isnan(y))
+      return fail(x, y, "expected NaN");
     ++passed;
   }
   /// Exactly +0 (x < -126, -inf).
@@ -147,13 +183,12 @@ int main() {
   std::unique_ptr<ExecutionEngine> engine = compile(ctx);
   if (!engine)
     return 1;
-  llvm::Expected<void *> symbol = engine->lookup("software_exp2");
-  if (!symbol) {
-    llvm::errs() << "no software_exp2: " << llvm::toString(symbol.takeError())
-                 << "\n";
+  void *general = lookup(*engine, "software_exp2");
+  void *bounded = lookup(*engine, "bounded_software_exp2");
+  if (!general || !bounded)
     return 1;
-  }
-  Checker c{reinterpret_cast<Exp2Fn>(*symbol)};
+  Checker c{reinterpret_cast<Exp2Fn>(general),
+            reinterpret_cast<BoundedExp2Fn>(bounded)};
 
   // Every f32 in [-2, -0.5) and [0.25, 1): they reduce to every f in
   // [-0.5, 0.5] at the precision x has there (2^-25 next to f = 0.5).
@@ -179,12 +214,29 @@ int main() {
   for (float nan : {std::numeric_limits<float>::quiet_NaN(),
                     -std::numeric_limits<float>::quiet_NaN(),
                     fromBits(0x7fffffffu), fromBits(0x7fc001ffu)}) {
-    float y = c.exp2(nan);
-    if (!std::isnan(y))
-      c.fail(nan, y, "expected NaN");
-    else
-      ++c.passed;
+    c.isNaN(nan, c.exp2(nan));
+    c.isNaN(nan, c.boundedExp2(nan, 1.0f));
+    c.isNaN(nan, c.boundedExp2(0.5f, nan));
   }
+
+  // The bounded form: s m itself (m = 1) over its domain, then soft-capped
+  // scores in (-1, 1) times the multipliers of a cap of 30 and of the
+  // largest cap the domain allows.
+  for (uint32_t u = toBits(-0.5f); u < toBits(-2.0f); ++u)
+    c.bounded(fromBits(u), 1.0f);
+  for (uint32_t u = toBits(0.25f); u < toBits(1.0f); ++u)
+    c.bounded(fromBits(u), 1.0f);
+  for (uint32_t u = 0x80000000u; u <= toBits(-126.0f); u += 61)
+    c.bounded(fromBits(u), 1.0f);
+  for (uint32_t u = 0; u <= toBits(126.0f); u += 61)
+    c.bounded(fromBits(u), 1.0f);
+  for (float m : {30.0f * 1.44269504f, 126.0f})
+    for (uint32_t u = 0; u < toBits(1.0f); u += 37) {
+      c.bounded(fromBits(u), m);
+      c.bounded(-fromBits(u), m);
+    }
+  for (float x : {-126.0f, 126.0f, 0.0f, -0.0f})
+    c.bounded(x, 1.0f);
 
   llvm::outs() << llvm::format(
       "software exp2: max relative error %.4e at x = %a (bound %.1e)\n",

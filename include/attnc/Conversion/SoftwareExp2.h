@@ -34,6 +34,20 @@ inline constexpr double kSoftwareExp2MaxRelativeError = 7.5e-5;
 /// (attn.exp_diff's x = (s - m) c is at most a rounding error above 0).
 Value buildSoftwareExp2(OpBuilder &b, Location loc, Value x);
 
+/// The largest |x| buildBoundedSoftwareExp2 takes: 2^n for n in
+/// [-126, 126] is a normal f32.
+inline constexpr double kBoundedSoftwareExp2Domain = 126.0;
+
+/// Emits y ~= 2^(s m) for f32 `s` and `multiplier` m whose product is
+/// finite and at most kBoundedSoftwareExp2Domain in magnitude (never -inf):
+/// a fixed max's exponent of soft-capped scores that passed no mask
+/// (attn-softcap-fixed-max). The first fma both multiplies and rounds to an
+/// integer, and no underflow select is needed: three instructions fewer
+/// than buildSoftwareExp2 of a separate s m. Relative error at most
+/// kSoftwareExp2MaxRelativeError; NaN for NaN.
+Value buildBoundedSoftwareExp2(OpBuilder &b, Location loc, Value s,
+                               Value multiplier);
+
 } // namespace mlir::attn
 
 #endif // ATTNC_CONVERSION_SOFTWAREEXP2_H

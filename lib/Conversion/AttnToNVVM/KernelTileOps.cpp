@@ -285,11 +285,22 @@ Value KernelEmitter::lowerExpDiff(ExpDiffOp op, Value scores, ValueRange rowMax,
                        b, loc, cF32(scoreScale->convertToFloat()), scaleLog2)
                        .getResult()
                  : scaleLog2;
+  // Soft-capped scores that passed no mask, less a fixed max of 0: x = s c
+  // is finite and bounded (attn-softcap-fixed-max's max-exponent), so the
+  // software exp2 needs no underflow select and its first fma computes x.
+  std::optional<double> bound = getScaledSoftcapBound(op);
+  bool boundedExponent = matchPattern(op.getRowMax(), m_AnyZeroFloat()) &&
+                         !op.getScores().getDefiningOp<MaskOp>() && bound &&
+                         *bound <= kBoundedSoftwareExp2Domain;
   SmallVector<Value> p = unpackTile(scores);
   for (auto [i, s] : llvm::enumerate(p)) {
+    bool software = period && (i / 2) % *period == 0;
+    if (software && boundedExponent) {
+      s = buildBoundedSoftwareExp2(b, loc, s, scoreMultiplier);
+      continue;
+    }
     Value x =
         LLVM::FMAOp::create(b, loc, s, scoreMultiplier, negM[rowOfElement(i)]);
-    bool software = period && (i / 2) % *period == 0;
     s = software ? buildSoftwareExp2(b, loc, x) : exp2(x);
   }
   return pack(p, scores.getType());

@@ -58,26 +58,46 @@ constexpr float kExp2Coefficients[] = {
 constexpr float kRoundToInteger = 0x1.8p23f;
 } // namespace
 
-Value mlir::attn::buildSoftwareExp2(OpBuilder &b, Location loc, Value x) {
+namespace {
+Value cF32(OpBuilder &b, Location loc, float v) {
+  return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
+}
+
+/// p(f) * 2^n from t = x + 1.5 * 2^23 (n in t's low bits) and f = x - n.
+Value scaleByExponent(OpBuilder &b, Location loc, Value t, Value f) {
   Type f32 = b.getF32Type(), i32 = b.getI32Type();
-  auto cF32 = [&](float v) -> Value {
-    return arith::ConstantOp::create(b, loc, b.getF32FloatAttr(v));
-  };
   auto cI32 = [&](int64_t v) -> Value {
     return arith::ConstantIntOp::create(b, loc, v, 32);
   };
-  Value t = arith::AddFOp::create(b, loc, x, cF32(kRoundToInteger));
-  Value r = arith::SubFOp::create(b, loc, t, cF32(kRoundToInteger));
-  Value f = arith::SubFOp::create(b, loc, x, r);
-  Value p = cF32(kExp2Coefficients[3]);
+  Value p = cF32(b, loc, kExp2Coefficients[3]);
   for (int k = 2; k >= 0; --k)
-    p = LLVM::FMAOp::create(b, loc, p, f, cF32(kExp2Coefficients[k]));
+    p = LLVM::FMAOp::create(b, loc, p, f, cF32(b, loc, kExp2Coefficients[k]));
   Value exponent = arith::ShLIOp::create(
       b, loc, arith::BitcastOp::create(b, loc, i32, t), cI32(23));
   Value scale = arith::BitcastOp::create(
       b, loc, f32, arith::AddIOp::create(b, loc, exponent, cI32(0x3F800000)));
-  Value y = arith::MulFOp::create(b, loc, p, scale);
+  return arith::MulFOp::create(b, loc, p, scale);
+}
+} // namespace
+
+Value mlir::attn::buildSoftwareExp2(OpBuilder &b, Location loc, Value x) {
+  Value t = arith::AddFOp::create(b, loc, x, cF32(b, loc, kRoundToInteger));
+  Value r = arith::SubFOp::create(b, loc, t, cF32(b, loc, kRoundToInteger));
+  Value f = arith::SubFOp::create(b, loc, x, r);
+  Value y = scaleByExponent(b, loc, t, f);
   Value underflow = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x,
-                                          cF32(-126.0f));
-  return arith::SelectOp::create(b, loc, underflow, cF32(0.0f), y);
+                                          cF32(b, loc, -126.0f));
+  return arith::SelectOp::create(b, loc, underflow, cF32(b, loc, 0.0f), y);
+}
+
+Value mlir::attn::buildBoundedSoftwareExp2(OpBuilder &b, Location loc, Value s,
+                                           Value multiplier) {
+  // The fma rounds the exact product: t = round(s m) + 1.5 * 2^23 with one
+  // rounding, and f = s m - n with one more, within 2^-25 of f.
+  Value t =
+      LLVM::FMAOp::create(b, loc, s, multiplier, cF32(b, loc, kRoundToInteger));
+  Value r = arith::SubFOp::create(b, loc, t, cF32(b, loc, kRoundToInteger));
+  Value f = LLVM::FMAOp::create(b, loc, s, multiplier,
+                                arith::NegFOp::create(b, loc, r));
+  return scaleByExponent(b, loc, t, f);
 }

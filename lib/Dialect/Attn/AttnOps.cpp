@@ -594,6 +594,26 @@ bool mlir::attn::isFixedMax(Value max) {
          splat.getSplatValue<APFloat>().isFinite();
 }
 
+std::optional<double> mlir::attn::getSoftcapBound(Value scores) {
+  while (auto mask = scores.getDefiningOp<MaskOp>())
+    scores = mask.getScores();
+  auto softcap = scores.getDefiningOp<SoftcapOp>();
+  if (!softcap)
+    return std::nullopt;
+  return std::fabs(softcap.getOutputScaleOrCap().convertToDouble());
+}
+
+std::optional<double> mlir::attn::getScaledSoftcapBound(ExpDiffOp exp) {
+  std::optional<double> bound = getSoftcapBound(exp.getScores());
+  FloatAttr scaleLog2;
+  if (!bound || !matchPattern(exp.getScaleLog2(), m_Constant(&scaleLog2)) ||
+      !(scaleLog2.getValueAsDouble() > 0))
+    return std::nullopt;
+  double scoreScale =
+      exp.getScoreScale() ? exp.getScoreScale()->convertToDouble() : 1.0;
+  return *bound * std::fabs(scoreScale) * scaleLog2.getValueAsDouble();
+}
+
 OpFoldResult RescaleFactorOp::fold(FoldAdaptor) {
   // exp2((m - m) c) = 1 for a finite m; the factor of a -inf old max is 0.
   if (getOldMax() != getNewMax() || !isFixedMax(getOldMax()))

@@ -85,6 +85,18 @@ inline constexpr int64_t kNamedBarriers = 16;
 /// splat constant.
 bool isFixedMax(Value max);
 
+/// The soft-cap's bound b of `scores`: |s| < b for every score that is
+/// not -inf, where `scores` is an attn.softcap's result (its output scale,
+/// or its cap), directly or through attn.mask ops, whose masked scores are
+/// -inf. None for other scores.
+std::optional<double> getSoftcapBound(Value scores);
+
+/// A bound on |s * score_scale * scale_log2| over the scores s of `exp`
+/// that are not -inf: getSoftcapBound of its scores times its score scale
+/// and its scale_log2, which must be a positive constant. With a fixed max
+/// of 0 it bounds the binary exponent of every probability.
+std::optional<double> getScaledSoftcapBound(ExpDiffOp exp);
+
 /// The tensors a function compiled into one kernel takes as its leading
 /// arguments, in order: Q, K, V, then a paged KV cache's block table and
 /// cache lengths, or a varlen batch's cu_seqlens_q and cu_seqlens_k. Their
