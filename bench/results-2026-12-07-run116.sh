@@ -5,10 +5,13 @@
 #    soft-capped kernels and the new tuning variants, then the sweep;
 # 2. the soft-capped kernels at D <= 128 with one schedule choice changed
 #    (periods 2, 3, 8; no ping-pong; sequential step; two consumers at
-#    D = 64), alternating rounds against the kernel without softcap, 4k/16k.
+#    D = 64), and the default and period-2 kernels of ef16536, before the
+#    bounded software exp2 of 49940e4 (kernels-softcap-select,
+#    kernels-softcap-p2-select: copied in by hand after prepare-gpu.sh),
+#    alternating rounds against the kernel without softcap, 4k/16k.
 cd "$(dirname "$0")/.."
 GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader); echo "GPU: $GPU"
-timeout 60 artifacts/bin/attnc-run-artifact artifacts/kernels-softcap*/* artifacts/kernels/*softcap* \
+timeout 60 artifacts/bin/attnc-run-artifact artifacts/kernels-softcap*/d{64,128}_{full,causal} artifacts/kernels/*softcap* \
   --shapes=1:1:1,2:17:33,1:113:203,1:200:100,1:257:513 > $OUT/run116-artifact.log 2>&1
 echo "artifact rc=$?"; grep -c PASS $OUT/run116-artifact.log; grep -E "FAIL" $OUT/run116-artifact.log | head
 timeout 170 python3 bench/gpu_check.py --artifacts artifacts --no-flex --no-bench \
