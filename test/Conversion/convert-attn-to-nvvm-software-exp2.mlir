@@ -14,6 +14,10 @@
 // RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" --attn-defer-softcap-cap --attn-softcap-fixed-max \
 // RUN:   --attn-warp-specialize="software-exp2-period=2" --attn-assign-layouts --attn-allocate-shared-memory --attn-insert-waits --convert-attn-to-nvvm \
 // RUN:   | FileCheck %s --check-prefix=FIXED
+// RUN: attnc-opt %s --attn-tiling-pipeline="block-m=128 block-n=64" --attn-defer-softcap-cap --attn-softcap-fixed-max \
+// RUN:   --attn-warp-specialize="software-exp2-period=2" --attn-assign-layouts --attn-allocate-shared-memory --attn-insert-waits \
+// RUN:   | sed 's/3.000000e+01/1.000000e+02/g' | attnc-opt --convert-attn-to-nvvm \
+// RUN:   | FileCheck %s --check-prefix=UNBOUNDED
 // RUN: attnc-opt %s --attn-lower-to-nvvm-pipeline="block-m=128 block-n=64 software-exp2-period=2" \
 // RUN:   | FileCheck %s --check-prefix=PIPELINE
 // RUN: attnc-opt %s --attn-lower-to-nvvm-pipeline="block-m=128 block-n=64 software-exp2-period=2" \
@@ -118,9 +122,8 @@
 // FIXED:         %[[MAGIC:.*]] = arith.constant 0x4B400000 : f32
 // FIXED-NEXT:    %[[T:.*]] = llvm.intr.fma(%[[S:.*]], %[[C:.*]], %[[MAGIC]]) : (f32, f32, f32) -> f32
 // FIXED-NEXT:    %[[MAGIC2:.*]] = arith.constant 0x4B400000 : f32
-// FIXED-NEXT:    %[[R:.*]] = arith.subf %[[T]], %[[MAGIC2]] : f32
-// FIXED-NEXT:    %[[NEG_R:.*]] = arith.negf %[[R]] : f32
-// FIXED-NEXT:    %[[F:.*]] = llvm.intr.fma(%[[S]], %[[C]], %[[NEG_R]]) : (f32, f32, f32) -> f32
+// FIXED-NEXT:    %[[NEG_N:.*]] = arith.subf %[[MAGIC2]], %[[T]] : f32
+// FIXED-NEXT:    %[[F:.*]] = llvm.intr.fma(%[[S]], %[[C]], %[[NEG_N]]) : (f32, f32, f32) -> f32
 // FIXED:         %[[TB:.*]] = arith.bitcast %[[T]] : f32 to i32
 // FIXED:         arith.mulf
 // FIXED-NEXT:    arith.constant 0x4B400000 : f32
@@ -131,6 +134,18 @@
 // FIXED-COUNT-16: arith.cmpf olt
 // FIXED-NOT:     arith.cmpf olt
 // FIXED:         scf.yield
+
+// The same tile IR with a cap of 100 (the softcap's and the exponentials'
+// score scale): |x| reaches 100 log2(e) > 126, outside the bounded form's
+// domain, so the full loop's software exponentials keep their selects.
+// UNBOUNDED-LABEL: llvm.func @causal_softcap(
+// UNBOUNDED:         scf.for {{.*}} iter_args(
+// UNBOUNDED-COUNT-16: arith.cmpf olt
+// UNBOUNDED-NOT:     arith.cmpf olt
+// UNBOUNDED:         scf.yield
+// UNBOUNDED:         scf.for {{.*}} iter_args(
+// UNBOUNDED-COUNT-16: arith.cmpf olt
+// UNBOUNDED:         scf.yield
 
 // PIPELINE: options = {{{.*}}softcap = 3.000000e+01 : f32, software_exp2_period = 2 : i64,
 // Two loops of 16 (the pipeline fixes the soft-capped softmax's max:

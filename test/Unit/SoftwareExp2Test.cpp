@@ -10,7 +10,7 @@
 // IEEE f32 without flushing, as the kernel's add.rn / fma.rn / mul.rn are)
 // for the host CPU and compares it with std::exp2 in double:
 //  - relative error at most kSoftwareExp2MaxRelativeError for every f32 in
-//    [-2, -0.5) and [0.25, 1) (every reduced argument f at full density)
+//    (-2, -0.5] and [0.25, 1) (every reduced argument f at full density)
 //    and every 61st f32 in [-126, 127] (every binade, x near 0 too);
 //  - exactly +0 for every 61st f32 below -126 down to -130, for x just
 //    below -126, -127.5, -1e30, -FLT_MAX and -inf (a fully masked row must
@@ -18,8 +18,9 @@
 //  - NaN for NaN, 1 within the bound for +-0.
 // And buildBoundedSoftwareExp2 (2^(s m) without the underflow select, for
 // |s m| <= 126): within the same bound of exp2(s m) in double for every 61st
-// f32 s in [-126, 126] and at full density in [-2, -0.5) and [0.25, 1)
-// with m = 1, for every 37th f32 s in (-1, 1) with the multiplier of a
+// f32 s in [-126, 126] and at full density in (-2, -0.5] and [0.25, 1)
+// with m = 1, and (rounding the product itself) for every 37th f32 s in
+// (-1, 1) with the multiplier of a
 // fixed-max softcap of 30 (30 log2(e)) and the largest, 126; NaN for
 // NaN.
 // Prints the largest error and "N passed, M failed"; exits non-zero on a
@@ -147,7 +148,8 @@ struct Checker {
   void accurate(float x) { within(x, exp2(x), x); }
   /// The bounded exp2 of s m within the bound of 2^(s m) in double.
   void bounded(float s, float m) {
-    within(s, boundedExp2(s, m), static_cast<double>(s) * m);
+    double x = static_cast<double>(s) * m;
+    within(static_cast<float>(x), boundedExp2(s, m), x);
   }
   void isNaN(float x, float y) {
     if (!std::isnan(y))

@@ -272,8 +272,9 @@ Value KernelEmitter::lowerScaleRows(ScaleRowsOp op, Value acc,
 Value KernelEmitter::lowerExpDiff(ExpDiffOp op, Value scores, ValueRange rowMax,
                                   Value scaleLog2) {
   RowValues negM = negScaledMax(op.getRowMax(), rowMax, scaleLog2);
-  // p = exp2(s c - m c) as one fma per score: a separate mul and sub cost
-  // 64 more instructions per block on the softmax's critical path.
+  // p = exp2(s c - m c) with its exponent as one fma per score: a separate
+  // mul and sub cost 64 more instructions per block on the softmax's
+  // critical path.
   // With software_exp2_period = N, element pair k (elements 2k, 2k + 1)
   // with k % N = 0 computes exp2 on the FMA pipe, the others with MUFU.EX2,
   // which softcap's tanh.approx also needs (both 16/clk/SM on sm_90).

@@ -16,6 +16,11 @@
 //   p = c0 + f (c1 + f (c2 + f c3))          ~= 2^f, three fma (Horner)
 //   y = p * bitcast((bits(t) << 23) + 0x3F800000)     p * 2^n
 //
+// buildBoundedSoftwareExp2 takes x = s m as a product whose magnitude is at
+// most 126 and never -inf (a fixed max of soft-capped, unmasked scores):
+// t = fma(s, m, 1.5 * 2^23) rounds the exact product, -n = 1.5 * 2^23 - t
+// exactly, f = fma(s, m, -n) with one rounding, and no select.
+//
 // The shift drops 0x4B400000's bits and leaves n << 23 (mod 2^32), so the
 // exponent of 1.0 plus n is 2^n for n in [-126, 127] with no float-to-int
 // conversion; the integer bits are not added to p's directly, so that a NaN
@@ -96,8 +101,7 @@ Value mlir::attn::buildBoundedSoftwareExp2(OpBuilder &b, Location loc, Value s,
   // rounding, and f = s m - n with one more, within 2^-25 of f.
   Value t =
       LLVM::FMAOp::create(b, loc, s, multiplier, cF32(b, loc, kRoundToInteger));
-  Value r = arith::SubFOp::create(b, loc, t, cF32(b, loc, kRoundToInteger));
-  Value f = LLVM::FMAOp::create(b, loc, s, multiplier,
-                                arith::NegFOp::create(b, loc, r));
+  Value negN = arith::SubFOp::create(b, loc, cF32(b, loc, kRoundToInteger), t);
+  Value f = LLVM::FMAOp::create(b, loc, s, multiplier, negN);
   return scaleByExponent(b, loc, t, f);
 }

@@ -85,7 +85,7 @@ inline constexpr int64_t kNamedBarriers = 16;
 /// splat constant.
 bool isFixedMax(Value max);
 
-/// The soft-cap's bound b of `scores`: |s| < b for every score that is
+/// The soft-cap's bound b of `scores`: |s| <= b for every score that is
 /// not -inf, where `scores` is an attn.softcap's result (its output scale,
 /// or its cap), directly or through attn.mask ops, whose masked scores are
 /// -inf. None for other scores.
