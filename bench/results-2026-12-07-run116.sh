@@ -6,7 +6,7 @@
 # 2. the soft-capped kernels at D <= 128 with one schedule choice changed
 #    (periods 2, 3, 8; no ping-pong; sequential step; two consumers at
 #    D = 64), and the default and period-2 kernels of ef16536, before the
-#    bounded software exp2 of 49940e4 (kernels-softcap-select,
+#    bounded software exp2 of 49940e4 (as amended by the review's commit) (kernels-softcap-select,
 #    kernels-softcap-p2-select: copied in by hand after prepare-gpu.sh),
 #    alternating rounds against the kernel without softcap, 4k/16k.
 cd "$(dirname "$0")/.."
