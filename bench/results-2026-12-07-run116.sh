@@ -26,7 +26,7 @@ for k in kernels/d64_full kernels-softcap/d64_full kernels/d128_full kernels-sof
   sed -nE 's#^\s+/\*[0-9a-f]{4}\*/\s+(@!?U?P[0-9T]+\s+)?([A-Z0-9_]+(\.[A-Z0-9]+)?).*#\2#p' /tmp/k.sass \
     | sort | uniq -c | sort -rn | head -16 | awk '{printf " %s:%s", $2, $1}'; echo
 done
-LEFT=$((575 - SECONDS)); echo "sweep gets ${LEFT}s"
+LEFT=$((${RUN_LIMIT:-575} - SECONDS)); echo "sweep gets ${LEFT}s"
 timeout $LEFT python3 bench/gpu_check.py --artifacts artifacts --no-flex --no-bench \
   --json $OUT/run116-sweep.json > $OUT/run116-sweep.log 2>&1; echo "sweep rc=$?"
 grep -E "passed|FAIL" $OUT/run116-sweep.log | tail -5
