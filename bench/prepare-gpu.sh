@@ -24,8 +24,9 @@ done
 # The sweep checks every kernel here against float64 attention: also causal
 # softcap kernels with every exponential of P computed by the FMA-pipe
 # polynomial (software-exp2-period=1: all of its error, and the -inf / empty
-# row cases); the default soft-capped kernels at D <= 128 compute one pair in
-# four so (the sm_90a table), and SOFTCAP_TUNE=1 below times other periods.
+# row cases); the default soft-capped kernels compute one pair in four so at
+# D = 64 and one in three at D = 128 (the sm_90a table), and SOFTCAP_TUNE=1
+# below times other periods.
 grep -v -e '^//' bench/kernels.mlir \
   | awk '/^func.func @/{keep=/^func.func @d(64|128)_causal\(/} keep' \
   | sed -E 's/^func.func @(d[0-9]+_causal)\(/func.func @\1_softcap_sw_exp2(/; s/(attn.attention %q, %k, %v mask = causal)/\1 softcap = 30.0/' \
@@ -80,8 +81,8 @@ ablation softcap-running-max artifacts/kernels-softcap.mlir --softcap-fixed-max=
 ablation softcap-mufu-exp2 artifacts/kernels-softcap.mlir --software-exp2-period=-1
 # SOFTCAP_TUNE=1: the soft-capped kernels at D <= 128 with one schedule
 # choice changed, where a softcap still costs more than 5 %: the software
-# exp2 period (4 is the table's at D <= 128; with the running max 2 and 4
-# were slower), no ping-pong and the sequential step at D = 128 (three
+# exp2 period (the table's: 4 at D = 64, 3 at D = 128; run 116 timed 2, 3
+# and 4 at both), no ping-pong and the sequential step at D = 128 (three
 # consumers at D = 64 take no turns), and two consumers (block_m = 128,
 # with and without the overlap) at D = 64.
 if [[ -n "${SOFTCAP_TUNE:-}" ]]; then

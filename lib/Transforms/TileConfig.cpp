@@ -65,13 +65,19 @@ int64_t mlir::attn::getDefaultSoftwareExp2Period(int64_t headDim,
   // filled the issue slots too, and emulating exponentials on the FMA pipe
   // (11 instructions for one MUFU op) was slower at periods 2 and 4. With
   // the fixed max (attn-softcap-fixed-max: no max, no rescale) a score
-  // issues 5.5 instructions, and one pair in four on the FMA pipe measured
-  // fastest on an H100: the softcap's cost at D = 64 from 1.39-1.51 to
-  // 1.26-1.31, at D = 128 from 1.13-1.15 to 1.09-1.15 (period 2: D = 64
-  // 1.32-1.39, D = 128 slower). Without softcap one MUFU op per score keeps
-  // up with the GEMMs.
-  if (tableOf(target) == TileTable::Sm90a && fixedMaxSoftcap && headDim <= 128)
+  // issues 5.5 instructions, and an unmasked step's software exp2 takes 8
+  // (buildBoundedSoftwareExp2). Measured on an H100 (the kernel without
+  // softcap's speed over the softcap's, 4k and 16k, causal or not): at
+  // D = 64 period 4 1.16-1.29 (every exponential on MUFU: 1.39-1.51;
+  // period 2 1.22-1.29, period 3 1.18-1.31); at D = 128 period 3 1.11-1.16,
+  // period 4 1.12-1.18, period 2 1.14-1.17. Without softcap one MUFU op
+  // per score keeps up with the GEMMs.
+  if (tableOf(target) != TileTable::Sm90a || !fixedMaxSoftcap)
+    return 0;
+  if (headDim <= 64)
     return 4;
+  if (headDim <= 128)
+    return 3;
   return 0;
 }
 

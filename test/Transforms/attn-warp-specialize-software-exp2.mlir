@@ -17,9 +17,9 @@
 // specialized tile (here the full and the diagonal loop) computes one
 // element pair in N of its exponentials on the FMA pipe; without it, or
 // with the sm_90a table for a running max, or with -1, none does. The table
-// gives a soft-capped softmax with a fixed max (attn-softcap-fixed-max) at
-// D <= 128 period 4: its two MUFU ops a score bound the step, and the fixed
-// max left room in the issue slots.
+// gives a soft-capped softmax with a fixed max (attn-softcap-fixed-max)
+// period 4 at D <= 64 and 3 at D <= 128 (below): its two MUFU ops a score
+// bound the step, and the fixed max left room in the issue slots.
 // PERIOD2-LABEL: func.func @causal_softcap(
 // PERIOD2:         attn.warp_specialize
 // PERIOD2:         } consumer {
@@ -45,6 +45,22 @@ func.func @causal_softcap(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
       : tensor<?x4x?x64xbf16>, tensor<?x4x?x64xbf16>, tensor<?x4x?x64xbf16>
       -> tensor<?x4x?x64xbf16>
   return %o : tensor<?x4x?x64xbf16>
+}
+
+// D = 128: period 3 (measured faster than 4 there once the unmasked
+// steps' software exp2 needed no select).
+// PERIOD2-LABEL: func.func @d128_softcap(
+// PERIOD4-LABEL: func.func @d128_softcap(
+// NONE-LABEL: func.func @d128_softcap(
+// TABLE-LABEL: func.func @d128_softcap(
+// TABLE-COUNT-2: attn.exp_diff %{{.*}}, %{{.*}} scale_log2 %{{.*}} {software_exp2_period = 3 : i64}
+// TABLE-NOT:     attn.exp_diff
+func.func @d128_softcap(%q: tensor<?x4x?x128xbf16>, %k: tensor<?x4x?x128xbf16>,
+                        %v: tensor<?x4x?x128xbf16>) -> tensor<?x4x?x128xbf16> {
+  %o = attn.attention %q, %k, %v mask = causal softcap = 30.0
+      : tensor<?x4x?x128xbf16>, tensor<?x4x?x128xbf16>, tensor<?x4x?x128xbf16>
+      -> tensor<?x4x?x128xbf16>
+  return %o : tensor<?x4x?x128xbf16>
 }
 
 // The table leaves a fixed-max softcap above D = 128 alone (the GEMMs, not

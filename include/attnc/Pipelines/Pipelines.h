@@ -117,9 +117,9 @@ struct AttnPipelineOptions : public PassPipelineOptions<AttnPipelineOptions> {
       llvm::cl::desc("GPU: of every N element pairs of a consumer thread's "
                      "scores, one computes its exp2 with an FMA-pipe "
                      "polynomial instead of MUFU.EX2 (warp-specialized "
-                     "kernels; 0: the target's table, on sm_90a 4 for a "
-                     "soft-capped softmax with a fixed max at D <= 128 and "
-                     "off otherwise; -1: off)"),
+                     "kernels; 0: the target's table, on sm_90a for a "
+                     "soft-capped softmax with a fixed max 4 at D <= 64, 3 "
+                     "at D <= 128 and off otherwise; -1: off)"),
       llvm::cl::init(0)};
   PassOptions::Option<bool> softcapFixedMax{
       *this, "softcap-fixed-max",

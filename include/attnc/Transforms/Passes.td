@@ -608,9 +608,9 @@ def AttnWarpSpecializePass
     `stages` keeps the table's overlap choice). `software-exp2-period = N`
     (N >= 1) gives every `attn.exp_diff` in the kv loops of the specialized
     tiles `software_exp2_period = N` (one exp2 pair in N on the FMA pipe);
-    0 takes the table's choice (on sm_90a 4 for a soft-capped softmax
-    whose exponentials subtract a fixed max, attn-softcap-fixed-max, at a
-    head dim of at most 128; none otherwise), -1 turns it off.
+    0 takes the table's choice (on sm_90a, for a soft-capped softmax whose
+    exponentials subtract a fixed max, attn-softcap-fixed-max, 4 at a head
+    dim of at most 64 and 3 at most 128; none otherwise), -1 turns it off.
     Run after attn-fuse-online-softmax (and attn-split-masked-loops); the
     result is for convert-attn-to-nvvm, not for the CPU lowering.
   }];
@@ -644,7 +644,8 @@ def AttnWarpSpecializePass
            "Of every N element pairs of a consumer thread's scores, one "
            "computes its exp2 on the FMA pipe instead of MUFU.EX2 (sets "
            "attn.exp_diff's software_exp2_period); 0: the target's table "
-           "(on sm_90a 4 for a fixed-max softcap at D <= 128; off without "
+           "(on sm_90a for a fixed-max softcap 4 at D <= 64, 3 at D <= "
+           "128; off without "
            "a target), -1: off">,
   ];
   let statistics = [
