@@ -90,7 +90,7 @@ if [[ -n "${SOFTCAP_TUNE:-}" ]]; then
   softcap_only '64|128' > artifacts/softcap-up-to-d128.mlir
   softcap_only 64 > artifacts/softcap-d64.mlir
   softcap_only 128 > artifacts/softcap-d128.mlir
-  for period in 2 3 8; do
+  for period in 2 3 4 8; do
     ablation softcap-p$period artifacts/softcap-up-to-d128.mlir --software-exp2-period=$period
   done
   ablation softcap-no-pingpong artifacts/softcap-d128.mlir --ping-pong=false
