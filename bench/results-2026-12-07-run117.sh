@@ -16,3 +16,5 @@ timeout 150 $NCU python3 bench/ncu_softcap.py 128 artifacts/kernels artifacts/ke
 echo "ncu d128 rc=$?"
 timeout 100 $NCU python3 bench/ncu_softcap.py 64 artifacts/kernels artifacts/kernels-softcap > $OUT/run117-ncu-d64.log 2>&1
 echo "ncu d64 rc=$?"; tail -3 $OUT/run117-ncu-d64.log
+# (3) The host cost of a launch and of the driver calls in it.
+timeout 60 python3 bench/host_probe.py > $OUT/run117-host.log 2>&1; echo "host probe rc=$?"; cat $OUT/run117-host.log
