@@ -7,7 +7,7 @@
 // CHECK:         llvm.mlir.global external @attn_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
 // Tensor maps of Q, K, V, O by value (grid_constant), then LSE, seq_q, seq_k.
 // CHECK:         llvm.func @causal(%[[TQ:[^:]*]]: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant},
-// CHECK-SAME:      %{{[^:]*}}: !llvm.ptr {{{[^}]*}}}, %{{[^:]*}}: !llvm.ptr {{{[^}]*}}},
+// CHECK-SAME:      %[[TK:[^:]*]]: !llvm.ptr {{{[^}]*}}}, %[[TV:[^:]*]]: !llvm.ptr {{{[^}]*}}},
 // CHECK-SAME:      %[[TO:[^:]*]]: !llvm.ptr {llvm.align = 64 : i64, llvm.byval = !llvm.array<128 x i8>, nvvm.grid_constant}, %{{[^:]*}}: !llvm.ptr<1>, %[[NQ:[^:]*]]: i32, %[[NK:[^:]*]]: i32)
 // CHECK-SAME:      attn.kernel_abi = #attn.kernel_abi<threads = 384, shared_memory = {{[0-9]+}},
 // CHECK-SAME:      grid = [#attn.grid_dim<["seq_q"], ceil_div = 128>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch"]>]
@@ -21,8 +21,14 @@
 // CHECK:         %[[QB:.*]] = arith.index_cast %[[CTA]] : i32 to index
 // CHECK:         %[[LAST:.*]] = arith.subi %[[BLOCKS]], %{{.*}} : index
 // CHECK:         arith.subi %[[LAST]], %[[QB]] : index
-// Barriers initialized by thread 0, then the prologue TMA loads of Q.
+// Barriers initialized by thread 0, which also prefetches the four tensor
+// maps' descriptors, then the prologue TMA loads of Q.
 // CHECK:         nvvm.mbarrier.init
+// CHECK:         nvvm.fence.mbarrier.init
+// CHECK-NEXT:    nvvm.prefetch tensormap in_param_space, %[[TQ]] : !llvm.ptr
+// CHECK-NEXT:    nvvm.prefetch tensormap in_param_space, %[[TK]] : !llvm.ptr
+// CHECK-NEXT:    nvvm.prefetch tensormap in_param_space, %[[TV]] : !llvm.ptr
+// CHECK-NEXT:    nvvm.prefetch tensormap in_param_space, %[[TO]] : !llvm.ptr
 // CHECK:         nvvm.mbarrier.arrive.expect_tx
 // CHECK:         nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[TQ]], %{{.*}}, box[
 // The kv loops: S by wgmma SS, the softmax on registers, O by wgmma RS.

@@ -317,12 +317,27 @@ LogicalResult KernelEmitter::emit(LLVM::LLVMFuncOp func) {
     }
     // Make the initialized barriers visible to the TMA unit.
     NVVM::FenceMbarrierInitOp::create(b, loc);
+    prefetchTensorMaps(entry);
   });
   NVVM::Barrier0Op::create(b, loc);
   tileBounds();
   LogicalResult converted = lowerTile();
   LLVM::ReturnOp::create(b, loc, ValueRange{});
   return converted;
+}
+
+/// Brings the kernel's tensor maps (its #attn.kernel_abi's) into the
+/// descriptor cache while the barriers are set up, so that the first TMA load
+/// and the epilogue's TMA store do not wait for a descriptor fetch (as
+/// CUTLASS's producers do).
+void KernelEmitter::prefetchTensorMaps(Block *entry) {
+  for (auto [i, param] : llvm::enumerate(abi.getParamList()))
+    if (cast<KernelParamAttr>(param).getKind() ==
+        rt::toString(rt::ParamKind::TensorMap))
+      NVVM::PrefetchOp::create(b, loc, /*cacheLevel=*/nullptr,
+                               /*evictPriority=*/nullptr, entry->getArgument(i),
+                               /*predicate=*/Value(), /*tensormap=*/true,
+                               /*uniform=*/false, /*in_param_space=*/true);
 }
 
 /// The load of the Q tile that the consumer region of `op` reads (its

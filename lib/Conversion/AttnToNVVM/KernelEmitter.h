@@ -197,6 +197,9 @@ public:
   /// The TMA load of `query` at its coordinates (its batch, head and row;
   /// a varlen load's row after its sequence's first).
   void issueQueryLoad(TileLoad query);
+  /// prefetch.tensormap of each tensor-map parameter of the kernel, whose
+  /// entry block is `entry`.
+  void prefetchTensorMaps(Block *entry);
   /// attn.wait_tile of Q: phase 0 of its barrier.
   void waitForQuery() { waitBarrier(queryBarrier(), c32(0)); }
   /// attn.launch_dependents: griddepcontrol.launch_dependents.
