@@ -5,29 +5,20 @@ kernels moved to artifacts/old/decode): python3 bench/launch_probe.py
 """
 import ctypes
 import sys
-import time
 
 import torch
 sys.path.insert(0, "bench")
 from attnc_runtime import Runtime
 from gpu_check import make_inputs
+from host_probe import host_us as host_us_of
+
+
+def host_us(fn):
+    return host_us_of(fn, n=400)
+
 
 rt = Runtime("artifacts/lib/libAttncRuntime.so")
 gen = torch.Generator(device="cuda").manual_seed(1)
-
-def host_us(fn, n=400, sync_every=20):
-    for _ in range(20):
-        fn()
-    torch.cuda.synchronize()
-    total = 0.0
-    for i in range(n // sync_every):
-        t = time.perf_counter()
-        for _ in range(sync_every):
-            fn()
-        total += time.perf_counter() - t
-        torch.cuda.synchronize()
-    return total / n * 1e6
-
 for label, path, nk in (("split step", "artifacts/decode-step/decode_d128_gqa", 32768),
                         ("split step, Nk 4096", "artifacts/decode-step/decode_d128_gqa", 4096),
                         ("unsplit dynamic", "artifacts/old/decode/decode_d128_gqa", 32768)):

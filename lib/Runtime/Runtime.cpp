@@ -13,6 +13,7 @@
 #include "CudaDriver.h"
 #include "RuntimeErrors.h"
 #include "SplitKv.h"
+#include "TensorMapCache.h"
 #include "attnc/Runtime/Manifest.h"
 
 #include <sys/stat.h>
@@ -368,6 +369,8 @@ struct attnc_kernel_s {
   CUfunction function = nullptr;
   /// split_kv.combine.entry, for a split-KV artifact.
   CUfunction combine = nullptr;
+  /// The tensor maps its launches encoded (a launch only reads and adds).
+  mutable TensorMapCache tensorMaps;
   attnc_kernel_attrs attrs = {sizeof(attnc_kernel_attrs)};
 };
 
@@ -1108,49 +1111,53 @@ attnc_status LaunchBuilder::encodeMap(const KernelParam &p, CUtensorMap &map) {
   const char *name = toString(p.tensor);
   const attnc_tensor &t = tensorOf(args, p.tensor);
   int64_t size = elementSize(m.problem.dtype);
-  cuuint64_t dims[4], strides[3];
-  cuuint32_t box[4], elementStrides[4] = {1, 1, 1, 1};
+  TensorMapRequest r;
+  r.address = t.data;
   for (size_t i = 0; i < 4; ++i) {
     int idx = dimIndex(p.dims[i]);
-    dims[i] = static_cast<cuuint64_t>(t.shape[idx]);
+    r.dims[i] = static_cast<cuuint64_t>(t.shape[idx]);
     if (i > 0)
-      strides[i - 1] = static_cast<cuuint64_t>(t.strides[idx] * size);
-    box[i] = static_cast<cuuint32_t>(p.box[i]);
+      r.byteStrides[i - 1] = static_cast<cuuint64_t>(t.strides[idx] * size);
+    r.box[i] = static_cast<cuuint32_t>(p.box[i]);
   }
-  CUtensorMapDataType dtype =
-      m.problem.dtype == DType::BF16  ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
-      : m.problem.dtype == DType::F16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
-                                      : CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
-  CUtensorMapSwizzle swizzle = CU_TENSOR_MAP_SWIZZLE_NONE;
+  r.dtype = m.problem.dtype == DType::BF16  ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
+            : m.problem.dtype == DType::F16 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT16
+                                            : CU_TENSOR_MAP_DATA_TYPE_FLOAT32;
   switch (p.swizzle) {
   case Swizzle::None:
+    r.swizzle = CU_TENSOR_MAP_SWIZZLE_NONE;
     break;
   case Swizzle::B32:
-    swizzle = CU_TENSOR_MAP_SWIZZLE_32B;
+    r.swizzle = CU_TENSOR_MAP_SWIZZLE_32B;
     break;
   case Swizzle::B64:
-    swizzle = CU_TENSOR_MAP_SWIZZLE_64B;
+    r.swizzle = CU_TENSOR_MAP_SWIZZLE_64B;
     break;
   case Swizzle::B128:
-    swizzle = CU_TENSOR_MAP_SWIZZLE_128B;
+    r.swizzle = CU_TENSOR_MAP_SWIZZLE_128B;
     break;
   }
+  r.oobFill = p.oobFill == OobFill::NaN
+                  ? CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA
+                  : CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE;
+  if (kernel.tensorMaps.lookup(r, map))
+    return ATTNC_OK;
+  const cuuint32_t elementStrides[4] = {1, 1, 1, 1};
   std::string error;
   if (ATTNC_CUDA_CALL(*s.driver, cuTensorMapEncodeTiled, name, error, &map,
-                      dtype, 4, t.data, dims, strides, box, elementStrides,
-                      CU_TENSOR_MAP_INTERLEAVE_NONE, swizzle,
-                      CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
-                      p.oobFill == OobFill::NaN
-                          ? CU_TENSOR_MAP_FLOAT_OOB_FILL_NAN_REQUEST_ZERO_FMA
-                          : CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE))
+                      r.dtype, 4, r.address, r.dims, r.byteStrides, r.box,
+                      elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE, r.swizzle,
+                      CU_TENSOR_MAP_L2_PROMOTION_L2_128B, r.oobFill)) {
+    kernel.tensorMaps.insert(r, map);
     return ATTNC_OK;
-  return failWith(ATTNC_ERROR_CUDA,
-                  std::string(call) + ": " + error + " [" +
-                      toString(m.problem.dtype) + ", base " +
-                      hex(reinterpret_cast<uintptr_t>(t.data)) + ", dims (" +
-                      joinInts(dims, 4) + "), byte strides (" +
-                      joinInts(strides, 3) + "), box (" + joinInts(box, 4) +
-                      "), swizzle " + toString(p.swizzle) + "]");
+  }
+  return failWith(
+      ATTNC_ERROR_CUDA,
+      std::string(call) + ": " + error + " [" + toString(m.problem.dtype) +
+          ", base " + hex(reinterpret_cast<uintptr_t>(t.data)) + ", dims (" +
+          joinInts(r.dims, 4) + "), byte strides (" +
+          joinInts(r.byteStrides, 3) + "), box (" + joinInts(r.box, 4) +
+          "), swizzle " + toString(p.swizzle) + "]");
 }
 
 /// ceil_div(product, ceil_div) + the sum of `plus` of the grid dim;

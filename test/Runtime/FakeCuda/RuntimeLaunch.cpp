@@ -3,7 +3,8 @@
 // attnc-rt-launch-test ARTIFACT [TENSOR=DIMS[/STRIDES][:VALUES]]...
 //     [TENSOR.dtype=T] [TENSOR.device=N] [TENSOR.offset=BYTES] [lse]
 //     [struct_size=N] [check] [workspace=BYTES] [workspace.offset=BYTES]
-//     [workspace_bytes=BYTES] [workspace_size]
+//     [workspace_bytes=BYTES] [workspace_size] [relaunch]
+//     [relaunch.TENSOR.offset=BYTES]
 // run with ATTNC_LIBCUDA naming libattnc-fake-cuda.so: launches the artifact
 // once on tensors q, k, v and o (bf16, four dims: the logical [B, H, S, D])
 // and, when given, the int32 index tensors of a paged KV cache, block_table
@@ -25,7 +26,10 @@
 // passes a caller's split-KV workspace of BYTES bytes (256-byte aligned,
 // moved by workspace.offset), named cws in the trace; workspace_bytes=BYTES
 // sets the byte count alone (a NULL workspace); `workspace_size` first
-// prints what attnc_attention_workspace_size says. Addresses are
+// prints what attnc_attention_workspace_size says. `relaunch` launches a
+// second time on the same tensors, each moved by its relaunch.TENSOR.offset
+// bytes if given, and prints that launch's status and trace too (the runtime
+// reuses the tensor maps of a launch on the same tensors). Addresses are
 // named after what they point into: a tensor's name or lse plus an element
 // offset, or ws (the allocation of the trace's mem_alloc_async, a split-KV
 // workspace) plus a byte offset; "?" when they point into none.
@@ -66,6 +70,7 @@ struct Tensor {
   int32_t deviceId = 0;
   uint64_t byteOffset = 0;
   std::vector<int64_t> values; // an index tensor's first elements
+  uint64_t relaunchOffset = 0; // bytes the tensor moves by for `relaunch`
   void *data = nullptr;
 };
 
@@ -196,7 +201,8 @@ int main(int argc, char **argv) {
                          "[TENSOR.dtype=T] [TENSOR.device=N] "
                          "[TENSOR.offset=BYTES] [lse] [struct_size=N] "
                          "[check] [workspace=BYTES] [workspace.offset=BYTES] "
-                         "[workspace_bytes=BYTES] [workspace_size]\n");
+                         "[workspace_bytes=BYTES] [workspace_size] "
+                         "[relaunch] [relaunch.TENSOR.offset=BYTES]\n");
     return 2;
   }
   constexpr int kTensors = 8;
@@ -211,7 +217,8 @@ int main(int argc, char **argv) {
   Tensor tensors[kTensors];
   for (int n = 4; n < kTensors; ++n)
     tensors[n].dtype = ATTNC_I32;
-  bool withLse = false, checkOnly = false, askWorkspace = false;
+  bool withLse = false, checkOnly = false, askWorkspace = false,
+       relaunch = false;
   uint32_t structSize = sizeof(attnc_attention_args);
   uint64_t workspaceBytes = 0, workspaceOffset = 0;
   bool withWorkspace = false;
@@ -221,10 +228,12 @@ int main(int argc, char **argv) {
   };
   for (int i = 2; i < argc; ++i) {
     std::string arg = argv[i];
-    if (arg == "lse" || arg == "check" || arg == "workspace_size") {
-      (arg == "lse"     ? withLse
-       : arg == "check" ? checkOnly
-                        : askWorkspace) = true;
+    if (arg == "lse" || arg == "check" || arg == "workspace_size" ||
+        arg == "relaunch") {
+      (arg == "lse"              ? withLse
+       : arg == "check"          ? checkOnly
+       : arg == "workspace_size" ? askWorkspace
+                                 : relaunch) = true;
       continue;
     }
     size_t eq = arg.find('=');
@@ -243,10 +252,15 @@ int main(int argc, char **argv) {
       withWorkspace |= key == "workspace";
       continue;
     }
+    bool forRelaunch = key.rfind("relaunch.", 0) == 0;
+    if (forRelaunch)
+      key = key.substr(std::string("relaunch.").size());
     if (size_t dot = key.find('.'); dot != std::string::npos) {
       field = key.substr(dot + 1);
       key = key.substr(0, dot);
     }
+    if (forRelaunch && field != "offset")
+      return bad("argument", argv[i]);
     int which = -1;
     for (int n = 0; n < kTensors; ++n)
       if (key == names[n])
@@ -267,7 +281,7 @@ int main(int argc, char **argv) {
       if (field == "device")
         t.deviceId = int32_t(number);
       else
-        t.byteOffset = uint64_t(number);
+        (forRelaunch ? t.relaunchOffset : t.byteOffset) = uint64_t(number);
       continue;
     }
     if (!field.empty())
@@ -341,8 +355,8 @@ int main(int argc, char **argv) {
       continue; // absent: zero-initialized
     int64_t size = elementSize(t.dtype);
     // At least one element, for a tensor with a dim of size 0.
-    size_t bytes =
-        size_t(std::max<int64_t>(span(t), 1) * size + int64_t(t.byteOffset));
+    size_t bytes = size_t(std::max<int64_t>(span(t), 1) * size +
+                          int64_t(t.byteOffset + t.relaunchOffset));
     if (attnc_testing_malloc(&t.data, bytes) != ATTNC_OK ||
         attnc_testing_memset_u16(t.data, 0, bytes / 2) != ATTNC_OK) {
       std::fprintf(stderr, "attnc-rt-launch-test: %s\n",
@@ -388,25 +402,6 @@ int main(int argc, char **argv) {
     args.workspace = reinterpret_cast<void *>(workspace);
   }
   args.workspace_bytes = workspaceBytes;
-  if (askWorkspace) {
-    uint64_t bytes = 0;
-    attnc_status st = attnc_attention_workspace_size(kernel, &args, &bytes);
-    std::printf("workspace_size: %s", attnc_status_name(st));
-    if (st == ATTNC_OK)
-      std::printf(" bytes %llu", static_cast<unsigned long long>(bytes));
-    else
-      std::printf(": %s", attnc_last_error());
-    std::printf("\n");
-  }
-
-  enable(1);
-  attnc_status st = checkOnly ? attnc_attention_check(kernel, &args, nullptr)
-                              : attnc_attention_launch(kernel, &args, nullptr);
-  enable(0);
-  std::printf("%s: %s", checkOnly ? "check" : "launch", attnc_status_name(st));
-  if (st != ATTNC_OK)
-    std::printf(": %s", attnc_last_error());
-  std::printf("\n");
   // Name each address after what it points into.
   std::vector<Region> regions;
   for (int n = 0; n < kTensors; ++n)
@@ -424,13 +419,51 @@ int main(int argc, char **argv) {
   }
   if (workspace)
     regions.push_back({"cws", workspace, workspaceBytes, 1});
-  std::istringstream lines(trace());
-  for (std::string line; std::getline(lines, line);) {
-    unsigned long long bytes = 0, base = 0;
-    if (std::sscanf(line.c_str(), "mem_alloc_async bytes %llu at %llx", &bytes,
-                    &base) == 2)
-      regions.push_back({"ws", uintptr_t(base), bytes, 1});
-    std::printf("%s\n", nameAddresses(line, regions).c_str());
+  // Prints the fake driver's trace of the last call.
+  auto printTrace = [&] {
+    std::istringstream lines(trace());
+    for (std::string line; std::getline(lines, line);) {
+      unsigned long long bytes = 0, base = 0;
+      if (std::sscanf(line.c_str(), "mem_alloc_async bytes %llu at %llx",
+                      &bytes, &base) == 2)
+        regions.push_back({"ws", uintptr_t(base), bytes, 1});
+      std::printf("%s\n", nameAddresses(line, regions).c_str());
+    }
+  };
+  if (askWorkspace) {
+    uint64_t bytes = 0;
+    enable(1);
+    attnc_status st = attnc_attention_workspace_size(kernel, &args, &bytes);
+    enable(0);
+    std::printf("workspace_size: %s", attnc_status_name(st));
+    if (st == ATTNC_OK)
+      std::printf(" bytes %llu", static_cast<unsigned long long>(bytes));
+    else
+      std::printf(": %s", attnc_last_error());
+    std::printf("\n");
+    printTrace();
+  }
+  // Launches (or checks) once and prints the status and the trace, as
+  // `label`.
+  auto launch = [&](const char *label) {
+    enable(1);
+    attnc_status st = checkOnly
+                          ? attnc_attention_check(kernel, &args, nullptr)
+                          : attnc_attention_launch(kernel, &args, nullptr);
+    enable(0);
+    std::printf("%s: %s", label, attnc_status_name(st));
+    if (st != ATTNC_OK)
+      std::printf(": %s", attnc_last_error());
+    std::printf("\n");
+    printTrace();
+    return st;
+  };
+  attnc_status st = launch(checkOnly ? "check" : "launch");
+  if (relaunch) {
+    for (int n = 0; n < kTensors; ++n)
+      fields[n]->byte_offset += tensors[n].relaunchOffset;
+    if (attnc_status again = launch(checkOnly ? "recheck" : "relaunch"))
+      st = again;
   }
   for (Tensor &t : tensors)
     attnc_testing_free(t.data);

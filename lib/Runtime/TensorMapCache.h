@@ -1,0 +1,70 @@
+//===- TensorMapCache.h - tensor maps reused across launches ----*- C++ -*-===//
+//
+// Part of the attnc project, under the Apache License v2.0 with LLVM
+// Exceptions. SPDX-License-Identifier: Apache-2.0 WITH LLVM-exception
+//
+//===----------------------------------------------------------------------===//
+//
+// cuTensorMapEncodeTiled takes about 0.6 us of host time, and a launch
+// encodes three to four maps: a third of an unsplit launch's host time
+// (bench/HISTORY.md run 117). An encoded map is a function of the encode
+// call's arguments alone (the base address, the dims, strides and box, the
+// element type, the swizzle and the out-of-bounds fill), so a launch whose
+// tensors match an earlier launch's reuses the earlier map instead: a decode
+// loop calls every layer's attention on the same shapes and caches.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef ATTNC_LIB_RUNTIME_TENSORMAPCACHE_H
+#define ATTNC_LIB_RUNTIME_TENSORMAPCACHE_H
+
+#include <cuda.h>
+
+#include <array>
+#include <cstdint>
+#include <mutex>
+#include <unordered_map>
+
+namespace attnc::rt {
+
+/// The arguments of one rank-4 cuTensorMapEncodeTiled call that vary between
+/// launches; the interleave (none), the L2 promotion (128 bytes) and the
+/// element strides (1) are the runtime's constants.
+struct TensorMapRequest {
+  CUtensorMapDataType dtype = CU_TENSOR_MAP_DATA_TYPE_UINT8;
+  void *address = nullptr;
+  cuuint64_t dims[4] = {};
+  cuuint64_t byteStrides[3] = {};
+  cuuint32_t box[4] = {};
+  CUtensorMapSwizzle swizzle = CU_TENSOR_MAP_SWIZZLE_NONE;
+  CUtensorMapFloatOOBfill oobFill = CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE;
+};
+
+/// The maps that one kernel's launches encoded, by request; safe to use from
+/// several threads. It holds at most kCapacity maps (about 60 KB) and starts
+/// over when full, so a caller that cycles through more layouts re-encodes
+/// but never grows the cache.
+class TensorMapCache {
+public:
+  static constexpr size_t kCapacity = 256;
+
+  /// Copies the map of `request` into `map` if an earlier insert holds it.
+  bool lookup(const TensorMapRequest &request, CUtensorMap &map) const;
+  /// Records `map` as the encoding of `request`.
+  void insert(const TensorMapRequest &request, const CUtensorMap &map);
+
+private:
+  /// A request as words without padding, hashed and compared whole.
+  using Key = std::array<uint64_t, 13>;
+  struct KeyHash {
+    size_t operator()(const Key &key) const;
+  };
+  static Key keyOf(const TensorMapRequest &request);
+
+  mutable std::mutex mutex;
+  std::unordered_map<Key, CUtensorMap, KeyHash> maps;
+};
+
+} // namespace attnc::rt
+
+#endif // ATTNC_LIB_RUNTIME_TENSORMAPCACHE_H
