@@ -6,7 +6,10 @@ directly, arguments built once) of an unsplit kernel and of a split decode
 step, against one cuTensorMapEncodeTiled and one cuCtxGetCurrent (the
 floor of a ctypes call into the driver).
 
-On the device, after bench/prepare-gpu.sh: python3 bench/host_probe.py
+On the device, after bench/prepare-gpu.sh:
+    python3 bench/host_probe.py [RUNTIME_LIB...]
+times the launches through each runtime library given (an A/B of two
+runtimes), twice in turn.
 """
 import ctypes
 import sys
@@ -34,9 +37,9 @@ def host_us(fn, n=2000, sync_every=20):
     return total / n * 1e6
 
 
-def main():
-    rt = Runtime("artifacts/lib/libAttncRuntime.so")
-    gen = torch.Generator(device="cuda").manual_seed(1)
+def time_launches(lib, gen):
+    """Host us per attnc_attention_launch through runtime `lib` of each probe kernel."""
+    rt = Runtime(lib)
     stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
     launch = rt.lib.attnc_attention_launch
     for label, path, B, Nq, Nk, hq, hkv in (
@@ -45,12 +48,21 @@ def main():
         kernel = rt.load(path)
         q, k, v, o, lse = make_inputs(kernel, B, Nq, Nk, hq, hkv, gen)
         args = kernel.args(q, k, v, o, lse, kernel.default_scale())
-        keep = None
+        keep = None  # noqa: F841 - the workspace lives as long as the launches
         if kernel.split_kv:
             args, keep = kernel.with_workspace(args)
         ref = ctypes.byref(args)
-        print(f"{label:<32} attnc_attention_launch {host_us(lambda: launch(kernel.handle, ref, stream)):6.2f} us host",
-              flush=True)
+        us = host_us(lambda: launch(kernel.handle, ref, stream))
+        print(f"{label:<28} {lib:<36} attnc_attention_launch {us:6.2f} us host", flush=True)
+
+
+def main():
+    """Each runtime library given (default artifacts/lib's), twice in turn, then the driver calls."""
+    libs = sys.argv[1:] or ["artifacts/lib/libAttncRuntime.so"]
+    gen = torch.Generator(device="cuda").manual_seed(1)
+    for _ in range(2):
+        for lib in libs:
+            time_launches(lib, gen)
 
     cuda = ctypes.CDLL("libcuda.so.1")
     ctx = ctypes.c_void_p()
