@@ -4,9 +4,9 @@
 A speculative step verifies Sq draft tokens per sequence against the cache:
 q [B, 32, Sq, 128], k and v [B, 8, Nk, 128] (GQA 32:8, BHSD, bf16), causal
 with the queries as the cache's last Sq tokens (bottom-right alignment).
-attnc.attention gives Sq up to 16 a kernel compiled for that many tokens
-(KernelSpec.query_tokens: query heads packed per kv head, 64-row tiles, keys
-split at launch); the same call with the decode-step kernels refused runs on
+attnc.attention gives Sq up to 32 (at GQA 4:1: max_query_tokens) a kernel
+compiled for that many tokens (KernelSpec.query_tokens: query heads packed
+per kv head into at most 128 rows, keys split at launch); the same call with the decode-step kernels refused runs on
 the class's general kernel (any Sq: neither packed nor split). Both in one
 process on the same tensors, timed with peers.bench_ms (do_bench median, L2
 flushed), as bench/decode.py times; TB/s = bytes of Q, K, V and O, each once,
@@ -32,7 +32,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "python"))
 from attnc import KernelSpec  # noqa: E402
 
 HEADS_Q, HEADS_KV, HEAD_DIM = 32, 8, 128
-TOKENS = (1, 4, 8)
+TOKENS = (1, 4, 8, 16, 32)
 SHAPES = ((8, 8192), (1, 32768))  # (B, Nk)
 SPEC = KernelSpec(dtype="bf16", heads_q=HEADS_Q, heads_kv=HEADS_KV, head_dim=HEAD_DIM, head_dim_v=HEAD_DIM,
                   mask="causal_bottom_right")
@@ -68,7 +68,7 @@ def main():
     from peers import bench_ms
 
     decode_tokens = attnc.ops._decode_tokens
-    kernels = {"decode-step": decode_tokens, "general": lambda q, layout: None}
+    kernels = {"decode-step": decode_tokens, "general": lambda q, heads_kv, layout: None}
     gen = torch.Generator(device="cuda").manual_seed(2026)
     rows, failed = [], 0
     print(f"{'B':>2} {'Nk':>6} {'Sq':>3} " + " ".join(f"{k + ' TB/s':>16}" for k in kernels) + "   speedup")

@@ -120,8 +120,8 @@ class AttentionTest(FakeKernelTest):
     def test_decode_step_kernel(self):
         """One query token per sequence gets the class's decode-step kernel
         (-q1: compiled for Sq = 1, packed, split at launch), a speculative
-        step's few (up to 16) theirs (-q4), more the general one, each a
-        kernel of its own."""
+        step's few theirs (-q4, -q32: up to 128 packed rows, 32 tokens at GQA
+        4:1), more the general one, each a kernel of its own."""
         import attnc
         q, k, v = self.qkv(sq=1, sk=300)
         o = attnc.attention(q, k, v, causal=True, causal_alignment="bottom_right")
@@ -129,12 +129,12 @@ class AttentionTest(FakeKernelTest):
         self.assertEqual(spec.key, "bf16-hq8-hkv2-d64-dv64-bhsd-causal_bottom_right-q1")
         self.assertTrue(spec.decode_step)
         self.assertEqual((tuple(args.q.shape), o.shape), ((2, 8, 1, 64), (2, 8, 1, 64)))
-        for sq in (4, 16, 17):
+        for sq in (4, 32, 33):
             attnc.attention(*self.qkv(sq=sq, sk=300), causal=True, causal_alignment="bottom_right")
         self.assertEqual(sorted(s.key for s in self.cache.kernels),
                          ["bf16-hq8-hkv2-d64-dv64-bhsd-causal_bottom_right",
                           "bf16-hq8-hkv2-d64-dv64-bhsd-causal_bottom_right-q1",
-                          "bf16-hq8-hkv2-d64-dv64-bhsd-causal_bottom_right-q16",
+                          "bf16-hq8-hkv2-d64-dv64-bhsd-causal_bottom_right-q32",
                           "bf16-hq8-hkv2-d64-dv64-bhsd-causal_bottom_right-q4"])
 
     def test_draft_slice_takes_the_general_kernel(self):
@@ -177,7 +177,7 @@ class AttentionTest(FakeKernelTest):
         for args, _ in kernel.launches:
             self.assertNotEqual(args.workspace, None)
             self.assertEqual(args.workspace_bytes, FakeKernel.SPLIT_WORKSPACE_BYTES)
-        q, k, v = self.qkv(sq=17, sk=300)
+        q, k, v = self.qkv(sq=33, sk=300)
         attnc.attention(q, k, v)
         (_, (args, _)), = [(s, kern.launches[0]) for s, kern in self.cache.kernels.items() if not s.decode_step]
         self.assertEqual((args.workspace, args.workspace_bytes), (None, 0))
@@ -212,10 +212,10 @@ class AttentionTest(FakeKernelTest):
         _MAX_PLANS instead of growing, and calls still launch."""
         import attnc
         with mock.patch.object(self.ops, "_MAX_PLANS", 3):
-            # Past 16 query tokens: the general kernel (fewer get decode-step
-            # kernels of their own).
+            # Past 32 query tokens at GQA 4:1: the general kernel (fewer get
+            # decode-step kernels of their own).
             for sq in range(1, 8):
-                attnc.attention(*self.qkv(sq=sq + 16, sk=9))
+                attnc.attention(*self.qkv(sq=sq + 32, sk=9))
                 self.assertLessEqual(len(self.ops._plans), 3)
         (kernel,) = self.cache.kernels.values()
         self.assertEqual(len(kernel.launches), 7)

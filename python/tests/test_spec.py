@@ -8,6 +8,7 @@ import unittest
 from helpers import compiler_or_none, manifest_for
 
 from attnc import AttncError, KernelSpec
+from attnc.spec import max_query_tokens
 
 GQA = dict(dtype="bf16", heads_q=8, heads_kv=2, head_dim=128, head_dim_v=128)
 VARIANTS = [KernelSpec(**GQA),
@@ -167,11 +168,29 @@ class ValidationTest(unittest.TestCase):
             self.check(f"varlen is {varlen!r}; expected a bool", varlen=varlen)
         self.check("varlen is True with page_size 16; attnc has no varlen kernel over a paged KV cache",
                    varlen=True, page_size=16)
-        for tokens in (0, 17, True, 1.0, "1"):
+        for tokens in (0, 33, True, 1.0, "1"):
             self.check(f"query_tokens is {tokens!r}; expected None (any number of query tokens) or an int from 1 "
-                       "to 16 (a decode step's tokens per sequence)", query_tokens=tokens)
+                       "to 32 (a decode step's tokens per sequence: bhsd, 8 query heads over 2 kv heads)",
+                       query_tokens=tokens)
+        self.check("query_tokens is 17; expected None (any number of query tokens) or an int from 1 to 16 "
+                   "(a decode step's tokens per sequence: bshd, 8 query heads over 2 kv heads)",
+                   layout="bshd", query_tokens=17)
         self.check("varlen is True with query_tokens 1; a varlen batch's queries are its packed tokens",
                    varlen=True, query_tokens=1)
+
+
+class QueryTokensTest(unittest.TestCase):
+    def test_limit_follows_the_packed_rows(self):
+        """A decode-step kernel takes 16 tokens, or in BHSD GQA as many as
+        keep the packed rows per kv head within 128."""
+        self.assertEqual(max_query_tokens(8, 2, "bhsd"), 32)
+        self.assertEqual(max_query_tokens(32, 8, "bhsd"), 32)
+        self.assertEqual(max_query_tokens(16, 8, "bhsd"), 64)
+        self.assertEqual(max_query_tokens(16, 2, "bhsd"), 16)
+        self.assertEqual(max_query_tokens(32, 1, "bhsd"), 16)
+        self.assertEqual(max_query_tokens(8, 8, "bhsd"), 16)
+        self.assertEqual(max_query_tokens(8, 2, "bshd"), 16)
+        self.assertEqual(KernelSpec(**GQA, query_tokens=32).query_tokens, 32)
 
 
 class MlirTest(unittest.TestCase):
