@@ -38,6 +38,7 @@ tools = [
     ToolSubst("%attnc_rt_launch_test", os.path.join(config.attnc_tools_dir, "attnc-rt-launch-test")),
     ToolSubst("attnc-unit-tests", unresolved="fatal"),
     ToolSubst("attnc-software-exp2-test", unresolved="fatal"),
+    ToolSubst("attnc-tensor-map-cache-test", unresolved="fatal"),
 ]
 llvm_config.add_tool_substitutions(tools, [config.attnc_tools_dir, config.llvm_tools_dir])
 

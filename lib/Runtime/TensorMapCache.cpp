@@ -7,6 +7,7 @@
 
 #include "TensorMapCache.h"
 
+#include <cassert>
 #include <string_view>
 
 using namespace attnc::rt;
@@ -23,10 +24,11 @@ TensorMapCache::Key TensorMapCache::keyOf(const TensorMapRequest &request) {
     key[i++] = box;
   key[i++] = uint64_t(request.dtype) | uint64_t(request.swizzle) << 16 |
              uint64_t(request.oobFill) << 32;
+  assert(i == key.size() && "every word of the key is a field's");
   return key;
 }
 
-size_t TensorMapCache::KeyHash::operator()(const Key &key) const {
+size_t TensorMapCache::KeyHash::operator()(const Key &key) const noexcept {
   return std::hash<std::string_view>()(std::string_view(
       reinterpret_cast<const char *>(key.data()), sizeof(key)));
 }

@@ -41,9 +41,10 @@ struct TensorMapRequest {
 };
 
 /// The maps that one kernel's launches encoded, by request; safe to use from
-/// several threads. It holds at most kCapacity maps (about 60 KB) and starts
-/// over when full, so a caller that cycles through more layouts re-encodes
-/// but never grows the cache.
+/// several threads. It holds at most kCapacity maps (nodes of about 384
+/// bytes: a 128-byte-aligned map and its key) and starts over when full, so a
+/// caller that cycles through more layouts re-encodes but never grows the
+/// cache.
 class TensorMapCache {
 public:
   static constexpr size_t kCapacity = 256;
@@ -57,7 +58,7 @@ private:
   /// A request as words without padding, hashed and compared whole.
   using Key = std::array<uint64_t, 13>;
   struct KeyHash {
-    size_t operator()(const Key &key) const;
+    size_t operator()(const Key &key) const noexcept;
   };
   static Key keyOf(const TensorMapRequest &request);
 

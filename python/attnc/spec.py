@@ -20,12 +20,12 @@ PAGE_SIZES = (16, 32, 64, 128, 256)
 # splits: pack-gqa=auto packs a masked BHSD step of static Nq whose g * Nq
 # rows are at most 128, and attn-split-kv splits a step of at most 128 rows
 # (its max-rows default). A decode-step kernel (query_tokens) is compiled for
-# up to MIN_QUERY_TOKENS_LIMIT tokens in any class, and for as many as pack
-# into DECODE_STEP_ROWS where the pipeline packs them (max_query_tokens):
-# each distinct token count is a kernel of its own, and past 16 tokens only
+# up to BASE_QUERY_TOKENS tokens in any class, and for as many as pack into
+# DECODE_STEP_ROWS where the pipeline packs them (max_query_tokens): each
+# distinct token count is a kernel of its own, and past 16 tokens only
 # packing (K and V read once per kv head, not per query head) repays it.
 DECODE_STEP_ROWS = 128
-MIN_QUERY_TOKENS_LIMIT = 16
+BASE_QUERY_TOKENS = 16
 # The largest window side the op accepts: "unbounded" in practice.
 UNBOUNDED = 2**31 - 1
 _OPTION_NAME = re.compile(r"^[a-z][a-z0-9-]*$")
@@ -52,14 +52,14 @@ def _same_f32(a, b):
 
 def max_query_tokens(heads_q, heads_kv, layout):
     """The most query tokens per sequence a decode-step kernel (query_tokens)
-    of this class is compiled for: MIN_QUERY_TOKENS_LIMIT, or in BHSD GQA,
+    of this class is compiled for: BASE_QUERY_TOKENS, or in BHSD GQA,
     whose g = heads_q / heads_kv query heads of a kv head attn-pack-gqa packs
     into one run of g * Sq rows, as many as keep those within
     DECODE_STEP_ROWS if that is more (32 tokens at g = 4, 64 at g = 2)."""
     group = heads_q // heads_kv
     if layout != "bhsd" or group < 2:
-        return MIN_QUERY_TOKENS_LIMIT
-    return max(MIN_QUERY_TOKENS_LIMIT, DECODE_STEP_ROWS // group)
+        return BASE_QUERY_TOKENS
+    return max(BASE_QUERY_TOKENS, DECODE_STEP_ROWS // group)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -82,13 +82,14 @@ class KernelSpec:
     offsets cu_seqlens_q and cu_seqlens_k [B + 1] delimit them (masks apply
     per sequence). Not with page_size. query_tokens: None for a kernel of any
     number of query tokens per sequence; n (1 to max_query_tokens(heads_q,
-    heads_kv, layout): 16, or 32 at GQA 4:1 in BHSD) for a
-    decode step of n query tokens per sequence (Sq = n in its graph; the
-    key's ``-q<n>``): one token, or a speculative step's few, for which the
-    pipeline takes 64-row tiles (128 for more packed rows), packs the query heads of each kv head into
-    one tile's rows (masked too; BHSD, or BSHD at one token) and, while the
-    packed rows are at most 128, splits the keys across CTAs at a count the
-    runtime chooses at each launch (flash-decoding). Not with varlen.
+    heads_kv, layout): 16, or in BHSD GQA 128 // g if more) for a decode
+    step of n query tokens per sequence (Sq = n in its graph; the key's
+    ``-q<n>``): one token, or a speculative step's few, for which the
+    pipeline takes 64-row tiles (128 for more packed rows), packs the query
+    heads of each kv head into one tile's rows (masked too; BHSD, or BSHD at
+    one token) and, while the packed rows are at most 128, splits the keys
+    across CTAs at a count the runtime chooses at each launch
+    (flash-decoding). Not with varlen.
     """
     dtype: str
     heads_q: int

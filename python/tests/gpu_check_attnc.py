@@ -43,6 +43,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 
 from attnc import KernelCache, KernelSpec  # noqa: E402
 from attnc.masks import resolve_mask  # noqa: E402
+from attnc.spec import max_query_tokens  # noqa: E402
 
 # (dtype, Hq, Hkv, D, Dv, layout, attention() mask kwargs, return_lse)
 CASES = [
@@ -121,10 +122,11 @@ def main():
     if a.precompile:
         from attnc.precompile import precompile
         specs = [spec_of(c) for c in CASES + [OVERHEAD_CASE, FRESH_CASE]] + paged_specs()
-        # A call with up to 16 query tokens (SHAPES' Sq = 1 and 4,
-        # PAGED_SHAPES' decode and speculative steps) gets the decode-step
-        # kernel of its class for that many.
-        specs += [dataclasses.replace(s, query_tokens=n) for s in specs for n in (1, 4)] + varlen_specs()
+        # A call with up to max_query_tokens query tokens (SHAPES' Sq = 1, 4
+        # and, in BHSD GQA classes, 17; PAGED_SHAPES' decode and speculative
+        # steps) gets the decode-step kernel of its class for that many.
+        specs += [dataclasses.replace(s, query_tokens=n) for s in specs for n in (1, 4, 17)
+                  if n <= max_query_tokens(s.heads_q, s.heads_kv, s.layout)] + varlen_specs()
         for spec, seconds in precompile(specs, a.precompile):
             print(f"{spec.key}: " + ("exists" if seconds is None else f"compiled in {seconds * 1e3:.0f} ms"))
         return 0

@@ -367,8 +367,22 @@ class PagedTest(FakeKernelTest):
                          (lengths.data_ptr(), (3, 1, 1, 1), (1, 0, 0, 0), _capi.I32))
         self.assertEqual(len(bytes(args)), _capi.ARGS_SIZE)
 
+    def test_speculative_step_limit_follows_packing(self):
+        """A paged speculative step of 32 tokens at GQA 4:1 (128 packed rows)
+        gets its decode-step kernel; BSHD q of 20 tokens, which no decode-step
+        kernel of more than one token packs, the general one
+        (max_query_tokens)."""
+        import attnc
+        q, k, v, table, lengths = self.paged(sq=32)
+        attnc.attention(q, k, v, block_table=table, cache_lengths=lengths, causal=True,
+                        causal_alignment="bottom_right")
+        spec, _ = self.only_launch()
+        self.assertEqual(spec.key, "bf16-hq8-hkv2-d64-dv64-bhsd-causal_bottom_right-p16-q32")
+
     def test_bshd_q_chunked_prefill(self):
-        """q's strides alone give the layout; O comes back in it."""
+        """q's strides alone give the layout; O comes back in it. Its 20
+        tokens run on the general kernel: past 16, only BHSD GQA steps get a
+        decode-step kernel (max_query_tokens)."""
         import attnc
         q, k, v, table, lengths = self.paged(sq=20, layout="bshd", dtype=torch.float16, page_size=256, pages=3)
         o = attnc.attention(q, k, v, block_table=table, cache_lengths=lengths, scale=0.25)

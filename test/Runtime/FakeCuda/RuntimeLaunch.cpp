@@ -26,10 +26,11 @@
 // passes a caller's split-KV workspace of BYTES bytes (256-byte aligned,
 // moved by workspace.offset), named cws in the trace; workspace_bytes=BYTES
 // sets the byte count alone (a NULL workspace); `workspace_size` first
-// prints what attnc_attention_workspace_size says. `relaunch` launches a
-// second time on the same tensors, each moved by its relaunch.TENSOR.offset
-// bytes if given, and prints that launch's status and trace too (the runtime
-// reuses the tensor maps of a launch on the same tensors). Addresses are
+// prints what attnc_attention_workspace_size says and the fake driver's
+// trace of that call. `relaunch` launches (with `check`, checks) a second
+// time on the same tensors, each moved by its relaunch.TENSOR.offset bytes
+// if given, and prints that call's status and trace too (the runtime reuses
+// the tensor maps of a call on the same tensors). Addresses are
 // named after what they point into: a tensor's name or lse plus an element
 // offset, or ws (the allocation of the trace's mem_alloc_async, a split-KV
 // workspace) plus a byte offset; "?" when they point into none.
