@@ -17,8 +17,11 @@
 // are described in the calling thread's trace (attnc_fake_cuda_trace), for
 // tests of what the runtime passes; so are stream-ordered copies to the host
 // (cuMemcpyDtoHAsync, which copies at once: device memory is host memory)
-// and stream synchronizations. ATTNC_FAKE_CUDA_FAIL_LAUNCH=<entry> fails
-// the launches of that entry, ATTNC_FAKE_CUDA_FAIL_ALLOC_ASYNC=1 every
+// and stream synchronizations. A tensor map holds the base address it was
+// encoded for in its first word; with ATTNC_FAKE_CUDA_TRACE_MAPS=1 a launch
+// traces each tensor-map parameter as map(<base>) instead of map, so a test
+// sees which map reached which parameter. ATTNC_FAKE_CUDA_FAIL_LAUNCH=<entry>
+// fails the launches of that entry, ATTNC_FAKE_CUDA_FAIL_ALLOC_ASYNC=1 every
 // cuMemAllocAsync and ATTNC_FAKE_CUDA_FAIL_MEMCPY_ASYNC=1 every
 // cuMemcpyDtoHAsync, for tests of the runtime's error paths.
 //
@@ -108,13 +111,20 @@ CUresult needContext() {
   return current == primary() ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT;
 }
 
-/// " params [...]": tensor maps as "map", 64-bit values in hex, the rest in
-/// decimal.
+/// " params [...]": tensor maps as "map" (or, with
+/// ATTNC_FAKE_CUDA_TRACE_MAPS=1, "map(<base>)"), 64-bit values in hex, the
+/// rest in decimal.
 void traceParams(const Function &fn, void **params) {
   trace += " params [";
+  const char *mapBases = std::getenv("ATTNC_FAKE_CUDA_TRACE_MAPS");
+  bool withBases = mapBases && std::string(mapBases) == "1";
   for (size_t i = 0; i < fn.params.size(); ++i) {
     char value[32] = "map";
-    if (fn.params[i] == 'p')
+    if (fn.params[i] == 'm' && withBases)
+      std::snprintf(value, sizeof(value), "map(0x%llx)",
+                    static_cast<unsigned long long>(
+                        static_cast<CUtensorMap *>(params[i])->opaque[0]));
+    else if (fn.params[i] == 'p')
       std::snprintf(value, sizeof(value), "0x%llx",
                     *static_cast<unsigned long long *>(params[i]));
     else if (fn.params[i] == 'i')
@@ -276,6 +286,7 @@ ATTNC_FAKE_API CUresult cuTensorMapEncodeTiled(
     const cuuint32_t *, CUtensorMapInterleave, CUtensorMapSwizzle,
     CUtensorMapL2promotion, CUtensorMapFloatOOBfill) {
   std::memset(map, 0, sizeof(*map));
+  map->opaque[0] = reinterpret_cast<uintptr_t>(address);
   if (tracing) {
     char base[32];
     std::snprintf(base, sizeof(base), "%p", address);
