@@ -1,12 +1,14 @@
 //===- RuntimeThreads.cpp - many threads through the runtime ----*- C++ -*-===//
 //
-// attnc-rt-threads-test ARTIFACT [THREADS] [ITERATIONS], run with
+// attnc-rt-threads-test ARTIFACT [THREADS] [ITERATIONS] [shared], run with
 // ATTNC_LIBCUDA naming libattnc-fake-cuda.so (or a real driver): each thread
 // makes a context of its own current (a fake handle with the fake driver; no
 // context with a real one), then loads the artifact, reads its attributes,
 // allocates, copies, launches and times it, again and again, and checks after
-// every call that its own context is still current. Prints one summary line;
-// exits non-zero on the first failure.
+// every call that its own context is still current. With `shared` the
+// threads launch one kernel handle that the main thread loaded (and so share
+// its tensor-map cache) instead of loading their own. Prints one summary
+// line; exits non-zero on the first failure.
 //
 //===----------------------------------------------------------------------===//
 
@@ -68,7 +70,9 @@ attnc_attention_args attentionArgs(void *const buf[4], void *lse, int64_t b,
   return args;
 }
 
-void worker(int id, const char *artifact, int iterations) {
+/// `shared`: the kernel handle every thread launches, or null for a handle
+/// each thread loads and releases per iteration.
+void worker(int id, const char *artifact, int iterations, attnc_kernel shared) {
   // With the fake driver any pointer is a context; the runtime must hand it
   // back untouched.
   void *mine =
@@ -92,8 +96,9 @@ void worker(int id, const char *artifact, int iterations) {
     return true;
   };
   for (int i = 0; i < iterations && failures == 0; ++i) {
-    attnc_kernel kernel = nullptr;
-    if (!check(attnc_kernel_load(artifact, &kernel), "attnc_kernel_load"))
+    attnc_kernel kernel = shared;
+    if (!kernel &&
+        !check(attnc_kernel_load(artifact, &kernel), "attnc_kernel_load"))
       return;
     attnc_kernel_attrs attrs = {sizeof(attnc_kernel_attrs)};
     check(attnc_kernel_get_attrs(kernel, &attrs), "attnc_kernel_get_attrs");
@@ -124,7 +129,8 @@ void worker(int id, const char *artifact, int iterations) {
     for (void *p : buf)
       check(attnc_testing_free(p), "attnc_testing_free", true);
     check(attnc_testing_free(lse), "attnc_testing_free", true);
-    check(attnc_kernel_release(kernel), "attnc_kernel_release");
+    if (!shared)
+      check(attnc_kernel_release(kernel), "attnc_kernel_release");
   }
 }
 /// A launch with a negative scale is refused (the kernel would give NaN),
@@ -154,9 +160,9 @@ void checkNegativeScale(const char *artifact) {
 
 int main(int argc, char **argv) {
   if (argc < 2) {
-    std::fprintf(
-        stderr,
-        "usage: attnc-rt-threads-test ARTIFACT [THREADS] [ITERATIONS]\n");
+    std::fprintf(stderr,
+                 "usage: attnc-rt-threads-test ARTIFACT [THREADS] [ITERATIONS] "
+                 "[shared]\n");
     return 2;
   }
   int threads = argc > 2 ? std::atoi(argv[2]) : 16;
@@ -171,19 +177,28 @@ int main(int argc, char **argv) {
         reinterpret_cast<long (*)()>(dlsym(driver, "attnc_fake_cuda_launches"));
     fakeDriver = fakeLaunches != nullptr;
   }
+  bool sharedHandle = argc > 4 && std::string(argv[4]) == "shared";
+  attnc_kernel shared = nullptr;
+  if (sharedHandle && attnc_kernel_load(argv[1], &shared) != ATTNC_OK) {
+    std::fprintf(stderr, "attnc-rt-threads-test: attnc_kernel_load: %s\n",
+                 attnc_last_error());
+    return 1;
+  }
   std::vector<std::thread> pool;
   for (int t = 0; t < threads; ++t)
-    pool.emplace_back(worker, t, argv[1], iterations);
+    pool.emplace_back(worker, t, argv[1], iterations, shared);
   for (std::thread &t : pool)
     t.join();
+  attnc_kernel_release(shared);
   if (failures) {
     std::fprintf(stderr, "attnc-rt-threads-test: %d failures\n",
                  failures.load());
     return 1;
   }
-  std::printf("%d threads x %d iterations: every call kept the caller's "
+  std::printf("%d threads x %d iterations%s: every call kept the caller's "
               "context",
-              threads, iterations);
+              threads, iterations,
+              sharedHandle ? " sharing one kernel handle" : "");
   if (fakeLaunches)
     std::printf(", %ld launches", fakeLaunches());
   std::printf("\n");
