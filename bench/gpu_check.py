@@ -30,6 +30,9 @@ from attnc_runtime import AttncError, Runtime  # noqa: E402
 DTYPES = {"bf16": torch.bfloat16, "f16": torch.float16}
 # Scales besides the default for kernels that take the scale at launch.
 SWEEP_SCALES = [0.05, 0.4]
+# And for a soft-capped kernel one that puts scale * s / cap near 1 (at a
+# cap of 30), where tanh bends and its approximations err the most.
+SOFTCAP_SWEEP_SCALE = 2.0
 SWEEP_SEQS = [(1, 1, 1), (2, 17, 33), (1, 113, 203), (2, 128, 128), (1, 200, 100), (1, 257, 513), (1, 1000, 1000)]
 
 
@@ -124,6 +127,8 @@ def sweep(kernels):
     for name, kernel in kernels.items():
         # A kernel that takes the scale at launch is checked with several.
         scales = [kernel.default_scale()] + (SWEEP_SCALES if kernel.takes_scale else [])
+        if kernel.takes_scale and "softcap" in kernel.options:
+            scales.append(SOFTCAP_SWEEP_SCALE)
         for i, (batch, nq, nk) in enumerate(SWEEP_SEQS):
             scale = scales[i % len(scales)]
             try:
