@@ -50,7 +50,9 @@ GRAPH_REPLAYS times, TB/s from the median replay over the launches. The
 host's launch path and the gaps between launches that a benchmark of single
 calls times leave the figure; the launches follow one another on the same
 tensors, which at these shapes are larger than the 50 MB L2 (but B = 1,
-Nk = 4096's 16 MB, which the L2 holds).
+Nk = 4096's 16 MB, which the L2 holds). The last column, `read K,V`, is
+the TB/s of a PyTorch sum of K and of V (two reduction kernels) replayed the
+same way: what reading the step's cache costs with no attention at all.
 
 Flush (--flush): what the benchmark's L2 flush costs a short kernel. Before
 each timed call do_bench zeroes a 256 MB buffer, which leaves the 50 MB L2
@@ -342,8 +344,8 @@ def graphs(dirs, names, shapes):
     rows = []
     labels = list(dirs)
     print(f"graphs: {GRAPH_LAUNCHES} launches a graph, median of {GRAPH_REPLAYS} replays, TB/s", flush=True)
-    print(f"{'kernel':<22} {'B':>3} {'Nk':>6}" + "".join(f" {l:>12}" for l in labels) + f" {'cuDNN':>7} {'FA2':>7}",
-          flush=True)
+    print(f"{'kernel':<22} {'B':>3} {'Nk':>6}" + "".join(f" {l:>12}" for l in labels) + f" {'cuDNN':>7} {'FA2':>7}"
+          f" {'read K,V':>8}", flush=True)
     for name in names:
         for (B, Nk) in shapes:
             kernel = next((d[name] for d in dirs.values() if name in d), None)
@@ -380,10 +382,17 @@ def graphs(dirs, names, shapes):
                     row["peers"][peer] = dict(us=us, tbps=tbps(nbytes, us * 1e-3), expanded=not gqa)
                 except Exception as e:  # noqa: BLE001 - a peer that cannot be captured is data
                     row["peers"][peer] = {"error": f"{type(e).__name__}: {str(e)[:160]}"}
+            # What reading the step's K and V costs without attention: a
+            # PyTorch sum of each (two reduction kernels, as a split step is
+            # two kernels), in TB/s of those bytes.
+            kv_bytes = sum(t.numel() * t.element_size() for t in (k, v))
+            us = graph_us(lambda: (k.sum(dtype=torch.float32), v.sum(dtype=torch.float32)))
+            row["read_kv"] = dict(us=us, tbps=tbps(kv_bytes, us * 1e-3))
             rows.append(row)
             cell = lambda c: f"{c['tbps']:7.2f}" if "tbps" in c else f"{'-':>7}"  # noqa: E731
             print(f"{name:<22} {B:>3} {Nk:>6}" + "".join(f" {cell(row['attnc'].get(l, {})):>12}" for l in labels)
-                  + f" {cell(row['peers']['cudnn'])} {cell(row['peers']['fa2'])}", flush=True)
+                  + f" {cell(row['peers']['cudnn'])} {cell(row['peers']['fa2'])} {cell(row['read_kv']):>8}",
+                  flush=True)
             torch.cuda.empty_cache()
     return rows
 

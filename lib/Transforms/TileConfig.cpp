@@ -224,6 +224,14 @@ TileConfig mlir::attn::getDefaultTileConfig(int64_t headDim, bool causal,
     int64_t rows = WgmmaAccumulatorAttr::kRowsPerWarpgroup;
     int64_t warpgroups = (*queryRows + rows - 1) / rows;
     tile.blockM = std::min(tile.blockM, warpgroups * rows);
+    // A one-warpgroup decode tile streams K and V; at D = 128, blocks of 64
+    // keys (16 KB of K a stage, as D = 64's 128-key blocks) beat 128 in every
+    // GQA decode row measured, by 1-2 % (bench/HISTORY.md run 131, H100:
+    // B = 1 at 32k, 8 at 8k, 64 at 4k, causal or not). At D = 64 they lost
+    // 3-6 %, at D = 256 they tied.
+    if (tableOf(target) == TileTable::Sm90a && tile.blockM == rows &&
+        headDim > 64 && headDim <= 128)
+      tile.blockN = 64;
   }
   return tile;
 }

@@ -85,7 +85,7 @@
 // z is batch x kv_splits, the runtime's choice, and the ABI names the
 // combine kernel, which writes O and the LSE. Its 4 or 32 packed rows take
 // one 64-row warpgroup (attn-configure-tiles): grid x is ceil(rows / 64),
-// the Q box 64 rows.
+// the Q box 64 rows; at D = 128 the split counts 64-key blocks.
 // PACKED-LABEL: llvm.func @decode_mqa(
 // PACKED-SAME:    grid = [#attn.grid_dim<["seq_q"], ceil_div = 64>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch", "kv_splits"]>]
 // PACKED-SAME:    problem = {dtype = "bf16", gqa = true, has_lse = false, head_dim = 128 : i64, head_dim_v = 128 : i64, layout = "bhsd", mask = "none", packed_query_heads = 32 : i64}
@@ -96,7 +96,7 @@
 // PACKED-SAME:    #attn.kernel_param<"i32", "kv_splits">
 // PACKED-SAME:    problem = {dtype = "bf16", gqa = true, has_lse = true, head_dim = 128 : i64, head_dim_v = 128 : i64, layout = "bhsd", mask = "none", packed_query_heads = 4 : i64}
 // PACKED-SAME:    heads_kv = 8 : i64, heads_q = 32 : i64
-// PACKED-SAME:    split_kv = <splits = 0, kv_block = 128, entry = "decode_gqa_combine"
+// PACKED-SAME:    split_kv = <splits = 0, kv_block = 64, entry = "decode_gqa_combine"
 // PACKED-SAME:      #attn.kernel_param<"pointer", "lse">
 // PACKED-SAME:      programmatic_launch = true>
 // PACKED:         nvvm.griddepcontrol launch_dependents

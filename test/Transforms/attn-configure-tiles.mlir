@@ -13,18 +13,30 @@
 
 // A decode step (4 packed query rows per kv head, attn-pack-gqa): its rows
 // fill one 64-row warpgroup, so the sm_90a table's 128-row tile shrinks to
-// 64; the kv tile is the table's. An explicit block-m wins over the table.
+// 64, and at D = 128 such a tile streams 64-key blocks. At D = 64 the kv
+// tile stays the table's 128, and so does a D = 128 tile of two
+// warpgroups (68 packed rows). An explicit block-m wins over the table.
 // CHECK-LABEL: func.func @decode(
+// CHECK:         attn.attention {{.*}} tile_sizes = [64, 64]
 // CHECK:         attn.attention {{.*}} tile_sizes = [64, 128]
+// CHECK:         attn.attention {{.*}} tile_sizes = [128, 128]
 // OPTION-LABEL: func.func @decode(
-// OPTION:         tile_sizes = [128, 128]
+// OPTION-COUNT-3: tile_sizes = [128, 128]
 // GENERIC-LABEL: func.func @decode(
-// GENERIC:        tile_sizes = [64, 64]
+// GENERIC-COUNT-3: tile_sizes = [64, 64]
 func.func @decode(%q: tensor<?x8x4x128xbf16> {attn.packed_query_heads = 4 : i64},
-                  %k: tensor<?x8x?x128xbf16>, %v: tensor<?x8x?x128xbf16>) -> tensor<?x8x4x128xbf16> {
+                  %k: tensor<?x8x?x128xbf16>, %v: tensor<?x8x?x128xbf16>,
+                  %q64: tensor<?x8x4x64xbf16> {attn.packed_query_heads = 4 : i64},
+                  %k64: tensor<?x8x?x64xbf16>, %v64: tensor<?x8x?x64xbf16>,
+                  %q68: tensor<?x8x68x128xbf16> {attn.packed_query_heads = 4 : i64})
+    -> (tensor<?x8x4x128xbf16>, tensor<?x8x4x64xbf16>, tensor<?x8x68x128xbf16>) {
   %o = attn.attention %q, %k, %v packed_query_heads = 4
       : tensor<?x8x4x128xbf16>, tensor<?x8x?x128xbf16>, tensor<?x8x?x128xbf16> -> tensor<?x8x4x128xbf16>
-  return %o : tensor<?x8x4x128xbf16>
+  %o64 = attn.attention %q64, %k64, %v64 packed_query_heads = 4
+      : tensor<?x8x4x64xbf16>, tensor<?x8x?x64xbf16>, tensor<?x8x?x64xbf16> -> tensor<?x8x4x64xbf16>
+  %o68 = attn.attention %q68, %k, %v packed_query_heads = 4
+      : tensor<?x8x68x128xbf16>, tensor<?x8x?x128xbf16>, tensor<?x8x?x128xbf16> -> tensor<?x8x68x128xbf16>
+  return %o, %o64, %o68 : tensor<?x8x4x128xbf16>, tensor<?x8x4x64xbf16>, tensor<?x8x68x128xbf16>
 }
 
 // -----
