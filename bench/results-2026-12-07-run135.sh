@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Run 135 (session 38): what a prefill kernel pays for taking its kv split
+# count at launch. The standard table's kernels (bench/kernels.mlir, D 64 /
+# 128 / 256, causal or not, dynamic Nq) also compiled with kv_splits(%splits)
+# (`kernels-splitcap`: the runtime's heuristic picks 1 split at every shape
+# of the table, where the kernel writes O itself), A/B against the default
+# (median of 3 alternating rounds); the same split-capable kernels are in
+# the float64 sweep as <name>_splitcap, whose small shapes (e.g. Nq 113, Nk
+# 203: 32 tiles) split and run the combine. Artifacts: run 132's, plus those.
+cd "$(dirname "$0")/.."
+GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader); echo "GPU: $GPU"
+mv artifacts/kernels artifacts/kernels-all && mkdir artifacts/kernels
+cp -r artifacts/kernels-all/d{64,128,256}_{full,causal} artifacts/kernels-splitcheck/* artifacts/kernels/
+timeout 120 python3 bench/gpu_check.py --artifacts artifacts --no-bench --json $OUT/run135-sweep.json \
+  > $OUT/run135-sweep.log 2>&1; echo "sweep rc=$?"; grep -E "FAIL|correctness sweep" $OUT/run135-sweep.log | head
+rm -rf artifacts/kernels-splitcheck
+timeout 400 python3 bench/gpu_check.py --artifacts artifacts --no-sweep --no-flex --ab-rounds 3 \
+  --json $OUT/run135.json > $OUT/run135.log 2>&1
+echo "table rc=$?"; grep -A20 "^A/B" $OUT/run135.log | head -22
