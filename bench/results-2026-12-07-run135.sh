@@ -9,8 +9,8 @@
 # 203: 32 tiles) split and run the combine. Artifacts: run 132's, plus those.
 cd "$(dirname "$0")/.."
 GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader); echo "GPU: $GPU"
-mv artifacts/kernels artifacts/kernels-all && mkdir artifacts/kernels
-cp -r artifacts/kernels-all/d{64,128,256}_{full,causal} artifacts/kernels-splitcheck/* artifacts/kernels/
+mv artifacts/kernels artifacts/allkernels && mkdir artifacts/kernels
+cp -r artifacts/allkernels/d{64,128,256}_{full,causal} artifacts/kernels-splitcheck/* artifacts/kernels/
 timeout 120 python3 bench/gpu_check.py --artifacts artifacts --no-bench --json $OUT/run135-sweep.json \
   > $OUT/run135-sweep.log 2>&1; echo "sweep rc=$?"; grep -E "FAIL|correctness sweep" $OUT/run135-sweep.log | head
 rm -rf artifacts/kernels-splitcheck
