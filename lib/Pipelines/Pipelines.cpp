@@ -135,6 +135,9 @@ std::string mlir::attn::getOptionConflict(const AttnPipelineOptions &options) {
             "online softmax: stop after fused or split (attn-tiling-pipeline "
             "prints the earlier stages)")
         .str();
+  if (options.splitKvDynamicRows && !options.splitKv)
+    return "split-kv-dynamic-rows needs split-kv, which split-kv=false turns "
+           "off; drop one";
   // What needs the producer warpgroup, where no tile gets one: warp
   // specialization off, or left to a table that never specializes. (A
   // target without a table is the passes' diagnostic.)
@@ -187,6 +190,7 @@ void mlir::attn::buildAttnToNVVMPipeline(OpPassManager &pm,
   if (options.splitKv) {
     AttnSplitKvPassOptions split;
     split.maxRows = kDecodeStepRows;
+    split.dynamicRows = options.splitKvDynamicRows;
     pm.addPass(createAttnSplitKvPass(split));
   }
   // The tile, chosen while a decode step's rows are static.

@@ -52,13 +52,16 @@ struct AttnSplitKvPass final
         func.walk([&](AttentionOp op) { split(func, op); });
   }
 
-  /// Whether `op` is a decode step: its query rows per (batch, kv head), the
-  /// packed rows after attn-pack-gqa, are static and at most maxRows.
+  /// Whether `op` may be a decode step: its query rows per (batch, kv
+  /// head), the packed rows after attn-pack-gqa, are static and at most
+  /// maxRows, or dynamic where dynamicRows asks for those too.
   bool isDecodeStep(AttentionOp op) {
     if (op.getKvSplits() || op.isVarlen())
       return false;
     std::optional<int64_t> rows = op.getStaticQueryRows();
-    return rows && (maxRows < 0 || *rows <= maxRows);
+    if (!rows)
+      return dynamicRows;
+    return maxRows < 0 || *rows <= maxRows;
   }
 
   void split(func::FuncOp func, AttentionOp op) {

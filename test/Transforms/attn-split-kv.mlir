@@ -1,5 +1,6 @@
 // RUN: attnc-opt %s -split-input-file --attn-split-kv | FileCheck %s
 // RUN: attnc-opt %s -split-input-file --attn-split-kv="max-rows=-1" | FileCheck %s --check-prefix=ANY
+// RUN: attnc-opt %s -split-input-file --attn-split-kv="dynamic-rows=true" | FileCheck %s --check-prefix=DYN
 // RUN: not attnc-opt %s -split-input-file --attn-split-kv="max-rows=-5" 2>&1 | FileCheck %s --check-prefix=BAD-ROWS
 // BAD-ROWS: error: attn-split-kv: max-rows must be -1 (any static count) or a row count, got -5
 
@@ -30,13 +31,17 @@ func.func @packed(%q: tensor<?x8x4x128xbf16> {attn.packed_query_heads = 4 : i64}
 
 // -----
 
-// A dynamic Nq (a prefill, or a kernel for any step) is never split; 256
-// static rows only with max-rows=-1; a split count already given is kept.
+// A dynamic Nq (a prefill, or a kernel for any step) is split only with
+// dynamic-rows; 256 static rows only with max-rows=-1; a split count
+// already given is kept.
 // CHECK-LABEL: func.func @prefill(
 // CHECK-SAME:    %{{[^:]*}}: tensor<?x8x?x128xbf16>) -> tensor
 // CHECK-NOT:     kv_splits
 // ANY-LABEL:   func.func @prefill(
 // ANY-NOT:       kv_splits
+// DYN-LABEL:   func.func @prefill(
+// DYN-SAME:      %[[SPLITS:[^:]*]]: index)
+// DYN:           attn.attention %{{.*}} mask = causal kv_splits(%[[SPLITS]])
 func.func @prefill(%q: tensor<?x8x?x128xbf16>, %k: tensor<?x8x?x128xbf16>, %v: tensor<?x8x?x128xbf16>)
     -> tensor<?x8x?x128xbf16> {
   %o = attn.attention %q, %k, %v mask = causal
@@ -49,6 +54,9 @@ func.func @prefill(%q: tensor<?x8x?x128xbf16>, %k: tensor<?x8x?x128xbf16>, %v: t
 // CHECK-LABEL: func.func @chunk(
 // CHECK-SAME:    %{{[^:]*}}: tensor<1x8x?x64xbf16>) -> tensor
 // CHECK-NOT:     kv_splits
+// DYN-LABEL:   func.func @chunk(
+// DYN-SAME:      %{{[^:]*}}: tensor<1x8x?x64xbf16>) -> tensor
+// DYN-NOT:       kv_splits
 // ANY-LABEL:   func.func @chunk(
 // ANY-SAME:      %[[SPLITS:[^:]*]]: index)
 // ANY:           kv_splits(%[[SPLITS]])
@@ -64,6 +72,9 @@ func.func @chunk(%q: tensor<1x8x256x64xbf16>, %k: tensor<1x8x?x64xbf16>, %v: ten
 // CHECK-LABEL: func.func @given(
 // CHECK-SAME:    %[[N:[^:]*]]: index) -> tensor
 // CHECK:         kv_splits(%[[N]])
+// DYN-LABEL:   func.func @given(
+// DYN-SAME:      %[[N:[^:]*]]: index) -> tensor
+// DYN:           kv_splits(%[[N]])
 func.func @given(%q: tensor<?x8x1x64xbf16>, %k: tensor<?x8x?x64xbf16>, %v: tensor<?x8x?x64xbf16>, %n: index)
     -> tensor<?x8x1x64xbf16> {
   %o = attn.attention %q, %k, %v kv_splits(%n)

@@ -83,6 +83,13 @@ struct AttnPipelineOptions : public PassPipelineOptions<AttnPipelineOptions> {
                      "head, after pack-gqa) get a kv split count the runtime "
                      "chooses at each launch (attn-split-kv)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> splitKvDynamicRows{
+      *this, "split-kv-dynamic-rows",
+      llvm::cl::desc("GPU: with split-kv, attentions whose query rows are "
+                     "dynamic get a launch-time kv split count too (fast "
+                     "small-batch decode from a kernel for every Nq; its "
+                     "prefill launches cost up to 6 %)"),
+      llvm::cl::init(false)};
   PassOptions::Option<WarpSpecializeMode> warpSpecialize{
       *this, "warp-specialize",
       llvm::cl::desc("GPU: attn-warp-specialize (a producer warpgroup issues "

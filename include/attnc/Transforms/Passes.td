@@ -161,7 +161,12 @@ def AttnSplitKvPass : Pass<"attn-split-kv", "ModuleOp"> {
     `convert-attn-to-nvvm` makes it the kernel's `kv_splits` parameter,
     which the runtime sets at each launch from the lengths
     (docs/Runtime.md's split heuristic: 1 split when the grid already fills
-    the SMs). The GPU pipeline runs it after `attn-pack-gqa` and before
+    the SMs). With `dynamic-rows`, an attention whose query rows are
+    dynamic (a kernel for every Nq, prefill and decode alike) is split too:
+    its decode launches at small batches then fill the SMs, but its
+    prefill launches, which run one split, pay for the split form (up to
+    6 % at D = 64, causal: bench/HISTORY.md run 135), so it is off by
+    default. The GPU pipeline runs it after `attn-pack-gqa` and before
     `attn-generalize-lengths`, which makes the rows dynamic.
 
     ```mlir
@@ -176,7 +181,10 @@ def AttnSplitKvPass : Pass<"attn-split-kv", "ModuleOp"> {
   let options = [
     Option<"maxRows", "max-rows", "int64_t", /*default=*/"128",
            "Split an attention whose static query rows are at most this "
-           "many (-1: any static count; a dynamic count is never split)">,
+           "many (-1: any static count; a dynamic count only with "
+           "dynamic-rows)">,
+    Option<"dynamicRows", "dynamic-rows", "bool", /*default=*/"false",
+           "Also split attentions whose query rows are dynamic">,
   ];
   let statistics = [
     Statistic<"numSplit", "num-split", "Number of attentions given kv splits">,
