@@ -6,7 +6,17 @@
 # of the table, where the kernel writes O itself), A/B against the default
 # (median of 3 alternating rounds); the same split-capable kernels are in
 # the float64 sweep as <name>_splitcap, whose small shapes (e.g. Nq 113, Nk
-# 203: 32 tiles) split and run the combine. Artifacts: run 132's, plus those.
+# 203: 32 tiles) split and run the combine. Artifacts: run 132's, plus those,
+# made (after QUICK=1 bash bench/prepare-gpu.sh) by:
+#   grep -v -e '^//' bench/kernels.mlir \
+#     | awk '/^func.func @/{keep=/^func.func @d(64|128|256)_(full|causal)\(/} keep' \
+#     | sed -E 's/(%v: tensor<[^>]*>)\)/\1, %splits: index)/; /attn.attention/ s/$/ kv_splits(%splits)/' \
+#     > /tmp/kernels-split.mlir
+#   build/bin/attnc-compile /tmp/kernels-split.mlir -o artifacts/kernels-splitcap
+#   sed -E 's/^func.func @(d[0-9]+_[a-z]+)\(/func.func @\1_splitcap(/' /tmp/kernels-split.mlir \
+#     > /tmp/kernels-splitcap-check.mlir
+#   build/bin/attnc-compile /tmp/kernels-splitcap-check.mlir -o artifacts/kernels-splitcheck
+# (what --split-kv-dynamic-rows, added after this run, compiles them to).
 cd "$(dirname "$0")/.."
 GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader); echo "GPU: $GPU"
 mv artifacts/kernels artifacts/allkernels && mkdir artifacts/kernels

@@ -52,10 +52,10 @@ struct AttnSplitKvPass final
         func.walk([&](AttentionOp op) { split(func, op); });
   }
 
-  /// Whether `op` may be a decode step: its query rows per (batch, kv
+  /// Whether to split `op`: a decode step, whose query rows per (batch, kv
   /// head), the packed rows after attn-pack-gqa, are static and at most
   /// maxRows, or dynamic where dynamicRows asks for those too.
-  bool isDecodeStep(AttentionOp op) {
+  bool shouldSplit(AttentionOp op) {
     if (op.getKvSplits() || op.isVarlen())
       return false;
     std::optional<int64_t> rows = op.getStaticQueryRows();
@@ -65,7 +65,7 @@ struct AttnSplitKvPass final
   }
 
   void split(func::FuncOp func, AttentionOp op) {
-    if (!isDecodeStep(op))
+    if (!shouldSplit(op))
       return;
     Block &body = func.getBody().front();
     IndexType index = IndexType::get(&getContext());

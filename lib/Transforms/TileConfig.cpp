@@ -224,14 +224,6 @@ TileConfig mlir::attn::getDefaultTileConfig(int64_t headDim, bool causal,
     int64_t rows = WgmmaAccumulatorAttr::kRowsPerWarpgroup;
     int64_t warpgroups = (*queryRows + rows - 1) / rows;
     tile.blockM = std::min(tile.blockM, warpgroups * rows);
-    // A one-warpgroup decode tile streams K and V; at D = 128, blocks of 64
-    // keys (16 KB of K a stage, as D = 64's 128-key blocks) beat 128 in every
-    // GQA decode row measured, by 1-2 % (bench/HISTORY.md run 131, H100:
-    // B = 1 at 32k, 8 at 8k, 64 at 4k, causal or not). At D = 64 they lost
-    // 3-6 %, at D = 256 they tied.
-    if (tableOf(target) == TileTable::Sm90a && tile.blockM == rows &&
-        headDim > 64 && headDim <= 128)
-      tile.blockN = 64;
   }
   return tile;
 }
@@ -271,17 +263,35 @@ llvm::LogicalResult mlir::attn::verifyTileOptions(Operation *op,
   return llvm::success();
 }
 
+bool mlir::attn::takesDecodeKvBlocks(int64_t blockM, int64_t headDim,
+                                     bool decodeStep, bool pagedKv,
+                                     llvm::StringRef target) {
+  // A one-warpgroup decode tile streams K and V. At D = 128, blocks of 64
+  // keys (16 KB of K a stage, as D = 64's 128-key blocks) beat 128 in every
+  // GQA decode row measured, by 1-2 % (bench/HISTORY.md run 131, H100: B = 1
+  // at 32k, 8 at 8k, 64 at 4k, causal or not); MQA gained 1-2 % at B = 1
+  // and 64 and lost 3 % at B = 8 from CUDA graphs (+1 % from single calls).
+  // At D = 64 they lost 3-6 %, at D = 256 they tied. A paged cache's tiles
+  // were not measured with them and keep 128 (a block is page parts).
+  return tableOf(target) == TileTable::Sm90a && decodeStep && !pagedKv &&
+         blockM == WgmmaAccumulatorAttr::kRowsPerWarpgroup && headDim > 64 &&
+         headDim <= 128;
+}
+
 TileConfig mlir::attn::chooseTileConfig(AttentionOp op, int64_t blockM,
                                         int64_t blockN,
                                         llvm::StringRef target) {
   if (std::optional<ArrayRef<int64_t>> tiles = op.getTileSizes())
     return {(*tiles)[0], (*tiles)[1]};
-  TileConfig config =
-      getDefaultTileConfig(op.getHeadDim(), op.getMask() != MaskKind::None,
-                           target, op.getStaticQueryRows());
+  std::optional<int64_t> rows = op.getStaticQueryRows();
+  TileConfig config = getDefaultTileConfig(
+      op.getHeadDim(), op.getMask() != MaskKind::None, target, rows);
   if (blockM > 0)
     config.blockM = blockM;
   if (blockN > 0)
     config.blockN = blockN;
+  else if (takesDecodeKvBlocks(config.blockM, op.getHeadDim(), rows.has_value(),
+                               op.isPaged(), target))
+    config.blockN = kDecodeKvBlock;
   return config;
 }

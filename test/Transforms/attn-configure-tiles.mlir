@@ -15,15 +15,20 @@
 // fill one 64-row warpgroup, so the sm_90a table's 128-row tile shrinks to
 // 64, and at D = 128 such a tile streams 64-key blocks. At D = 64 the kv
 // tile stays the table's 128, and so does a D = 128 tile of two
-// warpgroups (68 packed rows). An explicit block-m wins over the table.
+// warpgroups (68 packed rows) and one of block-m=128 (an explicit block-m
+// wins over the table, and its block_n is the table's for that block_m).
 // CHECK-LABEL: func.func @decode(
 // CHECK:         attn.attention {{.*}} tile_sizes = [64, 64]
 // CHECK:         attn.attention {{.*}} tile_sizes = [64, 128]
 // CHECK:         attn.attention {{.*}} tile_sizes = [128, 128]
 // OPTION-LABEL: func.func @decode(
-// OPTION-COUNT-3: tile_sizes = [128, 128]
+// OPTION:         tile_sizes = [128, 128]
+// OPTION:         tile_sizes = [128, 128]
+// OPTION:         tile_sizes = [128, 128]
+// OPTION-LABEL: func.func @paged_decode(
 // GENERIC-LABEL: func.func @decode(
 // GENERIC-COUNT-3: tile_sizes = [64, 64]
+// GENERIC-LABEL: func.func @paged_decode(
 func.func @decode(%q: tensor<?x8x4x128xbf16> {attn.packed_query_heads = 4 : i64},
                   %k: tensor<?x8x?x128xbf16>, %v: tensor<?x8x?x128xbf16>,
                   %q64: tensor<?x8x4x64xbf16> {attn.packed_query_heads = 4 : i64},
@@ -37,6 +42,21 @@ func.func @decode(%q: tensor<?x8x4x128xbf16> {attn.packed_query_heads = 4 : i64}
   %o68 = attn.attention %q68, %k, %v packed_query_heads = 4
       : tensor<?x8x68x128xbf16>, tensor<?x8x?x128xbf16>, tensor<?x8x?x128xbf16> -> tensor<?x8x68x128xbf16>
   return %o, %o64, %o68 : tensor<?x8x4x128xbf16>, tensor<?x8x4x64xbf16>, tensor<?x8x68x128xbf16>
+}
+
+// -----
+
+// A paged decode step's one-warpgroup tile keeps the table's 128-key blocks
+// (its blocks are page parts; 64-key blocks were measured on dense caches).
+// CHECK-LABEL: func.func @paged_decode(
+// CHECK:         attn.attention {{.*}} tile_sizes = [64, 128]
+func.func @paged_decode(%q: tensor<?x8x4x128xbf16> {attn.packed_query_heads = 4 : i64},
+                        %k: tensor<?x16x8x128xbf16>, %v: tensor<?x16x8x128xbf16>,
+                        %table: tensor<?x?xi32>, %lengths: tensor<?xi32>) -> tensor<?x8x4x128xbf16> {
+  %o = attn.attention %q, %k, %v packed_query_heads = 4
+      pages(%table, %lengths : tensor<?x?xi32>, tensor<?xi32>)
+      : tensor<?x8x4x128xbf16>, tensor<?x16x8x128xbf16>, tensor<?x16x8x128xbf16> -> tensor<?x8x4x128xbf16>
+  return %o : tensor<?x8x4x128xbf16>
 }
 
 // -----

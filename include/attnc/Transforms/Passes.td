@@ -209,8 +209,8 @@ def AttnConfigureTilesPass : Pass<"attn-configure-tiles", "func::FuncOp"> {
     // before: 4 packed query rows, D = 128
     %o = attn.attention %q, %k, %v kv_splits(%s)
         : tensor<?x8x4x128xbf16>, ... -> tensor<?x8x4x128xbf16>
-    // after
-    %o = attn.attention %q, %k, %v kv_splits(%s) tile_sizes = [64, 128] ...
+    // after (a one-warpgroup decode tile at D = 128 takes 64-key blocks)
+    %o = attn.attention %q, %k, %v kv_splits(%s) tile_sizes = [64, 64] ...
     ```
   }];
   let options = [

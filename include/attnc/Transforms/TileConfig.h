@@ -150,9 +150,20 @@ TileConfig getDefaultTileConfig(int64_t headDim, bool causal,
                                 llvm::StringRef target = "sm_90a",
                                 std::optional<int64_t> queryRows = {});
 
+/// The kv block of a decode step's one-warpgroup tile where
+/// takesDecodeKvBlocks holds.
+inline constexpr int64_t kDecodeKvBlock = 64;
+
+/// Whether a tile of `blockM` rows takes kDecodeKvBlock-key blocks instead
+/// of the table's: on sm_90a, a decode step's (static query rows) one
+/// warpgroup of a dense cache at 64 < D <= 128 (measured faster there).
+bool takesDecodeKvBlocks(int64_t blockM, int64_t headDim, bool decodeStep,
+                         bool pagedKv, llvm::StringRef target = "sm_90a");
+
 /// The tile of `op`, in order of precedence: its `tile_sizes`, the positive
 /// `blockM` / `blockN`, the target's table (getDefaultTileConfig, with the
-/// op's query rows where they are static). attn-configure-tiles records it
+/// op's query rows where they are static; block_n as takesDecodeKvBlocks
+/// says for the block_m chosen). attn-configure-tiles records it
 /// on the op; attn-tile tiles by it.
 TileConfig chooseTileConfig(AttentionOp op, int64_t blockM, int64_t blockN,
                             llvm::StringRef target);
