@@ -111,6 +111,9 @@ if [[ -n "${ALL_ABLATIONS:-}" ]]; then
   # Ping-pong wherever two consumers allow it (the table drops it at D = 256).
   ablation pingpong-all bench/kernels.mlir --warp-specialize=on --ping-pong=true
   ablation 3-stages artifacts/kernels-up-to-d128.mlir --stages=3
+  # Every kernel taking its kv split count at launch (one split at the
+  # table's shapes): run 135 timed it 0.99-1.06x slower.
+  ablation split-dynamic-rows bench/kernels.mlir --split-kv-dynamic-rows
 fi
 # Decode (bench/decode.py): one query token per sequence against a KV cache,
 # GQA 32:8 and MQA 32:1; the default, then variants with one option changed,
