@@ -1,13 +1,4 @@
 #!/usr/bin/env bash
-# Run 136 (session 38, run 134 again): issue 12's decode figures at 3169adf on the card the
-# issue names (asked for the H200 kind): the decode sweep, then single calls
-# and CUDA graphs with cuDNN, FA2 and a read of the same K and V, and the
-# phases of the decode-step kernels. Artifacts: run 132's.
-cd "$(dirname "$0")/.."
-GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader); echo "GPU: $GPU"
-rm -rf artifacts/decode-{bm64,no-pack,pack-all,split,split-bm64,split-bm64-no-pdl}
-timeout 300 python3 bench/decode.py --artifacts artifacts --shapes 1x32768,8x8192,64x4096 --graphs --phases \
-  --json $OUT/run136-decode.json > $OUT/run136-decode.log 2>&1
-echo "decode rc=$?"; grep -E "sweep|FAIL" $OUT/run136-decode.log | head -5
-grep -A16 "^graphs" $OUT/run136-decode.log; grep -B1 -A16 "^benchmark table" $OUT/run136-decode.log | head -20
-grep -E "^step .*decode_d128_gqa " $OUT/run136-decode.log
+# Run 136 (session 38): run 134 again (the H200 kind was asked for once
+# more), its outputs named run136-*.
+RUN=run136 exec bash "$(dirname "$0")/results-2026-12-07-run134.sh"
