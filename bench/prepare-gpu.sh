@@ -111,9 +111,11 @@ if [[ -n "${ALL_ABLATIONS:-}" ]]; then
   # Ping-pong wherever two consumers allow it (the table drops it at D = 256).
   ablation pingpong-all bench/kernels.mlir --warp-specialize=on --ping-pong=true
   ablation 3-stages artifacts/kernels-up-to-d128.mlir --stages=3
-  # Every kernel taking its kv split count at launch (one split at the
-  # table's shapes): run 135 timed it 0.99-1.06x slower.
-  ablation split-dynamic-rows bench/kernels.mlir --split-kv-dynamic-rows
+  # The kv split count taken at launch by every kernel (one split at the
+  # table's shapes; runs 135 and 137: 3-6 % slower at D = 64 causal, which
+  # auto leaves whole), and by none.
+  ablation split-dynamic-rows bench/kernels.mlir --split-kv-dynamic-rows=on
+  ablation whole-dynamic-rows bench/kernels.mlir --split-kv-dynamic-rows=off
 fi
 # Decode (bench/decode.py): one query token per sequence against a KV cache,
 # GQA 32:8 and MQA 32:1; the default, then variants with one option changed,

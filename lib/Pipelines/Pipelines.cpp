@@ -135,8 +135,10 @@ std::string mlir::attn::getOptionConflict(const AttnPipelineOptions &options) {
             "online softmax: stop after fused or split (attn-tiling-pipeline "
             "prints the earlier stages)")
         .str();
-  if (options.splitKvDynamicRows && !options.splitKv)
-    return "split-kv-dynamic-rows needs split-kv, which split-kv=false turns "
+  if (options.splitKvDynamicRows == TableChoice::On &&
+      named(options.splitKvDynamicRows) && !options.splitKv)
+    return "split-kv-dynamic-rows=on needs split-kv, which split-kv=false "
+           "turns "
            "off; drop one";
   // What needs the producer warpgroup, where no tile gets one: warp
   // specialization off, or left to a table that never specializes. (A
@@ -191,6 +193,7 @@ void mlir::attn::buildAttnToNVVMPipeline(OpPassManager &pm,
     AttnSplitKvPassOptions split;
     split.maxRows = kDecodeStepRows;
     split.dynamicRows = options.splitKvDynamicRows;
+    split.target = options.target;
     pm.addPass(createAttnSplitKvPass(split));
   }
   // The tile, chosen while a decode step's rows are static.

@@ -17,6 +17,7 @@
 #include "attnc/Transforms/Passes.h"
 
 #include "attnc/Dialect/Attn/AttnOps.h"
+#include "attnc/Transforms/TileConfig.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/SymbolTable.h"
@@ -45,6 +46,8 @@ struct AttnSplitKvPass final
           << static_cast<int64_t>(maxRows);
       return signalPassFailure();
     }
+    if (failed(verifyTileTarget(module, getArgument(), target)))
+      return signalPassFailure();
     for (auto func : module.getOps<func::FuncOp>())
       // A new argument would break the calls of a called function.
       if (!func.isExternal() && func.getBody().hasOneBlock() &&
@@ -54,14 +57,17 @@ struct AttnSplitKvPass final
 
   /// Whether to split `op`: a decode step, whose query rows per (batch, kv
   /// head), the packed rows after attn-pack-gqa, are static and at most
-  /// maxRows, or dynamic where dynamicRows asks for those too.
+  /// maxRows, or dynamic where dynamicRows (or for auto the target's
+  /// table) asks for those too.
   bool shouldSplit(AttentionOp op) {
     if (op.getKvSplits() || op.isVarlen())
       return false;
     std::optional<int64_t> rows = op.getStaticQueryRows();
-    if (!rows)
-      return dynamicRows;
-    return maxRows < 0 || *rows <= maxRows;
+    if (rows)
+      return maxRows < 0 || *rows <= maxRows;
+    if (dynamicRows == TableChoice::Auto)
+      return getDefaultDynamicRowSplit(op.getHeadDim(), target);
+    return dynamicRows == TableChoice::On;
   }
 
   void split(func::FuncOp func, AttentionOp op) {

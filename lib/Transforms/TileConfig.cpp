@@ -49,6 +49,25 @@ bool mlir::attn::getDefaultWarpSpecialization(int64_t headDim,
   return isHopperTable(target);
 }
 
+llvm::cl::ValuesClass mlir::attn::tableChoiceValues(llvm::StringRef onMeans) {
+  return llvm::cl::values(clEnumValN(TableChoice::Off, "off", "never"),
+                          clEnumValN(TableChoice::Off, "false", "never"),
+                          clEnumValN(TableChoice::On, "on", onMeans),
+                          clEnumValN(TableChoice::On, "true", onMeans),
+                          clEnumValN(TableChoice::Auto, "auto",
+                                     "where the target's table says so"));
+}
+
+bool mlir::attn::getDefaultDynamicRowSplit(int64_t headDim,
+                                           llvm::StringRef target) {
+  // A prefill launch of such a kernel runs one split, where it writes O
+  // itself; the split form then costs D = 64 causal 3-6 % (its three
+  // 128-register consumer warpgroups; two H100 runs agree) and is within
+  // the runs' scatter (0.95-1.03) at D = 128 and 256. Its decode launches
+  // at small batch fill the SMs instead of B x Hkv of them.
+  return isHopperTable(target) && headDim > 64;
+}
+
 bool mlir::attn::getDefaultPingPong(int64_t headDim, llvm::StringRef target) {
   // Timed as the peers are, with the fma softmax and hoisted descriptors,
   // turn-taking costs 3-6 % at D = 256 (a 128 x 80 block's

@@ -13,12 +13,14 @@
 // 128 x 128, two consumer warpgroups plus the producer = 384 threads).
 // The softmax scale is a kernel parameter (attn-generalize-scale), and so is
 // the tiles' scale * log2(e) (the runtime passes the same f32 product), not
-// a compiled-in option.
+// a compiled-in option. Its Nq is dynamic and D > 64, so the runtime
+// chooses its kv split count at launch (attn-split-kv's dynamic-rows=auto).
 // CHECK-LABEL: gpu.module @attn_kernels
 // CHECK:         llvm.func @prefill(
 // CHECK-SAME:      %{{[^:]*}}: i32, %{{[^:]*}}: i32, %[[SCALE:[^:]*]]: f32, %[[SL2:[^:]*]]: f32)
 // CHECK-SAME:      attn.kernel_abi = #attn.kernel_abi<threads = 384,
-// CHECK-SAME:      #attn.kernel_param<"i32", "seq_k">, #attn.kernel_param<"f32", "scale">, #attn.kernel_param<"f32", "scale_log2">]
+// CHECK-SAME:      #attn.grid_dim<["batch", "kv_splits"]>
+// CHECK-SAME:      #attn.kernel_param<"i32", "seq_k">, #attn.kernel_param<"i32", "batch">, #attn.kernel_param<"i32", "kv_splits">, #attn.kernel_param<"f32", "scale">, #attn.kernel_param<"f32", "scale_log2">]
 // CHECK-SAME:      options = {block_m = 128 : i64, block_n = 128 : i64,
 // CHECK-SAME:      intra_warpgroup_overlap = 1 : i64
 // CHECK-NOT:       scale =

@@ -1,6 +1,10 @@
 // RUN: attnc-opt %s -split-input-file --attn-split-kv | FileCheck %s
 // RUN: attnc-opt %s -split-input-file --attn-split-kv="max-rows=-1" | FileCheck %s --check-prefix=ANY
 // RUN: attnc-opt %s -split-input-file --attn-split-kv="dynamic-rows=true" | FileCheck %s --check-prefix=DYN
+// RUN: attnc-opt %s -split-input-file --attn-split-kv="dynamic-rows=off" | FileCheck %s --check-prefix=OFF
+// RUN: attnc-opt %s -split-input-file --attn-split-kv="target=generic" | FileCheck %s --check-prefix=OFF
+// RUN: not attnc-opt %s -split-input-file --attn-split-kv="target=sm_80" 2>&1 | FileCheck %s --check-prefix=BAD-TARGET
+// BAD-TARGET: error: attn-split-kv: target must be one of sm_90a, sm_90a-fa3, generic (the tile tables; every kernel is sm_90a code), got 'sm_80'
 // RUN: not attnc-opt %s -split-input-file --attn-split-kv="max-rows=-5" 2>&1 | FileCheck %s --check-prefix=BAD-ROWS
 // BAD-ROWS: error: attn-split-kv: max-rows must be -1 (any static count) or a row count, got -5
 
@@ -31,22 +35,45 @@ func.func @packed(%q: tensor<?x8x4x128xbf16> {attn.packed_query_heads = 4 : i64}
 
 // -----
 
-// A dynamic Nq (a prefill, or a kernel for any step) is split only with
-// dynamic-rows; 256 static rows only with max-rows=-1; a split count
-// already given is kept.
+// A dynamic Nq (a prefill, or a kernel for any step) is split as
+// dynamic-rows says: auto (the default) above D = 64 on the sm_90a table,
+// never on the generic one; 256 static rows only with max-rows=-1; a split
+// count already given is kept.
 // CHECK-LABEL: func.func @prefill(
-// CHECK-SAME:    %{{[^:]*}}: tensor<?x8x?x128xbf16>) -> tensor
-// CHECK-NOT:     kv_splits
+// CHECK-SAME:    %[[SPLITS:[^:]*]]: index)
+// CHECK:         attn.attention %{{.*}} mask = causal kv_splits(%[[SPLITS]])
 // ANY-LABEL:   func.func @prefill(
-// ANY-NOT:       kv_splits
+// ANY-SAME:      %[[SPLITS:[^:]*]]: index)
 // DYN-LABEL:   func.func @prefill(
 // DYN-SAME:      %[[SPLITS:[^:]*]]: index)
 // DYN:           attn.attention %{{.*}} mask = causal kv_splits(%[[SPLITS]])
+// OFF-LABEL:   func.func @prefill(
+// OFF-SAME:      %{{[^:]*}}: tensor<?x8x?x128xbf16>) -> tensor
+// OFF-NOT:       kv_splits
 func.func @prefill(%q: tensor<?x8x?x128xbf16>, %k: tensor<?x8x?x128xbf16>, %v: tensor<?x8x?x128xbf16>)
     -> tensor<?x8x?x128xbf16> {
   %o = attn.attention %q, %k, %v mask = causal
       : tensor<?x8x?x128xbf16>, tensor<?x8x?x128xbf16>, tensor<?x8x?x128xbf16> -> tensor<?x8x?x128xbf16>
   return %o : tensor<?x8x?x128xbf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @prefill_d64(
+// CHECK-SAME:    %{{[^:]*}}: tensor<?x8x?x64xbf16>) -> tensor
+// CHECK-NOT:     kv_splits
+// ANY-LABEL:   func.func @prefill_d64(
+// ANY-NOT:       kv_splits
+// DYN-LABEL:   func.func @prefill_d64(
+// DYN-SAME:      %[[SPLITS:[^:]*]]: index)
+// DYN:           attn.attention %{{.*}} mask = causal kv_splits(%[[SPLITS]])
+// OFF-LABEL:   func.func @prefill_d64(
+// OFF-NOT:       kv_splits
+func.func @prefill_d64(%q: tensor<?x8x?x64xbf16>, %k: tensor<?x8x?x64xbf16>, %v: tensor<?x8x?x64xbf16>)
+    -> tensor<?x8x?x64xbf16> {
+  %o = attn.attention %q, %k, %v mask = causal
+      : tensor<?x8x?x64xbf16>, tensor<?x8x?x64xbf16>, tensor<?x8x?x64xbf16> -> tensor<?x8x?x64xbf16>
+  return %o : tensor<?x8x?x64xbf16>
 }
 
 // -----
@@ -57,6 +84,8 @@ func.func @prefill(%q: tensor<?x8x?x128xbf16>, %k: tensor<?x8x?x128xbf16>, %v: t
 // DYN-LABEL:   func.func @chunk(
 // DYN-SAME:      %{{[^:]*}}: tensor<1x8x?x64xbf16>) -> tensor
 // DYN-NOT:       kv_splits
+// OFF-LABEL:   func.func @chunk(
+// OFF-NOT:       kv_splits
 // ANY-LABEL:   func.func @chunk(
 // ANY-SAME:      %[[SPLITS:[^:]*]]: index)
 // ANY:           kv_splits(%[[SPLITS]])
@@ -72,6 +101,7 @@ func.func @chunk(%q: tensor<1x8x256x64xbf16>, %k: tensor<1x8x?x64xbf16>, %v: ten
 // CHECK-LABEL: func.func @given(
 // CHECK-SAME:    %[[N:[^:]*]]: index) -> tensor
 // CHECK:         kv_splits(%[[N]])
+// OFF-LABEL:   func.func @given(
 // DYN-LABEL:   func.func @given(
 // DYN-SAME:      %[[N:[^:]*]]: index) -> tensor
 // DYN:           kv_splits(%[[N]])

@@ -83,13 +83,14 @@ struct AttnPipelineOptions : public PassPipelineOptions<AttnPipelineOptions> {
                      "head, after pack-gqa) get a kv split count the runtime "
                      "chooses at each launch (attn-split-kv)"),
       llvm::cl::init(true)};
-  PassOptions::Option<bool> splitKvDynamicRows{
+  PassOptions::Option<TableChoice> splitKvDynamicRows{
       *this, "split-kv-dynamic-rows",
       llvm::cl::desc("GPU: with split-kv, attentions whose query rows are "
                      "dynamic get a launch-time kv split count too (fast "
-                     "small-batch decode from a kernel for every Nq; its "
-                     "prefill launches cost up to 6 %)"),
-      llvm::cl::init(false)};
+                     "small-batch decode from a kernel for every Nq; auto: "
+                     "above D = 64, where its prefill launches lose nothing)"),
+      llvm::cl::init(TableChoice::Auto),
+      tableChoiceValues("every such attention")};
   PassOptions::Option<WarpSpecializeMode> warpSpecialize{
       *this, "warp-specialize",
       llvm::cl::desc("GPU: attn-warp-specialize (a producer warpgroup issues "
@@ -108,13 +109,7 @@ struct AttnPipelineOptions : public PassPipelineOptions<AttnPipelineOptions> {
   PassOptions::Option<TableChoice> overlap{
       *this, "intra-warpgroup-overlap",
       llvm::cl::desc("GPU: softmax of block j overlaps P V of block j-1"),
-      llvm::cl::init(TableChoice::Auto),
-      llvm::cl::values(clEnumValN(TableChoice::Off, "off", "never"),
-                       clEnumValN(TableChoice::Off, "false", "never"),
-                       clEnumValN(TableChoice::On, "on", "every tile"),
-                       clEnumValN(TableChoice::On, "true", "every tile"),
-                       clEnumValN(TableChoice::Auto, "auto",
-                                  "where the target's table says so"))};
+      llvm::cl::init(TableChoice::Auto), tableChoiceValues("every tile")};
   PassOptions::Option<bool> pingPong{
       *this, "ping-pong",
       llvm::cl::desc("GPU: two consumer warpgroups take turns issuing GEMMs"),

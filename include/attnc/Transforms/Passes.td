@@ -161,13 +161,15 @@ def AttnSplitKvPass : Pass<"attn-split-kv", "ModuleOp"> {
     `convert-attn-to-nvvm` makes it the kernel's `kv_splits` parameter,
     which the runtime sets at each launch from the lengths
     (docs/Runtime.md's split heuristic: 1 split when the grid already fills
-    the SMs). With `dynamic-rows`, an attention whose query rows are
-    dynamic (a kernel for every Nq, prefill and decode alike) is split too:
-    its decode launches at small batches then fill the SMs, but its
-    prefill launches, which run one split, pay for the split form (up to
-    6 % at D = 64, causal: bench/HISTORY.md run 135), so it is off by
-    default. The GPU pipeline runs it after `attn-pack-gqa` and before
-    `attn-generalize-lengths`, which makes the rows dynamic.
+    the SMs). An attention whose query rows are dynamic (a kernel for
+    every Nq, prefill and decode alike) is split as `dynamic-rows` says:
+    its decode launches at small batches then fill the SMs, while its
+    prefill launches run one split and pay for the split form where it
+    costs (3-6 % at D = 64, causal: bench/HISTORY.md runs 135 and 137), so
+    `auto` splits it where the target's table says
+    (`getDefaultDynamicRowSplit`: above D = 64 on sm_90a). The GPU pipeline
+    runs it after `attn-pack-gqa` and before `attn-generalize-lengths`,
+    which makes the rows dynamic.
 
     ```mlir
     // before
@@ -183,8 +185,13 @@ def AttnSplitKvPass : Pass<"attn-split-kv", "ModuleOp"> {
            "Split an attention whose static query rows are at most this "
            "many (-1: any static count; a dynamic count only with "
            "dynamic-rows)">,
-    Option<"dynamicRows", "dynamic-rows", "bool", /*default=*/"false",
-           "Also split attentions whose query rows are dynamic">,
+    Option<"dynamicRows", "dynamic-rows", "::mlir::attn::TableChoice",
+           /*default=*/"::mlir::attn::TableChoice::Auto",
+           "Also split attentions whose query rows are dynamic: on, off, or "
+           "auto (the target's table: above D = 64 on sm_90a)",
+           [{::mlir::attn::tableChoiceValues("every such attention")}]>,
+    Option<"target", "target", "std::string", /*default=*/"\"sm_90a\"",
+           "Target whose tile table decides dynamic-rows=auto">,
   ];
   let statistics = [
     Statistic<"numSplit", "num-split", "Number of attentions given kv splits">,
@@ -640,13 +647,7 @@ def AttnWarpSpecializePass
            "Run the softmax of block j while the P V GEMM of block j-1 is in "
            "flight: on, off, or auto (the target's table; off without a "
            "target)",
-           [{::llvm::cl::values(
-             clEnumValN(::mlir::attn::TableChoice::Off, "off", "never"),
-             clEnumValN(::mlir::attn::TableChoice::Off, "false", "never"),
-             clEnumValN(::mlir::attn::TableChoice::On, "on", "every tile"),
-             clEnumValN(::mlir::attn::TableChoice::On, "true", "every tile"),
-             clEnumValN(::mlir::attn::TableChoice::Auto, "auto",
-                        "where the target's table says so"))}]>,
+           [{::mlir::attn::tableChoiceValues("every tile")}]>,
     Option<"softwareExp2Period", "software-exp2-period", "int64_t",
            /*default=*/"0",
            "Of every N element pairs of a consumer thread's scores, one "

@@ -12,6 +12,7 @@
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/LogicalResult.h"
 
 #include <cstdint>
@@ -51,6 +52,18 @@ int64_t getDefaultSoftwareExp2Period(int64_t headDim, bool fixedMaxSoftcap,
 
 /// An on/off setting that can also be left to the target's table.
 enum class TableChoice { Off, On, Auto };
+
+/// The command-line values of a TableChoice option (off/false, on/true,
+/// auto), for the passes' and the pipelines' declarations alike; `onMeans`
+/// says what `on` applies to ("every tile").
+llvm::cl::ValuesClass tableChoiceValues(llvm::StringRef onMeans);
+
+/// Whether an attention whose query rows are dynamic (one kernel for
+/// prefill and decode) takes a kv split count at launch (attn-split-kv's
+/// `dynamic-rows=auto`), for `headDim` on `target` (measured: the split
+/// form's cost at one split, bench/HISTORY.md runs 135 and 137).
+bool getDefaultDynamicRowSplit(int64_t headDim,
+                               llvm::StringRef target = "sm_90a");
 
 /// How the consumer warpgroups of a warp-specialized kernel run their kv
 /// loop: K/V ring stages and whether the softmax of block j overlaps the
