@@ -43,7 +43,7 @@ def time_launches(lib, gen):
     stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
     launch = rt.lib.attnc_attention_launch
     for label, path, B, Nq, Nk, hq, hkv in (
-            ("unsplit d128_full, 1x128", "artifacts/kernels/d128_full", 1, 128, 128, 16, 16),
+            ("unsplit d64_full, 1x128", "artifacts/kernels/d64_full", 1, 128, 128, 32, 32),
             ("split decode step, 1x4096", "artifacts/decode-step/decode_d128_gqa", 1, 1, 4096, 32, 8)):
         kernel = rt.load(path)
         q, k, v, o, lse = make_inputs(kernel, B, Nq, Nk, hq, hkv, gen)

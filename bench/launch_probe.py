@@ -1,7 +1,7 @@
 """Host cost of the pieces of a split-KV launch (bench/HISTORY.md run 57).
 
-On the device, after bench/prepare-gpu.sh (with bench/decode.mlir's unsplit
-kernels moved to artifacts/old/decode): python3 bench/launch_probe.py
+On the device, after bench/prepare-gpu.sh (with bench/decode.mlir compiled
+with --split-kv-dynamic-rows=off into artifacts/old/decode): python3 bench/launch_probe.py
 """
 import ctypes
 import sys

@@ -126,6 +126,9 @@ decode_variant() {
   "$BUILD_DIR/bin/attnc-compile" bench/decode.mlir "$@" -o "artifacts/decode${label:+-$label}" > /dev/null
 }
 decode_variant ""
+# The default splits the kernels of any Nq above D = 64 at launch
+# (split-kv-dynamic-rows=auto); `whole` leaves them unsplit.
+decode_variant whole --split-kv-dynamic-rows=off
 # Without GQA packing (--pack-gqa: the query heads of a kv group as rows of
 # one tile), and with 64-row tiles (one consumer warpgroup: a packed decode
 # tile holds g * Nq rows, 4 at GQA 32:8).

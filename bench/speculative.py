@@ -7,7 +7,7 @@ with the queries as the cache's last Sq tokens (bottom-right alignment).
 attnc.attention gives Sq up to 32 (at GQA 4:1: max_query_tokens) a kernel
 compiled for that many tokens (KernelSpec.query_tokens: query heads packed
 per kv head into at most 128 rows, keys split at launch); the same call with the decode-step kernels refused runs on
-the class's general kernel (any Sq: neither packed nor split). Both in one
+the class's general kernel (any Sq: not packed; at D = 128 split at launch, one split where the grid fills). Both in one
 process on the same tensors, timed with peers.bench_ms (do_bench median, L2
 flushed), as bench/decode.py times; TB/s = bytes of Q, K, V and O, each once,
 / median time. Each output is first checked against float64 attention.

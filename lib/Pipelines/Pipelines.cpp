@@ -135,8 +135,7 @@ std::string mlir::attn::getOptionConflict(const AttnPipelineOptions &options) {
             "online softmax: stop after fused or split (attn-tiling-pipeline "
             "prints the earlier stages)")
         .str();
-  if (options.splitKvDynamicRows == TableChoice::On &&
-      named(options.splitKvDynamicRows) && !options.splitKv)
+  if (options.splitKvDynamicRows == TableChoice::On && !options.splitKv)
     return "split-kv-dynamic-rows=on needs split-kv, which split-kv=false "
            "turns "
            "off; drop one";

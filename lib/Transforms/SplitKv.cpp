@@ -10,7 +10,9 @@
 // keys across CTAs. Whether that pays depends on the launch (B and the cache
 // length change every step), so the split count is a function argument, the
 // kernel's kv_splits parameter, which the runtime's split heuristic sets at
-// each launch (1 when the grid already fills the SMs).
+// each launch (1 when the grid already fills the SMs). An attention of
+// dynamic rows (one kernel for prefill and decode) is split as the
+// dynamic-rows option, or for auto the target's table, says.
 //
 //===----------------------------------------------------------------------===//
 

@@ -22,13 +22,14 @@ from attnc.spec import UNBOUNDED
 
 
 class FakeKernel:
-    # A split-KV kernel's (a decode step's, a paged cache's) launches get a
+    # A split-KV kernel's (a decode step's, a paged cache's, one of dynamic
+    # rows above D = 64: attn-split-kv's dynamic-rows=auto) launches get a
     # workspace of this many bytes from PyTorch's allocator.
     SPLIT_WORKSPACE_BYTES = 4096
 
     def __init__(self, spec):
         self.spec, self.launches, self.events = spec, [], []
-        self.split_kv = spec.decode_step or spec.page_size is not None
+        self.split_kv = not spec.varlen and (spec.decode_step or spec.page_size is not None or spec.head_dim > 64)
 
     def workspace_size(self, args):  # attnc_attention_workspace_size
         self.events.append(("workspace_size", bytes(args)))

@@ -17,7 +17,7 @@
 // chooses its kv split count at launch (attn-split-kv's dynamic-rows=auto).
 // CHECK-LABEL: gpu.module @attn_kernels
 // CHECK:         llvm.func @prefill(
-// CHECK-SAME:      %{{[^:]*}}: i32, %{{[^:]*}}: i32, %[[SCALE:[^:]*]]: f32, %[[SL2:[^:]*]]: f32)
+// CHECK-SAME:      %{{[^:]*}}: i32, %{{[^:]*}}: i32, %{{[^:]*}}: i32, %{{[^:]*}}: i32, %[[SCALE:[^:]*]]: f32, %[[SL2:[^:]*]]: f32)
 // CHECK-SAME:      attn.kernel_abi = #attn.kernel_abi<threads = 384,
 // CHECK-SAME:      #attn.grid_dim<["batch", "kv_splits"]>
 // CHECK-SAME:      #attn.kernel_param<"i32", "seq_k">, #attn.kernel_param<"i32", "batch">, #attn.kernel_param<"i32", "kv_splits">, #attn.kernel_param<"f32", "scale">, #attn.kernel_param<"f32", "scale_log2">]

@@ -13,6 +13,9 @@
 // CHECK-LABEL: func.func @decode(
 // CHECK-SAME:    %{{[^:]*}}: tensor<?x32x1x128xbf16>, %{{[^:]*}}: tensor<?x8x?x128xbf16>, %{{[^:]*}}: tensor<?x8x?x128xbf16>, %[[SPLITS:[^:]*]]: index)
 // CHECK:         attn.attention %{{.*}} mask = causal_bottom_right kv_splits(%[[SPLITS]])
+// OFF-LABEL:   func.func @decode(
+// OFF-SAME:      %[[SPLITS:[^:]*]]: index)
+// OFF:           kv_splits(%[[SPLITS]])
 func.func @decode(%q: tensor<?x32x1x128xbf16>, %k: tensor<?x8x?x128xbf16>, %v: tensor<?x8x?x128xbf16>)
     -> tensor<?x32x1x128xbf16> {
   %o = attn.attention %q, %k, %v mask = causal_bottom_right
@@ -26,6 +29,9 @@ func.func @decode(%q: tensor<?x32x1x128xbf16>, %k: tensor<?x8x?x128xbf16>, %v: t
 // CHECK-LABEL: func.func @packed(
 // CHECK-SAME:    %[[SPLITS:[^:]*]]: index)
 // CHECK:         kv_splits(%[[SPLITS]])
+// OFF-LABEL:   func.func @packed(
+// OFF-SAME:      %[[SPLITS:[^:]*]]: index)
+// OFF:           kv_splits(%[[SPLITS]])
 func.func @packed(%q: tensor<?x8x4x128xbf16> {attn.packed_query_heads = 4 : i64},
                   %k: tensor<?x8x?x128xbf16>, %v: tensor<?x8x?x128xbf16>) -> tensor<?x8x4x128xbf16> {
   %o = attn.attention %q, %k, %v packed_query_heads = 4
@@ -102,6 +108,8 @@ func.func @chunk(%q: tensor<1x8x256x64xbf16>, %k: tensor<1x8x?x64xbf16>, %v: ten
 // CHECK-SAME:    %[[N:[^:]*]]: index) -> tensor
 // CHECK:         kv_splits(%[[N]])
 // OFF-LABEL:   func.func @given(
+// OFF-SAME:      %[[N:[^:]*]]: index) -> tensor
+// OFF:           kv_splits(%[[N]])
 // DYN-LABEL:   func.func @given(
 // DYN-SAME:      %[[N:[^:]*]]: index) -> tensor
 // DYN:           kv_splits(%[[N]])

@@ -80,8 +80,9 @@ struct AttnPipelineOptions : public PassPipelineOptions<AttnPipelineOptions> {
   PassOptions::Option<bool> splitKv{
       *this, "split-kv",
       llvm::cl::desc("GPU: decode steps (static query rows <= 128 per kv "
-                     "head, after pack-gqa) get a kv split count the runtime "
-                     "chooses at each launch (attn-split-kv)"),
+                     "head, after pack-gqa), and as split-kv-dynamic-rows "
+                     "says attentions of dynamic rows, get a kv split count "
+                     "the runtime chooses at each launch (attn-split-kv)"),
       llvm::cl::init(true)};
   PassOptions::Option<TableChoice> splitKvDynamicRows{
       *this, "split-kv-dynamic-rows",
@@ -179,7 +180,8 @@ void buildAttnToLoopsPipeline(OpPassManager &pm);
 /// dialect, ready for the ExecutionEngine (the CPU reference backend).
 void buildAttnToCPUPipeline(OpPassManager &pm);
 
-/// attn-pack-gqa (per `packGqa`), attn-split-kv (per `splitKv`),
+/// attn-pack-gqa (per `packGqa`), attn-split-kv (per `splitKv`,
+/// `splitKvDynamicRows` and `target`),
 /// attn-configure-tiles, attn-generalize-lengths,
 /// attn-generalize-scale, the tiling pipeline, attn-order-tiles (per
 /// `tileOrder`), attn-defer-softcap-cap, attn-softcap-fixed-max (per

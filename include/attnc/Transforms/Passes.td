@@ -148,7 +148,8 @@ def AttnPackGqaPass : Pass<"attn-pack-gqa", "ModuleOp"> {
 }
 
 def AttnSplitKvPass : Pass<"attn-split-kv", "ModuleOp"> {
-  let summary = "Give decode steps a kv split count chosen at launch";
+  let summary = "Give decode steps (and, per dynamic-rows, attentions of "
+                "dynamic rows) a kv split count chosen at launch";
   let description = [{
     Flash-decoding for the graphs that need it. A decode step has few query
     rows per (batch, kv head), so its kernel has B x Hkv tiles (after
@@ -183,8 +184,8 @@ def AttnSplitKvPass : Pass<"attn-split-kv", "ModuleOp"> {
   let options = [
     Option<"maxRows", "max-rows", "int64_t", /*default=*/"128",
            "Split an attention whose static query rows are at most this "
-           "many (-1: any static count; a dynamic count only with "
-           "dynamic-rows)">,
+           "many (-1: any static count; a dynamic count as dynamic-rows "
+           "says)">,
     Option<"dynamicRows", "dynamic-rows", "::mlir::attn::TableChoice",
            /*default=*/"::mlir::attn::TableChoice::Auto",
            "Also split attentions whose query rows are dynamic: on, off, or "
