@@ -137,8 +137,7 @@ std::string mlir::attn::getOptionConflict(const AttnPipelineOptions &options) {
         .str();
   if (options.splitKvDynamicRows == TableChoice::On && !options.splitKv)
     return "split-kv-dynamic-rows=on needs split-kv, which split-kv=false "
-           "turns "
-           "off; drop one";
+           "turns off; drop one";
   // What needs the producer warpgroup, where no tile gets one: warp
   // specialization off, or left to a table that never specializes. (A
   // target without a table is the passes' diagnostic.)

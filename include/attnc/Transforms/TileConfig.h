@@ -61,7 +61,7 @@ llvm::cl::ValuesClass tableChoiceValues(llvm::StringRef onMeans);
 /// Whether an attention whose query rows are dynamic (one kernel for
 /// prefill and decode) takes a kv split count at launch (attn-split-kv's
 /// `dynamic-rows=auto`), for `headDim` on `target` (measured: the split
-/// form's cost at one split, bench/HISTORY.md runs 135 and 137).
+/// form's cost at one split, bench/HISTORY.md runs 135, 137 and 141).
 bool getDefaultDynamicRowSplit(int64_t headDim,
                                llvm::StringRef target = "sm_90a");
 
