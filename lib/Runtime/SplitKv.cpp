@@ -17,8 +17,9 @@ using namespace attnc::rt;
 int64_t attnc::rt::chooseKvSplits(int64_t tiles, int64_t kvBlocks,
                                   int64_t numSms) {
   // A grid that (nearly) fills the machine gains nothing from splitting but
-  // pays for the combine; one kv block has nothing to split.
-  if (numSms < 1 || tiles >= 0.8 * double(numSms) || kvBlocks < 2)
+  // pays for the combine, and so do a few kv blocks.
+  if (numSms < 1 || tiles >= 0.8 * double(numSms) ||
+      kvBlocks <= kMaxUnsplitKvBlocks)
     return 1;
   auto balanced = int64_t(splitBalance(tiles) * std::sqrt(double(kvBlocks)));
   int64_t maxSplits = std::min({numSms, kvBlocks, kMaxKvSplits, balanced});

@@ -47,9 +47,19 @@ inline constexpr float splitBalance(int64_t tiles) {
 /// 14 splits).
 inline constexpr float kSplitEfficiencyShare = 0.95f;
 
+/// The most kv blocks a launch runs unsplit whatever its grid
+/// (FlashAttention's num_splits_heuristic: "we never split for hdim = 128
+/// and seqlen_k = 512"): splitting so few blocks saves less than the
+/// combine's launch and the workspace cost. The PyTorch binding's call at
+/// B = 1, Hq 8, Hkv 2, Nq = Nk = 128 (two 64-key blocks, split in two)
+/// paid 22 us of host time per call over a direct launch, where it paid 12
+/// before its kernel could split (bench/HISTORY.md, runs 132 and 143).
+inline constexpr int64_t kMaxUnsplitKvBlocks = 4;
+
 /// The split count for an attention kernel of `tiles` blocks (its grid with
 /// one split) over `kvBlocks` kv blocks on `numSms` SMs: 1 when the grid
-/// already fills 80% of the SMs or there is one kv block; otherwise the
+/// already fills 80% of the SMs or there are at most kMaxUnsplitKvBlocks kv
+/// blocks; otherwise the
 /// smallest count whose wave efficiency reaches kSplitEfficiencyShare of the
 /// best, among counts up to min(numSms, kvBlocks, kMaxKvSplits,
 /// splitBalance(tiles) * sqrt(kvBlocks)) that change the blocks per split
