@@ -1279,9 +1279,8 @@ attnc_status LaunchBuilder::setKvSplits() {
     int64_t value = gridValue(g, overflow);
     tiles = overflow || tiles > INT64_MAX / value ? INT64_MAX : tiles * value;
   }
-  int64_t kvBlocks =
-      (symbol(Symbol::SeqK) + m.splitKv->kvBlock - 1) / m.splitKv->kvBlock;
-  splits = chooseKvSplits(tiles, kvBlocks, s.numSms);
+  splits = chooseLaunchKvSplits(tiles, symbol(Symbol::SeqK), m.splitKv->kvBlock,
+                                s.numSms);
   return ATTNC_OK;
 }
 

@@ -17,9 +17,8 @@ using namespace attnc::rt;
 int64_t attnc::rt::chooseKvSplits(int64_t tiles, int64_t kvBlocks,
                                   int64_t numSms) {
   // A grid that (nearly) fills the machine gains nothing from splitting but
-  // pays for the combine, and so do a few kv blocks.
-  if (numSms < 1 || tiles >= 0.8 * double(numSms) ||
-      kvBlocks <= kMaxUnsplitKvBlocks)
+  // pays for the combine; one kv block has nothing to split.
+  if (numSms < 1 || tiles >= 0.8 * double(numSms) || kvBlocks < 2)
     return 1;
   auto balanced = int64_t(splitBalance(tiles) * std::sqrt(double(kvBlocks)));
   int64_t maxSplits = std::min({numSms, kvBlocks, kMaxKvSplits, balanced});
@@ -44,6 +43,13 @@ int64_t attnc::rt::chooseKvSplits(int64_t tiles, int64_t kvBlocks,
     if (eligible(s) && efficiency(s) >= kSplitEfficiencyShare * best)
       return s;
   return 1;
+}
+
+int64_t attnc::rt::chooseLaunchKvSplits(int64_t tiles, int64_t seqK,
+                                        int64_t kvBlock, int64_t numSms) {
+  if (seqK <= kMaxUnsplitKeys)
+    return 1;
+  return chooseKvSplits(tiles, (seqK + kvBlock - 1) / kvBlock, numSms);
 }
 
 bool attnc::rt::kvSplitsOverride(int64_t &out, std::string &error) {

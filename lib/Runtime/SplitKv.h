@@ -47,24 +47,28 @@ inline constexpr float splitBalance(int64_t tiles) {
 /// 14 splits).
 inline constexpr float kSplitEfficiencyShare = 0.95f;
 
-/// The most kv blocks a launch runs unsplit whatever its grid
-/// (FlashAttention's num_splits_heuristic: "we never split for hdim = 128
-/// and seqlen_k = 512"): splitting so few blocks saves less than the
-/// combine's launch and the workspace cost. The PyTorch binding's call at
-/// B = 1, Hq 8, Hkv 2, Nq = Nk = 128 (two 64-key blocks, split in two)
-/// paid 22 us of host time per call over a direct launch, where it paid 12
-/// before its kernel could split (bench/HISTORY.md, runs 132 and 143).
-inline constexpr int64_t kMaxUnsplitKvBlocks = 4;
-
 /// The split count for an attention kernel of `tiles` blocks (its grid with
 /// one split) over `kvBlocks` kv blocks on `numSms` SMs: 1 when the grid
-/// already fills 80% of the SMs or there are at most kMaxUnsplitKvBlocks kv
-/// blocks; otherwise the
+/// already fills 80% of the SMs or there is one kv block; otherwise the
 /// smallest count whose wave efficiency reaches kSplitEfficiencyShare of the
 /// best, among counts up to min(numSms, kvBlocks, kMaxKvSplits,
 /// splitBalance(tiles) * sqrt(kvBlocks)) that change the blocks per split
 /// (after FlashAttention's num_splits_heuristic).
 int64_t chooseKvSplits(int64_t tiles, int64_t kvBlocks, int64_t numSms);
+
+/// The most keys a launch runs unsplit whatever its grid: splitting so few
+/// saves less than the combine costs. Decode steps (B = 1, GQA 32:8, D =
+/// 128) from CUDA graphs on an H100 (bench/HISTORY.md, run 144): at 128
+/// keys the unsplit step was 1.3x the one split over two 64-key blocks; at
+/// 256 they tied (four 64-key blocks or two of 128 keys); at 512 four splits
+/// of 128-key blocks were 1.3x the unsplit kernel. (FlashAttention never
+/// splits four kv blocks or fewer: 512-704 keys at its D = 128 blocks.)
+inline constexpr int64_t kMaxUnsplitKeys = 256;
+
+/// The split count of a launch over `seqK` keys in kv blocks of `kvBlock`
+/// keys: 1 up to kMaxUnsplitKeys keys, else chooseKvSplits's.
+int64_t chooseLaunchKvSplits(int64_t tiles, int64_t seqK, int64_t kvBlock,
+                             int64_t numSms);
 
 /// The environment variable that forces the split count of artifacts that
 /// choose it at launch (tests, tools).
