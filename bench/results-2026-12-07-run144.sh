@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Run 144 (session 40): the split heuristic's new floor (kMaxUnsplitKvBlocks:
+# Run 144 (session 40): the split heuristic's new floor (deec222's kMaxUnsplitKvBlocks:
 # at most 4 kv blocks run unsplit, FlashAttention's rule). (1) Decode steps
 # at short caches from CUDA graphs with the new runtime (artifacts/lib) and
 # the former one (artifacts/old/lib, 0433b1f's; the same kernels): the

@@ -57,12 +57,15 @@ inline constexpr float kSplitEfficiencyShare = 0.95f;
 int64_t chooseKvSplits(int64_t tiles, int64_t kvBlocks, int64_t numSms);
 
 /// The most keys a launch runs unsplit whatever its grid: splitting so few
-/// saves less than the combine costs. Decode steps (B = 1, GQA 32:8, D =
-/// 128) from CUDA graphs on an H100 (bench/HISTORY.md, run 144): at 128
-/// keys the unsplit step was 1.3x the one split over two 64-key blocks; at
-/// 256 they tied (four 64-key blocks or two of 128 keys); at 512 four splits
-/// of 128-key blocks were 1.3x the unsplit kernel. (FlashAttention never
-/// splits four kv blocks or fewer: 512-704 keys at its D = 128 blocks.)
+/// saves less than the combine costs. Measured on decode steps (B = 1, GQA
+/// 32:8, D = 128, an 8-tile grid) from CUDA graphs on an H100
+/// (bench/HISTORY.md, run 144): at 128 keys the unsplit step was 1.3x the
+/// one split over two 64-key blocks; at 256 they tied without a mask (four
+/// 64-key blocks or two of 128 keys) and with a causal mask the unsplit
+/// kernel of 128-key blocks was 1.15x; at 512 four splits of 128-key blocks
+/// were 1.3x the unsplit kernel. MQA, D = 64 and D = 256 were not measured this
+/// short. (FlashAttention never splits four kv blocks or fewer: 512-704 keys at
+/// its D = 128 blocks.)
 inline constexpr int64_t kMaxUnsplitKeys = 256;
 
 /// The split count of a launch over `seqK` keys in kv blocks of `kvBlock`

@@ -162,7 +162,7 @@ def AttnSplitKvPass : Pass<"attn-split-kv", "ModuleOp"> {
     `convert-attn-to-nvvm` makes it the kernel's `kv_splits` parameter,
     which the runtime sets at each launch from the lengths
     (docs/Runtime.md's split heuristic: 1 split when the grid already fills
-    the SMs). An attention whose query rows are dynamic (a kernel for
+    the SMs or the launch has at most 256 keys). An attention whose query rows are dynamic (a kernel for
     every Nq, prefill and decode alike) is split as `dynamic-rows` says:
     its decode launches at small batches then fill the SMs, while its
     prefill launches run one split and pay for the split form where it

@@ -35,10 +35,12 @@
 // offset, or ws (the allocation of the trace's mem_alloc_async, a split-KV
 // workspace) plus a byte offset; "?" when they point into none.
 //
-// Two modes test the split-KV arithmetic of the runtime (lib/Runtime/
+// Three modes test the split-KV arithmetic of the runtime (lib/Runtime/
 // SplitKv.h) without a driver:
 //   attnc-rt-launch-test --kv-splits TILES KV_BLOCKS NUM_SMS
 //     prints the split heuristic's count;
+//   attnc-rt-launch-test --launch-kv-splits TILES SEQ_K KV_BLOCK NUM_SMS
+//     prints a launch's count (the heuristic's, or 1 for few keys);
 //   attnc-rt-launch-test --workspace SPLITS BATCH HEADS SEQ_Q HEAD_DIM_V
 //     prints the workspace's lse_partial offset and size, or "overflow".
 //
@@ -177,6 +179,13 @@ int splitArithmetic(int argc, char **argv) {
     std::printf("tiles %lld kv_blocks %lld num_sms %lld -> kv_splits %lld\n",
                 (long long)n[0], (long long)n[1], (long long)n[2],
                 (long long)attnc::rt::chooseKvSplits(n[0], n[1], n[2]));
+    return 0;
+  }
+  if (mode == "--launch-kv-splits" && n.size() == 4) {
+    std::printf(
+        "tiles %lld seq_k %lld kv_block %lld num_sms %lld -> kv_splits %lld\n",
+        (long long)n[0], (long long)n[1], (long long)n[2], (long long)n[3],
+        (long long)attnc::rt::chooseLaunchKvSplits(n[0], n[1], n[2], n[3]));
     return 0;
   }
   if (mode == "--workspace" && n.size() == 5) {
