@@ -162,10 +162,11 @@ def AttnSplitKvPass : Pass<"attn-split-kv", "ModuleOp"> {
     `convert-attn-to-nvvm` makes it the kernel's `kv_splits` parameter,
     which the runtime sets at each launch from the lengths
     (docs/Runtime.md's split heuristic: 1 split when the grid already fills
-    the SMs or the launch has at most 256 keys). An attention whose query rows are dynamic (a kernel for
-    every Nq, prefill and decode alike) is split as `dynamic-rows` says:
-    its decode launches at small batches then fill the SMs, while its
-    prefill launches run one split and pay for the split form where it
+    the SMs or the launch has at most 256 keys). An attention whose query
+    rows are dynamic (a kernel for every Nq, prefill and decode alike) is
+    split as `dynamic-rows` says: its decode launches at small batches then
+    fill the SMs, while its prefill launches run one split and pay for the
+    split form where it
     costs (3-6 % at D = 64, causal: bench/HISTORY.md runs 135 and 137), so
     `auto` splits it where the target's table says
     (`getDefaultDynamicRowSplit`: above D = 64 on sm_90a). The GPU pipeline
