@@ -63,7 +63,9 @@ bool mlir::attn::getDefaultDynamicRowSplit(int64_t headDim,
   // A prefill launch of such a kernel runs one split, where it writes O
   // itself; the split form then costs D = 64 causal 3-6 % (its three
   // 128-register consumer warpgroups; two H100 runs agree) and D = 128 and
-  // 256, the head dims measured above 64, 0-1.4 % (runs 135, 137, 141).
+  // 256, the head dims measured above 64, 0-1.4 % (runs 135, 137, 141;
+  // run 143 had one shape, D = 128 4k, at 3.6 %, within that run's scatter
+  // of one shape's own timings).
   // Its decode launches at small batch fill the SMs instead of B x Hkv of
   // them: 2.59 TB/s instead of 0.39 at B = 1, 32k (run 139).
   return isHopperTable(target) && headDim > 64;
