@@ -49,9 +49,6 @@ struct IndexMath {
   Value andI(Value x, Value y) {
     return b.createOrFold<arith::AndIOp>(loc, x, y);
   }
-  Value rem(Value x, Value y) {
-    return b.createOrFold<arith::RemUIOp>(loc, x, y);
-  }
   Value div(Value x, Value y) {
     return b.createOrFold<arith::DivUIOp>(loc, x, y);
   }
@@ -80,9 +77,9 @@ Value mlir::attn::buildKeyVisible(OpBuilder &b, Location loc, Value row,
   Value visible = m.cmp(P::slt, col, seqK);
   if (!mask.hidesKeys())
     return visible;
-  // A packed row is its head's query position row mod seq_q.
-  if (mask.packedRows)
-    row = m.rem(row, seqQ);
+  // Packed rows are token-major: g adjacent rows share a query position.
+  if (mask.packedQueryHeads > 1)
+    row = m.div(row, m.c(mask.packedQueryHeads));
   Value diag = diagonal(m, row, seqQ, seqK, mask);
   visible = m.andI(visible, m.cmp(P::sle, col, m.add(diag, upperOffset(mask))));
   if (mask.window)
@@ -108,16 +105,16 @@ KvBlockRange mlir::attn::buildKvBlockRange(OpBuilder &b, Location loc,
     return range;
   }
 
-  Value rowLast = m.add(m.min(m.add(rowBegin, blockM), seqQ), -1);
-  // Packed rows (packed query heads of seqQ tokens each) are positions row
-  // mod seqQ: a run from rowBegin's, unless the block crosses into the next
-  // head, whose rows start again at 0 (then every position, conservatively).
-  if (mask.packedRows) {
-    Value last = m.add(rowBegin, blockM - 1);
-    Value crosses = m.cmp(arith::CmpIPredicate::ne, m.div(rowBegin, seqQ),
-                          m.div(last, seqQ));
-    rowBegin = m.select(crosses, zero, m.rem(rowBegin, seqQ));
-    rowLast = m.select(crosses, m.add(seqQ, -1), m.rem(last, seqQ));
+  Value rowLast;
+  if (int64_t group = mask.packedQueryHeads; group > 1) {
+    // Token-major packed rows: the block's rows are the positions from
+    // rowBegin / g to (rowBegin + blockM - 1) / g, one run (seqQ counts
+    // positions).
+    Value lastRow = m.add(rowBegin, blockM - 1);
+    rowBegin = m.div(rowBegin, m.c(group));
+    rowLast = m.min(m.div(lastRow, m.c(group)), m.add(seqQ, -1));
+  } else {
+    rowLast = m.add(m.min(m.add(rowBegin, blockM), seqQ), -1);
   }
   Value diagFirst = diagonal(m, rowBegin, seqQ, seqK, mask);
   Value diagLast = diagonal(m, rowLast, seqQ, seqK, mask);

@@ -100,9 +100,12 @@ Value buildMaskedScores(OpBuilder &b, Location loc, const TileContext &ctx,
   DenseI64ArrayAttr window;
   if (ctx.mask.window)
     window = b.getDenseI64ArrayAttr(*ctx.mask.window);
+  IntegerAttr packedQueryHeads;
+  if (ctx.mask.packedQueryHeads > 1)
+    packedQueryHeads = b.getI64IntegerAttr(ctx.mask.packedQueryHeads);
   return MaskOp::create(b, loc, scores.getType(), scores, ctx.rowBegin,
                         colBegin, ctx.maskSeqQ, ctx.seqK, ctx.mask.kind, window,
-                        ctx.mask.packedRows);
+                        packedQueryHeads);
 }
 
 Value buildFilled(OpBuilder &b, Location loc, RankedTensorType type,

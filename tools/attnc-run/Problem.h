@@ -57,8 +57,8 @@ struct Problem {
   };
   std::optional<Varlen> varlen;
   /// Packed query heads (attn.attention packed_query_heads): each head's
-  /// seqQ rows are this many query heads' seqQ / packedQueryHeads tokens;
-  /// masks see row i at query position i mod that.
+  /// seqQ rows are this many query heads' seqQ / packedQueryHeads tokens,
+  /// token-major: masks see row i at query position i / packedQueryHeads.
   int64_t packedQueryHeads = 1;
   /// The kv split count (attn.attention kv_splits): compiled in, or the
   /// value of a kv_splits argument on the CPU (on the GPU the runtime

@@ -16,9 +16,9 @@ bool attnc::run::keyVisible(const Problem &p, int64_t b, int64_t i, int64_t j) {
   int64_t seqK = p.seqKOf(b), seqQ = p.seqQOf(b);
   if (j < 0 || j >= seqK)
     return false;
-  // A packed row is its head's token i mod (seqQ / packed heads).
+  // Packed rows are token-major: row i is token i / (packed heads).
   seqQ /= p.packedQueryHeads;
-  i %= seqQ;
+  i /= p.packedQueryHeads;
   int64_t diagonal = p.mask == Mask::CausalBottomRight ? i + seqK - seqQ : i;
   if (p.mask != Mask::None && j > diagonal)
     return false;

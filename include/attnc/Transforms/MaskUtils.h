@@ -20,14 +20,15 @@
 namespace mlir::attn {
 
 /// Returns an i1 that is true iff key `col` is visible to query `row`
-/// (`col < seqK` included; with packed rows, to query position row mod
-/// seqQ). All values are `index`.
+/// (`col < seqK` included; with packed query heads g, to query position
+/// row / g). All values are `index`.
 Value buildKeyVisible(OpBuilder &b, Location loc, Value row, Value col,
                       Value seqQ, Value seqK, const MaskSpec &mask);
 
 /// Key-block ranges of one query block covering rows
-/// [rowBegin, min(rowBegin + blockM, seqQ)) (with packed rows, the query
-/// positions of rows [rowBegin, rowBegin + blockM), each row mod seqQ):
+/// [rowBegin, min(rowBegin + blockM, seqQ)) (with packed query heads g, the
+/// query positions rowBegin / g to (rowBegin + blockM - 1) / g, at most
+/// seqQ - 1: seqQ counts positions):
 ///  - [begin, end): blocks holding at least one key visible to some row;
 ///    blocks outside it are never visited.
 ///  - [fullBegin, fullEnd): blocks whose every key is in bounds and visible to

@@ -61,15 +61,15 @@ Value KernelEmitter::lowerMask(MaskOp mask, Value scores, ValueRange operands) {
   auto shift = [&](Value v) {
     return arith::SubIOp::create(b, loc, v, colBase).getResult();
   };
-  // Packed query heads: a row is its head's query position row mod seq_q,
+  // Packed query heads (token-major): a row is query position row / g,
   // taken before the shift (which visibility is invariant under, not the
-  // modulo), in 32 bits (the kernel's lengths are 32-bit).
-  Value packedSeqQ = spec.packedRows ? toI32(operands[2]) : Value();
-  spec.packedRows = false;
+  // division), in 32 bits (the kernel's lengths are 32-bit).
+  int64_t group = spec.packedQueryHeads;
+  spec.packedQueryHeads = 1;
   auto position = [&](Value row) -> Value {
-    if (!packedSeqQ)
+    if (group == 1)
       return row;
-    return toIndex(arith::RemUIOp::create(b, loc, toI32(row), packedSeqQ));
+    return toIndex(arith::DivUIOp::create(b, loc, toI32(row), c32(group)));
   };
   Value firstRow = add(operands[0], toIndex(rowInTile));
   Value rows[kRowsPerThread] = {

@@ -1132,7 +1132,7 @@ LogicalResult TiledAttentionVerifier::verifyPacking() {
   // rows: the runtime's view of the caller's Q is the argument's packing,
   // the tile's masks and ranges the attention's (attn.finalize repeats it),
   // each kv head has one packed head, and every mask places a row at its
-  // query position (packed_rows).
+  // query position (its packed_query_heads).
   int64_t tilePacking = tiled.finalize().getPackedQueryHeads().value_or(1);
   if (tilePacking != tiled.packedQueryHeads())
     return fail("the tile's rows are " +
@@ -1150,13 +1150,22 @@ LogicalResult TiledAttentionVerifier::verifyPacking() {
           "Q has attn.packed_query_heads = " + Twine(tiled.packedQueryHeads()) +
           ", but only an attention with as many (packed) query heads as kv "
           "heads computes a packed problem (attn-pack-gqa)");
-    for (const KvLoop &kv : kvLoops)
-      if (MaskOp mask = kv.mask(); mask && !mask.getPackedRows())
-        return mask.emitError("convert-attn-to-nvvm: Q has "
-                              "attn.packed_query_heads = ")
-               << tiled.packedQueryHeads()
-               << ", so this mask must take its rows as packed query heads "
-                  "(packed_rows)";
+  }
+  for (const KvLoop &kv : kvLoops) {
+    MaskOp mask = kv.mask();
+    if (!mask)
+      continue;
+    int64_t maskPacking = mask.getPackedQueryHeads().value_or(1);
+    if (maskPacking != tiled.packedQueryHeads())
+      return mask.emitError("convert-attn-to-nvvm: this mask takes its rows "
+                            "as ")
+             << (maskPacking > 1 ? Twine(maskPacking) + " packed query heads"
+                                 : Twine("one query head's"))
+             << " (packed_query_heads), but Q's rows are "
+             << (tiled.packedQueryHeads() > 1
+                     ? Twine(tiled.packedQueryHeads()) + " packed query heads"
+                     : Twine("one query head's"))
+             << " (attn.packed_query_heads)";
   }
   return success();
 }

@@ -704,27 +704,25 @@ Value mlir::attn::extractIndex(OpBuilder &b, Location loc, Value tensor,
 
 static MaskSpec makeMaskSpec(MaskKind kind,
                              std::optional<ArrayRef<int64_t>> window,
-                             bool packedRows) {
+                             std::optional<uint64_t> packedQueryHeads) {
   MaskSpec spec;
   spec.kind = kind;
   if (window)
     spec.window = SmallVector<int64_t, 2>(*window);
-  spec.packedRows = packedRows;
+  spec.packedQueryHeads = packedQueryHeads.value_or(1);
   return spec;
 }
 
 MaskSpec AttentionOp::getMaskSpec() {
-  return makeMaskSpec(getMask(), getWindow(),
-                      getPackedQueryHeads().has_value());
+  return makeMaskSpec(getMask(), getWindow(), getPackedQueryHeads());
 }
 
 MaskSpec MaskOp::getMaskSpec() {
-  return makeMaskSpec(getKind(), getWindow(), getPackedRows());
+  return makeMaskSpec(getKind(), getWindow(), getPackedQueryHeads());
 }
 
 MaskSpec FinalizeOp::getMaskSpec() {
-  return makeMaskSpec(getMask(), getWindow(),
-                      getPackedQueryHeads().has_value());
+  return makeMaskSpec(getMask(), getWindow(), getPackedQueryHeads());
 }
 
 LogicalResult FinalizeOp::verify() {

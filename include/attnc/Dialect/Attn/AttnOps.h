@@ -28,9 +28,9 @@ namespace mlir::attn {
 struct MaskSpec {
   MaskKind kind = MaskKind::None;
   std::optional<SmallVector<int64_t, 2>> window;
-  /// The rows are packed query heads (attn-pack-gqa): row r is query
-  /// position r mod seq_q.
-  bool packedRows = false;
+  /// The rows pack this many query heads (attn-pack-gqa), token-major:
+  /// row r is query position r / packedQueryHeads. 1: not packed.
+  int64_t packedQueryHeads = 1;
 
   /// True if some in-bounds key can be hidden from some query.
   bool hidesKeys() const { return kind != MaskKind::None || window; }

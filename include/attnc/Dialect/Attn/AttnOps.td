@@ -93,8 +93,10 @@ def Attn_AttentionOp : Attn_Op<"attention", [Pure, AttrSizedOperandSegments]> {
     `packed_query_heads = g` (FlashAttention-3's pack-GQA;
     `attn-pack-gqa` sets it) says that Q's and O's sequence dim holds the
     rows of `g` query heads per head, `Nq` tokens each (the dim is
-    `g * Nq`): row `j * Nq + n` is token `n`, so masks and windows see it at
-    query position `n` with `Nq` queries. Not combined with `varlen`.
+    `g * Nq`), token-major: row `n * g + j` is token `n` of the group's
+    query head `j`, so masks and windows see it at query position `n` with
+    `Nq` queries, and a block of rows is one run of positions. Not combined
+    with `varlen`.
 
     `varlen(%cu_seqlens_q, %cu_seqlens_k)` computes a batch of sequences of
     different lengths packed without padding (FlashAttention's varlen
@@ -413,10 +415,12 @@ def Attn_MaskOp : Attn_Op<"mask", [Pure, AllTypesMatch<["scores", "result"]>]> {
     `col_offset + j`. A score becomes `-inf` when its key is past `seq_k`, or
     when `kind`/`window` hide it (see `attn.attention`; the diagonal depends
     on `seq_q` and `seq_k` for `causal_bottom_right`). Query rows past
-    `seq_q` are left alone: they are never stored. With `packed_rows` the
-    tile's rows are packed query heads (`attn.attention`'s
-    `packed_query_heads`): row `row_offset + i` is query position
-    `(row_offset + i) mod seq_q`, `seq_q` being each head's tokens.
+    `seq_q` are left alone: they are never stored. With
+    `packed_query_heads` = g the tile's rows are packed query heads
+    (`attn.attention`'s `packed_query_heads`, FlashAttention-3's order: the
+    g heads of one token are adjacent rows): row `row_offset + i` is query
+    position `(row_offset + i) floordiv g`, and `seq_q` counts positions
+    (each head's tokens).
 
     ```mlir
     %m = attn.mask %s rows %r cols %c seq_q %nq seq_k %nk kind = causal : tensor<128x64xf32>
@@ -426,15 +430,15 @@ def Attn_MaskOp : Attn_Op<"mask", [Pure, AllTypesMatch<["scores", "result"]>]> {
                    Index:$col_offset, Index:$seq_q, Index:$seq_k,
                    DefaultValuedAttr<Attn_MaskKind, "::mlir::attn::MaskKind::None">:$kind,
                    OptionalAttr<DenseI64ArrayAttr>:$window,
-                   UnitAttr:$packed_rows);
+                   OptionalAttr<ConfinedAttr<I64Attr, [IntMinValue<2>]>>:$packed_query_heads);
   let results = (outs Attn_F32Tile:$result);
   let assemblyFormat = [{
     $scores `rows` $row_offset `cols` $col_offset `seq_q` $seq_q `seq_k` $seq_k
-    (`kind` `=` $kind^)? (`window` `=` $window^)? (`packed_rows` $packed_rows^)?
+    (`kind` `=` $kind^)? (`window` `=` $window^)? (`packed_query_heads` `=` $packed_query_heads^)?
     attr-dict `:` type($scores)
   }];
   let extraClassDeclaration = [{
-    /// Which keys the mask hides (kind, window, packed rows).
+    /// Which keys the mask hides (kind, window, packed query heads).
     MaskSpec getMaskSpec();
   }];
   let hasVerifier = 1;
