@@ -474,18 +474,18 @@ func.func @varlen(%q: tensor<1x8x?x64xbf16>, %k: tensor<1x2x?x64xbf16>,
 
 // -----
 
-// attn.mask with packed rows: row r of the tile is query position
-// (rows + r) mod seq_q.
+// attn.mask with packed query heads (token-major): row r of the tile is
+// query position (rows + r) / 4.
 // CHECK-LABEL: func.func @mask_packed_rows(
 // CHECK-SAME:    %{{[a-z0-9_]+}}: tensor<64x32xf32>, %[[ROW0:[a-z0-9_]+]]: index, %[[COL0:[a-z0-9_]+]]: index, %[[NQ:[a-z0-9_]+]]: index, %[[NK:[a-z0-9_]+]]: index)
 // CHECK:         linalg.generic
 // CHECK:           %[[R:.*]] = linalg.index 0 : index
 // CHECK:           %[[ROW:.*]] = arith.addi %[[ROW0]], %[[R]] : index
-// CHECK:           %[[POS:.*]] = arith.remui %[[ROW]], %[[NQ]] : index
+// CHECK:           %[[POS:.*]] = arith.divui %[[ROW]], %[[C4:.*]] : index
 // CHECK:           arith.subi %[[NK]], %[[NQ]] : index
 func.func @mask_packed_rows(%s: tensor<64x32xf32>, %row: index, %col: index,
                             %nq: index, %nk: index) -> tensor<64x32xf32> {
-  %m = attn.mask %s rows %row cols %col seq_q %nq seq_k %nk kind = causal_bottom_right packed_rows
+  %m = attn.mask %s rows %row cols %col seq_q %nq seq_k %nk kind = causal_bottom_right packed_query_heads = 4
       : tensor<64x32xf32>
   return %m : tensor<64x32xf32>
 }

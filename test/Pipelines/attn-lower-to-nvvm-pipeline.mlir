@@ -55,7 +55,8 @@
 // against. The kernel takes no attn.packed_query_heads argument attribute
 // (its parameters are tensor maps). The masked decode step is packed too
 // (pack-gqa=auto: its graph has g * Nq = 4 static rows): its mask sees a
-// packed row at its query position, the row mod Nq, taken in 32 bits.
+// packed row at its query position, the row / 4 (token-major rows), taken
+// in 32 bits.
 // A BSHD decode step is packed too: its packed rows are a view of the
 // caller's Q for one token, so the kernel records seq_q = 1, which the
 // runtime checks. A causal attention of dynamic Nq (a prefill) is not
@@ -69,20 +70,18 @@
 // PACKED-LABEL: llvm.func @decode_causal(
 // PACKED-SAME:    problem = {dtype = "bf16", gqa = true, has_lse = false, head_dim = 128 : i64, head_dim_v = 128 : i64, layout = "bhsd", mask = "causal_bottom_right", packed_query_heads = 4 : i64}
 // PACKED-SAME:    heads_kv = 8 : i64, heads_q = 32 : i64
-// The mask's row mod Nq: Nq = seq_q / 4 (the packed rows over the group),
-// truncated to 32 bits. Each role computes it once, after its setmaxnreg:
-// the producer for its loop's bounds, the consumers for theirs and the mask.
+// The kv ranges take the tile's positions and Nq as the packed rows over
+// the group (index division by 4), each role after its setmaxnreg: the
+// producer for its loop's bounds, the consumers for theirs; the mask takes
+// each row's position as the row / 4 in 32 bits.
 // PACKED:         %[[G:.*]] = llvm.mlir.constant(4 : index) : i64
+// PACKED:         %[[G32:.*]] = llvm.mlir.constant(4 : i32) : i32
 // PACKED-NOT:     llvm.udiv %{{.*}}, %[[G]] : i64
 // PACKED:         nvvm.setmaxregister decrease
-// PACKED:         llvm.udiv %[[SEQ:[0-9]+]], %[[G]] : i64
-// PACKED-NOT:     llvm.udiv %[[SEQ]], %[[G]] : i64
+// PACKED:         llvm.udiv %{{.*}}, %[[G]] : i64
 // PACKED:         nvvm.setmaxregister increase
-// PACKED:         %[[NQ:.*]] = llvm.udiv %[[SEQ]], %[[G]] : i64
-// PACKED-NOT:     llvm.udiv %[[SEQ]], %[[G]] : i64
-// PACKED:         %[[NQ32:.*]] = llvm.trunc %[[NQ]] : i64 to i32
-// PACKED:         llvm.urem %{{.*}}, %[[NQ32]] : i32
-// PACKED-NOT:     llvm.udiv %[[SEQ]], %[[G]] : i64
+// PACKED:         llvm.udiv %{{.*}}, %[[G]] : i64
+// PACKED:         llvm.udiv %{{.*}}, %[[G32]] : i32
 // A decode step of static Nq is also split at launch (attn-split-kv): grid
 // z is batch x kv_splits, the runtime's choice, and the ABI names the
 // combine kernel, which writes O and the LSE. Its 4 or 32 packed rows take

@@ -452,24 +452,21 @@ func.func @varlen(%q: tensor<1x?x8x64xbf16>, %k: tensor<1x?x2x64xbf16>,
 
 // -----
 
-// Packed query heads (4 per head): the masks see Nq = rows / 4 and take
-// their rows as packed (packed_rows); the kv range is that of the rows'
-// query positions, row mod Nq, unless the block crosses into the next
-// query head.
+// Packed query heads (4 per head, token-major): the masks see Nq = rows / 4
+// and take each row at query position row / 4 (packed_query_heads); the kv
+// range is that of the block's positions, one run from row / 4 to
+// min((row + 63) / 4, Nq - 1).
 // CHECK-LABEL: func.func @packed_causal(
 // CHECK:         %[[ROWS:.*]] = tensor.dim %{{.*}}, %c2
 // CHECK:         scf.forall
 // CHECK:           %[[ROW:.*]] = arith.muli %{{.*}}, %c64
 // CHECK:           %[[NQ:.*]] = arith.divui %[[ROWS]], %c4
 // CHECK:           %[[LAST:.*]] = arith.addi %[[ROW]], %c63
-// CHECK:           %[[LAST_HEAD:.*]] = arith.divui %[[LAST]], %[[NQ]]
-// CHECK:           %[[FIRST_HEAD:.*]] = arith.divui %[[ROW]], %[[NQ]]
-// CHECK:           %[[CROSSES:.*]] = arith.cmpi ne, %[[FIRST_HEAD]], %[[LAST_HEAD]]
-// CHECK:           %[[FIRST_POS:.*]] = arith.remui %[[ROW]], %[[NQ]]
-// CHECK:           arith.select %[[CROSSES]], %{{.*}}, %[[FIRST_POS]]
-// CHECK:           %[[LAST_POS:.*]] = arith.remui %[[LAST]], %[[NQ]]
-// CHECK:           arith.select %[[CROSSES]], %{{.*}}, %[[LAST_POS]]
-// CHECK:           attn.mask %{{.*}} rows %[[ROW]] cols %{{.*}} seq_q %[[NQ]] seq_k %{{.*}} kind = causal_bottom_right packed_rows
+// CHECK:           %[[FIRST_POS:.*]] = arith.divui %[[ROW]], %c4
+// CHECK:           %[[LAST_POS_ALL:.*]] = arith.divui %[[LAST]], %c4
+// CHECK:           %[[LAST_POS:.*]] = arith.minsi %[[LAST_POS_ALL]], %{{.*}}
+// CHECK-NOT:       arith.remui
+// CHECK:           attn.mask %{{.*}} rows %[[ROW]] cols %{{.*}} seq_q %[[NQ]] seq_k %{{.*}} kind = causal_bottom_right packed_query_heads = 4
 func.func @packed_causal(%q: tensor<?x2x?x64xbf16>, %k: tensor<?x2x?x64xbf16>,
                          %v: tensor<?x2x?x64xbf16>) -> tensor<?x2x?x64xbf16> {
   %o = attn.attention %q, %k, %v mask = causal_bottom_right packed_query_heads = 4

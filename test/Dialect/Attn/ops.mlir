@@ -544,9 +544,9 @@ func.func @attention_packed(%q: tensor<?x8x?x64xbf16>, %k: tensor<?x8x?x64xbf16>
 }
 
 // CHECK-LABEL: func.func @mask_packed_rows(
-// CHECK:         attn.mask %{{.*}} rows %{{.*}} cols %{{.*}} seq_q %{{.*}} seq_k %{{.*}} kind = causal packed_rows : tensor<64x32xf32>
+// CHECK:         attn.mask %{{.*}} rows %{{.*}} cols %{{.*}} seq_q %{{.*}} seq_k %{{.*}} kind = causal packed_query_heads = 4 : tensor<64x32xf32>
 func.func @mask_packed_rows(%s: tensor<64x32xf32>, %i: index) -> tensor<64x32xf32> {
-  %m = attn.mask %s rows %i cols %i seq_q %i seq_k %i kind = causal packed_rows
+  %m = attn.mask %s rows %i cols %i seq_q %i seq_k %i kind = causal packed_query_heads = 4
       : tensor<64x32xf32>
   return %m : tensor<64x32xf32>
 }
