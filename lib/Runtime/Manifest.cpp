@@ -66,7 +66,8 @@ constexpr EnumName<TensorName> kTensorNames[] = {
 constexpr EnumName<TensorDim> kTensorDims[] = {{TensorDim::D, "d"},
                                                {TensorDim::S, "s"},
                                                {TensorDim::H, "h"},
-                                               {TensorDim::B, "b"}};
+                                               {TensorDim::B, "b"},
+                                               {TensorDim::G, "g"}};
 constexpr EnumName<Symbol> kSymbols[] = {{Symbol::Batch, "batch"},
                                          {Symbol::HeadsQ, "heads_q"},
                                          {Symbol::HeadsKv, "heads_kv"},
@@ -946,7 +947,7 @@ bool validateTensorMap(const Manifest &m, const KernelParam &p,
                     " cannot be a tensor_map; pass it as a pointer");
   // A full permutation keeps the map's geometry a pure function of the caller's
   // strides; d first because TMA's innermost dimension must be contiguous.
-  bool seen[4] = {false, false, false, false};
+  bool seen[5] = {false, false, false, false, false};
   for (size_t i = 0; i < p.dims.size(); ++i) {
     int d = static_cast<int>(p.dims[i]);
     if (seen[d])
@@ -955,10 +956,28 @@ bool validateTensorMap(const Manifest &m, const KernelParam &p,
                       "\" appears twice");
     seen[d] = true;
   }
-  if (p.dims.size() != 4)
+  // The query heads of a packing kernel's Q and O are (g, h): the view
+  // holds whole tokens of a kv head's query heads (docs/Runtime.md).
+  bool packedView = m.problem.packedQueryHeads > 1 &&
+                    (p.tensor == TensorName::Q || p.tensor == TensorName::O);
+  bool hasGroup = seen[static_cast<int>(TensorDim::G)];
+  if (packedView && !hasGroup)
     return fail(error, path + ".dims",
-                "expected the 4 dims d, s, h, b in some order, found " +
-                    std::to_string(p.dims.size()));
+                "has no \"g\", but problem.packed_query_heads is " +
+                    std::to_string(m.problem.packedQueryHeads) +
+                    ": a packing kernel's " + toString(p.tensor) +
+                    " map is (d, g, s, h, b) (an artifact compiled before "
+                    "token-major packing; recompile it)");
+  if (!packedView && hasGroup)
+    return fail(error, path + ".dims",
+                std::string("has \"g\", which only the q and o maps of a "
+                            "kernel with problem.packed_query_heads have"));
+  size_t rank = packedView ? 5 : 4;
+  if (p.dims.size() != rank)
+    return fail(error, path + ".dims",
+                std::string("expected the ") + std::to_string(rank) + " dims " +
+                    (packedView ? "d, g, s, h, b" : "d, s, h, b") +
+                    " in some order, found " + std::to_string(p.dims.size()));
   if (p.dims[0] != TensorDim::D)
     return fail(error, path + ".dims[0]",
                 std::string("the innermost dim must be \"d\" (TMA needs a "

@@ -552,19 +552,25 @@ attnc_status loadKernel(const char *path, attnc_kernel *out) {
 
 const char *const kDimNames[4] = {"batch", "heads", "seq", "head dim"};
 
-/// Index of a logical dim in attnc_tensor's [B, H, S, D] arrays.
-int dimIndex(TensorDim dim) {
+/// The extent and element stride of `dim` in the map of `t`, the caller's
+/// [B, H, S, D] tensor, where `group` query heads of each kv head are packed
+/// (1: none): a packed map's heads are (g, h), (j, h) being query head
+/// h * group + j.
+std::pair<int64_t, int64_t> dimOf(const attnc_tensor &t, TensorDim dim,
+                                  int64_t group) {
   switch (dim) {
   case TensorDim::B:
-    return 0;
+    return {t.shape[0], t.strides[0]};
   case TensorDim::H:
-    return 1;
+    return {t.shape[1] / group, t.strides[1] * group};
+  case TensorDim::G:
+    return {group, t.strides[1]};
   case TensorDim::S:
-    return 2;
+    return {t.shape[2], t.strides[2]};
   case TensorDim::D:
-    return 3;
+    return {t.shape[3], t.strides[3]};
   }
-  return 3;
+  return {t.shape[3], t.strides[3]};
 }
 
 std::optional<DType> toDType(attnc_dtype dtype) {
@@ -693,8 +699,8 @@ private:
   const Session &s;
   const attnc_kernel_s &kernel;
   const Manifest &m;
-  /// The caller's arguments; Q and O become the packed view of a kernel
-  /// that packs query heads once they are checked (packQueryHeads).
+  /// The caller's arguments (a packing kernel's maps view Q and O packed:
+  /// dimOf).
   attnc_attention_args args;
   const char *call;
   int64_t symbols[kNumSymbols] = {};
@@ -715,7 +721,7 @@ private:
   attnc_status checkIndexBatch(const char *name, const attnc_tensor &t);
   attnc_status checkIndexLayout(const char *name, const attnc_tensor &t,
                                 int rank, const char *dims);
-  attnc_status packQueryHeads();
+  attnc_status checkPackedQueryHeads();
   attnc_status checkTma(const char *name, const attnc_tensor &t);
   attnc_status checkContiguous(const char *name, const attnc_tensor &t,
                                bool pool);
@@ -1009,10 +1015,12 @@ attnc_status LaunchBuilder::checkIndexLayout(const char *name,
 }
 
 /// A kernel that packs query heads (problem.packed_query_heads = g) computes
-/// the packed problem: Q and O as [B, Hkv, g * Nq, D], row j * Nq + n of kv
-/// head h being query head h * g + j, token n; the LSE is [B, Hkv, g * Nq],
-/// the caller's [B, Hq, Nq] buffer.
-attnc_status LaunchBuilder::packQueryHeads() {
+/// the packed problem: Hkv heads of g * Nq rows, row n * g + j of kv head h
+/// being query head h * g + j, token n (token-major, as FlashAttention-3's
+/// pack-GQA). Its Q and O maps view the caller's tensors that way whatever
+/// their strides (dimOf) and it writes the LSE at the caller's [B, Hq, Nq]
+/// positions, so only the head counts and the packed lengths are checked.
+attnc_status LaunchBuilder::checkPackedQueryHeads() {
   int64_t group = m.problem.packedQueryHeads;
   if (group == 1)
     return ATTNC_OK;
@@ -1021,28 +1029,10 @@ attnc_status LaunchBuilder::packQueryHeads() {
                 " heads and k has " + std::to_string(args.k.shape[1]) +
                 ", but the artifact packs " + std::to_string(group) +
                 " query heads per kv head (problem.packed_query_heads)");
-  for (auto [name, t] : {std::pair<const char *, attnc_tensor *>{"q", &args.q},
-                         {"o", &args.o}}) {
-    // The g * Nq rows of a packed head are evenly spaced when each head's
-    // tokens end where the next head's begin (or each head has one token).
-    int64_t tokens = t->shape[2];
-    if (tokens != 1 && t->strides[1] != tokens * t->strides[2])
-      return fail(std::string(name) + " has strides [" +
-                  joinInts(t->strides, 4) +
-                  "], but a kernel that packs query heads "
-                  "(problem.packed_query_heads) reads each kv head's query "
-                  "heads as one run of rows: strides[1] must be shape[2] * "
-                  "strides[2] (a packed bhsd tensor) or shape[2] must be 1");
-    if (tokens * group > INT32_MAX)
-      return fail(std::string(name) + " packs " + std::to_string(group) +
-                  " x " + std::to_string(tokens) +
-                  " rows per kv head; the kernel's lengths are 32-bit");
-    int64_t rowStride = tokens == 1 ? t->strides[1] : t->strides[2];
-    t->shape[1] /= group;
-    t->shape[2] = tokens * group;
-    t->strides[1] *= group;
-    t->strides[2] = rowStride;
-  }
+  if (args.q.shape[2] * group > INT32_MAX)
+    return fail("q packs " + std::to_string(group) + " x " +
+                std::to_string(args.q.shape[2]) +
+                " rows per kv head; the kernel's lengths are 32-bit");
   return ATTNC_OK;
 }
 
@@ -1113,11 +1103,16 @@ attnc_status LaunchBuilder::encodeMap(const KernelParam &p, CUtensorMap &map) {
   int64_t size = elementSize(m.problem.dtype);
   TensorMapRequest r;
   r.address = t.data;
-  for (size_t i = 0; i < 4; ++i) {
-    int idx = dimIndex(p.dims[i]);
-    r.dims[i] = static_cast<cuuint64_t>(t.shape[idx]);
+  // The manifest's validation: rank 4, or 5 with g.
+  r.rank = static_cast<unsigned>(p.dims.size());
+  bool packed =
+      std::find(p.dims.begin(), p.dims.end(), TensorDim::G) != p.dims.end();
+  int64_t group = packed ? m.problem.packedQueryHeads : 1;
+  for (unsigned i = 0; i < r.rank; ++i) {
+    auto [extent, stride] = dimOf(t, p.dims[i], group);
+    r.dims[i] = static_cast<cuuint64_t>(extent);
     if (i > 0)
-      r.byteStrides[i - 1] = static_cast<cuuint64_t>(t.strides[idx] * size);
+      r.byteStrides[i - 1] = static_cast<cuuint64_t>(stride * size);
     r.box[i] = static_cast<cuuint32_t>(p.box[i]);
   }
   r.dtype = m.problem.dtype == DType::BF16  ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16
@@ -1142,10 +1137,10 @@ attnc_status LaunchBuilder::encodeMap(const KernelParam &p, CUtensorMap &map) {
                   : CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE;
   if (kernel.tensorMaps.lookup(r, map))
     return ATTNC_OK;
-  const cuuint32_t elementStrides[4] = {1, 1, 1, 1};
+  const cuuint32_t elementStrides[TensorMapRequest::kMaxRank] = {1, 1, 1, 1, 1};
   std::string error;
   if (ATTNC_CUDA_CALL(*s.driver, cuTensorMapEncodeTiled, name, error, &map,
-                      r.dtype, 4, r.address, r.dims, r.byteStrides, r.box,
+                      r.dtype, r.rank, r.address, r.dims, r.byteStrides, r.box,
                       elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE, r.swizzle,
                       CU_TENSOR_MAP_L2_PROMOTION_L2_128B, r.oobFill)) {
     kernel.tensorMaps.insert(r, map);
@@ -1155,9 +1150,9 @@ attnc_status LaunchBuilder::encodeMap(const KernelParam &p, CUtensorMap &map) {
       ATTNC_ERROR_CUDA,
       std::string(call) + ": " + error + " [" + toString(m.problem.dtype) +
           ", base " + hex(reinterpret_cast<uintptr_t>(t.data)) + ", dims (" +
-          joinInts(r.dims, 4) + "), byte strides (" +
-          joinInts(r.byteStrides, 3) + "), box (" + joinInts(r.box, 4) +
-          "), swizzle " + toString(p.swizzle) + "]");
+          joinInts(r.dims, r.rank) + "), byte strides (" +
+          joinInts(r.byteStrides, r.rank - 1) + "), box (" +
+          joinInts(r.box, r.rank) + "), swizzle " + toString(p.swizzle) + "]");
 }
 
 /// ceil_div(product, ceil_div) + the sum of `plus` of the grid dim;
@@ -1230,17 +1225,20 @@ attnc_status LaunchBuilder::computeGrid(const std::array<GridDim, 3> &dims,
   return ATTNC_OK;
 }
 
-/// The problem's symbols in the kernel's view (after packQueryHeads);
+/// The problem's symbols in the kernel's view;
 /// kv_splits is 1 until setKvSplits.
 void LaunchBuilder::setSymbols() {
   // A varlen batch's sequences are the offset pairs; q holds them all in
   // its batch of 1, and seq_q and seq_k are the totals.
   symbol(Symbol::Batch) =
       varlen() ? args.cu_seqlens_q.shape[0] - 1 : args.q.shape[0];
-  symbol(Symbol::HeadsQ) = args.q.shape[1];
+  // A packing kernel's heads and rows are the packed ones
+  // (checkPackedQueryHeads).
+  int64_t group = m.problem.packedQueryHeads;
+  symbol(Symbol::HeadsQ) = args.q.shape[1] / group;
   symbol(Symbol::HeadsKv) = args.k.shape[1];
-  symbol(Symbol::HeadsRatio) = args.q.shape[1] / args.k.shape[1];
-  symbol(Symbol::SeqQ) = args.q.shape[2];
+  symbol(Symbol::HeadsRatio) = args.q.shape[1] / group / args.k.shape[1];
+  symbol(Symbol::SeqQ) = args.q.shape[2] * group;
   // A paged launch's longest cache is known only on the device: seq_k is
   // the block table's capacity.
   symbol(Symbol::PagesPerSeq) = paged() ? args.block_table.shape[1] : 0;
@@ -1440,7 +1438,7 @@ attnc_status LaunchBuilder::build(void *stream, PreparedCall &out) {
       return st;
   if (attnc_status st = checkShapes())
     return st;
-  if (attnc_status st = packQueryHeads())
+  if (attnc_status st = checkPackedQueryHeads())
     return st;
   setSymbols();
   if (attnc_status st = setKvSplits())

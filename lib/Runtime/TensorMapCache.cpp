@@ -24,6 +24,7 @@ TensorMapCache::Key TensorMapCache::keyOf(const TensorMapRequest &request) {
     key[i++] = box;
   key[i++] = uint64_t(request.dtype) | uint64_t(request.swizzle) << 16 |
              uint64_t(request.oobFill) << 32;
+  key[i++] = request.rank;
   assert(i == key.size() && "every word of the key is a field's");
   return key;
 }

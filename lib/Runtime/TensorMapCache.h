@@ -27,15 +27,18 @@
 
 namespace attnc::rt {
 
-/// The arguments of one rank-4 cuTensorMapEncodeTiled call that vary between
-/// launches; the interleave (none), the L2 promotion (128 bytes) and the
-/// element strides (1) are the runtime's constants.
+/// The arguments of one cuTensorMapEncodeTiled call (rank 4, or 5 for a
+/// packed Q or O) that vary between launches; the interleave (none), the L2
+/// promotion (128 bytes) and the element strides (1) are the runtime's
+/// constants.
 struct TensorMapRequest {
+  static constexpr unsigned kMaxRank = 5;
   CUtensorMapDataType dtype = CU_TENSOR_MAP_DATA_TYPE_UINT8;
   void *address = nullptr;
-  cuuint64_t dims[4] = {};
-  cuuint64_t byteStrides[3] = {};
-  cuuint32_t box[4] = {};
+  unsigned rank = 4;
+  cuuint64_t dims[kMaxRank] = {};
+  cuuint64_t byteStrides[kMaxRank - 1] = {};
+  cuuint32_t box[kMaxRank] = {};
   CUtensorMapSwizzle swizzle = CU_TENSOR_MAP_SWIZZLE_NONE;
   CUtensorMapFloatOOBfill oobFill = CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE;
 };
@@ -56,7 +59,7 @@ public:
 
 private:
   /// A request as words without padding, hashed and compared whole.
-  using Key = std::array<uint64_t, 13>;
+  using Key = std::array<uint64_t, 3 + 3 * TensorMapRequest::kMaxRank>;
   struct KeyHash {
     size_t operator()(const Key &key) const noexcept;
   };

@@ -10,12 +10,14 @@
 // decode step (Nq = 1) fills a query tile with g rows instead of one and
 // each K/V tile is read once per kv head instead of once per query head.
 // The packed Q is the logical [B, Hkv, g * Nq, D] (in the attention's
-// layout): for a BHSD tensor a reshape of the caller's memory ([B, Hq, Nq,
-// D] with Hq = Hkv * g); for a BSHD one of one token, a strided view (rows
-// at the caller's head stride). Either way the kernel's argument is the
-// caller's tensor: the argument's attn.packed_query_heads tells the runtime
-// to describe it to the kernel that way (docs/Runtime.md), and a packed
-// BSHD kernel takes one token only (options.seq_q = 1).
+// layout) whose row n * g + j is query head h * g + j's token n
+// (token-major, FlashAttention-3's order): a tile's rows are a run of
+// tokens, as unpacked rows are, so causal and windowed tiles keep their
+// diagonal. It is a strided view of the caller's memory in either layout
+// ([B, Hq, Nq, D] or [B, Nq, Hq, D], Hq = Hkv * g), not a reshape: the
+// kernel's argument is the caller's tensor, and the argument's
+// attn.packed_query_heads tells the runtime to describe it to the kernel
+// that way (docs/Runtime.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,11 +58,10 @@ std::optional<int64_t> packableGroup(AttentionOp op, int64_t maskedRowLimit) {
   if (op.getMaskSpec().hidesKeys() && maskedRowLimit >= 0 &&
       (!tokens || group * *tokens > maskedRowLimit))
     return std::nullopt;
-  // [B, Nq, Hq, D] packs into a view only for Nq = 1: a BSHD graph of that
-  // static Nq (the runtime refuses a launch of any other); a varlen batch's
-  // sequences are runs of rows that packing would interleave with other
-  // heads'.
-  if (op.getLayout() == Layout::BSHD && tokens != 1)
+  // Packed rows are token-major, and the GPU kernel's TMA boxes of Q and O
+  // rows hold whole tokens of the g heads (each warpgroup's 64 rows of O a
+  // box) unless Q has one token, whose heads any box takes.
+  if (tokens != 1 && WgmmaAccumulatorAttr::kRowsPerWarpgroup % group != 0)
     return std::nullopt;
   // The function's Q argument and its results change type: Q must feed
   // only this attention and the results only the return, the one return of

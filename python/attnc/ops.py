@@ -120,20 +120,12 @@ def _find_kernel(head, layout, open_layout, tail, device):
     return _find_kernel(head, layout, open_layout, tail[:-1] + (None,), device)
 
 
-def _decode_tokens(q, heads_kv, layout):
-    """The query_tokens of the kernel for q [B, Hq, Sq, D] stored in
-    `layout` against `heads_kv` kv heads: a decode step's Sq (one token, or a
-    speculative step's few) up to max_query_tokens, else None (the class's
-    general kernel). A BHSD
-    decode-step kernel may pack each kv head's query heads into one run of
-    rows, which the runtime refuses for a q whose heads are not Sq rows apart
-    (a slice of a longer draft buffer): such a q takes the general kernel."""
+def _decode_tokens(q, heads_kv):
+    """The query_tokens of the kernel for q [B, Hq, Sq, D] against `heads_kv`
+    kv heads: a decode step's Sq (one token, or a speculative step's few) up
+    to max_query_tokens, else None (the class's general kernel)."""
     heads, sq = q.shape[1], q.shape[2]
-    if not 1 <= sq <= max_query_tokens(heads, heads_kv, layout):
-        return None
-    if sq > 1 and heads > 1 and layout == "bhsd" and q.stride(1) != sq * q.stride(2):
-        return None
-    return sq
+    return sq if 1 <= sq <= max_query_tokens(heads, heads_kv) else None
 
 
 def _kernel_for(key, device):
@@ -266,7 +258,7 @@ def _run_checked(q, k, v, mask, window, softcap, scale, return_lse, signature):
     # (64-row tiles, keys split at launch, query heads packed where the
     # pipeline packs them).
     kernel, layout = _find_kernel((dtype, Hq, k.shape[1], D, Dv, mask, window, softcap), layout, open_layout,
-                                  (return_lse, None, False, _decode_tokens(q, k.shape[1], layout)), q.device)
+                                  (return_lse, None, False, _decode_tokens(q, k.shape[1])), q.device)
     if B == 0 or Sq == 0 or Sk == 0:
         o, lse = empty_outputs(q, layout, Dv, return_lse)
         if Sk == 0:  # no visible key anywhere: O = 0, LSE = -inf (the op's definition)
@@ -448,7 +440,7 @@ def _run_paged_checked(q, k, v, block_table, cache_lengths, mask, window, softca
     layout = tensor_layout(q.shape, q.stride())  # the pools' layout is fixed: q alone says
     kernel, layout = _find_kernel((dtype, Hq, Hkv, D, Dv, mask, window, softcap), layout or "bhsd",
                                   layout is None, (return_lse, page_size, False,
-                                   _decode_tokens(q, Hkv, layout or "bhsd")),
+                                   _decode_tokens(q, Hkv)),
                                   q.device)
     if B == 0 or Sq == 0:
         return empty_outputs(q, layout, Dv, return_lse)

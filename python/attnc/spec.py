@@ -17,15 +17,19 @@ MASKS = ("none", "causal", "causal_bottom_right")
 # Tokens per page of a paged KV cache the kernels take (problem.page_size).
 PAGE_SIZES = (16, 32, 64, 128, 256)
 # The rows per kv head of a decode step that the GPU pipeline both packs and
-# splits: pack-gqa=auto packs a masked BHSD step of static Nq whose g * Nq
-# rows are at most 128, and attn-split-kv splits a step of at most 128 rows
-# (its max-rows default). A decode-step kernel (query_tokens) is compiled for
-# up to BASE_QUERY_TOKENS tokens in any class, and for as many as pack into
+# splits: pack-gqa=auto packs a masked step of static Nq whose g * Nq rows
+# are at most 128, and attn-split-kv splits a step of at most 128 rows (its
+# max-rows default). A decode-step kernel (query_tokens) is compiled for up
+# to BASE_QUERY_TOKENS tokens in any class, and for as many as pack into
 # DECODE_STEP_ROWS where the pipeline packs them (max_query_tokens): each
 # distinct token count is a kernel of its own, and past 16 tokens only
 # packing (K and V read once per kv head, not per query head) repays it.
+# Packed rows are token-major, and a kernel's boxes of them hold whole
+# tokens of a warpgroup's 64 rows: more than one token packs where g
+# divides WARPGROUP_ROWS.
 DECODE_STEP_ROWS = 128
 BASE_QUERY_TOKENS = 16
+WARPGROUP_ROWS = 64
 # The largest window side the op accepts: "unbounded" in practice.
 UNBOUNDED = 2**31 - 1
 _OPTION_NAME = re.compile(r"^[a-z][a-z0-9-]*$")
@@ -50,14 +54,15 @@ def _same_f32(a, b):
             and abs(a - b) <= 1e-6 * max(abs(a), abs(b)))
 
 
-def max_query_tokens(heads_q, heads_kv, layout):
+def max_query_tokens(heads_q, heads_kv):
     """The most query tokens per sequence a decode-step kernel (query_tokens)
-    of this class is compiled for: BASE_QUERY_TOKENS, or in BHSD GQA,
-    whose g = heads_q / heads_kv query heads of a kv head attn-pack-gqa packs
-    into one run of g * Sq rows, as many as keep those within
-    DECODE_STEP_ROWS if that is more (32 tokens at g = 4, 64 at g = 2)."""
+    of this class is compiled for: BASE_QUERY_TOKENS, or in GQA whose g =
+    heads_q / heads_kv query heads of a kv head attn-pack-gqa packs into
+    g * Sq token-major rows (g dividing WARPGROUP_ROWS), as many as keep
+    those within DECODE_STEP_ROWS if that is more (32 tokens at g = 4, 64
+    at g = 2)."""
     group = heads_q // heads_kv
-    if layout != "bhsd" or group < 2:
+    if group < 2 or WARPGROUP_ROWS % group != 0:
         return BASE_QUERY_TOKENS
     return max(BASE_QUERY_TOKENS, DECODE_STEP_ROWS // group)
 
@@ -82,12 +87,13 @@ class KernelSpec:
     offsets cu_seqlens_q and cu_seqlens_k [B + 1] delimit them (masks apply
     per sequence). Not with page_size. query_tokens: None for a kernel of any
     number of query tokens per sequence; n (1 to max_query_tokens(heads_q,
-    heads_kv, layout): 16, or in BHSD GQA 128 // g if more) for a decode
-    step of n query tokens per sequence (Sq = n in its graph; the key's
-    ``-q<n>``): one token, or a speculative step's few, for which the
+    heads_kv): 16, or in GQA 128 // g if more where g divides 64) for a
+    decode step of n query tokens per sequence (Sq = n in its graph; the
+    key's ``-q<n>``): one token, or a speculative step's few, for which the
     pipeline takes 64-row tiles (128 for more packed rows), packs the query
-    heads of each kv head into one tile's rows (masked too; BHSD, or BSHD at
-    one token) and, while the packed rows are at most 128, splits the keys
+    heads of each kv head into one tile's rows, token-major (masked too, in
+    either layout; more than one token where g divides 64) and, while the
+    packed rows are at most 128, splits the keys
     across CTAs at a count the runtime chooses at each launch
     (flash-decoding). Not with varlen.
     """
@@ -139,12 +145,12 @@ class KernelSpec:
                       f"from {PAGE_SIZES[0]} to {PAGE_SIZES[-1]} (tokens per page)")
         if self.varlen is not True and self.varlen is not False:
             raise bad(f"varlen is {self.varlen!r}; expected a bool")
-        limit = max_query_tokens(self.heads_q, self.heads_kv, self.layout)
+        limit = max_query_tokens(self.heads_q, self.heads_kv)
         if self.query_tokens is not None and (type(self.query_tokens) is not int
                                               or not 1 <= self.query_tokens <= limit):
             raise bad(f"query_tokens is {self.query_tokens!r}; expected None (any number of query tokens) or an "
-                      f"int from 1 to {limit} (a decode step's tokens per sequence: {self.layout}, "
-                      f"{self.heads_q} query heads over {self.heads_kv} kv heads)")
+                      f"int from 1 to {limit} (a decode step's tokens per sequence: {self.heads_q} query heads "
+                      f"over {self.heads_kv} kv heads)")
         if self.varlen and self.decode_step:
             raise bad(f"varlen is True with query_tokens {self.query_tokens}; a varlen batch's queries are its "
                       "packed tokens, not a fixed number per sequence")

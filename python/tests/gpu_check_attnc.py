@@ -123,10 +123,10 @@ def main():
         from attnc.precompile import precompile
         specs = [spec_of(c) for c in CASES + [OVERHEAD_CASE, FRESH_CASE]] + paged_specs()
         # A call with up to max_query_tokens query tokens (SHAPES' Sq = 1, 4
-        # and, in BHSD GQA classes, 17; PAGED_SHAPES' decode and speculative
+        # and, in GQA classes whose g divides 64, 17; PAGED_SHAPES' decode and speculative
         # steps) gets the decode-step kernel of its class for that many.
         specs += [dataclasses.replace(s, query_tokens=n) for s in specs for n in (1, 4, 17)
-                  if n <= max_query_tokens(s.heads_q, s.heads_kv, s.layout)] + varlen_specs()
+                  if n <= max_query_tokens(s.heads_q, s.heads_kv)] + varlen_specs()
         for spec, seconds in precompile(specs, a.precompile):
             print(f"{spec.key}: " + ("exists" if seconds is None else f"compiled in {seconds * 1e3:.0f} ms"))
         return 0

@@ -138,11 +138,11 @@ class AttentionTest(FakeKernelTest):
                           "bf16-hq8-hkv2-d64-dv64-bhsd-causal_bottom_right-q32",
                           "bf16-hq8-hkv2-d64-dv64-bhsd-causal_bottom_right-q4"])
 
-    def test_draft_slice_takes_the_general_kernel(self):
-        """A BHSD q of a few tokens whose heads are not Sq rows apart (a slice
-        of a longer draft buffer) cannot be packed: the general kernel; the
-        same tokens contiguous get the decode-step kernel; BSHD q, which no
-        decode-step kernel of more than one token packs, gets it too."""
+    def test_draft_slice_takes_the_decode_step_kernel(self):
+        """A q of a few tokens gets its decode-step kernel whatever its
+        strides (packed rows are a token-major view of any q): a slice of a
+        longer draft buffer and the same tokens contiguous share one, and a
+        BSHD q gets its layout's."""
         import attnc
         q, k, v = self.qkv(sq=8, sk=300)
         attnc.attention(q[:, :, :4], k, v, causal=True, causal_alignment="bottom_right")
@@ -150,8 +150,7 @@ class AttentionTest(FakeKernelTest):
         q, k, v = self.qkv(sq=8, sk=300, layout="bshd")
         attnc.attention(q[:, :, :4], k, v, causal=True, causal_alignment="bottom_right")
         self.assertEqual(sorted(s.key for s in self.cache.kernels),
-                         ["bf16-hq8-hkv2-d64-dv64-bhsd-causal_bottom_right",
-                          "bf16-hq8-hkv2-d64-dv64-bhsd-causal_bottom_right-q4",
+                         ["bf16-hq8-hkv2-d64-dv64-bhsd-causal_bottom_right-q4",
                           "bf16-hq8-hkv2-d64-dv64-bshd-causal_bottom_right-q4"])
 
     def test_decode_step_falls_back_to_the_general_kernel(self):
@@ -382,17 +381,21 @@ class PagedTest(FakeKernelTest):
 
     def test_bshd_q_chunked_prefill(self):
         """q's strides alone give the layout; O comes back in it. Its 20
-        tokens run on the general kernel: past 16, only BHSD GQA steps get a
-        decode-step kernel (max_query_tokens)."""
+        tokens get a decode-step kernel (past 16, GQA steps whose packed rows
+        stay within 128 do: max_query_tokens); 40 run on the general one."""
         import attnc
         q, k, v, table, lengths = self.paged(sq=20, layout="bshd", dtype=torch.float16, page_size=256, pages=3)
         o = attnc.attention(q, k, v, block_table=table, cache_lengths=lengths, scale=0.25)
         spec, (args, _) = self.only_launch()
-        self.assertEqual(spec.key, "f16-hq8-hkv2-d64-dv64-bshd-none-p256")
+        self.assertEqual(spec.key, "f16-hq8-hkv2-d64-dv64-bshd-none-p256-q20")
         self.assertTrue(o.transpose(1, 2).is_contiguous(), o.stride())
         self.assertEqual(tuple(args.k.shape), (3, 2, 256, 64))
         self.assertAlmostEqual(args.scale, 0.25, places=6)
         self.assertIsNone(args.lse)
+        q, k, v, table, lengths = self.paged(sq=40, layout="bshd", dtype=torch.float16, page_size=256, pages=3)
+        attnc.attention(q, k, v, block_table=table, cache_lengths=lengths, scale=0.25)
+        self.assertEqual(sorted(s.key for s in self.cache.kernels),
+                         ["f16-hq8-hkv2-d64-dv64-bshd-none-p256", "f16-hq8-hkv2-d64-dv64-bshd-none-p256-q20"])
 
     def test_plan_reused_and_index_check(self):
         """The second call reuses the plan; check_index_inputs=True runs

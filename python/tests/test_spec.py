@@ -170,26 +170,27 @@ class ValidationTest(unittest.TestCase):
                    varlen=True, page_size=16)
         for tokens in (0, 33, True, 1.0, "1"):
             self.check(f"query_tokens is {tokens!r}; expected None (any number of query tokens) or an int from 1 "
-                       "to 32 (a decode step's tokens per sequence: bhsd, 8 query heads over 2 kv heads)",
+                       "to 32 (a decode step's tokens per sequence: 8 query heads over 2 kv heads)",
                        query_tokens=tokens)
         self.check("query_tokens is 17; expected None (any number of query tokens) or an int from 1 to 16 "
-                   "(a decode step's tokens per sequence: bshd, 8 query heads over 2 kv heads)",
-                   layout="bshd", query_tokens=17)
+                   "(a decode step's tokens per sequence: 12 query heads over 2 kv heads)",
+                   heads_q=12, query_tokens=17)
         self.check("varlen is True with query_tokens 1; a varlen batch's queries are its packed tokens",
                    varlen=True, query_tokens=1)
 
 
 class QueryTokensTest(unittest.TestCase):
     def test_limit_follows_the_packed_rows(self):
-        """A decode-step kernel takes 16 tokens, or in BHSD GQA as many as
-        keep the packed rows per kv head within 128."""
-        self.assertEqual(max_query_tokens(8, 2, "bhsd"), 32)
-        self.assertEqual(max_query_tokens(32, 8, "bhsd"), 32)
-        self.assertEqual(max_query_tokens(16, 8, "bhsd"), 64)
-        self.assertEqual(max_query_tokens(16, 2, "bhsd"), 16)
-        self.assertEqual(max_query_tokens(32, 1, "bhsd"), 16)
-        self.assertEqual(max_query_tokens(8, 8, "bhsd"), 16)
-        self.assertEqual(max_query_tokens(8, 2, "bshd"), 16)
+        """A decode-step kernel takes 16 tokens, or in GQA whose g divides 64
+        as many as keep the packed rows per kv head within 128."""
+        self.assertEqual(max_query_tokens(8, 2), 32)
+        self.assertEqual(max_query_tokens(32, 8), 32)
+        self.assertEqual(max_query_tokens(16, 8), 64)
+        self.assertEqual(max_query_tokens(16, 2), 16)
+        self.assertEqual(max_query_tokens(32, 1), 16)
+        self.assertEqual(max_query_tokens(8, 8), 16)
+        # g = 6 does not divide 64: one token packs, more do not.
+        self.assertEqual(max_query_tokens(12, 2), 16)
         self.assertEqual(KernelSpec(**GQA, query_tokens=32).query_tokens, 32)
 
 

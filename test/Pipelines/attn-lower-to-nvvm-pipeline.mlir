@@ -57,13 +57,21 @@
 // (pack-gqa=auto: its graph has g * Nq = 4 static rows): its mask sees a
 // packed row at its query position, the row / 4 (token-major rows), taken
 // in 32 bits.
-// A BSHD decode step is packed too: its packed rows are a view of the
-// caller's Q for one token, so the kernel records seq_q = 1, which the
-// runtime checks. A causal attention of dynamic Nq (a prefill) is not
-// packed.
-// PACKED-LABEL: llvm.func @decode_bshd(
-// PACKED-SAME:    layout = "bshd", mask = "causal_bottom_right", packed_query_heads = 4 : i64}
+// (Kernels are listed last first.) g = 6 does not divide 64: attn-pack-gqa
+// packs its one token only, so the kernel records seq_q = 1 and its Q box
+// is 64 query heads of that token.
+// PACKED-LABEL: llvm.func @decode_g6(
+// PACKED-SAME:    #attn.kernel_param<"tensor_map", "q", box = [64, 64, 1, 1, 1]>
+// PACKED-SAME:    packed_query_heads = 6 : i64}
 // PACKED-SAME:    seq_q = 1 : i64
+// A BSHD decode step is packed too, and so would be more tokens: its
+// packed rows are a token-major view of the caller's Q, whose maps are over
+// (d, g, s, h, b), a box of 16 whole tokens of 4 heads (O: a warpgroup's).
+// A causal attention of dynamic Nq (a prefill) is not packed.
+// PACKED-LABEL: llvm.func @decode_bshd(
+// PACKED-SAME:    #attn.kernel_param<"tensor_map", "q", box = [64, 4, 16, 1, 1]>
+// PACKED-SAME:    layout = "bshd", mask = "causal_bottom_right", packed_query_heads = 4 : i64}
+// PACKED-NOT:     seq_q = 1
 // PACKED-LABEL: llvm.func @prefill_causal(
 // PACKED-SAME:    layout = "bhsd", mask = "causal"}
 // PACKED-NOT:     seq_q = 1
@@ -93,11 +101,12 @@
 // PACKED-SAME:    heads_kv = 1 : i64, heads_q = 32 : i64
 // PACKED-LABEL: llvm.func @decode_gqa(
 // PACKED-SAME:    grid = [#attn.grid_dim<["seq_q"], ceil_div = 64>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch", "kv_splits"]>]
-// PACKED-SAME:    #attn.kernel_param<"tensor_map", "q", box = [64, 64, 1, 1]>
+// PACKED-SAME:    #attn.kernel_param<"tensor_map", "q", box = [64, 4, 16, 1, 1]>
 // PACKED-SAME:    #attn.kernel_param<"i32", "kv_splits">
 // PACKED-SAME:    problem = {dtype = "bf16", gqa = true, has_lse = true, head_dim = 128 : i64, head_dim_v = 128 : i64, layout = "bhsd", mask = "none", packed_query_heads = 4 : i64}
 // PACKED-SAME:    heads_kv = 8 : i64, heads_q = 32 : i64
 // PACKED-SAME:    split_kv = <splits = 0, kv_block = 64, entry = "decode_gqa_combine"
+// PACKED-SAME:      #attn.kernel_param<"tensor_map", "o", box = [128, 1, 1, 1, 1], swizzle = 0>
 // PACKED-SAME:      #attn.kernel_param<"pointer", "lse">
 // PACKED-SAME:      programmatic_launch = true>
 // PACKED:         nvvm.griddepcontrol launch_dependents
@@ -109,7 +118,7 @@
 // With split-kv=false the decode step is one kernel writing O and the LSE.
 // NO-SPLIT-LABEL: llvm.func @decode_gqa(
 // NO-SPLIT-SAME:    grid = [#attn.grid_dim<["seq_q"], ceil_div = 64>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch"]>]
-// NO-SPLIT-SAME:    #attn.kernel_param<"tensor_map", "o", box = [64, 64, 1, 1]>, #attn.kernel_param<"pointer", "lse">
+// NO-SPLIT-SAME:    #attn.kernel_param<"tensor_map", "o", box = [64, 4, 16, 1, 1]>, #attn.kernel_param<"pointer", "lse">
 // NO-SPLIT-NOT:     split_kv
 // With pack-gqa=unmasked the masked one is not packed.
 // PACK-UNMASKED-LABEL: llvm.func @decode_causal(

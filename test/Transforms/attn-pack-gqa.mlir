@@ -210,24 +210,49 @@ func.func @bshd_decode(%q: tensor<?x1x32x128xbf16>, %k: tensor<?x?x8x128xbf16>,
 
 // -----
 
-//===----------------------------------------------------------------------===//
-// Attentions left as they are
-//===----------------------------------------------------------------------===//
-
-// In BSHD the packed rows are a view of Q only for Nq = 1, which a dynamic
-// Nq cannot promise: left alone. (A static Nq = 1 is packed: above.)
+// A BSHD Q of any Nq packs too: its packed rows are a token-major view.
 // CHECK-LABEL: func.func @bshd
-// CHECK-SAME:    (%{{[a-z0-9_]+}}: tensor<?x?x32x128xbf16>, %{{[a-z0-9_]+}}: tensor<?x?x8x128xbf16>, %{{[a-z0-9_]+}}: tensor<?x?x8x128xbf16>)
-// CHECK-SAME:    -> (tensor<?x?x32x128xbf16>, tensor<?x32x?xf32>)
-// CHECK-NOT:     attn.packed_query_heads
-// CHECK:         attn.attention %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}}, %{{[a-z0-9_]+}} layout = bshd :
-// CHECK-SAME:      -> tensor<?x?x32x128xbf16>, tensor<?x32x?xf32>
+// CHECK-SAME:    (%{{[a-z0-9_]+}}: tensor<?x?x8x128xbf16> {attn.packed_query_heads = 4 : i64}
+// CHECK-SAME:    -> (tensor<?x?x8x128xbf16>, tensor<?x8x?xf32>)
+// CHECK:         attn.attention {{.*}} layout = bshd packed_query_heads = 4 :
 func.func @bshd(%q: tensor<?x?x32x128xbf16>, %k: tensor<?x?x8x128xbf16>,
                 %v: tensor<?x?x8x128xbf16>) -> (tensor<?x?x32x128xbf16>, tensor<?x32x?xf32>) {
   %o, %lse = attn.attention %q, %k, %v layout = bshd
       : tensor<?x?x32x128xbf16>, tensor<?x?x8x128xbf16>, tensor<?x?x8x128xbf16>
       -> tensor<?x?x32x128xbf16>, tensor<?x32x?xf32>
   return %o, %lse : tensor<?x?x32x128xbf16>, tensor<?x32x?xf32>
+}
+
+// -----
+
+// GQA 12:2 (g = 6) of one token: packed, [B, 2, 6, 128].
+// CHECK-LABEL: func.func @group_of_six_decode
+// CHECK-SAME:    (%{{[a-z0-9_]+}}: tensor<?x2x6x128xbf16> {attn.packed_query_heads = 6 : i64}
+func.func @group_of_six_decode(%q: tensor<?x12x1x128xbf16>, %k: tensor<?x2x?x128xbf16>,
+                               %v: tensor<?x2x?x128xbf16>) -> tensor<?x12x1x128xbf16> {
+  %o = attn.attention %q, %k, %v
+      : tensor<?x12x1x128xbf16>, tensor<?x2x?x128xbf16>, tensor<?x2x?x128xbf16>
+      -> tensor<?x12x1x128xbf16>
+  return %o : tensor<?x12x1x128xbf16>
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Attentions left as they are
+//===----------------------------------------------------------------------===//
+
+// g = 6 does not divide a warpgroup's 64 rows, whose TMA box of O holds
+// whole tokens: a dynamic Nq is left alone (one token is packed: above).
+// CHECK-LABEL: func.func @group_of_six
+// CHECK-SAME:    (%{{[a-z0-9_]+}}: tensor<?x12x?x128xbf16>, %{{[a-z0-9_]+}}: tensor<?x2x?x128xbf16>, %{{[a-z0-9_]+}}: tensor<?x2x?x128xbf16>)
+// CHECK-NOT:     attn.packed_query_heads
+func.func @group_of_six(%q: tensor<?x12x?x128xbf16>, %k: tensor<?x2x?x128xbf16>,
+                        %v: tensor<?x2x?x128xbf16>) -> tensor<?x12x?x128xbf16> {
+  %o = attn.attention %q, %k, %v
+      : tensor<?x12x?x128xbf16>, tensor<?x2x?x128xbf16>, tensor<?x2x?x128xbf16>
+      -> tensor<?x12x?x128xbf16>
+  return %o : tensor<?x12x?x128xbf16>
 }
 
 // -----

@@ -85,7 +85,9 @@ void checkKey() {
   bool allMiss = true;
   other.address = static_cast<char *>(r.address) + 16;
   allMiss &= misses(other);
-  for (int i = 0; i < 4; ++i) {
+  // (Rank 4 leaves the fifth slots zero: a rank-5 request of the same first
+  // four differs in them and in its rank.)
+  for (unsigned i = 0; i < TensorMapRequest::kMaxRank; ++i) {
     other = r;
     ++other.dims[i];
     allMiss &= misses(other);
@@ -93,11 +95,14 @@ void checkKey() {
     ++other.box[i];
     allMiss &= misses(other);
   }
-  for (int i = 0; i < 3; ++i) {
+  for (unsigned i = 0; i + 1 < TensorMapRequest::kMaxRank; ++i) {
     other = r;
     other.byteStrides[i] += 16;
     allMiss &= misses(other);
   }
+  other = r;
+  other.rank = 5;
+  allMiss &= misses(other);
   other = r;
   other.dtype = CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
   allMiss &= misses(other);

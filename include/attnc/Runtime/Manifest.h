@@ -55,8 +55,11 @@ enum class TensorName {
   CuSeqlensQ,
   CuSeqlensK
 };
-/// A logical tensor dimension in BHSD terms.
-enum class TensorDim { D, S, H, B };
+/// A logical tensor dimension in BHSD terms. G is a query head within its
+/// kv head's group, in the map of a Q or O whose query heads the kernel packs
+/// (problem.packed_query_heads = g): H is then the kv head (the caller's
+/// head h * g + j is (j, h)), and the map is (d, g, s, h, b).
+enum class TensorDim { D, S, H, B, G };
 /// Problem quantities that grids and scalar parameters are built from.
 enum class Symbol {
   Batch,

@@ -107,19 +107,20 @@ def AttnPackGqaPass : Pass<"attn-pack-gqa", "ModuleOp"> {
     tile per (batch, query head) fills each query tile with Nq rows and
     reads every K/V tile g times. This pass rewrites an `attn.attention`
     whose Q is a function argument into the attention of the packed
-    problem: Q becomes [B, Hkv, g * Nq, D], row `j * Nq + n` of kv head `h`
-    being query head `h * g + j`, token `n`, and O and the LSE follow. For a
-    BHSD tensor that is a view of the caller's memory, so the kernel takes
-    the caller's tensors; the Q argument records `g` as
-    `attn.packed_query_heads`, which the manifest carries and the runtime
-    obeys (docs/Runtime.md).
+    problem: Q becomes [B, Hkv, g * Nq, D], row `n * g + j` of kv head `h`
+    being query head `h * g + j`, token `n` (token-major, FlashAttention-3's
+    order), and O and the LSE follow. That is a strided view of the caller's
+    memory in either layout, so the kernel takes the caller's tensors; the Q
+    argument records `g` as `attn.packed_query_heads`, which the manifest
+    carries and the runtime obeys (docs/Runtime.md).
 
     The attention records `packed_query_heads = g`, so its masks and
-    windows see packed row `j * Nq + n` at query position `n` (a decode
-    step's bottom-right causal mask, a speculative decode's few tokens).
-    Attentions are packed in BHSD layout, or in BSHD with a static Nq = 1
-    (only then are the packed rows a view; the runtime refuses a launch of
-    another Nq), without varlen, with Q an argument used only by
+    windows see packed row `n * g + j` at query position `n` (a decode
+    step's bottom-right causal mask, a speculative decode's few tokens, a
+    causal prefill): a tile's rows are a run of whole tokens, and its kv
+    range is that of those tokens. Attentions are packed without varlen,
+    where g divides 64 (a warpgroup's rows of O hold whole tokens) or Nq is
+    statically 1, with Q an argument used only by
     the attention and results used only by the function's return, in a
     function nothing calls (its signature changes). Others are left as they
     are. The GPU pipelines run it before `attn-generalize-lengths`, so that

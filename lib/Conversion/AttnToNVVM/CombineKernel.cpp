@@ -175,6 +175,25 @@ void CombineEmitter::emitRows(Value firstRow, Value head, Value batch,
     return add(mul(headRow, i64Of(seqQ)), i64Of(r));
   };
   Value rowIndex = rowIndexOf(row);
+  // The caller's LSE [B, Hq, Nq] and O map at packed row r = n * g + j:
+  // query head head * g + j, token n.
+  int64_t group = shape.packedQueryHeads;
+  auto callerLseIndexOf = [&](Value r) {
+    if (group == 1)
+      return rowIndexOf(r);
+    Value g = c32(group);
+    Value queryHead = add(mul(headRow, c64(group)),
+                          i64Of(arith::RemUIOp::create(b, loc, r, g)));
+    return add(mul(queryHead, i64Of(arith::DivUIOp::create(b, loc, seqQ, g))),
+               i64Of(arith::DivUIOp::create(b, loc, r, g)));
+  };
+  auto outputCoordinatesOf = [&](Value r) -> SmallVector<Value> {
+    if (group == 1)
+      return {c32(0), r, head, batch};
+    Value g = c32(group);
+    return {c32(0), arith::RemUIOp::create(b, loc, r, g),
+            arith::DivUIOp::create(b, loc, r, g), head, batch};
+  };
   Value splitStride = mul(mul(i64Of(batches), i64Of(heads)), i64Of(seqQ));
   auto splitLse = [&](Value split) {
     Value index = add(mul(i64Of(toI32(split)), splitStride), rowIndex);
@@ -375,8 +394,8 @@ void CombineEmitter::emitRows(Value firstRow, Value head, Value batch,
                 arith::MulFOp::create(b, loc, log2(sum), cF32(M_LN2)));
             value = arith::SelectOp::create(b, loc, empty, negInf(), value);
             LLVM::StoreOp::create(
-                b, loc, value, global(params.lse, f32(), rowIndexOf(rowOfItem)),
-                4);
+                b, loc, value,
+                global(params.lse, f32(), callerLseIndexOf(rowOfItem)), 4);
           });
         });
   }
@@ -396,7 +415,7 @@ void CombineEmitter::emitRows(Value firstRow, Value head, Value batch,
   ifThen(storesRow, [&] {
     NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
         b, loc, params.outputMap, sharedAt(mul(tid, c32(smem.stagedRowStride))),
-        ValueRange{c32(0), storedRow, head, batch}, Value(),
+        outputCoordinatesOf(storedRow), Value(),
         NVVM::TMAStoreModeAttr::get(b.getContext(), NVVM::TMAStoreMode::TILE),
         Value());
     NVVM::CpAsyncBulkCommitGroupOp::create(b, loc);
@@ -447,10 +466,13 @@ SplitKvAttr mlir::attn::hopper::lowerCombineSplits(
     return KernelParamAttr::get(ctx, kind, name);
   };
   // O's box is the CTA's row, unswizzled (TMA takes up to 256 elements a
-  // row without a swizzle).
+  // row without a swizzle), over (d, s, h, b) or packed (d, g, s, h, b).
+  SmallVector<int64_t> outputBox = {shape.valueHeadDim, 1, 1, 1};
+  if (shape.packedQueryHeads > 1)
+    outputBox.push_back(1);
   SmallVector<Attribute> params = {
       KernelParamAttr::get(ctx, rt::ParamKind::TensorMap, rt::TensorName::O,
-                           {shape.valueHeadDim, 1, 1, 1}, /*swizzle=*/0)};
+                           outputBox, /*swizzle=*/0)};
   if (shape.writesLse)
     params.push_back(param(rt::ParamKind::Pointer, rt::TensorName::Lse));
   params.push_back(param(rt::ParamKind::Pointer, rt::TensorName::OPartial));

@@ -30,6 +30,11 @@ struct CombineShape {
   int64_t valueHeadDim = 0;
   Type elementType;
   bool writesLse = false;
+  /// The query heads a packed head holds (TiledAttention::packedQueryHeads;
+  /// 1: not packed): the partials' rows are packed, token-major (row
+  /// n * g + j is query head h * g + j's token n), and the kernel writes
+  /// them to those places of the caller's O and LSE.
+  int64_t packedQueryHeads = 1;
 };
 
 /// The shape of `op`, or a diagnostic where its heads or value head dim are

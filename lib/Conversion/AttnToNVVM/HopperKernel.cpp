@@ -75,15 +75,40 @@ Value KernelEmitter::smemAddr32(int64_t offset, Value dynamicOffset) {
 
 void KernelEmitter::loadTile(Value tensorMap, SwizzledAtoms atoms,
                              int64_t dstOffset, Value dstDynamicOffset,
-                             int64_t rows, int64_t cols, Value row,
-                             Value headIdx, Value batchIdx, Value bar) {
+                             int64_t rows, int64_t cols,
+                             ArrayRef<Value> outerCoords, Value bar) {
   // The bytes TMA delivers: whole boxes (the columns past the tensor arrive
   // zero-filled and count), not the buffer's stride.
   expectBytes(bar, atoms.tileBytes(rows, cols));
-  for (int64_t atom = 0; atom < atoms.count(cols); ++atom)
+  for (int64_t atom = 0; atom < atoms.count(cols); ++atom) {
+    SmallVector<Value> coords = {c32(atom * atoms.columns())};
+    llvm::append_range(coords, outerCoords);
     tmaLoad(tensorMap,
             smemPtr(dstOffset + atom * atoms.atomBytes(rows), dstDynamicOffset),
-            {c32(atom * atoms.columns()), row, headIdx, batchIdx}, bar);
+            coords, bar);
+  }
+}
+
+SmallVector<int64_t>
+mlir::attn::hopper::queryMapBox(const TiledAttention &tiled, int64_t columns,
+                                int64_t rows) {
+  int64_t group = tiled.packedQueryHeads();
+  if (group == 1)
+    return {columns, rows, 1, 1};
+  if (tiled.packsOneToken())
+    return {columns, rows, 1, 1, 1};
+  assert(rows % group == 0 && "verifyTiledAttention: g divides the rows");
+  return {columns, group, rows / group, 1, 1};
+}
+
+SmallVector<Value> KernelEmitter::queryMapCoordinates(Value row, Value head,
+                                                      Value batch) {
+  int64_t group = tiled.packedQueryHeads();
+  if (group == 1)
+    return {row, head, batch};
+  if (tiled.packsOneToken())
+    return {row, c32(0), head, batch};
+  return {c32(0), arith::DivUIOp::create(b, loc, row, c32(group)), head, batch};
 }
 
 void KernelEmitter::tmaLoad(Value tensorMap, Value dst, ArrayRef<Value> coords,
@@ -160,8 +185,8 @@ void KernelEmitter::issueKvLoad(bool isKey, Value stage, Value kvBlock) {
   if (tiled.varlen())
     row =
         add(toI32(index.lower(b, tiled.keyLoad().getVarlen().getBegin())), row);
-  loadTile(tensorMap, atoms, stages, offset, tiled.blockN(), columns, row,
-           kvHead, batch, bar);
+  loadTile(tensorMap, atoms, stages, offset, tiled.blockN(), columns,
+           {row, kvHead, batch}, bar);
 }
 
 SmallVector<Value> KernelEmitter::lowerProducerLoad(bool isKey,
@@ -469,7 +494,8 @@ void KernelEmitter::issueQueryLoad(TileLoad query) {
       cast<RankedTensorType>(query.getOperation()->getResult(0).getType());
   loadTile(tmQuery, cast<SwizzledSharedAttr>(type.getEncoding()).getAtoms(),
            smem.getQuery(), Value(), type.getDimSize(0), type.getDimSize(1),
-           row, toI32(query.getHead()), batchIndex, queryBarrier());
+           queryMapCoordinates(row, toI32(query.getHead()), batchIndex),
+           queryBarrier());
 }
 
 SmallVector<Value> KernelEmitter::lowerQueryLoad(TileLoad query) {
@@ -619,8 +645,16 @@ void KernelEmitter::lowerLseStore(ValueRange lse, const StoreCoordinates &at) {
     if (lseWritten)
       rowOk = arith::AndIOp::create(b, loc, rowOk, lseWritten);
     ifThen(rowOk, [&] {
+      // A split's partial LSE keeps the packed rows; the caller's is
+      // [B, Hq, Nq] (at one split the row goes to one of the two).
+      Value index = rowIndex(at, row);
+      if (tiled.packedQueryHeads() > 1 && !tiled.kvSplit())
+        index = callerLseIndex(at, row);
+      else if (tiled.packedQueryHeads() > 1 && singleSplit && singleSplitLse)
+        index = arith::SelectOp::create(b, loc, singleSplit,
+                                        callerLseIndex(at, row), index);
       Value ptr = LLVM::GEPOp::create(b, loc, globalPtr, f32(), dest,
-                                      ValueRange{rowIndex(at, row)});
+                                      ValueRange{index});
       LLVM::StoreOp::create(b, loc, lse[r], ptr, /*alignment=*/4);
     });
   }
@@ -648,6 +682,20 @@ Value KernelEmitter::rowIndex(const StoreCoordinates &at, Value row) {
   return add(
       mul(add(mul(batchRow, c64(tiled.headsQ())), i64Of(at.head)), i64Of(seqQ)),
       i64Of(row));
+}
+
+Value KernelEmitter::callerLseIndex(const StoreCoordinates &at, Value row) {
+  auto i64Of = [&](Value v) {
+    return arith::ExtUIOp::create(b, loc, i64(), v);
+  };
+  Value group = c32(tiled.packedQueryHeads());
+  Value tokens = arith::DivUIOp::create(b, loc, seqQ, group);
+  Value token = arith::DivUIOp::create(b, loc, row, group);
+  Value headInGroup = arith::RemUIOp::create(b, loc, row, group);
+  Value kvHeadRow =
+      add(mul(i64Of(at.batch), c64(tiled.headsQ())), i64Of(at.head));
+  Value queryHead = add(mul(kvHeadRow, i64Of(group)), i64Of(headInGroup));
+  return add(mul(queryHead, i64Of(tokens)), i64Of(token));
 }
 
 /// Writes this thread's rows of O into its split's part of the f32 partial
@@ -740,8 +788,9 @@ void KernelEmitter::storeOutputTile(ArrayRef<Value> pairs, Value outputMap,
     for (int64_t atom = 0; atom < atoms.count(tiled.valueHeadDim()); ++atom) {
       Value src = smemPtr(
           smem.getOutput() + atom * atoms.atomBytes(tiled.blockM()), rowInTile);
-      SmallVector<Value> coords = {c32(atom * atoms.columns()),
-                                   add(at.row, tileRowBase), at.head, at.batch};
+      SmallVector<Value> coords = {c32(atom * atoms.columns())};
+      llvm::append_range(coords, queryMapCoordinates(add(at.row, tileRowBase),
+                                                     at.head, at.batch));
       NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
           b, loc, outputMap, src, coords, Value(),
           NVVM::TMAStoreModeAttr::get(b.getContext(), NVVM::TMAStoreMode::TILE),

@@ -103,8 +103,11 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
   // staging buffer, in Q's layout, one warpgroup's rows at a time.
   auto tensorMap = [&](rt::TensorName tensor, SwizzledAtoms atoms,
                        int64_t rows) -> Attribute {
-    return KernelParamAttr::get(ctx, rt::ParamKind::TensorMap, tensor,
-                                {atoms.columns(), rows, 1, 1});
+    bool query = tensor == rt::TensorName::Q || tensor == rt::TensorName::O;
+    return KernelParamAttr::get(
+        ctx, rt::ParamKind::TensorMap, tensor,
+        query ? queryMapBox(tiled, atoms.columns(), rows)
+              : SmallVector<int64_t>{atoms.columns(), rows, 1, 1});
   };
   // A paged K or V map describes the pool, one box a page part.
   SmallVector<Attribute> params = {
@@ -192,9 +195,8 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
   option("conditional_rescale", recorded.conditionalRescale);
   option("heads_q", callerHeadsQ);
   option("heads_kv", tiled.headsKV());
-  // Packed BSHD rows are a view of the caller's Q for one token only
-  // (attn-pack-gqa packs a BSHD decode graph of static Nq = 1).
-  if (tiled.packedQueryHeads() > 1 && tiled.layout() == Layout::BSHD)
+  // A packed Q of one token's query heads serves that one token.
+  if (tiled.packsOneToken())
     option("seq_q", 1);
   // A compiled-in scale; without one the launch's scale is a parameter.
   if (std::optional<float> scale = getConstantScale(tiled.forall))

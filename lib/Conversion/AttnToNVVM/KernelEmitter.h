@@ -298,15 +298,22 @@ private:
                                            NVVM::MemScopeKind::CTA,
                                            /*relaxed=*/false, Value());
   }
-  /// TMA-loads `rows` rows x `cols` columns of one head into the buffer at
-  /// `dstOffset` in the layout `atoms`, one atom per box, and expects the
-  /// boxes' bytes on `bar`.
   /// One TMA box of `tensorMap` at `coords` (innermost first) into shared
   /// memory at `dst`, completing on mbarrier `bar`.
   void tmaLoad(Value tensorMap, Value dst, ArrayRef<Value> coords, Value bar);
+  /// TMA-loads `rows` rows x `cols` columns of one head into the buffer at
+  /// `dstOffset` in the layout `atoms`, one atom per box at the atom's
+  /// column and `outerCoords` (the map's other coordinates, innermost
+  /// first), and expects the boxes' bytes on `bar`.
   void loadTile(Value tensorMap, SwizzledAtoms atoms, int64_t dstOffset,
-                Value dstDynamicOffset, int64_t rows, int64_t cols, Value row,
-                Value head, Value batch, Value bar);
+                Value dstDynamicOffset, int64_t rows, int64_t cols,
+                ArrayRef<Value> outerCoords, Value bar);
+  /// The coordinates past the column of Q's or O's map (queryMapBox) for
+  /// the rows from `row` on (i32) of query head `head` and batch `batch`:
+  /// (row, head, batch), or where the kernel packs query heads, (j, n, h,
+  /// b) of packed row `row` = n * g + j, `row` a multiple of g unless the
+  /// packed rows are one token's (then j = row and n = 0).
+  SmallVector<Value> queryMapCoordinates(Value row, Value head, Value batch);
   /// The paged form of loadTile for kv block `kvBlock` of the CTA's tile:
   /// one box per page part (TiledAttention::kvBoxRows), at the page the block
   /// table names and the part's rows in it.
@@ -472,6 +479,10 @@ private:
   /// The i64 index of row `row` at `at`'s split, batch and head in the LSE
   /// [B, H, Sq] (or, split, [S, B, H, Sq]).
   Value rowIndex(const StoreCoordinates &at, Value row);
+  /// Where the kernel packs g query heads per kv head: the i64 index in the
+  /// caller's LSE [B, Hq, Nq] of packed row `row` = n * g + j of kv head
+  /// `at.head`, query head at.head * g + j's token n.
+  Value callerLseIndex(const StoreCoordinates &at, Value row);
   /// The 128-byte swizzle (the only one the kernel writes into;
   /// verifyTiledAttention admits no other for Q, in whose layout O is staged,
   /// nor for P's): 16-byte chunk c of row r of an atom sits at chunk c ^ (r %
@@ -502,6 +513,17 @@ void populateTilePatterns(const KernelEmitter &kernel,
                           const TypeConverter &converter,
                           const DenseMap<Operation *, PVOp> &probsInFlight,
                           RewritePatternSet &patterns);
+
+/// The box of the tensor map of Q (or O) of the kernel for `tiled`, innermost
+/// first, for `rows` rows of `columns` columns (the kernel's
+/// queryMapCoordinates are its coordinates): over (d, s, h, b), or where the
+/// kernel packs g query heads per kv head (d, g, s, h, b), whose rows are
+/// token-major (packed row n * g + j is token n of the kv head's query head
+/// j): `rows` / g whole tokens, or `rows` query heads of one token where the
+/// packed Q holds one (TiledAttention::packsOneToken; heads past g read as
+/// zeros and are not stored).
+SmallVector<int64_t> queryMapBox(const TiledAttention &tiled, int64_t columns,
+                                 int64_t rows);
 
 /// The launch interface of the kernel for `tiled` (KernelAbi.cpp): its
 /// signature and manifest are built from it; a split-KV kernel's holds

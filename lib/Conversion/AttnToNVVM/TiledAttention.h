@@ -84,6 +84,13 @@ struct TiledAttention {
   int64_t headsQ() const;
   int64_t headsKV() const;
   int64_t packedQueryHeads() const;
+  /// A packed Q whose g does not divide a warpgroup's 64 rows, which
+  /// attn-pack-gqa packs for one token only: its rows are that token's
+  /// query heads (the kernel records seq_q = 1, which the runtime checks).
+  bool packsOneToken() const {
+    return packedQueryHeads() > 1 &&
+           WgmmaAccumulatorAttr::kRowsPerWarpgroup % packedQueryHeads() != 0;
+  }
   /// Whether the kernel writes the LSE: the tile stores its attn.finalize's
   /// LSE (the forall's second store), or a split tile's combine returns it.
   bool hasLse() const;
@@ -111,7 +118,10 @@ struct TiledAttention {
   }
   /// What the tile's attn.combine_splits merges (readCombineShape).
   hopper::CombineShape combineShape() const {
-    return *hopper::readCombineShape(getSplitCombine(forall));
+    hopper::CombineShape shape =
+        *hopper::readCombineShape(getSplitCombine(forall));
+    shape.packedQueryHeads = packedQueryHeads();
+    return shape;
   }
   /// A split count chosen at launch may be 1 (large batches fill the SMs):
   /// then the tile writes O (TMA, from the output buffer) and the LSE itself

@@ -109,9 +109,14 @@ struct ManifestWriter {
       p.value = *symbol;
     }
     if (p.kind == rt::ParamKind::TensorMap) {
-      // The tiles' shared-memory layout over (d, s, h, b).
-      p.dims = {rt::TensorDim::D, rt::TensorDim::S, rt::TensorDim::H,
-                rt::TensorDim::B};
+      // The tiles' shared-memory layout over (d, s, h, b), or (d, g, s, h, b)
+      // where a box of rank 5 holds whole tokens of packed query heads.
+      if (param.getBox().size() == 5)
+        p.dims = {rt::TensorDim::D, rt::TensorDim::G, rt::TensorDim::S,
+                  rt::TensorDim::H, rt::TensorDim::B};
+      else
+        p.dims = {rt::TensorDim::D, rt::TensorDim::S, rt::TensorDim::H,
+                  rt::TensorDim::B};
       p.box.assign(param.getBox().begin(), param.getBox().end());
       FailureOr<rt::Swizzle> s = swizzle(param.getSwizzle(), path);
       if (failed(s))

@@ -40,11 +40,21 @@ func.func @prefill_causal(%q: tensor<?x32x?x128xbf16>, %k: tensor<?x8x?x128xbf16
   return %o : tensor<?x32x?x128xbf16>
 }
 
-// A BSHD decode step ([B, 1, Hq, D]): packed, for one token only.
+// A BSHD decode step ([B, 1, Hq, D]): packed, token-major rows as BHSD's.
 func.func @decode_bshd(%q: tensor<?x1x32x128xbf16>, %k: tensor<?x?x8x128xbf16>,
                        %v: tensor<?x?x8x128xbf16>) -> tensor<?x1x32x128xbf16> {
   %o = attn.attention %q, %k, %v mask = causal_bottom_right layout = bshd
       : tensor<?x1x32x128xbf16>, tensor<?x?x8x128xbf16>, tensor<?x?x8x128xbf16>
       -> tensor<?x1x32x128xbf16>
   return %o : tensor<?x1x32x128xbf16>
+}
+
+// GQA 12:2 (g = 6, which does not divide a warpgroup's 64 rows): packed for
+// its one token only.
+func.func @decode_g6(%q: tensor<?x12x1x128xbf16>, %k: tensor<?x2x?x128xbf16>,
+                     %v: tensor<?x2x?x128xbf16>) -> tensor<?x12x1x128xbf16> {
+  %o = attn.attention %q, %k, %v
+      : tensor<?x12x1x128xbf16>, tensor<?x2x?x128xbf16>, tensor<?x2x?x128xbf16>
+      -> tensor<?x12x1x128xbf16>
+  return %o : tensor<?x12x1x128xbf16>
 }

@@ -142,7 +142,10 @@ def Attn_KernelParamAttr : Attn_Attr<"KernelParam", "kernel_param"> {
     `v`, `o`, `lse`), or an `i32` or `f32` problem symbol (`seq_q`,
     `seq_k`, `batch`, `scale`, `scale_log2`, ...) the runtime computes at
     launch. A tensor map has the box it loads or stores, innermost first,
-    over the tensor's (d, s, h, b) dimensions; its shared-memory side is
+    over the tensor's (d, s, h, b) dimensions, or, a box of five, over
+    (d, g, s, h, b): the Q or O of a kernel that packs query heads
+    (`attn.packed_query_heads`), h a kv head and g a query head of its
+    group; its shared-memory side is
     `swizzle`-byte swizzled (128 unless given; 0: not swizzled, plain rows)
     and out-of-bounds elements read as zeros. A split-KV kernel's
     workspace is `o_partial` and `lse_partial` (pointers).
