@@ -55,6 +55,9 @@ CASES = [
      True),
     ("f16", 2, 2, 256, 256, "bhsd", {"causal": True, "softcap": 30.0}, True),
     ("bf16", 4, 2, 64, 128, "bhsd", {}, False),
+    # g = 6 does not divide 64: its one-token decode step packs that token's
+    # six heads, more tokens stay unpacked.
+    ("bf16", 12, 2, 64, 64, "bshd", {"causal": True, "causal_alignment": "bottom_right"}, True),
 ]
 SHAPES = [(1, 1, 1), (3, 4, 300), (2, 17, 33), (1, 113, 203), (2, 128, 128), (1, 200, 100), (1, 257, 513),
           (1, 1000, 1000)]
