@@ -3,10 +3,11 @@
 
 `attn-pack-gqa` packs a masked attention of dynamic rows only under
 `pack-gqa=all`: the query heads of a kv head become one head of g * Nq rows
-whose masks see row mod Nq, so a decode step run by that kernel fills a tile
-with g rows. This script measures what packing costs the same kernel's
-prefill launches, where a tile may straddle two query heads (Nq not a
-multiple of block_m) and the tile order interleaves heads differently.
+whose masks see row / g (token-major: row n * g + j is head j's token n), so
+a decode step run by that kernel fills a tile with g rows. This script
+measures what packing costs the same kernel's prefill launches (run 142
+measured the head-major order before it, whose tiles straddled two query
+heads where block_m does not divide Nq: up to 1.17x the time).
 
   python3 bench/gqa_prefill.py --artifacts artifacts [--json out.json]
 
