@@ -116,8 +116,8 @@ bool problemFromManifest(const rt::Manifest &m, int64_t batch, int64_t seqQ,
     p.window = std::make_pair(std::stoll(left),
                               std::stoll(option(m, "window_right")));
   p.batch = batch;
-  // A kernel compiled for one query length (a packed BSHD decode step) runs
-  // at that length.
+  // A kernel compiled for one query length (one that packs a g not dividing
+  // 64 for one token) runs at that length.
   std::string compiledSeqQ = option(m, "seq_q");
   p.seqQ = compiledSeqQ.empty() ? seqQ : std::stoll(compiledSeqQ);
   p.seqK = seqK;
