@@ -173,17 +173,15 @@ std::string mlir::attn::getOptionConflict(const AttnPipelineOptions &options) {
 void mlir::attn::buildAttnToNVVMPipeline(OpPassManager &pm,
                                          const AttnPipelineOptions &options) {
   // A few query rows per kv head fill one tile instead of g tiles. Before
-  // the lengths are generalized: `auto` packs a masked attention whose graph
-  // is a decode step, g * Nq static rows of at most one 128-row tile.
-  constexpr int64_t kDecodeStepRows = 128;
+  // the lengths are generalized, so that a graph's static Nq of one token
+  // is seen (a g that does not divide 64 packs one token only).
   if (options.packGqa != PackGqaMode::Off) {
     AttnPackGqaPassOptions pack;
-    pack.maskedRowLimit = options.packGqa == PackGqaMode::All ? -1
-                          : options.packGqa == PackGqaMode::Auto
-                              ? kDecodeStepRows
-                              : 0;
+    pack.maskedRowLimit = options.packGqa == PackGqaMode::Auto ? -1 : 0;
     pm.addPass(createAttnPackGqaPass(pack));
   }
+  // A decode step: g * Nq static rows of at most one 128-row tile.
+  constexpr int64_t kDecodeStepRows = 128;
   // A decode step's grid is B x Hkv tiles: the runtime splits each row's
   // keys when that leaves SMs idle. Its rows are static until
   // attn-generalize-lengths.

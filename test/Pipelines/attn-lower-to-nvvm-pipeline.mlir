@@ -67,13 +67,15 @@
 // A BSHD decode step is packed too, and so would be more tokens: its
 // packed rows are a token-major view of the caller's Q, whose maps are over
 // (d, g, s, h, b), a box of 16 whole tokens of 4 heads (O: a warpgroup's).
-// A causal attention of dynamic Nq (a prefill) is not packed.
+// A causal attention of dynamic Nq (a prefill) is packed too: its tiles
+// hold 32 whole tokens of 4 heads, so its kv ranges are those tokens'.
 // PACKED-LABEL: llvm.func @decode_bshd(
 // PACKED-SAME:    #attn.kernel_param<"tensor_map", "q", box = [64, 4, 16, 1, 1]>
 // PACKED-SAME:    layout = "bshd", mask = "causal_bottom_right", packed_query_heads = 4 : i64}
 // PACKED-NOT:     seq_q = 1
 // PACKED-LABEL: llvm.func @prefill_causal(
-// PACKED-SAME:    layout = "bhsd", mask = "causal"}
+// PACKED-SAME:    #attn.kernel_param<"tensor_map", "q", box = [64, 4, 32, 1, 1]>
+// PACKED-SAME:    layout = "bhsd", mask = "causal", packed_query_heads = 4 : i64}
 // PACKED-NOT:     seq_q = 1
 // PACKED-LABEL: llvm.func @decode_causal(
 // PACKED-SAME:    problem = {dtype = "bf16", gqa = true, has_lse = false, head_dim = 128 : i64, head_dim_v = 128 : i64, layout = "bhsd", mask = "causal_bottom_right", packed_query_heads = 4 : i64}
@@ -120,7 +122,7 @@
 // NO-SPLIT-SAME:    grid = [#attn.grid_dim<["seq_q"], ceil_div = 64>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["batch"]>]
 // NO-SPLIT-SAME:    #attn.kernel_param<"tensor_map", "o", box = [64, 4, 16, 1, 1]>, #attn.kernel_param<"pointer", "lse">
 // NO-SPLIT-NOT:     split_kv
-// With pack-gqa=unmasked the masked one is not packed.
+// With pack-gqa=unmasked the masked ones are not packed.
 // PACK-UNMASKED-LABEL: llvm.func @decode_causal(
 // PACK-UNMASKED-SAME:    mask = "causal_bottom_right"}
 // PACK-UNMASKED-LABEL: llvm.func @decode_mqa(

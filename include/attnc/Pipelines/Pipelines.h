@@ -37,11 +37,10 @@ StringRef stringifyAttnStage(AttnStage stage);
 /// Which attentions the GPU pipeline packs with attn-pack-gqa.
 enum class PackGqaMode {
   Off,      ///< none
-  Unmasked, ///< those without a mask or window: each tile still visits
-            ///< every kv block, and their launch order follows no work
-  Auto,     ///< those, and masked ones whose graph is a decode step (static
-            ///< g * Nq of at most 128 rows)
-  All,      ///< every masked one too (a decode kernel of dynamic Nq)
+  Unmasked, ///< those without a mask or window
+  Auto,     ///< every one attn-pack-gqa can pack, masked too: token-major
+            ///< packed rows cost a causal prefill nothing (bench/HISTORY.md
+            ///< run 145) and make its decode steps 2.5-3.3x faster (run 146)
 };
 
 /// Whether the GPU pipeline runs attn-warp-specialize.
@@ -72,11 +71,8 @@ struct AttnPipelineOptions : public PassPipelineOptions<AttnPipelineOptions> {
           clEnumValN(PackGqaMode::Unmasked, "unmasked",
                      "attentions without a mask or window"),
           clEnumValN(PackGqaMode::Auto, "auto",
-                     "those, and masked decode steps (static g * Nq <= 128)"),
-          clEnumValN(PackGqaMode::All, "all",
-                     "masked ones too (decode; a causal prefill's tiles may "
-                     "visit more kv blocks and lose the longest-first "
-                     "order)"))};
+                     "every attention attn-pack-gqa can pack, masked too"),
+          clEnumValN(PackGqaMode::Auto, "all", "the same as auto"))};
   PassOptions::Option<bool> splitKv{
       *this, "split-kv",
       llvm::cl::desc("GPU: decode steps (static query rows <= 128 per kv "

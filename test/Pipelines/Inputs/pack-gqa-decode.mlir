@@ -20,8 +20,8 @@ func.func @decode_mqa(%q: tensor<?x32x1x128xbf16>, %k: tensor<?x1x?x128xbf16>,
   return %o : tensor<?x32x1x128xbf16>
 }
 
-// GQA 32:8 with a bottom-right causal mask: packed by pack-gqa=auto (a
-// decode step: 4 static rows) and all, not by unmasked.
+// GQA 32:8 with a bottom-right causal mask: packed by pack-gqa=auto, not by
+// unmasked.
 func.func @decode_causal(%q: tensor<?x32x1x128xbf16>, %k: tensor<?x8x?x128xbf16>,
                          %v: tensor<?x8x?x128xbf16>) -> tensor<?x32x1x128xbf16> {
   %o = attn.attention %q, %k, %v mask = causal_bottom_right
@@ -30,8 +30,8 @@ func.func @decode_causal(%q: tensor<?x32x1x128xbf16>, %k: tensor<?x8x?x128xbf16>
   return %o : tensor<?x32x1x128xbf16>
 }
 
-// GQA 32:8 with a causal mask and a dynamic Nq (a prefill): not packed by
-// pack-gqa=auto.
+// GQA 32:8 with a causal mask and a dynamic Nq (a prefill): packed by
+// pack-gqa=auto too (token-major rows: whole tokens a tile).
 func.func @prefill_causal(%q: tensor<?x32x?x128xbf16>, %k: tensor<?x8x?x128xbf16>,
                           %v: tensor<?x8x?x128xbf16>) -> tensor<?x32x?x128xbf16> {
   %o = attn.attention %q, %k, %v mask = causal
