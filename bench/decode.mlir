@@ -32,7 +32,8 @@ func.func @decode_d256_gqa(%q: tensor<?x32x?x256xbf16>, %k: tensor<?x8x?x256xbf1
 
 // The call most serving stacks make: one decode step with a bottom-right
 // causal mask (a no-op for Nq = 1, a real mask for a few speculative
-// tokens). Packed only with --pack-gqa=all (artifacts/decode-pack-all).
+// tokens). Packed by pack-gqa=auto (unpacked in artifacts/decode-no-pack and
+// decode-unmasked-pack).
 func.func @decode_d128_gqa_causal(%q: tensor<?x32x?x128xbf16>, %k: tensor<?x8x?x128xbf16>, %v: tensor<?x8x?x128xbf16>) -> tensor<?x32x?x128xbf16> {
   %o = attn.attention %q, %k, %v mask = causal_bottom_right
       : tensor<?x32x?x128xbf16>, tensor<?x8x?x128xbf16>, tensor<?x8x?x128xbf16> -> tensor<?x32x?x128xbf16>

@@ -1,20 +1,21 @@
 #!/usr/bin/env python3
 """A causal GQA kernel of dynamic Nq, packed against unpacked, at prefill shapes.
 
-`attn-pack-gqa` packs a masked attention of dynamic rows only under
-`pack-gqa=all`: the query heads of a kv head become one head of g * Nq rows
-whose masks see row / g (token-major: row n * g + j is head j's token n), so
-a decode step run by that kernel fills a tile with g rows. This script
-measures what packing costs the same kernel's prefill launches (run 142
-measured the head-major order before it, whose tiles straddled two query
-heads where block_m does not divide Nq: up to 1.17x the time).
+`attn-pack-gqa` packs a masked attention of dynamic rows under
+`pack-gqa=auto` (since run 145): the query heads of a kv head become one
+head of g * Nq rows whose masks see row / g (token-major: row n * g + j is
+head j's token n), so a decode step run by that kernel fills a tile with g
+rows. This script measures what packing costs the same kernel's prefill
+launches (run 142 measured the head-major order before it, whose tiles
+straddled two query heads where block_m does not divide Nq: up to 1.17x the
+time; run 145 the token-major one: none).
 
   python3 bench/gqa_prefill.py --artifacts artifacts [--json out.json]
 
 Loads <artifacts>/kernels/<NAME> (the default) and every
 <artifacts>/kernels-<label>/<NAME> as variants (bench/prepare-gpu.sh's
-`pack-all` ablation). Correctness first: each at ragged shapes (gpu_check.py's
-check: float64 reference, NaN-poisoned outputs, LSE of empty rows). Then at
+`kernels-unpacked`, compiled with --pack-gqa=unmasked). Correctness first:
+each at ragged shapes (gpu_check.py's check: float64 reference, NaN-poisoned outputs, LSE of empty rows). Then at
 B * N = 16k for each N, the default and each variant timed alternately for
 ROUNDS rounds (peers.bench_ms, L2 flushed), and cuDNN (SDPA with
 enable_gqa=True) on the same tensors; prints TFLOP/s and the default's speed

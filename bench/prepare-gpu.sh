@@ -134,8 +134,13 @@ decode_variant whole --split-kv-dynamic-rows=off
 # tile holds g * Nq rows, 4 at GQA 32:8).
 decode_variant no-pack --pack-gqa=false
 decode_variant bm64 --block-m=64
-# The masked decode kernel packed as well (attn.mask packed_rows).
-decode_variant pack-all --pack-gqa=all
+# GQA packing of unmasked attentions only (the masked decode kernel
+# unpacked; pack-gqa=auto packs it).
+decode_variant unmasked-pack --pack-gqa=unmasked
+# The causal GQA prefill kernel unpacked (bench/gqa_prefill.py's variant).
+grep -v -e '^//' bench/kernels.mlir | awk '/^func.func @/{keep=/^func.func @d128_gqa4_causal\(/} keep' \
+  > artifacts/gqa-causal.mlir
+"$BUILD_DIR/bin/attnc-compile" artifacts/gqa-causal.mlir --pack-gqa=unmasked -o artifacts/kernels-unpacked > /dev/null
 # Split-KV (flash-decoding): the same graphs with kv_splits(%splits), a
 # function argument, so the runtime chooses the split count at each launch
 # (docs/Runtime.md's split heuristic); with 128-row and 64-row tiles.

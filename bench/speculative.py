@@ -68,7 +68,7 @@ def main():
     from peers import bench_ms
 
     decode_tokens = attnc.ops._decode_tokens
-    kernels = {"decode-step": decode_tokens, "general": lambda q, heads_kv, layout: None}
+    kernels = {"decode-step": decode_tokens, "general": lambda q, heads_kv: None}
     gen = torch.Generator(device="cuda").manual_seed(2026)
     rows, failed = [], 0
     print(f"{'B':>2} {'Nk':>6} {'Sq':>3} " + " ".join(f"{k + ' TB/s':>16}" for k in kernels) + "   speedup")

@@ -1293,9 +1293,9 @@ bool attnc::rt::validateManifest(const Manifest &m, std::string &error) {
                                            : "options.window_left",
                 "is missing: a window has both sides (window_left and "
                 "window_right)");
-  // The runtime views the caller's Q as the packed one (attn-pack-gqa; the
-  // kernel's masks see a packed row's query position), or refuses a launch
-  // whose strides have no such view (bshd with more than one token).
+  // The runtime views the caller's Q and O as the packed ones (attn-pack-gqa;
+  // the kernel's masks see a packed row's query position) whatever their
+  // strides.
   // (toJson leaves a packing of 1 out, so any other value here would be
   // lost on the way to the artifact.)
   if (p.packedQueryHeads != 1) {

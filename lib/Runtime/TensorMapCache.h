@@ -59,7 +59,8 @@ public:
 
 private:
   /// A request as words without padding, hashed and compared whole.
-  using Key = std::array<uint64_t, 3 + 3 * TensorMapRequest::kMaxRank>;
+  /// (The address, the dims, strides and box, the enums' word and the rank.)
+  using Key = std::array<uint64_t, 2 + 3 * TensorMapRequest::kMaxRank>;
   struct KeyHash {
     size_t operator()(const Key &key) const noexcept;
   };

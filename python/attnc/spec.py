@@ -16,10 +16,9 @@ LAYOUTS = ("bhsd", "bshd")
 MASKS = ("none", "causal", "causal_bottom_right")
 # Tokens per page of a paged KV cache the kernels take (problem.page_size).
 PAGE_SIZES = (16, 32, 64, 128, 256)
-# The rows per kv head of a decode step that the GPU pipeline both packs and
-# splits: pack-gqa=auto packs a masked step of static Nq whose g * Nq rows
-# are at most 128, and attn-split-kv splits a step of at most 128 rows (its
-# max-rows default). A decode-step kernel (query_tokens) is compiled for up
+# The rows per kv head of a decode step that the GPU pipeline splits:
+# attn-split-kv splits a step of at most 128 static rows (its max-rows
+# default); pack-gqa=auto packs any. A decode-step kernel (query_tokens) is compiled for up
 # to BASE_QUERY_TOKENS tokens in any class, and for as many as pack into
 # DECODE_STEP_ROWS where the pipeline packs them (max_query_tokens): each
 # distinct token count is a kernel of its own, and past 16 tokens only

@@ -369,9 +369,7 @@ class PagedTest(FakeKernelTest):
 
     def test_speculative_step_limit_follows_packing(self):
         """A paged speculative step of 32 tokens at GQA 4:1 (128 packed rows)
-        gets its decode-step kernel; BSHD q of 20 tokens, which no decode-step
-        kernel of more than one token packs, the general one
-        (max_query_tokens)."""
+        gets its decode-step kernel (max_query_tokens)."""
         import attnc
         q, k, v, table, lengths = self.paged(sq=32)
         attnc.attention(q, k, v, block_table=table, cache_lengths=lengths, causal=True,

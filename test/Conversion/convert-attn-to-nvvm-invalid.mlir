@@ -135,7 +135,7 @@ func.func @value_d36(%q: tensor<?x4x?x64xbf16>, %k: tensor<?x4x?x64xbf16>,
 // A Q of packed query heads (attn.packed_query_heads, which attn-pack-gqa
 // writes only where it holds) on an attention that does not know its rows
 // are packed (attn-pack-gqa also sets the attention's packed_query_heads,
-// which attn.finalize repeats and which makes the masks packed_rows): its
+// which attn.finalize repeats and the masks take as theirs): its
 // mask or window would place them by their index, not their query position,
 // and the runtime's view would disagree with the tile. Or packed heads that
 // are not the kv heads: the runtime would refuse that kernel's manifest.

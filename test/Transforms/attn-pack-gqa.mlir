@@ -4,7 +4,7 @@
 // RUN: attnc-opt %s -split-input-file --attn-pack-gqa --attn-pack-gqa | FileCheck %s --check-prefixes=CHECK,MASKED
 // Without masked attentions (pack-gqa=unmasked).
 // RUN: attnc-opt %s -split-input-file --attn-pack-gqa=masked-row-limit=0 | FileCheck %s --check-prefixes=CHECK,UNMASKED
-// Masked ones of at most 16 static packed rows (pack-gqa=auto takes 128):
+// Masked ones of at most 16 static packed rows (pack-gqa=auto takes any):
 // a decode step is packed, a dynamic Nq is not.
 // RUN: attnc-opt %s -split-input-file --attn-pack-gqa=masked-row-limit=16 | FileCheck %s --check-prefixes=CHECK,AUTO
 // RUN: not attnc-opt %s -split-input-file --attn-pack-gqa=masked-row-limit=-2 2>&1 | FileCheck %s --check-prefix=BAD-LIMIT

@@ -195,7 +195,7 @@ int main() {
                << " failed\n";
 
   // The packed shapes add decode and speculative-decode steps (Nq 1 to 8)
-  // against long caches, what pack-gqa=auto packs.
+  // against long caches.
   std::vector<std::pair<int64_t, int64_t>> packedSeqs(std::begin(seqs),
                                                       std::end(seqs));
   for (int64_t tokens : {1, 3, 8})

@@ -157,8 +157,9 @@ struct Problem {
   bool gqa = false;
   bool hasLse = false;
   /// Query heads of the caller's Q per head of the kernel's (attn-pack-gqa;
-  /// 1: not packed). The runtime launches the kernel on the packed view
-  /// [B, Hkv, g * Nq, D] of Q and O and [B, Hkv, g * Nq] of the LSE.
+  /// 1: not packed). The kernel computes Hkv heads of g * Nq token-major
+  /// rows: its Q and O maps are over (d, g, s, h, b) of the caller's
+  /// tensors, and it writes the caller's [B, Hq, Nq] LSE.
   int64_t packedQueryHeads = 1;
   /// Tokens per page of a paged KV cache (problem.page_size: a power of two
   /// in 16..256), or 0: not paged. A paged kernel reads K and V from page

@@ -124,7 +124,7 @@ def AttnPackGqaPass : Pass<"attn-pack-gqa", "ModuleOp"> {
     the attention and results used only by the function's return, in a
     function nothing calls (its signature changes). Others are left as they
     are. The GPU pipelines run it before `attn-generalize-lengths`, so that
-    `masked-row-limit` sees a decode graph's static Nq.
+    a graph's static Nq of one token is seen.
 
     ```mlir
     // before
@@ -139,9 +139,7 @@ def AttnPackGqaPass : Pass<"attn-pack-gqa", "ModuleOp"> {
     Option<"maskedRowLimit", "masked-row-limit", "int64_t", /*default=*/"-1",
            "Pack an attention with a mask or window only when its packed "
            "rows (g * Nq) are static and at most this many (-1: any; 0: "
-           "none). Its masks see each row's query position either way, but "
-           "for a causal prefill the tiles that cross heads visit more kv "
-           "blocks, and the longest-first order no longer follows the work">,
+           "none). Its masks see each row's query position either way">,
   ];
   let statistics = [
     Statistic<"numPacked", "num-packed", "Number of attentions packed">,

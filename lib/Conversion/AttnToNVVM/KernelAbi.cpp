@@ -163,8 +163,9 @@ KernelAbiAttr mlir::attn::hopper::buildKernelAbi(MLIRContext *ctx,
                  str(tiled.layout() == Layout::BHSD ? "bhsd" : "bshd"));
   MaskSpec mask = tiled.finalize().getMaskSpec();
   problem.append("mask", str(stringifyMaskKind(mask.kind)));
-  // The caller's heads; the grid, the parameters and the tensor maps are
-  // those of the packed view the runtime makes of them.
+  // The caller's heads; the grid and the parameters are those of the
+  // packed problem, whose Q and O maps view the caller's tensors
+  // (queryMapBox).
   int64_t callerHeadsQ = tiled.headsQ() * tiled.packedQueryHeads();
   problem.append("gqa", b.getBoolAttr(callerHeadsQ != tiled.headsKV()));
   problem.append("has_lse", b.getBoolAttr(tiled.hasLse()));

@@ -1,7 +1,7 @@
 // Attentions of packed query heads (packed_query_heads = 4, as
 // attn-pack-gqa writes them) for test/Integration/packed-masks.test: each
 // head's rows are 4 query heads' Nq tokens, and the masks see a row at its
-// query position (row mod Nq).
+// query position (row / 4).
 func.func @packed_decode_causal(%q: tensor<?x2x?x64xbf16>, %k: tensor<?x2x?x64xbf16>,
                                 %v: tensor<?x2x?x64xbf16>)
     -> (tensor<?x2x?x64xbf16>, tensor<?x2x?xf32>) {
