@@ -101,7 +101,6 @@ private:
     auto ptr = LLVM::LLVMPointerType::get(b.getContext(), 1);
     return LLVM::GEPOp::create(b, loc, ptr, element, base, ValueRange{index});
   }
-  Value i64Of(Value v) { return arith::ExtUIOp::create(b, loc, i64(), v); }
 
   const CombineShape &shape;
   SplitKvAttr abi;
@@ -179,20 +178,13 @@ void CombineEmitter::emitRows(Value firstRow, Value head, Value batch,
   // query head head * g + j, token n.
   int64_t group = shape.packedQueryHeads;
   auto callerLseIndexOf = [&](Value r) {
-    if (group == 1)
-      return rowIndexOf(r);
-    Value g = c32(group);
-    Value queryHead = add(mul(headRow, c64(group)),
-                          i64Of(arith::RemUIOp::create(b, loc, r, g)));
-    return add(mul(queryHead, i64Of(arith::DivUIOp::create(b, loc, seqQ, g))),
-               i64Of(arith::DivUIOp::create(b, loc, r, g)));
+    return group == 1 ? rowIndexOf(r) : callerLseIndex(headRow, seqQ, r, group);
   };
   auto outputCoordinatesOf = [&](Value r) -> SmallVector<Value> {
     if (group == 1)
       return {c32(0), r, head, batch};
-    Value g = c32(group);
-    return {c32(0), arith::RemUIOp::create(b, loc, r, g),
-            arith::DivUIOp::create(b, loc, r, g), head, batch};
+    return {c32(0), packedHeadInGroup(r, group), packedToken(r, group), head,
+            batch};
   };
   Value splitStride = mul(mul(i64Of(batches), i64Of(heads)), i64Of(seqQ));
   auto splitLse = [&](Value split) {

@@ -108,7 +108,7 @@ SmallVector<Value> KernelEmitter::queryMapCoordinates(Value row, Value head,
     return {row, head, batch};
   if (tiled.packsOneToken())
     return {row, c32(0), head, batch};
-  return {c32(0), arith::DivUIOp::create(b, loc, row, c32(group)), head, batch};
+  return {c32(0), packedToken(row, group), head, batch};
 }
 
 void KernelEmitter::tmaLoad(Value tensorMap, Value dst, ArrayRef<Value> coords,
@@ -136,8 +136,7 @@ ArrayRef<Value> KernelEmitter::pagesOfBlock(Value kvBlock) {
     Value token = add(row, c32(part * boxRows));
     Value slot = arith::MinUIOp::create(
         b, loc, arith::DivUIOp::create(b, loc, token, c32(pageSize)), lastSlot);
-    Value index = arith::ExtUIOp::create(b, loc, i64(),
-                                         add(mul(batch, pagesPerSeq), slot));
+    Value index = i64Of(add(mul(batch, pagesPerSeq), slot));
     Value ptr = LLVM::GEPOp::create(b, loc, globalPtr, i32(), blockTable,
                                     ValueRange{index});
     Value entry = LLVM::LoadOp::create(b, loc, i32(), ptr, 4);
@@ -647,12 +646,18 @@ void KernelEmitter::lowerLseStore(ValueRange lse, const StoreCoordinates &at) {
     ifThen(rowOk, [&] {
       // A split's partial LSE keeps the packed rows; the caller's is
       // [B, Hq, Nq] (at one split the row goes to one of the two).
+      int64_t group = tiled.packedQueryHeads();
+      auto callerIndex = [&] {
+        Value kvHeadRow =
+            add(mul(i64Of(at.batch), c64(tiled.headsQ())), i64Of(at.head));
+        return callerLseIndex(kvHeadRow, seqQ, row, group);
+      };
       Value index = rowIndex(at, row);
-      if (tiled.packedQueryHeads() > 1 && !tiled.kvSplit())
-        index = callerLseIndex(at, row);
-      else if (tiled.packedQueryHeads() > 1 && singleSplit && singleSplitLse)
-        index = arith::SelectOp::create(b, loc, singleSplit,
-                                        callerLseIndex(at, row), index);
+      if (group > 1 && !tiled.kvSplit())
+        index = callerIndex();
+      else if (group > 1 && singleSplit && singleSplitLse)
+        index =
+            arith::SelectOp::create(b, loc, singleSplit, callerIndex(), index);
       Value ptr = LLVM::GEPOp::create(b, loc, globalPtr, f32(), dest,
                                       ValueRange{index});
       LLVM::StoreOp::create(b, loc, lse[r], ptr, /*alignment=*/4);
@@ -673,29 +678,12 @@ Value KernelEmitter::sequenceEnd() {
 }
 
 Value KernelEmitter::rowIndex(const StoreCoordinates &at, Value row) {
-  auto i64Of = [&](Value v) {
-    return arith::ExtUIOp::create(b, loc, i64(), v);
-  };
   Value batchRow = i64Of(at.batch);
   if (at.split)
     batchRow = add(mul(i64Of(at.split), i64Of(batchCount)), batchRow);
   return add(
       mul(add(mul(batchRow, c64(tiled.headsQ())), i64Of(at.head)), i64Of(seqQ)),
       i64Of(row));
-}
-
-Value KernelEmitter::callerLseIndex(const StoreCoordinates &at, Value row) {
-  auto i64Of = [&](Value v) {
-    return arith::ExtUIOp::create(b, loc, i64(), v);
-  };
-  Value group = c32(tiled.packedQueryHeads());
-  Value tokens = arith::DivUIOp::create(b, loc, seqQ, group);
-  Value token = arith::DivUIOp::create(b, loc, row, group);
-  Value headInGroup = arith::RemUIOp::create(b, loc, row, group);
-  Value kvHeadRow =
-      add(mul(i64Of(at.batch), c64(tiled.headsQ())), i64Of(at.head));
-  Value queryHead = add(mul(kvHeadRow, i64Of(group)), i64Of(headInGroup));
-  return add(mul(queryHead, i64Of(tokens)), i64Of(token));
 }
 
 /// Writes this thread's rows of O into its split's part of the f32 partial

@@ -42,6 +42,7 @@ protected:
     return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
   }
   Value toI32(Value v) { return arith::IndexCastOp::create(b, loc, i32(), v); }
+  Value i64Of(Value v) { return arith::ExtUIOp::create(b, loc, i64(), v); }
   Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
   Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
   Value eqI(Value x, Value y) {
@@ -78,6 +79,27 @@ protected:
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(op.thenBlock()->getTerminator());
     body();
+  }
+
+  /// Where a kernel packs the g query heads of a kv head into its rows, it
+  /// orders them token-major, as FlashAttention-3 does: packed row
+  /// r = n * g + j (i32) is token n of the kv head's query head j.
+  Value packedToken(Value row, int64_t group) {
+    return arith::DivUIOp::create(b, loc, row, c32(group));
+  }
+  Value packedHeadInGroup(Value row, int64_t group) {
+    return arith::RemUIOp::create(b, loc, row, c32(group));
+  }
+  /// The i64 index in the caller's LSE [B, Hq, Nq] of packed row `row` of
+  /// `kvHeadRow` = batch * Hkv + kv head (i64), whose `packedRows` (i32) are
+  /// Nq * g: query head kv head * g + j's token n.
+  Value callerLseIndex(Value kvHeadRow, Value packedRows, Value row,
+                       int64_t group) {
+    Value tokens = packedToken(packedRows, group);
+    Value token = packedToken(row, group);
+    Value queryHead =
+        add(mul(kvHeadRow, c64(group)), i64Of(packedHeadInGroup(row, group)));
+    return add(mul(queryHead, i64Of(tokens)), i64Of(token));
   }
 
   Value log2(Value x) { return intrinsic("llvm.nvvm.lg2.approx.ftz.f", x); }

@@ -479,10 +479,6 @@ private:
   /// The i64 index of row `row` at `at`'s split, batch and head in the LSE
   /// [B, H, Sq] (or, split, [S, B, H, Sq]).
   Value rowIndex(const StoreCoordinates &at, Value row);
-  /// Where the kernel packs g query heads per kv head: the i64 index in the
-  /// caller's LSE [B, Hq, Nq] of packed row `row` = n * g + j of kv head
-  /// `at.head`, query head at.head * g + j's token n.
-  Value callerLseIndex(const StoreCoordinates &at, Value row);
   /// The 128-byte swizzle (the only one the kernel writes into;
   /// verifyTiledAttention admits no other for Q, in whose layout O is staged,
   /// nor for P's): 16-byte chunk c of row r of an atom sits at chunk c ^ (r %

@@ -33,10 +33,8 @@ std::pair<Value, Value> KernelEmitter::lowerSequenceTile(Value tile,
         .getResult();
   };
   auto offsetAt = [&](Value sequence) {
-    Value ptr =
-        LLVM::GEPOp::create(b, loc, globalPtr, i32(), offsets,
-                            ValueRange{arith::ExtUIOp::create(b, loc, i64(),
-                                                              sequence)});
+    Value ptr = LLVM::GEPOp::create(b, loc, globalPtr, i32(), offsets,
+                                    ValueRange{i64Of(sequence)});
     return LLVM::LoadOp::create(b, loc, i32(), ptr, 4).getResult();
   };
   // One chunk of 32 sequences from `base`, lane i holding sequence base + i:
@@ -138,9 +136,6 @@ void KernelEmitter::storeSequenceRows(ArrayRef<Value> pairs, Value output,
   Value end = sequenceEnd();
   Value threadInGroup = arith::AndIOp::create(b, loc, tid, c32(127));
   Value tileRowBase = mul(warpgroup, c32(kWarpgroupRows));
-  auto i64Of = [&](Value v) {
-    return arith::ExtUIOp::create(b, loc, i64(), v).getResult();
-  };
   for (int64_t first = 0; first < chunks; first += kWarpgroupThreads) {
     Value chunk = add(threadInGroup, c32(first));
     Value row = arith::DivUIOp::create(b, loc, chunk, c32(rowChunks));
