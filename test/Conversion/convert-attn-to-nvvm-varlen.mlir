@@ -57,3 +57,52 @@ func.func @varlen(%q: tensor<1x?x4x64xbf16>, %k: tensor<1x?x2x64xbf16>, %v: tens
       : tensor<1x?x4x64xbf16>, tensor<1x?x2x64xbf16>, tensor<1x?x2x64xbf16> -> tensor<1x?x4x64xbf16>, tensor<1x4x?xf32>
   return %o, %lse : tensor<1x?x4x64xbf16>, tensor<1x4x?xf32>
 }
+
+// -----
+
+// A varlen batch of packed query heads (g = 2, as attn-pack-gqa writes it):
+// the tile scheduler counts blocks of 128 / 2 = 64 tokens from
+// cu_seqlens_q, the tile's rows are its sequence's offsets times 2, Q's
+// box is 2 heads of 64 tokens at token row / 2 of the (d, g, s, h, b) map,
+// and each 16-byte store of O goes to packed row r's token r / 2 and query
+// head 2 h + r % 2 of the caller's [1, total, Hq = 4, 64].
+// CHECK-LABEL: gpu.module @attn_kernels
+// CHECK:       llvm.func @varlen_packed(%[[Q:[^:]*]]: !llvm.ptr {{{[^}]*}}}, %{{[^:]*}}: !llvm.ptr {{{[^}]*}}}, %{{[^:]*}}: !llvm.ptr {{{[^}]*}}},
+// CHECK-SAME:    %[[O:[^:]*]]: !llvm.ptr<1>, %{{[^:]*}}: !llvm.ptr<1>, %[[CUQ:[^:]*]]: !llvm.ptr<1>, %{{[^:]*}}: !llvm.ptr<1>,
+// CHECK-SAME:    #attn.kernel_param<"tensor_map", "q", box = [64, 2, 64, 1, 1]>
+// CHECK-SAME:    packed_query_heads = 2 : i64, varlen = true
+// CHECK:         scf.while
+// CHECK:           llvm.getelementptr %[[CUQ]]
+// CHECK:           %[[TOKENS:.*]] = arith.addi %{{.*}}, %c63_i32 : i32
+// CHECK:           arith.divui %[[TOKENS]], %c64_i32{{.*}} : i32
+// CHECK:         llvm.getelementptr %[[CUQ]]
+// CHECK:         %[[FIRST_TOKEN:.*]] = arith.index_cast %{{.*}} : i32 to index
+// CHECK:         %[[FIRST_ROW:.*]] = arith.muli %[[FIRST_TOKEN]], %[[TWO:c2[_0-9]*]] : index
+// CHECK:         llvm.getelementptr %[[CUQ]]
+// CHECK:         %[[LAST_TOKEN:.*]] = arith.index_cast %{{.*}} : i32 to index
+// CHECK:         arith.muli %[[LAST_TOKEN]], %[[TWO]] : index
+// CHECK:         nvvm.setmaxregister decrease
+// CHECK:           %[[ROW:.*]] = arith.addi
+// CHECK:           %[[Q_TOKEN:.*]] = arith.divui %[[ROW]], %c2_i32{{.*}} : i32
+// CHECK:           nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[Q]], %{{.*}}, box[%{{.*}}, %{{.*}}, %[[Q_TOKEN]], %{{.*}}, %{{.*}}]
+// CHECK-NOT:     nvvm.cp.async.bulk.tensor.global.shared.cta
+// CHECK:         llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
+// CHECK:         %[[O_TOKEN:.*]] = arith.divui %[[O_ROW:.*]], %c2_i32{{.*}} : i32
+// CHECK:         %[[J:.*]] = arith.remui %[[O_ROW]], %c2_i32{{.*}} : i32
+// CHECK:         %[[J64:.*]] = arith.extui %[[J]] : i32 to i64
+// CHECK:         %[[KV_HEAD_ROW:.*]] = arith.muli %{{.*}}, %c2_i64 : i64
+// CHECK:         %[[QUERY_HEAD:.*]] = arith.addi %[[KV_HEAD_ROW]], %[[J64]] : i64
+// CHECK:         %[[TOKEN64:.*]] = arith.extui %[[O_TOKEN]] : i32 to i64
+// CHECK:         %[[TOKEN_ROW:.*]] = arith.muli %[[TOKEN64]], %c4_i64 : i64
+// CHECK:         arith.addi %[[TOKEN_ROW]], %[[QUERY_HEAD]] : i64
+// CHECK:         llvm.getelementptr %[[O]]
+// CHECK:         llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
+// CHECK-NOT:     nvvm.cp.async.bulk.tensor.global.shared.cta
+func.func @varlen_packed(%q: tensor<1x?x2x64xbf16> {attn.packed_query_heads = 2 : i64}, %k: tensor<1x?x2x64xbf16>,
+                         %v: tensor<1x?x2x64xbf16>, %cu_q: tensor<?xi32>, %cu_k: tensor<?xi32>)
+    -> (tensor<1x?x2x64xbf16>, tensor<1x2x?xf32>) {
+  %o, %lse = attn.attention %q, %k, %v mask = causal layout = bshd packed_query_heads = 2
+      varlen(%cu_q, %cu_k : tensor<?xi32>, tensor<?xi32>)
+      : tensor<1x?x2x64xbf16>, tensor<1x?x2x64xbf16>, tensor<1x?x2x64xbf16> -> tensor<1x?x2x64xbf16>, tensor<1x2x?xf32>
+  return %o, %lse : tensor<1x?x2x64xbf16>, tensor<1x2x?xf32>
+}

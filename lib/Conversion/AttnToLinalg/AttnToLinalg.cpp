@@ -228,12 +228,16 @@ Value sequenceOf(OpBuilder &b, Location loc, Value offsets, Value count,
 
 /// Whether packed query row `i` of a varlen attention of `count` sequences
 /// sees packed key `j`: both in one sequence, and visible under `mask` at
-/// their positions in it.
+/// their positions in it. With packed query heads the offsets count tokens,
+/// g rows each (row i is token i / g).
 Value varlenKeyVisible(OpBuilder &b, Location loc, AttentionOp op, Value count,
                        Value i, Value j, const MaskSpec &mask) {
   Value cuQ = op.getCuSeqlensQ(), cuK = op.getCuSeqlensK();
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  Value seq = sequenceOf(b, loc, cuQ, count, i);
+  Value group = arith::ConstantIndexOp::create(
+      b, loc, op.getPackedQueryHeads().value_or(1));
+  Value seq =
+      sequenceOf(b, loc, cuQ, count, arith::DivUIOp::create(b, loc, i, group));
   Value inSequence = arith::AndIOp::create(
       b, loc,
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, seq,
@@ -249,8 +253,11 @@ Value varlenKeyVisible(OpBuilder &b, Location loc, AttentionOp op, Value count,
   Value qBegin = offset(cuQ, safeSeq), kBegin = offset(cuK, safeSeq);
   Value seqQ = arith::SubIOp::create(b, loc, offset(cuQ, next), qBegin);
   Value seqK = arith::SubIOp::create(b, loc, offset(cuK, next), kBegin);
+  // The mask takes a packed row to its position itself.
   Value visible = buildKeyVisible(
-      b, loc, arith::SubIOp::create(b, loc, i, qBegin),
+      b, loc,
+      arith::SubIOp::create(b, loc, i,
+                            arith::MulIOp::create(b, loc, qBegin, group)),
       arith::SubIOp::create(b, loc, j, kBegin), seqQ, seqK, mask);
   return arith::AndIOp::create(b, loc, inSequence, visible);
 }

@@ -261,8 +261,7 @@ LogicalResult KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   }
   if (tiled.varlen()) {
     queryOffsets = required(rt::ParamKind::Pointer, rt::TensorName::CuSeqlensQ);
-    index.mapIndexTensor(getElementArgument(tiled.varlen().getBegin()),
-                         queryOffsets);
+    index.mapIndexTensor(tiled.queryOffsets(), queryOffsets);
     index.mapIndexTensor(
         getElementArgument(tiled.keyLoad().getVarlen().getBegin()),
         required(rt::ParamKind::Pointer, rt::TensorName::CuSeqlensK));

@@ -158,11 +158,26 @@ void KernelEmitter::storeSequenceRows(ArrayRef<Value> pairs, Value output,
                          mul(swizzled, c32(kChunkBytes)));
       Value value = LLVM::LoadOp::create(
           b, loc, chunkType, smemPtr(smem.getOutput(), offset), kChunkBytes);
-      // The packed row of O, [1, H, total, Dv] or [1, total, H, Dv].
-      Value rowIndex =
-          tiled.layout() == Layout::BSHD
-              ? add(mul(i64Of(packedRow), c64(tiled.headsQ())), i64Of(at.head))
-              : add(mul(i64Of(at.head), i64Of(seqQ)), i64Of(packedRow));
+      // The row of the caller's O, [1, H, total, Dv] or [1, total, H, Dv]:
+      // packed row n * g + j is token n of query head head * g + j.
+      int64_t group = tiled.packedQueryHeads();
+      Value token = group > 1 ? packedToken(packedRow, group) : packedRow;
+      auto queryHead = [&] {
+        Value head = i64Of(at.head);
+        if (group == 1)
+          return head;
+        return add(mul(head, c64(group)),
+                   i64Of(packedHeadInGroup(packedRow, group)));
+      };
+      Value rowIndex;
+      if (tiled.layout() == Layout::BSHD) {
+        rowIndex =
+            add(mul(i64Of(token), c64(tiled.headsQ() * group)), queryHead());
+      } else {
+        Value head = queryHead();
+        Value tokens = group > 1 ? packedToken(seqQ, group) : seqQ;
+        rowIndex = add(mul(head, i64Of(tokens)), i64Of(token));
+      }
       Value byte = add(mul(rowIndex, c64(tiled.valueHeadDim() * elementBytes)),
                        mul(i64Of(column), c64(kChunkBytes)));
       Value ptr = LLVM::GEPOp::create(b, loc, globalPtr, b.getI8Type(), output,

@@ -95,8 +95,9 @@ def Attn_AttentionOp : Attn_Op<"attention", [Pure, AttrSizedOperandSegments]> {
     rows of `g` query heads per head, `Nq` tokens each (the dim is
     `g * Nq`), token-major: row `n * g + j` is token `n` of the group's
     query head `j`, so masks and windows see it at query position `n` with
-    `Nq` queries, and a block of rows is one run of positions. Not combined
-    with `varlen`.
+    `Nq` queries, and a block of rows is one run of positions. With
+    `varlen`, the offsets still count tokens: sequence `b` is packed rows
+    `[g cu_seqlens_q[b], g cu_seqlens_q[b + 1])`.
 
     `varlen(%cu_seqlens_q, %cu_seqlens_k)` computes a batch of sequences of
     different lengths packed without padding (FlashAttention's varlen
@@ -307,7 +308,9 @@ def Attn_SequenceTileOp : Attn_Op<"sequence_tile", [Pure]> {
     past its rows, so it computes and stores nothing: `attn-tile` launches
     `ceil(total_q / block_m) + B` tiles, a bound on the sequences' blocks
     that the caller knows without reading the offsets. Sequences of length
-    0 have no block.
+    0 have no block. `block_m` counts offsets: where the attention packs
+    `g` query heads (`packed_query_heads`), a tile's rows are `g` a token
+    and `attn-tile` gives the tile's tokens, its rows / `g`.
 
     ```mlir
     %seq, %qb = attn.sequence_tile %cu_seqlens_q[%t] block_m = 128
