@@ -10,8 +10,8 @@ compiles varlen_d128_causal unpacked (artifacts/varlen-unpacked/) to time next t
 
 Correctness: batches whose sequences include length 0 and 1, a chunked prefill (more keys than queries),
 one sequence much longer than the rest, a batch of more than 32 sequences (the tile scheduler's scan
-takes 32 at a time), and decode and speculative steps (1 to 5 query tokens against 100 to 3000 keys, whose
-packed tiles hold several sequences' worth of rows of one sequence each); O and LSE are poisoned with NaN before each launch and compared with float64 attention
+takes 32 at a time), and decode and speculative steps (1 to 5 query tokens against 100 to 3000 keys: a packed
+tile holds a sequence's 4 to 20 rows); O and LSE are poisoned with NaN before each launch and compared with float64 attention
 of each sequence over its own keys (O = 0 and LSE = -inf for a row without keys), and the runtime checks the
 offsets (ATTNC_CHECK_INDEX_INPUTS=1).
 

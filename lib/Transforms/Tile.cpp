@@ -279,8 +279,7 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
         qb = forall.getInductionVar(2);
   // A varlen tile is a query block of one sequence. The offsets count
   // tokens, and packed rows are g a token (token-major): a packed tile
-  // holds block_m / g of a sequence's tokens, a divisor since g divides 64
-  // (attn-pack-gqa).
+  // holds block_m / g of a sequence's tokens (whole: checked above).
   if (op.isVarlen()) {
     Type indexType = rewriter.getIndexType();
     auto tile = SequenceTileOp::create(rewriter, loc, indexType, indexType,
@@ -333,10 +332,10 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
     seqK = arith::SubIOp::create(rewriter, loc, ctx.keyEnd, ctx.keyBegin);
   }
   ctx.maskSeqQ = ctx.seqQ;
-  if (std::optional<uint64_t> group = op.getPackedQueryHeads())
+  if (rowsPerToken > 1)
     ctx.maskSeqQ = arith::DivUIOp::create(
         rewriter, loc, ctx.seqQ,
-        arith::ConstantIndexOp::create(rewriter, loc, *group));
+        arith::ConstantIndexOp::create(rewriter, loc, rowsPerToken));
   if (op.isPaged())
     seqK = extractIndex(rewriter, loc, op.getCacheLengths(), b);
   ctx.seqK = seqK;

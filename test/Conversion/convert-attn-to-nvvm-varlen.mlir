@@ -106,3 +106,46 @@ func.func @varlen_packed(%q: tensor<1x?x2x64xbf16> {attn.packed_query_heads = 2 
       : tensor<1x?x2x64xbf16>, tensor<1x?x2x64xbf16>, tensor<1x?x2x64xbf16> -> tensor<1x?x2x64xbf16>, tensor<1x2x?xf32>
   return %o, %lse : tensor<1x?x2x64xbf16>, tensor<1x2x?xf32>
 }
+
+// -----
+
+// The same in BHSD, with bottom-right causal masks: O's packed row r of kv
+// head h is row (2 h + r % 2) * total + r / 2 of the caller's [1, Hq = 4,
+// total, 64] (total = seq_q / 2), and the LSE's the same of [1, 4, total].
+// CHECK-LABEL: gpu.module @attn_kernels
+// CHECK:       llvm.func @varlen_packed_bhsd(
+// CHECK-SAME:    %[[O:[^:]*]]: !llvm.ptr<1>, %[[LSE:[^:]*]]: !llvm.ptr<1>, %{{[^:]*}}: !llvm.ptr<1>, %{{[^:]*}}: !llvm.ptr<1>, %[[ROWS:[^:]*]]: i32,
+// CHECK:         llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
+// CHECK:         %[[O_TOKEN:.*]] = arith.divui %[[O_ROW:.*]], %c2_i32{{.*}} : i32
+// CHECK:         %[[O_J:.*]] = arith.remui %[[O_ROW]], %c2_i32{{.*}} : i32
+// CHECK:         %[[O_J64:.*]] = arith.extui %[[O_J]] : i32 to i64
+// CHECK:         %[[O_HEADS:.*]] = arith.muli %{{.*}}, %c2_i64 : i64
+// CHECK:         %[[O_HEAD:.*]] = arith.addi %[[O_HEADS]], %[[O_J64]] : i64
+// CHECK:         %[[O_TOKEN64:.*]] = arith.extui %[[O_TOKEN]] : i32 to i64
+// CHECK:         %[[O_TOTAL:.*]] = arith.divui %[[ROWS]], %c2_i32{{.*}} : i32
+// CHECK:         %[[O_TOTAL64:.*]] = arith.extui %[[O_TOTAL]] : i32 to i64
+// CHECK:         %[[O_HEAD_ROW:.*]] = arith.muli %[[O_HEAD]], %[[O_TOTAL64]] : i64
+// CHECK:         arith.addi %[[O_HEAD_ROW]], %[[O_TOKEN64]] : i64
+// CHECK:         llvm.getelementptr %[[O]]
+// CHECK:         llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
+// CHECK-COUNT-3: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
+// CHECK:         %[[TOTAL:.*]] = arith.divui %[[ROWS]], %c2_i32{{.*}} : i32
+// CHECK:         %[[TOKEN:.*]] = arith.divui %[[ROW:.*]], %c2_i32{{.*}} : i32
+// CHECK:         %[[J:.*]] = arith.remui %[[ROW]], %c2_i32{{.*}} : i32
+// CHECK:         %[[J64:.*]] = arith.extui %[[J]] : i32 to i64
+// CHECK:         %[[HEADS:.*]] = arith.muli %{{.*}}, %c2_i64{{.*}} : i64
+// CHECK:         %[[HEAD:.*]] = arith.addi %[[HEADS]], %[[J64]] : i64
+// CHECK:         %[[TOKEN64:.*]] = arith.extui %[[TOKEN]] : i32 to i64
+// CHECK:         %[[TOTAL64:.*]] = arith.extui %[[TOTAL]] : i32 to i64
+// CHECK:         %[[HEAD_ROW:.*]] = arith.muli %[[HEAD]], %[[TOTAL64]] : i64
+// CHECK:         %[[INDEX:.*]] = arith.addi %[[HEAD_ROW]], %[[TOKEN64]] : i64
+// CHECK:         llvm.getelementptr %[[LSE]][%[[INDEX]]]
+// CHECK:         llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<1>
+func.func @varlen_packed_bhsd(%q: tensor<1x2x?x64xbf16> {attn.packed_query_heads = 2 : i64}, %k: tensor<1x2x?x64xbf16>,
+                              %v: tensor<1x2x?x64xbf16>, %cu_q: tensor<?xi32>, %cu_k: tensor<?xi32>)
+    -> (tensor<1x2x?x64xbf16>, tensor<1x2x?xf32>) {
+  %o, %lse = attn.attention %q, %k, %v mask = causal_bottom_right packed_query_heads = 2
+      varlen(%cu_q, %cu_k : tensor<?xi32>, tensor<?xi32>)
+      : tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16> -> tensor<1x2x?x64xbf16>, tensor<1x2x?xf32>
+  return %o, %lse : tensor<1x2x?x64xbf16>, tensor<1x2x?xf32>
+}

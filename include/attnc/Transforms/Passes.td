@@ -119,8 +119,8 @@ def AttnPackGqaPass : Pass<"attn-pack-gqa", "ModuleOp"> {
     step's bottom-right causal mask, a speculative decode's few tokens, a
     causal prefill): a tile's rows are a run of whole tokens, and its kv
     range is that of those tokens. Attentions are packed where g divides 64
-    (a warpgroup's rows of O hold whole tokens) or, but for a varlen batch,
-    Nq is statically 1; a varlen batch's `cu_seqlens_q` keeps counting
+    (a warpgroup's rows of O hold whole tokens) or Nq is statically 1 (not
+    for varlen); a varlen batch's `cu_seqlens_q` keeps counting
     tokens (sequence b is packed rows `[g cu_seqlens_q[b],
     g cu_seqlens_q[b + 1])`). Q must be an argument used only by
     the attention and results used only by the function's return, in a

@@ -234,10 +234,14 @@ Value varlenKeyVisible(OpBuilder &b, Location loc, AttentionOp op, Value count,
                        Value i, Value j, const MaskSpec &mask) {
   Value cuQ = op.getCuSeqlensQ(), cuK = op.getCuSeqlensK();
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  Value group = arith::ConstantIndexOp::create(
-      b, loc, op.getPackedQueryHeads().value_or(1));
-  Value seq =
-      sequenceOf(b, loc, cuQ, count, arith::DivUIOp::create(b, loc, i, group));
+  std::optional<uint64_t> group = op.getPackedQueryHeads();
+  auto groupSize = [&] {
+    return arith::ConstantIndexOp::create(b, loc, *group);
+  };
+  Value token = i;
+  if (group)
+    token = arith::DivUIOp::create(b, loc, i, groupSize());
+  Value seq = sequenceOf(b, loc, cuQ, count, token);
   Value inSequence = arith::AndIOp::create(
       b, loc,
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, seq,
@@ -251,13 +255,14 @@ Value varlenKeyVisible(OpBuilder &b, Location loc, AttentionOp op, Value count,
   };
   Value next = arith::AddIOp::create(b, loc, safeSeq, one);
   Value qBegin = offset(cuQ, safeSeq), kBegin = offset(cuK, safeSeq);
+  Value firstRow = qBegin;
+  if (group)
+    firstRow = arith::MulIOp::create(b, loc, qBegin, groupSize());
   Value seqQ = arith::SubIOp::create(b, loc, offset(cuQ, next), qBegin);
   Value seqK = arith::SubIOp::create(b, loc, offset(cuK, next), kBegin);
   // The mask takes a packed row to its position itself.
   Value visible = buildKeyVisible(
-      b, loc,
-      arith::SubIOp::create(b, loc, i,
-                            arith::MulIOp::create(b, loc, qBegin, group)),
+      b, loc, arith::SubIOp::create(b, loc, i, firstRow),
       arith::SubIOp::create(b, loc, j, kBegin), seqQ, seqK, mask);
   return arith::AndIOp::create(b, loc, inSequence, visible);
 }

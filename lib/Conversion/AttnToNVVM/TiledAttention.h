@@ -152,8 +152,11 @@ struct TiledAttention {
   /// into the next sequence.
   LoadVarlenTileOp varlen() const { return queryLoad().getVarlen(); }
   /// A varlen tile's cu_seqlens_q argument, whose elements times
-  /// packedQueryHeads() delimit Q's rows; null if it has none.
+  /// packedQueryHeads() delimit Q's rows; null for another tile or where Q's
+  /// rows are not such elements (verifyVarlen's diagnostic).
   BlockArgument queryOffsets() const {
+    if (!varlen())
+      return BlockArgument();
     return getScaledElementArgument(varlen().getBegin(), packedQueryHeads());
   }
   /// The rows of one TMA box of K or V: a kv block, or its part in one page.

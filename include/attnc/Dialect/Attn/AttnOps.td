@@ -104,11 +104,13 @@ def Attn_AttentionOp : Attn_Op<"attention", [Pure, AttrSizedOperandSegments]> {
     form): Q, K, V and O have batch 1 and hold every sequence's tokens one
     after the other along their sequence dim, and the i32 offsets
     (`[B + 1]` each, non-decreasing, the first 0) delimit them: sequence
-    `b` is query rows `[cu_seqlens_q[b], cu_seqlens_q[b + 1])` and keys
+    `b` is query rows `[cu_seqlens_q[b], cu_seqlens_q[b + 1])` (g times
+    those with `packed_query_heads = g`) and keys
     `[cu_seqlens_k[b], cu_seqlens_k[b + 1])`, and attends to its own keys
     only, its mask aligned to its own lengths (`causal_bottom_right`:
-    chunked prefill). The LSE is `[1, Hq, total_q]`. There is at least one
-    sequence. Rows past `cu_seqlens_q[B]` belong to no sequence, and their O
+    chunked prefill). The LSE is `[1, Hq, total_q]` (packed: `[1, Hkv,
+    g total_q]`). There is at least one sequence. Rows past the last
+    sequence's belong to no sequence, and their O
     and LSE are unspecified (the tiled lowering does not write them);
     offsets that decrease or exceed the tensors are the caller's error (the
     runtime checks what it is given). Not combined with `pages` yet.
