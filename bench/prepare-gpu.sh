@@ -164,3 +164,8 @@ sed -E 's/tensor<\?x32x\?x/tensor<?x32x1x/g' bench/decode.mlir > artifacts/decod
 # Varlen prefill (bench/varlen.py): packed sequences with cu_seqlens, and the
 # dense kernel of the same graph.
 "$BUILD_DIR/bin/attnc-compile" bench/varlen.mlir -o artifacts/varlen > /dev/null
+# ... and its causal GQA kernel with the query heads unpacked (one head's
+# rows a tile), next to the packed default.
+grep -v -e '^//' bench/varlen.mlir | awk '/^func.func @/{keep=/^func.func @varlen_d128_causal\(/} keep' \
+  > artifacts/varlen-causal.mlir
+"$BUILD_DIR/bin/attnc-compile" artifacts/varlen-causal.mlir --pack-gqa=false -o artifacts/varlen-unpacked > /dev/null

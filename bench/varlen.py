@@ -5,14 +5,20 @@ bench/varlen.mlir's kernels take Q, K and V packed without padding ([1, total, H
 offsets cu_seqlens_q / cu_seqlens_k ([B + 1], int32), bottom-right causal per sequence, GQA 32:8, bf16;
 bench/prepare-gpu.sh compiles them into artifacts/varlen/.
 
+The GQA kernels pack the 4 query heads of a kv head into a tile's rows (pack-gqa=auto); prepare-gpu.sh also
+compiles varlen_d128_causal unpacked (artifacts/varlen-unpacked/) to time next to it.
+
 Correctness: batches whose sequences include length 0 and 1, a chunked prefill (more keys than queries),
-one sequence much longer than the rest, and a batch of more than 32 sequences (the tile scheduler's scan
-takes 32 at a time); O and LSE are poisoned with NaN before each launch and compared with float64 attention
+one sequence much longer than the rest, a batch of more than 32 sequences (the tile scheduler's scan
+takes 32 at a time), and decode and speculative steps (1 to 5 query tokens against 100 to 3000 keys: a packed
+tile holds a sequence's 4 to 20 rows); O and LSE are poisoned with NaN before each launch and compared with float64 attention
 of each sequence over its own keys (O = 0 and LSE = -inf for a row without keys), and the runtime checks the
 offsets (ATTNC_CHECK_INDEX_INPUTS=1).
 
 Benchmark: 16 sequences of lengths drawn between 100 and 4000 tokens (fixed seed), and 256 of 64 to 512, causal,
-GQA 32:8, D = 128.
+GQA 32:8, D = 128; the unpacked kernel on the same batches. Then a varlen decode step: 64 sequences of one
+query token against 1000 to 4000 cached keys (bottom-right causal), in TB/s (Q, K, V and O once), packed and
+unpacked.
 TFLOP/s count the useful work (each sequence's causal attention). Next to it, in the same process: the dense
 attnc kernel on the padded batch (B sequences, N = the longest) and on a batch of B equal sequences of the mean
 length, each at its own work's TFLOP/s (the dense kernel's rate); cuDNN and FlashAttention-2 (SDPA) on the
@@ -44,7 +50,12 @@ CHECK_BATCHES = (
     ((100, 0, 1, 257, 3000), (100, 0, 1, 257, 3000)),
     ((5, 130, 64, 1), (300, 130, 700, 9)),  # chunked prefill: more keys than queries
     (tuple(random.Random(3).randint(0, 300) for _ in range(45)),) * 2,  # more than 32 sequences
+    ((1,) * 40, tuple(random.Random(4).randint(100, 3000) for _ in range(40))),  # decode
+    (tuple(random.Random(5).randint(1, 5) for _ in range(24)),
+     tuple(random.Random(6).randint(100, 3000) for _ in range(24))),  # speculative steps
 )
+# A varlen decode step: sequences, and the range of their cached keys.
+DECODE_BATCH = (64, 1000, 4000)
 # (sequences, shortest, longest): the issue's prefill batch, and many short
 # sequences (the scheduler scans 32 offsets a step, and padding wastes most).
 BENCH_BATCHES = ((16, 100, 4000), (256, 64, 512))
@@ -186,7 +197,7 @@ def sdpa_ms(backend, q, k, v):
         return None
 
 
-def bench(kernels, dense, sequences, shortest, longest_allowed):
+def bench(kernels, dense, unpacked, sequences, shortest, longest_allowed):
     d = 128
     lengths = [random.Random(11 + i).randint(shortest, longest_allowed) for i in range(sequences)]
     total, longest = sum(lengths), max(lengths)
@@ -204,6 +215,10 @@ def bench(kernels, dense, sequences, shortest, longest_allowed):
     args = kernel.args(q, k, v, o, lse, scale, cu_seqlens_q=cu, cu_seqlens_k=cu)
     ms = peers.bench_ms(lambda: kernel.launch(args))
     result["attnc_varlen"] = dict(ms=ms, tflops=useful / (ms * 1e-3) / 1e12)
+    if unpacked is not None:
+        uargs = unpacked.args(q, k, v, o, lse, scale, cu_seqlens_q=cu, cu_seqlens_k=cu)
+        ums = peers.bench_ms(lambda: unpacked.launch(uargs))
+        result["attnc_varlen_unpacked"] = dict(ms=ums, tflops=useful / (ums * 1e-3) / 1e12)
 
     def padded(n):
         return [torch.randn(sequences, n, h, d, device="cuda", dtype=torch.bfloat16, generator=gen)
@@ -233,6 +248,10 @@ def bench(kernels, dense, sequences, shortest, longest_allowed):
     print(f"varlen prefill: {sequences} sequences {shortest}..{longest_allowed} (total {total}, longest {longest}), causal, "
           f"GQA 32:8, D 128", flush=True)
     print(f"  attnc varlen      {result['attnc_varlen']['ms']:8.3f} ms  {v_t:6.1f} TFLOP/s (useful)", flush=True)
+    if "attnc_varlen_unpacked" in result:
+        r = result["attnc_varlen_unpacked"]
+        print(f"  unpacked          {r['ms']:8.3f} ms  {r['tflops']:6.1f} TFLOP/s (useful)  packed / unpacked "
+              f"{v_t / r['tflops']:.3f}", flush=True)
     for label in ("attnc_dense_padded", "attnc_dense_mean"):
         if label in result:
             r = result[label]
@@ -244,6 +263,33 @@ def bench(kernels, dense, sequences, shortest, longest_allowed):
             print(f"  {backend + ' padded':<17} {r['ms']:8.3f} ms  {r['useful_tflops']:6.1f} TFLOP/s useful "
                   f"({r['own_tflops']:.1f} own)  attnc varlen speedup {r['ms'] / result['attnc_varlen']['ms']:.2f}x",
                   flush=True)
+    return result
+
+
+def bench_decode(kernels, unpacked, sequences, fewest, most):
+    """A varlen decode step: one query token per sequence against its cached keys, in TB/s."""
+    d = 128
+    keys = [random.Random(21 + i).randint(fewest, most) for i in range(sequences)]
+    total_k = sum(keys)
+    scale = 1.0 / math.sqrt(d)
+    gen = torch.Generator(device="cuda").manual_seed(2032)
+    q = torch.randn(1, sequences, HEADS_Q, d, device="cuda", dtype=torch.bfloat16, generator=gen)
+    k = torch.randn(1, total_k, HEADS_KV, d, device="cuda", dtype=torch.bfloat16, generator=gen)
+    v = torch.randn_like(k)
+    o = torch.empty_like(q)
+    lse = torch.empty(1, HEADS_Q, sequences, device="cuda")
+    cu_q, cu_k = offsets([1] * sequences), offsets(keys)
+    moved = 2 * (q.numel() + k.numel() + v.numel() + o.numel())
+    result = dict(sequences=sequences, keys=keys, bytes=moved)
+    print(f"varlen decode: {sequences} sequences of 1 token, {fewest}..{most} keys (total {total_k}), "
+          f"GQA 32:8, D 128", flush=True)
+    for label, kernel in (("attnc_varlen", kernels.get("varlen_d128_causal")), ("attnc_varlen_unpacked", unpacked)):
+        if kernel is None:
+            continue
+        args = kernel.args(q, k, v, o, lse, scale, cu_seqlens_q=cu_q, cu_seqlens_k=cu_k)
+        ms = peers.bench_ms(lambda: kernel.launch(args))
+        result[label] = dict(ms=ms, tbps=moved / (ms * 1e-3) / 1e12)
+        print(f"  {label:<22} {ms * 1e3:8.1f} us  {result[label]['tbps']:5.2f} TB/s", flush=True)
     return result
 
 
@@ -262,12 +308,15 @@ def main():
             kernels[name] = rt.load(kdir)
     ddir = os.path.join(a.artifacts, "varlen", "dense_d128_causal")
     dense = rt.load(ddir) if os.path.isdir(ddir) else None
+    udir = os.path.join(a.artifacts, "varlen-unpacked", "varlen_d128_causal")
+    unpacked = rt.load(udir) if os.path.isdir(udir) else None
     result, failed = {}, 0
     if not a.no_check:
         result["sweep"], failed = sweep(kernels)
     if not a.check_only:
         result["ceilings"] = peers.ceilings()
-        result["bench"] = [bench(kernels, dense, *batch) for batch in BENCH_BATCHES]
+        result["bench"] = [bench(kernels, dense, unpacked, *batch) for batch in BENCH_BATCHES]
+        result["decode"] = bench_decode(kernels, unpacked, *DECODE_BATCH)
     if a.json:
         with open(a.json, "w") as f:
             json.dump(result, f, indent=1)

@@ -1347,8 +1347,8 @@ bool attnc::rt::validateManifest(const Manifest &m, std::string &error) {
 
   // A varlen batch packs dense sequences in a batch of 1: the kernel reads
   // K and V rows at the sequences' offsets and tiles each sequence's own
-  // query rows, which neither a page pool, nor kv splits, nor packed query
-  // heads (rows of several heads per tile) combine with.
+  // query rows (or packed rows, g of a token), which neither a page pool
+  // nor kv splits combine with.
   if (p.varlen) {
     const char *key = "problem.varlen";
     if (p.pageSize)
@@ -1361,11 +1361,6 @@ bool attnc::rt::validateManifest(const Manifest &m, std::string &error) {
       return fail(error, key,
                   "is true but the manifest has split_kv: a varlen kernel "
                   "is not split over the keys");
-    if (p.packedQueryHeads != 1)
-      return fail(error, key,
-                  "is true but problem.packed_query_heads is " +
-                      std::to_string(p.packedQueryHeads) +
-                      ": a varlen kernel's tiles hold one query head's rows");
   }
 
   // A split-KV attention kernel writes lse_partial; its combine kernel

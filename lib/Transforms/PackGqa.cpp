@@ -48,7 +48,7 @@ std::optional<int64_t> packableGroup(AttentionOp op, int64_t maskedRowLimit) {
   // Heads are static (the verifier); K's may be a page pool's.
   int64_t group = op.getNumQueryHeads() / op.getNumKVHeads();
   std::optional<int64_t> tokens = op.getStaticQueryRows();
-  if (group == 1 || op.isVarlen() || op.getPackedQueryHeads())
+  if (group == 1 || op.getPackedQueryHeads())
     return std::nullopt;
   // Packed rows are a length the kernels take as i32 (and a static shape
   // an int64): past that, the attention stays unpacked and the length
@@ -60,8 +60,11 @@ std::optional<int64_t> packableGroup(AttentionOp op, int64_t maskedRowLimit) {
     return std::nullopt;
   // Packed rows are token-major, and the GPU kernel's TMA boxes of Q and O
   // rows hold whole tokens of the g heads (each warpgroup's 64 rows of O a
-  // box) unless Q has one token, whose heads any box takes.
-  if (tokens != 1 && WgmmaAccumulatorAttr::kRowsPerWarpgroup % group != 0)
+  // box) unless Q has one token, whose heads any box takes. A varlen Q's
+  // tokens are its sequences' (a static total of 1 is still a batch), and
+  // its tiles are whole tokens of one sequence.
+  bool oneToken = tokens == 1 && !op.isVarlen();
+  if (!oneToken && WgmmaAccumulatorAttr::kRowsPerWarpgroup % group != 0)
     return std::nullopt;
   // The function's Q argument and its results change type: Q must feed
   // only this attention and the results only the return, the one return of

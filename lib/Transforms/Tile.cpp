@@ -161,6 +161,14 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
   int64_t numQueryHeads = op.getNumQueryHeads();
   int64_t headDim = op.getHeadDim(), valueHeadDim = op.getValueHeadDim();
   int64_t groupSize = numQueryHeads / op.getNumKVHeads();
+  // A varlen tile of packed query heads holds whole tokens of its sequence
+  // (attn.sequence_tile counts blocks of block_m / g tokens).
+  int64_t rowsPerToken = op.getPackedQueryHeads().value_or(1);
+  if (op.isVarlen() && config.blockM % rowsPerToken != 0)
+    return op.emitOpError("attn-tile: a varlen tile of packed query heads "
+                          "holds whole tokens, so block_m = ")
+           << config.blockM
+           << " must be a multiple of packed_query_heads = " << rowsPerToken;
 
   // A varlen batch has one sequence per offset pair; its Nq bounds every
   // sequence's.
@@ -269,11 +277,14 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
   rewriter.setInsertionPointToStart(forall.getBody());
   Value b = forall.getInductionVar(0), h = forall.getInductionVar(1),
         qb = forall.getInductionVar(2);
-  // A varlen tile is a query block of one sequence.
+  // A varlen tile is a query block of one sequence. The offsets count
+  // tokens, and packed rows are g a token (token-major): a packed tile
+  // holds block_m / g of a sequence's tokens (whole: checked above).
   if (op.isVarlen()) {
     Type indexType = rewriter.getIndexType();
     auto tile = SequenceTileOp::create(rewriter, loc, indexType, indexType,
-                                       op.getCuSeqlensQ(), qb, config.blockM);
+                                       op.getCuSeqlensQ(), qb,
+                                       config.blockM / rowsPerToken);
     b = tile.getSequence();
     qb = tile.getQueryBlock();
   }
@@ -300,10 +311,20 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
     auto offset = [&](Value offsets, Value index) {
       return extractIndex(rewriter, loc, offsets, index);
     };
+    // Sequence b's packed rows are [g cu_seqlens_q[b], g cu_seqlens_q[b+1]).
+    auto queryRow = [&](Value index) {
+      Value token = offset(op.getCuSeqlensQ(), index);
+      if (rowsPerToken == 1)
+        return token;
+      return arith::MulIOp::create(
+                 rewriter, loc, token,
+                 arith::ConstantIndexOp::create(rewriter, loc, rowsPerToken))
+          .getResult();
+    };
     Value next = arith::AddIOp::create(
         rewriter, loc, b, arith::ConstantIndexOp::create(rewriter, loc, 1));
-    ctx.queryBegin = offset(op.getCuSeqlensQ(), b);
-    ctx.queryEnd = offset(op.getCuSeqlensQ(), next);
+    ctx.queryBegin = queryRow(b);
+    ctx.queryEnd = queryRow(next);
     ctx.keyBegin = offset(op.getCuSeqlensK(), b);
     ctx.keyEnd = offset(op.getCuSeqlensK(), next);
     ctx.seqQ =
@@ -311,10 +332,10 @@ LogicalResult tileAttention(RewriterBase &rewriter, AttentionOp op,
     seqK = arith::SubIOp::create(rewriter, loc, ctx.keyEnd, ctx.keyBegin);
   }
   ctx.maskSeqQ = ctx.seqQ;
-  if (std::optional<uint64_t> group = op.getPackedQueryHeads())
+  if (rowsPerToken > 1)
     ctx.maskSeqQ = arith::DivUIOp::create(
         rewriter, loc, ctx.seqQ,
-        arith::ConstantIndexOp::create(rewriter, loc, *group));
+        arith::ConstantIndexOp::create(rewriter, loc, rowsPerToken));
   if (op.isPaged())
     seqK = extractIndex(rewriter, loc, op.getCacheLengths(), b);
   ctx.seqK = seqK;

@@ -1053,16 +1053,19 @@ class VarlenFakeDriverTest(unittest.TestCase):
     def test_grid_and_params(self):
         """Grid x = ceil(total_q / block_m) + B query tiles, y = Hq, z = 1; o,
         lse and the offsets as pointers, then total_q, total_k and B; no
-        tensor map of o."""
+        tensor map of o. The GQA 8:2 kernel packs a kv head's 4 query heads
+        (pack-gqa=auto): its rows are 4 total_q over Hkv = 2 heads."""
         manifest, pointers = self.out["manifest"], self.out["pointers"]
         block_m = manifest["grid"][0]["ceil_div"]
+        group = manifest["problem"]["packed_query_heads"]
+        self.assertEqual(group, 4)
         trace = self.out["trace"]
         maps = [line for line in trace.splitlines() if line.startswith("tensor_map")]
         self.assertEqual(len(maps), 3, trace)
         launch = next(line for line in trace.splitlines() if line.startswith("launch "))
-        self.assertIn(f" grid [{-(-300 // block_m) + 4}, 8, 1] ", launch)
+        self.assertIn(f" grid [{-(-300 * group // block_m) + 4}, {8 // group}, 1] ", launch)
         self.assertIn(f"params [map, map, map, {pointers['o']:#x}, {pointers['lse']:#x}, {pointers['cu_q']:#x}, "
-                      f"{pointers['cu_k']:#x}, 300, 500, 4, ", launch)
+                      f"{pointers['cu_k']:#x}, {300 * group}, 500, 4, ", launch)
         self.assertNotIn("memcpy_dtoh_async", trace)
 
     def test_check_copies_the_offsets(self):

@@ -5468,7 +5468,7 @@ func.func @scheduler_block_m(%arg0: tensor<1x?x4x64xbf16>, %arg1: tensor<1x?x2x6
   %3 = tensor.empty(%dim_4) : tensor<1x?x4x64xbf16>
   %4 = tensor.empty(%dim_4) : tensor<1x4x?xf32>
   %5:2 = scf.forall (%arg5, %arg6, %arg7) in (1, 4, %2) shared_outs(%arg8 = %3, %arg9 = %4) -> (tensor<1x?x4x64xbf16>, tensor<1x4x?xf32>) {
-    // expected-error @+1 {{convert-attn-to-nvvm: attn.sequence_tile's block_m must be the Q tile's rows, 64}}
+    // expected-error @+1 {{convert-attn-to-nvvm: attn.sequence_tile's block_m must be the Q tile's tokens, 64}}
     %sequence, %query_block = attn.sequence_tile %arg3[%arg7] block_m = 128 : tensor<?xi32>
     %6 = arith.divui %arg6, %c2 : index
     %7 = arith.muli %query_block, %c64 : index
@@ -7363,4 +7363,325 @@ func.func @fixed_max_two_constants(%arg0: tensor<?x2x?x64xbf16>, %arg1: tensor<?
     }
   } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
   return %2 : tensor<?x2x?x64xbf16>
+}
+
+// -----
+
+// A varlen tile of packed query heads (g = 2) reads Q's rows at its
+// sequence's offsets times g (g rows a token): the offsets as rows would
+// read and store another sequence's rows.
+func.func @packed_varlen_unscaled_rows(%arg0: tensor<1x?x2x64xbf16> {attn.packed_query_heads = 2 : i64}, %arg1: tensor<1x?x2x64xbf16>, %arg2: tensor<1x?x2x64xbf16>, %arg3: tensor<?xi32>, %arg4: tensor<?xi32>) -> (tensor<1x?x2x64xbf16>, tensor<1x2x?xf32>) {
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
+  %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
+  %c-1 = arith.constant -1 : index
+  %c63 = arith.constant 63 : index
+  %c2 = arith.constant 2 : index
+  %cst_2 = arith.constant 0.180336878 : f32
+  %cst_3 = arith.constant 1.250000e-01 : f32
+  %c64 = arith.constant 64 : index
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %dim = tensor.dim %arg3, %c0 : tensor<?xi32>
+  %0 = arith.subi %dim, %c1 : index
+  %dim_4 = tensor.dim %arg0, %c1 : tensor<1x?x2x64xbf16>
+  %1 = arith.ceildivsi %dim_4, %c64 : index
+  %2 = arith.addi %1, %0 : index
+  %3 = tensor.empty(%dim_4) : tensor<1x?x2x64xbf16>
+  %4 = tensor.empty(%dim_4) : tensor<1x2x?xf32>
+  %5:2 = scf.forall (%arg5, %arg6, %arg7) in (1, 2, %2) shared_outs(%arg8 = %3, %arg9 = %4) -> (tensor<1x?x2x64xbf16>, tensor<1x2x?xf32>) {
+    %sequence, %query_block = attn.sequence_tile %arg3[%arg7] block_m = 32 : tensor<?xi32>
+    %6 = arith.muli %query_block, %c64 : index
+    %7 = arith.addi %sequence, %c1 : index
+    %extracted = tensor.extract %arg3[%sequence] : tensor<?xi32>
+    %8 = arith.index_cast %extracted : i32 to index
+    %9 = arith.muli %8, %c2 : index
+    %extracted_5 = tensor.extract %arg3[%7] : tensor<?xi32>
+    %10 = arith.index_cast %extracted_5 : i32 to index
+    %11 = arith.muli %10, %c2 : index
+    %extracted_6 = tensor.extract %arg4[%sequence] : tensor<?xi32>
+    %12 = arith.index_cast %extracted_6 : i32 to index
+    %extracted_7 = tensor.extract %arg4[%7] : tensor<?xi32>
+    %13 = arith.index_cast %extracted_7 : i32 to index
+    %14 = arith.subi %11, %9 : index
+    %15 = arith.subi %13, %12 : index
+    %16 = arith.divui %14, %c2 : index
+    // expected-error @+1 {{convert-attn-to-nvvm: a varlen tile's rows must be elements of i32 arguments of the function (the kernel's cu_seqlens_q and cu_seqlens_k pointers), as attn-tile reads them, Q's times packed_query_heads = 2}}
+    %17 = attn.load_varlen_tile %arg0[%arg6, %6] rows %8 to %11 layout = bshd : tensor<1x?x2x64xbf16> -> tensor<64x64xbf16>
+    %18 = arith.cmpi slt, %6, %14 : index
+    %19 = arith.select %18, %15, %c0 : index
+    %20 = arith.ceildivsi %19, %c64 : index
+    %21 = arith.addi %6, %c63 : index
+    %22 = arith.addi %16, %c-1 : index
+    %23 = arith.divui %21, %c2 : index
+    %24 = arith.minsi %23, %22 : index
+    %25 = arith.addi %19, %c-1 : index
+    %26 = arith.minsi %24, %25 : index
+    %27 = arith.addi %26, %c1 : index
+    %28 = arith.ceildivsi %27, %c64 : index
+    %29 = arith.maxsi %28, %c0 : index
+    %30 = arith.minsi %29, %20 : index
+    %31 = arith.cmpi slt, %26, %c0 : index
+    %32 = arith.select %31, %c0, %30 : index
+    %33 = arith.divui %6, %c2 : index
+    %34 = arith.addi %15, %c-1 : index
+    %35 = arith.minsi %33, %34 : index
+    %36 = arith.addi %35, %c1 : index
+    %37 = arith.floordivsi %36, %c64 : index
+    %38 = arith.maxsi %37, %c0 : index
+    %39 = arith.minsi %38, %32 : index
+    %40:3 = scf.for %arg10 = %c0 to %39 step %c1 iter_args(%arg11 = %cst_1, %arg12 = %cst_0, %arg13 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %46 = arith.muli %arg10, %c64 : index
+      %47 = attn.load_varlen_tile %arg1[%arg6, %46] rows %12 to %13 layout = bshd : tensor<1x?x2x64xbf16> -> tensor<64x64xbf16>
+      %48 = attn.qk %17, %47 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %49 = attn.row_max %48 init %arg11 : tensor<64x64xf32> -> tensor<64xf32>
+      %50 = attn.rescale_factor %arg11, %49 scale_log2 %cst_2 : tensor<64xf32>
+      %51 = attn.exp_diff %48, %49 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
+      %52 = attn.row_sum %51 init %arg12 scaled %50 : tensor<64x64xf32> -> tensor<64xf32>
+      %53 = attn.load_varlen_tile %arg2[%arg6, %46] rows %12 to %13 layout = bshd : tensor<1x?x2x64xbf16> -> tensor<64x64xbf16>
+      %54 = attn.scale_rows %arg13, %50 : tensor<64x64xf32>, tensor<64xf32>
+      %55 = attn.pv %51, %53, %54 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      scf.yield %49, %52, %55 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "full"}
+    %41:3 = scf.for %arg10 = %39 to %32 step %c1 iter_args(%arg11 = %40#0, %arg12 = %40#1, %arg13 = %40#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %46 = arith.muli %arg10, %c64 : index
+      %47 = attn.load_varlen_tile %arg1[%arg6, %46] rows %12 to %13 layout = bshd : tensor<1x?x2x64xbf16> -> tensor<64x64xbf16>
+      %48 = attn.qk %17, %47 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %49 = attn.mask %48 rows %6 cols %46 seq_q %16 seq_k %15 kind = causal packed_query_heads = 2 : tensor<64x64xf32>
+      %50 = attn.row_max %49 init %arg11 : tensor<64x64xf32> -> tensor<64xf32>
+      %51 = attn.rescale_factor %arg11, %50 scale_log2 %cst_2 : tensor<64xf32>
+      %52 = attn.exp_diff %49, %50 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
+      %53 = attn.row_sum %52 init %arg12 scaled %51 : tensor<64x64xf32> -> tensor<64xf32>
+      %54 = attn.load_varlen_tile %arg2[%arg6, %46] rows %12 to %13 layout = bshd : tensor<1x?x2x64xbf16> -> tensor<64x64xbf16>
+      %55 = attn.scale_rows %arg13, %51 : tensor<64x64xf32>, tensor<64xf32>
+      %56 = attn.pv %52, %54, %55 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      scf.yield %50, %53, %56 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "tail"}
+    %output, %lse = attn.finalize %41#2, %41#1, %41#0 scale %cst_3 mask = causal packed_query_heads = 2 : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+    %42 = arith.subi %14, %6 : index
+    %43 = arith.minsi %42, %c64 : index
+    %44 = arith.maxsi %43, %c0 : index
+    %45 = arith.addi %9, %6 : index
+    %extracted_slice = tensor.extract_slice %output[0, 0] [%44, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
+    %extracted_slice_8 = tensor.extract_slice %lse[0] [%44] [1] : tensor<64xf32> to tensor<?xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %extracted_slice into %arg8[0, %45, %arg6, 0] [1, %44, 1, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<1x?x2x64xbf16>
+      tensor.parallel_insert_slice %extracted_slice_8 into %arg9[0, %arg6, %45] [1, 1, %44] [1, 1, 1] : tensor<?xf32> into tensor<1x2x?xf32>
+    }
+  } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  return %5#0, %5#1 : tensor<1x?x2x64xbf16>, tensor<1x2x?xf32>
+}
+
+// -----
+
+// ... and its scheduler counts blocks of the tile's tokens (64 rows, 32
+// tokens): blocks of 64 tokens would leave half of a long sequence's rows
+// without a tile.
+func.func @packed_varlen_scheduler_block_m(%arg0: tensor<1x?x2x64xbf16> {attn.packed_query_heads = 2 : i64}, %arg1: tensor<1x?x2x64xbf16>, %arg2: tensor<1x?x2x64xbf16>, %arg3: tensor<?xi32>, %arg4: tensor<?xi32>) -> (tensor<1x?x2x64xbf16>, tensor<1x2x?xf32>) {
+  %cst = arith.constant dense<0.000000e+00> : tensor<64x64xf32>
+  %cst_0 = arith.constant dense<0.000000e+00> : tensor<64xf32>
+  %cst_1 = arith.constant dense<0xFF800000> : tensor<64xf32>
+  %c-1 = arith.constant -1 : index
+  %c63 = arith.constant 63 : index
+  %c2 = arith.constant 2 : index
+  %cst_2 = arith.constant 0.180336878 : f32
+  %cst_3 = arith.constant 1.250000e-01 : f32
+  %c64 = arith.constant 64 : index
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %dim = tensor.dim %arg3, %c0 : tensor<?xi32>
+  %0 = arith.subi %dim, %c1 : index
+  %dim_4 = tensor.dim %arg0, %c1 : tensor<1x?x2x64xbf16>
+  %1 = arith.ceildivsi %dim_4, %c64 : index
+  %2 = arith.addi %1, %0 : index
+  %3 = tensor.empty(%dim_4) : tensor<1x?x2x64xbf16>
+  %4 = tensor.empty(%dim_4) : tensor<1x2x?xf32>
+  %5:2 = scf.forall (%arg5, %arg6, %arg7) in (1, 2, %2) shared_outs(%arg8 = %3, %arg9 = %4) -> (tensor<1x?x2x64xbf16>, tensor<1x2x?xf32>) {
+    // expected-error @+1 {{convert-attn-to-nvvm: attn.sequence_tile's block_m must be the Q tile's tokens, 32}}
+    %sequence, %query_block = attn.sequence_tile %arg3[%arg7] block_m = 64 : tensor<?xi32>
+    %6 = arith.muli %query_block, %c64 : index
+    %7 = arith.addi %sequence, %c1 : index
+    %extracted = tensor.extract %arg3[%sequence] : tensor<?xi32>
+    %8 = arith.index_cast %extracted : i32 to index
+    %9 = arith.muli %8, %c2 : index
+    %extracted_5 = tensor.extract %arg3[%7] : tensor<?xi32>
+    %10 = arith.index_cast %extracted_5 : i32 to index
+    %11 = arith.muli %10, %c2 : index
+    %extracted_6 = tensor.extract %arg4[%sequence] : tensor<?xi32>
+    %12 = arith.index_cast %extracted_6 : i32 to index
+    %extracted_7 = tensor.extract %arg4[%7] : tensor<?xi32>
+    %13 = arith.index_cast %extracted_7 : i32 to index
+    %14 = arith.subi %11, %9 : index
+    %15 = arith.subi %13, %12 : index
+    %16 = arith.divui %14, %c2 : index
+    %17 = attn.load_varlen_tile %arg0[%arg6, %6] rows %9 to %11 layout = bshd : tensor<1x?x2x64xbf16> -> tensor<64x64xbf16>
+    %18 = arith.cmpi slt, %6, %14 : index
+    %19 = arith.select %18, %15, %c0 : index
+    %20 = arith.ceildivsi %19, %c64 : index
+    %21 = arith.addi %6, %c63 : index
+    %22 = arith.addi %16, %c-1 : index
+    %23 = arith.divui %21, %c2 : index
+    %24 = arith.minsi %23, %22 : index
+    %25 = arith.addi %19, %c-1 : index
+    %26 = arith.minsi %24, %25 : index
+    %27 = arith.addi %26, %c1 : index
+    %28 = arith.ceildivsi %27, %c64 : index
+    %29 = arith.maxsi %28, %c0 : index
+    %30 = arith.minsi %29, %20 : index
+    %31 = arith.cmpi slt, %26, %c0 : index
+    %32 = arith.select %31, %c0, %30 : index
+    %33 = arith.divui %6, %c2 : index
+    %34 = arith.addi %15, %c-1 : index
+    %35 = arith.minsi %33, %34 : index
+    %36 = arith.addi %35, %c1 : index
+    %37 = arith.floordivsi %36, %c64 : index
+    %38 = arith.maxsi %37, %c0 : index
+    %39 = arith.minsi %38, %32 : index
+    %40:3 = scf.for %arg10 = %c0 to %39 step %c1 iter_args(%arg11 = %cst_1, %arg12 = %cst_0, %arg13 = %cst) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %46 = arith.muli %arg10, %c64 : index
+      %47 = attn.load_varlen_tile %arg1[%arg6, %46] rows %12 to %13 layout = bshd : tensor<1x?x2x64xbf16> -> tensor<64x64xbf16>
+      %48 = attn.qk %17, %47 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %49 = attn.row_max %48 init %arg11 : tensor<64x64xf32> -> tensor<64xf32>
+      %50 = attn.rescale_factor %arg11, %49 scale_log2 %cst_2 : tensor<64xf32>
+      %51 = attn.exp_diff %48, %49 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
+      %52 = attn.row_sum %51 init %arg12 scaled %50 : tensor<64x64xf32> -> tensor<64xf32>
+      %53 = attn.load_varlen_tile %arg2[%arg6, %46] rows %12 to %13 layout = bshd : tensor<1x?x2x64xbf16> -> tensor<64x64xbf16>
+      %54 = attn.scale_rows %arg13, %50 : tensor<64x64xf32>, tensor<64xf32>
+      %55 = attn.pv %51, %53, %54 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      scf.yield %49, %52, %55 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "full"}
+    %41:3 = scf.for %arg10 = %39 to %32 step %c1 iter_args(%arg11 = %40#0, %arg12 = %40#1, %arg13 = %40#2) -> (tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>) {
+      %46 = arith.muli %arg10, %c64 : index
+      %47 = attn.load_varlen_tile %arg1[%arg6, %46] rows %12 to %13 layout = bshd : tensor<1x?x2x64xbf16> -> tensor<64x64xbf16>
+      %48 = attn.qk %17, %47 : tensor<64x64xbf16>, tensor<64x64xbf16> -> tensor<64x64xf32>
+      %49 = attn.mask %48 rows %6 cols %46 seq_q %16 seq_k %15 kind = causal packed_query_heads = 2 : tensor<64x64xf32>
+      %50 = attn.row_max %49 init %arg11 : tensor<64x64xf32> -> tensor<64xf32>
+      %51 = attn.rescale_factor %arg11, %50 scale_log2 %cst_2 : tensor<64xf32>
+      %52 = attn.exp_diff %49, %50 scale_log2 %cst_2 : tensor<64x64xf32>, tensor<64xf32>
+      %53 = attn.row_sum %52 init %arg12 scaled %51 : tensor<64x64xf32> -> tensor<64xf32>
+      %54 = attn.load_varlen_tile %arg2[%arg6, %46] rows %12 to %13 layout = bshd : tensor<1x?x2x64xbf16> -> tensor<64x64xbf16>
+      %55 = attn.scale_rows %arg13, %51 : tensor<64x64xf32>, tensor<64xf32>
+      %56 = attn.pv %52, %54, %55 : tensor<64x64xf32>, tensor<64x64xbf16>, tensor<64x64xf32>
+      scf.yield %50, %53, %56 : tensor<64xf32>, tensor<64xf32>, tensor<64x64xf32>
+    } {attn.kv_range = "tail"}
+    %output, %lse = attn.finalize %41#2, %41#1, %41#0 scale %cst_3 mask = causal packed_query_heads = 2 : tensor<64x64xf32>, tensor<64xf32> -> tensor<64x64xbf16>
+    %42 = arith.subi %14, %6 : index
+    %43 = arith.minsi %42, %c64 : index
+    %44 = arith.maxsi %43, %c0 : index
+    %45 = arith.addi %9, %6 : index
+    %extracted_slice = tensor.extract_slice %output[0, 0] [%44, 64] [1, 1] : tensor<64x64xbf16> to tensor<?x64xbf16>
+    %extracted_slice_8 = tensor.extract_slice %lse[0] [%44] [1] : tensor<64xf32> to tensor<?xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %extracted_slice into %arg8[0, %45, %arg6, 0] [1, %44, 1, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<1x?x2x64xbf16>
+      tensor.parallel_insert_slice %extracted_slice_8 into %arg9[0, %arg6, %45] [1, 1, %44] [1, 1, 1] : tensor<?xf32> into tensor<1x2x?xf32>
+    }
+  } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  return %5#0, %5#1 : tensor<1x?x2x64xbf16>, tensor<1x2x?xf32>
+}
+
+// -----
+
+// ... and g divides 64 (a warpgroup's rows of O are whole tokens; a g = 3
+// tile of 192 rows, as attn-tile makes it of a hand-written attention).
+func.func @packed_varlen_g3(%arg0: tensor<1x?x2x64xbf16> {attn.packed_query_heads = 3 : i64}, %arg1: tensor<1x?x2x64xbf16>, %arg2: tensor<1x?x2x64xbf16>, %arg3: tensor<?xi32>, %arg4: tensor<?xi32>) -> (tensor<1x?x2x64xbf16>, tensor<1x2x?xf32>) {
+  %cst = arith.constant dense<0.000000e+00> : tensor<192x64xf32>
+  %cst_0 = arith.constant dense<0.000000e+00> : tensor<192xf32>
+  %cst_1 = arith.constant dense<0xFF800000> : tensor<192xf32>
+  %c-1 = arith.constant -1 : index
+  %c191 = arith.constant 191 : index
+  %c64 = arith.constant 64 : index
+  %c3 = arith.constant 3 : index
+  %cst_2 = arith.constant 0.180336878 : f32
+  %cst_3 = arith.constant 1.250000e-01 : f32
+  %c192 = arith.constant 192 : index
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %dim = tensor.dim %arg3, %c0 : tensor<?xi32>
+  %0 = arith.subi %dim, %c1 : index
+  %dim_4 = tensor.dim %arg0, %c1 : tensor<1x?x2x64xbf16>
+  %1 = arith.ceildivsi %dim_4, %c192 : index
+  %2 = arith.addi %1, %0 : index
+  %3 = tensor.empty(%dim_4) : tensor<1x?x2x64xbf16>
+  %4 = tensor.empty(%dim_4) : tensor<1x2x?xf32>
+  %5:2 = scf.forall (%arg5, %arg6, %arg7) in (1, 2, %2) shared_outs(%arg8 = %3, %arg9 = %4) -> (tensor<1x?x2x64xbf16>, tensor<1x2x?xf32>) {
+    %sequence, %query_block = attn.sequence_tile %arg3[%arg7] block_m = 64 : tensor<?xi32>
+    %6 = arith.muli %query_block, %c192 : index
+    %7 = arith.addi %sequence, %c1 : index
+    %extracted = tensor.extract %arg3[%sequence] : tensor<?xi32>
+    %8 = arith.index_cast %extracted : i32 to index
+    %9 = arith.muli %8, %c3 : index
+    %extracted_5 = tensor.extract %arg3[%7] : tensor<?xi32>
+    %10 = arith.index_cast %extracted_5 : i32 to index
+    %11 = arith.muli %10, %c3 : index
+    %extracted_6 = tensor.extract %arg4[%sequence] : tensor<?xi32>
+    %12 = arith.index_cast %extracted_6 : i32 to index
+    %extracted_7 = tensor.extract %arg4[%7] : tensor<?xi32>
+    %13 = arith.index_cast %extracted_7 : i32 to index
+    %14 = arith.subi %11, %9 : index
+    %15 = arith.subi %13, %12 : index
+    %16 = arith.divui %14, %c3 : index
+    // expected-error @+1 {{convert-attn-to-nvvm: a varlen tile packs query heads only where packed_query_heads divides 64, got 3}}
+    %17 = attn.load_varlen_tile %arg0[%arg6, %6] rows %9 to %11 layout = bshd : tensor<1x?x2x64xbf16> -> tensor<192x64xbf16>
+    %18 = arith.cmpi slt, %6, %14 : index
+    %19 = arith.select %18, %15, %c0 : index
+    %20 = arith.ceildivsi %19, %c64 : index
+    %21 = arith.addi %6, %c191 : index
+    %22 = arith.addi %16, %c-1 : index
+    %23 = arith.divui %21, %c3 : index
+    %24 = arith.minsi %23, %22 : index
+    %25 = arith.addi %19, %c-1 : index
+    %26 = arith.minsi %24, %25 : index
+    %27 = arith.addi %26, %c1 : index
+    %28 = arith.ceildivsi %27, %c64 : index
+    %29 = arith.maxsi %28, %c0 : index
+    %30 = arith.minsi %29, %20 : index
+    %31 = arith.cmpi slt, %26, %c0 : index
+    %32 = arith.select %31, %c0, %30 : index
+    %33 = arith.divui %6, %c3 : index
+    %34 = arith.addi %15, %c-1 : index
+    %35 = arith.minsi %33, %34 : index
+    %36 = arith.addi %35, %c1 : index
+    %37 = arith.floordivsi %36, %c64 : index
+    %38 = arith.maxsi %37, %c0 : index
+    %39 = arith.minsi %38, %32 : index
+    %40:3 = scf.for %arg10 = %c0 to %39 step %c1 iter_args(%arg11 = %cst_1, %arg12 = %cst_0, %arg13 = %cst) -> (tensor<192xf32>, tensor<192xf32>, tensor<192x64xf32>) {
+      %46 = arith.muli %arg10, %c64 : index
+      %47 = attn.load_varlen_tile %arg1[%arg6, %46] rows %12 to %13 layout = bshd : tensor<1x?x2x64xbf16> -> tensor<64x64xbf16>
+      %48 = attn.qk %17, %47 : tensor<192x64xbf16>, tensor<64x64xbf16> -> tensor<192x64xf32>
+      %49 = attn.row_max %48 init %arg11 : tensor<192x64xf32> -> tensor<192xf32>
+      %50 = attn.rescale_factor %arg11, %49 scale_log2 %cst_2 : tensor<192xf32>
+      %51 = attn.exp_diff %48, %49 scale_log2 %cst_2 : tensor<192x64xf32>, tensor<192xf32>
+      %52 = attn.row_sum %51 init %arg12 scaled %50 : tensor<192x64xf32> -> tensor<192xf32>
+      %53 = attn.load_varlen_tile %arg2[%arg6, %46] rows %12 to %13 layout = bshd : tensor<1x?x2x64xbf16> -> tensor<64x64xbf16>
+      %54 = attn.scale_rows %arg13, %50 : tensor<192x64xf32>, tensor<192xf32>
+      %55 = attn.pv %51, %53, %54 : tensor<192x64xf32>, tensor<64x64xbf16>, tensor<192x64xf32>
+      scf.yield %49, %52, %55 : tensor<192xf32>, tensor<192xf32>, tensor<192x64xf32>
+    } {attn.kv_range = "full"}
+    %41:3 = scf.for %arg10 = %39 to %32 step %c1 iter_args(%arg11 = %40#0, %arg12 = %40#1, %arg13 = %40#2) -> (tensor<192xf32>, tensor<192xf32>, tensor<192x64xf32>) {
+      %46 = arith.muli %arg10, %c64 : index
+      %47 = attn.load_varlen_tile %arg1[%arg6, %46] rows %12 to %13 layout = bshd : tensor<1x?x2x64xbf16> -> tensor<64x64xbf16>
+      %48 = attn.qk %17, %47 : tensor<192x64xbf16>, tensor<64x64xbf16> -> tensor<192x64xf32>
+      %49 = attn.mask %48 rows %6 cols %46 seq_q %16 seq_k %15 kind = causal packed_query_heads = 3 : tensor<192x64xf32>
+      %50 = attn.row_max %49 init %arg11 : tensor<192x64xf32> -> tensor<192xf32>
+      %51 = attn.rescale_factor %arg11, %50 scale_log2 %cst_2 : tensor<192xf32>
+      %52 = attn.exp_diff %49, %50 scale_log2 %cst_2 : tensor<192x64xf32>, tensor<192xf32>
+      %53 = attn.row_sum %52 init %arg12 scaled %51 : tensor<192x64xf32> -> tensor<192xf32>
+      %54 = attn.load_varlen_tile %arg2[%arg6, %46] rows %12 to %13 layout = bshd : tensor<1x?x2x64xbf16> -> tensor<64x64xbf16>
+      %55 = attn.scale_rows %arg13, %51 : tensor<192x64xf32>, tensor<192xf32>
+      %56 = attn.pv %52, %54, %55 : tensor<192x64xf32>, tensor<64x64xbf16>, tensor<192x64xf32>
+      scf.yield %50, %53, %56 : tensor<192xf32>, tensor<192xf32>, tensor<192x64xf32>
+    } {attn.kv_range = "tail"}
+    %output, %lse = attn.finalize %41#2, %41#1, %41#0 scale %cst_3 mask = causal packed_query_heads = 3 : tensor<192x64xf32>, tensor<192xf32> -> tensor<192x64xbf16>
+    %42 = arith.subi %14, %6 : index
+    %43 = arith.minsi %42, %c192 : index
+    %44 = arith.maxsi %43, %c0 : index
+    %45 = arith.addi %9, %6 : index
+    %extracted_slice = tensor.extract_slice %output[0, 0] [%44, 64] [1, 1] : tensor<192x64xbf16> to tensor<?x64xbf16>
+    %extracted_slice_8 = tensor.extract_slice %lse[0] [%44] [1] : tensor<192xf32> to tensor<?xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %extracted_slice into %arg8[0, %45, %arg6, 0] [1, %44, 1, 64] [1, 1, 1, 1] : tensor<?x64xbf16> into tensor<1x?x2x64xbf16>
+      tensor.parallel_insert_slice %extracted_slice_8 into %arg9[0, %arg6, %45] [1, 1, %44] [1, 1, 1] : tensor<?xf32> into tensor<1x2x?xf32>
+    }
+  } {mapping = [#gpu.block<z>, #gpu.block<y>, #gpu.block<x>]}
+  return %5#0, %5#1 : tensor<1x?x2x64xbf16>, tensor<1x2x?xf32>
 }

@@ -57,3 +57,95 @@ func.func @varlen(%q: tensor<1x?x4x64xbf16>, %k: tensor<1x?x2x64xbf16>, %v: tens
       : tensor<1x?x4x64xbf16>, tensor<1x?x2x64xbf16>, tensor<1x?x2x64xbf16> -> tensor<1x?x4x64xbf16>, tensor<1x4x?xf32>
   return %o, %lse : tensor<1x?x4x64xbf16>, tensor<1x4x?xf32>
 }
+
+// -----
+
+// A varlen batch of packed query heads (g = 2, as attn-pack-gqa writes it):
+// the tile scheduler counts blocks of 128 / 2 = 64 tokens from
+// cu_seqlens_q, the tile's rows are its sequence's offsets times 2, Q's
+// box is 2 heads of 64 tokens at token row / 2 of the (d, g, s, h, b) map,
+// and each 16-byte store of O goes to packed row r's token r / 2 and query
+// head 2 h + r % 2 of the caller's [1, total, Hq = 4, 64].
+// CHECK-LABEL: gpu.module @attn_kernels
+// CHECK:       llvm.func @varlen_packed(%[[Q:[^:]*]]: !llvm.ptr {{{[^}]*}}}, %{{[^:]*}}: !llvm.ptr {{{[^}]*}}}, %{{[^:]*}}: !llvm.ptr {{{[^}]*}}},
+// CHECK-SAME:    %[[O:[^:]*]]: !llvm.ptr<1>, %{{[^:]*}}: !llvm.ptr<1>, %[[CUQ:[^:]*]]: !llvm.ptr<1>, %{{[^:]*}}: !llvm.ptr<1>,
+// CHECK-SAME:    #attn.kernel_param<"tensor_map", "q", box = [64, 2, 64, 1, 1]>
+// CHECK-SAME:    packed_query_heads = 2 : i64, varlen = true
+// CHECK:         scf.while
+// CHECK:           llvm.getelementptr %[[CUQ]]
+// CHECK:           %[[TOKENS:.*]] = arith.addi %{{.*}}, %c63_i32 : i32
+// CHECK:           arith.divui %[[TOKENS]], %c64_i32{{.*}} : i32
+// CHECK:         llvm.getelementptr %[[CUQ]]
+// CHECK:         %[[FIRST_TOKEN:.*]] = arith.index_cast %{{.*}} : i32 to index
+// CHECK:         %[[FIRST_ROW:.*]] = arith.muli %[[FIRST_TOKEN]], %[[TWO:c2[_0-9]*]] : index
+// CHECK:         llvm.getelementptr %[[CUQ]]
+// CHECK:         %[[LAST_TOKEN:.*]] = arith.index_cast %{{.*}} : i32 to index
+// CHECK:         arith.muli %[[LAST_TOKEN]], %[[TWO]] : index
+// CHECK:         nvvm.setmaxregister decrease
+// CHECK:           %[[ROW:.*]] = arith.addi
+// CHECK:           %[[Q_TOKEN:.*]] = arith.divui %[[ROW]], %c2_i32{{.*}} : i32
+// CHECK:           nvvm.cp.async.bulk.tensor.shared.cluster.global %{{.*}}, %[[Q]], %{{.*}}, box[%{{.*}}, %{{.*}}, %[[Q_TOKEN]], %{{.*}}, %{{.*}}]
+// CHECK-NOT:     nvvm.cp.async.bulk.tensor.global.shared.cta
+// CHECK:         llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
+// CHECK:         %[[O_TOKEN:.*]] = arith.divui %[[O_ROW:.*]], %c2_i32{{.*}} : i32
+// CHECK:         %[[J:.*]] = arith.remui %[[O_ROW]], %c2_i32{{.*}} : i32
+// CHECK:         %[[J64:.*]] = arith.extui %[[J]] : i32 to i64
+// CHECK:         %[[KV_HEAD_ROW:.*]] = arith.muli %{{.*}}, %c2_i64 : i64
+// CHECK:         %[[QUERY_HEAD:.*]] = arith.addi %[[KV_HEAD_ROW]], %[[J64]] : i64
+// CHECK:         %[[TOKEN64:.*]] = arith.extui %[[O_TOKEN]] : i32 to i64
+// CHECK:         %[[TOKEN_ROW:.*]] = arith.muli %[[TOKEN64]], %c4_i64 : i64
+// CHECK:         arith.addi %[[TOKEN_ROW]], %[[QUERY_HEAD]] : i64
+// CHECK:         llvm.getelementptr %[[O]]
+// CHECK:         llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
+// CHECK-NOT:     nvvm.cp.async.bulk.tensor.global.shared.cta
+func.func @varlen_packed(%q: tensor<1x?x2x64xbf16> {attn.packed_query_heads = 2 : i64}, %k: tensor<1x?x2x64xbf16>,
+                         %v: tensor<1x?x2x64xbf16>, %cu_q: tensor<?xi32>, %cu_k: tensor<?xi32>)
+    -> (tensor<1x?x2x64xbf16>, tensor<1x2x?xf32>) {
+  %o, %lse = attn.attention %q, %k, %v mask = causal layout = bshd packed_query_heads = 2
+      varlen(%cu_q, %cu_k : tensor<?xi32>, tensor<?xi32>)
+      : tensor<1x?x2x64xbf16>, tensor<1x?x2x64xbf16>, tensor<1x?x2x64xbf16> -> tensor<1x?x2x64xbf16>, tensor<1x2x?xf32>
+  return %o, %lse : tensor<1x?x2x64xbf16>, tensor<1x2x?xf32>
+}
+
+// -----
+
+// The same in BHSD, with bottom-right causal masks: O's packed row r of kv
+// head h is row (2 h + r % 2) * total + r / 2 of the caller's [1, Hq = 4,
+// total, 64] (total = seq_q / 2), and the LSE's the same of [1, 4, total].
+// CHECK-LABEL: gpu.module @attn_kernels
+// CHECK:       llvm.func @varlen_packed_bhsd(
+// CHECK-SAME:    %[[O:[^:]*]]: !llvm.ptr<1>, %[[LSE:[^:]*]]: !llvm.ptr<1>, %{{[^:]*}}: !llvm.ptr<1>, %{{[^:]*}}: !llvm.ptr<1>, %[[ROWS:[^:]*]]: i32,
+// CHECK:         llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
+// CHECK:         %[[O_TOKEN:.*]] = arith.divui %[[O_ROW:.*]], %c2_i32{{.*}} : i32
+// CHECK:         %[[O_J:.*]] = arith.remui %[[O_ROW]], %c2_i32{{.*}} : i32
+// CHECK:         %[[O_J64:.*]] = arith.extui %[[O_J]] : i32 to i64
+// CHECK:         %[[O_HEADS:.*]] = arith.muli %{{.*}}, %c2_i64 : i64
+// CHECK:         %[[O_HEAD:.*]] = arith.addi %[[O_HEADS]], %[[O_J64]] : i64
+// CHECK:         %[[O_TOKEN64:.*]] = arith.extui %[[O_TOKEN]] : i32 to i64
+// CHECK:         %[[O_TOTAL:.*]] = arith.divui %[[ROWS]], %c2_i32{{.*}} : i32
+// CHECK:         %[[O_TOTAL64:.*]] = arith.extui %[[O_TOTAL]] : i32 to i64
+// CHECK:         %[[O_HEAD_ROW:.*]] = arith.muli %[[O_HEAD]], %[[O_TOTAL64]] : i64
+// CHECK:         arith.addi %[[O_HEAD_ROW]], %[[O_TOKEN64]] : i64
+// CHECK:         llvm.getelementptr %[[O]]
+// CHECK:         llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
+// CHECK-COUNT-3: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
+// CHECK:         %[[TOTAL:.*]] = arith.divui %[[ROWS]], %c2_i32{{.*}} : i32
+// CHECK:         %[[TOKEN:.*]] = arith.divui %[[ROW:.*]], %c2_i32{{.*}} : i32
+// CHECK:         %[[J:.*]] = arith.remui %[[ROW]], %c2_i32{{.*}} : i32
+// CHECK:         %[[J64:.*]] = arith.extui %[[J]] : i32 to i64
+// CHECK:         %[[HEADS:.*]] = arith.muli %{{.*}}, %c2_i64{{.*}} : i64
+// CHECK:         %[[HEAD:.*]] = arith.addi %[[HEADS]], %[[J64]] : i64
+// CHECK:         %[[TOKEN64:.*]] = arith.extui %[[TOKEN]] : i32 to i64
+// CHECK:         %[[TOTAL64:.*]] = arith.extui %[[TOTAL]] : i32 to i64
+// CHECK:         %[[HEAD_ROW:.*]] = arith.muli %[[HEAD]], %[[TOTAL64]] : i64
+// CHECK:         %[[INDEX:.*]] = arith.addi %[[HEAD_ROW]], %[[TOKEN64]] : i64
+// CHECK:         llvm.getelementptr %[[LSE]][%[[INDEX]]]
+// CHECK:         llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<1>
+func.func @varlen_packed_bhsd(%q: tensor<1x2x?x64xbf16> {attn.packed_query_heads = 2 : i64}, %k: tensor<1x2x?x64xbf16>,
+                              %v: tensor<1x2x?x64xbf16>, %cu_q: tensor<?xi32>, %cu_k: tensor<?xi32>)
+    -> (tensor<1x2x?x64xbf16>, tensor<1x2x?xf32>) {
+  %o, %lse = attn.attention %q, %k, %v mask = causal_bottom_right packed_query_heads = 2
+      varlen(%cu_q, %cu_k : tensor<?xi32>, tensor<?xi32>)
+      : tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16> -> tensor<1x2x?x64xbf16>, tensor<1x2x?xf32>
+  return %o, %lse : tensor<1x2x?x64xbf16>, tensor<1x2x?xf32>
+}

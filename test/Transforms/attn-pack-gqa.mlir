@@ -238,6 +238,29 @@ func.func @group_of_six_decode(%q: tensor<?x12x1x128xbf16>, %k: tensor<?x2x?x128
 
 // -----
 
+// A varlen batch (chunked prefill's bottom-right causal mask, BSHD with its
+// LSE): [1, total * 4, 8, 128] packed rows, the offsets still in tokens.
+// CHECK-LABEL: func.func @varlen
+// MASKED-SAME:     (%[[Q:[a-z0-9_]+]]: tensor<1x?x8x128xbf16> {attn.packed_query_heads = 4 : i64}
+// MASKED-SAME:     %[[CQ:[a-z0-9_]+]]: tensor<?xi32>, %[[CK:[a-z0-9_]+]]: tensor<?xi32>)
+// MASKED-SAME:     -> (tensor<1x?x8x128xbf16>, tensor<1x8x?xf32>)
+// MASKED:          attn.attention %[[Q]], {{.*}} packed_query_heads = 4 varlen(%[[CQ]], %[[CK]] :
+// UNMASKED-SAME:   (%{{[a-z0-9_]+}}: tensor<1x?x32x128xbf16>,
+// UNMASKED-NOT:    packed_query_heads
+// AUTO-SAME:       (%{{[a-z0-9_]+}}: tensor<1x?x32x128xbf16>,
+// AUTO-NOT:        packed_query_heads
+func.func @varlen(%q: tensor<1x?x32x128xbf16>, %k: tensor<1x?x8x128xbf16>,
+                  %v: tensor<1x?x8x128xbf16>, %cq: tensor<?xi32>, %ck: tensor<?xi32>)
+    -> (tensor<1x?x32x128xbf16>, tensor<1x32x?xf32>) {
+  %o, %lse = attn.attention %q, %k, %v mask = causal_bottom_right layout = bshd
+      varlen(%cq, %ck : tensor<?xi32>, tensor<?xi32>)
+      : tensor<1x?x32x128xbf16>, tensor<1x?x8x128xbf16>, tensor<1x?x8x128xbf16>
+      -> tensor<1x?x32x128xbf16>, tensor<1x32x?xf32>
+  return %o, %lse : tensor<1x?x32x128xbf16>, tensor<1x32x?xf32>
+}
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // Attentions left as they are
 //===----------------------------------------------------------------------===//
@@ -253,6 +276,22 @@ func.func @group_of_six(%q: tensor<?x12x?x128xbf16>, %k: tensor<?x2x?x128xbf16>,
       : tensor<?x12x?x128xbf16>, tensor<?x2x?x128xbf16>, tensor<?x2x?x128xbf16>
       -> tensor<?x12x?x128xbf16>
   return %o : tensor<?x12x?x128xbf16>
+}
+
+// -----
+
+// A varlen Q of one token in all is still a batch of sequences, whose tiles
+// hold whole tokens: g = 6 is left alone.
+// CHECK-LABEL: func.func @varlen_group_of_six
+// CHECK-SAME:    (%{{[a-z0-9_]+}}: tensor<1x12x1x128xbf16>,
+// CHECK-NOT:     attn.packed_query_heads
+func.func @varlen_group_of_six(%q: tensor<1x12x1x128xbf16>, %k: tensor<1x2x?x128xbf16>,
+                               %v: tensor<1x2x?x128xbf16>, %cq: tensor<?xi32>,
+                               %ck: tensor<?xi32>) -> tensor<1x12x1x128xbf16> {
+  %o = attn.attention %q, %k, %v varlen(%cq, %ck : tensor<?xi32>, tensor<?xi32>)
+      : tensor<1x12x1x128xbf16>, tensor<1x2x?x128xbf16>, tensor<1x2x?x128xbf16>
+      -> tensor<1x12x1x128xbf16>
+  return %o : tensor<1x12x1x128xbf16>
 }
 
 // -----

@@ -452,6 +452,42 @@ func.func @varlen(%q: tensor<1x?x8x64xbf16>, %k: tensor<1x?x2x64xbf16>,
 
 // -----
 
+// A varlen batch of packed query heads (g = 4 rows a token): the offsets
+// count tokens, so the scheduler's blocks are 64 / 4 = 16 tokens and the
+// sequence's rows are its offsets times 4; the mask sees Nq / 4 positions.
+// CHECK-LABEL: func.func @varlen_packed(
+// CHECK-SAME:      %[[Q:[^:]+]]: tensor<1x?x2x64xbf16> {attn.packed_query_heads = 4 : i64}, %{{[^:]+}}: tensor<1x?x2x64xbf16>, %{{[^:]+}}: tensor<1x?x2x64xbf16>, %[[CUQ:[^:]+]]: tensor<?xi32>, %[[CUK:[^:]+]]: tensor<?xi32>)
+// CHECK:         scf.forall (%{{[^,]*}}, %[[H:[^,]*]], %[[T:[^)]*]]) in (1, 2, %{{.*}})
+// CHECK:           %[[S:.*]], %[[QB:.*]] = attn.sequence_tile %[[CUQ]][%[[T]]] block_m = 16 : tensor<?xi32>
+// CHECK:           %[[ROW:.*]] = arith.muli %[[QB]], %c64
+// CHECK:           %[[NEXT:.*]] = arith.addi %[[S]], %c1
+// CHECK:           %[[QB32:.*]] = tensor.extract %[[CUQ]][%[[S]]]
+// CHECK:           %[[QBT:.*]] = arith.index_cast %[[QB32]]
+// CHECK:           %[[QBEGIN:.*]] = arith.muli %[[QBT]], %c4
+// CHECK:           %[[QE32:.*]] = tensor.extract %[[CUQ]][%[[NEXT]]]
+// CHECK:           %[[QET:.*]] = arith.index_cast %[[QE32]]
+// CHECK:           %[[QEND:.*]] = arith.muli %[[QET]], %c4
+// CHECK:           %[[NQ:.*]] = arith.subi %[[QEND]], %[[QBEGIN]]
+// CHECK:           %[[TOKENS:.*]] = arith.divui %[[NQ]], %c4
+// CHECK:           attn.load_varlen_tile %[[Q]][%[[H]], %[[ROW]]] rows %[[QBEGIN]] to %[[QEND]] layout = bshd : tensor<1x?x2x64xbf16> -> tensor<64x64xbf16>
+// CHECK:           scf.for
+// CHECK:             attn.mask {{.*}} seq_q %[[TOKENS]] seq_k %{{.*}} kind = causal_bottom_right packed_query_heads = 4
+// CHECK:           %[[OUT_ROW:.*]] = arith.addi %[[QBEGIN]], %[[ROW]]
+// CHECK:           scf.forall.in_parallel {
+// CHECK-NEXT:        tensor.parallel_insert_slice %{{.*}} into %{{.*}}[%{{.*}}, %[[OUT_ROW]], %[[H]], 0]
+func.func @varlen_packed(%q: tensor<1x?x2x64xbf16> {attn.packed_query_heads = 4 : i64},
+                         %k: tensor<1x?x2x64xbf16>, %v: tensor<1x?x2x64xbf16>,
+                         %cu_q: tensor<?xi32>, %cu_k: tensor<?xi32>)
+    -> (tensor<1x?x2x64xbf16>, tensor<1x2x?xf32>) {
+  %o, %lse = attn.attention %q, %k, %v mask = causal_bottom_right layout = bshd
+      packed_query_heads = 4 varlen(%cu_q, %cu_k : tensor<?xi32>, tensor<?xi32>)
+      : tensor<1x?x2x64xbf16>, tensor<1x?x2x64xbf16>, tensor<1x?x2x64xbf16>
+      -> tensor<1x?x2x64xbf16>, tensor<1x2x?xf32>
+  return %o, %lse : tensor<1x?x2x64xbf16>, tensor<1x2x?xf32>
+}
+
+// -----
+
 // Packed query heads (4 per head, token-major): the masks see Nq = rows / 4
 // and take each row at query position row / 4 (packed_query_heads); the kv
 // range is that of the block's positions, one run from row / 4 to

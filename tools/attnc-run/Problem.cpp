@@ -231,11 +231,13 @@ std::vector<int64_t> attnc::run::pagedCacheLengths(int64_t batch,
 
 void attnc::run::makeVarlen(Problem &p) {
   Problem::Varlen varlen;
+  // Packed query heads: a sequence's rows are g a token.
+  int64_t group = p.packedQueryHeads, tokens = p.seqQ / group;
   for (int64_t b = 0; b < p.batch; ++b) {
-    std::array<int64_t, 4> rows = {p.seqQ, 1, std::max<int64_t>(1, p.seqQ / 3),
+    std::array<int64_t, 4> rows = {tokens, 1, std::max<int64_t>(1, tokens / 3),
                                    0};
     std::array<int64_t, 4> keys = {p.seqK, p.seqK / 2 + 1, 1, 0};
-    varlen.seqLensQ.push_back(std::min(p.seqQ, rows[b % 4]));
+    varlen.seqLensQ.push_back(std::min(tokens, rows[b % 4]) * group);
     varlen.seqLensK.push_back(std::min(p.seqK, keys[b % 4]));
   }
   p.varlen = std::move(varlen);
@@ -285,7 +287,8 @@ IndexInputs attnc::run::makeIndexInputs(const Problem &p,
   }
   if (p.varlen)
     for (int64_t b = 0; b <= p.batch; ++b) {
-      in.cuSeqlensQ.push_back(static_cast<int32_t>(p.queryOffsetOf(b)));
+      in.cuSeqlensQ.push_back(
+          static_cast<int32_t>(p.queryOffsetOf(b) / p.packedQueryHeads));
       in.cuSeqlensK.push_back(static_cast<int32_t>(p.keyOffsetOf(b)));
     }
   return in;

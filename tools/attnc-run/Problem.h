@@ -52,6 +52,8 @@ struct Problem {
   /// A variable-length batch (attn.attention varlen(...)): Q, K, V and O
   /// have batch 1 and pack the `batch` sequences (seqQ and seqK are the
   /// totals); sequence b has seqLensQ[b] query rows and seqLensK[b] keys.
+  /// With packed query heads its rows are g a token, and the offsets the
+  /// kernel takes (makeIndexInputs) count tokens.
   struct Varlen {
     std::vector<int64_t> seqLensQ, seqLensK;
   };

@@ -118,9 +118,11 @@ def AttnPackGqaPass : Pass<"attn-pack-gqa", "ModuleOp"> {
     windows see packed row `n * g + j` at query position `n` (a decode
     step's bottom-right causal mask, a speculative decode's few tokens, a
     causal prefill): a tile's rows are a run of whole tokens, and its kv
-    range is that of those tokens. Attentions are packed without varlen,
-    where g divides 64 (a warpgroup's rows of O hold whole tokens) or Nq is
-    statically 1, with Q an argument used only by
+    range is that of those tokens. Attentions are packed where g divides 64
+    (a warpgroup's rows of O hold whole tokens) or Nq is statically 1 (not
+    for varlen); a varlen batch's `cu_seqlens_q` keeps counting
+    tokens (sequence b is packed rows `[g cu_seqlens_q[b],
+    g cu_seqlens_q[b + 1])`). Q must be an argument used only by
     the attention and results used only by the function's return, in a
     function nothing calls (its signature changes). Others are left as they
     are. The GPU pipelines run it before `attn-generalize-lengths`, so that

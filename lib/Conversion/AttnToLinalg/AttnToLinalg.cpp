@@ -228,12 +228,20 @@ Value sequenceOf(OpBuilder &b, Location loc, Value offsets, Value count,
 
 /// Whether packed query row `i` of a varlen attention of `count` sequences
 /// sees packed key `j`: both in one sequence, and visible under `mask` at
-/// their positions in it.
+/// their positions in it. With packed query heads the offsets count tokens,
+/// g rows each (row i is token i / g).
 Value varlenKeyVisible(OpBuilder &b, Location loc, AttentionOp op, Value count,
                        Value i, Value j, const MaskSpec &mask) {
   Value cuQ = op.getCuSeqlensQ(), cuK = op.getCuSeqlensK();
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  Value seq = sequenceOf(b, loc, cuQ, count, i);
+  std::optional<uint64_t> group = op.getPackedQueryHeads();
+  auto groupSize = [&] {
+    return arith::ConstantIndexOp::create(b, loc, *group);
+  };
+  Value token = i;
+  if (group)
+    token = arith::DivUIOp::create(b, loc, i, groupSize());
+  Value seq = sequenceOf(b, loc, cuQ, count, token);
   Value inSequence = arith::AndIOp::create(
       b, loc,
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, seq,
@@ -247,10 +255,14 @@ Value varlenKeyVisible(OpBuilder &b, Location loc, AttentionOp op, Value count,
   };
   Value next = arith::AddIOp::create(b, loc, safeSeq, one);
   Value qBegin = offset(cuQ, safeSeq), kBegin = offset(cuK, safeSeq);
+  Value firstRow = qBegin;
+  if (group)
+    firstRow = arith::MulIOp::create(b, loc, qBegin, groupSize());
   Value seqQ = arith::SubIOp::create(b, loc, offset(cuQ, next), qBegin);
   Value seqK = arith::SubIOp::create(b, loc, offset(cuK, next), kBegin);
+  // The mask takes a packed row to its position itself.
   Value visible = buildKeyVisible(
-      b, loc, arith::SubIOp::create(b, loc, i, qBegin),
+      b, loc, arith::SubIOp::create(b, loc, i, firstRow),
       arith::SubIOp::create(b, loc, j, kBegin), seqQ, seqK, mask);
   return arith::AndIOp::create(b, loc, inSequence, visible);
 }

@@ -261,8 +261,7 @@ LogicalResult KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   }
   if (tiled.varlen()) {
     queryOffsets = required(rt::ParamKind::Pointer, rt::TensorName::CuSeqlensQ);
-    index.mapIndexTensor(getElementArgument(tiled.varlen().getBegin()),
-                         queryOffsets);
+    index.mapIndexTensor(tiled.queryOffsets(), queryOffsets);
     index.mapIndexTensor(
         getElementArgument(tiled.keyLoad().getVarlen().getBegin()),
         required(rt::ParamKind::Pointer, rt::TensorName::CuSeqlensK));
@@ -633,7 +632,7 @@ void KernelEmitter::lowerLseStore(ValueRange lse, const StoreCoordinates &at) {
       eqI(arith::AndIOp::create(
               b, loc, lane, c32(WgmmaAccumulatorAttr::kLanesPerRowPair - 1)),
           c32(0));
-  // A varlen tile's rows are its sequence's rows of the packed LSE, which
+  // A varlen tile's rows are its sequence's rows (packed: g a token), which
   // end at the next sequence's first.
   Value end = tiled.varlen() ? sequenceEnd() : seqQ;
   for (int r = 0; r < kRowsPerThread; ++r) {

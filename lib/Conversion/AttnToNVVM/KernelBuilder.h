@@ -83,8 +83,11 @@ protected:
 
   /// Where a kernel packs the g query heads of a kv head into its rows, it
   /// orders them token-major, as FlashAttention-3 does: packed row
-  /// r = n * g + j (i32) is token n of the kv head's query head j.
+  /// r = n * g + j (i32) is token n of the kv head's query head j (an
+  /// unpacked row, g = 1, is its token).
   Value packedToken(Value row, int64_t group) {
+    if (group == 1)
+      return row;
     return arith::DivUIOp::create(b, loc, row, c32(group));
   }
   Value packedHeadInGroup(Value row, int64_t group) {

@@ -49,6 +49,11 @@ BlockArgument getSplitCountArgument(OpFoldResult count);
 /// tensor.extract of it, as attn-tile reads a cache length or a sequence's
 /// offset; null otherwise.
 BlockArgument getElementArgument(Value index);
+/// The function argument whose element, times `rowsPerElement`, `index` is:
+/// getElementArgument's, or where `rowsPerElement` > 1 an arith.muli of it
+/// by that constant, as attn-tile scales a varlen sequence's token offsets
+/// to packed rows (g a token); null otherwise.
+BlockArgument getScaledElementArgument(Value index, int64_t rowsPerElement);
 /// The tile's attn.sequence_tile (a varlen tile's scheduler), if any.
 SequenceTileOp getSequenceTile(scf::ForallOp tile);
 
@@ -139,12 +144,21 @@ struct TiledAttention {
   /// A variable-length batch: Q, K, V and O pack the sequences in batch 0,
   /// read with attn.load_varlen_tile (Q's, or null), each load's rows
   /// delimited by elements of the offsets (getElementArgument: the kernel's
-  /// cu_seqlens_q and cu_seqlens_k pointers). The tile's attn.sequence_tile
+  /// cu_seqlens_q and cu_seqlens_k pointers; Q's scaled by g where the
+  /// kernel packs query heads: queryOffsets()). The tile's attn.sequence_tile
   /// (getSequenceTile) maps the forall's query tile to its sequence and
   /// query block (the kernel's tile scheduler). O is written with stores
   /// that stop at the sequence's end, not with TMA, which would write on
   /// into the next sequence.
   LoadVarlenTileOp varlen() const { return queryLoad().getVarlen(); }
+  /// A varlen tile's cu_seqlens_q argument, whose elements times
+  /// packedQueryHeads() delimit Q's rows; null for another tile or where Q's
+  /// rows are not such elements (verifyVarlen's diagnostic).
+  BlockArgument queryOffsets() const {
+    if (!varlen())
+      return BlockArgument();
+    return getScaledElementArgument(varlen().getBegin(), packedQueryHeads());
+  }
   /// The rows of one TMA box of K or V: a kv block, or its part in one page.
   int64_t kvBoxRows() const {
     return paged() ? std::min(paged().getPageSize(), blockN()) : blockN();

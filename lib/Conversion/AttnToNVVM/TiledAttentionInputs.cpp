@@ -54,6 +54,18 @@ BlockArgument mlir::attn::getElementArgument(Value index) {
   return extract ? functionArgument(extract.getTensor()) : BlockArgument();
 }
 
+BlockArgument mlir::attn::getScaledElementArgument(Value index,
+                                                   int64_t rowsPerElement) {
+  if (rowsPerElement == 1)
+    return getElementArgument(index);
+  auto scaled = index.getDefiningOp<arith::MulIOp>();
+  APInt factor;
+  if (!scaled || !matchPattern(scaled.getRhs(), m_ConstantInt(&factor)) ||
+      factor != rowsPerElement)
+    return BlockArgument();
+  return getElementArgument(scaled.getLhs());
+}
+
 SequenceTileOp mlir::attn::getSequenceTile(scf::ForallOp tile) {
   auto tiles = tile.getBody()->getOps<SequenceTileOp>();
   return tiles.empty() ? SequenceTileOp() : *tiles.begin();
@@ -113,8 +125,7 @@ LogicalResult mlir::attn::verifyArgumentOrder(const TiledAttention &tiled) {
       return {getElementArgument(tiled.paged().getLength()),
               tiled.keyLoad().getOperation()};
     case rt::TensorName::CuSeqlensQ:
-      return {getElementArgument(tiled.varlen().getBegin()),
-              tiled.queryLoad().getOperation()};
+      return {tiled.queryOffsets(), tiled.queryLoad().getOperation()};
     case rt::TensorName::CuSeqlensK:
       return {getElementArgument(tiled.keyLoad().getVarlen().getBegin()),
               tiled.queryLoad().getOperation()};
@@ -154,16 +165,26 @@ LogicalResult mlir::attn::verifyVarlen(const TiledAttention &tiled) {
   if (key.getBegin() != value.getBegin() || key.getEnd() != value.getEnd())
     return key.emitError("convert-attn-to-nvvm: K and V must be read from "
                          "the same rows of the packed batch");
-  // The offsets are the tensors the rows' bounds are elements of.
-  BlockArgument queryOffsets = getElementArgument(query.getBegin());
+  // The offsets are the tensors the rows' bounds are elements of (Q's
+  // times g where the kernel packs query heads: g rows a token).
+  int64_t group = tiled.packedQueryHeads();
+  BlockArgument queryOffsets = tiled.queryOffsets();
   BlockArgument keyOffsets = getElementArgument(key.getBegin());
   if (!queryOffsets || !keyOffsets ||
-      getElementArgument(query.getEnd()) != queryOffsets ||
+      getScaledElementArgument(query.getEnd(), group) != queryOffsets ||
       getElementArgument(key.getEnd()) != keyOffsets)
     return query.emitError("convert-attn-to-nvvm: a varlen tile's rows must "
                            "be elements of i32 arguments of the function "
                            "(the kernel's cu_seqlens_q and cu_seqlens_k "
-                           "pointers), as attn-tile reads them");
+                           "pointers), as attn-tile reads them")
+           << (group > 1
+                   ? ", Q's times packed_query_heads = " + std::to_string(group)
+                   : std::string());
+  // A packed varlen tile holds whole tokens of its sequence.
+  if (tiled.packsOneToken())
+    return query.emitError("convert-attn-to-nvvm: a varlen tile packs query "
+                           "heads only where packed_query_heads divides ")
+           << WgmmaAccumulatorAttr::kRowsPerWarpgroup << ", got " << group;
   auto tiles = tiled.forall.getBody()->getOps<SequenceTileOp>();
   if (llvm::range_size(tiles) != 1 ||
       (*tiles.begin()).getCuSeqlens() != queryOffsets)
@@ -171,10 +192,11 @@ LogicalResult mlir::attn::verifyVarlen(const TiledAttention &tiled) {
         "convert-attn-to-nvvm: a varlen tile is one attn.sequence_tile of "
         "cu_seqlens_q in the tiling forall (attn-tile's tile scheduler)");
   SequenceTileOp tile = *tiles.begin();
-  if (int64_t(tile.getBlockM()) != tiled.blockM())
+  // Its blocks count tokens: a packed tile's rows are g a token.
+  if (int64_t(tile.getBlockM()) * group != tiled.blockM())
     return tile.emitError("convert-attn-to-nvvm: attn.sequence_tile's "
-                          "block_m must be the Q tile's rows, ")
-           << tiled.blockM();
+                          "block_m must be the Q tile's tokens, ")
+           << tiled.blockM() / group;
   return success();
 }
 

@@ -38,16 +38,17 @@ std::pair<Value, Value> KernelEmitter::lowerSequenceTile(Value tile,
     return LLVM::LoadOp::create(b, loc, i32(), ptr, 4).getResult();
   };
   // One chunk of 32 sequences from `base`, lane i holding sequence base + i:
-  // its blocks and the inclusive prefix sum of the chunk's blocks.
+  // its blocks (of block_m offsets: tokens, g rows each where the kernel
+  // packs query heads) and the inclusive prefix sum of the chunk's blocks.
   auto scanChunk = [&](Value base) -> std::pair<Value, Value> {
     Value sequence = add(base, lane);
     Value inBatch = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt,
                                           sequence, batchCount);
     Value safe = arith::MinUIOp::create(b, loc, sequence, lastSequence);
-    Value rows = arith::SubIOp::create(b, loc, offsetAt(add(safe, c32(1))),
-                                       offsetAt(safe));
-    rows = arith::MaxSIOp::create(b, loc, rows, c32(0));
-    Value blocks = arith::DivUIOp::create(b, loc, add(rows, c32(blockM - 1)),
+    Value length = arith::SubIOp::create(b, loc, offsetAt(add(safe, c32(1))),
+                                         offsetAt(safe));
+    length = arith::MaxSIOp::create(b, loc, length, c32(0));
+    Value blocks = arith::DivUIOp::create(b, loc, add(length, c32(blockM - 1)),
                                           c32(blockM));
     blocks = arith::SelectOp::create(b, loc, inBatch, blocks, c32(0));
     Value prefix = blocks;
@@ -109,8 +110,9 @@ std::pair<Value, Value> KernelEmitter::lowerSequenceTile(Value tile,
                          arith::SubIOp::create(b, loc, prefix, blocks), found,
                          0x1f);
   Value sequence = add(base, found);
-  // A tile past every block is the last sequence's block one past its rows
-  // (not further: its row must fit in 32 bits however many tiles follow).
+  // A tile past every block is the last sequence's block one past its
+  // length (not further: its row must fit in 32 bits however many tiles
+  // follow).
   Value sequenceBlocks = shuffle(NVVM::ShflKind::idx, blocks, found, 0x1f);
   Value block = arith::MinUIOp::create(
       b, loc, arith::SubIOp::create(b, loc, local, before), sequenceBlocks);
@@ -136,6 +138,7 @@ void KernelEmitter::storeSequenceRows(ArrayRef<Value> pairs, Value output,
   Value end = sequenceEnd();
   Value threadInGroup = arith::AndIOp::create(b, loc, tid, c32(127));
   Value tileRowBase = mul(warpgroup, c32(kWarpgroupRows));
+  int64_t group = tiled.packedQueryHeads();
   for (int64_t first = 0; first < chunks; first += kWarpgroupThreads) {
     Value chunk = add(threadInGroup, c32(first));
     Value row = arith::DivUIOp::create(b, loc, chunk, c32(rowChunks));
@@ -158,11 +161,25 @@ void KernelEmitter::storeSequenceRows(ArrayRef<Value> pairs, Value output,
                          mul(swizzled, c32(kChunkBytes)));
       Value value = LLVM::LoadOp::create(
           b, loc, chunkType, smemPtr(smem.getOutput(), offset), kChunkBytes);
-      // The packed row of O, [1, H, total, Dv] or [1, total, H, Dv].
-      Value rowIndex =
-          tiled.layout() == Layout::BSHD
-              ? add(mul(i64Of(packedRow), c64(tiled.headsQ())), i64Of(at.head))
-              : add(mul(i64Of(at.head), i64Of(seqQ)), i64Of(packedRow));
+      // The row of the caller's O, [1, H, total, Dv] or [1, total, H, Dv]:
+      // packed row n * g + j is token n of query head head * g + j.
+      Value token = packedToken(packedRow, group);
+      auto queryHead = [&] {
+        Value head = i64Of(at.head);
+        if (group == 1)
+          return head;
+        return add(mul(head, c64(group)),
+                   i64Of(packedHeadInGroup(packedRow, group)));
+      };
+      Value rowIndex;
+      if (tiled.layout() == Layout::BSHD) {
+        rowIndex =
+            add(mul(i64Of(token), c64(tiled.headsQ() * group)), queryHead());
+      } else {
+        Value head = queryHead();
+        rowIndex =
+            add(mul(head, i64Of(packedToken(seqQ, group))), i64Of(token));
+      }
       Value byte = add(mul(rowIndex, c64(tiled.valueHeadDim() * elementBytes)),
                        mul(i64Of(column), c64(kChunkBytes)));
       Value ptr = LLVM::GEPOp::create(b, loc, globalPtr, b.getI8Type(), output,

@@ -235,7 +235,7 @@ LogicalResult TiledAttentionVerifier::lowerable(Value v, Operation *user,
   if (LoadPagedTileOp paged = tiled.paged())
     indexTensors.push_back(getElementArgument(paged.getLength()));
   if (LoadVarlenTileOp varlen = tiled.varlen()) {
-    indexTensors.push_back(getElementArgument(varlen.getBegin()));
+    indexTensors.push_back(tiled.queryOffsets());
     indexTensors.push_back(
         getElementArgument(tiled.keyLoad().getVarlen().getBegin()));
     llvm::append_range(all, getSequenceTile(forall)->getResults());

@@ -322,9 +322,6 @@ LogicalResult AttentionOp::verify() {
   if (failed(verifyPages()) || failed(verifyVarlen()))
     return failure();
   if (std::optional<uint64_t> group = getPackedQueryHeads()) {
-    if (isVarlen())
-      return emitOpError("packed_query_heads with varlen is not supported "
-                         "(a packed head's rows would interleave sequences)");
     if (!ShapedType::isDynamic(q[2]) && q[2] % int64_t(*group) != 0)
       return emitOpError() << "query sequence length " << q[2]
                            << " is not a multiple of packed_query_heads = "

@@ -1645,18 +1645,6 @@ func.func @packed_rows_not_multiple(%q: tensor<1x8x6x64xbf16>, %k: tensor<1x8x?x
 
 // -----
 
-func.func @packed_varlen(%q: tensor<1x8x?x64xbf16>, %k: tensor<1x8x?x64xbf16>,
-                         %v: tensor<1x8x?x64xbf16>, %cq: tensor<?xi32>,
-                         %ck: tensor<?xi32>) -> tensor<1x8x?x64xbf16> {
-  // expected-error @+1 {{'attn.attention' op packed_query_heads with varlen is not supported (a packed head's rows would interleave sequences)}}
-  %o = attn.attention %q, %k, %v packed_query_heads = 4
-      varlen(%cq, %ck : tensor<?xi32>, tensor<?xi32>)
-      : tensor<1x8x?x64xbf16>, tensor<1x8x?x64xbf16>, tensor<1x8x?x64xbf16> -> tensor<1x8x?x64xbf16>
-  return %o : tensor<1x8x?x64xbf16>
-}
-
-// -----
-
 func.func @packed_one(%q: tensor<1x8x?x64xbf16>, %k: tensor<1x8x?x64xbf16>,
                       %v: tensor<1x8x?x64xbf16>) -> tensor<1x8x?x64xbf16> {
   // expected-error @+1 {{'attn.attention' op attribute 'packed_query_heads' failed to satisfy constraint: 64-bit signless integer attribute whose minimum value is 2}}

@@ -545,6 +545,18 @@ func.func @attention_packed(%q: tensor<?x8x?x64xbf16>, %k: tensor<?x8x?x64xbf16>
   return %o : tensor<?x8x?x64xbf16>
 }
 
+// A varlen batch packs query heads too: its offsets count tokens.
+// CHECK-LABEL: func.func @attention_packed_varlen(
+// CHECK:         attn.attention %{{.*}}, %{{.*}}, %{{.*}} mask = causal_bottom_right packed_query_heads = 4 varlen(
+func.func @attention_packed_varlen(%q: tensor<1x8x?x64xbf16>, %k: tensor<1x8x?x64xbf16>,
+                                   %v: tensor<1x8x?x64xbf16>, %cq: tensor<?xi32>,
+                                   %ck: tensor<?xi32>) -> tensor<1x8x?x64xbf16> {
+  %o = attn.attention %q, %k, %v mask = causal_bottom_right packed_query_heads = 4
+      varlen(%cq, %ck : tensor<?xi32>, tensor<?xi32>)
+      : tensor<1x8x?x64xbf16>, tensor<1x8x?x64xbf16>, tensor<1x8x?x64xbf16> -> tensor<1x8x?x64xbf16>
+  return %o : tensor<1x8x?x64xbf16>
+}
+
 // CHECK-LABEL: func.func @mask_packed_rows(
 // CHECK:         attn.mask %{{.*}} rows %{{.*}} cols %{{.*}} seq_q %{{.*}} seq_k %{{.*}} kind = causal packed_query_heads = 4 : tensor<64x32xf32>
 func.func @mask_packed_rows(%s: tensor<64x32xf32>, %i: index) -> tensor<64x32xf32> {

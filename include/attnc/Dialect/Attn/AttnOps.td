@@ -95,19 +95,22 @@ def Attn_AttentionOp : Attn_Op<"attention", [Pure, AttrSizedOperandSegments]> {
     rows of `g` query heads per head, `Nq` tokens each (the dim is
     `g * Nq`), token-major: row `n * g + j` is token `n` of the group's
     query head `j`, so masks and windows see it at query position `n` with
-    `Nq` queries, and a block of rows is one run of positions. Not combined
-    with `varlen`.
+    `Nq` queries, and a block of rows is one run of positions. With
+    `varlen`, the offsets still count tokens: sequence `b` is packed rows
+    `[g cu_seqlens_q[b], g cu_seqlens_q[b + 1])`.
 
     `varlen(%cu_seqlens_q, %cu_seqlens_k)` computes a batch of sequences of
     different lengths packed without padding (FlashAttention's varlen
     form): Q, K, V and O have batch 1 and hold every sequence's tokens one
     after the other along their sequence dim, and the i32 offsets
     (`[B + 1]` each, non-decreasing, the first 0) delimit them: sequence
-    `b` is query rows `[cu_seqlens_q[b], cu_seqlens_q[b + 1])` and keys
+    `b` is query rows `[cu_seqlens_q[b], cu_seqlens_q[b + 1])` (g times
+    those with `packed_query_heads = g`) and keys
     `[cu_seqlens_k[b], cu_seqlens_k[b + 1])`, and attends to its own keys
     only, its mask aligned to its own lengths (`causal_bottom_right`:
-    chunked prefill). The LSE is `[1, Hq, total_q]`. There is at least one
-    sequence. Rows past `cu_seqlens_q[B]` belong to no sequence, and their O
+    chunked prefill). The LSE is `[1, Hq, total_q]` (packed: `[1, Hkv,
+    g total_q]`). There is at least one sequence. Rows past the last
+    sequence's belong to no sequence, and their O
     and LSE are unspecified (the tiled lowering does not write them);
     offsets that decrease or exceed the tensors are the caller's error (the
     runtime checks what it is given). Not combined with `pages` yet.
@@ -307,7 +310,9 @@ def Attn_SequenceTileOp : Attn_Op<"sequence_tile", [Pure]> {
     past its rows, so it computes and stores nothing: `attn-tile` launches
     `ceil(total_q / block_m) + B` tiles, a bound on the sequences' blocks
     that the caller knows without reading the offsets. Sequences of length
-    0 have no block.
+    0 have no block. `block_m` counts offsets: where the attention packs
+    `g` query heads (`packed_query_heads`), a tile's rows are `g` a token
+    and `attn-tile` gives the tile's tokens, its rows / `g`.
 
     ```mlir
     %seq, %qb = attn.sequence_tile %cu_seqlens_q[%t] block_m = 128
