@@ -651,12 +651,15 @@ void KernelEmitter::lowerLseStore(ValueRange lse, const StoreCoordinates &at) {
             add(mul(i64Of(at.batch), c64(tiled.headsQ())), i64Of(at.head));
         return callerLseIndex(kvHeadRow, seqQ, row, group);
       };
-      Value index = rowIndex(at, row);
-      if (group > 1 && !tiled.kvSplit())
+      Value index;
+      if (group > 1 && !tiled.kvSplit()) {
         index = callerIndex();
-      else if (group > 1 && singleSplit && singleSplitLse)
-        index =
-            arith::SelectOp::create(b, loc, singleSplit, callerIndex(), index);
+      } else {
+        index = rowIndex(at, row);
+        if (group > 1 && singleSplit && singleSplitLse)
+          index = arith::SelectOp::create(b, loc, singleSplit, callerIndex(),
+                                          index);
+      }
       Value ptr = LLVM::GEPOp::create(b, loc, globalPtr, f32(), dest,
                                       ValueRange{index});
       LLVM::StoreOp::create(b, loc, lse[r], ptr, /*alignment=*/4);

@@ -91,7 +91,16 @@ protected:
     return arith::DivUIOp::create(b, loc, row, c32(group));
   }
   Value packedHeadInGroup(Value row, int64_t group) {
+    if (group == 1)
+      return c32(0);
     return arith::RemUIOp::create(b, loc, row, c32(group));
+  }
+  /// The caller's query head (i64) of packed row `row` of kv head `kvHead`
+  /// (i64): kvHead * g + j.
+  Value packedQueryHead(Value kvHead, Value row, int64_t group) {
+    if (group == 1)
+      return kvHead;
+    return add(mul(kvHead, c64(group)), i64Of(packedHeadInGroup(row, group)));
   }
   /// The i64 index in the caller's LSE [B, Hq, Nq] of packed row `row` of
   /// `kvHeadRow` = batch * Hkv + kv head (i64), whose `packedRows` (i32) are
@@ -100,9 +109,8 @@ protected:
                        int64_t group) {
     Value tokens = packedToken(packedRows, group);
     Value token = packedToken(row, group);
-    Value queryHead =
-        add(mul(kvHeadRow, c64(group)), i64Of(packedHeadInGroup(row, group)));
-    return add(mul(queryHead, i64Of(tokens)), i64Of(token));
+    return add(mul(packedQueryHead(kvHeadRow, row, group), i64Of(tokens)),
+               i64Of(token));
   }
 
   Value log2(Value x) { return intrinsic("llvm.nvvm.lg2.approx.ftz.f", x); }

@@ -165,11 +165,7 @@ void KernelEmitter::storeSequenceRows(ArrayRef<Value> pairs, Value output,
       // packed row n * g + j is token n of query head head * g + j.
       Value token = packedToken(packedRow, group);
       auto queryHead = [&] {
-        Value head = i64Of(at.head);
-        if (group == 1)
-          return head;
-        return add(mul(head, c64(group)),
-                   i64Of(packedHeadInGroup(packedRow, group)));
+        return packedQueryHead(i64Of(at.head), packedRow, group);
       };
       Value rowIndex;
       if (tiled.layout() == Layout::BSHD) {
