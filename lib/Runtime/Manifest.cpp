@@ -1347,21 +1347,14 @@ bool attnc::rt::validateManifest(const Manifest &m, std::string &error) {
 
   // A varlen batch packs dense sequences in a batch of 1: the kernel reads
   // K and V rows at the sequences' offsets and tiles each sequence's own
-  // query rows (or packed rows, g of a token), which neither a page pool
-  // nor kv splits combine with.
-  if (p.varlen) {
-    const char *key = "problem.varlen";
-    if (p.pageSize)
-      return fail(error, key,
-                  "is true but problem.page_size is " +
-                      std::to_string(p.pageSize) +
-                      ": a varlen kernel reads dense K and V, not a paged KV "
-                      "cache");
-    if (m.splitKv)
-      return fail(error, key,
-                  "is true but the manifest has split_kv: a varlen kernel "
-                  "is not split over the keys");
-  }
+  // query rows (or packed rows, g of a token), which a page pool does not
+  // combine with.
+  if (p.varlen && p.pageSize)
+    return fail(error, "problem.varlen",
+                "is true but problem.page_size is " +
+                    std::to_string(p.pageSize) +
+                    ": a varlen kernel reads dense K and V, not a paged KV "
+                    "cache");
 
   // A split-KV attention kernel writes lse_partial; its combine kernel
   // writes the lse (or, at one split, the attention kernel: below).
@@ -1397,13 +1390,11 @@ bool attnc::rt::validateManifest(const Manifest &m, std::string &error) {
                             "entry passes the lse pointer"
                           : "is true but no params entry passes the lse "
                             "pointer");
-  // At one split the attention kernel writes O and the LSE itself; only
-  // then does it take them.
-  bool takesO = std::any_of(m.params.begin(), m.params.end(),
-                            [](const KernelParam &param) {
-                              return param.kind == ParamKind::TensorMap &&
-                                     param.tensor == TensorName::O;
-                            });
+  // At one split the attention kernel writes O (a tensor map, or a varlen
+  // kernel's pointer) and the LSE itself; only then does it take them.
+  bool takesO = std::any_of(
+      m.params.begin(), m.params.end(),
+      [](const KernelParam &param) { return param.tensor == TensorName::O; });
   bool takesLse = std::any_of(m.params.begin(), m.params.end(),
                               [](const KernelParam &param) {
                                 return param.kind == ParamKind::Pointer &&
@@ -1413,13 +1404,14 @@ bool attnc::rt::validateManifest(const Manifest &m, std::string &error) {
       (!takesO || (p.hasLse && !takesLse)))
     return fail(error, "split_kv.writes_output_at_one_split",
                 std::string("is true but params does not pass the ") +
-                    (takesO ? "lse pointer (problem.has_lse is true)"
-                            : "o tensor map") +
+                    (takesO     ? "lse pointer (problem.has_lse is true)"
+                     : p.varlen ? "o pointer"
+                                : "o tensor map") +
                     ": at one split the attention kernel writes O and the "
                     "LSE itself");
   if (m.splitKv && !m.splitKv->writesOutputAtOneSplit && takesO)
     return fail(error, "params",
-                "passes the o tensor map to a split-KV attention kernel, but "
+                "passes o to a split-KV attention kernel, but "
                 "split_kv.writes_output_at_one_split is not true: the "
                 "combine kernel writes O");
   return true;

@@ -594,11 +594,14 @@ def _launch_varlen(plan, q, k, v, cu_seqlens_q, cu_seqlens_k, scale, return_lse,
     o, lse = _outputs(plan, q, return_lse)
     code = plan.code
     shape, strides = plan.offsets
-    args = _capi.pack_attention_args(
+    # The split count, and so the workspace, follow from the shapes alone
+    # (the heuristic takes the mean keys of a sequence, total_k / B).
+    args, _workspace = _with_workspace(plan, lambda workspace: _capi.pack_attention_args(
         (q.data_ptr(), plan.q_shape, plan.q_strides, code), (k.data_ptr(), plan.k_shape, plan.k_strides, code),
         (v.data_ptr(), plan.v_shape, plan.v_strides, code), (o.data_ptr(), o.shape, o.stride(), code),
         lse.data_ptr() if lse is not None else 0, scale, plan.device_index,
-        cu_seqlens_q=(cu_seqlens_q.data_ptr(), shape, strides), cu_seqlens_k=(cu_seqlens_k.data_ptr(), shape, strides))
+        cu_seqlens_q=(cu_seqlens_q.data_ptr(), shape, strides), cu_seqlens_k=(cu_seqlens_k.data_ptr(), shape, strides),
+        workspace=workspace))
     stream = _current_stream(plan.device)
     if check_index_inputs:
         plan.kernel.check(args, stream)

@@ -92,6 +92,9 @@ private:
   /// The combine kernel's parameters.
   struct CombineParams {
     Value outputMap, lse, partialO, partialLse, seqQ, splits, rowsPerCta;
+    /// The rows the kernel stores: Nq, or a varlen batch's below its last
+    /// sequence's end.
+    Value rowEnd;
   };
   /// The rows of the CTA, from `firstRow` on.
   void emitRows(Value firstRow, Value head, Value batch, Value warpsPerRow,
@@ -125,6 +128,16 @@ void CombineEmitter::emit(LLVM::LLVMFuncOp func) {
   Value combineRows = param(rt::ParamKind::I32, rt::Symbol::CombineRows);
   assert(outputMap && partialO && partialLse && seqQ && splits && combineRows &&
          "lowerCombineSplits gives the kernel these parameters");
+  Value rowEnd = seqQ;
+  if (shape.varlen) {
+    Value offsets = param(rt::ParamKind::Pointer, rt::TensorName::CuSeqlensQ);
+    Value sequences = param(rt::ParamKind::I32, rt::Symbol::Batch);
+    assert(offsets && sequences && "a varlen combine takes the offsets");
+    Value lastOffset = LLVM::LoadOp::create(
+        b, loc, i32(), global(offsets, i32(), i64Of(sequences)), 4);
+    rowEnd = arith::MinUIOp::create(
+        b, loc, mul(lastOffset, c32(shape.packedQueryHeads)), seqQ);
+  }
 
   Value tid = NVVM::ThreadIdXOp::create(b, loc, i32());
   Value lane = arith::AndIOp::create(b, loc, tid, c32(31));
@@ -147,8 +160,9 @@ void CombineEmitter::emit(LLVM::LLVMFuncOp func) {
       arith::SelectOp::create(b, loc, sharedRow, c32(1), c32(kCombineWarps));
   Value warpsPerRow =
       arith::SelectOp::create(b, loc, sharedRow, c32(kCombineWarps), c32(1));
-  emitRows(mul(cta, rowsPerCta), head, batch, warpsPerRow, tid, lane, warp,
-           {outputMap, lse, partialO, partialLse, seqQ, splits, rowsPerCta});
+  emitRows(
+      mul(cta, rowsPerCta), head, batch, warpsPerRow, tid, lane, warp,
+      {outputMap, lse, partialO, partialLse, seqQ, splits, rowsPerCta, rowEnd});
   LLVM::ReturnOp::create(b, loc, ValueRange{});
 }
 
@@ -375,7 +389,7 @@ void CombineEmitter::emitRows(Value firstRow, Value head, Value batch,
           Value rowOfItem = add(firstRow, r);
           Value firstColumn = eqI(column, c32(0));
           Value rowBelowNq = arith::CmpIOp::create(
-              b, loc, arith::CmpIPredicate::ult, rowOfItem, seqQ);
+              b, loc, arith::CmpIPredicate::ult, rowOfItem, params.rowEnd);
           Value storesLse =
               arith::AndIOp::create(b, loc, firstColumn, rowBelowNq);
           ifThen(storesLse, [&] {
@@ -401,8 +415,8 @@ void CombineEmitter::emitRows(Value firstRow, Value head, Value batch,
   Value storedRow = add(firstRow, tid);
   Value ownRow =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid, rowsPerCta);
-  Value belowNq =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, storedRow, seqQ);
+  Value belowNq = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                        storedRow, params.rowEnd);
   Value storesRow = arith::AndIOp::create(b, loc, ownRow, belowNq);
   ifThen(storesRow, [&] {
     NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
@@ -472,11 +486,17 @@ SplitKvAttr mlir::attn::hopper::lowerCombineSplits(
   params.push_back(param(rt::ParamKind::I32, rt::Symbol::SeqQ));
   params.push_back(param(rt::ParamKind::I32, rt::Symbol::KvSplits));
   params.push_back(param(rt::ParamKind::I32, rt::Symbol::CombineRows));
+  if (shape.varlen) {
+    params.push_back(param(rt::ParamKind::Pointer, rt::TensorName::CuSeqlensQ));
+    params.push_back(param(rt::ParamKind::I32, rt::Symbol::Batch));
+  }
+  // The grid's z is the workspace's batch: a varlen batch's one.
   auto abi = SplitKvAttr::get(
       ctx, launch.splits, launch.kvBlock, launch.entry, kCombineThreads,
       CombineSmem(shape).size,
-      b.getArrayAttr({gridDim(rt::Symbol::CombineCtas),
-                      gridDim(rt::Symbol::HeadsQ), gridDim(rt::Symbol::Batch)}),
+      b.getArrayAttr(
+          {gridDim(rt::Symbol::CombineCtas), gridDim(rt::Symbol::HeadsQ),
+           gridDim(shape.varlen ? rt::Symbol::One : rt::Symbol::Batch)}),
       b.getArrayAttr(params), launch.programmatic);
   // A thread of the CTA scales and stores a pair of O's columns: Dv is the
   // attention's, at most 256 (verifyTiledAttention's tile-shape rule).
