@@ -63,6 +63,10 @@ CHECK_BATCHES = (
     ((3, 1), (9000, 20000)),  # a small speculative batch: split
     ((200,), (30000,)),  # a chunk of a long prefill: split tiles of one sequence
 )
+# Whether a split kernel's launch of CHECK_BATCHES[i] splits (its workspace is
+# not empty), where the batch is there for it: the last three split, the decode
+# batch of 40 sequences fills the SMs unsplit.
+SPLITS = {4: False, 6: True, 7: True, 8: True}
 # Varlen decode steps: sequences, and the range of their cached keys (64 fill
 # the SMs unsplit; 4 are split).
 DECODE_BATCHES = ((64, 1000, 4000), (4, 8000, 32000))
@@ -133,7 +137,7 @@ def reference(shape, q, k, v, lq, lk, causal, scale):
     return out, lse
 
 
-def check(kernel, name, lq, lk, gen):
+def check(kernel, name, lq, lk, gen, splits=None):
     shape = Shape(kernel)
     scale = 1.0 / math.sqrt(shape.d)
     # Rows past cu_seqlens_q[B] must not be written (nor read): q and O have SPARE_ROWS more.
@@ -145,7 +149,10 @@ def check(kernel, name, lq, lk, gen):
     has_lse = kernel.problem["has_lse"]
     lse = torch.full((1, shape.hq, tq), float("nan"), device="cuda") if has_lse else None
     cu_q, cu_k = offsets(lq), offsets(lk)
-    kernel.launch(kernel.args(q, k, v, o, lse, scale, cu_seqlens_q=cu_q, cu_seqlens_k=cu_k))
+    args = kernel.args(q, k, v, o, lse, scale, cu_seqlens_q=cu_q, cu_seqlens_k=cu_k)
+    if kernel.split_kv and splits is not None and (kernel.workspace_size(args) > 0) != splits:
+        return None, f"the launch {'does not split' if splits else 'splits'} the keys"
+    kernel.launch(args)
     torch.cuda.synchronize()
     ref, ref_lse = reference(shape, q, k, v, lq, lk, causal_flag(name), scale)
     rows = sum(lq)
@@ -179,9 +186,9 @@ def sweep(kernels):
     os.environ["ATTNC_CHECK_INDEX_INPUTS"] = "1"
     rows, failed = [], 0
     for name, kernel in kernels.items():
-        for lq, lk in CHECK_BATCHES:
+        for i, (lq, lk) in enumerate(CHECK_BATCHES):
             try:
-                rel, why = check(kernel, name, list(lq), list(lk), gen)
+                rel, why = check(kernel, name, list(lq), list(lk), gen, SPLITS.get(i))
             except AttncError as e:
                 rel, why = None, str(e)
             ok = not why

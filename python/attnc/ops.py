@@ -729,7 +729,10 @@ def attention(q, k, v, *, causal=False, causal_alignment="top_left", window=None
     kernel trusts the offsets (non-decreasing, from 0 or more, at most
     total_q and total_k); check_index_inputs=True checks them first, as for
     a paged cache. No max_seqlen is needed: the kernel's grid is bounded by
-    total_q / block_m + B tiles.
+    total_q / block_m + B tiles. Above D = 64 a launch whose grid leaves
+    SMs idle (a decode step of few sequences against long caches) splits
+    every sequence's keys across CTAs, at a count the runtime chooses from
+    the shapes (the mean keys of a sequence), and merges the splits.
 
     The kernel for the call's shape class (dtype, heads, head dims, mask,
     layout, LSE, page size, varlen) is loaded from $ATTNC_KERNEL_DIR or the on-disk

@@ -158,20 +158,27 @@ func.func @varlen_packed_bhsd(%q: tensor<1x2x?x64xbf16> {attn.packed_query_heads
 // cu_seqlens_q[b + 1]) at workspace batch split + 0, a batch of 1 (no
 // stride of the sequence count); at one split the tile writes O itself
 // through the o pointer with 16-byte stores, as an unsplit varlen tile
-// does. The combine kernel's grid z is one: it reads cu_seqlens_q[batch]
-// and stores neither O nor the LSE at or past 2 x that row.
+// does. The combine kernel's grid z is one: it reads cu_seqlens_q[0] and
+// cu_seqlens_q[batch] and stores neither O nor the LSE before 2 x the first
+// or at or past 2 x the second (rows no tile wrote partials for).
 // CHECK-LABEL: gpu.module @attn_kernels
 // CHECK:       llvm.func @varlen_split_combine(%{{[^:]*}}: !llvm.ptr {{{[^}]*}}}, %{{[^:]*}}: !llvm.ptr<1>, %{{[^:]*}}: !llvm.ptr<1>, %{{[^:]*}}: !llvm.ptr<1>, %[[C_ROWS:[^:]*]]: i32, %{{[^:]*}}: i32, %{{[^:]*}}: i32, %[[C_CUQ:[^:]*]]: !llvm.ptr<1>, %[[C_SEQS:[^:]*]]: i32)
+// CHECK:         %[[C_ZERO:.*]] = arith.extui %c0_i32 : i32 to i64
+// CHECK:         %[[C_FIRST_PTR:.*]] = llvm.getelementptr %[[C_CUQ]][%[[C_ZERO]]]
+// CHECK:         %[[C_FIRST:.*]] = llvm.load %[[C_FIRST_PTR]]
+// CHECK:         %[[C_BEGIN:.*]] = arith.muli %[[C_FIRST]], %c2_i32 : i32
 // CHECK:         %[[C_SEQS64:.*]] = arith.extui %[[C_SEQS]] : i32 to i64
 // CHECK:         %[[C_LAST_PTR:.*]] = llvm.getelementptr %[[C_CUQ]][%[[C_SEQS64]]]
 // CHECK:         %[[C_LAST:.*]] = llvm.load %[[C_LAST_PTR]]
-// CHECK:         %[[C_LAST_ROW:.*]] = arith.muli %[[C_LAST]], %c2_i32 : i32
+// CHECK:         %[[C_LAST_ROW:.*]] = arith.muli %[[C_LAST]], %{{c2_i32[_0-9]*}} : i32
 // CHECK:         %[[C_END:.*]] = arith.minui %[[C_LAST_ROW]], %[[C_ROWS]] : i32
-// CHECK:         arith.cmpi ult, %{{.*}}, %[[C_END]] : i32
-// CHECK:         arith.cmpi ult, %{{.*}}, %[[C_END]] : i32
+// CHECK:         arith.cmpi ult, %[[C_LSE_ROW:.*]], %[[C_END]] : i32
+// CHECK:         arith.cmpi uge, %[[C_LSE_ROW]], %[[C_BEGIN]] : i32
+// CHECK:         arith.cmpi ult, %[[C_O_ROW:.*]], %[[C_END]] : i32
+// CHECK:         arith.cmpi uge, %[[C_O_ROW]], %[[C_BEGIN]] : i32
 // CHECK:         nvvm.cp.async.bulk.tensor.global.shared.cta
 // CHECK:       llvm.func @varlen_split(
-// CHECK-SAME:    %[[PARTIAL_O:[^:]*]]: !llvm.ptr<1>, %{{[^:]*}}: !llvm.ptr<1>, %[[O:[^:]*]]: !llvm.ptr<1>, %{{[^:]*}}: !llvm.ptr<1>, %{{[^:]*}}: !llvm.ptr<1>, %{{[^:]*}}: !llvm.ptr<1>, %{{[^:]*}}: i32, %{{[^:]*}}: i32, %{{[^:]*}}: i32, %[[SPLITS:[^:]*]]: i32)
+// CHECK-SAME:    %[[PARTIAL_O:[^:]*]]: !llvm.ptr<1>, %{{[^:]*}}: !llvm.ptr<1>, %[[O:[^:]*]]: !llvm.ptr<1>, %{{[^:]*}}: !llvm.ptr<1>, %[[CUQ:[^:]*]]: !llvm.ptr<1>, %{{[^:]*}}: !llvm.ptr<1>, %{{[^:]*}}: i32, %{{[^:]*}}: i32, %{{[^:]*}}: i32, %[[SPLITS:[^:]*]]: i32)
 // CHECK-SAME:    #attn.grid_dim<["one", "kv_splits"]>
 // CHECK-SAME:    #attn.kernel_param<"pointer", "o_partial">, #attn.kernel_param<"pointer", "lse_partial">, #attn.kernel_param<"pointer", "o">
 // CHECK-SAME:    split_kv = <splits = 0, {{.*}} grid = [#attn.grid_dim<["combine_ctas"]>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["one"]>]
@@ -180,7 +187,12 @@ func.func @varlen_packed_bhsd(%q: tensor<1x2x?x64xbf16> {attn.packed_query_heads
 // CHECK:         scf.if %[[ONE_SPLIT]] {
 // CHECK-COUNT-4:   llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
 // CHECK:         } else {
-// CHECK:           %[[END_ROW:.*]] = arith.muli %{{.*}}, %{{c2[_0-9]*}} : index
+// CHECK:           %[[NEXT_SEQ:.*]] = arith.addi %{{.*}}, %{{c1[_0-9]*}} : index
+// CHECK:           %[[NEXT_SEQ64:.*]] = arith.index_cast %[[NEXT_SEQ]] : index to i64
+// CHECK:           %[[NEXT_PTR:.*]] = llvm.getelementptr %[[CUQ]][%[[NEXT_SEQ64]]]
+// CHECK:           %[[NEXT:.*]] = llvm.load %[[NEXT_PTR]]
+// CHECK:           %[[NEXT_IDX:.*]] = arith.index_cast %[[NEXT]] : i32 to index
+// CHECK:           %[[END_ROW:.*]] = arith.muli %[[NEXT_IDX]], %{{c2[_0-9]*}} : index
 // CHECK:           %[[END:.*]] = arith.index_cast %[[END_ROW]] : index to i32
 // CHECK:           %[[IN_SEQUENCE:.*]] = arith.cmpi slt, %{{.*}}, %[[END]] : i32
 // CHECK:           scf.if %[[IN_SEQUENCE]] {
