@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Run 150 (session 43), fe2b2c1 (branch varlen-split-kv): varlen batches
+# Run 150 (session 43), 9a5b3a8 (branch varlen-split-kv): varlen batches
 # split over the keys at launch (attn-split-kv, dynamic-rows=auto: above
 # D = 64). artifacts/varlen (bench/varlen.mlir: D 128, 192/128 and 80 split;
 # D 64 not), artifacts/varlen-whole (varlen_d128_causal,
 # --split-kv-dynamic-rows=off), artifacts/varlen-unpacked (--pack-gqa=false,
 # split too), artifacts/pyk (the Python check's kernels).
 # Prediction (H200 wanted; an H100 gives ~0.7x the TB/s):
-# - varlen sweep 45/45, incl. the new split batches (4 decode sequences up
+# - varlen sweep 45/45 (which launches split checked), incl. the new split batches (4 decode sequences up
 #   to 30000 keys, one without keys; a 2-sequence speculative batch; one
 #   200-token chunk over 30000 keys) and 3 spare rows that stay NaN;
 # - prefill 16 x 100..4000 and 256 x 64..512: split-capable at 0.98-1.01x
