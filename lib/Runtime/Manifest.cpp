@@ -1162,6 +1162,36 @@ bool validateParams(const Manifest &m, const std::vector<KernelParam> &params,
   return true;
 }
 
+/// A varlen artifact's combine kernel: the workspace holds one batch of
+/// packed rows (the runtime's layout), which grid z `one` covers, and the
+/// kernel stores only the sequences' rows, from the offsets and the batch.
+bool validateVarlenCombine(const Manifest &m, const KernelLaunch &c,
+                           const std::string &path, std::string &error) {
+  if (!m.problem.varlen)
+    return true;
+  const GridDim &z = c.grid[2];
+  if (z.product != std::vector<Symbol>{Symbol::One} || !z.plus.empty() ||
+      z.ceilDiv != 1)
+    return fail(error, join(path, "grid") + "[2]",
+                "must be one: a varlen artifact's workspace holds one batch "
+                "of packed rows (problem.varlen)");
+  bool offsets = std::any_of(c.params.begin(), c.params.end(),
+                             [](const KernelParam &param) {
+                               return param.kind == ParamKind::Pointer &&
+                                      param.tensor == TensorName::CuSeqlensQ;
+                             });
+  bool batch = std::any_of(
+      c.params.begin(), c.params.end(), [](const KernelParam &param) {
+        return param.kind == ParamKind::I32 && param.value == Symbol::Batch;
+      });
+  if (!offsets || !batch)
+    return fail(error, join(path, "params"),
+                "must pass the cu_seqlens_q pointer and the i32 batch: a "
+                "varlen combine kernel stores only its sequences' rows "
+                "(problem.varlen)");
+  return true;
+}
+
 /// split_kv: the split count, the kv block and the combine kernel, checked
 /// as the top-level kernel is (the combine launches without a cluster).
 bool validateSplitKv(const Manifest &m, PassedPointers &passed,
@@ -1193,7 +1223,8 @@ bool validateSplitKv(const Manifest &m, PassedPointers &passed,
                       error) &&
          validateGrid(m, c.grid, Kernel::Combine, path, error) &&
          validateParams(m, c.params, Kernel::Combine, join(path, "params"),
-                        passed, error);
+                        passed, error) &&
+         validateVarlenCombine(m, c, path, error);
 }
 } // namespace
 
@@ -1391,10 +1422,13 @@ bool attnc::rt::validateManifest(const Manifest &m, std::string &error) {
                           : "is true but no params entry passes the lse "
                             "pointer");
   // At one split the attention kernel writes O (a tensor map, or a varlen
-  // kernel's pointer) and the LSE itself; only then does it take them.
+  // kernel's pointer: its rows end at its sequence's) and the LSE itself;
+  // only then does it take them.
+  ParamKind outputKind = p.varlen ? ParamKind::Pointer : ParamKind::TensorMap;
   bool takesO = std::any_of(
-      m.params.begin(), m.params.end(),
-      [](const KernelParam &param) { return param.tensor == TensorName::O; });
+      m.params.begin(), m.params.end(), [&](const KernelParam &param) {
+        return param.kind == outputKind && param.tensor == TensorName::O;
+      });
   bool takesLse = std::any_of(m.params.begin(), m.params.end(),
                               [](const KernelParam &param) {
                                 return param.kind == ParamKind::Pointer &&
