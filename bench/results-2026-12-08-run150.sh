@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Run 150 (session 43), 9a5b3a8 (branch varlen-split-kv): varlen batches
+# Run 150 (session 43), 7c9c103 (branch varlen-split-kv): varlen batches
 # split over the keys at launch (attn-split-kv, dynamic-rows=auto: above
 # D = 64). artifacts/varlen (bench/varlen.mlir: D 128, 192/128 and 80 split;
 # D 64 not), artifacts/varlen-whole (varlen_d128_causal,
