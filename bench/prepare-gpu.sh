@@ -169,3 +169,5 @@ sed -E 's/tensor<\?x32x\?x/tensor<?x32x1x/g' bench/decode.mlir > artifacts/decod
 grep -v -e '^//' bench/varlen.mlir | awk '/^func.func @/{keep=/^func.func @varlen_d128_causal\(/} keep' \
   > artifacts/varlen-causal.mlir
 "$BUILD_DIR/bin/attnc-compile" artifacts/varlen-causal.mlir --pack-gqa=false -o artifacts/varlen-unpacked > /dev/null
+# ... and unsplit (the default splits the keys at launch above D = 64).
+"$BUILD_DIR/bin/attnc-compile" artifacts/varlen-causal.mlir --split-kv-dynamic-rows=off -o artifacts/varlen-whole > /dev/null

@@ -5,20 +5,25 @@ bench/varlen.mlir's kernels take Q, K and V packed without padding ([1, total, H
 offsets cu_seqlens_q / cu_seqlens_k ([B + 1], int32), bottom-right causal per sequence, GQA 32:8, bf16;
 bench/prepare-gpu.sh compiles them into artifacts/varlen/.
 
-The GQA kernels pack the 4 query heads of a kv head into a tile's rows (pack-gqa=auto); prepare-gpu.sh also
-compiles varlen_d128_causal unpacked (artifacts/varlen-unpacked/) to time next to it.
+The GQA kernels pack the 4 query heads of a kv head into a tile's rows (pack-gqa=auto), and those above D = 64
+split the keys at launch where the grid is small (attn-split-kv's dynamic-rows=auto: one split count for the
+batch, each split a share of every sequence's own keys); prepare-gpu.sh also compiles varlen_d128_causal
+unpacked (artifacts/varlen-unpacked/) and unsplit (artifacts/varlen-whole/) to time next to it.
 
 Correctness: batches whose sequences include length 0 and 1, a chunked prefill (more keys than queries),
 one sequence much longer than the rest, a batch of more than 32 sequences (the tile scheduler's scan
-takes 32 at a time), and decode and speculative steps (1 to 5 query tokens against 100 to 3000 keys: a packed
-tile holds a sequence's 4 to 20 rows); O and LSE are poisoned with NaN before each launch and compared with float64 attention
+takes 32 at a time), decode and speculative steps (1 to 5 query tokens against 100 to 3000 keys: a packed
+tile holds a sequence's 4 to 20 rows), and small batches that the split kernels split (a few sequences of 1 to
+3 tokens against up to 30000 keys, one of no keys and one of one key; one sequence of 200 tokens against 30000
+keys, several tiles of a sequence each split); O and LSE are poisoned with NaN before each launch and compared with float64 attention
 of each sequence over its own keys (O = 0 and LSE = -inf for a row without keys), and the runtime checks the
-offsets (ATTNC_CHECK_INDEX_INPUTS=1).
+offsets (ATTNC_CHECK_INDEX_INPUTS=1); q and O have 3 rows past cu_seqlens_q[B], which must stay NaN.
 
 Benchmark: 16 sequences of lengths drawn between 100 and 4000 tokens (fixed seed), and 256 of 64 to 512, causal,
-GQA 32:8, D = 128; the unpacked kernel on the same batches. Then a varlen decode step: 64 sequences of one
-query token against 1000 to 4000 cached keys (bottom-right causal), in TB/s (Q, K, V and O once), packed and
-unpacked.
+GQA 32:8, D = 128; the unpacked and the unsplit kernels on the same batches. Then varlen decode steps: 64
+sequences of one query token against 1000 to 4000 cached keys, and 4 sequences against 8000 to 32000 (which the
+split kernel splits), bottom-right causal, in TB/s (Q, K, V and O once), packed and split, unsplit, unpacked.
+Split kernels get a caller's workspace, as attnc.attention gives them.
 TFLOP/s count the useful work (each sequence's causal attention). Next to it, in the same process: the dense
 attnc kernel on the padded batch (B sequences, N = the longest) and on a batch of B equal sequences of the mean
 length, each at its own work's TFLOP/s (the dense kernel's rate); cuDNN and FlashAttention-2 (SDPA) on the
@@ -44,6 +49,7 @@ HEADS_Q, HEADS_KV = 32, 8
 KERNELS = ("varlen_d128_causal", "varlen_d64_causal", "varlen_d128_full", "varlen_d80_bhsd_causal",
            "varlen_d192_dv128_causal")
 REL_TOL = 2e-2
+SPARE_ROWS = 3
 # (query lengths, key lengths) per batch of the sweep.
 CHECK_BATCHES = (
     ((1,), (1,)),
@@ -53,9 +59,17 @@ CHECK_BATCHES = (
     ((1,) * 40, tuple(random.Random(4).randint(100, 3000) for _ in range(40))),  # decode
     (tuple(random.Random(5).randint(1, 5) for _ in range(24)),
      tuple(random.Random(6).randint(100, 3000) for _ in range(24))),  # speculative steps
+    ((1, 1, 1, 1), (0, 30000, 1, 7000)),  # a small decode batch: split
+    ((3, 1), (9000, 20000)),  # a small speculative batch: split
+    ((200,), (30000,)),  # a chunk of a long prefill: split tiles of one sequence
 )
-# A varlen decode step: sequences, and the range of their cached keys.
-DECODE_BATCH = (64, 1000, 4000)
+# Whether a split kernel's launch of CHECK_BATCHES[i] splits (its workspace is
+# not empty), where the batch is there for it: the last three split (whether
+# the others do depends on the kernel's heads).
+SPLITS = {6: True, 7: True, 8: True}
+# Varlen decode steps: sequences, and the range of their cached keys (64 fill
+# the SMs unsplit; 4 are split).
+DECODE_BATCHES = ((64, 1000, 4000), (4, 8000, 32000))
 # (sequences, shortest, longest): the issue's prefill batch, and many short
 # sequences (the scheduler scans 32 offsets a step, and padding wastes most).
 BENCH_BATCHES = ((16, 100, 4000), (256, 64, 512))
@@ -123,10 +137,11 @@ def reference(shape, q, k, v, lq, lk, causal, scale):
     return out, lse
 
 
-def check(kernel, name, lq, lk, gen):
+def check(kernel, name, lq, lk, gen, splits=None):
     shape = Shape(kernel)
     scale = 1.0 / math.sqrt(shape.d)
-    tq, tk = max(1, sum(lq)), max(1, sum(lk))
+    # Rows past cu_seqlens_q[B] must not be written (nor read): q and O have SPARE_ROWS more.
+    tq, tk = sum(lq) + SPARE_ROWS, max(1, sum(lk))
     q = shape.packed(tq, shape.hq, shape.d, gen)
     k = shape.packed(tk, shape.hkv, shape.d, gen)
     v = shape.packed(tk, shape.hkv, shape.dv, gen)
@@ -134,7 +149,10 @@ def check(kernel, name, lq, lk, gen):
     has_lse = kernel.problem["has_lse"]
     lse = torch.full((1, shape.hq, tq), float("nan"), device="cuda") if has_lse else None
     cu_q, cu_k = offsets(lq), offsets(lk)
-    kernel.launch(kernel.args(q, k, v, o, lse, scale, cu_seqlens_q=cu_q, cu_seqlens_k=cu_k))
+    args = kernel.args(q, k, v, o, lse, scale, cu_seqlens_q=cu_q, cu_seqlens_k=cu_k)
+    if kernel.split_kv and splits is not None and (kernel.workspace_size(args) > 0) != splits:
+        return None, f"the launch {'does not split' if splits else 'splits'} the keys"
+    kernel.launch(args)
     torch.cuda.synchronize()
     ref, ref_lse = reference(shape, q, k, v, lq, lk, causal_flag(name), scale)
     rows = sum(lq)
@@ -142,6 +160,8 @@ def check(kernel, name, lq, lk, gen):
     ref = ref[:, :rows]
     if torch.isnan(got).any():
         return None, "NaN in O"
+    if not torch.isnan(shape.logical(o)[:, rows:]).all() or (lse is not None and not torch.isnan(lse[0, :, rows:]).all()):
+        return None, "a row past cu_seqlens_q[B] was written"
     rel = ((got - ref).norm() / ref.norm().clamp_min(1e-30)).item()
     if rel > REL_TOL:
         return rel, f"rel_err {rel:.2e} > {REL_TOL:.0e}"
@@ -166,9 +186,9 @@ def sweep(kernels):
     os.environ["ATTNC_CHECK_INDEX_INPUTS"] = "1"
     rows, failed = [], 0
     for name, kernel in kernels.items():
-        for lq, lk in CHECK_BATCHES:
+        for i, (lq, lk) in enumerate(CHECK_BATCHES):
             try:
-                rel, why = check(kernel, name, list(lq), list(lk), gen)
+                rel, why = check(kernel, name, list(lq), list(lk), gen, SPLITS.get(i))
             except AttncError as e:
                 rel, why = None, str(e)
             ok = not why
@@ -197,7 +217,12 @@ def sdpa_ms(backend, q, k, v):
         return None
 
 
-def bench(kernels, dense, unpacked, sequences, shortest, longest_allowed):
+def timed_args(kernel, *tensors, **offsets):
+    """The launch args of `kernel`, with a caller's workspace where it splits (returned to keep it alive)."""
+    return kernel.with_workspace(kernel.args(*tensors, **offsets))
+
+
+def bench(kernels, dense, variants, sequences, shortest, longest_allowed):
     d = 128
     lengths = [random.Random(11 + i).randint(shortest, longest_allowed) for i in range(sequences)]
     total, longest = sum(lengths), max(lengths)
@@ -211,14 +236,10 @@ def bench(kernels, dense, unpacked, sequences, shortest, longest_allowed):
     o = torch.empty_like(q)
     lse = torch.empty(1, HEADS_Q, total, device="cuda")
     cu = offsets(lengths)
-    kernel = kernels["varlen_d128_causal"]
-    args = kernel.args(q, k, v, o, lse, scale, cu_seqlens_q=cu, cu_seqlens_k=cu)
-    ms = peers.bench_ms(lambda: kernel.launch(args))
-    result["attnc_varlen"] = dict(ms=ms, tflops=useful / (ms * 1e-3) / 1e12)
-    if unpacked is not None:
-        uargs = unpacked.args(q, k, v, o, lse, scale, cu_seqlens_q=cu, cu_seqlens_k=cu)
-        ums = peers.bench_ms(lambda: unpacked.launch(uargs))
-        result["attnc_varlen_unpacked"] = dict(ms=ums, tflops=useful / (ums * 1e-3) / 1e12)
+    for label, kernel in (("attnc_varlen", kernels["varlen_d128_causal"]), *variants.items()):
+        args, _workspace = timed_args(kernel, q, k, v, o, lse, scale, cu_seqlens_q=cu, cu_seqlens_k=cu)
+        ms = peers.bench_ms(lambda: kernel.launch(args))
+        result[label] = dict(ms=ms, tflops=useful / (ms * 1e-3) / 1e12)
 
     def padded(n):
         return [torch.randn(sequences, n, h, d, device="cuda", dtype=torch.bfloat16, generator=gen)
@@ -248,10 +269,10 @@ def bench(kernels, dense, unpacked, sequences, shortest, longest_allowed):
     print(f"varlen prefill: {sequences} sequences {shortest}..{longest_allowed} (total {total}, longest {longest}), causal, "
           f"GQA 32:8, D 128", flush=True)
     print(f"  attnc varlen      {result['attnc_varlen']['ms']:8.3f} ms  {v_t:6.1f} TFLOP/s (useful)", flush=True)
-    if "attnc_varlen_unpacked" in result:
-        r = result["attnc_varlen_unpacked"]
-        print(f"  unpacked          {r['ms']:8.3f} ms  {r['tflops']:6.1f} TFLOP/s (useful)  packed / unpacked "
-              f"{v_t / r['tflops']:.3f}", flush=True)
+    for label in variants:
+        r = result[label]
+        print(f"  {label[len('attnc_varlen_'):]:<17} {r['ms']:8.3f} ms  {r['tflops']:6.1f} TFLOP/s (useful)  "
+              f"attnc varlen / this {v_t / r['tflops']:.3f}", flush=True)
     for label in ("attnc_dense_padded", "attnc_dense_mean"):
         if label in result:
             r = result[label]
@@ -266,8 +287,9 @@ def bench(kernels, dense, unpacked, sequences, shortest, longest_allowed):
     return result
 
 
-def bench_decode(kernels, unpacked, sequences, fewest, most):
-    """A varlen decode step: one query token per sequence against its cached keys, in TB/s."""
+def bench_decode(kernels, dense, variants, sequences, fewest, most):
+    """A varlen decode step: one query token per sequence against its cached keys, in TB/s; next to it the
+    dense kernel's step of as many sequences of the mean length (the same bytes)."""
     d = 128
     keys = [random.Random(21 + i).randint(fewest, most) for i in range(sequences)]
     total_k = sum(keys)
@@ -283,13 +305,25 @@ def bench_decode(kernels, unpacked, sequences, fewest, most):
     result = dict(sequences=sequences, keys=keys, bytes=moved)
     print(f"varlen decode: {sequences} sequences of 1 token, {fewest}..{most} keys (total {total_k}), "
           f"GQA 32:8, D 128", flush=True)
-    for label, kernel in (("attnc_varlen", kernels.get("varlen_d128_causal")), ("attnc_varlen_unpacked", unpacked)):
+    for label, kernel in (("attnc_varlen", kernels.get("varlen_d128_causal")), *variants.items()):
         if kernel is None:
             continue
-        args = kernel.args(q, k, v, o, lse, scale, cu_seqlens_q=cu_q, cu_seqlens_k=cu_k)
+        args, _workspace = timed_args(kernel, q, k, v, o, lse, scale, cu_seqlens_q=cu_q, cu_seqlens_k=cu_k)
         ms = peers.bench_ms(lambda: kernel.launch(args))
         result[label] = dict(ms=ms, tbps=moved / (ms * 1e-3) / 1e12)
         print(f"  {label:<22} {ms * 1e3:8.1f} us  {result[label]['tbps']:5.2f} TB/s", flush=True)
+    if dense is not None:
+        mean = round(total_k / sequences)
+        qd = torch.randn(sequences, 1, HEADS_Q, d, device="cuda", dtype=torch.bfloat16, generator=gen)
+        kd = torch.randn(sequences, mean, HEADS_KV, d, device="cuda", dtype=torch.bfloat16, generator=gen)
+        vd, od = torch.randn_like(kd), torch.empty_like(qd)
+        lsed = torch.empty(sequences, HEADS_Q, 1, device="cuda")
+        args, _workspace = timed_args(dense, qd, kd, vd, od, lsed, scale)
+        ms = peers.bench_ms(lambda: dense.launch(args))
+        dense_moved = 2 * (qd.numel() + kd.numel() + vd.numel() + od.numel())
+        result["attnc_dense_mean"] = dict(N=mean, ms=ms, tbps=dense_moved / (ms * 1e-3) / 1e12)
+        print(f"  {'attnc_dense_mean':<22} {ms * 1e3:8.1f} us  {result['attnc_dense_mean']['tbps']:5.2f} TB/s "
+              f"(Nk = {mean})", flush=True)
     return result
 
 
@@ -308,15 +342,19 @@ def main():
             kernels[name] = rt.load(kdir)
     ddir = os.path.join(a.artifacts, "varlen", "dense_d128_causal")
     dense = rt.load(ddir) if os.path.isdir(ddir) else None
-    udir = os.path.join(a.artifacts, "varlen-unpacked", "varlen_d128_causal")
-    unpacked = rt.load(udir) if os.path.isdir(udir) else None
+    # varlen_d128_causal compiled with one option changed (prepare-gpu.sh).
+    variants = {}
+    for label in ("whole", "unpacked"):
+        vdir = os.path.join(a.artifacts, f"varlen-{label}", "varlen_d128_causal")
+        if os.path.isdir(vdir):
+            variants[f"attnc_varlen_{label}"] = rt.load(vdir)
     result, failed = {}, 0
     if not a.no_check:
         result["sweep"], failed = sweep(kernels)
     if not a.check_only:
         result["ceilings"] = peers.ceilings()
-        result["bench"] = [bench(kernels, dense, unpacked, *batch) for batch in BENCH_BATCHES]
-        result["decode"] = bench_decode(kernels, unpacked, *DECODE_BATCH)
+        result["bench"] = [bench(kernels, dense, variants, *batch) for batch in BENCH_BATCHES]
+        result["decode"] = [bench_decode(kernels, dense, variants, *batch) for batch in DECODE_BATCHES]
     if a.json:
         with open(a.json, "w") as f:
             json.dump(result, f, indent=1)

@@ -1162,6 +1162,36 @@ bool validateParams(const Manifest &m, const std::vector<KernelParam> &params,
   return true;
 }
 
+/// A varlen artifact's combine kernel: the workspace holds one batch of
+/// packed rows (the runtime's layout), which grid z `one` covers, and the
+/// kernel stores only the sequences' rows, from the offsets and the batch.
+bool validateVarlenCombine(const Manifest &m, const KernelLaunch &c,
+                           const std::string &path, std::string &error) {
+  if (!m.problem.varlen)
+    return true;
+  const GridDim &z = c.grid[2];
+  if (z.product != std::vector<Symbol>{Symbol::One} || !z.plus.empty() ||
+      z.ceilDiv != 1)
+    return fail(error, join(path, "grid") + "[2]",
+                "must be one: a varlen artifact's workspace holds one batch "
+                "of packed rows (problem.varlen)");
+  bool offsets = std::any_of(c.params.begin(), c.params.end(),
+                             [](const KernelParam &param) {
+                               return param.kind == ParamKind::Pointer &&
+                                      param.tensor == TensorName::CuSeqlensQ;
+                             });
+  bool batch = std::any_of(
+      c.params.begin(), c.params.end(), [](const KernelParam &param) {
+        return param.kind == ParamKind::I32 && param.value == Symbol::Batch;
+      });
+  if (!offsets || !batch)
+    return fail(error, join(path, "params"),
+                "must pass the cu_seqlens_q pointer and the i32 batch: a "
+                "varlen combine kernel stores only its sequences' rows "
+                "(problem.varlen)");
+  return true;
+}
+
 /// split_kv: the split count, the kv block and the combine kernel, checked
 /// as the top-level kernel is (the combine launches without a cluster).
 bool validateSplitKv(const Manifest &m, PassedPointers &passed,
@@ -1193,7 +1223,8 @@ bool validateSplitKv(const Manifest &m, PassedPointers &passed,
                       error) &&
          validateGrid(m, c.grid, Kernel::Combine, path, error) &&
          validateParams(m, c.params, Kernel::Combine, join(path, "params"),
-                        passed, error);
+                        passed, error) &&
+         validateVarlenCombine(m, c, path, error);
 }
 } // namespace
 
@@ -1347,21 +1378,14 @@ bool attnc::rt::validateManifest(const Manifest &m, std::string &error) {
 
   // A varlen batch packs dense sequences in a batch of 1: the kernel reads
   // K and V rows at the sequences' offsets and tiles each sequence's own
-  // query rows (or packed rows, g of a token), which neither a page pool
-  // nor kv splits combine with.
-  if (p.varlen) {
-    const char *key = "problem.varlen";
-    if (p.pageSize)
-      return fail(error, key,
-                  "is true but problem.page_size is " +
-                      std::to_string(p.pageSize) +
-                      ": a varlen kernel reads dense K and V, not a paged KV "
-                      "cache");
-    if (m.splitKv)
-      return fail(error, key,
-                  "is true but the manifest has split_kv: a varlen kernel "
-                  "is not split over the keys");
-  }
+  // query rows (or packed rows, g of a token), which a page pool does not
+  // combine with.
+  if (p.varlen && p.pageSize)
+    return fail(error, "problem.varlen",
+                "is true but problem.page_size is " +
+                    std::to_string(p.pageSize) +
+                    ": a varlen kernel reads dense K and V, not a paged KV "
+                    "cache");
 
   // A split-KV attention kernel writes lse_partial; its combine kernel
   // writes the lse (or, at one split, the attention kernel: below).
@@ -1397,13 +1421,14 @@ bool attnc::rt::validateManifest(const Manifest &m, std::string &error) {
                             "entry passes the lse pointer"
                           : "is true but no params entry passes the lse "
                             "pointer");
-  // At one split the attention kernel writes O and the LSE itself; only
-  // then does it take them.
-  bool takesO = std::any_of(m.params.begin(), m.params.end(),
-                            [](const KernelParam &param) {
-                              return param.kind == ParamKind::TensorMap &&
-                                     param.tensor == TensorName::O;
-                            });
+  // At one split the attention kernel writes O (a tensor map, or a varlen
+  // kernel's pointer: its rows end at its sequence's) and the LSE itself;
+  // only then does it take them.
+  ParamKind outputKind = p.varlen ? ParamKind::Pointer : ParamKind::TensorMap;
+  bool takesO = std::any_of(
+      m.params.begin(), m.params.end(), [&](const KernelParam &param) {
+        return param.kind == outputKind && param.tensor == TensorName::O;
+      });
   bool takesLse = std::any_of(m.params.begin(), m.params.end(),
                               [](const KernelParam &param) {
                                 return param.kind == ParamKind::Pointer &&
@@ -1413,13 +1438,14 @@ bool attnc::rt::validateManifest(const Manifest &m, std::string &error) {
       (!takesO || (p.hasLse && !takesLse)))
     return fail(error, "split_kv.writes_output_at_one_split",
                 std::string("is true but params does not pass the ") +
-                    (takesO ? "lse pointer (problem.has_lse is true)"
-                            : "o tensor map") +
+                    (takesO     ? "lse pointer (problem.has_lse is true)"
+                     : p.varlen ? "o pointer"
+                                : "o tensor map") +
                     ": at one split the attention kernel writes O and the "
                     "LSE itself");
   if (m.splitKv && !m.splitKv->writesOutputAtOneSplit && takesO)
     return fail(error, "params",
-                "passes the o tensor map to a split-KV attention kernel, but "
+                "passes o to a split-KV attention kernel, but "
                 "split_kv.writes_output_at_one_split is not true: the "
                 "combine kernel writes O");
   return true;

@@ -1277,8 +1277,12 @@ attnc_status LaunchBuilder::setKvSplits() {
     int64_t value = gridValue(g, overflow);
     tiles = overflow || tiles > INT64_MAX / value ? INT64_MAX : tiles * value;
   }
-  splits = chooseLaunchKvSplits(tiles, symbol(Symbol::SeqK), m.splitKv->kvBlock,
-                                s.numSms);
+  // A varlen launch's longest sequence is known only on the device: the
+  // heuristic takes the mean keys of a sequence (seq_k is the total).
+  int64_t keys = varlen() ? (symbol(Symbol::SeqK) + symbol(Symbol::Batch) - 1) /
+                                symbol(Symbol::Batch)
+                          : symbol(Symbol::SeqK);
+  splits = chooseLaunchKvSplits(tiles, keys, m.splitKv->kvBlock, s.numSms);
   return ATTNC_OK;
 }
 
@@ -1293,7 +1297,10 @@ void LaunchBuilder::setCombineSymbols() {
 attnc_status LaunchBuilder::layOutWorkspace() {
   if (!m.splitKv)
     return ATTNC_OK;
-  const Symbol dims[] = {Symbol::KvSplits, Symbol::Batch, Symbol::HeadsQ,
+  // A varlen batch's sequences share its one batch of packed rows (the
+  // kernels' split stride).
+  const Symbol dims[] = {Symbol::KvSplits,
+                         varlen() ? Symbol::One : Symbol::Batch, Symbol::HeadsQ,
                          Symbol::SeqQ};
   if (splitWorkspace(symbol(dims[0]), symbol(dims[1]), symbol(dims[2]),
                      symbol(dims[3]), m.problem.headDimV, workspace))

@@ -60,11 +60,13 @@ struct AttnSplitKvPass final
   /// Whether to split `op`: a decode step, whose query rows per (batch, kv
   /// head), the packed rows after attn-pack-gqa, are static and at most
   /// maxRows, or dynamic where dynamicRows (or for auto the target's
-  /// table) asks for those too.
+  /// table) asks for those too. A varlen batch's rows per sequence are
+  /// known only at launch (its static rows are the whole batch's).
   bool shouldSplit(AttentionOp op) {
-    if (op.getKvSplits() || op.isVarlen())
+    if (op.getKvSplits())
       return false;
-    std::optional<int64_t> rows = op.getStaticQueryRows();
+    std::optional<int64_t> rows =
+        op.isVarlen() ? std::nullopt : op.getStaticQueryRows();
     if (rows)
       return maxRows < 0 || *rows <= maxRows;
     if (dynamicRows == TableChoice::Auto)

@@ -594,11 +594,14 @@ def _launch_varlen(plan, q, k, v, cu_seqlens_q, cu_seqlens_k, scale, return_lse,
     o, lse = _outputs(plan, q, return_lse)
     code = plan.code
     shape, strides = plan.offsets
-    args = _capi.pack_attention_args(
+    # The split count, and so the workspace, follow from the shapes alone
+    # (the heuristic takes the mean keys of a sequence, total_k / B).
+    args, _workspace = _with_workspace(plan, lambda workspace: _capi.pack_attention_args(
         (q.data_ptr(), plan.q_shape, plan.q_strides, code), (k.data_ptr(), plan.k_shape, plan.k_strides, code),
         (v.data_ptr(), plan.v_shape, plan.v_strides, code), (o.data_ptr(), o.shape, o.stride(), code),
         lse.data_ptr() if lse is not None else 0, scale, plan.device_index,
-        cu_seqlens_q=(cu_seqlens_q.data_ptr(), shape, strides), cu_seqlens_k=(cu_seqlens_k.data_ptr(), shape, strides))
+        cu_seqlens_q=(cu_seqlens_q.data_ptr(), shape, strides), cu_seqlens_k=(cu_seqlens_k.data_ptr(), shape, strides),
+        workspace=workspace))
     stream = _current_stream(plan.device)
     if check_index_inputs:
         plan.kernel.check(args, stream)
@@ -726,7 +729,10 @@ def attention(q, k, v, *, causal=False, causal_alignment="top_left", window=None
     kernel trusts the offsets (non-decreasing, from 0 or more, at most
     total_q and total_k); check_index_inputs=True checks them first, as for
     a paged cache. No max_seqlen is needed: the kernel's grid is bounded by
-    total_q / block_m + B tiles.
+    total_q / block_m + B tiles. Above D = 64 a launch whose grid leaves
+    SMs idle (a decode step of few sequences against long caches) splits
+    every sequence's keys across CTAs, at a count the runtime chooses from
+    the shapes (the mean keys of a sequence), and merges the splits.
 
     The kernel for the call's shape class (dtype, heads, head dims, mask,
     layout, LSE, page size, varlen) is loaded from $ATTNC_KERNEL_DIR or the on-disk

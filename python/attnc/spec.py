@@ -84,7 +84,8 @@ class KernelSpec:
     variable-length batch (FlashAttention's varlen form): q, k, v and o pack
     the batch's sequences without padding in a batch of 1, and the int32
     offsets cu_seqlens_q and cu_seqlens_k [B + 1] delimit them (masks apply
-    per sequence). Not with page_size. query_tokens: None for a kernel of any
+    per sequence); above D = 64 its keys are split at a count chosen at
+    launch, as a kernel of any Nq's are. Not with page_size. query_tokens: None for a kernel of any
     number of query tokens per sequence; n (1 to max_query_tokens(heads_q,
     heads_kv): 16, or in GQA 128 // g if more where g divides 64) for a
     decode step of n query tokens per sequence (Sq = n in its graph; the

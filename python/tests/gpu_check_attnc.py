@@ -89,10 +89,13 @@ VARLEN_CASES = [
 # (rows of each sequence, keys of each sequence, spare rows, spare keys):
 # single tokens, empty sequences (no rows; no keys: O = 0, LSE = -inf), one
 # much longer than the rest, chunked prefills (more keys than rows), and
-# rows and keys past the last offsets (not written, not read).
+# rows and keys past the last offsets (not written, not read), and a decode
+# step of few sequences against long caches (the kernels above D = 64 split
+# its keys at launch; one sequence has none).
 VARLEN_SHAPES = [((1,), (1,), 0, 0), ((100, 1, 0, 37), (200, 1, 0, 37), 0, 0),
                  ((5, 0, 1, 1000, 3), (5, 7, 1, 1000, 300), 3, 5), ((17, 300), (0, 300), 0, 0),
-                 ((128, 129, 1, 255), (128, 129, 1, 255), 64, 0), ((2000,), (2000,), 0, 0)]
+                 ((128, 129, 1, 255), (128, 129, 1, 255), 64, 0), ((2000,), (2000,), 0, 0),
+                 ((1, 1, 3), (9000, 0, 20000), 2, 0)]
 # The shape class timed for overhead, and one compiled only to time a first call.
 OVERHEAD_CASE = ("bf16", 8, 2, 128, 128, "bhsd", {}, False)
 FRESH_CASE = ("bf16", 8, 8, 96, 96, "bhsd", {"causal": True}, False)

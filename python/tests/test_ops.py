@@ -29,7 +29,7 @@ class FakeKernel:
 
     def __init__(self, spec):
         self.spec, self.launches, self.events = spec, [], []
-        self.split_kv = not spec.varlen and (spec.decode_step or spec.page_size is not None or spec.head_dim > 64)
+        self.split_kv = spec.decode_step or spec.page_size is not None or spec.head_dim > 64
 
     def workspace_size(self, args):  # attnc_attention_workspace_size
         self.events.append(("workspace_size", bytes(args)))

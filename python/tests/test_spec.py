@@ -282,8 +282,10 @@ class MlirTest(unittest.TestCase):
     def test_varlen_variants_compile_to_their_manifest(self):
         """A varlen graph compiles to a kernel of the varlen contract
         (docs/Runtime.md): problem.varlen, grid x = ceil_div(seq_q, block_m)
-        + batch, y = heads_q, z = one, O and the offsets as pointers, the
-        i32 seq_q, seq_k and batch."""
+        + batch, y = heads_q, z = one (times kv_splits), O and the offsets
+        as pointers, the i32 seq_q, seq_k and batch. Above D = 64 the keys
+        are split at launch (attn-split-kv's dynamic-rows=auto): the combine
+        kernel's grid z is one, and it reads cu_seqlens_q and the batch."""
         from attnc.compiler import compile_spec
         compiler = compiler_or_none()
         with tempfile.TemporaryDirectory() as tmp:
@@ -295,12 +297,21 @@ class MlirTest(unittest.TestCase):
                 self.assertIs(manifest["problem"].get("varlen"), True, spec.key)
                 x, y, z = manifest["grid"]
                 self.assertEqual((x["product"], x.get("plus")), (["seq_q"], ["batch"]), spec.key)
-                self.assertEqual((y, z), ({"product": ["heads_q"]}, {"product": ["one"]}), spec.key)
+                split = spec.head_dim > 64
+                self.assertEqual(y, {"product": ["heads_q"]}, spec.key)
+                self.assertEqual(z, {"product": ["one", "kv_splits"] if split else ["one"]}, spec.key)
                 params = manifest["params"]
                 for param in ({"kind": "pointer", "tensor": "o"}, {"kind": "pointer", "tensor": "cu_seqlens_q"},
                               {"kind": "pointer", "tensor": "cu_seqlens_k"}, {"kind": "i32", "value": "batch"}):
                     self.assertIn(param, params, spec.key)
-                self.assertNotIn("split_kv", manifest, spec.key)
+                if not split:
+                    self.assertNotIn("split_kv", manifest, spec.key)
+                    continue
+                combine = manifest["split_kv"]["combine"]
+                self.assertEqual(manifest["split_kv"]["splits"], 0, spec.key)
+                self.assertEqual(combine["grid"][2], {"product": ["one"]}, spec.key)
+                for param in ({"kind": "pointer", "tensor": "cu_seqlens_q"}, {"kind": "i32", "value": "batch"}):
+                    self.assertIn(param, combine["params"], spec.key)
 
 
 class ManifestCheckTest(unittest.TestCase):

@@ -149,3 +149,64 @@ func.func @varlen_packed_bhsd(%q: tensor<1x2x?x64xbf16> {attn.packed_query_heads
       : tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16> -> tensor<1x2x?x64xbf16>, tensor<1x2x?xf32>
   return %o, %lse : tensor<1x2x?x64xbf16>, tensor<1x2x?xf32>
 }
+
+// -----
+
+// A varlen batch of packed query heads split over the keys (kv_splits, as
+// attn-split-kv gives it): the attention grid's z is one x kv_splits. A
+// split stores its f32 partial rows below its sequence's end (2 x
+// cu_seqlens_q[b + 1]) at workspace batch split + 0, a batch of 1 (no
+// stride of the sequence count); at one split the tile writes O itself
+// through the o pointer with 16-byte stores, as an unsplit varlen tile
+// does. The combine kernel's grid z is one: it reads cu_seqlens_q[0] and
+// cu_seqlens_q[batch] and stores neither O nor the LSE before 2 x the first
+// or at or past 2 x the second (rows no tile wrote partials for).
+// CHECK-LABEL: gpu.module @attn_kernels
+// CHECK:       llvm.func @varlen_split_combine(%{{[^:]*}}: !llvm.ptr {{{[^}]*}}}, %{{[^:]*}}: !llvm.ptr<1>, %{{[^:]*}}: !llvm.ptr<1>, %{{[^:]*}}: !llvm.ptr<1>, %[[C_ROWS:[^:]*]]: i32, %{{[^:]*}}: i32, %{{[^:]*}}: i32, %[[C_CUQ:[^:]*]]: !llvm.ptr<1>, %[[C_SEQS:[^:]*]]: i32)
+// CHECK:         %[[C_ZERO:.*]] = arith.extui %c0_i32 : i32 to i64
+// CHECK:         %[[C_FIRST_PTR:.*]] = llvm.getelementptr %[[C_CUQ]][%[[C_ZERO]]]
+// CHECK:         %[[C_FIRST:.*]] = llvm.load %[[C_FIRST_PTR]]
+// CHECK:         %[[C_BEGIN:.*]] = arith.muli %[[C_FIRST]], %c2_i32 : i32
+// CHECK:         %[[C_SEQS64:.*]] = arith.extui %[[C_SEQS]] : i32 to i64
+// CHECK:         %[[C_LAST_PTR:.*]] = llvm.getelementptr %[[C_CUQ]][%[[C_SEQS64]]]
+// CHECK:         %[[C_LAST:.*]] = llvm.load %[[C_LAST_PTR]]
+// CHECK:         %[[C_LAST_ROW:.*]] = arith.muli %[[C_LAST]], %{{c2_i32[_0-9]*}} : i32
+// CHECK:         %[[C_END:.*]] = arith.minui %[[C_LAST_ROW]], %[[C_ROWS]] : i32
+// CHECK:         arith.cmpi ult, %[[C_LSE_ROW:.*]], %[[C_END]] : i32
+// CHECK:         arith.cmpi uge, %[[C_LSE_ROW]], %[[C_BEGIN]] : i32
+// CHECK:         arith.cmpi ult, %[[C_O_ROW:.*]], %[[C_END]] : i32
+// CHECK:         arith.cmpi uge, %[[C_O_ROW]], %[[C_BEGIN]] : i32
+// CHECK:         nvvm.cp.async.bulk.tensor.global.shared.cta
+// CHECK:       llvm.func @varlen_split(
+// CHECK-SAME:    %[[PARTIAL_O:[^:]*]]: !llvm.ptr<1>, %{{[^:]*}}: !llvm.ptr<1>, %[[O:[^:]*]]: !llvm.ptr<1>, %{{[^:]*}}: !llvm.ptr<1>, %[[CUQ:[^:]*]]: !llvm.ptr<1>, %{{[^:]*}}: !llvm.ptr<1>, %{{[^:]*}}: i32, %{{[^:]*}}: i32, %{{[^:]*}}: i32, %[[SPLITS:[^:]*]]: i32)
+// CHECK-SAME:    #attn.grid_dim<["one", "kv_splits"]>
+// CHECK-SAME:    #attn.kernel_param<"pointer", "o_partial">, #attn.kernel_param<"pointer", "lse_partial">, #attn.kernel_param<"pointer", "o">
+// CHECK-SAME:    split_kv = <splits = 0, {{.*}} grid = [#attn.grid_dim<["combine_ctas"]>, #attn.grid_dim<["heads_q"]>, #attn.grid_dim<["one"]>]
+// CHECK-SAME:    #attn.kernel_param<"pointer", "cu_seqlens_q">, #attn.kernel_param<"i32", "batch">]>
+// CHECK:         %[[ONE_SPLIT:.*]] = arith.cmpi eq, %[[SPLITS]], %c1_i32 : i32
+// CHECK:         scf.if %[[ONE_SPLIT]] {
+// CHECK-COUNT-4:   llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xi32>, !llvm.ptr<1>
+// CHECK:         } else {
+// CHECK:           %[[NEXT_SEQ:.*]] = arith.addi %{{.*}}, %{{c1[_0-9]*}} : index
+// CHECK:           %[[NEXT_SEQ64:.*]] = arith.index_cast %[[NEXT_SEQ]] : index to i64
+// CHECK:           %[[NEXT_PTR:.*]] = llvm.getelementptr %[[CUQ]][%[[NEXT_SEQ64]]]
+// CHECK:           %[[NEXT:.*]] = llvm.load %[[NEXT_PTR]]
+// CHECK:           %[[NEXT_IDX:.*]] = arith.index_cast %[[NEXT]] : i32 to index
+// CHECK:           %[[END_ROW:.*]] = arith.muli %[[NEXT_IDX]], %{{c2[_0-9]*}} : index
+// CHECK:           %[[END:.*]] = arith.index_cast %[[END_ROW]] : index to i32
+// CHECK:           %[[IN_SEQUENCE:.*]] = arith.cmpi slt, %{{.*}}, %[[END]] : i32
+// CHECK:           scf.if %[[IN_SEQUENCE]] {
+// CHECK:             %[[BATCH64:.*]] = arith.extui %{{.*}} : i32 to i64
+// CHECK:             %[[SPLIT64:.*]] = arith.extui %{{.*}} : i32 to i64
+// CHECK:             %[[SPLIT_ROW:.*]] = arith.addi %[[SPLIT64]], %[[BATCH64]] : i64
+// CHECK:             arith.muli %[[SPLIT_ROW]], %c2_i64 : i64
+// CHECK:             llvm.getelementptr %[[PARTIAL_O]]
+// CHECK:             llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : vector<2xf32>, !llvm.ptr<1>
+func.func @varlen_split(%q: tensor<1x?x2x64xbf16> {attn.packed_query_heads = 2 : i64}, %k: tensor<1x?x2x64xbf16>,
+                        %v: tensor<1x?x2x64xbf16>, %cu_q: tensor<?xi32>, %cu_k: tensor<?xi32>, %splits: index)
+    -> (tensor<1x?x2x64xbf16>, tensor<1x2x?xf32>) {
+  %o, %lse = attn.attention %q, %k, %v mask = causal_bottom_right layout = bshd packed_query_heads = 2
+      kv_splits(%splits) varlen(%cu_q, %cu_k : tensor<?xi32>, tensor<?xi32>)
+      : tensor<1x?x2x64xbf16>, tensor<1x?x2x64xbf16>, tensor<1x?x2x64xbf16> -> tensor<1x?x2x64xbf16>, tensor<1x2x?xf32>
+  return %o, %lse : tensor<1x?x2x64xbf16>, tensor<1x2x?xf32>
+}

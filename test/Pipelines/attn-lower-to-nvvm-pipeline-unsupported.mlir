@@ -2,8 +2,7 @@
 // RUN: not attnc-opt %s --attn-lower-to-nvvm-pipeline="warp-specialize=off" -split-input-file 2>&1 | FileCheck %s --check-prefix=UNSPECIALIZED
 
 // A paged KV cache's pages must be a power of two of 16 to 256 tokens
-// inside or across a kv block; a varlen batch with kv splits has a CPU
-// lowering only.
+// inside or across a kv block.
 func.func @paged_odd_pages(%q: tensor<?x8x1x64xbf16>, %k: tensor<?x24x2x64xbf16>,
                            %v: tensor<?x24x2x64xbf16>, %table: tensor<?x?xi32>,
                            %lengths: tensor<?xi32>) -> tensor<?x8x1x64xbf16> {
@@ -14,20 +13,6 @@ func.func @paged_odd_pages(%q: tensor<?x8x1x64xbf16>, %k: tensor<?x24x2x64xbf16>
       : tensor<?x8x1x64xbf16>, tensor<?x24x2x64xbf16>, tensor<?x24x2x64xbf16>
       -> tensor<?x8x1x64xbf16>
   return %o : tensor<?x8x1x64xbf16>
-}
-
-// -----
-
-func.func @varlen_split(%q: tensor<1x8x?x64xbf16>, %k: tensor<1x2x?x64xbf16>,
-                        %v: tensor<1x2x?x64xbf16>, %cu_q: tensor<?xi32>,
-                        %cu_k: tensor<?xi32>, %splits: index) -> tensor<1x8x?x64xbf16> {
-  // UNSPECIALIZED: error: convert-attn-to-nvvm: a variable-length batch with kv splits has no GPU lowering (the CPU pipeline runs it)
-  // expected-error @+1 {{convert-attn-to-nvvm: a variable-length batch with kv splits has no GPU lowering (the CPU pipeline runs it)}}
-  %o = attn.attention %q, %k, %v mask = causal_bottom_right
-      kv_splits(%splits) varlen(%cu_q, %cu_k : tensor<?xi32>, tensor<?xi32>)
-      : tensor<1x8x?x64xbf16>, tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16>
-      -> tensor<1x8x?x64xbf16>
-  return %o : tensor<1x8x?x64xbf16>
 }
 
 // -----

@@ -122,6 +122,49 @@ func.func @given(%q: tensor<?x8x1x64xbf16>, %k: tensor<?x8x?x64xbf16>, %v: tenso
 
 // -----
 
+// A varlen batch's rows per sequence are known only at launch, whatever its
+// static total: it is split as dynamic-rows says (auto: above D = 64), with
+// one count for every sequence.
+// CHECK-LABEL: func.func @varlen(
+// CHECK-SAME:    %[[SPLITS:[^:]*]]: index)
+// CHECK:         attn.attention %{{.*}} mask = causal_bottom_right kv_splits(%[[SPLITS]]) varlen(
+// ANY-LABEL:   func.func @varlen(
+// ANY-SAME:      %[[SPLITS:[^:]*]]: index)
+// DYN-LABEL:   func.func @varlen(
+// DYN-SAME:      %[[SPLITS:[^:]*]]: index)
+// OFF-LABEL:   func.func @varlen(
+// OFF-SAME:      %{{[^:]*}}: tensor<?xi32>) -> tensor
+// OFF-NOT:       kv_splits
+func.func @varlen(%q: tensor<1x8x4x128xbf16>, %k: tensor<1x2x?x128xbf16>,
+                  %v: tensor<1x2x?x128xbf16>, %cu_q: tensor<?xi32>,
+                  %cu_k: tensor<?xi32>) -> tensor<1x8x4x128xbf16> {
+  %o = attn.attention %q, %k, %v mask = causal_bottom_right
+      varlen(%cu_q, %cu_k : tensor<?xi32>, tensor<?xi32>)
+      : tensor<1x8x4x128xbf16>, tensor<1x2x?x128xbf16>, tensor<1x2x?x128xbf16>
+      -> tensor<1x8x4x128xbf16>
+  return %o : tensor<1x8x4x128xbf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @varlen_d64(
+// CHECK-SAME:    %{{[^:]*}}: tensor<?xi32>) -> tensor
+// CHECK-NOT:     kv_splits
+// DYN-LABEL:   func.func @varlen_d64(
+// DYN-SAME:      %[[SPLITS:[^:]*]]: index)
+// DYN:           kv_splits(%[[SPLITS]]) varlen(
+func.func @varlen_d64(%q: tensor<1x8x?x64xbf16>, %k: tensor<1x2x?x64xbf16>,
+                      %v: tensor<1x2x?x64xbf16>, %cu_q: tensor<?xi32>,
+                      %cu_k: tensor<?xi32>) -> tensor<1x8x?x64xbf16> {
+  %o = attn.attention %q, %k, %v mask = causal_bottom_right
+      varlen(%cu_q, %cu_k : tensor<?xi32>, tensor<?xi32>)
+      : tensor<1x8x?x64xbf16>, tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16>
+      -> tensor<1x8x?x64xbf16>
+  return %o : tensor<1x8x?x64xbf16>
+}
+
+// -----
+
 // A called function keeps its signature.
 // CHECK-LABEL: func.func @callee(
 // CHECK-SAME:    tensor<?x8x?x64xbf16>) -> tensor

@@ -155,7 +155,7 @@ def AttnSplitKvPass : Pass<"attn-split-kv", "ModuleOp"> {
     Flash-decoding for the graphs that need it. A decode step has few query
     rows per (batch, kv head), so its kernel has B x Hkv tiles (after
     `attn-pack-gqa`) however long the cache, and most SMs idle at small
-    batches. For every `attn.attention` without `kv_splits` or `varlen`
+    batches. For every `attn.attention` without `kv_splits`
     whose query rows (Q's sequence dimension: the packed rows after
     `attn-pack-gqa`) are static and at most `max-rows`, in a function
     nothing calls (its signature changes), this pass appends an index
@@ -170,7 +170,10 @@ def AttnSplitKvPass : Pass<"attn-split-kv", "ModuleOp"> {
     split form where it
     costs (3-6 % at D = 64, causal: bench/HISTORY.md runs 135 and 137), so
     `auto` splits it where the target's table says
-    (`getDefaultDynamicRowSplit`: above D = 64 on sm_90a). The GPU pipeline
+    (`getDefaultDynamicRowSplit`: above D = 64 on sm_90a). A varlen batch's
+    rows per sequence are known only at launch, so it is split as
+    `dynamic-rows` says: one count for the whole batch, each split taking
+    its share of every sequence's own key blocks. The GPU pipeline
     runs it after `attn-pack-gqa` and before `attn-generalize-lengths`,
     which makes the rows dynamic.
 

@@ -92,7 +92,22 @@ private:
   /// The combine kernel's parameters.
   struct CombineParams {
     Value outputMap, lse, partialO, partialLse, seqQ, splits, rowsPerCta;
+    /// The rows the kernel stores: below Nq, or a varlen batch's from its
+    /// first sequence's first row (rowBegin; null otherwise) to its last
+    /// sequence's end.
+    Value rowBegin, rowEnd;
   };
+  /// Whether the kernel stores row `row` (i32) of `params`.
+  Value storesRow(Value row, const CombineParams &params) {
+    Value below = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, row,
+                                        params.rowEnd);
+    if (!params.rowBegin)
+      return below;
+    return arith::AndIOp::create(
+        b, loc, below,
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, row,
+                              params.rowBegin));
+  }
   /// The rows of the CTA, from `firstRow` on.
   void emitRows(Value firstRow, Value head, Value batch, Value warpsPerRow,
                 Value tid, Value lane, Value warp, const CombineParams &params);
@@ -125,6 +140,22 @@ void CombineEmitter::emit(LLVM::LLVMFuncOp func) {
   Value combineRows = param(rt::ParamKind::I32, rt::Symbol::CombineRows);
   assert(outputMap && partialO && partialLse && seqQ && splits && combineRows &&
          "lowerCombineSplits gives the kernel these parameters");
+  // A varlen batch's rows are its sequences' (the offsets count tokens, g
+  // rows each): no tile wrote partials for rows before the first or past
+  // the last, which the caller's O and LSE keep.
+  Value rowBegin, rowEnd = seqQ;
+  if (shape.varlen) {
+    Value offsets = param(rt::ParamKind::Pointer, rt::TensorName::CuSeqlensQ);
+    Value sequences = param(rt::ParamKind::I32, rt::Symbol::Batch);
+    assert(offsets && sequences && "a varlen combine takes the offsets");
+    auto firstRowOf = [&](Value sequence) {
+      Value offset = LLVM::LoadOp::create(
+          b, loc, i32(), global(offsets, i32(), i64Of(sequence)), 4);
+      return mul(offset, c32(shape.packedQueryHeads));
+    };
+    rowBegin = firstRowOf(c32(0));
+    rowEnd = arith::MinUIOp::create(b, loc, firstRowOf(sequences), seqQ);
+  }
 
   Value tid = NVVM::ThreadIdXOp::create(b, loc, i32());
   Value lane = arith::AndIOp::create(b, loc, tid, c32(31));
@@ -147,8 +178,10 @@ void CombineEmitter::emit(LLVM::LLVMFuncOp func) {
       arith::SelectOp::create(b, loc, sharedRow, c32(1), c32(kCombineWarps));
   Value warpsPerRow =
       arith::SelectOp::create(b, loc, sharedRow, c32(kCombineWarps), c32(1));
-  emitRows(mul(cta, rowsPerCta), head, batch, warpsPerRow, tid, lane, warp,
-           {outputMap, lse, partialO, partialLse, seqQ, splits, rowsPerCta});
+  emitRows(
+      mul(cta, rowsPerCta), head, batch, warpsPerRow, tid, lane, warp,
+      {outputMap, lse, partialO, partialLse, seqQ, splits, rowsPerCta, rowBegin,
+       rowEnd});
   LLVM::ReturnOp::create(b, loc, ValueRange{});
 }
 
@@ -374,10 +407,8 @@ void CombineEmitter::emitRows(Value firstRow, Value head, Value batch,
             return;
           Value rowOfItem = add(firstRow, r);
           Value firstColumn = eqI(column, c32(0));
-          Value rowBelowNq = arith::CmpIOp::create(
-              b, loc, arith::CmpIPredicate::ult, rowOfItem, seqQ);
-          Value storesLse =
-              arith::AndIOp::create(b, loc, firstColumn, rowBelowNq);
+          Value storesLse = arith::AndIOp::create(
+              b, loc, firstColumn, storesRow(rowOfItem, params));
           ifThen(storesLse, [&] {
             Value m = LLVM::LoadOp::create(
                 b, loc, f32(), warpSlot(smem.maxima, mul(r, warpsPerRow)), 4);
@@ -392,7 +423,8 @@ void CombineEmitter::emitRows(Value firstRow, Value head, Value batch,
         });
   }
   // The TMA stores read the rows through the async proxy: thread r stores
-  // the CTA's row r (one row a box), where it is below Nq.
+  // the CTA's row r (one row a box), where the kernel stores it
+  // (storesRow).
   NVVM::FenceProxyOp::create(
       b, loc, NVVM::ProxyKind::async_shared,
       NVVM::SharedSpaceAttr::get(b.getContext(),
@@ -401,10 +433,8 @@ void CombineEmitter::emitRows(Value firstRow, Value head, Value batch,
   Value storedRow = add(firstRow, tid);
   Value ownRow =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, tid, rowsPerCta);
-  Value belowNq =
-      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, storedRow, seqQ);
-  Value storesRow = arith::AndIOp::create(b, loc, ownRow, belowNq);
-  ifThen(storesRow, [&] {
+  ifThen(arith::AndIOp::create(b, loc, ownRow, storesRow(storedRow, params)),
+         [&] {
     NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
         b, loc, params.outputMap, sharedAt(mul(tid, c32(smem.stagedRowStride))),
         outputCoordinatesOf(storedRow), Value(),
@@ -472,11 +502,17 @@ SplitKvAttr mlir::attn::hopper::lowerCombineSplits(
   params.push_back(param(rt::ParamKind::I32, rt::Symbol::SeqQ));
   params.push_back(param(rt::ParamKind::I32, rt::Symbol::KvSplits));
   params.push_back(param(rt::ParamKind::I32, rt::Symbol::CombineRows));
+  if (shape.varlen) {
+    params.push_back(param(rt::ParamKind::Pointer, rt::TensorName::CuSeqlensQ));
+    params.push_back(param(rt::ParamKind::I32, rt::Symbol::Batch));
+  }
+  // The grid's z is the workspace's batch: a varlen batch's one.
   auto abi = SplitKvAttr::get(
       ctx, launch.splits, launch.kvBlock, launch.entry, kCombineThreads,
       CombineSmem(shape).size,
-      b.getArrayAttr({gridDim(rt::Symbol::CombineCtas),
-                      gridDim(rt::Symbol::HeadsQ), gridDim(rt::Symbol::Batch)}),
+      b.getArrayAttr(
+          {gridDim(rt::Symbol::CombineCtas), gridDim(rt::Symbol::HeadsQ),
+           gridDim(shape.varlen ? rt::Symbol::One : rt::Symbol::Batch)}),
       b.getArrayAttr(params), launch.programmatic);
   // A thread of the CTA scales and stores a pair of O's columns: Dv is the
   // attention's, at most 256 (verifyTiledAttention's tile-shape rule).

@@ -35,6 +35,10 @@ struct CombineShape {
   /// n * g + j is query head h * g + j's token n), and the kernel writes
   /// them to those places of the caller's O and LSE.
   int64_t packedQueryHeads = 1;
+  /// A varlen batch's partials: its sequences share one batch of packed
+  /// rows, and the kernel writes no row past the last sequence's
+  /// (g * cu_seqlens_q[B]), which no attention tile wrote either.
+  bool varlen = false;
 };
 
 /// The shape of `op`, or a diagnostic where its heads or value head dim are

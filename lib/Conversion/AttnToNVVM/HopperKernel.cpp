@@ -245,7 +245,9 @@ LogicalResult KernelEmitter::emit(LLVM::LLVMFuncOp func) {
   // itself when the count is 1 (TiledAttention::writesOutputAtOneSplit).
   if (tiled.writesOutputAtOneSplit()) {
     singleSplit = eqI(splitCount, c32(1));
-    singleSplitOutput = required(rt::ParamKind::TensorMap, rt::TensorName::O);
+    singleSplitOutput = required(tiled.varlen() ? rt::ParamKind::Pointer
+                                                : rt::ParamKind::TensorMap,
+                                 rt::TensorName::O);
     singleSplitLse = param(rt::ParamKind::Pointer, rt::TensorName::Lse);
   }
   seqQ = required(rt::ParamKind::I32, rt::Symbol::SeqQ);
@@ -601,8 +603,11 @@ void KernelEmitter::lowerOutputStore(Value output, const StoreCoordinates &at) {
     ifThenElse(
         singleSplit,
         [&]() -> SmallVector<Value> {
-          storeOutputTile(packPairs(values, tiled.elementType()),
-                          singleSplitOutput, at);
+          SmallVector<Value> pairs = packPairs(values, tiled.elementType());
+          if (tiled.varlen())
+            storeSequenceRows(pairs, singleSplitOutput, at);
+          else
+            storeOutputTile(pairs, singleSplitOutput, at);
           return {};
         },
         [&]() -> SmallVector<Value> {
@@ -681,24 +686,30 @@ Value KernelEmitter::sequenceEnd() {
 
 Value KernelEmitter::rowIndex(const StoreCoordinates &at, Value row) {
   Value batchRow = i64Of(at.batch);
+  // The workspace's batches are the launch's; a varlen batch's sequences
+  // share its one batch of packed rows.
   if (at.split)
-    batchRow = add(mul(i64Of(at.split), i64Of(batchCount)), batchRow);
+    batchRow = add(tiled.varlen() ? i64Of(at.split)
+                                  : mul(i64Of(at.split), i64Of(batchCount)),
+                   batchRow);
   return add(
       mul(add(mul(batchRow, c64(tiled.headsQ())), i64Of(at.head)), i64Of(seqQ)),
       i64Of(row));
 }
 
 /// Writes this thread's rows of O into its split's part of the f32 partial
-/// O [S, B, H, Sq, Dv] (rows below Nq): each value pair of a row is two
-/// adjacent columns, one 8-byte store.
+/// O [S, B, H, Sq, Dv] (rows below Nq; a varlen tile's below its
+/// sequence's end, where the next sequence's tiles write theirs): each
+/// value pair of a row is two adjacent columns, one 8-byte store.
 void KernelEmitter::storePartialOutput(ArrayRef<Value> o, Value partial,
                                        const StoreCoordinates &at) {
   auto globalPtr = LLVM::LLVMPointerType::get(b.getContext(), 1);
   Value quadColumn = fragmentColumn(lane);
+  Value end = tiled.varlen() ? sequenceEnd() : seqQ;
   for (int r = 0; r < kRowsPerThread; ++r) {
     Value row = threadRow(at.row, r);
     Value rowOk =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, row, seqQ);
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, row, end);
     ifThen(rowOk, [&] {
       Value rowStart = mul(rowIndex(at, row), c64(tiled.valueHeadDim()));
       // Registers 4j + 2r and 4j + 2r + 1 hold row r's adjacent columns.

@@ -126,6 +126,7 @@ struct TiledAttention {
     hopper::CombineShape shape =
         *hopper::readCombineShape(getSplitCombine(forall));
     shape.packedQueryHeads = packedQueryHeads();
+    shape.varlen = static_cast<bool>(varlen());
     return shape;
   }
   /// A split count chosen at launch may be 1 (large batches fill the SMs):

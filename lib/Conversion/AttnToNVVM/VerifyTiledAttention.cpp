@@ -761,9 +761,6 @@ LogicalResult TiledAttentionVerifier::verifyIndices() {
     return tiled.valueLoad().getOperation()->emitError(
         "convert-attn-to-nvvm: V must be loaded at K's batch and head (the "
         "kernel loads both at those of K's load)");
-  if (tiled.varlen() && tiled.kvSplit())
-    return fail("a variable-length batch with kv splits has no GPU lowering "
-                "(the CPU pipeline runs it)");
   if (tiled.paged() && failed(lowerable(tiled.paged().getLength(),
                                         tiled.keyLoad().getOperation())))
     return failure();

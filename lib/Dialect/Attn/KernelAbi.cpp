@@ -257,8 +257,7 @@ writeManifest(function_ref<InFlightDiagnostic()> emitError, StringRef entry,
   if (splitKv)
     w.m.splitKv->writesOutputAtOneSplit =
         llvm::any_of(w.m.params, [](const rt::KernelParam &p) {
-          return p.kind == rt::ParamKind::TensorMap &&
-                 p.tensor == rt::TensorName::O;
+          return p.tensor == rt::TensorName::O;
         });
   std::string error;
   if (!rt::validateManifest(w.m, error))

@@ -23,3 +23,17 @@ func.func @packed_varlen_bshd_window(%q: tensor<1x?x1x32xf32>, %k: tensor<1x?x1x
       -> tensor<1x?x1x32xf32>, tensor<1x1x?xf32>
   return %o, %lse : tensor<1x?x1x32xf32>, tensor<1x1x?xf32>
 }
+
+// Split over the keys as attn-split-kv splits a varlen batch: one count for
+// every sequence, each split its share of the sequence's own keys (some
+// shares empty), the partials of the batch's one row set merged.
+func.func @packed_varlen_split(%q: tensor<1x2x?x64xbf16>, %k: tensor<1x2x?x64xbf16>,
+                               %v: tensor<1x2x?x64xbf16>, %cu_q: tensor<?xi32>,
+                               %cu_k: tensor<?xi32>, %splits: index)
+    -> (tensor<1x2x?x64xbf16>, tensor<1x2x?xf32>) {
+  %o, %lse = attn.attention %q, %k, %v mask = causal_bottom_right packed_query_heads = 4
+      kv_splits(%splits) varlen(%cu_q, %cu_k : tensor<?xi32>, tensor<?xi32>)
+      : tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16>, tensor<1x2x?x64xbf16>
+      -> tensor<1x2x?x64xbf16>, tensor<1x2x?xf32>
+  return %o, %lse : tensor<1x2x?x64xbf16>, tensor<1x2x?xf32>
+}
