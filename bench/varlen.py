@@ -289,7 +289,8 @@ def bench(kernels, dense, variants, sequences, shortest, longest_allowed):
 
 def bench_decode(kernels, dense, variants, sequences, fewest, most):
     """A varlen decode step: one query token per sequence against its cached keys, in TB/s; next to it the
-    dense kernel's step of as many sequences of the mean length (the same bytes)."""
+    dense kernel's step of as many sequences of the mean length (the same bytes; dense_d128_causal, a kernel
+    for every Nq like the varlen one, not the decode-step kernel of one static token)."""
     d = 128
     keys = [random.Random(21 + i).randint(fewest, most) for i in range(sequences)]
     total_k = sum(keys)

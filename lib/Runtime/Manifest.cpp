@@ -1228,6 +1228,14 @@ bool validateSplitKv(const Manifest &m, PassedPointers &passed,
 }
 } // namespace
 
+bool attnc::rt::takesOutput(const Manifest &m) {
+  ParamKind kind = m.problem.varlen ? ParamKind::Pointer : ParamKind::TensorMap;
+  return std::any_of(
+      m.params.begin(), m.params.end(), [&](const KernelParam &param) {
+        return param.kind == kind && param.tensor == TensorName::O;
+      });
+}
+
 bool attnc::rt::validateManifest(const Manifest &m, std::string &error) {
   if (m.format != kManifestFormat)
     return fail(error, "format",
@@ -1421,14 +1429,9 @@ bool attnc::rt::validateManifest(const Manifest &m, std::string &error) {
                             "entry passes the lse pointer"
                           : "is true but no params entry passes the lse "
                             "pointer");
-  // At one split the attention kernel writes O (a tensor map, or a varlen
-  // kernel's pointer: its rows end at its sequence's) and the LSE itself;
-  // only then does it take them.
-  ParamKind outputKind = p.varlen ? ParamKind::Pointer : ParamKind::TensorMap;
-  bool takesO = std::any_of(
-      m.params.begin(), m.params.end(), [&](const KernelParam &param) {
-        return param.kind == outputKind && param.tensor == TensorName::O;
-      });
+  // At one split the attention kernel writes O and the LSE itself; only
+  // then does it take them.
+  bool takesO = takesOutput(m);
   bool takesLse = std::any_of(m.params.begin(), m.params.end(),
                               [](const KernelParam &param) {
                                 return param.kind == ParamKind::Pointer &&

@@ -278,6 +278,12 @@ inline constexpr std::uintmax_t kMaxArtifactFileBytes = 64u << 20;
 bool readArtifactFile(const std::string &path, std::string &out,
                       std::string &error);
 
+/// Whether the attention kernel's params pass O in the kind it writes it
+/// (a tensor map; a varlen kernel's pointer, its rows ending at its
+/// sequence's): a split-KV kernel takes it only to write O itself at one
+/// split (`split_kv.writes_output_at_one_split`).
+bool takesOutput(const Manifest &manifest);
+
 /// Checks what the types alone do not: ranges, consistency between params and
 /// the problem, and the TMA rules that can be checked without a tensor. Does
 /// not need a device. Errors use the same key paths as the parser.

@@ -255,10 +255,7 @@ writeManifest(function_ref<InFlightDiagnostic()> emitError, StringRef entry,
   // A split attention kernel that takes O writes it at one split
   // (TiledAttention::writesOutputAtOneSplit gives it the parameter).
   if (splitKv)
-    w.m.splitKv->writesOutputAtOneSplit =
-        llvm::any_of(w.m.params, [](const rt::KernelParam &p) {
-          return p.tensor == rt::TensorName::O;
-        });
+    w.m.splitKv->writesOutputAtOneSplit = rt::takesOutput(w.m);
   std::string error;
   if (!rt::validateManifest(w.m, error))
     return emitError() << "#attn.kernel_abi: " << error;
