@@ -36,8 +36,9 @@ struct CombineShape {
   /// them to those places of the caller's O and LSE.
   int64_t packedQueryHeads = 1;
   /// A varlen batch's partials: its sequences share one batch of packed
-  /// rows, and the kernel writes no row past the last sequence's
-  /// (g * cu_seqlens_q[B]), which no attention tile wrote either.
+  /// rows, and the kernel writes no row before the first sequence's nor
+  /// past the last one's (g * cu_seqlens_q[0], g * cu_seqlens_q[B]), rows
+  /// no attention tile wrote either.
   bool varlen = false;
 };
 
